@@ -1,0 +1,54 @@
+"""Errors the store raises.
+
+Every error a person can cause (bad input, a damaged library, a second process)
+is a :class:`PapersiftError` whose message names the file and, where it applies,
+the line or paragraph. The CLI prints the message and exits non-zero; nothing
+stored is changed when one is raised.
+"""
+
+from __future__ import annotations
+
+
+class PapersiftError(Exception):
+    """Base class for every error meant to be shown to a person."""
+
+
+class InputError(PapersiftError):
+    """An input file cannot be imported.
+
+    Args:
+        path: the file that is wrong.
+        message: what is wrong with it.
+        line: 1-based line number, when known.
+        where: a further location ("paragraph 3", "entry 12", "byte offset 40").
+    """
+
+    def __init__(self, path: object, message: str, line: int | None = None, where: str | None = None):
+        self.path = str(path)
+        self.line = line
+        self.where = where
+        loc = self.path
+        if line is not None:
+            loc += f", line {line}"
+        if where:
+            loc += f" ({where})"
+        super().__init__(f"{loc}: {message}")
+
+
+class CorruptFileError(PapersiftError):
+    """A library file cannot be read; papersift refuses to write over it."""
+
+    def __init__(self, path: object, message: str):
+        self.path = str(path)
+        super().__init__(
+            f"{path}: {message}. papersift will not write over it. "
+            f"Run `papersift doctor` to inspect it and restore the newest good backup."
+        )
+
+
+class UnknownPaperError(PapersiftError):
+    """No paper has the given id (or id prefix)."""
+
+
+class LibraryLockedError(PapersiftError):
+    """Another process holds the library's write lock for too long."""

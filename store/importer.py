@@ -1,0 +1,163 @@
+"""Merge parsed records into a corpus: exact and near-duplicate detection.
+
+An abstract whose normalized text is already known (as a paper or a merged
+variant) only gains a source. One whose text passes the near-duplicate rule
+against a known paper becomes a *variant* of it (its own id is kept as an
+alias, so it can be found and split off again). Anything else is a new paper
+with a derived title unless it came with a real one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .corpus import Corpus, paper_id
+from .dedup import NearDupIndex
+from .models import Paper, Source, Variant
+from .parse import RawRecord
+from .text import normalize
+from .titles import derive_title
+
+
+@dataclass
+class ImportSummary:
+    """What an import did."""
+
+    files: int = 0
+    read: int = 0
+    new: int = 0
+    exact: int = 0
+    near: int = 0
+    known: int = 0
+    updated: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.new or self.exact or self.near or self.updated)
+
+    def line(self) -> str:
+        return (f"read {self.read} abstracts from {self.files} file(s): {self.new} new, "
+                f"{self.exact} exact duplicates, {self.near} near-duplicates merged, "
+                f"{self.known} already in the library" + (f", {self.updated} titles/authors added" if self.updated else ""))
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in ("files", "read", "new", "exact", "near", "known", "updated")}
+
+
+def _add_source(sources: list[Source], src: Source) -> bool:
+    if any(s.file == src.file and s.position == src.position for s in sources):
+        return False
+    sources.append(src)
+    return True
+
+
+def near_index_for(corpus: Corpus) -> NearDupIndex:
+    """A near-duplicate index over every paper in the corpus."""
+    index = NearDupIndex()
+    for paper in corpus:
+        index.add(paper.id, normalize(paper.abstract))
+    return index
+
+
+def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
+                  progress: Callable[[int, int], None] | None = None) -> None:
+    """Merge ``records`` into ``corpus`` in place, counting into ``summary``."""
+    near = near_index_for(corpus) if len(corpus) else NearDupIndex()
+    separate: dict[str, set[str]] = {}
+    for pair in corpus.separate:
+        a, b = tuple(pair)
+        separate.setdefault(a, set()).add(b)
+        separate.setdefault(b, set()).add(a)
+    summary.read += len(records)
+    for n, rec in enumerate(records, start=1):
+        if progress and n % 500 == 0:
+            progress(n, len(records))
+        norm = normalize(rec.abstract)
+        rid = paper_id(norm)
+        src = Source(rec.file, rec.position)
+        idx = corpus.index_of(rid)
+        if idx is not None:
+            paper = corpus.papers[idx]
+            variant = next((v for v in paper.variants if v.id == rid), None)
+            added = _add_source(variant.sources if variant else paper.sources, src)
+            if variant and added:
+                _add_source(paper.sources, src)
+            if added:
+                summary.exact += 1
+            else:
+                summary.known += 1
+            if _enrich(paper, rec):
+                summary.updated += 1
+            continue
+        match, sh = near.query(norm, exclude=frozenset(separate.get(rid, ())))
+        if match is not None:
+            idx = corpus.index_of(match.key)
+            paper = corpus.papers[idx]
+            paper.variants.append(Variant(id=rid, abstract=rec.abstract, similarity=round(match.jaccard, 3),
+                                          sources=[src]))
+            _add_source(paper.sources, src)
+            corpus.add_alias(rid, idx)
+            _enrich(paper, rec)
+            summary.near += 1
+            continue
+        paper = Paper(
+            id=rid,
+            abstract=rec.abstract,
+            title=rec.title or derive_title(rec.abstract),
+            derived_title=not rec.title,
+            authors=list(rec.authors),
+            sources=[src],
+            external_id=rec.external_id,
+            url=rec.url,
+        )
+        corpus.add(paper)
+        near.add(rid, norm, sh)
+        summary.new += 1
+    if progress:
+        progress(len(records), len(records))
+
+
+def _enrich(paper: Paper, rec: RawRecord) -> bool:
+    """A real title, authors or link arriving for a known paper: keep them."""
+    changed = False
+    if rec.title and paper.derived_title:
+        paper.title, paper.derived_title = rec.title, False
+        changed = True
+    if rec.authors and not paper.authors:
+        paper.authors = list(rec.authors)
+        changed = True
+    if rec.url and not paper.url:
+        paper.url = rec.url
+        changed = True
+    if rec.external_id and not paper.external_id:
+        paper.external_id = rec.external_id
+        changed = True
+    return changed
+
+
+def split_variants(corpus: Corpus, key: str) -> list[Paper]:
+    """Undo a near-duplicate merge: variants become papers of their own.
+
+    Args:
+        key: a paper id (split all its variants off) or a variant id.
+
+    Returns:
+        The new papers. The pairs are recorded so a re-import does not merge them again.
+    """
+    idx = corpus.index_of(key)
+    if idx is None:
+        return []
+    parent = corpus.papers[idx]
+    chosen = [v for v in parent.variants if v.id == key] or (list(parent.variants) if key == parent.id else [])
+    new = []
+    for v in chosen:
+        parent.variants.remove(v)
+        parent.aliases.remove(v.id)
+        parent.sources = [s for s in parent.sources if not any(s == vs for vs in v.sources)]
+        paper = Paper(id=v.id, abstract=v.abstract, title=derive_title(v.abstract), sources=list(v.sources))
+        corpus.separate.add(frozenset((parent.id, v.id)))
+        corpus.add(paper)
+        new.append(paper)
+    corpus.rebuild_lookup()
+    return new

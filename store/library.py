@@ -1,0 +1,423 @@
+"""The Library: one object that owns the corpus, the annotations and the search index.
+
+Open it at a folder (never at import time). Everything the CLI, the TUI, the
+exporters and the benchmarks do to a library goes through this class. Writes
+take the library's cross-process lock and are durable before the method
+returns.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+
+from . import locations
+from .annotations import AnnotationStore, now_iso
+from .atomic import atomic_write_bytes
+from .backups import backup_file
+from .corpus import Corpus
+from .errors import PapersiftError
+from .importer import ImportSummary, merge_records, split_variants
+from .lock import LibraryLock
+from .models import MAX_STAR, STATUSES, Annotation, Paper
+from .parse import expand_paths, parse_file
+from .query import Query, parse_query
+from .search import SearchIndex
+from .text import search_tokens
+
+SORTS = ("import", "status", "star", "random")
+_STATUS_CODE = {s: i for i, s in enumerate(STATUSES)}
+_STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
+
+
+@dataclass
+class SearchResult:
+    """Papers (corpus indices, best first) for a query."""
+
+    indices: np.ndarray
+    total: int
+    matched_terms: set[str] = field(default_factory=set)
+    errors: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+def normalize_tag(tag: str) -> str:
+    """Tags are lower-case, without spaces or commas (``"Deep RL"`` -> ``deep-rl``)."""
+    tag = "-".join(tag.strip().lower().replace(",", " ").split())
+    return tag.lstrip("-#")
+
+
+class Library:
+    """A library folder: ``corpus.json``, ``annotations.json``, an index cache, backups."""
+
+    def __init__(self, folder: Path | str):
+        self.folder = Path(folder).expanduser()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.corpus_path = self.folder / locations.CORPUS_FILE
+        self.annotations_path = self.folder / locations.ANNOTATIONS_FILE
+        self.index_path = self.folder / locations.INDEX_CACHE_FILE
+        self.lock = LibraryLock(self.folder / locations.LOCK_FILE)
+        self.corpus = Corpus.load(self.corpus_path) if self.corpus_path.exists() else Corpus()
+        self.store = AnnotationStore(self.annotations_path)
+        self.annotations: dict[str, Annotation] = self.store.load_all()
+        self._index: SearchIndex | None = None
+        self._folded: list[str] | None = None
+        self._shuffle_seed = random.randrange(1 << 30)
+
+    # ----------------------------------------------------------------- opening
+    @classmethod
+    def open(cls, folder: Path | str | None = None, seed_if_new: bool = True) -> "Library":
+        """Open (creating if needed) a library; a brand-new one gets the bundled seeds.
+
+        Args:
+            folder: library folder; default from ``--library``/``PAPERSIFT_LIBRARY``/platformdirs.
+            seed_if_new: import the bundled NeurIPS sample dumps into a library
+                that has never had a corpus.
+        """
+        lib = cls(folder or locations.default_library_dir())
+        if seed_if_new and not lib.corpus_path.exists():
+            seeds = locations.bundled_seeds_dir()
+            if seeds.is_dir():
+                lib.import_paths([seeds])
+        return lib
+
+    @property
+    def name(self) -> str:
+        return self.folder.name
+
+    def __len__(self) -> int:
+        return len(self.corpus)
+
+    # ------------------------------------------------------------------ import
+    def import_paths(self, paths: Iterable[Path | str],
+                     progress: Callable[[int, int], None] | None = None) -> ImportSummary:
+        """Import files and folders. Every file is parsed before anything is written.
+
+        Raises:
+            InputError: a file is unreadable or malformed (the library is untouched).
+        """
+        files = expand_paths(list(paths))
+        records = []
+        for f in files:
+            records.extend(parse_file(f))
+        summary = ImportSummary(files=len(files))
+        with self.lock.held():
+            self._reload_corpus_if_changed()
+            work = copy.deepcopy(self.corpus) if len(self.corpus) else Corpus(separate=[list(p) for p in self.corpus.separate])
+            merge_records(work, records, summary, progress)
+            if summary.changed or not self.corpus_path.exists():
+                if self.corpus_path.exists():
+                    backup_file(self.corpus_path, "import")
+                work.save(self.corpus_path)
+                self.corpus = work
+                self._invalidate_index()
+                self.build_index()
+        return summary
+
+    def _reload_corpus_if_changed(self) -> None:
+        if self.corpus_path.exists():
+            on_disk = Corpus.load(self.corpus_path)
+            if on_disk.generation != self.corpus.generation:
+                self.corpus = on_disk
+                self._invalidate_index()
+
+    # ------------------------------------------------------------------- index
+    def _invalidate_index(self) -> None:
+        self._index = None
+        self._folded = None
+
+    @property
+    def index(self) -> SearchIndex:
+        """The search index: from the on-disk cache when it matches the corpus, else built."""
+        if self._index is None:
+            self._index = self._load_index_cache() or self.build_index()
+        return self._index
+
+    def _load_index_cache(self) -> SearchIndex | None:
+        try:
+            raw = self.index_path.read_bytes()
+        except OSError:
+            return None
+        gen, _, body = raw.partition(b"\n")
+        if gen.decode("ascii", "replace") != self.corpus.generation:
+            return None
+        index = SearchIndex.loads(body)
+        if index is not None and index.n_docs != len(self.corpus):
+            return None
+        return index
+
+    def build_index(self) -> SearchIndex:
+        """Build the index and cache it on disk (best effort: a cache is never precious)."""
+        index = SearchIndex.build([(p.title, p.abstract) for p in self.corpus])
+        self._index = index
+        try:
+            atomic_write_bytes(self.index_path, self.corpus.generation.encode() + b"\n" + index.dumps())
+        except OSError:
+            pass
+        return index
+
+    # ------------------------------------------------------------- annotations
+    def paper(self, key: str) -> Paper:
+        """The paper for an id, alias or unambiguous id prefix."""
+        return self.corpus.resolve(key)
+
+    def annotation(self, paper_id: str) -> Annotation:
+        """The paper's annotation (a fresh default one if it has none)."""
+        ann = self.annotations.get(paper_id)
+        return copy.deepcopy(ann) if ann else Annotation(paper_id)
+
+    def refresh(self) -> bool:
+        """Pick up annotations another process wrote. Returns True when something changed."""
+        if self.store.changed_on_disk():
+            self.annotations = self.store.load_all()
+            return True
+        return False
+
+    def _change(self, paper_ids: Iterable[str], fn: Callable[[Annotation], None], action: str, label: str) -> int:
+        """Apply ``fn`` to each paper's annotation and store the changed ones durably."""
+        with self.lock.held():
+            self.refresh()
+            stamp = now_iso()
+            changes = {}
+            for pid in dict.fromkeys(paper_ids):
+                old = self.annotation(pid)
+                new = copy.deepcopy(old)
+                fn(new)
+                if new != old:
+                    new.updated = stamp
+                    new.created = new.created or stamp
+                    changes[pid] = new
+            if not changes:
+                return 0
+            self.store.apply(changes, action, label if len(changes) == 1 else f"{label} on {len(changes)} papers")
+            for pid, new in changes.items():
+                if new.is_default():
+                    self.annotations.pop(pid, None)
+                else:
+                    self.annotations[pid] = new
+            return len(changes)
+
+    def set_status(self, paper_ids: Iterable[str], status: str) -> int:
+        if status not in STATUSES:
+            raise PapersiftError(f"unknown status {status!r}; use one of: {', '.join(STATUSES)}")
+
+        def fn(a: Annotation) -> None:
+            a.status = status
+        return self._change(paper_ids, fn, "status", f"status {status}")
+
+    def set_star(self, paper_ids: Iterable[str], star: int) -> int:
+        if not 0 <= star <= MAX_STAR:
+            raise PapersiftError(f"star must be 0 to {MAX_STAR}, not {star}")
+
+        def fn(a: Annotation) -> None:
+            a.star = star
+        return self._change(paper_ids, fn, "star", f"star {star}")
+
+    def bump_star(self, paper_ids: Iterable[str], delta: int) -> int:
+        def fn(a: Annotation) -> None:
+            a.star = max(0, min(MAX_STAR, a.star + delta))
+        return self._change(paper_ids, fn, "star", "star +1" if delta > 0 else "star -1")
+
+    def add_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> int:
+        clean = [t for t in (normalize_tag(t) for t in tags) if t]
+        if not clean:
+            raise PapersiftError("no tag given (tags are words like rl or to-discuss)")
+
+        def fn(a: Annotation) -> None:
+            for t in clean:
+                if t not in a.tags:
+                    a.tags.append(t)
+        return self._change(paper_ids, fn, "tag", f"tag +{', +'.join(clean)}")
+
+    def remove_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> int:
+        clean = {normalize_tag(t) for t in tags}
+
+        def fn(a: Annotation) -> None:
+            a.tags = [t for t in a.tags if t not in clean]
+        return self._change(paper_ids, fn, "untag", f"tag -{', -'.join(sorted(clean))}")
+
+    def set_note(self, paper_id: str, note: str) -> int:
+        def fn(a: Annotation) -> None:
+            a.note = note.rstrip()
+        return self._change([paper_id], fn, "note", "note")
+
+    def rename_tag(self, old: str, new: str) -> int:
+        """Rename (or, if ``new`` exists, merge into it) a tag across the library."""
+        old_t, new_t = normalize_tag(old), normalize_tag(new)
+        if not new_t:
+            raise PapersiftError("the new tag name is empty")
+        pids = [pid for pid, a in self.annotations.items() if old_t in a.tags]
+        if not pids:
+            raise PapersiftError(f"no paper has the tag {old_t!r}")
+        backup_file(self.annotations_path, "rename-tag")
+
+        def fn(a: Annotation) -> None:
+            tags = [new_t if t == old_t else t for t in a.tags]
+            a.tags = list(dict.fromkeys(tags))
+        return self._change(pids, fn, "rename-tag", f"rename tag {old_t} -> {new_t}")
+
+    def merge_tags(self, sources: Iterable[str], target: str) -> int:
+        """Merge several tags into one across the library."""
+        total = 0
+        for src in sources:
+            if normalize_tag(src) != normalize_tag(target):
+                total += self.rename_tag(src, target)
+        return total
+
+    def tag_counts(self) -> Counter:
+        """Papers per tag."""
+        return Counter(t for a in self.annotations.values() for t in a.tags)
+
+    def undo(self) -> str | None:
+        """Undo the newest change (persisted across restarts). Returns its label, or None."""
+        with self.lock.held():
+            self.refresh()
+            entry = self.store.undo()
+            if entry is None:
+                return None
+            self.annotations = self.store.load_all()
+            return str(entry["label"])
+
+    # ------------------------------------------------------------------ search
+    def _folded_texts(self) -> list[str]:
+        if self._folded is None:
+            self._folded = [" ".join(f"{p.title} {p.abstract}".casefold().split()) for p in self.corpus]
+        return self._folded
+
+    def _filter_mask(self, q: Query) -> np.ndarray | None:
+        if not q.has_filters:
+            return None
+        n = len(self.corpus)
+        mask = np.ones(n, dtype=bool)
+        if q.statuses or q.star is not None or q.tags or q.not_tags:
+            annotated = {self.corpus.index_of(pid): a for pid, a in self.annotations.items()}
+            default = Annotation("")
+            if q.statuses and "unread" not in q.statuses or q.tags or (q.star is not None and not q.star_ok(0)):
+                mask[:] = False  # only annotated papers can pass
+                for i, a in annotated.items():
+                    if i is not None:
+                        mask[i] = True
+            elif q.statuses or q.star is not None:
+                pass
+            for i in range(n) if len(annotated) > n // 2 else [i for i in annotated if i is not None]:
+                a = annotated.get(i, default)
+                if (q.statuses and a.status not in q.statuses) or not q.star_ok(a.star) \
+                        or any(t not in a.tags for t in q.tags) or any(t in a.tags for t in q.not_tags):
+                    mask[i] = False
+        if q.phrases:
+            folded = self._folded_texts()
+            notes = {self.corpus.index_of(pid): a.note.casefold() for pid, a in self.annotations.items() if a.note}
+            for phrase in q.phrases:
+                ph = " ".join(phrase.casefold().split())
+                for i in np.flatnonzero(mask):
+                    if ph not in folded[i] and ph not in notes.get(int(i), ""):
+                        mask[i] = False
+        return mask
+
+    def _annotation_matches(self, words: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Per query word, papers whose tags or note contain it (prefix match)."""
+        extra: dict[str, tuple[list[int], list[float]]] = {}
+        texts = [(self.corpus.index_of(pid), set(search_tokens(" ".join(a.tags) + " " + a.note)))
+                 for pid, a in self.annotations.items() if a.tags or a.note]
+        for word in words:
+            docs = [i for i, toks in texts if i is not None and any(t.startswith(word) for t in toks)]
+            if docs:
+                extra[word] = (np.asarray(docs, dtype=np.int64), np.full(len(docs), 8.0, dtype=np.float32))
+        return extra
+
+    def search(self, text: str = "", sort: str = "import", limit: int | None = None) -> SearchResult:
+        """Rank (or, for an empty query, order) papers for a query with filters.
+
+        Args:
+            text: the query (see :mod:`store.query`).
+            sort: for an empty query: one of ``SORTS``.
+            limit: keep only the first ``limit`` results.
+        """
+        q = parse_query(text)
+        mask = self._filter_mask(q)
+        n = len(self.corpus)
+        if q.words:
+            ranking = self.index.rank(q.words, mask, extra=self._annotation_matches(q.words))
+            order, matched = ranking.order, ranking.matched_terms
+        else:
+            order = np.flatnonzero(mask) if mask is not None else np.arange(n)
+            order = self._sorted(order, sort)
+            matched = set()
+        if limit is not None:
+            order = order[:limit]
+        return SearchResult(indices=order, total=n, matched_terms=matched, errors=q.errors)
+
+    def _sorted(self, order: np.ndarray, sort: str) -> np.ndarray:
+        if sort == "import" or not len(order):
+            return order
+        if sort == "random":
+            rng = np.random.default_rng(self._shuffle_seed)
+            return rng.permutation(order)
+        papers = self.corpus.papers
+        default = Annotation("")
+        anns = [self.annotations.get(papers[i].id, default) for i in order]
+        if sort == "status":
+            keys = [_STATUS_ORDER[a.status] for a in anns]
+        elif sort == "star":
+            keys = [-a.star for a in anns]
+        else:
+            raise PapersiftError(f"unknown sort {sort!r}; use one of: {', '.join(SORTS)}")
+        return order[np.argsort(np.asarray(keys), kind="stable")]
+
+    # ------------------------------------------------------------------- stats
+    def stats(self) -> dict:
+        """Counts by status, star and tag."""
+        status = Counter({s: 0 for s in STATUSES})
+        for a in self.annotations.values():
+            status[a.status] += 1
+        status["unread"] += len(self.corpus) - len(self.annotations)
+        stars = Counter(a.star for a in self.annotations.values() if a.star)
+        return {
+            "papers": len(self.corpus),
+            "triaged": len(self.corpus) - status["unread"],
+            "status": dict(status),
+            "stars": {str(k): stars[k] for k in sorted(stars)},
+            "tags": dict(self.tag_counts().most_common()),
+            "sources": len({s.file for p in self.corpus for s in p.sources}),
+            "near_duplicate_merges": sum(len(p.variants) for p in self.corpus),
+        }
+
+    # ------------------------------------------------------------------- dedup
+    def dedup_report(self) -> list[dict]:
+        """Every near-duplicate merge: paper, merged variant, similarity, sources."""
+        return [
+            {"paper": p.id, "title": p.title, "variant": v.id, "similarity": v.similarity,
+             "sources": [s.to_record() for s in v.sources]}
+            for p in self.corpus for v in p.variants
+        ]
+
+    def split(self, key: str) -> list[Paper]:
+        """Split a wrong near-duplicate merge; split-off papers inherit the annotation."""
+        with self.lock.held():
+            self._reload_corpus_if_changed()
+            work = copy.deepcopy(self.corpus)
+            parent = work.resolve(key)
+            new = split_variants(work, key if key in {v.id for v in parent.variants} else parent.id)
+            if not new:
+                raise PapersiftError(f"{parent.id} has no near-duplicate variants to split")
+            backup_file(self.corpus_path, "split")
+            work.save(self.corpus_path)
+            self.corpus = work
+            self._invalidate_index()
+            self.build_index()
+            ann = self.annotations.get(parent.id)
+            if ann:
+                for paper in new:
+                    clone = copy.deepcopy(ann)
+                    clone.paper_id = paper.id
+                    self._change([paper.id], lambda a, c=clone: a.__dict__.update(
+                        {k: v for k, v in c.__dict__.items() if k != "paper_id"}), "split", "copy annotation to split paper")
+            return new

@@ -1,0 +1,62 @@
+"""Where papersift keeps things: every default path lives here.
+
+The library folder defaults to the platform's user data folder; ``--library``
+or the ``PAPERSIFT_LIBRARY`` environment variable override it. Nothing here
+touches the disk at import time.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "papersift"
+LIBRARY_ENV = "PAPERSIFT_LIBRARY"
+
+CORPUS_FILE = "corpus.json"
+ANNOTATIONS_FILE = "annotations.json"
+INDEX_CACHE_FILE = "index.cache"
+LOCK_FILE = ".lock"
+BACKUP_DIR = "backups"
+
+
+def default_library_dir() -> Path:
+    """The library folder: ``$PAPERSIFT_LIBRARY`` or the user data folder."""
+    env = os.environ.get(LIBRARY_ENV)
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_data_dir(APP_NAME)) / "library"
+
+
+def config_dir() -> Path:
+    """The user configuration folder (user keymap, settings)."""
+    return Path(platformdirs.user_config_dir(APP_NAME))
+
+
+def user_keymap_path() -> Path:
+    """The user's keymap override file."""
+    return config_dir() / "keymap.toml"
+
+
+def bundled_seeds_dir() -> Path:
+    """The bundled NeurIPS 2026 sample dumps.
+
+    In a wheel they travel inside the package as ``store/_seeds``; in a source
+    checkout (editable install) they are the top-level ``seeds/`` folder.
+    """
+    here = Path(__file__).resolve().parent
+    packaged = here / "_seeds"
+    if packaged.is_dir():
+        return packaged
+    return here.parent / "seeds"
+
+
+def default_keymap_path() -> Path:
+    """The shipped keymap.toml (inside the wheel, or at the checkout's top level)."""
+    here = Path(__file__).resolve().parent
+    packaged = here.parent / "tui" / "_keymap.toml"
+    if packaged.is_file():
+        return packaged
+    return here.parent / "keymap.toml"

@@ -1,0 +1,127 @@
+"""Plain data models and their converters to and from disk records.
+
+``Paper`` is one deduplicated abstract; ``Annotation`` is what a person said of
+it. Both are plain dataclasses so the TUI, the CLI and exporters share them
+without pulling in any storage detail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+STATUSES = ("unread", "to-read", "read", "skipped")
+MAX_STAR = 3
+
+
+@dataclass
+class Source:
+    """Where an abstract was read: file name and 1-based abstract position."""
+
+    file: str
+    position: int
+
+    def to_record(self) -> dict:
+        return {"file": self.file, "position": self.position}
+
+
+@dataclass
+class Variant:
+    """A near-duplicate text merged into a paper (kept so a merge can be split)."""
+
+    id: str
+    abstract: str
+    similarity: float
+    sources: list[Source] = field(default_factory=list)
+
+
+@dataclass
+class Paper:
+    """One distinct paper in the library.
+
+    Attributes:
+        id: stable id, a hash of the first-seen normalized abstract.
+        abstract: the abstract exactly as read (control characters included).
+        title: the real title, or a title derived from the abstract.
+        derived_title: True when ``title`` was derived, not read.
+        authors: author names when the input had them.
+        sources: every place this abstract (or a duplicate) was read.
+        aliases: ids of merged duplicates' own texts, so any of them finds the paper.
+        variants: near-duplicate texts merged into this paper.
+        external_id: an id the input carried (e.g. an OpenReview id).
+        url: a link the input carried.
+    """
+
+    id: str
+    abstract: str
+    title: str
+    derived_title: bool = True
+    authors: list[str] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+    variants: list[Variant] = field(default_factory=list)
+    external_id: str = ""
+    url: str = ""
+
+    def to_record(self) -> dict:
+        """The JSON-ready form stored in the corpus file."""
+        rec = asdict(self)
+        if not rec["variants"]:
+            del rec["variants"]
+        if not rec["aliases"]:
+            del rec["aliases"]
+        return rec
+
+    @classmethod
+    def from_record(cls, rec: dict) -> "Paper":
+        return cls(
+            id=rec["id"],
+            abstract=rec["abstract"],
+            title=rec.get("title", ""),
+            derived_title=bool(rec.get("derived_title", True)),
+            authors=list(rec.get("authors") or []),
+            sources=[Source(**s) for s in rec.get("sources") or []],
+            aliases=list(rec.get("aliases") or []),
+            variants=[
+                Variant(
+                    id=v["id"],
+                    abstract=v["abstract"],
+                    similarity=float(v.get("similarity", 1.0)),
+                    sources=[Source(**s) for s in v.get("sources") or []],
+                )
+                for v in rec.get("variants") or []
+            ],
+            external_id=rec.get("external_id", ""),
+            url=rec.get("url", ""),
+        )
+
+
+@dataclass
+class Annotation:
+    """A person's triage of one paper. Defaults mean "untouched"."""
+
+    paper_id: str
+    status: str = "unread"
+    star: int = 0
+    tags: list[str] = field(default_factory=list)
+    note: str = ""
+    created: str = ""
+    updated: str = ""
+
+    def is_default(self) -> bool:
+        """True when nothing has been said about the paper."""
+        return self.status == "unread" and not self.star and not self.tags and not self.note
+
+    def to_record(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_record(cls, rec: dict) -> "Annotation":
+        return cls(
+            paper_id=rec["paper_id"],
+            status=rec.get("status", "unread"),
+            star=int(rec.get("star", 0)),
+            tags=list(rec.get("tags") or []),
+            note=rec.get("note", ""),
+            created=rec.get("created", ""),
+            updated=rec.get("updated", ""),
+        )

@@ -1,0 +1,315 @@
+"""Read abstracts from input files: seed dumps, JSON / JSON Lines, CSV, BibTeX.
+
+Each parser returns :class:`RawRecord` objects in file order; ``position`` is
+the 1-based index of the abstract in its file (a dump's header line is not
+counted). Any problem raises :class:`~store.errors.InputError` naming the file
+and line, before anything is written to a library.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from .errors import InputError
+
+MAX_ABSTRACT_CHARS = 100_000
+MAX_FILE_BYTES = 2 * 1024**3
+IMPORTABLE_SUFFIXES = {".txt", ".md", ".text", ".dump", ".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".bib"}
+
+
+@dataclass
+class RawRecord:
+    """One abstract as read, before deduplication."""
+
+    abstract: str
+    file: str
+    position: int
+    title: str = ""
+    authors: list[str] = field(default_factory=list)
+    external_id: str = ""
+    url: str = ""
+
+
+def expand_paths(paths: list[Path | str]) -> list[Path]:
+    """Files named, plus importable files under folders named (sorted, no link loops).
+
+    Raises:
+        InputError: a path does not exist, or a folder holds nothing importable.
+    """
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = []
+            # followlinks=False: a symlink loop cannot make the walk endless.
+            for root, dirs, names in os.walk(path, followlinks=False):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for name in sorted(names):
+                    p = Path(root) / name
+                    if not name.startswith(".") and p.suffix.lower() in IMPORTABLE_SUFFIXES and p.is_file():
+                        found.append(p)
+            if not found:
+                raise InputError(path, "folder holds no importable files (.txt, .md, .json, .jsonl, .csv, .bib)")
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        elif path.exists():
+            raise InputError(path, "not a regular file")
+        else:
+            raise InputError(path, "no such file or folder")
+    return files
+
+
+def read_text(path: Path) -> str:
+    """Decode a file: UTF-8 (BOM optional) or UTF-16 with a BOM.
+
+    Raises:
+        InputError: unreadable, binary, or invalid UTF-8 (with the byte offset).
+    """
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(path, f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(path, "file disappeared while importing") from None
+    except IsADirectoryError:
+        raise InputError(path, "is a folder, not a file") from None
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
+    for bom, enc in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+                     (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+        if data.startswith(bom):
+            try:
+                return data.decode(enc).lstrip("\ufeff")
+            except UnicodeDecodeError as exc:
+                raise InputError(path, f"invalid {enc.upper()} at byte offset {exc.start}") from None
+    nul = data.find(b"\x00")
+    if nul != -1:
+        raise InputError(path, f"binary data (NUL byte at byte offset {nul}); expected a text file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(path, f"not valid UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start}", line=line) from None
+    return text.lstrip("\ufeff")
+
+
+def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
+    """Parse one file by its suffix; a dump is the fallback format.
+
+    Args:
+        path: the file.
+        display_name: the name recorded in each record's source (default: file name).
+    """
+    text = read_text(path)
+    name = display_name or path.name
+    suffix = path.suffix.lower()
+    if suffix in (".jsonl", ".ndjson"):
+        records = parse_jsonl(text, path, name)
+    elif suffix == ".json":
+        records = parse_json(text, path, name)
+    elif suffix in (".csv", ".tsv"):
+        records = parse_csv(text, path, name, delimiter="\t" if suffix == ".tsv" else None)
+    elif suffix == ".bib":
+        records = parse_bibtex(text, path, name)
+    else:
+        records = parse_dump(text, path, name)
+    if not records:
+        raise InputError(path, "no abstracts found" + (" (the file is empty)" if not text.strip() else ""))
+    return records
+
+
+def _check_length(path: Path, abstract: str, line: int | None, where: str) -> None:
+    if len(abstract) > MAX_ABSTRACT_CHARS:
+        raise InputError(path, f"abstract is {len(abstract):,} characters; the limit is {MAX_ABSTRACT_CHARS:,} "
+                               "(is this really one abstract?)", line=line, where=where)
+
+
+_BLANK = re.compile(r"[ \t\f\v\u00a0]*$")
+
+
+def _looks_like_header(lines: list[str]) -> bool:
+    """A dump's optional header: one short line that is not a sentence."""
+    if len(lines) != 1:
+        return False
+    line = lines[0].strip()
+    return len(line) <= 120 and len(line.split()) <= 12 and not line.endswith((".", "?", "!"))
+
+
+def parse_dump(text: str, path: Path, name: str) -> list[RawRecord]:
+    """Seed dump: optional header line, then one abstract per blank-line-separated paragraph.
+
+    CRLF, BOM, hard-wrapped paragraphs and trailing spaces are handled.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    paragraphs: list[tuple[int, list[str]]] = []
+    current: list[str] = []
+    start = 0
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        if _BLANK.match(line):
+            if current:
+                paragraphs.append((start, current))
+                current = []
+        else:
+            if not current:
+                start = lineno
+            current.append(line.strip())
+    if current:
+        paragraphs.append((start, current))
+    if paragraphs and _looks_like_header(paragraphs[0][1]) and (len(paragraphs) > 1 or len(paragraphs[0][1][0]) < 60):
+        paragraphs = paragraphs[1:]
+    records = []
+    for pos, (line, lines) in enumerate(paragraphs, start=1):
+        abstract = " ".join(lines)
+        _check_length(path, abstract, line, f"paragraph {pos}")
+        records.append(RawRecord(abstract=abstract, file=name, position=pos))
+    return records
+
+
+def _record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | None, where: str) -> RawRecord:
+    if not isinstance(obj, dict):
+        raise InputError(path, f"expected an object with an \"abstract\", found {type(obj).__name__}", line=line, where=where)
+    abstract = obj.get("abstract", obj.get("summary"))
+    if not isinstance(abstract, str) or not abstract.strip():
+        got = "missing" if abstract is None else ("empty" if isinstance(abstract, str) else f"a {type(abstract).__name__}")
+        raise InputError(path, f"\"abstract\" must be a non-empty string ({got})", line=line, where=where)
+    title = obj.get("title") or ""
+    if not isinstance(title, str):
+        raise InputError(path, f"\"title\" must be a string, not {type(title).__name__}", line=line, where=where)
+    authors = obj.get("authors") or []
+    if isinstance(authors, str):
+        authors = [a.strip() for a in re.split(r";| and ", authors) if a.strip()]
+    if not isinstance(authors, list) or not all(isinstance(a, str) for a in authors):
+        raise InputError(path, "\"authors\" must be a list of strings or one string", line=line, where=where)
+    ext = obj.get("id", "")
+    if not isinstance(ext, (str, int)):
+        raise InputError(path, f"\"id\" must be a string or number, not {type(ext).__name__}", line=line, where=where)
+    url = obj.get("url") or ""
+    abstract = abstract.strip()
+    _check_length(path, abstract, line, where)
+    return RawRecord(abstract=abstract, file=name, position=pos, title=title.strip(),
+                     authors=authors, external_id=str(ext), url=url if isinstance(url, str) else "")
+
+
+def _json_error(path: Path, exc: Exception) -> InputError:
+    msg = str(exc)
+    m = re.search(r"line (\d+)", msg)
+    return InputError(path, f"invalid JSON: {msg}", line=int(m.group(1)) if m else None)
+
+
+def parse_json(text: str, path: Path, name: str) -> list[RawRecord]:
+    """A JSON array of paper objects, or an object with a ``papers`` array (papersift's export)."""
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise _json_error(path, exc) from None
+    if isinstance(data, dict) and isinstance(data.get("papers"), list):
+        data = data["papers"]
+    if not isinstance(data, list):
+        raise InputError(path, "expected a JSON array of papers (or an object with a \"papers\" array)")
+    return [_record_from_obj(obj, path, name, i, None, f"entry {i}") for i, obj in enumerate(data, start=1)]
+
+
+def parse_jsonl(text: str, path: Path, name: str) -> list[RawRecord]:
+    """JSON Lines: one paper object per non-blank line."""
+    records = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            raise InputError(path, f"invalid JSON: {exc}", line=lineno) from None
+        records.append(_record_from_obj(obj, path, name, len(records) + 1, lineno, None))
+    return records
+
+
+def parse_csv(text: str, path: Path, name: str, delimiter: str | None = None) -> list[RawRecord]:
+    """CSV/TSV with a header row naming at least an ``abstract`` column."""
+    csv.field_size_limit(MAX_ABSTRACT_CHARS * 4)
+    if delimiter is None:
+        first = text.split("\n", 1)[0]
+        delimiter = max([",", ";", "\t"], key=first.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        header = next(reader)
+    except StopIteration:
+        return []
+    except csv.Error as exc:
+        raise InputError(path, f"invalid CSV: {exc}", line=1) from None
+    cols = {h.strip().lower(): i for i, h in enumerate(header)}
+    abstract_col = cols.get("abstract", cols.get("summary"))
+    if abstract_col is None:
+        raise InputError(path, f"no \"abstract\" column in the header (columns: {', '.join(header) or 'none'})", line=1)
+    records = []
+    try:
+        for row in reader:
+            lineno = reader.line_num
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) != len(header):
+                raise InputError(path, f"row has {len(row)} fields but the header has {len(header)}", line=lineno)
+            obj = {key: row[i] for key, i in cols.items()}
+            obj["abstract"] = row[abstract_col]
+            records.append(_record_from_obj(obj, path, name, len(records) + 1, lineno, None))
+    except csv.Error as exc:
+        raise InputError(path, f"invalid CSV: {exc}", line=reader.line_num) from None
+    return records
+
+
+def _check_braces(text: str, path: Path) -> None:
+    depth = 0
+    opened_at = 0
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        escaped = False
+        for ch in line:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == "{":
+                if depth == 0:
+                    opened_at = lineno
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth < 0:
+                    raise InputError(path, "unbalanced braces: '}' with no matching '{'", line=lineno)
+    if depth:
+        raise InputError(path, "unbalanced braces: '{' is never closed", line=opened_at)
+
+
+def parse_bibtex(text: str, path: Path, name: str) -> list[RawRecord]:
+    """BibTeX entries that carry an ``abstract`` field (others are skipped)."""
+    import bibtexparser  # local: only BibTeX imports pay for it
+    from bibtexparser.bparser import BibTexParser
+
+    _check_braces(text, path)
+    parser = BibTexParser(common_strings=True, ignore_nonstandard_types=False)
+    try:
+        db = bibtexparser.loads(text, parser=parser)
+    except Exception as exc:  # bibtexparser raises pyparsing errors of many kinds
+        raise InputError(path, f"invalid BibTeX: {exc}") from None
+    records = []
+    for entry in db.entries:
+        abstract = (entry.get("abstract") or "").strip()
+        if not abstract:
+            continue
+        obj = {
+            "abstract": abstract,
+            "title": re.sub(r"[{}]", "", entry.get("title", "")),
+            "authors": [a.strip() for a in re.split(r"\s+and\s+", entry.get("author", "")) if a.strip()],
+            "id": entry.get("ID", ""),
+            "url": entry.get("url", "") or (f"https://doi.org/{entry['doi']}" if entry.get("doi") else ""),
+        }
+        records.append(_record_from_obj(obj, path, name, len(records) + 1, None, f"entry {entry.get('ID', '?')}"))
+    return records

@@ -1,0 +1,84 @@
+"""Parse a search query: free words, "exact phrases" and filters.
+
+Filters: ``status:unread``, ``tag:rl``, ``-tag:maybe``, ``star:>=2`` (also
+``star:3``, ``star:<2``), ``topic:N``. Anything else is a word to rank by.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from dataclasses import dataclass, field
+
+from .models import STATUSES
+from .text import search_tokens
+
+_TOKEN = re.compile(r'(-?)"([^"]*)"?|(\S+)')
+_OPS = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "=": operator.eq, "": operator.eq}
+
+
+@dataclass
+class Query:
+    """A parsed query."""
+
+    words: list[str] = field(default_factory=list)
+    phrases: list[str] = field(default_factory=list)
+    statuses: set[str] = field(default_factory=set)
+    tags: list[str] = field(default_factory=list)
+    not_tags: list[str] = field(default_factory=list)
+    star: tuple | None = None  # (op function, value)
+    topics: set[int] = field(default_factory=set)
+    errors: list[str] = field(default_factory=list)
+    trailing_space: bool = False
+
+    @property
+    def has_filters(self) -> bool:
+        return bool(self.phrases or self.statuses or self.tags or self.not_tags or self.star or self.topics)
+
+    def star_ok(self, star: int) -> bool:
+        return self.star is None or self.star[0](star, self.star[1])
+
+
+def parse_query(text: str) -> Query:
+    """Split a query string into words, phrases and filters.
+
+    Unknown filter values are reported in ``errors`` and ignored, so a
+    half-typed filter never empties the list.
+    """
+    q = Query(trailing_space=text.endswith(" "))
+    for m in _TOKEN.finditer(text):
+        if m.group(2) is not None:
+            phrase = m.group(2).strip()
+            if phrase:
+                q.phrases.append(phrase)
+            continue
+        tok = m.group(3)
+        neg = tok.startswith("-") and len(tok) > 1
+        body = tok[1:] if neg else tok
+        key, sep, value = body.partition(":")
+        key = key.lower()
+        if sep and key in ("status", "is", "tag", "star", "stars", "topic"):
+            if not value:
+                continue  # still being typed
+            if key in ("status", "is"):
+                hits = [s for s in STATUSES if s.startswith(value.lower())]
+                if hits:
+                    q.statuses.add(hits[0])
+                else:
+                    q.errors.append(f"unknown status {value!r} (use {', '.join(STATUSES)})")
+            elif key == "tag":
+                (q.not_tags if neg else q.tags).append(value.lower())
+            elif key in ("star", "stars"):
+                m2 = re.fullmatch(r"(>=|<=|>|<|=)?(\d)", value)
+                if m2:
+                    q.star = (_OPS[m2.group(1) or ""], int(m2.group(2)))
+                else:
+                    q.errors.append(f"bad star filter {value!r} (e.g. star:>=2)")
+            elif key == "topic":
+                if value.isdigit():
+                    q.topics.add(int(value))
+                else:
+                    q.errors.append(f"bad topic filter {value!r} (a topic number)")
+            continue
+        q.words.extend(search_tokens(tok))
+    return q

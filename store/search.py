@@ -1,0 +1,181 @@
+"""Typo-tolerant ranked search over titles and abstracts.
+
+An inverted index (CSR arrays of document ids and BM25 weights per term) is
+built once and cached on disk. A query word is expanded over the *vocabulary*,
+not the documents: the exact term, terms it is a prefix of (search as you type)
+and terms within a small edit distance (``transfomer`` -> ``transformer``,
+optimal string alignment so transpositions count once). Documents are then
+ranked by how many query words they match, then by summed weight. The work per
+keystroke grows with the vocabulary and the matching postings, not with the
+length of every abstract.
+"""
+
+from __future__ import annotations
+
+import bisect
+import pickle
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from .text import search_tokens
+
+TITLE_WEIGHT = 3
+K1, B = 1.2, 0.75
+PREFIX_SIM, FUZZY1_SIM, FUZZY2_SIM = 0.8, 0.75, 0.55
+MAX_PREFIX = 40
+MAX_FUZZY = 12
+CACHE_VERSION = 2
+
+
+@dataclass
+class Ranking:
+    """Ranked document indices and the vocabulary terms that matched."""
+
+    order: np.ndarray          # document indices, best first
+    coverage: np.ndarray       # query words matched, aligned with order
+    matched_terms: set[str]    # for highlighting
+
+
+class SearchIndex:
+    """The inverted index. Build with :meth:`build`; persist with :meth:`dumps`."""
+
+    def __init__(self, vocab: list[str], offsets: np.ndarray, docs: np.ndarray, weights: np.ndarray,
+                 idf: np.ndarray, n_docs: int):
+        self.vocab = vocab
+        self.offsets = offsets
+        self.docs = docs
+        self.weights = weights
+        self.idf = idf
+        self.n_docs = n_docs
+        self.term_id = {t: i for i, t in enumerate(vocab)}
+        self.sorted_vocab = sorted(vocab)
+        self.df = np.diff(offsets)
+        by_len: dict[int, list[str]] = {}
+        for t in vocab:
+            by_len.setdefault(len(t), []).append(t)
+        self.by_len = by_len
+        self._expand = lru_cache(maxsize=4096)(self._expand_uncached)
+
+    @classmethod
+    def build(cls, docs: list[tuple[str, str]]) -> "SearchIndex":
+        """Index (title, abstract) pairs; document i is the i-th pair."""
+        term_id: dict[str, int] = {}
+        rows: list[int] = []
+        cols: list[int] = []
+        tfs: list[float] = []
+        lengths = np.zeros(len(docs), dtype=np.float32)
+        for d, (title, abstract) in enumerate(docs):
+            counts = Counter(search_tokens(abstract))
+            for tok in search_tokens(title):
+                counts[tok] += TITLE_WEIGHT
+            lengths[d] = sum(counts.values())
+            rows.extend(term_id.setdefault(t, len(term_id)) for t in counts)
+            cols.extend([d] * len(counts))
+            tfs.extend(counts.values())
+        vocab = [""] * len(term_id)
+        for t, i in term_id.items():
+            vocab[i] = t
+        rows_a = np.asarray(rows, dtype=np.int32)
+        cols_a = np.asarray(cols, dtype=np.int32)
+        tf_a = np.asarray(tfs, dtype=np.float32)
+        order = np.argsort(rows_a, kind="stable")
+        rows_a, cols_a, tf_a = rows_a[order], cols_a[order], tf_a[order]
+        offsets = np.zeros(len(vocab) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows_a, minlength=len(vocab)), out=offsets[1:])
+        avg = float(lengths.mean()) if len(docs) else 1.0
+        dl = lengths[cols_a] if len(docs) else tf_a
+        weights = (tf_a * (K1 + 1) / (tf_a + K1 * (1 - B + B * dl / max(avg, 1.0)))).astype(np.float32)
+        df = np.diff(offsets).astype(np.float32)
+        n = max(len(docs), 1)
+        idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
+        return cls(vocab, offsets, cols_a, weights, idf, len(docs))
+
+    def dumps(self) -> bytes:
+        return pickle.dumps({"v": CACHE_VERSION, "vocab": self.vocab, "offsets": self.offsets, "docs": self.docs,
+                             "weights": self.weights, "idf": self.idf, "n": self.n_docs},
+                            protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def loads(cls, data: bytes) -> "SearchIndex | None":
+        """Rebuild from :meth:`dumps` output; None if it is from another version."""
+        try:
+            obj = pickle.loads(data)
+        except Exception:
+            return None
+        if not isinstance(obj, dict) or obj.get("v") != CACHE_VERSION:
+            return None
+        return cls(obj["vocab"], obj["offsets"], obj["docs"], obj["weights"], obj["idf"], obj["n"])
+
+    def _expand_uncached(self, word: str) -> tuple[tuple[int, float], ...]:
+        """Vocabulary terms a query word stands for, with a similarity weight."""
+        out: dict[int, float] = {}
+        exact = self.term_id.get(word)
+        if exact is not None:
+            out[exact] = 1.0
+        # Prefixes: search as you type ("transf" -> transformer, transfer ...).
+        lo = bisect.bisect_left(self.sorted_vocab, word)
+        hi = bisect.bisect_left(self.sorted_vocab, word + "\uffff")
+        if hi > lo:
+            pref = [self.term_id[t] for t in self.sorted_vocab[lo:hi] if t != word]
+            if len(pref) > MAX_PREFIX:
+                pref.sort(key=lambda i: -self.df[i])
+                pref = pref[:MAX_PREFIX]
+            for i in pref:
+                out.setdefault(i, PREFIX_SIM)
+        # Typos: within 1 edit (short words) or 2 edits (8+ letters).
+        if len(word) >= 4:
+            max_d = 1 if len(word) < 8 else 2
+            cands = [t for n in range(len(word) - max_d, len(word) + max_d + 1) for t in self.by_len.get(n, ())]
+            for term, dist, _ in process.extract(word, cands, scorer=OSA.distance, score_cutoff=max_d,
+                                                 limit=MAX_FUZZY * 4):
+                if dist == 0:
+                    continue
+                i = self.term_id[term]
+                out.setdefault(i, FUZZY1_SIM if dist == 1 else FUZZY2_SIM)
+        return tuple(out.items())
+
+    def rank(self, words: list[str], candidates: np.ndarray | None = None,
+             extra: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> Ranking:
+        """Rank documents for query words.
+
+        Args:
+            words: normalized query words.
+            candidates: optional boolean mask of documents allowed (filters).
+            extra: per word, (documents, weights) matched outside the index (tags, notes).
+
+        Returns:
+            A :class:`Ranking` of the documents matching at least one word.
+        """
+        n = self.n_docs
+        total = np.zeros(n, dtype=np.float32)
+        coverage = np.zeros(n, dtype=np.int16)
+        matched: set[str] = set()
+        for word in dict.fromkeys(words):
+            variants = self._expand(word)
+            term_score = np.zeros(n, dtype=np.float32)
+            if extra and word in extra:
+                d, w = extra[word]
+                term_score[d] = np.maximum(term_score[d], w)
+                matched.add(word)
+            exact_idf = max((self.idf[i] for i, s in variants if s == 1.0), default=None)
+            for tid, sim in variants:
+                a, b = self.offsets[tid], self.offsets[tid + 1]
+                d = self.docs[a:b]
+                idf = self.idf[tid] if exact_idf is None else min(self.idf[tid], exact_idf)
+                cur = term_score[d]
+                term_score[d] = np.maximum(cur, self.weights[a:b] * (idf * sim))
+                matched.add(self.vocab[tid])
+            total += term_score
+            coverage += term_score > 0
+        hit = coverage > 0
+        if candidates is not None:
+            hit &= candidates
+        idx = np.flatnonzero(hit)
+        key = coverage[idx].astype(np.float64) * 1e6 + total[idx]
+        order = idx[np.argsort(-key, kind="stable")]
+        return Ranking(order=order, coverage=coverage[order], matched_terms=matched)

@@ -1,0 +1,89 @@
+"""Text helpers: display-safe text, dedup normalization and tokenizing.
+
+Abstracts are stored exactly as read. Anything shown on a terminal first goes
+through :func:`display_safe`, which removes escape sequences and control
+characters (the ICML corpus carries backspace, form feed, \\x02 and zero-width
+spaces; a hostile file may carry ``ESC [`` or OSC 52 clipboard writes).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+# ANSI CSI / OSC / other ESC sequences, then any remaining C0/C1 control.
+_ESC_SEQ = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u00ad"
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f" + _INVISIBLE + "]"
+)
+
+
+def display_safe(text: str, keep_newlines: bool = True) -> str:
+    """Text that is safe to write to a terminal.
+
+    Args:
+        text: any stored text.
+        keep_newlines: keep ``\\n`` (reader pane, notes) or fold it to a space.
+
+    Returns:
+        ``text`` without escape sequences, control or invisible characters;
+        tabs become spaces.
+    """
+    if not text:
+        return ""
+    text = _ESC_SEQ.sub("", text)
+    text = text.replace("\t", " ").replace("\r\n", "\n").replace("\r", "\n")
+    text = _CONTROL.sub("", text)
+    if not keep_newlines:
+        text = text.replace("\n", " ")
+    return text
+
+
+_QUOTES = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
+    "\u2212": "-", "\u00a0": " ",
+})
+_LATEX_CMD_ARG = re.compile(r"\\(?:text\w*|math\w*|emph|textbf|textit|operatorname|mbox|underline)\s*\{([^{}]*)\}")
+_LATEX_CMD = re.compile(r"\\[a-zA-Z]+\*?")
+_MARKUP = re.compile(r"[$*_`{}~^\\#>]|<(?=https?:)|(?<=\S)>")
+_WS = re.compile(r"\s+")
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def normalize(text: str) -> str:
+    """Canonical form of an abstract for ids and exact-duplicate detection.
+
+    NFKC, HTML entities decoded, quotes and dashes folded, LaTeX commands and
+    Markdown markup dropped (their arguments kept), case folded, control
+    characters removed and white space collapsed. Re-wrapping, ``**bold**``
+    versus ``$\\textbf{bold}$`` and curly versus straight quotes all normalize
+    to the same string.
+    """
+    text = html.unescape(text)
+    text = unicodedata.normalize("NFKC", text)
+    text = _ESC_SEQ.sub("", text)
+    text = _CONTROL.sub("", text)
+    text = text.translate(_QUOTES)
+    for _ in range(3):  # nested \textbf{\emph{x}}
+        new = _LATEX_CMD_ARG.sub(r"\1", text)
+        if new == text:
+            break
+        text = new
+    text = _LATEX_CMD.sub(" ", text)
+    text = _MARKUP.sub("", text)
+    text = text.casefold()
+    return _WS.sub(" ", text).strip()
+
+
+def words(text: str) -> list[str]:
+    """Word tokens of already-normalized text."""
+    return _WORD.findall(text)
+
+
+def search_tokens(text: str) -> list[str]:
+    """Tokens used by the search index (normalized, case-folded words)."""
+    return _WORD.findall(normalize(text))
