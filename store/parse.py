@@ -267,8 +267,8 @@ def parse_csv(text: str, path: Path, name: str, delimiter: str | None = None) ->
 
 
 def _check_braces(text: str, path: Path) -> None:
-    depth = 0
-    opened_at = 0
+    """Report the innermost unclosed '{' (or a stray '}') with its line."""
+    stack: list[int] = []
     for lineno, line in enumerate(text.split("\n"), start=1):
         escaped = False
         for ch in line:
@@ -277,15 +277,14 @@ def _check_braces(text: str, path: Path) -> None:
             elif ch == "\\":
                 escaped = True
             elif ch == "{":
-                if depth == 0:
-                    opened_at = lineno
-                depth += 1
+                stack.append(lineno)
             elif ch == "}":
-                depth -= 1
-                if depth < 0:
+                if not stack:
                     raise InputError(path, "unbalanced braces: '}' with no matching '{'", line=lineno)
-    if depth:
-        raise InputError(path, "unbalanced braces: '{' is never closed", line=opened_at)
+                stack.pop()
+    if stack:
+        raise InputError(path, f"unbalanced braces: '{{' is never closed (its entry starts on line {stack[0]})",
+                         line=stack[-1])
 
 
 def parse_bibtex(text: str, path: Path, name: str) -> list[RawRecord]:

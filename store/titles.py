@@ -69,7 +69,7 @@ def _trim(text: str, max_words: int) -> str:
 
 def _phrase_after(text: str, end: int) -> str:
     """What the name is: ", a unified framework for X," after the name."""
-    m = re.match(r"\s*\)?\s*[,:(—–-]?\s*(?:which is\s+)?((?:an?|the)\s+[^.;:()]{3,160})", text[end:])
+    m = re.match(r"[*}$]*\s*\)?\s*[,:(—–-]?\s*(?:which is\s+)?((?:an?|the)\s+[^.;:()]{3,160})", text[end:])
     if not m:
         return ""
     phrase = re.split(r",\s*(?:which|that|where|whose|and|consisting|built|designed|to|using|by)\b|;|, ", m.group(1))[0]

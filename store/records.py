@@ -1,0 +1,46 @@
+"""Paper + annotation as one flat JSON-ready record (CLI ``--format json``, exports).
+
+Schema (``papersift-paper`` version 1): id, title, derived_title, abstract,
+authors, status, star, tags, note, created, updated, sources, url,
+external_id, aliases.
+"""
+
+from __future__ import annotations
+
+import re
+
+import orjson
+
+from .models import Annotation, Paper
+
+RECORD_SCHEMA_VERSION = 1
+
+# JSON escapes C0 controls itself; these would otherwise reach a terminal raw.
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+
+
+def paper_record(paper: Paper, ann: Annotation) -> dict:
+    """The flat record of one annotated paper."""
+    return {
+        "id": paper.id,
+        "title": paper.title,
+        "derived_title": paper.derived_title,
+        "abstract": paper.abstract,
+        "authors": paper.authors,
+        "status": ann.status,
+        "star": ann.star,
+        "tags": ann.tags,
+        "note": ann.note,
+        "created": ann.created,
+        "updated": ann.updated,
+        "sources": [s.to_record() for s in paper.sources],
+        "url": paper.url,
+        "external_id": paper.external_id,
+        "aliases": paper.aliases,
+    }
+
+
+def safe_json(obj: object, indent: bool = False) -> str:
+    """JSON text with every terminal-unsafe character escaped as ``\\uXXXX`` (still valid JSON)."""
+    text = orjson.dumps(obj, option=orjson.OPT_INDENT_2 if indent else 0).decode("utf-8")
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -1,0 +1,44 @@
+"""Shared fixtures: paths, a fresh library on the seeds, and a CLI runner."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ROOT / "seeds"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture
+def seeds_dir() -> Path:
+    return SEEDS
+
+
+@pytest.fixture
+def lib(tmp_path):
+    """A library on the bundled seeds (35 papers)."""
+    from store import Library
+    return Library.open(tmp_path / "lib")
+
+
+@pytest.fixture
+def run_cli(tmp_path):
+    """Run the real `papersift` console script in a subprocess on a temp library."""
+    libdir = tmp_path / "cli-lib"
+
+    def run(*args: str, input: str | None = None, library: Path | None = None, check: bool = True):
+        env = {**os.environ, "PAPERSIFT_LIBRARY": str(library or libdir), "COLUMNS": "160", "NO_COLOR": "1"}
+        exe = Path(sys.executable).with_name("papersift")
+        cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "tui"]
+        proc = subprocess.run(cmd + list(args), capture_output=True, text=True, env=env, input=input, timeout=120)
+        if check and proc.returncode != 0:
+            raise AssertionError(f"papersift {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+        return proc
+
+    run.library = libdir
+    return run

@@ -1,0 +1,74 @@
+"""The real `papersift` command in a subprocess, as a script or a person would run it."""
+
+from __future__ import annotations
+
+import json
+
+from .conftest import DATA, SEEDS
+
+
+def test_import_twice_reports_35_then_nothing_new(run_cli):
+    out = run_cli("import", str(SEEDS)).stdout
+    assert "35 new" in out and "3 exact duplicates" in out
+    out = json.loads(run_cli("import", str(SEEDS), "--format", "json").stdout)
+    assert out["new"] == 0 and out["papers"] == 35
+
+
+def test_triage_round_trip_and_undo(run_cli):
+    papers = json.loads(run_cli("list", "--format", "json").stdout)  # first command seeds the library
+    assert len(papers) == 35
+    pid = papers[0]["id"]
+    run_cli("status", pid[:6], "to-read")
+    run_cli("star", pid, "2")
+    run_cli("tag", pid, "speech", "Benchmark")
+    run_cli("note", pid, "-", input="read with the group\nsecond line\n")
+    rec = json.loads(run_cli("show", pid, "--format", "json").stdout)
+    assert (rec["status"], rec["star"], rec["tags"], rec["note"]) == ("to-read", 2, ["speech", "benchmark"], "read with the group\nsecond line")
+    for key in ("id", "title", "derived_title", "abstract", "authors", "sources"):
+        assert key in rec
+    assert json.loads(run_cli("list", "--tag", "speech", "--format", "json").stdout)[0]["id"] == pid
+    assert len(json.loads(run_cli("list", "--status", "to-read", "--format", "json").stdout)) == 1
+    run_cli("tag", pid, "speech", "--remove")
+    assert "undone: tag -speech" in run_cli("undo").stdout
+    assert "undone: note" in run_cli("undo").stdout
+    rec = json.loads(run_cli("show", pid, "--format", "json").stdout)
+    assert rec["note"] == "" and rec["tags"] == ["speech", "benchmark"]
+    stats = json.loads(run_cli("stats", "--format", "json").stdout)
+    assert stats["status"]["to-read"] == 1 and stats["triaged"] == 1
+
+
+def test_search_ranks_and_tolerates_typos(run_cli):
+    res = json.loads(run_cli("search", "identiy", "voice", "--format", "json", "--limit", "3").stdout)
+    assert res[0]["title"].startswith("VIPBench")
+    plain = run_cli("search", "everanimate", "--format", "plain").stdout.splitlines()
+    assert "EverAnimate" in plain[0]
+
+
+def test_bad_input_names_file_and_line_and_changes_nothing(run_cli, tmp_path):
+    run_cli("import", str(SEEDS))
+    before = (run_cli.library / "corpus.json").read_bytes()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"abstract": "fine abstract about things"}\n{"abstract": 3}\n')
+    proc = run_cli("import", str(DATA / "icml_slice.jsonl"), str(bad), check=False)
+    assert proc.returncode == 1
+    assert "bad.jsonl, line 2" in proc.stderr and "abstract" in proc.stderr
+    assert (run_cli.library / "corpus.json").read_bytes() == before
+    proc = run_cli("show", "zzzz", check=False)
+    assert proc.returncode == 1 and "no paper" in proc.stderr
+
+
+def test_control_characters_never_printed_raw(run_cli, tmp_path):
+    evil = tmp_path / "evil.txt"
+    evil.write_text("We attack terminals \x1b[31mred\x1b[0m and \x1b]52;c;ZXZpbA==\x07 clipboards\x08\x0c\u200b here today.")
+    run_cli("import", str(evil))
+    for fmt in ("table", "plain", "json"):
+        out = run_cli("list", "--format", fmt).stdout
+        assert "\x1b" not in out and "\x07" not in out and "\x08" not in out and "\u200b" not in out
+    rec = json.loads(run_cli("list", "--format", "json").stdout)[0]
+    assert "\x1b[31m" in rec["abstract"]  # stored faithfully, escaped in JSON
+
+
+def test_dedup_report_and_help(run_cli):
+    assert "no near-duplicate merges" in run_cli("dedup", "--report").stdout
+    for cmd in ("import", "list", "search", "show", "status", "star", "tag", "note", "undo", "stats", "dedup"):
+        assert "usage: papersift " + cmd in run_cli(cmd, "--help").stdout

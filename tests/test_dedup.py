@@ -1,0 +1,115 @@
+"""Deduplication: seeds to 35, near-duplicates merge, template-sharing papers do not."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from store import Library
+from store.corpus import paper_id
+from store.text import normalize
+
+from .conftest import DATA, SEEDS
+
+BASE = ("We propose FlowNet, a method for learning optical flow from unlabeled video. Our approach combines a "
+        "differentiable warping loss with a multi-scale cost volume and a recurrent refinement module. On the "
+        "Sintel and KITTI benchmarks it reduces end-point error by twenty percent compared with prior "
+        "unsupervised methods, while running in real time on a single consumer graphics card. We release code "
+        "and pretrained models to support future research on self-supervised motion estimation.")
+
+
+def make_lib(tmp_path, texts: dict[str, str]) -> Library:
+    folder = tmp_path / "in"
+    folder.mkdir(exist_ok=True)
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    lib = Library(tmp_path / "lib")
+    lib.import_paths(sorted(folder.iterdir()))
+    return lib
+
+
+def test_seeds_dedup_to_35_and_reimport_changes_nothing(tmp_path):
+    lib = Library(tmp_path / "lib")
+    s = lib.import_paths([SEEDS])
+    assert (s.read, s.new, s.exact, s.near) == (38, 35, 3, 0)
+    before = lib.corpus_path.read_bytes()
+    s2 = lib.import_paths([SEEDS])
+    assert (s2.new, s2.exact, s2.near, s2.known) == (0, 0, 0, 38)
+    assert lib.corpus_path.read_bytes() == before
+    dup = next(p for p in lib.corpus if len(p.sources) == 2)
+    assert {s.file for s in dup.sources} == {f.name for f in SEEDS.glob("*.txt")}
+
+
+def test_ids_stable_across_order_and_reimport(tmp_path):
+    files = sorted(SEEDS.glob("*.txt"))
+    a = Library(tmp_path / "a"); a.import_paths(files)
+    b = Library(tmp_path / "b"); b.import_paths(list(reversed(files)))
+    assert {p.id for p in a.corpus} == {p.id for p in b.corpus}
+    for p in a.corpus:
+        assert p.id == paper_id(normalize(p.abstract))
+
+
+def test_near_duplicate_variants_merge(tmp_path):
+    rewrapped = BASE.replace(". ", ".\n")
+    typos = BASE.replace("optical", "opitcal").replace("benchmarks", "benchmakrs").replace("single", "singel")
+    appended = BASE + " We also show that the method transfers to stereo matching without retraining."
+    dropped = BASE.rsplit(". ", 1)[0] + "."
+    latex = BASE.replace("FlowNet", "$\\textbf{FlowNet}$").replace("twenty percent", "**twenty percent**")
+    texts = {f"v{i}.txt": t for i, t in enumerate([BASE, typos, appended, dropped, latex, rewrapped])}
+    lib = make_lib(tmp_path, texts)
+    assert len(lib) == 1
+    report = lib.dedup_report()
+    # Re-wrapping and LaTeX/Markdown markup normalize away: those two are exact duplicates.
+    assert len(report) == 3
+    assert sorted(s["file"] for r in report for s in r["sources"]) == ["v1.txt", "v2.txt", "v3.txt"]
+    assert {s.file for s in lib.corpus.papers[0].sources} == set(texts)
+    assert all(r["similarity"] >= 0.5 for r in report)
+
+
+def test_template_sharing_distinct_papers_stay_apart(tmp_path):
+    template = "Code is available at our project page and all experiments use the standard evaluation protocol. "
+    a = template + "We study sparse attention for long documents and show quadratic savings on summarization tasks with little loss."
+    b = template + "We present a benchmark of protein folding models and measure calibration across twelve families of enzymes."
+    c = ("Large language models are increasingly deployed as agents. " * 2) + "We evaluate tool use under distribution shift in web navigation."
+    d = ("Large language models are increasingly deployed as agents. " * 2) + "We audit memorization of private medical records in clinical notes."
+    lib = make_lib(tmp_path, {"a.txt": a, "b.txt": b, "c.txt": c, "d.txt": d})
+    assert len(lib) == 4
+
+
+def test_real_corpus_slice_has_no_false_merges(tmp_path):
+    lib = Library(tmp_path / "lib")
+    s = lib.import_paths([DATA / "icml_slice.jsonl", DATA / "iclr_slice.jsonl"])
+    assert s.near == 0 and s.new == s.read
+
+
+def test_real_abstract_perturbed_merges(tmp_path):
+    recs = [json.loads(l) for l in (DATA / "icml_slice.jsonl").read_text().splitlines()[:40]]
+    rng = random.Random(1)
+    variants = []
+    for r in recs:
+        words = r["abstract"].split()
+        for _ in range(3):  # three typos
+            i = rng.randrange(len(words))
+            words[i] = words[i][::-1]
+        variants.append({"abstract": " ".join(words) + " Code is public.", "title": ""})
+    folder = tmp_path / "in"; folder.mkdir()
+    (folder / "a.jsonl").write_text("\n".join(json.dumps({"abstract": r["abstract"], "title": r["title"]}) for r in recs))
+    (folder / "b.jsonl").write_text("\n".join(json.dumps(v) for v in variants))
+    lib = Library(tmp_path / "lib")
+    s = lib.import_paths([folder / "a.jsonl", folder / "b.jsonl"])
+    assert s.new == 40 and s.near == 40
+
+
+def test_split_restores_papers_keeps_annotations_and_sticks(tmp_path):
+    appended = BASE + " We also show that the method transfers to stereo matching without retraining."
+    lib = make_lib(tmp_path, {"a.txt": BASE, "b.txt": appended})
+    assert len(lib) == 1
+    pid = lib.corpus.papers[0].id
+    lib.set_star([pid], 2)
+    lib.add_tags([pid], ["flow"])
+    new = lib.split(pid)
+    assert len(new) == 1 and len(lib) == 2
+    assert lib.annotation(new[0].id).tags == ["flow"] and lib.annotation(new[0].id).star == 2
+    assert lib.annotation(pid).star == 2
+    lib.import_paths([tmp_path / "in" / "b.txt"])
+    assert len(Library(tmp_path / "lib")) == 2  # not merged again

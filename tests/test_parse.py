@@ -1,0 +1,132 @@
+"""Parsers: seed dumps, edge cases and every error naming the file and line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from store.errors import InputError
+from store.parse import expand_paths, parse_file
+
+from .conftest import DATA, SEEDS
+
+ABS1 = "We study a problem. It is hard and we solve it with a method that works well in practice."
+ABS2 = "Another abstract about graphs. Graph neural networks are evaluated on twelve benchmarks."
+
+
+def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
+    p = tmp_path / name
+    p.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return p
+
+
+def test_seed_dumps_have_19_abstracts_each_and_positions():
+    for f in sorted(SEEDS.glob("*.txt")):
+        recs = parse_file(f)
+        assert len(recs) == 19
+        assert [r.position for r in recs] == list(range(1, 20))
+        assert not recs[0].abstract.startswith("NeurIPS")
+
+
+def test_dump_crlf_bom_wrapping_and_trailing_spaces(tmp_path):
+    text = "\ufeffHeader Line\r\n\r\nWe study a problem.   \r\nIt is hard and we solve it with a method\r\nthat works well in practice.  \r\n\r\n\r\n" + ABS2 + "\r\n"
+    recs = parse_file(write(tmp_path, "a.txt", text))
+    assert [r.abstract for r in recs] == [ABS1, ABS2]
+    assert recs[1].position == 2
+
+
+def test_dump_without_header(tmp_path):
+    recs = parse_file(write(tmp_path, "a.txt", ABS1 + "\n\n" + ABS2))
+    assert len(recs) == 2
+
+
+def test_utf16_with_bom(tmp_path):
+    recs = parse_file(write(tmp_path, "a.txt", ("H\n\n" + ABS1).encode("utf-16")))
+    assert recs[0].abstract == ABS1
+
+
+@pytest.mark.parametrize("content,needle", [
+    (b"", "empty"),
+    (b"   \n\n  \n", "empty"),
+    (b"\x00\x01\x02binary", "NUL byte at byte offset 0"),
+    (b"good text\n\nbad \xff byte", "byte offset 15"),
+])
+def test_bad_files_name_the_problem(tmp_path, content, needle):
+    p = write(tmp_path, "bad.txt", content)
+    with pytest.raises(InputError) as err:
+        parse_file(p)
+    assert "bad.txt" in str(err.value) and needle in str(err.value)
+
+
+def test_header_only_is_an_error(tmp_path):
+    with pytest.raises(InputError, match="no abstracts"):
+        parse_file(write(tmp_path, "h.txt", "NeurIPS 2026 Papers\n"))
+
+
+def test_jsonl_real_corpus_slice_keeps_titles_and_authors():
+    recs = parse_file(DATA / "icml_slice.jsonl")
+    assert len(recs) > 250
+    assert all(r.title and r.authors for r in recs)
+
+
+def test_jsonl_error_names_line(tmp_path):
+    p = write(tmp_path, "x.jsonl", json.dumps({"abstract": ABS1}) + "\n{broken\n")
+    with pytest.raises(InputError, match=r"x.jsonl, line 2"):
+        parse_file(p)
+
+
+@pytest.mark.parametrize("obj,needle", [
+    ({"title": "t"}, "abstract"),
+    ({"abstract": 5}, "abstract"),
+    ({"abstract": ABS1, "authors": [1, 2]}, "authors"),
+    ({"abstract": ABS1, "title": ["x"]}, "title"),
+])
+def test_json_wrong_types(tmp_path, obj, needle):
+    p = write(tmp_path, "x.json", json.dumps([{"abstract": ABS2}, obj]))
+    with pytest.raises(InputError, match=needle) as err:
+        parse_file(p)
+    assert "entry 2" in str(err.value)
+
+
+def test_deeply_nested_json_is_a_clear_error(tmp_path):
+    p = write(tmp_path, "deep.json", "[" * 100_000 + "]" * 100_000)
+    with pytest.raises(InputError, match="deep.json"):
+        parse_file(p)
+
+
+def test_csv_columns_quoting_and_errors(tmp_path):
+    p = write(tmp_path, "x.csv", 'id,title,abstract,authors\n1,"A, title","' + ABS1.replace("hard", 'hard ""really""') + '",Ann; Bob\n')
+    recs = parse_file(p)
+    assert recs[0].title == "A, title" and recs[0].authors == ["Ann", "Bob"] and '"really"' in recs[0].abstract
+    with pytest.raises(InputError, match=r"no \"abstract\" column"):
+        parse_file(write(tmp_path, "y.csv", "title,summaryx\nA,B\n"))
+    with pytest.raises(InputError, match=r"z.csv, line 3.*3 fields"):
+        parse_file(write(tmp_path, "z.csv", f"title,abstract\nA,{ABS1}\nB,{ABS2},extra\n"))
+
+
+def test_bibtex_with_abstracts_and_unbalanced_braces(tmp_path):
+    bib = "@inproceedings{k1,\n  title={A {Great} Paper},\n  author={Ann Lee and Bob Ray},\n  abstract={" + ABS1 + "}\n}\n@misc{k2, title={No abstract}}\n"
+    recs = parse_file(write(tmp_path, "x.bib", bib))
+    assert len(recs) == 1 and recs[0].title == "A Great Paper" and recs[0].authors == ["Ann Lee", "Bob Ray"]
+    with pytest.raises(InputError, match=r"bad.bib, line 2.*never closed"):
+        parse_file(write(tmp_path, "bad.bib", "@misc{k,\n title={oops,\n abstract={x}\n"))
+
+
+def test_huge_paragraph_is_refused_with_location(tmp_path):
+    p = write(tmp_path, "big.txt", "Header\n\n" + ABS1 + "\n\n" + "word " * 30_000)
+    with pytest.raises(InputError, match=r"big.txt, line 5 \(paragraph 2\)"):
+        parse_file(p)
+
+
+def test_expand_paths_folders_and_symlink_loops(tmp_path):
+    d = tmp_path / "dumps"
+    (d / "sub").mkdir(parents=True)
+    write(d, "a.txt", ABS1)
+    write(d / "sub", "b.txt", ABS2)
+    (d / "sub" / "loop").symlink_to(d, target_is_directory=True)
+    files = expand_paths([d])
+    assert [f.name for f in files] == ["a.txt", "b.txt"]
+    with pytest.raises(InputError, match="no such file"):
+        expand_paths([tmp_path / "missing.txt"])

@@ -1,0 +1,106 @@
+"""Search: typo tolerance, word order, filters, tags and notes, and known-item quality."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from store import Library
+
+from .conftest import DATA
+
+
+def titles(lib, result, n=5):
+    return [lib.corpus.papers[i].title for i in result.indices[:n]]
+
+
+def test_typos_and_word_order(lib):
+    top = titles(lib, lib.search("voice identiy perception"))
+    assert top[0].startswith("VIPBench")
+    assert titles(lib, lib.search("perception identity voice"))[0].startswith("VIPBench")
+    assert lib.search("transfomer").matched_terms & {"transformer", "transformers"}
+
+
+def test_prefix_while_typing(lib):
+    assert titles(lib, lib.search("everanim"))[0].startswith("EverAnimate")
+
+
+def test_filters_combine_with_query(lib):
+    ids = [p.id for p in lib.corpus]
+    lib.set_status(ids[:5], "read")
+    lib.set_status(ids[5:7], "to-read")
+    lib.set_star(ids[:2], 2)
+    lib.add_tags(ids[:3], ["rl"])
+    lib.add_tags(ids[1:2], ["maybe"])
+    assert len(lib.search("status:read")) == 5
+    assert len(lib.search("status:unread")) == 28
+    assert len(lib.search("star:>=2")) == 2
+    assert len(lib.search("star:0")) == 33
+    assert len(lib.search("tag:rl -tag:maybe")) == 2
+    assert len(lib.search("-tag:rl")) == 32
+    assert len(lib.search('"voice pairs"')) == 1
+    assert len(lib.search('status:read "voice pairs"')) == 1
+    assert lib.search("status:bogus").errors
+
+
+def test_tags_and_notes_are_searchable(lib):
+    pid = lib.corpus.papers[10].id
+    lib.add_tags([pid], ["zebrafish"])
+    lib.set_note(pid, "ask Quetzalcoatl about this")
+    assert lib.corpus.papers[lib.search("zebrafish").indices[0]].id == pid
+    assert lib.corpus.papers[lib.search("quetzal").indices[0]].id == pid
+
+
+def test_sorts(lib):
+    ids = [p.id for p in lib.corpus]
+    lib.set_star([ids[20]], 3)
+    lib.set_status([ids[30]], "to-read")
+    assert lib.corpus.papers[lib.search("", sort="star").indices[0]].id == ids[20]
+    assert lib.corpus.papers[lib.search("", sort="status").indices[0]].id == ids[30]
+    shuffled = lib.search("", sort="random").indices
+    assert sorted(shuffled.tolist()) == list(range(35)) and shuffled.tolist() != list(range(35))
+
+
+def test_index_cache_is_used_and_invalidated(lib, tmp_path):
+    assert lib.index_path.exists()
+    again = Library(lib.folder)
+    assert again._load_index_cache() is not None
+    (tmp_path / "x.txt").write_text("We present ZorbNet, a new network for zorbing. It zorbs well on twelve tasks.")
+    again.import_paths([tmp_path / "x.txt"])
+    third = Library(lib.folder)
+    assert third.corpus.papers[third.search("zorbnet").indices[0]].title.startswith("ZorbNet")
+
+
+def known_item_rate(n_sample=150, seed=0):
+    """Three words of the real title, one misspelled; the paper must rank top 5 (titles not imported)."""
+    recs = [json.loads(l) for l in (DATA / "icml_slice.jsonl").read_text().splitlines()]
+    return recs, n_sample, seed
+
+
+def misspell(word: str, rng: random.Random) -> str:
+    i = rng.randrange(1, len(word) - 1)
+    return word[:i] + word[i + 1:] if rng.random() < 0.5 else word[:i] + word[i + 1] + word[i] + word[i + 2:]
+
+
+def test_known_item_search_on_real_abstracts(tmp_path):
+    recs = [json.loads(l) for l in (DATA / "icml_slice.jsonl").read_text().splitlines()]
+    (tmp_path / "dump.txt").write_text("ICML\n\n" + "\n\n".join(r["abstract"].replace("\n\n", "\n") for r in recs))
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([tmp_path / "dump.txt"])
+    by_norm = {p.abstract: i for i, p in enumerate(lib.corpus)}
+    rng = random.Random(0)
+    hits = total = 0
+    for r in recs:
+        words = [w for w in re.findall(r"[A-Za-z]{5,}", r["title"])]
+        if len(words) < 3:
+            continue
+        picked = rng.sample(words, 3)
+        picked[0] = misspell(picked[0], rng)
+        target = by_norm.get(" ".join(l.strip() for l in r["abstract"].replace("\n\n", "\n").split("\n") if l.strip()))
+        if target is None:
+            continue
+        total += 1
+        hits += target in lib.search(" ".join(picked), limit=5).indices
+    assert total > 100
+    assert hits / total >= 0.85, f"{hits}/{total}"

@@ -1,0 +1,1 @@
+"""papersift's user interfaces: the command line (:mod:`tui.cli`) and the Textual app."""

@@ -1,0 +1,249 @@
+"""The ``papersift`` command line.
+
+``papersift [FILE...]`` imports any files given and opens the app; the
+subcommands work on the library without the app. Output is Rich for people or
+``--format json`` for scripts. Errors name the file (and line) at fault, exit
+with status 1, and leave the library untouched. Textual is imported only when
+the app is opened, so scripted commands start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from store import Library, PapersiftError
+from store.models import STATUSES
+
+from . import cli_output as out
+
+COMMANDS = ("import", "list", "search", "show", "status", "star", "tag", "tags", "note", "undo", "history",
+            "stats", "dedup", "export", "import-annotations", "doctor", "open")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="papersift",
+        description="Triage and annotate research abstracts from the keyboard. "
+                    "With no command, opens the app (importing any FILEs given first).")
+    parser.add_argument("--library", metavar="DIR", help="library folder (default: $PAPERSIFT_LIBRARY or the user data folder)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def add(name: str, help_: str, fmt: tuple[str, ...] | None = ("table", "plain", "json")) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_, description=help_)
+        if fmt:
+            p.add_argument("--format", choices=fmt, default=fmt[0], help=f"output format (default: {fmt[0]})")
+        return p
+
+    p = add("open", "open the app (importing FILEs first)", None)
+    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("--keymap", metavar="FILE", help="a keymap.toml overriding the default keys")
+    p = add("import", "import dumps, JSON/JSONL, CSV or BibTeX files (or folders of them)", ("text", "json"))
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p = add("list", "list papers, optionally filtered")
+    p.add_argument("--status", choices=STATUSES)
+    p.add_argument("--tag", action="append", default=[])
+    p.add_argument("--query", default="", help="a search query (same syntax as the app)")
+    p.add_argument("--sort", choices=("import", "status", "star", "random"), default="import")
+    p.add_argument("--limit", type=int)
+    p = add("search", "fuzzy, ranked search (any word order, typos forgiven)")
+    p.add_argument("query", nargs="+")
+    p.add_argument("--limit", type=int, default=20)
+    p = add("show", "show one paper in full", ("text", "json"))
+    p.add_argument("id")
+    p = add("status", "set the reading status of papers", ("text", "json"))
+    p.add_argument("ids", nargs="+", metavar="ID")
+    p.add_argument("status", choices=STATUSES)
+    p = add("star", "set a star rating 0-3", ("text", "json"))
+    p.add_argument("id")
+    p.add_argument("stars", type=int, choices=range(0, 4), metavar="N")
+    p = add("tag", "add (or --remove) tags on a paper", ("text", "json"))
+    p.add_argument("id")
+    p.add_argument("tags", nargs="+", metavar="TAG")
+    p.add_argument("--remove", action="store_true")
+    p = add("tags", "list tags with counts, or rename/merge them across the library", ("table", "json"))
+    p.add_argument("action", nargs="?", choices=("list", "rename", "merge"), default="list")
+    p.add_argument("names", nargs="*", metavar="TAG", help="rename: OLD NEW; merge: TAG... INTO")
+    p = add("note", "set a paper's note (TEXT '-' reads standard input; '' clears it)", ("text", "json"))
+    p.add_argument("id")
+    p.add_argument("text")
+    add("undo", "undo the last change (repeatable; survives restarts)", ("text", "json"))
+    p = add("history", "the recent changes that undo would revert", ("text", "json"))
+    p.add_argument("--limit", type=int, default=20)
+    add("stats", "counts by status, star and tag", ("text", "json"))
+    p = add("dedup", "near-duplicate merges: --report lists them, --split ID undoes one", ("text", "json"))
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--report", action="store_true")
+    g.add_argument("--split", metavar="ID")
+    from .cli_extra import register
+    register(add)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # `papersift FILE...` and bare `papersift` mean `papersift open ...`.
+    first = next((i for i, a in enumerate(argv) if not a.startswith("-")), None)
+    if first is None and not any(a in ("-h", "--help") for a in argv):
+        argv.append("open")
+    elif first is not None and argv[first] not in COMMANDS and not (first > 0 and argv[first - 1] == "--library"):
+        argv.insert(first, "open")
+    args = build_parser().parse_args(argv)
+    try:
+        return run(args)
+    except PapersiftError as exc:
+        out.console(stderr=True).print(f"[bold red]error:[/bold red] {_escape(exc)}")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def _escape(exc: Exception) -> str:
+    from rich.markup import escape
+    from store.text import display_safe
+    return escape(display_safe(str(exc)))
+
+
+def _import(lib: Library, paths: list[str]):
+    state: dict = {}
+
+    def progress(done: int, total: int) -> None:
+        if total < 2000:
+            return
+        if "bar" not in state:
+            from rich.progress import Progress
+            state["bar"] = Progress(transient=True, console=out.console(stderr=True))
+            state["bar"].start()
+            state["task"] = state["bar"].add_task("deduplicating", total=total)
+        state["bar"].update(state["task"], completed=done)
+
+    try:
+        return lib.import_paths(paths, progress=progress)
+    finally:
+        if "bar" in state:
+            state["bar"].stop()
+
+
+def _ack(args: argparse.Namespace, message: str, lib: Library, ids: list[str]) -> int:
+    if getattr(args, "format", "text") == "json":
+        from store.records import paper_record
+        out.emit_json([paper_record(lib.paper(i), lib.annotation(lib.paper(i).id)) for i in ids])
+    else:
+        out.console().print(message)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    cmd = args.command
+    seed = cmd not in ("import",) and not (cmd == "open" and args.files)
+    lib = Library.open(args.library, seed_if_new=seed)
+    if cmd == "open":
+        if args.files:
+            out.console(stderr=True).print(_import(lib, args.files).line())
+        from .app import make_app
+        make_app(lib, keymap_path=Path(args.keymap) if args.keymap else None).run()
+        return 0
+    if cmd == "import":
+        summary = _import(lib, args.paths)
+        if args.format == "json":
+            out.emit_json({**summary.to_dict(), "papers": len(lib)})
+        else:
+            out.console().print(summary.line() + f"; the library now holds {len(lib):,} papers")
+        return 0
+    if cmd in ("list", "search"):
+        if cmd == "list":
+            parts = [args.query] + [f"status:{args.status}"] * bool(args.status) + [f"tag:{t}" for t in args.tag]
+            result = lib.search(" ".join(p for p in parts if p), sort=args.sort, limit=args.limit)
+        else:
+            result = lib.search(" ".join(args.query), limit=args.limit)
+        for err in result.errors:
+            out.console(stderr=True).print(f"[yellow]warning:[/yellow] {err}")
+        out.print_papers(lib, result.indices, args.format, total=len(lib))
+        return 0
+    if cmd == "show":
+        out.print_paper(lib, args.id, "json" if args.format == "json" else "table")
+        return 0
+    if cmd == "status":
+        ids = [lib.paper(i).id for i in args.ids]
+        lib.set_status(ids, args.status)
+        return _ack(args, f"{len(ids)} paper(s) marked {args.status}", lib, ids)
+    if cmd == "star":
+        pid = lib.paper(args.id).id
+        lib.set_star([pid], args.stars)
+        return _ack(args, f"{pid} starred {out.stars(args.stars)}", lib, [pid])
+    if cmd == "tag":
+        pid = lib.paper(args.id).id
+        (lib.remove_tags if args.remove else lib.add_tags)([pid], args.tags)
+        return _ack(args, f"{pid} tags: {' '.join('#' + t for t in lib.annotation(pid).tags) or '(none)'}", lib, [pid])
+    if cmd == "note":
+        pid = lib.paper(args.id).id
+        lib.set_note(pid, sys.stdin.read() if args.text == "-" else args.text)
+        return _ack(args, f"{pid} note saved", lib, [pid])
+    if cmd == "undo":
+        label = lib.undo()
+        if args.format == "json":
+            out.emit_json({"undone": label})
+        else:
+            out.console().print(f"undone: {label}" if label else "nothing to undo")
+        return 0
+    if cmd == "history":
+        entries = lib.store.history(args.limit)
+        if args.format == "json":
+            out.emit_json(entries)
+        else:
+            for e in entries:
+                out.console().print(f"{e['time'][:19]}  {e['label']}")
+        return 0
+    if cmd == "stats":
+        out.print_stats(lib.stats(), args.format)
+        return 0
+    if cmd == "tags":
+        return _tags(lib, args)
+    if cmd == "dedup":
+        return _dedup(lib, args)
+    from .cli_extra import run_extra
+    return run_extra(lib, args)
+
+
+def _tags(lib: Library, args: argparse.Namespace) -> int:
+    if args.action == "rename":
+        if len(args.names) != 2:
+            raise PapersiftError("usage: papersift tags rename OLD NEW")
+        n = lib.rename_tag(*args.names)
+        out.console().print(f"renamed on {n} paper(s)")
+        return 0
+    if args.action == "merge":
+        if len(args.names) < 2:
+            raise PapersiftError("usage: papersift tags merge TAG... INTO")
+        n = lib.merge_tags(args.names[:-1], args.names[-1])
+        out.console().print(f"merged into #{args.names[-1]} on {n} paper(s)")
+        return 0
+    counts = lib.tag_counts()
+    if args.format == "json":
+        out.emit_json(dict(counts.most_common()))
+    else:
+        for tag, count in counts.most_common():
+            out.console().print(f"{count:>5}  #{tag}", markup=False)
+    return 0
+
+
+def _dedup(lib: Library, args: argparse.Namespace) -> int:
+    if args.split:
+        new = lib.split(args.split)
+        if args.format == "json":
+            out.emit_json([p.id for p in new])
+        else:
+            out.console().print(f"split off {len(new)} paper(s): {', '.join(p.id for p in new)}")
+        return 0
+    report = lib.dedup_report()
+    if args.format == "json":
+        out.emit_json(report)
+        return 0
+    c = out.console()
+    if not report:
+        c.print("no near-duplicate merges (exact duplicates are merged silently; see `papersift show ID` sources)")
+    for r in report:
+        srcs = ", ".join(f"{s['file']}#{s['position']}" for s in r["sources"])
+        c.print(f"{r['paper']} <- {r['variant']}  similarity {r['similarity']:.2f}  from {srcs}", markup=False)
+    return 0

@@ -1,0 +1,107 @@
+"""Rendering CLI results: Rich tables for people, plain lines, or JSON for scripts.
+
+Every string that came from a file goes through ``display_safe`` (or, for
+JSON, ``safe_json``) so an abstract carrying escape sequences cannot drive the
+terminal.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from store import Library
+from store.records import paper_record, safe_json
+from store.text import display_safe
+
+GLYPH = {"unread": "·", "to-read": "▶", "read": "✓", "skipped": "✗"}
+
+
+def console(stderr: bool = False):
+    from rich.console import Console
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def emit_json(obj: object) -> None:
+    sys.stdout.write(safe_json(obj, indent=True) + "\n")
+
+
+def stars(n: int) -> str:
+    return "★" * n + "☆" * (3 - n)
+
+
+def print_papers(lib: Library, indices, fmt: str, total: int | None = None) -> None:
+    """Print papers (corpus indices) as a table, plain lines or JSON."""
+    papers = [lib.corpus.papers[int(i)] for i in indices]
+    if fmt == "json":
+        emit_json([paper_record(p, lib.annotation(p.id)) for p in papers])
+        return
+    if fmt == "plain":
+        for p in papers:
+            a = lib.annotation(p.id)
+            tags = " ".join("#" + t for t in a.tags)
+            sys.stdout.write(f"{p.id}\t{a.status}\t{a.star}\t{display_safe(p.title, False)}\t{tags}\n")
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    table.add_column("id", style="dim", no_wrap=True, min_width=12)
+    table.add_column("", no_wrap=True)
+    table.add_column("★", no_wrap=True, style="yellow")
+    table.add_column("title", overflow="ellipsis", no_wrap=True, ratio=1)
+    table.add_column("tags", style="cyan", overflow="ellipsis", no_wrap=True)
+    for p in papers:
+        a = lib.annotation(p.id)
+        title = Text(display_safe(p.title, False), style="italic" if p.derived_title else "")
+        table.add_row(p.id, GLYPH[a.status], stars(a.star) if a.star else "", title, " ".join("#" + t for t in a.tags))
+    out = console()
+    out.print(table)
+    shown = len(papers)
+    if total is not None:
+        out.print(f"[dim]{shown:,} shown · {total:,} papers in the library[/dim]")
+
+
+def print_paper(lib: Library, key: str, fmt: str) -> None:
+    """Print one paper in full."""
+    p = lib.paper(key)
+    a = lib.annotation(p.id)
+    if fmt == "json":
+        emit_json(paper_record(p, a))
+        return
+    from rich.markup import escape
+
+    out = console()
+    marker = " [dim](derived title)[/dim]" if p.derived_title else ""
+    out.print(f"[bold]{escape(display_safe(p.title, False))}[/bold]{marker}")
+    if p.authors:
+        out.print(escape(display_safe(", ".join(p.authors), False)))
+    out.print(f"[dim]id[/dim] {p.id}   [dim]status[/dim] {a.status}   [dim]star[/dim] {stars(a.star)}"
+              f"   [dim]tags[/dim] {escape(' '.join('#' + t for t in a.tags)) or '-'}")
+    out.print("[dim]sources[/dim] " + ", ".join(f"{escape(s.file)}#{s.position}" for s in p.sources))
+    if p.url:
+        out.print(f"[dim]url[/dim] {escape(display_safe(p.url, False))}")
+    out.print()
+    out.print(escape(display_safe(p.abstract)))
+    if a.note:
+        out.print()
+        out.print("[bold]Note[/bold]")
+        out.print(escape(display_safe(a.note)))
+
+
+def print_stats(stats: dict, fmt: str) -> None:
+    if fmt == "json":
+        emit_json(stats)
+        return
+    out = console()
+    n = stats["papers"] or 1
+    out.print(f"[bold]{stats['papers']:,}[/bold] papers from {stats['sources']} source file(s), "
+              f"{stats['triaged']:,} triaged ({stats['triaged'] / n:.0%}), "
+              f"{stats['near_duplicate_merges']} near-duplicate merges")
+    for status, count in stats["status"].items():
+        bar = "█" * round(30 * count / n)
+        out.print(f"  {GLYPH[status]} {status:<8} {count:>6,}  [green]{bar}[/green]")
+    if stats["stars"]:
+        out.print("  " + "   ".join(f"{stars(int(k))} {v}" for k, v in stats["stars"].items()))
+    if stats["tags"]:
+        from rich.markup import escape
+        out.print("  tags: " + escape(", ".join(f"#{t} ({c})" for t, c in stats["tags"].items())))
