@@ -1,0 +1,97 @@
+"""The papersift Textual app and the one factory that builds it.
+
+The App is thin: it applies the keymap, owns settings (theme, sort,
+advance-after-triage), and shows the main screen. ``make_app`` is used by the
+CLI, the tests and the benchmarks alike.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+
+from store import Library
+from store.locations import user_keymap_path
+
+from .commands import ActionsProvider
+from .keyqueue import SerialKeys
+from .keymap import binding, load_keymap
+from .screens.help import HelpScreen
+from .screens.main import MainScreen
+from .settings import Settings
+
+
+class PapersiftApp(SerialKeys, App):
+    TITLE = "papersift"
+    COMMANDS = App.COMMANDS | {ActionsProvider}
+    BINDINGS = [
+        binding("app.quit", "Quit"),
+        binding("app.help", "Help"),
+        binding("app.export", "Export"),
+        binding("app.dashboard", "Dashboard", show=False),
+    ]
+
+    def __init__(self, library: Library, keymap: dict[str, str], keymap_problems: list[str],
+                 settings: Settings, settings_path: Path | None = None) -> None:
+        super().__init__()
+        self.library = library
+        self.keymap_problems = keymap_problems
+        self.settings = settings
+        self.settings_path = settings_path
+        self._loaded_keymap = keymap
+        self.main_screen = MainScreen(library)
+
+    def on_mount(self) -> None:
+        self.set_keymap(self._loaded_keymap)
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        self.push_screen(self.main_screen)
+        for problem in self.keymap_problems:
+            self.notify(problem, title="keymap", severity="error", timeout=15)
+
+    def current_keymap(self) -> dict[str, str]:
+        """The live keymap: action id -> comma-separated keys."""
+        return dict(self._keymap) or dict(self._loaded_keymap)
+
+    def watch_theme(self, theme: str) -> None:
+        if theme != self.settings.theme:
+            self.settings.theme = theme
+            self.save_settings()
+
+    def save_settings(self) -> None:
+        self.settings.save(self.settings_path)
+
+    def handle_bindings_clash(self, clashed_bindings: set[Binding], node) -> None:
+        keys = ", ".join(sorted({b.key for b in clashed_bindings}))
+        ids = ", ".join(sorted(b.id or b.action for b in clashed_bindings))
+        self.notify(f"key {keys} is bound to several actions ({ids}); check your keymap", severity="warning")
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_export(self) -> None:
+        from .screens.export import ExportScreen
+        self.push_screen(ExportScreen(self.library, self.main_screen))
+
+    def action_dashboard(self) -> None:
+        from .screens.dashboard import DashboardScreen
+        self.push_screen(DashboardScreen(self.library))
+
+
+def make_app(library: Library, keymap_path: Path | None = None, settings_path: Path | None = None) -> PapersiftApp:
+    """Build the app for a library.
+
+    Args:
+        library: an open Library.
+        keymap_path: a user keymap (default: keymap.toml in the user config folder).
+        settings_path: where settings persist (default: the user config folder).
+    """
+    keymap, problems = load_keymap(keymap_path if keymap_path is not None else user_keymap_path())
+    if keymap_path is not None and not keymap_path.exists():
+        problems.append(f"{keymap_path}: no such keymap file; using the default keys")
+    settings, problem = Settings.load(settings_path)
+    if problem:
+        problems.append(problem)
+    return PapersiftApp(library, keymap, problems, settings, settings_path)

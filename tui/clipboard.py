@@ -1,0 +1,25 @@
+"""Copy text: the system clipboard via pyperclip, else the terminal's (OSC 52).
+
+Over SSH or on a headless machine pyperclip finds no clipboard program; the
+terminal can still take the text through an OSC 52 escape, which Textual's
+``App.copy_to_clipboard`` sends. The caller is told which one was used.
+"""
+
+from __future__ import annotations
+
+import os
+
+from textual.app import App
+
+
+def copy_text(app: App, text: str) -> str:
+    """Copy ``text``; returns "system clipboard" or "terminal clipboard (OSC 52)"."""
+    if not os.environ.get("PAPERSIFT_NO_SYSTEM_CLIPBOARD"):
+        try:
+            import pyperclip
+            pyperclip.copy(text)
+            return "system clipboard"
+        except Exception:  # pyperclip.PyperclipException and platform errors
+            pass
+    app.copy_to_clipboard(text)
+    return "terminal clipboard (OSC 52)"

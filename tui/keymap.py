@@ -1,0 +1,171 @@
+"""Key bindings from keymap.toml: the shipped defaults and a user's overrides.
+
+``keymap.toml`` is the single source of the keys: every ``Binding`` in the app
+is made by :func:`binding`, which looks its keys up there by action id
+(``"list.cursor_down"``). A user keymap overrides per action; every problem in
+it (invalid TOML, unknown action, unknown key name, one key bound to two
+actions where both are active) is reported with the file, line and action, and
+only the faulty entries are dropped: the app starts with the defaults for them.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from textual.binding import Binding
+from textual.keys import Keys, key_to_character
+
+from store.locations import default_keymap_path
+
+# Which contexts are active together (a key may not mean two things in one group).
+CLASH_GROUPS = (("app", "main", "list"), ("app", "main", "reader"), ("app", "search"), ("app", "tags"),
+                ("note",), ("confirm",), ("help",))
+MODIFIERS = {"ctrl", "shift", "alt", "meta", "super", "hyper"}
+_NAMED = {k.value for k in Keys} | {"space", "enter", "escape", "tab", "backspace", "delete", "insert"}
+
+
+@dataclass
+class BindingInfo:
+    """What the help screen and palette show for an action."""
+
+    id: str
+    description: str
+    show: bool
+
+
+REGISTRY: dict[str, BindingInfo] = {}
+
+
+def _flatten(data: dict) -> dict[str, object]:
+    flat = {}
+    for ctx, actions in data.items():
+        if isinstance(actions, dict):
+            for action, keys in actions.items():
+                flat[f"{ctx}.{action}"] = keys
+        else:
+            flat[ctx] = actions  # a malformed top-level entry: reported by validation
+    return flat
+
+
+def _as_keys(value: object) -> list[str] | None:
+    if isinstance(value, str) and value.strip():
+        return [k.strip() for k in value.split(",") if k.strip()]
+    if isinstance(value, list) and value and all(isinstance(k, str) and k.strip() for k in value):
+        return [k.strip() for k in value]
+    return None
+
+
+@lru_cache(maxsize=1)
+def default_keymap() -> dict[str, list[str]]:
+    """The shipped keymap.toml as action id -> keys."""
+    data = tomllib.loads(default_keymap_path().read_text(encoding="utf-8"))
+    return {k: _as_keys(v) or [] for k, v in _flatten(data).items()}
+
+
+def binding(action_id: str, description: str, show: bool = True, priority: bool = False,
+            action: str | None = None) -> Binding:
+    """A Binding whose keys come from keymap.toml (``action_id`` is "context.action").
+
+    Args:
+        action: the action to run, when it is not the id's action name (e.g.
+            "screen.leave_tags": focus changes run on the screen at once,
+            not through a message that would arrive after the next key).
+    """
+    keys = default_keymap().get(action_id)
+    if not keys:
+        raise KeyError(f"{action_id} is not in keymap.toml")
+    REGISTRY[action_id] = BindingInfo(action_id, description, show)
+    return Binding(",".join(keys), action or action_id.split(".", 1)[1], description, show=show,
+                   priority=priority, id=action_id)
+
+
+def valid_key(key: str) -> bool:
+    """A key name Textual understands ("j", "G", "ctrl+p", "pagedown", "question_mark")."""
+    *mods, base = key.split("+") if key != "+" else ["+"]
+    if any(m not in MODIFIERS for m in mods) or not base:
+        return False
+    return len(base) == 1 and base.isprintable() or base in _NAMED or key_to_character(base) is not None
+
+
+def _line_of(text: str, ctx: str, action: str) -> int | None:
+    """Line number of ``action`` inside table ``[ctx]`` (best effort)."""
+    current = None
+    for n, line in enumerate(text.splitlines(), start=1):
+        m = re.match(r"\s*\[([^\]]+)\]", line)
+        if m:
+            current = m.group(1).strip()
+        elif current == ctx and re.match(rf"\s*\"?{re.escape(action)}\"?\s*=", line):
+            return n
+    return None
+
+
+def _clashes(keymap: dict[str, list[str]]) -> list[tuple[str, str, str]]:
+    """(key, action a, action b) pairs bound together in one active group."""
+    found = []
+    for group in CLASH_GROUPS:
+        seen: dict[str, str] = {}
+        for action_id, keys in keymap.items():
+            if action_id.split(".")[0] not in group:
+                continue
+            for key in keys:
+                other = seen.get(key)
+                if other and other != action_id:
+                    found.append((key, other, action_id))
+                seen[key] = action_id
+    return list(dict.fromkeys(found))
+
+
+def load_keymap(user_path: Path | None) -> tuple[dict[str, str], list[str]]:
+    """Merge a user keymap over the defaults.
+
+    Returns:
+        (keymap for ``App.set_keymap``: id -> "k1,k2", list of problems to show).
+    """
+    merged = {k: list(v) for k, v in default_keymap().items()}
+    problems: list[str] = []
+    if user_path is None or not user_path.exists():
+        return {k: ",".join(v) for k, v in merged.items()}, problems
+    try:
+        text = user_path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        return {k: ",".join(v) for k, v in merged.items()}, [f"{user_path}: cannot read ({exc}); using the default keys"]
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        where = f", line {m.group(1)}" if m else ""
+        return ({k: ",".join(v) for k, v in merged.items()},
+                [f"{user_path}{where}: invalid TOML ({exc}); using the default keys"])
+    overrides: dict[str, list[str]] = {}
+    for action_id, value in _flatten(data).items():
+        ctx, _, action = action_id.partition(".")
+        line = _line_of(text, ctx, action)
+        loc = f"{user_path}" + (f", line {line}" if line else "")
+        if action_id not in merged:
+            problems.append(f"{loc}: unknown action {action_id!r} (see the help screen for action ids)")
+            continue
+        keys = _as_keys(value)
+        if keys is None:
+            problems.append(f"{loc}: {action_id} must be a key or a list of keys")
+            continue
+        bad = [k for k in keys if not valid_key(k)]
+        if bad:
+            problems.append(f"{loc}: {action_id}: unknown key name {bad[0]!r}")
+            continue
+        overrides[action_id] = keys
+    trial = {**merged, **overrides}
+    for key, a, b in _clashes(trial):
+        culprit = b if b in overrides else a if a in overrides else None
+        if culprit is None:
+            continue
+        ctx, _, action = culprit.partition(".")
+        line = _line_of(text, ctx, action)
+        other = a if culprit == b else b
+        problems.append(f"{user_path}" + (f", line {line}" if line else "") +
+                        f": key {key!r} is bound to both {other} and {culprit}; keeping the default for {culprit}")
+        overrides.pop(culprit, None)
+    merged.update(overrides)
+    return {k: ",".join(v) for k, v in merged.items()}, problems

@@ -1,0 +1,66 @@
+"""Handle keys strictly one after another, so type-ahead is never misrouted.
+
+Textual addresses a key to the widget focused when the App *dequeues* it, and
+widgets then handle keys in their own queues. In a burst (a fast typist, a
+terminal multiplexer, ``tmux send-keys``) "/" and the query behind it are all
+addressed to the list before "/" has moved focus to the search box, so the
+query runs as list commands. ``SerialKeys`` holds each key until the previous
+one has been handled by its widget and every ancestor up to the App (and, if
+it opened a screen, until that screen has painted and focused its input).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import partial
+
+from textual import events
+from textual.app import App
+
+
+class SerialKeys(App):
+    """App mixin: dispatch one key at a time."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._held_keys: deque[events.Key] = deque()
+        self._key_in_flight = False
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and not getattr(event, "_serial", False):
+            self._held_keys.append(event)
+            if not self._key_in_flight:
+                await self._dispatch_next_key()
+            return
+        await super().on_event(event)
+
+    async def _dispatch_next_key(self) -> None:
+        if not self._held_keys:
+            self._key_in_flight = False
+            return
+        self._key_in_flight = True
+        event = self._held_keys.popleft()
+        event._serial = True  # type: ignore[attr-defined]
+        screen = self.screen
+        target = self.focused or screen
+        chain = list(target.ancestors_with_self)
+        await super().on_event(event)  # Textual's own routing: priority bindings, then forward
+        self._after(chain, screen)
+
+    def _after(self, chain: list, screen) -> None:
+        """Continue once every node in ``chain`` has processed what is queued now."""
+        if chain:
+            node, rest = chain[0], chain[1:]
+            # A Callback *message* queues behind the key (call_next would not:
+            # it runs after whatever the node is processing right now).
+            if not node.post_message(events.Callback(callback=partial(self._after, rest, screen))):
+                self._after(rest, screen)  # the node is closed (a dismissed screen): move on
+            return
+        if self.screen is not screen:
+            # A screen opened or closed: let it mount and take focus first.
+            self.call_after_refresh(self._resume)
+        else:
+            self.call_next(self._resume)
+
+    async def _resume(self) -> None:
+        await self._dispatch_next_key()

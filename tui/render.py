@@ -1,0 +1,111 @@
+"""Render an abstract for the reader: LaTeX to Unicode, Markdown emphasis, links.
+
+``$\\mathcal{O}(\\sqrt{T\\log T})$`` becomes ``𝒪(√(T log T))``; ``\\emph{x}``,
+``$\\textbf{X}$``, ``**x**`` and ``*x*`` become styled text; ``4{,}672``
+becomes ``4,672``; ``<https://...>`` and Markdown links are shown and
+collected so the reader can open them. Control characters are removed first
+(:func:`store.text.display_safe`), so nothing hostile reaches the terminal.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from rich.style import Style
+from rich.text import Text
+
+from store.text import display_safe
+
+_SEGMENT = re.compile(
+    r"(?P<math>\$\$[^$]+\$\$|\$[^$\n]{1,400}\$)"
+    r"|\*\*(?P<bold>[^*\n]+?)\*\*|__(?P<bold2>[^_\n]+?)__"
+    r"|\\(?:textbf|mathbf)\{(?P<bold3>[^{}]*)\}"
+    r"|\\(?:emph|textit|mathit)\{(?P<it3>[^{}]*)\}"
+    r"|(?<![\w*])\*(?P<it>[^*\n ][^*\n]*?)\*(?![\w*])|(?<!\w)_(?P<it2>[^_\n ][^_\n]*?)_(?!\w)"
+    r"|`(?P<code>[^`\n]+)`"
+    r"|\[(?P<ltext>[^\]\n]+)\]\((?P<lurl>https?://[^)\s]+)\)"
+    r"|<(?P<aurl>https?://[^>\s]+)>"
+    r"|(?P<url>https?://[^\s<>)\]]+[^\s<>)\].,;:])"
+)
+_WRAPPED_MATH = re.compile(r"^\$\s*\\(textbf|mathbf|boldsymbol|textit|emph|mathit|texttt|textsc)\{([^{}]*)\}\s*\$$")
+_OPERATORS = re.compile(r"\\(log|ln|exp|sin|cos|tan|min|max|sup|inf|lim|det|Pr|arg)\b\s*")
+_SUP = str.maketrans("0123456789+-=()nikT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵏᵀ")
+_SUB = str.maketrans("0123456789+-=()aeijknmtx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₙₘₜₓ")
+_SCRIPT = re.compile(r"([\^_])(?:\{([^{}]{1,8})\}|([0-9A-Za-z]))")
+LINK_STYLE = "underline"
+
+
+@lru_cache(maxsize=1)
+def _converter():
+    from pylatexenc.latex2text import LatexNodes2Text
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+
+
+def _scripts(src: str) -> str:
+    """In LaTeX math source: x^2 -> x², \\beta_i -> \\betaᵢ, x^{n+1} -> xⁿ⁺¹ when Unicode has every character."""
+    def repl(m: re.Match) -> str:
+        body = m.group(2) if m.group(2) is not None else m.group(3)
+        out = body.translate(_SUP if m.group(1) == "^" else _SUB)
+        return "{}" + out if not any(c.isascii() for c in out) else m.group(0)
+    return _SCRIPT.sub(repl, src)
+
+
+def latex_to_text(src: str, math: bool = False) -> str:
+    """LaTeX (a ``$...$`` span, or text with commands) to plain Unicode."""
+    src = _OPERATORS.sub(r" \1 ", src)
+    if math:
+        src = _scripts(src)
+    else:
+        src = re.sub(r"(?<!\\)%", r"\\%", src)  # a bare % is a percent sign here, not a comment
+    try:
+        out = _converter().latex_to_text(src)
+    except Exception:  # never let odd markup break the reader
+        out = src
+    return re.sub(r"[ \t]+", " ", out).replace("( ", "(").replace(" )", ")").strip(" ") if math else re.sub(r"[ \t]+", " ", out)
+
+
+def render_abstract(abstract: str) -> tuple[Text, list[str]]:
+    """The abstract as styled Rich text, and the links it contains (in order)."""
+    text = display_safe(abstract)
+    out = Text()
+    links: list[str] = []
+    pos = 0
+    for m in _SEGMENT.finditer(text):
+        if m.start() > pos:
+            out.append(_plain(text[pos:m.start()]))
+        pos = m.end()
+        g = m.groupdict()
+        if g["math"]:
+            wrapped = _WRAPPED_MATH.match(g["math"])
+            if wrapped:
+                style = "bold" if wrapped.group(1) in ("textbf", "mathbf", "boldsymbol") else "italic"
+                out.append(latex_to_text(wrapped.group(2)), style=style)
+            else:
+                out.append(latex_to_text(g["math"].strip("$"), math=True), style="italic")
+        elif g["bold"] or g["bold2"] or g["bold3"] is not None:
+            out.append(_plain(g["bold"] or g["bold2"] or g["bold3"] or ""), style="bold")
+        elif g["it"] or g["it2"] or g["it3"] is not None:
+            out.append(_plain(g["it"] or g["it2"] or g["it3"] or ""), style="italic")
+        elif g["code"]:
+            out.append(g["code"], style="reverse")
+        else:
+            url = g["lurl"] or g["aurl"] or g["url"]
+            links.append(url)
+            label = g["ltext"] or url
+            out.append(f"{label} [{len(links)}]" if g["ltext"] else label, style=Style(underline=True, link=url))
+    if pos < len(text):
+        out.append(_plain(text[pos:]))
+    return out, links
+
+
+def _plain(segment: str) -> str:
+    if "\\" in segment or "{" in segment:
+        return latex_to_text(segment)
+    return segment
+
+
+def plain_title(title: str) -> str:
+    """A title as one line of plain Unicode (for lists and exports)."""
+    text, _ = render_abstract(title)
+    return " ".join(text.plain.split())

@@ -1,0 +1,32 @@
+"""A yes/no question."""
+
+from __future__ import annotations
+
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label
+
+from ..keymap import binding
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    BINDINGS = [binding("confirm.yes", "Yes"), binding("confirm.no", "No")]
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen > Vertical { width: 60; height: auto; border: thick $warning; background: $surface; padding: 1 2; }
+    """
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self):
+        with Vertical():
+            yield Label(self.question)
+            yield Label("[b]y[/b] yes   [b]n[/b] no", classes="dim")
+
+    def action_yes(self) -> None:
+        self.dismiss(True)
+
+    def action_no(self) -> None:
+        self.dismiss(False)

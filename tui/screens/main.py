@@ -1,0 +1,351 @@
+"""The main screen: search box and results list, reader, tagging panel.
+
+Triage keys act on the highlighted paper (or on the selection, when there is
+one), save through the store's durable write at once, repaint what shows the
+change, and (configurable) advance to the next paper after a status change.
+Search runs in an exclusive thread worker; results of a query the user has
+already changed are dropped.
+"""
+
+from __future__ import annotations
+
+import webbrowser
+
+import numpy as np
+from textual import on, work
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input
+from textual.worker import get_current_worker
+
+from store import Library, PapersiftError
+from store.library import SORTS
+
+from ..clipboard import copy_text
+from ..keymap import binding
+from ..messages import AnnotationsChanged
+from ..render import plain_title
+from ..widgets.header import TriageHeader
+from ..widgets.reader import Reader
+from ..widgets.results import ResultsList
+from ..widgets.tagpanel import TagInput, TagPanel
+from .note import NoteScreen
+
+
+class SearchBox(Input):
+    BINDINGS = [binding("search.done", "Back to list")]
+
+    def action_done(self) -> None:
+        self.screen.set_focus(self.screen.query_one(ResultsList))
+
+
+class MainScreen(Screen):
+    CSS_PATH = "main.tcss"
+    BINDINGS = [
+        binding("main.search", "Search"),
+        binding("main.read", "Read"),
+        binding("main.to_read", "To-read"),
+        binding("main.skipped", "Skip"),
+        binding("main.unread", "Unread", show=False),
+        binding("main.star_up", "Star+"),
+        binding("main.star_down", "Star-", show=False),
+        binding("main.tag", "Tag"),
+        binding("main.note", "Note"),
+        binding("main.next_unread", "Next unread", show=False),
+        binding("main.prev_unread", "Previous unread", show=False),
+        binding("main.undo", "Undo"),
+        binding("main.copy_abstract", "Copy abstract", show=False),
+        binding("main.copy_citation", "Copy citation", show=False),
+        binding("main.copy_ids", "Copy selected ids", show=False),
+        binding("main.open_link", "Open link", show=False),
+        binding("main.sort", "Sort", show=False),
+        binding("main.more_like_this", "More like this", show=False),
+        binding("main.focus_tags", "Tag panel", show=False),
+    ]
+
+    def __init__(self, library: Library) -> None:
+        super().__init__()
+        self.library = library
+        self.query_text = ""
+        self.sort = "import"
+
+    def compose(self):
+        yield TriageHeader(id="header")
+        with Horizontal(id="panes"):
+            with Vertical(id="left"):
+                yield SearchBox(placeholder="/ search · typos ok · status: tag: star:>=2",
+                                id="search")
+                yield ResultsList(self.library, id="results")
+            yield Reader(self.library, id="reader")
+            yield TagPanel(self.library, id="tags")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sort = getattr(self.app, "settings").sort if hasattr(self.app, "settings") else "import"
+        if self.sort not in SORTS:
+            self.sort = "import"
+        result = self.library.search("", sort=self.sort)
+        self._show_results("", result)
+        self.set_focus(self.query_one(ResultsList))
+        self.query_one(TagPanel).refresh_tags()
+        self.set_interval(2.0, self._poll_other_processes)
+
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width < 110, "-narrow")
+        self.set_class(event.size.width < 72, "-stacked")
+
+    # ------------------------------------------------------------- helpers
+    @property
+    def results(self) -> ResultsList:
+        return self.query_one(ResultsList)
+
+    def current_paper_id(self) -> str | None:
+        idx = self.results.current_index
+        return self.library.corpus.papers[idx].id if idx is not None else None
+
+    def targets(self) -> list[str]:
+        """The selection if there is one, else the highlighted paper."""
+        if self.results.selected:
+            return [pid for pid in (self.library.corpus.papers[int(i)].id for i in self.results.indices)
+                    if pid in self.results.selected]
+        pid = self.current_paper_id()
+        return [pid] if pid else []
+
+    def _update_header(self, note: str = "") -> None:
+        total = len(self.library)
+        triaged = total - self.library.stats()["status"]["unread"]
+        self.query_one(TriageHeader).show(self.library.name, triaged, total, note)
+
+    def _show_results(self, query: str, result, keep_paper: bool = False) -> None:
+        results = self.results
+        results.set_results(result.indices, result.matched_terms, keep_paper=keep_paper)
+        sort = f" · sort: {self.sort}" if not query.strip() else ""
+        results.border_title = f"{len(result):,} / {result.total:,}{sort}"
+        self._update_header("; ".join(result.errors))
+        self._show_current()
+
+    def _show_current(self) -> None:
+        idx = self.results.current_index
+        self.query_one(Reader).show(idx)
+        self.query_one(TagPanel).show_paper(self.library.corpus.papers[idx].id if idx is not None else None)
+
+    def repaint(self) -> None:
+        """Annotations changed: repaint rows, reader, tags and header."""
+        self.results.refresh()
+        self._show_current()
+        self.query_one(TagPanel).refresh_tags()
+        self._update_header()
+
+    def _poll_other_processes(self) -> None:
+        if self.library.refresh():
+            self.repaint()
+
+    @on(AnnotationsChanged)
+    def _annotations_changed(self) -> None:
+        self.repaint()
+
+    # -------------------------------------------------------------- search
+    @on(Input.Changed, "#search")
+    def _query_changed(self, event: Input.Changed) -> None:
+        self.query_text = event.value
+        self.run_search(event.value)
+
+    @work(exclusive=True, thread=True, group="search")
+    def run_search(self, query: str) -> None:
+        worker = get_current_worker()
+        for _ in range(3):
+            try:
+                result = self.library.search(query, sort=self.sort)
+                break
+            except RuntimeError:  # annotations changed under us (a triage key): run again
+                continue
+        else:
+            return
+        if worker.is_cancelled or query != self.query_text:
+            return  # the user typed on; this result is stale
+        self.app.call_from_thread(self._show_results, query, result)
+
+    def action_search(self) -> None:
+        # set_focus is synchronous; Widget.focus() is deferred and keys typed
+        # right after "/" would still reach the list.
+        self.set_focus(self.query_one(SearchBox))
+
+    def action_clear_filter(self) -> None:
+        box = self.query_one(SearchBox)
+        if box.value:
+            box.value = ""  # Input.Changed re-runs the search
+        elif self.results.selected:
+            self.results.selected.clear()
+            self.results.refresh()
+
+    # ---------------------------------------------------------- navigation
+    @on(ResultsList.Highlighted)
+    def _highlighted(self) -> None:
+        self._show_current()
+
+    def action_open_reader(self) -> None:
+        self.set_focus(self.query_one(Reader))
+
+    def action_reader_back(self) -> None:
+        self.set_focus(self.results)
+
+    def _jump_unread(self, step: int) -> None:
+        results, papers, anns = self.results, self.library.corpus.papers, self.library.annotations
+        pos = results.cursor + step
+        while 0 <= pos < len(results.indices):
+            ann = anns.get(papers[int(results.indices[pos])].id)
+            if ann is None or ann.status == "unread":
+                results._move_to(pos)
+                return
+            pos += step
+        self.notify("No more unread papers in this list", severity="warning")
+
+    def action_next_unread(self) -> None:
+        self._jump_unread(1)
+
+    def action_prev_unread(self) -> None:
+        self._jump_unread(-1)
+
+    def action_sort(self) -> None:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        settings = getattr(self.app, "settings", None)
+        if settings is not None:
+            settings.sort = self.sort
+            self.app.save_settings()
+        if self.query_text.strip():
+            self.notify(f"sort: {self.sort} (applies when the search box is empty)")
+        self.run_search(self.query_text)
+
+    # -------------------------------------------------------------- triage
+    def _apply(self, fn, advance: bool = False) -> None:
+        ids = self.targets()
+        if not ids:
+            return
+        many = bool(self.results.selected)
+        try:
+            fn(ids)
+        except PapersiftError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if many:
+            self.notify(f"applied to {len(ids)} selected papers")
+            self.results.selected.clear()
+        self.repaint()
+        if advance and not many and getattr(self.app, "settings", None) and self.app.settings.advance_after_triage:
+            self.results.action_cursor_down()
+
+    def action_read(self) -> None:
+        self._apply(lambda ids: self.library.set_status(ids, "read"), advance=True)
+
+    def action_to_read(self) -> None:
+        self._apply(lambda ids: self.library.set_status(ids, "to-read"), advance=True)
+
+    def action_skipped(self) -> None:
+        self._apply(lambda ids: self.library.set_status(ids, "skipped"), advance=True)
+
+    def action_unread(self) -> None:
+        self._apply(lambda ids: self.library.set_status(ids, "unread"))
+
+    def action_star_up(self) -> None:
+        self._apply(lambda ids: self.library.bump_star(ids, 1))
+
+    def action_star_down(self) -> None:
+        self._apply(lambda ids: self.library.bump_star(ids, -1))
+
+    def action_undo(self) -> None:
+        label = self.library.undo()
+        self.notify(f"undone: {label}" if label else "nothing to undo")
+        self.repaint()
+
+    def action_tag(self) -> None:
+        self.add_class("-tagging")  # shows the panel on narrow terminals
+        self.set_focus(self.query_one(TagInput))
+
+    def action_focus_tags(self) -> None:
+        self.add_class("-tagging")
+        self.set_focus(self.query_one("#all-tags"))
+
+    def action_leave_tags(self) -> None:
+        self.remove_class("-tagging")
+        self.set_focus(self.results)
+
+    def action_apply_tag(self) -> None:
+        self._tag_text(self.query_one(TagInput).value)
+
+    @on(TagPanel.Apply)
+    def _apply_tag(self, event: TagPanel.Apply) -> None:
+        self._tag_text(event.text)
+
+    def _tag_text(self, text: str) -> None:
+        text = text.strip()
+        if not text:
+            return
+        if text.startswith("-"):
+            self._apply(lambda ids: self.library.remove_tags(ids, [text[1:]]))
+        else:
+            self._apply(lambda ids: self.library.add_tags(ids, [text]))
+        self.query_one(TagInput).value = ""
+
+    def action_filter_by_tag(self) -> None:
+        tag = self.query_one(TagPanel).highlighted_tag()
+        if tag:
+            self.query_one(SearchBox).value = f"tag:{tag}"
+            self.action_leave_tags()
+
+    def action_note(self) -> None:
+        pid = self.current_paper_id()
+        if pid is None:
+            return
+        paper = self.library.paper(pid)
+
+        def saved(text: str | None) -> None:
+            if text is not None:
+                self.library.set_note(pid, text)
+                self.notify("note saved")
+                self.repaint()
+
+        self.app.push_screen(NoteScreen(plain_title(paper.title), self.library.annotation(pid).note), saved)
+
+    # ----------------------------------------------------- clipboard, links
+    def _copy(self, text: str, what: str) -> None:
+        where = copy_text(self.app, text)
+        self.notify(f"copied {what} to the {where}")
+
+    def action_copy_abstract(self) -> None:
+        pid = self.current_paper_id()
+        if pid:
+            from ..render import render_abstract
+            self._copy(render_abstract(self.library.paper(pid).abstract)[0].plain, "abstract")
+
+    def action_copy_citation(self) -> None:
+        pid = self.current_paper_id()
+        if pid:
+            paper, ann = self.library.paper(pid), self.library.annotation(pid)
+            line = f"- **{plain_title(paper.title)}** (`{paper.id}`)"
+            if ann.tags:
+                line += " " + " ".join(f"#{t}" for t in ann.tags)
+            if ann.note:
+                line += " — " + " ".join(ann.note.split())
+            self._copy(line, "citation")
+
+    def action_copy_ids(self) -> None:
+        ids = self.targets()
+        if ids:
+            self._copy("\n".join(ids), f"{len(ids)} id(s)")
+
+    def action_open_link(self) -> None:
+        links = self.query_one(Reader).links
+        if not links:
+            self.notify("this paper has no link", severity="warning")
+            return
+        try:
+            opened = webbrowser.open(links[0])
+        except Exception:
+            opened = False
+        if opened:
+            self.notify(f"opened {links[0]}")
+        else:
+            self._copy(links[0], "link (no browser found)")
+
+    def action_more_like_this(self) -> None:
+        self.notify("more like this is not built yet", severity="warning")

@@ -1,0 +1,82 @@
+"""The abstract reader: title, marker for derived titles, authors, the rendered
+abstract, id, sources, status, star, tags and note."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.markup import escape
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from store import Library
+from store.text import display_safe
+
+from ..keymap import binding
+from ..render import render_abstract
+
+STATUS_STYLE = {"unread": "dim", "to-read": "bold cyan", "read": "green", "skipped": "red"}
+
+
+class Reader(VerticalScroll, can_focus=True):
+    """Scrollable view of one paper."""
+
+    BINDINGS = [
+        binding("reader.back", "Back to list", action="screen.reader_back"),
+        binding("reader.scroll_down", "Scroll down", show=False),
+        binding("reader.scroll_up", "Scroll up", show=False),
+    ]
+    DEFAULT_CSS = """
+    Reader { padding: 0 1; }
+    Reader > Static { width: 100%; }
+    """
+
+    def __init__(self, library: Library, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.library = library
+        self.paper_index: int | None = None
+        self.links: list[str] = []
+
+    def compose(self):
+        yield Static(id="reader-body")
+
+    def show(self, paper_index: int | None) -> None:
+        """Display a paper (None: the list is empty)."""
+        if paper_index != self.paper_index:
+            self.scroll_home(animate=False)
+        self.paper_index = paper_index
+        body = self.query_one("#reader-body", Static)
+        if paper_index is None:
+            body.update(Text("No paper matches. Press escape in the list to clear the filter.", style="dim"))
+            self.links = []
+            return
+        paper = self.library.corpus.papers[paper_index]
+        ann = self.library.annotation(paper.id)
+        abstract, links = render_abstract(paper.abstract)
+        self.links = links + ([paper.url] if paper.url and paper.url not in links else [])
+        title = Text(display_safe(paper.title, False), style="bold")
+        if paper.derived_title:
+            title.append("  (derived title)", style="dim italic")
+        parts: list = [title]
+        if paper.authors:
+            parts.append(Text(display_safe(", ".join(paper.authors), False), style="italic"))
+        meta = Text.from_markup(
+            f"[{STATUS_STYLE[ann.status]}]{ann.status}[/]  "
+            f"[yellow]{'★' * ann.star}{'☆' * (3 - ann.star)}[/]  "
+            + (" ".join(f"[b magenta]#{escape(display_safe(t, False))}[/]" for t in ann.tags) or "[dim]no tags[/]"))
+        parts += [meta, Text(""), abstract, Text("")]
+        if ann.note:
+            parts += [Text("Note", style="bold underline"), Text(display_safe(ann.note)), Text("")]
+        src = ", ".join(f"{s.file}#{s.position}" for s in paper.sources)
+        parts.append(Text(f"id {paper.id}   sources {display_safe(src, False)}", style="dim"))
+        if paper.variants:
+            parts.append(Text(f"merged near-duplicates: {', '.join(v.id for v in paper.variants)}", style="dim"))
+        if self.links:
+            parts.append(Text("links: " + "  ".join(f"[{i}] {display_safe(u, False)}" for i, u in enumerate(self.links, 1)), style="dim"))
+        body.update(Group(*parts))
+
+    def action_scroll_down(self) -> None:
+        self.scroll_down(animate=False)
+
+    def action_scroll_up(self) -> None:
+        self.scroll_up(animate=False)

@@ -1,0 +1,193 @@
+"""The results list: one row per paper, rendering only the rows on screen.
+
+Built on the Line API (``ScrollView.render_line``) like Textual's ``Log``:
+the cost of a repaint is the visible rows, whatever the number of results, so
+30,000 papers scroll and filter as quickly as 30. Each row shows a selection
+mark, the status glyph, stars, the title with matched words highlighted, and
+tag chips.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from rich.style import Style
+from rich.text import Text
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from store import Library
+from store.text import display_safe
+
+from ..keymap import binding
+
+GLYPH = {"unread": "·", "to-read": "▶", "read": "✓", "skipped": "✗"}
+_WORD = re.compile(r"\w+")
+
+
+class ResultsList(ScrollView, can_focus=True):
+    """Virtual list of papers (corpus indices) with a cursor and a multi-selection."""
+
+    BINDINGS = [
+        binding("list.cursor_down", "Down", show=False),
+        binding("list.cursor_up", "Up", show=False),
+        binding("list.first", "First", show=False),
+        binding("list.last", "Last", show=False),
+        binding("list.page_down", "Page down", show=False),
+        binding("list.page_up", "Page up", show=False),
+        binding("list.open_reader", "Read", action="screen.open_reader"),
+        binding("list.clear_filter", "Clear filter", show=False, action="screen.clear_filter"),
+        binding("list.select", "Select"),
+    ]
+    COMPONENT_CLASSES = {"results--cursor", "results--match", "results--tag", "results--star", "results--dim"}
+    DEFAULT_CSS = """
+    ResultsList { background: $surface; }
+    ResultsList > .results--cursor { background: $accent 40%; text-style: bold; }
+    ResultsList:focus > .results--cursor { background: $accent; color: $text; }
+    ResultsList > .results--match { color: $warning; text-style: bold underline; }
+    ResultsList > .results--tag { color: $secondary; }
+    ResultsList > .results--star { color: $warning; }
+    ResultsList > .results--dim { color: $text-muted; }
+    """
+
+    class Highlighted(Message):
+        """The cursor moved to another paper (index into the corpus, or None)."""
+
+        def __init__(self, paper_index: int | None) -> None:
+            self.paper_index = paper_index
+            super().__init__()
+
+    def __init__(self, library: Library, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.library = library
+        self.indices: np.ndarray = np.arange(0)
+        self.cursor = 0
+        self.selected: set[str] = set()
+        self.matched: set[str] = set()
+
+    # ------------------------------------------------------------ content
+    def set_results(self, indices: np.ndarray, matched: set[str], keep_paper: bool = False) -> None:
+        """Show new results; the cursor goes to the top (or stays on its paper)."""
+        current = self.current_index if keep_paper else None
+        self.indices = indices
+        self.matched = matched
+        pos = 0
+        if current is not None:
+            hits = np.flatnonzero(indices == current)
+            pos = int(hits[0]) if len(hits) else min(self.cursor, max(len(indices) - 1, 0))
+        self.virtual_size = Size(self.size.width, len(indices))
+        self._move_to(pos, force=True)
+        self.refresh()
+
+    @property
+    def current_index(self) -> int | None:
+        """Corpus index of the highlighted paper."""
+        if 0 <= self.cursor < len(self.indices):
+            return int(self.indices[self.cursor])
+        return None
+
+    def _move_to(self, pos: int, force: bool = False) -> None:
+        pos = max(0, min(pos, len(self.indices) - 1)) if len(self.indices) else 0
+        changed = pos != self.cursor or force
+        old = self.cursor
+        self.cursor = pos
+        if len(self.indices):
+            self.scroll_to_region(Region(0, pos, 1, 1), animate=False, force=True, immediate=True)
+        self.refresh_lines(old)
+        self.refresh_lines(pos)
+        if changed:
+            self.post_message(self.Highlighted(self.current_index))
+
+    def refresh_lines(self, row: int) -> None:
+        self.refresh(Region(0, row - int(self.scroll_offset.y), self.size.width, 1))
+
+    # ------------------------------------------------------------ actions
+    def action_cursor_down(self) -> None:
+        self._move_to(self.cursor + 1)
+
+    def action_cursor_up(self) -> None:
+        self._move_to(self.cursor - 1)
+
+    def action_first(self) -> None:
+        self._move_to(0)
+
+    def action_last(self) -> None:
+        self._move_to(len(self.indices) - 1)
+
+    def action_page_down(self) -> None:
+        self._move_to(self.cursor + max(self.size.height - 1, 1))
+
+    def action_page_up(self) -> None:
+        self._move_to(self.cursor - max(self.size.height - 1, 1))
+
+    def action_select(self) -> None:
+        idx = self.current_index
+        if idx is None:
+            return
+        pid = self.library.corpus.papers[idx].id
+        self.selected.symmetric_difference_update({pid})
+        self.refresh()
+        self._move_to(self.cursor + 1)
+
+    def move_to_paper(self, corpus_index: int) -> bool:
+        hits = np.flatnonzero(self.indices == corpus_index)
+        if len(hits):
+            self._move_to(int(hits[0]))
+            return True
+        return False
+
+    def on_click(self, event) -> None:
+        self._move_to(int(self.scroll_offset.y) + event.y)
+
+    # ------------------------------------------------------------ rendering
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        row = int(scroll_y) + y
+        width = self.size.width
+        base = self.rich_style
+        if row >= len(self.indices):
+            return Strip.blank(width, base)
+        text = self._row_text(row)
+        if row == self.cursor:
+            text.stylize(self.get_component_rich_style("results--cursor"))
+        strip = Strip(text.render(self.app.console), text.cell_len)
+        return strip.crop_extend(scroll_x, scroll_x + width, base).apply_offsets(scroll_x, row)
+
+    def _row_text(self, row: int) -> Text:
+        idx = int(self.indices[row])
+        paper = self.library.corpus.papers[idx]
+        ann = self.library.annotations.get(paper.id)
+        status = ann.status if ann else "unread"
+        star = ann.star if ann else 0
+        tags = ann.tags if ann else []
+        mark = "●" if paper.id in self.selected else " "
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        text.append(mark, style=self.get_component_rich_style("results--match") if mark != " " else Style())
+        text.append(GLYPH[status] + " ", style=self.get_component_rich_style("results--dim") if status != "to-read" else Style(bold=True))
+        text.append(("★" * star).ljust(3) + " " if star else "", style=self.get_component_rich_style("results--star"))
+        tag_text = Text(no_wrap=True, end="")
+        for tag in tags:
+            tag_text.append(" ")
+            tag_text.append(f"#{display_safe(tag, False)}", style=self.get_component_rich_style("results--tag"))
+        title = display_safe(paper.title, keep_newlines=False)
+        room = max(self.size.width - text.cell_len - min(tag_text.cell_len, self.size.width // 3), 10)
+        title_text = Text(title, style=Style(italic=paper.derived_title, dim=status in ("read", "skipped")), end="")
+        if self.matched:
+            match_style = self.get_component_rich_style("results--match")
+            for m in _WORD.finditer(title):
+                if m.group().casefold() in self.matched:
+                    title_text.stylize(match_style, m.start(), m.end())
+        if title_text.cell_len > room:
+            title_text.truncate(room - 1)
+            title_text.append("…")
+        text.append_text(title_text)
+        text.append_text(tag_text)
+        if text.cell_len > self.size.width:
+            text.truncate(self.size.width)
+        return text
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.size.width, len(self.indices))

@@ -1,0 +1,112 @@
+"""The tagging panel: the paper's tags, every tag with its count, and a
+type-ahead box that completes existing tags fuzzily (rapidfuzz) or creates a
+new one. ``enter`` adds the typed tag (``-tag`` removes it); the list below
+ranks existing tags against what is typed, ``enter`` there adds that tag;
+``ctrl+f`` filters the results by the highlighted tag."""
+
+from __future__ import annotations
+
+from rapidfuzz import fuzz, process
+from rich.markup import escape
+from textual import on
+from textual.containers import Vertical
+from textual.message import Message
+from textual.suggester import Suggester
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from store import Library
+
+from ..keymap import binding
+
+
+class TagSuggester(Suggester):
+    """Inline completion: the most frequent tag that starts with the text."""
+
+    def __init__(self, library: Library) -> None:
+        super().__init__(use_cache=False, case_sensitive=False)
+        self.library = library
+
+    async def get_suggestion(self, value: str) -> str | None:
+        prefix = "-" if value.startswith("-") else ""
+        body = value[len(prefix):]
+        if not body:
+            return None
+        for tag, _ in self.library.tag_counts().most_common():
+            if tag.startswith(body) and tag != body:
+                return prefix + tag
+        return None
+
+
+def ranked_tags(library: Library, typed: str) -> list[tuple[str, int]]:
+    """All tags with counts; when something is typed, fuzzy-ranked against it."""
+    counts = library.tag_counts()
+    typed = typed.lstrip("-").strip().lower()
+    if not typed:
+        return counts.most_common()
+    hits = process.extract(typed, list(counts), scorer=fuzz.WRatio, limit=None, score_cutoff=50)
+    return [(tag, counts[tag]) for tag, _, _ in hits]
+
+
+class TagInput(Input):
+    """Type-ahead box. Its keys act on the screen directly (see keymap.binding)."""
+
+    BINDINGS = [binding("tags.apply", "Add tag", action="screen.apply_tag"),
+                binding("tags.filter", "Filter by tag", action="screen.filter_by_tag"),
+                binding("tags.back", "Back to list", action="screen.leave_tags")]
+
+
+class TagPanel(Vertical):
+    """Right-hand panel; the screen applies the tags (messages up)."""
+
+    DEFAULT_CSS = """
+    TagPanel { width: 30; padding: 0 1; }
+    TagPanel #paper-tags { height: auto; margin-bottom: 1; }
+    TagPanel OptionList { height: 1fr; border: none; }
+    """
+
+    class Apply(Message):
+        """Add (or with a leading '-', remove) a tag on the current paper/selection."""
+
+        def __init__(self, text: str) -> None:
+            self.text = text
+            super().__init__()
+
+    def __init__(self, library: Library, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.library = library
+
+    def compose(self):
+        yield Static("[b]Tags[/b]", id="paper-tags")
+        yield TagInput(placeholder="tag… (-tag removes)", suggester=TagSuggester(self.library), id="tag-input")
+        yield OptionList(id="all-tags")
+
+    def show_paper(self, paper_id: str | None) -> None:
+        tags = self.library.annotation(paper_id).tags if paper_id else []
+        chips = " ".join(f"[b magenta]#{escape(t)}[/]" for t in tags) or "[dim]none yet — press t[/dim]"
+        self.query_one("#paper-tags", Static).update(f"[b]This paper[/b]\n{chips}")
+
+    def refresh_tags(self) -> None:
+        typed = self.query_one(TagInput).value
+        options = self.query_one("#all-tags", OptionList)
+        highlighted = options.highlighted
+        options.clear_options()
+        ranked = ranked_tags(self.library, typed)
+        options.add_options([Option(f"#{escape(t)} [dim]{c}[/dim]", id=t) for t, c in ranked])
+        if ranked:
+            options.highlighted = 0 if typed else min(highlighted or 0, len(ranked) - 1)
+
+    def highlighted_tag(self) -> str | None:
+        options = self.query_one("#all-tags", OptionList)
+        if options.highlighted is None or not options.option_count:
+            return None
+        return options.get_option_at_index(options.highlighted).id
+
+    @on(Input.Changed, "#tag-input")
+    def _typed(self) -> None:
+        self.refresh_tags()
+
+    @on(OptionList.OptionSelected, "#all-tags")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.post_message(self.Apply(event.option.id or ""))
