@@ -272,6 +272,32 @@ class Library:
                 total += self.rename_tag(src, target)
         return total
 
+    def replace_annotations(self, changes: dict[str, Annotation], action: str, label: str) -> int:
+        """Store exact annotations (timestamps as given), with a backup and one undo entry."""
+        if not changes:
+            return 0
+        with self.lock.held():
+            self.refresh()
+            backup_file(self.annotations_path, action)
+            self.store.apply(changes, action, label)
+            for pid, new in changes.items():
+                if new.is_default():
+                    self.annotations.pop(pid, None)
+                else:
+                    self.annotations[pid] = copy.deepcopy(new)
+        return len(changes)
+
+    def pairs(self, query: str = "", ids: Iterable[str] | None = None) -> list[tuple[Paper, Annotation]]:
+        """(paper, annotation) for a query's results, or for the given ids, in list order."""
+        if ids is not None:
+            papers = [self.paper(i) for i in ids]
+        else:
+            result = self.search(query)
+            for err in result.errors:
+                raise PapersiftError(err)
+            papers = [self.corpus.papers[int(i)] for i in result.indices]
+        return [(p, self.annotation(p.id)) for p in papers]
+
     def tag_counts(self) -> Counter:
         """Papers per tag."""
         return Counter(t for a in self.annotations.values() for t in a.tags)

@@ -106,13 +106,17 @@ class Annotation:
     note: str = ""
     created: str = ""
     updated: str = ""
+    conflicts: list[dict] = field(default_factory=list)  # the losing side of merged status/star conflicts
 
     def is_default(self) -> bool:
         """True when nothing has been said about the paper."""
         return self.status == "unread" and not self.star and not self.tags and not self.note
 
     def to_record(self) -> dict:
-        return asdict(self)
+        rec = asdict(self)
+        if not rec["conflicts"]:
+            del rec["conflicts"]
+        return rec
 
     @classmethod
     def from_record(cls, rec: dict) -> "Annotation":
@@ -124,4 +128,5 @@ class Annotation:
             note=rec.get("note", ""),
             created=rec.get("created", ""),
             updated=rec.get("updated", ""),
+            conflicts=list(rec.get("conflicts") or []),
         )

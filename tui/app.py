@@ -30,7 +30,6 @@ class PapersiftApp(SerialKeys, App):
         binding("app.quit", "Quit"),
         binding("app.help", "Help"),
         binding("app.export", "Export"),
-        binding("app.dashboard", "Dashboard", show=False),
     ]
 
     def __init__(self, library: Library, keymap: dict[str, str], keymap_problems: list[str],
@@ -74,10 +73,6 @@ class PapersiftApp(SerialKeys, App):
     def action_export(self) -> None:
         from .screens.export import ExportScreen
         self.push_screen(ExportScreen(self.library, self.main_screen))
-
-    def action_dashboard(self) -> None:
-        from .screens.dashboard import DashboardScreen
-        self.push_screen(DashboardScreen(self.library))
 
 
 def make_app(library: Library, keymap_path: Path | None = None, settings_path: Path | None = None) -> PapersiftApp:

@@ -1,15 +1,88 @@
-"""CLI commands added by later features (export, exchange, doctor)."""
+"""CLI commands for export and annotation exchange."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 from store import Library, PapersiftError
+from store.atomic import atomic_write_text
+from store.exchange import plan_merge, read_annotation_records
+from store.export import FORMATS, export_text, selection_query
+from store.models import STATUSES
+
+from . import cli_output as out
 
 
 def register(add) -> None:
     """Add this module's subcommands to the parser (``add`` is build_parser's helper)."""
+    p = add("export", "export papers and annotations (Markdown, CSV, JSON, JSONL, BibTeX, Org, CSL-JSON, RIS)", None)
+    p.add_argument("--format", choices=FORMATS, default="md", help="output format (default: md)")
+    p.add_argument("--status", action="append", default=[], choices=STATUSES, help="only this status (repeatable)")
+    p.add_argument("--tag", action="append", default=[], help="only papers with this tag (repeatable)")
+    p.add_argument("--star", type=int, choices=range(1, 4), metavar="N", help="only papers with at least N stars")
+    p.add_argument("--query", default="", help="only papers matching this search (same syntax as the app)")
+    p.add_argument("--group-by", choices=("status", "tag"), default="status", help="Markdown grouping")
+    p.add_argument("--abstracts", action="store_true", help="Markdown: include abstracts")
+    p.add_argument("--output", "-o", metavar="FILE", help="write here (atomically) instead of standard output")
+    p = add("import-annotations", "merge annotations from a papersift JSON/JSONL export", ("text", "json"))
+    p.add_argument("file")
+    p.add_argument("--dry-run", action="store_true", help="show what would change; change nothing")
 
 
 def run_extra(lib: Library, args: argparse.Namespace) -> int:
+    if args.command == "export":
+        return _export(lib, args)
+    if args.command == "import-annotations":
+        return _import_annotations(lib, args)
     raise PapersiftError(f"unknown command {args.command!r}")
+
+
+def _export(lib: Library, args: argparse.Namespace) -> int:
+    pairs = lib.pairs(selection_query(args.status, args.tag, args.star, args.query))
+    bar = None
+    if len(pairs) >= 2000 and args.output:
+        from rich.progress import Progress
+        bar = Progress(transient=True, console=out.console(stderr=True))
+        bar.start()
+        task = bar.add_task("exporting", total=len(pairs))
+    try:
+        text = export_text(pairs, args.format, group_by=args.group_by, abstracts=args.abstracts,
+                           library_name=lib.name,
+                           progress=(lambda d, t: bar.update(task, completed=d)) if bar else None)
+    finally:
+        if bar:
+            bar.stop()
+    if args.output:
+        path = Path(args.output).expanduser()
+        if not path.parent.is_dir():
+            raise PapersiftError(f"{path.parent}: no such folder for the export")
+        atomic_write_text(path, text)
+        out.console(stderr=True).print(f"exported {len(pairs)} papers to {path}", markup=False)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _import_annotations(lib: Library, args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    records = read_annotation_records(path)
+    changes, report = plan_merge(lib, records, source=path.name)
+    if not args.dry_run:
+        lib.replace_annotations(changes, "import-annotations", f"import annotations from {path.name}")
+    if args.format == "json":
+        out.emit_json({**report.to_dict(), "dry_run": args.dry_run})
+        return 0
+    c = out.console()
+    verb = "would change" if args.dry_run else "changed"
+    c.print(f"{report.records} records: {report.by_id} matched by id, {report.by_text} by text, "
+            f"{len(report.unknown)} unknown; {verb} {len(report.changes)}, {report.unchanged} already up to date",
+            markup=False)
+    for line in report.changes:
+        c.print(f"  {line}", markup=False)
+    for line in report.conflicts:
+        c.print(f"  conflict {line}", markup=False)
+    for line in report.unknown:
+        c.print(f"  unknown paper {line}", markup=False)
+    return 0

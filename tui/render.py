@@ -10,11 +10,10 @@ collected so the reader can open them. Control characters are removed first
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-
 from rich.style import Style
 from rich.text import Text
 
+from store.latex import latex_to_text, plain_text
 from store.text import display_safe
 
 _SEGMENT = re.compile(
@@ -29,40 +28,7 @@ _SEGMENT = re.compile(
     r"|(?P<url>https?://[^\s<>)\]]+[^\s<>)\].,;:])"
 )
 _WRAPPED_MATH = re.compile(r"^\$\s*\\(textbf|mathbf|boldsymbol|textit|emph|mathit|texttt|textsc)\{([^{}]*)\}\s*\$$")
-_OPERATORS = re.compile(r"\\(log|ln|exp|sin|cos|tan|min|max|sup|inf|lim|det|Pr|arg)\b\s*")
-_SUP = str.maketrans("0123456789+-=()nikT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵏᵀ")
-_SUB = str.maketrans("0123456789+-=()aeijknmtx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₙₘₜₓ")
-_SCRIPT = re.compile(r"([\^_])(?:\{([^{}]{1,8})\}|([0-9A-Za-z]))")
 LINK_STYLE = "underline"
-
-
-@lru_cache(maxsize=1)
-def _converter():
-    from pylatexenc.latex2text import LatexNodes2Text
-    return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
-
-
-def _scripts(src: str) -> str:
-    """In LaTeX math source: x^2 -> x², \\beta_i -> \\betaᵢ, x^{n+1} -> xⁿ⁺¹ when Unicode has every character."""
-    def repl(m: re.Match) -> str:
-        body = m.group(2) if m.group(2) is not None else m.group(3)
-        out = body.translate(_SUP if m.group(1) == "^" else _SUB)
-        return "{}" + out if not any(c.isascii() for c in out) else m.group(0)
-    return _SCRIPT.sub(repl, src)
-
-
-def latex_to_text(src: str, math: bool = False) -> str:
-    """LaTeX (a ``$...$`` span, or text with commands) to plain Unicode."""
-    src = _OPERATORS.sub(r" \1 ", src)
-    if math:
-        src = _scripts(src)
-    else:
-        src = re.sub(r"(?<!\\)%", r"\\%", src)  # a bare % is a percent sign here, not a comment
-    try:
-        out = _converter().latex_to_text(src)
-    except Exception:  # never let odd markup break the reader
-        out = src
-    return re.sub(r"[ \t]+", " ", out).replace("( ", "(").replace(" )", ")").strip(" ") if math else re.sub(r"[ \t]+", " ", out)
 
 
 def render_abstract(abstract: str) -> tuple[Text, list[str]]:
@@ -106,6 +72,5 @@ def _plain(segment: str) -> str:
 
 
 def plain_title(title: str) -> str:
-    """A title as one line of plain Unicode (for lists and exports)."""
-    text, _ = render_abstract(title)
-    return " ".join(text.plain.split())
+    """A title as one line of plain, display-safe Unicode."""
+    return " ".join(plain_text(display_safe(title)).split())

@@ -59,7 +59,6 @@ class MainScreen(Screen):
         binding("main.copy_ids", "Copy selected ids", show=False),
         binding("main.open_link", "Open link", show=False),
         binding("main.sort", "Sort", show=False),
-        binding("main.more_like_this", "More like this", show=False),
         binding("main.focus_tags", "Tag panel", show=False),
     ]
 
@@ -346,6 +345,3 @@ class MainScreen(Screen):
             self.notify(f"opened {links[0]}")
         else:
             self._copy(links[0], "link (no browser found)")
-
-    def action_more_like_this(self) -> None:
-        self.notify("more like this is not built yet", severity="warning")

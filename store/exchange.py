@@ -1,0 +1,170 @@
+"""Merge another person's (or machine's) annotations from a papersift JSON/JSONL export.
+
+Papers are matched by id (or alias), then by normalized text, then by
+near-duplicate text. For a matched paper: tags are unioned; differing notes
+are both kept (theirs appended under a line naming where it came from);
+status and star conflicts go to the most recent change (by ``updated``), and
+the other value is recorded in the annotation's ``conflicts``. A paper we
+have never annotated takes their annotation exactly, timestamps included, so
+export -> fresh library -> import-annotations reproduces every annotation.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from .corpus import paper_id
+from .dedup import NearDupIndex
+from .errors import InputError
+from .models import MAX_STAR, STATUSES, Annotation
+from .parse import read_text
+from .text import normalize
+
+
+@dataclass
+class MergeReport:
+    """What a merge did (or, with dry_run, would do)."""
+
+    records: int = 0
+    by_id: int = 0
+    by_text: int = 0
+    unchanged: int = 0
+    unknown: list[str] = field(default_factory=list)
+    changes: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"records": self.records, "matched_by_id": self.by_id, "matched_by_text": self.by_text,
+                "unchanged": self.unchanged, "unknown": self.unknown, "changes": self.changes,
+                "conflicts": self.conflicts}
+
+
+def read_annotation_records(path: Path) -> list[dict]:
+    """Records from a papersift JSON export (or JSON Lines), validated."""
+    text = read_text(path)
+    records: list[tuple[object, int | None, str | None]] = []
+    if path.suffix.lower() in (".jsonl", ".ndjson"):
+        for n, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    records.append((orjson.loads(line), n, None))
+                except orjson.JSONDecodeError as exc:
+                    raise InputError(path, f"invalid JSON: {exc}", line=n) from None
+    else:
+        try:
+            doc = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            raise InputError(path, f"invalid JSON: {exc}") from None
+        if not isinstance(doc, dict) or doc.get("format") != "papersift-export":
+            raise InputError(path, "not a papersift JSON export (expected \"format\": \"papersift-export\")")
+        if not isinstance(doc.get("version"), int) or doc["version"] > 1:
+            raise InputError(path, f"export format version {doc.get('version')!r} is newer than this papersift reads")
+        records = [(r, None, f"paper {i}") for i, r in enumerate(doc.get("papers") or [], start=1)]
+    out = []
+    for rec, line, where in records:
+        if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
+            raise InputError(path, "each paper needs a string \"id\"", line=line, where=where)
+        status = rec.get("status", "unread")
+        star = rec.get("star", 0)
+        tags = rec.get("tags", [])
+        if status not in STATUSES:
+            raise InputError(path, f"unknown status {status!r}", line=line, where=where)
+        if not isinstance(star, int) or not 0 <= star <= MAX_STAR:
+            raise InputError(path, f"star must be 0-{MAX_STAR}", line=line, where=where)
+        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+            raise InputError(path, "tags must be a list of strings", line=line, where=where)
+        if not isinstance(rec.get("note", ""), str) or not isinstance(rec.get("abstract", ""), str):
+            raise InputError(path, "note and abstract must be strings", line=line, where=where)
+        out.append(rec)
+    return out
+
+
+def _theirs(rec: dict, pid: str) -> Annotation:
+    return Annotation(paper_id=pid, status=rec.get("status", "unread"), star=int(rec.get("star", 0)),
+                      tags=list(dict.fromkeys(rec.get("tags") or [])), note=rec.get("note") or "",
+                      created=rec.get("created") or "", updated=rec.get("updated") or "",
+                      conflicts=list(rec.get("conflicts") or []))
+
+
+def merge_one(local: Annotation, theirs: Annotation, source: str) -> tuple[Annotation, list[str]]:
+    """Merge ``theirs`` into ``local``; returns the result and conflict descriptions."""
+    if local.is_default() and not local.updated:
+        return copy.deepcopy(theirs), []
+    new = copy.deepcopy(local)
+    conflicts = []
+    for t in theirs.tags:
+        if t not in new.tags:
+            new.tags.append(t)
+    if theirs.note.strip() and theirs.note.strip() not in new.note:
+        new.note = (new.note + f"\n\n— from {source} ({theirs.updated[:10] or 'undated'}):\n" + theirs.note
+                    if new.note.strip() else theirs.note)
+    theirs_newer = theirs.updated > local.updated
+    for name in ("status", "star"):
+        mine, other = getattr(local, name), getattr(theirs, name)
+        if mine == other:
+            continue
+        kept, lost = (other, mine) if theirs_newer else (mine, other)
+        setattr(new, name, kept)
+        lost_when = local.updated if theirs_newer else theirs.updated
+        new.conflicts.append({"field": name, "kept": kept, "other": lost, "other_updated": lost_when,
+                              "source": source if not theirs_newer else "local"})
+        conflicts.append(f"{name}: kept {kept!r} (newer), recorded {lost!r}")
+    if local.created and theirs.created:
+        new.created = min(local.created, theirs.created)
+    new.updated = max(local.updated, theirs.updated)
+    return new, conflicts
+
+
+def plan_merge(library, records: list[dict], source: str) -> tuple[dict[str, Annotation], MergeReport]:
+    """Work out the merged annotations without writing anything."""
+    report = MergeReport(records=len(records))
+    corpus = library.corpus
+    near: NearDupIndex | None = None
+    changes: dict[str, Annotation] = {}
+    for rec in records:
+        idx = corpus.index_of(rec["id"])
+        if idx is not None:
+            report.by_id += 1
+        elif rec.get("abstract"):
+            norm = normalize(rec["abstract"])
+            idx = corpus.index_of(paper_id(norm))
+            if idx is None:
+                if near is None:
+                    near = NearDupIndex()
+                    for p in corpus:
+                        near.add(p.id, normalize(p.abstract))
+                match, _ = near.query(norm)
+                idx = corpus.index_of(match.key) if match else None
+            if idx is not None:
+                report.by_text += 1
+        if idx is None:
+            report.unknown.append(f"{rec['id']} {rec.get('title', '')[:60]}")
+            continue
+        pid = corpus.papers[idx].id
+        local = changes.get(pid) or library.annotation(pid)
+        merged, conflicts = merge_one(local, _theirs(rec, pid), source)
+        if merged == local:
+            report.unchanged += 1
+            continue
+        changes[pid] = merged
+        report.changes.append(f"{pid}: {_describe(local, merged)}")
+        report.conflicts += [f"{pid}: {c}" for c in conflicts]
+    return changes, report
+
+
+def _describe(old: Annotation, new: Annotation) -> str:
+    parts = []
+    if old.status != new.status:
+        parts.append(f"status {old.status} -> {new.status}")
+    if old.star != new.star:
+        parts.append(f"star {old.star} -> {new.star}")
+    added = [t for t in new.tags if t not in old.tags]
+    if added:
+        parts.append("tags +" + ", +".join(added))
+    if old.note != new.note:
+        parts.append("note " + ("set" if not old.note else "extended"))
+    return "; ".join(parts) or "timestamps"

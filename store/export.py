@@ -1,0 +1,254 @@
+"""Export annotated papers: Markdown, CSV, JSON, JSON Lines, BibTeX, Org, CSL-JSON, RIS.
+
+Every exporter takes (Paper, Annotation) pairs and returns the file's text;
+exporting never changes the library. The JSON/JSONL schema
+(``papersift-export`` version 1; each paper a ``papersift-paper/1`` record as
+in :mod:`store.records`) is what ``import-annotations`` reads back.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from collections import defaultdict
+from datetime import datetime, timezone
+from typing import Callable, Iterable
+
+import orjson
+
+from .latex import plain_text
+from .models import STATUSES, Annotation, Paper
+from .records import RECORD_SCHEMA_VERSION, paper_record
+
+EXPORT_FORMAT = "papersift-export"
+EXPORT_VERSION = 1
+FORMATS = ("md", "csv", "json", "jsonl", "bibtex", "org", "csl-json", "ris")
+EXTENSIONS = {"md": ".md", "csv": ".csv", "json": ".json", "jsonl": ".jsonl", "bibtex": ".bib",
+              "org": ".org", "csl-json": ".csl.json", "ris": ".ris"}
+STATUS_HEADINGS = {"to-read": "To read", "unread": "Unread", "read": "Read", "skipped": "Skipped"}
+
+Pair = tuple[Paper, Annotation]
+
+
+def title_of(paper: Paper) -> str:
+    """The display title as one line of plain Unicode."""
+    return " ".join(plain_text(paper.title).split()) or paper.id
+
+
+def export_text(pairs: list[Pair], fmt: str, *, group_by: str = "status", abstracts: bool = False,
+                library_name: str = "", progress: Callable[[int, int], None] | None = None) -> str:
+    """Render papers in one of ``FORMATS``."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown export format {fmt!r}; use one of: {', '.join(FORMATS)}")
+    if progress:
+        progress(0, len(pairs))
+    if fmt == "md":
+        out = to_markdown(pairs, group_by=group_by, abstracts=abstracts, library_name=library_name)
+    else:
+        out = {"csv": to_csv, "json": to_json, "jsonl": to_jsonl, "bibtex": to_bibtex, "org": to_org,
+               "csl-json": to_csl_json, "ris": to_ris}[fmt](pairs)
+    if progress:
+        progress(len(pairs), len(pairs))
+    return out
+
+
+# ------------------------------------------------------------------ Markdown
+def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = False, library_name: str = "") -> str:
+    """A reading list grouped by status (to-read first) or by tag."""
+    groups: dict[str, list[Pair]] = defaultdict(list)
+    for paper, ann in pairs:
+        if group_by == "tag":
+            for tag in ann.tags or ["(untagged)"]:
+                groups[tag].append((paper, ann))
+        else:
+            groups[ann.status].append((paper, ann))
+    if group_by == "tag":
+        order = sorted(groups, key=lambda t: (t == "(untagged)", t))
+        heading = {t: (f"#{t}" if t != "(untagged)" else t) for t in order}
+    else:
+        order = [s for s in ("to-read", "unread", "read", "skipped") if s in groups]
+        heading = STATUS_HEADINGS
+    lines = [f"# Reading list{' — ' + library_name if library_name else ''}", "",
+             f"{len(pairs)} papers, exported {datetime.now(timezone.utc):%Y-%m-%d}.", ""]
+    for key in order:
+        lines += [f"## {heading[key]} ({len(groups[key])})", ""]
+        for paper, ann in groups[key]:
+            stars = " " + "★" * ann.star if ann.star else ""
+            tags = " " + " ".join(f"`#{t}`" for t in ann.tags) if ann.tags else ""
+            lines.append(f"- **{_md_escape(title_of(paper))}**{stars}{tags} (id `{paper.id}`)")
+            if paper.authors:
+                lines.append(f"  {_md_escape(', '.join(paper.authors))}")
+            if ann.note:
+                lines += ["  > " + _md_escape(line) if line.strip() else "  >" for line in ann.note.splitlines()]
+            if abstracts:
+                lines += ["", "  " + _md_escape(" ".join(paper.abstract.split()))]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _md_escape(text: str) -> str:
+    return re.sub(r"([\\`*_\[\]<>|])", r"\\\1", text)
+
+
+# ----------------------------------------------------------------------- CSV
+CSV_COLUMNS = ("id", "title", "status", "star", "tags", "note", "abstract", "authors", "sources")
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralize(cell: str) -> str:
+    """Stop spreadsheets from running a cell as a formula (OWASP CSV injection)."""
+    return "'" + cell if cell.startswith(_FORMULA) else cell
+
+
+def to_csv(pairs: list[Pair]) -> str:
+    """One row per paper, UTF-8, RFC 4180 quoting, formula cells neutralised."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for paper, ann in pairs:
+        row = [paper.id, title_of(paper), ann.status, str(ann.star), "; ".join(ann.tags), ann.note,
+               paper.abstract, "; ".join(paper.authors), "; ".join(f"{s.file}#{s.position}" for s in paper.sources)]
+        writer.writerow([neutralize(c) for c in row])
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------- JSON
+def export_record(paper: Paper, ann: Annotation) -> dict:
+    rec = paper_record(paper, ann)
+    rec["schema"] = f"papersift-paper/{RECORD_SCHEMA_VERSION}"
+    if ann.conflicts:
+        rec["conflicts"] = ann.conflicts
+    return rec
+
+
+def to_json(pairs: list[Pair]) -> str:
+    doc = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION,
+           "exported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+           "count": len(pairs), "papers": [export_record(p, a) for p, a in pairs]}
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
+
+
+def to_jsonl(pairs: list[Pair]) -> str:
+    return "".join(orjson.dumps(export_record(p, a)).decode("utf-8") + "\n" for p, a in pairs)
+
+
+# -------------------------------------------------------------------- BibTeX
+_BIB_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%",
+                "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+_BIB_RE = re.compile(r"[\\{}$&%#_~^]")
+
+
+def bib_escape(text: str) -> str:
+    """Escape LaTeX specials so any text is a valid, balanced BibTeX value."""
+    return _BIB_RE.sub(lambda m: _BIB_SPECIAL[m.group()], " ".join(text.split()) if "\n" not in text else text)
+
+
+def citation_key(paper: Paper) -> str:
+    """Stable key: first author's surname (or first title word) + paper id."""
+    base = paper.authors[0].split()[-1] if paper.authors else (title_of(paper).split() or ["paper"])[0]
+    base = unicodedata.normalize("NFKD", base).encode("ascii", "ignore").decode().lower()
+    base = re.sub(r"[^a-z0-9]", "", base) or "paper"
+    return f"{base[:20]}_{paper.id}"
+
+
+def to_bibtex(pairs: list[Pair]) -> str:
+    out = []
+    for paper, ann in pairs:
+        fields = [("title", "{" + bib_escape(title_of(paper)) + "}")]
+        if paper.authors:
+            fields.append(("author", " and ".join(bib_escape(a) for a in paper.authors)))
+        fields.append(("abstract", bib_escape(paper.abstract)))
+        if ann.tags:
+            fields.append(("keywords", bib_escape(", ".join(ann.tags))))
+        if ann.note:
+            fields.append(("note", bib_escape(ann.note)))
+        if paper.url:
+            fields.append(("url", bib_escape(paper.url)))
+        fields.append(("papersift_status", ann.status))
+        if ann.star:
+            fields.append(("papersift_star", str(ann.star)))
+        body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields)
+        out.append(f"@misc{{{citation_key(paper)},\n{body}\n}}\n")
+    return "\n".join(out)
+
+
+# ----------------------------------------------------------------------- Org
+ORG_KEYWORDS = {"unread": "UNREAD", "to-read": "TODO", "read": "DONE", "skipped": "SKIPPED"}
+
+
+def org_tag(tag: str) -> str:
+    """Org tags allow letters, digits, _ @ # %."""
+    return re.sub(r"[^\w@#%]", "_", tag)
+
+
+def to_org(pairs: list[Pair]) -> str:
+    lines = ["#+TITLE: papersift reading list", "#+TODO: TODO UNREAD | DONE SKIPPED", ""]
+    for paper, ann in pairs:
+        tags = ":" + ":".join(org_tag(t) for t in ann.tags) + ":" if ann.tags else ""
+        title = title_of(paper).replace("\n", " ")
+        lines.append(f"* {ORG_KEYWORDS[ann.status]} {title}" + (f" {tags}" if tags else ""))
+        lines += ["  :PROPERTIES:", f"  :ID: {paper.id}", f"  :STAR: {ann.star}", f"  :STATUS: {ann.status}"]
+        if paper.authors:
+            lines.append(f"  :AUTHORS: {', '.join(paper.authors)}")
+        lines.append("  :END:")
+        # Body lines are indented, so a note line starting with "*" cannot become a heading.
+        for line in ann.note.splitlines():
+            lines.append("  " + line if line.strip() else "")
+        lines.append("")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ CSL-JSON
+def csl_name(name: str) -> dict:
+    parts = name.rsplit(" ", 1)
+    return {"family": parts[-1], "given": parts[0]} if len(parts) == 2 else {"literal": name}
+
+
+def to_csl_json(pairs: list[Pair]) -> str:
+    items = []
+    for paper, ann in pairs:
+        item = {"id": paper.id, "type": "article", "title": title_of(paper), "abstract": paper.abstract}
+        if paper.authors:
+            item["author"] = [csl_name(a) for a in paper.authors]
+        if ann.tags:
+            item["keyword"] = ", ".join(ann.tags)
+        if ann.note:
+            item["note"] = ann.note
+        if paper.url:
+            item["URL"] = paper.url
+        items.append(item)
+    return orjson.dumps(items, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
+
+
+# ----------------------------------------------------------------------- RIS
+def _ris_value(text: str) -> str:
+    return " ".join(text.split())
+
+
+def to_ris(pairs: list[Pair]) -> str:
+    """RIS (``TY  - GEN``); each note line is its own N1 field so line breaks survive."""
+    out = []
+    for paper, ann in pairs:
+        rec = ["TY  - GEN", f"ID  - {paper.id}", f"TI  - {_ris_value(title_of(paper))}"]
+        rec += [f"AU  - {_ris_value(a)}" for a in paper.authors]
+        rec.append(f"AB  - {_ris_value(paper.abstract)}")
+        rec += [f"KW  - {_ris_value(t)}" for t in ann.tags]
+        rec += [f"N1  - {line}" for line in (ann.note.splitlines() if ann.note else []) if line.strip()]
+        if paper.url:
+            rec.append(f"UR  - {_ris_value(paper.url)}")
+        rec.append("ER  - ")
+        out.append("\n".join(rec))
+    return "\n\n".join(out) + "\n"
+
+
+def selection_query(status: Iterable[str] = (), tags: Iterable[str] = (), star: int | None = None,
+                    query: str = "") -> str:
+    """The search query for export filters (same syntax as the app)."""
+    parts = [query] if query else []
+    parts += [f"status:{s}" for s in status if s in STATUSES]
+    parts += [f"tag:{t}" for t in tags]
+    if star:
+        parts.append(f"star:>={star}")
+    return " ".join(parts)

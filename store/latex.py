@@ -1,0 +1,60 @@
+"""LaTeX to plain Unicode (pure Python, for the store's exports and the TUI).
+
+``$\\mathcal{O}(\\sqrt{T\\log T})$`` -> ``𝒪(√(T log T))``, ``4{,}672`` ->
+``4,672``, ``x^{n+1}`` -> ``xⁿ⁺¹``. Built on pylatexenc, a real LaTeX
+tokenizer, with small fixes for how abstracts use it (a bare ``%`` is a
+percent sign, operators keep their spaces).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_OPERATORS = re.compile(r"\\(log|ln|exp|sin|cos|tan|min|max|sup|inf|lim|det|Pr|arg)\b\s*")
+_SUP = str.maketrans("0123456789+-=()nikT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵏᵀ")
+_SUB = str.maketrans("0123456789+-=()aeijknmtx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₙₘₜₓ")
+_SCRIPT = re.compile(r"([\^_])(?:\{([^{}]{1,8})\}|([0-9A-Za-z]))")
+_MATH = re.compile(r"\$\$[^$]+\$\$|\$[^$\n]{1,400}\$")
+_MARKDOWN = re.compile(r"\*\*([^*\n]+?)\*\*|__([^_\n]+?)__|(?<![\w*])\*([^*\n ][^*\n]*?)\*(?![\w*])")
+
+
+@lru_cache(maxsize=1)
+def _converter():
+    from pylatexenc.latex2text import LatexNodes2Text
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+
+
+def _scripts(src: str) -> str:
+    """In math source: x^2 -> x², \\beta_i -> \\beta{}ᵢ, x^{n+1} -> xⁿ⁺¹ when Unicode has every character."""
+    def repl(m: re.Match) -> str:
+        body = m.group(2) if m.group(2) is not None else m.group(3)
+        out = body.translate(_SUP if m.group(1) == "^" else _SUB)
+        return "{}" + out if not any(c.isascii() for c in out) else m.group(0)
+    return _SCRIPT.sub(repl, src)
+
+
+def latex_to_text(src: str, math: bool = False) -> str:
+    """LaTeX (a ``$...$`` body when ``math``, else text with commands) to plain Unicode."""
+    src = _OPERATORS.sub(r" \1 ", src)
+    if math:
+        src = _scripts(src)
+    else:
+        src = re.sub(r"(?<!\\)%", r"\\%", src)  # a bare % is a percent sign here, not a comment
+    try:
+        out = _converter().latex_to_text(src)
+    except Exception:  # never let odd markup break a display or an export
+        out = src
+    out = re.sub(r"[ \t]+", " ", out)
+    if math:
+        out = out.replace("( ", "(").replace(" )", ")").strip(" ")
+    return out
+
+
+def plain_text(text: str) -> str:
+    """Markup-free Unicode: math converted, LaTeX commands and Markdown emphasis dropped."""
+    text = _MATH.sub(lambda m: latex_to_text(m.group().strip("$"), math=True), text)
+    text = _MARKDOWN.sub(lambda m: next(g for g in m.groups() if g is not None), text)
+    if "\\" in text or "{" in text:
+        text = latex_to_text(text)
+    return " ".join(text.split()) if "\n" not in text else text

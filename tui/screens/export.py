@@ -1,0 +1,124 @@
+"""The export dialog (x): pick a format, which papers, and where to — a file or the clipboard.
+
+Which papers: the current list (query and filters as shown), the selection,
+the to-read list, everything annotated, or the whole library. Writing uses the
+store's atomic writer; exporting never changes the library.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.markup import escape
+from textual import on
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet
+
+from store import Library, PapersiftError
+from store.atomic import atomic_write_text
+from store.export import EXTENSIONS, FORMATS, export_text
+
+from ..clipboard import copy_text
+from ..keymap import binding
+
+FORMAT_LABELS = {"md": "Markdown reading list", "csv": "CSV", "json": "JSON", "jsonl": "JSON Lines",
+                 "bibtex": "BibTeX", "org": "Org-mode", "csl-json": "CSL-JSON (Zotero)", "ris": "RIS (Zotero)"}
+SCOPES = (("list", "the current list"), ("selection", "the selected papers"), ("to-read", "my to-read list"),
+          ("annotated", "everything I annotated"), ("all", "the whole library"))
+
+
+class ExportScreen(ModalScreen[str | None]):
+    """Dismisses with a description of what was exported, or None."""
+
+    BINDINGS = [binding("export.run", "Export"), binding("export.cancel", "Cancel")]
+    DEFAULT_CSS = """
+    ExportScreen { align: center middle; }
+    ExportScreen > Vertical { width: 84; height: auto; max-height: 95%; border: thick $accent; background: $surface; padding: 0 1; }
+    ExportScreen Horizontal { height: auto; }
+    ExportScreen RadioSet { width: 1fr; }
+    ExportScreen #dest { margin-top: 1; }
+    ExportScreen #buttons { margin-top: 1; height: 3; }
+    """
+
+    def __init__(self, library: Library, main_screen) -> None:
+        super().__init__()
+        self.library = library
+        self.main_screen = main_screen
+
+    def compose(self):
+        with Vertical():
+            yield Label("[b]Export[/b]   [dim]tab moves · space picks · ctrl+s exports · esc cancels[/dim]")
+            with Horizontal():
+                with RadioSet(id="format"):
+                    for i, fmt in enumerate(FORMATS):
+                        yield RadioButton(FORMAT_LABELS[fmt], value=i == 0, id=f"fmt-{fmt}")
+                with RadioSet(id="scope"):
+                    for i, (key, label) in enumerate(SCOPES):
+                        yield RadioButton(label, value=(key == "to-read"), id=f"scope-{key}")
+            yield Label("Destination: a file path, or [b]clipboard[/b]", id="dest-label")
+            yield Input(value=self._default_path("md"), id="dest")
+            with Horizontal(id="buttons"):
+                yield Button("Export", variant="primary", id="run")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#format", RadioSet).focus()
+
+    def _default_path(self, fmt: str) -> str:
+        return str(Path.home() / f"papersift-{self.library.name}{EXTENSIONS[fmt]}")
+
+    def _chosen(self, set_id: str, prefix: str) -> str:
+        pressed = self.query_one(f"#{set_id}", RadioSet).pressed_button
+        return (pressed.id or "").removeprefix(prefix) if pressed else ""
+
+    @on(RadioSet.Changed, "#format")
+    def _format_changed(self) -> None:
+        dest = self.query_one("#dest", Input)
+        fmt = self._chosen("format", "fmt-")
+        if dest.value.strip().lower() != "clipboard":
+            dest.value = self._default_path(fmt)
+
+    def _pairs(self, scope: str):
+        lib = self.library
+        if scope == "list":
+            return [(lib.corpus.papers[int(i)], lib.annotation(lib.corpus.papers[int(i)].id))
+                    for i in self.main_screen.results.indices]
+        if scope == "selection":
+            ids = self.main_screen.targets() if self.main_screen.results.selected else []
+            return lib.pairs(ids=ids)
+        if scope == "to-read":
+            return lib.pairs("status:to-read")
+        if scope == "annotated":
+            return [(p, lib.annotation(p.id)) for p in lib.corpus if p.id in lib.annotations]
+        return lib.pairs("")
+
+    @on(Button.Pressed, "#run")
+    def action_run(self) -> None:
+        fmt = self._chosen("format", "fmt-") or "md"
+        scope = self._chosen("scope", "scope-") or "to-read"
+        pairs = self._pairs(scope)
+        if not pairs:
+            self.notify(f"nothing to export: {dict(SCOPES)[scope]} is empty", severity="warning")
+            return
+        text = export_text(pairs, fmt, library_name=self.library.name)
+        dest = self.query_one("#dest", Input).value.strip()
+        try:
+            if dest.lower() == "clipboard":
+                where = copy_text(self.app, text)
+                message = f"exported {len(pairs)} papers as {FORMAT_LABELS[fmt]} to the {where}"
+            else:
+                path = Path(dest).expanduser()
+                if not path.parent.is_dir():
+                    raise PapersiftError(f"{path.parent}: no such folder")
+                atomic_write_text(path, text)
+                message = f"exported {len(pairs)} papers as {FORMAT_LABELS[fmt]} to {path}"
+        except (OSError, PapersiftError) as exc:
+            self.notify(escape(str(exc)), severity="error")
+            return
+        self.notify(escape(message))
+        self.dismiss(message)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
