@@ -135,13 +135,17 @@ def to_jsonl(pairs: list[Pair]) -> str:
 
 
 # -------------------------------------------------------------------- BibTeX
-_BIB_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%",
+_BIB_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}", "$": r"\$", "&": r"\&", "%": r"\%",
                 "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 _BIB_RE = re.compile(r"[\\{}$&%#_~^]")
 
 
 def bib_escape(text: str) -> str:
-    """Escape LaTeX specials so any text is a valid, balanced BibTeX value."""
+    """Escape LaTeX specials so any text is a valid, balanced BibTeX value.
+
+    BibTeX counts an escaped brace as a brace too, so literal braces become
+    textbraceleft and textbraceright commands, which keep values balanced.
+    """
     return _BIB_RE.sub(lambda m: _BIB_SPECIAL[m.group()], " ".join(text.split()) if "\n" not in text else text)
 
 

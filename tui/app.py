@@ -84,8 +84,6 @@ def make_app(library: Library, keymap_path: Path | None = None, settings_path: P
         settings_path: where settings persist (default: the user config folder).
     """
     keymap, problems = load_keymap(keymap_path if keymap_path is not None else user_keymap_path())
-    if keymap_path is not None and not keymap_path.exists():
-        problems.append(f"{keymap_path}: no such keymap file; using the default keys")
     settings, problem = Settings.load(settings_path)
     if problem:
         problems.append(problem)

@@ -145,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
     if cmd == "open":
         if args.files:
             out.console(stderr=True).print(_import(lib, args.files).line())
+        if args.keymap and not Path(args.keymap).is_file():
+            raise PapersiftError(f"{args.keymap}: no such keymap file")
         from .app import make_app
         make_app(lib, keymap_path=Path(args.keymap) if args.keymap else None).run()
         return 0

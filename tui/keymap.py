@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from textual.binding import Binding
-from textual.keys import Keys, key_to_character
+from textual.keys import REPLACED_KEYS, Keys, key_to_character
 
 from store.locations import default_keymap_path
 
@@ -88,7 +88,8 @@ def valid_key(key: str) -> bool:
     *mods, base = key.split("+") if key != "+" else ["+"]
     if any(m not in MODIFIERS for m in mods) or not base:
         return False
-    return len(base) == 1 and base.isprintable() or base in _NAMED or key_to_character(base) is not None
+    return (len(base) == 1 and base.isprintable() or base in _NAMED
+            or key_to_character(REPLACED_KEYS.get(base, base)) is not None)
 
 
 def _line_of(text: str, ctx: str, action: str) -> int | None:

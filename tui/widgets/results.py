@@ -44,7 +44,7 @@ class ResultsList(ScrollView, can_focus=True):
     ]
     COMPONENT_CLASSES = {"results--cursor", "results--match", "results--tag", "results--star", "results--dim"}
     DEFAULT_CSS = """
-    ResultsList { background: $surface; }
+    ResultsList { background: $surface; overflow-x: hidden; }
     ResultsList > .results--cursor { background: $accent 40%; text-style: bold; }
     ResultsList:focus > .results--cursor { background: $accent; color: $text; }
     ResultsList > .results--match { color: $warning; text-style: bold underline; }

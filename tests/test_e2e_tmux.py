@@ -1,0 +1,101 @@
+"""End to end in a real terminal: papersift in tmux, driven by send-keys, read by capture-pane."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
+
+
+class Tmux:
+    def __init__(self, name: str, env: dict[str, str]):
+        self.name = name
+        self.env = env
+        self.sock = ["-L", name]
+
+    def run(self, *args: str) -> str:
+        return subprocess.run(["tmux", *self.sock, *args], capture_output=True, text=True, check=True,
+                              env=self.env).stdout
+
+    def start(self, command: str, width=120, height=34) -> None:
+        self.run("-f", "/dev/null", "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), command)
+        self.run("set-option", "-g", "escape-time", "0")  # else Escape+key arrives as Alt+key
+
+    def keys(self, *keys: str, pause: float = 0.15) -> None:
+        self.run("send-keys", "-t", self.name, *keys)
+        time.sleep(pause)
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", self.name)
+
+    def wait_for(self, text: str, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            shown = self.screen()
+            if text in shown:
+                return shown
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; screen:\n{self.screen()}")
+
+    def wait_gone(self, timeout: float = 15) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if subprocess.run(["tmux", *self.sock, "has-session", "-t", self.name], capture_output=True,
+                              env=self.env).returncode != 0:
+                return
+            time.sleep(0.1)
+        raise AssertionError("papersift did not quit")
+
+    def kill(self) -> None:
+        subprocess.run(["tmux", *self.sock, "kill-server"], capture_output=True, env=self.env)
+
+
+def papersift_cmd() -> str:
+    exe = Path(sys.executable).with_name("papersift")
+    return str(exe) if exe.exists() else f"{sys.executable} -m tui"
+
+
+def test_triage_in_a_real_terminal_survives_restart(tmp_path):
+    env = {**os.environ, "PAPERSIFT_LIBRARY": str(tmp_path / "lib"), "HOME": str(tmp_path / "home"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "PAPERSIFT_NO_SYSTEM_CLIPBOARD": "1", "TERM": "xterm-256color"}
+    (tmp_path / "home").mkdir()
+    tmux = Tmux(f"ps{os.getpid()}", env)
+    try:
+        tmux.start(papersift_cmd())
+        tmux.wait_for("35 / 35")
+        # search (typed fast, in one burst), then triage the two best hits
+        tmux.keys("/", *"voice identiy", "Enter")
+        tmux.wait_for("VIPBench")
+        tmux.keys("a", pause=0.3)                       # to-read, advances
+        tmux.keys("Escape", pause=0.4)                  # clear the filter
+        tmux.keys("/", *"everanimate", "Enter")
+        tmux.wait_for("EverAnimate")
+        tmux.keys("+", "+", "r", pause=0.3)              # two stars, read
+        tmux.keys("k", "t", *"video", "Enter", pause=0.3)
+        tmux.keys("Escape", pause=0.3)
+        shown = tmux.wait_for("#video")
+        assert "2 / 35 triaged" in shown
+        tmux.keys("q")
+        tmux.wait_gone()
+
+        tmux.start(papersift_cmd())
+        shown = tmux.wait_for("35 / 35")
+        assert "2 / 35 triaged" in shown and "#video" in shown and "★★" in shown
+        tmux.keys("q")
+        tmux.wait_gone()
+    finally:
+        tmux.kill()
+
+    out = subprocess.run([*papersift_cmd().split(), "list", "--format", "json"], capture_output=True, text=True,
+                         env=env, check=True).stdout
+    papers = {p["title"].split(":")[0]: p for p in json.loads(out)}
+    assert papers["VIPBench"]["status"] == "to-read"
+    assert (papers["EverAnimate"]["status"], papers["EverAnimate"]["star"], papers["EverAnimate"]["tags"]) == ("read", 2, ["video"])

@@ -1,0 +1,177 @@
+"""Exports parse back with real parsers; hostile annotations survive; merges keep every word."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import bibtexparser
+import jsonschema
+import orgparse
+import rispy
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from store import Library
+from store.exchange import plan_merge, read_annotation_records
+from store.export import FORMATS, export_text, org_tag, to_csv
+
+HOSTILE = ['=HYPERLINK("http://evil","x")', "+1+1", "-2", "@SUM(A1)", 'quote " and, comma', "brace { } {",
+           "back\\slash $math$ & 50% #hash _under ~tilde ^caret", "emoji 🧪🔬 ünïcödé", "multi\nline\n\n* not a heading",
+           "x" * 5000]
+
+# The CSL data schema's constraints for the fields papersift writes
+# (types from the CSL 1.0.2 item-type list; id string or number; name objects).
+CSL_SCHEMA = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["id", "type"],
+        "properties": {
+            "id": {"type": ["string", "number"]},
+            "type": {"enum": ["article", "article-journal", "article-magazine", "article-newspaper", "book",
+                              "chapter", "dataset", "document", "manuscript", "paper-conference", "report",
+                              "thesis", "webpage"]},
+            "title": {"type": "string"}, "abstract": {"type": "string"}, "keyword": {"type": "string"},
+            "note": {"type": "string"}, "URL": {"type": "string"},
+            "author": {"type": "array", "items": {"type": "object", "properties": {
+                "family": {"type": "string"}, "given": {"type": "string"}, "literal": {"type": "string"}},
+                "additionalProperties": False}},
+        },
+        "additionalProperties": False,
+    },
+}
+
+
+def annotated(lib, notes=HOSTILE):
+    ids = [p.id for p in lib.corpus][: len(notes)]
+    for i, (pid, note) in enumerate(zip(ids, notes)):
+        lib.set_status([pid], ["to-read", "read", "skipped", "unread"][i % 4])
+        lib.set_star([pid], i % 4)
+        lib.add_tags([pid], [f"t{i % 3}", "shared"])
+        lib.set_note(pid, note)
+    return ids
+
+
+def test_every_format_parses_back(lib):
+    ids = annotated(lib)
+    pairs = lib.pairs(ids=ids)
+    before = lib.corpus_path.read_bytes(), lib.annotations_path.read_bytes()
+    outs = {fmt: export_text(pairs, fmt) for fmt in FORMATS}
+    assert (lib.corpus_path.read_bytes(), lib.annotations_path.read_bytes()) == before  # export changes nothing
+
+    rows = list(csv.DictReader(io.StringIO(outs["csv"])))
+    assert [r["id"] for r in rows] == ids
+    for row, (paper, ann) in zip(rows, pairs):
+        note = row["note"][1:] if ann.note.startswith(("=", "+", "-", "@")) else row["note"]
+        assert note == ann.note
+        assert not row["note"].startswith(("=", "+", "-", "@"))
+
+    doc = json.loads(outs["json"])
+    assert doc["format"] == "papersift-export" and doc["version"] == 1 and doc["count"] == len(ids)
+    assert [json.loads(l)["note"] for l in outs["jsonl"].splitlines()] == [a.note for _, a in pairs]
+
+    bib = bibtexparser.loads(outs["bibtex"])
+    assert len(bib.entries) == len(ids)
+    assert all(e["ID"].endswith(p.id) for e, (p, _) in zip(bib.entries, pairs))
+    assert bib.entries[0]["keywords"] == ", ".join(pairs[0][1].tags)
+
+    org = orgparse.loads(outs["org"])
+    nodes = list(org[1:])
+    assert [n.get_property("ID") for n in nodes] == ids
+    assert [n.todo for n in nodes] == [{"to-read": "TODO", "read": "DONE", "skipped": "SKIPPED", "unread": "UNREAD"}[a.status] for _, a in pairs]
+    assert set(nodes[0].tags) == {org_tag(t) for t in pairs[0][1].tags}
+    assert all(n.level == 1 for n in nodes)  # "* not a heading" in a note stayed body text
+
+    items = json.loads(outs["csl-json"])
+    jsonschema.validate(items, CSL_SCHEMA)
+    from citeproc.source.json import CiteProcJSON
+    assert len(CiteProcJSON(items)) == len(ids)  # a real CSL processor reads it
+
+    entries = rispy.loads(outs["ris"])
+    assert [e["id"] for e in entries] == ids
+    assert entries[0]["keywords"] == pairs[0][1].tags
+    md = outs["md"]
+    assert md.startswith("# Reading list") and "## To read" in md
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(note=st.text(st.characters(blacklist_categories=("Cs",)), max_size=300),
+       tag=st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True))
+def test_hostile_annotations_round_trip(lib, note, tag):
+    pid = lib.corpus.papers[0].id
+    lib.add_tags([pid], [tag])
+    lib.set_note(pid, note)
+    pairs = lib.pairs(ids=[pid])
+    ann = pairs[0][1]
+    rows = list(csv.DictReader(io.StringIO(to_csv(pairs))))
+    cell = rows[0]["note"]
+    assert (cell[1:] if ann.note.startswith(("=", "+", "-", "@", "\t", "\r")) else cell) == ann.note.replace("\r\n", "\n") or cell.replace("\r\n", "\n") == ann.note
+    assert json.loads(export_text(pairs, "jsonl"))["note"] == ann.note
+    bib = bibtexparser.loads(export_text(pairs, "bibtex"))
+    assert len(bib.entries) == 1 and tag in bib.entries[0]["keywords"]
+    assert len(rispy.loads(export_text(pairs, "ris"))) == 1
+
+
+def test_export_fresh_library_import_reproduces_everything(lib, tmp_path, seeds_dir):
+    annotated(lib)
+    out = tmp_path / "mine.json"
+    out.write_text(export_text(lib.pairs(""), "json"))
+    fresh = Library(tmp_path / "fresh")
+    fresh.import_paths([seeds_dir])
+    changes, report = plan_merge(fresh, read_annotation_records(out), "mine.json")
+    fresh.replace_annotations(changes, "import-annotations", "import")
+    again = Library(tmp_path / "fresh")
+    assert again.annotations == lib.annotations
+    assert report.by_id == 35 and not report.unknown
+
+
+def test_merge_conflicts_tags_notes_and_unknown(lib, tmp_path):
+    a, b = lib.corpus.papers[0].id, lib.corpus.papers[1].id
+    lib.set_status([a], "read"); lib.add_tags([a], ["mine"]); lib.set_note(a, "my note")
+    theirs = lib.pairs(ids=[a, b])
+    records = [json.loads(l) for l in export_text(theirs, "jsonl").splitlines()]
+    records[0].update(status="skipped", star=2, tags=["theirs", "mine"], note="their note",
+                      updated="2999-01-01T00:00:00+00:00")
+    records[1].update(id="ffffffffffff", status="to-read", note="matched by text")  # id differs: match by text
+    records.append({"id": "000000000000", "abstract": "A paper nobody has.", "status": "read"})
+    path = tmp_path / "theirs.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records))
+    changes, report = plan_merge(lib, read_annotation_records(path), "theirs.jsonl")
+    assert report.by_id == 1 and report.by_text == 1 and len(report.unknown) == 1
+    merged = changes[a]
+    assert merged.tags == ["mine", "theirs"]
+    assert "my note" in merged.note and "their note" in merged.note and "theirs.jsonl" in merged.note
+    assert merged.status == "skipped" and merged.star == 2  # theirs is newer
+    assert {c["field"]: c["other"] for c in merged.conflicts} == {"status": "read", "star": 0}
+    assert changes[b].status == "to-read" and changes[b].note == "matched by text"
+    before = lib.annotations_path.read_bytes()
+    assert lib.annotations_path.read_bytes() == before  # planning wrote nothing
+    lib.replace_annotations(changes, "import-annotations", "merge")
+    changes2, report2 = plan_merge(lib, read_annotation_records(path), "theirs.jsonl")
+    assert not changes2  # merging the same file twice changes nothing
+
+
+def test_cli_export_filters_and_import_annotations_dry_run(run_cli, tmp_path):
+    papers = json.loads(run_cli("list", "--format", "json").stdout)
+    a, b = papers[0]["id"], papers[1]["id"]
+    run_cli("status", a, b, "to-read")
+    run_cli("star", a, "3")
+    run_cli("tag", b, "group")
+    out = tmp_path / "list.md"
+    run_cli("export", "--format", "md", "--status", "to-read", "--output", str(out))
+    assert out.read_text().count("- **") == 2
+    assert json.loads(run_cli("export", "--format", "json", "--star", "3").stdout)["count"] == 1
+    assert json.loads(run_cli("export", "--format", "json", "--tag", "group").stdout)["papers"][0]["id"] == b
+    exported = tmp_path / "all.json"
+    run_cli("export", "--format", "json", "-o", str(exported))
+    other = tmp_path / "other-lib"
+    dry = json.loads(run_cli("import-annotations", str(exported), "--dry-run", "--format", "json", library=other).stdout)
+    assert dry["dry_run"] and len(dry["changes"]) == 2
+    assert json.loads(run_cli("stats", "--format", "json", library=other).stdout)["triaged"] == 0
+    run_cli("import-annotations", str(exported), library=other)
+    assert json.loads(run_cli("show", a, "--format", "json", library=other).stdout)["star"] == 3
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "something-else"}')
+    proc = run_cli("import-annotations", str(bad), check=False)
+    assert proc.returncode == 1 and "bad.json" in proc.stderr

@@ -1,0 +1,63 @@
+"""keymap.toml and the code's bindings cannot drift apart."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import tomllib
+
+import tui
+from store.locations import default_keymap_path
+from textual.binding import Binding
+from textual.dom import DOMNode
+from tui.keymap import load_keymap, valid_key
+
+
+def code_bindings() -> dict[str, Binding]:
+    for mod in pkgutil.walk_packages(tui.__path__, "tui."):
+        if not mod.name.endswith("__main__"):  # importing that would run the app
+            importlib.import_module(mod.name)
+    found: dict[str, Binding] = {}
+    stack = [DOMNode]
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        if not cls.__module__.startswith("tui."):
+            continue
+        for b in cls.__dict__.get("BINDINGS", []):
+            assert isinstance(b, Binding) and b.id, f"{cls.__name__}: every binding needs an id ({b})"
+            found[b.id] = b
+    return found
+
+
+def toml_keymap() -> dict[str, list[str]]:
+    data = tomllib.loads(default_keymap_path().read_text())
+    return {f"{ctx}.{a}": ([v] if isinstance(v, str) else v) for ctx, t in data.items() for a, v in t.items()}
+
+
+def test_every_binding_in_code_is_in_keymap_and_back():
+    code, toml = code_bindings(), toml_keymap()
+    assert set(code) == set(toml), f"only in code: {set(code) - set(toml)}; only in keymap.toml: {set(toml) - set(code)}"
+    for action_id, b in code.items():
+        assert b.key.split(",") == toml[action_id], action_id
+
+
+def test_default_keys_are_valid_and_do_not_clash():
+    for keys in toml_keymap().values():
+        assert all(valid_key(k) for k in keys)
+    keymap, problems = load_keymap(None)
+    assert problems == []
+
+
+def test_issue_default_keys():
+    km = toml_keymap()
+    expected = {"main.search": "slash", "main.read": "r", "main.to_read": "a", "main.skipped": "s", "main.unread": "u",
+                "main.star_up": "plus", "main.star_down": "minus", "main.tag": "t", "main.note": "e",
+                "main.next_unread": "n", "main.prev_unread": "N", "main.undo": "z", "main.copy_abstract": "y",
+                "main.copy_citation": "Y", "main.open_link": "o", "app.export": "x", "app.help": "question_mark",
+                "app.quit": "q", "list.select": "space", "list.open_reader": "enter", "list.clear_filter": "escape",
+                "list.first": "g", "list.last": "G"}
+    for action_id, key in expected.items():
+        assert key in km[action_id], action_id
+    assert {"j", "down"} <= set(km["list.cursor_down"]) and {"k", "up"} <= set(km["list.cursor_up"])
+    assert {"enter", "escape"} <= set(km["search.done"])

@@ -1,0 +1,39 @@
+"""SVG snapshots of the main screen (Textual version pinned in pyproject: releases change snapshots)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input
+
+from store import Library
+from tui.app import make_app
+
+
+@pytest.fixture
+def demo_app(tmp_path, seeds_dir):
+    lib = Library(tmp_path / "neurips-demo")  # the folder name shows in the header
+    lib.import_paths([seeds_dir])
+    ids = [p.id for p in lib.corpus]
+    lib.set_status(ids[:3], "read")
+    lib.set_status([ids[3]], "to-read")
+    lib.set_star([ids[3]], 2)
+    lib.add_tags([ids[3]], ["agents", "eval"])
+    return make_app(lib, keymap_path=tmp_path / "none.toml", settings_path=tmp_path / "settings.json")
+
+
+async def _freeze(pilot) -> None:
+    for widget in pilot.app.screen.query(Input):
+        widget.cursor_blink = False
+    await pilot.pause()
+
+
+def test_main_screen_80x24(snap_compare, demo_app):
+    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=_freeze)
+
+
+def test_main_screen_160x45_searching(snap_compare, demo_app):
+    async def run_before(pilot):
+        await pilot.press("slash", *"agent llm", "escape", "j", "j", "j")
+        await pilot.app.workers.wait_for_complete()
+        await _freeze(pilot)
+    assert snap_compare(demo_app, terminal_size=(160, 45), run_before=run_before)

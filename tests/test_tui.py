@@ -1,0 +1,388 @@
+"""The app through Textual's Pilot: every action by its default key, keymaps, type-ahead."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from textual import events
+
+from store import Library
+from tui.app import make_app
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.help import HelpScreen
+from tui.screens.note import NoteScreen
+
+
+@pytest.fixture
+def make(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERSIFT_NO_SYSTEM_CLIPBOARD", "1")
+
+    def build(lib, keymap_text: str | None = None):
+        keymap = tmp_path / "keymap.toml"
+        if keymap_text is not None:
+            keymap.write_text(keymap_text)
+        return make_app(lib, keymap_path=keymap, settings_path=tmp_path / "settings.json")
+    return build
+
+
+def screen(app):
+    return app.main_screen
+
+
+def cur(app):
+    """(paper id, annotation) under the cursor."""
+    idx = screen(app).results.current_index
+    pid = app.library.corpus.papers[idx].id
+    return pid, app.library.annotation(pid)
+
+
+async def settle(pilot):
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_startup_list_reader_header(lib, make):
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        assert screen(app).results.border_title.startswith("35 / 35")
+        assert "0 / 35 triaged" in str(screen(app).query_one("#header").render())
+        assert screen(app).query_one("#reader").paper_index == 0
+        assert app.focused is screen(app).results
+
+
+async def test_navigation_keys(lib, make):
+    app = make(lib)
+    async with app.run_test(size=(120, 30)) as pilot:
+        r = screen(app).results
+        await pilot.press("j", "j", "down")
+        assert r.cursor == 3
+        await pilot.press("k", "up")
+        assert r.cursor == 1
+        await pilot.press("G")
+        assert r.cursor == 34
+        await pilot.press("g")
+        assert r.cursor == 0
+        await pilot.press("pagedown")
+        assert r.cursor > 10
+        await pilot.press("pageup")
+        assert r.cursor == 0
+        await pilot.press("end")
+        assert r.cursor == 34 and screen(app).query_one("#reader").paper_index == int(r.indices[34])
+
+
+async def test_status_keys_save_at_once_and_advance(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        ids = [p.id for p in lib.corpus]
+        await pilot.press("r", "a", "s")
+        assert [Library(lib.folder).annotation(i).status for i in ids[:3]] == ["read", "to-read", "skipped"]
+        assert screen(app).results.cursor == 3
+        await pilot.press("k", "u")
+        assert app.library.annotation(ids[2]).status == "unread"
+        assert "2 / 35 triaged" in str(screen(app).query_one("#header").render())
+
+
+async def test_star_keys(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("plus", "plus", "plus", "plus", "minus")
+        assert cur(app)[1].star == 2
+        assert Library(lib.folder).annotation(cur(app)[0]).star == 2
+
+
+async def test_tag_typeahead_add_remove_and_filter(lib, make):
+    lib.add_tags([lib.corpus.papers[5].id], ["reinforcement-learning"])
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("t", *"reinf")
+        await pilot.pause()
+        panel = screen(app).query_one("#tags")
+        assert panel.highlighted_tag() == "reinforcement-learning"  # fuzzy-ranked list follows typing
+        await pilot.press("right", "enter")  # accept the inline completion, add it
+        pid, ann = cur(app)
+        assert ann.tags == ["reinforcement-learning"]
+        await pilot.press(*"new-idea", "enter")
+        assert app.library.annotation(pid).tags == ["reinforcement-learning", "new-idea"]
+        await pilot.press(*"-new-idea", "enter")
+        assert app.library.annotation(pid).tags == ["reinforcement-learning"]
+        await pilot.press("ctrl+f")
+        await settle(pilot)
+        assert screen(app).query_one("#search").value == "tag:reinforcement-learning"
+        assert screen(app).results.border_title.startswith("2 / 35")
+        assert app.focused is screen(app).results
+
+
+async def test_note_editor_saves_and_asks_before_discarding(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, NoteScreen)
+        await pilot.press(*"first line", "enter", *"second", "ctrl+s")
+        await pilot.pause()
+        assert cur(app)[1].note == "first line\nsecond"
+        await pilot.press("e", *" more", "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NoteScreen)  # still editing, text kept
+        await pilot.press("escape", "y")
+        await pilot.pause()
+        assert app.screen is screen(app) and cur(app)[1].note == "first line\nsecond"
+        await pilot.press("e", "escape")  # unchanged: closes without asking
+        await pilot.pause()
+        assert app.screen is screen(app)
+
+
+async def test_next_previous_unread(lib, make):
+    ids = [p.id for p in lib.corpus]
+    lib.set_status(ids[1:4], "read")
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("n")
+        assert screen(app).results.cursor == 4
+        await pilot.press("N")
+        assert screen(app).results.cursor == 0
+
+
+async def test_select_several_and_apply(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("space", "j", "space", "r")
+        ids = [p.id for p in lib.corpus]
+        assert [app.library.annotation(i).status for i in ids[:3]] == ["read", "unread", "read"]
+        assert not screen(app).results.selected
+        await pilot.press("space", "space", "t", *"both", "enter", "escape")
+        assert app.library.tag_counts()["both"] == 2
+
+
+async def test_undo_key_repeatable(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("r", "plus")
+        await pilot.press("z", "z")
+        assert app.library.annotations == {}
+        assert Library(lib.folder).annotations == {}
+
+
+async def test_copy_keys_fall_back_to_osc52(lib, make):
+    lib.add_tags([lib.corpus.papers[0].id], ["speech"])
+    lib.set_note(lib.corpus.papers[0].id, "ask\nthe group")
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("y")
+        assert app.clipboard.startswith("Speaker identification benchmarks")
+        await pilot.press("Y")
+        assert app.clipboard.startswith("- **VIPBench") and "#speech" in app.clipboard and "ask the group" in app.clipboard
+        await pilot.press("space", "space", "I")
+        assert app.clipboard.splitlines() == [p.id for p in lib.corpus.papers[:2]]
+
+
+async def test_open_link_and_no_link(lib, make, monkeypatch, tmp_path):
+    opened = []
+    monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url) or True)
+    (tmp_path / "l.txt").write_text("We present LinkNet, see <https://example.org/linknet> for code and data today.")
+    lib.import_paths([tmp_path / "l.txt"])
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("o")
+        assert opened == []  # first paper has no link
+        await pilot.press("G", "o")
+        assert opened == ["https://example.org/linknet"]
+
+
+async def test_search_typing_filters_highlights_and_escapes(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("slash", *"voice identiy")
+        await settle(pilot)
+        results = screen(app).results
+        assert app.library.corpus.papers[results.current_index].title.startswith("VIPBench")
+        assert "voice" in results.matched
+        await pilot.press("escape")
+        assert app.focused is results and screen(app).query_one("#search").value == "voice identiy"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen(app).query_one("#search").value == "" and len(results.indices) == 35
+        await pilot.press("r", "slash", *"status:read", "enter")
+        await settle(pilot)
+        assert len(results.indices) == 1
+
+
+async def test_burst_of_keys_is_routed_in_order(lib, make):
+    """Keys arriving together (fast typing, tmux) must not be misrouted after "/" or "t"."""
+    app = make(lib)
+    async with app.run_test() as pilot:
+        keys = ["slash", *"voice", "enter", "t", *"speech", "enter", "escape", "a"]
+        for k in keys:
+            app.post_message(events.Key(k, {"slash": "/"}.get(k, k if len(k) == 1 else None)))
+        await pilot.pause(0.5)
+        await settle(pilot)
+        pid, ann = cur(app)
+        assert screen(app).query_one("#search").value == "voice"
+        assert ann.tags == ["speech"] and ann.status == "to-read"
+
+
+async def test_enter_reader_scroll_and_back(lib, make):
+    app = make(lib)
+    async with app.run_test(size=(100, 20)) as pilot:
+        await pilot.press("enter")
+        reader = screen(app).query_one("#reader")
+        assert app.focused is reader
+        await pilot.press("j", "j", "j")
+        assert reader.scroll_y > 0
+        await pilot.press("r")  # triage keys work from the reader too
+        assert app.library.annotation(app.library.corpus.papers[0].id).status == "read"
+        await pilot.press("escape")
+        assert app.focused is screen(app).results
+
+
+async def test_sort_cycles_and_persists(lib, make, tmp_path):
+    lib.set_star([lib.corpus.papers[9].id], 3)
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("S", "S")
+        await settle(pilot)
+        assert screen(app).sort == "star"
+        assert int(screen(app).results.indices[0]) == 9
+    assert json.loads((tmp_path / "settings.json").read_text())["sort"] == "star"
+
+
+async def test_theme_choice_persists(lib, make, tmp_path):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        app.theme = "nord"
+        await pilot.pause()
+    assert json.loads((tmp_path / "settings.json").read_text())["theme"] == "nord"
+    again = make(lib)
+    async with again.run_test() as pilot:
+        assert again.theme == "nord"
+
+
+async def test_help_screen_shows_live_keymap(lib, make):
+    app = make(lib, '[main]\nread = "R"\n')
+    async with app.run_test(size=(120, 50)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        svg = app.export_screenshot()
+        assert "main.read" in svg and "list.cursor_down" in svg
+        from tui.screens.help import keys_table
+        from rich.console import Console
+        console = Console(width=120, record=True)
+        console.print(keys_table(app.current_keymap()))
+        row = next(l for l in console.export_text().splitlines() if "main.read" in l)
+        assert row.split()[0] == "R"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen(app)
+
+
+async def test_user_keymap_overrides_an_action(lib, make):
+    app = make(lib, '[main]\nread = "R"\n[list]\ncursor_down = ["ctrl+n", "j"]\n')
+    async with app.run_test() as pilot:
+        await pilot.press("r")
+        assert app.library.annotations == {}
+        await pilot.press("R", "ctrl+n")
+        assert app.library.annotation(app.library.corpus.papers[0].id).status == "read"
+        assert screen(app).results.cursor == 2
+
+
+@pytest.mark.parametrize("text,expected", [
+    ('[main\nread = "R"\n', "line 1: invalid TOML"),
+    ('[main]\nfly = "f"\n', "line 2: unknown action 'main.fly'"),
+    ('[main]\nread = "ctrl+bogus"\n', "unknown key name 'ctrl+bogus'"),
+    ('[main]\n\nread = "s"\n', "line 3: key 's' is bound to both"),
+])
+async def test_bad_keymap_is_reported_and_defaults_kept(lib, make, text, expected):
+    app = make(lib, text)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert any(expected in m and "keymap.toml" in m for m in messages), messages
+        await pilot.press("r")  # the default still works
+        assert app.library.annotation(app.library.corpus.papers[0].id).status == "read"
+
+
+async def test_command_palette_runs_actions(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"To-read")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert app.library.annotation(app.library.corpus.papers[0].id).status == "to-read"
+
+
+async def test_everything_is_there_after_restart(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("a", "plus", "t", *"keep", "enter", "escape", "e", *"remember", "ctrl+s", "q")
+    reopened = make(Library(lib.folder))
+    async with reopened.run_test() as pilot:
+        await settle(pilot)
+        first, second = (reopened.library.annotation(p.id) for p in lib.corpus.papers[:2])
+        assert first.status == "to-read"  # "a" then advanced to the next paper
+        assert (second.star, second.tags, second.note) == (1, ["keep"], "remember")
+        await pilot.press("j")
+        assert "#keep" in str(reopened.main_screen.results.render_line(1).text)
+
+
+async def test_quit_key(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0 or app.return_code is None
+
+
+async def test_narrow_terminal_hides_tag_panel_until_used(lib, make):
+    app = make(lib)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        tags = screen(app).query_one("#tags")
+        assert tags.display is False or not tags.region.width
+        await pilot.press("t")
+        await pilot.pause()
+        assert tags.region.width > 0
+        await pilot.press(*"x", "enter", "escape")
+        await pilot.pause()
+        assert not tags.region.width and cur(app)[1].tags == ["x"]
+
+
+async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("a", "a", "x")
+        await pilot.pause()
+        await pilot.press("down", "down", "down", "down", "enter")  # BibTeX
+        dest = app.screen.query_one("#dest")
+        dest.value = str(tmp_path / "out.bib")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is screen(app)
+        import bibtexparser
+        assert len(bibtexparser.loads((tmp_path / "out.bib").read_text()).entries) == 2
+        await pilot.press("x")
+        await pilot.pause()
+        app.screen.query_one("#dest").value = "clipboard"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.clipboard.startswith("# Reading list") and app.clipboard.count("- **") == 2
+
+
+async def test_hostile_abstract_never_reaches_the_screen_raw(lib, make, tmp_path):
+    (tmp_path / "evil.txt").write_text("We attack \x1b[31mred\x1b[0m terminals \x1b]52;c;ZXZpbA==\x07 and \x08\x0c\u200b today.")
+    lib.import_paths([tmp_path / "evil.txt"])
+    app = make(lib)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("G")
+        await pilot.pause()
+        svg = app.export_screenshot()
+        assert "attack" in svg and "\x1b" not in svg and "\x07" not in svg and "\x08" not in svg
