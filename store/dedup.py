@@ -9,7 +9,6 @@ papers that share a template sentence share only a few shingles and stay apart.
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,26 +23,22 @@ CONTAINMENT_MERGE = 0.8
 CONTAINMENT_MIN_JACCARD = 0.3
 _MASK61 = np.uint64((1 << 61) - 1)
 
-_rng = np.random.default_rng(20261129)  # fixed: signatures are stable across runs
+_rng = np.random.default_rng(20261129)
 _A = _rng.integers(1, (1 << 61) - 1, size=NUM_PERM, dtype=np.uint64) | np.uint64(1)
 _B = _rng.integers(0, (1 << 61) - 1, size=NUM_PERM, dtype=np.uint64)
-_word_hash_cache: dict[str, int] = {}
-
-
-def _word_hash(word: str) -> int:
-    h = _word_hash_cache.get(word)
-    if h is None:
-        h = zlib.crc32(word.encode("utf-8")) | (zlib.adler32(word.encode("utf-8")) << 32)
-        _word_hash_cache[word] = h
-    return h
 
 
 def shingles(normalized: str) -> np.ndarray:
-    """Unique 64-bit hashes of the word 3-shingles of normalized text."""
+    """Unique 64-bit hashes of the word 3-shingles of normalized text.
+
+    Words are hashed with Python's own (C, cached-per-string) ``hash``. It is
+    salted per process, which is fine: signatures are compared only within
+    one process (the index is rebuilt from the corpus for each import).
+    """
     toks = words(normalized)
     if not toks:
         return np.zeros(1, dtype=np.uint64)
-    ids = np.fromiter((_word_hash(t) for t in toks), dtype=np.uint64, count=len(toks))
+    ids = np.fromiter(map(hash, toks), dtype=np.int64, count=len(toks)).view(np.uint64)
     if len(ids) < 3:
         return np.unique(ids)
     with np.errstate(over="ignore"):
@@ -56,6 +51,20 @@ def signature(sh: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
         vals = (_A[:, None] * (sh[None, :] & _MASK61) + _B[:, None]) & _MASK61
     return vals.min(axis=1)
+
+
+def signatures(shingle_sets: list[np.ndarray], chunk: int = 128) -> np.ndarray:
+    """MinHash signatures of many shingle sets at once (rows = sets); one numpy pass per chunk."""
+    out = np.empty((len(shingle_sets), NUM_PERM), dtype=np.uint64)
+    for start in range(0, len(shingle_sets), chunk):
+        part = shingle_sets[start:start + chunk]
+        flat = np.concatenate(part) & _MASK61
+        offsets = np.zeros(len(part), dtype=np.int64)
+        np.cumsum([len(x) for x in part[:-1]], out=offsets[1:])
+        with np.errstate(over="ignore"):
+            vals = (_A[:, None] * flat[None, :] + _B[:, None]) & _MASK61
+        out[start:start + len(part)] = np.minimum.reduceat(vals, offsets, axis=1).T
+    return out
 
 
 def similarity(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
@@ -85,41 +94,71 @@ class NearDupIndex:
     """LSH buckets over MinHash signatures; keys are paper ids."""
 
     def __init__(self) -> None:
-        self._buckets: list[dict[bytes, list[str]]] = [dict() for _ in range(BANDS)]
+        # band hash -> key, or a list of keys once two texts share the band (rare): singletons
+        # stay plain strings, which keeps 30k papers x 24 bands small.
+        self._buckets: list[dict[int, str | list[str]]] = [dict() for _ in range(BANDS)]
         self._shingles: dict[str, np.ndarray] = {}
 
     def __len__(self) -> int:
         return len(self._shingles)
 
-    def add(self, key: str, normalized: str, sh: np.ndarray | None = None) -> None:
-        """Index a text under ``key``."""
+    def add_many(self, keys: list[str], normalized: list[str]) -> None:
+        """Index many texts at once (batched signatures)."""
+        shs = [shingles(n) for n in normalized]
+        for key, sh, sig in zip(keys, shs, signatures(shs)):
+            self.add(key, "", sh, sig)
+
+    def add(self, key: str, normalized: str, sh: np.ndarray | None = None, sig: np.ndarray | None = None) -> None:
+        """Index a text under ``key`` (pass the shingles and signature ``query`` returned, to reuse them)."""
         if sh is None:
             sh = shingles(normalized)
+        if sig is None:
+            sig = signature(sh)
         self._shingles[key] = sh
-        sig = signature(sh)
         for band, bucket in zip(self._band_keys(sig), self._buckets):
-            bucket.setdefault(band, []).append(key)
+            have = bucket.get(band)
+            if have is None:
+                bucket[band] = key
+            elif isinstance(have, list):
+                have.append(key)
+            else:
+                bucket[band] = [have, key]
 
-    def query(self, normalized: str, exclude: frozenset[str] = frozenset()) -> tuple[Match | None, np.ndarray]:
+    def query(self, normalized: str, exclude: frozenset[str] = frozenset(),
+              sh: np.ndarray | None = None, sig: np.ndarray | None = None) -> tuple[Match | None, tuple]:
         """The most similar indexed text that passes the merge rule, if any.
 
+        Args:
+            sh, sig: precomputed shingles and signature (see :func:`signatures`).
+
         Returns:
-            (best match or None, the query's shingles for reuse by ``add``).
+            (best match or None, (shingles, signature) for reuse by ``add``).
         """
-        sh = shingles(normalized)
-        sig = signature(sh)
+        if sh is None:
+            sh = shingles(normalized)
+        if sig is None:
+            sig = signature(sh)
         seen: set[str] = set()
         best: Match | None = None
         for band, bucket in zip(self._band_keys(sig), self._buckets):
-            for key in bucket.get(band, ()):
+            have = bucket.get(band)
+            if have is None:
+                continue
+            for key in (have if isinstance(have, list) else (have,)):
                 if key in seen or key in exclude:
                     continue
                 seen.add(key)
                 jac, cont = similarity(sh, self._shingles[key])
                 if is_near_duplicate(jac, cont) and (best is None or jac > best.jaccard):
                     best = Match(key, jac, cont)
-        return best, sh
+        return best, (sh, sig)
 
     @staticmethod
-    def _band_keys(sig: np.ndarray) -> list[bytes]:
-        return [sig[i * ROWS:(i + 1) * ROWS].tobytes() for i in range(BANDS)]
+    def _band_keys(sig: np.ndarray) -> list[int]:
+        """One 64-bit hash per band (a combination of the band's ROWS minima)."""
+        with np.errstate(over="ignore"):
+            bands = sig.reshape(BANDS, ROWS)
+            h = bands[:, 0] * np.uint64(0x9E3779B97F4A7C15)
+            for r in range(1, ROWS):
+                h = (h ^ bands[:, r]) * np.uint64(0xBF58476D1CE4E5B9)
+        return h.tolist()

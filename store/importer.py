@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .corpus import Corpus, paper_id
-from .dedup import NearDupIndex
+from .dedup import NearDupIndex, shingles, signatures
 from .models import Paper, Source, Variant
+from .parallel import map_list
 from .parse import RawRecord
 from .text import normalize
 from .titles import derive_title
@@ -55,15 +56,44 @@ def _add_source(sources: list[Source], src: Source) -> bool:
 def near_index_for(corpus: Corpus) -> NearDupIndex:
     """A near-duplicate index over every paper in the corpus."""
     index = NearDupIndex()
-    for paper in corpus:
-        index.add(paper.id, normalize(paper.abstract))
+    index.add_many([p.id for p in corpus], normalize_all([p.abstract for p in corpus]))
     return index
 
 
+def _normalize_chunk(texts: list[str]) -> list[str]:
+    return [normalize(t) for t in texts]
+
+
+def _titles_chunk(texts: list[str]) -> list[str]:
+    return [derive_title(t) for t in texts]
+
+
+def normalize_all(texts: list[str]) -> list[str]:
+    """Normalized texts, in parallel for big batches."""
+    return map_list(_normalize_chunk, texts)
+
+
 def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
-                  progress: Callable[[int, int], None] | None = None) -> None:
-    """Merge ``records`` into ``corpus`` in place, counting into ``summary``."""
+                  progress: Callable[[int, int], None] | None = None) -> dict[str, str]:
+    """Merge ``records`` into ``corpus`` in place, counting into ``summary``.
+
+    The per-abstract work (normalizing, shingling, MinHash, deriving titles)
+    is batched and, for big imports, spread over the cores; only the merge
+    decisions run one record at a time, in file order.
+
+    Returns:
+        Normalized abstracts of the new papers (for the search index build).
+    """
+    new_norms: dict[str, str] = {}
     near = near_index_for(corpus) if len(corpus) else NearDupIndex()
+    norms = normalize_all([r.abstract for r in records])
+    rids = [paper_id(n) for n in norms]
+    # Shingles and signatures up front, batched, for every abstract not already known.
+    unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
+    shs = {i: shingles(norms[i]) for i in unknown}
+    sigs = dict(zip(unknown, signatures([shs[i] for i in unknown]))) if unknown else {}
+    untitled = [i for i in unknown if not records[i].title]
+    titles = dict(zip(untitled, map_list(_titles_chunk, [records[i].abstract for i in untitled])))
     separate: dict[str, set[str]] = {}
     for pair in corpus.separate:
         a, b = tuple(pair)
@@ -73,8 +103,8 @@ def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSumma
     for n, rec in enumerate(records, start=1):
         if progress and n % 500 == 0:
             progress(n, len(records))
-        norm = normalize(rec.abstract)
-        rid = paper_id(norm)
+        i = n - 1
+        norm, rid = norms[i], rids[i]
         src = Source(rec.file, rec.position)
         idx = corpus.index_of(rid)
         if idx is not None:
@@ -90,7 +120,7 @@ def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSumma
             if _enrich(paper, rec):
                 summary.updated += 1
             continue
-        match, sh = near.query(norm, exclude=frozenset(separate.get(rid, ())))
+        match, (sh, sig) = near.query(norm, exclude=frozenset(separate.get(rid, ())), sh=shs.get(i), sig=sigs.get(i))
         if match is not None:
             idx = corpus.index_of(match.key)
             paper = corpus.papers[idx]
@@ -104,7 +134,7 @@ def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSumma
         paper = Paper(
             id=rid,
             abstract=rec.abstract,
-            title=rec.title or derive_title(rec.abstract),
+            title=rec.title or titles.get(i) or derive_title(rec.abstract),
             derived_title=not rec.title,
             authors=list(rec.authors),
             sources=[src],
@@ -112,10 +142,12 @@ def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSumma
             url=rec.url,
         )
         corpus.add(paper)
-        near.add(rid, norm, sh)
+        near.add(rid, norm, sh, sig)
+        new_norms[rid] = norm
         summary.new += 1
     if progress:
         progress(len(records), len(records))
+    return new_norms
 
 
 def _enrich(paper: Paper, rec: RawRecord) -> bool:

@@ -111,15 +111,21 @@ class Library:
         summary = ImportSummary(files=len(files))
         with self.lock.held():
             self._reload_corpus_if_changed()
-            work = copy.deepcopy(self.corpus) if len(self.corpus) else Corpus(separate=[list(p) for p in self.corpus.separate])
-            merge_records(work, records, summary, progress)
-            if summary.changed or not self.corpus_path.exists():
-                if self.corpus_path.exists():
-                    backup_file(self.corpus_path, "import")
-                work.save(self.corpus_path)
-                self.corpus = work
+            # Merge in place (no copy of a 30k-paper corpus); if anything fails
+            # before the atomic save, reload the untouched file.
+            try:
+                new_norms = merge_records(self.corpus, records, summary, progress)
+                if summary.changed or not self.corpus_path.exists():
+                    if self.corpus_path.exists():
+                        backup_file(self.corpus_path, "import")
+                    self.corpus.save(self.corpus_path)
+            except BaseException:
+                self.corpus = Corpus.load(self.corpus_path) if self.corpus_path.exists() else Corpus()
                 self._invalidate_index()
-                self.build_index()
+                raise
+            if summary.changed or self._index is None:
+                self._invalidate_index()
+                self.build_index(new_norms)
         return summary
 
     def _reload_corpus_if_changed(self) -> None:
@@ -154,9 +160,14 @@ class Library:
             return None
         return index
 
-    def build_index(self) -> SearchIndex:
-        """Build the index and cache it on disk (best effort: a cache is never precious)."""
-        index = SearchIndex.build([(p.title, p.abstract) for p in self.corpus])
+    def build_index(self, normalized: dict[str, str] | None = None) -> SearchIndex:
+        """Build the index and cache it on disk (best effort: a cache is never precious).
+
+        Args:
+            normalized: paper id -> normalized abstract already computed (by an import).
+        """
+        norms = [normalized.get(p.id) for p in self.corpus] if normalized else None
+        index = SearchIndex.build([(p.title, p.abstract) for p in self.corpus], norms)
         self._index = index
         try:
             atomic_write_bytes(self.index_path, self.corpus.generation.encode() + b"\n" + index.dumps())

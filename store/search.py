@@ -13,6 +13,8 @@ length of every abstract.
 from __future__ import annotations
 
 import bisect
+import itertools
+from array import array
 import pickle
 from collections import Counter
 from dataclasses import dataclass
@@ -22,7 +24,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from .text import search_tokens
+from .text import search_tokens, words
 
 TITLE_WEIGHT = 3
 K1, B = 1.2, 0.75
@@ -62,27 +64,36 @@ class SearchIndex:
         self._expand = lru_cache(maxsize=4096)(self._expand_uncached)
 
     @classmethod
-    def build(cls, docs: list[tuple[str, str]]) -> "SearchIndex":
-        """Index (title, abstract) pairs; document i is the i-th pair."""
+    def build(cls, docs: list[tuple[str, str]], normalized: list[str | None] | None = None) -> "SearchIndex":
+        """Index (title, abstract) pairs; document i is the i-th pair.
+
+        Args:
+            normalized: the abstracts already normalized (None entries are computed).
+        """
+        # Term ids: dict.setdefault fed by a counter, all in C (map); ids of new terms
+        # are sparse (the counter also ticks for known terms) and are compacted below.
         term_id: dict[str, int] = {}
-        rows: list[int] = []
-        cols: list[int] = []
-        tfs: list[float] = []
+        ticket = itertools.count()
+        rows = array("q")
+        cols = array("i")
+        tfs = array("f")
         lengths = np.zeros(len(docs), dtype=np.float32)
         for d, (title, abstract) in enumerate(docs):
-            counts = Counter(search_tokens(abstract))
+            norm = normalized[d] if normalized is not None else None
+            counts = Counter(words(norm) if norm is not None else search_tokens(abstract))
             for tok in search_tokens(title):
                 counts[tok] += TITLE_WEIGHT
             lengths[d] = sum(counts.values())
-            rows.extend(term_id.setdefault(t, len(term_id)) for t in counts)
-            cols.extend([d] * len(counts))
+            rows.extend(map(term_id.setdefault, counts, ticket))
+            cols.extend(array("i", [d]) * len(counts))
             tfs.extend(counts.values())
-        vocab = [""] * len(term_id)
-        for t, i in term_id.items():
-            vocab[i] = t
-        rows_a = np.asarray(rows, dtype=np.int32)
-        cols_a = np.asarray(cols, dtype=np.int32)
-        tf_a = np.asarray(tfs, dtype=np.float32)
+        sparse_ids = np.fromiter(term_id.values(), dtype=np.int64, count=len(term_id))
+        order_ids = np.argsort(sparse_ids)
+        vocab_terms = list(term_id)
+        vocab = [vocab_terms[i] for i in order_ids]  # compact id k = k-th smallest sparse id
+        rows_a = np.searchsorted(sparse_ids[order_ids], np.frombuffer(rows, dtype=np.int64)).astype(np.int32)
+        cols_a = np.frombuffer(cols, dtype=np.int32)
+        tf_a = np.frombuffer(tfs, dtype=np.float32)
         order = np.argsort(rows_a, kind="stable")
         rows_a, cols_a, tf_a = rows_a[order], cols_a[order], tf_a[order]
         offsets = np.zeros(len(vocab) + 1, dtype=np.int64)

@@ -16,6 +16,7 @@ MAX_TITLE_WORDS = 12
 # A name: a token with an inner capital or digit (VIPBench, UniCon3R, HuPER,
 # GPT-4V, EverAnimate) or all-caps of 3+ letters; optional hyphenated parts.
 _NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]+)*\+?(?:\$\^\{?[0-9A-Za-z]\}?\$)?(?:[-][A-Za-z0-9]+)*"
+_NAME_RE = re.compile(_NAME)
 _WRAPPED = re.compile(
     r"\*\*\s*(" + _NAME + r")\s*\*\*"                      # **Name**
     r"|\$?\\text(?:bf|sc|tt|it)\{\s*(" + _NAME + r")\s*\}\$?"  # $\textbf{Name}$
@@ -92,6 +93,11 @@ def _plain_name_ok(token: str) -> bool:
 
 _STOP = {"the", "a", "an", "our", "this", "these", "that", "two", "three", "new", "novel", "first", "we", "it",
          "in", "to", "for", "on", "and", "or", "with", "by", "as", "one", "such", "here", "several", "both"}
+_LOOKS_NAMEY = re.compile(r"[A-Z0-9]")
+_PLAIN_FOLLOW = re.compile(r"\s*(?:\*\*|\}\$?)?\s*[,:(]")
+_APPOS_COMMA = re.compile(r",\s+(?:an?|the)\s")
+_LAST_TOKEN = re.compile(r"(?<![\w$\\])(" + _NAME + r")$")
+_EXPANSION = re.compile(r"((?:[A-Z][\w-]*\s+){1,6}[\w-]*)\s*\(\s*[*$\\{a-z]*([A-Za-z][\w$^{}+-]*)")
 _APPOS = re.compile(r"\s*(?:\)|\*\*|\}\$?)?\s*(?:,|:|\(|—|--)\s*(?:which is\s+)?(?:an?|the)\s")
 
 
@@ -107,21 +113,23 @@ def find_name(abstract: str) -> tuple[str, int] | None:
         name = name.strip()
         if _is_name(re.sub(r"\$.*", "", name) or name):
             score += 2
-        elif not (plain_ok and _plain_name_ok(name) and re.match(r"\s*(?:\*\*|\}\$?)?\s*[,:(]", abstract[end:end + 6])):
+        elif not (plain_ok and _plain_name_ok(name) and _PLAIN_FOLLOW.match(abstract, end, end + 6)):
             return
         if _APPOS.match(abstract, end):
             score += 2
         cands.append((score, -start, name, end))
 
-    for m in _WRAPPED.finditer(abstract[:2000]):
+    head = abstract[:2000]
+    for m in (_WRAPPED.finditer(head) if ("*" in head or "\\" in head) else ()):
         g = next(i for i in (1, 2, 3, 4) if m.group(i))
         add(m.group(g), m.start(), m.end(), 3, True)
     for m in _INTRO.finditer(abstract):
         rest_start = m.start("rest")
-        for i, tok in enumerate(re.finditer(_NAME, m.group("rest"))):
+        for i, tok in enumerate(_NAME_RE.finditer(m.group("rest"))):
             word = tok.group()
             direct = i == 0 or (i <= 2 and m.group("rest")[: tok.start()].strip().lower() in ("", "a", "an", "the"))
-            add(word, rest_start + tok.start(), rest_start + tok.end(), 4 if direct else 1, direct)
+            if direct or _LOOKS_NAMEY.search(word, 1):  # only name-shaped words can score
+                add(word, rest_start + tok.start(), rest_start + tok.end(), 4 if direct else 1, direct)
             if i > 25:
                 break
     for m in _CALLED.finditer(abstract):
@@ -130,8 +138,12 @@ def find_name(abstract: str) -> tuple[str, int] | None:
         if len(m.group(1)) >= 3:
             coined = _CALLED.search(abstract, max(0, m.start() - 80), m.start()) is not None
             add(m.group(1), m.start(1), m.end(), 4 if coined else 0, False)
-    for m in re.finditer(r"(?<![\w$\\])(" + _NAME + r")(?=,\s+(?:an?|the)\s)", abstract):
-        add(m.group(1), m.start(1), m.end(1), 1, False)
+    # "SPABA, an adaptation of ...": find the comma first (cheap), then the word before it.
+    for comma in _APPOS_COMMA.finditer(abstract):
+        start = max(0, comma.start() - 40)
+        m = _LAST_TOKEN.search(abstract, start, comma.start())
+        if m and _LOOKS_NAMEY.search(m.group(1), 1):
+            add(m.group(1), m.start(1), m.end(1), 1, False)
     if not cands:
         return None
     best = max(cands)
@@ -155,8 +167,8 @@ def derive_title(abstract: str) -> str:
         if not phrase:
             # "the Voice Identity Perception benchmark (VIPBench)": the expansion before it.
             before = abstract[max(0, end - 200):end]
-            m = re.search(r"((?:[A-Z][\w-]*\s+){1,6}[\w-]*)\s*\(\s*[*$\\{a-z]*" + re.escape(name), before)
-            phrase = _clean(m.group(1)) if m else ""
+            hits = [m for m in _EXPANSION.finditer(before) if m.group(2).startswith(name)]
+            phrase = _clean(hits[-1].group(1)) if hits else ""
         if not phrase:
             intro = _INTRO.search(abstract)
             phrase = _clean(re.split(r"[,.;]", intro.group("rest"))[0]).replace(name, "").strip() if intro else ""

@@ -1,0 +1,36 @@
+"""Spread pure per-item work (normalizing, deriving titles) over the machine's cores.
+
+Only for large batches, and only with the ``fork`` start method when no other
+thread is running (forking a threaded process is unsafe; spawning would
+re-import everything and cost more than it saves). Otherwise it runs serially,
+with identical results.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+MIN_ITEMS = 3000
+
+
+def _can_fork() -> bool:
+    return ("fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+            and (os.cpu_count() or 1) > 1 and not os.environ.get("PAPERSIFT_NO_PARALLEL"))
+
+
+def map_list(fn: Callable[[list[T]], list[R]], items: list[T]) -> list[R]:
+    """``fn`` maps a list to a list of the same length; run it over chunks in parallel."""
+    if len(items) < MIN_ITEMS or not _can_fork():
+        return fn(items)
+    workers = min(os.cpu_count() or 1, 8)
+    size = -(-len(items) // (workers * 2))
+    chunks = [items[i:i + size] for i in range(0, len(items), size)]
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(workers) as pool:
+        parts = pool.map(fn, chunks)
+    return [r for part in parts for r in part]
