@@ -1,8 +1,14 @@
 """The deduplicated corpus: papers in import order, looked up by id or alias.
 
-Stored as one JSON file (``corpus.json``) written atomically. The file records
-its format name and version so a newer or foreign file is refused, not
-overwritten.
+Stored as one JSON Lines file (``corpus.jsonl``), written atomically. Line 1
+is a header: format name and version, a generation token (the search-index
+cache records it), the pairs that must never be merged, and every paper's id
+and aliases. Each further line is one paper. Opening a library reads the file
+and parses only the header; a paper is parsed when it is first used, so a
+search over 30,000 papers does not build 30,000 objects to show twenty.
+
+Format history: version 1 was a single JSON document (``corpus.json``);
+:func:`migrate_v1` converts it, keeping the old file as a backup.
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from pathlib import Path
+from typing import Iterator
 
 import orjson
 
@@ -18,7 +25,7 @@ from .errors import CorruptFileError, UnknownPaperError
 from .models import Paper
 
 CORPUS_FORMAT = "papersift-corpus"
-CORPUS_VERSION = 1
+CORPUS_VERSION = 2
 
 
 def paper_id(normalized: str) -> str:
@@ -26,11 +33,54 @@ def paper_id(normalized: str) -> str:
     return hashlib.sha1(normalized.encode("utf-8")).hexdigest()[:12]
 
 
+class PaperList:
+    """A list of papers parsed on first access (from raw JSON lines)."""
+
+    def __init__(self, raw: list[bytes] | None = None, path: Path | None = None):
+        self._raw: list[bytes | None] = list(raw or [])
+        self._papers: list[Paper | None] = [None] * len(self._raw)
+        self._path = path
+
+    def __len__(self) -> int:
+        return len(self._papers)
+
+    def _get(self, i: int) -> Paper:
+        paper = self._papers[i]
+        if paper is None:
+            try:
+                paper = Paper.from_record(orjson.loads(self._raw[i]))  # type: ignore[arg-type]
+            except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                raise CorruptFileError(self._path or "corpus", f"line {i + 2} is not a valid paper ({exc})") from None
+            self._papers[i] = paper
+            self._raw[i] = None
+        return paper
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._get(j) for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        return self._get(i)
+
+    def __iter__(self) -> Iterator[Paper]:
+        for i in range(len(self)):
+            yield self._get(i)
+
+    def append(self, paper: Paper) -> None:
+        self._papers.append(paper)
+        self._raw.append(None)
+
+    def record_bytes(self, i: int) -> bytes:
+        """The paper's line: untouched raw bytes, or the (possibly changed) object re-serialized."""
+        paper = self._papers[i]
+        return self._raw[i] if paper is None else orjson.dumps(paper.to_record())  # type: ignore[return-value]
+
+
 class Corpus:
     """Papers in import order with id / alias / prefix lookup."""
 
     def __init__(self, papers: list[Paper] | None = None, separate: list[list[str]] | None = None):
-        self.papers: list[Paper] = []
+        self.papers = PaperList()
         self._by_id: dict[str, int] = {}
         self.separate: set[frozenset[str]] = {frozenset(p) for p in separate or []}
         self.generation = ""  # changes on every save; the search-index cache records it
@@ -40,7 +90,7 @@ class Corpus:
     def __len__(self) -> int:
         return len(self.papers)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Paper]:
         return iter(self.papers)
 
     def add(self, paper: Paper) -> int:
@@ -86,14 +136,22 @@ class Corpus:
             for alias in paper.aliases:
                 self._by_id.setdefault(alias, idx)
 
+    def _header(self) -> dict:
+        primary = [""] * len(self.papers)
+        aliases = []
+        for key, idx in self._by_id.items():
+            if not primary[idx]:
+                primary[idx] = key  # the paper id is always inserted before its aliases
+            else:
+                aliases.append([key, idx])
+        return {"format": CORPUS_FORMAT, "version": CORPUS_VERSION, "generation": self.generation,
+                "count": len(self.papers), "ids": primary, "aliases": aliases,
+                "separate": sorted(sorted(pair) for pair in self.separate)}
+
     def to_bytes(self) -> bytes:
-        return orjson.dumps({
-            "format": CORPUS_FORMAT,
-            "version": CORPUS_VERSION,
-            "papers": [p.to_record() for p in self.papers],
-            "separate": sorted(sorted(pair) for pair in self.separate),
-            "generation": self.generation,
-        })
+        lines = [orjson.dumps(self._header())]
+        lines += [self.papers.record_bytes(i) for i in range(len(self.papers))]
+        return b"\n".join(lines) + b"\n"
 
     def save(self, path: Path) -> None:
         """Write the corpus atomically under a new generation token."""
@@ -102,24 +160,54 @@ class Corpus:
 
     @classmethod
     def load(cls, path: Path) -> "Corpus":
-        """Read a corpus file.
+        """Read a corpus file (papers are parsed lazily).
 
         Raises:
-            CorruptFileError: unparseable, foreign, or from a newer papersift.
+            CorruptFileError: unparseable, truncated, foreign, or from a newer papersift.
         """
+        data = path.read_bytes()
+        lines = data.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
         try:
-            data = orjson.loads(path.read_bytes())
+            header = orjson.loads(lines[0]) if lines else None
         except orjson.JSONDecodeError as exc:
-            raise CorruptFileError(path, f"not valid JSON ({exc})") from None
-        if not isinstance(data, dict) or data.get("format") != CORPUS_FORMAT:
+            raise CorruptFileError(path, f"line 1 is not a valid header ({exc})") from None
+        if not isinstance(header, dict) or header.get("format") != CORPUS_FORMAT:
             raise CorruptFileError(path, "not a papersift corpus file")
-        version = data.get("version")
+        version = header.get("version")
         if not isinstance(version, int) or version > CORPUS_VERSION:
             raise CorruptFileError(path, f"written by a newer papersift (format version {version}; "
                                          f"this one reads up to {CORPUS_VERSION}); upgrade papersift")
-        try:
-            corpus = cls([Paper.from_record(r) for r in data["papers"]], data.get("separate") or [])
-            corpus.generation = str(data.get("generation", ""))
-            return corpus
-        except (KeyError, TypeError, ValueError) as exc:
-            raise CorruptFileError(path, f"malformed paper record ({exc!r})") from None
+        if version < CORPUS_VERSION:
+            raise CorruptFileError(path, f"format version {version} needs migrating (papersift does this on open)")
+        ids, count = header.get("ids"), header.get("count")
+        if not isinstance(ids, list) or count != len(ids) or len(lines) - 1 != count:
+            raise CorruptFileError(path, f"expected {count} papers but found {len(lines) - 1} lines (truncated?)")
+        corpus = cls(separate=header.get("separate") or [])
+        corpus.papers = PaperList(lines[1:], path)
+        corpus._by_id = {pid: i for i, pid in enumerate(ids)}
+        for alias, idx in header.get("aliases") or []:
+            corpus._by_id.setdefault(alias, idx)
+        corpus.generation = str(header.get("generation", ""))
+        return corpus
+
+
+def migrate_v1(old: Path, new: Path) -> Corpus:
+    """Convert a version-1 ``corpus.json`` into ``corpus.jsonl``; the caller backs up the old file."""
+    try:
+        data = orjson.loads(old.read_bytes())
+    except orjson.JSONDecodeError as exc:
+        raise CorruptFileError(old, f"not valid JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != CORPUS_FORMAT or data.get("version") != 1:
+        raise CorruptFileError(old, "not a version-1 papersift corpus file")
+    try:
+        corpus = cls_from_records(data["papers"], data.get("separate") or [])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CorruptFileError(old, f"malformed paper record ({exc!r})") from None
+    corpus.save(new)
+    return corpus
+
+
+def cls_from_records(records: list[dict], separate: list[list[str]]) -> Corpus:
+    return Corpus([Paper.from_record(r) for r in records], separate)

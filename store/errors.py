@@ -42,7 +42,8 @@ class CorruptFileError(PapersiftError):
         self.path = str(path)
         super().__init__(
             f"{path}: {message}. papersift will not write over it. "
-            f"Run `papersift doctor` to inspect it and restore the newest good backup."
+            f"Run `papersift doctor` to inspect the library, and `papersift doctor --repair` to set the "
+            f"damaged file aside and restore the newest good backup."
         )
 
 

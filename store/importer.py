@@ -32,6 +32,7 @@ class ImportSummary:
     near: int = 0
     known: int = 0
     updated: int = 0
+    skipped: int = 0
 
     @property
     def changed(self) -> bool:
@@ -40,10 +41,11 @@ class ImportSummary:
     def line(self) -> str:
         return (f"read {self.read} abstracts from {self.files} file(s): {self.new} new, "
                 f"{self.exact} exact duplicates, {self.near} near-duplicates merged, "
-                f"{self.known} already in the library" + (f", {self.updated} titles/authors added" if self.updated else ""))
+                f"{self.known} already in the library" + (f", {self.updated} titles/authors added" if self.updated else "")
+                + (f"; passed over {self.skipped} paragraphs too short to be abstracts" if self.skipped else ""))
 
     def to_dict(self) -> dict:
-        return {k: getattr(self, k) for k in ("files", "read", "new", "exact", "near", "known", "updated")}
+        return {k: getattr(self, k) for k in ("files", "read", "new", "exact", "near", "known", "updated", "skipped")}
 
 
 def _add_source(sources: list[Source], src: Source) -> bool:

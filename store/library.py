@@ -21,7 +21,7 @@ from . import locations
 from .annotations import AnnotationStore, now_iso
 from .atomic import atomic_write_bytes
 from .backups import backup_file
-from .corpus import Corpus
+from .corpus import Corpus, migrate_v1
 from .errors import PapersiftError
 from .importer import ImportSummary, merge_records, split_variants
 from .lock import LibraryLock
@@ -32,6 +32,7 @@ from .search import SearchIndex
 from .text import search_tokens
 
 SORTS = ("import", "status", "star", "random")
+BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded by a backup
 _STATUS_CODE = {s: i for i, s in enumerate(STATUSES)}
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
 
@@ -56,7 +57,7 @@ def normalize_tag(tag: str) -> str:
 
 
 class Library:
-    """A library folder: ``corpus.json``, ``annotations.json``, an index cache, backups."""
+    """A library folder: ``corpus.jsonl``, ``annotations.json``, an index cache, backups."""
 
     def __init__(self, folder: Path | str):
         self.folder = Path(folder).expanduser()
@@ -65,12 +66,25 @@ class Library:
         self.annotations_path = self.folder / locations.ANNOTATIONS_FILE
         self.index_path = self.folder / locations.INDEX_CACHE_FILE
         self.lock = LibraryLock(self.folder / locations.LOCK_FILE)
+        self._migrate_if_needed()
         self.corpus = Corpus.load(self.corpus_path) if self.corpus_path.exists() else Corpus()
         self.store = AnnotationStore(self.annotations_path)
         self.annotations: dict[str, Annotation] = self.store.load_all()
         self._index: SearchIndex | None = None
+        self._similarity = None
+        self._topics: tuple[np.ndarray, dict[int, str]] | None = None
         self._folded: list[str] | None = None
         self._shuffle_seed = random.randrange(1 << 30)
+
+    def _migrate_if_needed(self) -> None:
+        """A version-1 library (corpus.json) is converted once, with the old file kept in backups/."""
+        old = self.folder / locations.CORPUS_FILE_V1
+        if old.exists() and not self.corpus_path.exists():
+            with self.lock.held():
+                if old.exists() and not self.corpus_path.exists():
+                    backup_file(old, "migrate-v1")
+                    migrate_v1(old, self.corpus_path)
+                    old.unlink()
 
     # ----------------------------------------------------------------- opening
     @classmethod
@@ -106,9 +120,12 @@ class Library:
         """
         files = expand_paths(list(paths))
         records = []
+        skipped = 0
         for f in files:
-            records.extend(parse_file(f))
-        summary = ImportSummary(files=len(files))
+            parsed = parse_file(f)
+            skipped += getattr(parsed, "skipped", 0)
+            records.extend(parsed)
+        summary = ImportSummary(files=len(files), skipped=skipped)
         with self.lock.held():
             self._reload_corpus_if_changed()
             # Merge in place (no copy of a 30k-paper corpus); if anything fails
@@ -138,6 +155,8 @@ class Library:
     # ------------------------------------------------------------------- index
     def _invalidate_index(self) -> None:
         self._index = None
+        self._similarity = None
+        self._topics = None
         self._folded = None
 
     @property
@@ -175,6 +194,66 @@ class Library:
             pass
         return index
 
+    # -------------------------------------------------- similar, recommend, topics
+    @property
+    def similarity(self):
+        """Paper vectors for more-like-this, recommendations and topics (built on first use)."""
+        if self._similarity is None:
+            from .similar import Similarity
+            self._similarity = Similarity(self.index)
+        return self._similarity
+
+    def similar(self, key: str, limit: int = 10) -> list[tuple[Paper, float]]:
+        """Papers most like the given one, best first."""
+        idx = self.corpus.index_of(self.paper(key).id)
+        return [(self.corpus.papers[i], s) for i, s in self.similarity.similar(idx, limit)]
+
+    def recommend(self, tag: str | None = None, limit: int = 20) -> list[tuple[Paper, float, list[str]]]:
+        """Unread papers ranked by what the user tagged ``tag`` (or starred / put in to-read).
+
+        Negatives are the skipped papers plus the rest of the library; each
+        recommendation comes with the terms that contributed most.
+        """
+        from .similar import explain, recommend_scores
+
+        index_of = self.corpus.index_of
+        if tag:
+            tag = normalize_tag(tag)
+            pos = [index_of(pid) for pid, a in self.annotations.items() if tag in a.tags]
+            what = f"tag {tag!r}"
+        else:
+            pos = [index_of(pid) for pid, a in self.annotations.items() if a.star or a.status == "to-read"]
+            what = "starred or to-read papers"
+        pos = np.array([i for i in pos if i is not None], dtype=np.int64)
+        if not len(pos):
+            raise PapersiftError(f"nothing to learn from: no {what} yet")
+        skipped = {index_of(pid) for pid, a in self.annotations.items() if a.status == "skipped"}
+        rng = np.random.default_rng(0)
+        others = np.setdiff1d(np.arange(len(self.corpus)), pos)
+        sample = rng.choice(others, size=min(len(others), max(200, 10 * len(pos))), replace=False) if len(others) else others
+        neg = np.union1d(sample, np.array([i for i in skipped if i is not None], dtype=np.int64)).astype(np.int64)
+        sim = self.similarity
+        scores, w = recommend_scores(sim.matrix, pos, neg)
+        exclude = set(pos.tolist())
+        candidates = [i for i in np.argsort(-scores) if int(i) not in exclude and (
+                      self.annotations.get(self.corpus.papers[int(i)].id) is None
+                      or self.annotations[self.corpus.papers[int(i)].id].status == "unread")]
+        out = []
+        for i in candidates[:limit]:
+            out.append((self.corpus.papers[int(i)], float(scores[i]), explain(sim.matrix, w, int(i), self.index.vocab)))
+        return out
+
+    def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
+        """A topic number per paper and a label per topic (spherical k-means on the latent vectors)."""
+        if self._topics is None or k is not None:
+            from .similar import kmeans, topic_labels
+            sim = self.similarity
+            n_topics = k or max(2, min(50, int(round(np.sqrt(len(self.corpus) / 2)))))
+            vectors = sim.latent if sim.latent is not None else sim.matrix.toarray()
+            labels = kmeans(vectors, n_topics)
+            self._topics = (labels, topic_labels(sim.matrix, labels, self.index.vocab))
+        return self._topics
+
     # ------------------------------------------------------------- annotations
     def paper(self, key: str) -> Paper:
         """The paper for an id, alias or unambiguous id prefix."""
@@ -208,6 +287,8 @@ class Library:
                     changes[pid] = new
             if not changes:
                 return 0
+            if len(changes) >= BULK_BACKUP_THRESHOLD:
+                backup_file(self.annotations_path, f"bulk-{action}")
             self.store.apply(changes, action, label if len(changes) == 1 else f"{label} on {len(changes)} papers")
             for pid, new in changes.items():
                 if new.is_default():
@@ -349,6 +430,9 @@ class Library:
                 if (q.statuses and a.status not in q.statuses) or not q.star_ok(a.star) \
                         or any(t not in a.tags for t in q.tags) or any(t in a.tags for t in q.not_tags):
                     mask[i] = False
+        if q.topics:
+            labels, _ = self.topics()
+            mask &= np.isin(labels, list(q.topics))
         if q.phrases:
             folded = self._folded_texts()
             notes = {self.corpus.index_of(pid): a.note.casefold() for pid, a in self.annotations.items() if a.note}
@@ -381,7 +465,12 @@ class Library:
         q = parse_query(text)
         mask = self._filter_mask(q)
         n = len(self.corpus)
-        if q.words:
+        if q.similar or q.recommend:
+            order = self._ordering(q)
+            if mask is not None:
+                order = order[mask[order]]
+            matched = set()
+        elif q.words:
             ranking = self.index.rank(q.words, mask, extra=self._annotation_matches(q.words))
             order, matched = ranking.order, ranking.matched_terms
         else:
@@ -391,6 +480,23 @@ class Library:
         if limit is not None:
             order = order[:limit]
         return SearchResult(indices=order, total=n, matched_terms=matched, errors=q.errors)
+
+    def _ordering(self, q: Query) -> np.ndarray:
+        """Papers ordered by similarity to one paper, or by a recommendation model."""
+        if q.similar:
+            try:
+                doc = self.corpus.index_of(self.paper(q.similar).id)
+            except PapersiftError as exc:
+                q.errors.append(str(exc))
+                return np.arange(0)
+            order = np.argsort(-self.similarity.scores(doc))
+            return order[order != doc][:200]
+        try:
+            recs = self.recommend(None if q.recommend == "stars" else q.recommend, limit=len(self.corpus))
+        except PapersiftError as exc:
+            q.errors.append(str(exc))
+            return np.arange(0)
+        return np.array([self.corpus.index_of(p.id) for p, _, _ in recs], dtype=np.int64)
 
     def _sorted(self, order: np.ndarray, sort: str) -> np.ndarray:
         if sort == "import" or not len(order):
@@ -410,6 +516,10 @@ class Library:
         return order[np.argsort(np.asarray(keys), kind="stable")]
 
     # ------------------------------------------------------------------- stats
+    def triaged_count(self) -> int:
+        """Papers with a status other than unread (cheap: only annotations are looked at)."""
+        return sum(1 for a in self.annotations.values() if a.status != "unread")
+
     def stats(self) -> dict:
         """Counts by status, star and tag."""
         status = Counter({s: 0 for s in STATUSES})

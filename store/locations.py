@@ -15,7 +15,8 @@ import platformdirs
 APP_NAME = "papersift"
 LIBRARY_ENV = "PAPERSIFT_LIBRARY"
 
-CORPUS_FILE = "corpus.json"
+CORPUS_FILE = "corpus.jsonl"
+CORPUS_FILE_V1 = "corpus.json"  # format version 1, migrated on open
 ANNOTATIONS_FILE = "annotations.json"
 INDEX_CACHE_FILE = "index.cache"
 LOCK_FILE = ".lock"

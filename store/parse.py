@@ -21,8 +21,16 @@ import orjson
 from .errors import InputError
 
 MAX_ABSTRACT_CHARS = 100_000
+MIN_ABSTRACT_WORDS = 8  # a shorter dump paragraph is a heading or stray line, not an abstract
 MAX_FILE_BYTES = 2 * 1024**3
 IMPORTABLE_SUFFIXES = {".txt", ".md", ".text", ".dump", ".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".bib"}
+
+
+class Records(list):
+    """Parsed records, plus what was passed over (dump paragraphs too short to be abstracts)."""
+
+    skipped: int = 0
+    first_skipped_line: int | None = None
 
 
 @dataclass
@@ -124,7 +132,10 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
     else:
         records = parse_dump(text, path, name)
     if not records:
-        raise InputError(path, "no abstracts found" + (" (the file is empty)" if not text.strip() else ""))
+        why = " (the file is empty)" if not text.strip() else ""
+        if getattr(records, "skipped", 0):
+            why = f" ({records.skipped} paragraphs, all shorter than {MIN_ABSTRACT_WORDS} words)"
+        raise InputError(path, "no abstracts found" + why)
     return records
 
 
@@ -167,11 +178,15 @@ def parse_dump(text: str, path: Path, name: str) -> list[RawRecord]:
         paragraphs.append((start, current))
     if paragraphs and _looks_like_header(paragraphs[0][1]) and (len(paragraphs) > 1 or len(paragraphs[0][1][0]) < 60):
         paragraphs = paragraphs[1:]
-    records = []
-    for pos, (line, lines) in enumerate(paragraphs, start=1):
+    records = Records()
+    for line, lines in paragraphs:
         abstract = " ".join(lines)
-        _check_length(path, abstract, line, f"paragraph {pos}")
-        records.append(RawRecord(abstract=abstract, file=name, position=pos))
+        if len(abstract.split()) < MIN_ABSTRACT_WORDS:
+            records.skipped += 1
+            records.first_skipped_line = records.first_skipped_line or line
+            continue
+        _check_length(path, abstract, line, f"paragraph {len(records) + 1}")
+        records.append(RawRecord(abstract=abstract, file=name, position=len(records) + 1))
     return records
 
 

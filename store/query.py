@@ -1,7 +1,9 @@
 """Parse a search query: free words, "exact phrases" and filters.
 
 Filters: ``status:unread``, ``tag:rl``, ``-tag:maybe``, ``star:>=2`` (also
-``star:3``, ``star:<2``), ``topic:N``. Anything else is a word to rank by.
+``star:3``, ``star:<2``), ``topic:N``. Orderings: ``similar:ID`` (more like
+this paper), ``rec:stars`` / ``rec:TAG`` (recommended from your stars and
+to-read list, or from a tag). Anything else is a word to rank by.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ class Query:
     not_tags: list[str] = field(default_factory=list)
     star: tuple | None = None  # (op function, value)
     topics: set[int] = field(default_factory=set)
+    similar: str | None = None
+    recommend: str | None = None  # "stars" or a tag
     errors: list[str] = field(default_factory=list)
     trailing_space: bool = False
 
@@ -57,6 +61,13 @@ def parse_query(text: str) -> Query:
         body = tok[1:] if neg else tok
         key, sep, value = body.partition(":")
         key = key.lower()
+        if sep and key in ("similar", "rec") and not neg:
+            if value or key == "rec":
+                if key == "similar":
+                    q.similar = value.lower()
+                else:
+                    q.recommend = (value or "stars").lower()
+            continue
         if sep and key in ("status", "is", "tag", "star", "stars", "topic"):
             if not value:
                 continue  # still being typed

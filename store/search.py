@@ -57,10 +57,12 @@ class SearchIndex:
         self.term_id = {t: i for i, t in enumerate(vocab)}
         self.sorted_vocab = sorted(vocab)
         self.df = np.diff(offsets)
-        by_len: dict[int, list[str]] = {}
+        # Typo candidates are bucketed by (length, first letter): a typo in the first
+        # letter is rare, and this cuts the terms compared per query word ~20-fold.
+        buckets: dict[tuple[int, str], list[str]] = {}
         for t in vocab:
-            by_len.setdefault(len(t), []).append(t)
-        self.by_len = by_len
+            buckets.setdefault((len(t), t[0]), []).append(t)
+        self.buckets = buckets
         self._expand = lru_cache(maxsize=4096)(self._expand_uncached)
 
     @classmethod
@@ -141,7 +143,8 @@ class SearchIndex:
         # Typos: within 1 edit (short words) or 2 edits (8+ letters).
         if len(word) >= 4:
             max_d = 1 if len(word) < 8 else 2
-            cands = [t for n in range(len(word) - max_d, len(word) + max_d + 1) for t in self.by_len.get(n, ())]
+            cands = [t for n in range(len(word) - max_d, len(word) + max_d + 1)
+                     for t in self.buckets.get((n, word[0]), ())]
             for term, dist, _ in process.extract(word, cands, scorer=OSA.distance, score_cutoff=max_d,
                                                  limit=MAX_FUZZY * 4):
                 if dist == 0:

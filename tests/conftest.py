@@ -42,3 +42,14 @@ def run_cli(tmp_path):
 
     run.library = libdir
     return run
+
+
+async def wait_workers(app, pilot=None) -> None:
+    """Wait until no worker runs (tolerating exclusive workers cancelled by newer ones)."""
+    import asyncio
+    for _ in range(2000):
+        if not any(w.is_running for w in app.workers):
+            break
+        await asyncio.sleep(0.005)
+    if pilot is not None:
+        await pilot.pause()

@@ -46,13 +46,13 @@ def test_search_ranks_and_tolerates_typos(run_cli):
 
 def test_bad_input_names_file_and_line_and_changes_nothing(run_cli, tmp_path):
     run_cli("import", str(SEEDS))
-    before = (run_cli.library / "corpus.json").read_bytes()
+    before = (run_cli.library / "corpus.jsonl").read_bytes()
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"abstract": "fine abstract about things"}\n{"abstract": 3}\n')
     proc = run_cli("import", str(DATA / "icml_slice.jsonl"), str(bad), check=False)
     assert proc.returncode == 1
     assert "bad.jsonl, line 2" in proc.stderr and "abstract" in proc.stderr
-    assert (run_cli.library / "corpus.json").read_bytes() == before
+    assert (run_cli.library / "corpus.jsonl").read_bytes() == before
     proc = run_cli("show", "zzzz", check=False)
     assert proc.returncode == 1 and "no paper" in proc.stderr
 

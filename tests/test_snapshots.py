@@ -6,6 +6,8 @@ import pytest
 from textual.widgets import Input
 
 from store import Library
+
+from .conftest import wait_workers
 from tui.app import make_app
 
 
@@ -22,6 +24,8 @@ def demo_app(tmp_path, seeds_dir):
 
 
 async def _freeze(pilot) -> None:
+    await wait_workers(pilot.app)  # the reader's "more like this" list
+    await pilot.pause()
     for widget in pilot.app.screen.query(Input):
         widget.cursor_blink = False
     await pilot.pause()
@@ -34,6 +38,6 @@ def test_main_screen_80x24(snap_compare, demo_app):
 def test_main_screen_160x45_searching(snap_compare, demo_app):
     async def run_before(pilot):
         await pilot.press("slash", *"agent llm", "escape", "j", "j", "j")
-        await pilot.app.workers.wait_for_complete()
+        await wait_workers(pilot.app)
         await _freeze(pilot)
     assert snap_compare(demo_app, terminal_size=(160, 45), run_before=run_before)

@@ -8,6 +8,8 @@ import pytest
 from textual import events
 
 from store import Library
+
+from .conftest import wait_workers
 from tui.app import make_app
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
@@ -39,7 +41,7 @@ def cur(app):
 
 async def settle(pilot):
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+    await wait_workers(pilot.app)
     await pilot.pause()
 
 

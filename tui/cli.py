@@ -18,8 +18,6 @@ from store.models import STATUSES
 
 from . import cli_output as out
 
-COMMANDS = ("import", "list", "search", "show", "status", "star", "tag", "tags", "note", "undo", "history",
-            "stats", "dedup", "export", "import-annotations", "doctor", "open")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--report", action="store_true")
     g.add_argument("--split", metavar="ID")
+    p = add("doctor", "check the library; --repair fixes what can be fixed safely (from backups)", ("text", "json"))
+    p.add_argument("--repair", action="store_true")
     from .cli_extra import register
     register(add)
     return parser
@@ -83,13 +83,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
     # `papersift FILE...` and bare `papersift` mean `papersift open ...`.
     first = next((i for i, a in enumerate(argv) if not a.startswith("-")), None)
     if first is None and not any(a in ("-h", "--help") for a in argv):
         argv.append("open")
-    elif first is not None and argv[first] not in COMMANDS and not (first > 0 and argv[first - 1] == "--library"):
+    elif first is not None and argv[first] not in commands and not (first > 0 and argv[first - 1] == "--library"):
         argv.insert(first, "open")
-    args = build_parser().parse_args(argv)
+    args = parser.parse_args(argv)
     try:
         return run(args)
     except PapersiftError as exc:
@@ -138,8 +140,35 @@ def _ack(args: argparse.Namespace, message: str, lib: Library, ids: list[str]) -
     return 0
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    """Runs on the folder itself, so it works when the library cannot be opened."""
+    from store import locations
+    from store.doctor import check_index_cache, run_doctor
+
+    folder = Path(args.library).expanduser() if args.library else locations.default_library_dir()
+    report = run_doctor(folder, repair=args.repair)
+    if report.healthy and (folder / locations.CORPUS_FILE).exists():
+        check_index_cache(Library(folder), args.repair, report)
+    if args.format == "json":
+        out.emit_json({"library": str(folder), **report.to_dict()})
+    else:
+        c = out.console()
+        c.print(f"library {folder}", markup=False)
+        for line in report.ok:
+            c.print(f"  ok       {line}", markup=False)
+        for line in report.problems:
+            c.print(f"  problem  {line}", markup=False)
+        for line in report.repaired:
+            c.print(f"  repaired {line}", markup=False)
+        if report.problems and not args.repair:
+            c.print("run `papersift doctor --repair` to repair what can be repaired safely", markup=False)
+    return 0 if report.healthy else 1
+
+
 def run(args: argparse.Namespace) -> int:
     cmd = args.command
+    if cmd == "doctor":
+        return _doctor(args)
     seed = cmd not in ("import",) and not (cmd == "open" and args.files)
     lib = Library.open(args.library, seed_if_new=seed)
     if cmd == "open":

@@ -26,6 +26,14 @@ def register(add) -> None:
     p.add_argument("--group-by", choices=("status", "tag"), default="status", help="Markdown grouping")
     p.add_argument("--abstracts", action="store_true", help="Markdown: include abstracts")
     p.add_argument("--output", "-o", metavar="FILE", help="write here (atomically) instead of standard output")
+    p = add("similar", "papers most like this one (TF-IDF + LSA)")
+    p.add_argument("id")
+    p.add_argument("--limit", type=int, default=10)
+    p = add("recommend", "unread papers ranked by your tags, stars and to-read list (a linear model per tag)")
+    p.add_argument("--tag", help="learn from this tag (default: your starred and to-read papers)")
+    p.add_argument("--limit", type=int, default=20)
+    p = add("topics", "cluster the library into topics with labels, counts and triage progress", ("table", "json"))
+    p.add_argument("--k", type=int, help="number of topics (default: about sqrt(papers / 2), 2 to 50)")
     p = add("import-annotations", "merge annotations from a papersift JSON/JSONL export", ("text", "json"))
     p.add_argument("file")
     p.add_argument("--dry-run", action="store_true", help="show what would change; change nothing")
@@ -36,6 +44,10 @@ def run_extra(lib: Library, args: argparse.Namespace) -> int:
         return _export(lib, args)
     if args.command == "import-annotations":
         return _import_annotations(lib, args)
+    if args.command in ("similar", "recommend"):
+        return _ranked(lib, args)
+    if args.command == "topics":
+        return _topics(lib, args)
     raise PapersiftError(f"unknown command {args.command!r}")
 
 
@@ -85,4 +97,36 @@ def _import_annotations(lib: Library, args: argparse.Namespace) -> int:
         c.print(f"  conflict {line}", markup=False)
     for line in report.unknown:
         c.print(f"  unknown paper {line}", markup=False)
+    return 0
+
+
+def _ranked(lib: Library, args: argparse.Namespace) -> int:
+    from store.records import paper_record
+    if args.command == "similar":
+        rows = [(p, score, []) for p, score in lib.similar(args.id, args.limit)]
+    else:
+        rows = lib.recommend(args.tag, args.limit)
+    if args.format == "json":
+        out.emit_json([{**paper_record(p, lib.annotation(p.id)), "score": round(score, 4), "because": terms}
+                       for p, score, terms in rows])
+        return 0
+    from store.text import display_safe
+    for p, score, terms in rows:
+        why = f"\t(because: {', '.join(terms)})" if terms else ""
+        sys.stdout.write(f"{p.id}\t{score:.3f}\t{display_safe(p.title, False)}{why}\n")
+    return 0
+
+
+def _topics(lib: Library, args: argparse.Namespace) -> int:
+    labels, names = lib.topics(args.k)
+    rows = []
+    for t, name in sorted(names.items()):
+        members = [lib.corpus.papers[int(i)].id for i in (labels == t).nonzero()[0]]
+        triaged = sum(1 for pid in members if pid in lib.annotations and lib.annotations[pid].status != "unread")
+        rows.append({"topic": t, "label": name, "papers": len(members), "triaged": triaged})
+    if args.format == "json":
+        out.emit_json(rows)
+        return 0
+    for r in rows:
+        sys.stdout.write(f"topic:{r['topic']:<3} {r['papers']:>6} papers  {r['triaged']:>5} triaged  {r['label']}\n")
     return 0

@@ -59,6 +59,7 @@ class MainScreen(Screen):
         binding("main.copy_ids", "Copy selected ids", show=False),
         binding("main.open_link", "Open link", show=False),
         binding("main.sort", "Sort", show=False),
+        binding("main.more_like_this", "More like this", show=False),
         binding("main.focus_tags", "Tag panel", show=False),
     ]
 
@@ -112,7 +113,7 @@ class MainScreen(Screen):
 
     def _update_header(self, note: str = "") -> None:
         total = len(self.library)
-        triaged = total - self.library.stats()["status"]["unread"]
+        triaged = self.library.triaged_count()
         self.query_one(TriageHeader).show(self.library.name, triaged, total, note)
 
     def _show_results(self, query: str, result, keep_paper: bool = False) -> None:
@@ -126,6 +127,8 @@ class MainScreen(Screen):
     def _show_current(self) -> None:
         idx = self.results.current_index
         self.query_one(Reader).show(idx)
+        if idx is not None and len(self.library) > 1:
+            self.show_similar(idx)
         self.query_one(TagPanel).show_paper(self.library.corpus.papers[idx].id if idx is not None else None)
 
     def repaint(self) -> None:
@@ -204,6 +207,25 @@ class MainScreen(Screen):
 
     def action_prev_unread(self) -> None:
         self._jump_unread(-1)
+
+    def action_more_like_this(self) -> None:
+        """List the papers most like the highlighted one (escape returns to the full list)."""
+        pid = self.current_paper_id()
+        if pid:
+            self.query_one(SearchBox).value = f"similar:{pid}"
+            self.set_focus(self.results)
+
+    @work(exclusive=True, thread=True, group="similar")
+    def show_similar(self, paper_index: int) -> None:
+        """Five nearest papers in the reader, computed off the UI thread (the first call builds the model)."""
+        try:
+            sims = self.library.similarity.similar(paper_index, 5)
+        except Exception:  # never let the side panel break reading
+            return
+        if get_current_worker().is_cancelled:
+            return
+        titles = [(i, self.library.corpus.papers[i].title) for i, _ in sims]
+        self.app.call_from_thread(self.query_one(Reader).show_similar, paper_index, titles)
 
     def action_sort(self) -> None:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]

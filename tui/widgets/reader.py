@@ -39,11 +39,22 @@ class Reader(VerticalScroll, can_focus=True):
 
     def compose(self):
         yield Static(id="reader-body")
+        yield Static(id="reader-similar")
+
+    def show_similar(self, paper_index: int, titles: list[tuple[int, str]]) -> None:
+        """The "more like this" list for a paper (ignored if the reader moved on)."""
+        if paper_index != self.paper_index:
+            return
+        text = Text("More like this (m lists more)\n", style="bold")
+        for _, title in titles:
+            text.append("  · " + display_safe(title, False) + "\n", style="dim")
+        self.query_one("#reader-similar", Static).update(text)
 
     def show(self, paper_index: int | None) -> None:
         """Display a paper (None: the list is empty)."""
         if paper_index != self.paper_index:
             self.scroll_home(animate=False)
+            self.query_one("#reader-similar", Static).update("")
         self.paper_index = paper_index
         body = self.query_one("#reader-body", Static)
         if paper_index is None:

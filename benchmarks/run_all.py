@@ -1,0 +1,296 @@
+"""papersift benchmarks: import, cold start, keystroke latency, scrolling, triage, search vs fzf.
+
+Prints one table per corpus size (median and p95 over repeated runs; --json for
+machine-readable output). Corpora come from benchmarks/generate.py (made on
+first use, deterministic). The fzf reference runs in the same process on the
+same abstracts (one per line). Timings never fail anything: the targets live
+in the README and the issues.
+
+Usage: python benchmarks/run_all.py [--sizes 6000 30000] [--repeat 5] [--json] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+OUT = HERE / "out"
+sys.path.insert(0, str(ROOT))
+
+QUERIES = ["graph neural network message passing", "diffusion models for image generation", "reinforcement learning policy",
+           "large language model reasoning", "federated learning privacy"]
+TYPO_QUERIES = ["trasnformer", "difusion", "reinforcment", "langauge", "optimzation"]
+SEARCH_QUERIES = ["graph neural network", "diffusion", "transfomer attention"]
+
+
+def stats(xs: list[float]) -> dict:
+    xs = sorted(xs)
+    p95 = xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
+    return {"median": statistics.median(xs), "p95": p95, "n": len(xs)}
+
+
+def corpus(n: int) -> Path:
+    path = OUT / f"c{n}.txt"
+    if not path.exists():
+        OUT.mkdir(exist_ok=True)
+        subprocess.run([sys.executable, str(HERE / "generate.py"), str(n), str(path)], check=True)
+    return path
+
+
+def papersift_cmd() -> list[str]:
+    exe = Path(sys.executable).with_name("papersift")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "tui"]
+
+
+def timed_process(cmd: list[str], stdin=None) -> tuple[float, int]:
+    """Wall seconds and peak RSS (KB) of one child process."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - t
+    if status:
+        raise RuntimeError(f"{cmd} failed ({status})")
+    return elapsed, usage.ru_maxrss
+
+
+def bench_import(path: Path, repeat: int) -> tuple[dict, dict, Path]:
+    times, rss = [], []
+    keep = None
+    for i in range(repeat):
+        lib = Path(tempfile.mkdtemp(prefix="psbench-"))
+        t, r = timed_process(papersift_cmd() + ["--library", str(lib), "import", str(path)])
+        times.append(t)
+        rss.append(r / 1024)
+        if keep is None:
+            keep = lib
+        else:
+            shutil.rmtree(lib)
+    return stats(times), stats(rss), keep  # type: ignore[return-value]
+
+
+def bench_cold_start(lib: Path, repeat: int) -> dict:
+    xs = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, str(HERE / "startup_probe.py"), str(lib)], capture_output=True, text=True,
+                             check=True)
+        xs.append(float(out.stdout.strip().splitlines()[-1]))
+    return stats(xs)
+
+
+async def idle_workers(app) -> None:
+    """Wait until no worker runs (exclusive workers may be cancelled by newer ones)."""
+    for _ in range(4000):
+        if not any(w.is_running for w in app.workers):
+            return
+        await asyncio.sleep(0.005)
+
+
+class PaintClock:
+    """Benchmark-only hooks: when did the results list last render rows, and when did a write finish?
+
+    A key event is posted exactly as the terminal driver posts it; the clock stops
+    at the last row rendered by the first repaint after the change.
+    """
+
+    def __init__(self, results) -> None:
+        self.stamps: list[float] = []
+        original = results.render_line
+
+        def render_line(y):
+            strip = original(y)
+            self.stamps.append(time.perf_counter())
+            return strip
+        results.render_line = render_line
+
+    async def measure(self, app, pilot, event, changed) -> float:
+        """Post ``event``; wait until ``changed()`` and the following repaint has finished."""
+        from textual import events
+        self.stamps.clear()
+        t0 = time.perf_counter()
+        app.post_message(events.Key(event, " " if event == "space" else event if len(event) == 1 else None))
+        deadline = t0 + 10
+        while not changed() and time.perf_counter() < deadline:
+            await asyncio.sleep(0)
+        mark = time.perf_counter()
+        while time.perf_counter() < deadline:  # the repaint after the change
+            await asyncio.sleep(0.002)
+            after = [s for s in self.stamps if s >= mark]
+            if after and time.perf_counter() - after[-1] > 0.02:
+                return after[-1] - t0
+        raise TimeoutError("the list never repainted for this key")
+
+
+async def _pilot_benches(lib_dir: Path, repeat: int) -> dict:
+    from store import Library
+    from tui.app import make_app
+
+    results: dict[str, list[float]] = {"key_1": [], "key_3": [], "key_8": [], "key_20": [], "key_typo": [],
+                                       "page_down": []}
+    app = make_app(Library(lib_dir), keymap_path=None, settings_path=Path(tempfile.mkdtemp()) / "s.json")
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = app.main_screen
+        box = screen.query_one("#search")
+        clock = PaintClock(screen.results)
+
+        async def reset(value: str) -> None:
+            box.value = value
+            box.cursor_position = len(value)
+            await idle_workers(app)
+            await pilot.pause()
+            screen.set_focus(box)
+            await pilot.pause()
+
+        def shown(q: str):
+            # the list shows the results for exactly this query (its border title is set with them)
+            return lambda: box.value == q and screen.results.indices is not None and getattr(screen, "_shown_query", None) == q
+
+        original_show = screen._show_results
+
+        def show(query, result, keep_paper=False):
+            original_show(query, result, keep_paper)
+            screen._shown_query = query
+        screen._show_results = show
+
+        for q in (QUERIES * repeat)[: max(repeat, len(QUERIES))]:
+            await reset("")
+            for n, ch in enumerate(q[:20], start=1):
+                dt = await clock.measure(app, pilot, "space" if ch == " " else ch, shown(q[:n]))
+                if n in (1, 3, 8, 20):
+                    results[f"key_{n}"].append(dt)
+        for q in (TYPO_QUERIES * repeat)[: max(repeat, len(TYPO_QUERIES))]:
+            app.main_screen.library.index._expand.cache_clear()  # a typo is a word never typed before
+            await reset(q[:-1])
+            results["key_typo"].append(await clock.measure(app, pilot, q[-1], shown(q)))
+        await reset("")
+        screen.set_focus(screen.results)
+        await pilot.pause()
+        for _ in range(30):
+            before = screen.results.cursor
+            results["page_down"].append(await clock.measure(app, pilot, "pagedown",
+                                                            lambda b=before: screen.results.cursor != b))
+    return {k: stats(v) for k, v in results.items()}
+
+
+async def _triage_bench(lib_dir: Path, fraction: float, presses: int) -> dict:
+    """Status key -> the store's fsync'd atomic write has returned (durable), as the app runs it."""
+    from store import Library
+    from store.models import Annotation
+    from tui.app import make_app
+
+    lib = Library(lib_dir)
+    ids = [p.id for p in lib.corpus][: int(len(lib) * fraction)]
+    lib.replace_annotations({pid: Annotation(pid, status="read", tags=["bench"], updated="2026-01-01") for pid in ids},
+                            "bench", "benchmark setup")
+    durable: list[float] = []
+    original = lib.store.apply
+
+    def apply(*args, **kwargs):
+        original(*args, **kwargs)
+        durable.append(time.perf_counter())
+    lib.store.apply = apply
+    app = make_app(lib, keymap_path=None, settings_path=Path(tempfile.mkdtemp()) / "s.json")
+    xs = []
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        from textual import events
+        for i in range(presses):
+            key = "a" if i % 2 else "s"
+            n = len(durable)
+            t0 = time.perf_counter()
+            app.post_message(events.Key(key, key))
+            while len(durable) == n:
+                await asyncio.sleep(0)
+            xs.append(durable[-1] - t0)
+            await pilot.pause()
+    return stats(xs)
+
+
+def bench_search_vs_fzf(lib: Path, path: Path, repeat: int) -> dict:
+    fzf = shutil.which("fzf")
+    lines = OUT / (path.stem + ".lines")
+    if not lines.exists():
+        text = path.read_text(encoding="utf-8")
+        paras = [" ".join(p.split()) for p in re.split(r"\n\s*\n", text)[1:] if p.strip()]
+        lines.write_text("\n".join(paras) + "\n", encoding="utf-8")
+    out = {}
+    for q in SEARCH_QUERIES:
+        ours = [timed_process(papersift_cmd() + ["--library", str(lib), "search", q, "--limit", "20",
+                                                  "--format", "plain"])[0] for _ in range(repeat)]
+        row = {"papersift": stats(ours)}
+        if fzf:
+            theirs = []
+            for _ in range(repeat):
+                with lines.open("rb") as fh:
+                    theirs.append(timed_process([fzf, "--filter", q], stdin=fh)[0])
+            row["fzf"] = stats(theirs)
+            row["ratio"] = row["papersift"]["median"] / row["fzf"]["median"]
+        out[q] = row
+    return out
+
+
+def ms(x: float) -> str:
+    return f"{x * 1000:,.1f} ms" if x < 1 else f"{x:,.2f} s"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[6000, 30000])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="smoke run: one repeat, fewer presses")
+    args = ap.parse_args()
+    repeat = 1 if args.quick else args.repeat
+    report = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0],
+                          "fzf": subprocess.run(["fzf", "--version"], capture_output=True, text=True).stdout.strip()
+                          if shutil.which("fzf") else None}, "sizes": {}}
+    for n in args.sizes:
+        path = corpus(n)
+        imp, rss, lib = bench_import(path, max(1, min(repeat, 3)))
+        row = {"import": imp, "import_peak_rss_mb": rss, "cold_start": bench_cold_start(lib, repeat)}
+        row.update(asyncio.run(_pilot_benches(lib, repeat)))
+        row["search_vs_fzf"] = bench_search_vs_fzf(lib, path, repeat)
+        for frac in (0.1, 0.5, 1.0):
+            trial = Path(tempfile.mkdtemp(prefix="pstriage-"))
+            shutil.copytree(lib, trial, dirs_exist_ok=True)
+            row[f"triage_{int(frac * 100)}pct"] = asyncio.run(_triage_bench(trial, frac, 10 if args.quick else 40))
+            shutil.rmtree(trial)
+        report["sizes"][n] = row
+        shutil.rmtree(lib)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return
+    m = report["machine"]
+    print(f"machine: {m['cpus']} cores, Python {m['python']}, fzf {m['fzf']}")
+    for n, row in report["sizes"].items():
+        print(f"\n### {n:,} abstracts\n")
+        print("| measure | median | p95 |")
+        print("|---|---|---|")
+        print(f"| import + dedup (whole process) | {ms(row['import']['median'])} | {ms(row['import']['p95'])} |")
+        print(f"| import peak RSS | {row['import_peak_rss_mb']['median']:,.0f} MB | {row['import_peak_rss_mb']['p95']:,.0f} MB |")
+        print(f"| cold start -> list painted | {ms(row['cold_start']['median'])} | {ms(row['cold_start']['p95'])} |")
+        for k, label in (("key_1", "1 char"), ("key_3", "3 chars"), ("key_8", "8 chars"), ("key_20", "20 chars"),
+                         ("key_typo", "typo")):
+            print(f"| keystroke -> results repainted ({label}) | {ms(row[k]['median'])} | {ms(row[k]['p95'])} |")
+        print(f"| page down | {ms(row['page_down']['median'])} | {ms(row['page_down']['p95'])} |")
+        for frac in (10, 50, 100):
+            r = row[f"triage_{frac}pct"]
+            print(f"| triage key -> durable on disk ({frac}% annotated) | {ms(r['median'])} | {ms(r['p95'])} |")
+        for q, r in row["search_vs_fzf"].items():
+            extra = f" vs fzf {ms(r['fzf']['median'])} = **{r['ratio']:.2f}x**" if "fzf" in r else ""
+            print(f"| `papersift search \"{q}\"` (whole process){extra} | {ms(r['papersift']['median'])} | {ms(r['papersift']['p95'])} |")
+
+
+if __name__ == "__main__":
+    main()

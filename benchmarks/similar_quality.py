@@ -1,0 +1,55 @@
+"""Quality of "more like this" on ICLR 2024: share of top-5 similar papers with the query's primary area.
+
+Baselines measured on this set (issue #7): plain TF-IDF cosine 0.38, LSA 0.42, MiniLM 0.42, chance 0.08.
+
+Usage: python benchmarks/similar_quality.py [path/to/iclr2024.jsonl]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from store import Library  # noqa: E402
+import store.similar as S  # noqa: E402
+
+DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "iclr2024.jsonl"
+
+
+def load(path: Path):
+    lib = Library(Path(tempfile.mkdtemp()) / "lib")
+    lib.import_paths([path])
+    area = {}
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        area[rec["abstract"].strip()] = rec["primary_area"]
+    labels = [area.get(p.abstract.strip()) for p in lib.corpus]
+    return lib, labels
+
+
+def precision_at5(sim: "S.Similarity", labels: list) -> float:
+    hits = total = 0
+    for i, lab in enumerate(labels):
+        if lab is None:
+            continue
+        top = sim.similar(i, 5)
+        hits += sum(labels[j] == lab for j, _ in top)
+        total += len(top)
+    return hits / total
+
+
+if __name__ == "__main__":
+    path = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
+    lib, labels = load(path)
+    base = precision_at5(S.Similarity(lib.index, use_lsa=False), labels)
+    blend = precision_at5(S.Similarity(lib.index, feedback=False), labels)
+    full = precision_at5(S.Similarity(lib.index), labels)
+    dims = S.lsa_dims(len(labels))
+    print(f"| TF-IDF cosine (BM25 weights) | {base:.3f} |")
+    print(f"| + LSA({dims}) blend | {blend:.3f} |")
+    print(f"| + pseudo-relevance feedback (papersift) | {full:.3f} | target >= 0.43 |")

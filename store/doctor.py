@@ -1,0 +1,174 @@
+"""Check a library and repair what can be repaired safely.
+
+Checks: the corpus and annotations files parse and are papersift's; every
+paper line parses and the header's ids match the papers; every annotation
+points at a paper (orphans whose id is a merged alias are re-pointed); the
+undo history is well-formed; backups exist; the search-index cache matches.
+
+Repairs (with ``repair=True``), each reported: a damaged file is moved aside
+(``<file>.damaged-<time>``) and the newest backup that passes the checks is
+restored; a corpus header that disagrees with its papers is rebuilt from them;
+re-pointable orphan annotations are moved to their paper; a stale or damaged
+index cache is rebuilt. Nothing is deleted.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import orjson
+
+from . import locations
+from .annotations import ANN, HIST, AnnotationStore, doc_id_for
+from .atomic import atomic_write_bytes
+from .backups import list_backups
+from .corpus import Corpus
+from .errors import CorruptFileError
+from .models import Paper
+
+
+@dataclass
+class DoctorReport:
+    ok: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    repaired: list[str] = field(default_factory=list)
+
+    @property
+    def healthy(self) -> bool:
+        return not self.problems or len(self.repaired) >= len(self.problems)
+
+    def to_dict(self) -> dict:
+        return {"ok": self.ok, "problems": self.problems, "repaired": self.repaired, "healthy": self.healthy}
+
+
+def _stamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _check_corpus_file(path: Path) -> str | None:
+    """None when the file is a sound corpus, else what is wrong."""
+    try:
+        corpus = Corpus.load(path)
+        for i, paper in enumerate(corpus.papers):
+            if corpus.index_of(paper.id) != i:
+                return f"line {i + 2}: paper {paper.id} does not match the header's id list"
+    except CorruptFileError as exc:
+        return str(exc).split(". papersift will not")[0]
+    except OSError as exc:
+        return f"{path}: cannot read ({exc})"
+    return None
+
+
+def _check_annotations_file(path: Path) -> str | None:
+    try:
+        AnnotationStore(path).load_all()
+    except CorruptFileError as exc:
+        return str(exc).split(". papersift will not")[0]
+    except (OSError, KeyError, TypeError, ValueError) as exc:
+        return f"{path}: malformed annotation records ({exc!r})"
+    return None
+
+
+def _restore(path: Path, check, report: DoctorReport) -> bool:
+    """Move a damaged file aside and restore the newest backup that passes ``check``."""
+    for backup in list_backups(path):
+        if check(backup) is None:
+            aside = path.with_name(f"{path.name}.damaged-{_stamp()}")
+            os.replace(path, aside)
+            atomic_write_bytes(path, backup.read_bytes())
+            report.repaired.append(f"moved the damaged {path.name} to {aside.name} and restored {backup.name}")
+            return True
+    report.problems.append(f"no good backup of {path.name} to restore; the file was left as it is")
+    return False
+
+
+def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
+    """Check (and optionally repair) the library at ``folder``."""
+    report = DoctorReport()
+    corpus_path = folder / locations.CORPUS_FILE
+    ann_path = folder / locations.ANNOTATIONS_FILE
+    # 1. corpus
+    if not corpus_path.exists():
+        report.ok.append("no corpus yet (an empty library)")
+    else:
+        problem = _check_corpus_file(corpus_path)
+        if problem is None:
+            report.ok.append(f"{corpus_path.name}: parses, ids consistent")
+        else:
+            report.problems.append(problem)
+            if repair and "does not match the header" in problem:
+                corpus = Corpus.load(corpus_path)
+                papers = list(corpus.papers)
+                fixed = Corpus(papers, [list(p) for p in corpus.separate])
+                fixed.save(corpus_path)
+                report.repaired.append(f"rebuilt {corpus_path.name}'s header from its {len(papers)} papers")
+            elif repair:
+                _restore(corpus_path, _check_corpus_file, report)
+    # 2. annotations
+    if ann_path.exists():
+        problem = _check_annotations_file(ann_path)
+        if problem is None:
+            report.ok.append(f"{ann_path.name}: parses")
+        else:
+            report.problems.append(problem)
+            if repair:
+                _restore(ann_path, _check_annotations_file, report)
+    # 3. cross-checks (only on files that now parse)
+    if corpus_path.exists() and _check_corpus_file(corpus_path) is None and ann_path.exists() \
+            and _check_annotations_file(ann_path) is None:
+        corpus = Corpus.load(corpus_path)
+        data = orjson.loads(ann_path.read_bytes())
+        anns = data.get(ANN) or {}
+        orphans = {k: v for k, v in anns.items() if corpus.index_of(v.get("paper_id", "")) is None}
+        moved = {}
+        for key, rec in anns.items():
+            idx = corpus.index_of(rec.get("paper_id", ""))
+            if idx is not None and corpus.papers[idx].id != rec["paper_id"]:
+                moved[key] = corpus.papers[idx].id  # annotation under a merged alias
+            elif idx is not None and str(doc_id_for(rec["paper_id"])) != key:
+                moved[key] = rec["paper_id"]
+        if orphans:
+            report.problems.append(f"{len(orphans)} annotation(s) point at no paper (kept; e.g. {next(iter(orphans.values()))['paper_id']})")
+        else:
+            report.ok.append(f"all {len(anns)} annotations point at papers")
+        if moved:
+            report.problems.append(f"{len(moved)} annotation(s) stored under an alias or a wrong key")
+            if repair:
+                for key, pid in moved.items():
+                    rec = dict(anns.pop(key))
+                    rec["paper_id"] = pid
+                    target = str(doc_id_for(pid))
+                    if target not in anns:
+                        anns[target] = rec
+                    else:
+                        anns[key + "-dup"] = rec  # never drop a word: keep both
+                data[ANN] = anns
+                atomic_write_bytes(ann_path, orjson.dumps(data))
+                report.repaired.append(f"re-pointed {len(moved)} annotation(s) to their papers")
+        bad_hist = [k for k, e in (data.get(HIST) or {}).items() if not isinstance(e, dict) or "before" not in e]
+        if bad_hist:
+            report.problems.append(f"{len(bad_hist)} malformed undo entries")
+        else:
+            report.ok.append(f"undo history: {len(data.get(HIST) or {})} entries")
+    # 4. backups and index cache
+    n_backups = len(list_backups(corpus_path)) + len(list_backups(ann_path))
+    report.ok.append(f"{n_backups} backup(s) in {locations.BACKUP_DIR}/") if n_backups else \
+        report.ok.append("no backups yet (they are taken before imports and bulk changes)")
+    return report
+
+
+def check_index_cache(library, repair: bool, report: DoctorReport) -> None:
+    """The search-index cache matches the corpus (else rebuilt when repairing)."""
+    if library._load_index_cache() is not None:
+        report.ok.append("search index cache matches the corpus")
+        return
+    report.problems.append("search index cache is missing or stale (harmless; it is rebuilt when needed)")
+    if repair:
+        library.build_index()
+        report.repaired.append("rebuilt the search index cache")
+
+
+__all__ = ["DoctorReport", "run_doctor", "check_index_cache", "Paper"]

@@ -1,0 +1,159 @@
+"""More like this, recommendations and topics, from the search index's vectors.
+
+Each paper is a sparse vector: its BM25-saturated term weights times idf (the
+same statistics search uses, so nothing is tokenized twice), L2-normalized.
+"More like this" blends that cosine with the cosine in a latent space (LSA: a
+truncated SVD of the same matrix, ~sqrt(n)/1.5 dimensions: few, so it captures
+topics rather than wording), then adds pseudo-relevance feedback: the scores
+of the query's ten nearest neighbours, weighted by their similarity. On ICLR
+2024's primary areas the share of top-5 neighbours in the query's area goes
+from 0.374 (TF-IDF cosine) to 0.437 (``benchmarks/similar_quality.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.linalg import svds
+
+from .search import SearchIndex
+
+LSA_WEIGHT = 1.0
+FEEDBACK_K = 10
+FEEDBACK_BETA = 1.0
+
+
+def lsa_dims(n_docs: int) -> int:
+    """Latent dimensions for a corpus: measured best at 32 for 2,260 papers; grows as sqrt(n)."""
+    return int(min(128, max(32, round(n_docs ** 0.5 / 1.5))))
+
+
+def doc_term_matrix(index: SearchIndex, min_df: int = 2, max_df_ratio: float = 0.5) -> sp.csr_matrix:
+    """Documents x terms, TF-IDF-like weights, rows L2-normalized."""
+    df = np.diff(index.offsets)
+    keep = (df >= min_df) & (df <= max(2, int(max_df_ratio * index.n_docs)))
+    term_of_posting = np.repeat(np.arange(len(df)), df)
+    mask = keep[term_of_posting]
+    rows = index.docs[mask]
+    cols = term_of_posting[mask]
+    vals = index.weights[mask] * index.idf[cols]
+    m = sp.csr_matrix((vals.astype(np.float32), (rows, cols)), shape=(index.n_docs, len(df)))
+    norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    return sp.diags(1.0 / norms).dot(m).tocsr()
+
+
+def lsa(matrix: sp.csr_matrix, dims: int | None = None) -> np.ndarray:
+    """Row-normalized latent vectors (documents x dims)."""
+    k = max(2, min(dims or lsa_dims(matrix.shape[0]), min(matrix.shape) - 1))
+    u, s, _ = svds(matrix.astype(np.float64), k=k, random_state=0)
+    vecs = (u * s).astype(np.float32)
+    norms = np.linalg.norm(vecs, axis=1)
+    norms[norms == 0] = 1.0
+    return vecs / norms[:, None]
+
+
+class Similarity:
+    """Nearest neighbours of papers (indices into the corpus)."""
+
+    def __init__(self, index: SearchIndex, use_lsa: bool = True, feedback: bool = True):
+        self.matrix = doc_term_matrix(index)
+        self.matrix_t = self.matrix.T.tocsr()
+        self.latent = lsa(self.matrix) if use_lsa and index.n_docs > 10 else None
+        self.feedback = feedback and use_lsa
+
+    def _blend(self, rows: np.ndarray) -> np.ndarray:
+        """Blended similarity of the given papers to every paper (len(rows) x n)."""
+        s = (self.matrix[rows] @ self.matrix_t).toarray()
+        if self.latent is not None:
+            s += LSA_WEIGHT * (self.latent[rows] @ self.latent.T)
+        return s
+
+    def scores(self, doc: int) -> np.ndarray:
+        """Similarity of every paper to ``doc`` (higher is closer)."""
+        base = self._blend(np.array([doc]))[0]
+        if not self.feedback or len(base) <= FEEDBACK_K + 1:
+            return base
+        masked = base.copy()
+        masked[doc] = -np.inf
+        top = np.argpartition(-masked, FEEDBACK_K)[:FEEDBACK_K]
+        return base + FEEDBACK_BETA * (base[top] @ self._blend(top)) / FEEDBACK_K
+
+    def similar(self, doc: int, limit: int = 10) -> list[tuple[int, float]]:
+        """The ``limit`` most similar papers (not ``doc`` itself), best first."""
+        s = self.scores(doc)
+        s[doc] = -np.inf
+        limit = min(limit, len(s) - 1)
+        top = np.argpartition(-s, limit)[:limit]
+        top = top[np.argsort(-s[top])]
+        return [(int(i), float(s[i])) for i in top]
+
+
+def recommend_scores(matrix: sp.csr_matrix, positives: np.ndarray, negatives: np.ndarray,
+                     damp: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
+    """Score every paper by a linear classifier trained on the labelled ones.
+
+    A ridge classifier (least squares with damping, solved by LSQR on the
+    sparse TF-IDF matrix) — the linear-model-per-tag approach arxiv-sanity
+    uses with an SVM, at a fraction of the cost.
+
+    Args:
+        positives: paper indices with the label (a tag, stars, to-read).
+        negatives: paper indices known not to have it (skipped, or other papers).
+
+    Returns:
+        (scores for every paper, the weight vector over terms).
+    """
+    from scipy.sparse.linalg import lsqr
+
+    rows = np.concatenate([positives, negatives])
+    y = np.concatenate([np.ones(len(positives)), -np.ones(len(negatives))])
+    # balance the classes so a handful of positives is not drowned by negatives
+    weights = np.where(y > 0, len(rows) / (2 * max(len(positives), 1)), len(rows) / (2 * max(len(negatives), 1)))
+    sw = np.sqrt(weights)
+    x = sp.diags(sw).dot(matrix[rows])
+    w = lsqr(x, y * sw, damp=damp, atol=1e-6, btol=1e-6, iter_lim=200)[0]
+    return matrix.dot(w), w
+
+
+def explain(matrix: sp.csr_matrix, w: np.ndarray, doc: int, vocab: list[str], top: int = 5) -> list[str]:
+    """The terms that contribute most to a paper's recommendation score."""
+    row = matrix[doc]
+    contrib = row.data * w[row.indices]
+    order = np.argsort(-contrib)[:top]
+    return [vocab[row.indices[i]] for i in order if contrib[i] > 0]
+
+
+def kmeans(vectors: np.ndarray, k: int, iters: int = 30, seed: int = 0) -> np.ndarray:
+    """Spherical k-means (cosine) with k-means++ seeding; returns a label per row."""
+    rng = np.random.default_rng(seed)
+    n = len(vectors)
+    k = max(1, min(k, n))
+    centers = [vectors[rng.integers(n)]]
+    dist = np.full(n, np.inf)
+    for _ in range(1, k):
+        dist = np.minimum(dist, 1 - vectors @ centers[-1])
+        p = np.clip(dist, 0, None) ** 2
+        centers.append(vectors[rng.choice(n, p=p / p.sum()) if p.sum() > 0 else rng.integers(n)])
+    c = np.array(centers)
+    labels = np.zeros(n, dtype=np.int32)
+    for _ in range(iters):
+        new = np.argmax(vectors @ c.T, axis=1)
+        if np.array_equal(new, labels) and _:
+            break
+        labels = new
+        for j in range(k):
+            members = vectors[labels == j]
+            if len(members):
+                m = members.sum(axis=0)
+                c[j] = m / (np.linalg.norm(m) or 1.0)
+    return labels
+
+
+def topic_labels(matrix: sp.csr_matrix, labels: np.ndarray, vocab: list[str], top: int = 3) -> dict[int, str]:
+    """A readable label per topic: the top terms of its mean TF-IDF vector."""
+    out = {}
+    for t in np.unique(labels):
+        mean = np.asarray(matrix[labels == t].mean(axis=0)).ravel()
+        out[int(t)] = " · ".join(vocab[i] for i in np.argsort(-mean)[:top])
+    return out

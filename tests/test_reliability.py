@@ -1,0 +1,222 @@
+"""Hostile input, corrupt or foreign files, doctor, migration: clear errors and nothing lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from store import Library
+from store.doctor import run_doctor
+from store.errors import CorruptFileError, InputError
+from store.parse import expand_paths, parse_file
+
+ABS = "We study hostile inputs for importers and show that careful parsing keeps every stored annotation safe."
+
+
+def snapshot(lib: Library) -> tuple[bytes, bytes]:
+    return lib.corpus_path.read_bytes(), lib.annotations_path.read_bytes()
+
+
+@pytest.fixture
+def annotated(lib):
+    pid = lib.corpus.papers[0].id
+    lib.set_status([pid], "read")
+    lib.add_tags([pid], ["keep"])
+    return lib
+
+
+HOSTILE = {
+    "binary.txt": (b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 4, "NUL byte"),
+    "latin1.txt": (("Header\n\n" + ABS.replace("careful", "caf\xe9")).encode("latin-1"), "byte offset"),
+    "empty.txt": (b"", "empty"),
+    "header.txt": (b"NeurIPS 2026 Papers\n", "no abstracts"),
+    "deep.json": (b"[" * 200_000 + b"]" * 200_000, "invalid JSON"),
+    "types.json": (json.dumps([{"abstract": ABS}, {"abstract": ["not", "a", "string"]}]).encode(), "entry 2"),
+    "ragged.csv": (f"title,abstract\nA,{ABS}\nB,{ABS},extra,more\n".encode(), "line 3"),
+    "noabstract.csv": (b"title,summaryish\nA,B\n", "no \"abstract\" column"),
+    "unbalanced.bib": (b"@article{x,\n title={Oops,\n abstract={" + ABS.encode() + b"}\n}\n", "never closed"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_file_gets_clear_error_and_library_untouched(annotated, tmp_path, name):
+    content, needle = HOSTILE[name]
+    path = tmp_path / name
+    path.write_bytes(content)
+    before = snapshot(annotated)
+    t = time.perf_counter()
+    with pytest.raises(InputError) as err:
+        annotated.import_paths([path])
+    assert time.perf_counter() - t < 20
+    assert name in str(err.value) and needle in str(err.value)
+    assert snapshot(annotated) == before
+    assert Library(annotated.folder).annotation(annotated.corpus.papers[0].id).tags == ["keep"]
+
+
+def test_utf16_with_bom_imports(lib, tmp_path):
+    (tmp_path / "u16.txt").write_bytes(("Header\n\n" + ABS).encode("utf-16"))
+    assert lib.import_paths([tmp_path / "u16.txt"]).new == 1
+
+
+def test_fifty_megabyte_paragraph_is_refused_quickly(annotated, tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_text("Header\n\n" + ("word " * 10_000_000))
+    before = snapshot(annotated)
+    t = time.perf_counter()
+    with pytest.raises(InputError, match="big.txt, line 3 .paragraph 1.: abstract is 49,999,999 characters"):
+        annotated.import_paths([big])
+    assert time.perf_counter() - t < 20 and snapshot(annotated) == before
+
+
+def test_hundred_thousand_tiny_paragraphs(annotated, tmp_path):
+    tiny = tmp_path / "tiny.txt"
+    tiny.write_text("\n\n".join(f"p{i} x" for i in range(100_000)))  # the first is taken as the header
+    t = time.perf_counter()
+    with pytest.raises(InputError, match=r"tiny.txt: no abstracts found \(99999 paragraphs, all shorter than 8 words\)"):
+        annotated.import_paths([tiny])
+    assert time.perf_counter() - t < 20
+
+
+def test_short_lines_in_a_dump_are_passed_over_and_counted(lib, tmp_path):
+    (tmp_path / "d.txt").write_text(f"Header\n\nOral session 1\n\n{ABS}\n\nPoster session\n\n{ABS} Twice.\n")
+    s = lib.import_paths([tmp_path / "d.txt"])
+    assert (s.new, s.skipped) == (1, 2) or (s.new + s.near, s.skipped) == (2, 2)
+    assert "passed over 2 paragraphs" in s.line()
+
+
+def test_formula_injection_csv_is_stored_faithfully(lib, tmp_path):
+    (tmp_path / "f.csv").write_text(f'title,abstract\n"=HYPERLINK(""http://x"")","{ABS}"\n')
+    lib.import_paths([tmp_path / "f.csv"])
+    assert lib.corpus.papers[-1].title == '=HYPERLINK("http://x")'
+
+
+def test_file_disappearing_mid_import(annotated, tmp_path):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text(ABS)
+    b.write_text(ABS + " Again, differently.")
+    files = expand_paths([tmp_path])
+    b.unlink()
+    with pytest.raises(InputError, match="b.txt: file disappeared"):
+        for f in files:
+            parse_file(f)
+    before = snapshot(annotated)
+    with pytest.raises(InputError):
+        annotated.import_paths([a, b])
+    assert snapshot(annotated) == before
+
+
+def test_escape_sequences_are_stored_faithfully(lib, tmp_path):
+    evil = "We \x1b[2J\x1b]52;c;ZXZpbA==\x07 ring the \x07 bell and more words to be an abstract here."
+    (tmp_path / "e.txt").write_text(evil)
+    lib.import_paths([tmp_path / "e.txt"])
+    assert Library(lib.folder).corpus.papers[-1].abstract == evil
+
+
+PARSER_SUFFIXES = [".txt", ".json", ".jsonl", ".csv", ".bib"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.one_of(st.binary(max_size=600), st.text(max_size=600).map(lambda t: t.encode("utf-8", "surrogatepass"))),
+       suffix=st.sampled_from(PARSER_SUFFIXES))
+def test_fuzz_every_parser_errors_cleanly(tmp_path, data, suffix):
+    path = tmp_path / f"fuzz{suffix}"
+    path.write_bytes(data)
+    try:
+        records = parse_file(path)
+    except InputError as exc:
+        assert str(path) in str(exc)
+        return
+    assert all(isinstance(r.abstract, str) and r.abstract for r in records)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(objs=st.lists(st.dictionaries(st.sampled_from(["abstract", "title", "authors", "id", "url"]),
+                                     st.one_of(st.text(max_size=80), st.integers(), st.none(),
+                                               st.lists(st.text(max_size=10), max_size=3)), max_size=5), max_size=5))
+def test_fuzz_json_structures(tmp_path, objs):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(objs))
+    try:
+        parse_file(path)
+    except InputError as exc:
+        assert "s.json" in str(exc)
+
+
+def test_truncated_corpus_is_refused_and_doctor_restores_it(annotated, tmp_path):
+    (tmp_path / "x.txt").write_text(ABS)
+    annotated.import_paths([tmp_path / "x.txt"])  # takes a backup of the previous corpus
+    data = annotated.corpus_path.read_bytes()
+    annotated.corpus_path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(CorruptFileError, match="corpus.jsonl.*truncated|corpus.jsonl: line"):
+        Library(annotated.folder)
+    report = run_doctor(annotated.folder)
+    assert report.problems and not report.repaired
+    report = run_doctor(annotated.folder, repair=True)
+    assert any("restored" in r for r in report.repaired)
+    assert len(Library(annotated.folder)) == 35  # the backup taken before the last import
+    assert list(annotated.folder.glob("corpus.jsonl.damaged-*"))  # nothing deleted
+
+
+def test_garbled_annotations_are_restored_from_backup(annotated):
+    annotated.rename_tag("keep", "kept")  # bulk op: backup of the previous annotations
+    annotated.annotations_path.write_bytes(b'{"annotations": {"1": ')
+    report = run_doctor(annotated.folder, repair=True)
+    assert any("restored" in r for r in report.repaired)
+    assert Library(annotated.folder).annotation(annotated.corpus.papers[0].id).tags == ["keep"]
+
+
+def test_foreign_and_newer_files_are_refused(lib):
+    lib.corpus_path.write_text('{"format": "something-else"}\n')
+    with pytest.raises(CorruptFileError, match="not a papersift corpus"):
+        Library(lib.folder)
+    lib.corpus_path.write_text('{"format": "papersift-corpus", "version": 99}\n')
+    with pytest.raises(CorruptFileError, match="newer papersift"):
+        Library(lib.folder)
+
+
+def test_doctor_on_a_healthy_library_and_orphans(annotated, run_cli):
+    report = run_doctor(annotated.folder)
+    assert not report.problems and any("annotations point at papers" in o for o in report.ok)
+    data = orjson.loads(annotated.annotations_path.read_bytes())
+    data["annotations"]["999"] = {"paper_id": "ffffffffffff", "status": "read"}
+    annotated.annotations_path.write_bytes(orjson.dumps(data))
+    report = run_doctor(annotated.folder)
+    assert any("point at no paper" in p for p in report.problems)
+    proc = run_cli("doctor", library=annotated.folder, check=False)
+    assert proc.returncode == 1 and "point at no paper" in proc.stdout
+
+
+def test_version_1_library_is_migrated_with_a_backup(tmp_path, seeds_dir):
+    lib = Library(tmp_path / "new")
+    lib.import_paths([seeds_dir])
+    pid = lib.corpus.papers[0].id
+    lib.set_star([pid], 3)
+    old = tmp_path / "old"
+    old.mkdir()
+    v1 = {"format": "papersift-corpus", "version": 1, "papers": [p.to_record() for p in lib.corpus], "separate": []}
+    (old / "corpus.json").write_bytes(orjson.dumps(v1))
+    (old / "annotations.json").write_bytes(lib.annotations_path.read_bytes())
+    migrated = Library(old)
+    assert len(migrated) == 35 and migrated.annotation(pid).star == 3
+    assert not (old / "corpus.json").exists() and (old / "corpus.jsonl").exists()
+    assert list((old / "backups").glob("corpus.json.*migrate-v1.bak"))
+
+
+def test_bulk_changes_take_a_backup_first(lib):
+    lib.set_star([lib.corpus.papers[20].id], 1)  # an annotations file exists to be backed up
+    lib.set_status([p.id for p in lib.corpus][:12], "skipped")
+    assert list((lib.folder / "backups").glob("annotations.json.*bulk-status.bak"))
+
+
+def test_invalid_settings_file_falls_back_with_a_message(tmp_path):
+    from tui.settings import Settings
+    path = tmp_path / "settings.json"
+    path.write_text("{not json")
+    settings_, problem = Settings.load(path)
+    assert settings_ == Settings() and "settings.json" in problem

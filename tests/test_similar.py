@@ -1,0 +1,96 @@
+"""More like this, recommendations and topics: store, CLI and app."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from store import Library
+from tui.app import make_app
+
+from .conftest import wait_workers, DATA
+
+
+def iclr_library(tmp_path) -> tuple[Library, list[str]]:
+    lib = Library(tmp_path / "iclr")
+    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    areas = {json.loads(l)["abstract"].strip(): json.loads(l)["primary_area"]
+             for l in (DATA / "iclr_slice.jsonl").read_text().splitlines()}
+    return lib, [areas[p.abstract.strip()] for p in lib.corpus]
+
+
+def test_similar_papers_share_the_area_far_above_chance(tmp_path):
+    lib, areas = iclr_library(tmp_path)
+    lab = np.array(areas)
+    hits = []
+    for i in range(len(lib)):
+        top = lib.similarity.similar(i, 5)
+        assert i not in [j for j, _ in top] and len(top) == 5
+        hits += [lab[j] == lab[i] for j, _ in top]
+    chance = sum((lab == a).mean() ** 2 for a in set(areas))
+    # a 200-paper slice: far less signal than the full set (0.437 there, see the README)
+    assert np.mean(hits) > 2 * chance, (np.mean(hits), chance)
+
+
+def test_recommend_learns_a_tag_and_explains(tmp_path):
+    lib, areas = iclr_library(tmp_path)
+    area = max(set(areas), key=areas.count)
+    idx = [i for i, a in enumerate(areas) if a == area]
+    lib.add_tags([lib.corpus.papers[i].id for i in idx[: len(idx) // 2]], ["mine"])
+    recs = lib.recommend("mine", limit=10)
+    held = {lib.corpus.papers[i].id for i in idx[len(idx) // 2:]}
+    assert sum(p.id in held for p, _, _ in recs) >= 4  # the area is ~15% of the slice
+    assert all(terms for _, _, terms in recs)
+    assert not any("mine" in lib.annotation(p.id).tags for p, _, _ in recs)
+
+
+def test_topics_cover_the_library_with_labels(tmp_path):
+    lib, _ = iclr_library(tmp_path)
+    labels, names = lib.topics(k=8)
+    assert len(labels) == len(lib) and set(np.unique(labels)) == set(names)
+    assert all(" · " in n for n in names.values())
+    t = int(labels[0])
+    assert len(lib.search(f"topic:{t}")) == int((labels == t).sum())
+
+
+def test_similar_and_recommend_queries(lib):
+    pid = lib.corpus.papers[0].id
+    r = lib.search(f"similar:{pid}")
+    assert len(r) == 34 and lib.corpus.papers[int(r.indices[0])].id != pid
+    assert lib.search("rec:stars").errors  # nothing starred yet: a clear message
+    lib.set_star([pid], 3)
+    assert len(lib.search("rec:stars")) == 34
+
+
+def test_cli_similar_recommend_topics(run_cli):
+    papers = json.loads(run_cli("list", "--format", "json").stdout)
+    pid = papers[0]["id"]
+    sims = json.loads(run_cli("similar", pid, "--limit", "3", "--format", "json").stdout)
+    assert len(sims) == 3 and all(s["id"] != pid for s in sims)
+    run_cli("star", pid, "2")
+    recs = json.loads(run_cli("recommend", "--limit", "5", "--format", "json").stdout)
+    assert len(recs) == 5 and all(r["because"] for r in recs)
+    proc = run_cli("recommend", "--tag", "nothing", check=False)
+    assert proc.returncode == 1 and "nothing to learn from" in proc.stderr
+    topics = json.loads(run_cli("topics", "--k", "4", "--format", "json").stdout)
+    assert sum(t["papers"] for t in topics) == 35
+
+
+async def test_more_like_this_key_and_reader_panel(lib, tmp_path):
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        await wait_workers(app)
+        await pilot.pause()
+        reader = app.main_screen.query_one("#reader")
+        assert "More like this" in str(reader.query_one("#reader-similar").render())
+        await pilot.press("m")
+        await wait_workers(app)
+        await pilot.pause()
+        assert app.main_screen.query_one("#search").value == f"similar:{lib.corpus.papers[0].id}"
+        assert app.main_screen.results.border_title.startswith("34 / 35")
+        await pilot.press("escape")
+        await wait_workers(app)
+        await pilot.pause()
+        assert app.main_screen.results.border_title.startswith("35 / 35")
