@@ -27,11 +27,28 @@ from rapidfuzz.distance import OSA
 from .text import search_tokens, words
 
 TITLE_WEIGHT = 3
+# The opening of an abstract usually restates what the title says; its words count extra.
+LEAD_WORDS, LEAD_WEIGHT = 60, 1
 K1, B = 1.2, 0.75
-PREFIX_SIM, FUZZY1_SIM, FUZZY2_SIM = 0.8, 0.75, 0.55
+PREFIX_SIM, STEM_SIM, FUZZY1_SIM, FUZZY2_SIM = 0.8, 0.9, 0.75, 0.55
+_SUFFIXES = ("ational", "ations", "ation", "nesses", "ness", "ments", "ment", "ities", "ity", "ings", "ing",
+             "ies", "ied", "ers", "er", "ed", "es", "ly", "s")
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper: networks/network, estimation/estimate, reusing/reuse share a stem."""
+    for suf in _SUFFIXES:
+        if word.endswith(suf) and len(word) - len(suf) >= 4:
+            word = word[: -len(suf)]
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
 MAX_PREFIX = 40
 MAX_FUZZY = 12
-CACHE_VERSION = 2
+CACHE_VERSION = 3
+# Rank by how well every query word is matched (a fuzzy match counts by its
+# similarity), then by BM25 score. Measured with benchmarks/search_quality.py.
+SOFT_COVERAGE = True
+COVERAGE_WEIGHT = 3.0
 
 
 @dataclass
@@ -39,7 +56,7 @@ class Ranking:
     """Ranked document indices and the vocabulary terms that matched."""
 
     order: np.ndarray          # document indices, best first
-    coverage: np.ndarray       # query words matched, aligned with order
+    coverage: np.ndarray       # how well the query words are matched, aligned with order
     matched_terms: set[str]    # for highlighting
 
 
@@ -57,11 +74,16 @@ class SearchIndex:
         self.term_id = {t: i for i, t in enumerate(vocab)}
         self.sorted_vocab = sorted(vocab)
         self.df = np.diff(offsets)
-        # Typo candidates are bucketed by (length, first letter): a typo in the first
-        # letter is rare, and this cuts the terms compared per query word ~20-fold.
+        # Word forms: terms grouped by stem. Typo candidates are stems bucketed by
+        # (length, first letter): a typo in the first letter is rare, and this cuts
+        # the strings compared per query word ~20-fold.
+        by_stem: dict[str, list[int]] = {}
+        for i, t in enumerate(vocab):
+            by_stem.setdefault(stem(t), []).append(i)
+        self.by_stem = by_stem
         buckets: dict[tuple[int, str], list[str]] = {}
-        for t in vocab:
-            buckets.setdefault((len(t), t[0]), []).append(t)
+        for st in by_stem:
+            buckets.setdefault((len(st), st[0]), []).append(st)
         self.buckets = buckets
         self._expand = lru_cache(maxsize=4096)(self._expand_uncached)
 
@@ -82,7 +104,10 @@ class SearchIndex:
         lengths = np.zeros(len(docs), dtype=np.float32)
         for d, (title, abstract) in enumerate(docs):
             norm = normalized[d] if normalized is not None else None
-            counts = Counter(words(norm) if norm is not None else search_tokens(abstract))
+            toks = words(norm) if norm is not None else search_tokens(abstract)
+            counts = Counter(toks)
+            if LEAD_WEIGHT:
+                counts.update(toks[:LEAD_WORDS] * LEAD_WEIGHT)
             for tok in search_tokens(title):
                 counts[tok] += TITLE_WEIGHT
             lengths[d] = sum(counts.values())
@@ -140,17 +165,22 @@ class SearchIndex:
                 pref = pref[:MAX_PREFIX]
             for i in pref:
                 out.setdefault(i, PREFIX_SIM)
-        # Typos: within 1 edit (short words) or 2 edits (8+ letters).
+        # Other forms of the word (networks -> network, estimating -> estimation).
+        word_stem = stem(word)
+        for i in self.by_stem.get(word_stem, ()):
+            out.setdefault(i, STEM_SIM)
+        # Typos, on stems so a typo and another word form combine ("netorks" -> network):
+        # within 1 edit (short words) or 2 edits (8+ letters).
         if len(word) >= 4:
-            max_d = 1 if len(word) < 8 else 2
-            cands = [t for n in range(len(word) - max_d, len(word) + max_d + 1)
-                     for t in self.buckets.get((n, word[0]), ())]
-            for term, dist, _ in process.extract(word, cands, scorer=OSA.distance, score_cutoff=max_d,
-                                                 limit=MAX_FUZZY * 4):
+            max_d = 1 if len(word_stem) < 8 else 2
+            cands = [t for n in range(len(word_stem) - max_d, len(word_stem) + max_d + 1)
+                     for t in self.buckets.get((n, word_stem[0]), ())]
+            for st, dist, _ in process.extract(word_stem, cands, scorer=OSA.distance, score_cutoff=max_d,
+                                               limit=MAX_FUZZY * 4):
                 if dist == 0:
                     continue
-                i = self.term_id[term]
-                out.setdefault(i, FUZZY1_SIM if dist == 1 else FUZZY2_SIM)
+                for i in self.by_stem[st]:
+                    out.setdefault(i, FUZZY1_SIM if dist == 1 else FUZZY2_SIM)
         return tuple(out.items())
 
     def rank(self, words: list[str], candidates: np.ndarray | None = None,
@@ -167,14 +197,16 @@ class SearchIndex:
         """
         n = self.n_docs
         total = np.zeros(n, dtype=np.float32)
-        coverage = np.zeros(n, dtype=np.int16)
+        coverage = np.zeros(n, dtype=np.float32)
         matched: set[str] = set()
         for word in dict.fromkeys(words):
             variants = self._expand(word)
             term_score = np.zeros(n, dtype=np.float32)
+            term_sim = np.zeros(n, dtype=np.float32)
             if extra and word in extra:
                 d, w = extra[word]
                 term_score[d] = np.maximum(term_score[d], w)
+                term_sim[d] = 1.0
                 matched.add(word)
             exact_idf = max((self.idf[i] for i, s in variants if s == 1.0), default=None)
             for tid, sim in variants:
@@ -183,13 +215,14 @@ class SearchIndex:
                 idf = self.idf[tid] if exact_idf is None else min(self.idf[tid], exact_idf)
                 cur = term_score[d]
                 term_score[d] = np.maximum(cur, self.weights[a:b] * (idf * sim))
+                term_sim[d] = np.maximum(term_sim[d], sim)
                 matched.add(self.vocab[tid])
             total += term_score
-            coverage += term_score > 0
+            coverage += term_sim if SOFT_COVERAGE else (term_sim > 0)
         hit = coverage > 0
         if candidates is not None:
             hit &= candidates
         idx = np.flatnonzero(hit)
-        key = coverage[idx].astype(np.float64) * 1e6 + total[idx]
+        key = coverage[idx].astype(np.float64) * COVERAGE_WEIGHT + total[idx]
         order = idx[np.argsort(-key, kind="stable")]
         return Ranking(order=order, coverage=coverage[order], matched_terms=matched)
