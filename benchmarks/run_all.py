@@ -123,12 +123,10 @@ class PaintClock:
         deadline = t0 + 10
         while not changed() and time.perf_counter() < deadline:
             await asyncio.sleep(0)
-        mark = time.perf_counter()
-        while time.perf_counter() < deadline:  # the repaint after the change
+        while time.perf_counter() < deadline:  # the repaint after the change (it may already be done)
             await asyncio.sleep(0.002)
-            after = [s for s in self.stamps if s >= mark]
-            if after and time.perf_counter() - after[-1] > 0.02:
-                return after[-1] - t0
+            if self.stamps and time.perf_counter() - self.stamps[-1] > 0.02:
+                return self.stamps[-1] - t0
         raise TimeoutError("the list never repainted for this key")
 
 
@@ -138,6 +136,7 @@ async def _pilot_benches(lib_dir: Path, repeat: int) -> dict:
 
     results: dict[str, list[float]] = {"key_1": [], "key_3": [], "key_8": [], "key_20": [], "key_typo": [],
                                        "page_down": []}
+    failures: list[str] = []
     app = make_app(Library(lib_dir), keymap_path=None, settings_path=Path(tempfile.mkdtemp()) / "s.json")
     async with app.run_test(size=(160, 45)) as pilot:
         screen = app.main_screen
@@ -166,7 +165,12 @@ async def _pilot_benches(lib_dir: Path, repeat: int) -> dict:
         for q in (QUERIES * repeat)[: max(repeat, len(QUERIES))]:
             await reset("")
             for n, ch in enumerate(q[:20], start=1):
-                dt = await clock.measure(app, pilot, "space" if ch == " " else ch, shown(q[:n]))
+                try:
+                    dt = await clock.measure(app, pilot, "space" if ch == " " else ch, shown(q[:n]))
+                except TimeoutError:
+                    failures.append(q[:n])
+                    await reset(q[:n])
+                    continue
                 if n in (1, 3, 8, 20):
                     results[f"key_{n}"].append(dt)
         for q in (TYPO_QUERIES * repeat)[: max(repeat, len(TYPO_QUERIES))]:
@@ -180,7 +184,9 @@ async def _pilot_benches(lib_dir: Path, repeat: int) -> dict:
             before = screen.results.cursor
             results["page_down"].append(await clock.measure(app, pilot, "pagedown",
                                                             lambda b=before: screen.results.cursor != b))
-    return {k: stats(v) for k, v in results.items()}
+    if failures:
+        print(f"warning: no repaint seen for {len(failures)} keystrokes: {failures[:5]}", file=sys.stderr)
+    return {k: stats(v) for k, v in results.items() if v}
 
 
 async def _triage_bench(lib_dir: Path, fraction: float, presses: int) -> dict:

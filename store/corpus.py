@@ -202,12 +202,9 @@ def migrate_v1(old: Path, new: Path) -> Corpus:
     if not isinstance(data, dict) or data.get("format") != CORPUS_FORMAT or data.get("version") != 1:
         raise CorruptFileError(old, "not a version-1 papersift corpus file")
     try:
-        corpus = cls_from_records(data["papers"], data.get("separate") or [])
+        corpus = Corpus([Paper.from_record(r) for r in data["papers"]], data.get("separate") or [])
     except (KeyError, TypeError, ValueError) as exc:
         raise CorruptFileError(old, f"malformed paper record ({exc!r})") from None
     corpus.save(new)
     return corpus
 
-
-def cls_from_records(records: list[dict], separate: list[list[str]]) -> Corpus:
-    return Corpus([Paper.from_record(r) for r in records], separate)

@@ -27,7 +27,6 @@ from .atomic import atomic_write_bytes
 from .backups import list_backups
 from .corpus import Corpus
 from .errors import CorruptFileError
-from .models import Paper
 
 
 @dataclass
@@ -170,5 +169,3 @@ def check_index_cache(library, repair: bool, report: DoctorReport) -> None:
         library.build_index()
         report.repaired.append("rebuilt the search index cache")
 
-
-__all__ = ["DoctorReport", "run_doctor", "check_index_cache", "Paper"]

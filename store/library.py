@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,7 @@ from .query import Query, parse_query
 from .search import SearchIndex
 from .text import search_tokens
 
-SORTS = ("import", "status", "star", "random")
+SORTS = ("import", "status", "star", "random", "recommended")
 BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded by a backup
 _STATUS_CODE = {s: i for i, s in enumerate(STATUSES)}
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
@@ -72,6 +73,7 @@ class Library:
         self.annotations: dict[str, Annotation] = self.store.load_all()
         self._index: SearchIndex | None = None
         self._similarity = None
+        self._similarity_lock = threading.Lock()
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
         self._folded: list[str] | None = None
         self._shuffle_seed = random.randrange(1 << 30)
@@ -197,11 +199,21 @@ class Library:
     # -------------------------------------------------- similar, recommend, topics
     @property
     def similarity(self):
-        """Paper vectors for more-like-this, recommendations and topics (built on first use)."""
+        """Paper vectors for more-like-this, recommendations and topics (built once, on first use).
+
+        Thread-safe: the app builds it in a background worker while the user works;
+        a second caller waits for that build instead of starting another.
+        """
         if self._similarity is None:
-            from .similar import Similarity
-            self._similarity = Similarity(self.index)
+            with self._similarity_lock:
+                if self._similarity is None:
+                    from .similar import Similarity
+                    self._similarity = Similarity(self.index)
         return self._similarity
+
+    @property
+    def similarity_ready(self) -> bool:
+        return self._similarity is not None
 
     def similar(self, key: str, limit: int = 10) -> list[tuple[Paper, float]]:
         """Papers most like the given one, best first."""
@@ -416,20 +428,17 @@ class Library:
         n = len(self.corpus)
         mask = np.ones(n, dtype=bool)
         if q.statuses or q.star is not None or q.tags or q.not_tags:
-            annotated = {self.corpus.index_of(pid): a for pid, a in self.annotations.items()}
-            default = Annotation("")
-            if q.statuses and "unread" not in q.statuses or q.tags or (q.star is not None and not q.star_ok(0)):
-                mask[:] = False  # only annotated papers can pass
-                for i, a in annotated.items():
-                    if i is not None:
-                        mask[i] = True
-            elif q.statuses or q.star is not None:
-                pass
-            for i in range(n) if len(annotated) > n // 2 else [i for i in annotated if i is not None]:
-                a = annotated.get(i, default)
-                if (q.statuses and a.status not in q.statuses) or not q.star_ok(a.star) \
-                        or any(t not in a.tags for t in q.tags) or any(t in a.tags for t in q.not_tags):
-                    mask[i] = False
+            def passes(a: Annotation) -> bool:
+                return ((not q.statuses or a.status in q.statuses) and q.star_ok(a.star)
+                        and all(t in a.tags for t in q.tags) and not any(t in a.tags for t in q.not_tags))
+
+            # An unannotated paper is a default annotation: decide it once, then look
+            # only at the annotated papers (few, next to a 30k-paper library).
+            mask[:] = passes(Annotation(""))
+            for pid, a in self.annotations.items():
+                i = self.corpus.index_of(pid)
+                if i is not None:
+                    mask[i] = passes(a)
         if q.topics:
             labels, _ = self.topics()
             mask &= np.isin(labels, list(q.topics))
@@ -504,6 +513,13 @@ class Library:
         if sort == "random":
             rng = np.random.default_rng(self._shuffle_seed)
             return rng.permutation(order)
+        if sort == "recommended":  # from stars and to-read; unchanged order when there is nothing to learn from
+            ranked = self._ordering(Query(recommend="stars"))
+            if not len(ranked):
+                return order
+            rank = np.full(len(self.corpus), len(self.corpus), dtype=np.int64)
+            rank[ranked] = np.arange(len(ranked))
+            return order[np.argsort(rank[order], kind="stable")]
         papers = self.corpus.papers
         default = Annotation("")
         anns = [self.annotations.get(papers[i].id, default) for i in order]
@@ -519,6 +535,19 @@ class Library:
     def triaged_count(self) -> int:
         """Papers with a status other than unread (cheap: only annotations are looked at)."""
         return sum(1 for a in self.annotations.values() if a.status != "unread")
+
+    def triage_timeline(self, buckets: int = 30) -> tuple[list[int], str, str]:
+        """Papers triaged per time bucket (by each annotation's last update), first and last time."""
+        stamps = sorted(a.updated for a in self.annotations.values() if a.status != "unread" and a.updated)
+        if not stamps:
+            return [0] * buckets, "", ""
+        from datetime import datetime
+        times = [datetime.fromisoformat(t).timestamp() for t in stamps]
+        lo, hi = times[0], max(times[-1], times[0] + 1)
+        counts = [0] * buckets
+        for t in times:
+            counts[min(buckets - 1, int((t - lo) / (hi - lo) * buckets))] += 1
+        return counts, stamps[0][:16].replace("T", " "), stamps[-1][:16].replace("T", " ")
 
     def stats(self) -> dict:
         """Counts by status, star and tag."""

@@ -72,12 +72,6 @@ def test_index_cache_is_used_and_invalidated(lib, tmp_path):
     assert third.corpus.papers[third.search("zorbnet").indices[0]].title.startswith("ZorbNet")
 
 
-def known_item_rate(n_sample=150, seed=0):
-    """Three words of the real title, one misspelled; the paper must rank top 5 (titles not imported)."""
-    recs = [json.loads(l) for l in (DATA / "icml_slice.jsonl").read_text().splitlines()]
-    return recs, n_sample, seed
-
-
 def misspell(word: str, rng: random.Random) -> str:
     i = rng.randrange(1, len(word) - 1)
     return word[:i] + word[i + 1:] if rng.random() < 0.5 else word[:i] + word[i + 1] + word[i] + word[i + 2:]

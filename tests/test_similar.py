@@ -94,3 +94,30 @@ async def test_more_like_this_key_and_reader_panel(lib, tmp_path):
         await wait_workers(app)
         await pilot.pause()
         assert app.main_screen.results.border_title.startswith("35 / 35")
+
+
+async def test_dashboard_shows_progress_and_counts(lib, tmp_path):
+    ids = [p.id for p in lib.corpus]
+    lib.set_status(ids[:4], "read")
+    lib.set_star(ids[:2], 2)
+    lib.add_tags(ids[:3], ["agents"])
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(140, 50)) as pilot:
+        await pilot.press("d")
+        await pilot.pause()
+        from tui.screens.dashboard import DashboardScreen
+        assert isinstance(app.screen, DashboardScreen)
+        svg = app.export_screenshot().replace("&#160;", " ")
+        assert "4 / 35 triaged" in svg and "#agents" in svg and "topic:" in svg
+        assert sum(app.screen.query_one("#timeline").data) == 4
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.main_screen
+
+
+def test_recommended_sort_puts_similar_papers_first(lib):
+    pid = lib.corpus.papers[0].id
+    assert lib.search("", sort="recommended").indices.tolist() == list(range(35))  # nothing to learn yet
+    lib.set_star([pid], 3)
+    order = lib.search("", sort="recommended").indices.tolist()
+    assert sorted(order) == list(range(35)) and order[:5] != list(range(5))

@@ -24,7 +24,13 @@ def demo_app(tmp_path, seeds_dir):
 
 
 async def _freeze(pilot) -> None:
-    await wait_workers(pilot.app)  # the reader's "more like this" list
+    import asyncio
+    for _ in range(1000):  # the reader's "more like this" list appears once its model is built
+        if pilot.app.library.similarity_ready:
+            break
+        await asyncio.sleep(0.01)
+    await pilot.pause(0.1)
+    await wait_workers(pilot.app)
     await pilot.pause()
     for widget in pilot.app.screen.query(Input):
         widget.cursor_blink = False

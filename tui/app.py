@@ -30,6 +30,7 @@ class PapersiftApp(SerialKeys, App):
         binding("app.quit", "Quit"),
         binding("app.help", "Help"),
         binding("app.export", "Export"),
+        binding("app.dashboard", "Dashboard", show=False),
     ]
 
     def __init__(self, library: Library, keymap: dict[str, str], keymap_problems: list[str],
@@ -69,6 +70,10 @@ class PapersiftApp(SerialKeys, App):
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
+
+    def action_dashboard(self) -> None:
+        from .screens.dashboard import DashboardScreen
+        self.push_screen(DashboardScreen(self.library))
 
     def action_export(self) -> None:
         from .screens.export import ExportScreen

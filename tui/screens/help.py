@@ -13,7 +13,7 @@ from ..keymap import REGISTRY, binding
 
 CONTEXT_NAMES = {"app": "Anywhere", "main": "Triage (list and reader)", "list": "Results list",
                  "search": "Search box", "reader": "Reader", "tags": "Tag panel", "note": "Note editor",
-                 "confirm": "Questions", "help": "Help", "export": "Export dialog"}
+                 "confirm": "Questions", "help": "Help", "export": "Export dialog", "dashboard": "Dashboard"}
 
 
 def keys_table(keymap: dict[str, str]) -> Table:

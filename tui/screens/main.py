@@ -89,6 +89,8 @@ class MainScreen(Screen):
         self.set_focus(self.query_one(ResultsList))
         self.query_one(TagPanel).refresh_tags()
         self.set_interval(2.0, self._poll_other_processes)
+        # The model behind "more like this" is built after the list is up and usable.
+        self.set_timer(1.0 if len(self.library) > 2000 else 0.05, self.prepare_similarity)
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width < 110, "-narrow")
@@ -127,7 +129,7 @@ class MainScreen(Screen):
     def _show_current(self) -> None:
         idx = self.results.current_index
         self.query_one(Reader).show(idx)
-        if idx is not None and len(self.library) > 1:
+        if idx is not None and len(self.library) > 1 and self.library.similarity_ready:
             self.show_similar(idx)
         self.query_one(TagPanel).show_paper(self.library.corpus.papers[idx].id if idx is not None else None)
 
@@ -215,9 +217,18 @@ class MainScreen(Screen):
             self.query_one(SearchBox).value = f"similar:{pid}"
             self.set_focus(self.results)
 
+    @work(exclusive=True, thread=True, group="prepare")
+    def prepare_similarity(self) -> None:
+        """Build the similarity model once, in the background, after the first paint."""
+        try:
+            self.library.similarity
+        except Exception:
+            return
+        self.app.call_from_thread(self._show_current)
+
     @work(exclusive=True, thread=True, group="similar")
     def show_similar(self, paper_index: int) -> None:
-        """Five nearest papers in the reader, computed off the UI thread (the first call builds the model)."""
+        """Five nearest papers in the reader, computed off the UI thread."""
         try:
             sims = self.library.similarity.similar(paper_index, 5)
         except Exception:  # never let the side panel break reading
