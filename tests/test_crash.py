@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from store import Library
+from store.annotations import HISTORY_LIMIT
 
 SCALE = float(os.environ.get("PAPERSIFT_KILLS", "500")) / 500
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,7 +75,13 @@ class Model:
         self.stack: list[dict] = []
 
     def apply(self, op: tuple) -> "Model":
+        """A copy with ``op`` applied (copies the undo stack: use ``apply_inplace`` in loops)."""
         new = copy.deepcopy(self)
+        new.apply_inplace(op)
+        return new
+
+    def apply_inplace(self, op: tuple) -> "Model":
+        new = self
         kind = op[0]
         if kind == "import":
             new.count += 1
@@ -97,6 +104,8 @@ class Model:
             note = op[2]
         if (status, star, tags, note) != new.state[pid]:
             new.stack.append(dict(new.state))
+            if len(new.stack) > HISTORY_LIMIT:  # the library keeps the newest 500 undo entries too
+                del new.stack[0]
             new.state[pid] = (status, star, tags, note)
         return new
 
@@ -178,7 +187,7 @@ class Lines:
 def settle(model: Model, ops: list[tuple], start: int, last_ack: int, lib: Library) -> tuple[Model, int]:
     """Advance the model over acknowledged ops; accept the in-flight op if it landed."""
     for i in range(start, last_ack + 1):
-        model = model.apply(ops[i])
+        model.apply_inplace(ops[i])
     if model.matches(lib):
         return model, last_ack + 1
     landed = model.apply(ops[last_ack + 1])
