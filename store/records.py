@@ -41,6 +41,6 @@ def paper_record(paper: Paper, ann: Annotation) -> dict:
 
 
 def safe_json(obj: object, indent: bool = False) -> str:
-    """JSON text with every terminal-unsafe character escaped as ``\\uXXXX`` (still valid JSON)."""
+    """JSON text with every terminal-unsafe character escaped as a JSON unicode escape (still valid JSON)."""
     text = orjson.dumps(obj, option=orjson.OPT_INDENT_2 if indent else 0).decode("utf-8")
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -173,7 +173,8 @@ class ResultsList(ScrollView, can_focus=True):
             tag_text.append(" ")
             tag_text.append(f"#{display_safe(tag, False)}", style=self.get_component_rich_style("results--tag"))
         title = display_safe(paper.title, keep_newlines=False)
-        room = max(self.size.width - text.cell_len - min(tag_text.cell_len, self.size.width // 3), 10)
+        width = self.scrollable_content_region.width  # excludes the scrollbar
+        room = max(width - text.cell_len - min(tag_text.cell_len, width // 3), 10)
         title_text = Text(title, style=Style(italic=paper.derived_title, dim=status in ("read", "skipped")), end="")
         if self.matched:
             match_style = self.get_component_rich_style("results--match")
@@ -185,8 +186,8 @@ class ResultsList(ScrollView, can_focus=True):
             title_text.append("…")
         text.append_text(title_text)
         text.append_text(tag_text)
-        if text.cell_len > self.size.width:
-            text.truncate(self.size.width)
+        if text.cell_len > width:
+            text.truncate(width)
         return text
 
     def on_resize(self) -> None:
