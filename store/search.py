@@ -44,7 +44,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 MAX_PREFIX = 40
 MAX_FUZZY = 12
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 # Rank by how well every query word is matched (a fuzzy match counts by its
 # similarity), then by BM25 score. Measured with benchmarks/search_quality.py.
 SOFT_COVERAGE = True

@@ -54,7 +54,6 @@ _MARKUP = re.compile(r"<(?=https?:)|(?<=\S)>")
 _DROP = str.maketrans("", "", "$*_`{}~^\\#" + "".join(map(chr, [*range(0, 9), *range(11, 32), *range(0x7f, 0xa0)]))
                       + _INVISIBLE)
 _WS = re.compile(r"\s+")
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 
 def normalize(text: str) -> str:
@@ -98,5 +97,5 @@ def words(text: str) -> list[str]:
 
 
 def search_tokens(text: str) -> list[str]:
-    """Tokens used by the search index (normalized, case-folded words)."""
-    return _WORD.findall(normalize(text))
+    """Tokens used by the search index and queries alike (normalized, case-folded words)."""
+    return words(normalize(text))
