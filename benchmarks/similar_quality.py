@@ -12,7 +12,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from store import Library  # noqa: E402

@@ -12,7 +12,6 @@ import copy
 import random
 import threading
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -26,38 +25,16 @@ from .corpus import Corpus, migrate_v1
 from .errors import PapersiftError
 from .importer import ImportSummary, merge_records, split_variants
 from .lock import LibraryLock
-from .models import MAX_STAR, STATUSES, Annotation, Paper
+from .models import MAX_STAR, STATUSES, Annotation, Paper, normalize_tag  # noqa: F401 (re-exported)
 from .parse import expand_paths, parse_file
-from .query import Query, parse_query
+from .library_discovery import DiscoveryMixin
+from .library_search import SORTS, SearchMixin, SearchResult  # noqa: F401 (re-exported)
 from .search import SearchIndex
-from .text import search_tokens
 
-SORTS = ("import", "status", "star", "random", "recommended")
 BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded by a backup
-_STATUS_CODE = {s: i for i, s in enumerate(STATUSES)}
-_STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
 
 
-@dataclass
-class SearchResult:
-    """Papers (corpus indices, best first) for a query."""
-
-    indices: np.ndarray
-    total: int
-    matched_terms: set[str] = field(default_factory=set)
-    errors: list[str] = field(default_factory=list)
-
-    def __len__(self) -> int:
-        return len(self.indices)
-
-
-def normalize_tag(tag: str) -> str:
-    """Tags are lower-case, without spaces or commas (``"Deep RL"`` -> ``deep-rl``)."""
-    tag = "-".join(tag.strip().lower().replace(",", " ").split())
-    return tag.lstrip("-#")
-
-
-class Library:
+class Library(SearchMixin, DiscoveryMixin):
     """A library folder: ``corpus.jsonl``, ``annotations.json``, an index cache, backups."""
 
     def __init__(self, folder: Path | str):
@@ -195,76 +172,6 @@ class Library:
         except OSError:
             pass
         return index
-
-    # -------------------------------------------------- similar, recommend, topics
-    @property
-    def similarity(self):
-        """Paper vectors for more-like-this, recommendations and topics (built once, on first use).
-
-        Thread-safe: the app builds it in a background worker while the user works;
-        a second caller waits for that build instead of starting another.
-        """
-        if self._similarity is None:
-            with self._similarity_lock:
-                if self._similarity is None:
-                    from .similar import Similarity
-                    self._similarity = Similarity(self.index)
-        return self._similarity
-
-    @property
-    def similarity_ready(self) -> bool:
-        return self._similarity is not None
-
-    def similar(self, key: str, limit: int = 10) -> list[tuple[Paper, float]]:
-        """Papers most like the given one, best first."""
-        idx = self.corpus.index_of(self.paper(key).id)
-        return [(self.corpus.papers[i], s) for i, s in self.similarity.similar(idx, limit)]
-
-    def recommend(self, tag: str | None = None, limit: int = 20) -> list[tuple[Paper, float, list[str]]]:
-        """Unread papers ranked by what the user tagged ``tag`` (or starred / put in to-read).
-
-        Negatives are the skipped papers plus the rest of the library; each
-        recommendation comes with the terms that contributed most.
-        """
-        from .similar import explain, recommend_scores
-
-        index_of = self.corpus.index_of
-        if tag:
-            tag = normalize_tag(tag)
-            pos = [index_of(pid) for pid, a in self.annotations.items() if tag in a.tags]
-            what = f"tag {tag!r}"
-        else:
-            pos = [index_of(pid) for pid, a in self.annotations.items() if a.star or a.status == "to-read"]
-            what = "starred or to-read papers"
-        pos = np.array([i for i in pos if i is not None], dtype=np.int64)
-        if not len(pos):
-            raise PapersiftError(f"nothing to learn from: no {what} yet")
-        skipped = {index_of(pid) for pid, a in self.annotations.items() if a.status == "skipped"}
-        rng = np.random.default_rng(0)
-        others = np.setdiff1d(np.arange(len(self.corpus)), pos)
-        sample = rng.choice(others, size=min(len(others), max(200, 10 * len(pos))), replace=False) if len(others) else others
-        neg = np.union1d(sample, np.array([i for i in skipped if i is not None], dtype=np.int64)).astype(np.int64)
-        sim = self.similarity
-        scores, w = recommend_scores(sim.matrix, pos, neg)
-        exclude = set(pos.tolist())
-        candidates = [i for i in np.argsort(-scores) if int(i) not in exclude and (
-                      self.annotations.get(self.corpus.papers[int(i)].id) is None
-                      or self.annotations[self.corpus.papers[int(i)].id].status == "unread")]
-        out = []
-        for i in candidates[:limit]:
-            out.append((self.corpus.papers[int(i)], float(scores[i]), explain(sim.matrix, w, int(i), self.index.vocab)))
-        return out
-
-    def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
-        """A topic number per paper and a label per topic (spherical k-means on the latent vectors)."""
-        if self._topics is None or k is not None:
-            from .similar import kmeans, topic_labels
-            sim = self.similarity
-            n_topics = k or max(2, min(50, int(round(np.sqrt(len(self.corpus) / 2)))))
-            vectors = sim.latent if sim.latent is not None else sim.matrix.toarray()
-            labels = kmeans(vectors, n_topics)
-            self._topics = (labels, topic_labels(sim.matrix, labels, self.index.vocab))
-        return self._topics
 
     # ------------------------------------------------------------- annotations
     def paper(self, key: str) -> Paper:
@@ -415,121 +322,6 @@ class Library:
                 return None
             self.annotations = self.store.load_all()
             return str(entry["label"])
-
-    # ------------------------------------------------------------------ search
-    def _folded_texts(self) -> list[str]:
-        if self._folded is None:
-            self._folded = [" ".join(f"{p.title} {p.abstract}".casefold().split()) for p in self.corpus]
-        return self._folded
-
-    def _filter_mask(self, q: Query) -> np.ndarray | None:
-        if not q.has_filters:
-            return None
-        n = len(self.corpus)
-        mask = np.ones(n, dtype=bool)
-        if q.statuses or q.star is not None or q.tags or q.not_tags:
-            def passes(a: Annotation) -> bool:
-                return ((not q.statuses or a.status in q.statuses) and q.star_ok(a.star)
-                        and all(t in a.tags for t in q.tags) and not any(t in a.tags for t in q.not_tags))
-
-            # An unannotated paper is a default annotation: decide it once, then look
-            # only at the annotated papers (few, next to a 30k-paper library).
-            mask[:] = passes(Annotation(""))
-            for pid, a in self.annotations.items():
-                i = self.corpus.index_of(pid)
-                if i is not None:
-                    mask[i] = passes(a)
-        if q.topics:
-            labels, _ = self.topics()
-            mask &= np.isin(labels, list(q.topics))
-        if q.phrases:
-            folded = self._folded_texts()
-            notes = {self.corpus.index_of(pid): a.note.casefold() for pid, a in self.annotations.items() if a.note}
-            for phrase in q.phrases:
-                ph = " ".join(phrase.casefold().split())
-                for i in np.flatnonzero(mask):
-                    if ph not in folded[i] and ph not in notes.get(int(i), ""):
-                        mask[i] = False
-        return mask
-
-    def _annotation_matches(self, words: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """Per query word, papers whose tags or note contain it (prefix match)."""
-        extra: dict[str, tuple[list[int], list[float]]] = {}
-        texts = [(self.corpus.index_of(pid), set(search_tokens(" ".join(a.tags) + " " + a.note)))
-                 for pid, a in self.annotations.items() if a.tags or a.note]
-        for word in words:
-            docs = [i for i, toks in texts if i is not None and any(t.startswith(word) for t in toks)]
-            if docs:
-                extra[word] = (np.asarray(docs, dtype=np.int64), np.full(len(docs), 8.0, dtype=np.float32))
-        return extra
-
-    def search(self, text: str = "", sort: str = "import", limit: int | None = None) -> SearchResult:
-        """Rank (or, for an empty query, order) papers for a query with filters.
-
-        Args:
-            text: the query (see :mod:`store.query`).
-            sort: for an empty query: one of ``SORTS``.
-            limit: keep only the first ``limit`` results.
-        """
-        q = parse_query(text)
-        mask = self._filter_mask(q)
-        n = len(self.corpus)
-        if q.similar or q.recommend:
-            order = self._ordering(q)
-            if mask is not None:
-                order = order[mask[order]]
-            matched = set()
-        elif q.words:
-            ranking = self.index.rank(q.words, mask, extra=self._annotation_matches(q.words))
-            order, matched = ranking.order, ranking.matched_terms
-        else:
-            order = np.flatnonzero(mask) if mask is not None else np.arange(n)
-            order = self._sorted(order, sort)
-            matched = set()
-        if limit is not None:
-            order = order[:limit]
-        return SearchResult(indices=order, total=n, matched_terms=matched, errors=q.errors)
-
-    def _ordering(self, q: Query) -> np.ndarray:
-        """Papers ordered by similarity to one paper, or by a recommendation model."""
-        if q.similar:
-            try:
-                doc = self.corpus.index_of(self.paper(q.similar).id)
-            except PapersiftError as exc:
-                q.errors.append(str(exc))
-                return np.arange(0)
-            order = np.argsort(-self.similarity.scores(doc))
-            return order[order != doc][:200]
-        try:
-            recs = self.recommend(None if q.recommend == "stars" else q.recommend, limit=len(self.corpus))
-        except PapersiftError as exc:
-            q.errors.append(str(exc))
-            return np.arange(0)
-        return np.array([self.corpus.index_of(p.id) for p, _, _ in recs], dtype=np.int64)
-
-    def _sorted(self, order: np.ndarray, sort: str) -> np.ndarray:
-        if sort == "import" or not len(order):
-            return order
-        if sort == "random":
-            rng = np.random.default_rng(self._shuffle_seed)
-            return rng.permutation(order)
-        if sort == "recommended":  # from stars and to-read; unchanged order when there is nothing to learn from
-            ranked = self._ordering(Query(recommend="stars"))
-            if not len(ranked):
-                return order
-            rank = np.full(len(self.corpus), len(self.corpus), dtype=np.int64)
-            rank[ranked] = np.arange(len(ranked))
-            return order[np.argsort(rank[order], kind="stable")]
-        papers = self.corpus.papers
-        default = Annotation("")
-        anns = [self.annotations.get(papers[i].id, default) for i in order]
-        if sort == "status":
-            keys = [_STATUS_ORDER[a.status] for a in anns]
-        elif sort == "star":
-            keys = [-a.star for a in anns]
-        else:
-            raise PapersiftError(f"unknown sort {sort!r}; use one of: {', '.join(SORTS)}")
-        return order[np.argsort(np.asarray(keys), kind="stable")]
 
     # ------------------------------------------------------------------- stats
     def triaged_count(self) -> int:

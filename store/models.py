@@ -133,3 +133,9 @@ class Annotation:
             updated=rec.get("updated", ""),
             conflicts=list(rec.get("conflicts") or []),
         )
+
+
+def normalize_tag(tag: str) -> str:
+    """Tags are lower-case, without spaces or commas (``"Deep RL"`` -> ``deep-rl``)."""
+    tag = "-".join(tag.strip().lower().replace(",", " ").split())
+    return tag.lstrip("-#")

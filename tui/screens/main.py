@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import webbrowser
 
-import numpy as np
 from textual import on, work
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen

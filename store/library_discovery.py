@@ -1,0 +1,85 @@
+"""More like this, recommendations and topics on a Library (a mixin of Library).
+
+The model (:class:`store.similar.Similarity`) is built once, on first use, under a
+lock, so the app can build it in a background worker while the user works.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import PapersiftError
+from .models import Paper, normalize_tag
+
+
+class DiscoveryMixin:
+    """similar(), recommend() and topics()."""
+
+    @property
+    def similarity(self):
+        """Paper vectors for more-like-this, recommendations and topics (built once, on first use).
+
+        Thread-safe: the app builds it in a background worker while the user works;
+        a second caller waits for that build instead of starting another.
+        """
+        if self._similarity is None:
+            with self._similarity_lock:
+                if self._similarity is None:
+                    from .similar import Similarity
+                    self._similarity = Similarity(self.index)
+        return self._similarity
+
+    @property
+    def similarity_ready(self) -> bool:
+        return self._similarity is not None
+
+    def similar(self, key: str, limit: int = 10) -> list[tuple[Paper, float]]:
+        """Papers most like the given one, best first."""
+        idx = self.corpus.index_of(self.paper(key).id)
+        return [(self.corpus.papers[i], s) for i, s in self.similarity.similar(idx, limit)]
+
+    def recommend(self, tag: str | None = None, limit: int = 20) -> list[tuple[Paper, float, list[str]]]:
+        """Unread papers ranked by what the user tagged ``tag`` (or starred / put in to-read).
+
+        Negatives are the skipped papers plus the rest of the library; each
+        recommendation comes with the terms that contributed most.
+        """
+        from .similar import explain, recommend_scores
+
+        index_of = self.corpus.index_of
+        if tag:
+            tag = normalize_tag(tag)
+            pos = [index_of(pid) for pid, a in self.annotations.items() if tag in a.tags]
+            what = f"tag {tag!r}"
+        else:
+            pos = [index_of(pid) for pid, a in self.annotations.items() if a.star or a.status == "to-read"]
+            what = "starred or to-read papers"
+        pos = np.array([i for i in pos if i is not None], dtype=np.int64)
+        if not len(pos):
+            raise PapersiftError(f"nothing to learn from: no {what} yet")
+        skipped = {index_of(pid) for pid, a in self.annotations.items() if a.status == "skipped"}
+        rng = np.random.default_rng(0)
+        others = np.setdiff1d(np.arange(len(self.corpus)), pos)
+        sample = rng.choice(others, size=min(len(others), max(200, 10 * len(pos))), replace=False) if len(others) else others
+        neg = np.union1d(sample, np.array([i for i in skipped if i is not None], dtype=np.int64)).astype(np.int64)
+        sim = self.similarity
+        scores, w = recommend_scores(sim.matrix, pos, neg)
+        exclude = set(pos.tolist())
+        candidates = [i for i in np.argsort(-scores) if int(i) not in exclude and (
+                      self.annotations.get(self.corpus.papers[int(i)].id) is None
+                      or self.annotations[self.corpus.papers[int(i)].id].status == "unread")]
+        out = []
+        for i in candidates[:limit]:
+            out.append((self.corpus.papers[int(i)], float(scores[i]), explain(sim.matrix, w, int(i), self.index.vocab)))
+        return out
+
+    def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
+        """A topic number per paper and a label per topic (spherical k-means on the latent vectors)."""
+        if self._topics is None or k is not None:
+            from .similar import kmeans, topic_labels
+            sim = self.similarity
+            n_topics = k or max(2, min(50, int(round(np.sqrt(len(self.corpus) / 2)))))
+            vectors = sim.latent if sim.latent is not None else sim.matrix.toarray()
+            labels = kmeans(vectors, n_topics)
+            self._topics = (labels, topic_labels(sim.matrix, labels, self.index.vocab))
+        return self._topics

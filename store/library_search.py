@@ -1,0 +1,150 @@
+"""Library search: queries with filters, rankings, orderings and sorts (a mixin of Library).
+
+Kept apart from :mod:`store.library` so each module stays small; it uses the
+Library's corpus, annotations and index attributes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import PapersiftError
+from .models import Annotation
+from .query import Query, parse_query
+from .text import search_tokens
+
+SORTS = ("import", "status", "star", "random", "recommended")
+_STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
+
+
+@dataclass
+class SearchResult:
+    """Papers (corpus indices, best first) for a query."""
+
+    indices: np.ndarray
+    total: int
+    matched_terms: set[str] = field(default_factory=set)
+    errors: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class SearchMixin:
+    """search(), filters and sort orders."""
+
+    def _folded_texts(self) -> list[str]:
+        if self._folded is None:
+            self._folded = [" ".join(f"{p.title} {p.abstract}".casefold().split()) for p in self.corpus]
+        return self._folded
+
+    def _filter_mask(self, q: Query) -> np.ndarray | None:
+        if not q.has_filters:
+            return None
+        n = len(self.corpus)
+        mask = np.ones(n, dtype=bool)
+        if q.statuses or q.star is not None or q.tags or q.not_tags:
+            def passes(a: Annotation) -> bool:
+                return ((not q.statuses or a.status in q.statuses) and q.star_ok(a.star)
+                        and all(t in a.tags for t in q.tags) and not any(t in a.tags for t in q.not_tags))
+
+            # An unannotated paper is a default annotation: decide it once, then look
+            # only at the annotated papers (few, next to a 30k-paper library).
+            mask[:] = passes(Annotation(""))
+            for pid, a in self.annotations.items():
+                i = self.corpus.index_of(pid)
+                if i is not None:
+                    mask[i] = passes(a)
+        if q.topics:
+            labels, _ = self.topics()
+            mask &= np.isin(labels, list(q.topics))
+        if q.phrases:
+            folded = self._folded_texts()
+            notes = {self.corpus.index_of(pid): a.note.casefold() for pid, a in self.annotations.items() if a.note}
+            for phrase in q.phrases:
+                ph = " ".join(phrase.casefold().split())
+                for i in np.flatnonzero(mask):
+                    if ph not in folded[i] and ph not in notes.get(int(i), ""):
+                        mask[i] = False
+        return mask
+
+    def _annotation_matches(self, words: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Per query word, papers whose tags or note contain it (prefix match)."""
+        extra: dict[str, tuple[list[int], list[float]]] = {}
+        texts = [(self.corpus.index_of(pid), set(search_tokens(" ".join(a.tags) + " " + a.note)))
+                 for pid, a in self.annotations.items() if a.tags or a.note]
+        for word in words:
+            docs = [i for i, toks in texts if i is not None and any(t.startswith(word) for t in toks)]
+            if docs:
+                extra[word] = (np.asarray(docs, dtype=np.int64), np.full(len(docs), 8.0, dtype=np.float32))
+        return extra
+
+    def search(self, text: str = "", sort: str = "import", limit: int | None = None) -> SearchResult:
+        """Rank (or, for an empty query, order) papers for a query with filters.
+
+        Args:
+            text: the query (see :mod:`store.query`).
+            sort: for an empty query: one of ``SORTS``.
+            limit: keep only the first ``limit`` results.
+        """
+        q = parse_query(text)
+        mask = self._filter_mask(q)
+        n = len(self.corpus)
+        if q.similar or q.recommend:
+            order = self._ordering(q)
+            if mask is not None:
+                order = order[mask[order]]
+            matched = set()
+        elif q.words:
+            ranking = self.index.rank(q.words, mask, extra=self._annotation_matches(q.words))
+            order, matched = ranking.order, ranking.matched_terms
+        else:
+            order = np.flatnonzero(mask) if mask is not None else np.arange(n)
+            order = self._sorted(order, sort)
+            matched = set()
+        if limit is not None:
+            order = order[:limit]
+        return SearchResult(indices=order, total=n, matched_terms=matched, errors=q.errors)
+
+    def _ordering(self, q: Query) -> np.ndarray:
+        """Papers ordered by similarity to one paper, or by a recommendation model."""
+        if q.similar:
+            try:
+                doc = self.corpus.index_of(self.paper(q.similar).id)
+            except PapersiftError as exc:
+                q.errors.append(str(exc))
+                return np.arange(0)
+            order = np.argsort(-self.similarity.scores(doc))
+            return order[order != doc][:200]
+        try:
+            recs = self.recommend(None if q.recommend == "stars" else q.recommend, limit=len(self.corpus))
+        except PapersiftError as exc:
+            q.errors.append(str(exc))
+            return np.arange(0)
+        return np.array([self.corpus.index_of(p.id) for p, _, _ in recs], dtype=np.int64)
+
+    def _sorted(self, order: np.ndarray, sort: str) -> np.ndarray:
+        if sort == "import" or not len(order):
+            return order
+        if sort == "random":
+            rng = np.random.default_rng(self._shuffle_seed)
+            return rng.permutation(order)
+        if sort == "recommended":  # from stars and to-read; unchanged order when there is nothing to learn from
+            ranked = self._ordering(Query(recommend="stars"))
+            if not len(ranked):
+                return order
+            rank = np.full(len(self.corpus), len(self.corpus), dtype=np.int64)
+            rank[ranked] = np.arange(len(ranked))
+            return order[np.argsort(rank[order], kind="stable")]
+        papers = self.corpus.papers
+        default = Annotation("")
+        anns = [self.annotations.get(papers[i].id, default) for i in order]
+        if sort == "status":
+            keys = [_STATUS_ORDER[a.status] for a in anns]
+        elif sort == "star":
+            keys = [-a.star for a in anns]
+        else:
+            raise PapersiftError(f"unknown sort {sort!r}; use one of: {', '.join(SORTS)}")
+        return order[np.argsort(np.asarray(keys), kind="stable")]
