@@ -137,6 +137,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self._similarity = None
         self._topics = None
         self._folded = None
+        self.__dict__.pop("_ann_tokens", None)  # tag/note tokens cached with corpus indices
 
     @property
     def index(self) -> SearchIndex:

@@ -73,8 +73,19 @@ class SearchMixin:
     def _annotation_matches(self, words: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Per query word, papers whose tags or note contain it (prefix match)."""
         extra: dict[str, tuple[list[int], list[float]]] = {}
-        texts = [(self.corpus.index_of(pid), set(search_tokens(" ".join(a.tags) + " " + a.note)))
-                 for pid, a in self.annotations.items() if a.tags or a.note]
+        # Tokens per paper, cached by the (tags, note) they came from: a keystroke
+        # re-tokenizes only annotations that changed since the last search.
+        cache: dict[str, tuple[tuple, int | None, set[str]]] = self.__dict__.setdefault("_ann_tokens", {})
+        texts = []
+        for pid, a in self.annotations.items():
+            if not (a.tags or a.note):
+                continue
+            key = (tuple(a.tags), a.note)
+            hit = cache.get(pid)
+            if hit is None or hit[0] != key:
+                hit = (key, self.corpus.index_of(pid), set(search_tokens(" ".join(a.tags) + " " + a.note)))
+                cache[pid] = hit
+            texts.append((hit[1], hit[2]))
         for word in words:
             docs = [i for i, toks in texts if i is not None and any(t.startswith(word) for t in toks)]
             if docs:
