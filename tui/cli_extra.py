@@ -34,6 +34,10 @@ def register(add) -> None:
     p.add_argument("--limit", type=int, default=20)
     p = add("topics", "cluster the library into topics with labels, counts and triage progress", ("table", "json"))
     p.add_argument("--k", type=int, help="number of topics (default: about sqrt(papers / 2), 2 to 50)")
+    p = add("serve", "run the app in a web browser (textual-serve on localhost)", None)
+    p.add_argument("--host", default="localhost", help="interface to listen on (default: localhost)")
+    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    p.add_argument("--keymap", metavar="FILE", help="a keymap.toml overriding the default keys")
     p = add("import-annotations", "merge annotations from a papersift JSON/JSONL export", ("text", "json"))
     p.add_argument("file")
     p.add_argument("--dry-run", action="store_true", help="show what would change; change nothing")
@@ -48,6 +52,9 @@ def run_extra(lib: Library, args: argparse.Namespace) -> int:
         return _ranked(lib, args)
     if args.command == "topics":
         return _topics(lib, args)
+    if args.command == "serve":
+        from .serve import serve
+        return serve(lib, args.host, args.port, args.keymap)
     raise PapersiftError(f"unknown command {args.command!r}")
 
 
