@@ -13,7 +13,7 @@ from .models import Paper, normalize_tag
 
 
 class DiscoveryMixin:
-    """similar(), recommend() and topics()."""
+    """similar(), recommend(), topics() and topic_summary()."""
 
     @property
     def similarity(self):
@@ -83,3 +83,20 @@ class DiscoveryMixin:
             labels = kmeans(vectors, n_topics)
             self._topics = (labels, topic_labels(sim.matrix, labels, self.index.vocab))
         return self._topics
+
+    def topic_summary(self, k: int | None = None) -> list[dict]:
+        """One row per topic, largest first: number, label, papers and how many are triaged.
+
+        What the topic browser, the dashboard and ``papersift topics`` show.
+        """
+        labels, names = self.topics(k)
+        counts = np.bincount(labels, minlength=max(names) + 1 if names else 0)
+        triaged = np.zeros_like(counts)
+        index_of = self.corpus.index_of
+        for pid, ann in self.annotations.items():
+            i = index_of(pid)
+            if i is not None and ann.status != "unread":
+                triaged[labels[i]] += 1
+        rows = [{"topic": int(t), "label": name, "papers": int(counts[t]), "triaged": int(triaged[t])}
+                for t, name in names.items()]
+        return sorted(rows, key=lambda r: (-r["papers"], r["topic"]))

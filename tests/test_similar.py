@@ -52,6 +52,14 @@ def test_topics_cover_the_library_with_labels(tmp_path):
     assert all(" · " in n for n in names.values())
     t = int(labels[0])
     assert len(lib.search(f"topic:{t}")) == int((labels == t).sum())
+    ids = [p.id for p in lib.corpus]
+    lib.set_status([ids[0], ids[1]], "read")
+    lib.set_status([ids[2]], "unread")
+    rows = lib.topic_summary()
+    assert sum(r["papers"] for r in rows) == len(lib) and sum(r["triaged"] for r in rows) == 2
+    assert [r["papers"] for r in rows] == sorted((r["papers"] for r in rows), reverse=True)
+    by_topic = {r["topic"]: r for r in rows}
+    assert by_topic[t]["triaged"] >= 1 and by_topic[t]["label"] == names[t]
 
 
 def test_similar_and_recommend_queries(lib):
@@ -113,6 +121,34 @@ async def test_dashboard_shows_progress_and_counts(lib, tmp_path):
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is app.main_screen
+
+
+async def test_topic_browser_filters_the_list_to_a_topic(lib, tmp_path):
+    from tui.screens.topics import TopicsScreen
+    lib.set_status([lib.corpus.papers[0].id], "read")
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("b")
+        await wait_workers(app, pilot)
+        assert isinstance(app.screen, TopicsScreen)
+        rows = lib.topic_summary()
+        options = app.screen.query_one("#topic-list")
+        assert options.option_count == len(rows) >= 2
+        svg = app.export_screenshot().replace("&#160;", " ")
+        assert rows[0]["label"].split(" · ")[0] in svg and "triaged" in svg
+        await pilot.press("down", "enter")               # the second-largest topic
+        await wait_workers(app, pilot)
+        main = app.main_screen
+        assert app.screen is main
+        assert main.query_one("#search").value == f"topic:{rows[1]['topic']}"
+        labels, _ = lib.topics()
+        shown = main.results.indices.tolist()
+        assert len(shown) == rows[1]["papers"] and all(labels[i] == rows[1]["topic"] for i in shown)
+        await pilot.press("b")
+        await wait_workers(app, pilot)
+        await pilot.press("escape")                      # closing changes nothing
+        await pilot.pause()
+        assert app.screen is main and main.query_one("#search").value == f"topic:{rows[1]['topic']}"
 
 
 def test_recommended_sort_puts_similar_papers_first(lib):

@@ -125,12 +125,7 @@ def _ranked(lib: Library, args: argparse.Namespace) -> int:
 
 
 def _topics(lib: Library, args: argparse.Namespace) -> int:
-    labels, names = lib.topics(args.k)
-    rows = []
-    for t, name in sorted(names.items()):
-        members = [lib.corpus.papers[int(i)].id for i in (labels == t).nonzero()[0]]
-        triaged = sum(1 for pid in members if pid in lib.annotations and lib.annotations[pid].status != "unread")
-        rows.append({"topic": t, "label": name, "papers": len(members), "triaged": triaged})
+    rows = lib.topic_summary(args.k)
     if args.format == "json":
         out.emit_json(rows)
         return 0

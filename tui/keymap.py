@@ -23,7 +23,7 @@ from store.locations import default_keymap_path
 
 # Which contexts are active together (a key may not mean two things in one group).
 CLASH_GROUPS = (("app", "main", "list"), ("app", "main", "reader"), ("app", "search"), ("app", "tags"),
-                ("note",), ("confirm",), ("help",), ("app", "export"), ("dashboard",))
+                ("note",), ("confirm",), ("help",), ("app", "export"), ("dashboard",), ("topics",))
 MODIFIERS = {"ctrl", "shift", "alt", "meta", "super", "hyper"}
 _NAMED = {k.value for k in Keys} | {"space", "enter", "escape", "tab", "backspace", "delete", "insert"}
 

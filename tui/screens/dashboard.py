@@ -28,6 +28,24 @@ def bars(rows: list[tuple[str, int]], total: int, style: str = "green") -> Table
     return table
 
 
+def topic_bar(papers: int, triaged: int, biggest: int) -> Text:
+    """A bar as long as the topic is big, green for its triaged part."""
+    filled = round(WIDTH * papers / biggest) if biggest else 0
+    part = round(filled * triaged / papers) if papers else 0
+    return Text("█" * part, style="green") + Text("█" * (filled - part), style="blue") + Text(" " * (WIDTH - filled))
+
+
+def topic_table(rows: list[dict]) -> Table:
+    table = Table(box=None, show_header=False, pad_edge=False)
+    for col in ("topic", "bar", "papers", "triaged"):
+        table.add_column(no_wrap=True, justify="right" if col in ("papers", "triaged") else "left")
+    biggest = max((r["papers"] for r in rows), default=1)
+    for r in rows:
+        table.add_row(escape(f"topic:{r['topic']} {r['label']}"), topic_bar(r["papers"], r["triaged"], biggest),
+                      f"{r['papers']:,}", f"{r['triaged']:,}")
+    return table
+
+
 class DashboardScreen(ModalScreen[None]):
     BINDINGS = [binding("dashboard.close", "Close dashboard")]
     DEFAULT_CSS = """
@@ -65,22 +83,9 @@ class DashboardScreen(ModalScreen[None]):
             yield Static(self._topics(), id="by-topic")
 
     def _topics(self) -> Table:
-        lib = self.library
-        if len(lib) < 10:
+        if len(self.library) < 10:
             return bars([], 1)
-        labels, names = lib.topics()
-        table = Table(box=None, show_header=False, pad_edge=False)
-        for col in ("topic", "bar", "papers", "triaged"):
-            table.add_column(no_wrap=True, justify="right" if col in ("papers", "triaged") else "left")
-        biggest = max(int((labels == t).sum()) for t in names) or 1
-        for t, name in sorted(names.items(), key=lambda kv: -int((labels == kv[0]).sum())):
-            members = [lib.corpus.papers[int(i)].id for i in (labels == t).nonzero()[0]]
-            done = sum(1 for pid in members if pid in lib.annotations and lib.annotations[pid].status != "unread")
-            filled = round(WIDTH * len(members) / biggest)
-            part = round(filled * done / len(members)) if members else 0
-            bar = Text("█" * part, style="green") + Text("█" * (filled - part), style="blue") + Text(" " * (WIDTH - filled))
-            table.add_row(escape(f"topic:{t} {name}"), bar, f"{len(members):,}", f"{done:,}")
-        return table
+        return topic_table(self.library.topic_summary())
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -13,7 +13,8 @@ from ..keymap import REGISTRY, binding
 
 CONTEXT_NAMES = {"app": "Anywhere", "main": "Triage (list and reader)", "list": "Results list",
                  "search": "Search box", "reader": "Reader", "tags": "Tag panel", "note": "Note editor",
-                 "confirm": "Questions", "help": "Help", "export": "Export dialog", "dashboard": "Dashboard"}
+                 "confirm": "Questions", "help": "Help", "export": "Export dialog", "dashboard": "Dashboard",
+                 "topics": "Topic browser"}
 
 
 def keys_table(keymap: dict[str, str]) -> Table:

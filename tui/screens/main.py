@@ -60,6 +60,7 @@ class MainScreen(Screen):
         binding("main.sort", "Sort", show=False),
         binding("main.more_like_this", "More like this", show=False),
         binding("main.focus_tags", "Tag panel", show=False),
+        binding("main.topics", "Topics", show=False),
     ]
 
     def __init__(self, library: Library) -> None:
@@ -322,6 +323,16 @@ class MainScreen(Screen):
         if tag:
             self.query_one(SearchBox).value = f"tag:{tag}"
             self.action_leave_tags()
+
+    def action_topics(self) -> None:
+        from .topics import TopicsScreen
+
+        def chosen(topic: int | None) -> None:
+            if topic is not None:
+                self.query_one(SearchBox).value = f"topic:{topic}"
+                self.set_focus(self.results)
+
+        self.app.push_screen(TopicsScreen(self.library), chosen)
 
     def action_note(self) -> None:
         pid = self.current_paper_id()

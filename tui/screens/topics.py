@@ -1,0 +1,79 @@
+"""The topic browser (b): every topic with its label, size and triage progress; enter filters to it.
+
+Topics need the similarity model, which a big library builds in the background,
+so the list is computed in a worker and the screen says so until it is ready.
+"""
+
+from __future__ import annotations
+
+from rich.markup import escape
+from rich.text import Text
+from textual import work
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from store import Library
+
+from ..keymap import binding
+from .dashboard import topic_bar
+
+BAR = 20
+
+
+def topic_prompt(row: dict, biggest: int) -> Text:
+    """One line: bar (green = triaged), counts, topic number and label."""
+    bar = topic_bar(row["papers"], row["triaged"], biggest)
+    bar.truncate(BAR)
+    share = f"{row['triaged'] / row['papers']:.0%}" if row["papers"] else "–"
+    return (bar + Text(f" {row['papers']:>6,} papers {share:>5} triaged  ")
+            + Text(f"topic:{row['topic']}", style="dim") + Text(f"  {row['label']}", style="bold"))
+
+
+class TopicsScreen(ModalScreen[int | None]):
+    """Dismisses with the chosen topic number (None when closed)."""
+
+    BINDINGS = [binding("topics.close", "Close topics")]
+    DEFAULT_CSS = """
+    TopicsScreen { align: center middle; }
+    TopicsScreen > Vertical { width: 95%; height: 90%; border: thick $accent; background: $surface; padding: 0 1; }
+    TopicsScreen OptionList { height: 1fr; border: none; }
+    """
+
+    def __init__(self, library: Library) -> None:
+        super().__init__()
+        self.library = library
+
+    def compose(self):
+        with Vertical():
+            yield Label("[b]Topics[/b] [dim]building the topic map…[/dim]", id="topics-title")
+            yield OptionList(id="topic-list")
+
+    def on_mount(self) -> None:
+        self.set_focus(self.query_one(OptionList))
+        self.load()
+
+    @work(thread=True, exclusive=True)
+    def load(self) -> None:
+        rows = self.library.topic_summary() if len(self.library) >= 10 else []
+        self.app.call_from_thread(self._show, rows)
+
+    def _show(self, rows: list[dict]) -> None:
+        options = self.query_one(OptionList)
+        biggest = max((r["papers"] for r in rows), default=1)
+        options.add_options([Option(topic_prompt(r, biggest), id=str(r["topic"])) for r in rows])
+        title = self.query_one("#topics-title", Label)
+        if rows:
+            options.highlighted = 0
+            title.update(f"[b]Topics[/b] — {len(rows)} clusters of "
+                         f"{sum(r['papers'] for r in rows):,} papers, largest first   "
+                         "[dim]enter shows a topic's papers · esc closes[/dim]")
+        else:
+            title.update("[b]Topics[/b] [dim](a library needs at least 10 papers for topics) · esc closes[/dim]")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option.id))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
