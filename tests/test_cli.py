@@ -72,3 +72,15 @@ def test_dedup_report_and_help(run_cli):
     assert "no near-duplicate merges" in run_cli("dedup", "--report").stdout
     for cmd in ("import", "list", "search", "show", "status", "star", "tag", "note", "undo", "stats", "dedup"):
         assert "usage: papersift " + cmd in run_cli(cmd, "--help").stdout
+
+
+def test_serve_refuses_a_busy_port_clearly(run_cli):
+    import socket
+    with socket.socket() as s:
+        s.bind(("localhost", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        proc = run_cli("serve", "--port", str(port), check=False)
+    assert proc.returncode == 1 and f"cannot listen on localhost:{port}" in proc.stderr and "--port" in proc.stderr
+    proc = run_cli("serve", "--keymap", "/nonexistent/keys.toml", check=False)
+    assert proc.returncode == 1 and "no such keymap file" in proc.stderr
