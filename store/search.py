@@ -57,6 +57,7 @@ class Ranking:
 
     order: np.ndarray          # document indices, best first
     coverage: np.ndarray       # how well the query words are matched, aligned with order
+    score: np.ndarray          # the ranking key (coverage and BM25), aligned with order
     matched_terms: set[str]    # for highlighting
 
 
@@ -85,6 +86,12 @@ class SearchIndex:
         for st in by_stem:
             buckets.setdefault((len(st), st[0]), []).append(st)
         self.buckets = buckets
+        # The same for whole words: a typo can hide a suffix from the stemmer
+        # ("imitaion" keeps its ending, "imitation" loses it), so both are compared.
+        word_buckets: dict[tuple[int, str], list[str]] = {}
+        for t in vocab:
+            word_buckets.setdefault((len(t), t[0]), []).append(t)
+        self.word_buckets = word_buckets
         self._expand = lru_cache(maxsize=4096)(self._expand_uncached)
 
     @classmethod
@@ -172,13 +179,17 @@ class SearchIndex:
         # Typos, on stems so a typo and another word form combine ("netorks" -> network):
         # within 1 edit (short words) or 2 edits (8+ letters).
         if len(word) >= 4:
-            max_d = 1 if len(word_stem) < 8 else 2
-            cands = [t for n in range(len(word_stem) - max_d, len(word_stem) + max_d + 1)
-                     for t in self.buckets.get((n, word_stem[0]), ())]
-            for st, dist, _ in process.extract(word_stem, cands, scorer=OSA.distance, score_cutoff=max_d,
-                                               limit=MAX_FUZZY * 4):
-                if dist == 0:
-                    continue
+            near: dict[str, int] = {}  # stem -> fewest edits
+            for probe, buckets in ((word_stem, self.buckets), (word, self.word_buckets)):
+                max_d = 1 if len(probe) < 8 else 2
+                cands = [t for n in range(len(probe) - max_d, len(probe) + max_d + 1)
+                         for t in buckets.get((n, probe[0]), ())]
+                for found, dist, _ in process.extract(probe, cands, scorer=OSA.distance, score_cutoff=max_d,
+                                                      limit=MAX_FUZZY * 4):
+                    if dist:
+                        st = found if buckets is self.buckets else stem(found)
+                        near[st] = min(dist, near.get(st, dist))
+            for st, dist in sorted(near.items(), key=lambda kv: kv[1]):
                 for i in self.by_stem[st]:
                     out.setdefault(i, FUZZY1_SIM if dist == 1 else FUZZY2_SIM)
         return tuple(out.items())
@@ -224,5 +235,6 @@ class SearchIndex:
             hit &= candidates
         idx = np.flatnonzero(hit)
         key = coverage[idx].astype(np.float64) * COVERAGE_WEIGHT + total[idx]
-        order = idx[np.argsort(-key, kind="stable")]
-        return Ranking(order=order, coverage=coverage[order], matched_terms=matched)
+        sort = np.argsort(-key, kind="stable")
+        order = idx[sort]
+        return Ranking(order=order, coverage=coverage[order], score=key[sort], matched_terms=matched)

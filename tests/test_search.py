@@ -22,6 +22,16 @@ def test_typos_and_word_order(lib):
     assert lib.search("transfomer").matched_terms & {"transformer", "transformers"}
 
 
+def test_a_typo_that_hides_the_suffix_still_finds_the_word():
+    """The stemmer cuts 'imitation' to 'imit' but leaves 'imitaion' whole: whole words are compared too."""
+    from store.search import SearchIndex
+    index = SearchIndex.build([("", "imitation learning from demonstrations"), ("", "an alignment method"),
+                               ("", "unrelated text about graphs")])
+    for typo, doc in (("imitaion", 0), ("learnnig", 0), ("alignemnt", 1), ("demonstratoins", 0)):
+        assert index.rank([typo]).order.tolist()[:1] == [doc], typo
+    assert index.rank(["imitaion"]).matched_terms == {"imitation"}
+
+
 def test_prefix_while_typing(lib):
     assert titles(lib, lib.search("everanim"))[0].startswith("EverAnimate")
 
