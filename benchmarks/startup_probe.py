@@ -15,12 +15,15 @@ import sys
 import time
 
 
-def process_start_epoch() -> float:
+def since_process_start() -> float:
+    """Seconds since this process started, both clocks counted from boot.
+
+    (/proc/stat's btime is whole seconds: adding the start ticks to it, as this
+    probe once did, is off by a constant of up to a second.)
+    """
     with open("/proc/self/stat") as fh:
         start_ticks = int(fh.read().rsplit(")", 1)[1].split()[19])
-    with open("/proc/stat") as fh:
-        btime = next(int(l.split()[1]) for l in fh if l.startswith("btime"))
-    return btime + start_ticks / os.sysconf("SC_CLK_TCK")
+    return time.clock_gettime(time.CLOCK_BOOTTIME) - start_ticks / os.sysconf("SC_CLK_TCK")
 
 
 async def main(folder: str) -> float:
@@ -31,9 +34,8 @@ async def main(folder: str) -> float:
         while not len(app.main_screen.results.indices):
             await pilot.pause(0.005)
         await pilot.pause()
-        return time.time()
+        return since_process_start()
 
 
 if __name__ == "__main__":
-    painted = asyncio.run(main(sys.argv[1]))
-    print(f"{painted - process_start_epoch():.4f}")
+    print(f"{asyncio.run(main(sys.argv[1])):.4f}")

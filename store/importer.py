@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
 from .corpus import Corpus, paper_id
 from .dedup import NearDupIndex, shingles, signatures
 from .models import Paper, Source, Variant
@@ -66,8 +68,16 @@ def _normalize_chunk(texts: list[str]) -> list[str]:
     return [normalize(t) for t in texts]
 
 
-def _titles_chunk(texts: list[str]) -> list[str]:
-    return [derive_title(t) for t in texts]
+def _new_paper_chunk(items: list[tuple[str, str | None]]) -> list[tuple[np.ndarray, np.ndarray, str | None]]:
+    """For (normalized abstract, raw abstract if it needs a title): shingles, MinHash signature, title.
+
+    Shingle hashes use Python's per-process salted ``hash``; forked workers share
+    the parent's salt, so their shingles compare with the parent's.
+    """
+    shs = [shingles(norm) for norm, _ in items]
+    sigs = signatures(shs) if shs else []
+    return [(sh, sig, derive_title(raw) if raw is not None else None)
+            for sh, sig, (_, raw) in zip(shs, sigs, items)]
 
 
 def normalize_all(texts: list[str]) -> list[str]:
@@ -91,11 +101,14 @@ def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSumma
     norms = normalize_all([r.abstract for r in records])
     rids = [paper_id(n) for n in norms]
     # Shingles and signatures up front, batched, for every abstract not already known.
+    # One parallel pass over them: shingles, signatures and (for untitled ones) a derived title.
     unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
-    shs = {i: shingles(norms[i]) for i in unknown}
-    sigs = dict(zip(unknown, signatures([shs[i] for i in unknown]))) if unknown else {}
-    untitled = [i for i in unknown if not records[i].title]
-    titles = dict(zip(untitled, map_list(_titles_chunk, [records[i].abstract for i in untitled])))
+    prepared = map_list(_new_paper_chunk, [(norms[i], None if records[i].title else records[i].abstract)
+                                           for i in unknown])
+    shs = {i: p[0] for i, p in zip(unknown, prepared)}
+    sigs = {i: p[1] for i, p in zip(unknown, prepared)}
+    titles = {i: p[2] for i, p in zip(unknown, prepared) if p[2] is not None}
+    del prepared
     separate: dict[str, set[str]] = {}
     for pair in corpus.separate:
         a, b = tuple(pair)

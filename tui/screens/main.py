@@ -14,7 +14,7 @@ import webbrowser
 from textual import on, work
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 from textual.worker import get_current_worker
 
 from store import Library, PapersiftError
@@ -24,6 +24,7 @@ from ..clipboard import copy_text
 from ..keymap import binding
 from ..messages import AnnotationsChanged
 from ..render import plain_title
+from ..widgets.footer import Footer
 from ..widgets.header import TriageHeader
 from ..widgets.reader import Reader
 from ..widgets.results import ResultsList
