@@ -388,3 +388,36 @@ async def test_hostile_abstract_never_reaches_the_screen_raw(lib, make, tmp_path
         await pilot.pause()
         svg = app.export_screenshot()
         assert "attack" in svg and "\x1b" not in svg and "\x07" not in svg and "\x08" not in svg
+
+
+async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, make, monkeypatch):
+    """Above SIMILAR_NOW_BELOW papers the reader and "more like this" follow the list once
+    typing pauses, and a slow search moves to a worker: the results must be the same."""
+    import tui.screens.main as main_mod
+    monkeypatch.setattr(main_mod, "SIMILAR_NOW_BELOW", 10)
+    lib.similarity  # the model is ready, as it is a few seconds after start
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        main = screen(app)
+        reader = main.query_one("#reader")
+        first = reader.paper_index
+        await pilot.press("slash")
+        main.query_one("#search").value = "everanimate"         # as a keystroke does, in one go
+        top = main.results.current_index
+        assert app.library.corpus.papers[top].title.startswith("EverAnimate") and len(main.results.indices) == 1
+        assert top != first and reader.paper_index == first   # the list at once, the reader not yet
+        await pilot.pause(main_mod.READER_DELAY + 0.1)
+        await settle(pilot)
+        assert reader.paper_index == top                        # the reader caught up
+        await pilot.pause(main_mod.SIMILAR_DELAY + 0.1)
+        await settle(pilot)
+        assert "More like this" in str(reader.query_one("#reader-similar").render())
+        # a search slower than the inline budget goes to a worker, with the same result
+        calls = []
+        original = main_mod.MainScreen.run_search
+        monkeypatch.setattr(main_mod.MainScreen, "run_search", lambda self, q: (calls.append(q), original(self, q)))
+        main._search_seconds = 1.0
+        main.query_one("#search").value = "voice identiy"
+        await settle(pilot)
+        assert calls == ["voice identiy"]
+        assert app.library.corpus.papers[main.results.current_index].title.startswith("VIPBench")

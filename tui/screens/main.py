@@ -9,6 +9,7 @@ already changed are dropped.
 
 from __future__ import annotations
 
+import time
 import webbrowser
 
 from textual import on, work
@@ -19,6 +20,7 @@ from textual.worker import get_current_worker
 
 from store import Library, PapersiftError
 from store.library import SORTS
+from store.query import parse_query
 
 from ..clipboard import copy_text
 from ..keymap import binding
@@ -35,8 +37,23 @@ from .note import NoteScreen
 class SearchBox(Input):
     BINDINGS = [binding("search.done", "Back to list")]
 
+    def _watch_value(self, value: str) -> None:
+        # Search from the watcher, not from the Changed message: the watcher runs
+        # while the key is handled, so the echoed key and the new list are drawn
+        # in one frame (a message would be handled after the key's frame).
+        super()._watch_value(value)
+        screen = self.screen if self.is_mounted else None
+        if isinstance(screen, MainScreen):
+            screen.search_changed(value)
+
     def action_done(self) -> None:
         self.screen.set_focus(self.screen.query_one(ResultsList))
+
+
+SIMILAR_NOW_BELOW = 2000   # papers; above this, "more like this" waits for the cursor to rest
+SIMILAR_DELAY = 0.15       # seconds
+READER_DELAY = 0.06        # seconds: the reader follows the search results once typing pauses
+INLINE_SEARCH_SECONDS = 0.015  # searches quicker than this run on the UI thread (see _query_changed)
 
 
 class MainScreen(Screen):
@@ -69,6 +86,10 @@ class MainScreen(Screen):
         self.library = library
         self.query_text = ""
         self.sort = "import"
+        self._similar_timer = None
+        self._reader_timer = None
+        self._search_seconds = 0.0
+        self._searched_once = False
 
     def compose(self):
         yield TriageHeader(id="header")
@@ -125,13 +146,21 @@ class MainScreen(Screen):
         sort = f" · sort: {self.sort}" if not query.strip() else ""
         results.border_title = f"{len(result):,} / {result.total:,}{sort}"
         self._update_header("; ".join(result.errors))
-        self._show_current()
+        if self._reader_timer is not None:
+            self._reader_timer.stop()
+            self._reader_timer = None
+        if len(self.library) <= SIMILAR_NOW_BELOW:
+            self._show_current()
+        else:
+            # Typing in a big library: the list repaints now, the reader (a full
+            # re-render of an abstract) once the typing pauses.
+            self._reader_timer = self.set_timer(READER_DELAY, self._show_current)
 
     def _show_current(self) -> None:
         idx = self.results.current_index
         self.query_one(Reader).show(idx)
         if idx is not None and len(self.library) > 1 and self.library.similarity_ready:
-            self.show_similar(idx)
+            self._similar_soon(idx)
         self.query_one(TagPanel).show_paper(self.library.corpus.papers[idx].id if idx is not None else None)
 
     def repaint(self) -> None:
@@ -150,14 +179,35 @@ class MainScreen(Screen):
         self.repaint()
 
     # -------------------------------------------------------------- search
-    @on(Input.Changed, "#search")
-    def _query_changed(self, event: Input.Changed) -> None:
-        self.query_text = event.value
-        self.run_search(event.value)
+    def search_changed(self, value: str) -> None:
+        """The search box's text changed (typed, pasted or set by an action)."""
+        if value == self.query_text and self._searched_once:
+            return
+        self._searched_once = True
+        self.query_text = value
+        if self._can_search_inline(value):
+            # Quick searches run right here, so the echoed key and the new list
+            # land in the same frame (a worker's result waits for the next one).
+            t = time.perf_counter()
+            result = self.library.search(value, sort=self.sort)
+            self._search_seconds = time.perf_counter() - t
+            self.workers.cancel_group(self, "search")
+            self._show_results(value, result)
+        else:
+            self.run_search(value)
+
+    def _can_search_inline(self, query: str) -> bool:
+        """Word searches and filters, while they stay quick; never what may build a model or scan text."""
+        if self._search_seconds > INLINE_SEARCH_SECONDS:
+            return False
+        q = parse_query(query)
+        needs_model = q.similar or q.recommend or q.topics or (self.sort == "recommended" and not query.strip())
+        return not q.phrases and (not needs_model or self.library.similarity_ready)
 
     @work(exclusive=True, thread=True, group="search")
     def run_search(self, query: str) -> None:
         worker = get_current_worker()
+        t = time.perf_counter()
         for _ in range(3):
             try:
                 result = self.library.search(query, sort=self.sort)
@@ -166,6 +216,8 @@ class MainScreen(Screen):
                 continue
         else:
             return
+        if not parse_query(query).phrases:
+            self._search_seconds = time.perf_counter() - t  # a quick one again: back to inline
         if worker.is_cancelled or query != self.query_text:
             return  # the user typed on; this result is stale
         self.app.call_from_thread(self._show_results, query, result)
@@ -226,6 +278,21 @@ class MainScreen(Screen):
         except Exception:
             return
         self.app.call_from_thread(self._show_current)
+
+    def _similar_soon(self, paper_index: int) -> None:
+        """Nearest papers for the reader once the cursor rests (big libraries).
+
+        At 30k papers a lookup takes ~20 ms of CPU, much of it holding the GIL;
+        run on every keystroke and every row passed while scrolling, it delayed
+        the list's own repaint. Small libraries look up at once.
+        """
+        if self._similar_timer is not None:
+            self._similar_timer.stop()
+            self._similar_timer = None
+        if len(self.library) <= SIMILAR_NOW_BELOW:
+            self.show_similar(paper_index)
+        else:
+            self._similar_timer = self.set_timer(SIMILAR_DELAY, lambda: self.show_similar(paper_index))
 
     @work(exclusive=True, thread=True, group="similar")
     def show_similar(self, paper_index: int) -> None:
