@@ -2,12 +2,14 @@
 
 TinyDB's default ``JSONStorage`` rewrites its file in place (a kill mid-write
 leaves a torn file) and ``CachingMiddleware`` loses unflushed writes on a
-crash. :class:`AtomicJSONStorage` instead writes every change through
-:func:`store.atomic.atomic_write_bytes` before the call returns, and notices
-when another process replaced the file.
+crash. :class:`JournaledJSONStorage` instead makes every change durable before
+the call returns — an fsync'd append to a journal beside the TinyDB file,
+folded into a new atomically written snapshot now and then — and notices when
+another process changed either file.
 
 Each user action is one transaction: the changed annotation records and the
-undo entry describing them are written together, with a single fsync.
+undo entry describing them are written together, as one journal line, with a
+single fsync.
 Document ids are derived from paper ids, so two processes can never hand the
 same id to different papers.
 """
@@ -24,13 +26,16 @@ import orjson
 from tinydb import TinyDB
 from tinydb.storages import Storage
 
-from .atomic import atomic_write_bytes
+from .atomic import append_durably, atomic_write_bytes
 from .errors import CorruptFileError
 from .models import Annotation
 
 ANNOTATIONS_FORMAT = "papersift-annotations"
 ANNOTATIONS_VERSION = 1
 HISTORY_LIMIT = 500
+JOURNAL_SUFFIX = ".journal"
+COMPACT_LINES = 500        # journal entries before they are folded into a new snapshot
+COMPACT_BYTES = 4 << 20
 ANN, HIST, META = "annotations", "history", "meta"
 
 
@@ -44,57 +49,180 @@ def doc_id_for(paper_id: str) -> int:
     return int(paper_id, 16)
 
 
-class AtomicJSONStorage(Storage):
-    """TinyDB storage: orjson, atomic durable writes, reload when the file changes.
+class JournaledJSONStorage(Storage):
+    """TinyDB storage: a JSON snapshot plus an append-only journal of changes.
 
-    ``read`` returns a cached dict while the file's (inode, size, mtime) are
-    unchanged, so a keystroke does not re-parse the file; another process's
-    ``os.replace`` changes the inode and triggers a reload.
+    The snapshot (``annotations.json``, TinyDB's format) is replaced atomically;
+    each transaction in between appends one line to ``annotations.json.journal``
+    with the records it changed, and fsyncs it. A triage key therefore costs an
+    append of a few hundred bytes whatever the library's size (a rewrite of 30k
+    annotations took ~28 ms). Every ``COMPACT_LINES`` entries the journal is
+    folded into a new snapshot, which records the last entry it includes
+    (``journal_seq`` in the meta table), so a kill between the two steps
+    replays nothing twice.
+
+    ``read`` returns a cached dict while neither file changed (inode, size,
+    mtime); another process's append or snapshot triggers a reload.
     """
 
     def __init__(self, path: str | Path, **_: object):
         self.path = Path(path)
+        self.journal_path = self.path.with_name(self.path.name + JOURNAL_SUFFIX)
         self._cache: dict | None = None
         self._sig: tuple | None = None
+        self._seq = 0            # the newest journal entry in _cache
+        self._journal_len = 0    # bytes of complete journal lines read
+        self._journal_lines = 0  # entries in the journal (for compaction)
 
-    def _stat_sig(self) -> tuple | None:
-        try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
-            return None
-        return (st.st_ino, st.st_size, st.st_mtime_ns)
+    def _stat_sig(self) -> tuple:
+        def one(p: Path) -> tuple | None:
+            try:
+                st = os.stat(p)
+            except FileNotFoundError:
+                return None
+            return (st.st_ino, st.st_size, st.st_mtime_ns)
+        return one(self.path), one(self.journal_path)
 
     def changed_on_disk(self) -> bool:
-        """True when the file differs from what this process last read or wrote."""
+        """True when either file differs from what this process last read or wrote."""
         return self._stat_sig() != self._sig
 
     def read(self) -> dict | None:
         sig = self._stat_sig()
-        if sig is None:
-            self._cache, self._sig = None, None
+        if sig == (None, None):
+            self._cache, self._sig, self._seq, self._journal_len, self._journal_lines = None, sig, 0, 0, 0
             return None
         if sig != self._sig or self._cache is None:
-            raw = self.path.read_bytes()
-            if not raw.strip():
-                raise CorruptFileError(self.path, "file is empty (truncated?)")
-            try:
-                data = orjson.loads(raw)
-            except orjson.JSONDecodeError as exc:
-                raise CorruptFileError(self.path, f"not valid JSON ({exc})") from None
-            check_annotations_data(self.path, data)
+            for _ in range(20):  # another process may replace the snapshot while we read
+                data = self._read_snapshot() if sig[0] is not None else {}
+                seq, length, lines = self._replay(data)
+                now = self._stat_sig()
+                if now == sig:
+                    break
+                sig = now
             self._cache, self._sig = data, sig
+            self._seq, self._journal_len, self._journal_lines = seq, length, lines
         return self._cache
 
+    def _read_snapshot(self) -> dict:
+        raw = self.path.read_bytes()
+        if not raw.strip():
+            raise CorruptFileError(self.path, "file is empty (truncated?)")
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise CorruptFileError(self.path, f"not valid JSON ({exc})") from None
+        check_annotations_data(self.path, data)
+        return data
+
+    def _replay(self, data: dict) -> tuple[int, int, int]:
+        """Apply the journal's entries newer than the snapshot to ``data``.
+
+        Returns:
+            (newest entry, bytes of complete lines, entries), for the next append.
+        """
+        base = _journal_seq(data)
+        try:
+            raw = self.journal_path.read_bytes()
+        except FileNotFoundError:
+            return base, 0, 0
+        end = raw.rfind(b"\n") + 1  # a torn last line was never acknowledged: not applied
+        seq, lines = base, 0
+        for lineno, line in enumerate(raw[:end].split(b"\n")[:-1], start=1):
+            lines += 1
+            try:
+                entry = orjson.loads(line)
+                number, changes = entry["seq"], entry["set"]
+                if not isinstance(number, int) or not isinstance(changes, dict) \
+                        or not all(isinstance(t, dict) for t in changes.values()):
+                    raise ValueError
+            except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+                raise CorruptFileError(self.journal_path, f"line {lineno} is not a journal entry") from None
+            if number <= seq:
+                continue  # already in the snapshot (a kill between compaction's two steps)
+            for table, records in changes.items():
+                target = data.setdefault(table, {})
+                for key, record in records.items():
+                    if record is None:
+                        target.pop(key, None)
+                    else:
+                        target[key] = record
+            seq = number
+        return seq, end, lines
+
     def write(self, data: dict) -> None:
+        """A full snapshot (TinyDB's own writes, new files, compaction); empties the journal."""
+        meta = data.get(META)
+        if meta:
+            key = next(iter(meta))
+            meta[key] = {**meta[key], "journal_seq": self._seq}
         try:
             atomic_write_bytes(self.path, orjson.dumps(data))
+            if self._journal_len or self.journal_path.exists():
+                atomic_write_bytes(self.journal_path, b"")
         except BaseException:
             self._cache, self._sig = None, None  # memory may be ahead of disk: reload next time
             raise
         self._cache, self._sig = data, self._stat_sig()
+        self._journal_len = self._journal_lines = 0
+
+    def write_changes(self, data: dict, changes: dict[str, dict]) -> None:
+        """Make ``data`` durable by journaling only ``changes`` (table -> key -> record or None)."""
+        if self._sig is None or self._sig[0] is None or self._cache is None:
+            self.write(data)  # no snapshot yet: start one
+            return
+        entry = orjson.dumps({"seq": self._seq + 1, "time": now_iso(), "set": changes}) + b"\n"
+        try:
+            self._journal_len = append_durably(self.journal_path, entry, self._journal_len)
+        except BaseException:
+            self._cache, self._sig = None, None
+            raise
+        self._seq += 1
+        self._journal_lines += 1
+        self._cache, self._sig = data, self._stat_sig()
+        if self._journal_lines >= COMPACT_LINES or self._journal_len >= COMPACT_BYTES:
+            self.write(data)
+
+    def compact(self) -> None:
+        """Fold the journal into the snapshot (before a backup copies the snapshot)."""
+        data = self.read()
+        if data is not None and (self._journal_lines or self.journal_path.exists()):
+            self.write(data)
 
     def close(self) -> None:
         pass
+
+
+def _journal_seq(data: dict) -> int:
+    meta = data.get(META) or {}
+    info = next(iter(meta.values()), {}) if meta else {}
+    seq = info.get("journal_seq", 0) if isinstance(info, dict) else 0
+    return seq if isinstance(seq, int) else 0
+
+
+class _Tracked(dict):
+    """A table being changed in a transaction: remembers which keys were set or removed."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.touched: set[str] = set()
+
+    def __setitem__(self, key, value) -> None:
+        self.touched.add(key)
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key) -> None:
+        self.touched.add(key)
+        super().__delitem__(key)
+
+    def pop(self, key, *default):
+        self.touched.add(key)
+        return super().pop(key, *default)
+
+    def _refuse(self, *_args, **_kwargs):
+        raise TypeError("transactions change tables by key (set, del, pop) so the journal sees every change")
+
+    setdefault = update = popitem = clear = _refuse  # type: ignore[assignment]
 
 
 def check_annotations_data(path: Path, data: object) -> None:
@@ -120,8 +248,8 @@ class AnnotationStore:
 
     def __init__(self, path: Path):
         self.path = path
-        self.db = TinyDB(path, storage=AtomicJSONStorage)
-        self.storage: AtomicJSONStorage = self.db.storage  # type: ignore[assignment]
+        self.db = TinyDB(path, storage=JournaledJSONStorage)
+        self.storage: JournaledJSONStorage = self.db.storage  # type: ignore[assignment]
 
     def load_all(self) -> dict[str, Annotation]:
         """Every stored annotation, by paper id."""
@@ -130,15 +258,28 @@ class AnnotationStore:
     def changed_on_disk(self) -> bool:
         return self.storage.changed_on_disk()
 
+    def compact(self) -> None:
+        """Fold the journal into annotations.json (so a copy of that file is complete)."""
+        self.storage.compact()
+
     def _transaction(self, mutate: Callable[[dict], object]) -> object:
-        """Read the whole database, mutate it, write it once (one fsync)."""
+        """Read the whole database, mutate it, make the change durable once (one fsync).
+
+        Only the records the mutation touched are journaled.
+        """
         data = copy.copy(self.storage.read() or {})
+        new_file = not data.get(META)
         for name in (ANN, HIST, META):
-            data[name] = dict(data.get(name) or {})
-        if not data[META]:
-            data[META] = {"1": {"format": ANNOTATIONS_FORMAT, "version": ANNOTATIONS_VERSION, "created": now_iso()}}
+            data[name] = _Tracked(data.get(name) or {})
+        if new_file:
+            data[META]["1"] = {"format": ANNOTATIONS_FORMAT, "version": ANNOTATIONS_VERSION, "created": now_iso()}
         result = mutate(data)
-        self.storage.write(data)
+        changes = {name: {key: data[name].get(key) for key in data[name].touched}
+                   for name in (ANN, HIST, META) if data[name].touched}
+        if new_file:
+            self.storage.write(data)
+        elif changes:
+            self.storage.write_changes(data, changes)
         self.db.clear_cache()
         for table in self.db.tables():
             self.db.table(table).clear_cache()

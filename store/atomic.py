@@ -5,6 +5,10 @@ then atomically renamed over the target with ``os.replace``; finally the folder
 itself is fsynced so the rename survives a power cut. A reader therefore sees
 either the whole old file or the whole new one, never a torn mix, whatever
 moment the process is killed at.
+
+:func:`append_durably` is the other durable write: the annotation journal's
+append, whose torn tail (a kill mid-append) readers ignore and the next append
+cuts off.
 """
 
 from __future__ import annotations
@@ -55,3 +59,33 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
 def atomic_write_text(path: Path | str, text: str) -> None:
     """Text (UTF-8) form of :func:`atomic_write_bytes`."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def append_durably(path: Path | str, data: bytes, valid_length: int) -> int:
+    """Append ``data`` to ``path`` and fsync it: the journal's write.
+
+    An append is not atomic on its own: a writer killed mid-write leaves a torn
+    last line, which readers ignore (it was never acknowledged). So that the
+    next entry does not land on the same line, whatever lies beyond
+    ``valid_length`` (the bytes the caller has read and trusts) is cut off
+    first. Callers hold the library lock, so no other writer is appending.
+
+    Returns:
+        The file's new length.
+    """
+    path = Path(path)
+    created = not path.exists()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        if os.fstat(fd).st_size != valid_length:
+            os.ftruncate(fd, valid_length)
+        os.lseek(fd, valid_length, os.SEEK_SET)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if created:
+        fsync_dir(path.parent)
+    return valid_length + len(data)

@@ -14,6 +14,7 @@ index cache is rebuilt. Nothing is deleted.
 
 from __future__ import annotations
 
+import copy
 import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -22,7 +23,7 @@ from pathlib import Path
 import orjson
 
 from . import locations
-from .annotations import ANN, HIST, AnnotationStore, doc_id_for
+from .annotations import ANN, HIST, JOURNAL_SUFFIX, AnnotationStore, JournaledJSONStorage, doc_id_for
 from .atomic import atomic_write_bytes
 from .backups import list_backups
 from .corpus import Corpus
@@ -71,6 +72,27 @@ def _check_annotations_file(path: Path) -> str | None:
     return None
 
 
+def _repair_journal(journal: Path, report: DoctorReport) -> None:
+    """Keep the journal's entries before its first damaged line; set the whole file aside."""
+    raw = journal.read_bytes()
+    lines = raw[:raw.rfind(b"\n") + 1].split(b"\n")[:-1]
+    good = 0
+    for line in lines:
+        try:
+            entry = orjson.loads(line)
+            if not isinstance(entry, dict) or not isinstance(entry.get("seq"), int) \
+                    or not isinstance(entry.get("set"), dict):
+                break
+        except orjson.JSONDecodeError:
+            break
+        good += 1
+    aside = journal.with_name(f"{journal.name}.damaged-{_stamp()}")
+    atomic_write_bytes(aside, raw)
+    atomic_write_bytes(journal, b"".join(line + b"\n" for line in lines[:good]))
+    report.repaired.append(f"kept the {good} journal entries before line {good + 1} of {journal.name}; "
+                           f"the damaged file is in {aside.name}")
+
+
 def _restore(path: Path, check, report: DoctorReport) -> bool:
     """Move a damaged file aside and restore the newest backup that passes ``check``."""
     for backup in list_backups(path):
@@ -106,20 +128,24 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
                 report.repaired.append(f"rebuilt {corpus_path.name}'s header from its {len(papers)} papers")
             elif repair:
                 _restore(corpus_path, _check_corpus_file, report)
-    # 2. annotations
-    if ann_path.exists():
+    # 2. annotations (the snapshot, then its journal)
+    journal = ann_path.with_name(ann_path.name + JOURNAL_SUFFIX)
+    if ann_path.exists() or journal.exists():
         problem = _check_annotations_file(ann_path)
         if problem is None:
-            report.ok.append(f"{ann_path.name}: parses")
+            report.ok.append(f"{ann_path.name}: parses" + (" (and its journal)" if journal.exists() else ""))
         else:
             report.problems.append(problem)
-            if repair:
+            if repair and problem.startswith(str(journal)):
+                _repair_journal(journal, report)
+            elif repair:
                 _restore(ann_path, _check_annotations_file, report)
     # 3. cross-checks (only on files that now parse)
     if corpus_path.exists() and _check_corpus_file(corpus_path) is None and ann_path.exists() \
             and _check_annotations_file(ann_path) is None:
         corpus = Corpus.load(corpus_path)
-        data = orjson.loads(ann_path.read_bytes())
+        storage = JournaledJSONStorage(ann_path)
+        data = copy.deepcopy(storage.read() or {})  # the snapshot with its journal replayed
         anns = data.get(ANN) or {}
         orphans = {k: v for k, v in anns.items() if corpus.index_of(v.get("paper_id", "")) is None}
         moved = {}
@@ -145,7 +171,7 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
                     else:
                         anns[key + "-dup"] = rec  # never drop a word: keep both
                 data[ANN] = anns
-                atomic_write_bytes(ann_path, orjson.dumps(data))
+                storage.write(data)  # a full snapshot; the journal is folded in
                 report.repaired.append(f"re-pointed {len(moved)} annotation(s) to their papers")
         bad_hist = [k for k, e in (data.get(HIST) or {}).items() if not isinstance(e, dict) or "before" not in e]
         if bad_hist:

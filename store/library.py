@@ -208,6 +208,7 @@ class Library(SearchMixin, DiscoveryMixin):
             if not changes:
                 return 0
             if len(changes) >= BULK_BACKUP_THRESHOLD:
+                self.store.compact()  # a backup of annotations.json must hold the journal too
                 backup_file(self.annotations_path, f"bulk-{action}")
             self.store.apply(changes, action, label if len(changes) == 1 else f"{label} on {len(changes)} papers")
             for pid, new in changes.items():
@@ -269,6 +270,7 @@ class Library(SearchMixin, DiscoveryMixin):
         pids = [pid for pid, a in self.annotations.items() if old_t in a.tags]
         if not pids:
             raise PapersiftError(f"no paper has the tag {old_t!r}")
+        self.store.compact()  # a backup of annotations.json must hold the journal too
         backup_file(self.annotations_path, "rename-tag")
 
         def fn(a: Annotation) -> None:
@@ -290,6 +292,7 @@ class Library(SearchMixin, DiscoveryMixin):
             return 0
         with self.lock.held():
             self.refresh()
+            self.store.compact()  # a backup of annotations.json must hold the journal too
             backup_file(self.annotations_path, action)
             self.store.apply(changes, action, label)
             for pid, new in changes.items():

@@ -61,6 +61,7 @@ def test_default_annotations_are_not_stored(lib):
     a = first_ids(lib, 1)[0]
     lib.set_status([a], "read")
     lib.set_status([a], "unread")
+    lib.store.compact()  # fold the journal into annotations.json
     data = json.loads(lib.annotations_path.read_text())
     assert data["annotations"] == {}
     assert data["meta"]["1"]["format"] == "papersift-annotations"
@@ -90,6 +91,7 @@ def test_corrupt_annotations_file_is_refused_not_overwritten(lib):
 
 def test_newer_schema_is_refused(lib):
     lib.set_status(first_ids(lib, 1), "read")
+    lib.store.compact()
     data = json.loads(lib.annotations_path.read_text())
     data["meta"]["1"]["version"] = 99
     lib.annotations_path.write_text(json.dumps(data))
@@ -144,3 +146,94 @@ def test_two_processes_lose_no_update(lib, tmp_path):
     assert [p.wait(timeout=120) for p in procs] == [0, 0]
     counts = Library(lib.folder).tag_counts()
     assert sum(counts.values()) == 80 and len(counts) == 80
+
+
+# ------------------------------------------------------------------ the journal
+def _journal(lib):
+    return lib.annotations_path.with_name("annotations.json.journal")
+
+
+def test_a_triage_key_appends_to_the_journal_not_the_whole_file(lib):
+    a, b, _ = first_ids(lib)
+    lib.set_status([a], "read")                      # the first write starts the snapshot
+    snap = lib.annotations_path.stat()
+    lib.set_status([b], "to-read")
+    lib.add_tags([a], ["rl"])
+    after = lib.annotations_path.stat()
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (snap.st_ino, snap.st_size, snap.st_mtime_ns)
+    lines = _journal(lib).read_bytes().splitlines()
+    assert len(lines) == 2 and all(json.loads(l)["set"]["annotations"] for l in lines)
+    fresh = Library(lib.folder)
+    assert (fresh.annotation(a).tags, fresh.annotation(b).status) == (["rl"], "to-read")
+    assert fresh.undo() == "tag +rl" and Library(lib.folder).annotation(a).tags == []
+
+
+def test_the_journal_is_folded_into_a_new_snapshot(lib, monkeypatch):
+    import store.annotations as ann_mod
+    monkeypatch.setattr(ann_mod, "COMPACT_LINES", 3)
+    ids = first_ids(lib, 6)
+    for pid in ids:
+        lib.set_status([pid], "read")
+    # 1 snapshot write + 3 appends -> fold, then 2 appends
+    assert len(_journal(lib).read_bytes().splitlines()) == 2
+    data = json.loads(lib.annotations_path.read_text())
+    assert len(data["annotations"]) == 4 and data["meta"]["1"]["journal_seq"] >= 3
+    assert {a.status for a in Library(lib.folder).annotations.values()} == {"read"}
+    assert len(Library(lib.folder).annotations) == 6
+
+
+def test_a_torn_journal_tail_is_ignored_then_cut_off(lib):
+    a, b, _ = first_ids(lib)
+    lib.set_status([a], "read")
+    lib.set_status([b], "read")
+    with open(_journal(lib), "ab") as fh:                # a writer killed mid-append
+        fh.write(b'{"seq": 99, "set": {"annotations": {"1": {"paper')
+    fresh = Library(lib.folder)
+    assert fresh.annotation(b).status == "read" and len(fresh.annotations) == 2
+    fresh.set_status([a], "skipped")                     # the next append cuts the torn bytes off
+    assert all(json.loads(l) for l in _journal(lib).read_bytes().splitlines())
+    assert Library(lib.folder).annotation(a).status == "skipped"
+
+
+def test_a_damaged_journal_line_is_named_and_repaired(lib):
+    from store.doctor import run_doctor
+    a, b, c = first_ids(lib)
+    lib.set_status([a], "read")
+    for pid in (b, c):
+        lib.set_status([pid], "read")
+    raw = _journal(lib).read_bytes().splitlines()
+    _journal(lib).write_bytes(raw[0] + b"\n" + b"not json at all\n")
+    with pytest.raises(CorruptFileError, match=r"annotations.json.journal: line 2 is not a journal entry"):
+        Library(lib.folder)
+    report = run_doctor(lib.folder)
+    assert any("line 2" in p for p in report.problems)
+    report = run_doctor(lib.folder, repair=True)
+    assert any("kept the 1 journal entries before line 2" in r for r in report.repaired)
+    repaired = Library(lib.folder)
+    assert repaired.annotation(b).status == "read" and repaired.annotation(c).status == "unread"
+    assert list(lib.folder.glob("annotations.json.journal.damaged-*"))
+
+
+def test_a_kill_between_snapshot_and_journal_reset_replays_nothing_twice(lib, monkeypatch):
+    import store.annotations as ann_mod
+    a, b, c = first_ids(lib)
+    lib.set_status([a], "read")
+    lib.set_status([b], "read")
+    lib.add_tags([b], ["x"])
+    real = ann_mod.atomic_write_bytes
+
+    def die_on_journal(path, data):
+        if str(path).endswith(".journal"):
+            raise KeyboardInterrupt("killed")
+        real(path, data)
+    monkeypatch.setattr(ann_mod, "atomic_write_bytes", die_on_journal)
+    with pytest.raises(KeyboardInterrupt):
+        lib.store.compact()                              # snapshot written, journal not emptied
+    monkeypatch.setattr(ann_mod, "atomic_write_bytes", real)
+    assert len(_journal(lib).read_bytes().splitlines()) == 2   # still there, and already in the snapshot
+    fresh = Library(lib.folder)
+    assert fresh.annotation(b).tags == ["x"] and len(fresh.store.history(50)) == 3
+    fresh.set_status([c], "skipped")                     # appends after the snapshot's sequence number
+    again = Library(lib.folder)
+    assert again.annotation(c).status == "skipped" and len(again.store.history(50)) == 4
+    assert again.undo() == "status skipped" and Library(lib.folder).annotation(c).status == "unread"
