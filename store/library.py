@@ -13,7 +13,7 @@ import random
 import threading
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
@@ -23,13 +23,14 @@ from .atomic import atomic_write_bytes
 from .backups import backup_file
 from .corpus import Corpus, migrate_v1
 from .errors import PapersiftError
-from .importer import ImportSummary, merge_records, split_variants
 from .lock import LibraryLock
 from .models import MAX_STAR, STATUSES, Annotation, Paper, normalize_tag  # noqa: F401 (re-exported)
-from .parse import expand_paths, parse_file
 from .library_discovery import DiscoveryMixin
 from .library_search import SORTS, SearchMixin, SearchResult  # noqa: F401 (re-exported)
 from .search import SearchIndex
+
+if TYPE_CHECKING:
+    from .importer import ImportSummary
 
 BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded by a backup
 
@@ -97,6 +98,10 @@ class Library(SearchMixin, DiscoveryMixin):
         Raises:
             InputError: a file is unreadable or malformed (the library is untouched).
         """
+        # Imported here: parsing and dedup cost a `papersift search` process ~30 ms of imports.
+        from .importer import ImportSummary, merge_records
+        from .parse import expand_paths, parse_file
+
         files = expand_paths(list(paths))
         records = []
         skipped = 0
@@ -377,6 +382,7 @@ class Library(SearchMixin, DiscoveryMixin):
             self._reload_corpus_if_changed()
             work = copy.deepcopy(self.corpus)
             parent = work.resolve(key)
+            from .importer import split_variants
             new = split_variants(work, key if key in {v.id for v in parent.variants} else parent.id)
             if not new:
                 raise PapersiftError(f"{parent.id} has no near-duplicate variants to split")

@@ -44,7 +44,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 MAX_PREFIX = 40
 MAX_FUZZY = 12
-CACHE_VERSION = 4
+CACHE_VERSION = 5
 # Rank by how well every query word is matched (a fuzzy match counts by its
 # similarity), then by BM25 score. Measured with benchmarks/search_quality.py.
 SOFT_COVERAGE = True
@@ -65,34 +65,41 @@ class SearchIndex:
     """The inverted index. Build with :meth:`build`; persist with :meth:`dumps`."""
 
     def __init__(self, vocab: list[str], offsets: np.ndarray, docs: np.ndarray, weights: np.ndarray,
-                 idf: np.ndarray, n_docs: int):
+                 idf: np.ndarray, n_docs: int, lookups: dict | None = None):
         self.vocab = vocab
         self.offsets = offsets
         self.docs = docs
         self.weights = weights
         self.idf = idf
         self.n_docs = n_docs
-        self.term_id = {t: i for i, t in enumerate(vocab)}
-        self.sorted_vocab = sorted(vocab)
+        self.term_id = dict(zip(vocab, range(len(vocab))))
         self.df = np.diff(offsets)
+        lookups = lookups or self._lookups(vocab)
+        self.sorted_vocab: list[str] = lookups["sorted_vocab"]
+        self.by_stem: dict[str, list[int]] = lookups["by_stem"]
+        self.buckets: dict[tuple[int, str], list[str]] = lookups["buckets"]
+        self.word_buckets: dict[tuple[int, str], list[str]] = lookups["word_buckets"]
+        self._expand = lru_cache(maxsize=4096)(self._expand_uncached)
+
+    @staticmethod
+    def _lookups(vocab: list[str]) -> dict:
+        """The vocabulary's lookup tables; saved in the cache, since stemming
+        20k terms took most of a `papersift search` process's time."""
         # Word forms: terms grouped by stem. Typo candidates are stems bucketed by
         # (length, first letter): a typo in the first letter is rare, and this cuts
         # the strings compared per query word ~20-fold.
         by_stem: dict[str, list[int]] = {}
         for i, t in enumerate(vocab):
             by_stem.setdefault(stem(t), []).append(i)
-        self.by_stem = by_stem
         buckets: dict[tuple[int, str], list[str]] = {}
         for st in by_stem:
             buckets.setdefault((len(st), st[0]), []).append(st)
-        self.buckets = buckets
         # The same for whole words: a typo can hide a suffix from the stemmer
         # ("imitaion" keeps its ending, "imitation" loses it), so both are compared.
         word_buckets: dict[tuple[int, str], list[str]] = {}
         for t in vocab:
             word_buckets.setdefault((len(t), t[0]), []).append(t)
-        self.word_buckets = word_buckets
-        self._expand = lru_cache(maxsize=4096)(self._expand_uncached)
+        return {"sorted_vocab": sorted(vocab), "by_stem": by_stem, "buckets": buckets, "word_buckets": word_buckets}
 
     @classmethod
     def build(cls, docs: list[tuple[str, str]], normalized: list[str | None] | None = None) -> "SearchIndex":
@@ -142,7 +149,9 @@ class SearchIndex:
 
     def dumps(self) -> bytes:
         return pickle.dumps({"v": CACHE_VERSION, "vocab": self.vocab, "offsets": self.offsets, "docs": self.docs,
-                             "weights": self.weights, "idf": self.idf, "n": self.n_docs},
+                             "weights": self.weights, "idf": self.idf, "n": self.n_docs,
+                             "lookups": {"sorted_vocab": self.sorted_vocab, "by_stem": self.by_stem,
+                                         "buckets": self.buckets, "word_buckets": self.word_buckets}},
                             protocol=pickle.HIGHEST_PROTOCOL)
 
     @classmethod
@@ -154,7 +163,7 @@ class SearchIndex:
             return None
         if not isinstance(obj, dict) or obj.get("v") != CACHE_VERSION:
             return None
-        return cls(obj["vocab"], obj["offsets"], obj["docs"], obj["weights"], obj["idf"], obj["n"])
+        return cls(obj["vocab"], obj["offsets"], obj["docs"], obj["weights"], obj["idf"], obj["n"], obj["lookups"])
 
     def _expand_uncached(self, word: str) -> tuple[tuple[int, float], ...]:
         """Vocabulary terms a query word stands for, with a similarity weight."""

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from store import Library, PapersiftError
 from store.atomic import atomic_write_text
-from store.exchange import plan_merge, read_annotation_records
 from store.export import FORMATS, export_text, selection_query
 from store.models import STATUSES
 
@@ -86,6 +85,7 @@ def _export(lib: Library, args: argparse.Namespace) -> int:
 
 def _import_annotations(lib: Library, args: argparse.Namespace) -> int:
     path = Path(args.file)
+    from store.exchange import plan_merge, read_annotation_records  # (dedup's imports: only when merging)
     records = read_annotation_records(path)
     changes, report = plan_merge(lib, records, source=path.name)
     if not args.dry_run:
