@@ -39,21 +39,7 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
         path: the file to write; its folder must exist.
         data: the complete new content.
     """
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    fsync_dir(path.parent)
+    atomic_write_chunks(path, (data,))
 
 
 def atomic_write_text(path: Path | str, text: str) -> None:
@@ -89,3 +75,24 @@ def append_durably(path: Path | str, data: bytes, valid_length: int) -> int:
     if created:
         fsync_dir(path.parent)
     return valid_length + len(data)
+
+
+def atomic_write_chunks(path: Path | str, chunks) -> None:
+    """:func:`atomic_write_bytes` for content produced piece by piece (a 30k-paper corpus
+    is ~40 MB: joining it first tripled the import's peak memory for a moment)."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb", buffering=1 << 20) as handle:
+            for chunk in chunks:
+                handle.write(chunk)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_dir(path.parent)

@@ -20,7 +20,7 @@ from typing import Iterator
 
 import orjson
 
-from .atomic import atomic_write_bytes
+from .atomic import atomic_write_chunks
 from .errors import CorruptFileError, UnknownPaperError
 from .models import Paper
 
@@ -148,15 +148,16 @@ class Corpus:
                 "count": len(self.papers), "ids": primary, "aliases": aliases,
                 "separate": sorted(sorted(pair) for pair in self.separate)}
 
-    def to_bytes(self) -> bytes:
-        lines = [orjson.dumps(self._header())]
-        lines += [self.papers.record_bytes(i) for i in range(len(self.papers))]
-        return b"\n".join(lines) + b"\n"
+    def to_lines(self):
+        """The file's lines (header, then one paper per line), each ending in a newline."""
+        yield orjson.dumps(self._header()) + b"\n"
+        for i in range(len(self.papers)):
+            yield self.papers.record_bytes(i) + b"\n"
 
     def save(self, path: Path) -> None:
-        """Write the corpus atomically under a new generation token."""
+        """Write the corpus atomically (streamed: no second copy in memory) under a new generation token."""
         self.generation = uuid.uuid4().hex
-        atomic_write_bytes(path, self.to_bytes())
+        atomic_write_chunks(path, self.to_lines())
 
     @classmethod
     def load(cls, path: Path) -> "Corpus":
