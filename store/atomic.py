@@ -80,12 +80,19 @@ def append_durably(path: Path | str, data: bytes, valid_length: int) -> int:
 def atomic_write_chunks(path: Path | str, chunks) -> None:
     """:func:`atomic_write_bytes` for content produced piece by piece (a 30k-paper corpus
     is ~40 MB: joining it first tripled the import's peak memory for a moment)."""
+    def write(handle) -> None:
+        for chunk in chunks:
+            handle.write(chunk)
+    atomic_write_stream(path, write)
+
+
+def atomic_write_stream(path: Path | str, write) -> None:
+    """Atomically and durably replace ``path`` with what ``write(handle)`` writes to a binary file."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb", buffering=1 << 20) as handle:
-            for chunk in chunks:
-                handle.write(chunk)
+            write(handle)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

@@ -44,6 +44,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self.corpus_path = self.folder / locations.CORPUS_FILE
         self.annotations_path = self.folder / locations.ANNOTATIONS_FILE
         self.index_path = self.folder / locations.INDEX_CACHE_FILE
+        self.similar_path = self.folder / locations.SIMILAR_CACHE_FILE
         self.lock = LibraryLock(self.folder / locations.LOCK_FILE)
         self._migrate_if_needed()
         self.corpus = Corpus.load(self.corpus_path) if self.corpus_path.exists() else Corpus()
@@ -173,8 +174,7 @@ class Library(SearchMixin, DiscoveryMixin):
         Args:
             normalized: paper id -> normalized abstract already computed (by an import).
         """
-        # Taken out of the dict so build() can drop each text once tokenized (~40 MB at 30k).
-        norms = [normalized.pop(p.id, None) for p in self.corpus] if normalized else None
+        norms = [normalized.get(p.id) for p in self.corpus] if normalized else None
         index = SearchIndex.build([(p.title, p.abstract) for p in self.corpus], norms)
         self._index = index
         try:

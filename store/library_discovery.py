@@ -25,9 +25,44 @@ class DiscoveryMixin:
         if self._similarity is None:
             with self._similarity_lock:
                 if self._similarity is None:
-                    from .similar import Similarity
-                    self._similarity = Similarity(self.index)
+                    self._similarity = self._load_similarity_cache() or self._build_similarity()
         return self._similarity
+
+    def _load_similarity_cache(self):
+        from .similar import Similarity
+        return Similarity.load(self.similar_path, self.corpus.generation)
+
+    def _build_similarity(self):
+        """Build the model and cache it beside the corpus (best effort: a cache is never precious)."""
+        from .atomic import atomic_write_stream
+        from .similar import Similarity
+
+        sim = Similarity(self.index)
+        try:
+            atomic_write_stream(self.similar_path, lambda handle: sim.save(handle, self.corpus.generation))
+        except OSError:
+            pass
+        return sim
+
+    def load_similarity_cache(self) -> bool:
+        """Take the model from its cache if the cache matches the corpus; True when it did."""
+        if self._similarity is None:
+            cached = self._load_similarity_cache()
+            with self._similarity_lock:
+                if self._similarity is None and cached is not None:
+                    self._similarity = cached
+        return self._similarity is not None
+
+    def prepare_similarity_cache(self) -> bool:
+        """Make sure the model's cache is on disk for this corpus; True when it already was.
+
+        ``python -m store.prepare FOLDER`` runs this in a separate process, so the
+        app's own process never holds the SVD's working memory or the GIL for it.
+        """
+        if self._load_similarity_cache() is not None:
+            return True
+        self._build_similarity()
+        return False
 
     @property
     def similarity_ready(self) -> bool:

@@ -19,6 +19,7 @@ CORPUS_FILE = "corpus.jsonl"
 CORPUS_FILE_V1 = "corpus.json"  # format version 1, migrated on open
 ANNOTATIONS_FILE = "annotations.json"
 INDEX_CACHE_FILE = "index.cache"
+SIMILAR_CACHE_FILE = "similar.cache"  # the more-like-this model (numpy .npz); disposable
 LOCK_FILE = ".lock"
 BACKUP_DIR = "backups"
 

@@ -53,14 +53,47 @@ def lsa(matrix: sp.csr_matrix, dims: int | None = None) -> np.ndarray:
     return vecs / norms[:, None]
 
 
+SIMILAR_CACHE_VERSION = 1
+
+
 class Similarity:
     """Nearest neighbours of papers (indices into the corpus)."""
 
-    def __init__(self, index: SearchIndex, use_lsa: bool = True, feedback: bool = True):
+    def __init__(self, index: SearchIndex | None, use_lsa: bool = True, feedback: bool = True):
+        if index is None:  # filled in by load()
+            return
         self.matrix = doc_term_matrix(index)
         self.matrix_t = self.matrix.T.tocsr()
         self.latent = lsa(self.matrix) if use_lsa and index.n_docs > 10 else None
         self.feedback = feedback and use_lsa
+
+    def save(self, handle, token: str) -> None:
+        """Write the model (numpy's .npz, uncompressed) tagged with ``token`` (the corpus generation)."""
+        arrays = {"version": np.array([SIMILAR_CACHE_VERSION]), "token": np.frombuffer(token.encode(), np.uint8),
+                  "feedback": np.array([self.feedback])}
+        for name, m in (("m", self.matrix), ("t", self.matrix_t)):
+            arrays.update({f"{name}_data": m.data, f"{name}_indices": m.indices, f"{name}_indptr": m.indptr,
+                           f"{name}_shape": np.array(m.shape)})
+        if self.latent is not None:
+            arrays["latent"] = self.latent
+        np.savez(handle, **arrays)
+
+    @classmethod
+    def load(cls, path, token: str) -> "Similarity | None":
+        """The saved model, or None when it is missing, damaged, or for another corpus."""
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                if int(z["version"][0]) != SIMILAR_CACHE_VERSION or bytes(z["token"]).decode() != token:
+                    return None
+                self = cls(None)
+                self.matrix, self.matrix_t = (
+                    sp.csr_matrix((z[f"{n}_data"], z[f"{n}_indices"], z[f"{n}_indptr"]), shape=tuple(z[f"{n}_shape"]))
+                    for n in ("m", "t"))
+                self.latent = z["latent"] if "latent" in z.files else None
+                self.feedback = bool(z["feedback"][0])
+                return self
+        except (OSError, ValueError, KeyError, EOFError):
+            return None
 
     def _blend(self, rows: np.ndarray) -> np.ndarray:
         """Blended similarity of the given papers to every paper (len(rows) x n)."""

@@ -157,3 +157,54 @@ def test_recommended_sort_puts_similar_papers_first(lib):
     lib.set_star([pid], 3)
     order = lib.search("", sort="recommended").indices.tolist()
     assert sorted(order) == list(range(35)) and order[:5] != list(range(5))
+
+
+def test_the_model_is_cached_on_disk_and_rebuilt_when_the_corpus_changes(tmp_path, monkeypatch):
+    from store import similar
+    lib, _ = iclr_library(tmp_path)
+    pid = lib.corpus.papers[0].id
+    expected = [p.id for p, _ in lib.similar(pid, 5)]
+    assert lib.similar_path.exists()
+    built = []
+    original = similar.Similarity.__init__
+    monkeypatch.setattr(similar.Similarity, "__init__",
+                        lambda self, index, *a, **k: (built.append(index), original(self, index, *a, **k))[1])
+    again = Library(lib.folder)
+    assert [p.id for p, _ in again.similar(pid, 5)] == expected and [i for i in built if i is not None] == []
+    lib.similar_path.write_bytes(b"not an npz")             # damaged: rebuilt, never an error
+    assert [p.id for p, _ in Library(lib.folder).similar(pid, 5)] == expected
+    assert [i for i in built if i is not None]
+    built.clear()
+    grown = Library(lib.folder)
+    grown.import_paths([DATA.parent.parent / "seeds"])      # a new corpus generation
+    assert len(grown.similar(pid, 5)) == 5 and [i for i in built if i is not None]
+
+
+def test_prepare_builds_the_cache_in_its_own_process(tmp_path):
+    import subprocess
+    import sys
+    lib, _ = iclr_library(tmp_path)
+    assert not lib.similar_path.exists()
+    proc = subprocess.run([sys.executable, "-m", "store.prepare", str(lib.folder)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert Library(lib.folder).load_similarity_cache()
+    assert subprocess.run([sys.executable, "-m", "store.prepare"], capture_output=True).returncode == 2
+
+
+async def test_a_big_library_gets_its_model_from_the_helper_process(lib, tmp_path, monkeypatch):
+    import tui.screens.main as main_mod
+    from store import similar
+    monkeypatch.setattr(main_mod, "SIMILAR_NOW_BELOW", 10)
+    original = similar.Similarity.__init__
+
+    def not_here(self, index, *a, **k):
+        assert index is None, "the model was built in the app's process"
+        original(self, index, *a, **k)
+    monkeypatch.setattr(similar.Similarity, "__init__", not_here)
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(160, 45)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if lib.similarity_ready:
+                break
+        assert lib.similarity_ready and lib.similar_path.exists()

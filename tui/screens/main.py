@@ -9,6 +9,8 @@ already changed are dropped.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 import webbrowser
 
@@ -272,9 +274,19 @@ class MainScreen(Screen):
 
     @work(exclusive=True, thread=True, group="prepare")
     def prepare_similarity(self) -> None:
-        """Build the similarity model once, in the background, after the first paint."""
+        """Get the similarity model after the first paint: from its cache, else built by a helper.
+
+        The helper is a separate process (``python -m store.prepare``) for big
+        libraries, so the SVD uses another core and neither its memory nor the
+        GIL is taken from the app while the user types; if it fails, the model
+        is built here instead.
+        """
+        lib = self.library
         try:
-            self.library.similarity
+            if not lib.load_similarity_cache() and len(lib) > SIMILAR_NOW_BELOW:
+                subprocess.run([sys.executable, "-m", "store.prepare", str(lib.folder)], check=False,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            lib.similarity
         except Exception:
             return
         self.app.call_from_thread(self._show_current)
