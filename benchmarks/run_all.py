@@ -89,6 +89,13 @@ def bench_cold_start(lib: Path, repeat: int) -> dict:
     return stats(xs)
 
 
+def bench_session_memory(lib: Path) -> dict:
+    """Peak RSS of a whole app session (and of the helper that builds the model), fresh process."""
+    out = subprocess.run([sys.executable, str(HERE / "session_probe.py"), str(lib)], capture_output=True, text=True,
+                         check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 async def idle_workers(app) -> None:
     """Wait until no worker runs (exclusive workers may be cancelled by newer ones)."""
     for _ in range(4000):
@@ -266,7 +273,8 @@ def main() -> None:
     for n in args.sizes:
         path = corpus(n)
         imp, rss, lib = bench_import(path, max(1, min(repeat, 3)))
-        row = {"import": imp, "import_peak_rss_mb": rss, "cold_start": bench_cold_start(lib, repeat)}
+        row = {"import": imp, "import_peak_rss_mb": rss, "cold_start": bench_cold_start(lib, repeat),
+               "session_memory": bench_session_memory(lib)}
         row.update(asyncio.run(_pilot_benches(lib, repeat)))
         row["search_vs_fzf"] = bench_search_vs_fzf(lib, path, repeat)
         for frac in (0.1, 0.5, 1.0):
@@ -288,6 +296,9 @@ def main() -> None:
         print(f"| import + dedup (whole process) | {ms(row['import']['median'])} | {ms(row['import']['p95'])} |")
         print(f"| import peak RSS | {row['import_peak_rss_mb']['median']:,.0f} MB | {row['import_peak_rss_mb']['p95']:,.0f} MB |")
         print(f"| cold start -> list painted | {ms(row['cold_start']['median'])} | {ms(row['cold_start']['p95'])} |")
+        mem = row["session_memory"]
+        print(f"| app session peak RSS (start, search, model ready) | {mem['app_mb']:,.0f} MB | "
+              f"(model helper {mem['helper_mb']:,.0f} MB) |")
         for k, label in (("key_1", "1 char"), ("key_3", "3 chars"), ("key_8", "8 chars"), ("key_20", "20 chars"),
                          ("key_typo", "typo")):
             print(f"| keystroke -> results repainted ({label}) | {ms(row[k]['median'])} | {ms(row[k]['p95'])} |")

@@ -10,12 +10,12 @@ with a derived title unless it came with a real one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable
 
 import numpy as np
 
 from .corpus import Corpus, paper_id
-from .dedup import NearDupIndex, shingles, signatures
+from .dedup import BANDS, Match, band_keys, candidate_pairs, is_near_duplicate, shingles, signatures, similarity
 from .models import Paper, Source, Variant
 from .parallel import map_list
 from .parse import RawRecord
@@ -57,27 +57,29 @@ def _add_source(sources: list[Source], src: Source) -> bool:
     return True
 
 
-def near_index_for(corpus: Corpus) -> NearDupIndex:
-    """A near-duplicate index over every paper in the corpus."""
-    index = NearDupIndex()
-    index.add_many([p.id for p in corpus], normalize_all([p.abstract for p in corpus]))
-    return index
-
-
 def _normalize_chunk(texts: list[str]) -> list[str]:
     return [normalize(t) for t in texts]
 
 
+def _fingerprints(shs: list[np.ndarray]) -> np.ndarray:
+    return band_keys(signatures(shs)) if shs else np.zeros((0, BANDS), dtype=np.uint64)
+
+
 def _new_paper_chunk(items: list[tuple[str, str | None]]) -> list[tuple[np.ndarray, np.ndarray, str | None]]:
-    """For (normalized abstract, raw abstract if it needs a title): shingles, MinHash signature, title.
+    """For (normalized abstract, raw abstract if it needs a title): shingles, LSH band keys, title.
 
     Shingle hashes use Python's per-process salted ``hash``; forked workers share
     the parent's salt, so their shingles compare with the parent's.
     """
     shs = [shingles(norm) for norm, _ in items]
-    sigs = signatures(shs) if shs else []
-    return [(sh, sig, derive_title(raw) if raw is not None else None)
-            for sh, sig, (_, raw) in zip(shs, sigs, items)]
+    return [(sh, keys, derive_title(raw) if raw is not None else None)
+            for sh, keys, (_, raw) in zip(shs, _fingerprints(shs), items)]
+
+
+def _known_paper_chunk(abstracts: list[str]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Shingles and band keys of papers already in the library (to find near duplicates of them)."""
+    shs = [shingles(normalize(a)) for a in abstracts]
+    return list(zip(shs, _fingerprints(shs)))
 
 
 def normalize_all(texts: list[str]) -> list[str]:
@@ -89,26 +91,31 @@ def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSumma
                   progress: Callable[[int, int], None] | None = None) -> dict[str, str]:
     """Merge ``records`` into ``corpus`` in place, counting into ``summary``.
 
-    The per-abstract work (normalizing, shingling, MinHash, deriving titles)
-    is batched and, for big imports, spread over the cores; only the merge
-    decisions run one record at a time, in file order.
+    The per-abstract work (normalizing, shingling, MinHash, deriving titles) is
+    batched and, for big imports, spread over the cores; near-duplicate
+    candidates come from one sort per LSH band over the library's papers and the
+    new abstracts together. Only the merge decisions run one record at a time,
+    in file order: a record may merge into a library paper or into an earlier
+    record that became a paper, never into one that was itself merged away.
 
     Returns:
         Normalized abstracts of the new papers (for the search index build).
     """
     new_norms: dict[str, str] = {}
-    near = near_index_for(corpus) if len(corpus) else NearDupIndex()
     norms = normalize_all([r.abstract for r in records])
     rids = [paper_id(n) for n in norms]
-    # Shingles and signatures up front, batched, for every abstract not already known.
-    # One parallel pass over them: shingles, signatures and (for untitled ones) a derived title.
     unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
+    # Rows 0..m-1: the library's papers; then one row per unknown record, in file order.
+    m = len(corpus) if unknown else 0
+    known = map_list(_known_paper_chunk, [p.abstract for p in corpus]) if m else []
     prepared = map_list(_new_paper_chunk, [(norms[i], None if records[i].title else records[i].abstract)
                                            for i in unknown])
-    shs = {i: p[0] for i, p in zip(unknown, prepared)}
-    sigs = {i: p[1] for i, p in zip(unknown, prepared)}
+    shs = [k[0] for k in known] + [p[0] for p in prepared]
+    candidates = candidate_pairs(np.vstack([k[1] for k in known] + [p[1] for p in prepared])) if shs else {}
     titles = {i: p[2] for i, p in zip(unknown, prepared) if p[2] is not None}
-    del prepared
+    row_of = {i: m + n for n, i in enumerate(unknown)}
+    owner: list[str | None] = ([p.id for p in corpus] if m else []) + [None] * len(unknown)  # row -> paper id
+    del known, prepared
     separate: dict[str, set[str]] = {}
     for pair in corpus.separate:
         a, b = tuple(pair)
@@ -135,7 +142,8 @@ def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSumma
             if _enrich(paper, rec):
                 summary.updated += 1
             continue
-        match, (sh, sig) = near.query(norm, exclude=frozenset(separate.get(rid, ())), sh=shs.get(i), sig=sigs.get(i))
+        row = row_of[i]
+        match = _best_match(row, candidates.get(row, ()), shs, owner, separate.get(rid, ()))
         if match is not None:
             idx = corpus.index_of(match.key)
             paper = corpus.papers[idx]
@@ -157,12 +165,26 @@ def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSumma
             url=rec.url,
         )
         corpus.add(paper)
-        near.add(rid, norm, sh, sig)
+        owner[row] = rid
         new_norms[rid] = norm
         summary.new += 1
     if progress:
         progress(len(records), len(records))
     return new_norms
+
+
+def _best_match(row: int, earlier: Iterable[int], shs: list[np.ndarray], owner: list[str | None],
+                exclude: Iterable[str]) -> Match | None:
+    """The most similar earlier paper that passes the merge rule (the earliest among equals)."""
+    best: Match | None = None
+    for j in earlier:
+        key = owner[j]
+        if key is None or key in exclude:
+            continue
+        jac, cont = similarity(shs[row], shs[j])
+        if is_near_duplicate(jac, cont) and (best is None or jac > best.jaccard):
+            best = Match(key, jac, cont)
+    return best
 
 
 def _enrich(paper: Paper, rec: RawRecord) -> bool:

@@ -1,0 +1,38 @@
+"""Peak memory of an app session: start, first paint, a search, the more-like-this model ready.
+
+Run in a fresh process on a library; prints JSON: the app process's peak RSS and
+the peak RSS of its children (the helper that builds the model when it is not
+cached), in MB.
+
+Usage: python benchmarks/session_probe.py LIBRARY_DIR
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import resource
+import sys
+import time
+
+
+async def main(folder: str) -> dict:
+    from store import Library
+    from tui.app import make_app
+    app = make_app(Library(folder), keymap_path=None, settings_path=None)
+    async with app.run_test(size=(160, 45)) as pilot:
+        while not len(app.main_screen.results.indices):
+            await pilot.pause(0.01)
+        await pilot.press("slash", *"graph neural network")
+        deadline = time.monotonic() + 600
+        while not app.library.similarity_ready and time.monotonic() < deadline:
+            await pilot.pause(0.2)
+        await pilot.press("down", "down", "down")
+        await pilot.pause(0.5)
+    return {"app_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "helper_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+            "model_ready": app.library.similarity_ready}
+
+
+if __name__ == "__main__":
+    print(json.dumps(asyncio.run(main(sys.argv[1]))))
