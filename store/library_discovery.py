@@ -44,6 +44,11 @@ class DiscoveryMixin:
             pass
         return sim
 
+    def similarity_cache_fresh(self) -> bool:
+        """Whether a model for this corpus is cached on disk (cheap: the arrays are not read)."""
+        from .similar import Similarity
+        return Similarity.cache_matches(self.similar_path, self.corpus.generation)
+
     def load_similarity_cache(self) -> bool:
         """Take the model from its cache if the cache matches the corpus; True when it did."""
         if self._similarity is None:

@@ -78,6 +78,15 @@ class Similarity:
             arrays["latent"] = self.latent
         np.savez(handle, **arrays)
 
+    @staticmethod
+    def cache_matches(path, token: str) -> bool:
+        """Whether the saved model is for this corpus (reads only its tag, not the arrays)."""
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                return int(z["version"][0]) == SIMILAR_CACHE_VERSION and bytes(z["token"]).decode() == token
+        except (OSError, ValueError, KeyError, EOFError):
+            return False
+
     @classmethod
     def load(cls, path, token: str) -> "Similarity | None":
         """The saved model, or None when it is missing, damaged, or for another corpus."""

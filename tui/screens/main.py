@@ -53,6 +53,7 @@ class SearchBox(Input):
 
 
 SIMILAR_NOW_BELOW = 2000   # papers; above this, "more like this" waits for the cursor to rest
+AUTO_MODEL_MAX = 100_000   # papers; above this the similarity model is built only when asked for (m)
 SIMILAR_DELAY = 0.15       # seconds
 READER_DELAY = 0.06        # seconds: the reader follows the search results once typing pauses
 INLINE_SEARCH_SECONDS = 0.015  # searches quicker than this run on the UI thread (see _query_changed)
@@ -114,7 +115,8 @@ class MainScreen(Screen):
         self.query_one(TagPanel).refresh_tags()
         self.set_interval(2.0, self._poll_other_processes)
         # The model behind "more like this" is built after the list is up and usable.
-        self.set_timer(1.0 if len(self.library) > 2000 else 0.05, self.prepare_similarity)
+        if len(self.library) <= AUTO_MODEL_MAX or self.library.similarity_cache_fresh():
+            self.set_timer(1.0 if len(self.library) > SIMILAR_NOW_BELOW else 0.05, self.prepare_similarity)
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width < 110, "-narrow")
@@ -268,6 +270,13 @@ class MainScreen(Screen):
     def action_more_like_this(self) -> None:
         """List the papers most like the highlighted one (escape returns to the full list)."""
         pid = self.current_paper_id()
+        if pid and not self.library.similarity_ready and len(self.library) > AUTO_MODEL_MAX:
+            # A huge library: the model (minutes of work) is built on request, in the helper.
+            if not any(w.group == "prepare" and w.is_running for w in self.workers):
+                self.prepare_similarity()
+            self.notify(f"building the similarity model for {len(self.library):,} papers in the background; "
+                        "press m again when the reader shows “More like this”")
+            return
         if pid:
             self.query_one(SearchBox).value = f"similar:{pid}"
             self.set_focus(self.results)
