@@ -17,7 +17,7 @@ import numpy as np
 from .corpus import Corpus, paper_id
 from .dedup import BANDS, Match, band_keys, candidate_pairs, is_near_duplicate, shingles, signatures, similarity
 from .models import Paper, Source, Variant
-from .parallel import map_list
+from .parallel import map_list, shared_pool
 from .parse import RawRecord
 from .text import normalize
 from .titles import derive_title
@@ -101,6 +101,12 @@ def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSumma
     Returns:
         Normalized abstracts of the new papers (for the search index build).
     """
+    with shared_pool():
+        return _merge(corpus, records, summary, progress)
+
+
+def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
+           progress: Callable[[int, int], None] | None) -> dict[str, str]:
     new_norms: dict[str, str] = {}
     norms = normalize_all([r.abstract for r in records])
     rids = [paper_id(n) for n in norms]
