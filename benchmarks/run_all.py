@@ -35,6 +35,9 @@ TYPO_QUERIES = ["trasnformer", "difusion", "reinforcment", "langauge", "optimzat
 SEARCH_QUERIES = ["graph neural network", "diffusion", "transfomer attention"]
 
 
+PARTS = ("import", "cold", "session", "keys", "fzf", "triage")
+
+
 def stats(xs: list[float]) -> dict:
     xs = sorted(xs)
     p95 = xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
@@ -190,6 +193,9 @@ async def _pilot_benches(lib_dir: Path, repeat: int) -> dict:
         screen.set_focus(screen.results)
         await pilot.pause()
         for _ in range(30):
+            if results_list.cursor >= len(results_list.indices) - 1:  # a small library: back to the top
+                await pilot.press("home")
+                await pilot.pause()
             before = results_list.cursor
             results["page_down"].append(await clock.measure(app, pilot, "pagedown",
                                                             lambda b=before: results_list.cursor != b))
@@ -265,19 +271,30 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--quick", action="store_true", help="smoke run: one repeat, fewer presses")
+    ap.add_argument("--parts", default=",".join(PARTS),
+                    help=f"comma-separated subset of {','.join(PARTS)} (e.g. import,cold,session,keys,fzf for 300k)")
     args = ap.parse_args()
     repeat = 1 if args.quick else args.repeat
+    parts = set(args.parts.split(","))
+    unknown = parts - set(PARTS)
+    if unknown:
+        ap.error(f"unknown parts: {', '.join(sorted(unknown))}")
     report = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0],
                           "fzf": subprocess.run(["fzf", "--version"], capture_output=True, text=True).stdout.strip()
                           if shutil.which("fzf") else None}, "sizes": {}}
     for n in args.sizes:
         path = corpus(n)
-        imp, rss, lib = bench_import(path, max(1, min(repeat, 3)))
-        row = {"import": imp, "import_peak_rss_mb": rss, "cold_start": bench_cold_start(lib, repeat),
-               "session_memory": bench_session_memory(lib)}
-        row.update(asyncio.run(_pilot_benches(lib, repeat)))
-        row["search_vs_fzf"] = bench_search_vs_fzf(lib, path, repeat)
-        for frac in (0.1, 0.5, 1.0):
+        imp, rss, lib = bench_import(path, max(1, min(repeat, 3)) if "import" in parts else 1)
+        row = {"import": imp, "import_peak_rss_mb": rss}
+        if "cold" in parts:
+            row["cold_start"] = bench_cold_start(lib, repeat)
+        if "session" in parts:
+            row["session_memory"] = bench_session_memory(lib)
+        if "keys" in parts:
+            row.update(asyncio.run(_pilot_benches(lib, repeat)))
+        if "fzf" in parts:
+            row["search_vs_fzf"] = bench_search_vs_fzf(lib, path, repeat)
+        for frac in (0.1, 0.5, 1.0) if "triage" in parts else ():
             trial = Path(tempfile.mkdtemp(prefix="pstriage-"))
             shutil.copytree(lib, trial, dirs_exist_ok=True)
             row[f"triage_{int(frac * 100)}pct"] = asyncio.run(_triage_bench(trial, frac, 10 if args.quick else 40))
@@ -295,18 +312,24 @@ def main() -> None:
         print("|---|---|---|")
         print(f"| import + dedup (whole process) | {ms(row['import']['median'])} | {ms(row['import']['p95'])} |")
         print(f"| import peak RSS | {row['import_peak_rss_mb']['median']:,.0f} MB | {row['import_peak_rss_mb']['p95']:,.0f} MB |")
-        print(f"| cold start -> list painted | {ms(row['cold_start']['median'])} | {ms(row['cold_start']['p95'])} |")
-        mem = row["session_memory"]
-        print(f"| app session peak RSS (start, search, model ready) | {mem['app_mb']:,.0f} MB | "
-              f"(model helper {mem['helper_mb']:,.0f} MB) |")
+        if "cold_start" in row:
+            print(f"| cold start -> list painted | {ms(row['cold_start']['median'])} | {ms(row['cold_start']['p95'])} |")
+        if "session_memory" in row:
+            mem = row["session_memory"]
+            model = "model ready" if mem["model_ready"] else "no model: built on request above 100k papers"
+            print(f"| app session peak RSS (start, search, {model}) | {mem['app_mb']:,.0f} MB | "
+                  f"(model helper {mem['helper_mb']:,.0f} MB) |")
         for k, label in (("key_1", "1 char"), ("key_3", "3 chars"), ("key_8", "8 chars"), ("key_20", "20 chars"),
                          ("key_typo", "typo")):
-            print(f"| keystroke -> results repainted ({label}) | {ms(row[k]['median'])} | {ms(row[k]['p95'])} |")
-        print(f"| page down | {ms(row['page_down']['median'])} | {ms(row['page_down']['p95'])} |")
+            if k in row:
+                print(f"| keystroke -> results repainted ({label}) | {ms(row[k]['median'])} | {ms(row[k]['p95'])} |")
+        if "page_down" in row:
+            print(f"| page down | {ms(row['page_down']['median'])} | {ms(row['page_down']['p95'])} |")
         for frac in (10, 50, 100):
-            r = row[f"triage_{frac}pct"]
-            print(f"| triage key -> durable on disk ({frac}% annotated) | {ms(r['median'])} | {ms(r['p95'])} |")
-        for q, r in row["search_vs_fzf"].items():
+            if f"triage_{frac}pct" in row:
+                r = row[f"triage_{frac}pct"]
+                print(f"| triage key -> durable on disk ({frac}% annotated) | {ms(r['median'])} | {ms(r['p95'])} |")
+        for q, r in row.get("search_vs_fzf", {}).items():
             extra = f" vs fzf {ms(r['fzf']['median'])} = **{r['ratio']:.2f}x**" if "fzf" in r else ""
             print(f"| `papersift search \"{q}\"` (whole process){extra} | {ms(r['papersift']['median'])} | {ms(r['papersift']['p95'])} |")
 

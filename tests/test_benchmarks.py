@@ -1,0 +1,25 @@
+"""A smoke run of the benchmark suite at a tiny size: every measurement runs and reports.
+
+Timings are never asserted (they live in the README and the issues); this only
+keeps the benchmark scripts working as the code changes.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_benchmarks_run_at_small_n():
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run_all.py"), "--sizes", "300", "--quick",
+                           "--json"], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    row = json.loads(proc.stdout)["sizes"]["300"]
+    for key in ("import", "import_peak_rss_mb", "cold_start", "session_memory", "key_1", "key_20", "key_typo",
+                "page_down", "triage_10pct", "triage_100pct", "search_vs_fzf"):
+        assert key in row, key
+    assert row["session_memory"]["model_ready"] and row["import"]["median"] > 0
