@@ -29,6 +29,7 @@ _INTRO = re.compile(
     r"\b(?:[Ww]e|[Tt]his (?:paper|work)|[Hh]ere,? we|[Ii]n this (?:paper|work),? we|and|then)\s+(?:\w+ly\s+)?" + _VERBS +
     r"\b(?P<rest>[^.]{0,200})"
 )
+_NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined")
 _CALLED = re.compile(r"\b(?:called|named|dubbed|termed|coined)\s+(?:as\s+)?[\"'“*$\\{textbf]*\s*(" + _NAME + ")")
 _PAREN = re.compile(r"\(\s*(?:\*\*|\\textbf\{|\$\\text\w+\{)?(" + _NAME + r")(?:\}\$|\}|\*\*)?\s*\)")
 _COMMON = {
@@ -132,11 +133,13 @@ def find_name(abstract: str) -> tuple[str, int] | None:
                 add(word, rest_start + tok.start(), rest_start + tok.end(), 4 if direct else 1, direct)
             if i > 25:
                 break
-    for m in _CALLED.finditer(abstract):
+    # The regex tries every word boundary; a substring test first is ~20x cheaper on most abstracts.
+    naming = any(w in abstract for w in _NAMING_WORDS)
+    for m in (_CALLED.finditer(abstract) if naming else ()):
         add(m.group(1), m.start(1), m.end(), 3, True)
     for m in _PAREN.finditer(abstract):
         if len(m.group(1)) >= 3:
-            coined = _CALLED.search(abstract, max(0, m.start() - 80), m.start()) is not None
+            coined = naming and _CALLED.search(abstract, max(0, m.start() - 80), m.start()) is not None
             add(m.group(1), m.start(1), m.end(), 4 if coined else 0, False)
     # "SPABA, an adaptation of ...": find the comma first (cheap), then the word before it.
     for comma in _APPOS_COMMA.finditer(abstract):

@@ -115,7 +115,7 @@ def _import(lib: Library, paths: list[str]):
     state: dict = {}
 
     def progress(done: int, total: int) -> None:
-        if total < 2000:
+        if total < 2000 or not sys.stderr.isatty():  # a bar is for a person watching a terminal
             return
         if "bar" not in state:
             from rich.progress import Progress

@@ -143,11 +143,21 @@ class ResultsList(ScrollView, can_focus=True):
         self._move_to(int(self.scroll_offset.y) + event.y)
 
     # ------------------------------------------------------------ rendering
+    _base_style: Style | None = None
+
+    def render_lines(self, crop):
+        # The widget's base style walks its ancestors' backgrounds: once per paint, not per row.
+        self._base_style = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._base_style = None
+
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         row = int(scroll_y) + y
         width = self.size.width
-        base = self.rich_style
+        base = self._base_style or self.rich_style
         if row >= len(self.indices):
             return Strip.blank(width, base)
         text = self._row_text(row)
