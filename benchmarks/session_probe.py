@@ -24,8 +24,11 @@ async def main(folder: str) -> dict:
         while not len(app.main_screen.results.indices):
             await pilot.pause(0.01)
         await pilot.press("slash", *"graph neural network")
+        # Wait for the model while the app is getting it (a huge library builds it only on request).
+        await pilot.pause(2.0)
         deadline = time.monotonic() + 600
-        while not app.library.similarity_ready and time.monotonic() < deadline:
+        while not app.library.similarity_ready and time.monotonic() < deadline and any(
+                w.group == "prepare" and w.is_running for w in app.main_screen.workers):
             await pilot.pause(0.2)
         await pilot.press("down", "down", "down")
         await pilot.pause(0.5)
