@@ -157,13 +157,12 @@ class Library(SearchMixin, DiscoveryMixin):
 
     def _load_index_cache(self) -> SearchIndex | None:
         try:
-            raw = self.index_path.read_bytes()
+            with open(self.index_path, "rb") as fh:
+                if fh.readline().rstrip(b"\n").decode("ascii", "replace") != self.corpus.generation:
+                    return None
+                index = SearchIndex.load(fh)  # straight from the file: no second copy of ~30 MB
         except OSError:
             return None
-        gen, _, body = raw.partition(b"\n")
-        if gen.decode("ascii", "replace") != self.corpus.generation:
-            return None
-        index = SearchIndex.loads(body)
         if index is not None and index.n_docs != len(self.corpus):
             return None
         return index

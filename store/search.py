@@ -172,8 +172,17 @@ class SearchIndex:
     @classmethod
     def loads(cls, data: bytes) -> "SearchIndex | None":
         """Rebuild from :meth:`dumps` output; None if it is from another version."""
+        return cls._from_obj(data, pickle.loads)
+
+    @classmethod
+    def load(cls, handle) -> "SearchIndex | None":
+        """:meth:`loads` from an open binary file, read in place."""
+        return cls._from_obj(handle, pickle.load)
+
+    @classmethod
+    def _from_obj(cls, source, unpickle) -> "SearchIndex | None":
         try:
-            obj = pickle.loads(data)
+            obj = unpickle(source)
         except Exception:
             return None
         if not isinstance(obj, dict) or obj.get("v") != CACHE_VERSION:
