@@ -48,7 +48,8 @@ def corpus(n: int) -> Path:
     path = OUT / f"c{n}.txt"
     if not path.exists():
         OUT.mkdir(exist_ok=True)
-        subprocess.run([sys.executable, str(HERE / "generate.py"), str(n), str(path)], check=True)
+        # its progress line goes to stderr: stdout is the report (JSON with --json)
+        subprocess.run([sys.executable, str(HERE / "generate.py"), str(n), str(path)], check=True, stdout=sys.stderr)
     return path
 
 
