@@ -192,10 +192,36 @@ def kmeans(vectors: np.ndarray, k: int, iters: int = 30, seed: int = 0) -> np.nd
     return labels
 
 
+LABEL_STOP = frozenset("""a about above across after again against all also among an and any are as at be
+because been before being between both but by can could did do does doing during each either else
+every few for from further had has have having here how however if in into is it its itself just
+like many may might more most much must neither no nor not now of off often on once only or other
+our out over own per rather same several shall should since so some such than that the their them
+then there these they this those though through thus to too under until up upon us very via was we
+were what when where whether which while who whom whose why will with within without would yet you
+your new novel propose proposed approach approaches method methods paper work show results based
+using use used existing well also different first two one three""".split())
+
+
 def topic_labels(matrix: sp.csr_matrix, labels: np.ndarray, vocab: list[str], top: int = 3) -> dict[int, str]:
-    """A readable label per topic: the top terms of its mean TF-IDF vector."""
+    """A readable label per topic: the terms most over-represented in it.
+
+    Each term's mean weight in the topic minus its mean over the library, so
+    words every topic uses ("learning", "whether") do not label them all;
+    function words are skipped outright.
+    """
+    overall = np.asarray(matrix.mean(axis=0)).ravel()
     out = {}
     for t in np.unique(labels):
-        mean = np.asarray(matrix[labels == t].mean(axis=0)).ravel()
-        out[int(t)] = " · ".join(vocab[i] for i in np.argsort(-mean)[:top])
+        mean = np.asarray(matrix[labels == t].mean(axis=0)).ravel() - overall
+        terms: list[str] = []
+        for i in np.argsort(-mean)[:top * 6]:
+            term = vocab[i]
+            # skip function words and a second form of a chosen word (perception / perceptual)
+            if term in LABEL_STOP or len(term) < 3 or any(term[:6] == t[:6] for t in terms):
+                continue
+            terms.append(term)
+            if len(terms) == top:
+                break
+        out[int(t)] = " · ".join(terms)
     return out

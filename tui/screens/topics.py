@@ -38,7 +38,7 @@ class TopicsScreen(ModalScreen[int | None]):
     DEFAULT_CSS = """
     TopicsScreen { align: center middle; }
     TopicsScreen > Vertical { width: 95%; height: 90%; border: thick $accent; background: $surface; padding: 0 1; }
-    TopicsScreen OptionList { height: 1fr; border: none; }
+    TopicsScreen OptionList, TopicsScreen OptionList:focus { height: 1fr; border: none; padding: 0; }
     """
 
     def __init__(self, library: Library) -> None:
