@@ -24,6 +24,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from .parallel import release_free_memory
 from .text import search_tokens, words
 
 TITLE_WEIGHT = 3
@@ -106,7 +107,8 @@ class SearchIndex:
         """Index (title, abstract) pairs; document i is the i-th pair.
 
         Args:
-            normalized: the abstracts already normalized (None entries are computed).
+            normalized: the abstracts already normalized (None entries are computed);
+                the list is consumed (entries set to None as they are used).
         """
         # Term ids: dict.setdefault fed by a counter, all in C (map); ids of new terms
         # are sparse (the counter also ticks for known terms) and are compacted below.
@@ -119,6 +121,8 @@ class SearchIndex:
         for d, (title, abstract) in enumerate(docs):
             norm = normalized[d] if normalized is not None else None
             toks = words(norm) if norm is not None else search_tokens(abstract)
+            if norm is not None:
+                normalized[d] = None  # the caller hands the texts over: free each once tokenized
             counts = Counter(toks)
             if LEAD_WEIGHT:
                 counts.update(toks[:LEAD_WORDS] * LEAD_WEIGHT)
@@ -139,13 +143,11 @@ class SearchIndex:
         remap[sparse_ids[order_ids]] = np.arange(len(order_ids), dtype=np.int32)
         rows_a = remap[np.frombuffer(rows, dtype=np.int32)]
         del remap, rows, sparse_ids, order_ids
-        offsets = np.zeros(len(vocab) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rows_a, minlength=len(vocab)), out=offsets[1:])
-        order = np.argsort(rows_a, kind="stable")
-        del rows_a
-        cols_a = np.frombuffer(cols, dtype=np.int32)[order]
-        tf_a = np.frombuffer(tfs, dtype=np.float32)[order]
-        del order, cols, tfs
+        if normalized is not None:
+            release_free_memory()  # the normalized texts freed above (~400 MB at 300k)
+        postings = [rows_a, cols, tfs]
+        del rows_a, cols, tfs  # handed over, so the sort can free each as it goes
+        cols_a, tf_a, offsets = _sort_postings(postings, len(vocab), len(docs))
         # BM25 saturation, in place: tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))
         avg = max(float(lengths.mean()), 1.0) if len(docs) else 1.0
         denom = lengths[cols_a]
@@ -271,3 +273,49 @@ class SearchIndex:
         sort = np.argsort(-key, kind="stable")
         order = idx[sort]
         return Ranking(order=order, coverage=coverage[order], score=key[sort], matched_terms=matched)
+
+
+TF_BITS = 16
+
+
+def _sort_postings(postings: list, n_terms: int, n_docs: int):
+    """Order postings by (term, document): documents and term frequencies, and each term's offset.
+
+    Term, document and frequency are packed into one uint64 and sorted in place,
+    instead of an argsort (an int64 index per posting) and two gathers: at 300k
+    papers (37M postings) that was ~300 MB less at the import's peak. Falls back
+    to the argsort where the three do not fit in 64 bits.
+
+    Args:
+        postings: [term ids (int32 array), documents, frequencies (array.array)];
+            emptied, so each is freed once packed.
+    """
+    rows, cols, tfs = postings
+    postings.clear()
+    doc_bits = max(1, n_docs.bit_length())
+    shift = doc_bits + TF_BITS
+    if max(1, n_terms.bit_length()) + shift > 64:
+        order = np.argsort(rows, kind="stable")
+        offsets = np.zeros(n_terms + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=n_terms), out=offsets[1:])
+        return (np.frombuffer(cols, dtype=np.int32)[order], np.frombuffer(tfs, dtype=np.float32)[order], offsets)
+    key = rows.astype(np.uint64)
+    del rows
+    key <<= np.uint64(shift)
+    part = np.frombuffer(cols, dtype=np.int32).astype(np.uint64)
+    del cols
+    part <<= np.uint64(TF_BITS)
+    key |= part
+    del part
+    part = np.minimum(np.frombuffer(tfs, dtype=np.float32), (1 << TF_BITS) - 1).astype(np.uint64)
+    del tfs
+    key |= part
+    del part
+    key.sort()
+    offsets = np.searchsorted(key, np.arange(n_terms + 1, dtype=np.uint64) << np.uint64(shift)).astype(np.int64)
+    part = key >> np.uint64(TF_BITS)
+    part &= np.uint64((1 << doc_bits) - 1)
+    cols_sorted = part.astype(np.int32)
+    del part
+    key &= np.uint64((1 << TF_BITS) - 1)
+    return cols_sorted, key.astype(np.float32), offsets

@@ -108,3 +108,17 @@ def test_known_item_search_on_real_abstracts(tmp_path):
         hits += target in lib.search(" ".join(picked), limit=5).indices
     assert total > 100
     assert hits / total >= 0.85, f"{hits}/{total}"
+
+
+def test_packed_and_argsort_postings_orders_agree(monkeypatch):
+    """The index sorts postings by a packed key; the argsort fallback must give the same index."""
+    import numpy as np
+    import store.search as search_mod
+    docs = [("", f"graph neural network {i} message passing graph") for i in range(50)] + \
+           [("Title words", "diffusion models for images and graph")] * 3
+    packed = search_mod.SearchIndex.build(docs)
+    monkeypatch.setattr(search_mod, "TF_BITS", 60)  # no longer fits in 64 bits: the fallback
+    fallback = search_mod.SearchIndex.build(docs)
+    assert packed.vocab == fallback.vocab
+    for name in ("offsets", "docs", "weights", "idf"):
+        assert np.array_equal(getattr(packed, name), getattr(fallback, name)), name
