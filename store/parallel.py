@@ -67,18 +67,24 @@ def map_list(fn: Callable[[list[T]], list[R]], items: list[T]) -> list[R]:
     return [r for part in parts for r in part]
 
 
-def release_free_memory() -> None:
+def release_free_memory(collect: bool = True) -> None:
     """Hand memory freed by a big batch back to the OS (glibc keeps it otherwise).
 
     The import's dedup stage frees tens of thousands of small arrays; without
     this the index build that follows stacks its peak on top of their pages.
     No-op where glibc's ``malloc_trim`` is unavailable.
+
+    Args:
+        collect: run the cycle collector first (skip it when only plain objects
+            such as strings were dropped: a full collection over a big corpus
+            takes a while).
     """
     import ctypes
     import ctypes.util
     import gc
 
-    gc.collect()
+    if collect:
+        gc.collect()
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
         libc.malloc_trim(0)

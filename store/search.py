@@ -123,6 +123,8 @@ class SearchIndex:
             toks = words(norm) if norm is not None else search_tokens(abstract)
             if norm is not None:
                 normalized[d] = None  # the caller hands the texts over: free each once tokenized
+                if d % TRIM_EVERY == TRIM_EVERY - 1:
+                    release_free_memory(collect=False)  # so the postings reuse the texts' pages
             counts = Counter(toks)
             if LEAD_WEIGHT:
                 counts.update(toks[:LEAD_WORDS] * LEAD_WEIGHT)
@@ -276,6 +278,7 @@ class SearchIndex:
 
 
 TF_BITS = 16
+TRIM_EVERY = 50_000  # documents between handing freed texts back while indexing
 
 
 def _sort_postings(postings: list, n_terms: int, n_docs: int):
