@@ -56,7 +56,7 @@ SIMILAR_NOW_BELOW = 2000   # papers; above this, "more like this" waits for the 
 AUTO_MODEL_MAX = 100_000   # papers; above this the similarity model is built only when asked for (m)
 SIMILAR_DELAY = 0.15       # seconds
 READER_DELAY = 0.06        # seconds: the reader follows the search results once typing pauses
-INLINE_SEARCH_SECONDS = 0.015  # searches quicker than this run on the UI thread (see _query_changed)
+INLINE_SEARCH_SECONDS = 0.015  # searches quicker than this run on the UI thread (see search_changed)
 
 
 class MainScreen(Screen):

@@ -6,7 +6,6 @@ so the list is computed in a worker and the screen says so until it is ready.
 
 from __future__ import annotations
 
-from rich.markup import escape
 from rich.text import Text
 from textual import work
 from textual.containers import Vertical
