@@ -179,7 +179,10 @@ def to_bibtex(pairs: list[Pair]) -> str:
 
 
 # ----------------------------------------------------------------------- Org
-ORG_KEYWORDS = {"unread": "UNREAD", "to-read": "TODO", "read": "DONE", "skipped": "SKIPPED"}
+# Org workflow states named after papersift's statuses; declared in the file
+# header with #+SEQ_TODO (Org's name for a sequence of states), open | closed.
+ORG_KEYWORDS = {"unread": "UNREAD", "to-read": "TOREAD", "read": "READ", "skipped": "SKIPPED"}
+ORG_STATES = f"{ORG_KEYWORDS['to-read']} {ORG_KEYWORDS['unread']} | {ORG_KEYWORDS['read']} {ORG_KEYWORDS['skipped']}"
 
 
 def org_tag(tag: str) -> str:
@@ -188,7 +191,7 @@ def org_tag(tag: str) -> str:
 
 
 def to_org(pairs: list[Pair]) -> str:
-    lines = ["#+TITLE: papersift reading list", "#+TODO: TODO UNREAD | DONE SKIPPED", ""]
+    lines = ["#+TITLE: papersift reading list", f"#+SEQ_TODO: {ORG_STATES}", ""]
     for paper, ann in pairs:
         tags = ":" + ":".join(org_tag(t) for t in ann.tags) + ":" if ann.tags else ""
         title = title_of(paper).replace("\n", " ")

@@ -79,7 +79,7 @@ def test_every_format_parses_back(lib):
     org = orgparse.loads(outs["org"])
     nodes = list(org[1:])
     assert [n.get_property("ID") for n in nodes] == ids
-    assert [n.todo for n in nodes] == [{"to-read": "TODO", "read": "DONE", "skipped": "SKIPPED", "unread": "UNREAD"}[a.status] for _, a in pairs]
+    assert [n.todo for n in nodes] == [{"to-read": "TOREAD", "read": "READ", "skipped": "SKIPPED", "unread": "UNREAD"}[a.status] for _, a in pairs]
     assert set(nodes[0].tags) == {org_tag(t) for t in pairs[0][1].tags}
     assert all(n.level == 1 for n in nodes)  # "* not a heading" in a note stayed body text
 
