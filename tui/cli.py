@@ -154,12 +154,8 @@ def _doctor(args: argparse.Namespace) -> int:
     else:
         c = out.console()
         c.print(f"library {folder}", markup=False)
-        for line in report.ok:
-            c.print(f"  ok       {line}", markup=False)
-        for line in report.problems:
-            c.print(f"  problem  {line}", markup=False)
-        for line in report.repaired:
-            c.print(f"  repaired {line}", markup=False)
+        out.print_labelled(c, [("ok       ", report.ok), ("problem  ", report.problems),
+                               ("repaired ", report.repaired)])
         if report.problems and not args.repair:
             c.print("run `papersift doctor --repair` to repair what can be repaired safely", markup=False)
     return 0 if report.healthy else 1

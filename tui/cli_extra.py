@@ -98,12 +98,8 @@ def _import_annotations(lib: Library, args: argparse.Namespace) -> int:
     c.print(f"{report.records} records: {report.by_id} matched by id, {report.by_text} by text, "
             f"{len(report.unknown)} unknown; {verb} {len(report.changes)}, {report.unchanged} already up to date",
             markup=False)
-    for line in report.changes:
-        c.print(f"  {line}", markup=False)
-    for line in report.conflicts:
-        c.print(f"  conflict {line}", markup=False)
-    for line in report.unknown:
-        c.print(f"  unknown paper {line}", markup=False)
+    out.print_labelled(c, [("", report.changes), ("conflict ", report.conflicts),
+                           ("unknown paper ", report.unknown)])
     return 0
 
 

@@ -21,6 +21,13 @@ def console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
+def print_labelled(c, sections: list[tuple[str, list[str]]]) -> None:
+    """Report lines under a label each ("  problem  ...", "  conflict ..."), printed verbatim."""
+    for label, lines in sections:
+        for line in lines:
+            c.print(f"  {label}{line}", markup=False)
+
+
 def emit_json(obj: object) -> None:
     sys.stdout.write(safe_json(obj, indent=True) + "\n")
 
