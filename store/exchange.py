@@ -135,8 +135,7 @@ def plan_merge(library, records: list[dict], source: str) -> tuple[dict[str, Ann
             if idx is None:
                 if near is None:
                     near = NearDupIndex()
-                    for p in corpus:
-                        near.add(p.id, normalize(p.abstract))
+                    near.add_many([p.id for p in corpus], [normalize(p.abstract) for p in corpus])
                 match, _ = near.query(norm)
                 idx = corpus.index_of(match.key) if match else None
             if idx is not None:

@@ -174,19 +174,11 @@ class SearchIndex:
                             protocol=pickle.HIGHEST_PROTOCOL)
 
     @classmethod
-    def loads(cls, data: bytes) -> "SearchIndex | None":
-        """Rebuild from :meth:`dumps` output; None if it is from another version."""
-        return cls._from_obj(data, pickle.loads)
-
-    @classmethod
     def load(cls, handle) -> "SearchIndex | None":
-        """:meth:`loads` from an open binary file, read in place."""
-        return cls._from_obj(handle, pickle.load)
-
-    @classmethod
-    def _from_obj(cls, source, unpickle) -> "SearchIndex | None":
+        """Rebuild from :meth:`dumps` output, read from an open binary file; None if it is
+        damaged or from another version."""
         try:
-            obj = unpickle(source)
+            obj = pickle.load(handle)
         except Exception:
             return None
         if not isinstance(obj, dict) or obj.get("v") != CACHE_VERSION:

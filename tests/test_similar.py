@@ -194,7 +194,7 @@ def test_prepare_builds_the_cache_in_its_own_process(tmp_path):
 async def test_a_big_library_gets_its_model_from_the_helper_process(lib, tmp_path, monkeypatch):
     import tui.screens.main as main_mod
     from store import similar
-    monkeypatch.setattr(main_mod, "SIMILAR_NOW_BELOW", 10)
+    monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
     original = similar.Similarity.__init__
 
     def not_here(self, index, *a, **k):

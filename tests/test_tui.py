@@ -391,10 +391,10 @@ async def test_hostile_abstract_never_reaches_the_screen_raw(lib, make, tmp_path
 
 
 async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, make, monkeypatch):
-    """Above SIMILAR_NOW_BELOW papers the reader and "more like this" follow the list once
+    """Above BIG_LIBRARY papers the reader and "more like this" follow the list once
     typing pauses, and a slow search moves to a worker: the results must be the same."""
     import tui.screens.main as main_mod
-    monkeypatch.setattr(main_mod, "SIMILAR_NOW_BELOW", 10)
+    monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
     lib.similarity  # the model is ready, as it is a few seconds after start
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:

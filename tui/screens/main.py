@@ -52,7 +52,8 @@ class SearchBox(Input):
         self.screen.set_focus(self.screen.query_one(ResultsList))
 
 
-SIMILAR_NOW_BELOW = 2000   # papers; above this, "more like this" waits for the cursor to rest
+# Papers above which the reader and "more like this" wait for a pause and a helper builds the model.
+BIG_LIBRARY = 2000
 AUTO_MODEL_MAX = 100_000   # papers; above this the similarity model is built only when asked for (m)
 SIMILAR_DELAY = 0.15       # seconds
 READER_DELAY = 0.06        # seconds: the reader follows the search results once typing pauses
@@ -116,7 +117,7 @@ class MainScreen(Screen):
         self.set_interval(2.0, self._poll_other_processes)
         # The model behind "more like this" is built after the list is up and usable.
         if len(self.library) <= AUTO_MODEL_MAX or self.library.similarity_cache_fresh():
-            self.set_timer(1.0 if len(self.library) > SIMILAR_NOW_BELOW else 0.05, self.prepare_similarity)
+            self.set_timer(1.0 if len(self.library) > BIG_LIBRARY else 0.05, self.prepare_similarity)
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width < 110, "-narrow")
@@ -153,7 +154,7 @@ class MainScreen(Screen):
         if self._reader_timer is not None:
             self._reader_timer.stop()
             self._reader_timer = None
-        if len(self.library) <= SIMILAR_NOW_BELOW:
+        if len(self.library) <= BIG_LIBRARY:
             self._show_current()
         else:
             # Typing in a big library: the list repaints now, the reader (a full
@@ -292,7 +293,7 @@ class MainScreen(Screen):
         """
         lib = self.library
         try:
-            if not lib.load_similarity_cache() and len(lib) > SIMILAR_NOW_BELOW:
+            if not lib.load_similarity_cache() and len(lib) > BIG_LIBRARY:
                 subprocess.run([sys.executable, "-m", "store.prepare", str(lib.folder)], check=False,
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             lib.similarity
@@ -310,7 +311,7 @@ class MainScreen(Screen):
         if self._similar_timer is not None:
             self._similar_timer.stop()
             self._similar_timer = None
-        if len(self.library) <= SIMILAR_NOW_BELOW:
+        if len(self.library) <= BIG_LIBRARY:
             self.show_similar(paper_index)
         else:
             self._similar_timer = self.set_timer(SIMILAR_DELAY, lambda: self.show_similar(paper_index))
