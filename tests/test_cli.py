@@ -44,6 +44,21 @@ def test_search_ranks_and_tolerates_typos(run_cli):
     assert "EverAnimate" in plain[0]
 
 
+def test_library_option_anywhere_and_no_command_means_open(run_cli, tmp_path):
+    other = tmp_path / "other-lib"
+    # `papersift --library DIR` (no command) opens the app on DIR: here it stops at the
+    # missing keymap, before needing a terminal, which shows it took the `open` path.
+    for args in (["--library", str(other), "--keymap", "/nonexistent/k.toml"],
+                 ["--keymap", "/nonexistent/k.toml", "--library", str(other)],
+                 ["--library", str(other), "open", "--keymap", "/nonexistent/k.toml"]):
+        proc = run_cli(*args, check=False)
+        assert proc.returncode == 1 and "no such keymap file" in proc.stderr, (args, proc.stderr)
+    assert (other / "corpus.jsonl").exists()  # opened (and seeded) the library named, not the default
+    assert not run_cli.library.exists()
+    res = json.loads(run_cli("search", "everanimate", "--format", "json", "--library", str(other)).stdout)
+    assert "EverAnimate" in res[0]["title"]
+
+
 def test_bad_input_names_file_and_line_and_changes_nothing(run_cli, tmp_path):
     run_cli("import", str(SEEDS))
     before = (run_cli.library / "corpus.jsonl").read_bytes()

@@ -85,13 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
-    # `papersift FILE...` and bare `papersift` mean `papersift open ...`.
-    first = next((i for i, a in enumerate(argv) if not a.startswith("-")), None)
-    if first is None and not any(a in ("-h", "--help") for a in argv):
-        argv.append("open")
-    elif first is not None and argv[first] not in commands and not (first > 0 and argv[first - 1] == "--library"):
-        argv.insert(first, "open")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(with_default_command(argv, commands))
     try:
         return run(args)
     except PapersiftError as exc:
@@ -103,6 +97,32 @@ def main(argv: list[str] | None = None) -> int:
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def with_default_command(argv: list[str], commands) -> list[str]:
+    """The arguments with the global ``--library`` first and ``open`` named when no command is.
+
+    ``papersift``, ``papersift FILE...``, ``papersift --library DIR`` and
+    ``papersift --keymap K`` all mean ``papersift open ...``; ``--library`` is
+    accepted anywhere (before a ``--``), since it belongs to every command.
+    """
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            rest.extend(argv[i:])
+            break
+        if a == "--library" and i + 1 < len(argv):
+            front += argv[i:i + 2]
+            i += 2
+            continue
+        (front if a.startswith("--library=") else rest).append(a)
+        i += 1
+    if not rest or (rest[0] not in commands and rest[0] not in ("-h", "--help")):
+        rest.insert(0, "open")
+    return front + rest
 
 
 def _escape(exc: Exception) -> str:
