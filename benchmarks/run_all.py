@@ -239,6 +239,14 @@ async def _triage_bench(lib_dir: Path, fraction: float, presses: int) -> dict:
     return stats(xs)
 
 
+def bench_process_floor(repeat: int) -> dict:
+    """What any Python command costs before its own work: the interpreter's start, and with numpy
+    imported. A `papersift search` process cannot be faster than these (the 6k fzf ratio's limit)."""
+    runs = max(repeat, 5)
+    return {label: stats([timed_process([sys.executable, "-c", code])[0] for _ in range(runs)])
+            for label, code in (("interpreter start", "pass"), ("interpreter + numpy import", "import numpy"))}
+
+
 def bench_search_vs_fzf(lib: Path, path: Path, repeat: int) -> dict:
     fzf = shutil.which("fzf")
     lines = OUT / (path.stem + ".lines")
@@ -295,6 +303,7 @@ def main() -> None:
             row.update(asyncio.run(_pilot_benches(lib, repeat)))
         if "fzf" in parts:
             row["search_vs_fzf"] = bench_search_vs_fzf(lib, path, repeat)
+            row["process_floor"] = bench_process_floor(repeat)
         for frac in (0.1, 0.5, 1.0) if "triage" in parts else ():
             trial = Path(tempfile.mkdtemp(prefix="pstriage-"))
             shutil.copytree(lib, trial, dirs_exist_ok=True)
@@ -333,6 +342,8 @@ def main() -> None:
         for q, r in row.get("search_vs_fzf", {}).items():
             extra = f" vs fzf {ms(r['fzf']['median'])} = **{r['ratio']:.2f}x**" if "fzf" in r else ""
             print(f"| `papersift search \"{q}\"` (whole process){extra} | {ms(r['papersift']['median'])} | {ms(r['papersift']['p95'])} |")
+        for label, r in row.get("process_floor", {}).items():
+            print(f"| floor of any Python command: {label} | {ms(r['median'])} | {ms(r['p95'])} |")
 
 
 if __name__ == "__main__":

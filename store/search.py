@@ -37,7 +37,7 @@ _SUFFIXES = ("ational", "ations", "ation", "nesses", "ness", "ments", "ment", "i
 
 
 def stem(word: str) -> str:
-    """A light suffix stripper: networks/network, estimation/estimate, reusing/reuse share a stem."""
+    """A light suffix stripper: networks/network, estimating/estimated, reusing/reuse share a stem."""
     for suf in _SUFFIXES:
         if word.endswith(suf) and len(word) - len(suf) >= 4:
             word = word[: -len(suf)]

@@ -20,6 +20,6 @@ def test_benchmarks_run_at_small_n():
     assert proc.returncode == 0, proc.stderr[-3000:]
     row = json.loads(proc.stdout)["sizes"]["300"]
     for key in ("import", "import_peak_rss_mb", "cold_start", "session_memory", "key_1", "key_20", "key_typo",
-                "page_down", "triage_10pct", "triage_100pct", "search_vs_fzf"):
+                "page_down", "triage_10pct", "triage_100pct", "search_vs_fzf", "process_floor"):
         assert key in row, key
     assert row["session_memory"]["model_ready"] and row["import"]["median"] > 0
