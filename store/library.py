@@ -40,7 +40,11 @@ class Library(SearchMixin, DiscoveryMixin):
 
     def __init__(self, folder: Path | str):
         self.folder = Path(folder).expanduser()
-        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a file of that name, a read-only place, ...
+            why = "a file, not a folder" if self.folder.is_file() else exc.strerror or str(exc)
+            raise PapersiftError(f"{self.folder}: cannot be used as a library folder ({why})") from None
         self.corpus_path = self.folder / locations.CORPUS_FILE
         self.annotations_path = self.folder / locations.ANNOTATIONS_FILE
         self.index_path = self.folder / locations.INDEX_CACHE_FILE

@@ -115,6 +115,9 @@ class DiscoveryMixin:
 
     def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
         """A topic number per paper and a label per topic (spherical k-means on the latent vectors)."""
+        if k is not None and not 2 <= k <= max(2, len(self.corpus)):
+            raise PapersiftError(f"the number of topics must be between 2 and the number of papers "
+                                 f"({len(self.corpus):,}); got {k}")
         if self._topics is None or k is not None:
             from .similar import kmeans, topic_labels
             sim = self.similarity

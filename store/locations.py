@@ -24,6 +24,11 @@ LOCK_FILE = ".lock"
 BACKUP_DIR = "backups"
 
 
+def is_library_dir(path: Path) -> bool:
+    """Whether a folder is a papersift library (its lock file and corpus or annotations)."""
+    return (path / LOCK_FILE).exists() and ((path / CORPUS_FILE).exists() or (path / ANNOTATIONS_FILE).exists())
+
+
 def default_library_dir() -> Path:
     """The library folder: ``$PAPERSIFT_LIBRARY`` or the user data folder."""
     env = os.environ.get(LIBRARY_ENV)

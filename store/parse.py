@@ -19,6 +19,7 @@ from pathlib import Path
 import orjson
 
 from .errors import InputError
+from .locations import is_library_dir
 
 MAX_ABSTRACT_CHARS = 100_000
 MIN_ABSTRACT_WORDS = 8  # a shorter dump paragraph is a heading or stray line, not an abstract
@@ -56,10 +57,14 @@ def expand_paths(paths: list[Path | str]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
+            if is_library_dir(path):
+                raise InputError(path, "is a papersift library folder, not a dump (merge its annotations with "
+                                       "`papersift import-annotations`, from a `papersift export --format json`)")
             found = []
-            # followlinks=False: a symlink loop cannot make the walk endless.
+            # followlinks=False: a symlink loop cannot make the walk endless. A library
+            # folder inside (its corpus.jsonl and annotations.json) is not input.
             for root, dirs, names in os.walk(path, followlinks=False):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not is_library_dir(Path(root) / d))
                 for name in sorted(names):
                     p = Path(root) / name
                     if not name.startswith(".") and p.suffix.lower() in IMPORTABLE_SUFFIXES and p.is_file():

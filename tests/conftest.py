@@ -33,13 +33,13 @@ def run_cli(tmp_path):
 
     def run(*args: str, input: str | None = None, library: Path | None = None, check: bool = True):
         env = {**os.environ, "PAPERSIFT_LIBRARY": str(library or libdir), "COLUMNS": "160", "NO_COLOR": "1"}
-        exe = Path(sys.executable).with_name("papersift")
-        cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "tui"]
-        proc = subprocess.run(cmd + list(args), capture_output=True, text=True, env=env, input=input, timeout=120)
+        proc = subprocess.run(run.cmd + list(args), capture_output=True, text=True, env=env, input=input, timeout=120)
         if check and proc.returncode != 0:
             raise AssertionError(f"papersift {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
         return proc
 
+    exe = Path(sys.executable).with_name("papersift")
+    run.cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "tui"]
     run.library = libdir
     return run
 

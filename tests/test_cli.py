@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 
 from .conftest import DATA, SEEDS
 
@@ -99,3 +101,39 @@ def test_serve_refuses_a_busy_port_clearly(run_cli):
     assert proc.returncode == 1 and f"cannot listen on localhost:{port}" in proc.stderr and "--port" in proc.stderr
     proc = run_cli("serve", "--keymap", "/nonexistent/keys.toml", check=False)
     assert proc.returncode == 1 and "no such keymap file" in proc.stderr
+
+
+def test_output_into_a_closed_pipe_is_not_an_error(run_cli):
+    """`papersift list | head -1`: the reader goes away; exit 0, no traceback, for every format."""
+    run_cli("list", "--format", "plain")  # seed the library first
+    for fmt in ("table", "plain", "json"):
+        env = {**os.environ, "PAPERSIFT_LIBRARY": str(run_cli.library), "COLUMNS": "160"}
+        proc = subprocess.Popen(run_cli.cmd + ["list", "--format", fmt], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=env)
+        proc.stdout.close()  # before it writes: its first write meets a closed pipe
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=60) == 0 and err == "", (fmt, err)
+
+
+def test_bad_arguments_and_library_paths_get_clear_errors(run_cli, tmp_path):
+    proc = run_cli("list", "--limit", "-1", check=False)
+    assert proc.returncode == 2 and "expected a whole number, 0 or more" in proc.stderr
+    not_a_folder = tmp_path / "file.txt"
+    not_a_folder.write_text("x")
+    proc = run_cli("list", check=False, library=not_a_folder)
+    assert proc.returncode == 1 and "a file, not a folder" in proc.stderr and "Traceback" not in proc.stderr
+    proc = run_cli("topics", "--k", "1", check=False)
+    assert proc.returncode == 1 and "number of topics must be between 2" in proc.stderr
+
+
+def test_importing_a_folder_skips_a_library_inside_it(run_cli, tmp_path):
+    dumps = tmp_path / "dumps"
+    dumps.mkdir()
+    seed = sorted(SEEDS.glob("*.txt"))[0]
+    (dumps / seed.name).write_text(seed.read_text())
+    run_cli("list", library=dumps / "lib")  # a library (corpus.jsonl, annotations.json) inside the folder
+    alone = json.loads(run_cli("import", str(seed), "--format", "json", library=tmp_path / "only-seed").stdout)
+    out = json.loads(run_cli("import", str(dumps), "--format", "json").stdout)
+    assert out["files"] == 1 and out["papers"] == alone["papers"] > 0
+    proc = run_cli("import", str(dumps / "lib"), check=False)
+    assert proc.returncode == 1 and "is a papersift library folder" in proc.stderr

@@ -18,7 +18,27 @@ GLYPH = {"unread": "·", "to-read": "▶", "read": "✓", "skipped": "✗"}
 
 def console(stderr: bool = False):
     from rich.console import Console
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            # Rich exits with status 1 here; `papersift list | head` is not an error:
+            # main() handles it the same way for every output format.
+            self.quiet = True
+            raise BrokenPipeError
+
+    return _Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def count_arg(text: str) -> int:
+    """An argparse type for --limit and the like: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        import argparse
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more (got {text!r})")
+    return value
 
 
 def print_labelled(c, sections: list[tuple[str, list[str]]]) -> None:
