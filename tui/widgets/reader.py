@@ -29,6 +29,8 @@ class Reader(VerticalScroll, can_focus=True):
     DEFAULT_CSS = """
     Reader { padding: 0 1; }
     Reader > Static { width: 100%; }
+    /* one line per similar title: a wrapped title would lose its bullet's indent */
+    #reader-similar { text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def __init__(self, library: Library, **kwargs) -> None:
