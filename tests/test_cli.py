@@ -59,6 +59,8 @@ def test_library_option_anywhere_and_no_command_means_open(run_cli, tmp_path):
     assert not run_cli.library.exists()
     res = json.loads(run_cli("search", "everanimate", "--format", "json", "--library", str(other)).stdout)
     assert "EverAnimate" in res[0]["title"]
+    proc = run_cli("search", "x", "--library", check=False)
+    assert proc.returncode == 2 and "argument --library: expected one argument" in proc.stderr
 
 
 def test_bad_input_names_file_and_line_and_changes_nothing(run_cli, tmp_path):

@@ -114,7 +114,9 @@ def with_default_command(argv: list[str], commands) -> list[str]:
         if a == "--":
             rest.extend(argv[i:])
             break
-        if a == "--library" and i + 1 < len(argv):
+        if a == "--library":
+            if i + 1 == len(argv):
+                return [a]  # no value: let argparse say "expected one argument"
             front += argv[i:i + 2]
             i += 2
             continue
