@@ -19,7 +19,7 @@ from .dedup import BANDS, Match, band_keys, candidate_pairs, is_near_duplicate, 
 from .models import Paper, Source, Variant
 from .parallel import map_list, shared_pool
 from .parse import RawRecord
-from .text import normalize
+from .text import counted, normalize
 from .titles import derive_title
 
 
@@ -41,10 +41,12 @@ class ImportSummary:
         return bool(self.new or self.exact or self.near or self.updated)
 
     def line(self) -> str:
-        return (f"read {self.read} abstracts from {self.files} file(s): {self.new} new, "
-                f"{self.exact} exact duplicates, {self.near} near-duplicates merged, "
-                f"{self.known} already in the library" + (f", {self.updated} titles/authors added" if self.updated else "")
-                + (f"; passed over {self.skipped} paragraphs too short to be abstracts" if self.skipped else ""))
+        return (f"read {counted(self.read, 'abstract')} from {counted(self.files, 'file')}: {self.new:,} new, "
+                f"{counted(self.exact, 'exact duplicate')}, {counted(self.near, 'near-duplicate')} merged, "
+                f"{self.known:,} already in the library"
+                + (f", titles/authors added to {counted(self.updated, 'paper')}" if self.updated else "")
+                + (f"; passed over {counted(self.skipped, 'paragraph')} too short to be an abstract"
+                   if self.skipped else ""))
 
     def to_dict(self) -> dict:
         return {k: getattr(self, k) for k in ("files", "read", "new", "exact", "near", "known", "updated", "skipped")}

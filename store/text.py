@@ -20,6 +20,11 @@ _CONTROL = re.compile(
 )
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 paper``, ``2 papers``, ``1,000 papers`` (``plural`` for irregular nouns)."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
 def display_safe(text: str, keep_newlines: bool = True) -> str:
     """Text that is safe to write to a terminal.
 

@@ -139,3 +139,11 @@ def test_importing_a_folder_skips_a_library_inside_it(run_cli, tmp_path):
     assert out["files"] == 1 and out["papers"] == alone["papers"] > 0
     proc = run_cli("import", str(dumps / "lib"), check=False)
     assert proc.returncode == 1 and "is a papersift library folder" in proc.stderr
+
+
+def test_counts_in_sentences_agree_in_number(run_cli, tmp_path):
+    one = tmp_path / "one.txt"
+    one.write_text("Header\n\nA single abstract about diffusion models for robot policy learning in the wild.\n")
+    out = run_cli("import", str(one)).stdout
+    assert out.startswith("read 1 abstract from 1 file: 1 new, 0 exact duplicates,") and "holds 1 paper" in out
+    assert "1 shown · 1 paper in the library" in run_cli("list").stdout

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from store import Library, PapersiftError
 from store.models import STATUSES
+from store.text import counted
 
 from . import cli_output as out
 
@@ -202,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "json":
             out.emit_json({**summary.to_dict(), "papers": len(lib)})
         else:
-            out.console().print(summary.line() + f"; the library now holds {len(lib):,} papers")
+            out.console().print(summary.line() + f"; the library now holds {counted(len(lib), 'paper')}")
         return 0
     if cmd in ("list", "search"):
         if cmd == "list":

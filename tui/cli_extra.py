@@ -10,6 +10,7 @@ from store import Library, PapersiftError
 from store.atomic import atomic_write_text
 from store.export import FORMATS, export_text, selection_query
 from store.models import STATUSES
+from store.text import counted
 
 from . import cli_output as out
 
@@ -126,5 +127,5 @@ def _topics(lib: Library, args: argparse.Namespace) -> int:
         out.emit_json(rows)
         return 0
     for r in rows:
-        sys.stdout.write(f"topic:{r['topic']:<3} {r['papers']:>6} papers  {r['triaged']:>5} triaged  {r['label']}\n")
+        sys.stdout.write(f"topic:{r['topic']:<3} {counted(r['papers'], 'paper'):>13}  {r['triaged']:>5} triaged  {r['label']}\n")
     return 0

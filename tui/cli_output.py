@@ -11,7 +11,7 @@ import sys
 
 from store import Library
 from store.records import paper_record, safe_json
-from store.text import display_safe
+from store.text import counted, display_safe
 
 GLYPH = {"unread": "·", "to-read": "▶", "read": "✓", "skipped": "✗"}
 
@@ -85,7 +85,7 @@ def print_papers(lib: Library, indices, fmt: str, total: int | None = None) -> N
     out.print(table)
     shown = len(papers)
     if total is not None:
-        out.print(f"[dim]{shown:,} shown · {total:,} papers in the library[/dim]")
+        out.print(f"[dim]{shown:,} shown · {counted(total, 'paper')} in the library[/dim]")
 
 
 def print_paper(lib: Library, key: str, fmt: str) -> None:

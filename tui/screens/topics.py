@@ -14,6 +14,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from store import Library
+from store.text import counted
 
 from ..keymap import binding
 from .dashboard import topic_bar
@@ -26,7 +27,7 @@ def topic_prompt(row: dict, biggest: int) -> Text:
     bar = topic_bar(row["papers"], row["triaged"], biggest)
     bar.truncate(BAR)
     share = f"{row['triaged'] / row['papers']:.0%}" if row["papers"] else "–"
-    return (bar + Text(f" {row['papers']:>6,} papers {share:>5} triaged  ")
+    return (bar + Text(f" {counted(row['papers'], 'paper'):>13} {share:>5} triaged  ")
             + Text(f"topic:{row['topic']}", style="dim") + Text(f"  {row['label']}", style="bold"))
 
 
