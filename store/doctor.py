@@ -28,6 +28,7 @@ from .atomic import atomic_write_bytes
 from .backups import list_backups
 from .corpus import Corpus
 from .errors import CorruptFileError
+from .text import counted
 
 
 @dataclass
@@ -156,11 +157,11 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
             elif idx is not None and str(doc_id_for(rec["paper_id"])) != key:
                 moved[key] = rec["paper_id"]
         if orphans:
-            report.problems.append(f"{len(orphans)} annotation(s) point at no paper (kept; e.g. {next(iter(orphans.values()))['paper_id']})")
+            report.problems.append(f"{counted(len(orphans), 'annotation')} pointing at no paper (kept; e.g. {next(iter(orphans.values()))['paper_id']})")
         else:
             report.ok.append(f"all {len(anns)} annotations point at papers")
         if moved:
-            report.problems.append(f"{len(moved)} annotation(s) stored under an alias or a wrong key")
+            report.problems.append(f"{counted(len(moved), 'annotation')} stored under an alias or a wrong key")
             if repair:
                 for key, pid in moved.items():
                     rec = dict(anns.pop(key))
@@ -172,7 +173,7 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
                         anns[key + "-dup"] = rec  # never drop a word: keep both
                 data[ANN] = anns
                 storage.write(data)  # a full snapshot; the journal is folded in
-                report.repaired.append(f"re-pointed {len(moved)} annotation(s) to their papers")
+                report.repaired.append(f"re-pointed {counted(len(moved), 'annotation')} to their papers")
         bad_hist = [k for k, e in (data.get(HIST) or {}).items() if not isinstance(e, dict) or "before" not in e]
         if bad_hist:
             report.problems.append(f"{len(bad_hist)} malformed undo entries")
@@ -180,7 +181,7 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
             report.ok.append(f"undo history: {len(data.get(HIST) or {})} entries")
     # 4. backups and index cache
     n_backups = len(list_backups(corpus_path)) + len(list_backups(ann_path))
-    report.ok.append(f"{n_backups} backup(s) in {locations.BACKUP_DIR}/") if n_backups else \
+    report.ok.append(f"{counted(n_backups, 'backup')} in {locations.BACKUP_DIR}/") if n_backups else \
         report.ok.append("no backups yet (they are taken before imports and bulk changes)")
     return report
 

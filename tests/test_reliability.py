@@ -189,9 +189,9 @@ def test_doctor_on_a_healthy_library_and_orphans(annotated, run_cli):
     data["annotations"]["999"] = {"paper_id": "ffffffffffff", "status": "read"}
     annotated.annotations_path.write_bytes(orjson.dumps(data))
     report = run_doctor(annotated.folder)
-    assert any("point at no paper" in p for p in report.problems)
+    assert any("pointing at no paper" in p for p in report.problems)
     proc = run_cli("doctor", library=annotated.folder, check=False)
-    assert proc.returncode == 1 and "point at no paper" in proc.stdout
+    assert proc.returncode == 1 and "pointing at no paper" in proc.stdout
 
 
 def test_version_1_library_is_migrated_with_a_backup(tmp_path, seeds_dir):

@@ -221,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
     if cmd == "status":
         ids = [lib.paper(i).id for i in args.ids]
         lib.set_status(ids, args.status)
-        return _ack(args, f"{len(ids)} paper(s) marked {args.status}", lib, ids)
+        return _ack(args, f"{counted(len(ids), 'paper')} marked {args.status}", lib, ids)
     if cmd == "star":
         pid = lib.paper(args.id).id
         lib.set_star([pid], args.stars)
@@ -265,13 +265,13 @@ def _tags(lib: Library, args: argparse.Namespace) -> int:
         if len(args.names) != 2:
             raise PapersiftError("usage: papersift tags rename OLD NEW")
         n = lib.rename_tag(*args.names)
-        out.console().print(f"renamed on {n} paper(s)")
+        out.console().print(f"renamed on {counted(n, 'paper')}")
         return 0
     if args.action == "merge":
         if len(args.names) < 2:
             raise PapersiftError("usage: papersift tags merge TAG... INTO")
         n = lib.merge_tags(args.names[:-1], args.names[-1])
-        out.console().print(f"merged into #{args.names[-1]} on {n} paper(s)")
+        out.console().print(f"merged into #{args.names[-1]} on {counted(n, 'paper')}")
         return 0
     counts = lib.tag_counts()
     if args.format == "json":
@@ -288,7 +288,7 @@ def _dedup(lib: Library, args: argparse.Namespace) -> int:
         if args.format == "json":
             out.emit_json([p.id for p in new])
         else:
-            out.console().print(f"split off {len(new)} paper(s): {', '.join(p.id for p in new)}")
+            out.console().print(f"split off {counted(len(new), 'paper')}: {', '.join(p.id for p in new)}")
         return 0
     report = lib.dedup_report()
     if args.format == "json":

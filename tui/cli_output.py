@@ -121,9 +121,9 @@ def print_stats(stats: dict, fmt: str) -> None:
         return
     out = console()
     n = stats["papers"] or 1
-    out.print(f"[bold]{stats['papers']:,}[/bold] papers from {stats['sources']} source file(s), "
+    out.print(f"[bold]{counted(stats['papers'], 'paper')}[/bold] from {counted(stats['sources'], 'source file')}, "
               f"{stats['triaged']:,} triaged ({stats['triaged'] / n:.0%}), "
-              f"{stats['near_duplicate_merges']} near-duplicate merges")
+              f"{counted(stats['near_duplicate_merges'], 'near-duplicate merge')}")
     for status, count in stats["status"].items():
         bar = "█" * round(30 * count / n)
         out.print(f"  {GLYPH[status]} {status:<8} {count:>6,}  [green]{bar}[/green]")

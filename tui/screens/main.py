@@ -23,6 +23,7 @@ from textual.worker import get_current_worker
 from store import Library, PapersiftError
 from store.library import SORTS
 from store.query import parse_query
+from store.text import counted
 
 from ..clipboard import copy_text
 from ..keymap import binding
@@ -463,7 +464,7 @@ class MainScreen(Screen):
     def action_copy_ids(self) -> None:
         ids = self.targets()
         if ids:
-            self._copy("\n".join(ids), f"{len(ids)} id(s)")
+            self._copy("\n".join(ids), counted(len(ids), "id"))
 
     def action_open_link(self) -> None:
         links = self.query_one(Reader).links
