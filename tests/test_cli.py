@@ -147,3 +147,17 @@ def test_counts_in_sentences_agree_in_number(run_cli, tmp_path):
     out = run_cli("import", str(one)).stdout
     assert out.startswith("read 1 abstract from 1 file: 1 new, 0 exact duplicates,") and "holds 1 paper" in out
     assert "1 shown · 1 paper in the library" in run_cli("list").stdout
+
+
+def test_negated_filters_pass_through_argparse(run_cli):
+    """`-tag:maybe` starts with a dash, like an option: it still reaches the query."""
+    first = json.loads(run_cli("search", "benchmark", "--format", "json").stdout)[0]["id"]
+    run_cli("tag", first, "maybe")
+    ids = [p["id"] for p in json.loads(run_cli("search", "benchmark", "-tag:maybe", "--format", "json").stdout)]
+    assert ids and first not in ids
+    listed = json.loads(run_cli("list", "--query", "-tag:maybe", "--format", "json").stdout)
+    assert len(listed) == 34 and first not in {p["id"] for p in listed}
+    exported = run_cli("export", "--format", "jsonl", "--query", "-tag:maybe").stdout
+    assert first not in exported and exported.count("\n") >= 34
+    proc = run_cli("search", "robots", "-x", check=False)
+    assert proc.returncode == 2 and "unrecognized arguments: -x" in proc.stderr

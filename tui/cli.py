@@ -10,6 +10,7 @@ the app is opened, so scripted commands start fast.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -86,7 +87,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
-    args = parser.parse_args(with_default_command(argv, commands))
+    args, extra = parser.parse_known_args(with_default_command(argv, commands))
+    if extra and args.command == "search" and all(_NEGATED_FILTER.fullmatch(x) for x in extra):
+        args.query += extra  # `papersift search robots -tag:maybe`: a query filter, not an option
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return run(args)
     except PapersiftError as exc:
@@ -100,12 +105,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+_NEGATED_FILTER = re.compile(r"-[A-Za-z]+:\S*")
+_QUERY_OPTIONS = ("--query",)  # their value may start with "-" (`--query -tag:maybe`)
+
+
 def with_default_command(argv: list[str], commands) -> list[str]:
     """The arguments with the global ``--library`` first and ``open`` named when no command is.
 
     ``papersift``, ``papersift FILE...``, ``papersift --library DIR`` and
     ``papersift --keymap K`` all mean ``papersift open ...``; ``--library`` is
-    accepted anywhere (before a ``--``), since it belongs to every command.
+    accepted anywhere (before a ``--``), since it belongs to every command; a
+    ``--query`` value may start with a dash (``--query -tag:maybe``).
     """
     front: list[str] = []
     rest: list[str] = []
@@ -119,6 +129,10 @@ def with_default_command(argv: list[str], commands) -> list[str]:
             if i + 1 == len(argv):
                 return [a]  # no value: let argparse say "expected one argument"
             front += argv[i:i + 2]
+            i += 2
+            continue
+        if a in _QUERY_OPTIONS and i + 1 < len(argv):
+            rest.append(f"{a}={argv[i + 1]}")  # argparse would take `-tag:x` for an option
             i += 2
             continue
         (front if a.startswith("--library=") else rest).append(a)
