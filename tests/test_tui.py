@@ -6,6 +6,7 @@ import json
 
 import pytest
 from textual import events
+from textual.widgets import Label
 
 from store import Library
 
@@ -370,6 +371,29 @@ async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
         await pilot.pause()
         assert app.screen is screen(app)
         import bibtexparser
+        assert len(bibtexparser.loads((tmp_path / "out.bib").read_text()).entries) == 2
+        # the same file again: it asks before replacing; `n` keeps the file and the dialog
+        (tmp_path / "out.bib").write_text("% my edits\n")
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("down", "down", "down", "down", "enter")
+        app.screen.query_one("#dest").value = str(tmp_path / "out.bib")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Replace it?" in str(app.screen.query_one(Label).render())
+        await pilot.press("n")
+        await pilot.pause()
+        assert (tmp_path / "out.bib").read_text() == "% my edits\n" and app.screen.query_one("#dest")
+        app.screen.query_one("#dest").value = str(tmp_path)  # a folder is refused
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen.query_one("#dest") and any("is a folder" in n.message for n in app._notifications)
+        app.screen.query_one("#dest").value = str(tmp_path / "out.bib")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.screen is screen(app)
         assert len(bibtexparser.loads((tmp_path / "out.bib").read_text()).entries) == 2
         await pilot.press("x")
         await pilot.pause()

@@ -15,12 +15,14 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet
 
-from store import Library, PapersiftError
+from store import Library
 from store.atomic import atomic_write_text
 from store.export import EXTENSIONS, FORMATS, export_text
+from store.text import counted
 
 from ..clipboard import copy_text
 from ..keymap import binding
+from .confirm import ConfirmScreen
 
 FORMAT_LABELS = {"md": "Markdown reading list", "csv": "CSV", "json": "JSON", "jsonl": "JSON Lines",
                  "bibtex": "BibTeX", "org": "Org-mode", "csl-json": "CSL-JSON (Zotero)", "ris": "RIS (Zotero)"}
@@ -102,20 +104,31 @@ class ExportScreen(ModalScreen[str | None]):
             self.notify(f"nothing to export: {dict(SCOPES)[scope]} is empty", severity="warning")
             return
         text = export_text(pairs, fmt, library_name=self.library.name)
+        what = f"exported {counted(len(pairs), 'paper')} as {FORMAT_LABELS[fmt]}"
         dest = self.query_one("#dest", Input).value.strip()
-        try:
-            if dest.lower() == "clipboard":
-                where = copy_text(self.app, text)
-                message = f"exported {len(pairs)} papers as {FORMAT_LABELS[fmt]} to the {where}"
-            else:
-                path = Path(dest).expanduser()
-                if not path.parent.is_dir():
-                    raise PapersiftError(f"{path.parent}: no such folder")
-                atomic_write_text(path, text)
-                message = f"exported {len(pairs)} papers as {FORMAT_LABELS[fmt]} to {path}"
-        except (OSError, PapersiftError) as exc:
-            self.notify(escape(str(exc)), severity="error")
+        if dest.lower() == "clipboard":
+            self._done(f"{what} to the {copy_text(self.app, text)}")
             return
+        path = Path(dest).expanduser()
+        if path.is_dir():
+            self.notify(escape(f"{path} is a folder: name a file in it"), severity="error")
+        elif not path.parent.is_dir():
+            self.notify(escape(f"{path.parent}: no such folder"), severity="error")
+        elif path.exists():  # an earlier export the user may have edited: ask first
+            self.app.push_screen(ConfirmScreen(f"{path} exists. Replace it?"),
+                                 lambda yes: self._write(path, text, what) if yes else None)
+        else:
+            self._write(path, text, what)
+
+    def _write(self, path: Path, text: str, what: str) -> None:
+        try:
+            atomic_write_text(path, text)
+        except OSError as exc:
+            self.notify(escape(f"{path}: {exc.strerror or exc}"), severity="error")
+            return
+        self._done(f"{what} to {path}")
+
+    def _done(self, message: str) -> None:
         self.notify(escape(message))
         self.dismiss(message)
 
