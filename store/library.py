@@ -24,7 +24,7 @@ from .backups import backup_file
 from .corpus import Corpus, migrate_v1
 from .errors import PapersiftError
 from .lock import LibraryLock
-from .models import MAX_STAR, STATUSES, Annotation, Paper, normalize_tag  # noqa: F401 (re-exported)
+from .models import MAX_STAR, STATUSES, Annotation, Paper, normalize_tag, tag_problem  # noqa: F401 (re-exported)
 from .library_discovery import DiscoveryMixin
 from .library_search import SORTS, SearchMixin, SearchResult  # noqa: F401 (re-exported)
 from .search import SearchIndex
@@ -253,9 +253,10 @@ class Library(SearchMixin, DiscoveryMixin):
         return self._change(paper_ids, fn, "star", "star +1" if delta > 0 else "star -1")
 
     def add_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> int:
-        clean = [t for t in (normalize_tag(t) for t in tags) if t]
-        if not clean:
-            raise PapersiftError("no tag given (tags are words like rl or to-discuss)")
+        clean = list(dict.fromkeys(t for t in (normalize_tag(t) for t in tags) if t))
+        for problem in [tag_problem(t) for t in clean] if clean else [tag_problem("")]:
+            if problem:
+                raise PapersiftError(problem)
 
         def fn(a: Annotation) -> None:
             for t in clean:
@@ -280,6 +281,8 @@ class Library(SearchMixin, DiscoveryMixin):
         old_t, new_t = normalize_tag(old), normalize_tag(new)
         if not new_t:
             raise PapersiftError("the new tag name is empty")
+        if tag_problem(new_t):
+            raise PapersiftError(tag_problem(new_t))
         pids = [pid for pid, a in self.annotations.items() if old_t in a.tags]
         if not pids:
             raise PapersiftError(f"no paper has the tag {old_t!r}")

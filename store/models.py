@@ -139,3 +139,18 @@ def normalize_tag(tag: str) -> str:
     """Tags are lower-case, without spaces or commas (``"Deep RL"`` -> ``deep-rl``)."""
     tag = "-".join(tag.strip().lower().replace(",", " ").split())
     return tag.lstrip("-#")
+
+
+MAX_TAG_CHARS = 64
+
+
+def tag_problem(tag: str) -> str | None:
+    """Why a normalized tag cannot be used (None if it can): tags are short labels with a
+    letter or digit in them, shown as chips in a list row and typed in queries."""
+    if not tag:
+        return "no tag given (tags are words like rl or to-discuss)"
+    if len(tag) > MAX_TAG_CHARS:
+        return f"a tag of {len(tag)} characters; tags are short labels (at most {MAX_TAG_CHARS}) — a note holds longer text"
+    if not any(ch.isalnum() for ch in tag):
+        return f"tag {tag!r} has no letter or digit"
+    return None

@@ -80,6 +80,20 @@ def test_tag_rename_merge_and_counts(lib):
     assert list((lib.folder / "backups").glob("annotations.json.*rename-tag.bak"))
 
 
+def test_unusable_tags_are_refused_and_nothing_changes(lib):
+    a = first_ids(lib)[0]
+    lib.add_tags([a], ["Deep RL", "deep-rl", "标签"])
+    before = lib.annotation(a).tags
+    assert before == ["deep-rl", "标签"]
+    for tags, says in ((["fine", "x" * 65], "at most 64"), (["fine", "!!!"], "no letter or digit"), (["#"], "no tag given")):
+        bad = tags[-1]
+        with pytest.raises(PapersiftError, match=says):
+            lib.add_tags([a], tags)
+        with pytest.raises(PapersiftError):
+            lib.rename_tag("deep-rl", bad)
+    assert lib.annotation(a).tags == before and lib.tag_counts() == {"deep-rl": 1, "标签": 1}
+
+
 def test_corrupt_annotations_file_is_refused_not_overwritten(lib):
     a = first_ids(lib, 1)[0]
     lib.set_status([a], "read")
