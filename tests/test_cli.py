@@ -161,3 +161,11 @@ def test_negated_filters_pass_through_argparse(run_cli):
     assert first not in exported and exported.count("\n") >= 34
     proc = run_cli("search", "robots", "-x", check=False)
     assert proc.returncode == 2 and "unrecognized arguments: -x" in proc.stderr
+
+
+def test_a_bad_keymap_stops_before_importing(run_cli, tmp_path):
+    one = tmp_path / "one.txt"
+    one.write_text("Header\n\nA single abstract about diffusion models for robot policy learning in the wild.\n")
+    proc = run_cli(str(one), "--keymap", "/nonexistent/k.toml", check=False)
+    assert proc.returncode == 1 and "no such keymap file" in proc.stderr
+    assert not (run_cli.library / "corpus.jsonl").exists()  # nothing imported

@@ -100,3 +100,28 @@ def test_triage_in_a_real_terminal_survives_restart(tmp_path):
     papers = {p["title"].split(":")[0]: p for p in json.loads(out)}
     assert papers["VIPBench"]["status"] == "to-read"
     assert (papers["EverAnimate"]["status"], papers["EverAnimate"]["star"], papers["EverAnimate"]["tags"]) == ("read", 2, ["video"])
+
+
+def test_opening_with_files_says_what_was_imported(tmp_path):
+    """`papersift FILE`: the import summary appears in the app, and on the terminal after it."""
+    env = {**os.environ, "PAPERSIFT_LIBRARY": str(tmp_path / "lib"), "HOME": str(tmp_path / "home"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "TERM": "xterm-256color"}
+    (tmp_path / "home").mkdir()
+    dump = tmp_path / "mine.txt"
+    dump.write_text("My dump\n\nA single abstract about diffusion models for robot policy learning in the wild.\n\n"
+                    "A second abstract about graph neural networks for molecules and their properties.\n")
+    tmux = Tmux(f"psf{os.getpid()}", env)
+    try:
+        tmux.start(f"{papersift_cmd()} {dump}; sleep 20")
+        tmux.wait_for("2 / 2")  # the app is up, with only the file's papers (no seeds when files are given)
+        shown = tmux.wait_for("read 2 abstracts from 1 file: 2 new")  # in a notification
+        assert "2 / 2" in shown
+        tmux.keys("q")
+        deadline = time.monotonic() + 15
+        shown = tmux.screen()
+        while time.monotonic() < deadline and ("2 / 2" in shown or "read 2 abstracts" not in shown):
+            time.sleep(0.1)  # the app leaves the screen, then the summary is printed
+            shown = tmux.screen()
+        assert "2 / 2" not in shown and "read 2 abstracts from 1 file: 2 new" in shown, shown
+    finally:
+        tmux.kill()

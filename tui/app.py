@@ -42,6 +42,7 @@ class PapersiftApp(SerialKeys, App):
         self.settings_path = settings_path
         self._loaded_keymap = keymap
         self.main_screen = MainScreen(library)
+        self.startup_notices: list[str] = []  # e.g. what `papersift FILE...` imported before the app opened
 
     def on_mount(self) -> None:
         self.set_keymap(self._loaded_keymap)
@@ -50,6 +51,8 @@ class PapersiftApp(SerialKeys, App):
         self.push_screen(self.main_screen)
         for problem in self.keymap_problems:
             self.notify(problem, title="keymap", severity="error", timeout=15)
+        for notice in self.startup_notices:
+            self.notify(notice, timeout=10)
 
     def current_keymap(self) -> dict[str, str]:
         """The live keymap: action id -> comma-separated keys."""

@@ -205,12 +205,16 @@ def run(args: argparse.Namespace) -> int:
     seed = cmd not in ("import",) and not (cmd == "open" and args.files)
     lib = Library.open(args.library, seed_if_new=seed)
     if cmd == "open":
-        if args.files:
-            out.console(stderr=True).print(_import(lib, args.files).line())
         if args.keymap and not Path(args.keymap).is_file():
             raise PapersiftError(f"{args.keymap}: no such keymap file")
+        imported = _import(lib, args.files).line() if args.files else None
         from .app import make_app
-        make_app(lib, keymap_path=Path(args.keymap) if args.keymap else None).run()
+        app = make_app(lib, keymap_path=Path(args.keymap) if args.keymap else None)
+        if imported:  # said in the app, where the person is looking, and left on the terminal after it
+            app.startup_notices.append(imported)
+        app.run()
+        if imported:
+            out.console(stderr=True).print(imported, markup=False)
         return 0
     if cmd == "import":
         summary = _import(lib, args.paths)
