@@ -19,6 +19,8 @@ def test_import_twice_reports_35_then_nothing_new(run_cli):
 def test_triage_round_trip_and_undo(run_cli):
     papers = json.loads(run_cli("list", "--format", "json").stdout)  # first command seeds the library
     assert len(papers) == 35
+    assert run_cli("history").stdout.strip() == "no changes to undo"  # empty says so, in words
+    assert run_cli("tags").stdout.startswith("no tags yet") and json.loads(run_cli("tags", "--format", "json").stdout) == {}
     pid = papers[0]["id"]
     run_cli("status", pid[:6], "to-read")
     run_cli("star", pid, "2")

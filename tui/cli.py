@@ -266,6 +266,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             for e in entries:
                 out.console().print(f"{e['time'][:19]}  {e['label']}")
+            if not entries:
+                out.console().print("no changes to undo")
         return 0
     if cmd == "stats":
         out.print_stats(lib.stats(), args.format)
@@ -297,6 +299,8 @@ def _tags(lib: Library, args: argparse.Namespace) -> int:
     else:
         for tag, count in counts.most_common():
             out.console().print(f"{count:>5}  #{tag}", markup=False)
+        if not counts:
+            out.console().print("no tags yet (`papersift tag ID TAG`, or t in the app)", markup=False)
     return 0
 
 
