@@ -101,6 +101,30 @@ def words(text: str) -> list[str]:
     return text.translate(_PUNCT_TO_SPACE).split()
 
 
+# Math that readers search for by name: normalize() drops LaTeX commands and keeps Greek
+# letters as symbols, so `$\epsilon$-greedy`, `O(\sqrt{T})` and `ε-DP` would otherwise be
+# unreachable from "epsilon greedy" or "sqrt regret".
+_GREEK = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
+          "sigma tau upsilon phi chi psi omega").split()
+_MATH_NAMES = {**{g: g for g in _GREEK}, **{g.capitalize(): g for g in _GREEK},
+               "varepsilon": "epsilon", "vartheta": "theta", "varphi": "phi", "varrho": "rho", "varsigma": "sigma",
+               **{w: w for w in "sqrt log exp sin cos tan max min sup inf lim det infty ell nabla partial sum prod".split()}}
+_GREEK_CHARS = {chr(0x3b1 + i): g for i, g in enumerate(_GREEK[:17])}  # α..ρ
+_GREEK_CHARS.update({chr(0x3c3 + i): g for i, g in enumerate(_GREEK[17:])})  # σ..ω (ς skipped)
+_GREEK_CHARS.update({"ϵ": "epsilon", "ϑ": "theta", "ϕ": "phi", "ς": "sigma"})
+_LATEX_NAME = re.compile(r"\\([A-Za-z]+)")
+_GREEK_CHAR = re.compile("[" + "".join(_GREEK_CHARS) + "Α-Ω]")
+
+
+def math_words(text: str) -> list[str]:
+    """Names of the LaTeX math commands and Greek letters in a raw text (``\\sqrt`` -> sqrt, ε -> epsilon)."""
+    found = [_MATH_NAMES[m] for m in _LATEX_NAME.findall(text) if m in _MATH_NAMES] if "\\" in text else []
+    if not text.isascii():
+        found += [_GREEK_CHARS.get(c) or _GREEK_CHARS[c.lower()] for c in _GREEK_CHAR.findall(text)]
+    return found
+
+
 def search_tokens(text: str) -> list[str]:
-    """Tokens used by the search index and queries alike (normalized, case-folded words)."""
-    return words(normalize(text))
+    """Tokens used by the search index and queries alike (normalized, case-folded words,
+    then the names of the math in the raw text)."""
+    return words(normalize(text)) + math_words(text)

@@ -32,6 +32,28 @@ def test_a_typo_that_hides_the_suffix_still_finds_the_word():
     assert index.rank(["imitaion"]).matched_terms == {"imitation"}
 
 
+def test_math_is_found_by_name(tmp_path):
+    """LaTeX commands and Greek letters drop out of the normalized text; their names are indexed."""
+    dump = tmp_path / "math.txt"
+    dump.write_text("Math\n\n"
+                    "We prove a regret bound of $O(\\sqrt{T \\log T})$ for online learning with bandit feedback in games.\n\n"
+                    "An $\\varepsilon$-greedy exploration strategy for tabular reinforcement learning agents in mazes.\n\n"
+                    "Private training under ε-differential privacy with a noise scale σ for deep networks.\n\n"
+                    "A regret analysis of online convex optimization with delayed feedback and many experts.\n")
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([dump])
+    ids = {p.abstract.split()[0]: p.id for p in lib.corpus}
+    top = lambda q: lib.corpus.papers[int(lib.search(q).indices[0])].id
+    assert top("sqrt regret") == ids["We"]          # not just any paper with "regret"
+    assert top("epsilon greedy") == ids["An"]
+    assert top("epsilon private") == top("ε private") == ids["Private"]
+    assert top("sigma noise") == ids["Private"]
+    # ids come from the normalized text, which is unchanged: math names are search tokens only
+    from store.corpus import paper_id
+    from store.text import normalize
+    assert all(p.id == paper_id(normalize(p.abstract)) for p in lib.corpus)
+
+
 def test_prefix_while_typing(lib):
     assert titles(lib, lib.search("everanim"))[0].startswith("EverAnimate")
 
