@@ -171,3 +171,17 @@ def test_a_bad_keymap_stops_before_importing(run_cli, tmp_path):
     proc = run_cli(str(one), "--keymap", "/nonexistent/k.toml", check=False)
     assert proc.returncode == 1 and "no such keymap file" in proc.stderr
     assert not (run_cli.library / "corpus.jsonl").exists()  # nothing imported
+
+
+def test_show_and_tables_render_latex_json_keeps_the_source(run_cli, tmp_path):
+    src = tmp_path / "t.jsonl"
+    src.write_text(json.dumps({"title": r"Breaking the $\mathcal{O}(\sqrt{T})$ Barrier",
+                               "abstract": r"We beat the $\mathcal{O}(\sqrt{T})$ regret of first-order methods, "
+                                           r"a \emph{strict} improvement for online linear programs."}) + "\n")
+    run_cli("import", str(src))
+    pid = json.loads(run_cli("list", "--format", "json").stdout)[0]["id"]
+    shown = run_cli("show", pid).stdout
+    assert "Breaking the 𝒪(√(T)) Barrier" in shown and "beat the 𝒪(√(T)) regret" in shown and "\\" not in shown
+    assert "Breaking the 𝒪(√(T)) Barrier" in run_cli("list").stdout
+    rec = json.loads(run_cli("show", pid, "--format", "json").stdout)
+    assert rec["title"].startswith(r"Breaking the $\mathcal{O}") and r"\emph{strict}" in rec["abstract"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from textual import events
@@ -401,6 +402,24 @@ async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.clipboard.startswith("# Reading list") and app.clipboard.count("- **") == 2
+
+
+async def test_latex_in_titles_is_rendered_in_list_and_reader(lib, make, tmp_path):
+    (tmp_path / "t.jsonl").write_text(json.dumps({
+        "title": r"Breaking the $\mathcal{O}(\sqrt{T})$ Barrier in Online Allocation",
+        "abstract": r"We beat the $\mathcal{O}(\sqrt{T})$ regret of first-order methods for online linear programs."}) + "\n")
+    lib.import_paths([tmp_path / "t.jsonl"])
+    app = make(lib)
+    async with app.run_test(size=(140, 30)) as pilot:
+        await pilot.press("G")
+        await pilot.pause()
+        row = screen(app).results.render_line(screen(app).results.cursor - screen(app).results.scroll_offset.y).text
+        from rich.console import Console
+        console = Console(width=140, record=True, file=open(os.devnull, "w"))
+        console.print(screen(app).query_one("#reader-body").content)
+        reader = console.export_text()
+        for shown in (row, reader):
+            assert "Breaking the 𝒪(√(T)) Barrier" in shown and "\\mathcal" not in shown
 
 
 async def test_hostile_abstract_never_reaches_the_screen_raw(lib, make, tmp_path):

@@ -71,6 +71,8 @@ def print_papers(lib: Library, indices, fmt: str, total: int | None = None) -> N
     from rich.table import Table
     from rich.text import Text
 
+    from .render import plain_title  # (Rich and pylatexenc only when a table is printed)
+
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column("id", style="dim", no_wrap=True, min_width=12)
     table.add_column("", no_wrap=True)
@@ -79,7 +81,7 @@ def print_papers(lib: Library, indices, fmt: str, total: int | None = None) -> N
     table.add_column("tags", style="cyan", overflow="ellipsis", no_wrap=True)
     for p in papers:
         a = lib.annotation(p.id)
-        title = Text(display_safe(p.title, False), style="italic" if p.derived_title else "")
+        title = Text(plain_title(p.title), style="italic" if p.derived_title else "")
         table.add_row(p.id, GLYPH[a.status], stars(a.star) if a.star else "", title, " ".join("#" + t for t in a.tags))
     out = console()
     out.print(table)
@@ -97,9 +99,11 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
         return
     from rich.markup import escape
 
+    from .render import plain_title, render_abstract
+
     out = console()
     marker = " [dim](derived title)[/dim]" if p.derived_title else ""
-    out.print(f"[bold]{escape(display_safe(p.title, False))}[/bold]{marker}")
+    out.print(f"[bold]{escape(plain_title(p.title))}[/bold]{marker}")
     if p.authors:
         out.print(escape(display_safe(", ".join(p.authors), False)))
     out.print(f"[dim]id[/dim] {p.id}   [dim]status[/dim] {a.status}   [dim]star[/dim] {stars(a.star)}"
@@ -108,7 +112,7 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     if p.url:
         out.print(f"[dim]url[/dim] {escape(display_safe(p.url, False))}")
     out.print()
-    out.print(escape(display_safe(p.abstract)))
+    out.print(render_abstract(p.abstract)[0])  # LaTeX as Unicode, emphasis styled (JSON keeps the source)
     if a.note:
         out.print()
         out.print("[bold]Note[/bold]")

@@ -10,6 +10,8 @@ collected so the reader can open them. Control characters are removed first
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
 from rich.style import Style
 from rich.text import Text
 
@@ -71,6 +73,8 @@ def _plain(segment: str) -> str:
     return segment
 
 
+@lru_cache(maxsize=4096)  # the list renders the visible rows' titles on every repaint
 def plain_title(title: str) -> str:
-    """A title as one line of plain, display-safe Unicode."""
+    """A title as one line of plain, display-safe Unicode (real titles carry LaTeX too:
+    ``Breaking the $\\mathcal{O}(\\sqrt{T})$ Barrier`` -> ``Breaking the 𝒪(√T) Barrier``)."""
     return " ".join(plain_text(display_safe(title)).split())

@@ -13,7 +13,7 @@ from store import Library
 from store.text import display_safe
 
 from ..keymap import binding
-from ..render import render_abstract
+from ..render import plain_title, render_abstract
 
 STATUS_STYLE = {"unread": "dim", "to-read": "bold cyan", "read": "green", "skipped": "red"}
 
@@ -49,7 +49,7 @@ class Reader(VerticalScroll, can_focus=True):
             return
         text = Text("More like this (m lists more)\n", style="bold")
         for _, title in titles:
-            text.append("  · " + display_safe(title, False) + "\n", style="dim")
+            text.append("  · " + plain_title(title) + "\n", style="dim")
         self.query_one("#reader-similar", Static).update(text)
 
     def show(self, paper_index: int | None) -> None:
@@ -67,7 +67,7 @@ class Reader(VerticalScroll, can_focus=True):
         ann = self.library.annotation(paper.id)
         abstract, links = render_abstract(paper.abstract)
         self.links = links + ([paper.url] if paper.url and paper.url not in links else [])
-        title = Text(display_safe(paper.title, False), style="bold")
+        title = Text(plain_title(paper.title), style="bold")
         if paper.derived_title:
             title.append("  (derived title)", style="dim italic")
         parts: list = [title]

@@ -23,6 +23,7 @@ from store import Library
 from store.text import display_safe
 
 from ..keymap import binding
+from ..render import plain_title
 
 GLYPH = {"unread": "·", "to-read": "▶", "read": "✓", "skipped": "✗"}
 _WORD = re.compile(r"\w+")
@@ -182,7 +183,7 @@ class ResultsList(ScrollView, can_focus=True):
         for tag in tags:
             tag_text.append(" ")
             tag_text.append(f"#{display_safe(tag, False)}", style=self.get_component_rich_style("results--tag"))
-        title = display_safe(paper.title, keep_newlines=False)
+        title = plain_title(paper.title)
         width = self.scrollable_content_region.width  # excludes the scrollbar
         room = max(width - text.cell_len - min(tag_text.cell_len, width // 3), 10)
         title_text = Text(title, style=Style(italic=paper.derived_title, dim=status in ("read", "skipped")), end="")
