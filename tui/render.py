@@ -76,5 +76,5 @@ def _plain(segment: str) -> str:
 @lru_cache(maxsize=4096)  # the list renders the visible rows' titles on every repaint
 def plain_title(title: str) -> str:
     """A title as one line of plain, display-safe Unicode (real titles carry LaTeX too:
-    ``Breaking the $\\mathcal{O}(\\sqrt{T})$ Barrier`` -> ``Breaking the 𝒪(√T) Barrier``)."""
+    ``Breaking the $\\mathcal{O}(\\sqrt{T})$ Barrier`` -> ``Breaking the 𝒪(√(T)) Barrier``)."""
     return " ".join(plain_text(display_safe(title)).split())
