@@ -25,7 +25,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from .parallel import release_free_memory
-from .text import math_words, search_tokens, words
+from .text import index_tokens
 
 TITLE_WEIGHT = 3
 # The opening of an abstract usually restates what the title says; its words count extra.
@@ -45,7 +45,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 MAX_PREFIX = 40
 MAX_FUZZY = 12
-CACHE_VERSION = 6  # 6: math names (sqrt, epsilon) indexed
+CACHE_VERSION = 7  # 6: math names (sqrt, epsilon) indexed; 7: hyphenated compounds joined
 # Rank by how well every query word is matched (a fuzzy match counts by its
 # similarity), then by BM25 score. Measured with benchmarks/search_quality.py.
 SOFT_COVERAGE = True
@@ -120,7 +120,7 @@ class SearchIndex:
         lengths = np.zeros(len(docs), dtype=np.float32)
         for d, (title, abstract) in enumerate(docs):
             norm = normalized[d] if normalized is not None else None
-            toks = words(norm) + math_words(abstract) if norm is not None else search_tokens(abstract)
+            toks = index_tokens(abstract, norm)
             if norm is not None:
                 normalized[d] = None  # the caller hands the texts over: free each once tokenized
                 if d % TRIM_EVERY == TRIM_EVERY - 1:
@@ -128,7 +128,7 @@ class SearchIndex:
             counts = Counter(toks)
             if LEAD_WEIGHT:
                 counts.update(toks[:LEAD_WORDS] * LEAD_WEIGHT)
-            for tok in search_tokens(title):
+            for tok in index_tokens(title):
                 counts[tok] += TITLE_WEIGHT
             lengths[d] = sum(counts.values())
             rows.extend(map(term_id.setdefault, counts, ticket))

@@ -54,6 +54,18 @@ def test_math_is_found_by_name(tmp_path):
     assert all(p.id == paper_id(normalize(p.abstract)) for p in lib.corpus)
 
 
+def test_hyphenated_and_joined_forms_find_each_other():
+    """Abstracts write both "pre-trained" and "pretrained": the index also holds the joined form."""
+    from store.search import SearchIndex
+    index = SearchIndex.build([("", "we adapt a pre-trained model with fine-tuning on state-of-the-art data"),
+                               ("", "a pretrained encoder and finetuning recipes for vision"),
+                               ("", "an unrelated study of graphs and trees")])
+    for query in ("pretrained", "finetuning", "stateoftheart"):
+        assert 0 in index.rank([query]).order.tolist(), query
+    assert set(index.rank(["pretrained"]).order.tolist()) == {0, 1}
+    assert index.rank(["pre", "trained"]).order.tolist()[0] == 0  # the split form still ranks its own first
+
+
 def test_prefix_while_typing(lib):
     assert titles(lib, lib.search("everanim"))[0].startswith("EverAnimate")
 
