@@ -116,7 +116,7 @@ class SearchIndex:
         ticket = itertools.count()
         rows = array("i")
         cols = array("i")
-        tfs = array("f")
+        tfs = array("i")  # term frequencies are whole numbers (title and lead weights too)
         lengths = np.zeros(len(docs), dtype=np.float32)
         for d, (title, abstract) in enumerate(docs):
             norm = normalized[d] if normalized is not None else None
@@ -293,7 +293,7 @@ def _sort_postings(postings: list, n_terms: int, n_docs: int):
         order = np.argsort(rows, kind="stable")
         offsets = np.zeros(n_terms + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=n_terms), out=offsets[1:])
-        return (np.frombuffer(cols, dtype=np.int32)[order], np.frombuffer(tfs, dtype=np.float32)[order], offsets)
+        return (np.frombuffer(cols, dtype=np.int32)[order], np.frombuffer(tfs, dtype=np.int32)[order].astype(np.float32), offsets)
     key = rows.astype(np.uint64)
     del rows
     key <<= np.uint64(shift)
@@ -302,7 +302,7 @@ def _sort_postings(postings: list, n_terms: int, n_docs: int):
     part <<= np.uint64(TF_BITS)
     key |= part
     del part
-    part = np.minimum(np.frombuffer(tfs, dtype=np.float32), (1 << TF_BITS) - 1).astype(np.uint64)
+    part = np.minimum(np.frombuffer(tfs, dtype=np.int32), (1 << TF_BITS) - 1).astype(np.uint64)
     del tfs
     key |= part
     del part
