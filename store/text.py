@@ -93,7 +93,9 @@ def normalize(text: str) -> str:
 
 # After normalize() punctuation is ASCII (NFKC and the quote/dash table see to that),
 # so splitting on it with str.translate + split matches \w+ tokens, several times faster.
-_PUNCT_TO_SPACE = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~…·•§¶°±×÷"})
+_PUNCT = "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~…·•§¶°±×÷"
+_PUNCT_TO_SPACE = str.maketrans({c: " " for c in _PUNCT})
+_PUNCT_BUT_HYPHEN = str.maketrans({c: " " for c in _PUNCT.replace("-", "")})
 
 
 def words(text: str) -> list[str]:
@@ -124,20 +126,13 @@ def math_words(text: str) -> list[str]:
     return found
 
 
-_PUNCT_BUT_HYPHEN = str.maketrans({c: " " for c in "!\"#$%&'()*+,./:;<=>?@[\\]^`{|}~…·•§¶°±×÷"})
-
-
-def compound_words(normalized: str) -> list[str]:
-    """Hyphenated words of a normalized text, joined: ``pre-trained`` -> pretrained.
+def _split_with_compounds(normalized: str) -> tuple[list[str], list[str]]:
+    """The words of a normalized text (as :func:`words`) and its hyphenated words joined
+    (``pre-trained`` -> pretrained), from one translate pass.
 
     Abstracts write both forms (ICML/ICLR 2024: 459 "pre-trained", 243 "pretrained"),
     and the tokenizer splits at the hyphen, so the index also holds the joined form.
     """
-    return _split_with_compounds(normalized)[1]
-
-
-def _split_with_compounds(normalized: str) -> tuple[list[str], list[str]]:
-    """The words of a normalized text and its joined compounds, from one translate pass."""
     text = normalized.translate(_PUNCT_BUT_HYPHEN)
     if "-" not in text:
         return text.split(), []
@@ -156,12 +151,12 @@ def _split_with_compounds(normalized: str) -> tuple[list[str], list[str]]:
 
 
 def index_tokens(text: str, normalized: str | None = None) -> list[str]:
-    """What the index holds for a text: its search tokens plus joined compounds."""
+    """What the index holds for a text: its search tokens plus its hyphenated words joined."""
     toks, compounds = _split_with_compounds(normalize(text) if normalized is None else normalized)
     return toks + compounds + math_words(text)
 
 
 def search_tokens(text: str) -> list[str]:
-    """Tokens used by the search index and queries alike (normalized, case-folded words,
-    then the names of the math in the raw text)."""
+    """Tokens of a query, a tag or a note: normalized, case-folded words, then the names of
+    the math in the raw text (the index holds these and more: :func:`index_tokens`)."""
     return words(normalize(text)) + math_words(text)
