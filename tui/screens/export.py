@@ -115,7 +115,7 @@ class ExportScreen(ModalScreen[str | None]):
         elif not path.parent.is_dir():
             self.notify(escape(f"{path.parent}: no such folder"), severity="error")
         elif path.exists():  # an earlier export the user may have edited: ask first
-            self.app.push_screen(ConfirmScreen(f"{path} exists. Replace it?"),
+            self.app.push_screen(ConfirmScreen(escape(f"{path} exists. Replace it?")),
                                  lambda yes: self._write(path, text, what) if yes else None)
         else:
             self._write(path, text, what)
