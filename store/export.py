@@ -179,8 +179,9 @@ def to_bibtex(pairs: list[Pair]) -> str:
 
 
 # ----------------------------------------------------------------------- Org
-# Org workflow states named after papersift's statuses; declared in the file
-# header with #+SEQ_TODO (Org's name for a sequence of states), open | closed.
+# Org workflow states named after papersift's statuses, declared in the file header
+# (open states | closed states). In-buffer keywords are case-insensitive in Org; the
+# header is written in the lower case Org 9 writes itself (#+title:, #+seq_todo:).
 ORG_KEYWORDS = {"unread": "UNREAD", "to-read": "TOREAD", "read": "READ", "skipped": "SKIPPED"}
 ORG_STATES = f"{ORG_KEYWORDS['to-read']} {ORG_KEYWORDS['unread']} | {ORG_KEYWORDS['read']} {ORG_KEYWORDS['skipped']}"
 
@@ -191,7 +192,7 @@ def org_tag(tag: str) -> str:
 
 
 def to_org(pairs: list[Pair]) -> str:
-    lines = ["#+TITLE: papersift reading list", f"#+SEQ_TODO: {ORG_STATES}", ""]
+    lines = ["#+title: papersift reading list", f"#+seq_todo: {ORG_STATES}", ""]
     for paper, ann in pairs:
         tags = ":" + ":".join(org_tag(t) for t in ann.tags) + ":" if ann.tags else ""
         title = title_of(paper).replace("\n", " ")
