@@ -254,8 +254,8 @@ class Library(SearchMixin, DiscoveryMixin):
 
     def add_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> int:
         clean = list(dict.fromkeys(t for t in (normalize_tag(t) for t in tags) if t))
-        for problem in [tag_problem(t) for t in clean] if clean else [tag_problem("")]:
-            if problem:
+        for t in clean or [""]:
+            if problem := tag_problem(t):
                 raise PapersiftError(problem)
 
         def fn(a: Annotation) -> None:
@@ -281,8 +281,8 @@ class Library(SearchMixin, DiscoveryMixin):
         old_t, new_t = normalize_tag(old), normalize_tag(new)
         if not new_t:
             raise PapersiftError("the new tag name is empty")
-        if tag_problem(new_t):
-            raise PapersiftError(tag_problem(new_t))
+        if problem := tag_problem(new_t):
+            raise PapersiftError(problem)
         pids = [pid for pid, a in self.annotations.items() if old_t in a.tags]
         if not pids:
             raise PapersiftError(f"no paper has the tag {old_t!r}")

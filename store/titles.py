@@ -30,7 +30,7 @@ _INTRO = re.compile(
     r"\b(?P<rest>[^.]{0,200})"
 )
 _NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined")
-_CALLED = re.compile(r"\b(?:called|named|dubbed|termed|coined)\s+(?:as\s+)?[\"'“*$\\{textbf]*\s*(" + _NAME + ")")
+_CALLED = re.compile(r"\b(?:" + "|".join(_NAMING_WORDS) + r")\s+(?:as\s+)?[\"'“*$\\{textbf]*\s*(" + _NAME + ")")
 _PAREN = re.compile(r"\(\s*(?:\*\*|\\textbf\{|\$\\text\w+\{)?(" + _NAME + r")(?:\}\$|\}|\*\*)?\s*\)")
 _COMMON = {
     "LLM", "LLMs", "VLM", "VLMs", "AI", "ML", "RL", "NLP", "GPU", "GPUs", "CPU", "TTS", "SOTA", "MLLM", "MLLMs",

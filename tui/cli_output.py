@@ -7,7 +7,9 @@ terminal.
 
 from __future__ import annotations
 
+import argparse
 import sys
+from functools import lru_cache
 
 from store import Library
 from store.records import paper_record, safe_json
@@ -17,16 +19,22 @@ GLYPH = {"unread": "·", "to-read": "▶", "read": "✓", "skipped": "✗"}
 
 
 def console(stderr: bool = False):
+    return _console_class()(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+@lru_cache(maxsize=1)
+def _console_class():
+    """Rich's Console, made once and only when output needs it (Rich is slow to import)."""
     from rich.console import Console
 
-    class _Console(Console):
+    class QuietPipeConsole(Console):
         def on_broken_pipe(self) -> None:
             # Rich exits with status 1 here; `papersift list | head` is not an error:
             # main() handles it the same way for every output format.
             self.quiet = True
             raise BrokenPipeError
 
-    return _Console(stderr=stderr, highlight=False, soft_wrap=True)
+    return QuietPipeConsole
 
 
 def count_arg(text: str) -> int:
@@ -36,7 +44,6 @@ def count_arg(text: str) -> int:
     except ValueError:
         value = -1
     if value < 0:
-        import argparse
         raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more (got {text!r})")
     return value
 
