@@ -2,11 +2,24 @@
 
 Pure Python: nothing here imports Textual, Rich or the ``tui`` package (a test
 enforces it), so the store runs in scripts, tests and benchmarks without a UI.
+
+The names below are imported on first use (PEP 562), not with the package:
+``import store.quick`` must not pull in numpy and the Library, so a one-shot
+``papersift search`` starts fast.
 """
 
-from .errors import CorruptFileError, InputError, PapersiftError, UnknownPaperError
-from .library import Library, SearchResult
-from .models import STATUSES, Annotation, Paper
+from importlib import import_module
 
-__all__ = ["Library", "SearchResult", "Paper", "Annotation", "STATUSES",
-           "PapersiftError", "InputError", "CorruptFileError", "UnknownPaperError"]
+_EXPORTS = {"Library": "library", "SearchResult": "library", "Paper": "models", "Annotation": "models",
+            "STATUSES": "models", "PapersiftError": "errors", "InputError": "errors",
+            "CorruptFileError": "errors", "UnknownPaperError": "errors"}
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'store' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value

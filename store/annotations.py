@@ -27,16 +27,13 @@ from tinydb import TinyDB
 from tinydb.storages import Storage
 
 from .atomic import append_durably, atomic_write_bytes
-from .errors import CorruptFileError
+from .journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, JOURNAL_SUFFIX,  # noqa: F401 (re-exported)
+                      META, check_annotations_data, journal_path_for, read_snapshot, replay_journal)
 from .models import Annotation
 
-ANNOTATIONS_FORMAT = "papersift-annotations"
-ANNOTATIONS_VERSION = 1
 HISTORY_LIMIT = 500
-JOURNAL_SUFFIX = ".journal"
 COMPACT_LINES = 500        # journal entries before they are folded into a new snapshot
 COMPACT_BYTES = 4 << 20
-ANN, HIST, META = "annotations", "history", "meta"
 
 
 def now_iso() -> str:
@@ -67,7 +64,7 @@ class JournaledJSONStorage(Storage):
 
     def __init__(self, path: str | Path, **_: object):
         self.path = Path(path)
-        self.journal_path = self.path.with_name(self.path.name + JOURNAL_SUFFIX)
+        self.journal_path = journal_path_for(self.path)
         self._cache: dict | None = None
         self._sig: tuple | None = None
         self._seq = 0            # the newest journal entry in _cache
@@ -105,50 +102,10 @@ class JournaledJSONStorage(Storage):
         return self._cache
 
     def _read_snapshot(self) -> dict:
-        raw = self.path.read_bytes()
-        if not raw.strip():
-            raise CorruptFileError(self.path, "file is empty (truncated?)")
-        try:
-            data = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise CorruptFileError(self.path, f"not valid JSON ({exc})") from None
-        check_annotations_data(self.path, data)
-        return data
+        return read_snapshot(self.path, orjson.loads)
 
     def _replay(self, data: dict) -> tuple[int, int, int]:
-        """Apply the journal's entries newer than the snapshot to ``data``.
-
-        Returns:
-            (newest entry, bytes of complete lines, entries), for the next append.
-        """
-        base = _journal_seq(data)
-        try:
-            raw = self.journal_path.read_bytes()
-        except FileNotFoundError:
-            return base, 0, 0
-        end = raw.rfind(b"\n") + 1  # a torn last line was never acknowledged: not applied
-        seq, lines = base, 0
-        for lineno, line in enumerate(raw[:end].split(b"\n")[:-1], start=1):
-            lines += 1
-            try:
-                entry = orjson.loads(line)
-                number, changes = entry["seq"], entry["set"]
-                if not isinstance(number, int) or not isinstance(changes, dict) \
-                        or not all(isinstance(t, dict) for t in changes.values()):
-                    raise ValueError
-            except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
-                raise CorruptFileError(self.journal_path, f"line {lineno} is not a journal entry") from None
-            if number <= seq:
-                continue  # already in the snapshot (a kill between compaction's two steps)
-            for table, records in changes.items():
-                target = data.setdefault(table, {})
-                for key, record in records.items():
-                    if record is None:
-                        target.pop(key, None)
-                    else:
-                        target[key] = record
-            seq = number
-        return seq, end, lines
+        return replay_journal(self.journal_path, data, orjson.loads)
 
     def write(self, data: dict) -> None:
         """A full snapshot (TinyDB's own writes, new files, compaction); empties the journal."""
@@ -193,13 +150,6 @@ class JournaledJSONStorage(Storage):
         pass
 
 
-def _journal_seq(data: dict) -> int:
-    meta = data.get(META) or {}
-    info = next(iter(meta.values()), {}) if meta else {}
-    seq = info.get("journal_seq", 0) if isinstance(info, dict) else 0
-    return seq if isinstance(seq, int) else 0
-
-
 class _Tracked(dict):
     """A table being changed in a transaction: remembers which keys were set or removed."""
 
@@ -223,24 +173,6 @@ class _Tracked(dict):
         raise TypeError("transactions change tables by key (set, del, pop) so the journal sees every change")
 
     setdefault = update = popitem = clear = _refuse  # type: ignore[assignment]
-
-
-def check_annotations_data(path: Path, data: object) -> None:
-    """Refuse a file that is not ours or is from a newer papersift."""
-    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-        raise CorruptFileError(path, "not a TinyDB annotations file")
-    meta = data.get(META)
-    if meta is None:
-        if data.get(ANN) is None and data:
-            raise CorruptFileError(path, "not a papersift annotations file (no meta table)")
-        return
-    info = next(iter(meta.values()), {})
-    if info.get("format") != ANNOTATIONS_FORMAT:
-        raise CorruptFileError(path, "not a papersift annotations file")
-    version = info.get("version")
-    if not isinstance(version, int) or version > ANNOTATIONS_VERSION:
-        raise CorruptFileError(path, f"written by a newer papersift (format version {version}; "
-                                     f"this one reads up to {ANNOTATIONS_VERSION}); upgrade papersift")
 
 
 class AnnotationStore:

@@ -18,13 +18,13 @@ from typing import Callable, Iterable
 
 import orjson
 
+from .choices import FORMATS  # noqa: F401 (re-exported)
 from .latex import plain_text
 from .models import STATUSES, Annotation, Paper
 from .records import RECORD_SCHEMA_VERSION, paper_record
 
 EXPORT_FORMAT = "papersift-export"
 EXPORT_VERSION = 1
-FORMATS = ("md", "csv", "json", "jsonl", "bibtex", "org", "csl-json", "ris")
 EXTENSIONS = {"md": ".md", "csv": ".csv", "json": ".json", "jsonl": ".jsonl", "bibtex": ".bib",
               "org": ".org", "csl-json": ".csl.json", "ris": ".ris"}
 STATUS_HEADINGS = {"to-read": "To read", "unread": "Unread", "read": "Read", "skipped": "Skipped"}

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
-from . import locations
+from . import locations, quick
 from .annotations import AnnotationStore, now_iso
 from .atomic import atomic_write_chunks
 from .backups import backup_file
@@ -182,7 +182,8 @@ class Library(SearchMixin, DiscoveryMixin):
         index = SearchIndex.build([(p.title, p.abstract) for p in self.corpus], norms)
         self._index = index
         try:
-            atomic_write_chunks(self.index_path, (self.corpus.generation.encode() + b"\n", index.dumps()))
+            atomic_write_chunks(self.index_path, (self.corpus.generation.encode() + b"\n",
+                                                  *index.dump_chunks(quick.display_sections(self.corpus))))
         except OSError:
             pass
         return index

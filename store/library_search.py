@@ -13,6 +13,7 @@ import numpy as np
 from .errors import PapersiftError
 from .models import Annotation
 from .query import Query, parse_query
+from .quick import ANNOTATION_WEIGHT, annotation_matches
 from .text import search_tokens
 
 SORTS = ("import", "status", "star", "random", "recommended")
@@ -72,7 +73,6 @@ class SearchMixin:
 
     def _annotation_matches(self, words: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Per query word, papers whose tags or note contain it (prefix match)."""
-        extra: dict[str, tuple[list[int], list[float]]] = {}
         # Tokens per paper, cached by the (tags, note) they came from: a keystroke
         # re-tokenizes only annotations that changed since the last search.
         cache: dict[str, tuple[tuple, int | None, set[str]]] = self.__dict__.setdefault("_ann_tokens", {})
@@ -86,11 +86,8 @@ class SearchMixin:
                 hit = (key, self.corpus.index_of(pid), set(search_tokens(" ".join(a.tags) + " " + a.note)))
                 cache[pid] = hit
             texts.append((hit[1], hit[2]))
-        for word in words:
-            docs = [i for i, toks in texts if i is not None and any(t.startswith(word) for t in toks)]
-            if docs:
-                extra[word] = (np.asarray(docs, dtype=np.int64), np.full(len(docs), 8.0, dtype=np.float32))
-        return extra
+        return {word: (np.asarray(docs, dtype=np.int64), np.full(len(docs), ANNOTATION_WEIGHT, dtype=np.float32))
+                for word, docs in annotation_matches(words, texts).items()}
 
     def search(self, text: str = "", sort: str = "import", limit: int | None = None) -> SearchResult:
         """Rank (or, for an empty query, order) papers for a query with filters.

@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import platformdirs
-
 APP_NAME = "papersift"
 LIBRARY_ENV = "PAPERSIFT_LIBRARY"
 
@@ -34,11 +32,15 @@ def default_library_dir() -> Path:
     env = os.environ.get(LIBRARY_ENV)
     if env:
         return Path(env).expanduser()
+    import platformdirs  # (here, not at the top: most commands are given --library or the variable)
+
     return Path(platformdirs.user_data_dir(APP_NAME)) / "library"
 
 
 def config_dir() -> Path:
     """The user configuration folder (user keymap, settings)."""
+    import platformdirs
+
     return Path(platformdirs.user_config_dir(APP_NAME))
 
 

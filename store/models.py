@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-STATUSES = ("unread", "to-read", "read", "skipped")
+from .choices import STATUSES  # noqa: F401 (re-exported)
+
 MAX_STAR = 3
 
 

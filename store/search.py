@@ -1,55 +1,34 @@
 """Typo-tolerant ranked search over titles and abstracts.
 
 An inverted index (CSR arrays of document ids and BM25 weights per term) is
-built once and cached on disk. A query word is expanded over the *vocabulary*,
-not the documents: the exact term, terms it is a prefix of (search as you type)
-and terms within a small edit distance (``transfomer`` -> ``transformer``,
-optimal string alignment so transpositions count once). Documents are then
+built once and cached on disk as a pack file (:mod:`store.packfile`). A query
+word is expanded over the *vocabulary* (:mod:`store.vocab`), not the documents:
+the exact term, terms it is a prefix of (search as you type) and terms within
+a small edit distance (``transfomer`` -> ``transformer``). Documents are then
 ranked by how many query words they match, then by summed weight. The work per
 keystroke grows with the vocabulary and the matching postings, not with the
-length of every abstract.
+length of every abstract. :mod:`store.quick` computes the same ranking without
+numpy for one-shot searches.
 """
 
 from __future__ import annotations
 
-import bisect
 import itertools
 from array import array
-import pickle
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
 
+from .packfile import PackReader, pack, words_sections
 from .parallel import release_free_memory
 from .text import index_tokens
+from .vocab import COVERAGE_WEIGHT, INDEX_VERSION, SortedWords, Vocabulary, stem_tables
 
 TITLE_WEIGHT = 3
 # The opening of an abstract usually restates what the title says; its words count extra.
 LEAD_WORDS, LEAD_WEIGHT = 60, 1
 K1, B = 1.2, 0.75
-PREFIX_SIM, STEM_SIM, FUZZY1_SIM, FUZZY2_SIM = 0.8, 0.9, 0.75, 0.55
-_SUFFIXES = ("ational", "ations", "ation", "nesses", "ness", "ments", "ment", "ities", "ity", "ings", "ing",
-             "ies", "ied", "ers", "er", "ed", "es", "ly", "s")
-
-
-def stem(word: str) -> str:
-    """A light suffix stripper: networks/network, estimating/estimated, reusing/reuse share a stem."""
-    for suf in _SUFFIXES:
-        if word.endswith(suf) and len(word) - len(suf) >= 4:
-            word = word[: -len(suf)]
-            break
-    return word[:-1] if len(word) > 4 and word.endswith("e") else word
-MAX_PREFIX = 40
-MAX_FUZZY = 12
-CACHE_VERSION = 7  # 6: math names (sqrt, epsilon) indexed; 7: hyphenated compounds joined
-# Rank by how well every query word is matched (a fuzzy match counts by its
-# similarity), then by BM25 score. Measured with benchmarks/search_quality.py.
-SOFT_COVERAGE = True
-COVERAGE_WEIGHT = 3.0
 
 
 @dataclass
@@ -63,44 +42,17 @@ class Ranking:
 
 
 class SearchIndex:
-    """The inverted index. Build with :meth:`build`; persist with :meth:`dumps`."""
+    """The inverted index. Build with :meth:`build`; persist with :meth:`dump_chunks`."""
 
-    def __init__(self, vocab: list[str], offsets: np.ndarray, docs: np.ndarray, weights: np.ndarray,
-                 idf: np.ndarray, n_docs: int, lookups: dict | None = None):
-        self.vocab = vocab
-        self.offsets = offsets
+    def __init__(self, vocabulary: Vocabulary, docs: np.ndarray, weights: np.ndarray, idf: np.ndarray,
+                 n_docs: int):
+        self.vocabulary = vocabulary
+        self.vocab = vocabulary.terms.words  # term id -> term (ids are sorted-vocabulary positions)
+        self.offsets = vocabulary.offsets
         self.docs = docs
         self.weights = weights
         self.idf = idf
         self.n_docs = n_docs
-        self.term_id = dict(zip(vocab, range(len(vocab))))
-        self.df = np.diff(offsets)
-        lookups = lookups or self._lookups(vocab)
-        self.sorted_vocab: list[str] = lookups["sorted_vocab"]
-        self.by_stem: dict[str, list[int]] = lookups["by_stem"]
-        self.buckets: dict[tuple[int, str], list[str]] = lookups["buckets"]
-        self.word_buckets: dict[tuple[int, str], list[str]] = lookups["word_buckets"]
-        self._expand = lru_cache(maxsize=4096)(self._expand_uncached)
-
-    @staticmethod
-    def _lookups(vocab: list[str]) -> dict:
-        """The vocabulary's lookup tables; saved in the cache, since stemming
-        20k terms took most of a `papersift search` process's time."""
-        # Word forms: terms grouped by stem. Typo candidates are stems bucketed by
-        # (length, first letter): a typo in the first letter is rare, and this cuts
-        # the strings compared per query word ~20-fold.
-        by_stem: dict[str, list[int]] = {}
-        for i, t in enumerate(vocab):
-            by_stem.setdefault(stem(t), []).append(i)
-        buckets: dict[tuple[int, str], list[str]] = {}
-        for st in by_stem:
-            buckets.setdefault((len(st), st[0]), []).append(st)
-        # The same for whole words: a typo can hide a suffix from the stemmer
-        # ("imitaion" keeps its ending, "imitation" loses it), so both are compared.
-        word_buckets: dict[tuple[int, str], list[str]] = {}
-        for t in vocab:
-            word_buckets.setdefault((len(t), t[0]), []).append(t)
-        return {"sorted_vocab": sorted(vocab), "by_stem": by_stem, "buckets": buckets, "word_buckets": word_buckets}
 
     @classmethod
     def build(cls, docs: list[tuple[str, str]], normalized: list[str | None] | None = None) -> "SearchIndex":
@@ -136,15 +88,17 @@ class SearchIndex:
             tfs.extend(counts.values())
         # Assemble the postings with as few full-size temporaries as possible (a
         # 30k-paper import peaked here): compact ids by a lookup table, sort once.
+        # A term's id is its position in the sorted vocabulary (store.vocab finds terms by bisection).
         sparse_ids = np.fromiter(term_id.values(), dtype=np.int64, count=len(term_id))
-        order_ids = np.argsort(sparse_ids)
         vocab_terms = list(term_id)
-        vocab = [vocab_terms[i] for i in order_ids]  # compact id k = k-th smallest sparse id
-        del vocab_terms, term_id
+        del term_id
+        by_term = sorted(range(len(vocab_terms)), key=vocab_terms.__getitem__)
+        vocab = [vocab_terms[k] for k in by_term]
+        del vocab_terms
         remap = np.zeros(int(sparse_ids.max()) + 1 if len(sparse_ids) else 1, dtype=np.int32)
-        remap[sparse_ids[order_ids]] = np.arange(len(order_ids), dtype=np.int32)
+        remap[sparse_ids[np.asarray(by_term, dtype=np.int64)]] = np.arange(len(by_term), dtype=np.int32)
         rows_a = remap[np.frombuffer(rows, dtype=np.int32)]
-        del remap, rows, sparse_ids, order_ids
+        del remap, rows, sparse_ids, by_term
         if normalized is not None:
             release_free_memory()  # the normalized texts freed above (~400 MB at 300k)
         postings = [rows_a, cols, tfs]
@@ -164,64 +118,56 @@ class SearchIndex:
         df = np.diff(offsets).astype(np.float32)
         n = max(len(docs), 1)
         idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
-        return cls(vocab, offsets, cols_a, weights, idf, len(docs))
+        stems, stem_offsets, stem_members = stem_tables(vocab)
+        return cls(Vocabulary(SortedWords(vocab), SortedWords(stems), stem_offsets, stem_members, offsets),
+                   cols_a, weights, idf, len(docs))
 
-    def dumps(self) -> bytes:
-        return pickle.dumps({"v": CACHE_VERSION, "vocab": self.vocab, "offsets": self.offsets, "docs": self.docs,
-                             "weights": self.weights, "idf": self.idf, "n": self.n_docs,
-                             "lookups": {"sorted_vocab": self.sorted_vocab, "by_stem": self.by_stem,
-                                         "buckets": self.buckets, "word_buckets": self.word_buckets}},
-                            protocol=pickle.HIGHEST_PROTOCOL)
+    def dump_chunks(self, extra: list[tuple[str, str, object]] = ()) -> list:
+        """The index as a pack file (:mod:`store.packfile`), with ``extra`` sections
+        (the library adds what a one-shot search prints: ids and titles)."""
+        v = self.vocabulary
+        meta = array("q", [INDEX_VERSION, self.n_docs])
+        return pack([("meta", "q", meta), *words_sections("terms", v.terms.words), *words_sections("stems", v.stems.words),
+                     ("stem_offsets", "i", v.stem_offsets), ("stem_members", "i", v.stem_members),
+                     ("offsets", "q", np.ascontiguousarray(self.offsets, dtype=np.int64)),
+                     ("docs", "i", np.ascontiguousarray(self.docs, dtype=np.int32)),
+                     ("weights", "f", np.ascontiguousarray(self.weights, dtype=np.float32)),
+                     ("idf", "f", np.ascontiguousarray(self.idf, dtype=np.float32)), *extra])
 
     @classmethod
     def load(cls, handle) -> "SearchIndex | None":
-        """Rebuild from :meth:`dumps` output, read from an open binary file; None if it is
-        damaged or from another version."""
+        """Read :meth:`dump_chunks` output from an open binary file (the whole
+        file is read once; the arrays are views of it). None if it is damaged
+        or from another version."""
         try:
-            obj = pickle.load(handle)
-        except Exception:
-            return None
-        if not isinstance(obj, dict) or obj.get("v") != CACHE_VERSION:
-            return None
-        return cls(obj["vocab"], obj["offsets"], obj["docs"], obj["weights"], obj["idf"], obj["n"], obj["lookups"])
+            reader = PackReader(handle)
+            meta = reader.read("meta")
+            if len(meta) != 2 or meta[0] != INDEX_VERSION:
+                return None
+            n_docs = meta[1]
+            handle.seek(reader.base)
+            data = handle.read()
 
-    def _expand_uncached(self, word: str) -> tuple[tuple[int, float], ...]:
-        """Vocabulary terms a query word stands for, with a similarity weight."""
-        out: dict[int, float] = {}
-        exact = self.term_id.get(word)
-        if exact is not None:
-            out[exact] = 1.0
-        # Prefixes: search as you type ("transf" -> transformer, transfer ...).
-        lo = bisect.bisect_left(self.sorted_vocab, word)
-        hi = bisect.bisect_left(self.sorted_vocab, word + "\uffff")
-        if hi > lo:
-            pref = [self.term_id[t] for t in self.sorted_vocab[lo:hi] if t != word]
-            if len(pref) > MAX_PREFIX:
-                pref.sort(key=lambda i: -self.df[i])
-                pref = pref[:MAX_PREFIX]
-            for i in pref:
-                out.setdefault(i, PREFIX_SIM)
-        # Other forms of the word (networks -> network, estimating -> estimation).
-        word_stem = stem(word)
-        for i in self.by_stem.get(word_stem, ()):
-            out.setdefault(i, STEM_SIM)
-        # Typos, on stems so a typo and another word form combine ("netorks" -> network):
-        # within 1 edit (short words) or 2 edits (8+ letters).
-        if len(word) >= 4:
-            near: dict[str, int] = {}  # stem -> fewest edits
-            for probe, buckets in ((word_stem, self.buckets), (word, self.word_buckets)):
-                max_d = 1 if len(probe) < 8 else 2
-                cands = [t for n in range(len(probe) - max_d, len(probe) + max_d + 1)
-                         for t in buckets.get((n, probe[0]), ())]
-                for found, dist, _ in process.extract(probe, cands, scorer=OSA.distance, score_cutoff=max_d,
-                                                      limit=MAX_FUZZY * 4):
-                    if dist:
-                        st = found if buckets is self.buckets else stem(found)
-                        near[st] = min(dist, near.get(st, dist))
-            for st, dist in sorted(near.items(), key=lambda kv: kv[1]):
-                for i in self.by_stem[st]:
-                    out.setdefault(i, FUZZY1_SIM if dist == 1 else FUZZY2_SIM)
-        return tuple(out.items())
+            def view(name: str, dtype) -> np.ndarray:
+                _, offset, length = reader.sections[name]
+                if offset + length > len(data):
+                    raise ValueError(f"section {name} is cut short")
+                return np.frombuffer(data, dtype=dtype, count=length // np.dtype(dtype).itemsize, offset=offset)
+
+            def words(name: str) -> list[str]:
+                text = view(name, np.uint8).tobytes().decode("utf-8")
+                return text.split("\n") if text else []
+
+            vocabulary = Vocabulary(SortedWords(words("terms")), SortedWords(words("stems")), array("i", view("stem_offsets", np.int32)),
+                                    array("i", view("stem_members", np.int32)), view("offsets", np.int64))
+            index = cls(vocabulary, view("docs", np.int32), view("weights", np.float32), view("idf", np.float32),
+                        n_docs)
+        except (ValueError, KeyError, IndexError, UnicodeDecodeError, OSError):
+            return None
+        if len(index.offsets) != len(index.vocab) + 1 or len(index.idf) != len(index.vocab) \
+                or len(index.docs) != len(index.weights) or int(index.offsets[-1]) != len(index.docs):
+            return None
+        return index
 
     def rank(self, words: list[str], candidates: np.ndarray | None = None,
              extra: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> Ranking:
@@ -240,7 +186,7 @@ class SearchIndex:
         coverage = np.zeros(n, dtype=np.float32)
         matched: set[str] = set()
         for word in dict.fromkeys(words):
-            variants = self._expand(word)
+            variants = self.vocabulary.expand(word)
             term_score = np.zeros(n, dtype=np.float32)
             term_sim = np.zeros(n, dtype=np.float32)
             if extra and word in extra:
@@ -253,12 +199,13 @@ class SearchIndex:
                 a, b = self.offsets[tid], self.offsets[tid + 1]
                 d = self.docs[a:b]
                 idf = self.idf[tid] if exact_idf is None else min(self.idf[tid], exact_idf)
+                # In float32 throughout (as store.quick's pure-Python ranking reproduces).
                 cur = term_score[d]
-                term_score[d] = np.maximum(cur, self.weights[a:b] * (idf * sim))
+                term_score[d] = np.maximum(cur, self.weights[a:b] * np.float32(idf * np.float32(sim)))
                 term_sim[d] = np.maximum(term_sim[d], sim)
                 matched.add(self.vocab[tid])
             total += term_score
-            coverage += term_sim if SOFT_COVERAGE else (term_sim > 0)
+            coverage += term_sim
         hit = coverage > 0
         if candidates is not None:
             hit &= candidates

@@ -55,7 +55,7 @@ def lsa(matrix: sp.csr_matrix, dims: int | None = None) -> np.ndarray:
     return vecs / norms[:, None]
 
 
-SIMILAR_CACHE_VERSION = 1
+SIMILAR_CACHE_VERSION = 2  # 2: term ids are sorted-vocabulary positions (index format 8)
 
 
 class Similarity:

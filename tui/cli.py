@@ -14,15 +14,46 @@ import re
 import sys
 from pathlib import Path
 
-from store import Library, PapersiftError
-from store.models import STATUSES
+from typing import TYPE_CHECKING
+
+from store import locations
+from store.errors import PapersiftError
+from store.choices import STATUSES
 from store.text import counted
 
 from . import cli_output as out
 
+if TYPE_CHECKING:
+    from store import Library
 
 
-def build_parser() -> argparse.ArgumentParser:
+
+class _Unused:
+    """Stands in for the parser of a command not being run (see build_parser's ``only``)."""
+
+    def add_argument(self, *args, **kwargs) -> None:
+        pass
+
+    def add_mutually_exclusive_group(self, **kwargs) -> "_Unused":
+        return self
+
+
+def command_names() -> list[str]:
+    """Every subcommand's name (no parser is built)."""
+    names: list[str] = []
+    build_parser(only="", names=names)
+    return names
+
+
+def build_parser(only: str | None = None, names: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser.
+
+    Args:
+        only: build just this subcommand's parser (argparse spends ~0.5 ms per
+            subparser, most of it looking for message translations; a one-shot
+            search should not pay for twenty). None: all of them, for help.
+        names: if given, every subcommand's name is appended to it.
+    """
     parser = argparse.ArgumentParser(
         prog="papersift",
         description="Triage and annotate research abstracts from the keyboard. "
@@ -31,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name: str, help_: str, fmt: tuple[str, ...] | None = ("table", "plain", "json")) -> argparse.ArgumentParser:
+        if names is not None:
+            names.append(name)
+        if only is not None and name != only:
+            return _Unused()  # type: ignore[return-value]
         p = sub.add_parser(name, help=help_, description=help_)
         if fmt:
             p.add_argument("--format", choices=fmt, default=fmt[0], help=f"output format (default: {fmt[0]})")
@@ -85,9 +120,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
-    args, extra = parser.parse_known_args(with_default_command(argv, commands))
+    names = command_names()
+    argv = with_default_command(argv, names)
+    command = _command_in(argv)
+    parser = build_parser(only=command if command in names else None)
+    args, extra = parser.parse_known_args(argv)
     if extra and args.command == "search" and all(_NEGATED_FILTER.fullmatch(x) for x in extra):
         args.query += extra  # `papersift search robots -tag:maybe`: a query filter, not an option
     elif extra:
@@ -140,6 +177,19 @@ def with_default_command(argv: list[str], commands) -> list[str]:
     if not rest or (rest[0] not in commands and rest[0] not in ("-h", "--help")):
         rest.insert(0, "open")
     return front + rest
+
+
+def _command_in(argv: list[str]) -> str | None:
+    """The command word of :func:`with_default_command`'s output (after any ``--library``)."""
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--library":
+            i += 2
+        elif argv[i].startswith("--library="):
+            i += 1
+        else:
+            return argv[i]
+    return None
 
 
 def _escape(exc: Exception) -> str:
@@ -202,6 +252,10 @@ def run(args: argparse.Namespace) -> int:
     cmd = args.command
     if cmd == "doctor":
         return _doctor(args)
+    if cmd == "search" and args.format != "json" and _quick_search(args):
+        return 0
+    from store import Library  # numpy and the rest: not needed by a quick search
+
     seed = cmd not in ("import",) and not (cmd == "open" and args.files)
     lib = Library.open(args.library, seed_if_new=seed)
     if cmd == "open":
@@ -278,6 +332,20 @@ def run(args: argparse.Namespace) -> int:
         return _dedup(lib, args)
     from .cli_extra import run_extra
     return run_extra(lib, args)
+
+
+def _quick_search(args: argparse.Namespace) -> bool:
+    """Answer a plain word search from the index file alone (store.quick), as a
+    one-shot process should; False when the Library is needed (filters, a stale cache)."""
+    from store.quick import quick_search
+
+    folder = Path(args.library).expanduser() if args.library else locations.default_library_dir()
+    found = quick_search(folder, " ".join(args.query), args.limit)
+    if found is None:
+        return False
+    rows, total = found
+    out.print_rows(rows, args.format, total=total)
+    return True
 
 
 def _tags(lib: Library, args: argparse.Namespace) -> int:

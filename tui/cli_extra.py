@@ -6,13 +6,16 @@ import argparse
 import sys
 from pathlib import Path
 
-from store import Library, PapersiftError
-from store.atomic import atomic_write_text
-from store.export import FORMATS, export_text, selection_query
-from store.models import STATUSES
+from typing import TYPE_CHECKING
+
+from store.errors import PapersiftError
+from store.choices import FORMATS, STATUSES
 from store.text import counted
 
 from . import cli_output as out
+
+if TYPE_CHECKING:
+    from store import Library
 
 
 def register(add) -> None:
@@ -59,6 +62,9 @@ def run_extra(lib: Library, args: argparse.Namespace) -> int:
 
 
 def _export(lib: Library, args: argparse.Namespace) -> int:
+    from store.atomic import atomic_write_text
+    from store.export import export_text, selection_query
+
     pairs = lib.pairs(selection_query(args.status, args.tag, args.star, args.query))
     bar = None
     if len(pairs) >= 2000 and args.output:

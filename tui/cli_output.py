@@ -11,9 +11,13 @@ import argparse
 import sys
 from functools import lru_cache
 
-from store import Library
-from store.records import paper_record, safe_json
+from typing import TYPE_CHECKING
+
+from store.quick import Row
 from store.text import counted, display_safe
+
+if TYPE_CHECKING:
+    from store import Library
 
 GLYPH = {"unread": "·", "to-read": "▶", "read": "✓", "skipped": "✗"}
 
@@ -56,6 +60,8 @@ def print_labelled(c, sections: list[tuple[str, list[str]]]) -> None:
 
 
 def emit_json(obj: object) -> None:
+    from store.records import safe_json
+
     sys.stdout.write(safe_json(obj, indent=True) + "\n")
 
 
@@ -67,13 +73,19 @@ def print_papers(lib: Library, indices, fmt: str, total: int | None = None) -> N
     """Print papers (corpus indices) as a table, plain lines or JSON."""
     papers = [lib.corpus.papers[int(i)] for i in indices]
     if fmt == "json":
+        from store.records import paper_record
+
         emit_json([paper_record(p, lib.annotation(p.id)) for p in papers])
         return
+    print_rows([Row(p.id, p.title, p.derived_title, lib.annotations.get(p.id)) for p in papers], fmt, total)
+
+
+def print_rows(rows: list[Row], fmt: str, total: int | None = None) -> None:
+    """Print papers as a table or plain lines (from a Library, or from store.quick)."""
     if fmt == "plain":
-        for p in papers:
-            a = lib.annotation(p.id)
-            tags = " ".join("#" + t for t in a.tags)
-            sys.stdout.write(f"{p.id}\t{a.status}\t{a.star}\t{display_safe(p.title, False)}\t{tags}\n")
+        for r in rows:
+            tags = " ".join("#" + t for t in r.tags)
+            sys.stdout.write(f"{r.id}\t{r.status}\t{r.star}\t{display_safe(r.title, False)}\t{tags}\n")
         return
     from rich.table import Table
     from rich.text import Text
@@ -86,15 +98,13 @@ def print_papers(lib: Library, indices, fmt: str, total: int | None = None) -> N
     table.add_column("★", no_wrap=True, style="yellow")
     table.add_column("title", overflow="ellipsis", no_wrap=True, ratio=1)
     table.add_column("tags", style="cyan", overflow="ellipsis", no_wrap=True)
-    for p in papers:
-        a = lib.annotation(p.id)
-        title = Text(plain_title(p.title), style="italic" if p.derived_title else "")
-        table.add_row(p.id, GLYPH[a.status], stars(a.star) if a.star else "", title, " ".join("#" + t for t in a.tags))
+    for r in rows:
+        title = Text(plain_title(r.title), style="italic" if r.derived_title else "")
+        table.add_row(r.id, GLYPH[r.status], stars(r.star) if r.star else "", title, " ".join("#" + t for t in r.tags))
     out = console()
     out.print(table)
-    shown = len(papers)
     if total is not None:
-        out.print(f"[dim]{shown:,} shown · {counted(total, 'paper')} in the library[/dim]")
+        out.print(f"[dim]{len(rows):,} shown · {counted(total, 'paper')} in the library[/dim]")
 
 
 def print_paper(lib: Library, key: str, fmt: str) -> None:
@@ -102,6 +112,8 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     p = lib.paper(key)
     a = lib.annotation(p.id)
     if fmt == "json":
+        from store.records import paper_record
+
         emit_json(paper_record(p, a))
         return
     from rich.markup import escape
