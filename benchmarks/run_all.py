@@ -287,16 +287,21 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="smoke run: one repeat, fewer presses")
     ap.add_argument("--parts", default=",".join(PARTS),
                     help=f"comma-separated subset of {','.join(PARTS)} (e.g. import,cold,session,keys,fzf for 300k)")
+    ap.add_argument("--all", action="store_true",
+                    help="the README's tables in one run: 6k and 30k with --repeat 3, then 300k with one repeat")
     args = ap.parse_args()
-    repeat = 1 if args.quick else args.repeat
     parts = set(args.parts.split(","))
     unknown = parts - set(PARTS)
     if unknown:
         ap.error(f"unknown parts: {', '.join(sorted(unknown))}")
+    if args.all:
+        jobs = [(6000, 3, parts), (30000, 3, parts), (300000, 1, parts)]
+    else:
+        jobs = [(n, 1 if args.quick else args.repeat, parts) for n in args.sizes]
     report = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0],
                           "fzf": subprocess.run(["fzf", "--version"], capture_output=True, text=True).stdout.strip()
                           if shutil.which("fzf") else None}, "sizes": {}}
-    for n in args.sizes:
+    for n, repeat, parts in jobs:
         path = corpus(n)
         imp, rss, lib = bench_import(path, max(1, min(repeat, 3)) if "import" in parts else 1)
         row = {"import": imp, "import_peak_rss_mb": rss}
