@@ -222,3 +222,13 @@ def test_invalid_settings_file_falls_back_with_a_message(tmp_path):
     path.write_text("{not json")
     settings_, problem = Settings.load(path)
     assert settings_ == Settings() and "settings.json" in problem
+
+
+def test_doctor_command_on_a_healthy_library(lib, run_cli):
+    """The CLI's doctor checks the index cache with the Library (imported only when needed)."""
+    proc = run_cli("doctor", library=lib.folder, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "search index cache matches the corpus" in proc.stdout
+    lib.index_path.write_bytes(b"damaged\n")
+    proc = run_cli("doctor", "--repair", library=lib.folder, check=False)
+    assert proc.returncode == 0 and "rebuilt the search index cache" in proc.stdout, proc.stdout + proc.stderr

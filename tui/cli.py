@@ -13,19 +13,17 @@ import argparse
 import re
 import sys
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from store import locations
-from store.errors import PapersiftError
 from store.choices import STATUSES
+from store.errors import PapersiftError
 from store.text import counted
 
 from . import cli_output as out
 
 if TYPE_CHECKING:
     from store import Library
-
 
 
 class _Unused:
@@ -229,7 +227,7 @@ def _ack(args: argparse.Namespace, message: str, lib: Library, ids: list[str]) -
 
 def _doctor(args: argparse.Namespace) -> int:
     """Runs on the folder itself, so it works when the library cannot be opened."""
-    from store import locations
+    from store import Library
     from store.doctor import check_index_cache, run_doctor
 
     folder = Path(args.library).expanduser() if args.library else locations.default_library_dir()
