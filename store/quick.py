@@ -67,7 +67,7 @@ class Row:
 
     __slots__ = ("id", "title", "derived_title", "status", "star", "tags")
 
-    def __init__(self, paper_id: str, title: str, derived_title: bool, annotation: Annotation | None = None):
+    def __init__(self, paper_id: str, title: str, derived_title: bool, annotation: Annotation | Triage | None = None):
         self.id, self.title, self.derived_title = paper_id, title, derived_title
         self.status, self.star, self.tags = ("unread", 0, []) if annotation is None else \
             (annotation.status, annotation.star, annotation.tags)
@@ -95,7 +95,7 @@ def quick_search(folder: Path, text: str, limit: int | None) -> tuple[list[Row],
         return None
 
 
-def _read_annotations(path: Path) -> dict[str, Annotation] | None:
+def _read_annotations(path: Path) -> dict[str, Triage] | None:
     """Every annotation by paper id (None if the files changed while being read)."""
     journal = journal_path_for(path)
 
@@ -107,13 +107,25 @@ def _read_annotations(path: Path) -> dict[str, Annotation] | None:
         return {}
     import json  # only when there are annotations (the standard library's: orjson loads slower)
 
-    from .models import Annotation
-
     data = read_snapshot(path, json.loads) if before[0] else {}
     replay_journal(journal, data, json.loads)
     if signature() != before:
         return None
-    return {rec["paper_id"]: Annotation.from_record(rec) for rec in (data.get(ANN) or {}).values()}
+    return {rec["paper_id"]: Triage(rec) for rec in (data.get(ANN) or {}).values()}
+
+
+class Triage:
+    """What a one-shot search uses of an annotation, read from its record as
+    ``Annotation.from_record`` reads it (importing store.models, with dataclasses,
+    would cost the search ~8 ms)."""
+
+    __slots__ = ("status", "star", "tags", "note")
+
+    def __init__(self, rec: dict):
+        self.status = rec.get("status", "unread")
+        self.star = int(rec.get("star", 0))
+        self.tags = list(rec.get("tags") or [])
+        self.note = rec.get("note", "")
 
 
 def _stat(path: Path):
@@ -123,7 +135,7 @@ def _stat(path: Path):
         return None
 
 
-def _search(reader: PackReader, words: list[str], annotations: dict[str, Annotation],
+def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage],
             limit: int | None) -> tuple[list[Row], int] | None:
     version, n_docs = reader.read("meta")
     if version != INDEX_VERSION or reader.count("ids_offsets") != n_docs + 1:

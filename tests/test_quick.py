@@ -73,6 +73,15 @@ def test_quick_rows_carry_titles_and_annotations(icml):
         assert (r.title, r.derived_title) == (paper.title, paper.derived_title)
         assert (r.status, r.star, r.tags) == (ann.status, ann.star, ann.tags)
     assert len(quick_search(lib.folder, "learning", 3)[0]) == 3
+    # Unannotated papers read as Annotation's defaults, and so do records missing fields.
+    from store.models import Annotation
+    from store.quick import Triage
+
+    plain = [r for r in quick_search(lib.folder, "learning", 50)[0] if r.id not in lib.annotations][0]
+    assert (plain.status, plain.star, plain.tags) == ("unread", 0, [])
+    for rec in ({"paper_id": "ab"}, {"paper_id": "ab", "status": "read", "star": "2", "tags": None, "note": "n"}):
+        a, t = Annotation.from_record(rec), Triage(rec)
+        assert (t.status, t.star, t.tags, t.note) == (a.status, a.star, a.tags, a.note)
 
 
 def test_queries_it_cannot_answer_go_to_the_library(icml):
