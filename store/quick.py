@@ -105,7 +105,7 @@ def _read_annotations(path: Path) -> dict[str, Triage] | None:
     before = signature()
     if before == (None, None):
         return {}
-    import json  # only when there are annotations (the standard library's: orjson loads slower)
+    import json  # only when there are annotations (the standard library's: importing orjson costs more here)
 
     data = read_snapshot(path, json.loads) if before[0] else {}
     replay_journal(journal, data, json.loads)
