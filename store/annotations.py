@@ -27,8 +27,8 @@ from tinydb import TinyDB
 from tinydb.storages import Storage
 
 from .atomic import append_durably, atomic_write_bytes
-from .journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, JOURNAL_SUFFIX,  # noqa: F401 (re-exported)
-                      META, check_annotations_data, journal_path_for, read_snapshot, replay_journal)
+from .journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, journal_path_for, read_snapshot,
+                      replay_journal)
 from .models import Annotation
 
 HISTORY_LIMIT = 500

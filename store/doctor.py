@@ -23,11 +23,12 @@ from pathlib import Path
 import orjson
 
 from . import locations
-from .annotations import ANN, HIST, JOURNAL_SUFFIX, AnnotationStore, JournaledJSONStorage, doc_id_for
+from .annotations import ANN, HIST, AnnotationStore, JournaledJSONStorage, doc_id_for
 from .atomic import atomic_write_bytes
 from .backups import list_backups
 from .corpus import Corpus
 from .errors import CorruptFileError
+from .journal import journal_path_for
 from .text import counted
 
 
@@ -130,7 +131,7 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
             elif repair:
                 _restore(corpus_path, _check_corpus_file, report)
     # 2. annotations (the snapshot, then its journal)
-    journal = ann_path.with_name(ann_path.name + JOURNAL_SUFFIX)
+    journal = journal_path_for(ann_path)
     if ann_path.exists() or journal.exists():
         problem = _check_annotations_file(ann_path)
         if problem is None:

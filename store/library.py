@@ -81,7 +81,7 @@ class Library(SearchMixin, DiscoveryMixin):
             seed_if_new: import the bundled NeurIPS sample dumps into a library
                 that has never had a corpus.
         """
-        lib = cls(folder or locations.default_library_dir())
+        lib = cls(locations.library_dir(folder))
         if seed_if_new and not lib.corpus_path.exists():
             seeds = locations.bundled_seeds_dir()
             if seeds.is_dir():
@@ -178,12 +178,13 @@ class Library(SearchMixin, DiscoveryMixin):
             normalized: paper id -> normalized abstract already computed (by an import).
         """
         # Taken out of the dict: build() frees each text once it is tokenized (~400 MB at 300k).
-        norms = [normalized.pop(p.id, None) for p in self.corpus] if normalized else None
-        index = SearchIndex.build([(p.title, p.abstract) for p in self.corpus], norms)
+        papers = list(self.corpus)
+        norms = [normalized.pop(p.id, None) for p in papers] if normalized else None
+        index = SearchIndex.build([(p.title, p.abstract) for p in papers], norms)
         self._index = index
         try:
             atomic_write_chunks(self.index_path, (self.corpus.generation.encode() + b"\n",
-                                                  *index.dump_chunks(quick.display_sections(self.corpus))))
+                                                  *index.dump_chunks(quick.display_sections(papers))))
         except OSError:
             pass
         return index

@@ -27,6 +27,11 @@ def is_library_dir(path: Path) -> bool:
     return (path / LOCK_FILE).exists() and ((path / CORPUS_FILE).exists() or (path / ANNOTATIONS_FILE).exists())
 
 
+def library_dir(folder: Path | str | None = None) -> Path:
+    """The library folder: the one given (``--library``), else :func:`default_library_dir`."""
+    return Path(folder).expanduser() if folder else default_library_dir()
+
+
 def default_library_dir() -> Path:
     """The library folder: ``$PAPERSIFT_LIBRARY`` or the user data folder."""
     env = os.environ.get(LIBRARY_ENV)

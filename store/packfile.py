@@ -94,7 +94,7 @@ def items_sections(name: str, texts: list[str]) -> list[tuple[str, str, object]]
 def read_item(reader: PackReader, name: str, i: int) -> str:
     """String ``i`` of an :func:`items_sections` pair."""
     a, b = reader.read(name + "_offsets", i, i + 2)  # type: ignore[misc]
-    kind, offset, _ = reader.sections[name]
+    _, offset, _ = reader.sections[name]
     reader.handle.seek(reader.base + offset + a)
     return reader.handle.read(b - a).decode("utf-8")
 

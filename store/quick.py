@@ -31,7 +31,7 @@ from .journal import ANN, journal_path_for, read_snapshot, replay_journal
 from .packfile import PackReader, chunk_loader, items_sections, read_item
 from .query import parse_query
 from .text import search_tokens
-from .vocab import COVERAGE_WEIGHT, INDEX_VERSION, SortedWords, Vocabulary
+from .vocab import COVERAGE_WEIGHT, SortedWords, Vocabulary, index_size
 
 if TYPE_CHECKING:
     from .models import Annotation
@@ -41,9 +41,8 @@ ANNOTATION_WEIGHT = 8.0  # a query word found in a paper's tags or note (a stron
 _CORPUS_HEAD = re.compile(rb'\{"format":"papersift-corpus","version":2,"generation":"([0-9a-f]*)"')
 
 
-def display_sections(corpus) -> list[tuple[str, str, object]]:
+def display_sections(papers: list) -> list[tuple[str, str, object]]:
     """What a one-shot search prints, stored in the index file: ids, titles, derived-title flags."""
-    papers = list(corpus)
     return [*items_sections("ids", [p.id for p in papers]), *items_sections("titles", [p.title for p in papers]),
             ("derived", "b", array("b", [bool(p.derived_title) for p in papers]))]
 
@@ -137,8 +136,8 @@ def _stat(path: Path):
 
 def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage],
             limit: int | None) -> tuple[list[Row], int] | None:
-    version, n_docs = reader.read("meta")
-    if version != INDEX_VERSION or reader.count("ids_offsets") != n_docs + 1:
+    n_docs = index_size(reader.read("meta"))
+    if n_docs is None or reader.count("ids_offsets") != n_docs + 1:
         return None
     offsets = reader.read("offsets")
     vocab = Vocabulary(SortedWords(loader=chunk_loader(reader, "terms")), SortedWords(loader=chunk_loader(reader, "stems")),

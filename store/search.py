@@ -24,7 +24,7 @@ import numpy as np
 from .packfile import PackReader, pack, words_sections
 from .parallel import release_free_memory
 from .text import index_tokens
-from .vocab import COVERAGE_WEIGHT, INDEX_VERSION, SortedWords, Vocabulary, stem_tables
+from .vocab import COVERAGE_WEIGHT, INDEX_VERSION, SortedWords, Vocabulary, index_size, stem_tables
 
 TITLE_WEIGHT = 3
 # The opening of an abstract usually restates what the title says; its words count extra.
@@ -142,10 +142,9 @@ class SearchIndex:
         or from another version."""
         try:
             reader = PackReader(handle)
-            meta = reader.read("meta")
-            if len(meta) != 2 or meta[0] != INDEX_VERSION:
+            n_docs = index_size(reader.read("meta"))
+            if n_docs is None:
                 return None
-            n_docs = meta[1]
             # One allocation of the file's size: read() after the header line had joined the
             # buffered rest with the remainder, briefly holding the file twice (+300 MB at 300k).
             data = bytearray(os.fstat(handle.fileno()).st_size - reader.base)

@@ -28,6 +28,13 @@ from rapidfuzz.distance import OSA
 
 INDEX_VERSION = 8  # of the index file: 6 math names (sqrt, epsilon) indexed; 7 hyphenated compounds
 # joined; 8 a pack file (store.packfile) with term ids in sorted-vocabulary order, not a pickle
+
+
+def index_size(meta) -> int | None:
+    """The paper count from an index file's ``meta`` section; None if it is another version."""
+    return meta[1] if len(meta) == 2 and meta[0] == INDEX_VERSION else None
+
+
 # Rank by how well every query word is matched (a fuzzy match counts by its similarity), then
 # by BM25 score (store.search, and store.quick without numpy). Measured with benchmarks/search_quality.py.
 COVERAGE_WEIGHT = 3.0

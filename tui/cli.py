@@ -249,7 +249,7 @@ def _doctor(args: argparse.Namespace) -> int:
     from store import Library
     from store.doctor import check_index_cache, run_doctor
 
-    folder = Path(args.library).expanduser() if args.library else locations.default_library_dir()
+    folder = locations.library_dir(args.library)
     report = run_doctor(folder, repair=args.repair)
     if report.healthy and (folder / locations.CORPUS_FILE).exists():
         check_index_cache(Library(folder), args.repair, report)
@@ -356,7 +356,7 @@ def _quick_search(args: argparse.Namespace) -> bool:
     one-shot process should; False when the Library is needed (filters, a stale cache)."""
     from store.quick import quick_search
 
-    folder = Path(args.library).expanduser() if args.library else locations.default_library_dir()
+    folder = locations.library_dir(args.library)
     found = quick_search(folder, " ".join(args.query), args.limit)
     if found is None:
         return False
