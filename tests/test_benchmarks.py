@@ -23,3 +23,16 @@ def test_benchmarks_run_at_small_n():
                 "page_down", "triage_10pct", "triage_100pct", "search_vs_fzf", "process_floor"):
         assert key in row, key
     assert row["session_memory"]["model_ready"] and row["import"]["median"] > 0
+
+
+def test_search_quality_benchmark_reports_and_analyses():
+    """benchmarks/search_quality.py on the test slice: the headline row and the --analyse rows."""
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "search_quality.py"),
+                           str(ROOT / "tests" / "data" / "icml_slice.jsonl"), "--sample", "60", "--no-fzf",
+                           "--analyse"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("| known-item:") and "papersift" in lines[0] and "fzf not run" in lines[0]
+    shares = [int(line.split("|")[2].split("%")[0]) for line in lines if "abstract holds" in line]
+    assert len(shares) >= 2 and 98 <= sum(shares) <= 102  # the groups split every query
+    assert any("perfect speller" in line for line in lines)

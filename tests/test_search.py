@@ -122,6 +122,9 @@ def misspell(word: str, rng: random.Random) -> str:
 
 
 def test_known_item_search_on_real_abstracts(tmp_path):
+    """A regression guard for ranking quality, not the issue's measure (that is
+    benchmarks/search_quality.py over all of ICML 2024: 2,610 papers, 77-81 %).
+    301 papers have fewer look-alikes: 90.9 % measured when this bound was set."""
     recs = [json.loads(l) for l in (DATA / "icml_slice.jsonl").read_text().splitlines()]
     (tmp_path / "dump.txt").write_text("ICML\n\n" + "\n\n".join(r["abstract"].replace("\n\n", "\n") for r in recs))
     lib = Library(tmp_path / "lib")
@@ -141,7 +144,7 @@ def test_known_item_search_on_real_abstracts(tmp_path):
         total += 1
         hits += target in lib.search(" ".join(picked), limit=5).indices
     assert total > 100
-    assert hits / total >= 0.85, f"{hits}/{total}"
+    assert hits / total >= 0.88, f"{hits}/{total}"
 
 
 def test_packed_and_argsort_postings_orders_agree(monkeypatch):
