@@ -1,4 +1,4 @@
-"""Known-item search quality on ICML 2024, imported without titles.
+"""Known-item search quality on ICML 2024 (or another JSONL with titles), imported without titles.
 
 For each sampled paper: three words (5+ letters) of its real title, one
 misspelled (a letter dropped or two swapped); success = the paper ranks in the
@@ -130,7 +130,7 @@ def main() -> None:
                                      text=True).stdout.splitlines()[:5]
                 fzf += flat[t] in out
         fzf_cell = f"fzf --filter {fzf / total:.1%}" if fzf is not None else "fzf not run"
-        print(f"| known-item: 3 title words, one misspelled, paper in top 5 ({total} ICML papers, seed {seed}) "
+        print(f"| known-item: 3 title words, one misspelled, paper in top 5 ({total} papers of {args.path.name}, seed {seed}) "
               f"| papersift {ours / total:.1%} | {fzf_cell} | target >= 85% |")
         if args.analyse:
             by, hit = Counter(), Counter()
