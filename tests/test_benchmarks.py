@@ -36,3 +36,4 @@ def test_search_quality_benchmark_reports_and_analyses():
     shares = [int(line.split("|")[2].split("%")[0]) for line in lines if "abstract holds" in line]
     assert len(shares) >= 2 and 98 <= sum(shares) <= 102  # the groups split every query
     assert any("perfect speller" in line for line in lines)
+    assert any("5+ other abstracts all hold" in line for line in lines)
