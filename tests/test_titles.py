@@ -36,3 +36,25 @@ def test_real_title_wins_even_when_it_arrives_later(tmp_path):
     lib.import_paths([tmp_path / "b.jsonl"])
     p = lib.corpus.papers[0]
     assert p.title == rec["title"] and not p.derived_title and p.authors == rec["authors"]
+
+
+def test_lookahead_prechecks_keep_every_match():
+    """_WRAPPED and _INTRO start with a lookahead (a cheap first-character check, for speed);
+    without it they must find exactly the same matches, so no form starts with another character."""
+    import json
+    import re
+    from pathlib import Path
+
+    from store import titles
+
+    data = Path(__file__).resolve().parent / "data"
+    texts = [json.loads(line)["abstract"] for name in ("icml_slice.jsonl", "iclr_slice.jsonl")
+             for line in (data / name).read_text().splitlines() if line.strip()]
+    texts += ["We propose **Zorb-Net**, a net.", r"Here we introduce $\textbf{Q}$, then \emph{K2}.",
+              "this work presents *HiMo* and in this paper, we develop XNet."]
+    for rx in (titles._WRAPPED, titles._INTRO):
+        assert rx.pattern.startswith("(?=[")
+        plain = re.compile(rx.pattern[rx.pattern.index("]") + 2:])
+        spans = [[(m.span(), m.groups()) for m in rx.finditer(t)] for t in texts]
+        assert spans == [[(m.span(), m.groups()) for m in plain.finditer(t)] for t in texts]
+        assert any(spans)
