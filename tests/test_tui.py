@@ -444,6 +444,7 @@ async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, 
         main = screen(app)
         reader = main.query_one("#reader")
         first = reader.paper_index
+        assert first is not None  # at start the reader shows the first paper at once
         await pilot.press("slash")
         main.query_one("#search").value = "everanimate"         # as a keystroke does, in one go
         top = main.results.current_index
@@ -464,3 +465,55 @@ async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, 
         await settle(pilot)
         assert calls == ["voice identiy"]
         assert app.library.corpus.papers[main.results.current_index].title.startswith("VIPBench")
+
+
+async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, make, monkeypatch):
+    """A keystroke repaints the list and the search box only: no layout pass of the
+    screen (which re-measured the reader's abstract on every key) and, in a big library,
+    no reader render until typing pauses. The scrollbar still follows the result count."""
+    import tui.screens.main as main_mod
+    from textual.widget import Widget
+    from tui.widgets.reader import Reader
+    monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
+    # The more-like-this model, ready at a moment of its own, would show the reader again.
+    monkeypatch.setattr(main_mod.MainScreen, "prepare_similarity", lambda self: None)
+    app = make(lib)
+    async with app.run_test(size=(100, 24)) as pilot:
+        main = screen(app)
+        await settle(pilot)
+        results = main.results
+        viewport = results.scrollable_content_region.height
+        assert len(results.indices) == 35 > viewport and results.show_vertical_scrollbar
+        await pilot.press("slash")  # focus moves: the footer lays itself out for the box's keys
+        await pilot.pause()
+        layouts, shows = [], []
+        original_refresh, original_show = Widget.refresh, Reader.show
+
+        def refresh(self, *regions, layout=False, **kwargs):
+            if layout:
+                layouts.append(type(self).__name__)
+            return original_refresh(self, *regions, layout=layout, **kwargs)
+        monkeypatch.setattr(Widget, "refresh", refresh)
+        monkeypatch.setattr(Reader, "show", lambda self, i: (shows.append(i), original_show(self, i))[1])
+        for key in "model":  # "m" ... "model": many results, all overflowing the list
+            await pilot.press(key)
+            await pilot.pause()
+            assert len(results.indices) > viewport
+            assert results.vertical_scrollbar.window_virtual_size == len(results.indices)
+            assert results.max_scroll_y == len(results.indices) - viewport
+        assert layouts == [] and shows == []
+        await pilot.pause(main_mod.READER_DELAY + 0.1)
+        await settle(pilot)
+        assert shows == [results.current_index]  # the reader caught up once, with the top paper
+        # Narrowed below the list's height, the scrollbar goes (that one lays out).
+        main.query_one("#search").value = "everanimate"
+        await settle(pilot)
+        assert len(results.indices) == 1 and not results.show_vertical_scrollbar and "ResultsList" in layouts
+        # ...and comes back with the full list; the last paper is reachable.
+        main.query_one("#search").value = ""
+        await settle(pilot)
+        main.set_focus(results)
+        await pilot.press("G")
+        await pilot.pause()
+        assert results.show_vertical_scrollbar and results.cursor == 34
+        assert results.scroll_offset.y == results.max_scroll_y == 35 - viewport

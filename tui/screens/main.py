@@ -16,6 +16,7 @@ import webbrowser
 
 from textual import on, work
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Input
 from textual.worker import get_current_worker
@@ -44,6 +45,11 @@ class SearchBox(Input):
         # Search from the watcher, not from the Changed message: the watcher runs
         # while the key is handled, so the echoed key and the new list are drawn
         # in one frame (a message would be handled after the key's frame).
+        # Input's watcher sets virtual_size to (content width, 1), which the screen's layout
+        # has set to another size since: a reactive with layout=True, so every keystroke
+        # laid the whole screen out again. Set quietly first, the watcher finds it
+        # unchanged; the box's size never depends on it.
+        self.set_reactive(Input.virtual_size, Size(self.content_width, 1))
         super()._watch_value(value)
         screen = self.screen if self.is_mounted else None
         if isinstance(screen, MainScreen):
@@ -57,7 +63,7 @@ class SearchBox(Input):
 BIG_LIBRARY = 2000
 AUTO_MODEL_MAX = 100_000   # papers; above this the similarity model is built only when asked for (m)
 SIMILAR_DELAY = 0.15       # seconds
-READER_DELAY = 0.06        # seconds: the reader follows the search results once typing pauses
+READER_DELAY = 0.15        # seconds: the reader follows the search results once typing pauses
 INLINE_SEARCH_SECONDS = 0.015  # searches quicker than this run on the UI thread (see search_changed)
 
 
@@ -93,6 +99,7 @@ class MainScreen(Screen):
         self.sort = "import"
         self._similar_timer = None
         self._reader_timer = None
+        self._reader_timer_paper: int | None = None  # the paper the pending reader update is for
         self._search_seconds = 0.0
         self._searched_once = False
 
@@ -113,6 +120,7 @@ class MainScreen(Screen):
             self.sort = "import"
         result = self.library.search("", sort=self.sort)
         self._show_results("", result)
+        self._show_reader_now()  # nothing is being typed yet: the first paper at once
         self.set_focus(self.query_one(ResultsList))
         self.query_one(TagPanel).refresh_tags()
         self.set_interval(2.0, self._poll_other_processes)
@@ -160,7 +168,17 @@ class MainScreen(Screen):
         else:
             # Typing in a big library: the list repaints now, the reader (a full
             # re-render of an abstract) once the typing pauses.
-            self._reader_timer = self.set_timer(READER_DELAY, self._show_current)
+            self._reader_timer = self.set_timer(READER_DELAY, self._reader_due)
+            self._reader_timer_paper = results.current_index
+
+    def _reader_due(self) -> None:
+        self._reader_timer = None
+        self._show_current()
+
+    def _show_reader_now(self) -> None:
+        if self._reader_timer is not None:
+            self._reader_timer.stop()
+            self._reader_due()
 
     def _show_current(self) -> None:
         idx = self.results.current_index
@@ -244,7 +262,15 @@ class MainScreen(Screen):
     # ---------------------------------------------------------- navigation
     @on(ResultsList.Highlighted)
     def _highlighted(self) -> None:
-        self._show_current()
+        # New results post this too: their first paper is already in the reader (a small
+        # library), or is on its way once typing pauses (a big one: READER_DELAY), so the
+        # abstract is not rendered again in the keystroke's frame. Moving the cursor shows
+        # the paper at once (it also cancels a pending reader update, to show the newest).
+        if self._reader_timer is not None:
+            if self._reader_timer_paper != self.results.current_index:
+                self._show_reader_now()
+        elif self.query_one(Reader).paper_index != self.results.current_index:
+            self._show_current()
 
     def action_open_reader(self) -> None:
         self.set_focus(self.query_one(Reader))

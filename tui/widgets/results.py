@@ -27,6 +27,7 @@ from ..render import plain_title
 
 GLYPH = {"unread": "·", "to-read": "▶", "read": "✓", "skipped": "✗"}
 _WORD = re.compile(r"\w+")
+_PLAIN, _BOLD = Style(), Style(bold=True)
 
 
 class ResultsList(ScrollView, can_focus=True):
@@ -79,8 +80,29 @@ class ResultsList(ScrollView, can_focus=True):
         if current is not None:
             hits = np.flatnonzero(indices == current)
             pos = int(hits[0]) if len(hits) else min(self.cursor, max(len(indices) - 1, 0))
-        self.virtual_size = Size(self.size.width, len(indices))
+        self._set_virtual_height(len(indices))
         self._move_to(pos, force=True)
+        self.refresh()
+
+    def _set_virtual_height(self, rows: int) -> None:
+        """The scrollable height is the result count. Setting ``virtual_size`` lays out the
+        whole screen again (the reader re-wraps its abstract to measure it), on every
+        keystroke; that is needed only when the scrollbar appears or disappears. Otherwise
+        the scrollbar is told the new height and the list repaints alone."""
+        new = Size(self.size.width, rows)
+        if new == self.virtual_size:
+            return
+        viewport = self.scrollable_content_region.height
+        overflows = rows > viewport
+        if not viewport or overflows != (self.virtual_size.height > viewport) \
+                or overflows != self.show_vertical_scrollbar:
+            self.virtual_size = new  # the scrollbar comes or goes: lay out
+            return
+        self.set_reactive(ResultsList.virtual_size, new)
+        if overflows:
+            scrollbar = self.vertical_scrollbar
+            scrollbar.window_virtual_size = rows
+            scrollbar.refresh()
         self.refresh()
 
     @property
@@ -146,13 +168,23 @@ class ResultsList(ScrollView, can_focus=True):
     # ------------------------------------------------------------ rendering
     _base_style: Style | None = None
 
+    _styles: dict[str, Style] | None = None
+
     def render_lines(self, crop):
-        # The widget's base style walks its ancestors' backgrounds: once per paint, not per row.
+        # The widget's base style walks its ancestors' backgrounds, and each component
+        # style is a CSS lookup: once per paint, not per row.
         self._base_style = self.rich_style
+        self._styles = {name: self.get_component_rich_style(f"results--{name}")
+                        for name in ("cursor", "match", "tag", "star", "dim")}
         try:
             return super().render_lines(crop)
         finally:
             self._base_style = None
+            self._styles = None
+
+    def _style(self, name: str) -> Style:
+        styles = self._styles
+        return styles[name] if styles is not None else self.get_component_rich_style(f"results--{name}")
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
@@ -163,7 +195,7 @@ class ResultsList(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         text = self._row_text(row)
         if row == self.cursor:
-            text.stylize(self.get_component_rich_style("results--cursor"))
+            text.stylize(self._style("cursor"))
         strip = Strip(text.render(self.app.console), text.cell_len)
         return strip.crop_extend(scroll_x, scroll_x + width, base).apply_offsets(scroll_x, row)
 
@@ -176,19 +208,19 @@ class ResultsList(ScrollView, can_focus=True):
         tags = ann.tags if ann else []
         mark = "●" if paper.id in self.selected else " "
         text = Text(no_wrap=True, overflow="ellipsis", end="")
-        text.append(mark, style=self.get_component_rich_style("results--match") if mark != " " else Style())
-        text.append(GLYPH[status] + " ", style=self.get_component_rich_style("results--dim") if status != "to-read" else Style(bold=True))
-        text.append(("★" * star).ljust(3) + " " if star else "", style=self.get_component_rich_style("results--star"))
+        text.append(mark, style=self._style("match") if mark != " " else _PLAIN)
+        text.append(GLYPH[status] + " ", style=self._style("dim") if status != "to-read" else _BOLD)
+        text.append(("★" * star).ljust(3) + " " if star else "", style=self._style("star"))
         tag_text = Text(no_wrap=True, end="")
         for tag in tags:
             tag_text.append(" ")
-            tag_text.append(f"#{display_safe(tag, False)}", style=self.get_component_rich_style("results--tag"))
+            tag_text.append(f"#{display_safe(tag, False)}", style=self._style("tag"))
         title = plain_title(paper.title)
         width = self.scrollable_content_region.width  # excludes the scrollbar
         room = max(width - text.cell_len - min(tag_text.cell_len, width // 3), 10)
         title_text = Text(title, style=Style(italic=paper.derived_title, dim=status in ("read", "skipped")), end="")
         if self.matched:
-            match_style = self.get_component_rich_style("results--match")
+            match_style = self._style("match")
             for m in _WORD.finditer(title):
                 if m.group().casefold() in self.matched:
                     title_text.stylize(match_style, m.start(), m.end())
