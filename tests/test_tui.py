@@ -475,6 +475,7 @@ async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, 
     from textual.widget import Widget
     from tui.widgets.reader import Reader
     monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
+    monkeypatch.setattr(main_mod, "READER_DELAY", 1.0)  # longer than any gap between keys here, however slow
     # The more-like-this model, ready at a moment of its own, would show the reader again.
     monkeypatch.setattr(main_mod.MainScreen, "prepare_similarity", lambda self: None)
     app = make(lib)
