@@ -136,7 +136,8 @@ def main() -> None:
     for seed in args.seeds:
         queries = make_queries(recs, position, None if args.all else args.sample, seed)
         total = len(queries)
-        ours = sum(t in lib.search(q, limit=5).indices for q, _, t in queries)
+        found = [t in lib.search(q, limit=5).indices for q, _, t in queries]
+        ours = sum(found)
         fzf = None
         if fzf_bin:
             fzf = 0
@@ -150,10 +151,10 @@ def main() -> None:
         if args.analyse:
             by, hit = Counter(), Counter()
             fixed = 0
-            for q, correct, t in queries:
+            for (q, correct, t), in_top in zip(queries, found):
                 m = words_present(lib, q, t)
                 by[m] += 1
-                hit[m] += t in lib.search(q, limit=5).indices
+                hit[m] += in_top
                 fixed += t in lib.search(correct, limit=5).indices
             for m in sorted(by, reverse=True):
                 print(f"|   abstract holds {m} of the 3 words | {by[m] / total:.0%} of queries "
