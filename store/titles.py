@@ -3,8 +3,12 @@
 Dumps carry no titles. The most useful short handle for a paper is the name of
 the method, model or benchmark it introduces ("We propose **EverAnimate**, an
 efficient post-training method ..." -> "EverAnimate: an efficient
-post-training method ..."). Without one, the first clause of the first
-sentence is trimmed to a few words. A real title always wins over this.
+post-training method ..."). An acronym's own long form is the best gloss, since
+real titles are so often "NAME: Long Form ..." ("Evolving Subnetwork Training
+(EST)" -> "EST: Evolving Subnetwork Training"). Without a name, the contribution
+("we propose a simple method for X" -> "A simple method for X") or else the
+first clause of the first sentence is trimmed to a few words. A real title
+always wins over this. ``benchmarks/title_quality.py`` measures it.
 """
 
 from __future__ import annotations
@@ -42,6 +46,11 @@ _COMMON = {
     "ImageNet", "CIFAR", "MNIST", "RLHF", "LoRA", "PAC", "NP", "TD", "EEG", "CFL", "IL", "BC", "CUAs", "CUA",
     "RTL", "ReLU", "FL", "DP", "QA", "VQA", "CoT", "ICL", "SFT", "DPO", "PPO", "MoE", "GP", "GPs", "HMM", "PCA",
     "SVD", "LSTM", "UAV", "3D", "2D", "1D", "4D", "US", "UK", "EU", "IoT", "LiDAR", "RGB", "MRI", "CT", "TPU",
+    # Field terms that abstracts define in passing ("maximum likelihood estimation (MLE)"), not names
+    # of a contribution: the acronyms found as names in 2+ ICML 2024 abstracts, never in their titles.
+    "ATE", "CATE", "CCA", "CCE", "CD", "CDF", "CMDP", "CP", "DM", "EBM", "ERM", "FLOP", "GCN", "INR", "KG", "LP",
+    "MBRL", "MLE", "MOO", "MPC", "MSE", "MTL", "NAS", "NN", "OT", "PEFT", "PTQ", "RAG", "SBM", "SCO", "SDE", "SGDM",
+    "SNN", "SSL", "SSM", "T2I", "ToM",
 }
 
 
@@ -59,10 +68,21 @@ def _is_name(token: str) -> bool:
     return inner_upper or has_digit
 
 
+# Patterns are compiled once here: re's own cache lookups cost more than the matching on short texts.
+_TEXT_CMD = re.compile(r"\\text\w*\{([^{}]*)\}|\\emph\{([^{}]*)\}")
+_MARKUP = re.compile(r"[*$_`{}]|\\[a-zA-Z]+")  # braces too: "{E}fficient {M}arkov" -> "Efficient Markov"
+_EMPTY_PARENS = re.compile(r"\(\s*\)")  # a parenthesis emptied by taking the name out of it
+_SPACES = re.compile(r"\s+")
+_MATH_TAIL = re.compile(r"\$.*")
+_MATH = re.compile(r"\$[^$]*\$?")
+_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
+_CLAUSE_END = re.compile(r"[,.;]")
+
+
 def _clean(text: str) -> str:
-    text = re.sub(r"\\text\w*\{([^{}]*)\}|\\emph\{([^{}]*)\}", lambda m: m.group(1) or m.group(2) or "", text)
-    text = re.sub(r"[*$_`]|\\[a-zA-Z]+", "", text)
-    return re.sub(r"\s+", " ", text).strip(" ,;:.")
+    text = _TEXT_CMD.sub(lambda m: m.group(1) or m.group(2) or "", text)
+    text = _EMPTY_PARENS.sub("", _MARKUP.sub("", text))
+    return _SPACES.sub(" ", text).strip(" ,;:.").lstrip(")] ")
 
 
 def _trim(text: str, max_words: int) -> str:
@@ -72,18 +92,35 @@ def _trim(text: str, max_words: int) -> str:
     return " ".join(parts[:max_words]) + "…"
 
 
+_APPOSITION = re.compile(r"[*}$]*\s*\)?\s*[,:(—–-]?\s*(?:which is\s+)?((?:an?|the)\s+[^.;:()]{3,160})")
+_APPOSITION_END = re.compile(r",\s*(?:which|that|where|whose|and|consisting|built|designed|to|using|by)\b|;|, ")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z$\\*])")
+
+
 def _phrase_after(text: str, end: int) -> str:
     """What the name is: ", a unified framework for X," after the name."""
-    m = re.match(r"[*}$]*\s*\)?\s*[,:(—–-]?\s*(?:which is\s+)?((?:an?|the)\s+[^.;:()]{3,160})", text[end:])
+    m = _APPOSITION.match(text, end)
     if not m:
         return ""
-    phrase = re.split(r",\s*(?:which|that|where|whose|and|consisting|built|designed|to|using|by)\b|;|, ", m.group(1))[0]
+    phrase = _APPOSITION_END.split(m.group(1))[0]
     return _clean(phrase)
 
 
+_CLAUSE_BREAK = re.compile(r"[,;:]\s|\s[—–]\s|—")
+# A sentence opening with one of these starts with a side clause ("As their size grows, LLMs ..."):
+# a short one says less than the main clause after it.
+_SUBORDINATE = re.compile(r"(?:as|despite|while|although|though|since|because|when|whereas|given|unlike|inspired|"
+                          r"motivated|in (?:the )?(?:pursuit|light|context|contrast|order)|with the|after|before|if|"
+                          r"once|by|for (?:many|decades|years))\b", re.I)
+
+
 def _first_clause(abstract: str) -> str:
-    first = re.split(r"(?<=[.!?])\s+(?=[A-Z$\\*])", abstract.strip(), maxsplit=1)[0]
-    clause = re.split(r"[,;:]\s|\s[—–]\s|—", first, maxsplit=1)[0]
+    first = _SENTENCE_END.split(abstract.strip(), maxsplit=1)[0]
+    clauses = _CLAUSE_BREAK.split(first, maxsplit=1)
+    clause = clauses[0]
+    if len(clauses) > 1 and _SUBORDINATE.match(clause) and len(clause.split()) <= 6 and len(clauses[1].split()) >= 4:
+        clause = _CLAUSE_BREAK.split(clauses[1], maxsplit=1)[0]  # the main clause
+        clause = clause[:1].upper() + clause[1:]
     if len(clause.split()) < 4:
         clause = first
     return _trim(_clean(clause), MAX_TITLE_WORDS)
@@ -91,33 +128,38 @@ def _first_clause(abstract: str) -> str:
 
 def _plain_name_ok(token: str) -> bool:
     """A capitalized plain word is a name only in a naming context ("We propose Larimar, a ...")."""
-    base = re.sub(r"\$.*", "", token)
+    base = _MATH_TAIL.sub("", token)
     return len(base) >= 3 and base[0].isupper() and base not in _COMMON and base.lower() not in _STOP
 
 
 _STOP = {"the", "a", "an", "our", "this", "these", "that", "two", "three", "new", "novel", "first", "we", "it",
          "in", "to", "for", "on", "and", "or", "with", "by", "as", "one", "such", "here", "several", "both"}
+_MATH_GROUP = re.compile(r"\\(?:math\w*|operatorname)\{$")
 _LOOKS_NAMEY = re.compile(r"[A-Z0-9]")
 _PLAIN_FOLLOW = re.compile(r"\s*(?:\*\*|\}\$?)?\s*[,:(]")
 _APPOS_COMMA = re.compile(r",\s+(?:an?|the)\s")
 _LAST_TOKEN = re.compile(r"(?<![\w$\\])(" + _NAME + r")$")
-_EXPANSION = re.compile(r"((?:[A-Z][\w-]*\s+){1,6}[\w-]*)\s*\(\s*[*$\\{a-z]*([A-Za-z][\w$^{}+-]*)")
 _APPOS = re.compile(r"\s*(?:\)|\*\*|\}\$?)?\s*(?:,|:|\(|—|--)\s*(?:which is\s+)?(?:an?|the)\s")
 
 
-def find_name(abstract: str) -> tuple[str, int] | None:
+def find_name(abstract: str, intros: list[re.Match] | None = None) -> tuple[str, int] | None:
     """The introduced method/benchmark name and the offset just after it, if any.
 
     Candidates are scored by context: named right after "we propose/introduce",
     set in bold, followed by an apposition (", a framework ..."), or "called X".
+
+    Args:
+        intros: the abstract's ``_INTRO`` matches, if the caller has them already.
     """
+    if intros is None:
+        intros = list(_INTRO.finditer(abstract))
     cands: list[tuple[int, int, str, int]] = []  # (score, -position, name, end)
 
-    def add(name: str, start: int, end: int, score: int, plain_ok: bool) -> None:
+    def add(name: str, start: int, end: int, score: int, plain_ok: bool, follow: bool = True) -> None:
         name = name.strip()
-        if _is_name(re.sub(r"\$.*", "", name) or name):
+        if _is_name(_MATH_TAIL.sub("", name) or name):
             score += 2
-        elif not (plain_ok and _plain_name_ok(name) and _PLAIN_FOLLOW.match(abstract, end, end + 6)):
+        elif not (plain_ok and _plain_name_ok(name) and (not follow or _PLAIN_FOLLOW.match(abstract, end, end + 6))):
             return
         if _APPOS.match(abstract, end):
             score += 2
@@ -127,11 +169,13 @@ def find_name(abstract: str) -> tuple[str, int] | None:
     for m in (_WRAPPED.finditer(head) if ("*" in head or "\\" in head) else ()):
         g = next(i for i in (1, 2, 3, 4) if m.group(i))
         add(m.group(g), m.start(), m.end(), 3, True)
-    for m in _INTRO.finditer(abstract):
-        rest_start = m.start("rest")
-        for i, tok in enumerate(_NAME_RE.finditer(m.group("rest"))):
+    for m in intros:
+        rest_start, rest = m.start("rest"), m.group("rest")
+        for i, tok in enumerate(_NAME_RE.finditer(rest)):
             word = tok.group()
-            direct = i == 0 or (i <= 2 and m.group("rest")[: tok.start()].strip().lower() in ("", "a", "an", "the"))
+            direct = i == 0 or (i <= 2 and rest[: tok.start()].strip().lower() in ("", "a", "an", "the"))
+            if rest[tok.start() - 1:tok.start()] == "{" and _MATH_GROUP.search(rest, max(0, tok.start() - 14), tok.start()):
+                continue  # "enforces $\mathrm{SE}(2)$ invariance": mathematics, not a name
             if direct or _LOOKS_NAMEY.search(word, 1):  # only name-shaped words can score
                 add(word, rest_start + tok.start(), rest_start + tok.end(), 4 if direct else 1, direct)
             if i > 25:
@@ -139,11 +183,13 @@ def find_name(abstract: str) -> tuple[str, int] | None:
     # The regex tries every word boundary; a substring test first is ~20x cheaper on most abstracts.
     naming = any(w in abstract for w in _NAMING_WORDS)
     for m in (_CALLED.finditer(abstract) if naming else ()):
-        add(m.group(1), m.start(1), m.end(), 3, True)
+        add(m.group(1), m.start(1), m.end(), 3, True, follow=False)  # "a framework named Ditto to ..."
+    acronyms: list[tuple[int, str, int]] = []  # ("(" position, acronym, end)
     for m in _PAREN.finditer(abstract):
         if len(m.group(1)) >= 3:
             coined = naming and _CALLED.search(abstract, max(0, m.start() - 80), m.start()) is not None
             add(m.group(1), m.start(1), m.end(), 4 if coined else 0, False)
+            acronyms.append((m.start(), m.group(1), m.end()))
     # "SPABA, an adaptation of ...": find the comma first (cheap), then the word before it.
     for comma in _APPOS_COMMA.finditer(abstract):
         start = max(0, comma.start() - 40)
@@ -153,7 +199,140 @@ def find_name(abstract: str) -> tuple[str, int] | None:
     if not cands:
         return None
     best = max(cands)
+    # "an Invisible One-Iteration (IOI) attack": a word inside an acronym's long form is part of that name.
+    start = -best[1]
+    for paren, acronym, end in acronyms:
+        if start < paren <= start + 160 and acronym != best[2]:
+            long = _defined_before(acronym, abstract[max(0, paren - 160):paren])
+            if long and len(long.split()) >= 2 and paren - len(long) - 3 <= start:
+                return acronym, end
     return best[2], best[3]
+
+
+def _short_form(name: str) -> str:
+    """The letters and digits of a name, without LaTeX ("EMC$^2$" -> "EMC")."""
+    return _NOT_ALNUM.sub("", _MATH.sub("", name))
+
+
+def _long_form(short: str, text: str) -> str | None:
+    """Schwartz & Hearst (2003), "A simple algorithm for identifying abbreviation
+    definitions in biomedical text": the shortest ending of ``text`` that holds
+    the short form's characters in order (read backwards), its first character
+    at the start of a word. None if there is none."""
+    s, i = len(short) - 1, len(text) - 1
+    while s >= 0:
+        c = short[s].lower()
+        while i >= 0 and (text[i].lower() != c or (s == 0 and i > 0 and text[i - 1].isalnum())):
+            i -= 1
+        if i < 0:
+            return None
+        i -= 1
+        s -= 1
+    return text[text.rfind(" ", 0, i + 1) + 1:]
+
+
+def _acronym_like(short: str) -> bool:
+    return 2 <= len(short) <= 10 and sum(c.isupper() for c in short) >= 2
+
+
+def _defined_before(name: str, before: str) -> str | None:
+    """The long form in "Long Form (NAME)", given the text up to the parenthesis:
+    searched in the last few words (Schwartz & Hearst's limit: min(|NAME| + 5, 2|NAME|))."""
+    short = _short_form(name)
+    if not _acronym_like(short):
+        return None
+    words = before.split()[-min(len(short) + 5, 2 * len(short)):]
+    return _long_form(short, " ".join(words))
+
+
+_OPEN_PAREN = re.compile(r"\([*\\{}$\s]*(?:textbf\{|textsc\{|mathrm\{|text\{|emph\{)?$")
+_CLOSE_PAREN = re.compile(r"[}*$\s]*\)")
+_PAREN_AFTER = re.compile(r"[}*$\s]*\(([^()]{5,120})\)")
+
+
+def _expansion(abstract: str, name: str) -> str:
+    """What an acronym-like name stands for, where the abstract defines it:
+    "Long Form (NAME)" or "NAME (Long Form)"; "" if it does not."""
+    short = _short_form(name)
+    if not _acronym_like(short):
+        return ""
+    start = abstract.find(name, 0, 3000)
+    while start >= 0:
+        end = start + len(name)
+        before = abstract[max(0, start - 160):start]
+        opened = _OPEN_PAREN.search(before)
+        if opened and _CLOSE_PAREN.match(abstract, end, end + 8):
+            long = _defined_before(name, _clean(before[:opened.start()]))
+            if long and len(long.split()) >= 2:
+                return long
+        after = _PAREN_AFTER.match(abstract, end, end + 130)
+        start = abstract.find(name, end, 3000)
+        if after:
+            inner = _clean(after.group(1))
+            if inner[:1].lower() == short[0].lower() and len(inner.split()) >= 2 and _long_form(short, inner) == inner:
+                return inner
+    return ""
+
+
+_NAMING_TAIL = re.compile(r"(?:\s+(?:" + "|".join(_NAMING_WORDS) + r"|as|is|by|of|for|to|in|the|and|we|our|or|,|:|\())+\s*$")
+# Phrases that do not say what a paper is: fragments and purpose clauses ("to address this gap").
+_BAD_START = re.compile(r"(?:and|which|that|for|by|of|in|with|on|from|as|is|are|it|this|these|its|their)\b|"
+                        r"to (?:address|tackle|solve|overcome|bridge|fill|mitigate|alleviate|resolve|handle|remedy|"
+                        r"close|this|these|that|do so)\b", re.I)
+_GENERIC = {"a", "an", "the", "novel", "new", "simple", "generic", "general", "framework", "approach", "method",
+            "methods", "algorithm", "model", "technique", "paradigm", "variant", "alternative", "effective",
+            "efficient", "unified", "strategy", "system", "tool", "scheme", "solution", "procedure", "our",
+            "and", "yet", "innovative", "powerful", "principled", "practical", "straightforward", "improved",
+            "improvement", "module", "mechanism", "architecture", "network", "pipeline", "family", "version",
+            "extension", "modification", "way", "idea", "concept", "one", "such", "this", "that", "called"}
+
+
+_NAMING_WORD_END = re.compile(r"\s*\b(?:" + "|".join(_NAMING_WORDS) + r")?\s*\(?$")
+_AND_THEN = re.compile(r"^(?:and|then)\s+")
+
+
+def _informative(phrase: str) -> bool:
+    """Says something: 2+ words, not a fragment, not only "a novel framework"."""
+    words = phrase.lower().split()
+    return len(words) >= 2 and not _BAD_START.match(phrase) and any(w.strip(",()") not in _GENERIC for w in words)
+
+
+def _intro_phrase(name: str, intros: list[re.Match]) -> str:
+    """What "we propose/introduce ..." says the name is: the words before it ("a
+    low-rank estimation method called *LowPopArt*") or, if they say nothing, after
+    it; else the first such clause with the name taken out."""
+    for m in intros:
+        clause = _CLAUSE_END.split(m.group("rest"), maxsplit=1)[0]
+        if name not in clause:
+            continue
+        before, after = clause.split(name, 1)
+        for part in (_NAMING_TAIL.sub("", " " + _clean(before)).strip(), _clean(after)):
+            if _informative(part):
+                return part
+        break
+    if not intros:
+        return ""
+    clause = _clean(_CLAUSE_END.split(intros[0].group("rest"), maxsplit=1)[0])
+    at = clause.find(name)
+    if at >= 0:  # take the name out, with a "called" before it and its parentheses
+        clause = (_NAMING_WORD_END.sub("", clause[:at]) + " " + clause[at + len(name):].lstrip(")")).strip()
+    return _AND_THEN.sub("", clause)
+
+
+_WE_FIRST = re.compile(r"\s*(?:We|This (?:paper|work)|In this (?:paper|work))\b")
+
+
+def _contribution(abstract: str, intros: list[re.Match]) -> str:
+    """ "We propose a simple method for X, ..." -> "A simple method for X"; "" if none."""
+    if _WE_FIRST.match(abstract):
+        return ""  # "We argue that ...": the first clause says it best
+    intro = next((m for m in intros if not m.group().startswith(("and", "then"))), None)
+    if not intro:
+        return ""
+    clause = _clean(_CLAUSE_END.split(intro.group("rest"), maxsplit=1)[0])
+    if len(clause.split()) < 4 or not _informative(clause):
+        return ""
+    return _trim(clause[0].upper() + clause[1:], MAX_TITLE_WORDS)
 
 
 def derive_title(abstract: str) -> str:
@@ -164,20 +343,22 @@ def derive_title(abstract: str) -> str:
 
     Returns:
         "Name: what it is" when the abstract introduces a named method or
-        benchmark, else the trimmed first clause. Never empty.
+        benchmark (what it is: the acronym's long form, the apposition after
+        the name, or what the "we propose" clause says of it), "Name — first
+        clause" when none of those says anything; without a name, the
+        contribution clause or else the first clause. Never empty.
     """
-    found = find_name(abstract)
+    intros = list(_INTRO.finditer(abstract))
+    found = find_name(abstract, intros)
     if found:
         name, end = found
-        phrase = _phrase_after(abstract, end)
-        if not phrase:
-            # "the Voice Identity Perception benchmark (VIPBench)": the expansion before it.
-            before = abstract[max(0, end - 200):end]
-            hits = [m for m in _EXPANSION.finditer(before) if m.group(2).startswith(name)]
-            phrase = _clean(hits[-1].group(1)) if hits else ""
-        if not phrase:
-            intro = _INTRO.search(abstract)
-            phrase = _clean(re.split(r"[,.;]", intro.group("rest"))[0]).replace(name, "").strip() if intro else ""
-        title = f"{name}: {_trim(phrase, MAX_TITLE_WORDS - 1)}" if len(phrase.split()) >= 2 else name
-        return title
-    return _first_clause(abstract) or _trim(_clean(abstract), MAX_TITLE_WORDS) or "(empty abstract)"
+        long = _expansion(abstract, name)
+        if long:
+            return f"{name}: {_trim(long, MAX_TITLE_WORDS - 1)}"
+        for phrase in (_phrase_after(abstract, end), _intro_phrase(name, intros)):
+            if _informative(phrase):
+                return f"{name}: {_trim(phrase, MAX_TITLE_WORDS - 1)}"
+        clause = _first_clause(abstract)
+        return f"{name} — {_trim(clause, MAX_TITLE_WORDS - 1)}" if len(clause.split()) >= 2 else name
+    return (_contribution(abstract, intros) or _first_clause(abstract) or _trim(_clean(abstract), MAX_TITLE_WORDS)
+            or "(empty abstract)")

@@ -21,6 +21,45 @@ def test_forms_of_introduction():
     assert t == "Reinforcement learning from human feedback is widely used"
 
 
+def test_an_acronym_is_glossed_by_its_own_long_form():
+    """Real titles are so often "NAME: Long Form" that the definition in the abstract beats a
+    generic apposition; Schwartz & Hearst's matching finds it capitalized or not, before or after."""
+    assert derive_title("Here we propose a novel training paradigm: Evolving Subnetwork Training (EST). EST samples "
+                        "subnetworks.") == "EST: Evolving Subnetwork Training"
+    assert derive_title("Our method, simulation-based model inference (SBMI), represents distributions over "
+                        "models.") == "SBMI: simulation-based model inference"
+    assert derive_title("Trajectories matter. We propose a novel approach called SSWDP (Self-Supervised Waypoint "
+                        "Distortion Prediction).") == "SSWDP: Self-Supervised Waypoint Distortion Prediction"
+    # A capitalized word inside the long form is not the name: the acronym it spells is.
+    assert derive_title("PDEs matter. In this paper, we introduce the *Time-Evolving Natural Gradient (TENG)*, "
+                        "generalizing principles.") == "TENG: Time-Evolving Natural Gradient"
+    assert derive_title("Attacks exist. We propose an Invisible One-Iteration (IOI) adversarial attack on "
+                        "quality metrics.") == "IOI: Invisible One-Iteration"
+
+
+def test_what_is_not_a_title():
+    # LaTeX braces, and the parentheses the name leaves behind, do not show.
+    t = derive_title("We propose EMC$^2$, an {E}fficient {M}arkov chain sampler for contrastive learning.")
+    assert t == "EMC$^2$: an Efficient Markov chain sampler for contrastive learning"
+    t = derive_title("We present an arbitrary-scale super-resolution (SR) method to enhance scientific data.")
+    assert "()" not in t and "(" not in t
+    # A field's acronym defined in passing is not the paper's name.
+    assert not derive_title("Maximum likelihood estimation (MLE) is standard. We study scoring rules for "
+                            "generation.").startswith("MLE")
+    # A purpose clause does not say what a method is; "named" works for plain words too.
+    assert "address" not in derive_title("Code is insecure. We propose SafeCoder to address this gap.")
+    assert derive_title("We propose the framework named Ditto to enable quantization.").startswith("Ditto")
+
+
+def test_without_a_name_the_contribution_or_the_main_clause():
+    t = derive_title("Models are costly. We propose a simple method for pruning weights without retraining, "
+                     "which is fast.")
+    assert t == "A simple method for pruning weights without retraining"
+    t = derive_title("As their size increases, large language models are natural candidates for pruning. "
+                     "Pruning is hard.")
+    assert t == "Large language models are natural candidates for pruning"
+
+
 def test_title_is_never_empty():
     assert derive_title("$$") and derive_title("**")
 
