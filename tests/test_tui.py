@@ -57,6 +57,16 @@ async def test_startup_list_reader_header(lib, make):
         assert app.focused is screen(app).results
 
 
+async def test_footer_labels_are_distinct(lib, make):
+    """Every key the footer shows has its own label: "⏎ Read" beside "r Read" read as one action."""
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        shown = [b.binding.description for b in app.screen.active_bindings.values() if b.binding.show]
+        assert len(shown) >= 8 and len(shown) == len(set(shown)), shown
+        assert "Open" in shown and "Read" in shown
+
+
 async def test_navigation_keys(lib, make):
     app = make(lib)
     async with app.run_test(size=(120, 30)) as pilot:
