@@ -289,6 +289,7 @@ _GENERIC = {"a", "an", "the", "novel", "new", "simple", "generic", "general", "f
 
 _NAMING_WORD_END = re.compile(r"\s*\b(?:" + "|".join(_NAMING_WORDS) + r")?\s*\(?$")
 _AND_THEN = re.compile(r"^(?:and|then)\s+")
+_WHICH = re.compile(r",\s*(?:which|that)\s+")  # "we introduce WebNavigator, which reframes X" -> "reframes X"
 
 
 def _informative(phrase: str) -> bool:
@@ -300,12 +301,17 @@ def _informative(phrase: str) -> bool:
 def _intro_phrase(name: str, intros: list[re.Match]) -> str:
     """What "we propose/introduce ..." says the name is: the words before it ("a
     low-rank estimation method called *LowPopArt*") or, if they say nothing, after
-    it; else the first such clause with the name taken out."""
+    it ("WebNavigator, which reframes ..."); else the first such clause with the
+    name taken out."""
     for m in intros:
-        clause = _CLAUSE_END.split(m.group("rest"), maxsplit=1)[0]
+        rest = m.group("rest")
+        clause = _CLAUSE_END.split(rest, maxsplit=1)[0]
         if name not in clause:
             continue
         before, after = clause.split(name, 1)
+        if not after.strip(" *}$)"):
+            which = _WHICH.match(rest, len(clause))
+            after = _CLAUSE_END.split(rest[which.end():], maxsplit=1)[0] if which else ""
         for part in (_NAMING_TAIL.sub("", " " + _clean(before)).strip(), _clean(after)):
             if _informative(part):
                 return part

@@ -49,6 +49,9 @@ def test_what_is_not_a_title():
     # A purpose clause does not say what a method is; "named" works for plain words too.
     assert "address" not in derive_title("Code is insecure. We propose SafeCoder to address this gap.")
     assert derive_title("We propose the framework named Ditto to enable quantization.").startswith("Ditto")
+    # ", which ..." says what it does.
+    assert derive_title("Agents are weak. To overcome this, we introduce WebNavigator, which reframes web navigation "
+                        "as retrieval. It works.") == "WebNavigator: reframes web navigation as retrieval"
 
 
 def test_without_a_name_the_contribution_or_the_main_clause():
