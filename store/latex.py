@@ -16,6 +16,11 @@ _SUP = str.maketrans("0123456789+-=()nikT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻�
 _SUB = str.maketrans("0123456789+-=()aeijknmtx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₙₘₜₓ")
 _SCRIPT = re.compile(r"([\^_])(?:\{([^{}]{1,8})\}|([0-9A-Za-z]))")
 _MATH = re.compile(r"\$\$[^$]+\$\$|\$[^$\n]{1,400}\$")
+# TeX's typographic ligatures, which abstracts use outside any command: ``quoted'' and dashes
+# (Weisfeiler--Leman, ``Shortcut Text Gradient'' --- an ...). pylatexenc converts them only in
+# text that goes through it, i.e. text with a command or a brace.
+_LIGATURES = re.compile(r"``|''|---|--")
+_LIGATURE = {"``": "“", "''": "”", "---": "—", "--": "–"}
 _MARKDOWN = re.compile(r"\*\*([^*\n]+?)\*\*|__([^_\n]+?)__|(?<![\w*])\*([^*\n ][^*\n]*?)\*(?![\w*])")
 
 
@@ -51,10 +56,16 @@ def latex_to_text(src: str, math: bool = False) -> str:
     return out
 
 
+def ligatures(text: str) -> str:
+    """``x'' -> “x”, --- -> —, -- -> – (a cheap no-op on text without them)."""
+    if "``" in text or "''" in text or "--" in text:
+        return _LIGATURES.sub(lambda m: _LIGATURE[m.group()], text)
+    return text
+
+
 def plain_text(text: str) -> str:
     """Markup-free Unicode: math converted, LaTeX commands and Markdown emphasis dropped."""
     text = _MATH.sub(lambda m: latex_to_text(m.group().strip("$"), math=True), text)
     text = _MARKDOWN.sub(lambda m: next(g for g in m.groups() if g is not None), text)
-    if "\\" in text or "{" in text:
-        text = latex_to_text(text)
+    text = latex_to_text(text) if "\\" in text or "{" in text else ligatures(text)
     return " ".join(text.split()) if "\n" not in text else text

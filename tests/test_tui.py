@@ -432,6 +432,27 @@ async def test_latex_in_titles_is_rendered_in_list_and_reader(lib, make, tmp_pat
             assert "Breaking the 𝒪(√(T)) Barrier" in shown and "\\mathcal" not in shown
 
 
+async def test_tex_quotes_and_dashes_are_typeset(lib, make, tmp_path):
+    """``quotes'' and -- dashes outside any LaTeX command (2-5 % of ICML/ICLR abstracts) show as
+    typography in the reader and in plain-text output, as they would in the paper."""
+    from store.latex import plain_text
+
+    abstract = "We introduce ``Shortcut Text Gradient'' --- an effective Weisfeiler--Leman test for prompts."
+    (tmp_path / "q.txt").write_text(abstract)
+    lib.import_paths([tmp_path / "q.txt"])
+    app = make(lib)
+    async with app.run_test(size=(140, 30)) as pilot:
+        await pilot.press("G")
+        await pilot.pause()
+        from rich.console import Console
+        console = Console(width=140, record=True, file=open(os.devnull, "w"))
+        console.print(screen(app).query_one("#reader-body").content)
+        reader = " ".join(console.export_text().split())
+    expected = "We introduce “Shortcut Text Gradient” — an effective Weisfeiler–Leman test for prompts."
+    assert expected in reader and "``" not in reader
+    assert plain_text(abstract) == expected
+
+
 async def test_hostile_abstract_never_reaches_the_screen_raw(lib, make, tmp_path):
     (tmp_path / "evil.txt").write_text("We attack \x1b[31mred\x1b[0m terminals \x1b]52;c;ZXZpbA==\x07 and \x08\x0c\u200b today.")
     lib.import_paths([tmp_path / "evil.txt"])

@@ -15,7 +15,7 @@ from functools import lru_cache
 from rich.style import Style
 from rich.text import Text
 
-from store.latex import latex_to_text, plain_text
+from store.latex import latex_to_text, ligatures, plain_text
 from store.text import display_safe
 
 _SEGMENT = re.compile(
@@ -70,7 +70,7 @@ def render_abstract(abstract: str) -> tuple[Text, list[str]]:
 def _plain(segment: str) -> str:
     if "\\" in segment or "{" in segment:
         return latex_to_text(segment)
-    return segment
+    return ligatures(segment)
 
 
 @lru_cache(maxsize=4096)  # the list renders the visible rows' titles on every repaint
