@@ -41,6 +41,27 @@ def test_triage_round_trip_and_undo(run_cli):
     assert stats["status"]["to-read"] == 1 and stats["triaged"] == 1
 
 
+def test_status_and_star_take_the_value_first_or_last(run_cli):
+    """`status read ID...` and `star 3 ID` work as well as the documented `status ID... read`;
+    a status with no id gets a usage error that says what is missing, and nothing changes."""
+    papers = json.loads(run_cli("list", "--format", "json").stdout)
+    a, b = papers[0]["id"], papers[1]["id"]
+    assert "2 papers marked read" in run_cli("status", "read", a, b[:6]).stdout
+    assert "1 paper marked skipped" in run_cli("status", "--format", "text", b, "skipped").stdout
+    run_cli("star", "3", a)
+    run_cli("star", b, "1")
+    got = {p["id"]: (p["status"], p["star"]) for p in json.loads(run_cli("list", "--format", "json").stdout)}
+    assert got[a] == ("read", 3) and got[b] == ("skipped", 1)
+    for args in (("status", "to-read"), ("star", "2")):
+        proc = run_cli(*args, check=False)
+        assert proc.returncode == 2 and "which paper? give its id" in proc.stderr, proc.stderr
+    proc = run_cli("status", "read", "maybe", check=False)
+    assert proc.returncode == 1 and "no paper with id 'maybe'" in proc.stderr
+    proc = run_cli("status", a, "maybe", check=False)  # no status word at either end
+    assert proc.returncode == 2 and "invalid choice: 'maybe'" in proc.stderr
+    assert {p["id"]: (p["status"], p["star"]) for p in json.loads(run_cli("list", "--format", "json").stdout)} == got
+
+
 def test_search_ranks_and_tolerates_typos(run_cli):
     res = json.loads(run_cli("search", "identiy", "voice", "--format", "json", "--limit", "3").stdout)
     assert res[0]["title"].startswith("VIPBench")

@@ -141,7 +141,13 @@ def main(argv: list[str] | None = None) -> int:
     names = command_names()
     argv = with_default_command(argv, names)
     command = _command_in(argv)
+    if command in ("status", "star"):
+        argv, missing_id = _value_last(argv, command)
     parser = build_parser(only=command if command in names else None)
+    if command in ("status", "star") and missing_id:
+        subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        subparsers.choices[command].error(  # exits 2 with the subcommand's usage, like argparse's own errors
+            f"which paper? give its id: papersift {command} ID{' [ID ...]' if command == 'status' else ''} {missing_id}")
     args, extra = parser.parse_known_args(argv)
     if extra and args.command == "search" and all(_NEGATED_FILTER.fullmatch(x) for x in extra):
         args.query += extra  # `papersift search robots -tag:maybe`: a query filter, not an option
@@ -157,6 +163,33 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `papersift list | head`: the reader went away; not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def _value_last(argv: list[str], command: str) -> tuple[list[str], str | None]:
+    """`papersift status read ID...` and `papersift star 3 ID` read as naturally as the documented
+    `status ID... read` and `star ID 3`: a status word (or a 0-3 rating) given first moves last.
+
+    Returns:
+        The arguments, and the status (rating) if it was the only one given (no paper id).
+    """
+    start = argv.index(command) + 1
+    positions, i = [], start
+    while i < len(argv):
+        if argv[i] == "--format":
+            i += 2
+            continue
+        if not argv[i].startswith("-"):
+            positions.append(i)
+        i += 1
+    value = STATUSES if command == "status" else ("0", "1", "2", "3")
+    if len(positions) == 1 and argv[positions[0]] in value:
+        return argv, argv[positions[0]]
+    if len(positions) < 2:
+        return argv, None
+    first, last = argv[positions[0]], argv[positions[-1]]
+    if first in value and last not in value:
+        argv = argv[:positions[0]] + argv[positions[0] + 1:] + [first]
+    return argv, None
 
 
 _NEGATED_FILTER = re.compile(r"-[A-Za-z]+:\S*")
