@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 
@@ -124,6 +125,32 @@ async def test_dashboard_shows_progress_and_counts(lib, tmp_path):
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is app.main_screen
+
+
+async def test_dashboard_counts_fit_a_narrow_terminal(lib, tmp_path):
+    """At 80 columns the two charts side by side are ~35 cells wide: bars shrink, counts stay whole
+    (fixed 30-cell bars cut them to "2,6…" at 100 columns on a 2,610-paper library)."""
+    from rich.console import Console
+
+    from tui.screens.dashboard import bars, topic_table
+    for width in (30, 44, 100):
+        console = Console(width=width, record=True, file=open(os.devnull, "w"))
+        console.print(bars([("unread", 2610), ("to-read", 12), ("skipped", 0)], 2622))
+        console.print(topic_table([{"topic": 29, "label": "image · images · visual", "papers": 123, "triaged": 40}]))
+        shown = console.export_text()
+        assert all(n in shown for n in ("2,610", " 12", "123", " 40")), shown
+        assert max(len(line) for line in shown.splitlines()) <= width
+    lib.set_status([p.id for p in lib.corpus][:4], "read")
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.press("d")
+        await pilot.pause()
+        chart = app.screen.query_one("#by-status")
+        assert 20 <= chart.size.width <= 40
+        console = Console(width=chart.size.width, record=True, file=open(os.devnull, "w"))
+        console.print(chart.content)
+        shown = console.export_text()
+        assert "31" in shown and "4" in shown and "…" not in shown, shown
 
 
 async def test_topic_browser_filters_the_list_to_a_topic(lib, tmp_path):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual.containers import Horizontal, VerticalScroll
@@ -13,19 +13,49 @@ from store import Library
 
 from ..keymap import binding
 
-WIDTH = 30
+WIDTH = 30       # the longest bar, in cells
+MIN_BAR = 6      # bars never shrink below this; the labels give way first
+MAX_LABEL = 34
 
 
-def bars(rows: list[tuple[str, int]], total: int, style: str = "green") -> Table:
-    """A label / bar / count table (bars scaled to ``total``)."""
-    table = Table(box=None, show_header=False, pad_edge=False)
-    table.add_column(no_wrap=True, max_width=34, overflow="ellipsis")
-    table.add_column(no_wrap=True)
-    table.add_column(justify="right", no_wrap=True)
-    for label, count in rows:
-        filled = round(WIDTH * count / total) if total else 0
-        table.add_row(escape(label), Text("█" * filled + "░" * (WIDTH - filled), style=style), f"{count:,}")
-    return table
+class Chart:
+    """Rows of label, bar and counts. Bars take the width left once the counts and
+    (up to MAX_LABEL cells of) the labels fit, so a narrow pane never cuts a count.
+
+    Each row is (label, bar segments as (fraction of a full bar, style), count cells).
+    """
+
+    def __init__(self, rows: list[tuple[str, list[tuple[float, str]], list[str]]]) -> None:
+        self.rows = rows
+
+    def __rich_console__(self, console, options):
+        table = Table(box=None, show_header=False, pad_edge=False, expand=False)
+        if not self.rows:
+            yield table
+            return
+        n_counts = max(len(r[2]) for r in self.rows)
+        count_w = [max(cell_len(r[2][i]) for r in self.rows if i < len(r[2])) for i in range(n_counts)]
+        label_w = min(MAX_LABEL, max(cell_len(r[0]) for r in self.rows))
+        room = options.max_width - sum(count_w) - 2 * (n_counts + 1)  # two spaces between columns
+        bar_w = max(MIN_BAR, min(WIDTH, room - label_w))
+        label_w = max(4, min(label_w, room - bar_w))
+        table.add_column(no_wrap=True, width=label_w, overflow="ellipsis")
+        table.add_column(no_wrap=True, width=bar_w)
+        for w in count_w:
+            table.add_column(justify="right", no_wrap=True, width=w)
+        for label, segments, counts in self.rows:
+            bar, used = Text(), 0
+            for fraction, style in segments:
+                cells = min(bar_w - used, round(bar_w * fraction))
+                bar.append("█" * cells, style=style)
+                used += cells
+            table.add_row(Text(label), bar + Text(" " * (bar_w - used)), *counts)
+        yield table
+
+
+def bars(rows: list[tuple[str, int]], total: int, style: str = "green") -> Chart:
+    """A label / bar / count chart, bars scaled to ``total``."""
+    return Chart([(label, [(count / total if total else 0.0, style)], [f"{count:,}"]) for label, count in rows])
 
 
 def topic_bar(papers: int, triaged: int, biggest: int) -> Text:
@@ -35,15 +65,12 @@ def topic_bar(papers: int, triaged: int, biggest: int) -> Text:
     return Text("█" * part, style="green") + Text("█" * (filled - part), style="blue") + Text(" " * (WIDTH - filled))
 
 
-def topic_table(rows: list[dict]) -> Table:
-    table = Table(box=None, show_header=False, pad_edge=False)
-    for col in ("topic", "bar", "papers", "triaged"):
-        table.add_column(no_wrap=True, justify="right" if col in ("papers", "triaged") else "left")
-    biggest = max((r["papers"] for r in rows), default=1)
-    for r in rows:
-        table.add_row(escape(f"topic:{r['topic']} {r['label']}"), topic_bar(r["papers"], r["triaged"], biggest),
-                      f"{r['papers']:,}", f"{r['triaged']:,}")
-    return table
+def topic_table(rows: list[dict]) -> Chart:
+    """Topics as bars as long as each is big, green for its triaged part; papers and triaged counts."""
+    biggest = max((r["papers"] for r in rows), default=1) or 1
+    return Chart([(f"topic:{r['topic']} {r['label']}",
+                   [(r["triaged"] / biggest, "green"), ((r["papers"] - r["triaged"]) / biggest, "blue")],
+                   [f"{r['papers']:,}", f"{r['triaged']:,}"]) for r in rows])
 
 
 class DashboardScreen(ModalScreen[None]):
@@ -54,6 +81,7 @@ class DashboardScreen(ModalScreen[None]):
     DashboardScreen Sparkline { height: 4; margin: 0 0 1 0; }
     DashboardScreen Horizontal { height: auto; }
     DashboardScreen Static { width: 1fr; margin-bottom: 1; }
+    DashboardScreen Horizontal > Static { margin-right: 3; }
     """
 
     def __init__(self, library: Library) -> None:
