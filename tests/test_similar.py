@@ -179,6 +179,13 @@ async def test_topic_browser_filters_the_list_to_a_topic(lib, tmp_path):
         await pilot.press("escape")                      # closing changes nothing
         await pilot.pause()
         assert app.screen is main and main.query_one("#search").value == f"topic:{rows[1]['topic']}"
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(60, 24)) as pilot:    # narrow: one line per topic, cut with "…"
+        await pilot.press("b")
+        await wait_workers(app, pilot)
+        await pilot.pause()
+        options = app.screen.query_one("#topic-list")
+        assert options.virtual_size.height == options.option_count == len(rows)
 
 
 def test_recommended_sort_puts_similar_papers_first(lib):

@@ -38,7 +38,9 @@ class TopicsScreen(ModalScreen[int | None]):
     DEFAULT_CSS = """
     TopicsScreen { align: center middle; }
     TopicsScreen > Vertical { width: 95%; height: 90%; border: thick $accent; background: $surface; padding: 0 1; }
-    TopicsScreen OptionList, TopicsScreen OptionList:focus { height: 1fr; border: none; padding: 0; }
+    TopicsScreen OptionList, TopicsScreen OptionList:focus { height: 1fr; border: none; padding: 0;
+                                                             text-wrap: nowrap; text-overflow: ellipsis; }
+    TopicsScreen #topics-title { width: 1fr; }
     """
 
     def __init__(self, library: Library) -> None:
