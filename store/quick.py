@@ -31,7 +31,7 @@ from .journal import ANN, journal_path_for, read_snapshot, replay_journal
 from .packfile import PackReader, chunk_loader, items_sections, read_item
 from .query import parse_query
 from .text import search_tokens
-from .vocab import COVERAGE_WEIGHT, SortedWords, Vocabulary, index_size
+from .vocab import COVERAGE_WEIGHT, SortedWords, Vocabulary, idf_ceiling, index_size
 
 if TYPE_CHECKING:
     from .models import Annotation
@@ -177,11 +177,10 @@ def rank(vocab: Vocabulary, reader: PackReader, idf, words: list[str], extra: di
         for d in extra.get(word, ()):
             score[d] = ANNOTATION_WEIGHT
             sim_of[d] = 1.0
-        exact = [idf[i] for i, s in variants if s == 1.0]
-        exact_idf = max(exact) if exact else None
+        ceiling = idf_ceiling(variants, idf)
         for tid, sim in variants:
             a, b = offsets[tid], offsets[tid + 1]
-            term_idf = idf[tid] if exact_idf is None else min(idf[tid], exact_idf)
+            term_idf = min(idf[tid], ceiling)
             sim32 = _f32(sim)
             w = _f32(term_idf * sim32)
             weights = array("f", [x * w for x in reader.read("weights", a, b)])  # rounded to float32

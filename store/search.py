@@ -24,7 +24,7 @@ import numpy as np
 from .packfile import PackReader, pack, words_sections
 from .parallel import release_free_memory
 from .text import index_tokens
-from .vocab import COVERAGE_WEIGHT, INDEX_VERSION, SortedWords, Vocabulary, index_size, stem_tables
+from .vocab import COVERAGE_WEIGHT, INDEX_VERSION, SortedWords, Vocabulary, idf_ceiling, index_size, stem_tables
 
 TITLE_WEIGHT = 3
 # The opening of an abstract usually restates what the title says; its words count extra.
@@ -198,11 +198,11 @@ class SearchIndex:
                 term_score[d] = np.maximum(term_score[d], w)
                 term_sim[d] = 1.0
                 matched.add(word)
-            exact_idf = max((self.idf[i] for i, s in variants if s == 1.0), default=None)
+            ceiling = idf_ceiling(variants, self.idf)
             for tid, sim in variants:
                 a, b = self.offsets[tid], self.offsets[tid + 1]
                 d = self.docs[a:b]
-                idf = self.idf[tid] if exact_idf is None else min(self.idf[tid], exact_idf)
+                idf = min(self.idf[tid], ceiling)
                 # In float32 throughout (as store.quick's pure-Python ranking reproduces).
                 cur = term_score[d]
                 term_score[d] = np.maximum(cur, self.weights[a:b] * np.float32(idf * np.float32(sim)))

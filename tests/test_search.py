@@ -32,6 +32,22 @@ def test_a_typo_that_hides_the_suffix_still_finds_the_word():
     assert index.rank(["imitaion"]).matched_terms == {"imitation"}
 
 
+def test_a_typo_weighs_as_the_word_it_most_likely_means():
+    """`reinforcemnet` is one edit from "reinforcement" (common) and "reinforced" (rare): the rare
+    neighbour must not win for being rare. Same for the completions of a word being typed."""
+    from store.search import SearchIndex
+    docs = [("", f"reinforcement learning for task {i} with a policy") for i in range(8)]
+    # Equal idf leaves BM25's length normalization to order them: the rare words' papers are longer.
+    docs += [("", "reinforced concrete beams under heavy load in wet and cold weather"),
+             ("", "transformers for vision"), ("", "transfer learning of many small models at once"),
+             ("", "transformers in language"), ("", "a transfusion study of blood in patients")]
+    index = SearchIndex.build(docs)
+    assert index.rank(["reinforcemnet"]).order.tolist()[:8] == list(range(8))
+    assert index.rank(["reinforcemnet"]).order.tolist()[8] == 8       # still found, last
+    top = index.rank(["transf"]).order.tolist()[:2]
+    assert sorted(top) == [9, 11]  # "transformers" (2 papers) before "transfer" and "transfusion"
+
+
 def test_math_is_found_by_name(tmp_path):
     """LaTeX commands and Greek letters drop out of the normalized text; their names are indexed."""
     dump = tmp_path / "math.txt"
