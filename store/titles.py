@@ -26,7 +26,7 @@ _NAME_RE = re.compile(_NAME)
 _WRAPPED = re.compile(
     r"(?=[*$\\])(?:"
     r"\*\*\s*(" + _NAME + r")\s*\*\*"                      # **Name**
-    r"|\$?\\text(?:bf|sc|tt|it)\{\s*(" + _NAME + r")\s*\}\$?"  # $\textbf{Name}$
+    r"|\$?\\text(?:bf|sc|tt|it)\{\s*(" + _NAME + r")\s*\}(?![A-Za-z])\$?"  # $\textbf{Name}$, not $\textbf{LE}arnable$
     r"|\\emph\{\s*(" + _NAME + r")\s*\}"
     r"|(?<![*\w])\*(" + _NAME + r")\*(?!\*))"                # *Name*
 )
@@ -37,7 +37,7 @@ _INTRO = re.compile(  # the lookahead: first letters of the openers, a cheap pre
     r"\b(?P<rest>[^.]{0,200})"
 )
 _NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined")
-_CALLED = re.compile(r"\b(?:" + "|".join(_NAMING_WORDS) + r")\s+(?:as\s+)?[\"'“*$\\{textbf]*\s*(" + _NAME + ")")
+_CALLED = re.compile(r"\b(?:" + "|".join(_NAMING_WORDS) + r")\s+(?:as\s+)?(?:[\"'“*$]|\\textbf\{)*\s*(" + _NAME + ")")
 _PAREN = re.compile(r"\(\s*(?:\*\*|\\textbf\{|\$\\text\w+\{)?(" + _NAME + r")(?:\}\$|\}|\*\*)?\s*\)")
 _COMMON = {
     "LLM", "LLMs", "VLM", "VLMs", "AI", "ML", "RL", "NLP", "GPU", "GPUs", "CPU", "TTS", "SOTA", "MLLM", "MLLMs",

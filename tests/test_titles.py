@@ -49,6 +49,11 @@ def test_what_is_not_a_title():
     # A purpose clause does not say what a method is; "named" works for plain words too.
     assert "address" not in derive_title("Code is insecure. We propose SafeCoder to address this gap.")
     assert derive_title("We propose the framework named Ditto to enable quantization.").startswith("Ditto")
+    # "called the ..." no longer eats a letter of the name; a bolded initial is not a name.
+    assert derive_title("We propose an automatic algorithm discovery framework called tnGPS, which "
+                        "searches.").startswith("tnGPS")
+    assert derive_title(r"Our $\textbf{Leddam}$ ($\textbf{LE}arnable$ $\textbf{D}ecomposition$) works "
+                        "well.").startswith("Leddam")
     # ", which ..." says what it does.
     assert derive_title("Agents are weak. To overcome this, we introduce WebNavigator, which reframes web navigation "
                         "as retrieval. It works.") == "WebNavigator: reframes web navigation as retrieval"
