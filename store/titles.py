@@ -92,7 +92,8 @@ def _trim(text: str, max_words: int) -> str:
     return " ".join(parts[:max_words]) + "…"
 
 
-_APPOSITION = re.compile(r"[*}$]*\s*\)?\s*[,:(—–-]?\s*(?:which is\s+)?((?:an?|the)\s+[^.;:()]{3,160})")
+_APPOSITION = re.compile(r"[*}$]*\s*\)?\s*[,:(—–-]?\s*(?:which is\s+)?((?:an?|the)\s+(?:[^.;:()]|\([\w-]{1,12}\)){3,160})")
+_ACRONYM_GROUP = re.compile(r"\s*\([\w-]{1,12}\)")  # "Federated Learning (FL) platform" -> "Federated Learning platform"
 _APPOSITION_END = re.compile(r",\s*(?:which|that|where|whose|and|consisting|built|designed|to|using|by)\b|;|, ")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z$\\*])")
 
@@ -102,7 +103,7 @@ def _phrase_after(text: str, end: int) -> str:
     m = _APPOSITION.match(text, end)
     if not m:
         return ""
-    phrase = _APPOSITION_END.split(m.group(1))[0]
+    phrase = _APPOSITION_END.split(_ACRONYM_GROUP.sub("", m.group(1)))[0]
     return _clean(phrase)
 
 
@@ -289,6 +290,7 @@ _GENERIC = {"a", "an", "the", "novel", "new", "simple", "generic", "general", "f
 
 _NAMING_WORD_END = re.compile(r"\s*\b(?:" + "|".join(_NAMING_WORDS) + r")?\s*\(?$")
 _AND_THEN = re.compile(r"^(?:and|then)\s+")
+_LEADING_ALIAS = re.compile(r"^[*}$\s]*(?:\([^()]{1,20}\)\s*)?(?:as\s+)?")
 _WHICH = re.compile(r",\s*(?:which|that)\s+")  # "we introduce WebNavigator, which reframes X" -> "reframes X"
 
 
@@ -312,6 +314,7 @@ def _intro_phrase(name: str, intros: list[re.Match]) -> str:
         if not after.strip(" *}$)"):
             which = _WHICH.match(rest, len(clause))
             after = _CLAUSE_END.split(rest[which.end():], maxsplit=1)[0] if which else ""
+        after = _LEADING_ALIAS.sub("", after)  # "Prompting4Debugging (P4D) as a debugging tool"
         for part in (_NAMING_TAIL.sub("", " " + _clean(before)).strip(), _clean(after)):
             if _informative(part):
                 return part
@@ -365,6 +368,8 @@ def derive_title(abstract: str) -> str:
             if _informative(phrase):
                 return f"{name}: {_trim(phrase, MAX_TITLE_WORDS - 1)}"
         clause = _first_clause(abstract)
-        return f"{name} — {_trim(clause, MAX_TITLE_WORDS - 1)}" if len(clause.split()) >= 2 else name
+        if len(clause.replace(name, "").split()) < 4:  # not "SparseTSF — This paper introduces SparseTSF"
+            return name
+        return f"{name} — {_trim(clause, MAX_TITLE_WORDS - 1)}"
     return (_contribution(abstract, intros) or _first_clause(abstract) or _trim(_clean(abstract), MAX_TITLE_WORDS)
             or "(empty abstract)")

@@ -54,6 +54,11 @@ def test_what_is_not_a_title():
                         "searches.").startswith("tnGPS")
     assert derive_title(r"Our $\textbf{Leddam}$ ($\textbf{LE}arnable$ $\textbf{D}ecomposition$) works "
                         "well.").startswith("Leddam")
+    # An apposition goes on past an acronym in parentheses, which is left out.
+    assert derive_title("We introduce COALA, a vision-centric Federated Learning (FL) platform for tasks.") == \
+        "COALA: a vision-centric Federated Learning platform for tasks"
+    assert derive_title("We propose Prompting4Debugging (P4D) as a debugging and red-teaming tool for models.") == \
+        "Prompting4Debugging: a debugging and red-teaming tool for models"
     # ", which ..." says what it does.
     assert derive_title("Agents are weak. To overcome this, we introduce WebNavigator, which reframes web navigation "
                         "as retrieval. It works.") == "WebNavigator: reframes web navigation as retrieval"
