@@ -54,12 +54,15 @@ _COMMON = {
 }
 
 
+_QUANTITY = re.compile(r"\d+(?:\.\d+)?[KMBkmbx]")
+
+
 def _is_name(token: str) -> bool:
     """A method-like name, not an everyday word or a common acronym."""
     if not token or token in _COMMON or token.rstrip("s") in _COMMON or len(token) < 2:
         return False
-    if token.isdigit():
-        return False
+    if token.isdigit() or _QUANTITY.fullmatch(token):
+        return False  # "200K", "48B": a count, not a name
     parts = token.split("-")
     if len(parts) > 1 and all(p.islower() or p in _COMMON for p in parts):
         return False
@@ -177,8 +180,13 @@ def find_name(abstract: str, intros: list[re.Match] | None = None) -> tuple[str,
             direct = i == 0 or (i <= 2 and rest[: tok.start()].strip().lower() in ("", "a", "an", "the"))
             if rest[tok.start() - 1:tok.start()] == "{" and _MATH_GROUP.search(rest, max(0, tok.start() - 14), tok.start()):
                 continue  # "enforces $\mathrm{SE}(2)$ invariance": mathematics, not a name
+            start = tok.start()
+            if start and rest[start - 1].isdigit():  # "3D-VLA": a name may start with digits
+                while start and rest[start - 1].isdigit():
+                    start -= 1
+                word = rest[start:tok.end()]
             if direct or _LOOKS_NAMEY.search(word, 1):  # only name-shaped words can score
-                add(word, rest_start + tok.start(), rest_start + tok.end(), 4 if direct else 1, direct)
+                add(word, rest_start + start, rest_start + tok.end(), 4 if direct else 1, direct)
             if i > 25:
                 break
     # The regex tries every word boundary; a substring test first is ~20x cheaper on most abstracts.

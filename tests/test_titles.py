@@ -59,6 +59,9 @@ def test_what_is_not_a_title():
         "COALA: a vision-centric Federated Learning platform for tasks"
     assert derive_title("We propose Prompting4Debugging (P4D) as a debugging and red-teaming tool for models.") == \
         "Prompting4Debugging: a debugging and red-teaming tool for models"
+    # A name may start with digits; a count is not a name.
+    assert derive_title("We propose 3D-VLA by introducing a new family of embodied foundation models.").startswith("3D-VLA")
+    assert not derive_title("We present a dataset of 200K image pairs for touch.").startswith("200K")
     # ", which ..." says what it does.
     assert derive_title("Agents are weak. To overcome this, we introduce WebNavigator, which reframes web navigation "
                         "as retrieval. It works.") == "WebNavigator: reframes web navigation as retrieval"
