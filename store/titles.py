@@ -89,10 +89,15 @@ def _clean(text: str) -> str:
 
 
 def _trim(text: str, max_words: int) -> str:
+    """At most ``max_words`` words (… marks a cut), never ending inside an unclosed parenthesis."""
     parts = text.split()
-    if len(parts) <= max_words:
-        return " ".join(parts)
-    return " ".join(parts[:max_words]) + "…"
+    cut = len(parts) > max_words
+    text = " ".join(parts[:max_words])
+    if text.count("(") > text.count(")"):
+        shorter = text[:text.rfind("(")].rstrip(" ,;:–—-")
+        if len(shorter.split()) >= 2:
+            text, cut = shorter, True
+    return text + "…" if cut else text
 
 
 _APPOSITION = re.compile(r"[*}$]*\s*\)?\s*[,:(—–-]?\s*(?:which is\s+)?((?:an?|the)\s+(?:[^.;:()]|\([\w-]{1,12}\)){3,160})")
@@ -118,6 +123,11 @@ _SUBORDINATE = re.compile(r"(?:as|despite|while|although|though|since|because|wh
                           r"once|by|for (?:many|decades|years))\b", re.I)
 
 
+_WE_VERB = re.compile(r"(?:(?:in this|this) (?:paper|work),?\s+)?we\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|"
+                      r"consider|examine|explore|address|revisit|tackle|introduce|propose|present|develop|"
+                      r"design|provide|focus on)\s+", re.I)
+
+
 def _first_clause(abstract: str) -> str:
     first = _SENTENCE_END.split(abstract.strip(), maxsplit=1)[0]
     clauses = _CLAUSE_BREAK.split(first, maxsplit=1)
@@ -127,6 +137,9 @@ def _first_clause(abstract: str) -> str:
         clause = clause[:1].upper() + clause[1:]
     if len(clause.split()) < 4:
         clause = first
+    said = _WE_VERB.match(clause)  # "In this paper, we study the X of Y" -> "The X of Y"
+    if said and len(clause[said.end():].split()) >= 3:
+        clause = clause[said.end()].upper() + clause[said.end() + 1:]
     return _trim(_clean(clause), MAX_TITLE_WORDS)
 
 

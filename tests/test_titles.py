@@ -76,6 +76,14 @@ def test_without_a_name_the_contribution_or_the_main_clause():
     assert t == "Large language models are natural candidates for pruning"
 
 
+def test_first_clauses_read_like_titles():
+    # "In this paper, we study X" says X; a cut never leaves a parenthesis open.
+    assert derive_title("In this paper, we study the feature learning ability of two-layer networks. It "
+                        "helps.") == "The feature learning ability of two-layer networks"
+    assert derive_title("Private selection mechanisms (e.g., Report Noisy Max) are widely used in data "
+                        "analysis.") == "Private selection mechanisms…"
+
+
 def test_title_is_never_empty():
     assert derive_title("$$") and derive_title("**")
 
