@@ -137,6 +137,41 @@ class Library(SearchMixin, DiscoveryMixin):
                 self.build_index(new_norms)
         return summary
 
+    def retitle(self) -> tuple[int, int]:
+        """Derive again the titles of the papers that came without one, with this version's rules.
+
+        A library keeps the titles it was imported with; when :mod:`store.titles` improves,
+        this brings them up to date. Read titles (JSON, CSV, BibTeX) are never touched. The
+        corpus is backed up and saved atomically, as an import does.
+
+        Returns:
+            (titles changed, papers with a derived title).
+        """
+        from .titles import derive_title
+
+        with self.lock.held():
+            self._reload_corpus_if_changed()
+            derived = changed = 0
+            try:
+                for paper in self.corpus:
+                    if paper.derived_title:
+                        derived += 1
+                        title = derive_title(paper.abstract)
+                        if title != paper.title:
+                            paper.title = title
+                            changed += 1
+                if changed:
+                    backup_file(self.corpus_path, "retitle")
+                    self.corpus.save(self.corpus_path)
+            except BaseException:
+                self.corpus = Corpus.load(self.corpus_path)  # the file is untouched: drop the edits
+                self._invalidate_index()
+                raise
+            if changed:
+                self._invalidate_index()
+                self.build_index()
+        return changed, derived
+
     def _reload_corpus_if_changed(self) -> None:
         if self.corpus_path.exists():
             on_disk = Corpus.load(self.corpus_path)

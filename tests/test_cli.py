@@ -62,6 +62,32 @@ def test_status_and_star_take_the_value_first_or_last(run_cli):
     assert {p["id"]: (p["status"], p["star"]) for p in json.loads(run_cli("list", "--format", "json").stdout)} == got
 
 
+def test_retitle_brings_derived_titles_up_to_date(run_cli, tmp_path):
+    """A library keeps the titles it was imported with; `papersift retitle` derives them again with
+    this version's rules (as after an upgrade), leaves read titles alone, and search follows."""
+    from store import Library
+
+    (tmp_path / "t.jsonl").write_text(json.dumps({"title": "A Real Title Kept As Read",
+                                                  "abstract": "We study zebrafish schooling with graph networks."}) + "\n")
+    run_cli("list")  # the first command seeds the library (35 papers, titles derived)
+    run_cli("import", str(tmp_path / "t.jsonl"))
+    lib = Library(run_cli.library)
+    derived = next(p for p in lib.corpus if p.derived_title)
+    real = next(p for p in lib.corpus if not p.derived_title)
+    expected = derived.title
+    derived.title = "Zorbulon: what an older papersift derived"  # as an older version left it
+    lib.corpus.save(lib.corpus_path)
+    assert "Zorbulon" in run_cli("search", "zorbulon").stdout
+    proc = run_cli("retitle")
+    assert proc.stdout.startswith("1 title derived anew, of 35 papers without a title of its own"), proc.stdout
+    rec = json.loads(run_cli("show", derived.id, "--format", "json").stdout)
+    assert rec["title"] == expected and rec["derived_title"]
+    assert json.loads(run_cli("show", real.id, "--format", "json").stdout)["title"] == "A Real Title Kept As Read"
+    assert "Zorbulon" not in run_cli("search", "zorbulon").stdout  # the index follows the new titles
+    assert json.loads(run_cli("retitle", "--format", "json").stdout) == {"changed": 0, "derived": 35, "papers": 36}
+    assert any(p.name.startswith("corpus") and "retitle" in p.name for p in (run_cli.library / "backups").iterdir())
+
+
 def test_search_ranks_and_tolerates_typos(run_cli):
     res = json.loads(run_cli("search", "identiy", "voice", "--format", "json", "--limit", "3").stdout)
     assert res[0]["title"].startswith("VIPBench")

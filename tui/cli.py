@@ -122,6 +122,8 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
     p.add_argument("id")
     p.add_argument("text")
     add("undo", "undo the last change (repeatable; survives restarts)", ("text", "json"))
+    add("retitle", "derive again, with this version's rules, the titles of papers imported without one",
+        ("text", "json"))
     p = add("history", "the recent changes that undo would revert", ("text", "json"))
     p.add_argument("--limit", type=out.count_arg, default=20)
     add("stats", "counts by status, star and tag", ("text", "json"))
@@ -356,6 +358,14 @@ def run(args: argparse.Namespace) -> int:
         pid = lib.paper(args.id).id
         lib.set_note(pid, sys.stdin.read() if args.text == "-" else args.text)
         return _ack(args, f"{pid} note saved", lib, [pid])
+    if cmd == "retitle":
+        changed, derived = lib.retitle()
+        if args.format == "json":
+            out.emit_json({"changed": changed, "derived": derived, "papers": len(lib)})
+        else:
+            out.console().print(f"{counted(changed, 'title')} derived anew, of {counted(derived, 'paper')} "
+                                f"without a title of its own; read titles are left as they are")
+        return 0
     if cmd == "undo":
         label = lib.undo()
         if args.format == "json":
