@@ -67,6 +67,18 @@ async def test_footer_labels_are_distinct(lib, make):
         assert "Open" in shown and "Read" in shown
 
 
+async def test_narrow_footer_shows_help_and_quit_first(lib, make):
+    """At 80 columns the footer is cut after a few keys: ? Help and q Quit come first there."""
+    from textual.widgets._footer import FooterKey
+    for width, first in ((80, ["help", "quit"]), (160, ["screen.open_reader", "select"])):
+        app = make(lib)
+        async with app.run_test(size=(width, 24)) as pilot:
+            await settle(pilot)
+            keys = [k.action for k in app.screen.query(FooterKey) if "-command-palette" not in k.classes]
+            assert keys[:2] == first, (width, keys)
+            assert "help" in keys and "quit" in keys
+
+
 async def test_navigation_keys(lib, make):
     app = make(lib)
     async with app.run_test(size=(120, 30)) as pilot:

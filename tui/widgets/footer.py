@@ -1,18 +1,40 @@
-"""Textual's Footer, recomposed at most once per refresh.
+"""Textual's Footer, recomposed at most once per refresh; help and quit first when narrow.
 
 The stock Footer schedules a full recompose (a new FooterKey per binding, each
 restyled) on every bindings change, and a focus change is one: at start-up the
 main screen's focus moves several times before the first paint, which cost
 ~0.2 s of rebuilt footers. Coalescing the requests shows the same keys.
+
+Below 120 columns ? Help and q Quit come first: at 80 columns the footer is
+cut after about ten keys, and help is where the rest are listed.
 """
 
 from __future__ import annotations
 
 from textual.widgets import Footer as TextualFooter
 
+NARROW_BELOW = 120  # columns
+FIRST_WHEN_NARROW = ("help", "quit")  # the app bindings' actions
+
 
 class Footer(TextualFooter):
     _recompose_pending = False
+    _narrow = False
+
+    def on_resize(self, event) -> None:
+        narrow = event.size.width < NARROW_BELOW
+        if narrow != self._narrow:
+            self._narrow = narrow
+            self.refresh(recompose=True)
+
+    def compose(self):
+        """The stock footer's keys; when narrow, help and quit first, so the cut never hides them."""
+        keys = list(super().compose())
+        if self._narrow:
+            first = sorted((k for k in keys if getattr(k, "action", None) in FIRST_WHEN_NARROW),
+                           key=lambda k: FIRST_WHEN_NARROW.index(k.action))
+            keys = first + [k for k in keys if k not in first]
+        yield from keys
 
     def bindings_changed(self, screen) -> None:
         self._bindings_ready = True
