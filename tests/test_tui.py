@@ -79,6 +79,22 @@ async def test_narrow_footer_shows_help_and_quit_first(lib, make):
             assert "help" in keys and "quit" in keys
 
 
+async def test_dialogs_fit_a_narrow_terminal(lib, make):
+    """The export dialog (84 columns wide) and the confirm box (60) shrink to the screen, borders shown."""
+    from textual.containers import Vertical
+    app = make(lib)
+    async with app.run_test(size=(56, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        await pilot.pause()
+        box = app.screen.query_one(Vertical)
+        assert box.region.x >= 0 and box.region.right <= 56, box.region
+        app.push_screen(ConfirmScreen("Replace the file?"))
+        await pilot.pause()
+        box = app.screen.query_one(Vertical)
+        assert box.region.x >= 0 and box.region.right <= 56, box.region
+
+
 async def test_navigation_keys(lib, make):
     app = make(lib)
     async with app.run_test(size=(120, 30)) as pilot:

@@ -13,7 +13,7 @@ class ConfirmScreen(ModalScreen[bool]):
     BINDINGS = [binding("confirm.yes", "Yes"), binding("confirm.no", "No")]
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
-    ConfirmScreen > Vertical { width: 60; height: auto; border: thick $warning; background: $surface; padding: 1 2; }
+    ConfirmScreen > Vertical { width: 60; max-width: 100%; height: auto; border: thick $warning; background: $surface; padding: 1 2; }
     """
 
     def __init__(self, question: str) -> None:

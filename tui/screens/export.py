@@ -36,7 +36,7 @@ class ExportScreen(ModalScreen[str | None]):
     BINDINGS = [binding("export.run", "Export"), binding("export.cancel", "Cancel")]
     DEFAULT_CSS = """
     ExportScreen { align: center middle; }
-    ExportScreen > Vertical { width: 84; height: auto; max-height: 95%; border: thick $accent; background: $surface; padding: 0 1; }
+    ExportScreen > Vertical { width: 84; max-width: 100%; height: auto; max-height: 95%; border: thick $accent; background: $surface; padding: 0 1; }
     ExportScreen Horizontal { height: auto; }
     ExportScreen RadioSet { width: 1fr; }
     ExportScreen #dest { margin-top: 1; }
