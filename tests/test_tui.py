@@ -157,6 +157,30 @@ async def test_tag_typeahead_add_remove_and_filter(lib, make):
         assert app.focused is screen(app).results
 
 
+async def test_tag_list_keys_back_and_filter(lib, make):
+    """T focuses the list of all tags: enter adds the highlighted tag, ctrl+f filters by it and
+    escape goes back to the results, hiding the panel again on an 80-column terminal."""
+    ids = [p.id for p in lib.corpus]
+    lib.add_tags(ids[3:5], ["agents"])
+    app = make(lib)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        main = screen(app)
+        await pilot.press("T")
+        await pilot.pause()
+        assert main.has_class("-tagging") and app.focused.id == "all-tags"
+        await pilot.press("enter")                      # the highlighted tag, on the paper under the cursor
+        await pilot.pause()
+        assert app.library.annotation(ids[0]).tags == ["agents"]
+        await pilot.press("T", "escape")
+        await pilot.pause()
+        assert not main.has_class("-tagging") and app.focused is main.results
+        await pilot.press("T", "ctrl+f")
+        await settle(pilot)
+        assert main.query_one("#search").value == "tag:agents" and main.results.border_title.startswith("3 / 35")
+        assert not main.has_class("-tagging") and app.focused is main.results
+
+
 async def test_note_editor_saves_and_asks_before_discarding(lib, make):
     app = make(lib)
     async with app.run_test() as pilot:

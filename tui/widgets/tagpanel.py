@@ -56,6 +56,14 @@ class TagInput(Input):
                 binding("tags.back", "Back to list", action="screen.leave_tags")]
 
 
+class TagList(OptionList):
+    """Every tag with its count (T focuses it): enter adds the highlighted tag; the panel's
+    other keys (back to the list, filter by the tag) work here as in the type-ahead box."""
+
+    BINDINGS = [binding("tags.filter", "Filter by tag", action="screen.filter_by_tag"),
+                binding("tags.back", "Back to list", action="screen.leave_tags")]
+
+
 class TagPanel(Vertical):
     """Right-hand panel; the screen applies the tags (messages up)."""
 
@@ -79,7 +87,7 @@ class TagPanel(Vertical):
     def compose(self):
         yield Static("[b]Tags[/b]", id="paper-tags")
         yield TagInput(placeholder="tag… (-tag removes)", suggester=TagSuggester(self.library), id="tag-input")
-        yield OptionList(id="all-tags")
+        yield TagList(id="all-tags")
 
     def show_paper(self, paper_id: str | None) -> None:
         tags = self.library.annotation(paper_id).tags if paper_id else []
