@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from .choices import STATUSES  # noqa: F401 (re-exported)
-
-MAX_STAR = 3
+from .choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
 
 
 @dataclass

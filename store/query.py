@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 import re
-from .choices import STATUSES
+from .choices import MAX_STAR, STATUSES
 from .text import search_tokens
 
 _TOKEN = re.compile(r'(-?)"([^"]*)"?|(\S+)')
@@ -85,6 +85,8 @@ def parse_query(text: str) -> Query:
                 m2 = re.fullmatch(r"(>=|<=|>|<|=)?(\d)", value)
                 if m2:
                     q.star = (_OPS[m2.group(1) or ""], int(m2.group(2)))
+                    if int(m2.group(2)) > MAX_STAR:  # applied as written, but likely a slip
+                        q.errors.append(f"star filter {value!r}: stars go 0-{MAX_STAR}")
                 else:
                     q.errors.append(f"bad star filter {value!r} (e.g. star:>=2)")
             elif key == "topic":

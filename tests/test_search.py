@@ -102,6 +102,9 @@ def test_filters_combine_with_query(lib):
     assert len(lib.search('"voice pairs"')) == 1
     assert len(lib.search('status:read "voice pairs"')) == 1
     assert lib.search("status:bogus").errors
+    over = lib.search("star:>=9")  # applied as written (nothing has 9 stars), with a warning
+    assert len(over) == 0 and over.errors == ["star filter '>=9': stars go 0-3"]
+    assert len(lib.search("star:<9")) == 35 and not lib.search("star:<=3").errors
 
 
 def test_tags_and_notes_are_searchable(lib):
