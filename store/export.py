@@ -22,6 +22,7 @@ from .choices import FORMATS  # noqa: F401 (re-exported)
 from .latex import plain_text
 from .models import STATUSES, Annotation, Paper
 from .records import RECORD_SCHEMA_VERSION, paper_record
+from .text import counted
 
 EXPORT_FORMAT = "papersift-export"
 EXPORT_VERSION = 1
@@ -71,13 +72,14 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
         order = [s for s in ("to-read", "unread", "read", "skipped") if s in groups]
         heading = STATUS_HEADINGS
     lines = [f"# Reading list{' — ' + library_name if library_name else ''}", "",
-             f"{len(pairs)} papers, exported {datetime.now(timezone.utc):%Y-%m-%d}.", ""]
+             f"{counted(len(pairs), 'paper')}, exported {datetime.now(timezone.utc):%Y-%m-%d}.", ""]
     for key in order:
         lines += [f"## {heading[key]} ({len(groups[key])})", ""]
         for paper, ann in groups[key]:
             stars = " " + "★" * ann.star if ann.star else ""
             tags = " " + " ".join(f"`#{t}`" for t in ann.tags) if ann.tags else ""
-            lines.append(f"- **{_md_escape(title_of(paper))}**{stars}{tags} (id `{paper.id}`)")
+            derived = " *(title derived from the abstract)*" if paper.derived_title else ""
+            lines.append(f"- **{_md_escape(title_of(paper))}**{derived}{stars}{tags} (id `{paper.id}`)")
             if paper.authors:
                 lines.append(f"  {_md_escape(', '.join(paper.authors))}")
             if ann.note:
@@ -170,6 +172,8 @@ def to_bibtex(pairs: list[Pair]) -> str:
             fields.append(("note", bib_escape(ann.note)))
         if paper.url:
             fields.append(("url", bib_escape(paper.url)))
+        if paper.derived_title:
+            fields.append(("papersift_title", "derived from the abstract"))  # not the paper's own title
         fields.append(("papersift_status", ann.status))
         if ann.star:
             fields.append(("papersift_star", str(ann.star)))

@@ -75,6 +75,8 @@ def test_every_format_parses_back(lib):
     assert len(bib.entries) == len(ids)
     assert all(e["ID"].endswith(p.id) for e, (p, _) in zip(bib.entries, pairs))
     assert bib.entries[0]["keywords"] == ", ".join(pairs[0][1].tags)
+    # The seeds come without titles: the export says so rather than pass them off as the papers' own.
+    assert all(e["papersift_title"] == "derived from the abstract" for e in bib.entries)
 
     org = orgparse.loads(outs["org"])
     nodes = list(org[1:])
@@ -93,6 +95,9 @@ def test_every_format_parses_back(lib):
     assert entries[0]["keywords"] == pairs[0][1].tags
     md = outs["md"]
     assert md.startswith("# Reading list") and "## To read" in md
+    assert f"\n{len(ids)} papers, exported" in md and md.count("*(title derived from the abstract)*") == len(ids)
+    one = export_text(pairs[:1], "md")
+    assert "\n1 paper, exported" in one
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
