@@ -164,8 +164,10 @@ def test_cli_export_filters_and_import_annotations_dry_run(run_cli, tmp_path):
     run_cli("star", a, "3")
     run_cli("tag", b, "group")
     out = tmp_path / "list.md"
-    run_cli("export", "--format", "md", "--status", "to-read", "--output", str(out))
-    assert out.read_text().count("- **") == 2
+    proc = run_cli("export", "--format", "md", "--status", "to-read", "--output", str(out))
+    assert out.read_text().count("- **") == 2 and f"exported 2 papers to {out}" in proc.stderr
+    one = run_cli("export", "--format", "md", "--star", "3", "--output", str(tmp_path / "one.md"))
+    assert "exported 1 paper to" in one.stderr
     assert json.loads(run_cli("export", "--format", "json", "--star", "3").stdout)["count"] == 1
     assert json.loads(run_cli("export", "--format", "json", "--tag", "group").stdout)["papers"][0]["id"] == b
     exported = tmp_path / "all.json"
