@@ -127,7 +127,7 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
                 papers = list(corpus.papers)
                 fixed = Corpus(papers, [list(p) for p in corpus.separate])
                 fixed.save(corpus_path)
-                report.repaired.append(f"rebuilt {corpus_path.name}'s header from its {len(papers)} papers")
+                report.repaired.append(f"rebuilt {corpus_path.name}'s header from its {counted(len(papers), 'paper')}")
             elif repair:
                 _restore(corpus_path, _check_corpus_file, report)
     # 2. annotations (the snapshot, then its journal)
