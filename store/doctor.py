@@ -160,7 +160,7 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
         if orphans:
             report.problems.append(f"{counted(len(orphans), 'annotation')} pointing at no paper (kept; e.g. {next(iter(orphans.values()))['paper_id']})")
         else:
-            report.ok.append(f"all {len(anns)} annotations point at papers")
+            report.ok.append(f"every annotation points at a paper ({counted(len(anns), 'annotation')})")
         if moved:
             report.problems.append(f"{counted(len(moved), 'annotation')} stored under an alias or a wrong key")
             if repair:
@@ -177,9 +177,9 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
                 report.repaired.append(f"re-pointed {counted(len(moved), 'annotation')} to their papers")
         bad_hist = [k for k, e in (data.get(HIST) or {}).items() if not isinstance(e, dict) or "before" not in e]
         if bad_hist:
-            report.problems.append(f"{len(bad_hist)} malformed undo entries")
+            report.problems.append(f"{counted(len(bad_hist), 'malformed undo entry', 'malformed undo entries')}")
         else:
-            report.ok.append(f"undo history: {len(data.get(HIST) or {})} entries")
+            report.ok.append(f"undo history: {counted(len(data.get(HIST) or {}), 'entry', 'entries')}")
     # 4. backups and index cache
     n_backups = len(list_backups(corpus_path)) + len(list_backups(ann_path))
     report.ok.append(f"{counted(n_backups, 'backup')} in {locations.BACKUP_DIR}/") if n_backups else \

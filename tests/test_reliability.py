@@ -184,7 +184,7 @@ def test_foreign_and_newer_files_are_refused(lib):
 
 def test_doctor_on_a_healthy_library_and_orphans(annotated, run_cli):
     report = run_doctor(annotated.folder)
-    assert not report.problems and any("annotations point at papers" in o for o in report.ok)
+    assert not report.problems and any("every annotation points at a paper" in o for o in report.ok)
     data = orjson.loads(annotated.annotations_path.read_bytes())
     data["annotations"]["999"] = {"paper_id": "ffffffffffff", "status": "read"}
     annotated.annotations_path.write_bytes(orjson.dumps(data))
