@@ -222,6 +222,9 @@ async def test_select_several_and_apply(lib, make):
         ids = [p.id for p in lib.corpus]
         assert [app.library.annotation(i).status for i in ids[:3]] == ["read", "unread", "read"]
         assert not screen(app).results.selected
+        assert list(app._notifications)[-1].message == "applied to 2 selected papers"
+        await pilot.press("space", "a")
+        assert list(app._notifications)[-1].message == "applied to 1 selected paper"
         await pilot.press("space", "space", "t", *"both", "enter", "escape")
         assert app.library.tag_counts()["both"] == 2
 

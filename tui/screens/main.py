@@ -377,7 +377,7 @@ class MainScreen(Screen):
             self.notify(str(exc), severity="error")
             return
         if many:
-            self.notify(f"applied to {len(ids)} selected papers")
+            self.notify(f"applied to {counted(len(ids), 'selected paper')}")
             self.results.selected.clear()
         self.repaint()
         if advance and not many and getattr(self.app, "settings", None) and self.app.settings.advance_after_triage:
