@@ -161,11 +161,18 @@ def recommend_scores(matrix: sp.csr_matrix, positives: np.ndarray, negatives: np
 
 
 def explain(matrix: sp.csr_matrix, w: np.ndarray, doc: int, vocab: list[str], top: int = 5) -> list[str]:
-    """The terms that contribute most to a paper's recommendation score."""
+    """The terms that contribute most to a paper's recommendation score (function words left
+    out: "because: them, same" explains nothing)."""
     row = matrix[doc]
     contrib = row.data * w[row.indices]
-    order = np.argsort(-contrib)[:top]
-    return [vocab[row.indices[i]] for i in order if contrib[i] > 0]
+    out: list[str] = []
+    for i in np.argsort(-contrib):
+        if contrib[i] <= 0 or len(out) == top:
+            break
+        term = vocab[row.indices[i]]
+        if term not in LABEL_STOP and len(term) >= 3:
+            out.append(term)
+    return out
 
 
 def kmeans(vectors: np.ndarray, k: int, iters: int = 30, seed: int = 0) -> np.ndarray:

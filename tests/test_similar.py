@@ -43,6 +43,8 @@ def test_recommend_learns_a_tag_and_explains(tmp_path):
     held = {lib.corpus.papers[i].id for i in idx[len(idx) // 2:]}
     assert sum(p.id in held for p, _, _ in recs) >= 4  # the area is ~15% of the slice
     assert all(terms for _, _, terms in recs)
+    from store.similar import LABEL_STOP
+    assert not any(t in LABEL_STOP for _, _, terms in recs for t in terms)  # "because: them" explains nothing
     assert not any("mine" in lib.annotation(p.id).tags for p, _, _ in recs)
 
 
