@@ -143,10 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     names = command_names()
     argv = with_default_command(argv, names)
     command = _command_in(argv)
+    missing_id = None
     if command in ("status", "star"):
         argv, missing_id = _value_last(argv, command)
     parser = build_parser(only=command if command in names else None)
-    if command in ("status", "star") and missing_id:
+    if missing_id:
         subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         subparsers.choices[command].error(  # exits 2 with the subcommand's usage, like argparse's own errors
             f"which paper? give its id: papersift {command} ID{' [ID ...]' if command == 'status' else ''} {missing_id}")
