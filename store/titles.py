@@ -315,6 +315,11 @@ _LEADING_ALIAS = re.compile(r"^[*}$\s]*(?:\([^()]{1,20}\)\s*)?(?:as\s+)?")
 _WHICH = re.compile(r",\s*(?:which|that)\s+")  # "we introduce WebNavigator, which reframes X" -> "reframes X"
 
 
+def _to_clause_end(text: str) -> str:
+    """``text`` up to its first comma, period or semicolon."""
+    return _CLAUSE_END.split(text, maxsplit=1)[0]
+
+
 def _informative(phrase: str) -> bool:
     """Says something: 2+ words, not a fragment, not only "a novel framework"."""
     words = phrase.lower().split()
@@ -328,13 +333,13 @@ def _intro_phrase(name: str, intros: list[re.Match]) -> str:
     name taken out."""
     for m in intros:
         rest = m.group("rest")
-        clause = _CLAUSE_END.split(rest, maxsplit=1)[0]
+        clause = _to_clause_end(rest)
         if name not in clause:
             continue
         before, after = clause.split(name, 1)
         if not after.strip(" *}$)"):
             which = _WHICH.match(rest, len(clause))
-            after = _CLAUSE_END.split(rest[which.end():], maxsplit=1)[0] if which else ""
+            after = _to_clause_end(rest[which.end():]) if which else ""
         after = _LEADING_ALIAS.sub("", after)  # "Prompting4Debugging (P4D) as a debugging tool"
         for part in (_NAMING_TAIL.sub("", " " + _clean(before)).strip(), _clean(after)):
             if _informative(part):
@@ -342,7 +347,7 @@ def _intro_phrase(name: str, intros: list[re.Match]) -> str:
         break
     if not intros:
         return ""
-    clause = _clean(_CLAUSE_END.split(intros[0].group("rest"), maxsplit=1)[0])
+    clause = _clean(_to_clause_end(intros[0].group("rest")))
     at = clause.find(name)
     if at >= 0:  # take the name out, with a "called" before it and its parentheses
         clause = (_NAMING_WORD_END.sub("", clause[:at]) + " " + clause[at + len(name):].lstrip(")")).strip()
@@ -359,7 +364,7 @@ def _contribution(abstract: str, intros: list[re.Match]) -> str:
     intro = next((m for m in intros if not m.group().startswith(("and", "then"))), None)
     if not intro:
         return ""
-    clause = _clean(_CLAUSE_END.split(intro.group("rest"), maxsplit=1)[0])
+    clause = _clean(_to_clause_end(intro.group("rest")))
     if len(clause.split()) < 4 or not _informative(clause):
         return ""
     return _trim(clause[0].upper() + clause[1:], MAX_TITLE_WORDS)
