@@ -344,8 +344,12 @@ async def test_help_screen_shows_live_keymap(lib, make):
         from rich.console import Console
         console = Console(width=120, record=True)
         console.print(keys_table(app.current_keymap()))
-        row = next(l for l in console.export_text().splitlines() if "main.read" in l)
+        lines = console.export_text().splitlines()
+        row = next(l for l in lines if "main.read" in l)
         assert row.split()[0] == "R"
+        # In keymap.toml's order (triage keys together), not alphabetical by id.
+        ids = [l.split()[-1] for l in lines if l.split() and l.split()[-1].startswith("main.")]
+        assert ids[:5] == ["main.search", "main.read", "main.to_read", "main.skipped", "main.unread"]
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen(app)

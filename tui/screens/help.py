@@ -9,7 +9,7 @@ from textual.keys import format_key
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..keymap import REGISTRY, binding
+from ..keymap import REGISTRY, binding, default_keymap
 
 CONTEXT_NAMES = {"app": "Anywhere", "main": "Triage (list and reader)", "list": "Results list",
                  "search": "Search box", "reader": "Reader", "tags": "Tag panel", "note": "Note editor",
@@ -18,14 +18,21 @@ CONTEXT_NAMES = {"app": "Anywhere", "main": "Triage (list and reader)", "list": 
 
 
 def keys_table(keymap: dict[str, str]) -> Table:
-    """Action, keys and action id for every binding, by context."""
+    """Action, keys and action id for every binding, by context, in keymap.toml's order."""
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
     table.add_column("keys", style="bold cyan", no_wrap=True)
     table.add_column("action")
     table.add_column("id (for keymap.toml)", style="dim")
     last_ctx = None
-    for action_id in sorted(REGISTRY, key=lambda a: (list(CONTEXT_NAMES).index(a.split(".")[0])
-                                                     if a.split(".")[0] in CONTEXT_NAMES else 99, a)):
+    contexts = list(CONTEXT_NAMES)
+    shipped = list(default_keymap())  # keymap.toml's order: search, read, to-read, skip ... not a-z by id
+
+    def place(action_id: str) -> tuple[int, int, str]:
+        ctx = action_id.split(".")[0]
+        return (contexts.index(ctx) if ctx in contexts else 99,
+                shipped.index(action_id) if action_id in shipped else 999, action_id)
+
+    for action_id in sorted(REGISTRY, key=place):
         ctx = action_id.split(".")[0]
         if ctx != last_ctx:
             table.add_row(f"[b]{escape(CONTEXT_NAMES.get(ctx, ctx))}[/b]", "", "")
