@@ -365,6 +365,29 @@ async def test_user_keymap_overrides_an_action(lib, make):
         assert screen(app).results.cursor == 2
 
 
+async def test_hints_name_the_keys_of_the_live_keymap(lib, make):
+    """Text that names a key ("press t", "ctrl+s save") follows a user's keymap, as the footer does."""
+    from textual.widgets import Input, Label, Static
+    app = make(lib, '[main]\nsearch = "f"\ntag = "w"\nnote = "E"\n[note]\nsave = "ctrl+w"\n'
+                    '[dashboard]\nclose = "c"\n')
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert screen(app).query_one("#search", Input).placeholder.startswith("f search")
+        assert "press w" in str(screen(app).query_one("#paper-tags", Static).render())
+        await pilot.press("E")
+        await settle(pilot)
+        label = str(app.screen.query_one(Label).render())
+        assert "ctrl+w save" in label and "esc cancel" in label
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert "c closes" in str(app.screen.query_one(Label).render())
+        await pilot.press("c")
+        await settle(pilot)
+        assert app.screen is screen(app)
+
+
 @pytest.mark.parametrize("text,expected", [
     ('[main\nread = "R"\n', "line 1: invalid TOML"),
     ('[main]\nfly = "f"\n', "line 2: unknown action 'main.fly'"),

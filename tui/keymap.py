@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from textual.binding import Binding
-from textual.keys import REPLACED_KEYS, Keys, key_to_character
+from textual.keys import REPLACED_KEYS, Keys, format_key, key_to_character
 
 from store.locations import default_keymap_path
 
@@ -81,6 +81,14 @@ def binding(action_id: str, description: str, show: bool = True, priority: bool 
     REGISTRY[action_id] = BindingInfo(action_id, description, show)
     return Binding(",".join(keys), action or action_id.split(".", 1)[1], description, show=show,
                    priority=priority, id=action_id)
+
+
+def key_label(app, action_id: str) -> str:
+    """The first key bound to ``action_id`` in ``app``'s live keymap, as hints show it ("esc",
+    "ctrl+s", "/"): text such as "press t" must follow a user's keymap like the footer does."""
+    live = app.current_keymap() if hasattr(app, "current_keymap") else {}
+    keys = (live.get(action_id) or ",".join(default_keymap().get(action_id, []))).split(",")
+    return format_key(keys[0]) if keys[0] else "?"
 
 
 def valid_key(key: str) -> bool:

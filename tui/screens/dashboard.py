@@ -11,7 +11,7 @@ from textual.widgets import Label, Sparkline, Static
 
 from store import Library
 
-from ..keymap import binding
+from ..keymap import binding, key_label
 
 WIDTH = 30       # the longest bar, in cells
 MIN_BAR = 6      # bars never shrink below this; the labels give way first
@@ -95,7 +95,7 @@ class DashboardScreen(ModalScreen[None]):
         timeline, first, last = lib.triage_timeline()
         with VerticalScroll():
             yield Label(f"[b]Dashboard[/b] — {stats['triaged']:,} / {stats['papers']:,} triaged "
-                        f"({stats['triaged'] / n:.0%})   [dim]esc closes[/dim]")
+                        f"({stats['triaged'] / n:.0%})   [dim]{key_label(self.app, 'dashboard.close')} closes[/dim]")
             yield Label(f"Triage over time {'(' + first + ' → ' + last + ')' if first else '(nothing triaged yet)'}")
             yield Sparkline(timeline, id="timeline")
             with Horizontal():

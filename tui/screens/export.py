@@ -21,7 +21,7 @@ from store.export import EXTENSIONS, FORMATS, export_text
 from store.text import counted
 
 from ..clipboard import copy_text
-from ..keymap import binding
+from ..keymap import binding, key_label
 from .confirm import ConfirmScreen
 
 FORMAT_LABELS = {"md": "Markdown reading list", "csv": "CSV", "json": "JSON", "jsonl": "JSON Lines",
@@ -50,7 +50,8 @@ class ExportScreen(ModalScreen[str | None]):
 
     def compose(self):
         with Vertical():
-            yield Label("[b]Export[/b]   [dim]tab moves · space picks · ctrl+s exports · esc cancels[/dim]")
+            yield Label(f"[b]Export[/b]   [dim]tab moves · space picks · {key_label(self.app, 'export.run')} exports · "
+                        f"{key_label(self.app, 'export.cancel')} cancels[/dim]")
             with Horizontal():
                 with RadioSet(id="format"):
                     for i, fmt in enumerate(FORMATS):

@@ -27,7 +27,7 @@ from store.query import parse_query
 from store.text import counted
 
 from ..clipboard import copy_text
-from ..keymap import binding
+from ..keymap import binding, key_label
 from ..messages import AnnotationsChanged
 from ..render import plain_title
 from ..widgets.footer import Footer
@@ -107,7 +107,7 @@ class MainScreen(Screen):
         yield TriageHeader(id="header")
         with Horizontal(id="panes"):
             with Vertical(id="left"):
-                yield SearchBox(placeholder="/ search · typos ok · status: tag: star:>=2",
+                yield SearchBox(placeholder=f"{key_label(self.app, 'main.search')} search · typos ok · status: tag: star:>=2",
                                 id="search")
                 yield ResultsList(self.library, id="results")
             yield Reader(self.library, id="reader")
@@ -303,7 +303,7 @@ class MainScreen(Screen):
             if not any(w.group == "prepare" and w.is_running for w in self.workers):
                 self.prepare_similarity()
             self.notify(f"building the similarity model for {len(self.library):,} papers in the background; "
-                        "press m again when the reader shows “More like this”")
+                        f"press {key_label(self.app, 'main.more_like_this')} again when the reader shows “More like this”")
             return
         if pid:
             self.query_one(SearchBox).value = f"similar:{pid}"

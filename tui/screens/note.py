@@ -7,7 +7,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, TextArea
 
-from ..keymap import binding
+from ..keymap import binding, key_label
 from .confirm import ConfirmScreen
 
 
@@ -28,7 +28,8 @@ class NoteScreen(ModalScreen[str | None]):
 
     def compose(self):
         with Vertical():
-            yield Label(f"[b]Note[/b] — {escape(self.title_text)}   [dim]ctrl+s save · esc cancel[/dim]")
+            yield Label(f"[b]Note[/b] — {escape(self.title_text)}   [dim]{key_label(self.app, 'note.save')} save · "
+                        f"{key_label(self.app, 'note.cancel')} cancel[/dim]")
             yield TextArea(self.original, id="note-text", soft_wrap=True, show_line_numbers=False)
 
     def on_mount(self) -> None:

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from store import Library
 from store.text import counted
 
-from ..keymap import binding
+from ..keymap import binding, key_label
 from .dashboard import topic_bar
 
 BAR = 20
@@ -70,9 +70,10 @@ class TopicsScreen(ModalScreen[int | None]):
             options.highlighted = 0
             title.update(f"[b]Topics[/b] — {len(rows)} clusters of "
                          f"{sum(r['papers'] for r in rows):,} papers, largest first   "
-                         "[dim]enter shows a topic's papers · esc closes[/dim]")
+                         f"[dim]⏎ shows a topic's papers · {key_label(self.app, 'topics.close')} closes[/dim]")
         else:
-            title.update("[b]Topics[/b] [dim](a library needs at least 10 papers for topics) · esc closes[/dim]")
+            title.update("[b]Topics[/b] [dim](a library needs at least 10 papers for topics) · "
+                         f"{key_label(self.app, 'topics.close')} closes[/dim]")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(int(event.option.id))

@@ -12,7 +12,7 @@ from textual.widgets import Static
 from store import Library
 from store.text import display_safe
 
-from ..keymap import binding
+from ..keymap import binding, key_label
 from ..render import plain_title, render_abstract
 
 STATUS_STYLE = {"unread": "dim", "to-read": "bold cyan", "read": "green", "skipped": "red"}
@@ -60,7 +60,8 @@ class Reader(VerticalScroll, can_focus=True):
         self.paper_index = paper_index
         body = self.query_one("#reader-body", Static)
         if paper_index is None:
-            body.update(Text("No paper matches. Press escape in the list to clear the filter.", style="dim"))
+            body.update(Text(f"No paper matches. Press {key_label(self.app, 'list.clear_filter')} in the list "
+                             "to clear the filter.", style="dim"))
             self.links = []
             return
         paper = self.library.corpus.papers[paper_index]

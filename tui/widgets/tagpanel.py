@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from store import Library
 
-from ..keymap import binding
+from ..keymap import binding, key_label
 
 
 class TagSuggester(Suggester):
@@ -91,7 +91,7 @@ class TagPanel(Vertical):
 
     def show_paper(self, paper_id: str | None) -> None:
         tags = self.library.annotation(paper_id).tags if paper_id else []
-        chips = " ".join(f"[b magenta]#{escape(t)}[/]" for t in tags) or "[dim]none yet — press t[/dim]"
+        chips = " ".join(f"[b magenta]#{escape(t)}[/]" for t in tags) or f"[dim]none yet — press {key_label(self.app, 'main.tag')}[/dim]"
         self.query_one("#paper-tags", Static).update(f"[b]This paper[/b]\n{chips}")
 
     def refresh_tags(self) -> None:
