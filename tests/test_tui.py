@@ -143,6 +143,7 @@ async def test_tag_typeahead_add_remove_and_filter(lib, make):
         await pilot.pause()
         panel = screen(app).query_one("#tags")
         assert panel.highlighted_tag() == "reinforcement-learning"  # fuzzy-ranked list follows typing
+        assert panel.query_one("#all-tags-title").display
         await pilot.press("right", "enter")  # accept the inline completion, add it
         pid, ann = cur(app)
         assert ann.tags == ["reinforcement-learning"]
@@ -374,6 +375,7 @@ async def test_hints_name_the_keys_of_the_live_keymap(lib, make):
         await settle(pilot)
         assert screen(app).query_one("#search", Input).placeholder.startswith("f search")
         assert "press w" in str(screen(app).query_one("#paper-tags", Static).render())
+        assert not screen(app).query_one("#all-tags-title").display  # no tags yet: no empty "All tags" list
         await pilot.press("E")
         await settle(pilot)
         label = str(app.screen.query_one(Label).render())

@@ -70,6 +70,7 @@ class TagPanel(Vertical):
     DEFAULT_CSS = """
     TagPanel { width: 30; padding: 0 1; }
     TagPanel #paper-tags { height: auto; margin-bottom: 1; }
+    TagPanel #all-tags-title { margin-top: 1; }
     TagPanel OptionList { height: 1fr; border: none; }
     """
 
@@ -87,12 +88,13 @@ class TagPanel(Vertical):
     def compose(self):
         yield Static("[b]Tags[/b]", id="paper-tags")
         yield TagInput(placeholder="tag… (-tag removes)", suggester=TagSuggester(self.library), id="tag-input")
+        yield Static("[b]All tags[/b]", id="all-tags-title")
         yield TagList(id="all-tags")
 
     def show_paper(self, paper_id: str | None) -> None:
         tags = self.library.annotation(paper_id).tags if paper_id else []
         chips = " ".join(f"[b magenta]#{escape(t)}[/]" for t in tags) or f"[dim]none yet — press {key_label(self.app, 'main.tag')}[/dim]"
-        self.query_one("#paper-tags", Static).update(f"[b]This paper[/b]\n{chips}")
+        self.query_one("#paper-tags", Static).update(f"[b]On this paper[/b]\n{chips}")
 
     def refresh_tags(self) -> None:
         typed = self.query_one(TagInput).value
@@ -101,6 +103,7 @@ class TagPanel(Vertical):
         options.clear_options()
         ranked = ranked_tags(self.library, typed)
         options.add_options([Option(f"#{escape(t)} [dim]{c}[/dim]", id=t) for t, c in ranked])
+        self.query_one("#all-tags-title", Static).display = bool(self.library.tag_counts())
         if ranked:
             options.highlighted = 0 if typed else min(highlighted or 0, len(ranked) - 1)
 
