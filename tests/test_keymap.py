@@ -47,6 +47,9 @@ def test_default_keys_are_valid_and_do_not_clash():
         assert all(valid_key(k) for k in keys)
     keymap, problems = load_keymap(None)
     assert problems == []
+    # and none is a key the text box of its context would take first (the shipped file, loaded as a user's)
+    keymap, problems = load_keymap(default_keymap_path())
+    assert problems == []
 
 
 def test_issue_default_keys():

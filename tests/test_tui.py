@@ -369,7 +369,7 @@ async def test_user_keymap_overrides_an_action(lib, make):
 async def test_hints_name_the_keys_of_the_live_keymap(lib, make):
     """Text that names a key ("press t", "ctrl+s save") follows a user's keymap, as the footer does."""
     from textual.widgets import Input, Label, Static
-    app = make(lib, '[main]\nsearch = "f"\ntag = "w"\nnote = "E"\n[note]\nsave = "ctrl+w"\n'
+    app = make(lib, '[main]\nsearch = "f"\ntag = "w"\nnote = "E"\n[note]\nsave = "ctrl+o"\n'
                     '[dashboard]\nclose = "c"\n')
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -379,7 +379,11 @@ async def test_hints_name_the_keys_of_the_live_keymap(lib, make):
         await pilot.press("E")
         await settle(pilot)
         label = str(app.screen.query_one(Label).render())
-        assert "ctrl+w save" in label and "esc cancel" in label
+        assert "ctrl+o save" in label and "esc cancel" in label
+        # The dialog's own footer: its keys, not the triage keys of the screen below.
+        from textual.widgets._footer import FooterKey
+        shown = {k.description for k in app.screen.query(FooterKey)}
+        assert "Save note" in shown and "Read" not in shown
         await pilot.press("escape")
         await settle(pilot)
         await pilot.press("d")
@@ -395,6 +399,9 @@ async def test_hints_name_the_keys_of_the_live_keymap(lib, make):
     ('[main]\nfly = "f"\n', "line 2: unknown action 'main.fly'"),
     ('[main]\nread = "ctrl+bogus"\n', "unknown key name 'ctrl+bogus'"),
     ('[main]\n\nread = "s"\n', "line 3: key 's' is bound to both"),
+    # keys a text box takes first never fire: typed in the search box, ctrl+w deletes a word in the note
+    ('[search]\ndone = "q"\n', "line 2: search.done: key 'q' would never reach it"),
+    ('[note]\nsave = ["ctrl+s", "ctrl+w"]\n', "line 2: note.save: key 'ctrl+w' would never reach it"),
 ])
 async def test_bad_keymap_is_reported_and_defaults_kept(lib, make, text, expected):
     app = make(lib, text)

@@ -5,7 +5,9 @@ is made by :func:`binding`, which looks its keys up there by action id
 (``"list.cursor_down"``). A user keymap overrides per action; every problem in
 it (invalid TOML, unknown action, unknown key name, one key bound to two
 actions where both are active) is reported with the file, line and action, and
-only the faulty entries are dropped: the app starts with the defaults for them.
+only the faulty entries are dropped: the app starts with the defaults for them. A key a
+text box would take first (a printable key in the search box, ctrl+w in the note editor)
+counts as a problem too: bound there, it would never fire.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from store.locations import default_keymap_path
 # Which contexts are active together (a key may not mean two things in one group).
 CLASH_GROUPS = (("app", "main", "list"), ("app", "main", "reader"), ("app", "search"), ("app", "tags"),
                 ("note",), ("confirm",), ("help",), ("app", "export"), ("dashboard",), ("topics",))
+TEXT_CONTEXTS = ("search", "tags", "note")  # their keys act while a text box has focus
 MODIFIERS = {"ctrl", "shift", "alt", "meta", "super", "hyper"}
 _NAMED = {k.value for k in Keys} | {"space", "enter", "escape", "tab", "backspace", "delete", "insert"}
 
@@ -89,6 +92,22 @@ def key_label(app, action_id: str) -> str:
     live = app.current_keymap() if hasattr(app, "current_keymap") else {}
     keys = (live.get(action_id) or ",".join(default_keymap().get(action_id, []))).split(",")
     return format_key(keys[0]) if keys[0] else "?"
+
+
+def _taken_by_text_box(ctx: str, key: str) -> bool:
+    """True when a key bound in ``ctx`` never reaches its action: a text box has focus there and
+    takes it first (a printable key is typed; the note editor keeps its own editing keys, e.g.
+    ctrl+w deletes a word). The search box and tag input bind their keys themselves, so only
+    printable keys are lost there."""
+    if ctx not in TEXT_CONTEXTS:
+        return False
+    char = key_to_character(REPLACED_KEYS.get(key, key)) if "+" not in key or key == "+" else None
+    if char is not None and char.isprintable():
+        return True
+    if ctx == "note":
+        from textual.widgets import TextArea  # only for a user's note keys: not at every start
+        return key in {k.strip() for b in TextArea.BINDINGS for k in b.key.split(",")}
+    return False
 
 
 def valid_key(key: str) -> bool:
@@ -163,6 +182,11 @@ def load_keymap(user_path: Path | None) -> tuple[dict[str, str], list[str]]:
         bad = [k for k in keys if not valid_key(k)]
         if bad:
             problems.append(f"{loc}: {action_id}: unknown key name {bad[0]!r}")
+            continue
+        lost = [k for k in keys if _taken_by_text_box(ctx, k)]
+        if lost:
+            problems.append(f"{loc}: {action_id}: key {lost[0]!r} would never reach it (the text box there "
+                            f"takes it: typing or its own editing keys); keeping the default for {action_id}")
             continue
         overrides[action_id] = keys
     trial = {**merged, **overrides}

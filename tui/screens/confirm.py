@@ -6,7 +6,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label
 
-from ..keymap import binding
+from ..keymap import binding, key_label
+from ..widgets.footer import Footer
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -23,7 +24,9 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self):
         with Vertical():
             yield Label(self.question)
-            yield Label("[b]y[/b] yes   [b]n[/b] no", classes="dim")
+            yield Label(f"[b]{key_label(self.app, 'confirm.yes')}[/b] yes   [b]{key_label(self.app, 'confirm.no')}[/b] no",
+                        classes="dim")
+        yield Footer()  # this dialog's keys, over the main screen's
 
     def action_yes(self) -> None:
         self.dismiss(True)

@@ -12,6 +12,7 @@ from textual.widgets import Label, Sparkline, Static
 from store import Library
 
 from ..keymap import binding, key_label
+from ..widgets.footer import Footer
 
 WIDTH = 30       # the longest bar, in cells
 MIN_BAR = 6      # bars never shrink below this; the labels give way first
@@ -109,6 +110,7 @@ class DashboardScreen(ModalScreen[None]):
                          id="by-tag")
             yield Label("[b]Topics[/b] [dim](papers, and how many are triaged)[/dim]")
             yield Static(self._topics(), id="by-topic")
+        yield Footer()  # this dialog's keys, over the main screen's
 
     def _topics(self) -> Table:
         if len(self.library) < 10:

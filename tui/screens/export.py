@@ -22,6 +22,7 @@ from store.text import counted
 
 from ..clipboard import copy_text
 from ..keymap import binding, key_label
+from ..widgets.footer import Footer
 from .confirm import ConfirmScreen
 
 FORMAT_LABELS = {"md": "Markdown reading list", "csv": "CSV", "json": "JSON", "jsonl": "JSON Lines",
@@ -64,6 +65,7 @@ class ExportScreen(ModalScreen[str | None]):
             with Horizontal(id="buttons"):
                 yield Button("Export", variant="primary", id="run")
                 yield Button("Cancel", id="cancel")
+        yield Footer()  # this dialog's keys, over the main screen's
 
     def on_mount(self) -> None:
         self.query_one("#format", RadioSet).focus()

@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..keymap import REGISTRY, binding, default_keymap
+from ..widgets.footer import Footer
 
 CONTEXT_NAMES = {"app": "Anywhere", "main": "Triage (list and reader)", "list": "Results list",
                  "search": "Search box", "reader": "Reader", "tags": "Tag panel", "note": "Note editor",
@@ -52,6 +53,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self):
         with VerticalScroll():
             yield Static(keys_table(self.app.current_keymap()))
+        yield Footer()  # this dialog's keys, over the main screen's
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -8,6 +8,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, TextArea
 
 from ..keymap import binding, key_label
+from ..widgets.footer import Footer
 from .confirm import ConfirmScreen
 
 
@@ -31,6 +32,7 @@ class NoteScreen(ModalScreen[str | None]):
             yield Label(f"[b]Note[/b] — {escape(self.title_text)}   [dim]{key_label(self.app, 'note.save')} save · "
                         f"{key_label(self.app, 'note.cancel')} cancel[/dim]")
             yield TextArea(self.original, id="note-text", soft_wrap=True, show_line_numbers=False)
+        yield Footer()  # this dialog's keys, over the main screen's
 
     def on_mount(self) -> None:
         area = self.query_one(TextArea)

@@ -17,6 +17,7 @@ from store import Library
 from store.text import counted
 
 from ..keymap import binding, key_label
+from ..widgets.footer import Footer
 from .dashboard import topic_bar
 
 BAR = 20
@@ -51,6 +52,7 @@ class TopicsScreen(ModalScreen[int | None]):
         with Vertical():
             yield Label("[b]Topics[/b] [dim]building the topic map…[/dim]", id="topics-title")
             yield OptionList(id="topic-list")
+        yield Footer()  # this dialog's keys, over the main screen's
 
     def on_mount(self) -> None:
         self.set_focus(self.query_one(OptionList))
