@@ -230,6 +230,38 @@ async def test_select_several_and_apply(lib, make):
         assert app.library.tag_counts()["both"] == 2
 
 
+async def test_select_all_and_a_selection_across_searches(lib, make):
+    papers = [p.id for p in lib.corpus]
+    lib.add_tags(papers[3:5], ["alpha"])
+    lib.add_tags(papers[9:10], ["beta"])
+    app = make(lib)
+    async with app.run_test() as pilot:
+        results = screen(app).results
+        await pilot.press("slash", *"tag:alpha", "enter")
+        await settle(pilot)
+        await pilot.press("A")  # every paper in the list
+        await settle(pilot)
+        assert results.selected == set(papers[3:5])
+        assert results.border_title.endswith("· 2 selected")
+        await pilot.press("slash", *"tag:beta", "enter")  # "/" selects the old query: typing replaces it
+        await settle(pilot)
+        assert results.border_title.startswith("1 / 35") and results.border_title.endswith("· 2 selected")
+        await pilot.press("space")
+        await settle(pilot)
+        assert results.border_title.endswith("· 3 selected")
+        await pilot.press("s")  # applies to the whole selection, not only the papers on screen
+        await settle(pilot)
+        assert [app.library.annotation(i).status for i in (papers[3], papers[4], papers[9])] == ["skipped"] * 3
+        assert list(app._notifications)[-1].message == "applied to 3 selected papers (2 of them not in this list)"
+        assert not results.selected and "selected" not in results.border_title
+        await pilot.press("A", "A")  # again: none
+        await settle(pilot)
+        assert not results.selected
+        await pilot.press("A", "escape", "escape")  # escape clears the filter, then the selection
+        await settle(pilot)
+        assert not results.selected and results.border_title.startswith("35 / 35")
+
+
 async def test_undo_key_repeatable(lib, make):
     app = make(lib)
     async with app.run_test() as pilot:

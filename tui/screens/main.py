@@ -101,6 +101,7 @@ class MainScreen(Screen):
         self._reader_timer = None
         self._reader_timer_paper: int | None = None  # the paper the pending reader update is for
         self._search_seconds = 0.0
+        self._list_counts = (0, 0, "")  # matches, library size, sort note: the list's border title
         self._searched_once = False
 
     def compose(self):
@@ -142,12 +143,28 @@ class MainScreen(Screen):
         return self.library.corpus.papers[idx].id if idx is not None else None
 
     def targets(self) -> list[str]:
-        """The selection if there is one, else the highlighted paper."""
-        if self.results.selected:
-            return [pid for pid in (self.library.corpus.papers[int(i)].id for i in self.results.indices)
-                    if pid in self.results.selected]
+        """The selection if there is one, else the highlighted paper.
+
+        A selection may be gathered over several searches: the papers of it in the
+        current list come first, in list order, then the rest in library order."""
+        selected = self.results.selected
+        if selected:
+            papers, corpus = self.library.corpus.papers, self.library.corpus
+            shown = [pid for pid in (papers[int(i)].id for i in self.results.indices) if pid in selected]
+            elsewhere = sorted((i for i in map(corpus.index_of, selected.difference(shown)) if i is not None))
+            return shown + [papers[i].id for i in elsewhere]
         pid = self.current_paper_id()
         return [pid] if pid else []
+
+    def _show_list_title(self) -> None:
+        """The results' border title: how many match, the sort, how many are selected."""
+        shown, total, sort = self._list_counts
+        picked = len(self.results.selected)
+        self.results.border_title = f"{shown:,} / {total:,}{sort}" + (f" · {picked:,} selected" if picked else "")
+
+    @on(ResultsList.SelectionChanged)
+    def _selection_changed(self) -> None:
+        self._show_list_title()
 
     def _update_header(self, note: str = "") -> None:
         total = len(self.library)
@@ -158,7 +175,8 @@ class MainScreen(Screen):
         results = self.results
         results.set_results(result.indices, result.matched_terms, keep_paper=keep_paper)
         sort = f" · sort: {self.sort}" if not query.strip() else ""
-        results.border_title = f"{len(result):,} / {result.total:,}{sort}"
+        self._list_counts = (len(result), result.total, sort)
+        self._show_list_title()
         self._update_header("; ".join(result.errors))
         if self._reader_timer is not None:
             self._reader_timer.stop()
@@ -256,8 +274,7 @@ class MainScreen(Screen):
         if box.value:
             box.value = ""  # Input.Changed re-runs the search
         elif self.results.selected:
-            self.results.selected.clear()
-            self.results.refresh()
+            self.results.clear_selection()
 
     # ---------------------------------------------------------- navigation
     @on(ResultsList.Highlighted)
@@ -377,8 +394,11 @@ class MainScreen(Screen):
             self.notify(str(exc), severity="error")
             return
         if many:
-            self.notify(f"applied to {counted(len(ids), 'selected paper')}")
-            self.results.selected.clear()
+            visible = {self.library.corpus.papers[int(i)].id for i in self.results.indices}
+            elsewhere = sum(pid not in visible for pid in ids)
+            self.notify(f"applied to {counted(len(ids), 'selected paper')}"
+                        + (f" ({elsewhere:,} of them not in this list)" if elsewhere else ""))
+            self.results.clear_selection()
         self.repaint()
         if advance and not many and getattr(self.app, "settings", None) and self.app.settings.advance_after_triage:
             self.results.action_cursor_down()

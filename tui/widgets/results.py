@@ -43,6 +43,7 @@ class ResultsList(ScrollView, can_focus=True):
         binding("list.open_reader", "Open", action="screen.open_reader"),  # not "Read": r marks read
         binding("list.clear_filter", "Clear filter", show=False, action="screen.clear_filter"),
         binding("list.select", "Select"),
+        binding("list.select_all", "Select all", show=False),
     ]
     COMPONENT_CLASSES = {"results--cursor", "results--match", "results--tag", "results--star", "results--dim"}
     DEFAULT_CSS = """
@@ -146,6 +147,9 @@ class ResultsList(ScrollView, can_focus=True):
     def action_page_up(self) -> None:
         self._move_to(self.cursor - max(self.size.height - 1, 1))
 
+    class SelectionChanged(Message):
+        """The set of selected papers changed (the screen shows the count)."""
+
     def action_select(self) -> None:
         idx = self.current_index
         if idx is None:
@@ -153,7 +157,24 @@ class ResultsList(ScrollView, can_focus=True):
         pid = self.library.corpus.papers[idx].id
         self.selected.symmetric_difference_update({pid})
         self.refresh()
+        self.post_message(self.SelectionChanged())
         self._move_to(self.cursor + 1)
+
+    def action_select_all(self) -> None:
+        """Select every paper in the list (a search, a tag filter); if all are selected, unselect them."""
+        papers = self.library.corpus.papers
+        shown = {papers[int(i)].id for i in self.indices}
+        if shown <= self.selected:
+            self.selected -= shown
+        else:
+            self.selected |= shown
+        self.refresh()
+        self.post_message(self.SelectionChanged())
+
+    def clear_selection(self) -> None:
+        self.selected.clear()
+        self.refresh()
+        self.post_message(self.SelectionChanged())
 
     def move_to_paper(self, corpus_index: int) -> bool:
         hits = np.flatnonzero(self.indices == corpus_index)
