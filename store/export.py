@@ -139,7 +139,33 @@ def to_jsonl(pairs: list[Pair]) -> str:
 # -------------------------------------------------------------------- BibTeX
 _BIB_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}", "$": r"\$", "&": r"\&", "%": r"\%",
                 "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-_BIB_RE = re.compile(r"[\\{}$&%#_~^]")
+# A special already escaped in the source ("3\\%" in an abstract) is kept: it prints as intended.
+_BIB_RE = re.compile(r"\\[%&#_$]|[\\{}$&%#_~^]")
+
+
+# Inline math kept as written ("$\\ell_p$" in an abstract), as Zotero and Google Scholar do: it
+# starts and ends next to a non-space (so "$5 and $10" is money), holds no %, # or & (a
+# comment or an alignment tab in LaTeX), and its braces balance.
+_BIB_MATH = re.compile(r"(?<!\\)\$(?=\S)([^$%#&\n]{1,200}?)(?<=[^\s\\])\$")
+
+
+def _balanced(text: str) -> bool:
+    """Braces balance both as BibTeX counts them (every brace) and as LaTeX does (\\{ is literal)."""
+    for skip_escaped in (False, True):
+        depth = 0
+        for i, ch in enumerate(text):
+            if skip_escaped and ch in "{}" and i and text[i - 1] == "\\":
+                continue
+            depth += {"{": 1, "}": -1}.get(ch, 0)
+            if depth < 0:
+                return False
+        if depth:
+            return False
+    return True
+
+
+def _escape_plain(text: str) -> str:
+    return _BIB_RE.sub(lambda m: m.group() if len(m.group()) == 2 else _BIB_SPECIAL[m.group()], text)
 
 
 def bib_escape(text: str) -> str:
@@ -147,8 +173,17 @@ def bib_escape(text: str) -> str:
 
     BibTeX counts an escaped brace as a brace too, so literal braces become
     textbraceleft and textbraceright commands, which keep values balanced.
+    Well-formed inline math (``$\\mathcal{O}(\\sqrt{T})$``) is kept as it is,
+    so an abstract's math typesets as its authors wrote it.
     """
-    return _BIB_RE.sub(lambda m: _BIB_SPECIAL[m.group()], " ".join(text.split()) if "\n" not in text else text)
+    text = " ".join(text.split()) if "\n" not in text else text
+    out, last = [], 0
+    for m in _BIB_MATH.finditer(text):
+        if _balanced(m.group(1)):
+            out += [_escape_plain(text[last:m.start()]), m.group()]
+            last = m.end()
+    out.append(_escape_plain(text[last:]))
+    return "".join(out)
 
 
 def citation_key(paper: Paper) -> str:

@@ -118,6 +118,27 @@ def test_hostile_annotations_round_trip(lib, note, tag):
     assert len(rispy.loads(export_text(pairs, "ris"))) == 1
 
 
+def test_bibtex_keeps_inline_math_and_escapes_the_rest(tmp_path):
+    """Math reads the same in a bibliography as in the abstract ($\\ell_p$ stays math); money,
+    a stray % or an unbalanced brace are escaped, and every value stays balanced BibTeX."""
+    from store.export import bib_escape
+    assert bib_escape(r"Optimal bounds for $\ell_p$ sensitivity sampling via $\ell_2$ augmentation") == \
+        r"Optimal bounds for $\ell_p$ sensitivity sampling via $\ell_2$ augmentation"
+    assert bib_escape(r"$\mathcal{O}(\sqrt{T\log T})$ regret") == r"$\mathcal{O}(\sqrt{T\log T})$ regret"
+    assert bib_escape("it costs $5 and $10") == r"it costs \$5 and \$10"  # money, not math
+    assert bib_escape(r"$a % b$") == r"\$a \% b\$"  # % would comment out the rest of the line
+    assert bib_escape(r"${a$") == r"\$\textbraceleft{}a\$"
+    assert bib_escape(r"up to 3\% on 5_000 & more") == r"up to 3\% on 5\_000 \& more"  # already escaped: kept
+    lib = Library(tmp_path / "lib")
+    (tmp_path / "p.jsonl").write_text(json.dumps({
+        "title": r"Optimal bounds for $\ell_p$ sensitivity via ${x$ and $5", "authors": ["A B"],
+        "abstract": r"We give $\tilde{O}(d)$ bounds for 3\% of $\{x\}$ cases, costing $5 and $10."}) + "\n")
+    lib.import_paths([tmp_path / "p.jsonl"])
+    entry = bibtexparser.loads(export_text(lib.pairs(""), "bibtex")).entries[0]
+    assert entry["title"] == r"{Optimal bounds for ℓ\_p sensitivity via x and \$5}"  # titles are stored as Unicode
+    assert entry["abstract"] == r"We give $\tilde{O}(d)$ bounds for 3\% of $\{x\}$ cases, costing \$5 and \$10."
+
+
 def test_export_fresh_library_import_reproduces_everything(lib, tmp_path, seeds_dir):
     annotated(lib)
     out = tmp_path / "mine.json"
