@@ -186,6 +186,29 @@ def bib_escape(text: str) -> str:
     return "".join(out)
 
 
+_HELD = re.compile("\ue000(\\d+)\ue000")  # a placeholder (private-use characters) for held-back math
+
+
+def bib_title(paper: Paper) -> str:
+    """The title for BibTeX: its well-formed inline math as written, the rest plain Unicode, escaped.
+
+    Plain text turns ``$\\ell_p$`` into "ℓ_p": a subscript lost, and a character pdflatex has
+    no glyph for. The math is held back while the rest is made plain, then put back.
+    """
+    maths: list[str] = []
+
+    def hold(m: re.Match) -> str:
+        if not _balanced(m.group(1)):
+            return m.group()
+        maths.append(m.group())
+        return f"\ue000{len(maths) - 1}\ue000"
+
+    held = " ".join(plain_text(_BIB_MATH.sub(hold, " ".join(paper.title.split()))).split())
+    if not held:
+        return bib_escape(paper.id)
+    return _HELD.sub(lambda m: maths[int(m.group(1))], bib_escape(held))
+
+
 def citation_key(paper: Paper) -> str:
     """Stable key: first author's surname (or first title word) + paper id."""
     base = paper.authors[0].split()[-1] if paper.authors else (title_of(paper).split() or ["paper"])[0]
@@ -197,7 +220,7 @@ def citation_key(paper: Paper) -> str:
 def to_bibtex(pairs: list[Pair]) -> str:
     out = []
     for paper, ann in pairs:
-        fields = [("title", "{" + bib_escape(title_of(paper)) + "}")]
+        fields = [("title", "{" + bib_title(paper) + "}")]
         if paper.authors:
             fields.append(("author", " and ".join(bib_escape(a) for a in paper.authors)))
         fields.append(("abstract", bib_escape(paper.abstract)))

@@ -135,7 +135,8 @@ def test_bibtex_keeps_inline_math_and_escapes_the_rest(tmp_path):
         "abstract": r"We give $\tilde{O}(d)$ bounds for 3\% of $\{x\}$ cases, costing $5 and $10."}) + "\n")
     lib.import_paths([tmp_path / "p.jsonl"])
     entry = bibtexparser.loads(export_text(lib.pairs(""), "bibtex")).entries[0]
-    assert entry["title"] == r"{Optimal bounds for ℓ\_p sensitivity via x and \$5}"  # titles are stored as Unicode
+    # the title's math as written too (plain text would give "ℓ_p", which pdflatex cannot typeset)
+    assert entry["title"] == r"{Optimal bounds for $\ell_p$ sensitivity via x and \$5}"
     assert entry["abstract"] == r"We give $\tilde{O}(d)$ bounds for 3\% of $\{x\}$ cases, costing \$5 and \$10."
 
 
