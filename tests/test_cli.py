@@ -232,3 +232,18 @@ def test_show_and_tables_render_latex_json_keeps_the_source(run_cli, tmp_path):
     assert "Breaking the 𝒪(√(T)) Barrier" in run_cli("list").stdout
     rec = json.loads(run_cli("show", pid, "--format", "json").stdout)
     assert rec["title"].startswith(r"Breaking the $\mathcal{O}") and r"\emph{strict}" in rec["abstract"]
+
+
+def test_list_table_keeps_status_and_stars_when_narrow(run_cli):
+    """Piped output is 80 columns wide: the title is cut to fit, never the status or star columns."""
+    listed = run_cli("list", "--format", "plain").stdout.splitlines()
+    first = listed[0].split("\t")[0]
+    run_cli("star", first, "2")
+    run_cli("tag", first, "a-rather-long-tag-name", "another-long-one", "third-tag")
+    for columns in ("60", "80", "100"):
+        env = {**os.environ, "PAPERSIFT_LIBRARY": str(run_cli.library), "COLUMNS": columns, "NO_COLOR": "1"}
+        out = subprocess.run(run_cli.cmd + ["list", "--limit", "5"], capture_output=True, text=True, env=env,
+                             timeout=120).stdout.splitlines()
+        row = next(line for line in out if line.startswith(first))
+        assert "·  ★★☆" in row and "#a-rather" in row, (columns, row)
+        assert max(len(line) for line in out) <= int(columns), columns

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from store import Library
 
 GLYPH = {"unread": "·", "to-read": "▶", "read": "✓", "skipped": "✗"}
+MIN_TITLE_WIDTH, MAX_TAGS_WIDTH = 20, 30  # columns, in `papersift list` and `search` tables
 
 
 def console(stderr: bool = False):
@@ -92,16 +93,23 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None) -> None:
 
     from .render import plain_title  # (Rich and pylatexenc only when a table is printed)
 
+    out = console()
+    # The title takes the width the other columns leave, set here: with every column
+    # no_wrap, Rich narrows a too-wide table by cutting all columns evenly, and at 80
+    # columns (any pipe) the status and star columns were cut to nothing.
+    tags = [" ".join("#" + t for t in r.tags) for r in rows]
+    tags_width = min(max(map(len, tags), default=0), MAX_TAGS_WIDTH, out.width // 4) or len("tags")
+    ids_width = max((len(r.id) for r in rows), default=12)
+    title_width = max(MIN_TITLE_WIDTH, out.width - ids_width - 1 - 3 - tags_width - 2 * 4)
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column("id", style="dim", no_wrap=True, min_width=12)
-    table.add_column("", no_wrap=True)
-    table.add_column("★", no_wrap=True, style="yellow")
-    table.add_column("title", overflow="ellipsis", no_wrap=True, ratio=1)
-    table.add_column("tags", style="cyan", overflow="ellipsis", no_wrap=True)
-    for r in rows:
+    table.add_column("", no_wrap=True, width=1)
+    table.add_column("★", no_wrap=True, style="yellow", width=3)
+    table.add_column("title", overflow="ellipsis", no_wrap=True, max_width=title_width)
+    table.add_column("tags", style="cyan", overflow="ellipsis", no_wrap=True, max_width=tags_width)
+    for r, tag_text in zip(rows, tags):
         title = Text(plain_title(r.title), style="italic" if r.derived_title else "")
-        table.add_row(r.id, GLYPH[r.status], stars(r.star) if r.star else "", title, " ".join("#" + t for t in r.tags))
-    out = console()
+        table.add_row(r.id, GLYPH[r.status], stars(r.star) if r.star else "", title, tag_text)
     out.print(table)
     if total is not None:
         out.print(f"[dim]{len(rows):,} shown · {counted(total, 'paper')} in the library[/dim]")
