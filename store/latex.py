@@ -21,6 +21,8 @@ _MATH = re.compile(r"\$\$[^$]+\$\$|\$[^$\n]{1,400}\$")
 # text that goes through it, i.e. text with a command or a brace.
 _LIGATURES = re.compile(r"``|''|---|--")
 _LIGATURE = {"``": "“", "''": "”", "---": "—", "--": "–"}
+# ``quoted" (TeX's opening quote, a typewriter closing one: in ~1 % of abstracts) is a pair too
+_MIXED_QUOTES = re.compile(r'``([^`"\'\n]{1,300}?)"')
 _MARKDOWN = re.compile(r"\*\*([^*\n]+?)\*\*|__([^_\n]+?)__|(?<![\w*])\*([^*\n ][^*\n]*?)\*(?![\w*])")
 
 
@@ -44,6 +46,8 @@ def latex_to_text(src: str, math: bool = False) -> str:
     src = _OPERATORS.sub(r" \1 ", src)
     if math:
         src = _scripts(src)
+    elif "``" in src:
+        src = _MIXED_QUOTES.sub(r"``\1''", src)
     else:
         src = re.sub(r"(?<!\\)%", r"\\%", src)  # a bare % is a percent sign here, not a comment
     try:
@@ -57,8 +61,10 @@ def latex_to_text(src: str, math: bool = False) -> str:
 
 
 def ligatures(text: str) -> str:
-    """``x'' -> “x”, --- -> —, -- -> – (a cheap no-op on text without them)."""
+    """``x'' (or ``x") -> “x”, --- -> —, -- -> – (a cheap no-op on text without them)."""
     if "``" in text or "''" in text or "--" in text:
+        if "``" in text:
+            text = _MIXED_QUOTES.sub(r"``\1''", text)
         return _LIGATURES.sub(lambda m: _LIGATURE[m.group()], text)
     return text
 

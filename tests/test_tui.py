@@ -574,6 +574,9 @@ async def test_tex_quotes_and_dashes_are_typeset(lib, make, tmp_path):
     expected = "We introduce “Shortcut Text Gradient” — an effective Weisfeiler–Leman test for prompts."
     assert expected in reader and "``" not in reader
     assert plain_text(abstract) == expected
+    # a TeX opening quote closed by a typewriter one (as ICML's "Shortcut Text Gradient" paper has it)
+    mixed = 'We introduce ``Shortcut Text Gradient" --- and \\emph{``also" this}; "plain" stays.'
+    assert plain_text(mixed) == 'We introduce “Shortcut Text Gradient” — and “also” this; "plain" stays.'
 
 
 async def test_hostile_abstract_never_reaches_the_screen_raw(lib, make, tmp_path):
