@@ -41,19 +41,42 @@ def _scripts(src: str) -> str:
     return _SCRIPT.sub(repl, src)
 
 
+# Abbreviation macros papers define for themselves (pylatexenc drops unknown macros: "\\eg, 2D" read ", 2D")
+_TEXT_MACROS = re.compile(r"\\(eg|ie|etal|cf|wrt|etc|vs)\b\.?")
+_TEXT_MACRO = {"eg": "e.g.", "ie": "i.e.", "etal": "et al.", "cf": "cf.", "wrt": "w.r.t.", "etc": "etc.", "vs": "vs."}
+_HREF = re.compile(r"\\href\{([^{}\s]+)\}(?:\{([^{}]*)\})?")  # \\href{url}{text} -> "text <url>"
+
+
+def _convert(src: str) -> str:
+    """pylatexenc's conversion; where it fails (odd markup), sentence by sentence, so one bad
+    spot is shown as written without leaving the whole passage raw."""
+    try:
+        return _converter().latex_to_text(src)
+    except Exception:  # never let odd markup break a display or an export
+        pass
+    parts = re.split(r"(?<=[.;:?!])(\s+)", src)
+    out = []
+    for part in parts:
+        try:
+            out.append(_converter().latex_to_text(part) if part.strip() else part)
+        except Exception:
+            out.append(part)
+    return "".join(out)
+
+
 def latex_to_text(src: str, math: bool = False) -> str:
     """LaTeX (a ``$...$`` body when ``math``, else text with commands) to plain Unicode."""
     src = _OPERATORS.sub(r" \1 ", src)
     if math:
         src = _scripts(src)
-    elif "``" in src:
-        src = _MIXED_QUOTES.sub(r"``\1''", src)
     else:
         src = re.sub(r"(?<!\\)%", r"\\%", src)  # a bare % is a percent sign here, not a comment
-    try:
-        out = _converter().latex_to_text(src)
-    except Exception:  # never let odd markup break a display or an export
-        out = src
+        if "``" in src:
+            src = _MIXED_QUOTES.sub(r"``\1''", src)
+        if "\\" in src:
+            src = _TEXT_MACROS.sub(lambda m: _TEXT_MACRO[m.group(1)], src)
+            src = _HREF.sub(lambda m: f"{m.group(2)} <{m.group(1)}>" if m.group(2) else f"<{m.group(1)}>", src)
+    out = _convert(src)
     out = re.sub(r"[ \t]+", " ", out)
     if math:
         out = out.replace("( ", "(").replace(" )", ")").strip(" ")

@@ -555,6 +555,25 @@ async def test_latex_in_titles_is_rendered_in_list_and_reader(lib, make, tmp_pat
             assert "Breaking the 𝒪(√(T)) Barrier" in shown and "\\mathcal" not in shown
 
 
+def test_reader_renders_real_world_markup_found_in_icml_and_iclr():
+    """Cases from the corpora that the reader showed raw: \\href (which also left the rest of its
+    passage unconverted: "({\\bf FreeDyG})"), a paper's own \\eg macro, math inside **bold**."""
+    from tui.render import render_abstract
+    from store.latex import plain_text
+
+    text, links = render_abstract(
+        r"Dynamic \textbf{G}raph ({\bf FreeDyG}) model. Code: \href{https://github.com/T/FreeDyG}{https://github.com/T/FreeDyG}"
+        r" and \href{https://x.org/p}{our page}. Four modalities, \eg, 2D images. We introduce **FUSH$^2$**, a"
+        r" benchmark. _During acquisition of a set of size $k$, can we_ act?")
+    shown = text.plain
+    assert "Graph (FreeDyG) model." in shown and "\\" not in shown and "{" not in shown and "$" not in shown
+    assert "Code: https://github.com/T/FreeDyG and our page [2]." in shown
+    assert links == ["https://github.com/T/FreeDyG", "https://x.org/p"]
+    assert "modalities, e.g., 2D images" in shown and "FUSH², a benchmark" in shown and "size k, can we act" in shown
+    assert plain_text(r"modalities, \eg, 2D; see \href{https://x.org/p}{our page}") == \
+        "modalities, e.g., 2D; see our page <https://x.org/p>"
+
+
 async def test_tex_quotes_and_dashes_are_typeset(lib, make, tmp_path):
     """``quotes'' and -- dashes outside any LaTeX command (2-5 % of ICML/ICLR abstracts) show as
     typography in the reader and in plain-text output, as they would in the paper."""

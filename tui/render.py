@@ -26,6 +26,7 @@ _SEGMENT = re.compile(
     r"|(?<![\w*])\*(?P<it>[^*\n ][^*\n]*?)\*(?![\w*])|(?<!\w)_(?P<it2>[^_\n ][^_\n]*?)_(?!\w)"
     r"|`(?P<code>[^`\n]+)`"
     r"|\[(?P<ltext>[^\]\n]+)\]\((?P<lurl>https?://[^)\s]+)\)"
+    r"|\\href\{(?P<hurl>https?://[^{}\s]+)\}(?:\{(?P<htext>[^{}]*)\})?|\\url\{(?P<uurl>https?://[^{}\s]+)\}"
     r"|<(?P<aurl>https?://[^>\s]+)>"
     r"|(?P<url>https?://[^\s<>)\]]+[^\s<>)\].,;:])"
 )
@@ -52,19 +53,25 @@ def render_abstract(abstract: str) -> tuple[Text, list[str]]:
             else:
                 out.append(latex_to_text(g["math"].strip("$"), math=True), style="italic")
         elif g["bold"] or g["bold2"] or g["bold3"] is not None:
-            out.append(_plain(g["bold"] or g["bold2"] or g["bold3"] or ""), style="bold")
+            out.append(_emphasised(g["bold"] or g["bold2"] or g["bold3"] or ""), style="bold")
         elif g["it"] or g["it2"] or g["it3"] is not None:
-            out.append(_plain(g["it"] or g["it2"] or g["it3"] or ""), style="italic")
+            out.append(_emphasised(g["it"] or g["it2"] or g["it3"] or ""), style="italic")
         elif g["code"]:
             out.append(g["code"], style="reverse")
         else:
-            url = g["lurl"] or g["aurl"] or g["url"]
+            url = g["lurl"] or g["hurl"] or g["uurl"] or g["aurl"] or g["url"]
             links.append(url)
-            label = g["ltext"] or url
-            out.append(f"{label} [{len(links)}]" if g["ltext"] else label, style=Style(underline=True, link=url))
+            text_label = g["ltext"] or (g["htext"] if g["htext"] and g["htext"] != url else None)
+            label = _plain(text_label) if text_label else url
+            out.append(f"{label} [{len(links)}]" if text_label else label, style=Style(underline=True, link=url))
     if pos < len(text):
         out.append(_plain(text[pos:]))
     return out, links
+
+
+def _emphasised(segment: str) -> str:
+    """The inside of **bold** or _italic_, which may hold math ("**FUSH$^2$**")."""
+    return " ".join(plain_text(segment).split()) if "$" in segment else _plain(segment)
 
 
 def _plain(segment: str) -> str:
