@@ -455,6 +455,15 @@ async def test_command_palette_runs_actions(lib, make):
         await pilot.press("enter")
         await pilot.pause(0.3)
         assert app.library.annotation(app.library.corpus.papers[0].id).status == "to-read"
+        # the results list's commands too: select all, then the last paper
+        for command in ("Select all", "Last"):
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            await pilot.press(*command)
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await pilot.pause(0.3)
+        assert len(screen(app).results.selected) == 35 and screen(app).results.cursor == 34
 
 
 async def test_everything_is_there_after_restart(lib, make):

@@ -8,21 +8,29 @@ from textual.command import DiscoveryHit, Hit, Provider
 
 from .keymap import REGISTRY
 
-PALETTE_CONTEXTS = ("app", "main")
+PALETTE_CONTEXTS = ("app", "main", "list")
+# Moving the cursor one row or page is what the keys are for, not a command to look up.
+NOT_IN_PALETTE = {"list.cursor_down", "list.cursor_up", "list.page_down", "list.page_up"}
 
 
 class ActionsProvider(Provider):
-    """Offers the app's and the triage screen's actions in ctrl+p."""
+    """Offers the app's, the triage screen's and the results list's actions in ctrl+p."""
 
     def _actions(self):
         for action_id, info in REGISTRY.items():
             ctx, _, action = action_id.partition(".")
-            if ctx in PALETTE_CONTEXTS:
+            if ctx in PALETTE_CONTEXTS and action_id not in NOT_IN_PALETTE:
                 keys = self.app.current_keymap().get(action_id, "")
                 yield info.description, action, ctx, keys
 
     async def _run(self, action: str, ctx: str) -> None:
-        target = self.app if ctx == "app" else self.app.main_screen
+        screen = self.app.main_screen
+        if ctx == "app":
+            target = self.app
+        elif ctx == "list" and hasattr(screen.results, f"action_{action}"):
+            target = screen.results  # select, select all, first, last
+        else:
+            target = screen  # the list's keys that act on the screen (open the reader, clear the filter)
         await self.app.run_action(action, target)
 
     async def discover(self):
