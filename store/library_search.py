@@ -12,7 +12,7 @@ import numpy as np
 
 from .errors import PapersiftError
 from .models import Annotation
-from .query import Query, parse_query
+from .query import Query, fold_name, parse_query
 from .quick import ANNOTATION_WEIGHT, annotation_matches
 from .text import search_tokens
 
@@ -41,6 +41,12 @@ class SearchMixin:
             self._folded = [" ".join(f"{p.title} {p.abstract}".casefold().split()) for p in self.corpus]
         return self._folded
 
+    def _folded_authors(self) -> list[str]:
+        """Each paper's authors, folded (fold_name) and joined by "|", for author: filters."""
+        if self._folded_names is None:
+            self._folded_names = ["|".join(fold_name(a) for a in p.authors) for p in self.corpus]
+        return self._folded_names
+
     def _filter_mask(self, q: Query) -> np.ndarray | None:
         if not q.has_filters:
             return None
@@ -61,6 +67,14 @@ class SearchMixin:
         if q.topics:
             labels, _ = self.topics()
             mask &= np.isin(labels, list(q.topics))
+        if q.authors or q.not_authors:
+            names = self._folded_authors()
+            if not any(names):
+                q.errors.append("no paper here lists its authors (dumps have none: import JSON, CSV or "
+                                "BibTeX with authors)")
+            for i in np.flatnonzero(mask):
+                if not all(a in names[i] for a in q.authors) or any(a in names[i] for a in q.not_authors):
+                    mask[i] = False
         if q.phrases:
             folded = self._folded_texts()
             notes = {self.corpus.index_of(pid): a.note.casefold() for pid, a in self.annotations.items() if a.note}

@@ -1,7 +1,8 @@
 """Parse a search query: free words, "exact phrases" and filters.
 
 Filters: ``status:unread``, ``tag:rl``, ``-tag:maybe``, ``star:>=2`` (also
-``star:3``, ``star:<2``), ``topic:N``. Orderings: ``similar:ID`` (more like
+``star:3``, ``star:<2``), ``topic:N``, ``author:hsieh`` (part of an author's name,
+case and accents ignored; ``-author:`` excludes). Orderings: ``similar:ID`` (more like
 this paper), ``rec:stars`` / ``rec:TAG`` (recommended from your stars and
 to-read list, or from a tag). Anything else is a word to rank by.
 """
@@ -27,6 +28,8 @@ class Query:
         self.statuses: set[str] = set()
         self.tags: list[str] = []
         self.not_tags: list[str] = []
+        self.authors: list[str] = []      # folded name parts (fold_name), each in some author's name
+        self.not_authors: list[str] = []
         self.star: tuple | None = None  # (op function, value)
         self.topics: set[int] = set()
         self.similar = similar
@@ -39,10 +42,17 @@ class Query:
 
     @property
     def has_filters(self) -> bool:
-        return bool(self.phrases or self.statuses or self.tags or self.not_tags or self.star or self.topics)
+        return bool(self.phrases or self.statuses or self.tags or self.not_tags or self.star or self.topics
+                    or self.authors or self.not_authors)
 
     def star_ok(self, star: int) -> bool:
         return self.star is None or self.star[0](star, self.star[1])
+
+
+def fold_name(text: str) -> str:
+    """A name for matching: case and accents dropped ("Schölkopf", "scholkopf" alike)."""
+    import unicodedata  # (only when a name is matched: a one-shot search stays lean)
+    return "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c))
 
 
 def parse_query(text: str) -> Query:
@@ -70,7 +80,7 @@ def parse_query(text: str) -> Query:
                 else:
                     q.recommend = (value or "stars").lower()
             continue
-        if sep and key in ("status", "is", "tag", "star", "stars", "topic"):
+        if sep and key in ("status", "is", "tag", "star", "stars", "topic", "author"):
             if not value:
                 continue  # still being typed
             if key in ("status", "is"):
@@ -81,6 +91,8 @@ def parse_query(text: str) -> Query:
                     q.errors.append(f"unknown status {value!r} (use {', '.join(STATUSES)})")
             elif key == "tag":
                 (q.not_tags if neg else q.tags).append(value.lower())
+            elif key == "author":
+                (q.not_authors if neg else q.authors).append(fold_name(value))
             elif key in ("star", "stars"):
                 m2 = re.fullmatch(r"(>=|<=|>|<|=)?(\d)", value)
                 if m2:

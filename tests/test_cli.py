@@ -247,3 +247,13 @@ def test_list_table_keeps_status_and_stars_when_narrow(run_cli):
         row = next(line for line in out if line.startswith(first))
         assert "·  ★★☆" in row and "#a-rather" in row, (columns, row)
         assert max(len(line) for line in out) <= int(columns), columns
+
+
+def test_search_by_author(run_cli):
+    data = DATA / "icml_slice.jsonl"
+    run_cli("import", str(data))
+    out = run_cli("search", "author:schmidhuber", "--format", "plain").stdout.splitlines()
+    titles = [line.split("\t")[3] for line in out]
+    expected = [json.loads(l)["title"] for l in data.read_text().splitlines() if "Jürgen Schmidhuber" in l]
+    assert titles and sorted(titles) == sorted(expected)
+    assert run_cli("search", "author:SCHMIDHÜBER", "--format", "plain").stdout.splitlines() == out

@@ -107,6 +107,23 @@ def test_filters_combine_with_query(lib):
     assert len(lib.search("star:<9")) == 35 and not lib.search("star:<=3").errors
 
 
+def test_author_filter_ignores_case_and_accents(lib, tmp_path):
+    """author:NAME keeps papers with an author whose name holds NAME (Peyré, peyre alike)."""
+    assert len(lib.search("author:peyre")) == 0
+    assert lib.search("author:peyre").errors == [
+        "no paper here lists its authors (dumps have none: import JSON, CSV or BibTeX with authors)"]
+    lib.import_paths([DATA / "icml_slice.jsonl"])
+    recs = [json.loads(l) for l in (DATA / "icml_slice.jsonl").read_text().splitlines()]
+    by_peyre = {r["title"] for r in recs if "Gabriel Peyré" in r["authors"]}
+    found = lib.search("author:PEYRE")
+    assert {lib.corpus.papers[int(i)].title for i in found.indices} == by_peyre and not found.errors
+    hwang = {r["title"] for r in recs if any("hwang" in a.lower() for a in r["authors"])}
+    both = lib.search("author:hwang author:yoon")  # each part in some author's name
+    assert 0 < len(both) < len(hwang) == len(lib.search("author:hwang"))
+    assert len(lib.search("-author:hwang")) == len(lib.corpus) - len(hwang)
+    assert len(lib.search("author:hwang transformer")) <= len(hwang)  # combines with words
+
+
 def test_tags_and_notes_are_searchable(lib):
     pid = lib.corpus.papers[10].id
     lib.add_tags([pid], ["zebrafish"])
