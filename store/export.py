@@ -84,8 +84,8 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
                 lines.append(f"  {_md_escape(', '.join(paper.authors))}")
             if ann.note:
                 lines += ["  > " + _md_escape(line) if line.strip() else "  >" for line in ann.note.splitlines()]
-            if abstracts:
-                lines += ["", "  " + _md_escape(" ".join(paper.abstract.split()))]
+            if abstracts:  # read by people (a group's shortlist): LaTeX as Unicode, as the app shows it
+                lines += ["", "  " + _md_escape(" ".join(plain_text(paper.abstract).split()))]
         lines.append("")
     return "\n".join(lines)
 

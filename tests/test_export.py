@@ -140,6 +140,17 @@ def test_bibtex_keeps_inline_math_and_escapes_the_rest(tmp_path):
     assert entry["abstract"] == r"We give $\tilde{O}(d)$ bounds for 3\% of $\{x\}$ cases, costing \$5 and \$10."
 
 
+def test_markdown_abstracts_read_as_plain_unicode(tmp_path):
+    """A shortlist is read by people: the abstract's LaTeX shows as the app shows it."""
+    lib = Library(tmp_path / "lib")
+    (tmp_path / "p.jsonl").write_text(json.dumps({
+        "title": "Regret bounds", "abstract": r"We beat the $\mathcal{O}(\sqrt{T})$ regret for unknown $\textit{K}$ "
+                                              r"with ``Shortcut Gradients'' --- in 3\% of the time."}) + "\n")
+    lib.import_paths([tmp_path / "p.jsonl"])
+    md = export_text(lib.pairs(""), "md", abstracts=True)
+    assert "We beat the 𝒪(√(T)) regret for unknown K with “Shortcut Gradients” — in 3% of the time." in md
+
+
 def test_export_fresh_library_import_reproduces_everything(lib, tmp_path, seeds_dir):
     annotated(lib)
     out = tmp_path / "mine.json"
