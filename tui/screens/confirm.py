@@ -24,8 +24,8 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self):
         with Vertical():
             yield Label(self.question)
-            yield Label(f"[b]{key_label(self.app, 'confirm.yes')}[/b] yes   [b]{key_label(self.app, 'confirm.no')}[/b] no",
-                        classes="dim")
+            yes, no = key_label(self.app, "confirm.yes"), key_label(self.app, "confirm.no")
+            yield Label(f"[b]{yes}[/b] yes   [b]{no}[/b] no", classes="dim")
         yield Footer()  # this dialog's keys, over the main screen's
 
     def action_yes(self) -> None:

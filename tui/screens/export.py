@@ -51,8 +51,8 @@ class ExportScreen(ModalScreen[str | None]):
 
     def compose(self):
         with Vertical():
-            yield Label(f"[b]Export[/b]   [dim]tab moves · space picks · {key_label(self.app, 'export.run')} exports · "
-                        f"{key_label(self.app, 'export.cancel')} cancels[/dim]")
+            run, cancel = key_label(self.app, "export.run"), key_label(self.app, "export.cancel")
+            yield Label(f"[b]Export[/b]   [dim]tab moves · space picks · {run} exports · {cancel} cancels[/dim]")
             with Horizontal():
                 with RadioSet(id="format"):
                     for i, fmt in enumerate(FORMATS):

@@ -108,8 +108,8 @@ class MainScreen(Screen):
         yield TriageHeader(id="header")
         with Horizontal(id="panes"):
             with Vertical(id="left"):
-                yield SearchBox(placeholder=f"{key_label(self.app, 'main.search')} search · typos ok · status: tag: star:>=2",
-                                id="search")
+                search_key = key_label(self.app, "main.search")
+                yield SearchBox(placeholder=f"{search_key} search · typos ok · status: tag: star:>=2", id="search")
                 yield ResultsList(self.library, id="results")
             yield Reader(self.library, id="reader")
             yield TagPanel(self.library, id="tags")
@@ -319,8 +319,9 @@ class MainScreen(Screen):
             # A huge library: the model (minutes of work) is built on request, in the helper.
             if not any(w.group == "prepare" and w.is_running for w in self.workers):
                 self.prepare_similarity()
+            again = key_label(self.app, "main.more_like_this")
             self.notify(f"building the similarity model for {len(self.library):,} papers in the background; "
-                        f"press {key_label(self.app, 'main.more_like_this')} again when the reader shows “More like this”")
+                        f"press {again} again when the reader shows “More like this”")
             return
         if pid:
             self.query_one(SearchBox).value = f"similar:{pid}"

@@ -93,7 +93,8 @@ class TagPanel(Vertical):
 
     def show_paper(self, paper_id: str | None) -> None:
         tags = self.library.annotation(paper_id).tags if paper_id else []
-        chips = " ".join(f"[b magenta]#{escape(t)}[/]" for t in tags) or f"[dim]none yet — press {key_label(self.app, 'main.tag')}[/dim]"
+        chips = (" ".join(f"[b magenta]#{escape(t)}[/]" for t in tags)
+                 or f"[dim]none yet — press {key_label(self.app, 'main.tag')}[/dim]")
         self.query_one("#paper-tags", Static).update(f"[b]On this paper[/b]\n{chips}")
 
     def refresh_tags(self) -> None:
