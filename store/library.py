@@ -59,7 +59,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self._similarity_lock = threading.Lock()
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
         self._folded: list[str] | None = None
-        self._folded_names: list[str] | None = None
+        self._folded_names: tuple[list[str], list[np.ndarray]] | None = None  # author words (author: filters)
         self._shuffle_seed = random.randrange(1 << 30)
 
     def _migrate_if_needed(self) -> None:

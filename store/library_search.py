@@ -41,11 +41,27 @@ class SearchMixin:
             self._folded = [" ".join(f"{p.title} {p.abstract}".casefold().split()) for p in self.corpus]
         return self._folded
 
-    def _folded_authors(self) -> list[str]:
-        """Each paper's authors, folded (fold_name) and joined by "|", for author: filters."""
+    def _author_words(self) -> tuple[list[str], list[np.ndarray]]:
+        """The distinct words of author names (folded) and, for each, the papers listing such an
+        author. An author: filter scans these words, not every paper: ~200 ms a keystroke at
+        300k papers when it looked at each paper's names."""
         if self._folded_names is None:
-            self._folded_names = ["|".join(fold_name(a) for a in p.authors) for p in self.corpus]
+            papers_of: dict[str, list[int]] = {}
+            for i, p in enumerate(self.corpus):
+                for author in p.authors:
+                    for word in fold_name(author).split():
+                        papers_of.setdefault(word, []).append(i)
+            self._folded_names = (list(papers_of), [np.asarray(v, dtype=np.int64) for v in papers_of.values()])
         return self._folded_names
+
+    def _by_author(self, part: str) -> np.ndarray:
+        """A mask of the papers with an author whose name has a word containing ``part``."""
+        words, papers = self._author_words()
+        hit = np.zeros(len(self.corpus), dtype=bool)
+        for word, where in zip(words, papers):
+            if part in word:
+                hit[where] = True
+        return hit
 
     def _filter_mask(self, q: Query) -> np.ndarray | None:
         if not q.has_filters:
@@ -68,13 +84,13 @@ class SearchMixin:
             labels, _ = self.topics()
             mask &= np.isin(labels, list(q.topics))
         if q.authors or q.not_authors:
-            names = self._folded_authors()
-            if not any(names):
+            if not self._author_words()[0]:
                 q.errors.append("no paper here lists its authors (dumps have none: import JSON, CSV or "
                                 "BibTeX with authors)")
-            for i in np.flatnonzero(mask):
-                if not all(a in names[i] for a in q.authors) or any(a in names[i] for a in q.not_authors):
-                    mask[i] = False
+            for part in q.authors:
+                mask &= self._by_author(part)
+            for part in q.not_authors:
+                mask &= ~self._by_author(part)
         if q.phrases:
             folded = self._folded_texts()
             notes = {self.corpus.index_of(pid): a.note.casefold() for pid, a in self.annotations.items() if a.note}

@@ -28,7 +28,7 @@ class Query:
         self.statuses: set[str] = set()
         self.tags: list[str] = []
         self.not_tags: list[str] = []
-        self.authors: list[str] = []      # folded name parts (fold_name), each in some author's name
+        self.authors: list[str] = []      # folded name parts (fold_name), each in a word of some author's name
         self.not_authors: list[str] = []
         self.star: tuple | None = None  # (op function, value)
         self.topics: set[int] = set()
@@ -51,8 +51,11 @@ class Query:
 
 def fold_name(text: str) -> str:
     """A name for matching: case and accents dropped ("Schölkopf", "scholkopf" alike)."""
-    import unicodedata  # (only when a name is matched: a one-shot search stays lean)
-    return "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c))
+    text = text.casefold()
+    if text.isascii():
+        return text
+    import unicodedata  # (only for a name with accents: a one-shot search stays lean)
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def parse_query(text: str) -> Query:
