@@ -18,6 +18,31 @@ CONTEXT_NAMES = {"app": "Anywhere", "main": "Triage (list and reader)", "list": 
                  "topics": "Topic browser"}
 
 
+# The search box's syntax (store.query), shown under the keys: the app's only other place for it
+# is the search box's placeholder, cut at most widths.
+SEARCH_SYNTAX = (
+    ("words", "any order, typos forgiven, prefixes while typing; tags and notes count too"),
+    ('"exact phrase"', "in the title, abstract or note"),
+    ("status:unread", "also to-read, read, skipped (a prefix will do: status:to)"),
+    ("tag:rl  -tag:maybe", "with / without a tag"),
+    ("star:>=2", "also star:3, star:<2"),
+    ("author:peyre", "a word of an author's name, case and accents ignored; -author: excludes"),
+    ("topic:7", "a topic from the topic browser"),
+    ("similar:ID  rec:stars  rec:TAG", "more like a paper; recommended from your stars or a tag"),
+)
+
+
+def syntax_table() -> Table:
+    """The search syntax, one row per form."""
+    table = Table(box=None, show_header=False, pad_edge=False)
+    table.add_column("form", style="bold cyan", no_wrap=True)
+    table.add_column("meaning")
+    table.add_row("[b]Search syntax[/b]", "")
+    for form, meaning in SEARCH_SYNTAX:
+        table.add_row(escape(form), meaning)
+    return table
+
+
 def keys_table(keymap: dict[str, str]) -> Table:
     """Action, keys and action id for every binding, by context, in keymap.toml's order."""
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
@@ -48,11 +73,13 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll { width: 90%; max-width: 100; height: 90%; border: thick $accent; background: $surface; padding: 0 1; }
+    HelpScreen #search-syntax { margin-top: 1; }
     """
 
     def compose(self):
         with VerticalScroll():
             yield Static(keys_table(self.app.current_keymap()))
+            yield Static(syntax_table(), id="search-syntax")
         yield Footer()  # this dialog's keys, over the main screen's
 
     def action_close(self) -> None:
