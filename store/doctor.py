@@ -27,6 +27,7 @@ from .annotations import ANN, HIST, AnnotationStore, JournaledJSONStorage, doc_i
 from .atomic import atomic_write_bytes
 from .backups import list_backups
 from .corpus import Corpus
+from .drafts import NoteDrafts
 from .errors import CorruptFileError
 from .journal import journal_path_for
 from .text import counted
@@ -180,7 +181,11 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
             report.problems.append(f"{counted(len(bad_hist), 'malformed undo entry', 'malformed undo entries')}")
         else:
             report.ok.append(f"undo history: {counted(len(data.get(HIST) or {}), 'entry', 'entries')}")
-    # 4. backups and index cache
+    # 4. unsaved note drafts, backups (the index cache: check_index_cache)
+    drafts = NoteDrafts(folder / locations.DRAFTS_FILE).count()
+    if drafts:
+        report.ok.append(f"{counted(drafts, 'note has an unsaved draft', 'notes have unsaved drafts')} "
+                         "(the app offers it back when the note is opened)")
     n_backups = len(list_backups(corpus_path)) + len(list_backups(ann_path))
     report.ok.append(f"{counted(n_backups, 'backup')} in {locations.BACKUP_DIR}/") if n_backups else \
         report.ok.append("no backups yet (they are taken before imports and bulk changes)")

@@ -22,6 +22,7 @@ from .annotations import AnnotationStore, now_iso
 from .atomic import atomic_write_chunks
 from .backups import backup_file
 from .corpus import Corpus, migrate_v1
+from .drafts import NoteDrafts
 from .errors import PapersiftError
 from .lock import LibraryLock
 from .models import MAX_STAR, STATUSES, Annotation, Paper, normalize_tag, tag_problem  # noqa: F401 (re-exported)
@@ -49,6 +50,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self.annotations_path = self.folder / locations.ANNOTATIONS_FILE
         self.index_path = self.folder / locations.INDEX_CACHE_FILE
         self.similar_path = self.folder / locations.SIMILAR_CACHE_FILE
+        self.drafts = NoteDrafts(self.folder / locations.DRAFTS_FILE)
         self.lock = LibraryLock(self.folder / locations.LOCK_FILE)
         self._migrate_if_needed()
         self.corpus = Corpus.load(self.corpus_path) if self.corpus_path.exists() else Corpus()

@@ -18,6 +18,7 @@ CORPUS_FILE_V1 = "corpus.json"  # format version 1, migrated on open
 ANNOTATIONS_FILE = "annotations.json"
 INDEX_CACHE_FILE = "index.cache"
 SIMILAR_CACHE_FILE = "similar.cache"  # the more-like-this model (numpy .npz); disposable
+DRAFTS_FILE = "note-drafts.json"  # note editor text not yet saved (store.drafts)
 LOCK_FILE = ".lock"
 BACKUP_DIR = "backups"
 

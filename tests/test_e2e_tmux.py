@@ -125,3 +125,34 @@ def test_opening_with_files_says_what_was_imported(tmp_path):
         assert "2 / 2" not in shown and "read 2 abstracts from 1 file: 2 new" in shown, shown
     finally:
         tmux.kill()
+
+
+def test_a_note_being_typed_survives_the_terminal_closing(tmp_path):
+    """The terminal is killed while a note is being written: the next start offers it back."""
+    env = {**os.environ, "PAPERSIFT_LIBRARY": str(tmp_path / "lib"), "HOME": str(tmp_path / "home"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "PAPERSIFT_NO_SYSTEM_CLIPBOARD": "1", "TERM": "xterm-256color"}
+    (tmp_path / "home").mkdir()
+    tmux = Tmux(f"psn{os.getpid()}", env)
+    try:
+        tmux.start(papersift_cmd())
+        tmux.wait_for("35 / 35")
+        tmux.keys("e", pause=0.5)
+        tmux.wait_for("Save note")
+        tmux.keys(*"ask Ana about the baselines", pause=1.5)
+        tmux.kill()  # no save, no quit: the terminal is gone
+        time.sleep(1)  # the tmux server takes a moment to go
+
+        tmux.start(papersift_cmd())
+        tmux.wait_for("35 / 35")
+        tmux.keys("e", pause=0.5)
+        tmux.wait_for("ask Ana about the baselines")
+        tmux.wait_for("unsaved draft")
+        tmux.keys("C-s", pause=0.5)
+        tmux.keys("q")
+        tmux.wait_gone()
+    finally:
+        tmux.kill()
+    out = subprocess.run([*papersift_cmd().split(), "search", "baselines ana", "--format", "json"], capture_output=True,
+                         text=True, env=env, check=True).stdout
+    assert json.loads(out)[0]["note"] == "ask Ana about the baselines"
+    assert not (tmp_path / "lib" / "note-drafts.json").exists()

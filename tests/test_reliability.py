@@ -232,3 +232,21 @@ def test_doctor_command_on_a_healthy_library(lib, run_cli):
     lib.index_path.write_bytes(b"damaged\n")
     proc = run_cli("doctor", "--repair", library=lib.folder, check=False)
     assert proc.returncode == 0 and "rebuilt the search index cache" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_note_drafts_are_kept_dropped_and_never_block(lib):
+    """Drafts of unsaved notes: kept per paper, listed by doctor, and a damaged drafts file
+    counts as none (the app must open whatever state a crash left it in)."""
+    a, b = lib.corpus.papers[0].id, lib.corpus.papers[1].id
+    lib.drafts.keep(a, "half a thought")
+    lib.drafts.keep(b, "another")
+    assert Library(lib.folder).drafts.get(a)[0] == "half a thought"
+    assert any("2 notes have unsaved drafts" in line for line in run_doctor(lib.folder).ok)
+    lib.drafts.drop(b)
+    assert lib.drafts.get(b) is None and lib.drafts.count() == 1
+    lib.drafts.drop(a)
+    assert not lib.drafts.path.exists()  # no drafts: no file
+    lib.drafts.path.write_text('{"truncated": ')
+    assert lib.drafts.get(a) is None and lib.drafts.count() == 0
+    lib.drafts.keep(a, "fresh")  # and a new draft replaces the damaged file
+    assert lib.drafts.get(a)[0] == "fresh"

@@ -7,7 +7,7 @@ import os
 
 import pytest
 from textual import events
-from textual.widgets import Label
+from textual.widgets import Label, TextArea
 
 from store import Library
 
@@ -203,6 +203,37 @@ async def test_note_editor_saves_and_asks_before_discarding(lib, make):
         await pilot.press("e", "escape")  # unchanged: closes without asking
         await pilot.pause()
         assert app.screen is screen(app)
+
+
+async def test_an_unsaved_note_survives_the_app_closing(lib, make):
+    """Text typed in the note editor is kept as a draft until saved or discarded: the app
+    closing with the editor open (a closed terminal, a crash) loses nothing."""
+    pid = lib.corpus.papers[0].id
+    lib.set_note(pid, "saved line")
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("e", *" and a long thought")
+        await pilot.pause(0.8)  # the draft is written half a second after typing stops
+        assert Library(lib.folder).drafts.get(pid)[0] == "saved line and a long thought"
+        await pilot.press(*" that goes on")  # typed just before the app closes: kept on the way out
+    assert app.library.annotation(pid).note == "saved line"  # never saved...
+    again = make(Library(lib.folder))
+    async with again.run_test() as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        assert again.screen.query_one(TextArea).text == "saved line and a long thought that goes on"
+        assert any("unsaved draft" in n.message for n in again._notifications)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert again.library.annotation(pid).note == "saved line and a long thought that goes on"
+        assert again.library.drafts.get(pid) is None  # saved: the draft is gone
+        await pilot.press("e", *" scratch")
+        await pilot.pause(0.8)
+        assert again.library.drafts.get(pid) is not None
+        await pilot.press("escape", "y")  # discarded: so is its draft
+        await pilot.pause()
+        assert again.library.drafts.get(pid) is None
+        assert again.library.annotation(pid).note == "saved line and a long thought that goes on"
 
 
 async def test_next_previous_unread(lib, make):

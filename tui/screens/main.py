@@ -477,14 +477,33 @@ class MainScreen(Screen):
         if pid is None:
             return
         paper = self.library.paper(pid)
+        note = self.library.annotation(pid).note
+        found = self.library.drafts.get(pid)
+        draft = found[0] if found and found[0] != note else None
+        if draft is not None:
+            when = found[1][:16].replace("T", " ")
+            self.notify(f"restored your unsaved draft of this note ({when}); "
+                        f"{key_label(self.app, 'note.cancel')} discards it")
+
+        def keep_draft(text: str | None) -> None:
+            try:
+                self.library.drafts.keep(pid, text) if text is not None else self.library.drafts.drop(pid)
+            except OSError as exc:  # a full disk: the editor stays open with the text
+                self.notify(f"could not keep a draft of this note: {exc}", severity="warning")
 
         def saved(text: str | None) -> None:
             if text is not None:
-                self.library.set_note(pid, text)
+                try:
+                    self.library.set_note(pid, text)
+                except PapersiftError as exc:
+                    self.notify(f"{exc}; the note is kept as a draft (press {key_label(self.app, 'main.note')} "
+                                "to try again)", severity="error")
+                    return
+                keep_draft(None)
                 self.notify("note saved")
                 self.repaint()
 
-        self.app.push_screen(NoteScreen(plain_title(paper.title), self.library.annotation(pid).note), saved)
+        self.app.push_screen(NoteScreen(plain_title(paper.title), note, draft, keep_draft), saved)
 
     # ----------------------------------------------------- clipboard, links
     def _copy(self, text: str, what: str) -> None:
