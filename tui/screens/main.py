@@ -482,7 +482,7 @@ class MainScreen(Screen):
         draft = found[0] if found and found[0] != note else None
         if draft is not None:
             when = found[1][:16].replace("T", " ")
-            self.notify(f"restored your unsaved draft of this note ({when}); "
+            self.notify(f"restored your unsaved draft of this note (kept {when} UTC); "
                         f"{key_label(self.app, 'note.cancel')} discards it")
 
         def keep_draft(text: str | None) -> None:
