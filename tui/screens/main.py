@@ -487,7 +487,10 @@ class MainScreen(Screen):
 
         def keep_draft(text: str | None) -> None:
             try:
-                self.library.drafts.keep(pid, text) if text is not None else self.library.drafts.drop(pid)
+                if text is None:
+                    self.library.drafts.drop(pid)
+                else:
+                    self.library.drafts.keep(pid, text)
             except OSError as exc:  # a full disk: the editor stays open with the text
                 self.notify(f"could not keep a draft of this note: {exc}", severity="warning")
 
