@@ -63,11 +63,18 @@ def papersift_cmd() -> str:
     return str(exe) if exe.exists() else f"{sys.executable} -m tui"
 
 
-def test_triage_in_a_real_terminal_survives_restart(tmp_path):
+def terminal(tmp_path: Path, name: str, clipboard: bool = False) -> tuple[Tmux, dict[str, str]]:
+    """A tmux session on a temp library, HOME and config folder (and its environment)."""
     env = {**os.environ, "PAPERSIFT_LIBRARY": str(tmp_path / "lib"), "HOME": str(tmp_path / "home"),
-           "XDG_CONFIG_HOME": str(tmp_path / "config"), "PAPERSIFT_NO_SYSTEM_CLIPBOARD": "1", "TERM": "xterm-256color"}
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "TERM": "xterm-256color"}
+    if not clipboard:
+        env["PAPERSIFT_NO_SYSTEM_CLIPBOARD"] = "1"
     (tmp_path / "home").mkdir()
-    tmux = Tmux(f"ps{os.getpid()}", env)
+    return Tmux(f"{name}{os.getpid()}", env), env
+
+
+def test_triage_in_a_real_terminal_survives_restart(tmp_path):
+    tmux, env = terminal(tmp_path, "ps")
     try:
         tmux.start(papersift_cmd())
         tmux.wait_for("35 / 35")
@@ -104,13 +111,10 @@ def test_triage_in_a_real_terminal_survives_restart(tmp_path):
 
 def test_opening_with_files_says_what_was_imported(tmp_path):
     """`papersift FILE`: the import summary appears in the app, and on the terminal after it."""
-    env = {**os.environ, "PAPERSIFT_LIBRARY": str(tmp_path / "lib"), "HOME": str(tmp_path / "home"),
-           "XDG_CONFIG_HOME": str(tmp_path / "config"), "TERM": "xterm-256color"}
-    (tmp_path / "home").mkdir()
+    tmux, _ = terminal(tmp_path, "psf", clipboard=True)
     dump = tmp_path / "mine.txt"
     dump.write_text("My dump\n\nA single abstract about diffusion models for robot policy learning in the wild.\n\n"
                     "A second abstract about graph neural networks for molecules and their properties.\n")
-    tmux = Tmux(f"psf{os.getpid()}", env)
     try:
         tmux.start(f"{papersift_cmd()} {dump}; sleep 20")
         tmux.wait_for("2 / 2")  # the app is up, with only the file's papers (no seeds when files are given)
@@ -129,10 +133,7 @@ def test_opening_with_files_says_what_was_imported(tmp_path):
 
 def test_a_note_being_typed_survives_the_terminal_closing(tmp_path):
     """The terminal is killed while a note is being written: the next start offers it back."""
-    env = {**os.environ, "PAPERSIFT_LIBRARY": str(tmp_path / "lib"), "HOME": str(tmp_path / "home"),
-           "XDG_CONFIG_HOME": str(tmp_path / "config"), "PAPERSIFT_NO_SYSTEM_CLIPBOARD": "1", "TERM": "xterm-256color"}
-    (tmp_path / "home").mkdir()
-    tmux = Tmux(f"psn{os.getpid()}", env)
+    tmux, env = terminal(tmp_path, "psn")
     try:
         tmux.start(papersift_cmd())
         tmux.wait_for("35 / 35")
