@@ -203,7 +203,8 @@ def bib_title(paper: Paper) -> str:
         maths.append(m.group())
         return f"\ue000{len(maths) - 1}\ue000"
 
-    held = " ".join(plain_text(_BIB_MATH.sub(hold, " ".join(paper.title.split()))).split())
+    title = " ".join(paper.title.replace("\ue000", "").split())  # the placeholder's character is ours alone
+    held = " ".join(plain_text(_BIB_MATH.sub(hold, title)).split())
     if not held:
         return bib_escape(paper.id)
     return _HELD.sub(lambda m: maths[int(m.group(1))], bib_escape(held))

@@ -138,6 +138,9 @@ def test_bibtex_keeps_inline_math_and_escapes_the_rest(tmp_path):
     # the title's math as written too (plain text would give "ℓ_p", which pdflatex cannot typeset)
     assert entry["title"] == r"{Optimal bounds for $\ell_p$ sensitivity via x and \$5}"
     assert entry["abstract"] == r"We give $\tilde{O}(d)$ bounds for 3\% of $\{x\}$ cases, costing \$5 and \$10."
+    from store.export import bib_title
+    from store.models import Paper
+    assert bib_title(Paper(id="x", abstract="", title="A \ue0007\ue000 trap $x$")) == "A 7 trap $x$"
 
 
 def test_markdown_abstracts_read_as_plain_unicode(tmp_path):
