@@ -218,3 +218,24 @@ def test_cli_export_filters_and_import_annotations_dry_run(run_cli, tmp_path):
     bad.write_text('{"format": "something-else"}')
     proc = run_cli("import-annotations", str(bad), check=False)
     assert proc.returncode == 1 and "bad.json" in proc.stderr
+
+
+def _bibtex_balanced(value: str) -> bool:
+    depth = 0
+    for ch in value:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="$\\{}%&#_~^ ab1`'\"-\n\ue000", max_size=60))
+def test_bibtex_values_stay_balanced_whatever_the_markup(text):
+    """Keeping math as written must never cost a valid BibTeX value (every brace counts there)."""
+    from store.export import bib_escape, bib_title
+    from store.latex import plain_text
+    from store.models import Paper
+    assert _bibtex_balanced(bib_escape(text))
+    assert _bibtex_balanced(bib_title(Paper(id="p1", abstract="", title=text)))
+    plain_text(text)  # never raises
