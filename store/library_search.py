@@ -83,6 +83,14 @@ class SearchMixin:
         if q.topics:
             labels, _ = self.topics()
             mask &= np.isin(labels, list(q.topics))
+        if q.ids:
+            wanted = np.zeros(n, dtype=bool)
+            for key in q.ids:
+                try:
+                    wanted[self.corpus.index_of(self.corpus.resolve(key).id)] = True
+                except PapersiftError as exc:
+                    q.errors.append(str(exc))
+            mask &= wanted
         if q.authors or q.not_authors:
             if not self._author_words()[0]:
                 q.errors.append("no paper here lists its authors (dumps have none: import JSON, CSV or "

@@ -2,7 +2,9 @@
 
 Filters: ``status:unread``, ``tag:rl``, ``-tag:maybe``, ``star:>=2`` (also
 ``star:3``, ``star:<2``), ``topic:N``, ``author:hsieh`` (part of an author's name,
-case and accents ignored; ``-author:`` excludes). Orderings: ``similar:ID`` (more like
+case and accents ignored; ``-author:`` excludes), ``id:3f2a`` (an id, alias or id
+prefix; a whole 12-character id works without ``id:``, so ids pasted from an
+export or from ``I`` list those papers). Orderings: ``similar:ID`` (more like
 this paper), ``rec:stars`` / ``rec:TAG`` (recommended from your stars and
 to-read list, or from a tag). Anything else is a word to rank by.
 """
@@ -15,6 +17,7 @@ from .choices import MAX_STAR, STATUSES
 from .text import search_tokens
 
 _TOKEN = re.compile(r'(-?)"([^"]*)"?|(\S+)')
+_PAPER_ID = re.compile(r"[0-9a-fA-F]{12}")  # store.corpus.paper_id: 12 hex digits
 _OPS = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "=": operator.eq, "": operator.eq}
 
 
@@ -30,6 +33,7 @@ class Query:
         self.not_tags: list[str] = []
         self.authors: list[str] = []      # folded name parts (fold_name), each in a word of some author's name
         self.not_authors: list[str] = []
+        self.ids: list[str] = []          # papers asked for by id (any of them)
         self.star: tuple | None = None  # (op function, value)
         self.topics: set[int] = set()
         self.similar = similar
@@ -43,7 +47,7 @@ class Query:
     @property
     def has_filters(self) -> bool:
         return bool(self.phrases or self.statuses or self.tags or self.not_tags or self.star or self.topics
-                    or self.authors or self.not_authors)
+                    or self.authors or self.not_authors or self.ids)
 
     def star_ok(self, star: int) -> bool:
         return self.star is None or self.star[0](star, self.star[1])
@@ -72,6 +76,9 @@ def parse_query(text: str) -> Query:
                 q.phrases.append(phrase)
             continue
         tok = m.group(3)
+        if _PAPER_ID.fullmatch(tok):
+            q.ids.append(tok.lower())
+            continue
         neg = tok.startswith("-") and len(tok) > 1
         body = tok[1:] if neg else tok
         key, sep, value = body.partition(":")
@@ -83,7 +90,7 @@ def parse_query(text: str) -> Query:
                 else:
                     q.recommend = (value or "stars").lower()
             continue
-        if sep and key in ("status", "is", "tag", "star", "stars", "topic", "author"):
+        if sep and key in ("status", "is", "tag", "star", "stars", "topic", "author", "id"):
             if not value:
                 continue  # still being typed
             if key in ("status", "is"):
@@ -96,6 +103,8 @@ def parse_query(text: str) -> Query:
                 (q.not_tags if neg else q.tags).append(value.lower())
             elif key == "author":
                 (q.not_authors if neg else q.authors).append(fold_name(value))
+            elif key == "id":
+                q.ids.append(value.lower())
             elif key in ("star", "stars"):
                 m2 = re.fullmatch(r"(>=|<=|>|<|=)?(\d)", value)
                 if m2:

@@ -257,3 +257,9 @@ def test_search_by_author(run_cli):
     expected = [json.loads(l)["title"] for l in data.read_text().splitlines() if "Jürgen Schmidhuber" in l]
     assert titles and sorted(titles) == sorted(expected)
     assert run_cli("search", "author:SCHMIDHÜBER", "--format", "plain").stdout.splitlines() == out
+
+
+def test_search_finds_papers_by_pasted_ids(run_cli):
+    ids = [line.split("\t")[0] for line in run_cli("list", "--format", "plain").stdout.splitlines()[5:7]]
+    out = run_cli("search", *ids, "--format", "plain").stdout.splitlines()
+    assert sorted(line.split("\t")[0] for line in out) == sorted(ids)

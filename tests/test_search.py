@@ -124,6 +124,17 @@ def test_author_filter_ignores_case_and_accents(lib, tmp_path):
     assert len(lib.search("author:hwang transformer")) <= len(hwang)  # combines with words
 
 
+def test_papers_by_id_pasted_or_prefixed(lib):
+    """Ids from a colleague's export (or `I`) pasted into the search list those papers."""
+    a, b = lib.corpus.papers[3].id, lib.corpus.papers[20].id
+    found = lib.search(f"{a.upper()} {b}")
+    assert sorted(lib.corpus.papers[int(i)].id for i in found.indices) == sorted([a, b]) and not found.errors
+    assert [lib.corpus.papers[int(i)].id for i in lib.search(f"id:{a[:6]}").indices] == [a]
+    assert len(lib.search(f"id:{b} status:read")) == 0  # combines with the other filters
+    missing = lib.search("0123456789ab")
+    assert len(missing) == 0 and "no paper with id '0123456789ab'" in missing.errors[0]
+
+
 def test_tags_and_notes_are_searchable(lib):
     pid = lib.corpus.papers[10].id
     lib.add_tags([pid], ["zebrafish"])

@@ -236,6 +236,20 @@ async def test_an_unsaved_note_survives_the_app_closing(lib, make):
         assert again.library.annotation(pid).note == "saved line and a long thought that goes on"
 
 
+async def test_pasted_ids_list_those_papers(lib, make):
+    """Ids copied with I (one per line) and pasted into the search box list exactly those papers."""
+    ids = [lib.corpus.papers[i].id for i in (4, 9, 17)]
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("slash")
+        await pilot.pause()
+        screen(app).query_one("#search").post_message(events.Paste("\n".join(ids) + "\n"))
+        await settle(pilot)
+        results = screen(app).results
+        assert screen(app).query_one("#search").value == " ".join(ids)
+        assert sorted(lib.corpus.papers[int(i)].id for i in results.indices) == sorted(ids)
+
+
 async def test_next_previous_unread(lib, make):
     ids = [p.id for p in lib.corpus]
     lib.set_status(ids[1:4], "read")

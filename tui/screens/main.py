@@ -14,7 +14,7 @@ import sys
 import time
 import webbrowser
 
-from textual import on, work
+from textual import events, on, work
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
 from textual.screen import Screen
@@ -57,6 +57,18 @@ class SearchBox(Input):
 
     def action_done(self) -> None:
         self.screen.set_focus(self.screen.query_one(ResultsList))
+
+    def _on_paste(self, event: events.Paste) -> None:
+        """Pasted lines arrive as one line (Input keeps only the first): ids copied with I, one
+        per line, list those papers; a title copied over two lines is searched whole."""
+        line = " ".join(event.text.split())
+        if line:
+            if self.selection.is_empty:
+                self.insert_text_at_cursor(line)
+            else:
+                self.replace(line, *self.selection)
+        event.prevent_default()  # not Input's own handler too (it would paste the first line again)
+        event.stop()
 
 
 # Papers above which the reader and "more like this" wait for a pause and a helper builds the model.
