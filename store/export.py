@@ -90,6 +90,26 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
     return "\n".join(lines)
 
 
+def citation_line(paper: Paper, ann: Annotation) -> str:
+    """One Markdown line to paste in a chat or a doc (the app's Y): title (marked when papersift
+    derived it), authors, id, link, tags and note."""
+    line = f"- **{_md_escape(title_of(paper))}**"
+    if paper.derived_title:
+        line += " *(title derived from the abstract)*"
+    if paper.authors:
+        names = paper.authors
+        who = names[0] if len(names) == 1 else " and ".join(names) if len(names) == 2 else f"{names[0]} et al."
+        line += f" — {_md_escape(who)}"
+    line += f" (`{paper.id}`)"
+    if paper.url:
+        line += f" <{paper.url}>"
+    if ann.tags:
+        line += " " + " ".join(f"#{t}" for t in ann.tags)
+    if ann.note:
+        line += " — " + _md_escape(" ".join(ann.note.split()))
+    return line
+
+
 def _md_escape(text: str) -> str:
     return re.sub(r"([\\`*_\[\]<>|])", r"\\\1", text)
 

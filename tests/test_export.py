@@ -154,6 +154,22 @@ def test_markdown_abstracts_read_as_plain_unicode(tmp_path):
     assert "We beat the 𝒪(√(T)) regret for unknown K with “Shortcut Gradients” — in 3% of the time." in md
 
 
+def test_citation_line_names_authors_and_link(tmp_path):
+    from store.export import citation_line
+    lib = Library(tmp_path / "lib")
+    (tmp_path / "p.jsonl").write_text(json.dumps({
+        "title": "Keep the Momentum: Conservation Laws", "authors": ["Sibylle Marcotte", "Rémi Gribonval", "Gabriel Peyré"],
+        "abstract": "Conservation laws are well-established in the context of Euclidean gradient flow dynamics.",
+        "url": "https://openreview.net/forum?id=x"}) + "\n")
+    lib.import_paths([tmp_path / "p.jsonl"])
+    paper = lib.corpus.papers[0]
+    lib.add_tags([paper.id], ["optim"])
+    lib.set_note(paper.id, "read *before*\nFriday")
+    line = citation_line(paper, lib.annotation(paper.id))
+    assert line == (f"- **Keep the Momentum: Conservation Laws** — Sibylle Marcotte et al. (`{paper.id}`) "
+                    "<https://openreview.net/forum?id=x> #optim — read \\*before\\* Friday")
+
+
 def test_export_fresh_library_import_reproduces_everything(lib, tmp_path, seeds_dir):
     annotated(lib)
     out = tmp_path / "mine.json"

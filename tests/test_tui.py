@@ -325,6 +325,7 @@ async def test_copy_keys_fall_back_to_osc52(lib, make):
         assert app.clipboard.startswith("Speaker identification benchmarks")
         await pilot.press("Y")
         assert app.clipboard.startswith("- **VIPBench") and "#speech" in app.clipboard and "ask the group" in app.clipboard
+        assert "*(title derived from the abstract)*" in app.clipboard  # never passed off as the paper's own
         await pilot.press("space", "space", "I")
         assert app.clipboard.splitlines() == [p.id for p in lib.corpus.papers[:2]]
 

@@ -534,13 +534,8 @@ class MainScreen(Screen):
     def action_copy_citation(self) -> None:
         pid = self.current_paper_id()
         if pid:
-            paper, ann = self.library.paper(pid), self.library.annotation(pid)
-            line = f"- **{plain_title(paper.title)}** (`{paper.id}`)"
-            if ann.tags:
-                line += " " + " ".join(f"#{t}" for t in ann.tags)
-            if ann.note:
-                line += " — " + " ".join(ann.note.split())
-            self._copy(line, "citation")
+            from store.export import citation_line  # (not at start-up: it loads the export formats)
+            self._copy(citation_line(self.library.paper(pid), self.library.annotation(pid)), "citation")
 
     def action_copy_ids(self) -> None:
         ids = self.targets()
