@@ -83,14 +83,15 @@ class SearchMixin:
         if q.topics:
             labels, _ = self.topics()
             mask &= np.isin(labels, list(q.topics))
-        if q.ids:
-            wanted = np.zeros(n, dtype=bool)
-            for key in q.ids:
-                try:
-                    wanted[self.corpus.index_of(self.corpus.resolve(key).id)] = True
-                except PapersiftError as exc:
-                    q.errors.append(str(exc))
-            mask &= wanted
+        for keys, keep in ((q.ids, True), (q.not_ids, False)):
+            if keys:
+                named = np.zeros(n, dtype=bool)
+                for key in keys:
+                    try:
+                        named[self.corpus.index_of(self.corpus.resolve(key).id)] = True
+                    except PapersiftError as exc:
+                        q.errors.append(str(exc))
+                mask &= named if keep else ~named
         if q.authors or q.not_authors:
             if not self._author_words()[0]:
                 q.errors.append("no paper here lists its authors (dumps have none: import JSON, CSV or "

@@ -4,7 +4,7 @@ Filters: ``status:unread``, ``tag:rl``, ``-tag:maybe``, ``star:>=2`` (also
 ``star:3``, ``star:<2``), ``topic:N``, ``author:hsieh`` (part of an author's name,
 case and accents ignored; ``-author:`` excludes), ``id:3f2a`` (an id, alias or id
 prefix; a whole 12-character id works without ``id:``, so ids pasted from an
-export or from ``I`` list those papers). Orderings: ``similar:ID`` (more like
+export or from ``I`` list those papers; ``-id:`` leaves one out). Orderings: ``similar:ID`` (more like
 this paper), ``rec:stars`` / ``rec:TAG`` (recommended from your stars and
 to-read list, or from a tag). Anything else is a word to rank by.
 """
@@ -34,6 +34,7 @@ class Query:
         self.authors: list[str] = []      # folded name parts (fold_name), each in a word of some author's name
         self.not_authors: list[str] = []
         self.ids: list[str] = []          # papers asked for by id (any of them)
+        self.not_ids: list[str] = []      # -id:X leaves X out
         self.star: tuple | None = None  # (op function, value)
         self.topics: set[int] = set()
         self.similar = similar
@@ -47,7 +48,7 @@ class Query:
     @property
     def has_filters(self) -> bool:
         return bool(self.phrases or self.statuses or self.tags or self.not_tags or self.star or self.topics
-                    or self.authors or self.not_authors or self.ids)
+                    or self.authors or self.not_authors or self.ids or self.not_ids)
 
     def star_ok(self, star: int) -> bool:
         return self.star is None or self.star[0](star, self.star[1])
@@ -104,7 +105,7 @@ def parse_query(text: str) -> Query:
             elif key == "author":
                 (q.not_authors if neg else q.authors).append(fold_name(value))
             elif key == "id":
-                q.ids.append(value.lower())
+                (q.not_ids if neg else q.ids).append(value.lower())
             elif key in ("star", "stars"):
                 m2 = re.fullmatch(r"(>=|<=|>|<|=)?(\d)", value)
                 if m2:

@@ -131,6 +131,7 @@ def test_papers_by_id_pasted_or_prefixed(lib):
     assert sorted(lib.corpus.papers[int(i)].id for i in found.indices) == sorted([a, b]) and not found.errors
     assert [lib.corpus.papers[int(i)].id for i in lib.search(f"id:{a[:6]}").indices] == [a]
     assert len(lib.search(f"id:{b} status:read")) == 0  # combines with the other filters
+    assert len(lib.search(f"-id:{a[:6]}")) == len(lib.corpus) - 1
     missing = lib.search("0123456789ab")
     assert len(missing) == 0 and "no paper with id '0123456789ab'" in missing.errors[0]
 
