@@ -6,6 +6,8 @@ ranks existing tags against what is typed, ``enter`` there adds that tag;
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rapidfuzz import fuzz, process
 from rich.markup import escape
 from textual import on
@@ -38,9 +40,8 @@ class TagSuggester(Suggester):
         return None
 
 
-def ranked_tags(library: Library, typed: str) -> list[tuple[str, int]]:
-    """All tags with counts; when something is typed, fuzzy-ranked against it."""
-    counts = library.tag_counts()
+def ranked_tags(counts: Counter, typed: str) -> list[tuple[str, int]]:
+    """All tags with their counts; when something is typed, fuzzy-ranked against it."""
     typed = typed.lstrip("-").strip().lower()
     if not typed:
         return counts.most_common()
@@ -102,9 +103,10 @@ class TagPanel(Vertical):
         options = self.query_one("#all-tags", OptionList)
         highlighted = options.highlighted
         options.clear_options()
-        ranked = ranked_tags(self.library, typed)
+        counts = self.library.tag_counts()  # once: this runs after every triage key
+        ranked = ranked_tags(counts, typed)
         options.add_options([Option(f"#{escape(t)} [dim]{c}[/dim]", id=t) for t, c in ranked])
-        self.query_one("#all-tags-title", Static).display = bool(self.library.tag_counts())
+        self.query_one("#all-tags-title", Static).display = bool(counts)
         if ranked:
             options.highlighted = 0 if typed else min(highlighted or 0, len(ranked) - 1)
 
