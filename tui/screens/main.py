@@ -155,18 +155,20 @@ class MainScreen(Screen):
         return self.library.corpus.papers[idx].id if idx is not None else None
 
     def targets(self) -> list[str]:
-        """The selection if there is one, else the highlighted paper.
-
-        A selection may be gathered over several searches: the papers of it in the
-        current list come first, in list order, then the rest in library order."""
-        selected = self.results.selected
-        if selected:
-            papers, corpus = self.library.corpus.papers, self.library.corpus
-            shown = [pid for pid in (papers[int(i)].id for i in self.results.indices) if pid in selected]
-            elsewhere = sorted((i for i in map(corpus.index_of, selected.difference(shown)) if i is not None))
-            return shown + [papers[i].id for i in elsewhere]
+        """The selection if there is one, else the highlighted paper."""
+        if self.results.selected:
+            shown, elsewhere = self._selection()
+            return shown + elsewhere
         pid = self.current_paper_id()
         return [pid] if pid else []
+
+    def _selection(self) -> tuple[list[str], list[str]]:
+        """The selected papers in the current list (in list order) and those elsewhere (library
+        order): a selection may be gathered over several searches."""
+        selected, corpus = self.results.selected, self.library.corpus
+        shown = [pid for pid in self.results.shown_ids() if pid in selected]
+        elsewhere = sorted(i for i in map(corpus.index_of, selected.difference(shown)) if i is not None)
+        return shown, [corpus.papers[i].id for i in elsewhere]
 
     def _show_list_title(self) -> None:
         """The results' border title: how many match, the sort, how many are selected."""
@@ -397,20 +399,19 @@ class MainScreen(Screen):
 
     # -------------------------------------------------------------- triage
     def _apply(self, fn, advance: bool = False) -> None:
-        ids = self.targets()
+        many = bool(self.results.selected)
+        shown, elsewhere = self._selection() if many else (self.targets(), [])
+        ids = shown + elsewhere
         if not ids:
             return
-        many = bool(self.results.selected)
         try:
             fn(ids)
         except PapersiftError as exc:
             self.notify(str(exc), severity="error")
             return
         if many:
-            visible = {self.library.corpus.papers[int(i)].id for i in self.results.indices}
-            elsewhere = sum(pid not in visible for pid in ids)
             self.notify(f"applied to {counted(len(ids), 'selected paper')}"
-                        + (f" ({elsewhere:,} of them not in this list)" if elsewhere else ""))
+                        + (f" ({len(elsewhere):,} of them not in this list)" if elsewhere else ""))
             self.results.clear_selection()
         self.repaint()
         if advance and not many and getattr(self.app, "settings", None) and self.app.settings.advance_after_triage:

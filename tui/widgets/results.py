@@ -161,10 +161,14 @@ class ResultsList(ScrollView, can_focus=True):
         self.post_message(self.SelectionChanged())
         self._move_to(self.cursor + 1)
 
+    def shown_ids(self) -> list[str]:
+        """The ids of the papers in the list, in list order."""
+        papers = self.library.corpus.papers
+        return [papers[int(i)].id for i in self.indices]
+
     def action_select_all(self) -> None:
         """Select every paper in the list (a search, a tag filter); if all are selected, unselect them."""
-        papers = self.library.corpus.papers
-        shown = {papers[int(i)].id for i in self.indices}
+        shown = set(self.shown_ids())
         if shown <= self.selected:
             self.selected -= shown
         else:
