@@ -24,6 +24,10 @@ from .models import STATUSES, Annotation, Paper
 from .records import RECORD_SCHEMA_VERSION, paper_record
 from .text import counted
 
+# A title papersift derived is said to be one wherever it is shared: never passed off as the paper's own.
+DERIVED = "derived from the abstract"
+DERIVED_MD = f"*(title {DERIVED})*"
+
 EXPORT_FORMAT = "papersift-export"
 EXPORT_VERSION = 1
 EXTENSIONS = {"md": ".md", "csv": ".csv", "json": ".json", "jsonl": ".jsonl", "bibtex": ".bib",
@@ -78,7 +82,7 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
         for paper, ann in groups[key]:
             stars = " " + "★" * ann.star if ann.star else ""
             tags = " " + " ".join(f"`#{t}`" for t in ann.tags) if ann.tags else ""
-            derived = " *(title derived from the abstract)*" if paper.derived_title else ""
+            derived = " " + DERIVED_MD if paper.derived_title else ""
             lines.append(f"- **{_md_escape(title_of(paper))}**{derived}{stars}{tags} (id `{paper.id}`)")
             if paper.authors:
                 lines.append(f"  {_md_escape(', '.join(paper.authors))}")
@@ -95,7 +99,7 @@ def citation_line(paper: Paper, ann: Annotation) -> str:
     derived it), authors, id, link, tags and note."""
     line = f"- **{_md_escape(title_of(paper))}**"
     if paper.derived_title:
-        line += " *(title derived from the abstract)*"
+        line += " " + DERIVED_MD
     if paper.authors:
         names = paper.authors
         who = names[0] if len(names) == 1 else " and ".join(names) if len(names) == 2 else f"{names[0]} et al."
@@ -252,7 +256,7 @@ def to_bibtex(pairs: list[Pair]) -> str:
         if paper.url:
             fields.append(("url", bib_escape(paper.url)))
         if paper.derived_title:
-            fields.append(("papersift_title", "derived from the abstract"))  # not the paper's own title
+            fields.append(("papersift_title", DERIVED))
         fields.append(("papersift_status", ann.status))
         if ann.star:
             fields.append(("papersift_star", str(ann.star)))

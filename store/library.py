@@ -61,7 +61,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self._similarity_lock = threading.Lock()
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
         self._folded: list[str] | None = None
-        self._folded_names: tuple[list[str], list[np.ndarray]] | None = None  # author words (author: filters)
+        self._author_index: tuple[list[str], list[np.ndarray]] | None = None  # author words (author: filters)
         self._shuffle_seed = random.randrange(1 << 30)
 
     def _migrate_if_needed(self) -> None:
@@ -188,7 +188,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self._similarity = None
         self._topics = None
         self._folded = None
-        self._folded_names = None
+        self._author_index = None
         self.__dict__.pop("_ann_tokens", None)  # tag/note tokens cached with corpus indices
 
     @property

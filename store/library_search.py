@@ -45,14 +45,14 @@ class SearchMixin:
         """The distinct words of author names (folded) and, for each, the papers listing such an
         author. An author: filter scans these words, not every paper: ~200 ms a keystroke at
         300k papers when it looked at each paper's names."""
-        if self._folded_names is None:
+        if self._author_index is None:
             papers_of: dict[str, list[int]] = {}
             for i, p in enumerate(self.corpus):
                 for author in p.authors:
                     for word in fold_name(author).split():
                         papers_of.setdefault(word, []).append(i)
-            self._folded_names = (list(papers_of), [np.asarray(v, dtype=np.int64) for v in papers_of.values()])
-        return self._folded_names
+            self._author_index = (list(papers_of), [np.asarray(v, dtype=np.int64) for v in papers_of.values()])
+        return self._author_index
 
     def _by_author(self, part: str) -> np.ndarray:
         """A mask of the papers with an author whose name has a word containing ``part``."""

@@ -13,14 +13,13 @@ from functools import lru_cache
 
 from typing import TYPE_CHECKING
 
-from store.choices import STATUS_GLYPH
+from store.choices import STATUS_GLYPH as GLYPH
 from store.quick import Row
 from store.text import counted, display_safe
 
 if TYPE_CHECKING:
     from store import Library
 
-GLYPH = STATUS_GLYPH
 MIN_TITLE_WIDTH, MAX_TAGS_WIDTH = 20, 30  # columns, in `papersift list` and `search` tables
 
 

@@ -112,7 +112,7 @@ class DashboardScreen(ModalScreen[None]):
             yield Static(self._topics(), id="by-topic")
         yield Footer()  # this dialog's keys, over the main screen's
 
-    def _topics(self) -> Table:
+    def _topics(self) -> Chart:
         if len(self.library) < 10:
             return bars([], 1)
         return topic_table(self.library.topic_summary())

@@ -20,13 +20,12 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from store import Library
-from store.choices import STATUS_GLYPH
+from store.choices import STATUS_GLYPH as GLYPH
 from store.text import display_safe
 
 from ..keymap import binding
 from ..render import plain_title
 
-GLYPH = STATUS_GLYPH
 _WORD = re.compile(r"\w+")
 _PLAIN, _BOLD = Style(), Style(bold=True)
 
