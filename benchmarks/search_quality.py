@@ -5,6 +5,12 @@ misspelled (a letter dropped or two swapped); success = the paper ranks in the
 top 5. Same queries through `fzf --filter` over the abstracts, one per line,
 for reference. Target: >= 85% (fzf manages about 20% on such queries).
 
+With ``--precision`` it also measures precision for correctly spelled words,
+which the typo tolerance must not drown: per sampled paper, a rare word of its
+abstract (2-10 abstracts hold it) and a common one (50+), queried together;
+score = of the top k, the share of papers holding the rare word in some form
+(k = how many hold it, at most 10).
+
 With ``--analyse`` it also prints what bounds the score: the hit rate by how
 many of the three words the paper's abstract contains at all (counting typos
 and other word forms), and the hit rate with the misspelled word corrected (a
@@ -14,7 +20,7 @@ adds a neural sentence encoder, all-MiniLM-L6-v2, to the ranking: cosine
 similarity times a weight added to papersift's score, over a grid of weights.
 
 Usage: python benchmarks/search_quality.py [icml2024.jsonl] [--sample N | --all]
-       [--seeds 0 1 ...] [--no-fzf] [--analyse] [--dense]
+       [--seeds 0 1 ...] [--no-fzf] [--analyse] [--precision] [--dense]
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from store import Library  # noqa: E402
 from store.text import index_tokens, search_tokens  # noqa: E402
+from store.vocab import stem  # noqa: E402
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "icml2024.jsonl"
 DENSE_WEIGHTS = (0, 2, 5, 10, 15, 20, 30)
@@ -67,7 +74,7 @@ def words_present(lib: Library, query: str, target: int) -> int:
     paper = lib.corpus.papers[target]
     toks = set(index_tokens(paper.abstract)) | set(index_tokens(paper.title or ""))
     vocab = lib.index.vocab
-    return sum(bool({vocab[t] for t, _ in lib.index.vocabulary.expand(w)} & toks) for w in search_tokens(query))
+    return sum(bool({vocab[t] for t, *_ in lib.index.vocabulary.expand(w)} & toks) for w in search_tokens(query))
 
 
 def outranked_by_fuller_matches(lib: Library, query: str, target: int) -> bool:
@@ -79,10 +86,36 @@ def outranked_by_fuller_matches(lib: Library, query: str, target: int) -> bool:
     count = np.zeros(index.n_docs, dtype=np.int32)
     for w in words:
         has = np.zeros(index.n_docs, dtype=bool)
-        for tid, _ in index.vocabulary.expand(w):
+        for tid, *_ in index.vocabulary.expand(w):
             has[index.docs[index.offsets[tid]:index.offsets[tid + 1]]] = True
         count += has
     return count[target] < len(words) and int((count == len(words)).sum()) >= 5
+
+
+def rare_word_precision(lib: Library, seed: int, sample: int = 600) -> tuple[float, int]:
+    """Mean share of a rare word's papers in the top k for "RARE COMMON" queries (see --precision)."""
+    index = lib.index
+    df = {t: int(index.offsets[i + 1] - index.offsets[i]) for i, t in enumerate(index.vocab)}
+    family: dict[str, list[int]] = {}
+    for i, t in enumerate(index.vocab):
+        family.setdefault(stem(t), []).append(i)
+    rng = random.Random(seed)
+    total, n = 0.0, 0
+    for d in rng.sample(range(len(lib.corpus)), min(sample, len(lib.corpus))):
+        words = sorted({t for t in index_tokens(lib.corpus.papers[d].abstract) if t.isalpha() and len(t) >= 5})
+        rare = [t for t in words if 2 <= df.get(t, 0) <= 10]
+        common = [t for t in words if df.get(t, 0) >= 50]
+        if not (rare and common):
+            continue
+        word = rng.choice(rare)
+        holders = set()
+        for tid in family[stem(word)]:
+            holders.update(index.docs[index.offsets[tid]:index.offsets[tid + 1]].tolist())
+        k = min(10, len(holders))
+        top = lib.search(f"{word} {rng.choice(common)}", limit=k).indices
+        total += len(set(top) & holders) / k
+        n += 1
+    return total / n, n
 
 
 def dense_rates(lib: Library, queries, weights=DENSE_WEIGHTS) -> dict[int, float]:
@@ -122,6 +155,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     ap.add_argument("--no-fzf", action="store_true")
     ap.add_argument("--analyse", action="store_true")
+    ap.add_argument("--precision", action="store_true")
     ap.add_argument("--dense", action="store_true")
     args = ap.parse_args()
     recs = [json.loads(line) for line in args.path.read_text().splitlines()]
@@ -163,6 +197,10 @@ def main() -> None:
             beyond = sum(outranked_by_fuller_matches(lib, q, t) for q, _, t in queries)
             print(f"|   paper lacks a query word that 5+ other abstracts all hold | {beyond / total:.1%} of queries "
                   f"| so a ranking by relevance reaches at most {1 - beyond / total:.1%} |")
+        if args.precision:
+            share, n = rare_word_precision(lib, seed)
+            print(f"| precision: a rare and a common word of one abstract, rare word's papers in the top k "
+                  f"({n} queries, seed {seed}) | papersift {share:.1%} |")
         if args.dense:
             rates = dense_rates(lib, queries)
             print("|   + all-MiniLM-L6-v2 cosine x weight | "

@@ -178,21 +178,21 @@ def rank(vocab: Vocabulary, reader: PackReader, idf, words: list[str], extra: di
             score[d] = ANNOTATION_WEIGHT
             sim_of[d] = 1.0
         ceiling = idf_ceiling(variants, idf)
-        for tid, sim in variants:
+        for tid, sim, cover in variants:
             a, b = offsets[tid], offsets[tid + 1]
             term_idf = min(idf[tid], ceiling)
-            sim32 = _f32(sim)
+            sim32, cover32 = _f32(sim), _f32(cover)
             w = _f32(term_idf * sim32)
             weights = array("f", [x * w for x in reader.read("weights", a, b)])  # rounded to float32
             for d, v in zip(reader.read("docs", a, b), weights):
                 if v > score.get(d, 0.0):
                     score[d] = v
-                if sim32 > sim_of.get(d, 0.0):
-                    sim_of[d] = sim32
+                if cover32 >= sim_of.get(d, 0.0):  # >=: a look-alike (coverage 0) still records d
+                    sim_of[d] = cover32
         keys = list(score)
         total.update(zip(keys, array("f", [total.get(d, 0.0) + score[d] for d in keys])))
         coverage.update(zip(keys, array("f", [coverage.get(d, 0.0) + sim_of[d] for d in keys])))
-    key = {d: c * COVERAGE_WEIGHT + total[d] for d, c in coverage.items()}
+    key = {d: c * COVERAGE_WEIGHT + total[d] for d, c in coverage.items() if c > 0}
     order = sorted(key)
     order.sort(key=lambda d: -key[d])  # stable: ties stay in document order, as numpy's stable argsort
     return order

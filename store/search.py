@@ -183,7 +183,8 @@ class SearchIndex:
             extra: per word, (documents, weights) matched outside the index (tags, notes).
 
         Returns:
-            A :class:`Ranking` of the documents matching at least one word.
+            A :class:`Ranking` of the documents matching at least one word (not by a
+            look-alike alone: see ``store.vocab.MEANT_MIN_DF``).
         """
         n = self.n_docs
         total = np.zeros(n, dtype=np.float32)
@@ -199,14 +200,14 @@ class SearchIndex:
                 term_sim[d] = 1.0
                 matched.add(word)
             ceiling = idf_ceiling(variants, self.idf)
-            for tid, sim in variants:
+            for tid, sim, cover in variants:
                 a, b = self.offsets[tid], self.offsets[tid + 1]
                 d = self.docs[a:b]
                 idf = min(self.idf[tid], ceiling)
                 # In float32 throughout (as store.quick's pure-Python ranking reproduces).
                 cur = term_score[d]
                 term_score[d] = np.maximum(cur, self.weights[a:b] * np.float32(idf * np.float32(sim)))
-                term_sim[d] = np.maximum(term_sim[d], sim)
+                term_sim[d] = np.maximum(term_sim[d], cover)
                 matched.add(self.vocab[tid])
             total += term_score
             coverage += term_sim

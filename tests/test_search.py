@@ -48,6 +48,36 @@ def test_a_typo_weighs_as_the_word_it_most_likely_means():
     assert sorted(top) == [9, 11]  # "transformers" (2 papers) before "transfer" and "transfusion"
 
 
+def test_a_correctly_spelled_word_is_not_drowned_by_look_alikes(tmp_path):
+    """'grokking' is in the library: papers saying "grouping" or "growing" (two edits away) do not
+    count as holding it. Before, "grokking modular" ranked a paper saying "group ... modular"
+    above one about grokking alone. A real typo ('grokkign') still finds grokking, and a
+    look-alike still adds to a paper another query word matched."""
+    dump = tmp_path / "grok.txt"
+    dump.write_text("Grok\n\n"
+                    "We study grokking, the delayed generalization of small networks trained on arithmetic.\n\n"
+                    "Grokking appears late in training when weight decay slowly shrinks the memorizing solution.\n\n"
+                    "A modular design for group fairness in post-processing of classifiers across many tasks.\n\n"
+                    "Growing networks by grouping neurons into modular blocks that are trained one at a time.\n\n"
+                    "A modular library of adapters that are reused for new tasks by a learned router.\n\n"
+                    + "\n\n".join(f"Modular network number {i} for a benchmark of control tasks." for i in range(4)))
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([dump])
+    text = [p.abstract for p in lib.corpus]
+
+    def found(query):
+        return [text[i] for i in lib.search(query).indices]
+
+    grokking = [t for t in text if "rokking" in t]
+    assert sorted(found("grokking")) == sorted(grokking)            # "grouping", "growing" alone: not listed
+    assert sorted(found("grokking modular")[:2]) == sorted(grokking)
+    assert sorted(found("grokkign")[:2]) == sorted(grokking)          # a typo: still found
+    assert found("modular grokking")[2].startswith("Growing")         # the look-alikes add to "modular"
+    from store.quick import quick_search
+    assert [r.title for r in quick_search(lib.folder, "grokking modular", None)[0]] == \
+        [lib.corpus.papers[i].title for i in lib.search("grokking modular").indices]
+
+
 def test_math_is_found_by_name(tmp_path):
     """LaTeX commands and Greek letters drop out of the normalized text; their names are indexed."""
     dump = tmp_path / "math.txt"
