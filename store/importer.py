@@ -9,7 +9,7 @@ with a derived title unless it came with a real one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 import numpy as np
@@ -35,6 +35,7 @@ class ImportSummary:
     known: int = 0
     updated: int = 0
     skipped: int = 0
+    no_abstract: list[str] = field(default_factory=list)  # "file: key" of BibTeX/RIS entries passed over
 
     @property
     def changed(self) -> bool:
@@ -46,10 +47,14 @@ class ImportSummary:
                 f"{self.known:,} already in the library"
                 + (f", titles/authors added to {counted(self.updated, 'paper')}" if self.updated else "")
                 + (f"; passed over {counted(self.skipped, 'paragraph')} too short to be an abstract"
-                   if self.skipped else ""))
+                   if self.skipped else "")
+                + (f"; passed over {counted(len(self.no_abstract), 'entry', 'entries')} without an abstract "
+                   f"({', '.join(self.no_abstract[:3])}{', …' if len(self.no_abstract) > 3 else ''})"
+                   if self.no_abstract else ""))
 
     def to_dict(self) -> dict:
-        return {k: getattr(self, k) for k in ("files", "read", "new", "exact", "near", "known", "updated", "skipped")}
+        return {**{k: getattr(self, k) for k in ("files", "read", "new", "exact", "near", "known", "updated", "skipped")},
+                "no_abstract": list(self.no_abstract)}
 
 
 def _add_source(sources: list[Source], src: Source) -> bool:

@@ -113,12 +113,13 @@ class Library(SearchMixin, DiscoveryMixin):
 
         files = expand_paths(list(paths))
         records = []
-        skipped = 0
+        skipped, no_abstract = 0, []
         for f in files:
             parsed = parse_file(f)
             skipped += getattr(parsed, "skipped", 0)
+            no_abstract += [f"{f.name}: {key}" for key in getattr(parsed, "no_abstract", ())]
             records.extend(parsed)
-        summary = ImportSummary(files=len(files), skipped=skipped)
+        summary = ImportSummary(files=len(files), skipped=skipped, no_abstract=no_abstract)
         with self.lock.held():
             self._reload_corpus_if_changed()
             # Merge in place (no copy of a 30k-paper corpus); if anything fails

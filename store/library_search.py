@@ -94,8 +94,8 @@ class SearchMixin:
                 mask &= named if keep else ~named
         if q.authors or q.not_authors:
             if not self._author_words()[0]:
-                q.errors.append("no paper here lists its authors (dumps have none: import JSON, CSV or "
-                                "BibTeX with authors)")
+                q.errors.append("no paper here lists its authors (dumps have none: import JSON, CSV, "
+                                "BibTeX or RIS with authors)")
             for part in q.authors:
                 mask &= self._by_author(part)
             for part in q.not_authors:

@@ -1,4 +1,4 @@
-"""Read abstracts from input files: seed dumps, JSON / JSON Lines, CSV, BibTeX.
+"""Read abstracts from input files: seed dumps, JSON / JSON Lines, CSV, BibTeX, RIS.
 
 Each parser returns :class:`RawRecord` objects in file order; ``position`` is
 the 1-based index of the abstract in its file (a dump's header line is not
@@ -20,18 +20,25 @@ import orjson
 
 from .errors import InputError
 from .locations import is_library_dir
+from .ris import looks_like_ris, read_ris
+from .text import counted
 
 MAX_ABSTRACT_CHARS = 100_000
 MIN_ABSTRACT_WORDS = 8  # a shorter dump paragraph is a heading or stray line, not an abstract
 MAX_FILE_BYTES = 2 * 1024**3
-IMPORTABLE_SUFFIXES = {".txt", ".md", ".text", ".dump", ".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".bib"}
+IMPORTABLE_SUFFIXES = {".txt", ".md", ".text", ".dump", ".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".bib", ".ris"}
 
 
 class Records(list):
-    """Parsed records, plus what was passed over (dump paragraphs too short to be abstracts)."""
+    """Parsed records, plus what was passed over: dump paragraphs too short to be abstracts, and
+    BibTeX/RIS entries without an abstract (a reference list often has some), by key or line."""
 
     skipped: int = 0
     first_skipped_line: int | None = None
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.no_abstract: list[str] = []
 
 
 @dataclass
@@ -70,7 +77,7 @@ def expand_paths(paths: list[Path | str]) -> list[Path]:
                     if not name.startswith(".") and p.suffix.lower() in IMPORTABLE_SUFFIXES and p.is_file():
                         found.append(p)
             if not found:
-                raise InputError(path, "folder holds no importable files (.txt, .md, .json, .jsonl, .csv, .bib)")
+                raise InputError(path, "folder holds no importable files (.txt, .md, .json, .jsonl, .csv, .bib, .ris)")
             files.extend(found)
         elif path.is_file():
             files.append(path)
@@ -132,16 +139,31 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
         records = parse_json(text, path, name)
     elif suffix in (".csv", ".tsv"):
         records = parse_csv(text, path, name, delimiter="\t" if suffix == ".tsv" else None)
-    elif suffix == ".bib":
+    elif suffix == ".bib" or (suffix not in _STRUCTURED and _BIBTEX_START.match(text)):
         records = parse_bibtex(text, path, name)
+    elif suffix == ".ris" or (suffix not in _STRUCTURED and looks_like_ris(text)):
+        records = parse_ris(text, path, name)
     else:
         records = parse_dump(text, path, name)
     if not records:
         why = " (the file is empty)" if not text.strip() else ""
         if getattr(records, "skipped", 0):
             why = f" ({records.skipped} paragraphs, all shorter than {MIN_ABSTRACT_WORDS} words)"
+        if getattr(records, "no_abstract", None):
+            why = f" ({counted(len(records.no_abstract), 'entry', 'entries')}, none with an abstract: {_some(records.no_abstract)})"
         raise InputError(path, "no abstracts found" + why)
     return records
+
+
+# A file of another suffix (a dump's .txt, say) is read as BibTeX or RIS when its content is:
+# read as a dump, every entry became a paragraph of field syntax.
+_STRUCTURED = {".json", ".jsonl", ".ndjson", ".csv", ".tsv"}
+_BIBTEX_START = re.compile(r"\s*(%[^\n]*\n\s*)*@[A-Za-z]+\s*[{(]")
+
+
+def _some(keys: list[str], n: int = 3) -> str:
+    """The first ``n`` of ``keys``, comma-separated, with "…" if there are more."""
+    return ", ".join(keys[:n]) + (", …" if len(keys) > n else "")
 
 
 def _check_length(path: Path, abstract: str, line: int | None, where: str) -> None:
@@ -307,8 +329,8 @@ def _check_braces(text: str, path: Path) -> None:
                          line=stack[-1])
 
 
-def parse_bibtex(text: str, path: Path, name: str) -> list[RawRecord]:
-    """BibTeX entries that carry an ``abstract`` field (others are skipped)."""
+def parse_bibtex(text: str, path: Path, name: str) -> Records:
+    """BibTeX entries that carry an ``abstract`` field (the others are listed in ``no_abstract``)."""
     import bibtexparser  # local: only BibTeX imports pay for it
     from bibtexparser.bparser import BibTexParser
 
@@ -318,10 +340,11 @@ def parse_bibtex(text: str, path: Path, name: str) -> list[RawRecord]:
         db = bibtexparser.loads(text, parser=parser)
     except Exception as exc:  # bibtexparser raises pyparsing errors of many kinds
         raise InputError(path, f"invalid BibTeX: {exc}") from None
-    records = []
+    records = Records()
     for entry in db.entries:
         abstract = (entry.get("abstract") or "").strip()
         if not abstract:
+            records.no_abstract.append(entry.get("ID") or f"entry {len(records) + len(records.no_abstract) + 1}")
             continue
         obj = {
             "abstract": abstract,
@@ -331,4 +354,22 @@ def parse_bibtex(text: str, path: Path, name: str) -> list[RawRecord]:
             "url": entry.get("url", "") or (f"https://doi.org/{entry['doi']}" if entry.get("doi") else ""),
         }
         records.append(_record_from_obj(obj, path, name, len(records) + 1, None, f"entry {entry.get('ID', '?')}"))
+    return records
+
+
+def parse_ris(text: str, path: Path, name: str) -> Records:
+    """RIS entries that carry an abstract (``AB``, or ``N2`` as EndNote writes it); the others
+    are listed in ``no_abstract``. Title ``TI``/``T1``, authors ``AU``/``A1``, link ``UR`` (or
+    the ``DO`` DOI), id ``ID``."""
+    records = Records()
+    for n, entry in enumerate(read_ris(text, path), start=1):
+        abstract = entry.first("AB", "N2")
+        if not abstract:
+            records.no_abstract.append(entry.first("ID") or f"line {entry.line}")
+            continue
+        doi = entry.first("DO")
+        url = entry.first("UR").split(";")[0].strip() or (f"https://doi.org/{doi}" if doi else "")
+        obj = {"abstract": abstract, "title": entry.first("TI", "T1", "CT"), "authors": entry.all("AU", "A1"),
+               "id": entry.first("ID"), "url": url}
+        records.append(_record_from_obj(obj, path, name, len(records) + 1, entry.line, f"entry {n}"))
     return records

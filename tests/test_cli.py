@@ -263,3 +263,32 @@ def test_search_finds_papers_by_pasted_ids(run_cli):
     ids = [line.split("\t")[0] for line in run_cli("list", "--format", "plain").stdout.splitlines()[5:7]]
     out = run_cli("search", *ids, "--format", "plain").stdout.splitlines()
     assert sorted(line.split("\t")[0] for line in out) == sorted(ids)
+
+
+def test_ris_round_trip_and_reference_lists(run_cli, tmp_path):
+    """What `export --format ris` writes (and Zotero, EndNote...) imports into another library:
+    same papers, same ids, titles and authors. BibTeX/RIS entries without an abstract are
+    named in the summary; a truncated RIS file is refused with its line, the library untouched."""
+    jsonl = tmp_path / "papers.jsonl"
+    jsonl.write_text("".join(line + "\n" for line in (DATA / "icml_slice.jsonl").read_text().splitlines()[:6]))
+    run_cli("import", str(jsonl))
+    ris = tmp_path / "out.ris"
+    run_cli("export", "--format", "ris", "--output", str(ris))
+    theirs = tmp_path / "theirs"
+    out = run_cli("import", str(ris), library=theirs).stdout
+    assert out.startswith("read 6 abstracts from 1 file: 6 new")
+    mine, copy = (json.loads(run_cli("list", "--format", "json", library=lib).stdout) for lib in (None, theirs))
+    assert [(p["id"], p["title"]) for p in mine] == [(p["id"], p["title"]) for p in copy]
+    shown = run_cli("show", mine[0]["id"], "--format", "json", library=theirs).stdout
+    assert json.loads(shown)["authors"] == json.loads(jsonl.read_text().splitlines()[0])["authors"]
+
+    refs = tmp_path / "refs.bib"
+    refs.write_text("@misc{smith2020, title={A cited book}}\n@misc{x1, abstract={We measure a thing about "
+                    "graph networks on many benchmarks and find it holds.}}\n")
+    assert "passed over 1 entry without an abstract (refs.bib: smith2020)" in run_cli("import", str(refs), library=theirs).stdout
+    before = run_cli("list", "--format", "json", library=theirs).stdout
+    cut = tmp_path / "cut.ris"
+    cut.write_text(ris.read_text().rsplit("ER  -", 1)[0])
+    proc = run_cli("import", str(cut), library=theirs, check=False)
+    assert proc.returncode == 1 and f"{cut}, line " in proc.stderr and "ends inside an entry" in proc.stderr
+    assert run_cli("list", "--format", "json", library=theirs).stdout == before

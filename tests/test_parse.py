@@ -114,6 +114,44 @@ def test_bibtex_with_abstracts_and_unbalanced_braces(tmp_path):
         parse_file(write(tmp_path, "bad.bib", "@misc{k,\n title={oops,\n abstract={x}\n"))
 
 
+def test_bibtex_entries_without_an_abstract_are_named(tmp_path):
+    bib = "@misc{k1, title={One}}\n@misc{k2, title={Two}}\n"
+    with pytest.raises(InputError, match=r"none.bib: no abstracts found \(2 entries, none with an abstract: k1, k2\)"):
+        parse_file(write(tmp_path, "none.bib", bib))
+    recs = parse_file(write(tmp_path, "mixed.bib", bib + "@misc{k3, abstract={" + ABS1 + "}}\n"))
+    assert len(recs) == 1 and recs.no_abstract == ["k1", "k2"]
+
+
+CUT = ABS1.index(" we solve")  # the abstract goes on on the next line, as some exporters wrap it
+RIS = ("TY  - JOUR\nID  - r1\nTI  - A Great Paper\nAU  - Lee, Ann\nAU  - Ray, Bob\nAB  - " + ABS1[:CUT] + "\n"
+       + ABS1[CUT + 1:] + "\nDO  - 10.1/xyz\nER  - \n\n"
+       "TY  - CONF\nT1  - Second\nA1  - Kim, Cho\nN2  - " + ABS2 + "\nUR  - https://a.org/2; https://b.org\nER  -\n\n"
+       "TY  - BOOK\nTI  - No abstract\nER  - \n")
+
+
+def test_ris_fields_continuation_lines_and_entries_without_abstract(tmp_path):
+    recs = parse_file(write(tmp_path, "refs.ris", RIS))
+    assert [r.title for r in recs] == ["A Great Paper", "Second"]
+    assert recs[0].abstract == ABS1
+    assert recs[0].authors == ["Lee, Ann", "Ray, Bob"] and recs[0].external_id == "r1"
+    assert recs[0].url == "https://doi.org/10.1/xyz" and recs[1].url == "https://a.org/2"
+    assert recs[1].abstract == ABS2 and recs[1].authors == ["Kim, Cho"]
+    assert recs.no_abstract == ["line 18"]
+    # A .txt whose content is RIS is read as RIS (as a dump, every entry became a paragraph of tags).
+    assert [r.title for r in parse_file(write(tmp_path, "zotero.txt", RIS))] == ["A Great Paper", "Second"]
+
+
+@pytest.mark.parametrize("content, needle", [
+    ("TY  - JOUR\nAB  - " + ABS1 + "\n", r"cut.ris, line 1: the file ends inside an entry"),
+    ("TY  - JOUR\nAB  - " + ABS1 + "\nTY  - JOUR\nER  - \n", r"cut.ris, line 3: a new entry starts before the one from line 1"),
+    ("Reference list\nTY  - JOUR\n", r"cut.ris, line 1: expected an RIS entry to start here"),
+    ("TY  - JOUR\nAB  - x\nER  - \nstray text\n", r"cut.ris, line 4: expected an RIS entry"),
+])
+def test_bad_ris_names_the_line(tmp_path, content, needle):
+    with pytest.raises(InputError, match=needle):
+        parse_file(write(tmp_path, "cut.ris", content))
+
+
 def test_huge_paragraph_is_refused_with_location(tmp_path):
     p = write(tmp_path, "big.txt", "Header\n\n" + ABS1 + "\n\n" + "word " * 30_000)
     with pytest.raises(InputError, match=r"big.txt, line 5 \(paragraph 2\)"):

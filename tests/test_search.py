@@ -141,7 +141,7 @@ def test_author_filter_ignores_case_and_accents(lib, tmp_path):
     """author:NAME keeps papers with an author whose name holds NAME (Peyré, peyre alike)."""
     assert len(lib.search("author:peyre")) == 0
     assert lib.search("author:peyre").errors == [
-        "no paper here lists its authors (dumps have none: import JSON, CSV or BibTeX with authors)"]
+        "no paper here lists its authors (dumps have none: import JSON, CSV, BibTeX or RIS with authors)"]
     lib.import_paths([DATA / "icml_slice.jsonl"])
     recs = [json.loads(l) for l in (DATA / "icml_slice.jsonl").read_text().splitlines()]
     by_peyre = {r["title"] for r in recs if "Gabriel Peyré" in r["authors"]}
