@@ -228,6 +228,9 @@ def _record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | N
     if not isinstance(title, str):
         raise InputError(path, f"\"title\" must be a string, not {type(title).__name__}", line=line, where=where)
     authors = obj.get("authors") or []
+    if not authors and isinstance(obj.get("author"), list):  # CSL-JSON, as Zotero (and papersift) export it
+        authors = [_csl_name(a, path, line, where) for a in obj["author"]]
+        authors = [a for a in authors if a]
     if isinstance(authors, str):
         authors = [a.strip() for a in re.split(r";| and ", authors) if a.strip()]
     if not isinstance(authors, list) or not all(isinstance(a, str) for a in authors):
@@ -235,11 +238,21 @@ def _record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | N
     ext = obj.get("id", "")
     if not isinstance(ext, (str, int)):
         raise InputError(path, f"\"id\" must be a string or number, not {type(ext).__name__}", line=line, where=where)
-    url = obj.get("url") or ""
+    url = obj.get("url") or obj.get("URL") or (f"https://doi.org/{obj['DOI']}" if isinstance(obj.get("DOI"), str) else "")
     abstract = abstract.strip()
     _check_length(path, abstract, line, where)
     return RawRecord(abstract=abstract, file=name, position=pos, title=title.strip(),
                      authors=authors, external_id=str(ext), url=url if isinstance(url, str) else "")
+
+
+def _csl_name(name: object, path: Path, line: int | None, where: str | None) -> str:
+    """A CSL-JSON name ({"given", "family"} or {"literal"}) as one string: "Ann Lee"."""
+    if not isinstance(name, dict):
+        raise InputError(path, f"\"author\" entries must be CSL names ({{\"given\", \"family\"}} or "
+                               f"{{\"literal\"}}), not {type(name).__name__}", line=line, where=where)
+    if isinstance(name.get("literal"), str):
+        return name["literal"].strip()
+    return " ".join(str(name[k]).strip() for k in ("given", "family") if isinstance(name.get(k), str)).strip()
 
 
 def _json_error(path: Path, exc: Exception) -> InputError:

@@ -265,22 +265,25 @@ def test_search_finds_papers_by_pasted_ids(run_cli):
     assert sorted(line.split("\t")[0] for line in out) == sorted(ids)
 
 
-def test_ris_round_trip_and_reference_lists(run_cli, tmp_path):
-    """What `export --format ris` writes (and Zotero, EndNote...) imports into another library:
-    same papers, same ids, titles and authors. BibTeX/RIS entries without an abstract are
-    named in the summary; a truncated RIS file is refused with its line, the library untouched."""
+def test_ris_and_csl_json_round_trip_and_reference_lists(run_cli, tmp_path):
+    """What `export --format ris` / `csl-json` writes (and Zotero, EndNote...) imports into another
+    library: same papers, same ids, titles, authors and links. BibTeX/RIS entries without an abstract
+    are named in the summary; a truncated RIS file is refused with its line, the library untouched."""
     jsonl = tmp_path / "papers.jsonl"
     jsonl.write_text("".join(line + "\n" for line in (DATA / "icml_slice.jsonl").read_text().splitlines()[:6]))
     run_cli("import", str(jsonl))
-    ris = tmp_path / "out.ris"
-    run_cli("export", "--format", "ris", "--output", str(ris))
-    theirs = tmp_path / "theirs"
-    out = run_cli("import", str(ris), library=theirs).stdout
-    assert out.startswith("read 6 abstracts from 1 file: 6 new")
-    mine, copy = (json.loads(run_cli("list", "--format", "json", library=lib).stdout) for lib in (None, theirs))
-    assert [(p["id"], p["title"]) for p in mine] == [(p["id"], p["title"]) for p in copy]
-    shown = run_cli("show", mine[0]["id"], "--format", "json", library=theirs).stdout
-    assert json.loads(shown)["authors"] == json.loads(jsonl.read_text().splitlines()[0])["authors"]
+    first = json.loads(jsonl.read_text().splitlines()[0])
+    for fmt, name in (("csl-json", "out.json"), ("ris", "out.ris")):
+        exported = tmp_path / name
+        run_cli("export", "--format", fmt, "--output", str(exported))
+        theirs = tmp_path / f"theirs-{fmt}"
+        out = run_cli("import", str(exported), library=theirs).stdout
+        assert out.startswith("read 6 abstracts from 1 file: 6 new"), fmt
+        mine, copy = (json.loads(run_cli("list", "--format", "json", library=lib).stdout) for lib in (None, theirs))
+        assert [(p["id"], p["title"]) for p in mine] == [(p["id"], p["title"]) for p in copy], fmt
+        shown = json.loads(run_cli("show", mine[0]["id"], "--format", "json", library=theirs).stdout)
+        assert (shown["authors"], shown["url"]) == (first["authors"], first["url"]), fmt
+    ris = exported
 
     refs = tmp_path / "refs.bib"
     refs.write_text("@misc{smith2020, title={A cited book}}\n@misc{x1, abstract={We measure a thing about "
