@@ -261,8 +261,12 @@ def _json_error(path: Path, exc: Exception) -> InputError:
     return InputError(path, f"invalid JSON: {msg}", line=int(m.group(1)) if m else None)
 
 
-def parse_json(text: str, path: Path, name: str) -> list[RawRecord]:
-    """A JSON array of paper objects, or an object with a ``papers`` array (papersift's export)."""
+def parse_json(text: str, path: Path, name: str) -> Records:
+    """A JSON array of paper objects, or an object with a ``papers`` array (papersift's export).
+
+    A CSL-JSON item (it has a ``type``, as Zotero's export of a whole collection does) without an
+    abstract is a reference, not a broken paper: it is listed in ``no_abstract``, as BibTeX's are.
+    Any other object without one is an error."""
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
@@ -271,7 +275,13 @@ def parse_json(text: str, path: Path, name: str) -> list[RawRecord]:
         data = data["papers"]
     if not isinstance(data, list):
         raise InputError(path, "expected a JSON array of papers (or an object with a \"papers\" array)")
-    return [_record_from_obj(obj, path, name, i, None, f"entry {i}") for i, obj in enumerate(data, start=1)]
+    records = Records()
+    for i, obj in enumerate(data, start=1):
+        if isinstance(obj, dict) and isinstance(obj.get("type"), str) and not obj.get("abstract"):
+            records.no_abstract.append(str(obj.get("id") or f"entry {i}"))
+            continue
+        records.append(_record_from_obj(obj, path, name, i, None, f"entry {i}"))
+    return records
 
 
 def parse_jsonl(text: str, path: Path, name: str) -> list[RawRecord]:

@@ -152,6 +152,18 @@ def test_bad_ris_names_the_line(tmp_path, content, needle):
         parse_file(write(tmp_path, "cut.ris", content))
 
 
+def test_csl_json_items_without_an_abstract_are_named_not_fatal(tmp_path):
+    """Zotero's CSL-JSON export of a collection has books and web pages without abstracts."""
+    items = [{"id": "book1", "type": "book", "title": "A book"},
+             {"id": "p1", "type": "article-journal", "abstract": ABS1,
+              "author": [{"given": "Ann", "family": "Lee"}, {"literal": "The Team"}], "DOI": "10.1/x"}]
+    recs = parse_file(write(tmp_path, "zotero.json", json.dumps(items)))
+    assert len(recs) == 1 and recs.no_abstract == ["book1"]
+    assert recs[0].authors == ["Ann Lee", "The Team"] and recs[0].url == "https://doi.org/10.1/x"
+    with pytest.raises(InputError, match=r"plain.json \(entry 1\): \"abstract\" must be a non-empty string"):
+        parse_file(write(tmp_path, "plain.json", json.dumps([{"title": "no type, no abstract"}])))
+
+
 def test_huge_paragraph_is_refused_with_location(tmp_path):
     p = write(tmp_path, "big.txt", "Header\n\n" + ABS1 + "\n\n" + "word " * 30_000)
     with pytest.raises(InputError, match=r"big.txt, line 5 \(paragraph 2\)"):
