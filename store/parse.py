@@ -238,7 +238,8 @@ def _record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | N
     ext = obj.get("id", "")
     if not isinstance(ext, (str, int)):
         raise InputError(path, f"\"id\" must be a string or number, not {type(ext).__name__}", line=line, where=where)
-    url = obj.get("url") or obj.get("URL") or (f"https://doi.org/{obj['DOI']}" if isinstance(obj.get("DOI"), str) else "")
+    doi = obj.get("DOI") or obj.get("doi")
+    url = obj.get("url") or obj.get("URL") or (f"https://doi.org/{doi.strip()}" if isinstance(doi, str) and doi.strip() else "")
     abstract = abstract.strip()
     _check_length(path, abstract, line, where)
     return RawRecord(abstract=abstract, file=name, position=pos, title=title.strip(),
@@ -298,6 +299,10 @@ def parse_jsonl(text: str, path: Path, name: str) -> list[RawRecord]:
     return records
 
 
+# Column names other tools write: Zotero's CSV export has "Abstract Note", "Author" ("Lee, Ann; Ray, Bob").
+_CSV_ALIASES = (("abstract note", "abstract"), ("author", "authors"))
+
+
 def parse_csv(text: str, path: Path, name: str, delimiter: str | None = None) -> list[RawRecord]:
     """CSV/TSV with a header row naming at least an ``abstract`` column."""
     csv.field_size_limit(MAX_ABSTRACT_CHARS * 4)
@@ -312,6 +317,9 @@ def parse_csv(text: str, path: Path, name: str, delimiter: str | None = None) ->
     except csv.Error as exc:
         raise InputError(path, f"invalid CSV: {exc}", line=1) from None
     cols = {h.strip().lower(): i for i, h in enumerate(header)}
+    for alias, key in _CSV_ALIASES:
+        if alias in cols and key not in cols:
+            cols[key] = cols.pop(alias)
     abstract_col = cols.get("abstract", cols.get("summary"))
     if abstract_col is None:
         raise InputError(path, f"no \"abstract\" column in the header (columns: {', '.join(header) or 'none'})", line=1)

@@ -106,6 +106,13 @@ def test_csv_columns_quoting_and_errors(tmp_path):
         parse_file(write(tmp_path, "z.csv", f"title,abstract\nA,{ABS1}\nB,{ABS2},extra\n"))
 
 
+def test_zotero_csv_columns(tmp_path):
+    csv_text = ('"Key","Item Type","Author","Title","DOI","Url","Abstract Note"\n'
+                f'"K1","journalArticle","Lee, Ann; Ray, Bob","A Paper","10.1/x","","{ABS1}"\n')
+    rec, = parse_file(write(tmp_path, "zotero.csv", csv_text))
+    assert (rec.title, rec.authors, rec.url, rec.abstract) == ("A Paper", ["Lee, Ann", "Ray, Bob"], "https://doi.org/10.1/x", ABS1)
+
+
 def test_bibtex_with_abstracts_and_unbalanced_braces(tmp_path):
     bib = "@inproceedings{k1,\n  title={A {Great} Paper},\n  author={Ann Lee and Bob Ray},\n  abstract={" + ABS1 + "}\n}\n@misc{k2, title={No abstract}}\n"
     recs = parse_file(write(tmp_path, "x.bib", bib))
