@@ -84,8 +84,9 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
             tags = " " + " ".join(f"`#{t}`" for t in ann.tags) if ann.tags else ""
             derived = " " + DERIVED_MD if paper.derived_title else ""
             lines.append(f"- **{_md_escape(title_of(paper))}**{derived}{stars}{tags} (id `{paper.id}`)")
-            if paper.authors:
-                lines.append(f"  {_md_escape(', '.join(paper.authors))}")
+            byline = " — ".join(x for x in (", ".join(paper.authors), paper.published) if x)
+            if byline:
+                lines.append(f"  {_md_escape(byline)}")
             if ann.note:
                 lines += ["  > " + _md_escape(line) if line.strip() else "  >" for line in ann.note.splitlines()]
             if abstracts:  # read by people (a group's shortlist): LaTeX as Unicode, as the app shows it
@@ -96,7 +97,7 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
 
 def citation_line(paper: Paper, ann: Annotation) -> str:
     """One Markdown line to paste in a chat or a doc (the app's Y): title (marked when papersift
-    derived it), authors, id, link, tags and note."""
+    derived it), authors, venue and year, id, link, tags and note."""
     line = f"- **{_md_escape(title_of(paper))}**"
     if paper.derived_title:
         line += " " + DERIVED_MD
@@ -104,6 +105,8 @@ def citation_line(paper: Paper, ann: Annotation) -> str:
         names = paper.authors
         who = names[0] if len(names) == 1 else " and ".join(names) if len(names) == 2 else f"{names[0]} et al."
         line += f" — {_md_escape(who)}"
+    if paper.published:
+        line += (", " if paper.authors else " — ") + _md_escape(paper.published)
     line += f" (`{paper.id}`)"
     if paper.url:
         line += f" <{paper.url}>"
@@ -119,7 +122,7 @@ def _md_escape(text: str) -> str:
 
 
 # ----------------------------------------------------------------------- CSV
-CSV_COLUMNS = ("id", "title", "status", "star", "tags", "note", "abstract", "authors", "sources")
+CSV_COLUMNS = ("id", "title", "status", "star", "tags", "note", "abstract", "authors", "sources", "venue", "year")
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -135,7 +138,8 @@ def to_csv(pairs: list[Pair]) -> str:
     writer.writerow(CSV_COLUMNS)
     for paper, ann in pairs:
         row = [paper.id, title_of(paper), ann.status, str(ann.star), "; ".join(ann.tags), ann.note,
-               paper.abstract, "; ".join(paper.authors), "; ".join(f"{s.file}#{s.position}" for s in paper.sources)]
+               paper.abstract, "; ".join(paper.authors), "; ".join(f"{s.file}#{s.position}" for s in paper.sources),
+               paper.venue, paper.year]
         writer.writerow([neutralize(c) for c in row])
     return buf.getvalue()
 
@@ -248,6 +252,10 @@ def to_bibtex(pairs: list[Pair]) -> str:
         fields = [("title", "{" + bib_title(paper) + "}")]
         if paper.authors:
             fields.append(("author", " and ".join(bib_escape(a) for a in paper.authors)))
+        if paper.venue:
+            fields.append(("howpublished", bib_escape(paper.venue)))
+        if paper.year:
+            fields.append(("year", paper.year))
         fields.append(("abstract", bib_escape(paper.abstract)))
         if ann.tags:
             fields.append(("keywords", bib_escape(", ".join(ann.tags))))
@@ -287,6 +295,8 @@ def to_org(pairs: list[Pair]) -> str:
         lines += ["  :PROPERTIES:", f"  :ID: {paper.id}", f"  :STAR: {ann.star}", f"  :STATUS: {ann.status}"]
         if paper.authors:
             lines.append(f"  :AUTHORS: {', '.join(paper.authors)}")
+        if paper.published:
+            lines.append(f"  :VENUE: {paper.published}")
         lines.append("  :END:")
         # Body lines are indented, so a note line starting with "*" cannot become a heading.
         for line in ann.note.splitlines():
@@ -313,6 +323,10 @@ def to_csl_json(pairs: list[Pair]) -> str:
             item["note"] = ann.note
         if paper.url:
             item["URL"] = paper.url
+        if paper.venue:
+            item["container-title"] = paper.venue
+        if paper.year:
+            item["issued"] = {"date-parts": [[int(paper.year)]]} if paper.year.isdigit() else {"raw": paper.year}
         items.append(item)
     return orjson.dumps(items, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
 
@@ -328,6 +342,10 @@ def to_ris(pairs: list[Pair]) -> str:
     for paper, ann in pairs:
         rec = ["TY  - GEN", f"ID  - {paper.id}", f"TI  - {_ris_value(title_of(paper))}"]
         rec += [f"AU  - {_ris_value(a)}" for a in paper.authors]
+        if paper.year:
+            rec.append(f"PY  - {paper.year}")
+        if paper.venue:
+            rec.append(f"T2  - {_ris_value(paper.venue)}")
         rec.append(f"AB  - {_ris_value(paper.abstract)}")
         rec += [f"KW  - {_ris_value(t)}" for t in ann.tags]
         rec += [f"N1  - {line}" for line in (ann.note.splitlines() if ann.note else []) if line.strip()]

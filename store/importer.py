@@ -45,7 +45,7 @@ class ImportSummary:
         return (f"read {counted(self.read, 'abstract')} from {counted(self.files, 'file')}: {self.new:,} new, "
                 f"{counted(self.exact, 'exact duplicate')}, {counted(self.near, 'near-duplicate')} merged, "
                 f"{self.known:,} already in the library"
-                + (f", titles/authors added to {counted(self.updated, 'paper')}" if self.updated else "")
+                + (f", titles/authors/venues added to {counted(self.updated, 'paper')}" if self.updated else "")
                 + (f"; passed over {counted(self.skipped, 'paragraph')} too short to be an abstract"
                    if self.skipped else "")
                 + (f"; passed over {counted(len(self.no_abstract), 'entry', 'entries')} without an abstract "
@@ -176,6 +176,8 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
             sources=[src],
             external_id=rec.external_id,
             url=rec.url,
+            venue=rec.venue,
+            year=rec.year,
         )
         corpus.add(paper)
         owner[row] = rid
@@ -201,7 +203,7 @@ def _best_match(row: int, earlier: Iterable[int], shs: list[np.ndarray], owner: 
 
 
 def _enrich(paper: Paper, rec: RawRecord) -> bool:
-    """A real title, authors or link arriving for a known paper: keep them."""
+    """A real title, authors, link, venue or year arriving for a known paper: keep them."""
     changed = False
     if rec.title and paper.derived_title:
         paper.title, paper.derived_title = rec.title, False
@@ -214,6 +216,9 @@ def _enrich(paper: Paper, rec: RawRecord) -> bool:
         changed = True
     if rec.external_id and not paper.external_id:
         paper.external_id = rec.external_id
+        changed = True
+    if (rec.venue or rec.year) and not (paper.venue or paper.year):
+        paper.venue, paper.year = rec.venue, rec.year
         changed = True
     return changed
 

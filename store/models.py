@@ -48,6 +48,8 @@ class Paper:
         variants: near-duplicate texts merged into this paper.
         external_id: an id the input carried (e.g. an OpenReview id).
         url: a link the input carried.
+        venue, year: where and when it appeared ("NeurIPS", "2026"), when the input said: a
+            dump's header line, or the fields of JSON, CSV, BibTeX, RIS and CSL-JSON.
     """
 
     id: str
@@ -60,12 +62,23 @@ class Paper:
     variants: list[Variant] = field(default_factory=list)
     external_id: str = ""
     url: str = ""
+    venue: str = ""
+    year: str = ""
+
+    @property
+    def published(self) -> str:
+        """Where and when, as people write it: "NeurIPS 2026", or either part alone, or ''."""
+        return " ".join(x for x in (self.venue, self.year) if x)
 
     def to_record(self) -> dict:
         """The JSON-ready form stored in the corpus file (written by hand: asdict is slow at 30k papers)."""
         rec = {"id": self.id, "abstract": self.abstract, "title": self.title, "derived_title": self.derived_title,
                "authors": self.authors, "sources": [{"file": s.file, "position": s.position} for s in self.sources],
                "external_id": self.external_id, "url": self.url}
+        if self.venue:
+            rec["venue"] = self.venue
+        if self.year:
+            rec["year"] = self.year
         if self.aliases:
             rec["aliases"] = self.aliases
         if self.variants:
@@ -94,6 +107,8 @@ class Paper:
             ],
             external_id=rec.get("external_id", ""),
             url=rec.get("url", ""),
+            venue=rec.get("venue", ""),
+            year=rec.get("year", ""),
         )
 
 

@@ -52,6 +52,27 @@ class RawRecord:
     authors: list[str] = field(default_factory=list)
     external_id: str = ""
     url: str = ""
+    venue: str = ""
+    year: str = ""
+
+
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+# A dump's header names the venue just before the year: "NeurIPS 2026 Papers", "Accepted at ICML 2024".
+_HEADER_VENUE = re.compile(r"([A-Z][A-Za-z0-9&\-]*)\s*['’]?\s*((?:19|20)\d\d)(?!\d)")
+
+
+def year_of(value: object) -> str:
+    """The first plausible year in a field (2024, "2024", "2024-07-21", "Jul 2024"), or ''."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    m = _YEAR.search(value) if isinstance(value, str) else None
+    return m.group(1) if m else ""
+
+
+def venue_of_header(header: str) -> tuple[str, str]:
+    """(venue, year) named by a dump's header line, or ('', '')."""
+    m = _HEADER_VENUE.search(header)
+    return (m.group(1), m.group(2)) if m else ("", "")
 
 
 def expand_paths(paths: list[Path | str]) -> list[Path]:
@@ -203,7 +224,9 @@ def parse_dump(text: str, path: Path, name: str) -> list[RawRecord]:
             current.append(line.strip())
     if current:
         paragraphs.append((start, current))
+    venue = year = ""
     if paragraphs and _looks_like_header(paragraphs[0][1]) and (len(paragraphs) > 1 or len(paragraphs[0][1][0]) < 60):
+        venue, year = venue_of_header(paragraphs[0][1][0])
         paragraphs = paragraphs[1:]
     records = Records()
     for line, lines in paragraphs:
@@ -213,7 +236,7 @@ def parse_dump(text: str, path: Path, name: str) -> list[RawRecord]:
             records.first_skipped_line = records.first_skipped_line or line
             continue
         _check_length(path, abstract, line, f"paragraph {len(records) + 1}")
-        records.append(RawRecord(abstract=abstract, file=name, position=len(records) + 1))
+        records.append(RawRecord(abstract=abstract, file=name, position=len(records) + 1, venue=venue, year=year))
     return records
 
 
@@ -238,12 +261,19 @@ def _record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | N
     ext = obj.get("id", "")
     if not isinstance(ext, (str, int)):
         raise InputError(path, f"\"id\" must be a string or number, not {type(ext).__name__}", line=line, where=where)
+    venue = obj.get("venue") or obj.get("container-title") or ""  # CSL-JSON: container-title
+    if isinstance(venue, list):  # CSL-JSON allows a list
+        venue = next((v for v in venue if isinstance(v, str)), "")
+    issued = obj.get("issued")
+    year = year_of(obj.get("year")) or (year_of(str(issued.get("date-parts") or issued.get("raw") or ""))
+                                        if isinstance(issued, dict) else "")
     doi = obj.get("DOI") or obj.get("doi")
     url = obj.get("url") or obj.get("URL") or (f"https://doi.org/{doi.strip()}" if isinstance(doi, str) and doi.strip() else "")
     abstract = abstract.strip()
     _check_length(path, abstract, line, where)
     return RawRecord(abstract=abstract, file=name, position=pos, title=title.strip(),
-                     authors=authors, external_id=str(ext), url=url if isinstance(url, str) else "")
+                     authors=authors, external_id=str(ext), url=url if isinstance(url, str) else "",
+                     venue=" ".join(venue.split()) if isinstance(venue, str) else "", year=year)
 
 
 def _csl_name(name: object, path: Path, line: int | None, where: str | None) -> str:
@@ -300,7 +330,8 @@ def parse_jsonl(text: str, path: Path, name: str) -> list[RawRecord]:
 
 
 # Column names other tools write: Zotero's CSV export has "Abstract Note", "Author" ("Lee, Ann; Ray, Bob").
-_CSV_ALIASES = (("abstract note", "abstract"), ("author", "authors"))
+_CSV_ALIASES = (("abstract note", "abstract"), ("author", "authors"), ("publication year", "year"),
+                ("publication title", "venue"))
 
 
 def parse_csv(text: str, path: Path, name: str, delimiter: str | None = None) -> list[RawRecord]:
@@ -383,6 +414,8 @@ def parse_bibtex(text: str, path: Path, name: str) -> Records:
             "authors": [a.strip() for a in re.split(r"\s+and\s+", entry.get("author", "")) if a.strip()],
             "id": entry.get("ID", ""),
             "url": entry.get("url", "") or (f"https://doi.org/{entry['doi']}" if entry.get("doi") else ""),
+            "venue": re.sub(r"[{}]", "", entry.get("booktitle") or entry.get("journal") or ""),
+            "year": entry.get("year", ""),
         }
         records.append(_record_from_obj(obj, path, name, len(records) + 1, None, f"entry {entry.get('ID', '?')}"))
     return records
@@ -401,6 +434,7 @@ def parse_ris(text: str, path: Path, name: str) -> Records:
         doi = entry.first("DO")
         url = entry.first("UR").split(";")[0].strip() or (f"https://doi.org/{doi}" if doi else "")
         obj = {"abstract": abstract, "title": entry.first("TI", "T1", "CT"), "authors": entry.all("AU", "A1"),
-               "id": entry.first("ID"), "url": url}
+               "id": entry.first("ID"), "url": url, "venue": entry.first("T2", "JO", "JF", "BT"),
+               "year": entry.first("PY", "Y1", "DA")}
         records.append(_record_from_obj(obj, path, name, len(records) + 1, entry.line, f"entry {n}"))
     return records

@@ -2,7 +2,8 @@
 
 Schema (``papersift-paper`` version 1): id, title, derived_title, abstract,
 authors, status, star, tags, note, created, updated, sources, url,
-external_id, aliases.
+external_id, aliases, venue, year (venue and year added within version 1:
+readers of the schema ignore fields they do not know).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ def paper_record(paper: Paper, ann: Annotation) -> dict:
         "url": paper.url,
         "external_id": paper.external_id,
         "aliases": paper.aliases,
+        "venue": paper.venue,
+        "year": paper.year,
     }
 
 

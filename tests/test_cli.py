@@ -282,7 +282,8 @@ def test_ris_and_csl_json_round_trip_and_reference_lists(run_cli, tmp_path):
         mine, copy = (json.loads(run_cli("list", "--format", "json", library=lib).stdout) for lib in (None, theirs))
         assert [(p["id"], p["title"]) for p in mine] == [(p["id"], p["title"]) for p in copy], fmt
         shown = json.loads(run_cli("show", mine[0]["id"], "--format", "json", library=theirs).stdout)
-        assert (shown["authors"], shown["url"]) == (first["authors"], first["url"]), fmt
+        assert (shown["authors"], shown["url"], shown["venue"], shown["year"]) == \
+            (first["authors"], first["url"], first["venue"], str(first["year"])), fmt
     ris = exported
 
     refs = tmp_path / "refs.bib"

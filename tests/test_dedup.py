@@ -113,3 +113,19 @@ def test_split_restores_papers_keeps_annotations_and_sticks(tmp_path):
     assert lib.annotation(pid).star == 2
     lib.import_paths([tmp_path / "in" / "b.txt"])
     assert len(Library(tmp_path / "lib")) == 2  # not merged again
+
+
+def test_reimport_adds_venue_and_year_to_papers_read_without(tmp_path):
+    """A library built from a dump with no header (or before papersift read headers) gets the
+    venue and year when a file naming them is imported over it; a later file does not overwrite them."""
+    bare, named, other = (tmp_path / n for n in ("bare.txt", "named.txt", "other.txt"))
+    bare.write_text(BASE + "\n")
+    named.write_text("NeurIPS 2026 Papers\n\n" + BASE + "\n")
+    other.write_text("ICML 2024 Papers\n\n" + BASE + "\n")
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([bare])
+    assert (lib.corpus.papers[0].venue, lib.corpus.papers[0].year) == ("", "")
+    summary = lib.import_paths([named])
+    assert summary.updated == 1 and "titles/authors/venues added to 1 paper" in summary.line()
+    assert Library(tmp_path / "lib").corpus.papers[0].published == "NeurIPS 2026"  # saved
+    assert lib.import_paths([other]).updated == 0 and lib.corpus.papers[0].published == "NeurIPS 2026"

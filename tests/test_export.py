@@ -33,7 +33,11 @@ CSL_SCHEMA = {
                               "chapter", "dataset", "document", "manuscript", "paper-conference", "report",
                               "thesis", "webpage"]},
             "title": {"type": "string"}, "abstract": {"type": "string"}, "keyword": {"type": "string"},
-            "note": {"type": "string"}, "URL": {"type": "string"},
+            "note": {"type": "string"}, "URL": {"type": "string"}, "container-title": {"type": "string"},
+            "issued": {"type": "object", "properties": {  # a CSL date variable
+                "date-parts": {"type": "array", "items": {"type": "array", "items": {"type": ["string", "number"]},
+                                                          "minItems": 1, "maxItems": 3}, "minItems": 1, "maxItems": 2},
+                "raw": {"type": "string"}}, "additionalProperties": False},
             "author": {"type": "array", "items": {"type": "object", "properties": {
                 "family": {"type": "string"}, "given": {"type": "string"}, "literal": {"type": "string"}},
                 "additionalProperties": False}},
@@ -62,6 +66,7 @@ def test_every_format_parses_back(lib):
 
     rows = list(csv.DictReader(io.StringIO(outs["csv"])))
     assert [r["id"] for r in rows] == ids
+    assert {(r["venue"], r["year"]) for r in rows} == {("NeurIPS", "2026")}  # from the dumps' header line
     for row, (paper, ann) in zip(rows, pairs):
         note = row["note"][1:] if ann.note.startswith(("=", "+", "-", "@")) else row["note"]
         assert note == ann.note
@@ -77,6 +82,7 @@ def test_every_format_parses_back(lib):
     assert bib.entries[0]["keywords"] == ", ".join(pairs[0][1].tags)
     # The seeds come without titles: the export says so rather than pass them off as the papers' own.
     assert all(e["papersift_title"] == "derived from the abstract" for e in bib.entries)
+    assert {(e["howpublished"], e["year"]) for e in bib.entries} == {("NeurIPS", "2026")}
 
     org = orgparse.loads(outs["org"])
     nodes = list(org[1:])
@@ -89,13 +95,17 @@ def test_every_format_parses_back(lib):
     jsonschema.validate(items, CSL_SCHEMA)
     from citeproc.source.json import CiteProcJSON
     assert len(CiteProcJSON(items)) == len(ids)  # a real CSL processor reads it
+    assert (items[0]["container-title"], items[0]["issued"]) == ("NeurIPS", {"date-parts": [[2026]]})
 
     entries = rispy.loads(outs["ris"])
     assert [e["id"] for e in entries] == ids
     assert entries[0]["keywords"] == pairs[0][1].tags
+    assert (entries[0]["year"], entries[0]["secondary_title"]) == ("2026", "NeurIPS")
+    assert all(n.get_property("VENUE") == "NeurIPS 2026" for n in nodes)
     md = outs["md"]
     assert md.startswith("# Reading list") and "## To read" in md
     assert f"\n{len(ids)} papers, exported" in md and md.count("*(title derived from the abstract)*") == len(ids)
+    assert md.count("\n  NeurIPS 2026\n") == len(ids)
     one = export_text(pairs[:1], "md")
     assert "\n1 paper, exported" in one
 
@@ -160,13 +170,13 @@ def test_citation_line_names_authors_and_link(tmp_path):
     (tmp_path / "p.jsonl").write_text(json.dumps({
         "title": "Keep the Momentum: Conservation Laws", "authors": ["Sibylle Marcotte", "Rémi Gribonval", "Gabriel Peyré"],
         "abstract": "Conservation laws are well-established in the context of Euclidean gradient flow dynamics.",
-        "url": "https://openreview.net/forum?id=x"}) + "\n")
+        "url": "https://openreview.net/forum?id=x", "venue": "ICML", "year": 2024}) + "\n")
     lib.import_paths([tmp_path / "p.jsonl"])
     paper = lib.corpus.papers[0]
     lib.add_tags([paper.id], ["optim"])
     lib.set_note(paper.id, "read *before*\nFriday")
     line = citation_line(paper, lib.annotation(paper.id))
-    assert line == (f"- **Keep the Momentum: Conservation Laws** — Sibylle Marcotte et al. (`{paper.id}`) "
+    assert line == (f"- **Keep the Momentum: Conservation Laws** — Sibylle Marcotte et al., ICML 2024 (`{paper.id}`) "
                     "<https://openreview.net/forum?id=x> #optim — read \\*before\\* Friday")
 
 

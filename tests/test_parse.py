@@ -28,6 +28,7 @@ def test_seed_dumps_have_19_abstracts_each_and_positions():
         assert len(recs) == 19
         assert [r.position for r in recs] == list(range(1, 20))
         assert not recs[0].abstract.startswith("NeurIPS")
+        assert {(r.venue, r.year) for r in recs} == {("NeurIPS", "2026")}  # named by the header line
 
 
 def test_dump_crlf_bom_wrapping_and_trailing_spaces(tmp_path):
@@ -107,10 +108,25 @@ def test_csv_columns_quoting_and_errors(tmp_path):
 
 
 def test_zotero_csv_columns(tmp_path):
-    csv_text = ('"Key","Item Type","Author","Title","DOI","Url","Abstract Note"\n'
-                f'"K1","journalArticle","Lee, Ann; Ray, Bob","A Paper","10.1/x","","{ABS1}"\n')
+    csv_text = ('"Key","Item Type","Publication Year","Author","Title","Publication Title","DOI","Url","Abstract Note"\n'
+                f'"K1","journalArticle","2023","Lee, Ann; Ray, Bob","A Paper","JMLR","10.1/x","","{ABS1}"\n')
     rec, = parse_file(write(tmp_path, "zotero.csv", csv_text))
     assert (rec.title, rec.authors, rec.url, rec.abstract) == ("A Paper", ["Lee, Ann", "Ray, Bob"], "https://doi.org/10.1/x", ABS1)
+    assert (rec.venue, rec.year) == ("JMLR", "2023")
+
+
+@pytest.mark.parametrize("name, content", [
+    ("v.json", json.dumps([{"abstract": ABS1, "venue": "ICML", "year": 2024}])),
+    ("v.jsonl", json.dumps({"abstract": ABS1, "venue": " ICML ", "year": "2024"}) + "\n"),
+    ("csl.json", json.dumps([{"id": "a", "type": "paper-conference", "abstract": ABS1, "container-title": "ICML",
+                              "issued": {"date-parts": [[2024, 7]]}}])),
+    ("v.bib", "@inproceedings{k, booktitle={{ICML}}, year={2024}, abstract={" + ABS1 + "}}\n"),
+    ("v.ris", f"TY  - CONF\nPY  - 2024///\nT2  - ICML\nAB  - {ABS1}\nER  - \n"),
+    ("v.txt", f"Accepted papers - ICML 2024\n\n{ABS1}\n"),
+])
+def test_venue_and_year_from_every_format(tmp_path, name, content):
+    rec, = parse_file(write(tmp_path, name, content))
+    assert (rec.venue, rec.year) == ("ICML", "2024")
 
 
 def test_bibtex_with_abstracts_and_unbalanced_braces(tmp_path):

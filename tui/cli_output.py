@@ -131,8 +131,9 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     out = console()
     marker = " [dim](derived title)[/dim]" if p.derived_title else ""
     out.print(f"[bold]{escape(plain_title(p.title))}[/bold]{marker}")
-    if p.authors:
-        out.print(escape(display_safe(", ".join(p.authors), False)))
+    byline = " · ".join(x for x in (", ".join(p.authors), p.published) if x)
+    if byline:
+        out.print(escape(display_safe(byline, False)))
     out.print(f"[dim]id[/dim] {p.id}   [dim]status[/dim] {a.status}   [dim]star[/dim] {stars(a.star)}"
               f"   [dim]tags[/dim] {escape(' '.join('#' + t for t in a.tags)) or '-'}")
     out.print("[dim]sources[/dim] " + ", ".join(f"{escape(s.file)}#{s.position}" for s in p.sources))

@@ -72,8 +72,9 @@ class Reader(VerticalScroll, can_focus=True):
         if paper.derived_title:
             title.append("  (derived title)", style="dim italic")
         parts: list = [title]
-        if paper.authors:
-            parts.append(Text(display_safe(", ".join(paper.authors), False), style="italic"))
+        byline = " · ".join(x for x in (", ".join(paper.authors), paper.published) if x)
+        if byline:
+            parts.append(Text(display_safe(byline, False), style="italic"))
         meta = Text.from_markup(
             f"[{STATUS_STYLE[ann.status]}]{ann.status}[/]  "
             f"[yellow]{'★' * ann.star}{'☆' * (3 - ann.star)}[/]  "
