@@ -62,6 +62,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
         self._folded: list[str] | None = None
         self._author_index: tuple[list[str], list[np.ndarray]] | None = None  # author words (author: filters)
+        self._venue_index: tuple[list[str], np.ndarray, np.ndarray] | None = None  # venue: and year: filters
         self._shuffle_seed = random.randrange(1 << 30)
 
     def _migrate_if_needed(self) -> None:
@@ -190,6 +191,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self._topics = None
         self._folded = None
         self._author_index = None
+        self._venue_index = None
         self.__dict__.pop("_ann_tokens", None)  # tag/note tokens cached with corpus indices
 
     @property

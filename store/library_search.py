@@ -63,6 +63,26 @@ class SearchMixin:
                 hit[where] = True
         return hit
 
+    def _venues_and_years(self) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """The distinct venues (casefolded), each paper's venue as a position in them (-1: none),
+        and each paper's year (0: none): a venue: or year: filter compares arrays, not papers."""
+        if self._venue_index is None:
+            names: dict[str, int] = {}
+            codes = np.full(len(self.corpus), -1, dtype=np.int32)
+            years = np.zeros(len(self.corpus), dtype=np.int32)
+            for i, p in enumerate(self.corpus):
+                if p.venue:
+                    codes[i] = names.setdefault(p.venue.casefold(), len(names))
+                if p.year.isdigit():
+                    years[i] = int(p.year)
+            self._venue_index = (list(names), codes, years)
+        return self._venue_index
+
+    def _by_venue(self, part: str) -> np.ndarray:
+        """A mask of the papers whose venue contains ``part`` (casefolded)."""
+        names, codes, _ = self._venues_and_years()
+        return np.isin(codes, [k for k, name in enumerate(names) if part in name])
+
     def _filter_mask(self, q: Query) -> np.ndarray | None:
         if not q.has_filters:
             return None
@@ -100,6 +120,19 @@ class SearchMixin:
                 mask &= self._by_author(part)
             for part in q.not_authors:
                 mask &= ~self._by_author(part)
+        if q.venues or q.not_venues or q.year:
+            names, _, years = self._venues_and_years()
+            if (q.venues or q.not_venues) and not names:
+                q.errors.append("no paper here names its venue (it comes from a dump's header line, "
+                                "such as 'NeurIPS 2026 Papers', or the input's fields)")
+            for part in q.venues:
+                mask &= self._by_venue(part)
+            for part in q.not_venues:
+                mask &= ~self._by_venue(part)
+            if q.year:
+                if not years.any():
+                    q.errors.append("no paper here has a year (it comes from a dump's header line or the input's fields)")
+                mask &= (years > 0) & q.year[0](years, q.year[1])
         if q.phrases:
             folded = self._folded_texts()
             notes = {self.corpus.index_of(pid): a.note.casefold() for pid, a in self.annotations.items() if a.note}

@@ -4,7 +4,9 @@ Filters: ``status:unread``, ``tag:rl``, ``-tag:maybe``, ``star:>=2`` (also
 ``star:3``, ``star:<2``), ``topic:N``, ``author:hsieh`` (part of an author's name,
 case and accents ignored; ``-author:`` excludes), ``id:3f2a`` (an id, alias or id
 prefix; a whole 12-character id works without ``id:``, so ids pasted from an
-export or from ``I`` list those papers; ``-id:`` leaves one out). Orderings: ``similar:ID`` (more like
+export or from ``I`` list those papers; ``-id:`` leaves one out), ``venue:neurips``
+(part of the venue, case ignored; ``-venue:`` excludes), ``year:2024`` (also
+``year:>=2023``). Orderings: ``similar:ID`` (more like
 this paper), ``rec:stars`` / ``rec:TAG`` (recommended from your stars and
 to-read list, or from a tag). Anything else is a word to rank by.
 """
@@ -35,6 +37,9 @@ class Query:
         self.not_authors: list[str] = []
         self.ids: list[str] = []          # papers asked for by id (any of them)
         self.not_ids: list[str] = []      # -id:X leaves X out
+        self.venues: list[str] = []       # casefolded parts of a venue name
+        self.not_venues: list[str] = []
+        self.year: tuple | None = None    # (op function, value)
         self.star: tuple | None = None  # (op function, value)
         self.topics: set[int] = set()
         self.similar = similar
@@ -48,7 +53,8 @@ class Query:
     @property
     def has_filters(self) -> bool:
         return bool(self.phrases or self.statuses or self.tags or self.not_tags or self.star or self.topics
-                    or self.authors or self.not_authors or self.ids or self.not_ids)
+                    or self.authors or self.not_authors or self.ids or self.not_ids
+                    or self.venues or self.not_venues or self.year)
 
     def star_ok(self, star: int) -> bool:
         return self.star is None or self.star[0](star, self.star[1])
@@ -91,7 +97,7 @@ def parse_query(text: str) -> Query:
                 else:
                     q.recommend = (value or "stars").lower()
             continue
-        if sep and key in ("status", "is", "tag", "star", "stars", "topic", "author", "id"):
+        if sep and key in ("status", "is", "tag", "star", "stars", "topic", "author", "id", "venue", "year"):
             if not value:
                 continue  # still being typed
             if key in ("status", "is"):
@@ -106,6 +112,15 @@ def parse_query(text: str) -> Query:
                 (q.not_authors if neg else q.authors).append(fold_name(value))
             elif key == "id":
                 (q.not_ids if neg else q.ids).append(value.lower())
+            elif key == "venue":
+                (q.not_venues if neg else q.venues).append(value.casefold())
+            elif key == "year":
+                m2 = re.fullmatch(r"(>=|<=|>|<|=)?(\d*)", value)
+                if m2 and len(m2.group(2)) == 4:
+                    q.year = (_OPS[m2.group(1) or ""], int(m2.group(2)))
+                elif not m2 or len(m2.group(2)) > 4:
+                    q.errors.append(f"bad year filter {value!r} (e.g. year:2024, year:>=2023)")
+                # else: fewer than four digits, still being typed
             elif key in ("star", "stars"):
                 m2 = re.fullmatch(r"(>=|<=|>|<|=)?(\d)", value)
                 if m2:

@@ -137,6 +137,24 @@ def test_filters_combine_with_query(lib):
     assert len(lib.search("star:<9")) == 35 and not lib.search("star:<=3").errors
 
 
+def test_venue_and_year_filters(lib, tmp_path):
+    """The seeds' header says NeurIPS 2026; an ICML 2024 file joins them."""
+    assert len(lib.search("venue:neurips")) == 35 and len(lib.search("venue:NeurIPS year:2026")) == 35
+    icml = tmp_path / "icml.txt"
+    icml.write_text("ICML 2024 Papers\n\nWe study grokking in modular arithmetic with small transformers and "
+                    "find that weight decay drives the late generalization.\n")
+    lib.import_paths([icml])
+    assert len(lib.search("venue:icml")) == 1 and len(lib.search("-venue:icml")) == 35
+    assert len(lib.search("year:<2026")) == 1 and len(lib.search("year:>=2024")) == 36
+    assert lib.corpus.papers[lib.search("year:2024 grokking").indices[0]].venue == "ICML"
+    assert not lib.search("year:20").errors and len(lib.search("year:20")) == 36  # still being typed
+    assert lib.search("year:twenty").errors == ["bad year filter 'twenty' (e.g. year:2024, year:>=2023)"]
+    bare = Library(tmp_path / "bare")
+    (tmp_path / "bare.txt").write_text("We study grokking in modular arithmetic with small transformers today.\n")
+    bare.import_paths([tmp_path / "bare.txt"])
+    assert "no paper here names its venue" in bare.search("venue:icml").errors[0]
+
+
 def test_author_filter_ignores_case_and_accents(lib, tmp_path):
     """author:NAME keeps papers with an author whose name holds NAME (Peyré, peyre alike)."""
     assert len(lib.search("author:peyre")) == 0
