@@ -8,3 +8,9 @@ STATUSES = ("unread", "to-read", "read", "skipped")
 STATUS_GLYPH = {"unread": "·", "to-read": "▶", "read": "✓", "skipped": "✗"}  # the app's list and the CLI's tables
 MAX_STAR = 3
 FORMATS = ("md", "csv", "json", "jsonl", "bibtex", "org", "csl-json", "ris")
+# How exports mark a title papersift derived (BibTeX papersift_title, RIS U1, CSV/JSON derived_title),
+# and how imports recognise one, so a re-imported derived title stays derived (a real one can replace it).
+DERIVED = "derived from the abstract"
+# A CSV cell starting with one of these is a formula to a spreadsheet: the CSV export prefixes it
+# with ' (store.export.neutralize), and the CSV import takes the ' off again (store.parse).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

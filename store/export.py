@@ -18,14 +18,14 @@ from typing import Callable, Iterable
 
 import orjson
 
-from .choices import FORMATS  # noqa: F401 (re-exported)
+from .choices import DERIVED, FORMATS, FORMULA_START  # noqa: F401 (FORMATS re-exported)
 from .latex import plain_text
 from .models import STATUSES, Annotation, Paper
+from .bibtex import BIB_MATH, balanced, bib_escape
 from .records import RECORD_SCHEMA_VERSION, paper_record
 from .text import counted
 
 # A title papersift derived is said to be one wherever it is shared: never passed off as the paper's own.
-DERIVED = "derived from the abstract"
 DERIVED_MD = f"*(title {DERIVED})*"
 
 EXPORT_FORMAT = "papersift-export"
@@ -122,13 +122,13 @@ def _md_escape(text: str) -> str:
 
 
 # ----------------------------------------------------------------------- CSV
-CSV_COLUMNS = ("id", "title", "status", "star", "tags", "note", "abstract", "authors", "sources", "venue", "year")
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+CSV_COLUMNS = ("id", "title", "status", "star", "tags", "note", "abstract", "authors", "sources", "url", "venue", "year",
+               "derived_title")
 
 
 def neutralize(cell: str) -> str:
     """Stop spreadsheets from running a cell as a formula (OWASP CSV injection)."""
-    return "'" + cell if cell.startswith(_FORMULA) else cell
+    return "'" + cell if cell.startswith(FORMULA_START) else cell
 
 
 def to_csv(pairs: list[Pair]) -> str:
@@ -139,7 +139,7 @@ def to_csv(pairs: list[Pair]) -> str:
     for paper, ann in pairs:
         row = [paper.id, title_of(paper), ann.status, str(ann.star), "; ".join(ann.tags), ann.note,
                paper.abstract, "; ".join(paper.authors), "; ".join(f"{s.file}#{s.position}" for s in paper.sources),
-               paper.venue, paper.year]
+               paper.url, paper.venue, paper.year, "true" if paper.derived_title else "false"]
         writer.writerow([neutralize(c) for c in row])
     return buf.getvalue()
 
@@ -165,55 +165,6 @@ def to_jsonl(pairs: list[Pair]) -> str:
 
 
 # -------------------------------------------------------------------- BibTeX
-_BIB_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}", "$": r"\$", "&": r"\&", "%": r"\%",
-                "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-# A special already escaped in the source ("3\\%" in an abstract) is kept: it prints as intended.
-_BIB_RE = re.compile(r"\\[%&#_$]|[\\{}$&%#_~^]")
-
-
-# Inline math kept as written ("$\\ell_p$" in an abstract), as Zotero and Google Scholar do: it
-# starts and ends next to a non-space (so "$5 and $10" is money), holds no %, # or & (a
-# comment or an alignment tab in LaTeX), and its braces balance.
-_BIB_MATH = re.compile(r"(?<!\\)\$(?=\S)([^$%#&\n]{1,200}?)(?<=[^\s\\])\$")
-
-
-def _balanced(text: str) -> bool:
-    """Braces balance both as BibTeX counts them (every brace) and as LaTeX does (\\{ is literal)."""
-    for skip_escaped in (False, True):
-        depth = 0
-        for i, ch in enumerate(text):
-            if skip_escaped and ch in "{}" and i and text[i - 1] == "\\":
-                continue
-            depth += {"{": 1, "}": -1}.get(ch, 0)
-            if depth < 0:
-                return False
-        if depth:
-            return False
-    return True
-
-
-def _escape_plain(text: str) -> str:
-    return _BIB_RE.sub(lambda m: m.group() if len(m.group()) == 2 else _BIB_SPECIAL[m.group()], text)
-
-
-def bib_escape(text: str) -> str:
-    """Escape LaTeX specials so any text is a valid, balanced BibTeX value.
-
-    BibTeX counts an escaped brace as a brace too, so literal braces become
-    textbraceleft and textbraceright commands, which keep values balanced.
-    Well-formed inline math (``$\\mathcal{O}(\\sqrt{T})$``) is kept as it is,
-    so an abstract's math typesets as its authors wrote it.
-    """
-    text = " ".join(text.split()) if "\n" not in text else text
-    out, last = [], 0
-    for m in _BIB_MATH.finditer(text):
-        if _balanced(m.group(1)):
-            out += [_escape_plain(text[last:m.start()]), m.group()]
-            last = m.end()
-    out.append(_escape_plain(text[last:]))
-    return "".join(out)
-
-
 _HELD = re.compile("\ue000(\\d+)\ue000")  # a placeholder (private-use characters) for held-back math
 
 
@@ -226,13 +177,13 @@ def bib_title(paper: Paper) -> str:
     maths: list[str] = []
 
     def hold(m: re.Match) -> str:
-        if not _balanced(m.group(1)):
+        if not balanced(m.group(1)):
             return m.group()
         maths.append(m.group())
         return f"\ue000{len(maths) - 1}\ue000"
 
     title = " ".join(paper.title.replace("\ue000", "").split())  # the placeholder's character is ours alone
-    held = " ".join(plain_text(_BIB_MATH.sub(hold, title)).split())
+    held = " ".join(plain_text(BIB_MATH.sub(hold, title)).split())
     if not held:
         return bib_escape(paper.id)
     return _HELD.sub(lambda m: maths[int(m.group(1))], bib_escape(held))
@@ -323,6 +274,8 @@ def to_csl_json(pairs: list[Pair]) -> str:
             item["note"] = ann.note
         if paper.url:
             item["URL"] = paper.url
+        if paper.derived_title:  # CSL 1.0.2's "custom": what has no CSL field
+            item["custom"] = {"papersift_title": DERIVED}
         if paper.venue:
             item["container-title"] = paper.venue
         if paper.year:
@@ -341,6 +294,8 @@ def to_ris(pairs: list[Pair]) -> str:
     out = []
     for paper, ann in pairs:
         rec = ["TY  - GEN", f"ID  - {paper.id}", f"TI  - {_ris_value(title_of(paper))}"]
+        if paper.derived_title:
+            rec.append(f"U1  - title {DERIVED}")
         rec += [f"AU  - {_ris_value(a)}" for a in paper.authors]
         if paper.year:
             rec.append(f"PY  - {paper.year}")

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import orjson
 
+from .choices import DERIVED, FORMULA_START
 from .errors import InputError
 from .locations import is_library_dir
 from .ris import looks_like_ris, read_ris
@@ -248,6 +249,9 @@ def _record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | N
         got = "missing" if abstract is None else ("empty" if isinstance(abstract, str) else f"a {type(abstract).__name__}")
         raise InputError(path, f"\"abstract\" must be a non-empty string ({got})", line=line, where=where)
     title = obj.get("title") or ""
+    custom = obj.get("custom")  # CSL-JSON
+    if obj.get("derived_title") in (True, "true") or (isinstance(custom, dict) and custom.get("papersift_title") == DERIVED):
+        title = ""  # papersift's own export said it derived this title: derive it again, marked as derived
     if not isinstance(title, str):
         raise InputError(path, f"\"title\" must be a string, not {type(title).__name__}", line=line, where=where)
     authors = obj.get("authors") or []
@@ -362,6 +366,7 @@ def parse_csv(text: str, path: Path, name: str, delimiter: str | None = None) ->
                 continue
             if len(row) != len(header):
                 raise InputError(path, f"row has {len(row)} fields but the header has {len(header)}", line=lineno)
+            row = [cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_START) else cell for cell in row]
             obj = {key: row[i] for key, i in cols.items()}
             obj["abstract"] = row[abstract_col]
             records.append(_record_from_obj(obj, path, name, len(records) + 1, lineno, None))
@@ -396,6 +401,8 @@ def parse_bibtex(text: str, path: Path, name: str) -> Records:
     import bibtexparser  # local: only BibTeX imports pay for it
     from bibtexparser.bparser import BibTexParser
 
+    from .bibtex import bib_unescape
+
     _check_braces(text, path)
     parser = BibTexParser(common_strings=True, ignore_nonstandard_types=False)
     try:
@@ -409,12 +416,13 @@ def parse_bibtex(text: str, path: Path, name: str) -> Records:
             records.no_abstract.append(entry.get("ID") or f"entry {len(records) + len(records.no_abstract) + 1}")
             continue
         obj = {
-            "abstract": abstract,
-            "title": re.sub(r"[{}]", "", entry.get("title", "")),
+            "abstract": bib_unescape(abstract),
+            "title": "" if entry.get("papersift_title") == DERIVED else bib_unescape(entry.get("title", ""), strip_braces=True),
             "authors": [a.strip() for a in re.split(r"\s+and\s+", entry.get("author", "")) if a.strip()],
             "id": entry.get("ID", ""),
             "url": entry.get("url", "") or (f"https://doi.org/{entry['doi']}" if entry.get("doi") else ""),
-            "venue": re.sub(r"[{}]", "", entry.get("booktitle") or entry.get("journal") or ""),
+            "venue": bib_unescape(entry.get("booktitle") or entry.get("journal") or entry.get("howpublished") or "",
+                                  strip_braces=True),
             "year": entry.get("year", ""),
         }
         records.append(_record_from_obj(obj, path, name, len(records) + 1, None, f"entry {entry.get('ID', '?')}"))
@@ -433,7 +441,8 @@ def parse_ris(text: str, path: Path, name: str) -> Records:
             continue
         doi = entry.first("DO")
         url = entry.first("UR").split(";")[0].strip() or (f"https://doi.org/{doi}" if doi else "")
-        obj = {"abstract": abstract, "title": entry.first("TI", "T1", "CT"), "authors": entry.all("AU", "A1"),
+        derived = entry.first("U1") == f"title {DERIVED}"  # papersift's own export
+        obj = {"abstract": abstract, "title": "" if derived else entry.first("TI", "T1", "CT"), "authors": entry.all("AU", "A1"),
                "id": entry.first("ID"), "url": url, "venue": entry.first("T2", "JO", "JF", "BT"),
                "year": entry.first("PY", "Y1", "DA")}
         records.append(_record_from_obj(obj, path, name, len(records) + 1, entry.line, f"entry {n}"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 
 from .conftest import DATA, SEEDS
@@ -265,25 +266,31 @@ def test_search_finds_papers_by_pasted_ids(run_cli):
     assert sorted(line.split("\t")[0] for line in out) == sorted(ids)
 
 
-def test_ris_and_csl_json_round_trip_and_reference_lists(run_cli, tmp_path):
-    """What `export --format ris` / `csl-json` writes (and Zotero, EndNote...) imports into another
-    library: same papers, same ids, titles, authors and links. BibTeX/RIS entries without an abstract
-    are named in the summary; a truncated RIS file is refused with its line, the library untouched."""
+def test_every_export_imports_back_the_same_papers_and_reference_lists(run_cli, tmp_path):
+    """What each export writes (and Zotero, EndNote... write RIS, CSL-JSON, BibTeX alike) imports into
+    another library: same ids, titles (derived ones still marked derived), authors, links, venue,
+    year and abstract. BibTeX/RIS entries without an abstract are named in the summary; a truncated
+    RIS file is refused with its line, the library untouched."""
     jsonl = tmp_path / "papers.jsonl"
-    jsonl.write_text("".join(line + "\n" for line in (DATA / "icml_slice.jsonl").read_text().splitlines()[:6]))
-    run_cli("import", str(jsonl))
-    first = json.loads(jsonl.read_text().splitlines()[0])
-    for fmt, name in (("csl-json", "out.json"), ("ris", "out.ris")):
+    jsonl.write_text("".join(line + "\n" for line in (DATA / "icml_slice.jsonl").read_text().splitlines()[:12]))
+    run_cli("import", str(jsonl), str(SEEDS))  # real titles, authors and links; derived titles
+    mine = json.loads(run_cli("list", "--format", "json", "--limit", "100").stdout)
+    assert len(mine) == 47 and sum(p["derived_title"] for p in mine) == 35
+    fields = ("id", "title", "derived_title", "authors", "url", "venue", "year", "abstract")
+    for fmt, name in (("json", "o.json"), ("jsonl", "o.jsonl"), ("csv", "o.csv"), ("bibtex", "o.bib"),
+                      ("csl-json", "c.json"), ("ris", "o.ris")):
         exported = tmp_path / name
         run_cli("export", "--format", fmt, "--output", str(exported))
         theirs = tmp_path / f"theirs-{fmt}"
-        out = run_cli("import", str(exported), library=theirs).stdout
-        assert out.startswith("read 6 abstracts from 1 file: 6 new"), fmt
-        mine, copy = (json.loads(run_cli("list", "--format", "json", library=lib).stdout) for lib in (None, theirs))
-        assert [(p["id"], p["title"]) for p in mine] == [(p["id"], p["title"]) for p in copy], fmt
-        shown = json.loads(run_cli("show", mine[0]["id"], "--format", "json", library=theirs).stdout)
-        assert (shown["authors"], shown["url"], shown["venue"], shown["year"]) == \
-            (first["authors"], first["url"], first["venue"], str(first["year"])), fmt
+        assert run_cli("import", str(exported), library=theirs).stdout.startswith("read 47 abstracts from 1 file: 47 new")
+        copy = json.loads(run_cli("list", "--format", "json", "--limit", "100", library=theirs).stdout)
+        for a, b in zip(mine, copy):
+            if fmt == "bibtex":  # "95.8\\%" in an abstract (escaped by its authors) comes back "95.8%": it printed so
+                a = {**a, "abstract": re.sub(r"\\([%&#_$])", r"\1", a["abstract"])}
+            differ = [k for k in fields if a[k] != b[k]]
+            if fmt == "csv" and differ == ["title"]:  # the CSV's title column is plain text, math as Unicode
+                differ = [] if "$" in a["title"] else differ
+            assert not differ, (fmt, a["id"], {k: (a[k], b[k]) for k in differ})
     ris = exported
 
     refs = tmp_path / "refs.bib"

@@ -1,0 +1,91 @@
+"""BibTeX values: escaping any text into one (exports) and reading one back as text (imports).
+
+Kept together so the two stay inverses: what papersift's BibTeX export escapes,
+its BibTeX import (and any other tool's BibTeX, which escapes the same way)
+turns back into the characters. Well-formed inline math is left as written both
+ways.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BIB_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}", "$": r"\$", "&": r"\&", "%": r"\%",
+                "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+# A special already escaped in the source ("3\\%" in an abstract) is kept: it prints as intended.
+_BIB_RE = re.compile(r"\\[%&#_$]|[\\{}$&%#_~^]")
+
+
+# Inline math kept as written ("$\\ell_p$" in an abstract), as Zotero and Google Scholar do: it
+# starts and ends next to a non-space (so "$5 and $10" is money), holds no %, # or & (a
+# comment or an alignment tab in LaTeX), and its braces balance.
+BIB_MATH = re.compile(r"(?<!\\)\$(?=\S)([^$%#&\n]{1,200}?)(?<=[^\s\\])\$")
+
+
+def balanced(text: str) -> bool:
+    """Braces balance both as BibTeX counts them (every brace) and as LaTeX does (\\{ is literal)."""
+    for skip_escaped in (False, True):
+        depth = 0
+        for i, ch in enumerate(text):
+            if skip_escaped and ch in "{}" and i and text[i - 1] == "\\":
+                continue
+            depth += {"{": 1, "}": -1}.get(ch, 0)
+            if depth < 0:
+                return False
+        if depth:
+            return False
+    return True
+
+
+def _escape_plain(text: str) -> str:
+    return _BIB_RE.sub(lambda m: m.group() if len(m.group()) == 2 else _BIB_SPECIAL[m.group()], text)
+
+
+def bib_escape(text: str) -> str:
+    """Escape LaTeX specials so any text is a valid, balanced BibTeX value.
+
+    BibTeX counts an escaped brace as a brace too, so literal braces become
+    textbraceleft and textbraceright commands, which keep values balanced.
+    Well-formed inline math (``$\\mathcal{O}(\\sqrt{T})$``) is kept as it is,
+    so an abstract's math typesets as its authors wrote it.
+    """
+    text = " ".join(text.split()) if "\n" not in text else text
+    out, last = [], 0
+    for m in BIB_MATH.finditer(text):
+        if balanced(m.group(1)):
+            out += [_escape_plain(text[last:m.start()]), m.group()]
+            last = m.end()
+    out.append(_escape_plain(text[last:]))
+    return "".join(out)
+
+
+_BIB_UNESCAPE = {v: k for k, v in _BIB_SPECIAL.items()}
+_NAMED = {"textbackslash": "\\", "textbraceleft": "{", "textbraceright": "}", "textasciitilde": "~",
+          "textasciicircum": "^"}
+# An escape as bib_escape writes it, a named one without its {} (other tools), or a bare brace.
+_BIB_ESCAPED = re.compile("|".join(re.escape(v) for v in sorted(_BIB_UNESCAPE, key=len, reverse=True))
+                          + r"|\\(?:" + "|".join(_NAMED) + r")\b|[{}]")
+
+
+def bib_unescape(value: str, strip_braces: bool = False) -> str:
+    """A BibTeX value read back as text: ``\\&`` -> ``&``, ``\\textbraceleft{}`` -> ``{``, outside
+    well-formed inline math (kept as written, as :func:`bib_escape` keeps it).
+
+    Args:
+        strip_braces: drop bare braces outside math too (a title's case protection, ``{BERT}``).
+    """
+    def plain(text: str) -> str:
+        def one(m: re.Match) -> str:
+            tok = m.group()
+            if tok in "{}":
+                return "" if strip_braces else tok
+            return _BIB_UNESCAPE.get(tok) or _NAMED[tok[1:]]
+        return _BIB_ESCAPED.sub(one, text)
+
+    out, last = [], 0
+    for m in BIB_MATH.finditer(value):
+        if balanced(m.group(1)):
+            out += [plain(value[last:m.start()]), m.group()]
+            last = m.end()
+    out.append(plain(value[last:]))
+    return "".join(out)
