@@ -62,9 +62,20 @@ def bib_escape(text: str) -> str:
 _BIB_UNESCAPE = {v: k for k, v in _BIB_SPECIAL.items()}
 _NAMED = {"textbackslash": "\\", "textbraceleft": "{", "textbraceright": "}", "textasciitilde": "~",
           "textasciicircum": "^"}
-# An escape as bib_escape writes it, a named one without its {} (other tools), or a bare brace.
+# An accented letter as BibTeX from Google Scholar, DBLP or Zotero writes it: {\\"o}, \\"{o}, \\H{o},
+# \\c c, {\\ss}, \\o ("Sch{\\"o}lkopf", "Erd\\H{o}s"); bibtexparser's table turns one into Unicode.
+_ACCENT = (r"\{\\[`'^\"~=.][ ]?(?:\{\w\}|\w)\}|\{\\[uvHckrdb](?:\{\w\}|[ ]\w)\}"
+           r"|\\[`'^\"~=.][ ]?(?:\{\w\}|\w)|\\[uvHckrdb](?:\{\w\}|[ ]\w)"
+           r"|\{\\(?:ss|o|O|ae|AE|oe|OE|aa|AA|l|L|i)\}|\\(?:ss|o|O|ae|AE|oe|OE|aa|AA|l|L|i)(?![A-Za-z])(?:\{\})?")
+# An escape as bib_escape writes it, a named one without its {} (other tools), an accent, or a bare brace.
 _BIB_ESCAPED = re.compile("|".join(re.escape(v) for v in sorted(_BIB_UNESCAPE, key=len, reverse=True))
-                          + r"|\\(?:" + "|".join(_NAMED) + r")\b|[{}]")
+                          + r"|\\(?:" + "|".join(_NAMED) + r")\b|" + _ACCENT + r"|[{}]")
+
+
+def _accent(tok: str) -> str:
+    from bibtexparser.latexenc import latex_to_unicode  # (bibtexparser: imported only by a BibTeX import)
+    text = latex_to_unicode(tok).strip()
+    return tok if "\\" in text or not text else text
 
 
 def bib_unescape(value: str, strip_braces: bool = False) -> str:
@@ -79,7 +90,7 @@ def bib_unescape(value: str, strip_braces: bool = False) -> str:
             tok = m.group()
             if tok in "{}":
                 return "" if strip_braces else tok
-            return _BIB_UNESCAPE.get(tok) or _NAMED[tok[1:]]
+            return _BIB_UNESCAPE.get(tok) or _NAMED.get(tok[1:]) or _accent(tok)
         return _BIB_ESCAPED.sub(one, text)
 
     out, last = [], 0

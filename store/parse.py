@@ -418,7 +418,8 @@ def parse_bibtex(text: str, path: Path, name: str) -> Records:
         obj = {
             "abstract": bib_unescape(abstract),
             "title": "" if entry.get("papersift_title") == DERIVED else bib_unescape(entry.get("title", ""), strip_braces=True),
-            "authors": [a.strip() for a in re.split(r"\s+and\s+", entry.get("author", "")) if a.strip()],
+            "authors": [bib_unescape(a, strip_braces=True).strip() for a in re.split(r"\s+and\s+", entry.get("author", ""))
+                        if a.strip()],
             "id": entry.get("ID", ""),
             "url": entry.get("url", "") or (f"https://doi.org/{entry['doi']}" if entry.get("doi") else ""),
             "venue": bib_unescape(entry.get("booktitle") or entry.get("journal") or entry.get("howpublished") or "",

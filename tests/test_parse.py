@@ -137,6 +137,19 @@ def test_bibtex_with_abstracts_and_unbalanced_braces(tmp_path):
         parse_file(write(tmp_path, "bad.bib", "@misc{k,\n title={oops,\n abstract={x}\n"))
 
 
+def test_bibtex_latex_becomes_text_math_kept(tmp_path):
+    """BibTeX from Google Scholar, DBLP or Zotero: accents as macros, {Case} braces, escaped specials."""
+    bib = ("@inproceedings{k, title={{BERT} and the $\\mathcal{O}(\\sqrt{T})$ Bound},\n"
+           "  author={Bernhard Sch{\\\"o}lkopf and Paul Erd\\H{o}s and Fran\\c{c}ois Fleuret},\n"
+           "  booktitle={Advances in {NeurIPS}}, year={2023},\n"
+           "  abstract={We gain 5\\% on {GLUE} \\& more, with $\\ell_{p}$ norms. " + ABS1 + "}}\n")
+    rec, = parse_file(write(tmp_path, "scholar.bib", bib))
+    assert rec.title == "BERT and the $\\mathcal{O}(\\sqrt{T})$ Bound"
+    assert rec.authors == ["Bernhard Schölkopf", "Paul Erdős", "François Fleuret"]
+    assert (rec.venue, rec.year) == ("Advances in NeurIPS", "2023")
+    assert rec.abstract.startswith("We gain 5% on {GLUE} & more, with $\\ell_{p}$ norms.")
+
+
 def test_bibtex_entries_without_an_abstract_are_named(tmp_path):
     bib = "@misc{k1, title={One}}\n@misc{k2, title={Two}}\n"
     with pytest.raises(InputError, match=r"none.bib: no abstracts found \(2 entries, none with an abstract: k1, k2\)"):
