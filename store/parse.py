@@ -59,7 +59,10 @@ class RawRecord:
 
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 # A dump's header names the venue just before the year: "NeurIPS 2026 Papers", "Accepted at ICML 2024".
-_HEADER_VENUE = re.compile(r"([A-Z][A-Za-z0-9&\-]*)\s*['’]?\s*((?:19|20)\d\d)(?!\d)")
+# The venue is a word with two capitals or more (an acronym, as venues go), so "Top 2000 abstracts"
+# names none.
+_HEADER_VENUE = re.compile(r"(?<![\w&\-])((?=(?:[a-z0-9&\-]*[A-Z]){2})[A-Za-z][A-Za-z&]*(?:-[A-Za-z&]+)*)"
+                           r"[\s'’_\-]*((?:19|20)\d\d)(?!\d)")
 
 
 def year_of(value: object) -> str:

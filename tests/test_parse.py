@@ -115,6 +115,16 @@ def test_zotero_csv_columns(tmp_path):
     assert (rec.venue, rec.year) == ("JMLR", "2023")
 
 
+@pytest.mark.parametrize("header, named", [
+    ("NeurIPS 2026 Papers", ("NeurIPS", "2026")), ("Accepted papers — ICML 2024", ("ICML", "2024")),
+    ("ICLR-2024", ("ICLR", "2024")), ("ACL-IJCNLP 2021 abstracts", ("ACL-IJCNLP", "2021")),
+    ("Top 2000 abstracts", ("", "")), ("Synthetic corpus of 2000 abstracts", ("", "")), ("Papers", ("", "")),
+])
+def test_a_dump_header_names_a_venue_only_when_it_reads_like_one(header, named):
+    from store.parse import venue_of_header
+    assert venue_of_header(header) == named
+
+
 @pytest.mark.parametrize("name, content", [
     ("v.json", json.dumps([{"abstract": ABS1, "venue": "ICML", "year": 2024}])),
     ("v.jsonl", json.dumps({"abstract": ABS1, "venue": " ICML ", "year": "2024"}) + "\n"),
