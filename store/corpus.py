@@ -14,6 +14,7 @@ Format history: version 1 was a single JSON document (``corpus.json``);
 from __future__ import annotations
 
 import hashlib
+import re
 import uuid
 from pathlib import Path
 from typing import Iterator
@@ -32,6 +33,9 @@ CORPUS_VERSION = 2
 def paper_id(normalized: str) -> str:
     """Stable id of a normalized abstract: 12 hex digits of its SHA-1."""
     return hashlib.sha1(normalized.encode("utf-8")).hexdigest()[:12]
+
+
+_COLUMN_PATTERNS: dict[str, re.Pattern] = {}  # key -> its value's pattern in a corpus line (PaperList.column)
 
 
 class PaperList:
@@ -79,6 +83,32 @@ class PaperList:
 
     def append(self, paper: Paper) -> None:
         self._papers.append(paper)
+
+    def column(self, key: str) -> list:
+        """One field of every paper (``"authors"``, ``"venue"``, ``"year"``), without parsing the
+        papers not parsed yet: their values are found in the corpus file's bytes by key.
+
+        The author:, venue: and year: filters need a field of every paper; parsing every paper for
+        it took ~0.25 s and ~70 MB at 30k papers (ten times that at 300k), this a few ms.
+        Inside a JSON string a quote is escaped, so ``"key":`` matches only the record's own key.
+        """
+        default = getattr(Paper("", "", ""), key)
+        values = [default if p is None else getattr(p, key) for p in self._papers]
+        if not self._data:
+            return values
+        pattern = _COLUMN_PATTERNS.get(key)
+        if pattern is None:
+            pattern = _COLUMN_PATTERNS[key] = re.compile(
+                rb'"' + key.encode() + rb'":("(?:[^"\\]|\\.)*"|\[(?:[^\]"]|"(?:[^"\\]|\\.)*")*\])')
+        found = [(m.start(), m.group(1)) for m in pattern.finditer(self._data)]
+        if not found:
+            return values
+        lines = np.searchsorted(self._starts, [pos for pos, _ in found], side="right") - 1
+        n_lines = len(self._starts) - 1
+        for i, (_, raw) in zip(lines.tolist(), found):
+            if 0 <= i < n_lines and self._papers[i] is None:
+                values[i] = orjson.loads(raw)
+        return values
 
     def record_bytes(self, i: int) -> bytes:
         """The paper's line: untouched raw bytes, or the (possibly changed) object re-serialized."""

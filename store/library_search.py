@@ -47,8 +47,8 @@ class SearchMixin:
         300k papers when it looked at each paper's names."""
         if self._author_index is None:
             papers_of: dict[str, list[int]] = {}
-            for i, p in enumerate(self.corpus):
-                for author in p.authors:
+            for i, authors in enumerate(self.corpus.papers.column("authors")):
+                for author in authors:
                     for word in fold_name(author).split():
                         papers_of.setdefault(word, []).append(i)
             self._author_index = (list(papers_of), [np.asarray(v, dtype=np.int64) for v in papers_of.values()])
@@ -70,11 +70,11 @@ class SearchMixin:
             names: dict[str, int] = {}
             codes = np.full(len(self.corpus), -1, dtype=np.int32)
             years = np.zeros(len(self.corpus), dtype=np.int32)
-            for i, p in enumerate(self.corpus):
-                if p.venue:
-                    codes[i] = names.setdefault(p.venue.casefold(), len(names))
-                if p.year.isdigit():
-                    years[i] = int(p.year)
+            for i, (venue, year) in enumerate(zip(self.corpus.papers.column("venue"), self.corpus.papers.column("year"))):
+                if venue:
+                    codes[i] = names.setdefault(venue.casefold(), len(names))
+                if year.isdigit():
+                    years[i] = int(year)
             self._venue_index = (list(names), codes, years)
         return self._venue_index
 

@@ -155,6 +155,34 @@ def test_venue_and_year_filters(lib, tmp_path):
     assert "no paper here names its venue" in bare.search("venue:icml").errors[0]
 
 
+def test_field_columns_read_from_the_file_match_the_papers(tmp_path):
+    """author:/venue:/year: read one field of every paper from the corpus file's bytes, not by
+    parsing every paper (PaperList.column): the values must be the papers' own, escapes and all,
+    for papers parsed already (and maybe changed) and papers added since the file was read."""
+    topics = ["graph networks under shift", "protein folding with diffusion", "speech recognition for children",
+              "robot grasping from video", "sparse attention for long documents"]
+    rows = [{"abstract": f"This paper studies {t}, a problem that matters, and proposes a method {i} that works.",
+             "authors": [f'Ann "AJ" Lee {i}', "B\\C D\u00e9"], "venue": 'X "Y" \\ Z', "year": 2020 + i % 3}
+            for i, t in enumerate(topics)] + [{"abstract": "A paper with no authors, venue or year at all, about graphs."}]
+    src = tmp_path / "p.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    Library(tmp_path / "lib").import_paths([src])
+    lib = Library(tmp_path / "lib")
+    lib.corpus.papers[1].venue = "changed"  # parsed and changed, not saved
+    fresh = Library(tmp_path / "lib")
+    for key in ("authors", "venue", "year"):
+        expected = [getattr(p, key) for p in fresh.corpus]
+        expected[1] = "changed" if key == "venue" else expected[1]
+        assert lib.corpus.papers.column(key) == expected, key
+    assert fresh.corpus.papers.column("authors")[0] == ['Ann "AJ" Lee 0', "B\\C Dé"]
+    assert len(fresh.search("author:aj")) == 5 and len(fresh.search("author:dé")) == 5
+    assert len(fresh.search("year:2021")) == 2 and len(fresh.search("venue:y")) == 5
+    more = tmp_path / "more.txt"
+    more.write_text("ICML 2024 Papers\n\nA new paper on graph networks, imported after the file was read.\n")
+    fresh.import_paths([more])
+    assert fresh.corpus.papers.column("venue")[-1] == "ICML" and len(fresh.search("venue:icml")) == 1
+
+
 def test_author_filter_ignores_case_and_accents(lib, tmp_path):
     """author:NAME keeps papers with an author whose name holds NAME (Peyré, peyre alike)."""
     assert len(lib.search("author:peyre")) == 0
