@@ -18,14 +18,15 @@ from typing import Callable, Iterable
 
 import orjson
 
+from .bibtex import BIB_MATH, balanced, bib_escape
 from .choices import DERIVED, FORMATS, FORMULA_START  # noqa: F401 (FORMATS re-exported)
 from .latex import plain_text
 from .models import STATUSES, Annotation, Paper
-from .bibtex import BIB_MATH, balanced, bib_escape
 from .records import RECORD_SCHEMA_VERSION, paper_record
 from .text import counted
 
-# A title papersift derived is said to be one wherever it is shared: never passed off as the paper's own.
+# A title papersift derived is said to be one wherever it is shared (DERIVED, in every format): never
+# passed off as the paper's own.
 DERIVED_MD = f"*(title {DERIVED})*"
 
 EXPORT_FORMAT = "papersift-export"
