@@ -1,4 +1,4 @@
-"""Read abstracts from input files: seed dumps, JSON / JSON Lines, CSV, BibTeX, RIS.
+"""Read abstracts from input files: seed dumps, JSON / JSON Lines, CSV, BibTeX, RIS, arXiv.
 
 Each parser returns :class:`RawRecord` objects in file order; ``position`` is
 the 1-based index of the abstract in its file (a dump's header line is not
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import orjson
 
+from .arxiv import looks_like_atom, read_atom, snapshot_fields
 from .choices import DERIVED, FORMULA_START
 from .errors import InputError
 from .locations import is_library_dir
@@ -27,7 +28,8 @@ from .text import counted
 MAX_ABSTRACT_CHARS = 100_000
 MIN_ABSTRACT_WORDS = 8  # a shorter dump paragraph is a heading or stray line, not an abstract
 MAX_FILE_BYTES = 2 * 1024**3
-IMPORTABLE_SUFFIXES = {".txt", ".md", ".text", ".dump", ".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".bib", ".ris"}
+IMPORTABLE_SUFFIXES = {".txt", ".md", ".text", ".dump", ".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".bib", ".ris",
+                       ".xml", ".atom"}
 
 
 class Records(list):
@@ -102,7 +104,7 @@ def expand_paths(paths: list[Path | str]) -> list[Path]:
                     if not name.startswith(".") and p.suffix.lower() in IMPORTABLE_SUFFIXES and p.is_file():
                         found.append(p)
             if not found:
-                raise InputError(path, "folder holds no importable files (.txt, .md, .json, .jsonl, .csv, .bib, .ris)")
+                raise InputError(path, "folder holds no importable files (.txt, .md, .json, .jsonl, .csv, .bib, .ris, .xml)")
             files.extend(found)
         elif path.is_file():
             files.append(path)
@@ -168,6 +170,8 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
         records = parse_bibtex(text, path, name)
     elif suffix == ".ris" or (suffix not in _STRUCTURED and looks_like_ris(text)):
         records = parse_ris(text, path, name)
+    elif suffix in (".xml", ".atom") or (suffix not in _STRUCTURED and looks_like_atom(text)):
+        records = parse_atom(text, path, name)
     else:
         records = parse_dump(text, path, name)
     if not records:
@@ -247,6 +251,8 @@ def parse_dump(text: str, path: Path, name: str) -> list[RawRecord]:
 def _record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | None, where: str) -> RawRecord:
     if not isinstance(obj, dict):
         raise InputError(path, f"expected an object with an \"abstract\", found {type(obj).__name__}", line=line, where=where)
+    if "authors_parsed" in obj or "versions" in obj:  # arXiv's metadata snapshot
+        obj = {**obj, **snapshot_fields(obj)}
     abstract = obj.get("abstract", obj.get("summary"))
     if not isinstance(abstract, str) or not abstract.strip():
         got = "missing" if abstract is None else ("empty" if isinstance(abstract, str) else f"a {type(abstract).__name__}")
@@ -278,7 +284,7 @@ def _record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | N
     url = obj.get("url") or obj.get("URL") or (f"https://doi.org/{doi.strip()}" if isinstance(doi, str) and doi.strip() else "")
     abstract = abstract.strip()
     _check_length(path, abstract, line, where)
-    return RawRecord(abstract=abstract, file=name, position=pos, title=title.strip(),
+    return RawRecord(abstract=abstract, file=name, position=pos, title=" ".join(title.split()),
                      authors=authors, external_id=str(ext), url=url if isinstance(url, str) else "",
                      venue=" ".join(venue.split()) if isinstance(venue, str) else "", year=year)
 
@@ -308,9 +314,13 @@ def parse_json(text: str, path: Path, name: str) -> Records:
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
+        if _first_line_is_an_object(text):  # JSON Lines named .json (arXiv's metadata snapshot is)
+            return parse_jsonl(text, path, name)
         raise _json_error(path, exc) from None
     if isinstance(data, dict) and isinstance(data.get("papers"), list):
         data = data["papers"]
+    elif isinstance(data, dict):  # one paper (or a one-line JSON Lines file)
+        data = [data]
     if not isinstance(data, list):
         raise InputError(path, "expected a JSON array of papers (or an object with a \"papers\" array)")
     records = Records()
@@ -320,6 +330,14 @@ def parse_json(text: str, path: Path, name: str) -> Records:
             continue
         records.append(_record_from_obj(obj, path, name, i, None, f"entry {i}"))
     return records
+
+
+def _first_line_is_an_object(text: str) -> bool:
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    try:
+        return isinstance(orjson.loads(first), dict)
+    except orjson.JSONDecodeError:
+        return False
 
 
 def parse_jsonl(text: str, path: Path, name: str) -> list[RawRecord]:
@@ -450,4 +468,13 @@ def parse_ris(text: str, path: Path, name: str) -> Records:
                "id": entry.first("ID"), "url": url, "venue": entry.first("T2", "JO", "JF", "BT"),
                "year": entry.first("PY", "Y1", "DA")}
         records.append(_record_from_obj(obj, path, name, len(records) + 1, entry.line, f"entry {n}"))
+    return records
+
+
+def parse_atom(text: str, path: Path, name: str) -> Records:
+    """An Atom feed from the arXiv API: entries with a summary (the others in ``no_abstract``)."""
+    papers, no_abstract = read_atom(text, path)
+    records = Records(_record_from_obj(obj, path, name, n, None, f"entry {obj['id'] or n}")
+                      for n, obj in enumerate(papers, start=1))
+    records.no_abstract = no_abstract
     return records

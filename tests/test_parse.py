@@ -210,6 +210,50 @@ def test_csl_json_items_without_an_abstract_are_named_not_fatal(tmp_path):
         parse_file(write(tmp_path, "plain.json", json.dumps([{"title": "no type, no abstract"}])))
 
 
+def test_arxiv_api_atom_feed():
+    """tests/data/arxiv_api.xml is shaped as export.arxiv.org/api/query answers: wrapped titles and
+    summaries, versioned ids (old archive-style ones too), an entry without a summary."""
+    recs = parse_file(DATA / "arxiv_api.xml")
+    assert [r.title for r in recs] == ["Grokking Modular Arithmetic with Small Transformers", "An Old Style Identifier"]
+    first = recs[0]
+    assert first.abstract.startswith("We study grokking in small transformers trained on modular arithmetic and show that")
+    assert "$O(\\sqrt{n})$ steps & more." in first.abstract
+    assert (first.authors, first.external_id, first.url) == (["Ann Lee", "Bob Ray"], "2401.01234v2",
+                                                             "https://arxiv.org/abs/2401.01234v2")
+    assert (first.venue, first.year) == ("arXiv", "2024") and recs[1].external_id == "hep-ph/0701001v1"
+    assert recs.no_abstract == ["2401.09999v1"]
+
+
+@pytest.mark.parametrize("content, needle", [
+    ("<feed xmlns='http://www.w3.org/2005/Atom'>\n<entry><summary>x</entry>\n</feed>", r"bad.xml, line 2: invalid XML: mismatched tag"),
+    ("<rss version='2.0'><channel/></rss>", r"bad.xml: expected an Atom feed .* found <rss>"),
+])
+def test_bad_xml_names_the_line(tmp_path, content, needle):
+    with pytest.raises(InputError, match=needle):
+        parse_file(write(tmp_path, "bad.xml", content))
+
+
+def test_arxiv_metadata_snapshot_lines(tmp_path):
+    """A line of Kaggle's arxiv-metadata-oai-snapshot.json, as it is."""
+    line = {"id": "0704.0001", "submitter": "Pavel Nadolsky",
+            "authors": "C. Bal\\'azs, E. L. Berger, P. M. Nadolsky, C.-P. Yuan",
+            "title": "Calculation of prompt diphoton production cross sections at Tevatron and\n  LHC energies",
+            "journal-ref": "Phys.Rev.D76:013009,2007", "categories": "hep-ph",
+            "abstract": "  A fully differential calculation in perturbative quantum chromodynamics is\npresented for the "
+                        "production of massive photon pairs at hadron colliders.\n",
+            "versions": [{"version": "v1", "created": "Mon, 2 Apr 2007 19:18:42 GMT"}],
+            "update_date": "2008-11-13",
+            "authors_parsed": [["Balázs", "C.", ""], ["Berger", "E. L.", ""], ["Nadolsky", "P. M.", ""], ["Yuan", "C. -P.", ""]]}
+    rec, = parse_file(write(tmp_path, "arxiv-metadata-oai-snapshot.json", json.dumps(line) + "\n"))
+    assert rec.title == "Calculation of prompt diphoton production cross sections at Tevatron and LHC energies"
+    assert rec.abstract.startswith("A fully differential calculation in perturbative quantum chromodynamics is presented")
+    assert rec.authors == ["C. Balázs", "E. L. Berger", "P. M. Nadolsky", "C. -P. Yuan"]
+    assert (rec.url, rec.venue, rec.year, rec.external_id) == ("https://arxiv.org/abs/0704.0001", "arXiv", "2007", "0704.0001")
+    # The snapshot is JSON Lines named .json: read as such, errors by line.
+    with pytest.raises(InputError, match=r"cut.json, line 2: invalid JSON"):
+        parse_file(write(tmp_path, "cut.json", json.dumps(line) + "\n" + json.dumps(line)[:80] + "\n"))
+
+
 def test_huge_paragraph_is_refused_with_location(tmp_path):
     p = write(tmp_path, "big.txt", "Header\n\n" + ABS1 + "\n\n" + "word " * 30_000)
     with pytest.raises(InputError, match=r"big.txt, line 5 \(paragraph 2\)"):
