@@ -50,12 +50,17 @@ def bib_escape(text: str) -> str:
     so an abstract's math typesets as its authors wrote it.
     """
     text = " ".join(text.split()) if "\n" not in text else text
+    return _outside_math(text, _escape_plain)
+
+
+def _outside_math(text: str, change) -> str:
+    """``change`` applied to the text outside well-formed inline math, the math kept as written."""
     out, last = [], 0
     for m in BIB_MATH.finditer(text):
         if balanced(m.group(1)):
-            out += [_escape_plain(text[last:m.start()]), m.group()]
+            out += [change(text[last:m.start()]), m.group()]
             last = m.end()
-    out.append(_escape_plain(text[last:]))
+    out.append(change(text[last:]))
     return "".join(out)
 
 
@@ -93,10 +98,4 @@ def bib_unescape(value: str, strip_braces: bool = False) -> str:
             return _BIB_UNESCAPE.get(tok) or _NAMED.get(tok[1:]) or _accent(tok)
         return _BIB_ESCAPED.sub(one, text)
 
-    out, last = [], 0
-    for m in BIB_MATH.finditer(value):
-        if balanced(m.group(1)):
-            out += [plain(value[last:m.start()]), m.group()]
-            last = m.end()
-    out.append(plain(value[last:]))
-    return "".join(out)
+    return _outside_math(value, plain)

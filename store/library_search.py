@@ -20,6 +20,14 @@ SORTS = ("import", "status", "star", "random", "recommended")
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
 
 
+def _narrow(mask: np.ndarray, wanted: list[str], unwanted: list[str], matching) -> None:
+    """Keep in ``mask`` the papers ``matching`` every wanted part and no unwanted one."""
+    for part in wanted:
+        mask &= matching(part)
+    for part in unwanted:
+        mask &= ~matching(part)
+
+
 @dataclass
 class SearchResult:
     """Papers (corpus indices, best first) for a query."""
@@ -116,19 +124,13 @@ class SearchMixin:
             if not self._author_words()[0]:
                 q.errors.append("no paper here lists its authors (dumps have none: import JSON, CSV, "
                                 "BibTeX or RIS with authors)")
-            for part in q.authors:
-                mask &= self._by_author(part)
-            for part in q.not_authors:
-                mask &= ~self._by_author(part)
+            _narrow(mask, q.authors, q.not_authors, self._by_author)
         if q.venues or q.not_venues or q.year:
             names, _, years = self._venues_and_years()
             if (q.venues or q.not_venues) and not names:
                 q.errors.append("no paper here names its venue (it comes from a dump's header line, "
                                 "such as 'NeurIPS 2026 Papers', or the input's fields)")
-            for part in q.venues:
-                mask &= self._by_venue(part)
-            for part in q.not_venues:
-                mask &= ~self._by_venue(part)
+            _narrow(mask, q.venues, q.not_venues, self._by_venue)
             if q.year:
                 if not years.any():
                     q.errors.append("no paper here has a year (it comes from a dump's header line or the input's fields)")

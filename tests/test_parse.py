@@ -187,15 +187,19 @@ def test_ris_fields_continuation_lines_and_entries_without_abstract(tmp_path):
     assert [r.title for r in parse_file(write(tmp_path, "zotero.txt", RIS))] == ["A Great Paper", "Second"]
 
 
-@pytest.mark.parametrize("content, needle", [
-    ("TY  - JOUR\nAB  - " + ABS1 + "\n", r"cut.ris, line 1: the file ends inside an entry"),
-    ("TY  - JOUR\nAB  - " + ABS1 + "\nTY  - JOUR\nER  - \n", r"cut.ris, line 3: a new entry starts before the one from line 1"),
-    ("Reference list\nTY  - JOUR\n", r"cut.ris, line 1: expected an RIS entry to start here"),
-    ("TY  - JOUR\nAB  - x\nER  - \nstray text\n", r"cut.ris, line 4: expected an RIS entry"),
+@pytest.mark.parametrize("name, content, needle", [
+    ("cut.ris", "TY  - JOUR\nAB  - " + ABS1 + "\n", r"cut.ris, line 1: the file ends inside an entry"),
+    ("cut.ris", "TY  - JOUR\nAB  - " + ABS1 + "\nTY  - JOUR\nER  - \n",
+     r"cut.ris, line 3: a new entry starts before the one from line 1"),
+    ("cut.ris", "Reference list\nTY  - JOUR\n", r"cut.ris, line 1: expected an RIS entry to start here"),
+    ("cut.ris", "TY  - JOUR\nAB  - x\nER  - \nstray text\n", r"cut.ris, line 4: expected an RIS entry"),
+    ("bad.xml", "<feed xmlns='http://www.w3.org/2005/Atom'>\n<entry><summary>x</entry>\n</feed>",
+     r"bad.xml, line 2: invalid XML: mismatched tag"),
+    ("bad.xml", "<rss version='2.0'><channel/></rss>", r"bad.xml: expected an Atom feed .* found <rss>"),
 ])
-def test_bad_ris_names_the_line(tmp_path, content, needle):
+def test_bad_ris_and_xml_name_the_line(tmp_path, name, content, needle):
     with pytest.raises(InputError, match=needle):
-        parse_file(write(tmp_path, "cut.ris", content))
+        parse_file(write(tmp_path, name, content))
 
 
 def test_csl_json_items_without_an_abstract_are_named_not_fatal(tmp_path):
@@ -222,15 +226,6 @@ def test_arxiv_api_atom_feed():
                                                              "https://arxiv.org/abs/2401.01234v2")
     assert (first.venue, first.year) == ("arXiv", "2024") and recs[1].external_id == "hep-ph/0701001v1"
     assert recs.no_abstract == ["2401.09999v1"]
-
-
-@pytest.mark.parametrize("content, needle", [
-    ("<feed xmlns='http://www.w3.org/2005/Atom'>\n<entry><summary>x</entry>\n</feed>", r"bad.xml, line 2: invalid XML: mismatched tag"),
-    ("<rss version='2.0'><channel/></rss>", r"bad.xml: expected an Atom feed .* found <rss>"),
-])
-def test_bad_xml_names_the_line(tmp_path, content, needle):
-    with pytest.raises(InputError, match=needle):
-        parse_file(write(tmp_path, "bad.xml", content))
 
 
 def test_arxiv_metadata_snapshot_lines(tmp_path):
