@@ -125,6 +125,7 @@ class Corpus:
         self._by_id: dict[str, int] = {}
         self.separate: set[frozenset[str]] = {frozenset(p) for p in separate or []}
         self.generation = ""  # changes on every save; the search-index cache records it
+        self.file_signature: tuple | None = None  # of the file last read or written (see file_signature())
         for paper in papers or []:
             self.add(paper)
 
@@ -199,6 +200,7 @@ class Corpus:
         """Write the corpus atomically (streamed: no second copy in memory) under a new generation token."""
         self.generation = uuid.uuid4().hex
         atomic_write_chunks(path, self.to_lines())
+        self.file_signature = file_signature(path)
 
     @classmethod
     def load(cls, path: Path) -> "Corpus":
@@ -207,6 +209,7 @@ class Corpus:
         Raises:
             CorruptFileError: unparseable, truncated, foreign, or from a newer papersift.
         """
+        signature = file_signature(path)  # before reading: a file replaced meanwhile shows as changed later
         data = path.read_bytes()
         if data and not data.endswith(b"\n"):
             data += b"\n"  # (a file cut mid-line is caught by the count check below)
@@ -234,7 +237,18 @@ class Corpus:
         for alias, idx in header.get("aliases") or []:
             corpus._by_id.setdefault(alias, idx)
         corpus.generation = str(header.get("generation", ""))
+        corpus.file_signature = signature
         return corpus
+
+
+def file_signature(path: Path) -> tuple | None:
+    """(inode, size, mtime) of a file, None if it is missing: a cheap test for "written since".
+    Saves replace the file (os.replace), so each gets a new inode."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def migrate_v1(old: Path, new: Path) -> Corpus:

@@ -21,7 +21,7 @@ from . import locations, quick
 from .annotations import AnnotationStore, now_iso
 from .atomic import atomic_write_chunks
 from .backups import backup_file
-from .corpus import Corpus, migrate_v1
+from .corpus import Corpus, file_signature, migrate_v1
 from .drafts import NoteDrafts
 from .errors import PapersiftError
 from .lock import LibraryLock
@@ -240,6 +240,17 @@ class Library(SearchMixin, DiscoveryMixin):
         """The paper's annotation (a fresh default one if it has none)."""
         ann = self.annotations.get(paper_id)
         return copy.deepcopy(ann) if ann else Annotation(paper_id)
+
+    def refresh_corpus(self) -> bool:
+        """Pick up papers another process wrote (an import, a split): True when the corpus was
+        reloaded. A stat when nothing changed, so the app can ask every few seconds."""
+        if file_signature(self.corpus_path) == self.corpus.file_signature:
+            return False
+        with self.lock.held():
+            before = self.corpus.generation
+            self._reload_corpus_if_changed()
+            self.corpus.file_signature = file_signature(self.corpus_path)
+            return self.corpus.generation != before
 
     def refresh(self) -> bool:
         """Pick up annotations another process wrote. Returns True when something changed."""

@@ -57,6 +57,31 @@ async def test_startup_list_reader_header(lib, make):
         assert app.focused is screen(app).results
 
 
+async def test_papers_imported_by_another_process_appear(lib, make, tmp_path):
+    """A second dump imported with the CLI while the app is open: on its next look at the disk
+    (every 2 s) the app lists the new papers, counts them, and keeps the cursor on its paper."""
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "j")
+        shown = cur(app)[0]
+        dump = tmp_path / "icml.txt"
+        dump.write_text("ICML 2024 Papers\n\nWe study grokking in small transformers trained on modular "
+                        "arithmetic and show that weight decay drives the late jump in test accuracy.\n")
+        Library(lib.folder).import_paths([dump])  # another process, as far as the app can tell
+        screen(app)._poll_other_processes()  # what its 2-second timer runs
+        await settle(pilot)
+        assert screen(app).results.border_title.startswith("36 / 36")
+        assert "0 / 36 triaged" in str(screen(app).query_one("#header").render())
+        assert cur(app)[0] == shown
+        assert "+1 paper, 36 now" in " ".join(str(n.message) for n in app._notifications)
+        await pilot.press("slash", *"venue:icml", "enter")
+        await settle(pilot)
+        assert screen(app).results.border_title.startswith("1 / 36")
+        screen(app)._poll_other_processes()  # nothing new: no reload
+        assert not app.library.refresh_corpus()
+
+
 async def test_footer_labels_are_distinct(lib, make):
     """Every key the footer shows has its own label: "⏎ Read" beside "r Read" read as one action."""
     app = make(lib)

@@ -115,6 +115,7 @@ class MainScreen(Screen):
         self._search_seconds = 0.0
         self._list_counts = (0, 0, "")  # matches, library size, sort note: the list's border title
         self._searched_once = False
+        self._stay_on: str | None = None  # a paper id the next results keep the cursor on
 
     def compose(self):
         yield TriageHeader(id="header")
@@ -188,6 +189,11 @@ class MainScreen(Screen):
     def _show_results(self, query: str, result, keep_paper: bool = False) -> None:
         results = self.results
         results.set_results(result.indices, result.matched_terms, keep_paper=keep_paper)
+        if self._stay_on is not None:  # after the papers were reloaded (see _poll_other_processes)
+            idx = self.library.corpus.index_of(self._stay_on)
+            self._stay_on = None
+            if idx is not None:
+                results.move_to_paper(idx)
         sort = f" · sort: {self.sort}" if not query.strip() else ""
         self._list_counts = (len(result), result.total, sort)
         self._show_list_title()
@@ -227,6 +233,17 @@ class MainScreen(Screen):
         self._update_header()
 
     def _poll_other_processes(self) -> None:
+        before = len(self.library)
+        idx = self.results.current_index
+        shown = self.library.corpus.papers[idx].id if idx is not None else None
+        if self.library.refresh_corpus():
+            # Another process imported (or split) papers: search again, staying on the paper shown.
+            self._stay_on = shown
+            self.run_search(self.query_text)
+            added = len(self.library) - before
+            self.notify(f"the library changed on disk: {added:+,} {'paper' if abs(added) == 1 else 'papers'}, "
+                        f"{len(self.library):,} now"
+                        if added else "the library changed on disk: papers reloaded")
         if self.library.refresh():
             self.repaint()
 
