@@ -42,8 +42,8 @@ def read_atom(text: str, path: Path) -> tuple[list[dict], list[str]]:
     """
     try:
         root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise InputError(path, f"invalid XML: {exc.msg if hasattr(exc, 'msg') else exc}",
+    except ET.ParseError as exc:  # "mismatched tag: line 2, column 19": the line goes in front
+        raise InputError(path, f"invalid XML: {str(exc).split(': line')[0]} (column {exc.position[1] + 1})",
                          line=exc.position[0]) from None
     if root.tag != f"{ATOM}feed":
         raise InputError(path, f"expected an Atom feed (<feed>, as the arXiv API returns), found <{root.tag.split('}')[-1]}>")
@@ -56,12 +56,13 @@ def read_atom(text: str, path: Path) -> tuple[list[dict], list[str]]:
             no_abstract.append((m.group(1) if m else ident) or f"entry {n}")
             continue
         link = next((ln.get("href", "") for ln in entry.findall(f"{ATOM}link") if ln.get("rel") == "alternate"), "")
+        link = link or (ident if ident.startswith(("http://", "https://")) else "")
         papers.append({
             "abstract": abstract,
             "title": _text(entry.find(f"{ATOM}title")),
             "authors": [_text(a.find(f"{ATOM}name")) for a in entry.findall(f"{ATOM}author") if _text(a.find(f"{ATOM}name"))],
             "id": m.group(1) if m else ident,
-            "url": (link or ident).replace("http://", "https://", 1),
+            "url": link.replace("http://", "https://", 1) if "arxiv.org/" in link else link,
             "venue": "arXiv" if m else "",
             "year": _text(entry.find(f"{ATOM}published"))[:4],
         })

@@ -73,10 +73,9 @@ def read_ris(text: str, path: Path) -> list[RisEntry]:
         elif m and m.group(1) == "TY":
             raise InputError(path, f"a new entry starts before the one from line {entry.line} ends "
                                    "(no \"ER  - \" line)", line=lineno)
-        if m is None:
-            if last is None:
-                raise InputError(path, f"not an RIS field line (\"XX  - value\"): {line[:40]!r}", line=lineno)
-            last[-1] = f"{last[-1]} {line}".strip()  # a value continued on the next line
+        if m is None:  # a value continued on the next line (an entry's first line is its TY, so last is set)
+            assert last is not None
+            last[-1] = f"{last[-1]} {line}".strip()
             continue
         tag, value = m.group(1), (m.group(2) or "").strip()
         if tag == "ER":
