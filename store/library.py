@@ -417,18 +417,21 @@ class Library(SearchMixin, DiscoveryMixin):
         return counts, stamps[0][:16].replace("T", " "), stamps[-1][:16].replace("T", " ")
 
     def stats(self) -> dict:
-        """Counts by status, star and tag."""
+        """Counts by status, star, tag and venue ("NeurIPS 2026"; "" for papers without one)."""
         status = Counter({s: 0 for s in STATUSES})
         for a in self.annotations.values():
             status[a.status] += 1
         status["unread"] += len(self.corpus) - len(self.annotations)
         stars = Counter(a.star for a in self.annotations.values() if a.star)
+        papers = self.corpus.papers
+        venues = Counter(" ".join(x for x in vy if x) for vy in zip(papers.column("venue"), papers.column("year")))
         return {
             "papers": len(self.corpus),
             "triaged": len(self.corpus) - status["unread"],
             "status": dict(status),
             "stars": {str(k): stars[k] for k in sorted(stars)},
             "tags": dict(self.tag_counts().most_common()),
+            "venues": dict(venues.most_common()),
             "sources": len({s.file for p in self.corpus for s in p.sources}),
             "near_duplicate_merges": sum(len(p.variants) for p in self.corpus),
         }

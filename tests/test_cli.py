@@ -40,6 +40,8 @@ def test_triage_round_trip_and_undo(run_cli):
     assert rec["note"] == "" and rec["tags"] == ["speech", "benchmark"]
     stats = json.loads(run_cli("stats", "--format", "json").stdout)
     assert stats["status"]["to-read"] == 1 and stats["triaged"] == 1
+    assert stats["venues"] == {"NeurIPS 2026": 35}  # the seed dumps' header line
+    assert "venues: NeurIPS 2026 (35)" in run_cli("stats").stdout
 
 
 def test_status_and_star_take_the_value_first_or_last(run_cli):
