@@ -95,21 +95,30 @@ class PaperList:
         """
         default = getattr(Paper("", "", ""), key)
         values = [default if p is None else getattr(p, key) for p in self._papers]
-        if not self._data:
-            return values
         pattern = _COLUMN_PATTERNS.get(key)
         if pattern is None:
             pattern = _COLUMN_PATTERNS[key] = re.compile(
                 rb'"' + key.encode() + rb'":("(?:[^"\\]|\\.)*"|\[(?:[^\]"]|"(?:[^"\\]|\\.)*")*\])')
-        found = [(m.start(), m.group(1)) for m in pattern.finditer(self._data)]
+        for i, raw in self.scan(pattern):
+            values[i] = orjson.loads(raw)
+        return values
+
+    def scan(self, pattern: re.Pattern) -> list[tuple[int, bytes]]:
+        """(paper index, the match's first group, or the whole match) for every match of a bytes
+        pattern in the lines of the papers not parsed yet; a parsed paper is read from its object
+        (see :meth:`parsed`), which may have changed since the file was read."""
+        if not self._data:
+            return []
+        found = [(m.start(), m.group(1) if pattern.groups else m.group()) for m in pattern.finditer(self._data)]
         if not found:
-            return values
+            return []
         lines = np.searchsorted(self._starts, [pos for pos, _ in found], side="right") - 1
         n_lines = len(self._starts) - 1
-        for i, (_, raw) in zip(lines.tolist(), found):
-            if 0 <= i < n_lines and self._papers[i] is None:
-                values[i] = orjson.loads(raw)
-        return values
+        return [(i, raw) for i, (_, raw) in zip(lines.tolist(), found) if 0 <= i < n_lines and self._papers[i] is None]
+
+    def parsed(self) -> Iterator[Paper]:
+        """The papers parsed (or added) so far."""
+        return (p for p in self._papers if p is not None)
 
     def record_bytes(self, i: int) -> bytes:
         """The paper's line: untouched raw bytes, or the (possibly changed) object re-serialized."""

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 import threading
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
+import orjson
 
 from . import locations, quick
 from .annotations import AnnotationStore, now_iso
@@ -34,6 +36,9 @@ if TYPE_CHECKING:
     from .importer import ImportSummary
 
 BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded by a backup
+# In a corpus line (see stats): a source's file name, and a merged variant (only variants have a similarity).
+_SOURCE_FILE = re.compile(rb'"file":("(?:[^"\\]|\\.)*")')
+_VARIANT = re.compile(rb'"similarity":')
 
 
 class Library(SearchMixin, DiscoveryMixin):
@@ -425,6 +430,11 @@ class Library(SearchMixin, DiscoveryMixin):
         stars = Counter(a.star for a in self.annotations.values() if a.star)
         papers = self.corpus.papers
         venues = Counter(" ".join(x for x in vy if x) for vy in zip(papers.column("venue"), papers.column("year")))
+        # Source files and merges from the file's bytes too: parsing 300k papers for them cost the
+        # dashboard 3.4 s and 700 MB. (A merged variant's sources are the paper's sources as well.)
+        files = {orjson.loads(raw) for _, raw in papers.scan(_SOURCE_FILE)}
+        files.update(s.file for p in papers.parsed() for s in p.sources)
+        merges = len(papers.scan(_VARIANT)) + sum(len(p.variants) for p in papers.parsed())
         return {
             "papers": len(self.corpus),
             "triaged": len(self.corpus) - status["unread"],
@@ -432,8 +442,8 @@ class Library(SearchMixin, DiscoveryMixin):
             "stars": {str(k): stars[k] for k in sorted(stars)},
             "tags": dict(self.tag_counts().most_common()),
             "venues": dict(venues.most_common()),
-            "sources": len({s.file for p in self.corpus for s in p.sources}),
-            "near_duplicate_merges": sum(len(p.variants) for p in self.corpus),
+            "sources": len(files),
+            "near_duplicate_merges": merges,
         }
 
     # ------------------------------------------------------------------- dedup

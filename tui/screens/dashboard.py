@@ -108,6 +108,10 @@ class DashboardScreen(ModalScreen[None]):
             yield Label("[b]Tags[/b]" if tags else "[b]Tags[/b] [dim](none yet)[/dim]")
             yield Static(bars([("#" + t, c) for t, c in tags], max((c for _, c in tags), default=1), "magenta"),
                          id="by-tag")
+            venues = [(v or "(none)", c) for v, c in stats["venues"].items()]
+            if len(venues) > 1:  # papers from more than one venue or year
+                yield Label("[b]Venues[/b]")
+                yield Static(bars(venues[:10], n, "cyan"), id="by-venue")
             yield Label("[b]Topics[/b] [dim](papers, and how many are triaged)[/dim]")
             yield Static(self._topics(), id="by-topic")
         yield Footer()  # this dialog's keys, over the main screen's
