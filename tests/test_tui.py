@@ -583,6 +583,18 @@ async def test_narrow_terminal_hides_tag_panel_until_used(lib, make):
         assert not tags.region.width and cur(app)[1].tags == ["x"]
 
 
+async def test_export_scope_everything_annotated_in_library_order(lib, make):
+    ids = [p.id for p in lib.corpus]
+    lib.set_star([ids[20]], 1)
+    lib.add_tags([ids[3]], ["later"])
+    lib.set_status([ids[9]], "skipped")
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        assert [p.id for p, _ in app.screen._pairs("annotated")] == [ids[3], ids[9], ids[20]]
+
+
 async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:
