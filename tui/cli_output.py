@@ -161,9 +161,8 @@ def print_stats(stats: dict, fmt: str) -> None:
         out.print(f"  {GLYPH[status]} {status:<8} {count:>6,}  [green]{bar}[/green]")
     if stats["stars"]:
         out.print("  " + "   ".join(f"{stars(int(k))} {v}" for k, v in stats["stars"].items()))
+    from rich.markup import escape
     if any(stats["venues"]):
-        from rich.markup import escape
         out.print("  venues: " + escape(", ".join(f"{v or '(none)'} ({c:,})" for v, c in stats["venues"].items())))
     if stats["tags"]:
-        from rich.markup import escape
         out.print("  tags: " + escape(", ".join(f"#{t} ({c})" for t, c in stats["tags"].items())))
