@@ -1,4 +1,5 @@
-"""Read abstracts from input files: seed dumps, JSON / JSON Lines, CSV, BibTeX, RIS, arXiv.
+"""Read abstracts from input files: seed dumps, JSON / JSON Lines (OpenReview notes too), CSV, BibTeX,
+RIS, arXiv.
 
 Each parser returns :class:`RawRecord` objects in file order; ``position`` is
 the 1-based index of the abstract in its file (a dump's header line is not
@@ -22,6 +23,7 @@ from .arxiv import looks_like_atom, read_atom, snapshot_fields
 from .choices import DERIVED, FORMULA_START
 from .errors import InputError
 from .locations import is_library_dir
+from .openreview import is_note, note_fields
 from .ris import looks_like_ris, read_ris
 from .text import counted
 
@@ -253,6 +255,8 @@ def _record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | N
         raise InputError(path, f"expected an object with an \"abstract\", found {type(obj).__name__}", line=line, where=where)
     if "authors_parsed" in obj or "versions" in obj:  # arXiv's metadata snapshot
         obj = {**obj, **snapshot_fields(obj)}
+    elif is_note(obj):  # an OpenReview note: its fields under "content"
+        obj = note_fields(obj)
     abstract = obj.get("abstract", obj.get("summary"))
     if not isinstance(abstract, str) or not abstract.strip():
         got = "missing" if abstract is None else ("empty" if isinstance(abstract, str) else f"a {type(abstract).__name__}")
@@ -308,9 +312,8 @@ def _json_error(path: Path, exc: Exception) -> InputError:
 def parse_json(text: str, path: Path, name: str) -> Records:
     """A JSON array of paper objects, or an object with a ``papers`` array (papersift's export).
 
-    A CSL-JSON item (it has a ``type``, as Zotero's export of a whole collection does) without an
-    abstract is a reference, not a broken paper: it is listed in ``no_abstract``, as BibTeX's are.
-    Any other object without one is an error."""
+    A reference without an abstract (see :func:`_reference_key`) is listed in ``no_abstract``, as
+    BibTeX's are; any other object without one is an error."""
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
@@ -325,11 +328,25 @@ def parse_json(text: str, path: Path, name: str) -> Records:
         raise InputError(path, "expected a JSON array of papers (or an object with a \"papers\" array)")
     records = Records()
     for i, obj in enumerate(data, start=1):
-        if isinstance(obj, dict) and isinstance(obj.get("type"), str) and not obj.get("abstract"):
-            records.no_abstract.append(str(obj.get("id") or f"entry {i}"))
+        key = _reference_key(obj, f"entry {i}")
+        if key:
+            records.no_abstract.append(key)
             continue
         records.append(_record_from_obj(obj, path, name, i, None, f"entry {i}"))
     return records
+
+
+def _reference_key(obj: object, fallback: str) -> str | None:
+    """The id of an object that is a reference without an abstract, not a broken paper: a CSL-JSON
+    item (it has a ``type``: Zotero exports books and web pages too) or an OpenReview note (a
+    withdrawn submission may have none). None for anything else."""
+    if not isinstance(obj, dict):
+        return None
+    if isinstance(obj.get("type"), str) and not obj.get("abstract"):
+        return str(obj.get("id") or fallback)
+    if is_note(obj) and not note_fields(obj).get("abstract"):
+        return str(obj.get("id") or fallback)
+    return None
 
 
 def _first_line_is_an_object(text: str) -> bool:
@@ -340,9 +357,10 @@ def _first_line_is_an_object(text: str) -> bool:
         return False
 
 
-def parse_jsonl(text: str, path: Path, name: str) -> list[RawRecord]:
-    """JSON Lines: one paper object per non-blank line."""
-    records = []
+def parse_jsonl(text: str, path: Path, name: str) -> Records:
+    """JSON Lines: one paper object per non-blank line (references without an abstract, as in
+    :func:`parse_json`, listed in ``no_abstract``)."""
+    records = Records()
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -350,6 +368,10 @@ def parse_jsonl(text: str, path: Path, name: str) -> list[RawRecord]:
             obj = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
             raise InputError(path, f"invalid JSON: {exc}", line=lineno) from None
+        key = _reference_key(obj, f"line {lineno}")
+        if key:
+            records.no_abstract.append(key)
+            continue
         records.append(_record_from_obj(obj, path, name, len(records) + 1, lineno, None))
     return records
 

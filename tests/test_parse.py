@@ -249,6 +249,26 @@ def test_arxiv_metadata_snapshot_lines(tmp_path):
         parse_file(write(tmp_path, "cut.json", json.dumps(line) + "\n" + json.dumps(line)[:80] + "\n"))
 
 
+def test_openreview_notes_api_v1_and_v2(tmp_path):
+    """Notes as openreview-py dumps them: API v2 wraps each field in {"value": ...}, v1 does not; a
+    withdrawn submission without an abstract is named, not fatal."""
+    v2 = {"id": "ad5I6No9G1", "forum": "ad5I6No9G1", "pdate": 1705000000000,
+          "content": {"title": {"value": "Why Do You Grok?"}, "abstract": {"value": ABS1},
+                      "authors": {"value": ["Mohamad Amin Mohamadi", "Zhiyuan Li"]},
+                      "venue": {"value": "ICLR 2024 poster"}, "keywords": {"value": ["grokking"]}}}
+    v1 = {"id": "xyz", "forum": "xyz", "cdate": 1650000000000,
+          "content": {"title": "Old API", "abstract": ABS2, "authors": ["Ann Lee"], "venue": "TMLR"}}
+    gone = {"id": "w1", "content": {"title": {"value": "Withdrawn"}, "venue": {"value": "Withdrawn Submission"}}}
+    recs = parse_file(write(tmp_path, "notes.json", json.dumps([v2, v1, gone])))
+    assert [(r.title, r.abstract, r.authors) for r in recs] == [
+        ("Why Do You Grok?", ABS1, ["Mohamad Amin Mohamadi", "Zhiyuan Li"]), ("Old API", ABS2, ["Ann Lee"])]
+    assert (recs[0].venue, recs[0].year, recs[0].url) == ("ICLR", "2024", "https://openreview.net/forum?id=ad5I6No9G1")
+    assert (recs[1].venue, recs[1].year, recs[1].external_id) == ("TMLR", "2022", "xyz")
+    assert recs.no_abstract == ["w1"]
+    lines = parse_file(write(tmp_path, "notes.jsonl", "\n".join(json.dumps(n) for n in (v2, gone))))
+    assert len(lines) == 1 and lines.no_abstract == ["w1"]
+
+
 def test_huge_paragraph_is_refused_with_location(tmp_path):
     p = write(tmp_path, "big.txt", "Header\n\n" + ABS1 + "\n\n" + "word " * 30_000)
     with pytest.raises(InputError, match=r"big.txt, line 5 \(paragraph 2\)"):

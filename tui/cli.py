@@ -92,7 +92,7 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
     p = add("open", "open the app (importing FILEs first)", None)
     p.add_argument("files", nargs="*", metavar="FILE")
     p.add_argument("--keymap", metavar="FILE", help="a keymap.toml overriding the default keys")
-    p = add("import", "import dumps, JSON/JSONL, CSV, BibTeX, RIS or arXiv files (or folders of them)", ("text", "json"))
+    p = add("import", "import dumps, JSON/JSONL (OpenReview too), CSV, BibTeX, RIS or arXiv files (or folders of them)", ("text", "json"))
     p.add_argument("paths", nargs="+", metavar="PATH")
     p = add("list", "list papers, optionally filtered")
     p.add_argument("--status", choices=STATUSES)
