@@ -39,5 +39,8 @@ def note_fields(obj: dict) -> dict:
         out["venue"], out["year"] = (m.group(1), m.group(2)) if m else (venue.strip(), "")
     stamp = obj.get("pdate") or obj.get("cdate")  # publication or creation time, in ms
     if not out.get("year") and isinstance(stamp, (int, float)) and stamp > 0:
-        out["year"] = str(datetime.fromtimestamp(stamp / 1000, tz=timezone.utc).year)
+        try:
+            out["year"] = str(datetime.fromtimestamp(stamp / 1000, tz=timezone.utc).year)
+        except (OverflowError, ValueError, OSError):  # not a time: no year, not a crash
+            pass
     return out
