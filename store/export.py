@@ -85,7 +85,7 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
             tags = " " + " ".join(f"`#{t}`" for t in ann.tags) if ann.tags else ""
             derived = " " + DERIVED_MD if paper.derived_title else ""
             lines.append(f"- **{_md_escape(title_of(paper))}**{derived}{stars}{tags} (id `{paper.id}`)")
-            byline = " — ".join(x for x in (", ".join(paper.authors), paper.published) if x)
+            byline = paper.byline(" — ")
             if byline:
                 lines.append(f"  {_md_escape(byline)}")
             if ann.note:

@@ -19,7 +19,7 @@ from .dedup import BANDS, Match, band_keys, candidate_pairs, is_near_duplicate, 
 from .models import Paper, Source, Variant
 from .parallel import map_list, shared_pool
 from .parse import RawRecord
-from .text import counted, normalize
+from .text import counted, first_few, normalize
 from .titles import derive_title
 
 
@@ -49,7 +49,7 @@ class ImportSummary:
                 + (f"; passed over {counted(self.skipped, 'paragraph')} too short to be an abstract"
                    if self.skipped else "")
                 + (f"; passed over {counted(len(self.no_abstract), 'entry', 'entries')} without an abstract "
-                   f"({', '.join(self.no_abstract[:3])}{', …' if len(self.no_abstract) > 3 else ''})"
+                   f"({first_few(self.no_abstract)})"
                    if self.no_abstract else ""))
 
     def to_dict(self) -> dict:

@@ -70,6 +70,10 @@ class Paper:
         """Where and when, as people write it: "NeurIPS 2026", or either part alone, or ''."""
         return " ".join(x for x in (self.venue, self.year) if x)
 
+    def byline(self, sep: str = " · ") -> str:
+        """Authors, then where and when: "Ann Lee, Bob Ray · NeurIPS 2026" (either part alone, or '')."""
+        return sep.join(x for x in (", ".join(self.authors), self.published) if x)
+
     def to_record(self) -> dict:
         """The JSON-ready form stored in the corpus file (written by hand: asdict is slow at 30k papers)."""
         rec = {"id": self.id, "abstract": self.abstract, "title": self.title, "derived_title": self.derived_title,

@@ -25,7 +25,7 @@ from .errors import InputError
 from .locations import is_library_dir
 from .openreview import is_note, note_fields
 from .ris import looks_like_ris, read_ris
-from .text import counted
+from .text import counted, first_few
 
 MAX_ABSTRACT_CHARS = 100_000
 MIN_ABSTRACT_WORDS = 8  # a shorter dump paragraph is a heading or stray line, not an abstract
@@ -181,7 +181,7 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
         if getattr(records, "skipped", 0):
             why = f" ({records.skipped} paragraphs, all shorter than {MIN_ABSTRACT_WORDS} words)"
         if getattr(records, "no_abstract", None):
-            why = f" ({counted(len(records.no_abstract), 'entry', 'entries')}, none with an abstract: {_some(records.no_abstract)})"
+            why = f" ({counted(len(records.no_abstract), 'entry', 'entries')}, none with an abstract: {first_few(records.no_abstract)})"
         raise InputError(path, "no abstracts found" + why)
     return records
 
@@ -191,10 +191,6 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
 _STRUCTURED = {".json", ".jsonl", ".ndjson", ".csv", ".tsv"}
 _BIBTEX_START = re.compile(r"\s*(%[^\n]*\n\s*)*@[A-Za-z]+\s*[{(]")
 
-
-def _some(keys: list[str], n: int = 3) -> str:
-    """The first ``n`` of ``keys``, comma-separated, with "…" if there are more."""
-    return ", ".join(keys[:n]) + (", …" if len(keys) > n else "")
 
 
 def _check_length(path: Path, abstract: str, line: int | None, where: str) -> None:
@@ -464,7 +460,8 @@ def parse_bibtex(text: str, path: Path, name: str) -> Records:
             "authors": [bib_unescape(a, strip_braces=True).strip() for a in re.split(r"\s+and\s+", entry.get("author", ""))
                         if a.strip()],
             "id": entry.get("ID", ""),
-            "url": entry.get("url", "") or (f"https://doi.org/{entry['doi']}" if entry.get("doi") else ""),
+            "url": entry.get("url", ""),
+            "doi": entry.get("doi", ""),
             "venue": bib_unescape(entry.get("booktitle") or entry.get("journal") or entry.get("howpublished") or "",
                                   strip_braces=True),
             "year": entry.get("year", ""),
@@ -483,11 +480,10 @@ def parse_ris(text: str, path: Path, name: str) -> Records:
         if not abstract:
             records.no_abstract.append(entry.first("ID") or f"line {entry.line}")
             continue
-        doi = entry.first("DO")
-        url = entry.first("UR").split(";")[0].strip() or (f"https://doi.org/{doi}" if doi else "")
         derived = entry.first("U1") == f"title {DERIVED}"  # papersift's own export
         obj = {"abstract": abstract, "title": "" if derived else entry.first("TI", "T1", "CT"), "authors": entry.all("AU", "A1"),
-               "id": entry.first("ID"), "url": url, "venue": entry.first("T2", "JO", "JF", "BT"),
+               "id": entry.first("ID"), "url": entry.first("UR").split(";")[0].strip(), "doi": entry.first("DO"),
+               "venue": entry.first("T2", "JO", "JF", "BT"),
                "year": entry.first("PY", "Y1", "DA")}
         records.append(_record_from_obj(obj, path, name, len(records) + 1, entry.line, f"entry {n}"))
     return records

@@ -131,7 +131,7 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     out = console()
     marker = " [dim](derived title)[/dim]" if p.derived_title else ""
     out.print(f"[bold]{escape(plain_title(p.title))}[/bold]{marker}")
-    byline = " · ".join(x for x in (", ".join(p.authors), p.published) if x)
+    byline = p.byline()
     if byline:
         out.print(escape(display_safe(byline, False)))
     out.print(f"[dim]id[/dim] {p.id}   [dim]status[/dim] {a.status}   [dim]star[/dim] {stars(a.star)}"

@@ -72,7 +72,7 @@ class Reader(VerticalScroll, can_focus=True):
         if paper.derived_title:
             title.append("  (derived title)", style="dim italic")
         parts: list = [title]
-        byline = " · ".join(x for x in (", ".join(paper.authors), paper.published) if x)
+        byline = paper.byline()
         if byline:
             parts.append(Text(display_safe(byline, False), style="italic"))
         meta = Text.from_markup(
