@@ -246,10 +246,14 @@ class Library(SearchMixin, DiscoveryMixin):
         ann = self.annotations.get(paper_id)
         return copy.deepcopy(ann) if ann else Annotation(paper_id)
 
+    def corpus_changed_on_disk(self) -> bool:
+        """Whether the corpus file was written since this library read or wrote it (a stat)."""
+        return file_signature(self.corpus_path) != self.corpus.file_signature
+
     def refresh_corpus(self) -> bool:
         """Pick up papers another process wrote (an import, a split): True when the corpus was
         reloaded. A stat when nothing changed, so the app can ask every few seconds."""
-        if file_signature(self.corpus_path) == self.corpus.file_signature:
+        if not self.corpus_changed_on_disk():
             return False
         with self.lock.held():
             before = self.corpus.generation

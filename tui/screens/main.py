@@ -233,19 +233,23 @@ class MainScreen(Screen):
         self._update_header()
 
     def _poll_other_processes(self) -> None:
+        if self.library.corpus_changed_on_disk():
+            self._reload_papers()
+        if self.library.refresh():
+            self.repaint()
+
+    def _reload_papers(self) -> None:
+        """Another process imported (or split) papers: search again, staying on the paper shown."""
         before = len(self.library)
         idx = self.results.current_index
         shown = self.library.corpus.papers[idx].id if idx is not None else None
-        if self.library.refresh_corpus():
-            # Another process imported (or split) papers: search again, staying on the paper shown.
-            self._stay_on = shown
-            self.run_search(self.query_text)
-            added = len(self.library) - before
-            self.notify(f"the library changed on disk: {added:+,} {'paper' if abs(added) == 1 else 'papers'}, "
-                        f"{len(self.library):,} now"
-                        if added else "the library changed on disk: papers reloaded")
-        if self.library.refresh():
-            self.repaint()
+        if not self.library.refresh_corpus():
+            return
+        self._stay_on = shown
+        self.run_search(self.query_text)
+        added = len(self.library) - before
+        self.notify(f"the library changed on disk: {added:+,} {'paper' if abs(added) == 1 else 'papers'}, "
+                    f"{len(self.library):,} now" if added else "the library changed on disk: papers reloaded")
 
     @on(AnnotationsChanged)
     def _annotations_changed(self) -> None:
