@@ -35,7 +35,7 @@ class ImportSummary:
     known: int = 0
     updated: int = 0
     skipped: int = 0
-    no_abstract: list[str] = field(default_factory=list)  # "file: key" of BibTeX/RIS entries passed over
+    no_abstract: list[str] = field(default_factory=list)  # "file: key" of references without an abstract
 
     @property
     def changed(self) -> bool:

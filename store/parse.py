@@ -36,7 +36,7 @@ IMPORTABLE_SUFFIXES = {".txt", ".md", ".text", ".dump", ".json", ".jsonl", ".ndj
 
 class Records(list):
     """Parsed records, plus what was passed over: dump paragraphs too short to be abstracts, and
-    BibTeX/RIS entries without an abstract (a reference list often has some), by key or line."""
+    references without an abstract (BibTeX, RIS, CSL-JSON, Atom, OpenReview), by key or line."""
 
     skipped: int = 0
     first_skipped_line: int | None = None
