@@ -3,7 +3,7 @@
 The API (``export.arxiv.org/api/query?search_query=cat:cs.LG&max_results=2000``)
 answers with an Atom feed, one ``<entry>`` per paper: ``<title>``,
 ``<summary>`` (the abstract, hard-wrapped), ``<author><name>``, ``<id>`` (the
-abs page, version included), ``<published>``. The metadata snapshot (Kaggle's
+abs page, version included), ``<published>``, ``<category term="cs.LG">``. The metadata snapshot (Kaggle's
 ``arxiv-metadata-oai-snapshot.json``, JSON Lines) names the same things
 differently; :func:`snapshot_fields` maps them for :mod:`store.parse`.
 
@@ -65,6 +65,7 @@ def read_atom(text: str, path: Path) -> tuple[list[dict], list[str]]:
             "url": link.replace("http://", "https://", 1) if "arxiv.org/" in link else link,
             "venue": "arXiv" if m else "",
             "year": _text(entry.find(f"{ATOM}published")),  # "2024-01-02T18:59:59Z": parse.year_of reads it
+            "keywords": [c.get("term", "") for c in entry.findall(f"{ATOM}category")],  # cs.LG, stat.ML
         })
     return papers, no_abstract
 
@@ -74,7 +75,8 @@ def snapshot_fields(obj: dict) -> dict:
 
     The snapshot writes authors as one string ("A. Lee, B. Ray and C. Kim") and parsed
     (``authors_parsed``: [last, first, suffix]); its ``id`` is an arXiv id; the year of the
-    first version is in ``versions[0].created`` ("Mon, 2 Apr 2007 19:18:42 GMT").
+    first version is in ``versions[0].created`` ("Mon, 2 Apr 2007 19:18:42 GMT"); its
+    ``categories`` ("cs.LG stat.ML") become keywords.
     """
     out: dict = {}
     if isinstance(obj.get("abstract"), str):  # hard-wrapped, as in the feed
@@ -88,6 +90,8 @@ def snapshot_fields(obj: dict) -> dict:
             out["url"] = f"https://arxiv.org/abs/{ident.strip()}"
         if not obj.get("venue"):
             out["venue"] = "arXiv"
+    if isinstance(obj.get("categories"), str) and not obj.get("keywords"):
+        out["keywords"] = obj["categories"].split()  # "cs.LG stat.ML"
     versions = obj.get("versions")
     if not obj.get("year") and isinstance(versions, list) and versions and isinstance(versions[0], dict):
         out["year"] = str(versions[0].get("created", ""))  # "Mon, 2 Apr 2007 19:18:42 GMT": parse.year_of reads it

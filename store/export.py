@@ -20,6 +20,7 @@ import orjson
 
 from .bibtex import BIB_MATH, balanced, bib_escape
 from .choices import DERIVED, FORMATS, FORMULA_START  # noqa: F401 (FORMATS re-exported)
+from .keywords import join_keywords, tags_and_keywords
 from .latex import plain_text
 from .models import STATUSES, Annotation, Paper
 from .records import RECORD_SCHEMA_VERSION, paper_record
@@ -124,7 +125,7 @@ def _md_escape(text: str) -> str:
 
 # ----------------------------------------------------------------------- CSV
 CSV_COLUMNS = ("id", "title", "status", "star", "tags", "note", "abstract", "authors", "sources", "url", "venue", "year",
-               "derived_title")
+               "derived_title", "keywords")
 
 
 def neutralize(cell: str) -> str:
@@ -140,7 +141,8 @@ def to_csv(pairs: list[Pair]) -> str:
     for paper, ann in pairs:
         row = [paper.id, title_of(paper), ann.status, str(ann.star), "; ".join(ann.tags), ann.note,
                paper.abstract, "; ".join(paper.authors), "; ".join(f"{s.file}#{s.position}" for s in paper.sources),
-               paper.url, paper.venue, paper.year, "true" if paper.derived_title else "false"]
+               paper.url, paper.venue, paper.year, "true" if paper.derived_title else "false",
+               join_keywords(paper.keywords)]
         writer.writerow([neutralize(c) for c in row])
     return buf.getvalue()
 
@@ -209,8 +211,9 @@ def to_bibtex(pairs: list[Pair]) -> str:
         if paper.year:
             fields.append(("year", paper.year))
         fields.append(("abstract", bib_escape(paper.abstract)))
-        if ann.tags:
-            fields.append(("keywords", bib_escape(", ".join(ann.tags))))
+        labels = tags_and_keywords(ann.tags, paper.keywords)
+        if labels:
+            fields.append(("keywords", bib_escape(join_keywords(labels))))
         if ann.note:
             fields.append(("note", bib_escape(ann.note)))
         if paper.url:
@@ -269,8 +272,9 @@ def to_csl_json(pairs: list[Pair]) -> str:
         item = {"id": paper.id, "type": "article", "title": title_of(paper), "abstract": paper.abstract}
         if paper.authors:
             item["author"] = [csl_name(a) for a in paper.authors]
-        if ann.tags:
-            item["keyword"] = ", ".join(ann.tags)
+        labels = tags_and_keywords(ann.tags, paper.keywords)
+        if labels:
+            item["keyword"] = join_keywords(labels)
         if ann.note:
             item["note"] = ann.note
         if paper.url:
@@ -303,7 +307,7 @@ def to_ris(pairs: list[Pair]) -> str:
         if paper.venue:
             rec.append(f"T2  - {_ris_value(paper.venue)}")
         rec.append(f"AB  - {_ris_value(paper.abstract)}")
-        rec += [f"KW  - {_ris_value(t)}" for t in ann.tags]
+        rec += [f"KW  - {_ris_value(t)}" for t in tags_and_keywords(ann.tags, paper.keywords)]
         rec += [f"N1  - {line}" for line in (ann.note.splitlines() if ann.note else []) if line.strip()]
         if paper.url:
             rec.append(f"UR  - {_ris_value(paper.url)}")

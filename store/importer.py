@@ -45,7 +45,7 @@ class ImportSummary:
         return (f"read {counted(self.read, 'abstract')} from {counted(self.files, 'file')}: {self.new:,} new, "
                 f"{counted(self.exact, 'exact duplicate')}, {counted(self.near, 'near-duplicate')} merged, "
                 f"{self.known:,} already in the library"
-                + (f", titles/authors/venues added to {counted(self.updated, 'paper')}" if self.updated else "")
+                + (f", titles/authors/venues/keywords added to {counted(self.updated, 'paper')}" if self.updated else "")
                 + (f"; passed over {counted(self.skipped, 'paragraph')} too short to be an abstract"
                    if self.skipped else "")
                 + (f"; passed over {counted(len(self.no_abstract), 'entry', 'entries')} without an abstract "
@@ -178,6 +178,7 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
             url=rec.url,
             venue=rec.venue,
             year=rec.year,
+            keywords=list(rec.keywords),
         )
         corpus.add(paper)
         owner[row] = rid
@@ -203,7 +204,7 @@ def _best_match(row: int, earlier: Iterable[int], shs: list[np.ndarray], owner: 
 
 
 def _enrich(paper: Paper, rec: RawRecord) -> bool:
-    """A real title, authors, link, venue or year arriving for a known paper: keep them."""
+    """A real title, authors, link, venue, year or keywords arriving for a known paper: keep them."""
     changed = False
     if rec.title and paper.derived_title:
         paper.title, paper.derived_title = rec.title, False
@@ -219,6 +220,9 @@ def _enrich(paper: Paper, rec: RawRecord) -> bool:
         changed = True
     if (rec.venue or rec.year) and not (paper.venue or paper.year):
         paper.venue, paper.year = rec.venue, rec.year
+        changed = True
+    if rec.keywords and not paper.keywords:
+        paper.keywords = list(rec.keywords)
         changed = True
     return changed
 

@@ -66,7 +66,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self._similarity_lock = threading.Lock()
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
         self._folded: list[str] | None = None
-        self._author_index: tuple[list[str], list[np.ndarray]] | None = None  # author words (author: filters)
+        self._label_index: dict[str, tuple[list[str], list[np.ndarray]]] = {}  # author: and kw: filters
         self._venue_index: tuple[list[str], np.ndarray, np.ndarray] | None = None  # venue: and year: filters
         self._shuffle_seed = random.randrange(1 << 30)
 
@@ -195,7 +195,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self._similarity = None
         self._topics = None
         self._folded = None
-        self._author_index = None
+        self._label_index = {}
         self._venue_index = None
         self.__dict__.pop("_ann_tokens", None)  # tag/note tokens cached with corpus indices
 
@@ -227,7 +227,8 @@ class Library(SearchMixin, DiscoveryMixin):
         # Taken out of the dict: build() frees each text once it is tokenized (~400 MB at 300k).
         papers = list(self.corpus)
         norms = [normalized.pop(p.id, None) for p in papers] if normalized else None
-        index = SearchIndex.build([(p.title, p.abstract) for p in papers], norms)
+        # Keywords count as the title does: both say in a few words what the paper is about.
+        index = SearchIndex.build([(" ".join([p.title, *p.keywords]), p.abstract) for p in papers], norms)
         self._index = index
         try:
             atomic_write_chunks(self.index_path, (self.corpus.generation.encode() + b"\n",

@@ -49,25 +49,27 @@ class SearchMixin:
             self._folded = [" ".join(f"{p.title} {p.abstract}".casefold().split()) for p in self.corpus]
         return self._folded
 
-    def _author_words(self) -> tuple[list[str], list[np.ndarray]]:
-        """The distinct words of author names (folded) and, for each, the papers listing such an
-        author. An author: filter scans these words, not every paper: ~200 ms a keystroke at
-        300k papers when it looked at each paper's names."""
-        if self._author_index is None:
+    def _labels(self, field: str) -> tuple[list[str], list[np.ndarray]]:
+        """The distinct labels of a field, folded (case and accents dropped), and for each the
+        papers carrying it: for ``"authors"`` the words of author names, for ``"keywords"`` whole
+        keywords. An author: or kw: filter scans these labels, not every paper: ~200 ms a
+        keystroke at 300k papers when it looked at each paper's names."""
+        if field not in self._label_index:
             papers_of: dict[str, list[int]] = {}
-            for i, authors in enumerate(self.corpus.papers.column("authors")):
-                for author in authors:
-                    for word in fold_name(author).split():
-                        papers_of.setdefault(word, []).append(i)
-            self._author_index = (list(papers_of), [np.asarray(v, dtype=np.int64) for v in papers_of.values()])
-        return self._author_index
+            for i, values in enumerate(self.corpus.papers.column(field)):
+                for value in values:
+                    folded = fold_name(value)
+                    for label in (folded.split() if field == "authors" else (" ".join(folded.split()),)):
+                        papers_of.setdefault(label, []).append(i)
+            self._label_index[field] = (list(papers_of), [np.asarray(v, dtype=np.int64) for v in papers_of.values()])
+        return self._label_index[field]
 
-    def _by_author(self, part: str) -> np.ndarray:
-        """A mask of the papers with an author whose name has a word containing ``part``."""
-        words, papers = self._author_words()
+    def _by_label(self, field: str, part: str) -> np.ndarray:
+        """A mask of the papers with a label of ``field`` (see :meth:`_labels`) containing ``part``."""
+        labels, papers = self._labels(field)
         hit = np.zeros(len(self.corpus), dtype=bool)
-        for word, where in zip(words, papers):
-            if part in word:
+        for label, where in zip(labels, papers):
+            if part in label:
                 hit[where] = True
         return hit
 
@@ -121,10 +123,15 @@ class SearchMixin:
                         q.errors.append(str(exc))
                 mask &= named if keep else ~named
         if q.authors or q.not_authors:
-            if not self._author_words()[0]:
+            if not self._labels("authors")[0]:
                 q.errors.append("no paper here lists its authors (dumps have none: import JSON, CSV, "
                                 "BibTeX or RIS with authors)")
-            _narrow(mask, q.authors, q.not_authors, self._by_author)
+            _narrow(mask, q.authors, q.not_authors, lambda part: self._by_label("authors", part))
+        if q.keywords or q.not_keywords:
+            if not self._labels("keywords")[0]:
+                q.errors.append("no paper here has keywords (they come from the input's fields: OpenReview, "
+                                "arXiv categories, BibTeX, RIS, CSL-JSON or a keywords column)")
+            _narrow(mask, q.keywords, q.not_keywords, lambda part: self._by_label("keywords", part))
         if q.venues or q.not_venues or q.year:
             names, _, years = self._venues_and_years()
             if (q.venues or q.not_venues) and not names:

@@ -50,6 +50,9 @@ class Paper:
         url: a link the input carried.
         venue, year: where and when it appeared ("NeurIPS", "2026"), when the input said: a
             dump's header line, or the fields of JSON, CSV, BibTeX, RIS and CSL-JSON.
+        keywords: the input's subject labels (author keywords, OpenReview's primary area,
+            arXiv categories, BibTeX/RIS/CSL keywords), as written. They are the source's
+            words, not the person's: tags stay the person's own.
     """
 
     id: str
@@ -64,6 +67,7 @@ class Paper:
     url: str = ""
     venue: str = ""
     year: str = ""
+    keywords: list[str] = field(default_factory=list)
 
     @property
     def published(self) -> str:
@@ -83,6 +87,8 @@ class Paper:
             rec["venue"] = self.venue
         if self.year:
             rec["year"] = self.year
+        if self.keywords:
+            rec["keywords"] = self.keywords
         if self.aliases:
             rec["aliases"] = self.aliases
         if self.variants:
@@ -113,6 +119,7 @@ class Paper:
             url=rec.get("url", ""),
             venue=rec.get("venue", ""),
             year=rec.get("year", ""),
+            keywords=list(rec.get("keywords") or []),
         )
 
 

@@ -26,9 +26,10 @@ def _value(field: object) -> object:
 
 
 def note_fields(obj: dict) -> dict:
-    """A note's abstract, title, authors, id, link, venue and year, in papersift's names."""
+    """A note's abstract, title, authors, keywords, primary area, id, link, venue and year, in
+    papersift's names."""
     content = {k: _value(v) for k, v in obj["content"].items()}
-    out = {k: content[k] for k in ("abstract", "title", "authors") if k in content}
+    out = {k: content[k] for k in ("abstract", "title", "authors", "keywords", "primary_area") if k in content}
     note_id = obj.get("forum") or obj.get("id")
     if isinstance(note_id, str) and note_id:
         out["id"] = note_id

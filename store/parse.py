@@ -25,6 +25,7 @@ from .errors import InputError
 from .locations import is_library_dir
 from .openreview import is_note, note_fields
 from .ris import looks_like_ris, read_ris
+from .keywords import keywords_of
 from .text import counted, first_few
 
 MAX_ABSTRACT_CHARS = 100_000
@@ -59,6 +60,7 @@ class RawRecord:
     url: str = ""
     venue: str = ""
     year: str = ""
+    keywords: list[str] = field(default_factory=list)
 
 
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
@@ -282,11 +284,16 @@ def _record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | N
                                         if isinstance(issued, dict) else "")
     doi = obj.get("DOI") or obj.get("doi")
     url = obj.get("url") or obj.get("URL") or (f"https://doi.org/{doi.strip()}" if isinstance(doi, str) and doi.strip() else "")
+    # JSON: "keywords" (OpenReview, ICLR dumps; papersift's own export), "primary_area"
+    # (OpenReview's area); CSL-JSON: "keyword"; arXiv's snapshot: "categories" (via snapshot_fields).
+    area = obj.get("primary_area")  # one area, commas and all
+    keywords = keywords_of(obj.get("keywords"), obj.get("keyword"), [area] if isinstance(area, str) else None)
     abstract = abstract.strip()
     _check_length(path, abstract, line, where)
     return RawRecord(abstract=abstract, file=name, position=pos, title=" ".join(title.split()),
                      authors=authors, external_id=str(ext), url=url if isinstance(url, str) else "",
-                     venue=" ".join(venue.split()) if isinstance(venue, str) else "", year=year)
+                     venue=" ".join(venue.split()) if isinstance(venue, str) else "", year=year,
+                     keywords=keywords)
 
 
 def _csl_name(name: object, path: Path, line: int | None, where: str | None) -> str:
@@ -374,7 +381,7 @@ def parse_jsonl(text: str, path: Path, name: str) -> Records:
 
 # Column names other tools write: Zotero's CSV export has "Abstract Note", "Author" ("Lee, Ann; Ray, Bob").
 _CSV_ALIASES = (("abstract note", "abstract"), ("author", "authors"), ("publication year", "year"),
-                ("publication title", "venue"))
+                ("publication title", "venue"), ("manual tags", "keywords"))
 
 
 def parse_csv(text: str, path: Path, name: str, delimiter: str | None = None) -> list[RawRecord]:
@@ -465,6 +472,7 @@ def parse_bibtex(text: str, path: Path, name: str) -> Records:
             "venue": bib_unescape(entry.get("booktitle") or entry.get("journal") or entry.get("howpublished") or "",
                                   strip_braces=True),
             "year": entry.get("year", ""),
+            "keywords": bib_unescape(entry.get("keywords", ""), strip_braces=True),
         }
         records.append(_record_from_obj(obj, path, name, len(records) + 1, None, f"entry {entry.get('ID', '?')}"))
     return records
@@ -484,7 +492,7 @@ def parse_ris(text: str, path: Path, name: str) -> Records:
         obj = {"abstract": abstract, "title": "" if derived else entry.first("TI", "T1", "CT"), "authors": entry.all("AU", "A1"),
                "id": entry.first("ID"), "url": entry.first("UR").split(";")[0].strip(), "doi": entry.first("DO"),
                "venue": entry.first("T2", "JO", "JF", "BT"),
-               "year": entry.first("PY", "Y1", "DA")}
+               "year": entry.first("PY", "Y1", "DA"), "keywords": entry.all("KW")}
         records.append(_record_from_obj(obj, path, name, len(records) + 1, entry.line, f"entry {n}"))
     return records
 

@@ -6,7 +6,9 @@ case and accents ignored; ``-author:`` excludes), ``id:3f2a`` (an id, alias or i
 prefix; a whole 12-character id works without ``id:``, so ids pasted from an
 export or from ``I`` list those papers; ``-id:`` leaves one out), ``venue:neurips``
 (part of the venue, case ignored; ``-venue:`` excludes), ``year:2024`` (also
-``year:>=2023``). Orderings: ``similar:ID`` (more like
+``year:>=2023``), ``kw:bandit`` (part of one of the paper's keywords, case and accents
+ignored; ``keyword:`` alike, ``-kw:`` excludes; ``kw:"federated learning"`` for
+words with spaces). Orderings: ``similar:ID`` (more like
 this paper), ``rec:stars`` / ``rec:TAG`` (recommended from your stars and
 to-read list, or from a tag). Anything else is a word to rank by.
 """
@@ -18,7 +20,8 @@ import re
 from .choices import MAX_STAR, STATUSES
 from .text import search_tokens
 
-_TOKEN = re.compile(r'(-?)"([^"]*)"?|(\S+)')
+# A "phrase", a filter with a quoted value (kw:"federated learning"), or any other token.
+_TOKEN = re.compile(r'(-?)"([^"]*)"?|(-?[A-Za-z]+:"[^"]*"?|\S+)')
 _PAPER_ID = re.compile(r"[0-9a-fA-F]{12}")  # store.corpus.paper_id: 12 hex digits
 _OPS = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "=": operator.eq, "": operator.eq}
 
@@ -39,6 +42,8 @@ class Query:
         self.not_ids: list[str] = []      # -id:X leaves X out
         self.venues: list[str] = []       # casefolded parts of a venue name
         self.not_venues: list[str] = []
+        self.keywords: list[str] = []     # folded parts of a keyword
+        self.not_keywords: list[str] = []
         self.year: tuple | None = None    # (op function, value)
         self.star: tuple | None = None  # (op function, value)
         self.topics: set[int] = set()
@@ -54,7 +59,7 @@ class Query:
     def has_filters(self) -> bool:
         return bool(self.phrases or self.statuses or self.tags or self.not_tags or self.star or self.topics
                     or self.authors or self.not_authors or self.ids or self.not_ids
-                    or self.venues or self.not_venues or self.year)
+                    or self.venues or self.not_venues or self.year or self.keywords or self.not_keywords)
 
     def star_ok(self, star: int) -> bool:
         return self.star is None or self.star[0](star, self.star[1])
@@ -90,6 +95,8 @@ def parse_query(text: str) -> Query:
         body = tok[1:] if neg else tok
         key, sep, value = body.partition(":")
         key = key.lower()
+        if value.startswith('"'):  # kw:"federated learning"
+            value = " ".join(value.strip('"').split())
         if sep and key in ("similar", "rec") and not neg:
             if value or key == "rec":
                 if key == "similar":
@@ -97,7 +104,8 @@ def parse_query(text: str) -> Query:
                 else:
                     q.recommend = (value or "stars").lower()
             continue
-        if sep and key in ("status", "is", "tag", "star", "stars", "topic", "author", "id", "venue", "year"):
+        if sep and key in ("status", "is", "tag", "star", "stars", "topic", "author", "id", "venue", "year",
+                              "kw", "keyword", "keywords"):
             if not value:
                 continue  # still being typed
             if key in ("status", "is"):
@@ -114,6 +122,8 @@ def parse_query(text: str) -> Query:
                 (q.not_ids if neg else q.ids).append(value.lower())
             elif key == "venue":
                 (q.not_venues if neg else q.venues).append(value.casefold())
+            elif key in ("kw", "keyword", "keywords"):
+                (q.not_keywords if neg else q.keywords).append(fold_name(value))
             elif key == "year":
                 m2 = re.fullmatch(r"(>=|<=|>|<|=)?(\d*)", value)
                 if m2 and len(m2.group(2)) == 4:

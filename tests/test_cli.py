@@ -7,6 +7,8 @@ import os
 import re
 import subprocess
 
+from store.keywords import keywords_of
+
 from .conftest import DATA, SEEDS
 
 
@@ -271,24 +273,33 @@ def test_search_finds_papers_by_pasted_ids(run_cli):
 def test_every_export_imports_back_the_same_papers_and_reference_lists(run_cli, tmp_path):
     """What each export writes (and Zotero, EndNote... write RIS, CSL-JSON, BibTeX alike) imports into
     another library: same ids, titles (derived ones still marked derived), authors, links, venue,
-    year and abstract. BibTeX/RIS entries without an abstract are named in the summary; a truncated
-    RIS file is refused with its line, the library untouched."""
+    year, keywords and abstract (BibTeX, CSL-JSON and RIS have one keywords field: tags, then
+    keywords). BibTeX/RIS entries without an abstract are named in the summary; a truncated RIS
+    file is refused with its line, the library untouched."""
     jsonl = tmp_path / "papers.jsonl"
-    jsonl.write_text("".join(line + "\n" for line in (DATA / "icml_slice.jsonl").read_text().splitlines()[:12]))
+    jsonl.write_text("".join(line + "\n" for line in (DATA / "icml_slice.jsonl").read_text().splitlines()[:12]
+                             + (DATA / "iclr_slice.jsonl").read_text().splitlines()[:3]))  # ICLR: keywords
     run_cli("import", str(jsonl), str(SEEDS))  # real titles, authors and links; derived titles
     mine = json.loads(run_cli("list", "--format", "json", "--limit", "100").stdout)
-    assert len(mine) == 47 and sum(p["derived_title"] for p in mine) == 35
-    fields = ("id", "title", "derived_title", "authors", "url", "venue", "year", "abstract")
+    assert len(mine) == 50 and sum(p["derived_title"] for p in mine) == 35 and sum(bool(p["keywords"]) for p in mine) == 3
+    tagged = next(p for p in mine if p["keywords"])
+    run_cli("tag", tagged["id"], "to-discuss", "repetition")  # the second is also a keyword ("Repetition")
+    mine = json.loads(run_cli("list", "--format", "json", "--limit", "100").stdout)
+    assert "keywords In-context learning · Large language models · Repetition · general" in run_cli("show", tagged["id"]).stdout
+    assert [p["id"] for p in json.loads(run_cli("list", "--format", "json", "--query", "kw:repetit").stdout)] == [tagged["id"]]
+    fields = ("id", "title", "derived_title", "authors", "url", "venue", "year", "keywords", "abstract")
     for fmt, name in (("json", "o.json"), ("jsonl", "o.jsonl"), ("csv", "o.csv"), ("bibtex", "o.bib"),
                       ("csl-json", "c.json"), ("ris", "o.ris")):
         exported = tmp_path / name
         run_cli("export", "--format", fmt, "--output", str(exported))
         theirs = tmp_path / f"theirs-{fmt}"
-        assert run_cli("import", str(exported), library=theirs).stdout.startswith("read 47 abstracts from 1 file: 47 new")
+        assert run_cli("import", str(exported), library=theirs).stdout.startswith("read 50 abstracts from 1 file: 50 new")
         copy = json.loads(run_cli("list", "--format", "json", "--limit", "100", library=theirs).stdout)
         for a, b in zip(mine, copy):
             if fmt == "bibtex":  # "95.8\\%" in an abstract (escaped by its authors) comes back "95.8%": it printed so
                 a = {**a, "abstract": re.sub(r"\\([%&#_$])", r"\1", a["abstract"])}
+            if fmt in ("bibtex", "csl-json", "ris"):  # one keywords field: the tags, then the keywords
+                a = {**a, "keywords": keywords_of(a["tags"], a["keywords"])}
             differ = [k for k in fields if a[k] != b[k]]
             if fmt == "csv" and differ == ["title"]:  # the CSV's title column is plain text, math as Unicode
                 differ = [] if "$" in a["title"] else differ

@@ -283,3 +283,14 @@ def test_bibtex_import_reads_back_what_the_export_escaped(text):
     from hypothesis import assume
     assume(not re.search(r"\\[%&#_$]", text))
     assert bib_unescape(bib_escape(text)) == " ".join(text.split())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab ,-.Ü\t", min_size=1, max_size=12), max_size=6))
+def test_keywords_read_back_as_written(labels):
+    """join_keywords writes labels as one string (BibTeX keywords, CSL keyword, a CSV cell) that
+    keywords_of splits into the same labels, commas inside labels and all."""
+    from store.keywords import join_keywords, keywords_of
+    clean = keywords_of(labels)  # as stored: trimmed, single spaces, no duplicates
+    assert keywords_of(join_keywords(clean)) == clean
+    assert keywords_of(clean) == clean

@@ -139,6 +139,29 @@ def test_venue_and_year_from_every_format(tmp_path, name, content):
     assert (rec.venue, rec.year) == ("ICML", "2024")
 
 
+@pytest.mark.parametrize("name, content", [
+    ("k.json", json.dumps([{"abstract": ABS1, "keywords": ["Bandits", "RL, offline"]}])),
+    ("k.jsonl", json.dumps({"abstract": ABS1, "keywords": "Bandits; RL, offline"}) + "\n"),
+    ("csl.json", json.dumps([{"id": "a", "type": "article", "abstract": ABS1, "keyword": "Bandits; RL, offline"}])),
+    ("k.bib", "@misc{k, keywords={{B}andits; RL{,} offline}, abstract={" + ABS1 + "}}\n"),
+    ("k.ris", f"TY  - JOUR\nKW  - Bandits\nKW  - RL, offline\nAB  - {ABS1}\nER  - \n"),
+    ("k.csv", f'abstract,keywords\n"{ABS1}","Bandits; RL, offline"\n'),
+    ("zotero.csv", f'Key,Abstract Note,Manual Tags\nX1,"{ABS1}","Bandits; RL, offline"\n'),
+])
+def test_keywords_from_every_format(tmp_path, name, content):
+    """A label may hold a comma ("RL, offline"): a list keeps it whole, a string with ';' splits there."""
+    rec, = parse_file(write(tmp_path, name, content))
+    assert rec.keywords == ["Bandits", "RL, offline"]
+
+
+def test_keywords_are_labels_cleaned_and_capped():
+    from store.keywords import MAX_KEYWORD_CHARS, MAX_KEYWORDS, keywords_of
+    assert keywords_of("a, b,, A ,\x1b[31mred\x07") == ["a", "b", "red"]
+    assert keywords_of(["x" * 500]) == ["x" * MAX_KEYWORD_CHARS]
+    assert len(keywords_of([f"k{i}" for i in range(200)])) == MAX_KEYWORDS
+    assert keywords_of(None, 3, {"a": 1}, ["ok", 5]) == ["ok"]
+
+
 def test_bibtex_with_abstracts_and_unbalanced_braces(tmp_path):
     bib = "@inproceedings{k1,\n  title={A {Great} Paper},\n  author={Ann Lee and Bob Ray},\n  abstract={" + ABS1 + "}\n}\n@misc{k2, title={No abstract}}\n"
     recs = parse_file(write(tmp_path, "x.bib", bib))
@@ -225,6 +248,7 @@ def test_arxiv_api_atom_feed():
     assert (first.authors, first.external_id, first.url) == (["Ann Lee", "Bob Ray"], "2401.01234v2",
                                                              "https://arxiv.org/abs/2401.01234v2")
     assert (first.venue, first.year) == ("arXiv", "2024") and recs[1].external_id == "hep-ph/0701001v1"
+    assert (first.keywords, recs[1].keywords) == (["cs.LG", "stat.ML"], [])
     assert recs.no_abstract == ["2401.09999v1"]
 
 
@@ -233,7 +257,7 @@ def test_arxiv_metadata_snapshot_lines(tmp_path):
     line = {"id": "0704.0001", "submitter": "Pavel Nadolsky",
             "authors": "C. Bal\\'azs, E. L. Berger, P. M. Nadolsky, C.-P. Yuan",
             "title": "Calculation of prompt diphoton production cross sections at Tevatron and\n  LHC energies",
-            "journal-ref": "Phys.Rev.D76:013009,2007", "categories": "hep-ph",
+            "journal-ref": "Phys.Rev.D76:013009,2007", "categories": "hep-ph hep-ex",
             "abstract": "  A fully differential calculation in perturbative quantum chromodynamics is\npresented for the "
                         "production of massive photon pairs at hadron colliders.\n",
             "versions": [{"version": "v1", "created": "Mon, 2 Apr 2007 19:18:42 GMT"}],
@@ -244,6 +268,7 @@ def test_arxiv_metadata_snapshot_lines(tmp_path):
     assert rec.abstract.startswith("A fully differential calculation in perturbative quantum chromodynamics is presented")
     assert rec.authors == ["C. Balázs", "E. L. Berger", "P. M. Nadolsky", "C. -P. Yuan"]
     assert (rec.url, rec.venue, rec.year, rec.external_id) == ("https://arxiv.org/abs/0704.0001", "arXiv", "2007", "0704.0001")
+    assert rec.keywords == ["hep-ph", "hep-ex"]
     # The snapshot is JSON Lines named .json: read as such, errors by line.
     with pytest.raises(InputError, match=r"cut.json, line 2: invalid JSON"):
         parse_file(write(tmp_path, "cut.json", json.dumps(line) + "\n" + json.dumps(line)[:80] + "\n"))
@@ -255,7 +280,8 @@ def test_openreview_notes_api_v1_and_v2(tmp_path):
     v2 = {"id": "ad5I6No9G1", "forum": "ad5I6No9G1", "pdate": 1705000000000,
           "content": {"title": {"value": "Why Do You Grok?"}, "abstract": {"value": ABS1},
                       "authors": {"value": ["Mohamad Amin Mohamadi", "Zhiyuan Li"]},
-                      "venue": {"value": "ICLR 2024 poster"}, "keywords": {"value": ["grokking"]}}}
+                      "venue": {"value": "ICLR 2024 poster"}, "keywords": {"value": ["grokking", "Grokking", " memorization "]},
+                      "primary_area": {"value": "learning theory, optimization"}}}
     v1 = {"id": "xyz", "forum": "xyz", "cdate": 1650000000000,
           "content": {"title": "Old API", "abstract": ABS2, "authors": ["Ann Lee"], "venue": "TMLR"}}
     gone = {"id": "w1", "content": {"title": {"value": "Withdrawn"}, "venue": {"value": "Withdrawn Submission"}}}
@@ -264,6 +290,7 @@ def test_openreview_notes_api_v1_and_v2(tmp_path):
         ("Why Do You Grok?", ABS1, ["Mohamad Amin Mohamadi", "Zhiyuan Li"]), ("Old API", ABS2, ["Ann Lee"])]
     assert (recs[0].venue, recs[0].year, recs[0].url) == ("ICLR", "2024", "https://openreview.net/forum?id=ad5I6No9G1")
     assert (recs[1].venue, recs[1].year, recs[1].external_id) == ("TMLR", "2022", "xyz")
+    assert (recs[0].keywords, recs[1].keywords) == (["grokking", "memorization", "learning theory, optimization"], [])
     assert recs.no_abstract == ["w1"]
     odd = {"id": "t", "cdate": 1e300, "content": {"abstract": ABS1}}  # a timestamp past any calendar
     assert parse_file(write(tmp_path, "odd.json", json.dumps([odd])))[0].year == ""

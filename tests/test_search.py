@@ -162,7 +162,8 @@ def test_field_columns_read_from_the_file_match_the_papers(tmp_path):
     topics = ["graph networks under shift", "protein folding with diffusion", "speech recognition for children",
               "robot grasping from video", "sparse attention for long documents"]
     rows = [{"abstract": f"This paper studies {t}, a problem that matters, and proposes a method {i} that works.",
-             "authors": [f'Ann "AJ" Lee {i}', "B\\C D\u00e9"], "venue": 'X "Y" \\ Z', "year": 2020 + i % 3}
+             "authors": [f'Ann "AJ" Lee {i}', "B\\C D\u00e9"], "venue": 'X "Y" \\ Z', "year": 2020 + i % 3,
+             "keywords": ['say "hi"', f"k]{i}"]}
             for i, t in enumerate(topics)] + [{"abstract": "A paper with no authors, venue or year at all, about graphs."}]
     src = tmp_path / "p.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -170,17 +171,49 @@ def test_field_columns_read_from_the_file_match_the_papers(tmp_path):
     lib = Library(tmp_path / "lib")
     lib.corpus.papers[1].venue = "changed"  # parsed and changed, not saved
     fresh = Library(tmp_path / "lib")
-    for key in ("authors", "venue", "year"):
+    for key in ("authors", "venue", "year", "keywords"):
         expected = [getattr(p, key) for p in fresh.corpus]
         expected[1] = "changed" if key == "venue" else expected[1]
         assert lib.corpus.papers.column(key) == expected, key
     assert fresh.corpus.papers.column("authors")[0] == ['Ann "AJ" Lee 0', "B\\C Dé"]
     assert len(fresh.search("author:aj")) == 5 and len(fresh.search("author:dé")) == 5
     assert len(fresh.search("year:2021")) == 2 and len(fresh.search("venue:y")) == 5
+    assert len(fresh.search('kw:"say \\"hi')) == 0 and len(fresh.search("kw:k]3")) == 1 and len(fresh.search("kw:hi")) == 5
     more = tmp_path / "more.txt"
     more.write_text("ICML 2024 Papers\n\nA new paper on graph networks, imported after the file was read.\n")
     fresh.import_paths([more])
     assert fresh.corpus.papers.column("venue")[-1] == "ICML" and len(fresh.search("venue:icml")) == 1
+
+
+def test_keywords_filter_and_rank(tmp_path):
+    """kw: keeps papers with a keyword holding the part (case and accents ignored; quoted parts may
+    have spaces; -kw: excludes); a word found only among a paper's keywords still finds it; a
+    re-import adds keywords to papers imported without them."""
+    rows = [json.loads(line) for line in (DATA / "iclr_slice.jsonl").read_text().splitlines()]
+    for r in rows:
+        r["title"] = " ".join(r["title"].split())  # as imported
+    bare = tmp_path / "bare.jsonl"
+    bare.write_text("".join(json.dumps({"abstract": r["abstract"]}) + "\n" for r in rows))
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([bare])
+    assert lib.search("kw:learning").errors[0].startswith("no paper here has keywords")
+    summary = lib.import_paths([DATA / "iclr_slice.jsonl"])
+    assert summary.updated == len(rows) and not lib.search("kw:learning").errors
+
+    def titles(query: str) -> set[str]:
+        return {lib.corpus.papers[int(i)].title for i in lib.search(query).indices}
+
+    def having(test) -> set[str]:
+        return {r["title"] for r in rows if test([k.casefold() for k in r["keywords"] + [r["primary_area"]]])}
+
+    assert titles("kw:Reinforcement") == having(lambda ks: any("reinforcement" in k for k in ks)) != set()
+    assert titles('kw:"reinforcement learning" kw:offline') == having(
+        lambda ks: any("reinforcement learning" in k for k in ks) and any("offline" in k for k in ks)) != set()
+    assert titles("-kw:reinforcement") == titles("") - titles("kw:reinforcement")
+    only_keyword = next((r, k) for r in rows for k in r["keywords"] if len(k) > 6 and k.isalpha()
+                        and k.casefold() not in (r["title"] + r["abstract"]).casefold())
+    r, k = only_keyword
+    assert r["title"] in [lib.corpus.papers[int(i)].title for i in lib.search(k).indices[:10]], k
 
 
 def test_author_filter_ignores_case_and_accents(lib, tmp_path):

@@ -11,7 +11,7 @@ from textual.widgets import Label, TextArea
 
 from store import Library
 
-from .conftest import wait_workers
+from .conftest import DATA, wait_workers
 from tui.app import make_app
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
@@ -796,3 +796,23 @@ async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, 
         await pilot.pause()
         assert results.show_vertical_scrollbar and results.cursor == 34
         assert results.scroll_offset.y == results.max_scroll_y == 35 - viewport
+
+
+async def test_keywords_shown_in_the_reader_and_filtered_by_kw(lib, make, tmp_path):
+    """An ICLR paper's keywords and area under its byline; typing kw:"..." in the search box lists
+    the papers holding one (the seeds have none)."""
+    from rich.console import Console
+    (tmp_path / "iclr.jsonl").write_text((DATA / "iclr_slice.jsonl").read_text().splitlines()[0] + "\n")
+    lib.import_paths([tmp_path / "iclr.jsonl"])
+    app = make(lib)
+    async with app.run_test(size=(140, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *'kw:"in-context learn"', "enter")
+        await settle(pilot)
+        assert screen(app).results.border_title.startswith("1 / 36")
+        console = Console(width=140, record=True, file=open(os.devnull, "w"))
+        console.print(screen(app).query_one("#reader-body").content)
+        reader = " ".join(console.export_text().split())
+    assert "Understanding In-Context Learning from Repetitions" in reader
+    assert ("keywords In-context learning · Large language models · Repetition · "
+            "general machine learning (i.e., none of the above)") in reader

@@ -137,6 +137,8 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     out.print(f"[dim]id[/dim] {p.id}   [dim]status[/dim] {a.status}   [dim]star[/dim] {stars(a.star)}"
               f"   [dim]tags[/dim] {escape(' '.join('#' + t for t in a.tags)) or '-'}")
     out.print("[dim]sources[/dim] " + ", ".join(f"{escape(s.file)}#{s.position}" for s in p.sources))
+    if p.keywords:
+        out.print(f"[dim]keywords[/dim] {escape(display_safe(' · '.join(p.keywords), False))}")
     if p.url:
         out.print(f"[dim]url[/dim] {escape(display_safe(p.url, False))}")
     out.print()

@@ -1,5 +1,5 @@
 """The abstract reader: title, marker for derived titles, authors, the rendered
-abstract, id, sources, status, star, tags and note."""
+abstract, keywords, id, sources, status, star, tags and note."""
 
 from __future__ import annotations
 
@@ -75,6 +75,8 @@ class Reader(VerticalScroll, can_focus=True):
         byline = paper.byline()
         if byline:
             parts.append(Text(display_safe(byline, False), style="italic"))
+        if paper.keywords:
+            parts.append(Text.assemble(("keywords ", "dim"), (display_safe(" · ".join(paper.keywords), False), "cyan")))
         meta = Text.from_markup(
             f"[{STATUS_STYLE[ann.status]}]{ann.status}[/]  "
             f"[yellow]{'★' * ann.star}{'☆' * (3 - ann.star)}[/]  "
