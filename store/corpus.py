@@ -60,14 +60,22 @@ class PaperList:
             return None
         return self._data[self._starts[i]:self._starts[i + 1] - 1]  # without its newline
 
+    def _parse(self, i: int) -> Paper:
+        try:
+            return Paper.from_record(orjson.loads(self._line(i)))  # type: ignore[arg-type]
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise CorruptFileError(self._path or "corpus", f"line {i + 2} is not a valid paper ({exc})") from None
+
+    def peek(self, i: int) -> Paper:
+        """The paper, parsed if need be but not kept: for a look at many papers once (a phrase
+        filter's candidates) without holding them all."""
+        paper = self._papers[i]
+        return self._parse(i) if paper is None else paper
+
     def _get(self, i: int) -> Paper:
         paper = self._papers[i]
         if paper is None:
-            try:
-                paper = Paper.from_record(orjson.loads(self._line(i)))  # type: ignore[arg-type]
-            except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-                raise CorruptFileError(self._path or "corpus", f"line {i + 2} is not a valid paper ({exc})") from None
-            self._papers[i] = paper
+            paper = self._papers[i] = self._parse(i)
         return paper
 
     def __getitem__(self, i):

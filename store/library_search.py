@@ -17,6 +17,15 @@ from .quick import ANNOTATION_WEIGHT, annotation_matches
 from .text import search_tokens
 
 SORTS = ("import", "status", "star", "random", "recommended")
+# A phrase filter reads at most this many candidate papers one by one; with more, it folds every
+# paper's text once and keeps them (~1 GB at 300k papers, so only when the index cannot narrow).
+PHRASE_READ_MAX = 20_000
+
+
+def phrase_text(paper) -> str:
+    """What a "phrase" is looked for in: title, keywords and abstract, case-folded, white space
+    collapsed."""
+    return " ".join(" ".join([paper.title, *paper.keywords, paper.abstract]).casefold().split())
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
 
 
@@ -45,9 +54,59 @@ class SearchMixin:
     """search(), filters and sort orders."""
 
     def _folded_texts(self) -> list[str]:
+        """Every paper's phrase text (see :func:`phrase_text`), kept: for phrases the index
+        cannot narrow (see :meth:`_phrase_candidates`)."""
         if self._folded is None:
-            self._folded = [" ".join(f"{p.title} {p.abstract}".casefold().split()) for p in self.corpus]
+            self._folded = [phrase_text(p) for p in self.corpus]
         return self._folded
+
+    def _phrase_candidates(self, phrase: str) -> np.ndarray | None:
+        """A mask of the papers that can hold a folded phrase, from the index; None when no
+        word of it narrows the search.
+
+        A phrase matches inside a text, so its first word may end a longer word and its last
+        may begin one; the words between are whole words of the text, and the index holds each
+        of them as a term (an ASCII word of letters and digits is a term of its own). The last
+        word narrows by its completions (3+ characters: a shorter prefix is in most papers).
+        """
+        words = phrase.split(" ")
+        if len(words) < 2:
+            return None
+        vocabulary, offsets, docs = self.index.vocabulary, self.index.offsets, self.index.docs
+        mask = None
+        for k, word in enumerate(words[1:], start=1):
+            last = k == len(words) - 1
+            if not (word.isascii() and word.isalnum()) or (last and len(word) < 3):
+                continue
+            if last:
+                terms = vocabulary.terms.completions(word)
+            else:
+                tid = vocabulary.terms.find(word)
+                terms = range(0) if tid is None else range(tid, tid + 1)
+            has = np.zeros(len(self.corpus), dtype=bool)
+            for tid in terms:
+                has[docs[offsets[tid]:offsets[tid + 1]]] = True
+            mask = has if mask is None else mask & has
+        return mask
+
+    def _phrase_mask(self, phrase: str, mask: np.ndarray, notes: dict[int, str]) -> np.ndarray:
+        """The papers of ``mask`` whose title, keywords, abstract or note hold the phrase (case and
+        white space ignored). Only the index's candidates are read, one at a time and not kept,
+        unless there are many: then every paper's text is folded once and kept."""
+        ph = " ".join(phrase.casefold().split())
+        candidates = self._phrase_candidates(ph)
+        check = np.flatnonzero(mask if candidates is None else mask & candidates)
+        keep = np.zeros(len(mask), dtype=bool)
+        if candidates is None or len(check) > PHRASE_READ_MAX:
+            folded = self._folded_texts()
+            keep[[i for i in check.tolist() if ph in folded[i]]] = True
+        else:
+            peek = self.corpus.papers.peek
+            keep[[i for i in check.tolist() if ph in phrase_text(peek(i))]] = True
+        for i, note in notes.items():
+            if i is not None and mask[i] and ph in note:
+                keep[i] = True
+        return keep
 
     def _labels(self, field: str) -> tuple[list[str], list[np.ndarray]]:
         """The distinct labels of a field, folded (case and accents dropped), and for each the
@@ -143,13 +202,10 @@ class SearchMixin:
                     q.errors.append("no paper here has a year (it comes from a dump's header line or the input's fields)")
                 mask &= (years > 0) & q.year[0](years, q.year[1])
         if q.phrases:
-            folded = self._folded_texts()
-            notes = {self.corpus.index_of(pid): a.note.casefold() for pid, a in self.annotations.items() if a.note}
+            notes = {self.corpus.index_of(pid): " ".join(a.note.casefold().split())
+                     for pid, a in self.annotations.items() if a.note}
             for phrase in q.phrases:
-                ph = " ".join(phrase.casefold().split())
-                for i in np.flatnonzero(mask):
-                    if ph not in folded[i] and ph not in notes.get(int(i), ""):
-                        mask[i] = False
+                mask &= self._phrase_mask(phrase, mask, notes)
         return mask
 
     def _annotation_matches(self, words: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:

@@ -6,9 +6,11 @@ import json
 import random
 import re
 
+import pytest
+
 from store import Library
 
-from .conftest import DATA
+from .conftest import DATA, SEEDS
 
 
 def titles(lib, result, n=5):
@@ -316,3 +318,35 @@ def test_packed_and_argsort_postings_orders_agree(monkeypatch):
     assert packed.vocab == fallback.vocab
     for name in ("offsets", "docs", "weights", "idf"):
         assert np.array_equal(getattr(packed, name), getattr(fallback, name)), name
+
+
+@pytest.mark.parametrize("read_max", [None, 0])
+def test_phrases_narrowed_by_the_index_match_a_scan_of_every_paper(tmp_path, monkeypatch, read_max):
+    """A "phrase" is looked for only in the papers the index says can hold it (its inner words
+    whole, its last word's completions), read one at a time and not kept. Whatever the cut (inside
+    words at both ends, punctuation, LaTeX), the papers found are those a scan of every paper finds;
+    also when there are too many candidates to read one by one (read_max 0)."""
+    import random
+    import store.library_search as LS
+    from store.library_search import phrase_text
+    if read_max is not None:
+        monkeypatch.setattr(LS, "PHRASE_READ_MAX", read_max)
+    Library(tmp_path / "lib").import_paths([DATA / "icml_slice.jsonl", DATA / "iclr_slice.jsonl", SEEDS])
+    lib = Library(tmp_path / "lib")
+    texts = [phrase_text(p) for p in Library(tmp_path / "lib").corpus]
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(300):
+        d = rng.randrange(len(texts))
+        start = rng.randrange(len(texts[d]))
+        phrase = texts[d][start:start + rng.randrange(3, 40)].strip()
+        if not phrase or '"' in phrase:
+            continue
+        expected = [i for i, t in enumerate(texts) if phrase in t]
+        assert sorted(lib.search(f'"{phrase.upper()}"').indices.tolist()) == expected, phrase
+        checked += 1
+    assert checked > 250
+    if read_max is None:  # a narrowed phrase reads only candidates, and keeps none of them
+        fresh = Library(tmp_path / "lib")
+        assert len(fresh.search('"Reinforcement  learning"')) == sum("reinforcement learning" in t for t in texts) > 0
+        assert not any(p is not None for p in fresh.corpus.papers._papers) and fresh._folded is None
