@@ -816,3 +816,44 @@ async def test_keywords_shown_in_the_reader_and_filtered_by_kw(lib, make, tmp_pa
     assert "Understanding In-Context Learning from Repetitions" in reader
     assert ("keywords In-context learning · Large language models · Repetition · "
             "general machine learning (i.e., none of the above)") in reader
+
+
+async def test_tag_panel_offers_the_papers_keywords_as_tags(lib, make, tmp_path):
+    """On a paper with keywords, the tag panel lists them as tags it could take ("Offline RL" ->
+    offline-rl); T, a keyword, enter tags the paper with it; ctrl+f on a keyword not yet a tag
+    lists the papers with that keyword; papers without keywords offer none."""
+    rows = [{"abstract": "We study offline reinforcement learning from logged data with a new pessimistic value method.",
+             "keywords": ["Offline RL", "A" * 80]},
+            {"abstract": "Robots learn to grasp from videos of people, and a pessimistic critic keeps them safe.",
+             "keywords": ["Offline RL", "Pessimism"]}]
+    (tmp_path / "k.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    lib.import_paths([tmp_path / "k.jsonl"])
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        panel = screen(app).query_one("#tags")
+
+        def offered() -> list[str]:
+            from rich.text import Text
+            options = panel.query_one("#all-tags")
+            return [Text.from_markup(str(options.get_option_at_index(k).prompt)).plain
+                    for k in range(options.option_count)]
+
+        assert offered() == []  # a seed paper: no keywords
+        await pilot.press("G")  # the second JSON paper
+        await settle(pilot)
+        assert offered() == ["#offline-rl keyword", "#pessimism keyword"]
+        await pilot.press("k")  # the first: its 80-letter keyword is too long for a tag
+        await settle(pilot)
+        assert offered() == ["#offline-rl keyword"]
+        await pilot.press("T", "enter")
+        await settle(pilot)
+        pid, ann = cur(app)
+        assert ann.tags == ["offline-rl"] and offered() == ["#offline-rl 1"]
+        await pilot.press("escape", "G")  # back to the list, then its last paper
+        await settle(pilot)
+        assert offered() == ["#offline-rl 1", "#pessimism keyword"]
+        await pilot.press("T", "down", "ctrl+f")
+        await settle(pilot)
+        assert screen(app).query_one("#search").value == 'kw:"Pessimism"'
+        assert screen(app).results.border_title.startswith("1 / 37")

@@ -491,9 +491,9 @@ class MainScreen(Screen):
         self.query_one(TagInput).value = ""
 
     def action_filter_by_tag(self) -> None:
-        tag = self.query_one(TagPanel).highlighted_tag()
-        if tag:
-            self.query_one(SearchBox).value = f"tag:{tag}"
+        query = self.query_one(TagPanel).highlighted_filter()
+        if query:
+            self.query_one(SearchBox).value = query
             self.action_leave_tags()
 
     def action_topics(self) -> None:

@@ -1,8 +1,9 @@
 """The tagging panel: the paper's tags, every tag with its count, and a
 type-ahead box that completes existing tags fuzzily (rapidfuzz) or creates a
 new one. ``enter`` adds the typed tag (``-tag`` removes it); the list below
-ranks existing tags against what is typed, ``enter`` there adds that tag;
-``ctrl+f`` filters the results by the highlighted tag."""
+ranks existing tags against what is typed, then offers the paper's own keywords
+(from its source) as tags; ``enter`` there adds that tag; ``ctrl+f`` filters
+the results by the highlighted tag."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from store import Library
+from store.models import normalize_tag, tag_problem
 
 from ..keymap import binding, key_label
 
@@ -47,6 +49,17 @@ def ranked_tags(counts: Counter, typed: str) -> list[tuple[str, int]]:
         return counts.most_common()
     hits = process.extract(typed, list(counts), scorer=fuzz.WRatio, limit=None, score_cutoff=50)
     return [(tag, counts[tag]) for tag, _, _ in hits]
+
+
+def keyword_tags(keywords: list[str], taken: set[str]) -> dict[str, str]:
+    """A paper's keywords as the tags they would make ("Offline RL" -> offline-rl), each with its
+    keyword, leaving out tags in ``taken`` and keywords too long for a tag."""
+    out: dict[str, str] = {}
+    for keyword in keywords:
+        tag = normalize_tag(keyword)
+        if tag_problem(tag) is None and tag not in taken:
+            out.setdefault(tag, keyword)
+    return out
 
 
 class TagInput(Input):
@@ -85,6 +98,7 @@ class TagPanel(Vertical):
     def __init__(self, library: Library, **kwargs) -> None:
         super().__init__(**kwargs)
         self.library = library
+        self._keyword_tags: dict[str, str] = {}  # the shown paper's keywords as tags it lacks: tag -> keyword
 
     def compose(self):
         yield Static("[b]Tags[/b]", id="paper-tags")
@@ -97,6 +111,10 @@ class TagPanel(Vertical):
         chips = (" ".join(f"[b magenta]#{escape(t)}[/]" for t in tags)
                  or f"[dim]none yet — press {key_label(self.app, 'main.tag')}[/dim]")
         self.query_one("#paper-tags", Static).update(f"[b]On this paper[/b]\n{chips}")
+        offered = keyword_tags(self.library.paper(paper_id).keywords, set(tags)) if paper_id else {}
+        if offered != self._keyword_tags:
+            self._keyword_tags = offered
+            self.refresh_tags()
 
     def refresh_tags(self) -> None:
         typed = self.query_one(TagInput).value
@@ -106,7 +124,10 @@ class TagPanel(Vertical):
         counts = self.library.tag_counts()  # once: this runs after every triage key
         ranked = ranked_tags(counts, typed)
         options.add_options([Option(f"#{escape(t)} [dim]{c}[/dim]", id=t) for t, c in ranked])
-        self.query_one("#all-tags-title", Static).display = bool(counts)
+        offered = [t for t, _ in ranked_tags(Counter(list(self._keyword_tags)), typed) if t not in counts]
+        options.add_options([Option(f"#{escape(t)} [dim]keyword[/dim]", id=t) for t in offered])
+        ranked += [(t, 0) for t in offered]
+        self.query_one("#all-tags-title", Static).display = bool(counts or offered)
         if ranked:
             options.highlighted = 0 if typed else min(highlighted or 0, len(ranked) - 1)
 
@@ -115,6 +136,16 @@ class TagPanel(Vertical):
         if options.highlighted is None or not options.option_count:
             return None
         return options.get_option_at_index(options.highlighted).id
+
+    def highlighted_filter(self) -> str | None:
+        """The query that lists the papers of the highlighted entry: ``tag:rl``, or for a
+        keyword not yet a tag, ``kw:"Offline RL"``."""
+        tag = self.highlighted_tag()
+        if tag is None:
+            return None
+        if tag in self._keyword_tags and tag not in self.library.tag_counts():
+            return f'kw:"{self._keyword_tags[tag]}"'
+        return f"tag:{tag}"
 
     @on(Input.Changed, "#tag-input")
     def _typed(self) -> None:
