@@ -39,6 +39,7 @@ BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded b
 # In a corpus line (see stats): a source's file name, and a merged variant (only variants have a similarity).
 _SOURCE_FILE = re.compile(rb'"file":("(?:[^"\\]|\\.)*")')
 _VARIANT = re.compile(rb'"similarity":')
+STATS_KEYWORDS = 15  # the most common keywords stats lists
 
 
 class Library(SearchMixin, DiscoveryMixin):
@@ -427,7 +428,8 @@ class Library(SearchMixin, DiscoveryMixin):
         return counts, stamps[0][:16].replace("T", " "), stamps[-1][:16].replace("T", " ")
 
     def stats(self) -> dict:
-        """Counts by status, star, tag and venue ("NeurIPS 2026"; "" for papers without one)."""
+        """Counts by status, star, tag, venue ("NeurIPS 2026"; "" for papers without one) and the
+        most common keywords (case ignored; written as first seen)."""
         status = Counter({s: 0 for s in STATUSES})
         for a in self.annotations.values():
             status[a.status] += 1
@@ -440,6 +442,11 @@ class Library(SearchMixin, DiscoveryMixin):
         files = {orjson.loads(raw) for _, raw in papers.scan(_SOURCE_FILE)}
         files.update(s.file for p in papers.parsed() for s in p.sources)
         merges = len(papers.scan(_VARIANT)) + sum(len(p.variants) for p in papers.parsed())
+        keywords: Counter = Counter()
+        spelled: dict[str, str] = {}
+        for labels in papers.column("keywords"):
+            for label in labels:
+                keywords[spelled.setdefault(label.casefold(), label)] += 1
         return {
             "papers": len(self.corpus),
             "triaged": len(self.corpus) - status["unread"],
@@ -447,6 +454,8 @@ class Library(SearchMixin, DiscoveryMixin):
             "stars": {str(k): stars[k] for k in sorted(stars)},
             "tags": dict(self.tag_counts().most_common()),
             "venues": dict(venues.most_common()),
+            "keywords": dict(keywords.most_common(STATS_KEYWORDS)),
+            "distinct_keywords": len(keywords),
             "sources": len(files),
             "near_duplicate_merges": merges,
         }

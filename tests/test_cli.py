@@ -43,7 +43,8 @@ def test_triage_round_trip_and_undo(run_cli):
     stats = json.loads(run_cli("stats", "--format", "json").stdout)
     assert stats["status"]["to-read"] == 1 and stats["triaged"] == 1
     assert stats["venues"] == {"NeurIPS 2026": 35}  # the seed dumps' header line
-    assert "venues: NeurIPS 2026 (35)" in run_cli("stats").stdout
+    assert "venues: NeurIPS 2026 (35)" in run_cli("stats").stdout and "keywords" not in run_cli("stats").stdout
+    assert stats["keywords"] == {} and stats["distinct_keywords"] == 0
 
 
 def test_status_and_star_take_the_value_first_or_last(run_cli):
@@ -287,6 +288,10 @@ def test_every_export_imports_back_the_same_papers_and_reference_lists(run_cli, 
     mine = json.loads(run_cli("list", "--format", "json", "--limit", "100").stdout)
     assert "keywords In-context learning · Large language models · Repetition · general" in run_cli("show", tagged["id"]).stdout
     assert [p["id"] for p in json.loads(run_cli("list", "--format", "json", "--query", "kw:repetit").stdout)] == [tagged["id"]]
+    labels = [k for p in mine for k in p["keywords"]]
+    stats = json.loads(run_cli("stats", "--format", "json").stdout)
+    assert stats["distinct_keywords"] == len({k.casefold() for k in labels}) and sum(stats["keywords"].values()) <= len(labels)
+    assert f"keywords ({stats['distinct_keywords']}): " in run_cli("stats").stdout
     fields = ("id", "title", "derived_title", "authors", "url", "venue", "year", "keywords", "abstract")
     for fmt, name in (("json", "o.json"), ("jsonl", "o.jsonl"), ("csv", "o.csv"), ("bibtex", "o.bib"),
                       ("csl-json", "c.json"), ("ris", "o.ris")):

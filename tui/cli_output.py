@@ -168,3 +168,7 @@ def print_stats(stats: dict, fmt: str) -> None:
         out.print("  venues: " + escape(", ".join(f"{v or '(none)'} ({c:,})" for v, c in stats["venues"].items())))
     if stats["tags"]:
         out.print("  tags: " + escape(", ".join(f"#{t} ({c})" for t, c in stats["tags"].items())))
+    if stats["keywords"]:
+        more = stats["distinct_keywords"] - len(stats["keywords"])
+        out.print(f"  keywords ({stats['distinct_keywords']:,}): "
+                  + escape(" · ".join(f"{k} ({c:,})" for k, c in stats["keywords"].items()) + (" · …" if more else "")))
