@@ -250,3 +250,23 @@ def test_note_drafts_are_kept_dropped_and_never_block(lib):
     assert lib.drafts.get(a) is None and lib.drafts.count() == 0
     lib.drafts.keep(a, "fresh")  # and a new draft replaces the damaged file
     assert lib.drafts.get(a)[0] == "fresh"
+
+
+def test_a_corpus_read_in_the_background_never_replaces_a_newer_one(lib, tmp_path):
+    """The app reads another process's corpus in a thread and installs it afterwards. If this
+    library wrote (or read) its own corpus meanwhile, the read is stale: installing it would lose
+    papers, so it is refused and the next look reads the file again."""
+    other = Library(lib.folder)
+    (tmp_path / "a.txt").write_text("We study grokking in small transformers trained on modular arithmetic today.\n")
+    other.import_paths([tmp_path / "a.txt"])
+    read = lib.read_changed_corpus()
+    assert read is not None and len(read[0]) == 36
+    (tmp_path / "b.txt").write_text("A second new paper on protein folding with diffusion models, measured well.\n")
+    lib.import_paths([tmp_path / "b.txt"])  # this library writes: 37 papers, the other's included
+    assert not lib.install_corpus(*read) and len(lib) == 37
+    assert lib.read_changed_corpus() is None and not lib.refresh_corpus()
+    other.import_paths([tmp_path / "a.txt", tmp_path / "b.txt"])  # nothing new: same papers
+    assert not lib.refresh_corpus()
+    (tmp_path / "c.txt").write_text("A third paper about speech recognition for children in noisy classrooms.\n")
+    other.import_paths([tmp_path / "c.txt"])
+    assert lib.refresh_corpus() and len(lib) == 38

@@ -82,6 +82,45 @@ async def test_papers_imported_by_another_process_appear(lib, make, tmp_path):
         assert not app.library.refresh_corpus()
 
 
+async def test_the_corpus_another_process_wrote_is_read_off_the_ui_thread(lib, make, tmp_path, monkeypatch):
+    """Reading a changed corpus takes ~1.3 s at 300k papers: it runs in a thread, and a file that
+    cannot be read is reported while the app keeps its papers."""
+    import threading
+    read_in = []
+    real = Library.read_changed_corpus
+
+    def spy(self):
+        read_in.append(threading.current_thread() is threading.main_thread())
+        return real(self)
+
+    monkeypatch.setattr(Library, "read_changed_corpus", spy)
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        dump = tmp_path / "more.txt"
+        dump.write_text("We study grokking in small transformers trained on modular arithmetic and show that "
+                        "weight decay drives the late jump in test accuracy.\n")
+        Library(lib.folder).import_paths([dump])
+        screen(app)._poll_other_processes()
+        await settle(pilot)
+        assert read_in == [False] and screen(app).results.border_title.startswith("36 / 36")
+        corpus = lib.folder / "corpus.jsonl"
+        corpus.write_bytes(b"{}\n" + corpus.read_bytes())  # damaged by something else
+        screen(app)._poll_other_processes()
+        await settle(pilot)
+        assert "could not read the papers another process wrote" in " ".join(str(n.message) for n in app._notifications)
+        assert screen(app).results.border_title.startswith("36 / 36") and len(app.library) == 36
+        said = len(app._notifications)
+        screen(app)._poll_other_processes()  # the same damaged file: not read (nor reported) again
+        await settle(pilot)
+        assert len(app._notifications) == said
+        Library(tmp_path / "fresh").import_paths([dump])
+        corpus.write_bytes((tmp_path / "fresh" / "corpus.jsonl").read_bytes())  # mended: read again
+        screen(app)._poll_other_processes()
+        await settle(pilot)
+        assert screen(app).results.border_title.startswith("1 / 1")
+
+
 async def test_footer_labels_are_distinct(lib, make):
     """Every key the footer shows has its own label: "⏎ Read" beside "r Read" read as one action."""
     app = make(lib)

@@ -22,6 +22,7 @@ from textual.widgets import Input
 from textual.worker import get_current_worker
 
 from store import Library, PapersiftError
+from store.corpus import file_signature
 from store.library import SORTS
 from store.query import parse_query
 from store.text import counted
@@ -116,6 +117,8 @@ class MainScreen(Screen):
         self._list_counts = (0, 0, "")  # matches, library size, sort note: the list's border title
         self._searched_once = False
         self._stay_on: str | None = None  # a paper id the next results keep the cursor on
+        self._reading_corpus = False  # a thread is reading the corpus another process wrote
+        self._unreadable_corpus: tuple | None = None  # signature of a corpus file that could not be read
 
     def compose(self):
         yield TriageHeader(id="header")
@@ -233,17 +236,37 @@ class MainScreen(Screen):
         self._update_header()
 
     def _poll_other_processes(self) -> None:
-        if self.library.corpus_changed_on_disk():
-            self._reload_papers()
+        if (self.library.corpus_changed_on_disk() and not self._reading_corpus
+                and file_signature(self.library.corpus_path) != self._unreadable_corpus):
+            self._reading_corpus = True
+            self._read_corpus()
         if self.library.refresh():
             self.repaint()
 
-    def _reload_papers(self) -> None:
-        """Another process imported (or split) papers: search again, staying on the paper shown."""
+    @work(exclusive=True, thread=True, group="corpus")
+    def _read_corpus(self) -> None:
+        """Another process imported (or split) papers: read its corpus off the UI thread (~1.3 s
+        at 300k papers), then install it there."""
+        signature = file_signature(self.library.corpus_path)
+        try:
+            read = self.library.read_changed_corpus()
+        except PapersiftError as exc:
+            self.app.call_from_thread(self._corpus_unreadable, str(exc), signature)
+            return
+        self.app.call_from_thread(self._reload_papers, read)
+
+    def _corpus_unreadable(self, message: str, signature: tuple | None) -> None:
+        self._reading_corpus = False
+        self._unreadable_corpus = signature  # said once: tried again when the file changes again
+        self.notify(f"could not read the papers another process wrote: {message}", severity="error", timeout=10)
+
+    def _reload_papers(self, read) -> None:
+        """Install the corpus read by :meth:`_read_corpus` and search again, staying on the paper shown."""
+        self._reading_corpus = False
         before = len(self.library)
         idx = self.results.current_index
         shown = self.library.corpus.papers[idx].id if idx is not None else None
-        if not self.library.refresh_corpus():
+        if read is None or not self.library.install_corpus(*read):
             return
         self._stay_on = shown
         self.run_search(self.query_text)
