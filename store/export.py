@@ -125,7 +125,7 @@ def _md_escape(text: str) -> str:
 
 # ----------------------------------------------------------------------- CSV
 CSV_COLUMNS = ("id", "title", "status", "star", "tags", "note", "abstract", "authors", "sources", "url", "venue", "year",
-               "derived_title", "keywords")
+               "derived_title", "keywords", "area")
 
 
 def neutralize(cell: str) -> str:
@@ -142,7 +142,7 @@ def to_csv(pairs: list[Pair]) -> str:
         row = [paper.id, title_of(paper), ann.status, str(ann.star), "; ".join(ann.tags), ann.note,
                paper.abstract, "; ".join(paper.authors), "; ".join(f"{s.file}#{s.position}" for s in paper.sources),
                paper.url, paper.venue, paper.year, "true" if paper.derived_title else "false",
-               join_keywords(paper.keywords)]
+               join_keywords(paper.keywords), paper.area]
         writer.writerow([neutralize(c) for c in row])
     return buf.getvalue()
 
@@ -211,7 +211,7 @@ def to_bibtex(pairs: list[Pair]) -> str:
         if paper.year:
             fields.append(("year", paper.year))
         fields.append(("abstract", bib_escape(paper.abstract)))
-        labels = tags_and_keywords(ann.tags, paper.keywords)
+        labels = tags_and_keywords(ann.tags, paper.keywords, paper.area)
         if labels:
             fields.append(("keywords", bib_escape(join_keywords(labels))))
         if ann.note:
@@ -272,7 +272,7 @@ def to_csl_json(pairs: list[Pair]) -> str:
         item = {"id": paper.id, "type": "article", "title": title_of(paper), "abstract": paper.abstract}
         if paper.authors:
             item["author"] = [csl_name(a) for a in paper.authors]
-        labels = tags_and_keywords(ann.tags, paper.keywords)
+        labels = tags_and_keywords(ann.tags, paper.keywords, paper.area)
         if labels:
             item["keyword"] = join_keywords(labels)
         if ann.note:
@@ -307,7 +307,7 @@ def to_ris(pairs: list[Pair]) -> str:
         if paper.venue:
             rec.append(f"T2  - {_ris_value(paper.venue)}")
         rec.append(f"AB  - {_ris_value(paper.abstract)}")
-        rec += [f"KW  - {_ris_value(t)}" for t in tags_and_keywords(ann.tags, paper.keywords)]
+        rec += [f"KW  - {_ris_value(t)}" for t in tags_and_keywords(ann.tags, paper.keywords, paper.area)]
         rec += [f"N1  - {line}" for line in (ann.note.splitlines() if ann.note else []) if line.strip()]
         if paper.url:
             rec.append(f"UR  - {_ris_value(paper.url)}")

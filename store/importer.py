@@ -179,6 +179,7 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
             venue=rec.venue,
             year=rec.year,
             keywords=list(rec.keywords),
+            area=rec.area,
         )
         corpus.add(paper)
         owner[row] = rid
@@ -204,7 +205,7 @@ def _best_match(row: int, earlier: Iterable[int], shs: list[np.ndarray], owner: 
 
 
 def _enrich(paper: Paper, rec: RawRecord) -> bool:
-    """A real title, authors, link, venue, year or keywords arriving for a known paper: keep them."""
+    """A real title, authors, link, venue, year, keywords or area arriving for a known paper: keep them."""
     changed = False
     if rec.title and paper.derived_title:
         paper.title, paper.derived_title = rec.title, False
@@ -223,6 +224,9 @@ def _enrich(paper: Paper, rec: RawRecord) -> bool:
         changed = True
     if rec.keywords and not paper.keywords:
         paper.keywords = list(rec.keywords)
+        changed = True
+    if rec.area and not paper.area:
+        paper.area = rec.area
         changed = True
     return changed
 

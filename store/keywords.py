@@ -50,7 +50,7 @@ def join_keywords(labels: list[str]) -> str:
     return "; ".join(labels) + (";" if len(labels) == 1 else "")
 
 
-def tags_and_keywords(tags: list[str], keywords: list[str]) -> list[str]:
+def tags_and_keywords(tags: list[str], keywords: list[str], area: str = "") -> list[str]:
     """What a reference manager's one keywords field gets: the person's tags first, then the
-    source's keywords not already among them (case ignored)."""
-    return keywords_of(list(tags), list(keywords))
+    source's keywords and area not already among them (case ignored)."""
+    return keywords_of(list(tags), list(keywords), [area])

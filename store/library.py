@@ -450,8 +450,8 @@ class Library(SearchMixin, DiscoveryMixin):
         return counts, stamps[0][:16].replace("T", " "), stamps[-1][:16].replace("T", " ")
 
     def stats(self) -> dict:
-        """Counts by status, star, tag, venue ("NeurIPS 2026"; "" for papers without one) and the
-        most common keywords (case ignored; written as first seen)."""
+        """Counts by status, star, tag, venue ("NeurIPS 2026"; "" for papers without one) and area,
+        and the most common keywords (case ignored; written as first seen)."""
         status = Counter({s: 0 for s in STATUSES})
         for a in self.annotations.values():
             status[a.status] += 1
@@ -469,6 +469,7 @@ class Library(SearchMixin, DiscoveryMixin):
         for labels in papers.column("keywords"):
             for label in labels:
                 keywords[spelled.setdefault(label.casefold(), label)] += 1
+        areas = Counter(area for area in papers.column("area") if area)
         return {
             "papers": len(self.corpus),
             "triaged": len(self.corpus) - status["unread"],
@@ -478,6 +479,7 @@ class Library(SearchMixin, DiscoveryMixin):
             "venues": dict(venues.most_common()),
             "keywords": dict(keywords.most_common(STATS_KEYWORDS)),
             "distinct_keywords": len(keywords),
+            "areas": dict(areas.most_common()),
             "sources": len(files),
             "near_duplicate_merges": merges,
         }

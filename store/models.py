@@ -50,9 +50,13 @@ class Paper:
         url: a link the input carried.
         venue, year: where and when it appeared ("NeurIPS", "2026"), when the input said: a
             dump's header line, or the fields of JSON, CSV, BibTeX, RIS and CSL-JSON.
-        keywords: the input's subject labels (author keywords, OpenReview's primary area,
-            arXiv categories, BibTeX/RIS/CSL keywords), as written. They are the source's
-            words, not the person's: tags stay the person's own.
+        keywords: the input's subject labels (author keywords, arXiv categories,
+            BibTeX/RIS/CSL keywords), as written. They are the source's words, not the
+            person's: tags stay the person's own.
+        area: the subject area the venue filed it under (OpenReview's ``primary_area``, such
+            as "reinforcement learning"). Kept apart from keywords: an area names a whole
+            section ("... computer vision, audio, language, and other modalities"), so its
+            words are not searched as the paper's own.
     """
 
     id: str
@@ -68,6 +72,7 @@ class Paper:
     venue: str = ""
     year: str = ""
     keywords: list[str] = field(default_factory=list)
+    area: str = ""
 
     @property
     def published(self) -> str:
@@ -89,6 +94,8 @@ class Paper:
             rec["year"] = self.year
         if self.keywords:
             rec["keywords"] = self.keywords
+        if self.area:
+            rec["area"] = self.area
         if self.aliases:
             rec["aliases"] = self.aliases
         if self.variants:
@@ -120,6 +127,7 @@ class Paper:
             venue=rec.get("venue", ""),
             year=rec.get("year", ""),
             keywords=list(rec.get("keywords") or []),
+            area=rec.get("area", ""),
         )
 
 

@@ -61,6 +61,7 @@ class RawRecord:
     venue: str = ""
     year: str = ""
     keywords: list[str] = field(default_factory=list)
+    area: str = ""
 
 
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
@@ -284,16 +285,17 @@ def _record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | N
                                         if isinstance(issued, dict) else "")
     doi = obj.get("DOI") or obj.get("doi")
     url = obj.get("url") or obj.get("URL") or (f"https://doi.org/{doi.strip()}" if isinstance(doi, str) and doi.strip() else "")
-    # JSON: "keywords" (OpenReview, ICLR dumps; papersift's own export), "primary_area"
-    # (OpenReview's area); CSL-JSON: "keyword"; arXiv's snapshot: "categories" (via snapshot_fields).
-    area = obj.get("primary_area")  # one area, commas and all
-    keywords = keywords_of(obj.get("keywords"), obj.get("keyword"), [area] if isinstance(area, str) else None)
+    # JSON: "keywords" (OpenReview, ICLR dumps; papersift's own export); CSL-JSON: "keyword";
+    # arXiv's snapshot: "categories" (via snapshot_fields). The area: OpenReview's "primary_area".
+    keywords = keywords_of(obj.get("keywords"), obj.get("keyword"))
+    area = obj.get("area") or obj.get("primary_area")
+    area = (keywords_of([area]) or [""])[0]  # one label, commas and all, cleaned as keywords are
     abstract = abstract.strip()
     _check_length(path, abstract, line, where)
     return RawRecord(abstract=abstract, file=name, position=pos, title=" ".join(title.split()),
                      authors=authors, external_id=str(ext), url=url if isinstance(url, str) else "",
                      venue=" ".join(venue.split()) if isinstance(venue, str) else "", year=year,
-                     keywords=keywords)
+                     keywords=keywords, area=area)
 
 
 def _csl_name(name: object, path: Path, line: int | None, where: str | None) -> str:

@@ -6,7 +6,7 @@ case and accents ignored; ``-author:`` excludes), ``id:3f2a`` (an id, alias or i
 prefix; a whole 12-character id works without ``id:``, so ids pasted from an
 export or from ``I`` list those papers; ``-id:`` leaves one out), ``venue:neurips``
 (part of the venue, case ignored; ``-venue:`` excludes), ``year:2024`` (also
-``year:>=2023``), ``kw:bandit`` (part of one of the paper's keywords, case and accents
+``year:>=2023``), ``kw:bandit`` (part of one of the paper's keywords or its area, case and accents
 ignored; ``keyword:`` alike, ``-kw:`` excludes; ``kw:"federated learning"`` for
 words with spaces). Orderings: ``similar:ID`` (more like
 this paper), ``rec:stars`` / ``rec:TAG`` (recommended from your stars and

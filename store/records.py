@@ -2,8 +2,8 @@
 
 Schema (``papersift-paper`` version 1): id, title, derived_title, abstract,
 authors, status, star, tags, note, created, updated, sources, url,
-external_id, aliases, venue, year, keywords (venue, year and keywords added
-within version 1: readers of the schema ignore fields they do not know).
+external_id, aliases, venue, year, keywords, area (venue, year, keywords and
+area added within version 1: readers of the schema ignore fields they do not know).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ def paper_record(paper: Paper, ann: Annotation) -> dict:
         "venue": paper.venue,
         "year": paper.year,
         "keywords": paper.keywords,
+        "area": paper.area,
     }
 
 

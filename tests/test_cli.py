@@ -274,8 +274,8 @@ def test_search_finds_papers_by_pasted_ids(run_cli):
 def test_every_export_imports_back_the_same_papers_and_reference_lists(run_cli, tmp_path):
     """What each export writes (and Zotero, EndNote... write RIS, CSL-JSON, BibTeX alike) imports into
     another library: same ids, titles (derived ones still marked derived), authors, links, venue,
-    year, keywords and abstract (BibTeX, CSL-JSON and RIS have one keywords field: tags, then
-    keywords). BibTeX/RIS entries without an abstract are named in the summary; a truncated RIS
+    year, keywords, area and abstract (BibTeX, CSL-JSON and RIS have one keywords field: tags, then
+    keywords, then area). BibTeX/RIS entries without an abstract are named in the summary; a truncated RIS
     file is refused with its line, the library untouched."""
     jsonl = tmp_path / "papers.jsonl"
     jsonl.write_text("".join(line + "\n" for line in (DATA / "icml_slice.jsonl").read_text().splitlines()[:12]
@@ -286,13 +286,15 @@ def test_every_export_imports_back_the_same_papers_and_reference_lists(run_cli, 
     tagged = next(p for p in mine if p["keywords"])
     run_cli("tag", tagged["id"], "to-discuss", "repetition")  # the second is also a keyword ("Repetition")
     mine = json.loads(run_cli("list", "--format", "json", "--limit", "100").stdout)
-    assert "keywords In-context learning · Large language models · Repetition · general" in run_cli("show", tagged["id"]).stdout
+    shown = run_cli("show", tagged["id"]).stdout
+    assert "keywords In-context learning · Large language models · Repetition\n" in shown
+    assert "area general machine learning (i.e., none of the above)\n" in shown
     assert [p["id"] for p in json.loads(run_cli("list", "--format", "json", "--query", "kw:repetit").stdout)] == [tagged["id"]]
     labels = [k for p in mine for k in p["keywords"]]
     stats = json.loads(run_cli("stats", "--format", "json").stdout)
     assert stats["distinct_keywords"] == len({k.casefold() for k in labels}) and sum(stats["keywords"].values()) <= len(labels)
-    assert f"keywords ({stats['distinct_keywords']}): " in run_cli("stats").stdout
-    fields = ("id", "title", "derived_title", "authors", "url", "venue", "year", "keywords", "abstract")
+    assert sum(stats["areas"].values()) == 3 and f"keywords ({stats['distinct_keywords']}): " in run_cli("stats").stdout
+    fields = ("id", "title", "derived_title", "authors", "url", "venue", "year", "keywords", "area", "abstract")
     for fmt, name in (("json", "o.json"), ("jsonl", "o.jsonl"), ("csv", "o.csv"), ("bibtex", "o.bib"),
                       ("csl-json", "c.json"), ("ris", "o.ris")):
         exported = tmp_path / name
@@ -303,8 +305,8 @@ def test_every_export_imports_back_the_same_papers_and_reference_lists(run_cli, 
         for a, b in zip(mine, copy):
             if fmt == "bibtex":  # "95.8\\%" in an abstract (escaped by its authors) comes back "95.8%": it printed so
                 a = {**a, "abstract": re.sub(r"\\([%&#_$])", r"\1", a["abstract"])}
-            if fmt in ("bibtex", "csl-json", "ris"):  # one keywords field: the tags, then the keywords
-                a = {**a, "keywords": keywords_of(a["tags"], a["keywords"])}
+            if fmt in ("bibtex", "csl-json", "ris"):  # one keywords field: tags, keywords, area
+                a = {**a, "keywords": keywords_of(a["tags"], a["keywords"], [a["area"]]), "area": ""}
             differ = [k for k in fields if a[k] != b[k]]
             if fmt == "csv" and differ == ["title"]:  # the CSV's title column is plain text, math as Unicode
                 differ = [] if "$" in a["title"] else differ

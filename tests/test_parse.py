@@ -290,7 +290,8 @@ def test_openreview_notes_api_v1_and_v2(tmp_path):
         ("Why Do You Grok?", ABS1, ["Mohamad Amin Mohamadi", "Zhiyuan Li"]), ("Old API", ABS2, ["Ann Lee"])]
     assert (recs[0].venue, recs[0].year, recs[0].url) == ("ICLR", "2024", "https://openreview.net/forum?id=ad5I6No9G1")
     assert (recs[1].venue, recs[1].year, recs[1].external_id) == ("TMLR", "2022", "xyz")
-    assert (recs[0].keywords, recs[1].keywords) == (["grokking", "memorization", "learning theory, optimization"], [])
+    assert (recs[0].keywords, recs[1].keywords) == (["grokking", "memorization"], [])
+    assert (recs[0].area, recs[1].area) == ("learning theory, optimization", "")
     assert recs.no_abstract == ["w1"]
     odd = {"id": "t", "cdate": 1e300, "content": {"abstract": ABS1}}  # a timestamp past any calendar
     assert parse_file(write(tmp_path, "odd.json", json.dumps([odd])))[0].year == ""

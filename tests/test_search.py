@@ -188,9 +188,9 @@ def test_field_columns_read_from_the_file_match_the_papers(tmp_path):
 
 
 def test_keywords_filter_and_rank(tmp_path):
-    """kw: keeps papers with a keyword holding the part (case and accents ignored; quoted parts may
-    have spaces; -kw: excludes); a word found only among a paper's keywords still finds it; a
-    re-import adds keywords to papers imported without them."""
+    """kw: keeps papers with a keyword (or area) holding the part (case and accents ignored; quoted
+    parts may have spaces; -kw: excludes); a word found only among a paper's keywords still finds
+    it, one only in its area does not; a re-import adds keywords to papers imported without them."""
     rows = [json.loads(line) for line in (DATA / "iclr_slice.jsonl").read_text().splitlines()]
     for r in rows:
         r["title"] = " ".join(r["title"].split())  # as imported
@@ -216,6 +216,12 @@ def test_keywords_filter_and_rank(tmp_path):
                         and k.casefold() not in (r["title"] + r["abstract"]).casefold())
     r, k = only_keyword
     assert r["title"] in [lib.corpus.papers[int(i)].title for i in lib.search(k).indices[:10]], k
+    # An area names a whole section ("... vision, audio, language, and other modalities"): its words
+    # are not the paper's own, so searching them does not find it (kw: does).
+    r, word = next((r, w) for r in rows for w in re.findall(r"[a-z]{7,}", r["primary_area"])
+                   if w not in " ".join([r["title"], r["abstract"], *r["keywords"]]).casefold())
+    found = {lib.corpus.papers[int(i)].title for i in lib.search(word).indices}
+    assert r["title"] not in found and r["title"] in titles(f"kw:{word}"), word
 
 
 def test_author_filter_ignores_case_and_accents(lib, tmp_path):

@@ -839,7 +839,7 @@ async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, 
 
 async def test_keywords_shown_in_the_reader_and_filtered_by_kw(lib, make, tmp_path):
     """An ICLR paper's keywords and area under its byline; typing kw:"..." in the search box lists
-    the papers holding one (the seeds have none)."""
+    the papers holding one (the seeds have none); kw: finds the area too."""
     from rich.console import Console
     (tmp_path / "iclr.jsonl").write_text((DATA / "iclr_slice.jsonl").read_text().splitlines()[0] + "\n")
     lib.import_paths([tmp_path / "iclr.jsonl"])
@@ -849,12 +849,15 @@ async def test_keywords_shown_in_the_reader_and_filtered_by_kw(lib, make, tmp_pa
         await pilot.press("slash", *'kw:"in-context learn"', "enter")
         await settle(pilot)
         assert screen(app).results.border_title.startswith("1 / 36")
+        await pilot.press("slash", *(["backspace"] * 25), *'kw:"none of the"', "enter")
+        await settle(pilot)
+        assert screen(app).results.border_title.startswith("1 / 36")
         console = Console(width=140, record=True, file=open(os.devnull, "w"))
         console.print(screen(app).query_one("#reader-body").content)
         reader = " ".join(console.export_text().split())
     assert "Understanding In-Context Learning from Repetitions" in reader
-    assert ("keywords In-context learning · Large language models · Repetition · "
-            "general machine learning (i.e., none of the above)") in reader
+    assert ("keywords In-context learning · Large language models · Repetition   "
+            "area general machine learning (i.e., none of the above)").replace("   ", " ") in reader
 
 
 async def test_tag_panel_offers_the_papers_keywords_as_tags(lib, make, tmp_path):

@@ -139,6 +139,8 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     out.print("[dim]sources[/dim] " + ", ".join(f"{escape(s.file)}#{s.position}" for s in p.sources))
     if p.keywords:
         out.print(f"[dim]keywords[/dim] {escape(display_safe(' · '.join(p.keywords), False))}")
+    if p.area:
+        out.print(f"[dim]area[/dim] {escape(display_safe(p.area, False))}")
     if p.url:
         out.print(f"[dim]url[/dim] {escape(display_safe(p.url, False))}")
     out.print()
@@ -168,6 +170,8 @@ def print_stats(stats: dict, fmt: str) -> None:
         out.print("  venues: " + escape(", ".join(f"{v or '(none)'} ({c:,})" for v, c in stats["venues"].items())))
     if stats["tags"]:
         out.print("  tags: " + escape(", ".join(f"#{t} ({c})" for t, c in stats["tags"].items())))
+    if stats["areas"]:
+        out.print("  areas: " + escape(" · ".join(f"{a} ({c:,})" for a, c in stats["areas"].items())))
     if stats["keywords"]:
         more = stats["distinct_keywords"] - len(stats["keywords"])
         out.print(f"  keywords ({stats['distinct_keywords']:,}): "

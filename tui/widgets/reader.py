@@ -1,5 +1,5 @@
 """The abstract reader: title, marker for derived titles, authors, the rendered
-abstract, keywords, id, sources, status, star, tags and note."""
+abstract, keywords and area, id, sources, status, star, tags and note."""
 
 from __future__ import annotations
 
@@ -75,8 +75,13 @@ class Reader(VerticalScroll, can_focus=True):
         byline = paper.byline()
         if byline:
             parts.append(Text(display_safe(byline, False), style="italic"))
-        if paper.keywords:
-            parts.append(Text.assemble(("keywords ", "dim"), (display_safe(" · ".join(paper.keywords), False), "cyan")))
+        labels = Text()
+        for name, value in (("keywords", " · ".join(paper.keywords)), ("area", paper.area)):
+            if value:
+                labels.append(("   " if labels else "") + name + " ", style="dim")
+                labels.append(display_safe(value, False), style="cyan")
+        if labels:
+            parts.append(labels)
         meta = Text.from_markup(
             f"[{STATUS_STYLE[ann.status]}]{ann.status}[/]  "
             f"[yellow]{'★' * ann.star}{'☆' * (3 - ann.star)}[/]  "

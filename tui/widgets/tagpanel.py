@@ -52,8 +52,8 @@ def ranked_tags(counts: Counter, typed: str) -> list[tuple[str, int]]:
 
 
 def keyword_tags(keywords: list[str], taken: set[str]) -> dict[str, str]:
-    """A paper's keywords as the tags they would make ("Offline RL" -> offline-rl), each with its
-    keyword, leaving out tags in ``taken`` and keywords too long for a tag."""
+    """A paper's keywords (and area) as the tags they would make ("Offline RL" -> offline-rl),
+    each with its keyword, leaving out tags in ``taken`` and keywords too long for a tag."""
     out: dict[str, str] = {}
     for keyword in keywords:
         tag = normalize_tag(keyword)
@@ -111,7 +111,8 @@ class TagPanel(Vertical):
         chips = (" ".join(f"[b magenta]#{escape(t)}[/]" for t in tags)
                  or f"[dim]none yet — press {key_label(self.app, 'main.tag')}[/dim]")
         self.query_one("#paper-tags", Static).update(f"[b]On this paper[/b]\n{chips}")
-        offered = keyword_tags(self.library.paper(paper_id).keywords, set(tags)) if paper_id else {}
+        paper = self.library.paper(paper_id) if paper_id else None
+        offered = keyword_tags([*paper.keywords, paper.area], set(tags)) if paper else {}
         if offered != self._keyword_tags:
             self._keyword_tags = offered
             self.refresh_tags()
