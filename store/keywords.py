@@ -3,9 +3,9 @@ and written back so they read again the same.
 
 Formats hold them two ways: a list (JSON, OpenReview, RIS's one ``KW`` line each) or one string
 (BibTeX ``keywords``, CSL-JSON ``keyword``, a CSV cell) separated by ',' or ';'. A label may hold
-a comma itself (ICLR's area "societal considerations including fairness, safety, privacy"), so
-:func:`join_keywords` uses ';' whenever one does, and :func:`keywords_of` splits on ';' when the
-string has one.
+a comma itself ("Reinforcement learning, offline"; ICLR's area "societal considerations including
+fairness, safety, privacy", which the exports add to the keywords), so :func:`join_keywords` uses
+';' whenever one does, and :func:`keywords_of` splits on ';' when the string has one.
 """
 
 from __future__ import annotations

@@ -260,9 +260,10 @@ class Library(SearchMixin, DiscoveryMixin):
 
     def read_changed_corpus(self) -> tuple[Corpus, tuple | None] | None:
         """The corpus file another process wrote, read but not installed, and the signature of
-        the file this library had then (None when it has not changed). It touches nothing of this library, so the app runs it in a thread: at 300k
-        papers the read takes ~1.3 s. No lock is needed: writers replace the file atomically,
-        and a file replaced during the read shows as changed on the next look.
+        the file this library had then (None when it has not changed). It touches nothing of
+        this library, so the app runs it in a thread: at 300k papers the read takes ~1.3 s. No
+        lock is needed: writers replace the file atomically, and a file replaced during the
+        read shows as changed on the next look.
 
         Raises:
             CorruptFileError: the file on disk cannot be read.

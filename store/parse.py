@@ -22,10 +22,10 @@ import orjson
 from .arxiv import looks_like_atom, read_atom, snapshot_fields
 from .choices import DERIVED, FORMULA_START
 from .errors import InputError
+from .keywords import keywords_of
 from .locations import is_library_dir
 from .openreview import is_note, note_fields
 from .ris import looks_like_ris, read_ris
-from .keywords import keywords_of
 from .text import counted, first_few
 
 MAX_ABSTRACT_CHARS = 100_000

@@ -250,7 +250,7 @@ class MainScreen(Screen):
         signature = file_signature(self.library.corpus_path)
         try:
             read = self.library.read_changed_corpus()
-        except PapersiftError as exc:
+        except (PapersiftError, OSError) as exc:  # damaged, or gone (a library folder deleted)
             self.app.call_from_thread(self._corpus_unreadable, str(exc), signature)
             return
         self.app.call_from_thread(self._reload_papers, read)

@@ -145,7 +145,7 @@ class TagPanel(Vertical):
         if tag is None:
             return None
         if tag in self._keyword_tags and tag not in self.library.tag_counts():
-            return f'kw:"{self._keyword_tags[tag]}"'
+            return 'kw:"{}"'.format(self._keyword_tags[tag].replace('"', " "))  # a quote would end it
         return f"tag:{tag}"
 
     @on(Input.Changed, "#tag-input")
