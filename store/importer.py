@@ -210,23 +210,13 @@ def _enrich(paper: Paper, rec: RawRecord) -> bool:
     if rec.title and paper.derived_title:
         paper.title, paper.derived_title = rec.title, False
         changed = True
-    if rec.authors and not paper.authors:
-        paper.authors = list(rec.authors)
-        changed = True
-    if rec.url and not paper.url:
-        paper.url = rec.url
-        changed = True
-    if rec.external_id and not paper.external_id:
-        paper.external_id = rec.external_id
-        changed = True
+    for name in ("authors", "url", "external_id", "keywords", "area"):  # what the paper lacks
+        value = getattr(rec, name)
+        if value and not getattr(paper, name):
+            setattr(paper, name, list(value) if isinstance(value, list) else value)
+            changed = True
     if (rec.venue or rec.year) and not (paper.venue or paper.year):
         paper.venue, paper.year = rec.venue, rec.year
-        changed = True
-    if rec.keywords and not paper.keywords:
-        paper.keywords = list(rec.keywords)
-        changed = True
-    if rec.area and not paper.area:
-        paper.area = rec.area
         changed = True
     return changed
 
