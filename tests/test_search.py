@@ -329,29 +329,40 @@ def test_packed_and_argsort_postings_orders_agree(monkeypatch):
 @pytest.mark.parametrize("read_max", [None, 0])
 def test_phrases_narrowed_by_the_index_match_a_scan_of_every_paper(tmp_path, monkeypatch, read_max):
     """A "phrase" is looked for only in the papers the index says can hold it (its inner words
-    whole, its last word's completions), read one at a time and not kept. Whatever the cut (inside
-    words at both ends, punctuation, LaTeX), the papers found are those a scan of every paper finds;
-    also when there are too many candidates to read one by one (read_max 0)."""
+    whole, its last word's completions), read one at a time and not kept; with many candidates
+    (read_max 0), in every paper's folded text, built once; once that exists, in the candidates'
+    folded texts. Whatever the cut (inside words at both ends, punctuation, LaTeX), each way finds
+    the papers a scan of every paper's text finds. Control characters count as the reader shows
+    them: gone ("weight<form feed>decay" reads "weightdecay", and is indexed so)."""
     import random
     import store.library_search as LS
     from store.library_search import phrase_text
     if read_max is not None:
         monkeypatch.setattr(LS, "PHRASE_READ_MAX", read_max)
-    Library(tmp_path / "lib").import_paths([DATA / "icml_slice.jsonl", DATA / "iclr_slice.jsonl", SEEDS])
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text(json.dumps({"abstract": "We tune weight\x0cdecay and zero\u200bshot transfer for small "
+                                           "networks, measured on nine benchmarks."}) + "\n")
+    Library(tmp_path / "lib").import_paths([DATA / "icml_slice.jsonl", DATA / "iclr_slice.jsonl", SEEDS, odd])
     lib = Library(tmp_path / "lib")
     texts = [phrase_text(p) for p in Library(tmp_path / "lib").corpus]
+    assert "we tune weightdecay and zeroshot transfer" in texts[-1]
     rng = random.Random(7)
-    checked = 0
-    for _ in range(300):
+    # (its derived title reads "We tune weight decay and zero<zero width space>shot ... networks")
+    phrases = [f"{w} and zeroshot transfer for small networks, measured" for w in ("weightdecay", "weight decay")]
+    phrases.append("zero shot transfer")
+    while len(phrases) < 300:
         d = rng.randrange(len(texts))
         start = rng.randrange(len(texts[d]))
         phrase = texts[d][start:start + rng.randrange(3, 40)].strip()
-        if not phrase or '"' in phrase:
-            continue
-        expected = [i for i, t in enumerate(texts) if phrase in t]
-        assert sorted(lib.search(f'"{phrase.upper()}"').indices.tolist()) == expected, phrase
-        checked += 1
-    assert checked > 250
+        if phrase and '"' not in phrase:
+            phrases.append(phrase)
+    for rounds in range(2 if read_max == 0 else 1):
+        if rounds:  # the folded texts exist now: candidates are tested there
+            monkeypatch.setattr(LS, "PHRASE_READ_MAX", 10**9)
+        for phrase in phrases:
+            expected = [i for i, t in enumerate(texts) if phrase in t]
+            assert sorted(lib.search(f'"{phrase.upper()}"').indices.tolist()) == expected, phrase
+    assert [len(lib.search(f'"{p}"')) for p in phrases[:3]] == [1, 0, 0]
     if read_max is None:  # a narrowed phrase reads only candidates, and keeps none of them
         fresh = Library(tmp_path / "lib")
         assert len(fresh.search('"Reinforcement  learning"')) == sum("reinforcement learning" in t for t in texts) > 0
