@@ -18,8 +18,8 @@ from .quick import ANNOTATION_WEIGHT, annotation_matches
 from .text import display_safe, search_tokens
 
 SORTS = ("import", "status", "star", "random", "recommended")
-# A phrase filter reads at most this many candidate papers one by one; with more, it folds every
-# paper's text once and keeps them (~350 MB at 300k papers, so only when the index cannot narrow).
+# A phrase filter reads at most this many candidate papers one by one (or a tenth of the library);
+# with more, it folds every paper's text once and keeps it (~350 MB at 300k papers).
 PHRASE_READ_MAX = 2_000  # ~25 µs a paper read: ~50 ms
 
 
@@ -134,7 +134,7 @@ class SearchMixin:
         check = np.flatnonzero(mask if candidates is None else mask & candidates)
         folded = self._folded is not None
         # A paper read costs ~25 µs, a folded text tested ~1 µs, a pass over all of them ~0.5 ns a byte.
-        if len(check) > (len(mask) // 4 if folded else PHRASE_READ_MAX):
+        if len(check) > (len(mask) // 4 if folded else max(PHRASE_READ_MAX, len(mask) // 10)):
             keep = self._scan_folded(ph) & mask
         else:
             keep = np.zeros(len(mask), dtype=bool)
