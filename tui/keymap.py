@@ -25,8 +25,8 @@ from store.locations import default_keymap_path
 
 # Which contexts are active together (a key may not mean two things in one group).
 CLASH_GROUPS = (("app", "main", "list"), ("app", "main", "reader"), ("app", "search"), ("app", "tags"),
-                ("note",), ("confirm",), ("help",), ("app", "export"), ("dashboard",), ("topics",))
-TEXT_CONTEXTS = ("search", "tags", "note")  # their keys act while a text box has focus
+                ("note",), ("confirm",), ("help",), ("app", "export"), ("app", "import"), ("dashboard",), ("topics",))
+TEXT_CONTEXTS = ("search", "tags", "note", "import")  # their keys act while a text box has focus
 MODIFIERS = {"ctrl", "shift", "alt", "meta", "super", "hyper"}
 _NAMED = {k.value for k in Keys} | {"space", "enter", "escape", "tab", "backspace", "delete", "insert"}
 
@@ -97,8 +97,8 @@ def key_label(app, action_id: str) -> str:
 def _taken_by_text_box(ctx: str, key: str) -> bool:
     """True when a key bound in ``ctx`` never reaches its action: a text box has focus there and
     takes it first (a printable key is typed; the note editor keeps its own editing keys, e.g.
-    ctrl+w deletes a word). The search box and tag input bind their keys themselves, so only
-    printable keys are lost there."""
+    ctrl+w deletes a word). The search box, tag input and import path box bind their keys
+    themselves, so only printable keys are lost there."""
     if ctx not in TEXT_CONTEXTS:
         return False
     char = key_to_character(REPLACED_KEYS.get(key, key)) if "+" not in key or key == "+" else None

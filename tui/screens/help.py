@@ -14,7 +14,8 @@ from ..widgets.footer import Footer
 
 CONTEXT_NAMES = {"app": "Anywhere", "main": "Triage (list and reader)", "list": "Results list",
                  "search": "Search box", "reader": "Reader", "tags": "Tag panel", "note": "Note editor",
-                 "confirm": "Questions", "help": "Help", "export": "Export dialog", "dashboard": "Dashboard",
+                 "confirm": "Questions", "help": "Help", "export": "Export dialog", "import": "Import dialog",
+                 "dashboard": "Dashboard",
                  "topics": "Topic browser"}
 
 

@@ -1,0 +1,86 @@
+"""The import dialog (i): a file or folder to import without leaving the app.
+
+The dialog only asks for the path (completing file names as you type, ``right`` accepts) and
+checks that it exists; :class:`~tui.screens.main.MainScreen` runs the import as another
+process's would, so the screen never waits for it and a bad file changes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from rich.markup import escape
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.suggester import Suggester
+from textual.widgets import Input, Label
+
+from ..keymap import binding, key_label
+from ..widgets.footer import Footer
+
+
+class PathSuggester(Suggester):
+    """Completes the last part of a path from its folder's entries (a folder gets a trailing
+    separator; hidden entries only once a '.' is typed)."""
+
+    def __init__(self) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+
+    async def get_suggestion(self, value: str) -> str | None:
+        if not value.strip():
+            return None
+        typed = Path(value).expanduser()
+        folder, stem = (typed, "") if value.endswith(os.sep) else (typed.parent, typed.name)
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            return None
+        for name in names:
+            if name.startswith(stem) and name != stem and (stem.startswith(".") or not name.startswith(".")):
+                done = value[:len(value) - len(stem)] + name
+                return done + (os.sep if (folder / name).is_dir() else "")
+        return None
+
+
+class ImportInput(Input):
+    """The path box: its keys act on the dialog (see keymap.binding)."""
+
+    BINDINGS = [binding("import.run", "Import", action="screen.run"),
+                binding("import.cancel", "Cancel", action="screen.cancel")]
+
+
+class ImportScreen(ModalScreen[Path | None]):
+    """Dismisses with an existing file or folder, or None."""
+
+    DEFAULT_CSS = """
+    ImportScreen { align: center middle; }
+    ImportScreen > Vertical { width: 84; max-width: 100%; height: auto; border: thick $accent; background: $surface; padding: 0 1; }
+    ImportScreen #import-error { color: $error; }
+    """
+
+    def compose(self):
+        with Vertical():
+            run, cancel = key_label(self.app, "import.run"), key_label(self.app, "import.cancel")
+            yield Label(f"[b]Import[/b]   [dim]a file or folder · → completes · {run} imports · {cancel} cancels[/dim]")
+            yield Label("Dumps, JSON/JSON Lines (OpenReview too), CSV, BibTeX, RIS, arXiv (.xml); a folder: "
+                        "every such file in it. Duplicates are merged; nothing you annotated changes.", classes="dim")
+            yield ImportInput(placeholder="~/abstracts/neurips.txt", suggester=PathSuggester(), id="import-path")
+            yield Label("", id="import-error")
+        yield Footer()  # this dialog's keys, over the main screen's
+
+    def on_mount(self) -> None:
+        self.query_one(ImportInput).focus()
+
+    def action_run(self) -> None:
+        value = self.query_one(ImportInput).value.strip()
+        if not value:
+            return
+        path = Path(value).expanduser()
+        if not path.exists():
+            self.query_one("#import-error", Label).update(f"no such file or folder: {escape(str(path))}")
+            return
+        self.dismiss(path)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
