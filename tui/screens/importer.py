@@ -56,6 +56,7 @@ class ImportScreen(ModalScreen[Path | None]):
     DEFAULT_CSS = """
     ImportScreen { align: center middle; }
     ImportScreen > Vertical { width: 84; max-width: 100%; height: auto; border: thick $accent; background: $surface; padding: 0 1; }
+    ImportScreen Label { width: 100%; }
     ImportScreen #import-error { color: $error; }
     """
 
