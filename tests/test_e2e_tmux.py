@@ -157,3 +157,26 @@ def test_a_note_being_typed_survives_the_terminal_closing(tmp_path):
                          text=True, env=env, check=True).stdout
     assert json.loads(out)[0]["note"] == "ask Ana about the baselines"
     assert not (tmp_path / "lib" / "note-drafts.json").exists()
+
+
+def test_importing_from_the_app_and_finding_by_keyword(tmp_path):
+    """i, a path, enter: the papers arrive in the open app (read from disk in a thread), and their
+    keywords show in the reader and filter the list."""
+    tmux, _ = terminal(tmp_path, "psi")
+    iclr = tmp_path / "iclr.jsonl"
+    data = Path(__file__).parent / "data" / "iclr_slice.jsonl"
+    iclr.write_text("".join(line + "\n" for line in data.read_text().splitlines()[:3]))
+    try:
+        tmux.start(papersift_cmd())
+        tmux.wait_for("35 / 35")
+        tmux.keys("i", pause=0.5)
+        tmux.wait_for("Import")
+        tmux.keys(str(iclr), "Enter", pause=0.5)
+        tmux.wait_for("+3 papers, 38 now")
+        tmux.keys("/", *'kw:"in-context"', "Enter")
+        tmux.wait_for("1 / 38")
+        tmux.wait_for("keywords In-context learning")
+        tmux.keys("q")
+        tmux.wait_gone()
+    finally:
+        tmux.kill()
