@@ -66,7 +66,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self._similarity = None
         self._similarity_lock = threading.Lock()
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
-        self._folded: tuple[bytearray, np.ndarray] | None = None  # phrase texts (see _folded_corpus)
+        self._folded: tuple[Corpus, bytearray, np.ndarray] | None = None  # phrase texts (see _folded_corpus)
         self._label_index: dict[str, tuple[list[str], list[np.ndarray]]] = {}  # author: and kw: filters
         self._venue_index: tuple[list[str], np.ndarray, np.ndarray] | None = None  # venue: and year: filters
         self._shuffle_seed = random.randrange(1 << 30)

@@ -18,6 +18,8 @@ from .quick import ANNOTATION_WEIGHT, annotation_matches
 from .text import display_safe, search_tokens
 
 SORTS = ("import", "status", "star", "random", "recommended")
+_STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
+
 # A phrase filter reads at most this many candidate papers one by one (or a tenth of the library);
 # with more, it folds every paper's text once and keeps it (~350 MB at 300k papers).
 PHRASE_READ_MAX = 2_000  # ~25 µs a paper read: ~50 ms
@@ -31,7 +33,6 @@ def phrase_text(paper) -> str:
     if not text.isprintable():
         text = display_safe(text, keep_newlines=False)
     return " ".join(text.casefold().split())
-_STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
 
 
 def _narrow(mask: np.ndarray, wanted: list[str], unwanted: list[str], matching) -> None:
@@ -68,16 +69,17 @@ class SearchMixin:
         single astral character (𝒪) would take four bytes a character. UTF-8 substring search
         finds exactly what str search finds.
         """
-        if self._folded is None:
+        corpus = self.corpus  # a search thread may build this while the app installs a new corpus
+        if self._folded is None or self._folded[0] is not corpus:
             data = bytearray()
-            starts = np.zeros(len(self.corpus) + 1, dtype=np.int64)
-            peek = self.corpus.papers.peek
-            for i in range(len(self.corpus)):
+            starts = np.zeros(len(corpus) + 1, dtype=np.int64)
+            peek = corpus.papers.peek
+            for i in range(len(corpus)):
                 data += phrase_text(peek(i)).encode()
                 data += b"\n"
                 starts[i + 1] = len(data)
-            self._folded = (data, starts)
-        return self._folded
+            self._folded = (corpus, data, starts)
+        return self._folded[1], self._folded[2]
 
     def _scan_folded(self, phrase: str) -> np.ndarray:
         """A mask of the papers whose phrase text holds the (folded) phrase: bytes.find over all
@@ -132,14 +134,14 @@ class SearchMixin:
         ph = " ".join(phrase.casefold().split())
         candidates = self._phrase_candidates(ph)
         check = np.flatnonzero(mask if candidates is None else mask & candidates)
-        folded = self._folded is not None
+        folded = self._folded is not None and self._folded[0] is self.corpus
         # A paper read costs ~25 µs, a folded text tested ~1 µs, a pass over all of them ~0.5 ns a byte.
         if len(check) > (len(mask) // 4 if folded else max(PHRASE_READ_MAX, len(mask) // 10)):
             keep = self._scan_folded(ph) & mask
         else:
             keep = np.zeros(len(mask), dtype=bool)
             if folded:  # test the candidates' texts there
-                data, starts = self._folded
+                data, starts = self._folded_corpus()
                 needle = ph.encode()
                 found = [i for i in check.tolist() if data.find(needle, starts[i], starts[i + 1]) >= 0]
             else:

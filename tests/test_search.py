@@ -367,3 +367,17 @@ def test_phrases_narrowed_by_the_index_match_a_scan_of_every_paper(tmp_path, mon
         fresh = Library(tmp_path / "lib")
         assert len(fresh.search('"Reinforcement  learning"')) == sum("reinforcement learning" in t for t in texts) > 0
         assert not any(p is not None for p in fresh.corpus.papers._papers) and fresh._folded is None
+
+
+def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, monkeypatch):
+    """A search thread may finish folding the texts of a corpus the app has just replaced (papers
+    another process imported): those texts are not used for the new corpus."""
+    import store.library_search as LS
+    monkeypatch.setattr(LS, "PHRASE_READ_MAX", 0)
+    assert len(lib.search('"the"')) > 0 and lib._folded is not None  # every paper's text folded
+    stale = lib._folded
+    (tmp_path / "new.txt").write_text("A new paper about quokka behaviour in the wild, observed for years.\n")
+    Library(lib.folder).import_paths([tmp_path / "new.txt"])
+    assert lib.refresh_corpus()
+    lib._folded = stale  # what the late thread would leave behind
+    assert len(lib.search('"quokka behaviour"')) == 1 and len(lib.search('"quokka"')) == 1
