@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 import orjson
 
 from .bibtex import BIB_MATH, balanced, bib_escape
-from .choices import DERIVED, FORMATS, FORMULA_START  # noqa: F401 (FORMATS re-exported)
+from .choices import DERIVED, FORMATS, FORMULA_START, MARKDOWN_GROUPS  # noqa: F401 (FORMATS, MARKDOWN_GROUPS re-exported)
 from .keywords import join_keywords, tags_and_keywords
 from .latex import plain_text
 from .models import STATUSES, Annotation, Paper
@@ -62,18 +62,27 @@ def export_text(pairs: list[Pair], fmt: str, *, group_by: str = "status", abstra
 
 
 # ------------------------------------------------------------------ Markdown
+_NO_GROUP = {"tag": "(untagged)", "venue": "(no venue)", "area": "(no area)"}
+
+
+def _groups_of(paper: Paper, ann: Annotation, group_by: str) -> list[str]:
+    if group_by == "tag":
+        return ann.tags or [_NO_GROUP["tag"]]
+    if group_by in ("venue", "area"):
+        return [(paper.published if group_by == "venue" else paper.area) or _NO_GROUP[group_by]]
+    return [ann.status]
+
+
 def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = False, library_name: str = "") -> str:
-    """A reading list grouped by status (to-read first) or by tag."""
+    """A reading list grouped by status (to-read first), tag, venue ("ICLR 2024") or area (a
+    paper in several tags is listed under each)."""
     groups: dict[str, list[Pair]] = defaultdict(list)
     for paper, ann in pairs:
-        if group_by == "tag":
-            for tag in ann.tags or ["(untagged)"]:
-                groups[tag].append((paper, ann))
-        else:
-            groups[ann.status].append((paper, ann))
-    if group_by == "tag":
-        order = sorted(groups, key=lambda t: (t == "(untagged)", t))
-        heading = {t: (f"#{t}" if t != "(untagged)" else t) for t in order}
+        for key in _groups_of(paper, ann, group_by):
+            groups[key].append((paper, ann))
+    if group_by in _NO_GROUP:
+        order = sorted(groups, key=lambda k: (k == _NO_GROUP[group_by], k.casefold()))
+        heading = {k: (f"#{k}" if group_by == "tag" and k != _NO_GROUP["tag"] else k) for k in order}
     else:
         order = [s for s in ("to-read", "unread", "read", "skipped") if s in groups]
         heading = STATUS_HEADINGS

@@ -323,3 +323,19 @@ def test_every_export_imports_back_the_same_papers_and_reference_lists(run_cli, 
     proc = run_cli("import", str(cut), library=theirs, check=False)
     assert proc.returncode == 1 and f"{cut}, line " in proc.stderr and "ends inside an entry" in proc.stderr
     assert run_cli("list", "--format", "json", library=theirs).stdout == before
+
+
+def test_markdown_reading_list_grouped_by_venue_or_area(run_cli, tmp_path):
+    """export --group-by venue / area: a section per venue (and year) or per area, in name order,
+    the papers without one last."""
+    rows = (DATA / "icml_slice.jsonl").read_text().splitlines()[:2] + (DATA / "iclr_slice.jsonl").read_text().splitlines()[:2]
+    (tmp_path / "p.jsonl").write_text("".join(line + "\n" for line in rows))
+    run_cli("import", str(tmp_path / "p.jsonl"), str(SEEDS))  # the seeds: NeurIPS 2026
+    md = run_cli("export", "--group-by", "venue").stdout
+    assert [line for line in md.splitlines() if line.startswith("## ")] == [
+        "## ICLR 2024 (2)", "## ICML 2024 (2)", "## NeurIPS 2026 (35)"]
+    areas = sorted({json.loads(r)["primary_area"] for r in rows[2:]}, key=str.casefold)
+    counts = {a: sum(json.loads(r)["primary_area"] == a for r in rows[2:]) for a in areas}
+    md = run_cli("export", "--group-by", "area").stdout
+    assert [line for line in md.splitlines() if line.startswith("## ")] == [
+        *(f"## {a} ({counts[a]})" for a in areas), "## (no area) (37)"]

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from store.errors import PapersiftError
-from store.choices import FORMATS, STATUSES
+from store.choices import FORMATS, MARKDOWN_GROUPS, STATUSES
 from store.text import counted
 
 from . import cli_output as out
@@ -26,7 +26,8 @@ def register(add) -> None:
     p.add_argument("--tag", action="append", default=[], help="only papers with this tag (repeatable)")
     p.add_argument("--star", type=int, choices=range(1, 4), metavar="N", help="only papers with at least N stars")
     p.add_argument("--query", default="", help="only papers matching this search (same syntax as the app)")
-    p.add_argument("--group-by", choices=("status", "tag"), default="status", help="Markdown grouping")
+    p.add_argument("--group-by", choices=MARKDOWN_GROUPS, default="status",
+                   help="Markdown grouping: status, tag, venue (and year) or area")
     p.add_argument("--abstracts", action="store_true", help="Markdown: include abstracts")
     p.add_argument("--output", "-o", metavar="FILE", help="write here (atomically) instead of standard output")
     p = add("similar", "papers most like this one (TF-IDF + LSA)")
