@@ -82,7 +82,7 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
             groups[key].append((paper, ann))
     if group_by in _NO_GROUP:
         order = sorted(groups, key=lambda k: (k == _NO_GROUP[group_by], k.casefold()))
-        heading = {k: (f"#{k}" if group_by == "tag" and k != _NO_GROUP["tag"] else k) for k in order}
+        heading = {k: (f"#{k}" if group_by == "tag" and k != _NO_GROUP["tag"] else _md_escape(k)) for k in order}
     else:
         order = [s for s in ("to-read", "unread", "read", "skipped") if s in groups]
         heading = STATUS_HEADINGS
