@@ -130,17 +130,22 @@ async def test_dashboard_shows_progress_and_counts(lib, tmp_path):
         assert "4 / 35 triaged" in svg and "#agents" in svg and "topic:" in svg
         assert sum(app.screen.query_one("#timeline").data) == 4
         assert not app.screen.query("#by-venue")  # one venue (NeurIPS 2026): nothing to compare
+        assert not app.screen.query("#by-area")  # dumps name no area
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is app.main_screen
         icml = tmp_path / "icml.txt"
         icml.write_text("ICML 2024 Papers\n\nWe study grokking in small transformers trained on modular "
                         "arithmetic and show that weight decay drives the late jump in test accuracy.\n")
-        lib.import_paths([icml])
+        iclr = tmp_path / "iclr.jsonl"
+        iclr.write_text(json.dumps({"abstract": "A study of reward shaping for agents that learn from sparse "
+                                                "feedback in long tasks.", "primary_area": "reinforcement learning"}) + "\n")
+        lib.import_paths([icml, iclr])
         await pilot.press("d")
         await pilot.pause()
         svg = app.export_screenshot().replace("&#160;", " ")
         assert "Venues" in svg and "NeurIPS 2026" in svg and "ICML 2024" in svg
+        assert "Areas" in svg and "reinforcement learning" in svg
 
 
 async def test_dashboard_counts_fit_a_narrow_terminal(lib, tmp_path):

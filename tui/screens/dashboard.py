@@ -112,6 +112,10 @@ class DashboardScreen(ModalScreen[None]):
             if len(venues) > 1:  # papers from more than one venue or year
                 yield Label("[b]Venues[/b]")
                 yield Static(bars(venues[:10], n, "cyan"), id="by-venue")
+            areas = list(stats["areas"].items())[:10]
+            if areas:  # the subject areas the venues filed papers under (OpenReview's primary area)
+                yield Label("[b]Areas[/b]")
+                yield Static(bars(areas, n, "cyan"), id="by-area")
             yield Label("[b]Topics[/b] [dim](papers, and how many are triaged)[/dim]")
             yield Static(self._topics(), id="by-topic")
         yield Footer()  # this dialog's keys, over the main screen's
