@@ -12,6 +12,7 @@ import copy
 import random
 import re
 import threading
+from array import array
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
@@ -66,7 +67,8 @@ class Library(SearchMixin, DiscoveryMixin):
         self._similarity = None
         self._similarity_lock = threading.Lock()
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
-        self._folded: tuple[Corpus, bytearray, np.ndarray] | None = None  # phrase texts (see _folded_corpus)
+        self._folded: tuple[Corpus, bytearray, array] | None = None  # phrase texts (see _folded_corpus)
+        self._phrase_memo: tuple[Corpus, str, np.ndarray] | None = None  # the last phrase's papers (_phrase_hits)
         self._label_index: dict[str, tuple[list[str], list[np.ndarray]]] = {}  # author: and kw: filters
         self._venue_index: tuple[list[str], np.ndarray, np.ndarray] | None = None  # venue: and year: filters
         self._shuffle_seed = random.randrange(1 << 30)
@@ -196,6 +198,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self._similarity = None
         self._topics = None
         self._folded = None
+        self._phrase_memo = None
         self._label_index = {}
         self._venue_index = None
         self.__dict__.pop("_ann_tokens", None)  # tag/note tokens cached with corpus indices

@@ -362,6 +362,10 @@ def test_phrases_narrowed_by_the_index_match_a_scan_of_every_paper(tmp_path, mon
         for phrase in phrases:
             expected = [i for i, t in enumerate(texts) if phrase in t]
             assert sorted(lib.search(f'"{phrase.upper()}"').indices.tolist()) == expected, phrase
+        for phrase in phrases[3:40] if rounds else ():  # typed: each key extends the last phrase
+            for end in range(1, len(phrase) + 1):
+                expected = [i for i, t in enumerate(texts) if phrase[:end].strip() in t]
+                assert sorted(lib.search(f'"{phrase[:end]}"').indices.tolist()) == expected, phrase[:end]
     assert [len(lib.search(f'"{p}"')) for p in phrases[:3]] == [1, 0, 0]
     if read_max is None:  # a narrowed phrase reads only candidates, and keeps none of them
         fresh = Library(tmp_path / "lib")
@@ -371,7 +375,8 @@ def test_phrases_narrowed_by_the_index_match_a_scan_of_every_paper(tmp_path, mon
 
 def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, monkeypatch):
     """A search thread may finish folding the texts of a corpus the app has just replaced (papers
-    another process imported): those texts are not used for the new corpus."""
+    another process imported): those texts are not used for the new corpus. Nor is a phrase's
+    remembered answer once the library imports papers itself."""
     import store.library_search as LS
     monkeypatch.setattr(LS, "PHRASE_READ_MAX", 0)
     assert len(lib.search('"the"')) > 0 and lib._folded is not None  # every paper's text folded
@@ -381,3 +386,7 @@ def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, mo
     assert lib.refresh_corpus()
     lib._folded = stale  # what the late thread would leave behind
     assert len(lib.search('"quokka behaviour"')) == 1 and len(lib.search('"quokka"')) == 1
+    assert len(lib.search('"wombat"')) == 0  # remembered: no paper holds it
+    (tmp_path / "more.txt").write_text("A second new paper on wombat burrows, measured over many seasons.\n")
+    lib.import_paths([tmp_path / "more.txt"])  # this library's own import changes its corpus in place
+    assert len(lib.search('"wombat b"')) == 1
