@@ -129,10 +129,10 @@ def main() -> None:
     print("|---|---|---|---|---|")
     print(f"| papersift | {om * 1000:.1f} ms | {op * 1000:.1f} ms | {first:.2f} s | +{ours_rss:.0f} MB |")
     print(f"| reference, same process: the previous filter (every paper parsed and folded, each tested) "
-          f"= **{om / sm:.2f}x** | {sm * 1000:.1f} ms | {sp * 1000:.1f} ms | {old_first:.2f} s | +{scan_rss:.0f} MB |")
+          f"= **{om / sm:.2g}x** | {sm * 1000:.1f} ms | {sp * 1000:.1f} ms | {old_first:.2f} s | +{scan_rss:.0f} MB |")
     if grep:
         gm, gp = summary(grep)
-        print(f"| reference, outside: `grep -i -F -c` over the dump, whole process = **{om / gm:.2f}x** "
+        print(f"| reference, outside: `grep -i -F -c` over the dump, whole process = **{om / gm:.2g}x** "
               f"| {gm * 1000:.1f} ms | {gp * 1000:.1f} ms | | |")
     if dump is not None:
         shutil.rmtree(folder)
