@@ -60,3 +60,15 @@ def test_title_quality_benchmark_reports_both_measures():
         name_share = float(row.split("=")[1].split("%")[0])
         f1 = float(row.rstrip(" |").rsplit("|", 1)[1])
         assert name_share >= 60 and f1 > 3 * shuffled, (row, shuffled)  # slices: 44-64 names each
+
+
+def test_phrase_benchmark_runs_on_a_library(tmp_path):
+    """benchmarks/phrase_bench.py on a small library: both rows, and it checks that the filter and
+    the previous one find the same papers for every phrase (an assertion in the script)."""
+    from store import Library
+    Library(tmp_path / "lib").import_paths([ROOT / "tests" / "data" / "icml_slice.jsonl", ROOT / "seeds"])
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "phrase_bench.py"), str(tmp_path / "lib"),
+                           "--phrases", "5"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| papersift") or line.startswith("| reference")]
+    assert len(rows) == 2 and "the previous filter" in rows[1]
