@@ -34,11 +34,17 @@ def keywords_of(*values: object) -> list[str]:
         else:
             continue
         for item in items:
-            label = " ".join(display_safe(item, keep_newlines=False).split())[:MAX_KEYWORD_CHARS].strip()
+            label = clean_label(item)
             if label and label.casefold() not in seen and len(out) < MAX_KEYWORDS:
                 seen.add(label.casefold())
                 out.append(label)
     return out
+
+
+def clean_label(text: str) -> str:
+    """One label as kept: control characters gone, white space collapsed, at most
+    ``MAX_KEYWORD_CHARS`` characters."""
+    return " ".join(display_safe(text, keep_newlines=False).split())[:MAX_KEYWORD_CHARS].strip()
 
 
 def join_keywords(labels: list[str]) -> str:

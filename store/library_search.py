@@ -182,7 +182,7 @@ class SearchMixin:
             for i, values in enumerate(columns):
                 for value in values:
                     folded = fold_name(value)
-                    for label in (folded.split() if field == "authors" else (" ".join(folded.split()),)):
+                    for label in (folded.split() if field == "authors" else (folded,)):  # kept collapsed
                         papers_of.setdefault(label, []).append(i)
             self._label_index[field] = (list(papers_of), [np.asarray(v, dtype=np.int64) for v in papers_of.values()])
         return self._label_index[field]

@@ -25,6 +25,11 @@ def _value(field: object) -> object:
     return field.get("value") if isinstance(field, dict) and "value" in field else field
 
 
+def note_abstract(obj: dict) -> object:
+    """A note's abstract (its value, whatever its type), without flattening the rest."""
+    return _value(obj["content"].get("abstract"))
+
+
 def note_fields(obj: dict) -> dict:
     """A note's abstract, title, authors, keywords, primary area, id, link, venue and year, in
     papersift's names."""

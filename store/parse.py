@@ -22,9 +22,9 @@ import orjson
 from .arxiv import looks_like_atom, read_atom, snapshot_fields
 from .choices import DERIVED, FORMULA_START
 from .errors import InputError
-from .keywords import keywords_of
+from .keywords import clean_label, keywords_of
 from .locations import is_library_dir
-from .openreview import is_note, note_fields
+from .openreview import is_note, note_abstract, note_fields
 from .ris import looks_like_ris, read_ris
 from .text import counted, first_few
 
@@ -195,7 +195,6 @@ _STRUCTURED = {".json", ".jsonl", ".ndjson", ".csv", ".tsv"}
 _BIBTEX_START = re.compile(r"\s*(%[^\n]*\n\s*)*@[A-Za-z]+\s*[{(]")
 
 
-
 def _check_length(path: Path, abstract: str, line: int | None, where: str) -> None:
     if len(abstract) > MAX_ABSTRACT_CHARS:
         raise InputError(path, f"abstract is {len(abstract):,} characters; the limit is {MAX_ABSTRACT_CHARS:,} "
@@ -288,14 +287,13 @@ def _record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | N
     # JSON: "keywords" (OpenReview, ICLR dumps; papersift's own export); CSL-JSON: "keyword";
     # arXiv's snapshot: "categories" (via snapshot_fields). The area: OpenReview's "primary_area".
     keywords = keywords_of(obj.get("keywords"), obj.get("keyword"))
-    area = obj.get("area") or obj.get("primary_area")
-    area = (keywords_of([area]) or [""])[0]  # one label, commas and all, cleaned as keywords are
+    area = obj.get("area") or obj.get("primary_area")  # one label, commas and all
     abstract = abstract.strip()
     _check_length(path, abstract, line, where)
     return RawRecord(abstract=abstract, file=name, position=pos, title=" ".join(title.split()),
                      authors=authors, external_id=str(ext), url=url if isinstance(url, str) else "",
                      venue=" ".join(venue.split()) if isinstance(venue, str) else "", year=year,
-                     keywords=keywords, area=area)
+                     keywords=keywords, area=clean_label(area) if isinstance(area, str) else "")
 
 
 def _csl_name(name: object, path: Path, line: int | None, where: str | None) -> str:
@@ -349,7 +347,7 @@ def _reference_key(obj: object, fallback: str) -> str | None:
         return None
     if isinstance(obj.get("type"), str) and not obj.get("abstract"):
         return str(obj.get("id") or fallback)
-    if is_note(obj) and not note_fields(obj).get("abstract"):
+    if is_note(obj) and not note_abstract(obj):
         return str(obj.get("id") or fallback)
     return None
 

@@ -127,7 +127,7 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
         ("text", "json"))
     p = add("history", "the recent changes that undo would revert", ("text", "json"))
     p.add_argument("--limit", type=out.count_arg, default=20)
-    add("stats", "counts by status, star, tag and venue", ("text", "json"))
+    add("stats", "counts by status, star, tag, venue and area; the commonest keywords", ("text", "json"))
     p = add("dedup", "near-duplicate merges: --report lists them, --split ID undoes one", ("text", "json"))
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--report", action="store_true")

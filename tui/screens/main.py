@@ -238,18 +238,19 @@ class MainScreen(Screen):
         self._update_header()
 
     def _poll_other_processes(self) -> None:
-        if (self.library.corpus_changed_on_disk() and not self._reading_corpus
-                and file_signature(self.library.corpus_path) != self._unreadable_corpus):
+        signature = file_signature(self.library.corpus_path)  # one stat every 2 s
+        if (signature != self.library.corpus.file_signature and not self._reading_corpus
+                and signature != self._unreadable_corpus):
             self._reading_corpus = True
-            self._read_corpus()
+            self._read_corpus(signature)
         if self.library.refresh():
             self.repaint()
 
     @work(exclusive=True, thread=True, group="corpus")
-    def _read_corpus(self) -> None:
+    def _read_corpus(self, signature: tuple | None) -> None:
         """Another process imported (or split) papers: read its corpus off the UI thread (~1.3 s
-        at 300k papers), then install it there."""
-        signature = file_signature(self.library.corpus_path)
+        at 300k papers), then install it there. ``signature``: the file's, when the poll saw it
+        change (remembered if it cannot be read, so it is said once)."""
         try:
             read = self.library.read_changed_corpus()
         except (PapersiftError, OSError) as exc:  # damaged, or gone (a library folder deleted)
