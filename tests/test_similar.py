@@ -174,6 +174,18 @@ async def test_dashboard_counts_fit_a_narrow_terminal(lib, tmp_path):
         assert "31" in shown and "4" in shown and "…" not in shown, shown
 
 
+async def test_topic_browser_shows_labels_at_80_columns(lib, tmp_path):
+    """At 80x24 a topic's label, not its bar and counts, gets the room."""
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("b")
+        await wait_workers(app, pilot)
+        rows = lib.topic_summary()
+        lines = app.export_screenshot().replace("&#160;", " ")
+        for row in rows[:3]:
+            assert " · ".join(row["label"].split(" · ")[:3]) in lines, row["label"]
+
+
 async def test_topic_browser_filters_the_list_to_a_topic(lib, tmp_path):
     from tui.screens.topics import TopicsScreen
     lib.set_status([lib.corpus.papers[0].id], "read")

@@ -59,13 +59,6 @@ def bars(rows: list[tuple[str, int]], total: int, style: str = "green") -> Chart
     return Chart([(label, [(count / total if total else 0.0, style)], [f"{count:,}"]) for label, count in rows])
 
 
-def topic_bar(papers: int, triaged: int, biggest: int) -> Text:
-    """A bar as long as the topic is big, green for its triaged part."""
-    filled = round(WIDTH * papers / biggest) if biggest else 0
-    part = round(filled * triaged / papers) if papers else 0
-    return Text("█" * part, style="green") + Text("█" * (filled - part), style="blue") + Text(" " * (WIDTH - filled))
-
-
 def topic_table(rows: list[dict]) -> Chart:
     """Topics as bars as long as each is big, green for its triaged part; papers and triaged counts."""
     biggest = max((r["papers"] for r in rows), default=1) or 1

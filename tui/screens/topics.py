@@ -14,22 +14,31 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from store import Library
-from store.text import counted
 
 from ..keymap import binding, key_label
 from ..widgets.footer import Footer
-from .dashboard import topic_bar
 
-BAR = 20
+WIDE_BAR, NARROW_BAR = 20, 8   # bar cells; the narrow bar leaves an 80-column screen room for the labels
+WIDE = 120                     # screens at least this wide get the wide bar
 
 
-def topic_prompt(row: dict, biggest: int) -> Text:
-    """One line: bar (green = triaged), counts, topic number and label."""
-    bar = topic_bar(row["papers"], row["triaged"], biggest)
-    bar.truncate(BAR)
+def topic_bar(papers: int, triaged: int, biggest: int, width: int) -> Text:
+    """A bar as long as the topic is big, green for its triaged part."""
+    filled = round(width * papers / biggest) if biggest else 0
+    part = round(filled * triaged / papers) if papers else 0
+    return Text("█" * part, style="green") + Text("█" * (filled - part), style="blue") + Text(" " * (width - filled))
+
+
+def topic_prompt(row: dict, biggest: int, bar_width: int = WIDE_BAR) -> Text:
+    """One line: bar (green = triaged), size, share triaged, label, then the topic number.
+
+    The label comes before the number: it is what a reader scans for, and on a
+    narrow screen the end of the line is what gets cut.
+    """
+    bar = topic_bar(row["papers"], row["triaged"], biggest, bar_width)
     share = f"{row['triaged'] / row['papers']:.0%}" if row["papers"] else "–"
-    return (bar + Text(f" {counted(row['papers'], 'paper'):>13} {share:>5} triaged  ")
-            + Text(f"topic:{row['topic']}", style="dim") + Text(f"  {row['label']}", style="bold"))
+    return (bar + Text(f" {row['papers']:>5,} {share:>4}  ") + Text(row["label"], style="bold")
+            + Text(f"  topic:{row['topic']}", style="dim"))
 
 
 class TopicsScreen(ModalScreen[int | None]):
@@ -66,12 +75,13 @@ class TopicsScreen(ModalScreen[int | None]):
     def _show(self, rows: list[dict]) -> None:
         options = self.query_one(OptionList)
         biggest = max((r["papers"] for r in rows), default=1)
-        options.add_options([Option(topic_prompt(r, biggest), id=str(r["topic"])) for r in rows])
+        bar_width = WIDE_BAR if self.app.size.width >= WIDE else NARROW_BAR
+        options.add_options([Option(topic_prompt(r, biggest, bar_width), id=str(r["topic"])) for r in rows])
         title = self.query_one("#topics-title", Label)
         if rows:
             options.highlighted = 0
             title.update(f"[b]Topics[/b] — {len(rows)} clusters of "
-                         f"{sum(r['papers'] for r in rows):,} papers, largest first   "
+                         f"{sum(r['papers'] for r in rows):,} papers, largest first (papers, % triaged, label)   "
                          f"[dim]⏎ shows a topic's papers · {key_label(self.app, 'topics.close')} closes[/dim]")
         else:
             title.update("[b]Topics[/b] [dim](a library needs at least 10 papers for topics) · "
