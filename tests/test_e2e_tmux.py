@@ -94,9 +94,19 @@ def test_triage_in_a_real_terminal_survives_restart(tmp_path):
         tmux.wait_gone()
 
         tmux.start(papersift_cmd())
-        tmux.wait_for("35 / 35")
-        for text in ("2 / 35 triaged", "#video", "★★"):
+        tmux.wait_for("back where you left off")        # the search it was left with, on its paper
+        for text in ("everanimate", "1 / 35", "2 / 35 triaged", "#video", "★★"):
             tmux.wait_for(text, timeout=10)
+        tmux.keys("Escape", pause=0.3)                  # the whole library again
+        tmux.wait_for("35 / 35")
+        tmux.keys("/", *"everanimate", "Enter")         # left on a search again
+        tmux.wait_for("1 / 35")
+        tmux.keys("q")
+        tmux.wait_gone()
+
+        tmux.start(papersift_cmd() + " --fresh")        # an empty search, at the top
+        tmux.wait_for("35 / 35")
+        assert "everanimate" not in tmux.screen() and "left off" not in tmux.screen()
         tmux.keys("q")
         tmux.wait_gone()
     finally:

@@ -596,8 +596,9 @@ async def test_everything_is_there_after_restart(lib, make):
         first, second = (reopened.library.annotation(p.id) for p in lib.corpus.papers[:2])
         assert first.status == "to-read"  # "a" then advanced to the next paper
         assert (second.star, second.tags, second.note) == (1, ["keep"], "remember")
-        await pilot.press("j")
-        assert "#keep" in str(reopened.main_screen.results.render_line(1).text)
+        results = reopened.main_screen.results
+        assert results.cursor == 1 and results.current_index == 1  # resumed on the paper it was left on
+        assert "#keep" in results._row_text(1).plain
 
 
 async def test_quit_key(lib, make):
@@ -942,3 +943,46 @@ async def test_import_dialog_adds_papers_without_leaving_the_app(lib, make, tmp_
         await pilot.press("slash", *"venue:icml", "enter")
         await settle(pilot)
         assert screen(app).results.border_title.startswith("1 / 36")
+
+
+async def test_the_next_start_resumes_where_the_library_was_left(lib, make, tmp_path):
+    """Quit with a search and a paper highlighted: the next start has both, and says so.
+    Another library, and `resume=False` (papersift --fresh), start at the top."""
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"agent", "enter", "j", "j")
+        await settle(pilot)
+        left_on, _ = cur(app)
+        assert screen(app).results.cursor == 2
+        await pilot.press("q")
+    again = make(lib)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert screen(again).query_one("#search").value == "agent"
+        assert cur(again)[0] == left_on
+        assert screen(again).query_one("#reader").paper_index == lib.corpus.index_of(left_on)
+        assert any("back where you left off: agent" in n.message for n in again._notifications)
+        await pilot.press("escape")                       # the whole library
+        await settle(pilot)
+        assert screen(again).results.border_title.startswith("35 / 35")
+        await pilot.press("j")
+        left_on, _ = cur(again)
+        await pilot.press("q")
+    third = make(lib)
+    async with third.run_test(size=(120, 40)) as pilot:  # left with no search: the paper alone
+        await settle(pilot)
+        assert screen(third).query_one("#search").value == ""
+        assert cur(third)[0] == left_on and screen(third).results.cursor > 0
+    places = json.loads((tmp_path / "settings.json").read_text())["places"]
+    assert places[str(lib.folder.resolve())] == {"query": "", "paper": left_on}
+    fresh = make_app(lib, keymap_path=tmp_path / "keymap.toml", settings_path=tmp_path / "settings.json",
+                     resume=False)
+    async with fresh.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert screen(fresh).query_one("#search").value == "" and screen(fresh).results.cursor == 0
+    other = make(Library(tmp_path / "other"))
+    other.library.import_paths([DATA / "icml_slice.jsonl"])
+    async with other.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert screen(other).query_one("#search").value == "" and screen(other).results.cursor == 0
+    assert len(json.loads((tmp_path / "settings.json").read_text())["places"]) == 2

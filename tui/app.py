@@ -34,12 +34,13 @@ class PapersiftApp(SerialKeys, App):
     ]
 
     def __init__(self, library: Library, keymap: dict[str, str], keymap_problems: list[str],
-                 settings: Settings, settings_path: Path | None = None) -> None:
+                 settings: Settings, settings_path: Path | None = None, resume: bool = True) -> None:
         super().__init__()
         self.library = library
         self.keymap_problems = keymap_problems
         self.settings = settings
         self.settings_path = settings_path
+        self.resume = resume  # start where this library was left (papersift --fresh: at the top)
         self._loaded_keymap = keymap
         self.main_screen = MainScreen(library)
         self.startup_notices: list[str] = []  # e.g. what `papersift FILE...` imported before the app opened
@@ -64,7 +65,25 @@ class PapersiftApp(SerialKeys, App):
             self.save_settings()
 
     def save_settings(self) -> None:
+        # The places on disk win: another papersift may have left its library since we started.
+        self.settings.places = Settings.load(self.settings_path)[0].places
         self.settings.save(self.settings_path)
+
+    def library_place(self) -> tuple[str, str | None]:
+        """The search and highlighted paper this library was left at ("" and None: start afresh)."""
+        return self.settings.place(self._place_key) if self.resume else ("", None)
+
+    def remember_place(self, query: str, paper: str | None) -> None:
+        """Save where this library was left. The file is read again first, so another
+        papersift (another library, another terminal) keeps the places it saved."""
+        on_disk, _ = Settings.load(self.settings_path)
+        on_disk.remember_place(self._place_key, query, paper)
+        on_disk.save(self.settings_path)
+        self.settings.places = on_disk.places
+
+    @property
+    def _place_key(self) -> str:
+        return str(self.library.folder.resolve())
 
     def handle_bindings_clash(self, clashed_bindings: set[Binding], node) -> None:
         keys = ", ".join(sorted({b.key for b in clashed_bindings}))
@@ -83,16 +102,18 @@ class PapersiftApp(SerialKeys, App):
         self.push_screen(ExportScreen(self.library, self.main_screen))
 
 
-def make_app(library: Library, keymap_path: Path | None = None, settings_path: Path | None = None) -> PapersiftApp:
+def make_app(library: Library, keymap_path: Path | None = None, settings_path: Path | None = None,
+             resume: bool = True) -> PapersiftApp:
     """Build the app for a library.
 
     Args:
         library: an open Library.
         keymap_path: a user keymap (default: keymap.toml in the user config folder).
         settings_path: where settings persist (default: the user config folder).
+        resume: open at the search and paper the library was left at (False: an empty search, at the top).
     """
     keymap, problems = load_keymap(keymap_path if keymap_path is not None else user_keymap_path())
     settings, problem = Settings.load(settings_path)
     if problem:
         problems.append(problem)
-    return PapersiftApp(library, keymap, problems, settings, settings_path)
+    return PapersiftApp(library, keymap, problems, settings, settings_path, resume)

@@ -1,4 +1,4 @@
-"""User settings (theme, advance-after-triage, sort), kept in the config folder.
+"""User settings (theme, advance-after-triage, sort, where each library was left), kept in the config folder.
 
 Written with the store's crash-safe writer; a missing or unreadable file means
 the defaults (and the problem is reported once, not fatal).
@@ -7,11 +7,14 @@ the defaults (and the problem is reported once, not fatal).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from store.atomic import atomic_write_text
 from store.locations import config_dir
+
+
+PLACES_KEPT = 50
 
 
 @dataclass
@@ -19,6 +22,13 @@ class Settings:
     theme: str = "textual-dark"
     advance_after_triage: bool = True
     sort: str = "import"
+    # Where the app was left in each library (its folder -> {"query": ..., "paper": id}),
+    # so the next start picks up there. The most recent PLACES_KEPT libraries are kept.
+    places: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.places, dict):  # a hand-edited file: forget the places, keep the rest
+            self.places = {}
 
     @classmethod
     def load(cls, path: Path | None = None) -> tuple["Settings", str | None]:
@@ -31,6 +41,22 @@ class Settings:
             return cls(**{k: v for k, v in data.items() if k in known}), None
         except (OSError, ValueError, TypeError) as exc:
             return cls(), f"{path}: unreadable settings ({exc}); using defaults"
+
+    def remember_place(self, folder: str, query: str, paper: str | None) -> None:
+        """Note where a library was left: its search and highlighted paper."""
+        self.places.pop(folder, None)
+        self.places[folder] = {"query": query, "paper": paper}
+        for old in list(self.places)[:-PLACES_KEPT]:
+            del self.places[old]
+
+    def place(self, folder: str) -> tuple[str, str | None]:
+        """The search and paper a library was left at ("" and None if never, or if unreadable)."""
+        entry = self.places.get(folder)
+        if not isinstance(entry, dict):
+            return "", None
+        query, paper = entry.get("query"), entry.get("paper")
+        return (query if isinstance(query, str) else "",
+                paper if isinstance(paper, str) else None)
 
     def save(self, path: Path | None = None) -> None:
         path = path or config_dir() / "settings.json"

@@ -121,6 +121,7 @@ class MainScreen(Screen):
         self._stay_on: str | None = None  # a paper id the next results keep the cursor on
         self._reading_corpus = False  # a thread is reading the corpus another process wrote
         self._unreadable_corpus: tuple | None = None  # signature of a corpus file that could not be read
+        self._left_at: str | None = None  # the paper in the reader: where the library is left on quit
 
     def compose(self):
         yield TriageHeader(id="header")
@@ -137,15 +138,31 @@ class MainScreen(Screen):
         self.sort = getattr(self.app, "settings").sort if hasattr(self.app, "settings") else "import"
         if self.sort not in SORTS:
             self.sort = "import"
+        query, paper = self.app.library_place() if hasattr(self.app, "library_place") else ("", None)
+        if paper is not None and self.library.corpus.index_of(paper) is None:
+            paper = None  # gone since (a merge, another library at the same path)
+        self._stay_on = None if query else paper
         result = self.library.search("", sort=self.sort)
         self._show_results("", result)
         self._show_reader_now()  # nothing is being typed yet: the first paper at once
         self.set_focus(self.query_one(ResultsList))
+        if query:  # the search the library was left with; its results keep the cursor on the paper
+            self._stay_on = paper
+            self.query_one(SearchBox).value = query
+        if query:
+            self.notify(f"back where you left off: {query} · "
+                        f"{key_label(self.app, 'list.clear_filter')} clears the search", timeout=6)
+        elif self.results.cursor:
+            self.notify("back where you left off", timeout=4)
         self.query_one(TagPanel).refresh_tags()
         self.set_interval(2.0, self._poll_other_processes)
         # The model behind "more like this" is built after the list is up and usable.
         if len(self.library) <= AUTO_MODEL_MAX or self.library.similarity_cache_fresh():
             self.set_timer(1.0 if len(self.library) > BIG_LIBRARY else 0.05, self.prepare_similarity)
+
+    def on_unmount(self) -> None:
+        if hasattr(self.app, "remember_place"):  # the next start picks up here
+            self.app.remember_place(self.query_text, self._left_at)
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width < 110, "-narrow")
@@ -225,6 +242,7 @@ class MainScreen(Screen):
 
     def _show_current(self) -> None:
         idx = self.results.current_index
+        self._left_at = self.library.corpus.papers[idx].id if idx is not None else None
         self.query_one(Reader).show(idx)
         if idx is not None and len(self.library) > 1 and self.library.similarity_ready:
             self._similar_soon(idx)
