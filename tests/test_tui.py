@@ -420,6 +420,13 @@ async def test_search_typing_filters_highlights_and_escapes(lib, make):
         await pilot.press("escape")
         await settle(pilot)
         assert screen(app).query_one("#search").value == "" and len(results.indices) == 35
+        await pilot.press("slash", *"everanimate", "enter", "escape")
+        await settle(pilot)
+        shown = app.library.corpus.papers[results.current_index]
+        assert len(results.indices) == 35 and results.cursor > 0  # still on the paper looked at
+        assert shown.title.startswith("EverAnimate")
+        assert screen(app).query_one("#reader").paper_index == results.current_index
+        await pilot.press("g")
         await pilot.press("r", "slash", *"status:read", "enter")
         await settle(pilot)
         assert len(results.indices) == 1

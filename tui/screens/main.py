@@ -351,7 +351,10 @@ class MainScreen(Screen):
     def action_clear_filter(self) -> None:
         box = self.query_one(SearchBox)
         if box.value:
-            box.value = ""  # Input.Changed re-runs the search
+            # The whole library again, the cursor staying on the paper being looked at
+            # (as mail readers do when a limit is lifted), not on the library's first paper.
+            self._stay_on = self.current_paper_id()
+            box.value = ""  # the box's watcher runs the search
         elif self.results.selected:
             self.results.clear_selection()
 
