@@ -6,6 +6,8 @@ import json
 import os
 
 import pytest
+from rich.style import Style
+from rich.text import Text
 from textual import events
 from textual.widgets import Label, TextArea
 
@@ -884,7 +886,6 @@ async def test_tag_panel_offers_the_papers_keywords_as_tags(lib, make, tmp_path)
         panel = screen(app).query_one("#tags")
 
         def offered() -> list[str]:
-            from rich.text import Text
             options = panel.query_one("#all-tags")
             return [Text.from_markup(str(options.get_option_at_index(k).prompt)).plain
                     for k in range(options.option_count)]
@@ -993,3 +994,33 @@ async def test_the_next_start_resumes_where_the_library_was_left(lib, make, tmp_
         await settle(pilot)
         assert screen(other).query_one("#search").value == "" and screen(other).results.cursor == 0
     assert len(json.loads((tmp_path / "settings.json").read_text())["places"]) == 2
+
+
+async def test_the_reader_highlights_the_words_the_search_matched(lib, make):
+    """Title, abstract and note show the matched words as the list does; a typo's word too."""
+
+    def highlighted(app) -> set[str]:
+        body = screen(app).query_one("#reader-body")
+        words = set()
+        for part in body.content.renderables:
+            if isinstance(part, Text):
+                for span in part.spans:
+                    style = span.style if isinstance(span.style, Style) else Style.parse(span.style)
+                    if style.underline and style.bold and not style.link:
+                        words.add(part.plain[span.start:span.end].casefold())
+        return words
+
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("e", *"a voice memo", "ctrl+s")  # a note on the first paper, VIPBench
+        await settle(pilot)
+        await pilot.press("g", "slash", *"voice identiy", "enter")
+        await settle(pilot)
+        assert app.library.corpus.papers[screen(app).results.current_index].title.startswith("VIPBench")
+        assert {"voice", "identity"} <= highlighted(app)
+        body = screen(app).query_one("#reader-body").content.renderables
+        note = body[body.index(next(p for p in body if isinstance(p, Text) and p.plain == "Note")) + 1]
+        assert [note.plain[s.start:s.end] for s in note.spans] == ["voice"]
+        await pilot.press("escape")                       # no search: nothing highlighted
+        await settle(pilot)
+        assert highlighted(app) == set()

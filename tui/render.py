@@ -32,6 +32,17 @@ _SEGMENT = re.compile(
 )
 _WRAPPED_MATH = re.compile(r"^\$\s*\\(textbf|mathbf|boldsymbol|textit|emph|mathit|texttt|textsc)\{([^{}]*)\}\s*\$$")
 LINK_STYLE = "underline"
+_WORD = re.compile(r"\w+")
+
+
+def highlight_words(text: Text, matched: set[str], style: Style) -> Text:
+    """Style every word of ``text`` that the search matched (``matched`` holds casefolded words)."""
+    if matched:
+        plain = text.plain
+        for m in _WORD.finditer(plain):
+            if m.group().casefold() in matched:
+                text.stylize(style, m.start(), m.end())
+    return text
 
 
 def render_abstract(abstract: str) -> tuple[Text, list[str]]:

@@ -211,6 +211,7 @@ class MainScreen(Screen):
     def _show_results(self, query: str, result, keep_paper: bool = False) -> None:
         results = self.results
         results.set_results(result.indices, result.matched_terms, keep_paper=keep_paper)
+        self.query_one(Reader).matched = result.matched_terms
         if self._stay_on is not None:  # after the papers were reloaded (see _poll_other_processes)
             idx = self.library.corpus.index_of(self._stay_on)
             self._stay_on = None

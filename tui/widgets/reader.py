@@ -1,5 +1,9 @@
 """The abstract reader: title, marker for derived titles, authors, the rendered
-abstract, keywords and area, id, sources, status, star, tags and note."""
+abstract, keywords and area, id, sources, status, star, tags and note.
+
+The words the search matched are highlighted in the title, abstract and note, as
+in the list, so a reader sees at a glance why a paper is there.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from store import Library
 from store.text import display_safe
 
 from ..keymap import binding, key_label
-from ..render import plain_title, render_abstract
+from ..render import highlight_words, plain_title, render_abstract
 
 STATUS_STYLE = {"unread": "dim", "to-read": "bold cyan", "read": "green", "skipped": "red"}
 
@@ -26,8 +30,10 @@ class Reader(VerticalScroll, can_focus=True):
         binding("reader.scroll_down", "Scroll down", show=False),
         binding("reader.scroll_up", "Scroll up", show=False),
     ]
+    COMPONENT_CLASSES = {"reader--match"}
     DEFAULT_CSS = """
     Reader { padding: 0 1; }
+    Reader > .reader--match { color: $warning; text-style: bold underline; }
     Reader > Static { width: 100%; }
     /* one line per similar title: a wrapped title would lose its bullet's indent */
     #reader-similar { text-wrap: nowrap; text-overflow: ellipsis; }
@@ -38,6 +44,7 @@ class Reader(VerticalScroll, can_focus=True):
         self.library = library
         self.paper_index: int | None = None
         self.links: list[str] = []
+        self.matched: set[str] = set()  # casefolded words the current search matched
 
     def compose(self):
         yield Static(id="reader-body")
@@ -68,7 +75,8 @@ class Reader(VerticalScroll, can_focus=True):
         ann = self.library.annotation(paper.id)
         abstract, links = render_abstract(paper.abstract)
         self.links = links + ([paper.url] if paper.url and paper.url not in links else [])
-        title = Text(plain_title(paper.title), style="bold")
+        match = self.get_component_rich_style("reader--match")
+        title = highlight_words(Text(plain_title(paper.title), style="bold"), self.matched, match)
         if paper.derived_title:
             title.append("  (derived title)", style="dim italic")
         parts: list = [title]
@@ -86,9 +94,10 @@ class Reader(VerticalScroll, can_focus=True):
             f"[{STATUS_STYLE[ann.status]}]{ann.status}[/]  "
             f"[yellow]{'★' * ann.star}{'☆' * (3 - ann.star)}[/]  "
             + (" ".join(f"[b magenta]#{escape(display_safe(t, False))}[/]" for t in ann.tags) or "[dim]no tags[/]"))
-        parts += [meta, Text(""), abstract, Text("")]
+        parts += [meta, Text(""), highlight_words(abstract, self.matched, match), Text("")]
         if ann.note:
-            parts += [Text("Note", style="bold underline"), Text(display_safe(ann.note)), Text("")]
+            note = highlight_words(Text(display_safe(ann.note)), self.matched, match)
+            parts += [Text("Note", style="bold underline"), note, Text("")]
         src = ", ".join(f"{s.file}#{s.position}" for s in paper.sources)
         parts.append(Text(f"id {paper.id}   sources {display_safe(src, False)}", style="dim"))
         if paper.variants:

@@ -9,7 +9,6 @@ tag chips.
 
 from __future__ import annotations
 
-import re
 
 import numpy as np
 from rich.style import Style
@@ -24,9 +23,8 @@ from store.choices import STATUS_GLYPH as GLYPH
 from store.text import display_safe
 
 from ..keymap import binding
-from ..render import plain_title
+from ..render import highlight_words, plain_title
 
-_WORD = re.compile(r"\w+")
 _PLAIN, _BOLD = Style(), Style(bold=True)
 
 
@@ -245,10 +243,7 @@ class ResultsList(ScrollView, can_focus=True):
         room = max(width - text.cell_len - min(tag_text.cell_len, width // 3), 10)
         title_text = Text(title, style=Style(italic=paper.derived_title, dim=status in ("read", "skipped")), end="")
         if self.matched:
-            match_style = self._style("match")
-            for m in _WORD.finditer(title):
-                if m.group().casefold() in self.matched:
-                    title_text.stylize(match_style, m.start(), m.end())
+            highlight_words(title_text, self.matched, self._style("match"))
         if title_text.cell_len > room:
             title_text.truncate(room - 1)
             title_text.append("…")
