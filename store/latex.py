@@ -26,10 +26,18 @@ _MIXED_QUOTES = re.compile(r'``([^`"\'\n]{1,300}?)"')
 _MARKDOWN = re.compile(r"\*\*([^*\n]+?)\*\*|__([^_\n]+?)__|(?<![\w*])\*([^*\n ][^*\n]*?)\*(?![\w*])")
 
 
+# Font commands pylatexenc does not know, so it dropped them with their text ("the
+# \texttt{[MASK]} token" read "the  token"): 36 of ICML + ICLR 2024's abstracts use them.
+_KEEP_ARGUMENT = ("texttt", "textsf", "textup", "textmd", "mbox")
+
+
 @lru_cache(maxsize=1)
 def _converter():
-    from pylatexenc.latex2text import LatexNodes2Text
-    return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+    context = get_default_latex_context_db()
+    context.add_context_category("papersift", prepend=True,
+                                 macros=[MacroTextSpec(name, simplify_repl="%(1)s") for name in _KEEP_ARGUMENT])
+    return LatexNodes2Text(latex_context=context, math_mode="text", strict_latex_spaces=False)
 
 
 def _scripts(src: str) -> str:

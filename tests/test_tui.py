@@ -723,6 +723,9 @@ def test_reader_renders_real_world_markup_found_in_icml_and_iclr():
     assert "modalities, e.g., 2D images" in shown and "FUSH², a benchmark" in shown and "size k, can we act" in shown
     assert plain_text(r"modalities, \eg, 2D; see \href{https://x.org/p}{our page}") == \
         "modalities, e.g., 2D; see our page <https://x.org/p>"
+    # font commands pylatexenc does not know kept their text nowhere (ICML: "the \texttt{[MASK]} token")
+    source = r"The \texttt{[MASK]} token, $\texttt{SGD}$, \textsf{Foo} and $\mathtt{x}_1$ \mbox{as is}."
+    assert render_abstract(source)[0].plain == plain_text(source) == "The [MASK] token, SGD, Foo and 𝚡₁ as is."
 
 
 async def test_tex_quotes_and_dashes_are_typeset(lib, make, tmp_path):
