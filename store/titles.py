@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from .latex import plain_text
+
 MAX_TITLE_WORDS = 12
 
 # A name: a token with an inner capital or digit (VIPBench, UniCon3R, HuPER,
@@ -78,11 +80,21 @@ _EMPTY_PARENS = re.compile(r"\(\s*\)")  # a parenthesis emptied by taking the na
 _SPACES = re.compile(r"\s+")
 _MATH_TAIL = re.compile(r"\$.*")
 _MATH = re.compile(r"\$[^$]*\$?")
+_INLINE_MATH = re.compile(r"\$([^$]{1,120})\$")
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 _CLAUSE_END = re.compile(r"[,.;]")
 
 
+def _math_as_text(m: re.Match) -> str:
+    """One ``$...$`` span as Unicode ("$\\alpha$-tasks" -> "α-tasks", not "-tasks"), keeping the
+    spaces at its edges: a span may be a misread pair ("$\\textit{$\\underline{G}$raph $...").
+    """
+    inner = m.group(1)
+    return inner[:len(inner) - len(inner.lstrip())] + plain_text(m.group()) + inner[len(inner.rstrip()):]
+
+
 def _clean(text: str) -> str:
+    text = _INLINE_MATH.sub(_math_as_text, text)
     text = _TEXT_CMD.sub(lambda m: m.group(1) or m.group(2) or "", text)
     text = _EMPTY_PARENS.sub("", _MARKUP.sub("", text))
     return _SPACES.sub(" ", text).strip(" ,;:.").lstrip(")] ")

@@ -121,3 +121,13 @@ def test_lookahead_prechecks_keep_every_match():
         spans = [[(m.span(), m.groups()) for m in rx.finditer(t)] for t in texts]
         assert spans == [[(m.span(), m.groups()) for m in plain.finditer(t)] for t in texts]
         assert any(spans)
+
+
+def test_math_in_a_derived_title_is_shown_not_dropped():
+    """Cases from ICML 2024 whose derived titles lost their math ("for computing -return")."""
+    assert derive_title("Chunked-TD uses predicted probabilities of transitions from a model for computing "
+                        "$\\lambda$-return targets.").endswith("for computing λ-return…")
+    assert derive_title("This paper studies clustering algorithms for dynamically evolving graphs $\\{G_t\\}$, in "
+                        "which edges arrive.") == "This paper studies clustering algorithms for dynamically evolving graphs Gₜ"
+    assert derive_title("We present the first $\\tilde{O}(\\sqrt{T})$ regret bound for online learning with "
+                        "delays.") == "The first Õ(√(T)) regret bound for online learning with delays"
