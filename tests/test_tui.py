@@ -985,7 +985,7 @@ async def test_the_next_start_resumes_where_the_library_was_left(lib, make, tmp_
         assert screen(third).query_one("#search").value == ""
         assert cur(third)[0] == left_on and screen(third).results.cursor > 0
     places = json.loads((tmp_path / "settings.json").read_text())["places"]
-    assert places[str(lib.folder.resolve())] == {"query": "", "paper": left_on}
+    assert places[str(lib.folder.resolve())] == {"query": "", "paper": left_on, "history": ["agent"]}
     fresh = make_app(lib, keymap_path=tmp_path / "keymap.toml", settings_path=tmp_path / "settings.json",
                      resume=False)
     async with fresh.run_test(size=(120, 40)) as pilot:
@@ -1027,3 +1027,31 @@ async def test_the_reader_highlights_the_words_the_search_matched(lib, make):
         await pilot.press("escape")                       # no search: nothing highlighted
         await settle(pilot)
         assert highlighted(app) == set()
+
+
+async def test_up_in_the_search_box_recalls_earlier_searches_across_restarts(lib, make):
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        box = screen(app).query_one("#search")
+        await pilot.press("slash", "up")                  # nothing searched yet
+        await settle(pilot)
+        assert box.value == "" and any("no earlier search" in n.message for n in app._notifications)
+        for query in ("agent", "voice identity", "agent"):  # "agent" again: once, as the newest
+            await pilot.press("slash", *["backspace"] * 20, *query, "enter")
+        await pilot.press("slash", *["backspace"] * 20, *"status:read")
+        await pilot.press("up")                            # the newest that is not what is typed
+        assert box.value == "agent" and box.cursor_position == len("agent")
+        await pilot.press("up")
+        assert box.value == "voice identity"
+        await pilot.press("up")                            # the oldest: stays
+        assert box.value == "voice identity"
+        await settle(pilot)
+        assert app.library.corpus.papers[screen(app).results.current_index].title.startswith("VIPBench")
+        await pilot.press(*" benchmark", "up")             # typed on: a new walk from the newest
+        assert box.value == "agent"
+        await pilot.press("escape", "q")
+    again = make(lib)
+    async with again.run_test(size=(120, 40)) as pilot:
+        box = screen(again).query_one("#search")
+        await pilot.press("slash", *["backspace"] * 20, "up", "up")
+        assert box.value == "voice identity"

@@ -69,15 +69,17 @@ class PapersiftApp(SerialKeys, App):
         self.settings.places = Settings.load(self.settings_path)[0].places
         self.settings.save(self.settings_path)
 
-    def library_place(self) -> tuple[str, str | None]:
-        """The search and highlighted paper this library was left at ("" and None: start afresh)."""
-        return self.settings.place(self._place_key) if self.resume else ("", None)
+    def library_place(self) -> tuple[str, str | None, list[str]]:
+        """The search and highlighted paper this library was left at ("" and None: start afresh),
+        and its earlier searches (kept by --fresh too)."""
+        query, paper, history = self.settings.place(self._place_key)
+        return (query, paper, history) if self.resume else ("", None, history)
 
-    def remember_place(self, query: str, paper: str | None) -> None:
+    def remember_place(self, query: str, paper: str | None, history: list[str]) -> None:
         """Save where this library was left. The file is read again first, so another
         papersift (another library, another terminal) keeps the places it saved."""
         on_disk, _ = Settings.load(self.settings_path)
-        on_disk.remember_place(self._place_key, query, paper)
+        on_disk.remember_place(self._place_key, query, paper, history)
         on_disk.save(self.settings_path)
         self.settings.places = on_disk.places
 

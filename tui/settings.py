@@ -15,6 +15,7 @@ from store.locations import config_dir
 
 
 PLACES_KEPT = 50
+HISTORY_KEPT = 50  # searches remembered per library
 
 
 @dataclass
@@ -22,8 +23,9 @@ class Settings:
     theme: str = "textual-dark"
     advance_after_triage: bool = True
     sort: str = "import"
-    # Where the app was left in each library (its folder -> {"query": ..., "paper": id}),
-    # so the next start picks up there. The most recent PLACES_KEPT libraries are kept.
+    # Where the app was left in each library (its folder -> {"query": ..., "paper": id,
+    # "history": [earlier searches, oldest first]}), so the next start picks up there.
+    # The most recent PLACES_KEPT libraries are kept.
     places: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -42,21 +44,23 @@ class Settings:
         except (OSError, ValueError, TypeError) as exc:
             return cls(), f"{path}: unreadable settings ({exc}); using defaults"
 
-    def remember_place(self, folder: str, query: str, paper: str | None) -> None:
-        """Note where a library was left: its search and highlighted paper."""
+    def remember_place(self, folder: str, query: str, paper: str | None, history: list[str]) -> None:
+        """Note where a library was left: its search, highlighted paper and earlier searches."""
         self.places.pop(folder, None)
-        self.places[folder] = {"query": query, "paper": paper}
+        self.places[folder] = {"query": query, "paper": paper, "history": history[-HISTORY_KEPT:]}
         for old in list(self.places)[:-PLACES_KEPT]:
             del self.places[old]
 
-    def place(self, folder: str) -> tuple[str, str | None]:
-        """The search and paper a library was left at ("" and None if never, or if unreadable)."""
+    def place(self, folder: str) -> tuple[str, str | None, list[str]]:
+        """The search, paper and earlier searches a library was left with ("", None, [] if never,
+        or if unreadable)."""
         entry = self.places.get(folder)
         if not isinstance(entry, dict):
-            return "", None
-        query, paper = entry.get("query"), entry.get("paper")
+            return "", None, []
+        query, paper, history = entry.get("query"), entry.get("paper"), entry.get("history")
         return (query if isinstance(query, str) else "",
-                paper if isinstance(paper, str) else None)
+                paper if isinstance(paper, str) else None,
+                [q for q in history if isinstance(q, str)] if isinstance(history, list) else [])
 
     def save(self, path: Path | None = None) -> None:
         path = path or config_dir() / "settings.json"

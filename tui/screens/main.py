@@ -41,7 +41,8 @@ from .note import NoteScreen
 
 
 class SearchBox(Input):
-    BINDINGS = [binding("search.done", "Back to list")]
+    BINDINGS = [binding("search.done", "Back to list"),
+                binding("search.previous", "Earlier search", show=False)]
 
     def _watch_value(self, value: str) -> None:
         # Search from the watcher, not from the Changed message: the watcher runs
@@ -58,7 +59,11 @@ class SearchBox(Input):
             screen.search_changed(value)
 
     def action_done(self) -> None:
+        self.screen.remember_search(self.value)
         self.screen.set_focus(self.screen.query_one(ResultsList))
+
+    def action_previous(self) -> None:
+        self.screen.recall_search()
 
     def _on_paste(self, event: events.Paste) -> None:
         """Pasted lines arrive as one line (Input keeps only the first): ids copied with I, one
@@ -122,6 +127,8 @@ class MainScreen(Screen):
         self._reading_corpus = False  # a thread is reading the corpus another process wrote
         self._unreadable_corpus: tuple | None = None  # signature of a corpus file that could not be read
         self._left_at: str | None = None  # the paper in the reader: where the library is left on quit
+        self.search_history: list[str] = []  # searches left with enter/esc/down, oldest first
+        self._recalled: tuple[list[str], int] | None = None  # up-arrow walk: older searches, position
 
     def compose(self):
         yield TriageHeader(id="header")
@@ -138,7 +145,8 @@ class MainScreen(Screen):
         self.sort = getattr(self.app, "settings").sort if hasattr(self.app, "settings") else "import"
         if self.sort not in SORTS:
             self.sort = "import"
-        query, paper = self.app.library_place() if hasattr(self.app, "library_place") else ("", None)
+        query, paper, self.search_history = (self.app.library_place() if hasattr(self.app, "library_place")
+                                             else ("", None, []))
         if paper is not None and self.library.corpus.index_of(paper) is None:
             paper = None  # gone since (a merge, another library at the same path)
         self._stay_on = None if query else paper
@@ -162,7 +170,7 @@ class MainScreen(Screen):
 
     def on_unmount(self) -> None:
         if hasattr(self.app, "remember_place"):  # the next start picks up here
-            self.app.remember_place(self.query_text, self._left_at)
+            self.app.remember_place(self.query_text, self._left_at, self.search_history)
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width < 110, "-narrow")
@@ -343,6 +351,33 @@ class MainScreen(Screen):
         if worker.is_cancelled or query != self.query_text:
             return  # the user typed on; this result is stale
         self.app.call_from_thread(self._show_results, query, result)
+
+    def remember_search(self, query: str) -> None:
+        """A search the user left the box with joins the history (once, as the newest)."""
+        query = query.strip()
+        self._recalled = None
+        if query:
+            if query in self.search_history:
+                self.search_history.remove(query)
+            self.search_history.append(query)
+
+    def recall_search(self) -> None:
+        """Put the next older search in the box; typing keeps it as the start of a new one."""
+        box = self.query_one(SearchBox)
+        if self._recalled is None or box.value != self._recalled[0][self._recalled[1]]:
+            older = [q for q in reversed(self.search_history) if q != box.value.strip()]
+            if not older:
+                self.notify("no earlier search", timeout=2)
+                return
+            self._recalled = (older, 0)
+        else:
+            older, pos = self._recalled
+            if pos + 1 >= len(older):
+                return  # the oldest: stay on it
+            self._recalled = (older, pos + 1)
+        older, pos = self._recalled
+        box.value = older[pos]
+        box.cursor_position = len(box.value)
 
     def action_search(self) -> None:
         # set_focus is synchronous; Widget.focus() is deferred and keys typed
