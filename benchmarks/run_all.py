@@ -84,11 +84,18 @@ def bench_import(path: Path, repeat: int) -> tuple[dict, dict, Path]:
     return stats(times), stats(rss), keep  # type: ignore[return-value]
 
 
+def _probe_env() -> dict:
+    """The app probes start with no user settings and leave none in the user's folder (they
+    would note their temporary libraries as places to resume, and a user's sort choice would
+    change the timing): each probe gets an empty config folder of its own."""
+    return {**os.environ, "XDG_CONFIG_HOME": tempfile.mkdtemp(prefix="psbench-config-")}
+
+
 def bench_cold_start(lib: Path, repeat: int) -> dict:
     xs = []
     for _ in range(repeat):
         out = subprocess.run([sys.executable, str(HERE / "startup_probe.py"), str(lib)], capture_output=True, text=True,
-                             check=True)
+                             check=True, env=_probe_env())
         xs.append(float(out.stdout.strip().splitlines()[-1]))
     return stats(xs)
 
@@ -96,7 +103,7 @@ def bench_cold_start(lib: Path, repeat: int) -> dict:
 def bench_session_memory(lib: Path) -> dict:
     """Peak RSS of a whole app session (and of the helper that builds the model), fresh process."""
     out = subprocess.run([sys.executable, str(HERE / "session_probe.py"), str(lib)], capture_output=True, text=True,
-                         check=True)
+                         check=True, env=_probe_env())
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
