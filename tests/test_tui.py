@@ -1055,3 +1055,13 @@ async def test_up_in_the_search_box_recalls_earlier_searches_across_restarts(lib
         box = screen(again).query_one("#search")
         await pilot.press("slash", *["backspace"] * 20, "up", "up")
         assert box.value == "voice identity"
+
+
+async def test_an_unreadable_settings_file_is_reported_and_not_written_over(lib, make, tmp_path):
+    (tmp_path / "settings.json").write_text('{"theme": "nord",,}')
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert any("unreadable settings" in n.message for n in app._notifications)
+        await pilot.press("j", "q")
+    assert (tmp_path / "settings.json").read_text() == '{"theme": "nord",,}'

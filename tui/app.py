@@ -78,7 +78,9 @@ class PapersiftApp(SerialKeys, App):
     def remember_place(self, query: str, paper: str | None, history: list[str]) -> None:
         """Save where this library was left. The file is read again first, so another
         papersift (another library, another terminal) keeps the places it saved."""
-        on_disk, _ = Settings.load(self.settings_path)
+        on_disk, problem = Settings.load(self.settings_path)
+        if problem:  # a file we cannot read (reported at start) is not written over on the way out
+            return
         on_disk.remember_place(self._place_key, query, paper, history)
         on_disk.save(self.settings_path)
         self.settings.places = on_disk.places

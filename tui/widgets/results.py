@@ -9,7 +9,6 @@ tag chips.
 
 from __future__ import annotations
 
-
 import numpy as np
 from rich.style import Style
 from rich.text import Text
