@@ -116,8 +116,8 @@ class Library(SearchMixin, DiscoveryMixin):
             InputError: a file is unreadable or malformed (the library is untouched).
         """
         # Imported here: parsing and dedup cost a `papersift search` process ~30 ms of imports.
-        from .importer import ImportSummary, merge_records
-        from .parallel import release_free_memory
+        from .importer import ImportSummary, merge_records, prepare_merge
+        from .parallel import release_free_memory, shared_pool
         from .parse import expand_paths, parse_file
 
         files = expand_paths(list(paths))
@@ -129,25 +129,31 @@ class Library(SearchMixin, DiscoveryMixin):
             no_abstract += [f"{f.name}: {key}" for key in getattr(parsed, "no_abstract", ())]
             records.extend(parsed)
         summary = ImportSummary(files=len(files), skipped=skipped, no_abstract=no_abstract)
-        with self.lock.held():
-            self._reload_corpus_if_changed()
-            # Merge in place (no copy of a 30k-paper corpus); if anything fails
-            # before the atomic save, reload the untouched file.
-            try:
-                new_norms = merge_records(self.corpus, records, summary, progress)
-                del records  # the raw records (every abstract again) are not needed past here
-                release_free_memory()
-                if summary.changed or not self.corpus_path.exists():
-                    if self.corpus_path.exists():
-                        backup_file(self.corpus_path, "import")
-                    self.corpus.save(self.corpus_path)
-            except BaseException:
-                self.corpus = Corpus.load(self.corpus_path) if self.corpus_path.exists() else Corpus()
-                self._invalidate_index()
-                raise
-            if summary.changed or self._index is None:
-                self._invalidate_index()
-                self.build_index(new_norms)
+        # The lock is held only to merge and save: the per-abstract work before it and the index
+        # build after it need none, and an app on this library waits for the lock to save a key
+        # press (30k papers, 2,610 imported: held 2.1 s instead of 8.5 s).
+        with shared_pool():
+            self._reload_corpus_if_changed()  # read without the lock: writers replace the file atomically
+            prep = prepare_merge(self.corpus, records)
+            with self.lock.held():
+                self._reload_corpus_if_changed()
+                # Merge in place (no copy of a 30k-paper corpus); if anything fails
+                # before the atomic save, reload the untouched file.
+                try:
+                    new_norms = merge_records(self.corpus, records, summary, progress, prep)
+                    del records, prep  # the raw records (every abstract again) are not needed past here
+                    release_free_memory()
+                    if summary.changed or not self.corpus_path.exists():
+                        if self.corpus_path.exists():
+                            backup_file(self.corpus_path, "import")
+                        self.corpus.save(self.corpus_path)
+                except BaseException:
+                    self.corpus = Corpus.load(self.corpus_path) if self.corpus_path.exists() else Corpus()
+                    self._invalidate_index()
+                    raise
+        if summary.changed or self._index is None:
+            self._invalidate_index()
+            self.build_index(new_norms)
         return summary
 
     def retitle(self) -> tuple[int, int]:
@@ -186,11 +192,15 @@ class Library(SearchMixin, DiscoveryMixin):
         return changed, derived
 
     def _reload_corpus_if_changed(self) -> None:
-        if self.corpus_path.exists():
+        # A stat first: every save replaces the file, so an unchanged signature means an
+        # unchanged corpus, and the file (1.3 s and a second copy in memory at 300k) is not read.
+        if self.corpus_path.exists() and self.corpus_changed_on_disk():
             on_disk = Corpus.load(self.corpus_path)
             if on_disk.generation != self.corpus.generation:
                 self.corpus = on_disk
                 self._invalidate_index()
+            else:  # the same papers in a file that was copied or touched: not read again next time
+                self.corpus.file_signature = on_disk.file_signature
 
     # ------------------------------------------------------------------- index
     def _invalidate_index(self) -> None:

@@ -270,3 +270,72 @@ def test_a_corpus_read_in_the_background_never_replaces_a_newer_one(lib, tmp_pat
     (tmp_path / "c.txt").write_text("A third paper about speech recognition for children in noisy classrooms.\n")
     other.import_paths([tmp_path / "c.txt"])
     assert lib.refresh_corpus() and len(lib) == 38
+
+
+def _lock_is_free(folder: Path) -> bool:
+    """Whether another process could take the library lock now (flock on a second open file
+    conflicts as another process's would)."""
+    import fcntl
+    from store import locations
+    fd = os.open(folder / locations.LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return True
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def test_an_import_holds_the_lock_only_to_merge_and_save(lib, monkeypatch):
+    """The app saves a key press under the library lock, so an import (in-app or in another
+    terminal) must not hold it through its long parts: the per-abstract work and the index build."""
+    import store.corpus
+    import store.importer
+    import store.library
+    seen = {}
+
+    def watch(name, fn):
+        def wrapped(*args, **kwargs):
+            seen.setdefault(name, []).append(_lock_is_free(lib.folder))
+            return fn(*args, **kwargs)
+        return wrapped
+
+    monkeypatch.setattr(store.library.Library, "build_index", watch("index", store.library.Library.build_index))
+    monkeypatch.setattr(store.importer, "prepare_merge", watch("prepare", store.importer.prepare_merge))
+    monkeypatch.setattr(store.importer, "_merge", watch("merge", store.importer._merge))
+    monkeypatch.setattr(store.corpus.Corpus, "save", watch("save", store.corpus.Corpus.save))
+    before = len(lib)
+    summary = lib.import_paths([Path(__file__).parent / "data" / "icml_slice.jsonl"])
+    assert summary.new > 0 and len(lib) == before + summary.new
+    assert seen == {"prepare": [True], "merge": [False], "save": [False], "index": [True]}
+    assert [p.id for p in Library(lib.folder).corpus] == [p.id for p in lib.corpus]
+    assert lib.search("graph").indices.size > 0
+
+
+def test_an_import_prepared_for_a_corpus_that_changed_prepares_again(lib, tmp_path, monkeypatch):
+    """Another process imports between this import's preparation and its merge: the merge sees
+    the other's papers (no duplicate of them, none of them lost)."""
+    import store.importer
+    other = tmp_path / "other.txt"
+    other.write_text("A completely different abstract about protein folding with equivariant networks, "
+                     "measured on three new benchmarks of our own making.\n")
+    mine = tmp_path / "mine.txt"
+    mine.write_text(other.read_text() + "\nAnother abstract on sparse attention for long documents, with "
+                    "a kernel that runs in linear time and memory on a single GPU.\n")
+    real = store.importer.prepare_merge
+    calls = []
+
+    def prepare_then_other_writes(corpus, records):
+        prep = real(corpus, records)
+        calls.append(len(records))
+        if len(calls) == 1:
+            Library(lib.folder).import_paths([other])  # the other process, between prepare and merge
+        return prep
+
+    monkeypatch.setattr(store.importer, "prepare_merge", prepare_then_other_writes)
+    summary = lib.import_paths([mine])
+    assert calls == [2, 1, 2]  # mine, the other's, mine again (the corpus had changed)
+    assert (summary.new, summary.exact) == (1, 1)  # the other's paper gains this file as a source
+    assert len(Library(lib.folder).corpus) == len(lib.corpus) == 37

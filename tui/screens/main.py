@@ -592,8 +592,9 @@ class MainScreen(Screen):
     @work(thread=True, group="import")
     def _import(self, path: Path) -> None:
         """Import as another process would: a second Library on this folder, in a thread. Its
-        papers then arrive as another process's do (see :meth:`_poll_other_processes`). While it
-        writes it holds the library lock, so a triage key waits for it (1.7 s for 6,000 papers)."""
+        papers then arrive as another process's do (see :meth:`_poll_other_processes`). It holds the
+        library lock only to merge and save (0.4 s for 2,610 papers into 29,100), so a triage key
+        pressed meanwhile waits at most that long."""
         try:
             summary = Library(self.library.folder).import_paths([path])
         except (PapersiftError, OSError) as exc:  # a bad file is named with its line; nothing written
