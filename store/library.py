@@ -186,9 +186,9 @@ class Library(SearchMixin, DiscoveryMixin):
                 self.corpus = Corpus.load(self.corpus_path)  # the file is untouched: drop the edits
                 self._invalidate_index()
                 raise
-            if changed:
-                self._invalidate_index()
-                self.build_index()
+        if changed:  # after the lock, as an import does
+            self._invalidate_index()
+            self.build_index()
         return changed, derived
 
     def _reload_corpus_if_changed(self) -> None:
@@ -521,7 +521,6 @@ class Library(SearchMixin, DiscoveryMixin):
             work.save(self.corpus_path)
             self.corpus = work
             self._invalidate_index()
-            self.build_index()
             ann = self.annotations.get(parent.id)
             if ann:
                 for paper in new:
@@ -529,4 +528,5 @@ class Library(SearchMixin, DiscoveryMixin):
                     clone.paper_id = paper.id
                     self._change([paper.id], lambda a, c=clone: a.__dict__.update(
                         {k: v for k, v in c.__dict__.items() if k != "paper_id"}), "split", "copy annotation to split paper")
-            return new
+        self.build_index()  # after the lock, as an import does
+        return new
