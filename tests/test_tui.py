@@ -1065,3 +1065,30 @@ async def test_an_unreadable_settings_file_is_reported_and_not_written_over(lib,
         assert any("unreadable settings" in n.message for n in app._notifications)
         await pilot.press("j", "q")
     assert (tmp_path / "settings.json").read_text() == '{"theme": "nord",,}'
+
+
+async def test_a_big_library_resumes_its_search_after_the_first_paint(lib, make, monkeypatch):
+    """At 300k papers a search takes ~0.5 s: a big library paints its list first, then searches."""
+    import tui.screens.main as main_module
+    from tui.widgets.results import ResultsList
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"agent", "enter", "j")
+        await settle(pilot)
+        left_on, _ = cur(app)
+        await pilot.press("q")
+    painted, painted_at_resume = [0], []
+    render_lines, resume = ResultsList.render_lines, main_module.MainScreen._resume_search
+    monkeypatch.setattr(ResultsList, "render_lines",
+                        lambda self, crop: painted.__setitem__(0, painted[0] + 1) or render_lines(self, crop))
+    monkeypatch.setattr(main_module.MainScreen, "_resume_search",
+                        lambda self, *a: painted_at_resume.append(painted[0]) or resume(self, *a))
+    for big_library, painted_first in ((2000, False), (10, True)):  # the seeds' 35 papers: small, then big
+        monkeypatch.setattr(main_module, "BIG_LIBRARY", big_library)
+        painted[0] = 0
+        again = make(lib)
+        async with again.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert (painted_at_resume.pop() > 0) is painted_first
+            assert screen(again).query_one("#search").value == "agent" and cur(again)[0] == left_on
+            await pilot.press("q")

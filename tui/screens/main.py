@@ -155,8 +155,10 @@ class MainScreen(Screen):
         self._show_reader_now()  # nothing is being typed yet: the first paper at once
         self.set_focus(self.query_one(ResultsList))
         if query:  # the search the library was left with; its results keep the cursor on the paper
-            self._stay_on = paper
-            self.query_one(SearchBox).value = query
+            if len(self.library) <= BIG_LIBRARY:
+                self._resume_search(query, paper)
+            else:  # after the first paint: at 300k papers the search takes ~0.5 s
+                self.call_after_refresh(self._resume_search, query, paper)
         if query:
             self.notify(f"back where you left off: {query} · "
                         f"{key_label(self.app, 'list.clear_filter')} clears the search", timeout=6)
@@ -167,6 +169,10 @@ class MainScreen(Screen):
         # The model behind "more like this" is built after the list is up and usable.
         if len(self.library) <= AUTO_MODEL_MAX or self.library.similarity_cache_fresh():
             self.set_timer(1.0 if len(self.library) > BIG_LIBRARY else 0.05, self.prepare_similarity)
+
+    def _resume_search(self, query: str, paper: str | None) -> None:
+        self._stay_on = paper
+        self.query_one(SearchBox).value = query
 
     def on_unmount(self) -> None:
         if hasattr(self.app, "remember_place"):  # the next start picks up here
