@@ -72,11 +72,35 @@ def _convert(src: str) -> str:
     return "".join(out)
 
 
+# Symbols that take no argument. TeX (and pylatexenc) swallow the space after a command, so
+# "$k \geq 0$" read "k ≥0" and "$\epsilon > 0$" "ϵ> 0". The space is kept (an empty group
+# after the command) where it sets off a relation: after a relation written with a space before
+# it ("k ≥ 0", while "k\geq 3" stays "k≥3"), and before one ("ϵ > 0"). Elsewhere it only
+# separated two commands ("$m\mu \varepsilon$" is "mμε").
+_RELATIONS = ("geq|ge|leq|le|neq|ne|in|notin|ni|to|gets|leftarrow|rightarrow|Leftarrow|Rightarrow|"
+              "leftrightarrow|Leftrightarrow|mapsto|times|div|pm|mp|sim|simeq|approx|equiv|cong|propto|"
+              "subset|subseteq|supset|supseteq|ll|gg|prec|succ|preceq|succeq|mid|perp|parallel|cdot")
+_SYMBOLS = (_RELATIONS + "|cup|cap|wedge|vee|oplus|otimes|circ|cdots|ldots|dots|infty|forall|exists|partial|"
+            "nabla|alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|"
+            "nu|xi|pi|varpi|rho|varrho|sigma|varsigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|"
+            "Theta|Lambda|Xi|Pi|Sigma|Upsilon|Phi|Psi|Omega")
+_SYMBOL_THEN_SPACE = re.compile(r"\\(" + _SYMBOLS + r")(?![A-Za-z])(?=[ \t])")
+_IS_RELATION = re.compile(r"(?:" + _RELATIONS + r")$")
+_RELATION_NEXT = re.compile(r"[ \t]+(?:[=<>]|\\(?:" + _RELATIONS + r")(?![A-Za-z]))")
+
+
+def _keep_space(src: str) -> str:
+    def repl(m: re.Match) -> str:
+        spaced_relation = _IS_RELATION.match(m.group(1)) and m.start() > 0 and src[m.start() - 1] in " \t"
+        return m.group() + "{}" if spaced_relation or _RELATION_NEXT.match(src, m.end()) else m.group()
+    return _SYMBOL_THEN_SPACE.sub(repl, src)
+
+
 def latex_to_text(src: str, math: bool = False) -> str:
     """LaTeX (a ``$...$`` body when ``math``, else text with commands) to plain Unicode."""
     src = _OPERATORS.sub(r" \1 ", src)
     if math:
-        src = _scripts(src)
+        src = _keep_space(_scripts(src))
     else:
         src = re.sub(r"(?<!\\)%", r"\\%", src)  # a bare % is a percent sign here, not a comment
         if "``" in src:

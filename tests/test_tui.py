@@ -726,6 +726,9 @@ def test_reader_renders_real_world_markup_found_in_icml_and_iclr():
     # font commands pylatexenc does not know kept their text nowhere (ICML: "the \texttt{[MASK]} token")
     source = r"The \texttt{[MASK]} token, $\texttt{SGD}$, \textsf{Foo} and $\mathtt{x}_1$ \mbox{as is}."
     assert render_abstract(source)[0].plain == plain_text(source) == "The [MASK] token, SGD, Foo and 𝚡₁ as is."
+    # TeX swallows the space after a command: kept where it sets off a relation, as the source spaced it
+    assert plain_text(r"for $k \geq 0$, $x \in \mathbb{R}^d$, $\epsilon > 0$ and $k\geq 3$; $m\mu \varepsilon$") == \
+        "for k ≥ 0, x ∈ ℝ^d, ϵ > 0 and k≥3; mμε"
 
 
 async def test_tex_quotes_and_dashes_are_typeset(lib, make, tmp_path):
