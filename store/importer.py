@@ -98,7 +98,7 @@ def normalize_all(texts: list[str]) -> list[str]:
 class MergePrep:
     """The per-abstract work of a merge, done for one version of the corpus (its generation).
 
-    It is most of an import's time (30k papers: ~2.5 s of ~3.5 s) and needs no lock: an import
+    It is most of a merge's time (2,610 papers into 29,100: all but ~0.3 s) and needs no lock: an import
     prepares first, then takes the library lock only to merge and save. If the corpus changed
     in between (another process wrote it), the merge prepares again under the lock.
     """

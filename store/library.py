@@ -131,7 +131,7 @@ class Library(SearchMixin, DiscoveryMixin):
         summary = ImportSummary(files=len(files), skipped=skipped, no_abstract=no_abstract)
         # The lock is held only to merge and save: the per-abstract work before it and the index
         # build after it need none, and an app on this library waits for the lock to save a key
-        # press (30k papers, 2,610 imported: held 2.1 s instead of 8.5 s).
+        # press (2,610 papers into 29,100: held 0.4 s instead of 6.7 s).
         with shared_pool():
             self._reload_corpus_if_changed()  # read without the lock: writers replace the file atomically
             prep = prepare_merge(self.corpus, records)

@@ -14,6 +14,7 @@ always wins over this. ``benchmarks/title_quality.py`` measures it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .latex import plain_text
 
@@ -81,6 +82,7 @@ _SPACES = re.compile(r"\s+")
 _MATH_TAIL = re.compile(r"\$.*")
 _MATH = re.compile(r"\$[^$]*\$?")
 _INLINE_MATH = re.compile(r"\$([^$]{1,120})\$")
+_PLAIN_SPAN = re.compile(r"\$\s*[A-Za-z0-9]+\s*\$")
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 _CLAUSE_END = re.compile(r"[,.;]")
 
@@ -90,7 +92,13 @@ def _math_as_text(m: re.Match) -> str:
     spaces at its edges: a span may be a misread pair ("$\\textit{$\\underline{G}$raph $...").
     """
     inner = m.group(1)
-    return inner[:len(inner) - len(inner.lstrip())] + plain_text(m.group()) + inner[len(inner.rstrip()):]
+    return inner[:len(inner) - len(inner.lstrip())] + _span_text(m.group()) + inner[len(inner.rstrip()):]
+
+
+@lru_cache(maxsize=4096)
+def _span_text(span: str) -> str:
+    # Imports derive thousands of titles; "$k$" needs no LaTeX converter, and spans repeat.
+    return span.strip("$ ") if _PLAIN_SPAN.fullmatch(span) else plain_text(span)
 
 
 def _clean(text: str) -> str:
