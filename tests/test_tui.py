@@ -1095,3 +1095,21 @@ async def test_a_big_library_resumes_its_search_after_the_first_paint(lib, make,
             assert (painted_at_resume.pop() > 0) is painted_first
             assert screen(again).query_one("#search").value == "agent" and cur(again)[0] == left_on
             await pilot.press("q")
+
+
+async def test_notices_quote_searches_and_tags_as_typed_not_as_markup(lib, make, tmp_path):
+    (tmp_path / "settings.json").write_text(json.dumps(
+        {"places": {str(lib.folder.resolve()): {"query": "[MASK] [b]token", "paper": None, "history": []}}}))
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert screen(app).query_one("#search").value == "[MASK] [b]token"
+        from textual.content import Content
+        shown = [Content.from_markup(n.message).plain if n.markup else n.message
+                 for n in app._notifications if "left off" in n.message]  # as the toast shows it
+        assert shown and "back where you left off: [MASK] [b]token" in shown[0]
+        await pilot.press("escape", "t", *"[draft]", "enter", "escape", "z")
+        await settle(pilot)
+        undone = [Content.from_markup(n.message).plain if n.markup else n.message
+                  for n in app._notifications if n.message.startswith("undone")]
+        assert undone == ["undone: tag +[draft]"]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 
 from store import Library
 from store.locations import user_keymap_path
@@ -54,6 +55,12 @@ class PapersiftApp(SerialKeys, App):
             self.notify(problem, title="keymap", severity="error", timeout=15)
         for notice in self.startup_notices:
             self.notify(notice, timeout=10)
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notice is plain text: they quote searches, tags, file names and keymap sections,
+        and as Textual markup "[MASK]", "[draft]" or "[main]" would vanish from them."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def current_keymap(self) -> dict[str, str]:
         """The live keymap: action id -> comma-separated keys."""

@@ -159,7 +159,6 @@ class MainScreen(Screen):
                 self._resume_search(query, paper)
             else:  # after the first paint: at 300k papers the search takes ~0.5 s
                 self.call_after_refresh(self._resume_search, query, paper)
-        if query:
             self.notify(f"back where you left off: {query} · "
                         f"{key_label(self.app, 'list.clear_filter')} clears the search", timeout=6)
         elif self.results.cursor:
