@@ -651,12 +651,15 @@ async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
         await pilot.pause()
         await pilot.press("down", "down", "down", "down", "enter")  # BibTeX
         dest = app.screen.query_one("#dest")
-        dest.value = str(tmp_path / "out.bib")
+        bracketed = tmp_path / "[papers]" / "out.bib"  # the notice names the file as it is, no markup
+        bracketed.parent.mkdir()
+        dest.value = str(bracketed)
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.screen is screen(app)
         import bibtexparser
-        assert len(bibtexparser.loads((tmp_path / "out.bib").read_text()).entries) == 2
+        assert len(bibtexparser.loads(bracketed.read_text()).entries) == 2
+        assert [n.message for n in app._notifications][-1] == f"exported 2 papers as BibTeX to {bracketed}"
         # the same file again: it asks before replacing; `n` keeps the file and the dialog
         (tmp_path / "out.bib").write_text("% my edits\n")
         await pilot.press("x")

@@ -115,9 +115,9 @@ class ExportScreen(ModalScreen[str | None]):
             return
         path = Path(dest).expanduser()
         if path.is_dir():
-            self.notify(escape(f"{path} is a folder: name a file in it"), severity="error")
+            self.notify(f"{path} is a folder: name a file in it", severity="error")
         elif not path.parent.is_dir():
-            self.notify(escape(f"{path.parent}: no such folder"), severity="error")
+            self.notify(f"{path.parent}: no such folder", severity="error")
         elif path.exists():  # an earlier export the user may have edited: ask first
             self.app.push_screen(ConfirmScreen(escape(f"{path} exists. Replace it?")),
                                  lambda yes: self._write(path, text, what) if yes else None)
@@ -128,12 +128,12 @@ class ExportScreen(ModalScreen[str | None]):
         try:
             atomic_write_text(path, text)
         except OSError as exc:
-            self.notify(escape(f"{path}: {exc.strerror or exc}"), severity="error")
+            self.notify(f"{path}: {exc.strerror or exc}", severity="error")
             return
         self._done(f"{what} to {path}")
 
     def _done(self, message: str) -> None:
-        self.notify(escape(message))
+        self.notify(message)  # notices are plain text (see PapersiftApp.notify)
         self.dismiss(message)
 
     @on(Button.Pressed, "#cancel")
