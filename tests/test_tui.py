@@ -664,7 +664,7 @@ async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
         (tmp_path / "out.bib").write_text("% my edits\n")
         await pilot.press("x")
         await pilot.pause()
-        await pilot.press("down", "down", "down", "down", "enter")
+        assert app.screen.query_one("#format").pressed_button.id == "fmt-bibtex"  # the last export's
         app.screen.query_one("#dest").value = str(tmp_path / "out.bib")
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -688,7 +688,7 @@ async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
         app.screen.query_one("#dest").value = "clipboard"
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert app.clipboard.startswith("# Reading list") and app.clipboard.count("- **") == 2
+        assert len(bibtexparser.loads(app.clipboard).entries) == 2  # BibTeX again, as last time
 
 
 async def test_latex_in_titles_is_rendered_in_list_and_reader(lib, make, tmp_path):
@@ -1116,3 +1116,35 @@ async def test_notices_quote_searches_and_tags_as_typed_not_as_markup(lib, make,
         undone = [Content.from_markup(n.message).plain if n.markup else n.message
                   for n in app._notifications if n.message.startswith("undone")]
         assert undone == ["undone: tag +[draft]"]
+
+
+async def test_the_export_dialog_offers_the_last_export_again(lib, make, tmp_path):
+    """Format, scope and destination of the last export (not of a refused one), across restarts."""
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("a", "x")
+        await pilot.pause()
+        await pilot.press("down", "down", "down", "down", "enter")          # BibTeX
+        await pilot.press("tab", "down", "down", "down", "down", "enter")   # the whole library
+        app.screen.query_one("#dest").value = str(tmp_path / "all.bib")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        import bibtexparser
+        assert len(bibtexparser.loads((tmp_path / "all.bib").read_text()).entries) == 35
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("up", "enter")                                   # JSON Lines, to a folder: refused
+        app.screen.query_one("#dest").value = str(tmp_path)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("q")
+    again = make(lib)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        dialog = again.screen
+        assert dialog.query_one("#format").pressed_button.id == "fmt-bibtex"
+        assert dialog.query_one("#scope").pressed_button.id == "scope-all"
+        assert dialog.query_one("#dest").value == str(tmp_path / "all.bib")

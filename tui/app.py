@@ -83,12 +83,24 @@ class PapersiftApp(SerialKeys, App):
         return (query, paper, history) if self.resume else ("", None, history)
 
     def remember_place(self, query: str, paper: str | None, history: list[str]) -> None:
-        """Save where this library was left. The file is read again first, so another
-        papersift (another library, another terminal) keeps the places it saved."""
+        """Save where this library was left."""
+        self._save_place(lambda s: s.remember_place(self._place_key, query, paper, history))
+
+    def remember_export(self, fmt: str, scope: str, dest: str) -> None:
+        """Save the export dialog's choice for this library, offered again next time."""
+        self._save_place(lambda s: s.update_place(self._place_key, export={"format": fmt, "scope": scope,
+                                                                             "dest": dest}))
+
+    def last_export(self) -> dict[str, str]:
+        return self.settings.last_export(self._place_key)
+
+    def _save_place(self, change) -> None:
+        """Apply ``change`` to the settings file as it is on disk, so another papersift (another
+        library, another terminal) keeps the places it saved."""
         on_disk, problem = Settings.load(self.settings_path)
-        if problem:  # a file we cannot read (reported at start) is not written over on the way out
+        if problem:  # a file we cannot read (reported at start) is not written over
             return
-        on_disk.remember_place(self._place_key, query, paper, history)
+        change(on_disk)
         on_disk.save(self.settings_path)
         self.settings.places = on_disk.places
 

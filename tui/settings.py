@@ -24,7 +24,8 @@ class Settings:
     advance_after_triage: bool = True
     sort: str = "import"
     # Where the app was left in each library (its folder -> {"query": ..., "paper": id,
-    # "history": [earlier searches, oldest first]}), so the next start picks up there.
+    # "history": [earlier searches, oldest first], "export": {"format", "scope", "dest"}}),
+    # so the next start picks up there and the export dialog offers the last choice again.
     # The most recent PLACES_KEPT libraries are kept.
     places: dict = field(default_factory=dict)
 
@@ -46,10 +47,21 @@ class Settings:
 
     def remember_place(self, folder: str, query: str, paper: str | None, history: list[str]) -> None:
         """Note where a library was left: its search, highlighted paper and earlier searches."""
-        self.places.pop(folder, None)
-        self.places[folder] = {"query": query, "paper": paper, "history": history[-HISTORY_KEPT:]}
+        self.update_place(folder, query=query, paper=paper, history=history[-HISTORY_KEPT:])
+
+    def update_place(self, folder: str, **fields) -> None:
+        """Set some of a library's remembered fields (the others are kept); it becomes the newest."""
+        entry = self.places.pop(folder, None)
+        self.places[folder] = {**(entry if isinstance(entry, dict) else {}), **fields}
         for old in list(self.places)[:-PLACES_KEPT]:
             del self.places[old]
+
+    def last_export(self, folder: str) -> dict[str, str]:
+        """The format, scope and destination of the library's last export ({} if none)."""
+        entry = self.places.get(folder)
+        export = entry.get("export") if isinstance(entry, dict) else None
+        return {k: v for k, v in export.items() if k in ("format", "scope", "dest") and isinstance(v, str)} \
+            if isinstance(export, dict) else {}
 
     def place(self, folder: str) -> tuple[str, str | None, list[str]]:
         """The search, paper and earlier searches a library was left with ("", None, [] if never,

@@ -53,15 +53,19 @@ class ExportScreen(ModalScreen[str | None]):
         with Vertical():
             run, cancel = key_label(self.app, "export.run"), key_label(self.app, "export.cancel")
             yield Label(f"[b]Export[/b]   [dim]tab moves · space picks · {run} exports · {cancel} cancels[/dim]")
+            # The library's last export is offered again: a reading list is exported more than once.
+            last = self.app.last_export() if hasattr(self.app, "last_export") else {}
+            fmt = last.get("format") if last.get("format") in FORMATS else FORMATS[0]
+            scope = last.get("scope") if last.get("scope") in dict(SCOPES) else "to-read"
             with Horizontal():
                 with RadioSet(id="format"):
-                    for i, fmt in enumerate(FORMATS):
-                        yield RadioButton(FORMAT_LABELS[fmt], value=i == 0, id=f"fmt-{fmt}")
+                    for key in FORMATS:
+                        yield RadioButton(FORMAT_LABELS[key], value=key == fmt, id=f"fmt-{key}")
                 with RadioSet(id="scope"):
-                    for i, (key, label) in enumerate(SCOPES):
-                        yield RadioButton(label, value=(key == "to-read"), id=f"scope-{key}")
+                    for key, label in SCOPES:
+                        yield RadioButton(label, value=key == scope, id=f"scope-{key}")
             yield Label("Destination: a file path, or [b]clipboard[/b]", id="dest-label")
-            yield Input(value=self._default_path("md"), id="dest")
+            yield Input(value=last.get("dest") or self._default_path(fmt), id="dest")
             with Horizontal(id="buttons"):
                 yield Button("Export", variant="primary", id="run")
                 yield Button("Cancel", id="cancel")
@@ -110,6 +114,7 @@ class ExportScreen(ModalScreen[str | None]):
         text = export_text(pairs, fmt, library_name=self.library.name)
         what = f"exported {counted(len(pairs), 'paper')} as {FORMAT_LABELS[fmt]}"
         dest = self.query_one("#dest", Input).value.strip()
+        self._choice = (fmt, scope, dest)  # remembered once the export is done
         if dest.lower() == "clipboard":
             self._done(f"{what} to the {copy_text(self.app, text)}")
             return
@@ -133,6 +138,8 @@ class ExportScreen(ModalScreen[str | None]):
         self._done(f"{what} to {path}")
 
     def _done(self, message: str) -> None:
+        if hasattr(self.app, "remember_export"):
+            self.app.remember_export(*self._choice)
         self.notify(message)  # notices are plain text (see PapersiftApp.notify)
         self.dismiss(message)
 
