@@ -6,6 +6,8 @@ lock, so the app can build it in a background worker while the user works.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from .errors import PapersiftError
@@ -43,6 +45,22 @@ class DiscoveryMixin:
         except OSError:
             pass
         return sim
+
+    def build_similarity_elsewhere(self, run: Callable[[], object]) -> None:
+        """Take the model from its cache, else have ``run`` build that cache in another process
+        (``python -m store.prepare``) and take it from there.
+
+        The model's lock is held throughout, so whatever needs the model meanwhile (the topic
+        browser, more like this, a second call of this) waits for that one build instead of
+        starting another on the same cores: at 30k papers a build in the app beside the helper's
+        made the topic browser take 20 s. If the helper fails, the first use builds it here.
+        """
+        with self._similarity_lock:
+            if self._similarity is None:
+                self._similarity = self._load_similarity_cache()
+                if self._similarity is None:
+                    run()
+                    self._similarity = self._load_similarity_cache()
 
     def similarity_cache_fresh(self) -> bool:
         """Whether a model for this corpus is cached on disk (cheap: the arrays are not read)."""

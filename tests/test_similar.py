@@ -278,3 +278,30 @@ async def test_a_big_library_gets_its_model_from_the_helper_process(lib, tmp_pat
             if lib.similarity_ready:
                 break
         assert lib.similarity_ready and lib.similar_path.exists()
+
+
+async def test_topics_asked_for_at_once_wait_for_the_helpers_model(lib, tmp_path, monkeypatch):
+    """`b` before the helper has started or finished: the model is the helper's one build, none is
+    built in the app beside it (at 30k papers the two builds made the browser take 20 s)."""
+    import tui.screens.main as main_mod
+    from store import similar
+    from tui.screens.topics import TopicsScreen
+    monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
+    original = similar.Similarity.__init__
+    built_here = []
+
+    def not_here(self, index, *a, **k):
+        if index is not None:
+            built_here.append(1)
+        original(self, index, *a, **k)
+    monkeypatch.setattr(similar.Similarity, "__init__", not_here)
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("b")                  # at once: the helper's timer has not fired yet
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, TopicsScreen) and app.screen.query_one("#topic-list").option_count:
+                break
+        assert app.screen.query_one("#topic-list").option_count >= 2
+        await wait_workers(app, pilot)
+        assert built_here == [] and lib.similar_path.exists()

@@ -459,15 +459,22 @@ class MainScreen(Screen):
         GIL is taken from the app while the user types; if it fails, the model
         is built here instead.
         """
-        lib = self.library
         try:
-            if not lib.load_similarity_cache() and len(lib) > BIG_LIBRARY:
-                subprocess.run([sys.executable, "-m", "store.prepare", str(lib.folder)], check=False,
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            lib.similarity
+            self.ensure_model()
         except Exception:
             return
         self.app.call_from_thread(self._show_current)
+
+    def ensure_model(self) -> None:
+        """The similarity model, from its cache, else built by the helper process (big libraries),
+        else here. It blocks: call it from a worker (the topic browser's calls it too, so topics
+        asked for before the helper starts wait for the helper's one build)."""
+        lib = self.library
+        if len(lib) > BIG_LIBRARY:
+            lib.build_similarity_elsewhere(lambda: subprocess.run(
+                [sys.executable, "-m", "store.prepare", str(lib.folder)], check=False,
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        lib.similarity
 
     def _similar_soon(self, paper_index: int) -> None:
         """Nearest papers for the reader once the cursor rests (big libraries).
