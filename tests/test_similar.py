@@ -126,6 +126,8 @@ async def test_dashboard_shows_progress_and_counts(lib, tmp_path):
         await pilot.pause()
         from tui.screens.dashboard import DashboardScreen
         assert isinstance(app.screen, DashboardScreen)
+        await wait_workers(app, pilot)  # the topics come from a worker (they need the model)
+        await pilot.pause()
         svg = app.export_screenshot().replace("&#160;", " ")
         assert "4 / 35 triaged" in svg and "#agents" in svg and "topic:" in svg
         assert sum(app.screen.query_one("#timeline").data) == 4
@@ -305,3 +307,30 @@ async def test_topics_asked_for_at_once_wait_for_the_helpers_model(lib, tmp_path
         assert app.screen.query_one("#topic-list").option_count >= 2
         await wait_workers(app, pilot)
         assert built_here == [] and lib.similar_path.exists()
+
+
+async def test_the_dashboard_draws_at_once_and_its_topics_when_the_helpers_model_is_ready(lib, tmp_path,
+                                                                                           monkeypatch):
+    import tui.screens.main as main_mod
+    from store import similar
+    monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
+    original = similar.Similarity.__init__
+    built_here = []
+
+    def not_here(self, index, *a, **k):
+        if index is not None:
+            built_here.append(1)
+        original(self, index, *a, **k)
+    monkeypatch.setattr(similar.Similarity, "__init__", not_here)
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(140, 50)) as pilot:
+        await pilot.press("d")                  # at once: no model yet
+        await pilot.pause()
+        assert "building the topic map" in app.export_screenshot().replace("&#160;", " ")
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if "topic:" in app.export_screenshot().replace("&#160;", " "):
+                break
+        assert "topic:" in app.export_screenshot().replace("&#160;", " ")
+        await wait_workers(app, pilot)
+        assert built_here == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Sparkline, Static
@@ -110,13 +111,22 @@ class DashboardScreen(ModalScreen[None]):
                 yield Label("[b]Areas[/b]")
                 yield Static(bars(areas, n, "cyan"), id="by-area")
             yield Label("[b]Topics[/b] [dim](papers, and how many are triaged)[/dim]")
-            yield Static(self._topics(), id="by-topic")
+            yield Static(bars([], 1) if len(lib) < 10 else Text("building the topic map…", style="dim"),
+                         id="by-topic")
         yield Footer()  # this dialog's keys, over the main screen's
 
-    def _topics(self) -> Chart:
-        if len(self.library) < 10:
-            return bars([], 1)
-        return topic_table(self.library.topic_summary())
+    def on_mount(self) -> None:
+        if len(self.library) >= 10:
+            self._load_topics()
+
+    @work(thread=True, exclusive=True)
+    def _load_topics(self) -> None:
+        """Topics need the similarity model: in a big library just opened, the helper process may
+        still be building it (seconds), and the dashboard must not hold the screen meanwhile."""
+        if hasattr(self.app, "main_screen"):
+            self.app.main_screen.ensure_model()
+        table = topic_table(self.library.topic_summary())
+        self.app.call_from_thread(self.query_one("#by-topic", Static).update, table)
 
     def action_close(self) -> None:
         self.dismiss(None)
