@@ -282,21 +282,28 @@ async def test_a_big_library_gets_its_model_from_the_helper_process(lib, tmp_pat
         assert lib.similarity_ready and lib.similar_path.exists()
 
 
-async def test_topics_asked_for_at_once_wait_for_the_helpers_model(lib, tmp_path, monkeypatch):
-    """`b` before the helper has started or finished: the model is the helper's one build, none is
-    built in the app beside it (at 30k papers the two builds made the browser take 20 s)."""
+def _big_library_counting_models_built_here(monkeypatch) -> list:
+    """Treat the seeds as a big library (its model comes from the helper process) and count the
+    models built in this process instead: the list returned grows by one per such build."""
     import tui.screens.main as main_mod
     from store import similar
-    from tui.screens.topics import TopicsScreen
     monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
     original = similar.Similarity.__init__
     built_here = []
 
-    def not_here(self, index, *a, **k):
-        if index is not None:
+    def counted(self, index, *a, **k):
+        if index is not None:  # built from the index here (None: loaded from the helper's cache)
             built_here.append(1)
         original(self, index, *a, **k)
-    monkeypatch.setattr(similar.Similarity, "__init__", not_here)
+    monkeypatch.setattr(similar.Similarity, "__init__", counted)
+    return built_here
+
+
+async def test_topics_asked_for_at_once_wait_for_the_helpers_model(lib, tmp_path, monkeypatch):
+    """`b` before the helper has started or finished: the model is the helper's one build, none is
+    built in the app beside it (at 30k papers the two builds made the browser take 20 s)."""
+    from tui.screens.topics import TopicsScreen
+    built_here = _big_library_counting_models_built_here(monkeypatch)
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("b")                  # at once: the helper's timer has not fired yet
@@ -311,22 +318,23 @@ async def test_topics_asked_for_at_once_wait_for_the_helpers_model(lib, tmp_path
 
 async def test_the_dashboard_draws_at_once_and_its_topics_when_the_helpers_model_is_ready(lib, tmp_path,
                                                                                            monkeypatch):
+    import threading
     import tui.screens.main as main_mod
-    from store import similar
-    monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
-    original = similar.Similarity.__init__
-    built_here = []
-
-    def not_here(self, index, *a, **k):
-        if index is not None:
-            built_here.append(1)
-        original(self, index, *a, **k)
-    monkeypatch.setattr(similar.Similarity, "__init__", not_here)
+    from tui.screens.dashboard import DashboardScreen
+    built_here = _big_library_counting_models_built_here(monkeypatch)
+    go = threading.Event()  # the helper process waits for it: the dashboard is looked at first
+    real_run = main_mod.subprocess.run
+    monkeypatch.setattr(main_mod.subprocess, "run", lambda *a, **k: go.wait(30) and real_run(*a, **k))
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     async with app.run_test(size=(140, 50)) as pilot:
         await pilot.press("d")                  # at once: no model yet
-        await pilot.pause()
-        assert "building the topic map" in app.export_screenshot().replace("&#160;", " ")
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if isinstance(app.screen, DashboardScreen) and app.screen.query("#by-topic"):
+                break
+        assert not lib.similarity_ready  # the dashboard is up while the helper still works
+        assert "building the topic map" in str(app.screen.query_one("#by-topic").content)
+        go.set()
         for _ in range(400):
             await pilot.pause(0.05)
             if "topic:" in app.export_screenshot().replace("&#160;", " "):
