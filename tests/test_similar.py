@@ -342,3 +342,21 @@ async def test_the_dashboard_draws_at_once_and_its_topics_when_the_helpers_model
         assert "topic:" in app.export_screenshot().replace("&#160;", " ")
         await wait_workers(app, pilot)
         assert built_here == []
+
+
+async def test_more_like_this_asked_for_at_once_waits_for_the_helpers_model(lib, tmp_path, monkeypatch):
+    """`m` (or a typed `similar:`/`topic:` search) before the helper has started: the search waits
+    for the helper's one build instead of building a second model in the app beside it."""
+    built_here = _big_library_counting_models_built_here(monkeypatch)
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("m")                  # at once: the helper's timer has not fired yet
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if app.screen.query_one("#results").indices.size and app.screen.query_one("#search").value \
+                    .startswith("similar:") and lib.similarity_ready:
+                break
+        await wait_workers(app, pilot)
+        assert app.screen.query_one("#search").value.startswith("similar:")
+        assert 1 < len(app.screen.query_one("#results").indices) < len(lib)
+        assert built_here == [] and lib.similar_path.exists()

@@ -335,13 +335,23 @@ class MainScreen(Screen):
         """Word searches and filters, while they stay quick; never what may build a model or scan text."""
         if self._search_seconds > INLINE_SEARCH_SECONDS:
             return False
+        return not parse_query(query).phrases and (not self._needs_model(query) or self.library.similarity_ready)
+
+    def _needs_model(self, query: str) -> bool:
+        """Whether this search uses the similarity model (more like this, recommendations, topics)."""
         q = parse_query(query)
-        needs_model = q.similar or q.recommend or q.topics or (self.sort == "recommended" and not query.strip())
-        return not q.phrases and (not needs_model or self.library.similarity_ready)
+        return bool(q.similar or q.recommend or q.topics or (self.sort == "recommended" and not query.strip()))
 
     @work(exclusive=True, thread=True, group="search")
     def run_search(self, query: str) -> None:
         worker = get_current_worker()
+        if self._needs_model(query) and not self.library.similarity_ready:
+            try:
+                self.ensure_model()  # the helper's one build (a big library), not a second one here
+            except Exception:
+                pass  # the search below builds it here, or says why it cannot
+            if worker.is_cancelled or query != self.query_text:
+                return
         t = time.perf_counter()
         for _ in range(3):
             try:
