@@ -97,8 +97,9 @@ def expand_paths(paths: list[Path | str]) -> list[Path]:
         path = Path(raw)
         if path.is_dir():
             if is_library_dir(path):
-                raise InputError(path, "is a papersift library folder, not a dump (merge its annotations with "
-                                       "`papersift import-annotations`, from a `papersift export --format json`)")
+                raise InputError(path, "is a papersift library folder, not a dump (open it with `papersift --library "
+                                       "FOLDER`; merge its annotations into another with `papersift "
+                                       "import-annotations`, from a `papersift export --format json`)")
             found = []
             # followlinks=False: a symlink loop cannot make the walk endless. A library
             # folder inside (its corpus.jsonl and annotations.json) is not input.

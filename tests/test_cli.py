@@ -118,6 +118,24 @@ def test_library_option_anywhere_and_no_command_means_open(run_cli, tmp_path):
     assert proc.returncode == 2 and "argument --library: expected one argument" in proc.stderr
 
 
+def test_a_library_folder_given_alone_is_opened_not_imported(run_cli, tmp_path):
+    """`papersift ~/papers/neurips` opens that library (as `--library` would), rather than refusing
+    it as a dump; with other files, or beside --library, it is still named as not a dump."""
+    other = tmp_path / "other-lib"
+    run_cli("list", library=other)  # a library with the seeds
+    before = (other / "corpus.jsonl").read_bytes()
+    # It stops at the missing keymap, before needing a terminal: past opening the library.
+    proc = run_cli(str(other), "--keymap", "/nonexistent/k.toml", check=False)
+    assert proc.returncode == 1 and "no such keymap file" in proc.stderr, proc.stderr
+    assert not run_cli.library.exists()  # the default library was neither created nor seeded
+    assert (other / "corpus.jsonl").read_bytes() == before
+    for args in ([str(other), str(SEEDS)], ["--library", str(tmp_path / "third"), str(other)]):
+        proc = run_cli(*args, check=False)
+        assert proc.returncode == 1 and "is a papersift library folder" in proc.stderr, (args, proc.stderr)
+        assert "papersift --library FOLDER" in proc.stderr
+    assert (other / "corpus.jsonl").read_bytes() == before
+
+
 def test_bad_input_names_file_and_line_and_changes_nothing(run_cli, tmp_path):
     run_cli("import", str(SEEDS))
     before = (run_cli.library / "corpus.jsonl").read_bytes()

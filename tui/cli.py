@@ -89,7 +89,7 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
             p.add_argument("--format", choices=fmt, default=fmt[0], help=f"output format (default: {fmt[0]})")
         return p
 
-    p = add("open", "open the app (importing FILEs first)", None)
+    p = add("open", "open the app (importing FILEs first; a library folder given alone is opened)", None)
     p.add_argument("files", nargs="*", metavar="FILE")
     p.add_argument("--keymap", metavar="FILE", help="a keymap.toml overriding the default keys")
     p.add_argument("--fresh", action="store_true",
@@ -312,6 +312,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from store import Library  # numpy and the rest: not needed by a quick search
 
+    if cmd == "open" and len(args.files) == 1 and args.library is None and locations.is_library_dir(Path(args.files[0])):
+        args.library, args.files = args.files[0], []  # `papersift ~/papers/neurips`: open that library
     seed = cmd not in ("import",) and not (cmd == "open" and args.files)
     lib = Library.open(args.library, seed_if_new=seed)
     if cmd == "open":
