@@ -105,6 +105,7 @@ def _clean(text: str) -> str:
     text = _INLINE_MATH.sub(_math_as_text, text)
     text = _TEXT_CMD.sub(lambda m: m.group(1) or m.group(2) or "", text)
     text = _EMPTY_PARENS.sub("", _MARKUP.sub("", text))
+    text = text.replace("---", "—").replace("--", "–")  # TeX's dashes, as the reader shows them
     return _SPACES.sub(" ", text).strip(" ,;:.").lstrip(")] ")
 
 
@@ -379,11 +380,11 @@ _WE_FIRST = re.compile(r"\s*(?:We|This (?:paper|work)|In this (?:paper|work))\b"
 
 def _contribution(abstract: str, intros: list[re.Match]) -> str:
     """ "We propose a simple method for X, ..." -> "A simple method for X"; "" if none."""
-    if _WE_FIRST.match(abstract):
-        return ""  # "We argue that ...": the first clause says it best
     intro = next((m for m in intros if not m.group().startswith(("and", "then"))), None)
     if not intro:
         return ""
+    if _WE_FIRST.match(abstract) and abstract[:intro.start()].strip():
+        return ""  # "We argue that ..." (a contribution later): the first clause says it best
     clause = _clean(_to_clause_end(intro.group("rest")))
     if len(clause.split()) < 4 or not _informative(clause):
         return ""

@@ -75,6 +75,19 @@ def test_without_a_name_the_contribution_or_the_main_clause():
                      "Pruning is hard.")
     assert t == "Large language models are natural candidates for pruning"
 
+    # An abstract that opens with its contribution: what it proposes, not "This paper introduces …",
+    # which a list row of 30 characters would show and nothing more.
+    t = derive_title("This paper introduces the first gradient-based framework for prompt optimization in "
+                     "text-to-image diffusion models. We formulate prompt engineering as search.")
+    assert t == "The first gradient-based framework for prompt optimization in text-to-image diffusion models"
+    assert derive_title("This work presents orthogonal attention for neural operators. It works.") \
+        == "Orthogonal attention for neural operators"
+    # The contribution only later: the opening clause still says it best.
+    assert derive_title("We argue that scaling alone is not enough. We propose a benchmark of robot tasks "
+                        "for the wild.").startswith("We argue that scaling alone")
+    # TeX's dashes read as the reader shows them.
+    assert derive_title("This paper introduces Least Volume---a simple regularization---that reduces latent "
+                        "dimensions.").startswith("Least Volume—a simple regularization—that")
 
 def test_first_clauses_read_like_titles():
     # "In this paper, we study X" says X; a cut never leaves a parenthesis open.
