@@ -106,7 +106,7 @@ def _clean(text: str) -> str:
     text = _TEXT_CMD.sub(lambda m: m.group(1) or m.group(2) or "", text)
     text = _EMPTY_PARENS.sub("", _MARKUP.sub("", text))
     text = text.replace("---", "—").replace("--", "–")  # TeX's dashes, as the reader shows them
-    return _SPACES.sub(" ", text).strip(" ,;:.").lstrip(")] ")
+    return _SPACES.sub(" ", text).strip(" ,;:.").lstrip(")] –—")
 
 
 def _trim(text: str, max_words: int) -> str:
@@ -391,6 +391,23 @@ def _contribution(abstract: str, intros: list[re.Match]) -> str:
     return _trim(clause[0].upper() + clause[1:], MAX_TITLE_WORDS)
 
 
+_DANGLING = frozenset("a an the of in on at to for with by from as and or but that which whose where when "
+                      "such than into onto via".split())
+
+
+def _tidy_end(title: str) -> str:
+    """No title ends on a word that leads into what was cut away ("LESS: a simple integration of a",
+    where a parenthesis followed; "A scheduling strategy that", where a comma did): such words
+    go, and "…" says something did."""
+    words = title.rstrip("…").split()
+    kept = len(words)
+    while kept > 1 and words[kept - 1].lower() in _DANGLING and not words[kept - 2].endswith(":"):
+        kept -= 1
+    if kept == len(words):
+        return title
+    return " ".join(words[:kept]).rstrip(" ,;:–—-") + "…"
+
+
 def derive_title(abstract: str) -> str:
     """A short display title for an abstract that came without one.
 
@@ -404,6 +421,11 @@ def derive_title(abstract: str) -> str:
         clause" when none of those says anything; without a name, the
         contribution clause or else the first clause. Never empty.
     """
+    return _tidy_end(_derive(abstract))
+
+
+def _derive(abstract: str) -> str:
+    """:func:`derive_title`'s choice, before its end is tidied."""
     intros = list(_INTRO.finditer(abstract))
     found = find_name(abstract, intros)
     if found:

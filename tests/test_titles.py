@@ -97,6 +97,18 @@ def test_first_clauses_read_like_titles():
                         "analysis.") == "Private selection mechanisms…"
 
 
+
+def test_a_title_never_ends_on_a_word_leading_into_what_was_cut():
+    # A parenthesis or a comma ended the phrase: not "LESS: a simple integration of a".
+    t = derive_title("Caches matter. To alleviate this, we propose LESS, a simple integration of a (nearly free) "
+                     "constant sized cache with eviction methods, such that all tokens can be queried.")
+    assert t == "LESS: a simple integration…"
+    t = derive_title("Pipelines stall. In this work, we introduce a scheduling strategy that, to our knowledge, "
+                     "is the first to achieve zero bubbles.")
+    assert t == "A scheduling strategy…"
+    t = derive_title("Bandits are hard. We present DynaBRO -- a new method capable of withstanding corruptions.")
+    assert t == "DynaBRO: a new method capable of withstanding corruptions"
+
 def test_title_is_never_empty():
     assert derive_title("$$") and derive_title("**")
 
