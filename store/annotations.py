@@ -9,7 +9,8 @@ another process changed either file.
 
 Each user action is one transaction: the changed annotation records and the
 undo entry describing them are written together, as one journal line, with a
-single fsync.
+single fsync. Undo moves its entry to a redo table, which the next new change
+empties (as editors do), so ``redo`` can put back what one undo too many took.
 Document ids are derived from paper ids, so two processes can never hand the
 same id to different papers.
 """
@@ -27,8 +28,8 @@ from tinydb import TinyDB
 from tinydb.storages import Storage
 
 from .atomic import append_durably, atomic_write_bytes
-from .journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, journal_path_for, read_snapshot,
-                      replay_journal)
+from .journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO, journal_path_for,
+                      read_snapshot, replay_journal)
 from .models import Annotation
 
 HISTORY_LIMIT = 500
@@ -201,13 +202,13 @@ class AnnotationStore:
         """
         data = copy.copy(self.storage.read() or {})
         new_file = not data.get(META)
-        for name in (ANN, HIST, META):
+        for name in (ANN, HIST, META, REDO):
             data[name] = _Tracked(data.get(name) or {})
         if new_file:
             data[META]["1"] = {"format": ANNOTATIONS_FORMAT, "version": ANNOTATIONS_VERSION, "created": now_iso()}
         result = mutate(data)
         changes = {name: {key: data[name].get(key) for key in data[name].touched}
-                   for name in (ANN, HIST, META) if data[name].touched}
+                   for name in (ANN, HIST, META, REDO) if data[name].touched}
         if new_file:
             self.storage.write(data)
         elif changes:
@@ -240,13 +241,10 @@ class AnnotationStore:
                     ann[key] = new.to_record()
                     after[pid] = ann[key]
             if history:
-                hist = data[HIST]
-                seq = max((int(k) for k in hist), default=0) + 1
-                hist[str(seq)] = {"seq": seq, "time": now_iso(), "action": action, "label": label,
-                                  "before": before, "after": after}
-                if len(hist) > HISTORY_LIMIT:
-                    for k in sorted(hist, key=int)[: len(hist) - HISTORY_LIMIT]:
-                        del hist[k]
+                _push(data[HIST], {"time": now_iso(), "action": action, "label": label,
+                                   "before": before, "after": after})
+            for k in list(data[REDO]):  # a new change: what was undone before it cannot be redone
+                del data[REDO][k]
 
         self._transaction(mutate)
 
@@ -256,17 +254,37 @@ class AnnotationStore:
             hist = data[HIST]
             if not hist:
                 return None
-            key = max(hist, key=int)
-            entry = hist.pop(key)
-            ann = data[ANN]
-            for pid, rec in entry["before"].items():
-                if rec is None:
-                    ann.pop(str(doc_id_for(pid)), None)
-                else:
-                    ann[str(doc_id_for(pid))] = rec
+            entry = hist.pop(max(hist, key=int))
+            _set_records(data[ANN], entry["before"])
+            _push(data[REDO], entry)
             return entry
 
         if not (self.storage.read() or {}).get(HIST):
+            return None
+        return self._transaction(mutate)  # type: ignore[return-value]
+
+    def redo(self) -> dict | None:
+        """Make again the change the newest undo reverted; returns its entry, or None when there is
+        nothing to redo (no undo since the last change).
+
+        The papers must still be as that undo left them. Only a papersift that predates redo can
+        have changed them without emptying the redo table; then that table is dropped instead.
+        """
+        def mutate(data: dict) -> dict | None:
+            redo = data[REDO]
+            if not redo:
+                return None
+            entry = redo.pop(max(redo, key=int))
+            ann = data[ANN]
+            if any(ann.get(str(doc_id_for(pid))) != rec for pid, rec in entry["before"].items()):
+                for k in list(redo):
+                    del redo[k]
+                return None
+            _set_records(ann, entry["after"])
+            _push(data[HIST], entry)
+            return entry
+
+        if not (self.storage.read() or {}).get(REDO):
             return None
         return self._transaction(mutate)  # type: ignore[return-value]
 
@@ -274,3 +292,22 @@ class AnnotationStore:
         """The newest undo entries, newest first."""
         hist = (self.storage.read() or {}).get(HIST) or {}
         return [hist[k] for k in sorted(hist, key=int, reverse=True)[:limit]]
+
+
+def _set_records(ann: dict, records: dict) -> None:
+    """Put paper id -> annotation record (None: no annotation) into the annotations table."""
+    for pid, rec in records.items():
+        if rec is None:
+            ann.pop(str(doc_id_for(pid)), None)
+        else:
+            ann[str(doc_id_for(pid))] = rec
+
+
+def _push(table: dict, entry: dict) -> None:
+    """Add an entry as the table's newest (numbered after the others), keeping the newest
+    ``HISTORY_LIMIT``."""
+    seq = max((int(k) for k in table), default=0) + 1
+    table[str(seq)] = {"seq": seq, **{k: v for k, v in entry.items() if k != "seq"}}
+    if len(table) > HISTORY_LIMIT:
+        for k in sorted(table, key=int)[: len(table) - HISTORY_LIMIT]:
+            del table[k]

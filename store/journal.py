@@ -18,6 +18,7 @@ ANNOTATIONS_FORMAT = "papersift-annotations"
 ANNOTATIONS_VERSION = 1
 JOURNAL_SUFFIX = ".journal"
 ANN, HIST, META = "annotations", "history", "meta"
+REDO = "redo"  # changes undone, newest last, until a new change is made
 
 
 def journal_path_for(path: Path) -> Path:

@@ -434,6 +434,17 @@ class Library(SearchMixin, DiscoveryMixin):
             self.annotations = self.store.load_all()
             return str(entry["label"])
 
+    def redo(self) -> str | None:
+        """Make again the change the newest undo reverted (until a new change is made). Returns its
+        label, or None."""
+        with self.lock.held():
+            self.refresh()
+            entry = self.store.redo()
+            if entry is None:
+                return None
+            self.annotations = self.store.load_all()
+            return str(entry["label"])
+
     # ------------------------------------------------------------------- stats
     def triaged_count(self) -> int:
         """Papers with a status other than unread (cheap: only annotations are looked at)."""

@@ -57,6 +57,41 @@ def test_undo_is_repeatable_and_survives_restart(lib):
     assert Library(lib.folder).annotations == {}
 
 
+
+def test_redo_puts_back_what_undo_took_until_a_new_change(lib):
+    a, b, _ = first_ids(lib)
+    lib.set_status([a], "read")
+    lib.add_tags([a, b], ["x"])
+    lib.set_note(b, "see")
+    assert [lib.undo(), lib.undo(), lib.undo()] == ["note", "tag +x on 2 papers", "status read"]
+    reopened = Library(lib.folder)  # redo survives a restart, as undo does
+    assert reopened.redo() == "status read" and reopened.redo() == "tag +x on 2 papers"
+    assert Library(lib.folder).annotation(b).tags == ["x"] and Library(lib.folder).annotation(b).note == ""
+    assert [e["label"] for e in reopened.store.history()] == ["tag +x on 2 papers", "status read"]
+    assert reopened.undo() == "tag +x on 2 papers"  # redone changes undo again, in order
+    assert reopened.redo() == "tag +x on 2 papers"
+    reopened.set_status([b], "skipped")  # a new change: the note undone before it is gone for good
+    assert reopened.redo() is None and Library(lib.folder).redo() is None
+    assert Library(lib.folder).annotation(b).note == "" and Library(lib.folder).annotation(b).status == "skipped"
+
+
+def test_redo_never_overwrites_a_change_it_did_not_see(lib):
+    """A papersift from before redo changes a paper but leaves the redo table: redo refuses
+    (and drops the table) rather than put back a state from before that change."""
+    import copy
+    a = first_ids(lib, 1)[0]
+    lib.set_status([a], "read")
+    lib.undo()
+    data = copy.deepcopy(lib.store.storage.read())
+    redo_table = data.pop("redo")
+    lib.set_status([a], "to-read")            # as the older version writes it: no redo table in its data
+    data = copy.deepcopy(lib.store.storage.read())
+    data["redo"] = redo_table                  # ... which it kept, untouched, in its snapshot
+    lib.store.storage.write(data)
+    reopened = Library(lib.folder)
+    assert reopened.redo() is None and reopened.annotation(a).status == "to-read"
+    assert Library(lib.folder).redo() is None and Library(lib.folder).annotation(a).status == "to-read"
+
 def test_default_annotations_are_not_stored(lib):
     a = first_ids(lib, 1)[0]
     lib.set_status([a], "read")

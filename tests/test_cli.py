@@ -40,12 +40,26 @@ def test_triage_round_trip_and_undo(run_cli):
     assert "undone: note" in run_cli("undo").stdout
     rec = json.loads(run_cli("show", pid, "--format", "json").stdout)
     assert rec["note"] == "" and rec["tags"] == ["speech", "benchmark"]
+    assert "redone: note" in run_cli("redo").stdout  # one undo too many
+    assert json.loads(run_cli("redo", "--format", "json").stdout) == {"redone": "tag -speech"}
+    assert run_cli("redo").stdout.strip() == "nothing to redo"
+    run_cli("undo"), run_cli("undo")
     stats = json.loads(run_cli("stats", "--format", "json").stdout)
     assert stats["status"]["to-read"] == 1 and stats["triaged"] == 1
     assert stats["venues"] == {"NeurIPS 2026": 35}  # the seed dumps' header line
     assert "venues: NeurIPS 2026 (35)" in run_cli("stats").stdout and "keywords" not in run_cli("stats").stdout
     assert stats["keywords"] == {} and stats["distinct_keywords"] == 0
 
+
+
+def test_tags_with_brackets_print_as_typed(run_cli):
+    """Rich reads "[draft]" as markup: the CLI's acknowledgements, lists and history print it as typed."""
+    pid = json.loads(run_cli("list", "--format", "json").stdout)[0]["id"]
+    assert f"{pid} tags: #[draft]" in run_cli("tag", pid, "[draft]").stdout
+    assert "#[draft]" in run_cli("list", "--tag", "[draft]").stdout
+    assert "tag +[draft]" in run_cli("history").stdout
+    assert "merged into #[final] on 1 paper" in run_cli("tags", "merge", "[draft]", "[final]").stdout
+    assert "undone: rename tag [draft] -> [final]" in run_cli("undo").stdout
 
 def test_status_and_star_take_the_value_first_or_last(run_cli):
     """`status read ID...` and `star 3 ID` work as well as the documented `status ID... read`;

@@ -2,7 +2,7 @@
 
 Three loops, bounded by a kill count and a time cap (PAPERSIFT_KILLS scales them):
   A. a long-running writer process using the Library exactly as the CLI and app
-     do (status, star, tags, note, undo, import), killed mid-stream;
+     do (status, star, tags, note, undo, redo, import), killed mid-stream;
   B. the real `papersift` CLI, killed at random points of a command;
   C. the real app (Pilot in a subprocess), killed while triage keys are pressed.
 After every kill the library must open, and its state must equal a model of the
@@ -41,8 +41,10 @@ def ops_for(seed: int, n: int = 20000) -> list[tuple]:
             ops.append(("import", i))
         elif r < 0.08:
             ops.append(("export", i))
-        elif r < 0.15:
+        elif r < 0.13:
             ops.append(("undo",))
+        elif r < 0.15:
+            ops.append(("redo",))
         elif r < 0.35:
             ops.append(("status", p, rng.choice(["unread", "to-read", "read", "skipped"])))
         elif r < 0.55:
@@ -66,13 +68,14 @@ def import_text(i: int) -> str:
 
 
 class Model:
-    """Expected annotations of the first N_PAPERS papers, corpus size, undo stack."""
+    """Expected annotations of the first N_PAPERS papers, corpus size, undo and redo stacks."""
 
     def __init__(self, lib: Library):
         self.ids = [p.id for p in lib.corpus][:N_PAPERS]
         self.state = {pid: ("unread", 0, (), "") for pid in self.ids}
         self.count = len(lib)
         self.stack: list[dict] = []
+        self.redo: list[dict] = []  # states an undo left, newest last; a new change empties it
 
     def apply(self, op: tuple) -> "Model":
         """A copy with ``op`` applied (copies the undo stack: use ``apply_inplace`` in loops)."""
@@ -90,7 +93,13 @@ class Model:
             return new
         if kind == "undo":
             if new.stack:
+                new.redo.append(dict(new.state))
                 new.state = new.stack.pop()
+            return new
+        if kind == "redo":
+            if new.redo:
+                new.stack.append(dict(new.state))
+                new.state = new.redo.pop()
             return new
         pid = self.ids[op[1]]
         status, star, tags, note = new.state[pid]
@@ -107,6 +116,7 @@ class Model:
             if len(new.stack) > HISTORY_LIMIT:  # the library keeps the newest 500 undo entries too
                 del new.stack[0]
             new.state[pid] = (status, star, tags, note)
+            new.redo.clear()
         return new
 
     def matches(self, lib: Library) -> bool:
@@ -132,6 +142,8 @@ WRITER = textwrap.dedent("""
             lib.import_paths([f])
         elif kind == "undo":
             lib.undo()
+        elif kind == "redo":
+            lib.redo()
         elif kind == "export":
             from store.atomic import atomic_write_text
             from store.export import export_text
@@ -234,15 +246,15 @@ def test_kill_loop_real_cli(lib, tmp_path):
     ops = ops_for(11)
     for k in range(kills):
         op = ops[k]
-        pid = model.ids[op[1]] if op[0] not in ("import", "export", "undo") else None
+        pid = model.ids[op[1]] if op[0] not in ("import", "export", "undo", "redo") else None
         if op[0] == "export":
             args = ["export", "--format", "json", "-o", str(tmp_path / "cli-export.json")]
         elif op[0] == "import":
             f = tmp_path / f"cli{k}.txt"
             f.write_text(import_text(10_000 + k))
             args = ["import", str(f)]
-        elif op[0] == "undo":
-            args = ["undo"]
+        elif op[0] in ("undo", "redo"):
+            args = [op[0]]
         elif op[0] == "status":
             args = ["status", pid, op[2]]
         elif op[0] == "star":

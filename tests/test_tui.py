@@ -381,6 +381,15 @@ async def test_undo_key_repeatable(lib, make):
         await pilot.press("z", "z")
         assert app.library.annotations == {}
         assert Library(lib.folder).annotations == {}
+        pid = lib.corpus.papers[0].id  # `r` was pressed on it (the cursor then advanced)
+        await pilot.press("Z")  # one undo too many: redo puts the status back, and it is saved
+        assert app.library.annotation(pid).status == "read" and app.library.annotation(pid).star == 0
+        assert Library(lib.folder).annotation(pid).status == "read"
+        assert app._notifications and list(app._notifications)[-1].message == "redone: status read"
+        await pilot.press("s", "Z")  # a new change: the star undone before it cannot come back
+        assert list(app._notifications)[-1].message == "nothing to redo"
+        assert sorted((a.status, a.star) for a in Library(lib.folder).annotations.values()) \
+            == [("read", 0), ("skipped", 0)]
 
 
 async def test_copy_keys_fall_back_to_osc52(lib, make):

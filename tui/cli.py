@@ -125,6 +125,7 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
     p.add_argument("id")
     p.add_argument("text")
     add("undo", "undo the last change (repeatable; survives restarts)", ("text", "json"))
+    add("redo", "make again what the last undo reverted (until a new change is made)", ("text", "json"))
     add("retitle", "derive again, with this version's rules, the titles of papers imported without one",
         ("text", "json"))
     p = add("history", "the recent changes that undo would revert", ("text", "json"))
@@ -279,7 +280,7 @@ def _ack(args: argparse.Namespace, message: str, lib: Library, ids: list[str]) -
         from store.records import paper_record
         out.emit_json([paper_record(lib.paper(i), lib.annotation(lib.paper(i).id)) for i in ids])
     else:
-        out.console().print(message)
+        out.console().print(message, markup=False)  # tags and ids as typed: "[draft]" is not markup
     return 0
 
 
@@ -372,12 +373,12 @@ def run(args: argparse.Namespace) -> int:
             out.console().print(f"{counted(changed, 'title')} derived anew, of {counted(derived, 'paper')} "
                                 f"without a title of its own; read titles are left as they are")
         return 0
-    if cmd == "undo":
-        label = lib.undo()
+    if cmd in ("undo", "redo"):
+        label = lib.undo() if cmd == "undo" else lib.redo()
         if args.format == "json":
-            out.emit_json({"undone": label})
+            out.emit_json({f"{cmd}ne": label})
         else:
-            out.console().print(f"undone: {label}" if label else "nothing to undo")
+            out.console().print(f"{cmd}ne: {label}" if label else f"nothing to {cmd}", markup=False)
         return 0
     if cmd == "history":
         entries = lib.store.history(args.limit)
@@ -385,7 +386,7 @@ def run(args: argparse.Namespace) -> int:
             out.emit_json(entries)
         else:
             for e in entries:
-                out.console().print(f"{e['time'][:19]}  {e['label']}")
+                out.console().print(f"{e['time'][:19]}  {e['label']}", markup=False)
             if not entries:
                 out.console().print("no changes to undo")
         return 0
@@ -419,13 +420,13 @@ def _tags(lib: Library, args: argparse.Namespace) -> int:
         if len(args.names) != 2:
             raise PapersiftError("usage: papersift tags rename OLD NEW")
         n = lib.rename_tag(*args.names)
-        out.console().print(f"renamed on {counted(n, 'paper')}")
+        out.console().print(f"renamed on {counted(n, 'paper')}", markup=False)
         return 0
     if args.action == "merge":
         if len(args.names) < 2:
             raise PapersiftError("usage: papersift tags merge TAG... INTO")
         n = lib.merge_tags(args.names[:-1], args.names[-1])
-        out.console().print(f"merged into #{args.names[-1]} on {counted(n, 'paper')}")
+        out.console().print(f"merged into #{args.names[-1]} on {counted(n, 'paper')}", markup=False)
         return 0
     counts = lib.tag_counts()
     if args.format == "json":

@@ -109,7 +109,7 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None) -> None:
     table.add_column("tags", style="cyan", overflow="ellipsis", no_wrap=True, max_width=tags_width)
     for r, tag_text in zip(rows, tags):
         title = Text(plain_title(r.title), style="italic" if r.derived_title else "")
-        table.add_row(r.id, GLYPH[r.status], stars(r.star) if r.star else "", title, tag_text)
+        table.add_row(r.id, GLYPH[r.status], stars(r.star) if r.star else "", title, Text(tag_text))
     out.print(table)
     if total is not None:
         out.print(f"[dim]{len(rows):,} shown · {counted(total, 'paper')} in the library[/dim]")

@@ -101,6 +101,7 @@ class MainScreen(Screen):
         binding("main.next_unread", "Next unread", show=False),
         binding("main.prev_unread", "Previous unread", show=False),
         binding("main.undo", "Undo"),
+        binding("main.redo", "Redo", show=False),
         binding("main.copy_abstract", "Copy abstract", show=False),
         binding("main.copy_citation", "Copy citation", show=False),
         binding("main.copy_ids", "Copy selected ids", show=False),
@@ -564,6 +565,12 @@ class MainScreen(Screen):
     def action_undo(self) -> None:
         label = self.library.undo()
         self.notify(f"undone: {label}" if label else "nothing to undo")
+        self.repaint()
+
+    def action_redo(self) -> None:
+        """Make again what the last undo reverted (one undo too many), until a new change is made."""
+        label = self.library.redo()
+        self.notify(f"redone: {label}" if label else "nothing to redo")
         self.repaint()
 
     def action_tag(self) -> None:
