@@ -29,7 +29,7 @@ from .backups import list_backups
 from .corpus import Corpus
 from .drafts import NoteDrafts
 from .errors import CorruptFileError
-from .journal import journal_path_for
+from .journal import REDO, journal_path_for
 from .text import counted
 
 
@@ -176,7 +176,8 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
                 data[ANN] = anns
                 storage.write(data)  # a full snapshot; the journal is folded in
                 report.repaired.append(f"re-pointed {counted(len(moved), 'annotation')} to their papers")
-        bad_hist = [k for k, e in (data.get(HIST) or {}).items() if not isinstance(e, dict) or "before" not in e]
+        bad_hist = [k for table in (HIST, REDO) for k, e in (data.get(table) or {}).items()
+                    if not isinstance(e, dict) or "before" not in e or "after" not in e]
         if bad_hist:
             report.problems.append(f"{counted(len(bad_hist), 'malformed undo entry', 'malformed undo entries')}")
         else:

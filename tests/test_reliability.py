@@ -194,6 +194,20 @@ def test_doctor_on_a_healthy_library_and_orphans(annotated, run_cli):
     assert proc.returncode == 1 and "pointing at no paper" in proc.stdout
 
 
+
+def test_doctor_names_malformed_undo_and_redo_entries(annotated):
+    annotated.undo()  # one entry in the redo table
+    assert not run_doctor(annotated.folder).problems
+    annotated.store.compact()  # the journal folded into the snapshot, edited below
+    data = orjson.loads(annotated.annotations_path.read_bytes())
+    for table in ("history", "redo"):
+        bad = dict(data)
+        bad[table] = {**data.get(table, {}), "9999": {"label": "no states"}}
+        annotated.annotations_path.write_bytes(orjson.dumps(bad))
+        annotated.annotations_path.with_name("annotations.json.journal").unlink(missing_ok=True)
+        assert any("1 malformed undo entry" in p for p in run_doctor(annotated.folder).problems), table
+
+
 def test_version_1_library_is_migrated_with_a_backup(tmp_path, seeds_dir):
     lib = Library(tmp_path / "new")
     lib.import_paths([seeds_dir])
