@@ -286,3 +286,21 @@ def test_a_kill_between_snapshot_and_journal_reset_replays_nothing_twice(lib, mo
     again = Library(lib.folder)
     assert again.annotation(c).status == "skipped" and len(again.store.history(50)) == 4
     assert again.undo() == "status skipped" and Library(lib.folder).annotation(c).status == "unread"
+
+
+def test_the_session_line_says_what_a_sitting_changed(lib):
+    from store.session import session_line, snapshot
+    a, b, c = first_ids(lib)
+    lib.set_status([c], "skipped")
+    opened = snapshot(lib.annotations)
+    assert session_line(opened, snapshot(lib.annotations)) == ""  # nothing changed: nothing said
+    lib.set_status([a, b], "read")
+    lib.set_status([c], "unread")            # back to unread: a change of status too
+    lib.bump_star([a], 1)
+    lib.add_tags([a, b], ["rl"])
+    lib.set_note(b, "ask Ana")
+    lib.set_status([a], "to-read")
+    assert session_line(opened, snapshot(Library(lib.folder).annotations)) == (
+        "this session: 3 papers marked (1 read, 1 to-read, 1 unread) · stars on 1 paper · tags on 2 papers · 1 note")
+    lib.bump_star([a], -1)                   # undone by hand: no longer a change
+    assert "stars" not in session_line(opened, snapshot(lib.annotations))

@@ -76,7 +76,7 @@ def terminal(tmp_path: Path, name: str, clipboard: bool = False) -> tuple[Tmux, 
 def test_triage_in_a_real_terminal_survives_restart(tmp_path):
     tmux, env = terminal(tmp_path, "ps")
     try:
-        tmux.start(papersift_cmd())
+        tmux.start(papersift_cmd() + "; sleep 30")      # the pane outlives the app: its last line is read
         tmux.wait_for("35 / 35")
         # search (typed fast, in one burst), then triage the two best hits
         tmux.keys("/", *"voice identiy", "Enter")
@@ -91,7 +91,12 @@ def test_triage_in_a_real_terminal_survives_restart(tmp_path):
         tmux.wait_for("#video")
         tmux.wait_for("2 / 35 triaged")  # each wait re-reads the screen: a capture can catch a repaint midway
         tmux.keys("q")
-        tmux.wait_gone()
+        # On the terminal once the app has gone: what the sitting kept, and where.
+        shown = tmux.wait_for("this session: 2 papers marked (1 read, 1 to-read) · stars on 1 paper · "
+                              "tags on 1 paper; saved in")
+        assert "35 / 35" not in shown and str(tmp_path / "lib") in shown.replace("\n", "")
+        tmux.kill()
+        time.sleep(0.5)
 
         tmux.start(papersift_cmd())
         tmux.wait_for("back where you left off")        # the search it was left with, on its paper

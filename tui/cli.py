@@ -275,6 +275,18 @@ def _import(lib: Library, paths: list[str]):
             state["bar"].stop()
 
 
+def _say_what_the_session_kept(lib: Library, opened_with) -> None:
+    """After the app closes: what the sitting changed, and where it is kept (nothing if nothing)."""
+    from store.session import session_line, snapshot
+    try:
+        lib.refresh()  # as saved, another terminal's changes included
+    except PapersiftError:
+        return  # the app has already said what is wrong with the file
+    line = session_line(opened_with, snapshot(lib.annotations))
+    if line:
+        out.console(stderr=True).print(f"{line}; saved in {lib.folder}", markup=False)
+
+
 def _ack(args: argparse.Namespace, message: str, lib: Library, ids: list[str]) -> int:
     if getattr(args, "format", "text") == "json":
         from store.records import paper_record
@@ -325,9 +337,12 @@ def run(args: argparse.Namespace) -> int:
         app = make_app(lib, keymap_path=Path(args.keymap) if args.keymap else None, resume=not args.fresh)
         if imported:  # said in the app, where the person is looking, and left on the terminal after it
             app.startup_notices.append(imported)
+        from store.session import snapshot
+        opened_with = snapshot(lib.annotations)
         app.run()
         if imported:
             out.console(stderr=True).print(imported, markup=False)
+        _say_what_the_session_kept(lib, opened_with)
         return 0
     if cmd == "import":
         summary = _import(lib, args.paths)
