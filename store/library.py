@@ -426,20 +426,17 @@ class Library(SearchMixin, DiscoveryMixin):
 
     def undo(self) -> str | None:
         """Undo the newest change (persisted across restarts). Returns its label, or None."""
-        with self.lock.held():
-            self.refresh()
-            entry = self.store.undo()
-            if entry is None:
-                return None
-            self.annotations = self.store.load_all()
-            return str(entry["label"])
+        return self._history_step(self.store.undo)
 
     def redo(self) -> str | None:
         """Make again the change the newest undo reverted (until a new change is made). Returns its
         label, or None."""
+        return self._history_step(self.store.redo)
+
+    def _history_step(self, step: Callable[[], dict | None]) -> str | None:
         with self.lock.held():
             self.refresh()
-            entry = self.store.redo()
+            entry = step()
             if entry is None:
                 return None
             self.annotations = self.store.load_all()

@@ -299,6 +299,14 @@ def _big_library_counting_models_built_here(monkeypatch) -> list:
     return built_here
 
 
+async def _until(pilot, ready, tries: int = 400) -> None:
+    """Let the app run until ``ready()`` (at most ``tries`` × 50 ms; the caller asserts after)."""
+    for _ in range(tries):
+        await pilot.pause(0.05)
+        if ready():
+            return
+
+
 async def test_topics_asked_for_at_once_wait_for_the_helpers_model(lib, tmp_path, monkeypatch):
     """`b` before the helper has started or finished: the model is the helper's one build, none is
     built in the app beside it (at 30k papers the two builds made the browser take 20 s)."""
@@ -307,10 +315,8 @@ async def test_topics_asked_for_at_once_wait_for_the_helpers_model(lib, tmp_path
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("b")                  # at once: the helper's timer has not fired yet
-        for _ in range(400):
-            await pilot.pause(0.05)
-            if isinstance(app.screen, TopicsScreen) and app.screen.query_one("#topic-list").option_count:
-                break
+        await _until(pilot, lambda: isinstance(app.screen, TopicsScreen)
+                     and app.screen.query_one("#topic-list").option_count)
         assert app.screen.query_one("#topic-list").option_count >= 2
         await wait_workers(app, pilot)
         assert built_here == [] and lib.similar_path.exists()
@@ -335,10 +341,7 @@ async def test_the_dashboard_draws_at_once_and_its_topics_when_the_helpers_model
         assert not lib.similarity_ready  # the dashboard is up while the helper still works
         assert "building the topic map" in str(app.screen.query_one("#by-topic").content)
         go.set()
-        for _ in range(400):
-            await pilot.pause(0.05)
-            if "topic:" in app.export_screenshot().replace("&#160;", " "):
-                break
+        await _until(pilot, lambda: "topic:" in app.export_screenshot().replace("&#160;", " "))
         assert "topic:" in app.export_screenshot().replace("&#160;", " ")
         await wait_workers(app, pilot)
         assert built_here == []
@@ -351,11 +354,8 @@ async def test_more_like_this_asked_for_at_once_waits_for_the_helpers_model(lib,
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("m")                  # at once: the helper's timer has not fired yet
-        for _ in range(400):
-            await pilot.pause(0.05)
-            if app.screen.query_one("#results").indices.size and app.screen.query_one("#search").value \
-                    .startswith("similar:") and lib.similarity_ready:
-                break
+        await _until(pilot, lambda: lib.similarity_ready and app.screen.query_one("#search").value
+                     .startswith("similar:"))
         await wait_workers(app, pilot)
         assert app.screen.query_one("#search").value.startswith("similar:")
         assert 1 < len(app.screen.query_one("#results").indices) < len(lib)
