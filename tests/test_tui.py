@@ -472,6 +472,37 @@ async def test_enter_reader_scroll_and_back(lib, make):
         assert app.focused is screen(app).results
 
 
+async def test_on_a_narrow_terminal_the_focused_reader_takes_the_whole_width(lib, make):
+    """At 80x24 an abstract in half the width is three screens of scrolling: the reader, focused,
+    takes the list's room too; triage from there advances to the next paper; esc brings the list back."""
+    app = make(lib)
+    async with app.run_test(size=(80, 24)) as pilot:
+        reader, left = screen(app).query_one("#reader"), screen(app).query_one("#left")
+        half = reader.region.width
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.focused is reader and not left.display and reader.region.width >= 78 > half
+        await pilot.press("a")  # to-read, and the reader shows the next paper, still full width
+        await pilot.pause()
+        assert app.library.annotation(lib.corpus.papers[0].id).status == "to-read"
+        assert reader.paper_index == 1 and app.focused is reader and reader.region.width >= 78
+        assert lib.corpus.papers[1].title.split(":")[0] in app.export_screenshot().replace("&#160;", " ")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is screen(app).results and left.display and reader.region.width == half
+        results = screen(app).results
+        assert results.cursor == 1 and results.scroll_y == 0  # the list as it was, its first paper in view
+        await pilot.press("G", "enter", "escape")  # far down: the list scrolls as far as its cursor needs
+        await pilot.pause()
+        assert results.cursor == 34 and results.scroll_y > 0
+        assert results.scroll_y <= 34 < results.scroll_y + results.scrollable_content_region.height
+    async with make(lib).run_test(size=(160, 45)) as pilot:  # wide: both stay, as before
+        app = pilot.app
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen(app).query_one("#left").display and screen(app).query_one("#left").region.width > 30
+
+
 async def test_sort_cycles_and_persists(lib, make, tmp_path):
     lib.set_star([lib.corpus.papers[9].id], 3)
     app = make(lib)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from textual import events, on, work
 from textual.containers import Horizontal, Vertical
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.screen import Screen
 from textual.widgets import Input
 from textual.worker import get_current_worker
@@ -117,6 +117,7 @@ class MainScreen(Screen):
         super().__init__()
         self.library = library
         self.query_text = ""
+        self._list_scroll_y = 0.0  # where the list was when the reader took its room (narrow terminals)
         self.sort = "import"
         self._similar_timer = None
         self._reader_timer = None
@@ -181,6 +182,26 @@ class MainScreen(Screen):
     def on_resize(self, event) -> None:
         self.set_class(event.size.width < 110, "-narrow")
         self.set_class(event.size.width < 72, "-stacked")
+
+    @on(events.DescendantFocus)
+    def _reading_or_not(self) -> None:
+        # On a narrow terminal the reader, once focused, takes the list's room too: at 80 columns an
+        # abstract in half the width is three screens of scrolling, in the whole width about one.
+        # Triage keys work there and advance as in the list; esc (or /) brings the list back.
+        reading = isinstance(self.focused, Reader)
+        if reading == self.has_class("-reading"):
+            return
+        if reading:
+            self._list_scroll_y = self.results.scroll_y
+        else:  # the list as it was left, scrolled only as far as the cursor (moved by triage) needs
+            self.call_after_refresh(self._list_back_in_view, self._list_scroll_y)
+        self.set_class(reading, "-reading")
+
+    def _list_back_in_view(self, scroll_y: float) -> None:
+        results = self.results
+        results.scroll_to(y=scroll_y, animate=False, immediate=True)
+        if len(results.indices):
+            results.scroll_to_region(Region(0, results.cursor, 1, 1), animate=False, immediate=True)
 
     # ------------------------------------------------------------- helpers
     @property
