@@ -486,10 +486,18 @@ async def test_on_a_narrow_terminal_the_focused_reader_takes_the_whole_width(lib
         await pilot.pause()
         assert app.library.annotation(lib.corpus.papers[0].id).status == "to-read"
         assert reader.paper_index == 1 and app.focused is reader and reader.region.width >= 78
+        assert reader.border_title == "2 / 35"  # where it is in the list, which it hides
+        await pilot.press("escape", "slash", *"[MASK] token", "enter", "enter")
+        await pilot.pause()
+        assert "1 / " in reader.border_title and "· [MASK] token" in app.export_screenshot().replace("&#160;", " ")
+        await pilot.press("escape", "escape")  # back to the list, and to the whole library
+        await pilot.press("home", "down")
+        await pilot.pause()
         assert lib.corpus.papers[1].title.split(":")[0] in app.export_screenshot().replace("&#160;", " ")
         await pilot.press("escape")
         await pilot.pause()
         assert app.focused is screen(app).results and left.display and reader.region.width == half
+        assert not reader.border_title
         results = screen(app).results
         assert results.cursor == 1 and results.scroll_y == 0  # the list as it was, its first paper in view
         await pilot.press("G", "enter", "escape")  # far down: the list scrolls as far as its cursor needs

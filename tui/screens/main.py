@@ -17,6 +17,7 @@ from pathlib import Path
 
 from textual import events, on, work
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.geometry import Region, Size
 from textual.screen import Screen
 from textual.widgets import Input
@@ -196,6 +197,18 @@ class MainScreen(Screen):
         else:  # the list as it was left, scrolled only as far as the cursor (moved by triage) needs
             self.call_after_refresh(self._list_back_in_view, self._list_scroll_y)
         self.set_class(reading, "-reading")
+        self._show_reader_title()
+
+    def _show_reader_title(self) -> None:
+        """Where the reader is in the list, while it has the list's room (it is hidden then)."""
+        reader, results = self.query_one(Reader), self.results
+        if self.has_class("-reading") and self.has_class("-narrow") and len(results.indices):
+            query = " ".join(self.query_text.split())
+            # Content, not a str: a str is read as markup, and a search for "[MASK]" would vanish.
+            reader.border_title = Content(f"{results.cursor + 1:,} / {len(results.indices):,}"
+                                          + (f" · {query}" if query else ""))
+        else:
+            reader.border_title = ""
 
     def _list_back_in_view(self, scroll_y: float) -> None:
         results = self.results
@@ -280,6 +293,7 @@ class MainScreen(Screen):
         idx = self.results.current_index
         self._left_at = self.library.corpus.papers[idx].id if idx is not None else None
         self.query_one(Reader).show(idx)
+        self._show_reader_title()
         if idx is not None and len(self.library) > 1 and self.library.similarity_ready:
             self._similar_soon(idx)
         self.query_one(TagPanel).show_paper(self.library.corpus.papers[idx].id if idx is not None else None)
