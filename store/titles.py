@@ -230,7 +230,9 @@ def find_name(abstract: str, intros: list[re.Match] | None = None) -> tuple[str,
     acronyms: list[tuple[int, str, int]] = []  # ("(" position, acronym, end)
     for m in _PAREN.finditer(abstract):
         if len(m.group(1)) >= 3:
-            coined = naming and _CALLED.search(abstract, max(0, m.start() - 80), m.start()) is not None
+            called = _CALLED.search(abstract, max(0, m.start() - 80), m.start()) if naming else None
+            # "a method named Foo Bar (FB)", not "named KIVI. ... KIVI can enable Llama (Llama-2)"
+            coined = called is not None and ". " not in abstract[called.end():m.start()]
             add(m.group(1), m.start(1), m.end(), 4 if coined else 0, False)
             acronyms.append((m.start(), m.group(1), m.end()))
     # "SPABA, an adaptation of ...": find the comma first (cheap), then the word before it.

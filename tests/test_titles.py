@@ -109,6 +109,16 @@ def test_a_title_never_ends_on_a_word_leading_into_what_was_cut():
     t = derive_title("Bandits are hard. We present DynaBRO -- a new method capable of withstanding corruptions.")
     assert t == "DynaBRO: a new method capable of withstanding corruptions"
 
+
+def test_an_acronym_near_a_naming_word_is_coined_only_in_the_same_sentence():
+    # "named KIVI." then "KIVI can enable Llama (Llama-2)": the model it runs on is not its name.
+    t = derive_title("Caches cost memory. From this analysis, we developed a tuning-free 2bit KV cache quantization "
+                     "algorithm, named KIVI. With this implementation, KIVI can enable Llama (Llama-2), Falcon, "
+                     "and Mistral models to keep their quality.")
+    assert t.startswith("KIVI")
+    t = derive_title("We study retrieval. We present a method named Retrieval Augmented Decoding (RAD) for QA.")
+    assert t.startswith("RAD")
+
 def test_title_is_never_empty():
     assert derive_title("$$") and derive_title("**")
 
