@@ -24,10 +24,8 @@ import orjson
 
 from .atomic import atomic_write_chunks
 from .errors import CorruptFileError, UnknownPaperError
+from .locations import CORPUS_FORMAT, CORPUS_VERSION
 from .models import Paper
-
-CORPUS_FORMAT = "papersift-corpus"
-CORPUS_VERSION = 2
 
 
 def paper_id(normalized: str) -> str:

@@ -15,6 +15,10 @@ LIBRARY_ENV = "PAPERSIFT_LIBRARY"
 
 CORPUS_FILE = "corpus.jsonl"
 CORPUS_FILE_V1 = "corpus.json"  # format version 1, migrated on open
+# The corpus file's header names its format and version (store.corpus writes and checks them;
+# store.quick reads the header's first bytes without parsing the file).
+CORPUS_FORMAT = "papersift-corpus"
+CORPUS_VERSION = 2
 ANNOTATIONS_FILE = "annotations.json"
 INDEX_CACHE_FILE = "index.cache"
 SIMILAR_CACHE_FILE = "similar.cache"  # the more-like-this model (numpy .npz); disposable

@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 
 ANNOTATION_WEIGHT = 8.0  # a query word found in a paper's tags or note (a strong, personal signal)
 # The corpus file's first bytes, as Corpus.save writes them (orjson, keys in this order).
-_CORPUS_HEAD = re.compile(rb'\{"format":"papersift-corpus","version":2,"generation":"([0-9a-f]*)"')
+_CORPUS_HEAD = re.compile(re.escape(f'{{"format":"{locations.CORPUS_FORMAT}","version":{locations.CORPUS_VERSION},'
+                                    f'"generation":"'.encode()) + rb'([0-9a-f]*)"')
 
 
 def display_sections(papers: list) -> list[tuple[str, str, object]]:
