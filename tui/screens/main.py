@@ -183,6 +183,7 @@ class MainScreen(Screen):
     def on_resize(self, event) -> None:
         self.set_class(event.size.width < 110, "-narrow")
         self.set_class(event.size.width < 72, "-stacked")
+        self._show_reader_title()  # only while the reader has the list's room
 
     @on(events.DescendantFocus)
     def _reading_or_not(self) -> None:
