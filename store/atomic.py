@@ -9,6 +9,10 @@ moment the process is killed at.
 :func:`append_durably` is the other durable write: the annotation journal's
 append, whose torn tail (a kill mid-append) readers ignore and the next append
 cuts off.
+
+A write that fails (a full disk, a read-only folder) raises
+:class:`store.errors.WriteFailedError`, naming the file, and leaves the old
+content as it was.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+
+from .errors import WriteFailedError
 
 
 def fsync_dir(folder: Path) -> None:
@@ -61,7 +67,10 @@ def append_durably(path: Path | str, data: bytes, valid_length: int) -> int:
     """
     path = Path(path)
     created = not path.exists()
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise WriteFailedError(path, exc) from exc
     try:
         if os.fstat(fd).st_size != valid_length:
             os.ftruncate(fd, valid_length)
@@ -70,6 +79,12 @@ def append_durably(path: Path | str, data: bytes, valid_length: int) -> int:
         while view:
             view = view[os.write(fd, view):]
         os.fsync(fd)
+    except OSError as exc:
+        try:
+            os.ftruncate(fd, valid_length)  # a part written (the disk filled up) is not a change
+        except OSError:
+            pass
+        raise WriteFailedError(path, exc) from exc
     finally:
         os.close(fd)
     if created:
@@ -89,17 +104,22 @@ def atomic_write_chunks(path: Path | str, chunks) -> None:
 def atomic_write_stream(path: Path | str, write) -> None:
     """Atomically and durably replace ``path`` with what ``write(handle)`` writes to a binary file."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise WriteFailedError(path, exc) from exc
     try:
         with os.fdopen(fd, "wb", buffering=1 << 20) as handle:
             write(handle)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError) and not isinstance(exc, WriteFailedError):
+            raise WriteFailedError(path, exc) from exc
         raise
     fsync_dir(path.parent)

@@ -47,6 +47,22 @@ class CorruptFileError(PapersiftError):
         )
 
 
+class WriteFailedError(PapersiftError, OSError):
+    """A file could not be written: a full disk, a read-only folder, a permission taken away.
+
+    Raised by the crash-safe writes (:mod:`store.atomic`) in place of the bare OSError, so the
+    app says so where a triage key would otherwise have stopped it; still an OSError for the
+    callers that treat a write as best effort (the caches). The old file is untouched.
+    """
+
+    def __init__(self, path: object, exc: OSError):
+        self.path = str(path)
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        super().__init__(f"{path}: could not be written ({reason}); nothing was changed. "
+                         f"Free some space or check the folder's permissions, then try again.")
+        self.errno = exc.errno
+
+
 class UnknownPaperError(PapersiftError):
     """No paper has the given id (or id prefix)."""
 

@@ -14,7 +14,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import LibraryLockedError
+from .errors import LibraryLockedError, WriteFailedError
 
 
 class LibraryLock:
@@ -40,7 +40,10 @@ class LibraryLock:
                 self._release()
 
     def _acquire(self) -> None:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:  # a read-only folder or disk: say so, as any other write would
+            raise WriteFailedError(self.path, exc) from exc
         deadline = time.monotonic() + self.timeout
         while True:
             try:

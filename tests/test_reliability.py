@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import time
@@ -353,3 +354,60 @@ def test_an_import_prepared_for_a_corpus_that_changed_prepares_again(lib, tmp_pa
     assert calls == [2, 1, 2]  # mine, the other's, mine again (the corpus had changed)
     assert (summary.new, summary.exact) == (1, 1)  # the other's paper gains this file as a source
     assert len(Library(lib.folder).corpus) == len(lib.corpus) == 37
+
+
+class _FullDisk:
+    """Stands in for the os module inside store.atomic: every write finds the disk full."""
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+    @staticmethod
+    def write(*_args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    fsync = write  # a file object's buffered bytes reach the disk at the fsync: it fails there
+
+
+def test_a_full_disk_is_an_error_that_names_the_file_and_changes_nothing(lib, monkeypatch):
+    import store.atomic
+    from store.errors import WriteFailedError
+    a, b = lib.corpus.papers[0].id, lib.corpus.papers[1].id
+    lib.set_star([a], 1)
+    lib.set_status([a], "to-read")  # a snapshot, then a journal
+    before = (lib.annotations_path.read_bytes(), lib.store.storage.journal_path.read_bytes())
+    monkeypatch.setattr(store.atomic, "os", _FullDisk())
+    for write in (lambda: lib.set_status([b], "read"), lambda: lib.undo(), lambda: lib.set_note(b, "x"),
+                  lambda: lib.store.compact()):
+        with pytest.raises(WriteFailedError, match="could not be written .No space left on device.; nothing was changed"):
+            write()
+    assert isinstance(WriteFailedError("f", OSError(errno.ENOSPC, "full")), OSError)  # best-effort writers still catch it
+    assert (lib.annotations_path.read_bytes(), lib.store.storage.journal_path.read_bytes()) == before
+    assert lib.annotation(b).status == "unread" and lib.annotation(a).star == 1
+    monkeypatch.setattr(store.atomic, "os", os)  # space again: the next change is saved as usual
+    lib.set_status([b], "read")
+    assert Library(lib.folder).annotation(b).status == "read" and Library(lib.folder).annotation(a).star == 1
+
+
+async def test_a_full_disk_does_not_stop_the_app(lib, tmp_path, monkeypatch):
+    """A triage key, undo or a tag on a full disk: the app says which file could not be saved and
+    stays up, with nothing changed; once there is room, the same key works."""
+    import store.atomic
+    from tui.app import make_app
+    lib.set_star([lib.corpus.papers[5].id], 1)
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    first = lib.corpus.papers[0].id
+    async with app.run_test() as pilot:
+        monkeypatch.setattr(store.atomic, "os", _FullDisk())
+        for keys in (["r"], ["plus"], ["z"], ["t", "x", "enter", "escape"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert app.is_running
+            assert "annotations.json.journal: could not be written (No space left on device)" \
+                in list(app._notifications)[-1].message, keys
+        assert app.screen.results.cursor == 0  # no advance past a change that was not made
+        assert Library(lib.folder).annotation(first).status == "unread" and not app.library.annotation(first).tags
+        monkeypatch.setattr(store.atomic, "os", os)
+        await pilot.press("r")
+        await pilot.pause()
+        assert Library(lib.folder).annotation(first).status == "read" and app.screen.results.cursor == 1

@@ -599,14 +599,19 @@ class MainScreen(Screen):
         self._apply(lambda ids: self.library.bump_star(ids, -1))
 
     def action_undo(self) -> None:
-        label = self.library.undo()
-        self.notify(f"undone: {label}" if label else "nothing to undo")
-        self.repaint()
+        self._history_step(self.library.undo, "undo")
 
     def action_redo(self) -> None:
         """Make again what the last undo reverted (one undo too many), until a new change is made."""
-        label = self.library.redo()
-        self.notify(f"redone: {label}" if label else "nothing to redo")
+        self._history_step(self.library.redo, "redo")
+
+    def _history_step(self, step, verb: str) -> None:
+        try:
+            label = step()
+        except PapersiftError as exc:  # a file that cannot be written (a full disk) or read
+            self.notify(str(exc), severity="error")
+            return
+        self.notify(f"{verb}ne: {label}" if label else f"nothing to {verb}")
         self.repaint()
 
     def action_tag(self) -> None:
