@@ -124,6 +124,35 @@ async def test_the_corpus_another_process_wrote_is_read_off_the_ui_thread(lib, m
         assert screen(app).results.border_title.startswith("1 / 1")
 
 
+
+async def test_annotations_damaged_on_disk_are_said_once_and_never_stop_the_app(lib, make):
+    """annotations.json damaged while the app runs (by hand, a disk error): the poll says so once,
+    a triage key is refused with the same message, nothing is written over it, and once
+    `doctor --repair` has mended it the app carries on."""
+    from store.doctor import run_doctor
+    lib.set_star([lib.corpus.papers[5].id], 1)
+    lib.set_status([p.id for p in lib.corpus][10:], "skipped")  # a bulk change: a backup to repair from
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        path = lib.folder / "annotations.json"
+        path.write_text("{garbage")
+        screen(app)._poll_other_processes()  # what its 2-second timer runs
+        await settle(pilot)
+        assert app.is_running and "could not read the annotations on disk: " in list(app._notifications)[-1].message
+        said = len(app._notifications)
+        screen(app)._poll_other_processes()  # the same damage: not said again
+        await pilot.press("r")  # refused, with the reason
+        await settle(pilot)
+        assert len(app._notifications) == said + 1 and "not valid JSON" in list(app._notifications)[-1].message
+        assert path.read_text() == "{garbage" and app.is_running
+        assert run_doctor(lib.folder, repair=True).repaired
+        screen(app)._poll_other_processes()
+        await pilot.press("r")
+        await settle(pilot)
+        assert Library(lib.folder).annotation(lib.corpus.papers[0].id).status == "read"
+
+
 async def test_footer_labels_are_distinct(lib, make):
     """Every key the footer shows has its own label: "⏎ Read" beside "r Read" read as one action."""
     app = make(lib)

@@ -119,6 +119,7 @@ class MainScreen(Screen):
         self.library = library
         self.query_text = ""
         self._list_scroll_y = 0.0  # where the list was when the reader took its room (narrow terminals)
+        self._annotations_problem: str | None = None  # the damaged annotations file, once reported
         self.sort = "import"
         self._similar_timer = None
         self._reader_timer = None
@@ -312,7 +313,15 @@ class MainScreen(Screen):
                 and signature != self._unreadable_corpus):
             self._reading_corpus = True
             self._read_corpus(signature)
-        if self.library.refresh():
+        try:
+            changed = self.library.refresh()
+        except (PapersiftError, OSError) as exc:  # damaged by hand or by a disk error: never written over
+            if str(exc) != self._annotations_problem:  # said once, not every poll
+                self._annotations_problem = str(exc)
+                self.notify(f"could not read the annotations on disk: {exc}", severity="error", timeout=15)
+            return
+        self._annotations_problem = None
+        if changed:
             self.repaint()
 
     @work(exclusive=True, thread=True, group="corpus")
