@@ -406,6 +406,17 @@ async def test_a_full_disk_does_not_stop_the_app(lib, tmp_path, monkeypatch):
             assert "annotations.json.journal: could not be written (No space left on device)" \
                 in list(app._notifications)[-1].message, keys
         assert app.screen.results.cursor == 0  # no advance past a change that was not made
+        await pilot.press("x")  # an export to a file: the dialog stays, the file named once
+        await pilot.pause()
+        app.screen.query_one("#scope-all").value = True  # the whole library
+        app.screen.query_one("#dest").value = str(tmp_path / "list.md")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        said = list(app._notifications)[-1].message
+        assert said.startswith(f"{tmp_path / 'list.md'}: could not be written (No space left on device)")
+        assert said.count("list.md") == 1 and not (tmp_path / "list.md").exists()
+        await pilot.press("escape")
+        await pilot.pause()
         assert Library(lib.folder).annotation(first).status == "unread" and not app.library.annotation(first).tags
         monkeypatch.setattr(store.atomic, "os", os)
         await pilot.press("r")

@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet
 
-from store import Library
+from store import Library, PapersiftError
 from store.atomic import atomic_write_text
 from store.export import EXTENSIONS, FORMATS, export_text
 from store.text import counted
@@ -132,8 +132,9 @@ class ExportScreen(ModalScreen[str | None]):
     def _write(self, path: Path, text: str, what: str) -> None:
         try:
             atomic_write_text(path, text)
-        except OSError as exc:
-            self.notify(f"{path}: {exc.strerror or exc}", severity="error")
+        except OSError as exc:  # WriteFailedError names the file itself
+            self.notify(str(exc) if isinstance(exc, PapersiftError) else f"{path}: {exc.strerror or exc}",
+                        severity="error")
             return
         self._done(f"{what} to {path}")
 
