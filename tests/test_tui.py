@@ -516,6 +516,15 @@ async def test_on_a_narrow_terminal_the_focused_reader_takes_the_whole_width(lib
         assert app.library.annotation(lib.corpus.papers[0].id).status == "to-read"
         assert reader.paper_index == 1 and app.focused is reader and reader.region.width >= 78
         assert reader.border_title == "2 / 35"  # where it is in the list, which it hides
+        await pilot.press("j", "j", "J")  # scrolled down, then the next paper: read from its top
+        await pilot.pause()
+        assert reader.paper_index == 2 and reader.scroll_y == 0 and reader.border_title == "3 / 35"
+        await pilot.press("K", "K")  # and back, without leaving the reader
+        await pilot.pause()
+        assert reader.paper_index == 0 and app.focused is reader and reader.border_title == "1 / 35"
+        assert app.library.annotation(lib.corpus.papers[1].id).status == "unread"  # J / K only move
+        await pilot.press("J")
+        await pilot.pause()
         await pilot.press("escape", "slash", *"[MASK] token", "enter", "enter")
         await pilot.pause()
         assert "1 / " in reader.border_title and "· [MASK] token" in app.export_screenshot().replace("&#160;", " ")

@@ -474,6 +474,13 @@ class MainScreen(Screen):
     def action_reader_back(self) -> None:
         self.set_focus(self.results)
 
+    def action_next_paper(self) -> None:
+        """From the reader: the list's next paper, read in place (on a narrow terminal the list is hidden)."""
+        self.results.action_cursor_down()
+
+    def action_prev_paper(self) -> None:
+        self.results.action_cursor_up()
+
     def _jump_unread(self, step: int) -> None:
         results, papers, anns = self.results, self.library.corpus.papers, self.library.annotations
         pos = results.cursor + step

@@ -29,6 +29,8 @@ class Reader(VerticalScroll, can_focus=True):
         binding("reader.back", "Back to list", action="screen.reader_back"),
         binding("reader.scroll_down", "Scroll down", show=False),
         binding("reader.scroll_up", "Scroll up", show=False),
+        binding("reader.next_paper", "Next paper", show=False, action="screen.next_paper"),
+        binding("reader.prev_paper", "Previous paper", show=False, action="screen.prev_paper"),
     ]
     COMPONENT_CLASSES = {"reader--match"}
     DEFAULT_CSS = """
