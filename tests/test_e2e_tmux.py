@@ -78,6 +78,7 @@ def test_triage_in_a_real_terminal_survives_restart(tmp_path):
     try:
         tmux.start(papersift_cmd() + "; sleep 30")      # the pane outlives the app: its last line is read
         tmux.wait_for("35 / 35")
+        tmux.wait_for("35 sample abstracts")            # a first start says what these are, and how to import
         # search (typed fast, in one burst), then triage the two best hits
         tmux.keys("/", *"voice identiy", "Enter")
         tmux.wait_for("VIPBench")
@@ -100,6 +101,7 @@ def test_triage_in_a_real_terminal_survives_restart(tmp_path):
 
         tmux.start(papersift_cmd())
         tmux.wait_for("back where you left off")        # the search it was left with, on its paper
+        assert "sample abstracts" not in tmux.screen()  # said on the first start only
         for text in ("everanimate", "1 / 35", "2 / 35 triaged", "#video", "★★"):
             tmux.wait_for(text, timeout=10)
         tmux.keys("Escape", pause=0.3)                  # the whole library again

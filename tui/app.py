@@ -15,10 +15,11 @@ from textual.notifications import SeverityLevel
 
 from store import Library
 from store.locations import user_keymap_path
+from store.text import counted
 
 from .commands import ActionsProvider
 from .keyqueue import SerialKeys
-from .keymap import binding, load_keymap
+from .keymap import binding, key_label, load_keymap
 from .screens.help import HelpScreen
 from .screens.main import MainScreen
 from .settings import Settings
@@ -45,6 +46,7 @@ class PapersiftApp(SerialKeys, App):
         self._loaded_keymap = keymap
         self.main_screen = MainScreen(library)
         self.startup_notices: list[str] = []  # e.g. what `papersift FILE...` imported before the app opened
+        self.first_start = False  # a library just made, holding the bundled sample abstracts
 
     def on_mount(self) -> None:
         self.set_keymap(self._loaded_keymap)
@@ -55,6 +57,11 @@ class PapersiftApp(SerialKeys, App):
             self.notify(problem, title="keymap", severity="error", timeout=15)
         for notice in self.startup_notices:
             self.notify(notice, timeout=10)
+        if self.first_start:
+            self.notify(f"a new library, with papersift's {counted(len(self.library), 'sample abstract')} "
+                        f"(NeurIPS 2026): press {key_label(self, 'main.import_files')} to import your own dump "
+                        f"or folder (or `papersift import FILE`), {key_label(self, 'app.help')} for every key",
+                        timeout=15)
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:

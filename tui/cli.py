@@ -328,6 +328,7 @@ def run(args: argparse.Namespace) -> int:
     if cmd == "open" and len(args.files) == 1 and args.library is None and locations.is_library_dir(Path(args.files[0])):
         args.library, args.files = args.files[0], []  # `papersift ~/papers/neurips`: open that library
     seed = cmd not in ("import",) and not (cmd == "open" and args.files)
+    new_library = not (locations.library_dir(args.library) / locations.CORPUS_FILE).exists()
     lib = Library.open(args.library, seed_if_new=seed)
     if cmd == "open":
         if args.keymap and not Path(args.keymap).is_file():
@@ -337,6 +338,7 @@ def run(args: argparse.Namespace) -> int:
         app = make_app(lib, keymap_path=Path(args.keymap) if args.keymap else None, resume=not args.fresh)
         if imported:  # said in the app, where the person is looking, and left on the terminal after it
             app.startup_notices.append(imported)
+        app.first_start = new_library and not imported and len(lib) > 0  # the seeds: say so, and how to import
         from store.session import snapshot
         opened_with = snapshot(lib.annotations)
         app.run()
