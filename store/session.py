@@ -13,12 +13,18 @@ from typing import Mapping
 from .models import Annotation
 from .text import counted
 
-Snapshot = dict[str, tuple[str, int, tuple[str, ...], str]]
+Snapshot = dict[str, Annotation]
 
 
 def snapshot(annotations: Mapping[str, Annotation]) -> Snapshot:
-    """The parts of each annotation a person changes (status, stars, tags, note), by paper id."""
-    return {pid: (a.status, a.star, tuple(a.tags), a.note) for pid, a in annotations.items()}
+    """The annotations as they are now, by paper id: a shallow copy, which is enough since the
+    library never changes an Annotation in place (a change stores a changed copy), and cheap
+    (10 ms for 300k annotated papers, where copying their fields took 0.27 s of the app's start)."""
+    return dict(annotations)
+
+
+def _parts(a: Annotation | None) -> tuple:
+    return ("unread", 0, (), "") if a is None else (a.status, a.star, tuple(a.tags), a.note)
 
 
 def session_line(before: Snapshot, after: Snapshot) -> str:
@@ -27,11 +33,12 @@ def session_line(before: Snapshot, after: Snapshot) -> str:
     A paper counts under "marked" when its status differs, by the status it ended with (back to
     unread counts as such); stars, tags and notes count the papers where they differ.
     """
-    untouched = ("unread", 0, (), "")
     statuses: Counter = Counter()
     stars = tags = notes = 0
-    for pid in before.keys() | after.keys():
-        old, new = before.get(pid, untouched), after.get(pid, untouched)
+    changed = [(before.get(pid), a) for pid, a in after.items() if before.get(pid) is not a]
+    changed += [(a, None) for pid, a in before.items() if pid not in after]
+    for old, new in changed:
+        old, new = _parts(old), _parts(new)
         if old == new:
             continue
         if old[0] != new[0]:
