@@ -523,8 +523,12 @@ async def test_on_a_narrow_terminal_the_focused_reader_takes_the_whole_width(lib
         await pilot.pause()
         assert reader.paper_index == 0 and app.focused is reader and reader.border_title == "1 / 35"
         assert app.library.annotation(lib.corpus.papers[1].id).status == "unread"  # J / K only move
-        await pilot.press("J")
+        await pilot.press("J", "t", *"later", "enter")  # the tag panel over the reader, the list still hidden
         await pilot.pause()
+        assert app.library.annotation(lib.corpus.papers[1].id).tags == ["later"] and not left.display
+        await pilot.press("escape")  # back in the reader, where t was pressed
+        await pilot.pause()
+        assert app.focused is reader and not left.display and reader.paper_index == 1
         await pilot.press("escape", "slash", *"[MASK] token", "enter", "enter")
         await pilot.pause()
         assert "1 / " in reader.border_title and "· [MASK] token" in app.export_screenshot().replace("&#160;", " ")

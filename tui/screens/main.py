@@ -120,6 +120,7 @@ class MainScreen(Screen):
         self.query_text = ""
         self._list_scroll_y = 0.0  # where the list was when the reader took its room (narrow terminals)
         self._annotations_problem: str | None = None  # the damaged annotations file, once reported
+        self._tags_from = None  # where `t` was pressed: esc in the tag panel goes back there
         self.sort = "import"
         self._similar_timer = None
         self._reader_timer = None
@@ -191,7 +192,8 @@ class MainScreen(Screen):
         # On a narrow terminal the reader, once focused, takes the list's room too: at 80 columns an
         # abstract in half the width is three screens of scrolling, in the whole width about one.
         # Triage keys work there and advance as in the list; esc (or /) brings the list back.
-        reading = isinstance(self.focused, Reader)
+        reader = self.query_one(Reader)
+        reading = self.focused is reader or (self.has_class("-tagging") and self._tags_from is reader)
         if reading == self.has_class("-reading"):
             return
         if reading:
@@ -631,16 +633,21 @@ class MainScreen(Screen):
         self.repaint()
 
     def action_tag(self) -> None:
-        self.add_class("-tagging")  # shows the panel on narrow terminals
-        self.set_focus(self.query_one(TagInput))
+        self._open_tags(self.query_one(TagInput))
 
     def action_focus_tags(self) -> None:
-        self.add_class("-tagging")
-        self.set_focus(self.query_one("#all-tags"))
+        self._open_tags(self.query_one("#all-tags"))
+
+    def _open_tags(self, widget) -> None:
+        # esc goes back where `t` was pressed: the reader stays the reader (with the list's room
+        # on a narrow terminal, the panel over it), the list the list.
+        self._tags_from = self.focused if isinstance(self.focused, (Reader, ResultsList)) else self.results
+        self.add_class("-tagging")  # shows the panel on narrow terminals
+        self.set_focus(widget)
 
     def action_leave_tags(self) -> None:
         self.remove_class("-tagging")
-        self.set_focus(self.results)
+        self.set_focus(self._tags_from or self.results)
 
     def action_apply_tag(self) -> None:
         self._tag_text(self.query_one(TagInput).value)
