@@ -234,7 +234,11 @@ class SearchMixin:
                 if i is not None:
                     mask[i] = passes(a)
         if q.topics:
-            labels, _ = self.topics()
+            labels, names = self.topics()
+            unknown = sorted(t for t in q.topics if t not in names)
+            if unknown:
+                q.errors.append(f"no topic {', '.join(map(str, unknown))} here: topics run 0-{max(names)} "
+                                f"(b in the app, or `papersift topics`, lists them)")
             mask &= np.isin(labels, list(q.topics))
         for keys, keep in ((q.ids, True), (q.not_ids, False)):
             if keys:

@@ -60,6 +60,10 @@ def test_topics_cover_the_library_with_labels(tmp_path):
     assert all(" · " in n for n in names.values())
     t = int(labels[0])
     assert len(lib.search(f"topic:{t}")) == int((labels == t).sum())
+    assert lib.search(f"topic:{t}").errors == []
+    missing = lib.search("topic:99")  # a topic that is not there: said, not just an empty list
+    assert len(missing) == 0 and missing.errors == ["no topic 99 here: topics run 0-7 (b in the app, "
+                                                    "or `papersift topics`, lists them)"]
     ids = [p.id for p in lib.corpus]
     lib.set_status([ids[0], ids[1]], "read")
     lib.set_status([ids[2]], "unread")
