@@ -57,7 +57,6 @@ def test_undo_is_repeatable_and_survives_restart(lib):
     assert Library(lib.folder).annotations == {}
 
 
-
 def test_redo_puts_back_what_undo_took_until_a_new_change(lib):
     a, b, _ = first_ids(lib)
     lib.set_status([a], "read")
@@ -91,6 +90,7 @@ def test_redo_never_overwrites_a_change_it_did_not_see(lib):
     reopened = Library(lib.folder)
     assert reopened.redo() is None and reopened.annotation(a).status == "to-read"
     assert Library(lib.folder).redo() is None and Library(lib.folder).annotation(a).status == "to-read"
+
 
 def test_default_annotations_are_not_stored(lib):
     a = first_ids(lib, 1)[0]

@@ -51,7 +51,6 @@ def test_triage_round_trip_and_undo(run_cli):
     assert stats["keywords"] == {} and stats["distinct_keywords"] == 0
 
 
-
 def test_tags_with_brackets_print_as_typed(run_cli):
     """Rich reads "[draft]" as markup: the CLI's acknowledgements, lists and history print it as typed."""
     pid = json.loads(run_cli("list", "--format", "json").stdout)[0]["id"]
@@ -60,6 +59,7 @@ def test_tags_with_brackets_print_as_typed(run_cli):
     assert "tag +[draft]" in run_cli("history").stdout
     assert "merged into #[final] on 1 paper" in run_cli("tags", "merge", "[draft]", "[final]").stdout
     assert "undone: rename tag [draft] -> [final]" in run_cli("undo").stdout
+
 
 def test_status_and_star_take_the_value_first_or_last(run_cli):
     """`status read ID...` and `star 3 ID` work as well as the documented `status ID... read`;

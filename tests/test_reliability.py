@@ -195,7 +195,6 @@ def test_doctor_on_a_healthy_library_and_orphans(annotated, run_cli):
     assert proc.returncode == 1 and "pointing at no paper" in proc.stdout
 
 
-
 def test_doctor_names_malformed_undo_and_redo_entries(annotated):
     annotated.undo()  # one entry in the redo table
     assert not run_doctor(annotated.folder).problems

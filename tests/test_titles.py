@@ -89,13 +89,13 @@ def test_without_a_name_the_contribution_or_the_main_clause():
     assert derive_title("This paper introduces Least Volume---a simple regularization---that reduces latent "
                         "dimensions.").startswith("Least Volume—a simple regularization—that")
 
+
 def test_first_clauses_read_like_titles():
     # "In this paper, we study X" says X; a cut never leaves a parenthesis open.
     assert derive_title("In this paper, we study the feature learning ability of two-layer networks. It "
                         "helps.") == "The feature learning ability of two-layer networks"
     assert derive_title("Private selection mechanisms (e.g., Report Noisy Max) are widely used in data "
                         "analysis.") == "Private selection mechanisms…"
-
 
 
 def test_a_title_never_ends_on_a_word_leading_into_what_was_cut():
@@ -118,6 +118,7 @@ def test_an_acronym_near_a_naming_word_is_coined_only_in_the_same_sentence():
     assert t.startswith("KIVI")
     t = derive_title("We study retrieval. We present a method named Retrieval Augmented Decoding (RAD) for QA.")
     assert t.startswith("RAD")
+
 
 def test_title_is_never_empty():
     assert derive_title("$$") and derive_title("**")

@@ -124,7 +124,6 @@ async def test_the_corpus_another_process_wrote_is_read_off_the_ui_thread(lib, m
         assert screen(app).results.border_title.startswith("1 / 1")
 
 
-
 async def test_annotations_damaged_on_disk_are_said_once_and_never_stop_the_app(lib, make):
     """annotations.json damaged while the app runs (by hand, a disk error): the poll says so once,
     a triage key is refused with the same message, nothing is written over it, and once
