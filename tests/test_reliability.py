@@ -421,3 +421,38 @@ async def test_a_full_disk_does_not_stop_the_app(lib, tmp_path, monkeypatch):
         await pilot.press("r")
         await pilot.pause()
         assert Library(lib.folder).annotation(first).status == "read" and app.screen.results.cursor == 1
+
+
+async def test_a_note_that_cannot_be_saved_on_a_full_disk_is_never_lost(lib, tmp_path, monkeypatch, capsys):
+    """Neither the note nor its draft can be written: the text stays in the app, the editor offers it
+    again, it is saved once there is room, and were the app closed first, the terminal shows it."""
+    import store.atomic
+    from textual.widgets import TextArea
+    from tui.app import make_app
+    from tui.cli import print_unsaved_notes
+    lib.set_star([lib.corpus.papers[5].id], 1)
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    pid = lib.corpus.papers[0].id
+    async with app.run_test() as pilot:
+        monkeypatch.setattr(store.atomic, "os", _FullDisk())
+        await pilot.press("e", *"ask Ana", "ctrl+s")
+        await pilot.pause()
+        assert "could not be written" in list(app._notifications)[-1].message
+        assert app.main_screen.unsaved_notes == {pid: "ask Ana"} and not (lib.folder / "note-drafts.json").exists()
+        await pilot.press("e")  # offered again, though no draft reached the disk
+        await pilot.pause()
+        assert app.screen.query_one(TextArea).text == "ask Ana"
+        await pilot.press("escape", "y")  # discarded on purpose: gone
+        await pilot.pause()
+        assert app.main_screen.unsaved_notes == {}
+        await pilot.press("e", *"ask Bo", "ctrl+s")
+        await pilot.pause()
+        monkeypatch.setattr(store.atomic, "os", os)  # room again
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.screen.query_one(TextArea).text == "ask Bo"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert Library(lib.folder).annotation(pid).note == "ask Bo" and app.main_screen.unsaved_notes == {}
+    print_unsaved_notes({pid: "line one\nline two"})  # what the command line prints if the app closed first
+    assert f"the note on {pid} could not be saved; its text:\nline one\nline two" in capsys.readouterr().err

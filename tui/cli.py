@@ -287,6 +287,13 @@ def _say_what_the_session_kept(lib: Library, opened_with) -> None:
         out.console(stderr=True).print(f"{line}; saved in {lib.folder}", markup=False)
 
 
+def print_unsaved_notes(notes: dict[str, str]) -> None:
+    """The last resort for notes the app could neither save nor keep as a draft (a full disk):
+    their text on the terminal, where it can still be copied."""
+    for pid, text in notes.items():
+        out.console(stderr=True).print(f"the note on {pid} could not be saved; its text:\n{text}\n", markup=False)
+
+
 def _ack(args: argparse.Namespace, message: str, lib: Library, ids: list[str]) -> int:
     if getattr(args, "format", "text") == "json":
         from store.records import paper_record
@@ -345,6 +352,7 @@ def run(args: argparse.Namespace) -> int:
         if imported:
             out.console(stderr=True).print(imported, markup=False)
         _say_what_the_session_kept(lib, opened_with)
+        print_unsaved_notes(app.main_screen.unsaved_notes)
         return 0
     if cmd == "import":
         summary = _import(lib, args.paths)

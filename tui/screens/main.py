@@ -121,6 +121,9 @@ class MainScreen(Screen):
         self._list_scroll_y = 0.0  # where the list was when the reader took its room (narrow terminals)
         self._annotations_problem: str | None = None  # the damaged annotations file, once reported
         self._tags_from = None  # where `t` was pressed: esc in the tag panel goes back there
+        # Notes that could be neither saved nor kept as a draft on disk (a full disk): paper id -> text.
+        # The editor offers them again, and the command line prints any left when the app closes.
+        self.unsaved_notes: dict[str, str] = {}
         self.sort = "import"
         self._similar_timer = None
         self._reader_timer = None
@@ -716,10 +719,12 @@ class MainScreen(Screen):
         paper = self.library.paper(pid)
         note = self.library.annotation(pid).note
         found = self.library.drafts.get(pid)
+        if pid in self.unsaved_notes:  # neither saved nor kept on disk (a full disk): held here
+            found = (self.unsaved_notes[pid], "")
         draft = found[0] if found and found[0] != note else None
         if draft is not None:
-            when = found[1][:16].replace("T", " ")
-            self.notify(f"restored your unsaved draft of this note (kept {when} UTC); "
+            when = f"kept {found[1][:16].replace('T', ' ')} UTC" if found[1] else "not yet on disk"
+            self.notify(f"restored your unsaved draft of this note ({when}); "
                         f"{key_label(self.app, 'note.cancel')} discards it")
 
         def keep_draft(text: str | None) -> None:
@@ -728,14 +733,21 @@ class MainScreen(Screen):
                     self.library.drafts.drop(pid)
                 else:
                     self.library.drafts.keep(pid, text)
-            except OSError as exc:  # a full disk: the editor stays open with the text
+            except OSError as exc:  # a full disk: the text stays here, in memory
+                if text is not None:
+                    self.unsaved_notes[pid] = text
                 self.notify(f"could not keep a draft of this note: {exc}", severity="warning")
+            else:
+                self.unsaved_notes.pop(pid, None)
+            if text is None:
+                self.unsaved_notes.pop(pid, None)
 
         def saved(text: str | None) -> None:
             if text is not None:
                 try:
                     self.library.set_note(pid, text)
                 except PapersiftError as exc:
+                    self.unsaved_notes[pid] = text  # whatever the drafts file could take: never lost
                     self.notify(f"{exc}; the note is kept as a draft (press {key_label(self.app, 'main.note')} "
                                 "to try again)", severity="error")
                     return
