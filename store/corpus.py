@@ -126,10 +126,19 @@ class PaperList:
         """The papers parsed (or added) so far."""
         return (p for p in self._papers if p is not None)
 
+    def parsed_items(self) -> Iterator[tuple[int, Paper]]:
+        """(index, paper) for the papers parsed (or added) so far: what :meth:`scan` leaves out."""
+        return ((i, p) for i, p in enumerate(self._papers) if p is not None)
+
     def record_bytes(self, i: int) -> bytes:
         """The paper's line: untouched raw bytes, or the (possibly changed) object re-serialized."""
         paper = self._papers[i]
         return self._line(i) if paper is None else orjson.dumps(paper.to_record())  # type: ignore[return-value]
+
+
+# In a corpus line: a source's file name (a paper's, or a merged variant's), as a JSON string. Inside
+# a JSON string a quote is escaped, so the pattern matches only the records' own "file" keys.
+SOURCE_FILE = re.compile(rb'"file":("(?:[^"\\]|\\.)*")')
 
 
 class Corpus:

@@ -24,7 +24,7 @@ from . import locations, quick
 from .annotations import AnnotationStore, now_iso
 from .atomic import atomic_write_chunks
 from .backups import backup_file
-from .corpus import Corpus, file_signature, migrate_v1
+from .corpus import SOURCE_FILE, Corpus, file_signature, migrate_v1
 from .drafts import NoteDrafts
 from .errors import PapersiftError
 from .lock import LibraryLock
@@ -37,8 +37,7 @@ if TYPE_CHECKING:
     from .importer import ImportSummary
 
 BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded by a backup
-# In a corpus line (see stats): a source's file name, and a merged variant (only variants have a similarity).
-_SOURCE_FILE = re.compile(rb'"file":("(?:[^"\\]|\\.)*")')
+# In a corpus line (see stats): a merged variant (only variants have a similarity).
 _VARIANT = re.compile(rb'"similarity":')
 STATS_KEYWORDS = 15  # the most common keywords stats lists
 
@@ -472,7 +471,7 @@ class Library(SearchMixin, DiscoveryMixin):
         venues = Counter(" ".join(x for x in vy if x) for vy in zip(papers.column("venue"), papers.column("year")))
         # Source files and merges from the file's bytes too: parsing 300k papers for them cost the
         # dashboard 3.4 s and 700 MB. (A merged variant's sources are the paper's sources as well.)
-        files = {orjson.loads(raw) for _, raw in papers.scan(_SOURCE_FILE)}
+        files = {orjson.loads(raw) for _, raw in papers.scan(SOURCE_FILE)}
         files.update(s.file for p in papers.parsed() for s in p.sources)
         merges = len(papers.scan(_VARIANT)) + sum(len(p.variants) for p in papers.parsed())
         keywords: Counter = Counter()

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .corpus import SOURCE_FILE
 from .errors import PapersiftError
 from .models import Annotation
 from .query import Query, fold_name, parse_query
@@ -174,6 +175,8 @@ class SearchMixin:
         papers carrying it: for ``"authors"`` the words of author names, for ``"keywords"`` whole
         keywords and areas. An author: or kw: filter scans these labels, not every paper: ~200 ms a
         keystroke at 300k papers when it looked at each paper's names."""
+        if field == "files" and field not in self._label_index:
+            self._label_index[field] = self._source_files()
         if field not in self._label_index:
             papers_of: dict[str, list[int]] = {}
             columns = self.corpus.papers.column(field)
@@ -186,6 +189,19 @@ class SearchMixin:
                         papers_of.setdefault(label, []).append(i)
             self._label_index[field] = (list(papers_of), [np.asarray(v, dtype=np.int64) for v in papers_of.values()])
         return self._label_index[field]
+
+    def _source_files(self) -> tuple[list[str], list[np.ndarray]]:
+        """The source files' names (casefolded) and the papers read from each, for file: (a
+        duplicate across files, or a merged near-duplicate, is in each of its files). The names are
+        found in the corpus file's bytes, as stats finds them: no paper is parsed for them."""
+        import orjson
+        papers_of: dict[str, set[int]] = {}
+        for i, raw in self.corpus.papers.scan(SOURCE_FILE):
+            papers_of.setdefault(orjson.loads(raw).casefold(), set()).add(i)
+        for i, paper in self.corpus.papers.parsed_items():
+            for source in paper.sources:
+                papers_of.setdefault(source.file.casefold(), set()).add(i)
+        return list(papers_of), [np.fromiter(v, dtype=np.int64, count=len(v)) for v in papers_of.values()]
 
     def _by_label(self, field: str, part: str) -> np.ndarray:
         """A mask of the papers with a label of ``field`` (see :meth:`_labels`) containing ``part``."""
@@ -259,6 +275,13 @@ class SearchMixin:
                 q.errors.append("no paper here has keywords (they come from the input's fields: OpenReview, "
                                 "arXiv categories, BibTeX, RIS, CSL-JSON or a keywords column)")
             _narrow(mask, q.keywords, q.not_keywords, lambda part: self._by_label("keywords", part))
+        if q.files or q.not_files:
+            names = self._labels("files")[0]
+            for part in q.files:
+                if not any(part in name for name in names):
+                    shown = ", ".join(names[:5]) + (f" and {len(names) - 5:,} more" if len(names) > 5 else "")
+                    q.errors.append(f"no paper here was read from a file named like {part!r} (files: {shown})")
+            _narrow(mask, q.files, q.not_files, lambda part: self._by_label("files", part))
         if q.venues or q.not_venues or q.year:
             names, _, years = self._venues_and_years()
             if (q.venues or q.not_venues) and not names:

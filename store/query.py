@@ -8,7 +8,8 @@ export or from ``I`` list those papers; ``-id:`` leaves one out), ``venue:neurip
 (part of the venue, case ignored; ``-venue:`` excludes), ``year:2024`` (also
 ``year:>=2023``), ``kw:bandit`` (part of one of the paper's keywords or its area, case and accents
 ignored; ``keyword:`` alike, ``-kw:`` excludes; ``kw:"federated learning"`` for
-words with spaces). Orderings: ``similar:ID`` (more like
+words with spaces), ``file:day2`` (part of the name of a file the paper was read from: a
+duplicate across files is in each; ``-file:`` excludes). Orderings: ``similar:ID`` (more like
 this paper), ``rec:stars`` / ``rec:TAG`` (recommended from your stars and
 to-read list, or from a tag). Anything else is a word to rank by.
 """
@@ -44,6 +45,8 @@ class Query:
         self.not_venues: list[str] = []
         self.keywords: list[str] = []     # folded parts of a keyword
         self.not_keywords: list[str] = []
+        self.files: list[str] = []        # casefolded parts of a source file's name
+        self.not_files: list[str] = []
         self.year: tuple | None = None    # (op function, value)
         self.star: tuple | None = None  # (op function, value)
         self.topics: set[int] = set()
@@ -59,7 +62,8 @@ class Query:
     def has_filters(self) -> bool:
         return bool(self.phrases or self.statuses or self.tags or self.not_tags or self.star or self.topics
                     or self.authors or self.not_authors or self.ids or self.not_ids
-                    or self.venues or self.not_venues or self.year or self.keywords or self.not_keywords)
+                    or self.venues or self.not_venues or self.year or self.keywords or self.not_keywords
+                    or self.files or self.not_files)
 
     def star_ok(self, star: int) -> bool:
         return self.star is None or self.star[0](star, self.star[1])
@@ -105,7 +109,7 @@ def parse_query(text: str) -> Query:
                     q.recommend = (value or "stars").lower()
             continue
         if sep and key in ("status", "is", "tag", "star", "stars", "topic", "author", "id", "venue", "year",
-                              "kw", "keyword", "keywords"):
+                              "kw", "keyword", "keywords", "file"):
             if not value:
                 continue  # still being typed
             if key in ("status", "is"):
@@ -124,6 +128,8 @@ def parse_query(text: str) -> Query:
                 (q.not_venues if neg else q.venues).append(value.casefold())
             elif key in ("kw", "keyword", "keywords"):
                 (q.not_keywords if neg else q.keywords).append(fold_name(value))
+            elif key == "file":
+                (q.not_files if neg else q.files).append(value.casefold())
             elif key == "year":
                 m2 = re.fullmatch(r"(>=|<=|>|<|=)?(\d*)", value)
                 if m2 and len(m2.group(2)) == 4:

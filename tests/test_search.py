@@ -157,6 +157,25 @@ def test_venue_and_year_filters(lib, tmp_path):
     assert "no paper here names its venue" in bare.search("venue:icml").errors[0]
 
 
+
+def test_file_filter_lists_the_papers_read_from_a_file(lib, tmp_path):
+    """The seeds are two dumps of 19 paragraphs, 3 papers in both: file: lists each dump's papers
+    (a duplicate in each), -file: leaves them out, and a file imported later is found too."""
+    day1, day2 = sorted(SEEDS.glob("*.txt"))
+    assert len(lib.search(f"file:{day1.name[:3]}")) == 19 and len(lib.search(f"file:{day2.name[:3]}")) == 19
+    assert len(lib.search(f"file:{day1.name[:3]} file:{day2.name[:3]}")) == 3  # read from both
+    assert len(lib.search(f"-file:{day1.name[:3]}")) == 16 and len(lib.search(f"FILE:{day1.name.upper()}")) == 19
+    assert len(lib.search(f"file:{day1.name[:3]} voice")) == 1 and lib.search("file:000").errors == []
+    missing = lib.search("file:posters")
+    assert len(missing) == 0 and missing.errors == [
+        f"no paper here was read from a file named like 'posters' (files: {day1.name}, {day2.name})"]
+    posters = tmp_path / "day3-posters.txt"
+    posters.write_text("Posters\n\nWe study grokking in modular arithmetic with small transformers and find that "
+                       "weight decay drives the late generalization.\n")
+    lib.import_paths([posters])
+    assert [lib.corpus.papers[i].id for i in lib.search("file:posters").indices] == [lib.corpus.papers[35].id]
+    assert len(Library(lib.folder).search("file:day3")) == 1  # read from the corpus file's bytes alike
+
 def test_field_columns_read_from_the_file_match_the_papers(tmp_path):
     """author:/venue:/year: read one field of every paper from the corpus file's bytes, not by
     parsing every paper (PaperList.column): the values must be the papers' own, escapes and all,

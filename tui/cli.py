@@ -104,7 +104,7 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
     p.add_argument("--limit", type=out.count_arg)
     p = add("search", "fuzzy, ranked search (any word order, typos forgiven)")
     p.add_argument("query", nargs="+", help="words, and filters such as status:unread tag:rl -tag:maybe star:>=2 "
-                   "author:peyre \"exact phrase\"")
+                   "author:peyre file:day2 \"exact phrase\"")
     p.add_argument("--limit", type=out.count_arg, default=20)
     p = add("show", "show one paper in full", ("text", "json"))
     p.add_argument("id")

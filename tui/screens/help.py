@@ -30,6 +30,7 @@ SEARCH_SYNTAX = (
     ("author:peyre", "a word of an author's name, case and accents ignored; -author: excludes"),
     ("venue:neurips  year:>=2024", "where and when (a dump's header line, or the input's fields); -venue: excludes"),
     ('kw:bandit  kw:"federated learning"', "part of a keyword or area the input gave (OpenReview, arXiv, BibTeX...); -kw: excludes"),
+    ("file:day2  -file:day1", "read from a file whose name holds the text (a duplicate across files: in each)"),
     ("topic:7", "a topic from the topic browser"),
     ("id:3f2a  3f2a9c01d4e7", "papers by id or id prefix; whole ids (from an export, or I) need no id:"),
     ("similar:ID  rec:stars  rec:TAG", "more like a paper; recommended from your stars or a tag"),
