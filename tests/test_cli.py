@@ -35,6 +35,8 @@ def test_triage_round_trip_and_undo(run_cli):
         assert key in rec
     assert json.loads(run_cli("list", "--tag", "speech", "--format", "json").stdout)[0]["id"] == pid
     assert len(json.loads(run_cli("list", "--status", "to-read", "--format", "json").stdout)) == 1
+    first_dump = sorted(SEEDS.glob("*.txt"))[0].name
+    assert len(json.loads(run_cli("list", "--query", f"file:{first_dump[:3]}", "--format", "json").stdout)) == 19
     run_cli("tag", pid, "speech", "--remove")
     assert "undone: tag -speech" in run_cli("undo").stdout
     assert "undone: note" in run_cli("undo").stdout
