@@ -500,6 +500,30 @@ async def test_enter_reader_scroll_and_back(lib, make):
         assert app.focused is screen(app).results
 
 
+
+async def test_a_filtered_list_says_how_many_of_it_are_still_unread(lib, make):
+    """The header counts the whole library; a search or filter is a piece of work of its own, so the
+    list's title says how many of it are left, and follows each triage key (and another process)."""
+    lib.set_status([lib.corpus.papers[0].id], "read")
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        results = screen(app).results
+        await settle(pilot)
+        assert results.border_title.startswith("35 / 35") and "unread" not in results.border_title  # the header's job
+        await pilot.press("slash", *"file:000", "enter")
+        await settle(pilot)
+        assert results.border_title.startswith("19 / 35 · 18 unread")
+        await pilot.press("j", "s", "a")  # two more triaged
+        await settle(pilot)
+        assert results.border_title.startswith("19 / 35 · 16 unread")
+        await pilot.press("z")
+        await settle(pilot)
+        assert results.border_title.startswith("19 / 35 · 17 unread")
+        Library(lib.folder).set_status([lib.corpus.papers[i].id for i in results.indices[-2:]], "skipped")
+        screen(app)._poll_other_processes()  # another terminal's triage
+        await settle(pilot)
+        assert results.border_title.startswith("19 / 35 · 15 unread")
+
 async def test_on_a_narrow_terminal_the_focused_reader_takes_the_whole_width(lib, make):
     """At 80x24 an abstract in half the width is three screens of scrolling: the reader, focused,
     takes the list's room too; triage from there advances to the next paper; esc brings the list back."""

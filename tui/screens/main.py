@@ -15,6 +15,7 @@ import time
 import webbrowser
 from pathlib import Path
 
+import numpy as np
 from textual import events, on, work
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
@@ -130,6 +131,7 @@ class MainScreen(Screen):
         self._reader_timer_paper: int | None = None  # the paper the pending reader update is for
         self._search_seconds = 0.0
         self._list_counts = (0, 0, "")  # matches, library size, sort note: the list's border title
+        self._triaged: np.ndarray | None = None  # see _triaged_mask
         self._searched_once = False
         self._stay_on: str | None = None  # a paper id the next results keep the cursor on
         self._reading_corpus = False  # a thread is reading the corpus another process wrote
@@ -249,10 +251,31 @@ class MainScreen(Screen):
         return shown, [corpus.papers[i].id for i in elsewhere]
 
     def _show_list_title(self) -> None:
-        """The results' border title: how many match, the sort, how many are selected."""
+        """The results' border title: how many match, how many of those are still unread (a search
+        or filter is a piece of work of its own: the header counts the whole library), the sort,
+        how many are selected."""
         shown, total, sort = self._list_counts
         picked = len(self.results.selected)
-        self.results.border_title = f"{shown:,} / {total:,}{sort}" + (f" · {picked:,} selected" if picked else "")
+        unread = ""
+        if shown and shown < total:
+            left = shown - int(np.count_nonzero(self._triaged_mask()[self.results.indices]))
+            unread = f" · {left:,} unread"
+        self.results.border_title = (f"{shown:,} / {total:,}{unread}{sort}"
+                                     + (f" · {picked:,} selected" if picked else ""))
+
+    def _triaged_mask(self) -> np.ndarray:
+        """Per corpus position, whether the paper has a status other than unread; built from the
+        annotations once per change to them (see repaint), not on every keystroke."""
+        lib = self.library
+        if self._triaged is None or len(self._triaged) != len(lib):
+            mask = np.zeros(len(lib), dtype=bool)
+            for pid, a in lib.annotations.items():
+                if a.status != "unread":
+                    i = lib.corpus.index_of(pid)
+                    if i is not None:
+                        mask[i] = True
+            self._triaged = mask
+        return self._triaged
 
     @on(ResultsList.SelectionChanged)
     def _selection_changed(self) -> None:
@@ -305,8 +328,17 @@ class MainScreen(Screen):
             self._similar_soon(idx)
         self.query_one(TagPanel).show_paper(self.library.corpus.papers[idx].id if idx is not None else None)
 
-    def repaint(self) -> None:
-        """Annotations changed: repaint rows, reader, tags and header."""
+    def repaint(self, changed: list[str] | None = None) -> None:
+        """Annotations changed (those of the papers ``changed``, when known): repaint rows, reader,
+        tags, header and the list's unread count."""
+        if changed is not None and self._triaged is not None:  # a triage key: only its papers
+            for pid in changed:
+                i = self.library.corpus.index_of(pid)
+                if i is not None:
+                    self._triaged[i] = self.library.annotation(pid).status != "unread"
+        else:
+            self._triaged = None  # rebuilt when next needed (7.7 ms at 29k annotated papers)
+        self._show_list_title()
         self.results.refresh()
         self._show_current()
         self.query_one(TagPanel).refresh_tags()
@@ -354,6 +386,7 @@ class MainScreen(Screen):
         shown = self.library.corpus.papers[idx].id if idx is not None else None
         if read is None or not self.library.install_corpus(*read):
             return
+        self._triaged = None  # positions may have moved
         self._stay_on = shown
         self.run_search(self.query_text)
         added = len(self.library) - before
@@ -597,7 +630,7 @@ class MainScreen(Screen):
             self.notify(f"applied to {counted(len(ids), 'selected paper')}"
                         + (f" ({len(elsewhere):,} of them not in this list)" if elsewhere else ""))
             self.results.clear_selection()
-        self.repaint()
+        self.repaint(ids)
         if advance and not many and getattr(self.app, "settings", None) and self.app.settings.advance_after_triage:
             self.results.action_cursor_down()
 
