@@ -767,12 +767,12 @@ class MainScreen(Screen):
                 else:
                     self.library.drafts.keep(pid, text)
             except OSError as exc:  # a full disk: the text stays here, in memory
-                if text is not None:
+                if text is None:
+                    self.unsaved_notes.pop(pid, None)
+                else:
                     self.unsaved_notes[pid] = text
                 self.notify(f"could not keep a draft of this note: {exc}", severity="warning")
             else:
-                self.unsaved_notes.pop(pid, None)
-            if text is None:
                 self.unsaved_notes.pop(pid, None)
 
         def saved(text: str | None) -> None:
