@@ -416,10 +416,12 @@ class MainScreen(Screen):
             self.run_search(value)
 
     def _can_search_inline(self, query: str) -> bool:
-        """Word searches and filters, while they stay quick; never what may build a model or scan text."""
+        """Word searches and filters, while they stay quick; never what may build a model or a filter's
+        table (see Library.filter_tables_ready), or scan text."""
         if self._search_seconds > INLINE_SEARCH_SECONDS:
             return False
-        return not parse_query(query).phrases and (not self._needs_model(query) or self.library.similarity_ready)
+        return (not parse_query(query).phrases and (not self._needs_model(query) or self.library.similarity_ready)
+                and self.library.filter_tables_ready(query))
 
     def _needs_model(self, query: str) -> bool:
         """Whether this search uses the similarity model (more like this, recommendations, topics)."""
