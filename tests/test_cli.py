@@ -61,6 +61,7 @@ def test_tags_with_brackets_print_as_typed(run_cli):
     assert "tag +[draft]" in run_cli("history").stdout
     assert "merged into #[final] on 1 paper" in run_cli("tags", "merge", "[draft]", "[final]").stdout
     assert "undone: rename tag [draft] -> [final]" in run_cli("undo").stdout
+    assert "unknown status '[x]'" in run_cli("search", "status:[x]").stderr  # a query's warning, as typed
 
 
 def test_status_and_star_take_the_value_first_or_last(run_cli):

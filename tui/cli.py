@@ -368,7 +368,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             result = lib.search(" ".join(args.query), limit=args.limit)
         for err in result.errors:
-            out.console(stderr=True).print(f"[yellow]warning:[/yellow] {err}")
+            out.console(stderr=True).print(f"[yellow]warning:[/yellow] {_escape(err)}")  # a query may hold "[x]"
         out.print_papers(lib, result.indices, args.format, total=len(lib))
         return 0
     if cmd == "show":
