@@ -359,7 +359,7 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "json":
             out.emit_json({**summary.to_dict(), "papers": len(lib)})
         else:
-            out.console().print(summary.line() + f"; the library now holds {counted(len(lib), 'paper')}")
+            out.console().print(summary.line() + f"; the library now holds {counted(len(lib), 'paper')}", markup=False)
         return 0
     if cmd in ("list", "search"):
         if cmd == "list":
