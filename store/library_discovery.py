@@ -152,12 +152,7 @@ class DiscoveryMixin:
         """
         labels, names = self.topics(k)
         counts = np.bincount(labels, minlength=max(names) + 1 if names else 0)
-        triaged = np.zeros_like(counts)
-        index_of = self.corpus.index_of
-        for pid, ann in self.annotations.items():
-            i = index_of(pid)
-            if i is not None and ann.status != "unread":
-                triaged[labels[i]] += 1
+        triaged = np.bincount(labels[self.triaged_mask()], minlength=len(counts))
         rows = [{"topic": int(t), "label": name, "papers": int(counts[t]), "triaged": int(triaged[t])}
                 for t, name in names.items()]
         return sorted(rows, key=lambda r: (-r["papers"], r["topic"]))

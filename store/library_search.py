@@ -190,11 +190,10 @@ class SearchMixin:
             self._label_index[field] = (list(papers_of), [np.asarray(v, dtype=np.int64) for v in papers_of.values()])
         return self._label_index[field]
 
-    def filter_tables_ready(self, text: str) -> bool:
+    def filter_tables_ready(self, q: Query) -> bool:
         """Whether the query's author:, kw:, file:, venue: and year: filters find their tables built.
         The first such filter builds its table from every paper (0.6 s for file: at 300k papers),
         so the app runs that search off the UI thread; later ones take microseconds."""
-        q = parse_query(text)
         wanted = {"authors": q.authors or q.not_authors, "keywords": q.keywords or q.not_keywords,
                   "files": q.files or q.not_files}
         if any(used and field not in self._label_index for field, used in wanted.items()):

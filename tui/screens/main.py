@@ -27,7 +27,7 @@ from textual.worker import get_current_worker
 from store import Library, PapersiftError
 from store.corpus import file_signature
 from store.library import SORTS
-from store.query import parse_query
+from store.query import Query, parse_query
 from store.text import counted
 
 from ..clipboard import copy_text
@@ -264,17 +264,10 @@ class MainScreen(Screen):
                                      + (f" · {picked:,} selected" if picked else ""))
 
     def _triaged_mask(self) -> np.ndarray:
-        """Per corpus position, whether the paper has a status other than unread; built from the
-        annotations once per change to them (see repaint), not on every keystroke."""
-        lib = self.library
-        if self._triaged is None or len(self._triaged) != len(lib):
-            mask = np.zeros(len(lib), dtype=bool)
-            for pid, a in lib.annotations.items():
-                if a.status != "unread":
-                    i = lib.corpus.index_of(pid)
-                    if i is not None:
-                        mask[i] = True
-            self._triaged = mask
+        """The library's triaged_mask, taken once per change to the annotations (see repaint), not
+        on every keystroke."""
+        if self._triaged is None or len(self._triaged) != len(self.library):
+            self._triaged = self.library.triaged_mask()
         return self._triaged
 
     @on(ResultsList.SelectionChanged)
@@ -420,18 +413,18 @@ class MainScreen(Screen):
         table (see Library.filter_tables_ready), or scan text."""
         if self._search_seconds > INLINE_SEARCH_SECONDS:
             return False
-        return (not parse_query(query).phrases and (not self._needs_model(query) or self.library.similarity_ready)
-                and self.library.filter_tables_ready(query))
-
-    def _needs_model(self, query: str) -> bool:
-        """Whether this search uses the similarity model (more like this, recommendations, topics)."""
         q = parse_query(query)
+        return (not q.phrases and (not self._needs_model(q, query) or self.library.similarity_ready)
+                and self.library.filter_tables_ready(q))
+
+    def _needs_model(self, q: Query, query: str) -> bool:
+        """Whether this search uses the similarity model (more like this, recommendations, topics)."""
         return bool(q.similar or q.recommend or q.topics or (self.sort == "recommended" and not query.strip()))
 
     @work(exclusive=True, thread=True, group="search")
     def run_search(self, query: str) -> None:
         worker = get_current_worker()
-        if self._needs_model(query) and not self.library.similarity_ready:
+        if self._needs_model(parse_query(query), query) and not self.library.similarity_ready:
             try:
                 self.ensure_model()  # the helper's one build (a big library), not a second one here
             except Exception:
