@@ -284,14 +284,14 @@ def _say_what_the_session_kept(lib: Library, opened_with) -> None:
         return  # the app has already said what is wrong with the file
     line = session_line(opened_with, snapshot(lib.annotations))
     if line:
-        out.console(stderr=True).print(f"{line}; saved in {lib.folder}", markup=False)
+        out.say(f"{line}; saved in {lib.folder}", stderr=True)
 
 
 def print_unsaved_notes(notes: dict[str, str]) -> None:
     """The last resort for notes the app could neither save nor keep as a draft (a full disk):
     their text on the terminal, where it can still be copied."""
     for pid, text in notes.items():
-        out.console(stderr=True).print(f"the note on {pid} could not be saved; its text:\n{text}\n", markup=False)
+        out.say(f"the note on {pid} could not be saved; its text:\n{text}\n", stderr=True)
 
 
 def _ack(args: argparse.Namespace, message: str, lib: Library, ids: list[str]) -> int:
@@ -299,7 +299,7 @@ def _ack(args: argparse.Namespace, message: str, lib: Library, ids: list[str]) -
         from store.records import paper_record
         out.emit_json([paper_record(lib.paper(i), lib.annotation(lib.paper(i).id)) for i in ids])
     else:
-        out.console().print(message, markup=False)  # tags and ids as typed: "[draft]" is not markup
+        out.say(message)  # tags and ids as typed: "[draft]" is not markup
     return 0
 
 
@@ -350,7 +350,7 @@ def run(args: argparse.Namespace) -> int:
         opened_with = snapshot(lib.annotations)
         app.run()
         if imported:
-            out.console(stderr=True).print(imported, markup=False)
+            out.say(imported, stderr=True)
         _say_what_the_session_kept(lib, opened_with)
         print_unsaved_notes(app.main_screen.unsaved_notes)
         return 0
@@ -359,7 +359,7 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "json":
             out.emit_json({**summary.to_dict(), "papers": len(lib)})
         else:
-            out.console().print(summary.line() + f"; the library now holds {counted(len(lib), 'paper')}", markup=False)
+            out.say(summary.line() + f"; the library now holds {counted(len(lib), 'paper')}")
         return 0
     if cmd in ("list", "search"):
         if cmd == "list":
@@ -403,7 +403,7 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "json":
             out.emit_json({f"{cmd}ne": label})
         else:
-            out.console().print(f"{cmd}ne: {label}" if label else f"nothing to {cmd}", markup=False)
+            out.say(f"{cmd}ne: {label}" if label else f"nothing to {cmd}")
         return 0
     if cmd == "history":
         entries = lib.store.history(args.limit)
@@ -411,7 +411,7 @@ def run(args: argparse.Namespace) -> int:
             out.emit_json(entries)
         else:
             for e in entries:
-                out.console().print(f"{e['time'][:19]}  {e['label']}", markup=False)
+                out.say(f"{e['time'][:19]}  {e['label']}")
             if not entries:
                 out.console().print("no changes to undo")
         return 0
@@ -445,22 +445,22 @@ def _tags(lib: Library, args: argparse.Namespace) -> int:
         if len(args.names) != 2:
             raise PapersiftError("usage: papersift tags rename OLD NEW")
         n = lib.rename_tag(*args.names)
-        out.console().print(f"renamed on {counted(n, 'paper')}", markup=False)
+        out.say(f"renamed on {counted(n, 'paper')}")
         return 0
     if args.action == "merge":
         if len(args.names) < 2:
             raise PapersiftError("usage: papersift tags merge TAG... INTO")
         n = lib.merge_tags(args.names[:-1], args.names[-1])
-        out.console().print(f"merged into #{args.names[-1]} on {counted(n, 'paper')}", markup=False)
+        out.say(f"merged into #{args.names[-1]} on {counted(n, 'paper')}")
         return 0
     counts = lib.tag_counts()
     if args.format == "json":
         out.emit_json(dict(counts.most_common()))
     else:
         for tag, count in counts.most_common():
-            out.console().print(f"{count:>5}  #{tag}", markup=False)
+            out.say(f"{count:>5}  #{tag}")
         if not counts:
-            out.console().print("no tags yet (`papersift tag ID TAG`, or t in the app)", markup=False)
+            out.say("no tags yet (`papersift tag ID TAG`, or t in the app)")
     return 0
 
 

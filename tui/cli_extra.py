@@ -85,7 +85,7 @@ def _export(lib: Library, args: argparse.Namespace) -> int:
         if not path.parent.is_dir():
             raise PapersiftError(f"{path.parent}: no such folder for the export")
         atomic_write_text(path, text)
-        out.console(stderr=True).print(f"exported {counted(len(pairs), 'paper')} to {path}", markup=False)
+        out.say(f"exported {counted(len(pairs), 'paper')} to {path}", stderr=True)
     else:
         sys.stdout.write(text)
     return 0

@@ -27,6 +27,12 @@ def console(stderr: bool = False):
     return _console_class()(stderr=stderr, highlight=False, soft_wrap=True)
 
 
+def say(text: str, stderr: bool = False) -> None:
+    """A line of plain text: never read as Rich markup, since it quotes what people typed (a tag
+    "[draft]", a query, a path) and markup would swallow the brackets."""
+    console(stderr=stderr).print(text, markup=False)
+
+
 @lru_cache(maxsize=1)
 def _console_class():
     """Rich's Console, made once and only when output needs it (Rich is slow to import)."""
