@@ -203,6 +203,33 @@ async def test_footer_labels_are_distinct(lib, make):
         assert "Open" in shown and "Read" in shown
 
 
+async def test_footer_offers_no_key_that_a_text_box_would_type(lib, make):
+    """While the search box, the tag box or the note editor has focus, "+" and "/" type
+    themselves: the footer offered "+ Star+" and "/ Search" there all the same."""
+    from textual.widgets._footer import FooterKey
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        in_list = {k.key for k in app.screen.query(FooterKey)}
+        assert {"plus", "slash"} <= in_list
+        for open_box, close_box in (("slash", "escape"), ("t", "escape"), ("e", "escape")):
+            await pilot.press(open_box)
+            await settle(pilot)
+            shown = {k.key for k in app.screen.query(FooterKey)}
+            assert not shown & {"plus", "minus", "slash", "question_mark", "q"}, (open_box, shown)
+            assert shown, open_box  # the box's own keys are still offered
+            await pilot.press("plus", "slash")  # and the keys type
+            await settle(pilot)
+            box = app.screen.focused
+            assert (box.value if hasattr(box, "value") else box.text).endswith("+/"), open_box
+            await pilot.press(close_box)
+            await settle(pilot)
+            if app.screen.__class__.__name__ == "ConfirmScreen":  # the note changed: discard it
+                await pilot.press("y")
+                await settle(pilot)
+        assert Library(lib.folder).annotation(lib.corpus.papers[0].id).star == 0
+
+
 async def test_narrow_footer_shows_help_and_quit_first(lib, make):
     """At 80 columns the footer is cut after a few keys: ? Help and q Quit come first there."""
     from textual.widgets._footer import FooterKey

@@ -94,6 +94,25 @@ def key_label(app, action_id: str) -> str:
     return format_key(keys[0]) if keys[0] else "?"
 
 
+def typed_character(key: str) -> str | None:
+    """The character a key types, if any: "r" -> "r", "plus" -> "+", "slash" -> "/", "ctrl+p" -> None.
+
+    Textual's own ``key_to_character`` misses the punctuation keys it renames ("plus" is the
+    Unicode "plus_sign"), so its footer offered "+ Star+" while the search box typed the "+".
+    """
+    if "+" in key and key != "+":
+        return None
+    return key_to_character(REPLACED_KEYS.get(key, key))
+
+
+class TypingKeys:
+    """For a text box: tells Textual that it takes every printable key, the renamed punctuation
+    keys too, so the footer and the command bindings leave them to the box."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return super().check_consume_key(key, character or typed_character(key))
+
+
 def _taken_by_text_box(ctx: str, key: str) -> bool:
     """True when a key bound in ``ctx`` never reaches its action: a text box has focus there and
     takes it first (a printable key is typed; the note editor keeps its own editing keys, e.g.
@@ -101,7 +120,7 @@ def _taken_by_text_box(ctx: str, key: str) -> bool:
     themselves, so only printable keys are lost there."""
     if ctx not in TEXT_CONTEXTS:
         return False
-    char = key_to_character(REPLACED_KEYS.get(key, key)) if "+" not in key or key == "+" else None
+    char = typed_character(key)
     if char is not None and char.isprintable():
         return True
     if ctx == "note":

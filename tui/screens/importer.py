@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Label
 
-from ..keymap import binding, key_label
+from ..keymap import TypingKeys, binding, key_label
 from ..widgets.footer import Footer
 
 
@@ -43,7 +43,7 @@ class PathSuggester(Suggester):
         return None
 
 
-class ImportInput(Input):
+class ImportInput(TypingKeys, Input):
     """The path box: its keys act on the dialog (see keymap.binding)."""
 
     BINDINGS = [binding("import.run", "Import", action="screen.run"),

@@ -31,7 +31,7 @@ from store.query import Query, parse_query
 from store.text import counted
 
 from ..clipboard import copy_text
-from ..keymap import binding, key_label
+from ..keymap import TypingKeys, binding, key_label
 from ..messages import AnnotationsChanged
 from ..render import plain_title
 from ..widgets.footer import Footer
@@ -42,7 +42,7 @@ from ..widgets.tagpanel import TagInput, TagPanel
 from .note import NoteScreen
 
 
-class SearchBox(Input):
+class SearchBox(TypingKeys, Input):
     BINDINGS = [binding("search.done", "Back to list"),
                 binding("search.previous", "Earlier search", show=False)]
 

@@ -15,11 +15,15 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, TextArea
 
-from ..keymap import binding, key_label
+from ..keymap import TypingKeys, binding, key_label
 from ..widgets.footer import Footer
 from .confirm import ConfirmScreen
 
 DRAFT_DELAY = 0.5  # seconds of no typing before the draft is written
+
+
+class NoteArea(TypingKeys, TextArea):
+    """The note's text box: every key that types is the note's, "+" and "/" too."""
 
 
 class NoteScreen(ModalScreen[str | None]):
@@ -55,7 +59,7 @@ class NoteScreen(ModalScreen[str | None]):
             yield Label(f"[b]Note[/b] — {escape(self.title_text)}   [dim]{key_label(self.app, 'note.save')} save · "
                         f"{key_label(self.app, 'note.cancel')} cancel[/dim]")
             text = self.draft if self.draft is not None else self.original
-            yield TextArea(text, id="note-text", soft_wrap=True, show_line_numbers=False)
+            yield NoteArea(text, id="note-text", soft_wrap=True, show_line_numbers=False)
         yield Footer()  # this dialog's keys, over the main screen's
 
     def on_mount(self) -> None:

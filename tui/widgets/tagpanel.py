@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 from store import Library
 from store.models import normalize_tag, tag_problem
 
-from ..keymap import binding, key_label
+from ..keymap import TypingKeys, binding, key_label
 
 
 class TagSuggester(Suggester):
@@ -62,7 +62,7 @@ def keyword_tags(keywords: list[str], taken: set[str]) -> dict[str, str]:
     return out
 
 
-class TagInput(Input):
+class TagInput(TypingKeys, Input):
     """Type-ahead box. Its keys act on the screen directly (see keymap.binding)."""
 
     BINDINGS = [binding("tags.apply", "Add tag", action="screen.apply_tag"),
