@@ -35,8 +35,12 @@ _KEEP_ARGUMENT = ("texttt", "textsf", "textup", "textmd", "mbox")
 def _converter():
     from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
     context = get_default_latex_context_db()
+    # pylatexenc drops the accent of the wide forms ("$\widetilde O(\sqrt K)$" read "O(√K)", a
+    # different bound): they take the narrow form's, Õ. \overline is \bar's x̅.
+    wide = [MacroTextSpec(name, simplify_repl=context.get_macro_spec(narrow).simplify_repl)
+            for name, narrow in (("widetilde", "tilde"), ("widehat", "hat"), ("overline", "bar"))]
     context.add_context_category("papersift", prepend=True,
-                                 macros=[MacroTextSpec(name, simplify_repl="%(1)s") for name in _KEEP_ARGUMENT])
+                                 macros=[MacroTextSpec(name, simplify_repl="%(1)s") for name in _KEEP_ARGUMENT] + wide)
     return LatexNodes2Text(latex_context=context, math_mode="text", strict_latex_spaces=False)
 
 
@@ -96,6 +100,9 @@ def _keep_space(src: str) -> str:
     return _SYMBOL_THEN_SPACE.sub(repl, src)
 
 
+_SPACE_BEFORE_PAREN = re.compile(r"(?<=[^\W_]|[\u0300-\u036f]) \(")  # after a letter, digit or accent
+
+
 def latex_to_text(src: str, math: bool = False) -> str:
     """LaTeX (a ``$...$`` body when ``math``, else text with commands) to plain Unicode."""
     src = _OPERATORS.sub(r" \1 ", src)
@@ -110,8 +117,8 @@ def latex_to_text(src: str, math: bool = False) -> str:
             src = _HREF.sub(lambda m: f"{m.group(2)} <{m.group(1)}>" if m.group(2) else f"<{m.group(1)}>", src)
     out = _convert(src)
     out = re.sub(r"[ \t]+", " ", out)
-    if math:
-        out = out.replace("( ", "(").replace(" )", ")").strip(" ")
+    if math:  # spaces inside math are TeX's to drop: "$\widetilde O (\sqrt K)$" is Õ(√K), not "Õ (√K)"
+        out = _SPACE_BEFORE_PAREN.sub("(", out.replace("( ", "(").replace(" )", ")")).strip(" ")
     return out
 
 

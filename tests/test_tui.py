@@ -914,6 +914,10 @@ def test_reader_renders_real_world_markup_found_in_icml_and_iclr():
     # TeX swallows the space after a command: kept where it sets off a relation, as the source spaced it
     assert plain_text(r"for $k \geq 0$, $x \in \mathbb{R}^d$, $\epsilon > 0$ and $k\geq 3$; $m\mu \varepsilon$") == \
         "for k ≥ 0, x ∈ ℝ^d, ϵ > 0 and k≥3; mμε"
+    # the wide accents lost their accent, a different bound (ICML: "rate optimal $\widetilde O (\sqrt K)$"
+    # read "O (√(K))"); a space before a parenthesis in math is TeX's to drop (68 of 4,870 abstracts)
+    assert plain_text(r"rate optimal $\widetilde O (\sqrt K)$ in $\widehat{\theta} \log (n)$, $x \in (0, 1)$") == \
+        "rate optimal Õ(√(K)) in θ̂ log(n), x ∈ (0, 1)"
 
 
 async def test_tex_quotes_and_dashes_are_typeset(lib, make, tmp_path):
