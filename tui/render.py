@@ -15,11 +15,11 @@ from functools import lru_cache
 from rich.style import Style
 from rich.text import Text
 
-from store.latex import latex_to_text, ligatures, plain_text
+from store.latex import MATH_SPAN, latex_to_text, ligatures, plain_text, undouble_escapes
 from store.text import display_safe
 
 _SEGMENT = re.compile(
-    r"(?P<math>\$\$[^$]+\$\$|\$[^$\n]{1,400}\$)"
+    r"(?P<math>" + MATH_SPAN + ")"
     r"|\*\*(?P<bold>[^*\n]+?)\*\*|__(?P<bold2>[^_\n]+?)__"
     r"|\\(?:textbf|mathbf)\{(?P<bold3>[^{}]*)\}"
     r"|\\(?:emph|textit|mathit)\{(?P<it3>[^{}]*)\}"
@@ -47,7 +47,7 @@ def highlight_words(text: Text, matched: set[str], style: Style) -> Text:
 
 def render_abstract(abstract: str) -> tuple[Text, list[str]]:
     """The abstract as styled Rich text, and the links it contains (in order)."""
-    text = display_safe(abstract)
+    text = undouble_escapes(display_safe(abstract))
     out = Text()
     links: list[str] = []
     pos = 0
