@@ -399,6 +399,8 @@ def _intro_phrase(name: str, intros: list[re.Match]) -> str:
     return _AND_THEN.sub("", clause)
 
 
+# A purpose that points back at the sentence before: what precedes it is the contribution.
+_PURPOSE_BACK = re.compile(r"\s+(?:to\s+\w+|(?:for|by)\s+\w+ing)\s+(?:this|these|those|such|the above)\b")
 _WE_FIRST = re.compile(r"\s*(?:We|This (?:paper|work)|In this (?:paper|work))\b")
 _FOCUS_VERBS = (r"(?:stud(?:y|ies)|investigates?|examines?|explores?|considers?|address(?:es)?|analy[sz]es?|"
                 r"tackles?|revisits?|focus(?:es)? on|characteri[sz]es?)")
@@ -455,8 +457,11 @@ def _contribution(abstract: str, intros: list[re.Match]) -> str:
     if _WE_FIRST.match(abstract) and abstract[:intro.start()].strip():
         return ""  # "We argue that ..." (a contribution later): the first clause says it best
     clause = _clean(_to_clause_end(intro.group("rest")))
-    if len(clause.split()) < 4 or not _informative(clause):
-        return ""
+    purpose = _PURPOSE_BACK.search(clause)  # "online speculative decoding to address this challenge"
+    if purpose and len(clause[:purpose.start()].split()) >= 3 and _informative(clause[:purpose.start()]):
+        clause = clause[:purpose.start()]
+    if len(clause.split()) < (2 if purpose else 4) or not _informative(clause) or _ANAPHORA.match(clause):
+        return ""  # "a rigorous understanding of this phenomenon" names nothing by itself
     return _trim(clause[0].upper() + clause[1:], MAX_TITLE_WORDS)
 
 
