@@ -169,8 +169,10 @@ class Annotation:
 
 
 def normalize_tag(tag: str) -> str:
-    """Tags are lower-case, without spaces or commas (``"Deep RL"`` -> ``deep-rl``)."""
-    tag = "-".join(tag.strip().lower().replace(",", " ").split())
+    """Tags are lower-case, without spaces, commas or semicolons (``"Deep RL"`` -> ``deep-rl``): the
+    exports join a paper's tags into one keywords field with them (BibTeX, CSL-JSON, CSV), so a tag
+    ``a;b`` came back from its own BibTeX export as the tags ``a`` and ``b, c``."""
+    tag = "-".join(tag.strip().lower().replace(",", " ").replace(";", " ").split())
     return tag.lstrip("-#")
 
 

@@ -19,6 +19,21 @@ def first_ids(lib, n=3):
     return [p.id for p in lib.corpus.papers[:n]]
 
 
+def test_a_tag_keeps_out_the_characters_exports_separate_keywords_with(lib, tmp_path):
+    """A tag with ';' came back from its own BibTeX export as two tags, one of them "b, c"."""
+    import bibtexparser
+    from store.export import export_text
+    a, _, _ = first_ids(lib)
+    lib.add_tags([a], ["to;read", "Deep RL, offline", "c"])
+    assert lib.annotation(a).tags == ["to-read", "deep-rl-offline", "c"]
+    (tmp_path / "out.bib").write_text(export_text(lib.pairs(ids=[a]), "bibtex"))
+    other = Library(tmp_path / "other")
+    other.import_paths([tmp_path / "out.bib"])
+    entry = bibtexparser.loads((tmp_path / "out.bib").read_text()).entries[0]
+    assert entry["keywords"].startswith("to-read, deep-rl-offline, c")
+    assert other.corpus.papers[0].keywords[:3] == ["to-read", "deep-rl-offline", "c"]
+
+
 def test_every_write_is_on_disk_before_return(lib):
     a, b, _ = first_ids(lib)
     lib.set_status([a], "read")
