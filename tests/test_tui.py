@@ -826,6 +826,26 @@ async def test_export_scope_everything_annotated_in_library_order(lib, make):
         assert [p.id for p, _ in app.screen._pairs("annotated")] == [ids[3], ids[9], ids[20]]
 
 
+async def test_export_choices_show_the_pick_by_shape_not_only_colour(lib, make):
+    """Textual drew every radio button as ● (in two colours): a terminal without colour showed
+    eight picked formats. The pick is ●, the rest ○, and it moves with enter."""
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+
+        def picked(set_id: str) -> list[str]:
+            buttons = app.screen.query_one(f"#{set_id}").query("RadioButton")
+            shown = {b.id: str(b.render()) for b in buttons}
+            assert all(("●" in t) != ("○" in t) for t in shown.values()), shown
+            return [bid for bid, t in shown.items() if "●" in t]
+
+        assert picked("format") == ["fmt-md"] and picked("scope") == ["scope-to-read"]
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert picked("format") == ["fmt-csv"]
+
+
 async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -31,6 +31,15 @@ SCOPES = (("list", "the current list"), ("selection", "the selected papers"), ("
           ("annotated", "everything I annotated"), ("all", "the whole library"))
 
 
+class Choice(RadioButton):
+    """A radio button whose pick shows by its shape too (● picked, ○ not): Textual draws both as
+    ● in two colours, which a terminal without colour, or a screen reader's text, cannot tell apart."""
+
+    @property
+    def BUTTON_INNER(self) -> str:  # noqa: N802 (Textual's class constant, read per render)
+        return "●" if self.value else "○"
+
+
 class ExportScreen(ModalScreen[str | None]):
     """Dismisses with a description of what was exported, or None."""
 
@@ -60,10 +69,10 @@ class ExportScreen(ModalScreen[str | None]):
             with Horizontal():
                 with RadioSet(id="format"):
                     for key in FORMATS:
-                        yield RadioButton(FORMAT_LABELS[key], value=key == fmt, id=f"fmt-{key}")
+                        yield Choice(FORMAT_LABELS[key], value=key == fmt, id=f"fmt-{key}")
                 with RadioSet(id="scope"):
                     for key, label in SCOPES:
-                        yield RadioButton(label, value=key == scope, id=f"scope-{key}")
+                        yield Choice(label, value=key == scope, id=f"scope-{key}")
             yield Label("Destination: a file path, or [b]clipboard[/b]", id="dest-label")
             yield Input(value=last.get("dest") or self._default_path(fmt), id="dest")
             with Horizontal(id="buttons"):
