@@ -24,7 +24,7 @@ import orjson
 
 from .atomic import atomic_write_chunks
 from .errors import CorruptFileError, UnknownPaperError
-from .locations import CORPUS_FORMAT, CORPUS_VERSION
+from .locations import CORPUS_FORMAT, CORPUS_VERSION, TITLE_RULES
 from .models import Paper
 
 
@@ -150,6 +150,7 @@ class Corpus:
         self.separate: set[frozenset[str]] = {frozenset(p) for p in separate or []}
         self.generation = ""  # changes on every save; the search-index cache records it
         self.file_signature: tuple | None = None  # of the file last read or written (see file_signature())
+        self.title_rules = TITLE_RULES  # the rules its derived titles were made with (see locations)
         for paper in papers or []:
             self.add(paper)
 
@@ -212,7 +213,7 @@ class Corpus:
                 aliases.append([key, idx])
         return {"format": CORPUS_FORMAT, "version": CORPUS_VERSION, "generation": self.generation,
                 "count": len(self.papers), "ids": primary, "aliases": aliases,
-                "separate": sorted(sorted(pair) for pair in self.separate)}
+                "separate": sorted(sorted(pair) for pair in self.separate), "title_rules": self.title_rules}
 
     def to_lines(self):
         """The file's lines (header, then one paper per line), each ending in a newline."""
@@ -261,6 +262,8 @@ class Corpus:
         for alias, idx in header.get("aliases") or []:
             corpus._by_id.setdefault(alias, idx)
         corpus.generation = str(header.get("generation", ""))
+        rules = header.get("title_rules")
+        corpus.title_rules = rules if isinstance(rules, int) else 0  # absent: titles from before the numbering
         corpus.file_signature = signature
         return corpus
 
@@ -287,6 +290,7 @@ def migrate_v1(old: Path, new: Path) -> Corpus:
         corpus = Corpus([Paper.from_record(r) for r in data["papers"]], data.get("separate") or [])
     except (KeyError, TypeError, ValueError) as exc:
         raise CorruptFileError(old, f"malformed paper record ({exc!r})") from None
+    corpus.title_rules = 0  # its titles are as an old papersift derived them
     corpus.save(new)
     return corpus
 

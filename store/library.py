@@ -155,6 +155,12 @@ class Library(SearchMixin, DiscoveryMixin):
             self.build_index(new_norms)
         return summary
 
+    @property
+    def titles_outdated(self) -> bool:
+        """True when the library's derived titles were made by older rules than this version's
+        (``papersift retitle`` brings them up to date)."""
+        return len(self.corpus) > 0 and self.corpus.title_rules < locations.TITLE_RULES
+
     def retitle(self) -> tuple[int, int]:
         """Derive again the titles of the papers that came without one, with this version's rules.
 
@@ -178,15 +184,18 @@ class Library(SearchMixin, DiscoveryMixin):
                         if title != paper.title:
                             paper.title = title
                             changed += 1
+                outdated = self.corpus.title_rules < locations.TITLE_RULES
+                self.corpus.title_rules = locations.TITLE_RULES
                 if changed:
                     backup_file(self.corpus_path, "retitle")
+                if changed or outdated:  # (unchanged titles: the header alone says they are current)
                     self.corpus.save(self.corpus_path)
             except BaseException:
                 self.corpus = Corpus.load(self.corpus_path)  # the file is untouched: drop the edits
                 self._invalidate_index()
                 raise
-        if changed:  # after the lock, as an import does
-            self._invalidate_index()
+        if changed or outdated:  # after the lock, as an import does (a save is a new generation,
+            self._invalidate_index()  # which the index cache on disk must record)
             self.build_index()
         return changed, derived
 

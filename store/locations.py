@@ -19,6 +19,10 @@ CORPUS_FILE_V1 = "corpus.json"  # format version 1, migrated on open
 # store.quick reads the header's first bytes without parsing the file).
 CORPUS_FORMAT = "papersift-corpus"
 CORPUS_VERSION = 2
+# The rules store.titles derives titles by, numbered: bump it when they change. The header
+# records the rules a library's derived titles were made with ("title_rules"; absent: before 1),
+# and the app says once when `papersift retitle` would give better ones.
+TITLE_RULES = 1
 ANNOTATIONS_FILE = "annotations.json"
 INDEX_CACHE_FILE = "index.cache"
 SIMILAR_CACHE_FILE = "similar.cache"  # the more-like-this model (numpy .npz); disposable

@@ -99,7 +99,9 @@ def test_retitle_brings_derived_titles_up_to_date(run_cli, tmp_path):
     real = next(p for p in lib.corpus if not p.derived_title)
     expected = derived.title
     derived.title = "Zorbulon: what an older papersift derived"  # as an older version left it
+    lib.corpus.title_rules = 0  # (whose corpus header had no title rules)
     lib.corpus.save(lib.corpus_path)
+    assert Library(run_cli.library).titles_outdated
     assert "Zorbulon" in run_cli("search", "zorbulon").stdout
     proc = run_cli("retitle")
     assert proc.stdout.startswith("1 title derived anew, of 35 papers without a title of its own"), proc.stdout
@@ -109,6 +111,26 @@ def test_retitle_brings_derived_titles_up_to_date(run_cli, tmp_path):
     assert "Zorbulon" not in run_cli("search", "zorbulon").stdout  # the index follows the new titles
     assert json.loads(run_cli("retitle", "--format", "json").stdout) == {"changed": 0, "derived": 35, "papers": 36}
     assert any(p.name.startswith("corpus") and "retitle" in p.name for p in (run_cli.library / "backups").iterdir())
+    assert not Library(run_cli.library).titles_outdated  # the header says so now
+
+
+def test_retitle_marks_titles_current_even_when_none_change(run_cli):
+    """A library from before the title rules were numbered whose titles happen to be current:
+    retitle changes none, but the header then says they are current (the app stops saying so)."""
+    from store import Library
+    from store.locations import TITLE_RULES
+
+    run_cli("list")
+    lib = Library(run_cli.library)
+    first = lib.corpus_path.read_bytes().split(b"\n", 1)
+    header = json.loads(first[0])
+    assert header["title_rules"] == TITLE_RULES  # a new library's titles are this version's
+    del header["title_rules"]
+    lib.corpus_path.write_bytes(json.dumps(header).encode() + b"\n" + first[1])
+    assert Library(run_cli.library).titles_outdated
+    assert json.loads(run_cli("retitle", "--format", "json").stdout)["changed"] == 0
+    assert not Library(run_cli.library).titles_outdated
+    assert "Zorbulon" not in run_cli("list").stdout and "35" in run_cli("stats").stdout  # still reads
 
 
 def test_search_ranks_and_tolerates_typos(run_cli):

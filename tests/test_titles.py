@@ -225,3 +225,18 @@ def test_a_contribution_that_points_back_keeps_only_what_it_names():
     assert derive_title("One of the most popular clustering algorithms is the celebrated D$^\\alpha$ seeding "
                         "algorithm. In this paper, we provide a rigorous understanding of this phenomenon."
                         ) == "One of the most popular clustering algorithms is the celebrated D^α seeding…"
+
+
+def test_the_title_rules_are_numbered():
+    """Libraries record the rules their derived titles were made with (store.locations.TITLE_RULES)
+    and the app offers `papersift retitle` when they are older. So a change to the rules must come
+    with a new number: the titles of the 501 test abstracts are pinned to it."""
+    import hashlib
+    import json
+    from store.locations import TITLE_RULES
+    texts = [json.loads(line)["abstract"] for name in ("icml_slice.jsonl", "iclr_slice.jsonl")
+             for line in (DATA / name).read_text().splitlines() if line.strip()]
+    digest = hashlib.sha256("\n".join(derive_title(t) for t in texts).encode()).hexdigest()[:16]
+    pinned = {1: "8d46e7877e90ad0c"}
+    assert digest == pinned.get(TITLE_RULES), (
+        f"derived titles changed: bump TITLE_RULES in store/locations.py and pin {digest!r} to it")

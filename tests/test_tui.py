@@ -193,6 +193,23 @@ async def test_annotations_damaged_on_disk_are_said_once_and_never_stop_the_app(
         assert Library(lib.folder).annotation(lib.corpus.papers[0].id).status == "read"
 
 
+async def test_outdated_derived_titles_are_pointed_out_once(lib, make):
+    """A library whose titles an earlier papersift derived: the app says once that `papersift
+    retitle` would derive better ones, and not at the next start."""
+    lib.corpus.title_rules = 0
+    lib.corpus.save(lib.corpus_path)
+    for start in (1, 2):
+        old = Library(lib.folder)
+        assert old.titles_outdated
+        app = make(old)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            said = [n.message for n in app._notifications if "papersift retitle" in n.message]
+            assert len(said) == (1 if start == 1 else 0), said
+    old.retitle()
+    assert not Library(lib.folder).titles_outdated
+
+
 async def test_footer_labels_are_distinct(lib, make):
     """Every key the footer shows has its own label: "⏎ Read" beside "r Read" read as one action."""
     app = make(lib)

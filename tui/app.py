@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.notifications import SeverityLevel
 
 from store import Library
-from store.locations import user_keymap_path
+from store.locations import TITLE_RULES, user_keymap_path
 from store.text import counted
 
 from .commands import ActionsProvider
@@ -62,6 +62,16 @@ class PapersiftApp(SerialKeys, App):
                         f"(NeurIPS 2026): press {key_label(self, 'main.import_files')} to import your own dump "
                         f"or folder (or `papersift import FILE`), {key_label(self, 'app.help')} for every key",
                         timeout=15)
+        elif self.library.titles_outdated and self._told_titles() != TITLE_RULES:
+            self.notify("this library's titles were derived by an earlier papersift; `papersift retitle` "
+                        "derives them with this version's better rules (titles that came with the papers "
+                        "stay as they are)", timeout=15)
+            self._save_place(lambda s: s.update_place(self._place_key, titles_told=TITLE_RULES))
+
+    def _told_titles(self) -> int | None:
+        """The title rules this library's outdated titles were last pointed out for (once each)."""
+        entry = self.settings.places.get(self._place_key)
+        return entry.get("titles_told") if isinstance(entry, dict) else None
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
