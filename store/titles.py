@@ -7,8 +7,11 @@ post-training method ..."). An acronym's own long form is the best gloss, since
 real titles are so often "NAME: Long Form ..." ("Evolving Subnetwork Training
 (EST)" -> "EST: Evolving Subnetwork Training"). Without a name, the contribution
 ("we propose a simple method for X" -> "A simple method for X") or else the
-first clause of the first sentence is trimmed to a few words. A real title
-always wins over this. ``benchmarks/title_quality.py`` measures it.
+first clause of the first sentence is trimmed to a few words; but an abstract
+that opens on background and says later what it studies ("This work explores
+how to X") is titled by that. A real title always wins over this.
+``benchmarks/title_quality.py`` measures it; ``store.locations.TITLE_RULES``
+numbers the rules (bump it with any change: a test pins the titles to it).
 """
 
 from __future__ import annotations
@@ -417,8 +420,9 @@ _SENTENCE_BREAK = re.compile(r"[.!?]\s")
 _FOCUS_LEAD = re.compile(r"(?:the (?:problem|question|task|issue|challenge) of)\s+", re.I)
 # "... we revisit DST algorithms and argue that ...", "we address X by developing Y": the focus
 # ends where the next verb starts.
-_FOCUS_END = re.compile(r"\s+by\s+\w+ing\b|,?\s+and\s+(?:then\s+)?(?:we\s+)?(?:\w+ly\s+)?(?:argue|propose|show|find|introduce|present|"
-                        r"develop|demonstrate|prove|provide|design|identify|establish|use|derive|offer)\b")
+_FOCUS_END = re.compile(r"\s+by\s+\w+ing\b|,?\s+and\s+(?:then\s+)?(?:we\s+)?(?:\w+ly\s+)?"
+                        r"(?:argue|propose|show|find|introduce|present|develop|demonstrate|prove|provide|design|"
+                        r"identify|establish|use|derive|offer)\b")
 # What points back at an earlier sentence ("the problem from a new perspective", "these
 # decisions", "both the ...") names nothing by itself.
 _ANAPHORA = re.compile(r"(?:\S+\s+){0,5}?(?:this|these|those|such|both|above|aforementioned|it|its|them|our|"
@@ -518,8 +522,10 @@ def _derive(abstract: str) -> str:
         if len(clause.replace(name, "").split()) < 4:  # not "SparseTSF — This paper introduces SparseTSF"
             return name
         return f"{name} — {_trim(clause, MAX_TITLE_WORDS - 1)}"
-    return (focus and _capitalized(focus)) or (_contribution(abstract, intros) or _first_clause(abstract)
-                                                 or _trim(_clean(abstract), MAX_TITLE_WORDS) or "(empty abstract)")
+    if focus:
+        return _capitalized(focus)
+    return (_contribution(abstract, intros) or _first_clause(abstract) or _trim(_clean(abstract), MAX_TITLE_WORDS)
+            or "(empty abstract)")
 
 
 def _capitalized(phrase: str) -> str:
