@@ -2,7 +2,8 @@
 
 Three loops, bounded by a kill count and a time cap (PAPERSIFT_KILLS scales them):
   A. a long-running writer process using the Library exactly as the CLI and app
-     do (status, star, tags, note, undo, redo, import), killed mid-stream;
+     do (status, star, tags, note, undo, redo, import, export), killed mid-stream
+     (each writer is forked from a server that loaded the store once);
   B. the real `papersift` CLI, killed at random points of a command;
   C. the real app (Pilot in a subprocess), killed while triage keys are pressed.
 After every kill the library must open, and its state must equal a model of the
@@ -125,38 +126,57 @@ class Model:
 
 
 WRITER = textwrap.dedent("""
-    import sys
-    sys.path.insert(0, sys.argv[4])
+    import os, sys
+    sys.path.insert(0, sys.argv[3])
     from pathlib import Path
     from store import Library
     from tests.test_crash import ops_for, import_text, N_PAPERS
-    folder, seed, start = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-    lib = Library(folder)
-    ids = [p.id for p in lib.corpus][:N_PAPERS]
-    print("READY", flush=True)
-    for i, op in enumerate(ops_for(seed)[start:], start=start):
-        kind = op[0]
-        if kind == "import":
-            f = folder.parent / f"imp{i}.txt"
-            f.write_text(import_text(i))
-            lib.import_paths([f])
-        elif kind == "undo":
-            lib.undo()
-        elif kind == "redo":
-            lib.redo()
-        elif kind == "export":
-            from store.atomic import atomic_write_text
-            from store.export import export_text
-            atomic_write_text(folder.parent / "export.json", export_text(lib.pairs(""), "json"))
-        elif kind == "status":
-            lib.set_status([ids[op[1]]], op[2])
-        elif kind == "star":
-            lib.set_star([ids[op[1]]], op[2])
-        elif kind == "tag":
-            lib.add_tags([ids[op[1]]], [op[2]])
-        else:
-            lib.set_note(ids[op[1]], op[2])
-        print("ACK", i, flush=True)
+
+    def say(text):  # one write(2) per line: a kill never leaves half a line in the pipe
+        os.write(1, (text + "\\n").encode())
+
+    def write(folder, seed, start):
+        lib = Library(folder)
+        ids = [p.id for p in lib.corpus][:N_PAPERS]
+        say(f"READY {os.getpid()}")
+        for i, op in enumerate(ops_for(seed)[start:], start=start):
+            kind = op[0]
+            if kind == "import":
+                f = folder.parent / f"imp{i}.txt"
+                f.write_text(import_text(i))
+                lib.import_paths([f])
+            elif kind == "undo":
+                lib.undo()
+            elif kind == "redo":
+                lib.redo()
+            elif kind == "export":
+                from store.atomic import atomic_write_text
+                from store.export import export_text
+                atomic_write_text(folder.parent / "export.json", export_text(lib.pairs(""), "json"))
+            elif kind == "status":
+                lib.set_status([ids[op[1]]], op[2])
+            elif kind == "star":
+                lib.set_star([ids[op[1]]], op[2])
+            elif kind == "tag":
+                lib.add_tags([ids[op[1]]], [op[2]])
+            else:
+                lib.set_note(ids[op[1]], op[2])
+            say(f"ACK {i}")
+
+    # A fork server: Python and the store are loaded once, and each writer is a fresh child
+    # process (its own Library, opened after the fork) that the test kills with SIGKILL. A new
+    # interpreter per kill spent 0.3 s of a loop's 0.35 s starting up.
+    folder, seed = Path(sys.argv[1]), int(sys.argv[2])
+    say("SERVING")
+    for line in sys.stdin:
+        pid = os.fork()
+        if pid == 0:
+            try:
+                write(folder, seed, int(line.split()[1]))
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+        say(f"GONE {pid}")
 """)
 
 
@@ -180,11 +200,13 @@ class Lines:
         self.lines += [d.decode() for d in done]
         return True
 
-    def until(self, text: str, timeout: float) -> None:
+    def until(self, text: str, timeout: float) -> str:
+        """Wait for a line that starts with ``text``; returns it."""
         deadline = time.monotonic() + timeout
-        while text not in self.lines:
+        while not (found := next((line for line in self.lines if line.startswith(text)), None)):
             if time.monotonic() > deadline or not self._fill(deadline - time.monotonic()):
                 raise AssertionError(f"child never printed {text!r}: {self.lines[-3:]}")
+        return found
 
     def for_(self, seconds: float) -> None:
         deadline = time.monotonic() + seconds
@@ -215,24 +237,31 @@ def test_kill_loop_writer_process(lib, tmp_path):
     script.write_text(WRITER)
     rng = random.Random(1)
     done, t0 = 0, time.monotonic()
-    while done < kills and time.monotonic() - t0 < cap:
-        proc = subprocess.Popen([sys.executable, str(script), str(lib.folder), "7", str(nxt), str(ROOT)],
-                                stdout=subprocess.PIPE, bufsize=0)
-        out = Lines(proc)
-        out.until("READY", 20)
-        # mostly within the first operations; sometimes long enough for a slow one (an import) to finish
-        out.for_(rng.uniform(0, 0.03) if rng.random() < 0.7 else rng.uniform(0.03, 0.3))
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-        out.rest()  # everything printed before the kill was acknowledged
-        proc.stdout.close()
-        acks = [int(l.split()[1]) for l in out.lines if l.startswith("ACK")]
-        reopened = Library(lib.folder)  # must parse: never a torn file
-        export = lib.folder.parent / "export.json"
-        if export.exists():
-            assert json.loads(export.read_text())["format"] == "papersift-export"  # never a torn export
-        model, nxt = settle(model, ops, nxt, acks[-1] if acks else nxt - 1, reopened)
-        done += 1
+    # one BLAS thread: a child forked from a process with a thread pool could hang in numpy
+    server = subprocess.Popen([sys.executable, str(script), str(lib.folder), "7", str(ROOT)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+                              env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
+    out = Lines(server)
+    try:
+        out.until("SERVING", 30)
+        while done < kills and time.monotonic() - t0 < cap:
+            out.lines = []
+            server.stdin.write(f"RUN {nxt}\n".encode())
+            child = int(out.until("READY", 20).split()[1])
+            # mostly within the first operations; sometimes long enough for a slow one (an import) to finish
+            out.for_(rng.uniform(0, 0.03) if rng.random() < 0.7 else rng.uniform(0.03, 0.3))
+            os.kill(child, signal.SIGKILL)
+            out.until(f"GONE {child}", 20)  # reaped: everything it printed before the kill is read
+            acks = [int(line.split()[1]) for line in out.lines if line.startswith("ACK")]
+            reopened = Library(lib.folder)  # must parse: never a torn file
+            export = lib.folder.parent / "export.json"
+            if export.exists():
+                assert json.loads(export.read_text())["format"] == "papersift-export"  # never a torn export
+            model, nxt = settle(model, ops, nxt, acks[-1] if acks else nxt - 1, reopened)
+            done += 1
+    finally:
+        server.kill()
+        server.wait()
     assert done >= kills * 0.9, f"only {done} kills within the time cap"
     print(f"writer loop: {done} kills, {nxt} operations, 0 corrupt files, 0 lost acknowledged changes")
 
