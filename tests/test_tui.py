@@ -1114,7 +1114,7 @@ async def test_keywords_shown_in_the_reader_and_filtered_by_kw(lib, make, tmp_pa
         await pilot.press("slash", *'kw:"in-context learn"', "enter")
         await settle(pilot)
         assert screen(app).results.border_title.startswith("1 / 36")
-        await pilot.press("slash", *(["backspace"] * 25), *'kw:"none of the"', "enter")
+        await pilot.press("slash", "ctrl+u", *'kw:"none of the"', "enter")
         await settle(pilot)
         assert screen(app).results.border_title.startswith("1 / 36")
         console = Console(width=140, record=True, file=open(os.devnull, "w"))
@@ -1289,8 +1289,8 @@ async def test_up_in_the_search_box_recalls_earlier_searches_across_restarts(lib
         await settle(pilot)
         assert box.value == "" and any("no earlier search" in n.message for n in app._notifications)
         for query in ("agent", "voice identity", "agent"):  # "agent" again: once, as the newest
-            await pilot.press("slash", *["backspace"] * 20, *query, "enter")
-        await pilot.press("slash", *["backspace"] * 20, *"status:read")
+            await pilot.press("slash", "ctrl+u", *query, "enter")
+        await pilot.press("slash", "ctrl+u", *"status:read")
         await pilot.press("up")                            # the newest that is not what is typed
         assert box.value == "agent" and box.cursor_position == len("agent")
         await pilot.press("up")
@@ -1305,7 +1305,7 @@ async def test_up_in_the_search_box_recalls_earlier_searches_across_restarts(lib
     again = make(lib)
     async with again.run_test(size=(120, 40)) as pilot:
         box = screen(again).query_one("#search")
-        await pilot.press("slash", *["backspace"] * 20, "up", "up")
+        await pilot.press("slash", "ctrl+u", "up", "up")
         assert box.value == "voice identity"
 
 
