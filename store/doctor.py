@@ -121,12 +121,16 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
         problem = _check_corpus_file(corpus_path)
         if problem is None:
             report.ok.append(f"{corpus_path.name}: parses, ids consistent")
+            if Corpus.load(corpus_path).title_rules < locations.TITLE_RULES:
+                report.ok.append("titles: derived by an earlier papersift's rules; `papersift retitle` derives "
+                                 "them with this version's")
         else:
             report.problems.append(problem)
             if repair and "does not match the header" in problem:
                 corpus = Corpus.load(corpus_path)
                 papers = list(corpus.papers)
                 fixed = Corpus(papers, [list(p) for p in corpus.separate])
+                fixed.title_rules = corpus.title_rules  # the titles are still the ones it had
                 fixed.save(corpus_path)
                 report.repaired.append(f"rebuilt {corpus_path.name}'s header from its {counted(len(papers), 'paper')}")
             elif repair:

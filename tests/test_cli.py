@@ -128,8 +128,10 @@ def test_retitle_marks_titles_current_even_when_none_change(run_cli):
     del header["title_rules"]
     lib.corpus_path.write_bytes(json.dumps(header).encode() + b"\n" + first[1])
     assert Library(run_cli.library).titles_outdated
+    assert "`papersift retitle` derives them with this version's" in run_cli("doctor").stdout
     assert json.loads(run_cli("retitle", "--format", "json").stdout)["changed"] == 0
     assert not Library(run_cli.library).titles_outdated
+    assert "papersift retitle" not in run_cli("doctor").stdout
     assert "Zorbulon" not in run_cli("list").stdout and "35" in run_cli("stats").stdout  # still reads
 
 

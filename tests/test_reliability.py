@@ -456,3 +456,17 @@ async def test_a_note_that_cannot_be_saved_on_a_full_disk_is_never_lost(lib, tmp
         assert Library(lib.folder).annotation(pid).note == "ask Bo" and app.main_screen.unsaved_notes == {}
     print_unsaved_notes({pid: "line one\nline two"})  # what the command line prints if the app closed first
     assert f"the note on {pid} could not be saved; its text:\nline one\nline two" in capsys.readouterr().err
+
+
+def test_doctor_rebuilding_a_header_keeps_the_title_rules_its_titles_were_made_with(lib):
+    """A header whose id list no longer matches its papers is rebuilt from them; the titles are
+    still the old ones, so the rebuilt header must not claim this version's title rules."""
+    lib.corpus.title_rules = 0
+    lib.corpus.save(lib.corpus_path)
+    head, rest = lib.corpus_path.read_bytes().split(b"\n", 1)
+    header = orjson.loads(head)
+    header["ids"][0], header["ids"][1] = header["ids"][1], header["ids"][0]
+    lib.corpus_path.write_bytes(orjson.dumps(header) + b"\n" + rest)
+    report = run_doctor(lib.folder, repair=True)
+    assert any("rebuilt" in line for line in report.repaired), report
+    assert Library(lib.folder).titles_outdated
