@@ -15,8 +15,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet
 
-from store import Library, PapersiftError
+from store import Library
 from store.atomic import atomic_write_text
+from store.errors import WriteFailedError
 from store.export import EXTENSIONS, FORMATS, export_text
 from store.text import counted
 
@@ -141,9 +142,8 @@ class ExportScreen(ModalScreen[str | None]):
     def _write(self, path: Path, text: str, what: str) -> None:
         try:
             atomic_write_text(path, text)
-        except OSError as exc:  # WriteFailedError names the file itself
-            self.notify(str(exc) if isinstance(exc, PapersiftError) else f"{path}: {exc.strerror or exc}",
-                        severity="error")
+        except WriteFailedError as exc:  # every OSError of the atomic write: it names the file itself
+            self.notify(str(exc), severity="error")
             return
         self._done(f"{what} to {path}")
 
