@@ -53,16 +53,21 @@ def _stamp() -> str:
 
 def _check_corpus_file(path: Path) -> str | None:
     """None when the file is a sound corpus, else what is wrong."""
+    return _load_checked_corpus(path)[1]
+
+
+def _load_checked_corpus(path: Path) -> tuple[Corpus | None, str | None]:
+    """The corpus and None when the file is sound, else None and what is wrong."""
     try:
         corpus = Corpus.load(path)
         for i, paper in enumerate(corpus.papers):
             if corpus.index_of(paper.id) != i:
-                return f"line {i + 2}: paper {paper.id} does not match the header's id list"
+                return None, f"line {i + 2}: paper {paper.id} does not match the header's id list"
     except CorruptFileError as exc:
-        return str(exc).split(". papersift will not")[0]
+        return None, str(exc).split(". papersift will not")[0]
     except OSError as exc:
-        return f"{path}: cannot read ({exc})"
-    return None
+        return None, f"{path}: cannot read ({exc})"
+    return corpus, None
 
 
 def _check_annotations_file(path: Path) -> str | None:
@@ -118,10 +123,10 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
     if not corpus_path.exists():
         report.ok.append("no corpus yet (an empty library)")
     else:
-        problem = _check_corpus_file(corpus_path)
-        if problem is None:
+        sound, problem = _load_checked_corpus(corpus_path)
+        if sound is not None:
             report.ok.append(f"{corpus_path.name}: parses, ids consistent")
-            if Corpus.load(corpus_path).title_rules < locations.TITLE_RULES:
+            if sound.title_rules < locations.TITLE_RULES:
                 report.ok.append("titles: derived by an earlier papersift's rules; `papersift retitle` derives "
                                  "them with this version's")
         else:
