@@ -142,7 +142,9 @@ class DiscoveryMixin:
             n_topics = k or max(2, min(50, int(round(np.sqrt(len(self.corpus) / 2)))))
             vectors = sim.latent if sim.latent is not None else sim.matrix.toarray()
             labels = kmeans(vectors, n_topics)
-            self._topics = (labels, topic_labels(sim.matrix, labels, self.index.vocab))
+            papers = self.corpus.papers
+            self._topics = (labels, topic_labels(sim.matrix, labels, self.index.vocab,
+                                                 texts=lambda rows: [papers[int(i)].abstract for i in rows]))
         return self._topics
 
     def topic_summary(self, k: int | None = None) -> list[dict]:

@@ -12,6 +12,8 @@ from 0.374 (TF-IDF cosine) to 0.437 (``benchmarks/similar_quality.py``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import svds
@@ -21,6 +23,7 @@ from .search import SearchIndex
 LSA_WEIGHT = 1.0
 FEEDBACK_K = 10
 FEEDBACK_BETA = 1.0
+LABEL_SAMPLE = 80  # abstracts per topic read for its label's phrases
 
 
 def lsa_dims(n_docs: int) -> int:
@@ -212,25 +215,25 @@ your new novel propose proposed approach approaches method methods paper work sh
 using use used existing well also different first two one three""".split())
 
 
-def topic_labels(matrix: sp.csr_matrix, labels: np.ndarray, vocab: list[str], top: int = 3) -> dict[int, str]:
-    """A readable label per topic: the terms most over-represented in it.
+def topic_labels(matrix: sp.csr_matrix, labels: np.ndarray, vocab: list[str], top: int = 3,
+                 texts: Callable[[np.ndarray], list[str]] | None = None) -> dict[int, str]:
+    """A readable label per topic: the terms most over-represented in it, as phrases.
 
     Each term's mean weight in the topic minus its mean over the library, so
     words every topic uses ("learning", "whether") do not label them all;
-    function words are skipped outright.
+    function words are skipped outright. With ``texts`` (abstracts for rows), each
+    term is grown into the phrase the topic's papers write (``store.phrases``):
+    "Monte Carlo · Bayesian", not "carlo · monte · bayesian".
     """
+    from .phrases import Sample, label
+
     overall = np.asarray(matrix.mean(axis=0)).ravel()
     out = {}
     for t in np.unique(labels):
-        mean = np.asarray(matrix[labels == t].mean(axis=0)).ravel() - overall
-        terms: list[str] = []
-        for i in np.argsort(-mean)[:top * 6]:
-            term = vocab[i]
-            # skip function words and a second form of a chosen word (perception / perceptual)
-            if term in LABEL_STOP or len(term) < 3 or any(term[:6] == t[:6] for t in terms):
-                continue
-            terms.append(term)
-            if len(terms) == top:
-                break
-        out[int(t)] = " · ".join(terms)
+        members = np.flatnonzero(labels == t)
+        mean = np.asarray(matrix[members].mean(axis=0)).ravel() - overall
+        terms = [vocab[i] for i in np.argsort(-mean)[:top * 8] if vocab[i] not in LABEL_STOP and len(vocab[i]) >= 3]
+        step = max(1, len(members) // LABEL_SAMPLE)
+        sample = Sample(texts(members[::step][:LABEL_SAMPLE]) if texts else [])
+        out[int(t)] = " · ".join(label(sample, terms, LABEL_STOP, top))
     return out

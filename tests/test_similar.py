@@ -74,6 +74,50 @@ def test_topics_cover_the_library_with_labels(tmp_path):
     assert by_topic[t]["triaged"] >= 1 and by_topic[t]["label"] == names[t]
 
 
+def test_topic_labels_are_phrases_as_the_papers_write_them(tmp_path):
+    """Labels were loose index terms: "graph · graphs", "context · incontext", "trade · tradeoff",
+    "language · llms · llm" on these slices. Each part of a label is now written so in an abstract,
+    and no part repeats another's words."""
+    from store.phrases import fold
+    for name in ("iclr_slice.jsonl", "icml_slice.jsonl"):
+        lib = Library(tmp_path / name)
+        lib.import_paths([DATA / name])
+        raw = " ".join(p.abstract.lower() for p in lib.corpus)
+        for k in (None, 8):
+            parts = [label.split(" · ") for label in lib.topics(k)[1].values()]
+            for label in parts:
+                assert len(label) == 3 and all(part.lower() in raw for part in label), label
+                words = [{fold(w) for w in part.lower().replace("-", " ").split()} for part in label]
+                joined = [part.lower().replace("-", "").replace(" ", "") for part in label]
+                for i in range(3):
+                    for j in range(i + 1, 3):
+                        assert not (words[i] <= words[j] or words[j] <= words[i]), label
+                        assert fold(joined[i]) != fold(joined[j]), label
+            assert any(" " in part for label in parts for part in label)  # "reinforcement learning"
+
+
+def test_topic_label_phrases_from_the_text():
+    """How a term grows into its phrase, and which phrases say the same."""
+    from store.phrases import Sample, label
+    from store.similar import LABEL_STOP
+    texts = ["Markov chain Monte Carlo is slow. We use Monte Carlo dropout with large language models (LLMs).",
+             "Sequential Monte Carlo for large language models (LLMs) and fine-tuning them.",
+             "Monte Carlo estimates. Fine-tuning of large language models (LLMs) for multi-task work.",
+             "Large language models (LLMs) need fine tuning; multi-agent and multi-modal play.",
+             "Graphs and graph data. fine-tuning, multi-view."]
+    sample = Sample(texts)
+    assert sample.phrase("carlo", LABEL_STOP)[0] == "Monte Carlo"          # capitals most write
+    assert sample.phrase("language", LABEL_STOP)[0] == "large language models"  # not "Large", not "… LLMs"
+    assert sample.phrase("tuning", LABEL_STOP)[0] == "fine-tuning"          # as most write it
+    assert sample.phrase("finetuning", LABEL_STOP)[0] == "fine-tuning"      # the index's joined form
+    assert sample.phrase("multi", LABEL_STOP)[0] == "multi"                 # no one word holds it
+    assert sample.phrase("epsilon", LABEL_STOP)[0] == "epsilon"             # not in the text
+    assert label(sample, ["monte", "carlo", "llms", "language", "graph", "graphs", "finetuning", "tuning", "multi"],
+                 LABEL_STOP) == ["Monte Carlo", "LLMs", "graph"]
+    assert label(sample, ["language", "llms", "tuning", "graphs"], LABEL_STOP) == [
+        "large language models", "fine-tuning", "graphs"]
+
+
 def test_similar_and_recommend_queries(lib):
     pid = lib.corpus.papers[0].id
     r = lib.search(f"similar:{pid}")
