@@ -5,7 +5,9 @@ Formats hold them two ways: a list (JSON, OpenReview, RIS's one ``KW`` line each
 (BibTeX ``keywords``, CSL-JSON ``keyword``, a CSV cell) separated by ',' or ';'. A label may hold
 a comma itself ("Reinforcement learning, offline"; ICLR's area "societal considerations including
 fairness, safety, privacy", which the exports add to the keywords), so :func:`join_keywords` uses
-';' whenever one does, and :func:`keywords_of` splits on ';' when the string has one.
+';' whenever one does, and :func:`keywords_of` splits on ';' when the string has one. A ';'
+inside a list's label is taken as a separator too (["graphs; GNN"] is two labels), as tags
+keep it out: no label could otherwise survive the round trip through one string.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ MAX_KEYWORD_CHARS = 200
 def keywords_of(*values: object) -> list[str]:
     """Labels from fields as inputs write them, in order, duplicates (case ignored) dropped.
 
-    A list holds one label per item; a string is split on ';' when it has one, else on ','
-    (BibTeX's "RL, bandits", Zotero's "RL; bandits"). Whitespace and control characters are
+    A list holds one label per item (an item with a ';' is split there: no label holds one, so
+    every export's one string reads back the same); a string is split on ';' when it has one,
+    else on ',' (BibTeX's "RL, bandits", Zotero's "RL; bandits"). Whitespace and control characters are
     folded away; a label longer than ``MAX_KEYWORD_CHARS`` is cut, and at most
     ``MAX_KEYWORDS`` are kept: they are labels, a note holds prose.
     """
@@ -29,8 +32,8 @@ def keywords_of(*values: object) -> list[str]:
     for value in values:
         if isinstance(value, str):
             items = value.split(";" if ";" in value else ",")
-        elif isinstance(value, list):
-            items = [v for v in value if isinstance(v, str)]
+        elif isinstance(value, list):  # ';' is the separator of last resort: never inside a label
+            items = [part for v in value if isinstance(v, str) for part in v.split(";")]
         else:
             continue
         for item in items:
