@@ -8,6 +8,7 @@ percent sign, operators keep their spaces).
 
 from __future__ import annotations
 
+import logging
 import re
 from functools import lru_cache
 
@@ -45,6 +46,12 @@ _KEEP_ARGUMENT = ("texttt", "textsf", "textup", "textmd", "mbox")
 @lru_cache(maxsize=1)
 def _converter():
     from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+    # pylatexenc logs what it makes of broken markup ("macro '\frac' failed its substitution!" for
+    # unbalanced braces); with no handler Python printed that on the terminal, over the CLI's
+    # output or an import's. The text is shown as best it can be: its warnings are not the user's.
+    quiet = logging.getLogger("pylatexenc")
+    quiet.addHandler(logging.NullHandler())
+    quiet.propagate = False
     context = get_default_latex_context_db()
     # pylatexenc drops the accent of the wide forms ("$\widetilde O(\sqrt K)$" read "O(√K)", a
     # different bound): they take the narrow form's, Õ. \overline is \bar's x̅.
@@ -72,16 +79,23 @@ _HREF = re.compile(r"\\href\{([^{}\s]+)\}(?:\{([^{}]*)\})?")  # \\href{url}{text
 
 def _convert(src: str) -> str:
     """pylatexenc's conversion; where it fails (odd markup), sentence by sentence, so one bad
-    spot is shown as written without leaving the whole passage raw."""
+    spot is shown as written without leaving the whole passage raw. A macro it cannot fill
+    (``\\frac`` with its braces unbalanced) comes back as its template, "%s/%s": a failure too."""
+    def convert(part: str) -> str:
+        out = _converter().latex_to_text(part)
+        if "%s" in out and "%s" not in part or "%(" in out and "%(" not in part:
+            raise ValueError("a macro's template left unfilled")
+        return out
+
     try:
-        return _converter().latex_to_text(src)
+        return convert(src)
     except Exception:  # never let odd markup break a display or an export
         pass
     parts = re.split(r"(?<=[.;:?!])(\s+)", src)
     out = []
     for part in parts:
         try:
-            out.append(_converter().latex_to_text(part) if part.strip() else part)
+            out.append(convert(part) if part.strip() else part)
         except Exception:
             out.append(part)
     return "".join(out)

@@ -19,6 +19,22 @@ def test_import_twice_reports_35_then_nothing_new(run_cli):
     assert out["new"] == 0 and out["papers"] == 35
 
 
+def test_broken_latex_prints_no_library_warnings(run_cli, tmp_path):
+    """An abstract with unbalanced LaTeX (a generated 300k dump had five) made pylatexenc log
+    "WARNING: Error in configuration: macro '\\frac' failed its substitution!" to the terminal
+    during import, show and export, and its title read "O(%s/%sndk …"; the markup is shown as
+    written, and nothing else."""
+    dump = tmp_path / "odd.txt"
+    dump.write_text("We prove a bound of $O(\\frac{ndk\\log \\log Our owing in \\frac{1}{\\epsilon})\\log(n\\Delta))$ "
+                    "for sparse recovery, and show it is tight on random instances.\n")
+    proc = run_cli("import", str(dump))
+    assert proc.stderr == "" and "1 new" in proc.stdout
+    pid = json.loads(run_cli("list", "--format", "json").stdout)[0]["id"]
+    for args in (("show", pid), ("export", "--format", "md"), ("export", "--format", "bibtex")):
+        proc = run_cli(*args)
+        assert proc.stderr == "" and pid in proc.stdout and "%s" not in proc.stdout, args
+
+
 def test_triage_round_trip_and_undo(run_cli):
     papers = json.loads(run_cli("list", "--format", "json").stdout)  # first command seeds the library
     assert len(papers) == 35
