@@ -504,7 +504,7 @@ def derive_title(abstract: str) -> str:
         clause" when none of those says anything; without a name, the
         contribution clause or else the first clause. Never empty.
     """
-    return _tidy_end(_derive(abstract))
+    return _tidy_end(_gerund(_derive(abstract)))
 
 
 def _derive(abstract: str) -> str:
@@ -531,6 +531,34 @@ def _derive(abstract: str) -> str:
         return _capitalized(focus)
     return (_contribution(abstract, intros) or _first_clause(abstract) or _trim(_clean(abstract), MAX_TITLE_WORDS)
             or "(empty abstract)")
+
+
+# "To reduce the balancing error ..." (a purpose clause taken as the contribution) reads as a
+# title in the gerund, as real titles write it: "Reducing the balancing error ...".
+_TO_VERB = re.compile(r"To (?:([a-z]+ly) )?([a-z]+)\b(?!-)")
+_NOT_VERBS = frozenset("date this that these those the a an our its their what which whom such some all each "
+                       "one be".split())
+_DOUBLED = frozenset("embed submit commit admit omit permit transmit refer prefer infer occur control compel "
+                     "propel regret forget begin equip".split())
+
+
+def _gerund(title: str) -> str:
+    """ "To reduce X" -> "Reducing X", "To thoroughly diagnose X" -> "Thoroughly diagnosing X";
+    any other title as it is."""
+    m = _TO_VERB.match(title)
+    if not m or m.group(2) in _NOT_VERBS:
+        return title
+    verb = m.group(2)
+    if verb.endswith("ie"):
+        ing = verb[:-2] + "ying"
+    elif verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
+        ing = verb[:-1] + "ing"
+    elif verb in _DOUBLED or re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):
+        ing = verb + verb[-1] + "ing"
+    else:
+        ing = verb + "ing"
+    lead = f"{m.group(1)} {ing}" if m.group(1) else ing
+    return lead[0].upper() + lead[1:] + title[m.end():]
 
 
 def _capitalized(phrase: str) -> str:
