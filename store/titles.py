@@ -538,6 +538,7 @@ def _derive(abstract: str) -> str:
 _TO_VERB = re.compile(r"To (?:([a-z]+ly) )?([a-z]+)\b(?!-)")
 _NOT_VERBS = frozenset("date this that these those the a an our its their what which whom such some all each "
                        "one be".split())
+_PARTICLES = frozenset("on upon to in into out up down off with for from of about the a an".split())
 _DOUBLED = frozenset("embed submit commit admit omit permit transmit refer prefer infer occur control compel "
                      "propel regret forget begin equip".split())
 
@@ -546,6 +547,8 @@ def _gerund(title: str) -> str:
     """ "To reduce X" -> "Reducing X", "To thoroughly diagnose X" -> "Thoroughly diagnosing X";
     any other title as it is."""
     m = _TO_VERB.match(title)
+    if m and m.group(1) and m.group(2) in _PARTICLES:  # "To rely on X": "rely" is the verb
+        m = _TO_VERB.match(title, 0, m.end(1))
     if not m or m.group(2) in _NOT_VERBS:
         return title
     verb = m.group(2)

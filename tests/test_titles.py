@@ -239,6 +239,7 @@ def test_a_purpose_clause_reads_as_a_gerund_title():
              "To thoroughly diagnose VLMs": "Thoroughly diagnosing VLMs", "To embed graphs": "Embedding graphs",
              "To plan ahead": "Planning ahead", "To fix bugs": "Fixing bugs", "To tie knots": "Tying knots",
              "To see more": "Seeing more", "To date, we show": "To date, we show", "To X-ray": "To X-ray",
+             "To rely on Lipschitz networks": "Relying on Lipschitz networks",
              "TopoX: to learn a map": "TopoX: to learn a map"}
     assert {t: _gerund(t) for t in cases} == cases
     abstract = ("In nonconvex minimax optimization, two-timescale methods can fail. To remedy these two issues, we "
