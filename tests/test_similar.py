@@ -211,6 +211,11 @@ async def test_dashboard_counts_fit_a_narrow_terminal(lib, tmp_path):
         shown = console.export_text()
         assert all(n in shown for n in ("2,610", " 12", "123", " 40")), shown
         assert max(len(line) for line in shown.splitlines()) <= width
+    console = Console(width=76, record=True, file=open(os.devnull, "w"))  # the dashboard at 80 columns
+    long = "partial differential equations · neural operators · neural networks"
+    console.print(topic_table([{"topic": 13, "label": long, "papers": 55, "triaged": 3}]))
+    shown = console.export_text()
+    assert f"topic:13 {long}"[:40] in shown and "55" in shown and "█" * 5 in shown, shown  # phrases get room
     lib.set_status([p.id for p in lib.corpus][:4], "read")
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     async with app.run_test(size=(80, 30)) as pilot:

@@ -17,12 +17,13 @@ from ..widgets.footer import Footer
 
 WIDTH = 30       # the longest bar, in cells
 MIN_BAR = 6      # bars never shrink below this; the labels give way first
-MAX_LABEL = 34
+MAX_LABEL = 64   # topic labels are phrases: "partial differential equations · neural operators · …"
 
 
 class Chart:
     """Rows of label, bar and counts. Bars take the width left once the counts and
-    (up to MAX_LABEL cells of) the labels fit, so a narrow pane never cuts a count.
+    (up to MAX_LABEL cells of) the labels fit, but at least a third of it, so a narrow pane
+    never cuts a count and a long label does not leave the bars a sliver.
 
     Each row is (label, bar segments as (fraction of a full bar, style), count cells).
     """
@@ -39,7 +40,7 @@ class Chart:
         count_w = [max(cell_len(r[2][i]) for r in self.rows if i < len(r[2])) for i in range(n_counts)]
         label_w = min(MAX_LABEL, max(cell_len(r[0]) for r in self.rows))
         room = options.max_width - sum(count_w) - 2 * (n_counts + 1)  # two spaces between columns
-        bar_w = max(MIN_BAR, min(WIDTH, room - label_w))
+        bar_w = max(MIN_BAR, min(WIDTH, max(room - label_w, room // 3)))  # a third for bars, if labels need it
         label_w = max(4, min(label_w, room - bar_w))
         table.add_column(no_wrap=True, width=label_w, overflow="ellipsis")
         table.add_column(no_wrap=True, width=bar_w)
