@@ -76,6 +76,8 @@ class PaperList:
             rec = orjson.loads(self._line(i))  # type: ignore[arg-type]
         except orjson.JSONDecodeError as exc:
             raise CorruptFileError(self._path or "corpus", f"line {i + 2} is not a valid paper ({exc})") from None
+        if not isinstance(rec, dict):
+            raise CorruptFileError(self._path or "corpus", f"line {i + 2} is not a valid paper (not an object)")
         return [rec.get(key) or _DEFAULTS[key] for key in keys]
 
     def peek(self, i: int) -> Paper:

@@ -5,10 +5,11 @@ over-represented terms came out as ``carlo · monte · bayesian``, ``black · bo
 blackbox`` or ``visionlanguage``. Here each chosen term is grown into the phrase
 its papers use: the term's occurrences in a sample of the topic's abstracts are
 extended one word left or right while most of them (half or more, in three or
-more papers) share that word, up to four words. ``carlo`` becomes "Monte Carlo"
-(as written), ``language`` "large language models", ``selfattention``
-"self-attention". A phrase whose words another label already holds is dropped,
-as is a second form of a chosen word (graph / graphs, perception / perceptual).
+more papers) share that word, up to three words (a hyphenated word counting as
+one). ``carlo`` becomes "Monte Carlo" (as written), ``language`` "large language
+models", ``selfattention`` "self-attention". A phrase that says what another label
+says is dropped: its words, a plural, a hyphen, a second form of a word (graph /
+graphs, robot / robotic) or an acronym (LLMs / large language models).
 """
 
 from __future__ import annotations
@@ -124,8 +125,8 @@ class Sample:
 
     def _extend(self, spans: list[Span], stop: frozenset[str]) -> list[Span] | None:
         """The spans grown by the unit most of them share on one side, or None."""
-        d0, s0, e0 = spans[0]
-        if e0 - s0 >= MAX_UNITS:
+        _, first, end = spans[0]
+        if end - first >= MAX_UNITS:
             return None
         sides: dict[tuple[str, str], list[Span]] = defaultdict(list)
         for d, start, end in spans:
