@@ -85,17 +85,21 @@ class Sample:
     def phrase(self, term: str, stop: frozenset[str]) -> tuple[str, tuple[str, ...]]:
         """The phrase ``term`` grows into, as most often written, and its units' keys.
 
-        ``term`` itself when it occurs in fewer than ``MIN_PAPERS`` sampled abstracts (math
-        names such as ``epsilon`` are not in the text at all), or when no one hyphenated word
-        holds most of its occurrences (``multi`` in multi-task, multi-agent, multi-modal).
+        ``term`` itself when the sampled abstracts do not hold it (math names such as
+        ``epsilon`` are not in the text at all), or when no one hyphenated word holds most of
+        its occurrences (``multi`` in multi-task, multi-agent, multi-modal). A word becomes the
+        hyphenated word it is part of, or grows, only from ``MIN_PAPERS`` abstracts on; a joined
+        term is written as the papers write it from one ("humanlike": "human-like").
         """
         places = self.places(term)
         groups: dict[str, list[Span]] = defaultdict(list)
         for span in places:
             groups[self.key(span[0], span[1])].append(span)
         spans = max(groups.values(), key=_papers, default=[])
-        if _papers(spans) < max(MIN_PAPERS, SHARE * _papers(places)):
+        if not spans or _papers(spans) < SHARE * _papers(places):
             return term, (fold(term),)
+        if _papers(spans) < MIN_PAPERS and self.key(*spans[0][:2]) != unit_key(term):
+            return term, (fold(term),)  # "log", in one "poly-log" here: too little to go by
         while (grown := self._extend(spans, stop)) is not None:
             spans = grown
         d, start, end = spans[0]
@@ -104,20 +108,22 @@ class Sample:
     def _written(self, spans: list[Span]) -> str:
         """The phrase as most abstracts write it: hyphens and plurals as most write them
         ("fine-tuning", "neural networks"); a unit's capitals when most occurrences have
-        them beyond the first letter ("GNNs") or most start with one ("Monte Carlo"), so a
-        capital at a sentence's start is not kept."""
-        forms: dict[str, list[list[str]]] = defaultdict(list)
+        them beyond the first letter ("GNNs"), or most of those not after punctuation start
+        with one ("Monte Carlo"): a capital at a sentence's start is not the word's own."""
+        forms: dict[str, list[tuple[list[str], bool]]] = defaultdict(list)
         for d, start, end in spans:
             written = self.docs[d][start:end]
-            forms[" ".join(written).lower()].append(written)
+            opens = start == 0 or self.docs[d][start - 1] == BREAK  # maybe a sentence's first word
+            forms[" ".join(written).lower()].append((written, opens))
         shape, seen = max(forms.items(), key=lambda kv: len(kv[1]))
         out = []
         for k, unit in enumerate(shape.split(" ")):
-            variants = [ws[k] for ws in seen]
+            variants = [ws[k] for ws, _ in seen]
             inner = [w for w in variants if any(c.isupper() for c in w[1:])]
+            mid = [ws[k] for ws, opens in seen if k or not opens]  # a capital here is the word's own
             if len(inner) * 2 > len(variants):
                 out.append(Counter(inner).most_common(1)[0][0])
-            elif sum(w[:1].isupper() for w in variants) >= 0.7 * len(variants):
+            elif mid and sum(w[:1].isupper() for w in mid) >= 0.7 * len(mid):
                 out.append(unit[:1].upper() + unit[1:])
             else:
                 out.append(unit)

@@ -104,7 +104,7 @@ def test_topic_label_phrases_from_the_text():
              "Sequential Monte Carlo for large language models (LLMs) and fine-tuning them.",
              "Monte Carlo estimates. Fine-tuning of large language models (LLMs) for multi-task work.",
              "Large language models (LLMs) need fine tuning; multi-agent and multi-modal play.",
-             "Graphs and graph data. fine-tuning, multi-view."]
+             "Graphs and graph data. fine-tuning, multi-view. A human-like agent, poly-log regret."]
     sample = Sample(texts)
     assert sample.phrase("carlo", LABEL_STOP)[0] == "Monte Carlo"          # capitals most write
     assert sample.phrase("language", LABEL_STOP)[0] == "large language models"  # not "Large", not "… LLMs"
@@ -112,6 +112,8 @@ def test_topic_label_phrases_from_the_text():
     assert sample.phrase("finetuning", LABEL_STOP)[0] == "fine-tuning"      # the index's joined form
     assert sample.phrase("multi", LABEL_STOP)[0] == "multi"                 # no one word holds it
     assert sample.phrase("epsilon", LABEL_STOP)[0] == "epsilon"             # not in the text
+    assert sample.phrase("humanlike", LABEL_STOP)[0] == "human-like"        # as written, if only once
+    assert sample.phrase("log", LABEL_STOP)[0] == "log"                     # one "poly-log" is too little
     assert label(sample, ["monte", "carlo", "llms", "language", "graph", "graphs", "finetuning", "tuning", "multi"],
                  LABEL_STOP) == ["Monte Carlo", "LLMs", "graph"]
     assert label(sample, ["language", "llms", "tuning", "graphs"], LABEL_STOP) == [
