@@ -60,8 +60,16 @@ class PaperList:
         return self._data[self._starts[i]:self._starts[i + 1] - 1]  # without its newline
 
     def _parse(self, i: int) -> Paper:
+        return self._record(i, Paper.from_record)
+
+    def _record(self, i: int, convert=lambda rec: rec):
+        """Paper ``i``'s line read as JSON and given to ``convert``; a line that is not a valid
+        paper is a CorruptFileError naming it."""
         try:
-            return Paper.from_record(orjson.loads(self._line(i)))  # type: ignore[arg-type]
+            rec = orjson.loads(self._line(i))  # type: ignore[arg-type]
+            if not isinstance(rec, dict):
+                raise TypeError("not an object")
+            return convert(rec)
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
             raise CorruptFileError(self._path or "corpus", f"line {i + 2} is not a valid paper ({exc})") from None
 
@@ -72,12 +80,7 @@ class PaperList:
         paper = self._papers[i]
         if paper is not None:
             return [getattr(paper, key) for key in keys]
-        try:
-            rec = orjson.loads(self._line(i))  # type: ignore[arg-type]
-        except orjson.JSONDecodeError as exc:
-            raise CorruptFileError(self._path or "corpus", f"line {i + 2} is not a valid paper ({exc})") from None
-        if not isinstance(rec, dict):
-            raise CorruptFileError(self._path or "corpus", f"line {i + 2} is not a valid paper (not an object)")
+        rec = self._record(i)
         return [rec.get(key) or _DEFAULTS[key] for key in keys]
 
     def peek(self, i: int) -> Paper:
