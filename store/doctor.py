@@ -153,9 +153,8 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
             elif repair:
                 _restore(ann_path, _check_annotations_file, report)
     # 3. cross-checks (only on files that now parse)
-    if corpus_path.exists() and _check_corpus_file(corpus_path) is None and ann_path.exists() \
-            and _check_annotations_file(ann_path) is None:
-        corpus = Corpus.load(corpus_path)
+    corpus = _load_checked_corpus(corpus_path)[0] if corpus_path.exists() and ann_path.exists() else None
+    if corpus is not None and _check_annotations_file(ann_path) is None:  # (read again: repairs may have run)
         storage = JournaledJSONStorage(ann_path)
         data = copy.deepcopy(storage.read() or {})  # the snapshot with its journal replayed
         anns = data.get(ANN) or {}
