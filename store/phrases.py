@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
-from .text import _DROP, _PUNCT, _LATEX_CMD, _LATEX_CMD_ARG
+from .text import _DROP, _PUNCT, strip_latex
 
 MAX_UNITS = 3     # words in a phrase, a hyphenated word counting as one
 SHARE = 0.5       # of the current phrase's papers that must share an extension
@@ -170,10 +170,7 @@ def unit_key(unit: str) -> str:
 
 def _plain(text: str) -> str:
     """An abstract without LaTeX commands and Markdown, case kept (normalize() folds it)."""
-    if "\\" in text:
-        text = _LATEX_CMD_ARG.sub(r"\1", text)
-        text = _LATEX_CMD.sub(" ", text)
-    return text.translate(_DROP)
+    return (strip_latex(text) if "\\" in text else text).translate(_DROP)
 
 
 def _initials(written: str) -> str:

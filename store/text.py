@@ -84,16 +84,22 @@ def normalize(text: str) -> str:
     if "\x1b" in text:
         text = _ESC_SEQ.sub("", text)
     if "\\" in text:
-        for _ in range(3):  # nested \textbf{\emph{x}}
-            new = _LATEX_CMD_ARG.sub(r"\1", text)
-            if new == text:
-                break
-            text = new
-        text = _LATEX_CMD.sub(" ", text)
+        text = strip_latex(text)
     if "<" in text or ">" in text:
         text = _MARKUP.sub("", text)
     text = text.translate(_DROP).casefold()
     return " ".join(text.split())
+
+
+def strip_latex(text: str) -> str:
+    """LaTeX commands dropped, the arguments of text and font commands kept (``\\textbf{\\emph{x}}``
+    -> x): for :func:`normalize` and the topic labels' phrases (``store.phrases``)."""
+    for _ in range(3):  # nested \textbf{\emph{x}}
+        new = _LATEX_CMD_ARG.sub(r"\1", text)
+        if new == text:
+            break
+        text = new
+    return _LATEX_CMD.sub(" ", text)
 
 
 # After normalize() punctuation is ASCII (NFKC and the quote/dash table see to that),
