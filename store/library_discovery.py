@@ -144,7 +144,7 @@ class DiscoveryMixin:
             labels = kmeans(vectors, n_topics)
             papers = self.corpus.papers
             self._topics = (labels, topic_labels(sim.matrix, labels, self.index.vocab,
-                                                 texts=lambda rows: [papers[int(i)].abstract for i in rows]))
+                                                 texts=lambda rows: [papers.fields(int(i), ("abstract",))[0] for i in rows]))
         return self._topics
 
     def topic_summary(self, k: int | None = None) -> list[dict]:
