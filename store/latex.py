@@ -17,8 +17,15 @@ _SUP = str.maketrans("0123456789+-=()nikT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻�
 _SUB = str.maketrans("0123456789+-=()aeijknmtx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₙₘₜₓ")
 _SCRIPT = re.compile(r"([\^_])(?:\{([^{}]{1,8})\}|([0-9A-Za-z]))")
 # Inline or display math; an escaped dollar is money, not a delimiter ("costs \$5 and \$10 with
-# $\alpha$" had read "costs and10 with α"). The reader's segmenter uses the same pattern.
-MATH_SPAN = r"(?<!\\)\$\$[^$]+\$\$|(?<!\\)\$(?:[^$\n\\]|\\[^\n]){1,400}?\$"
+# $\alpha$" had read "costs and10 with α"). Nor is an unescaped one that opens on a digit and
+# whose would-be closing dollar follows a space: "between $5 and $10" is money (as Pandoc reads
+# it); a span that opens on a digit ends on one or on markup ("$5\times$", "$43\%$"), and
+# "$ C_W $" opens on a space, so no span of ICML's or ICLR's 4,870 abstracts is read otherwise.
+# The reader's segmenter uses the same pattern.
+_BODY = r"(?:[^$\n\\]|\\[^\n]){1,400}?"
+MATH_SPAN = (r"(?<!\\)\$\$[^$]+\$\$"
+             r"|(?<!\\)\$(?!\d)" + _BODY + r"\$"
+             r"|(?<!\\)\$(?=\d)" + _BODY + r"(?<!\s)\$")
 _MATH = re.compile(MATH_SPAN)
 _DOUBLED_ESCAPE = re.compile(r"\\\\(?=[$%&#_])")  # "\\$300" in a dump that escaped the escape: "\$300"
 

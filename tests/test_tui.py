@@ -974,6 +974,10 @@ def test_reader_keeps_money_a_papers_own_macros_and_doubled_escapes():
             "we introduce foldflow, a model; we derive fullname (abv). While lora offers merits, eattacks win.",
         r"by \rthree{typhoons}, \eg, in context$\unicode{x2013}$unlabeled, $\tfrac12 k \left( x \right) \big|$":
             "by typhoons, e.g., in context–unlabeled, 1/2 k(x) |",
+        # unescaped money: a dollar that opens on a digit closes no span after a space (as Pandoc
+        # reads it), while math that opens on a digit, or "$ x $" with spaces inside, still reads
+        r"it costs between $5 and $10 per run of $n$ steps, $5\times$ less; $\sim$10% of $ C_W $":
+            "it costs between $5 and $10 per run of n steps, 5× less; ∼10% of C_W",
     }
     for source, shown in cases.items():
         assert plain_text(source) == shown
