@@ -66,6 +66,9 @@ class Library(SearchMixin, DiscoveryMixin):
         self._similarity = None
         self._similarity_lock = threading.Lock()
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
+        # The search tables built on first use (phrase texts, filter tables) are built by one thread at a
+        # time: the app searches in a worker per keystroke, and a superseded worker runs on to the end.
+        self._tables_lock = threading.Lock()
         self._folded: tuple[Corpus, bytearray, array] | None = None  # phrase texts (see _folded_corpus)
         self._phrase_memo: tuple[Corpus, str, np.ndarray] | None = None  # the last phrase's papers (_phrase_hits)
         self._label_index: dict[str, tuple[list[str], list[np.ndarray]]] = {}  # author: and kw: filters
