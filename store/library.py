@@ -66,6 +66,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self._similarity = None
         self._similarity_lock = threading.Lock()
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
+        self._topics_lock = threading.Lock()
         # The search tables built on first use (phrase texts, filter tables) are built by one thread at a
         # time: the app searches in a worker per keystroke, and a superseded worker runs on to the end.
         self._tables_lock = threading.Lock()

@@ -136,16 +136,23 @@ class DiscoveryMixin:
         if k is not None and not 2 <= k <= max(2, len(self.corpus)):
             raise PapersiftError(f"the number of topics must be between 2 and the number of papers "
                                  f"({len(self.corpus):,}); got {k}")
-        if self._topics is None or k is not None:
-            from .similar import kmeans, topic_labels
-            sim = self.similarity
-            n_topics = k or max(2, min(50, int(round(np.sqrt(len(self.corpus) / 2)))))
-            vectors = sim.latent if sim.latent is not None else sim.matrix.toarray()
-            labels = kmeans(vectors, n_topics)
-            papers = self.corpus.papers
-            self._topics = (labels, topic_labels(sim.matrix, labels, self.index.vocab,
-                                                 texts=lambda rows: [papers.fields(int(i), ("abstract",))[0] for i in rows]))
-        return self._topics
+        topics = self._topics
+        if topics is None or k is not None:
+            # The topic browser, the dashboard and a topic: search each ask from a worker of their own
+            # (b, Esc, b starts a second browser while the first one's worker runs on): one builds.
+            with self._topics_lock:
+                topics = self._topics
+                if topics is None or k is not None:
+                    from .similar import kmeans, topic_labels
+                    sim = self.similarity
+                    n_topics = k or max(2, min(50, int(round(np.sqrt(len(self.corpus) / 2)))))
+                    vectors = sim.latent if sim.latent is not None else sim.matrix.toarray()
+                    labels = kmeans(vectors, n_topics)
+                    papers = self.corpus.papers
+                    topics = self._topics = (labels, topic_labels(
+                        sim.matrix, labels, self.index.vocab,
+                        texts=lambda rows: [papers.fields(int(i), ("abstract",))[0] for i in rows]))
+        return topics
 
     def topic_summary(self, k: int | None = None) -> list[dict]:
         """One row per topic, largest first: number, label, papers and how many are triaged.

@@ -74,6 +74,36 @@ def test_topics_cover_the_library_with_labels(tmp_path):
     assert by_topic[t]["triaged"] >= 1 and by_topic[t]["label"] == names[t]
 
 
+def test_topics_asked_for_by_several_workers_are_built_once(tmp_path, monkeypatch):
+    """The topic browser, the dashboard and a topic: search each ask from a worker of their own
+    (`b`, Esc, `b` starts a second browser while the first one's worker runs on): one k-means runs,
+    and every asker gets its topics. The first run is slowed, so the others ask while it runs."""
+    import threading
+    import time
+    import store.similar as S
+    lib, _ = iclr_library(tmp_path)
+    lib.similarity  # the model is not what this measures
+    runs = []
+    real = S.kmeans
+
+    def slow_kmeans(*args, **kwargs):
+        runs.append(1)
+        time.sleep(0.2)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(S, "kmeans", slow_kmeans)
+    got = []
+    askers = [threading.Thread(target=lambda: got.append(lib.topic_summary())) for _ in range(3)]
+    askers.append(threading.Thread(target=lambda: got.append(len(lib.search("topic:0")))))
+    for t in askers:
+        t.start()
+    for t in askers:
+        t.join()
+    assert len(runs) == 1 and len(got) == 4
+    assert got[0] == got[1] == got[2] and sum(r["papers"] for r in got[0]) == len(lib)
+    assert lib.topics(k=3)[1].keys() == {0, 1, 2} and len(runs) == 2  # a number asked for: run again
+
+
 def test_topic_labels_are_phrases_as_the_papers_write_them(tmp_path):
     """Labels were loose index terms: "graph · graphs", "context · incontext", "trade · tradeoff",
     "language · llms · llm" on these slices. Each part of a label is now written so in an abstract,
