@@ -63,6 +63,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self.store = AnnotationStore(self.annotations_path)
         self.annotations: dict[str, Annotation] = self.store.load_all()
         self._index: SearchIndex | None = None
+        self._index_lock = threading.Lock()
         self._similarity = None
         self._similarity_lock = threading.Lock()
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
@@ -217,9 +218,15 @@ class Library(SearchMixin, DiscoveryMixin):
     @property
     def index(self) -> SearchIndex:
         """The search index: from the on-disk cache when it matches the corpus, else built."""
-        if self._index is None:
-            self._index = self._load_index_cache() or self.build_index()
-        return self._index
+        index = self._index
+        if index is None:
+            # Searches run in a worker per keystroke (a "phrase" always does): the first two keys of a
+            # fresh session would each read the whole index (at 300k papers ~300 MB, twice).
+            with self._index_lock:
+                index = self._index
+                if index is None:
+                    index = self._index = self._load_index_cache() or self.build_index()
+        return index
 
     def _load_index_cache(self) -> SearchIndex | None:
         try:

@@ -462,6 +462,31 @@ def test_workers_of_many_keystrokes_build_each_search_table_once(lib, monkeypatc
     assert results["author:zhang"] == len(lib.search("author:zhang")) > 0
 
 
+def test_the_first_keys_of_a_session_read_the_index_once(lib, monkeypatch):
+    """The first two keys of a session ('"d', a phrase: both searched in workers) found no index
+    loaded and each read it (at 300k papers ~300 MB, twice); one reads it, the other waits."""
+    import threading
+    import time
+    lib.search("x")  # the on-disk index cache is written
+    fresh = Library(lib.folder)
+    loads = []
+    real = Library._load_index_cache
+
+    def slow_load(self):
+        loads.append(1)
+        time.sleep(0.1)
+        return real(self)
+
+    monkeypatch.setattr(Library, "_load_index_cache", slow_load)
+    found = []
+    keys = [threading.Thread(target=lambda q=q: found.append(len(fresh.search(q)))) for q in ("lear", "learn", "learni")]
+    for t in keys:
+        t.start()
+    for t in keys:
+        t.join()
+    assert len(loads) == 1 and len(found) == 3 and min(found) > 0
+
+
 def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, monkeypatch):
     """A search thread may finish folding the texts of a corpus the app has just replaced (papers
     another process imported): those texts are not used for the new corpus. Nor is a phrase's
