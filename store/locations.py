@@ -26,6 +26,7 @@ TITLE_RULES = 2  # 1: numbered; 2: "To reduce X" reads "Reducing X"
 ANNOTATIONS_FILE = "annotations.json"
 INDEX_CACHE_FILE = "index.cache"
 SIMILAR_CACHE_FILE = "similar.cache"  # the more-like-this model (numpy .npz); disposable
+PHRASE_CACHE_FILE = "phrases.cache"  # every paper's folded text, for "phrase" search; disposable
 DRAFTS_FILE = "note-drafts.json"  # note editor text not yet saved (store.drafts)
 LOCK_FILE = ".lock"
 BACKUP_DIR = "backups"

@@ -71,4 +71,6 @@ def test_phrase_benchmark_runs_on_a_library(tmp_path):
                            "--phrases", "5"], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-3000:]
     rows = [line for line in proc.stdout.splitlines() if line.startswith("| papersift") or line.startswith("| reference")]
-    assert len(rows) == 2 and "the previous filter" in rows[1]
+    assert len(rows) == 4 and "the previous filter" in rows[1] and "as the app types it" in rows[2]
+    assert "no disk cache" in rows[2] and "earlier session" in rows[3]
+    assert all(float(row.split("|")[4].strip().rstrip(" s")) > 0 for row in rows[2:])

@@ -487,6 +487,40 @@ def test_the_first_keys_of_a_session_read_the_index_once(lib, monkeypatch):
     assert len(loads) == 1 and len(found) == 3 and min(found) > 0
 
 
+def test_folded_phrase_texts_are_kept_on_disk_for_the_next_session(lib, tmp_path, monkeypatch):
+    """The first phrase the index cannot narrow folds every paper's text (~9 s at 300k papers);
+    the texts are kept in a disposable cache for the corpus generation, so the next session reads
+    them back. A stale, damaged or unwritable cache is folded again, with the same answers."""
+    import store.library_search as LS
+    from store.errors import WriteFailedError
+    monkeypatch.setattr(LS, "PHRASE_READ_MAX", 0)  # 35 papers: fold them all, as a big library does
+    folds = []
+    real = LS.fold_phrase_text
+    monkeypatch.setattr(LS, "fold_phrase_text", lambda *f: folds.append(1) or real(*f))
+    cache = lib.folder / "phrases.cache"
+    expected = sorted(lib.search('"learn"').indices.tolist())
+    assert len(folds) == len(lib) and cache.exists() and expected
+    again = Library(lib.folder)
+    assert sorted(again.search('"learn"').indices.tolist()) == expected and len(folds) == len(lib)
+    assert sorted(again.search('"the"').indices.tolist()) == [i for i, p in enumerate(again.corpus)
+                                                             if "the" in real(p.title, p.keywords, p.abstract)]
+    size = cache.stat().st_size
+    cache.write_bytes(cache.read_bytes()[:size - 100])  # cut short
+    assert sorted(Library(lib.folder).search('"learn"').indices.tolist()) == expected
+    assert len(folds) == 2 * len(lib) and cache.stat().st_size == size  # folded again, and rewritten
+    (tmp_path / "new.txt").write_text("A new paper about learned quokka behaviour, observed for years.\n")
+    Library(lib.folder).import_paths([tmp_path / "new.txt"])  # a new corpus generation: stale
+    newer = Library(lib.folder)
+    assert len(newer.search('"quokka"')) == 1 and len(folds) == 3 * len(lib) + 1
+
+    def refuse(*args, **kwargs):
+        raise WriteFailedError(cache, OSError(28, "No space left on device"))
+
+    monkeypatch.setattr(LS, "atomic_write_chunks", refuse)
+    cache.unlink()
+    assert len(Library(lib.folder).search('"quokka"')) == 1 and not cache.exists()
+
+
 def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, monkeypatch):
     """A search thread may finish folding the texts of a corpus the app has just replaced (papers
     another process imported): those texts are not used for the new corpus. Nor is a phrase's
@@ -502,5 +536,8 @@ def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, mo
     assert len(lib.search('"quokka behaviour"')) == 1 and len(lib.search('"quokka"')) == 1
     assert len(lib.search('"wombat"')) == 0  # remembered: no paper holds it
     (tmp_path / "more.txt").write_text("A second new paper on wombat burrows, measured over many seasons.\n")
+    assert len(lib.search('"the"')) > 0
+    stale = lib._folded
     lib.import_paths([tmp_path / "more.txt"])  # this library's own import changes its corpus in place
+    lib._folded = stale  # a thread that folded the texts as they were, finishing late
     assert len(lib.search('"wombat b"')) == 1
