@@ -15,8 +15,9 @@ abstracts, so each matches at least one paper. Three runs, on one library:
 the process's peak, read after each run: papersift's run first, so its figure is its own.
 "As the app types it" types one word of the first phrase (its longest: a one-word phrase is the
 one the index cannot narrow) on a fresh library the way the app searches: a thread per keystroke,
-8 keys a second, none waiting for the one before (a superseded search runs on to its end); the
-time is from the last key to its result. Twice: without the folded texts' disk cache (a library's
+8 keys a second, none waiting for the one before (a superseded search runs on to its end, but in
+a big library first waits PHRASE_SETTLE and is dropped if a key came meanwhile); the time is from
+the last key to its result. Twice: without the folded texts' disk cache (a library's
 first phrase) and with the cache that run left (every later session). The first run, too, starts
 without that cache.
 
@@ -76,16 +77,27 @@ def typed(search, phrases: list[str]) -> list[float]:
     return times
 
 
-def as_the_app_types(search, phrase: str, keys_per_second: float = 8.0) -> float:
+def as_the_app_types(search, phrase: str, keys_per_second: float = 8.0, settle: float = 0.0) -> float:
     """Seconds from the last key to its result, a search thread started per key (the typing
-    itself not counted)."""
+    itself not counted). With ``settle``, each thread first waits that long and searches only if
+    no key came meanwhile, as the app's search worker does for a phrase in a big library."""
     import threading
     threads = []
+    typed = [""]
+
+    def worker(text: str) -> None:
+        if settle:
+            time.sleep(settle)
+            if typed[0] != text:
+                return
+        search(text)
+
     for end in range(1, len(phrase) + 1):
         if threads:
             time.sleep(1 / keys_per_second)
         last = time.perf_counter()
-        threads.append(threading.Thread(target=search, args=(phrase[:end],)))
+        typed[0] = phrase[:end]
+        threads.append(threading.Thread(target=worker, args=(phrase[:end],)))
         threads[-1].start()
     threads[-1].join()
     waited = time.perf_counter() - last
@@ -145,13 +157,18 @@ def main() -> None:
         assert lib.search(f'"{phrase}"').indices.tolist() == old_search(phrase), phrase
     del old, old_search
     word = max(phrases[0].split(), key=len)
+    try:  # the app's wait before a phrase search in a big library (none before this version)
+        from tui.screens.main import BIG_LIBRARY, PHRASE_SETTLE
+        settle = PHRASE_SETTLE if len(lib.corpus) > BIG_LIBRARY else 0.0
+    except ImportError:
+        settle = 0.0
     app_typed = []
     for keep in (False, True):
         if not keep:
             cache.unlink(missing_ok=True)
         fresh = Library(folder)
         _ = fresh.index
-        app_typed.append(as_the_app_types(lambda ph: fresh.search(f'"{ph}"'), word))
+        app_typed.append(as_the_app_types(lambda ph: fresh.search(f'"{ph}"'), word, settle=settle))
         del fresh
     grep = []
     if dump is not None and shutil.which("grep"):

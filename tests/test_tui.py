@@ -584,6 +584,36 @@ async def test_a_phrase_typed_in_the_app_folds_the_texts_once(lib, make, monkeyp
         assert len(results.indices) == sum("learning" in LS.phrase_text(p) for p in lib.corpus) > 0
 
 
+async def test_a_phrase_in_a_big_library_is_searched_once_typing_settles(lib, make, monkeypatch):
+    """In a big library a "phrase" search waits a moment in its worker and is dropped if a key
+    came meanwhile: typing '"capacity' at 300k papers had run a search per key (each ~0.3 s, the
+    stale ones running on), so the last key's answer came 1.5 s after it instead of 0.5 s."""
+    import tui.screens.main as M
+    monkeypatch.setattr(M, "BIG_LIBRARY", 10)  # the 35 seeds stand for a big library
+    searched = []
+    real = lib.search
+
+    def counting(query, *args, **kwargs):
+        searched.append(query)
+        return real(query, *args, **kwargs)
+
+    monkeypatch.setattr(lib, "search", counting)
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("slash", *'"learning')
+        await wait_workers(app, pilot)
+        await settle(pilot)
+        results = screen(app).results
+        from store.query import parse_query
+        assert [q for q in searched if parse_query(q).phrases] == ['"learning']  # (a lone '"' is no phrase)
+        assert len(results.indices) == len(real('"learning')) > 0
+        await pilot.press("backspace")  # one key, then a pause: searched as always
+        await pilot.pause(M.PHRASE_SETTLE * 3)
+        await wait_workers(app, pilot)
+        await settle(pilot)
+        assert searched[-1] == '"learnin' and len(results.indices) == len(real('"learnin'))
+
+
 async def test_burst_of_keys_is_routed_in_order(lib, make):
     """Keys arriving together (fast typing, tmux) must not be misrouted after "/" or "t"."""
     app = make(lib)

@@ -86,6 +86,10 @@ AUTO_MODEL_MAX = 100_000   # papers; above this the similarity model is built on
 SIMILAR_DELAY = 0.15       # seconds
 READER_DELAY = 0.15        # seconds: the reader follows the search results once typing pauses
 INLINE_SEARCH_SECONDS = 0.015  # searches quicker than this run on the UI thread (see search_changed)
+# A "phrase" in a big library waits this long in its worker before searching, and is dropped if a
+# key came meanwhile: a worker cannot be stopped once it runs, and typing '"capacity' at 300k
+# papers ran a search per key (each ~0.3 s; 1.5 s after the last key, where one search takes 0.5 s).
+PHRASE_SETTLE = 0.12        # seconds: a key every 125 ms is brisk typing
 
 
 class MainScreen(Screen):
@@ -424,6 +428,10 @@ class MainScreen(Screen):
     @work(exclusive=True, thread=True, group="search")
     def run_search(self, query: str) -> None:
         worker = get_current_worker()
+        if len(self.library) > BIG_LIBRARY and parse_query(query).phrases:
+            time.sleep(PHRASE_SETTLE)
+            if worker.is_cancelled or query != self.query_text:
+                return  # typed on: only the query the typing settles on is searched
         if self._needs_model(parse_query(query), query) and not self.library.similarity_ready:
             try:
                 self.ensure_model()  # the helper's one build (a big library), not a second one here
