@@ -53,3 +53,16 @@ async def wait_workers(app, pilot=None) -> None:
         await asyncio.sleep(0.005)
     if pilot is not None:
         await pilot.pause()
+
+
+def recording(real, calls: list, first_delay: float = 0.0):
+    """``real``, each call's arguments appended to ``calls``; the first call waits ``first_delay``
+    seconds before running, so that other threads ask while it runs (tests of built-once tables)."""
+    import time
+
+    def wrapper(*args, **kwargs):
+        calls.append(args)
+        if first_delay and len(calls) == 1:
+            time.sleep(first_delay)
+        return real(*args, **kwargs)
+    return wrapper

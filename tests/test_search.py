@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from store import Library
 
-from .conftest import DATA, SEEDS
+from .conftest import DATA, SEEDS, recording
 
 
 def titles(lib, result, n=5):
@@ -428,24 +428,11 @@ def test_workers_of_many_keystrokes_build_each_search_table_once(lib, monkeypatc
     once per key at the same time (8 keys at 30k papers had taken 7 s and 230 MB more, not 1 s).
     The first build is slowed here, so the other keys' searches arrive while it runs."""
     import threading
-    import time
     import store.library_search as LS
     monkeypatch.setattr(LS, "PHRASE_READ_MAX", 0)  # 35 papers: fold them all, as a big library does
     folds, names = [], []
-    real_fold, real_name = LS.fold_phrase_text, LS.fold_name
-
-    def slow_fold(*fields):
-        folds.append(1)
-        time.sleep(0.02 if len(folds) == 1 else 0)
-        return real_fold(*fields)
-
-    def slow_name(value):
-        names.append(value)
-        time.sleep(0.02 if len(names) == 1 else 0)
-        return real_name(value)
-
-    monkeypatch.setattr(LS, "fold_phrase_text", slow_fold)
-    monkeypatch.setattr(LS, "fold_name", slow_name)
+    monkeypatch.setattr(LS, "fold_phrase_text", recording(LS.fold_phrase_text, folds, first_delay=0.02))
+    monkeypatch.setattr(LS, "fold_name", recording(LS.fold_name, names, first_delay=0.02))
     Library(lib.folder).import_paths([DATA / "icml_slice.jsonl"])  # papers with authors
     assert lib.refresh_corpus()
     n = len(lib)
@@ -466,18 +453,10 @@ def test_the_first_keys_of_a_session_read_the_index_once(lib, monkeypatch):
     """The first two keys of a session ('"d', a phrase: both searched in workers) found no index
     loaded and each read it (at 300k papers ~300 MB, twice); one reads it, the other waits."""
     import threading
-    import time
     lib.search("x")  # the on-disk index cache is written
     fresh = Library(lib.folder)
     loads = []
-    real = Library._load_index_cache
-
-    def slow_load(self):
-        loads.append(1)
-        time.sleep(0.1)
-        return real(self)
-
-    monkeypatch.setattr(Library, "_load_index_cache", slow_load)
+    monkeypatch.setattr(Library, "_load_index_cache", recording(Library._load_index_cache, loads, first_delay=0.1))
     found = []
     keys = [threading.Thread(target=lambda q=q: found.append(len(fresh.search(q)))) for q in ("lear", "learn", "learni")]
     for t in keys:
@@ -496,7 +475,7 @@ def test_folded_phrase_texts_are_kept_on_disk_for_the_next_session(lib, tmp_path
     monkeypatch.setattr(LS, "PHRASE_READ_MAX", 0)  # 35 papers: fold them all, as a big library does
     folds = []
     real = LS.fold_phrase_text
-    monkeypatch.setattr(LS, "fold_phrase_text", lambda *f: folds.append(1) or real(*f))
+    monkeypatch.setattr(LS, "fold_phrase_text", recording(real, folds))
     cache = lib.folder / "phrases.cache"
     expected = sorted(lib.search('"learn"').indices.tolist())
     assert len(folds) == len(lib) and cache.exists() and expected

@@ -10,7 +10,7 @@ import numpy as np
 from store import Library
 from tui.app import make_app
 
-from .conftest import wait_workers, DATA
+from .conftest import recording, wait_workers, DATA
 
 
 def iclr_library(tmp_path) -> tuple[Library, list[str]]:
@@ -79,28 +79,21 @@ def test_topics_asked_for_by_several_workers_are_built_once(tmp_path, monkeypatc
     (`b`, Esc, `b` starts a second browser while the first one's worker runs on): one k-means runs,
     and every asker gets its topics. The first run is slowed, so the others ask while it runs."""
     import threading
-    import time
     import store.similar as S
     lib, _ = iclr_library(tmp_path)
     lib.similarity  # the model is not what this measures
     runs = []
-    real = S.kmeans
-
-    def slow_kmeans(*args, **kwargs):
-        runs.append(1)
-        time.sleep(0.2)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(S, "kmeans", slow_kmeans)
-    got = []
-    askers = [threading.Thread(target=lambda: got.append(lib.topic_summary())) for _ in range(3)]
-    askers.append(threading.Thread(target=lambda: got.append(len(lib.search("topic:0")))))
+    monkeypatch.setattr(S, "kmeans", recording(S.kmeans, runs, first_delay=0.2))
+    summaries, found = [], []
+    askers = [threading.Thread(target=lambda: summaries.append(lib.topic_summary())) for _ in range(3)]
+    askers.append(threading.Thread(target=lambda: found.append(len(lib.search("topic:0")))))
     for t in askers:
         t.start()
     for t in askers:
         t.join()
-    assert len(runs) == 1 and len(got) == 4
-    assert got[0] == got[1] == got[2] and sum(r["papers"] for r in got[0]) == len(lib)
+    assert len(runs) == 1 and len(summaries) == 3 and len(found) == 1
+    assert summaries[0] == summaries[1] == summaries[2] and sum(r["papers"] for r in summaries[0]) == len(lib)
+    assert found[0] == next(r["papers"] for r in summaries[0] if r["topic"] == 0)
     assert lib.topics(k=3)[1].keys() == {0, 1, 2} and len(runs) == 2  # a number asked for: run again
 
 

@@ -13,7 +13,7 @@ from textual.widgets import Label, TextArea
 
 from store import Library
 
-from .conftest import DATA, wait_workers
+from .conftest import DATA, recording, wait_workers
 from tui.app import make_app
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
@@ -557,29 +557,26 @@ async def test_search_typing_filters_highlights_and_escapes(lib, make):
         assert len(results.indices) == 1
 
 
+async def type_search(app, pilot, text: str):
+    """Type ``text`` into the search box at once, wait for the search, and give the results list."""
+    await pilot.press("slash", *text)
+    await wait_workers(app, pilot)
+    await settle(pilot)
+    return screen(app).results
+
+
 async def test_a_phrase_typed_in_the_app_folds_the_texts_once(lib, make, monkeypatch):
     """Typing '"learning' searches in a worker per key, and a superseded worker runs on: the
     first fold of every paper's text is slowed here, so the later keys' workers start while it
     runs. They wait for it and use it (they had each folded every text: 8 keys at 30k papers
     took 7 s and 230 MB more), and the list shows the last key's papers."""
-    import time
     import store.library_search as LS
     monkeypatch.setattr(LS, "PHRASE_READ_MAX", 0)  # 35 papers: fold them all, as a big library does
     folds = []
-    real = LS.fold_phrase_text
-
-    def slow_fold(*fields):
-        folds.append(1)
-        time.sleep(0.3 if len(folds) == 1 else 0)
-        return real(*fields)
-
-    monkeypatch.setattr(LS, "fold_phrase_text", slow_fold)
+    monkeypatch.setattr(LS, "fold_phrase_text", recording(LS.fold_phrase_text, folds, first_delay=0.3))
     app = make(lib)
     async with app.run_test() as pilot:
-        await pilot.press("slash", *'"learning')
-        await wait_workers(app, pilot)
-        await settle(pilot)
-        results = screen(app).results
+        results = await type_search(app, pilot, '"learning')
         assert len(folds) == len(lib)
         assert len(results.indices) == sum("learning" in LS.phrase_text(p) for p in lib.corpus) > 0
 
@@ -590,28 +587,20 @@ async def test_a_phrase_in_a_big_library_is_searched_once_typing_settles(lib, ma
     stale ones running on), so the last key's answer came 1.5 s after it instead of 0.5 s."""
     import tui.screens.main as M
     monkeypatch.setattr(M, "BIG_LIBRARY", 10)  # the 35 seeds stand for a big library
+    from store.query import parse_query
     searched = []
     real = lib.search
-
-    def counting(query, *args, **kwargs):
-        searched.append(query)
-        return real(query, *args, **kwargs)
-
-    monkeypatch.setattr(lib, "search", counting)
+    monkeypatch.setattr(lib, "search", recording(real, searched))
     app = make(lib)
     async with app.run_test() as pilot:
-        await pilot.press("slash", *'"learning')
-        await wait_workers(app, pilot)
-        await settle(pilot)
-        results = screen(app).results
-        from store.query import parse_query
-        assert [q for q in searched if parse_query(q).phrases] == ['"learning']  # (a lone '"' is no phrase)
+        results = await type_search(app, pilot, '"learning')
+        assert [q for q, in searched if parse_query(q).phrases] == ['"learning']  # (a lone '"' is no phrase)
         assert len(results.indices) == len(real('"learning')) > 0
         await pilot.press("backspace")  # one key, then a pause: searched as always
         await pilot.pause(M.PHRASE_SETTLE * 3)
         await wait_workers(app, pilot)
         await settle(pilot)
-        assert searched[-1] == '"learnin' and len(results.indices) == len(real('"learnin'))
+        assert searched[-1] == ('"learnin',) and len(results.indices) == len(real('"learnin'))
 
 
 async def test_burst_of_keys_is_routed_in_order(lib, make):
