@@ -72,7 +72,7 @@ class Library(SearchMixin, DiscoveryMixin):
         # time: the app searches in a worker per keystroke, and a superseded worker runs on to the end.
         self._tables_lock = threading.Lock()
         self._folded: tuple[Corpus, str, bytearray, array] | None = None  # phrase texts (see _folded_corpus)
-        self._phrase_memo: tuple[Corpus, str, np.ndarray] | None = None  # the last phrase's papers (_phrase_hits)
+        self._phrase_memo: tuple[tuple, str, np.ndarray] | None = None  # the last phrase's papers (_phrase_hits)
         self._label_index: dict[str, tuple[list[str], list[np.ndarray]]] = {}  # author: and kw: filters
         self._venue_index: tuple[list[str], np.ndarray, np.ndarray] | None = None  # venue: and year: filters
         self._shuffle_seed = random.randrange(1 << 30)

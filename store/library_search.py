@@ -127,10 +127,11 @@ class SearchResult:
 class SearchMixin:
     """search(), filters and sort orders."""
 
-    def _folded_corpus(self) -> tuple[bytearray, array]:
-        """Every paper's phrase text (see :func:`phrase_text`), UTF-8, one after another with a
-        newline between (a phrase never holds one), and where each starts (n + 1 offsets). Kept:
-        for phrases the index cannot narrow (see :meth:`_phrase_candidates`).
+    def _folded_corpus(self) -> tuple:
+        """(corpus, its generation, texts, starts): every paper's phrase text (see
+        :func:`phrase_text`), UTF-8, one after another with a newline between (a phrase never
+        holds one), and where each starts (n + 1 offsets). Kept: for phrases the index cannot
+        narrow (see :meth:`_phrase_candidates`).
 
         Papers are read one at a time and not kept, and the texts are bytes: at 300k papers a
         list of parsed papers and str texts grew the session by 1.2 GB, and one str with a
@@ -155,12 +156,12 @@ class SearchMixin:
                         if generation and corpus.generation == generation:
                             write_phrase_cache(self.folder / PHRASE_CACHE_FILE, generation, *read)
                     folded = self._folded = (corpus, generation, *read)
-        return folded[2], folded[3]
+        return folded
 
-    def _scan_folded(self, phrase: str) -> np.ndarray:
+    def _scan_folded(self, phrase: str, folded: tuple) -> np.ndarray:
         """A mask of the papers whose phrase text holds the (folded) phrase: bytes.find over all
-        of them, one find per paper that holds it."""
-        data, starts = self._folded_corpus()
+        of them (``folded``: :meth:`_folded_corpus`), one find per paper that holds it."""
+        _, _, data, starts = folded
         needle = phrase.encode()
         found = []
         pos = data.find(needle)
@@ -227,21 +228,22 @@ class SearchMixin:
         phrase: typing extends a phrase, and a longer one is only in the papers that hold the
         shorter, so only those are tested again (at 300k papers ~1 µs each, where a pass over
         every text costs ~150 ms)."""
-        data, starts = self._folded_corpus()
-        memo = self._phrase_memo
-        if memo is not None and memo[0] is self.corpus and memo[1] in ph:
+        folded = self._folded_corpus()
+        _, _, data, starts = folded
+        memo = self._phrase_memo  # kept with the texts it was found in: never another corpus's, or generation's
+        if memo is not None and memo[0] is folded and memo[1] in ph:
             pool = memo[2] if candidates is None else memo[2] & candidates
         elif candidates is not None and np.count_nonzero(candidates) <= len(candidates) // 4:
             pool = candidates
         else:
             pool = None
         if pool is None:
-            hits = self._scan_folded(ph)
+            hits = self._scan_folded(ph, folded)
         else:
             needle = ph.encode()
             hits = np.zeros(len(starts) - 1, dtype=bool)
             hits[[i for i in np.flatnonzero(pool).tolist() if data.find(needle, starts[i], starts[i + 1]) >= 0]] = True
-        self._phrase_memo = (self.corpus, ph, hits)
+        self._phrase_memo = (folded, ph, hits)
         return hits
 
     def _labels(self, field: str) -> tuple[list[str], list[np.ndarray]]:

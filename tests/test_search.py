@@ -515,8 +515,8 @@ def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, mo
     assert len(lib.search('"quokka behaviour"')) == 1 and len(lib.search('"quokka"')) == 1
     assert len(lib.search('"wombat"')) == 0  # remembered: no paper holds it
     (tmp_path / "more.txt").write_text("A second new paper on wombat burrows, measured over many seasons.\n")
-    assert len(lib.search('"the"')) > 0
-    stale = lib._folded
+    assert len(lib.search('"the"')) > 0 and len(lib.search('"wombat"')) == 0
+    stale, stale_memo = lib._folded, lib._phrase_memo
     lib.import_paths([tmp_path / "more.txt"])  # this library's own import changes its corpus in place
-    lib._folded = stale  # a thread that folded the texts as they were, finishing late
+    lib._folded, lib._phrase_memo = stale, stale_memo  # a thread that searched the texts as they were, late
     assert len(lib.search('"wombat b"')) == 1
