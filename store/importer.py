@@ -9,6 +9,7 @@ with a derived title unless it came with a real one.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
@@ -34,6 +35,7 @@ class ImportSummary:
     near: int = 0
     known: int = 0
     updated: int = 0
+    added: Counter = field(default_factory=Counter)  # what the updated papers got: "title" -> papers, ...
     skipped: int = 0
     no_abstract: list[str] = field(default_factory=list)  # "file: key" of references without an abstract
 
@@ -45,16 +47,20 @@ class ImportSummary:
         return (f"read {counted(self.read, 'abstract')} from {counted(self.files, 'file')}: {self.new:,} new, "
                 f"{counted(self.exact, 'exact duplicate')}, {counted(self.near, 'near-duplicate')} merged, "
                 f"{self.known:,} already in the library"
-                + (f", titles/authors/venues/keywords added to {counted(self.updated, 'paper')}" if self.updated else "")
+                + (f", {counted(self.updated, 'known paper')} completed ({self._added()})" if self.updated else "")
                 + (f"; passed over {counted(self.skipped, 'paragraph')} too short to be an abstract"
                    if self.skipped else "")
                 + (f"; passed over {counted(len(self.no_abstract), 'entry', 'entries')} without an abstract "
                    f"({first_few(self.no_abstract)})"
                    if self.no_abstract else ""))
 
+    def _added(self) -> str:
+        """What known papers got, commonest first: "2 titles, 2 author lists, 1 venue"."""
+        return ", ".join(counted(n, *ADDED_NAMES[what]) for what, n in self.added.most_common())
+
     def to_dict(self) -> dict:
         return {**{k: getattr(self, k) for k in ("files", "read", "new", "exact", "near", "known", "updated", "skipped")},
-                "no_abstract": list(self.no_abstract)}
+                "added": dict(self.added), "no_abstract": list(self.no_abstract)}
 
 
 def _add_source(sources: list[Source], src: Source) -> bool:
@@ -185,8 +191,10 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
                 summary.exact += 1
             else:
                 summary.known += 1
-            if _enrich(paper, rec):
+            added = _enrich(paper, rec)
+            if added:
                 summary.updated += 1
+                summary.added.update(added)
             continue
         row = row_of[i]
         match = _best_match(row, candidates.get(row, ()), shs, owner, separate.get(rid, ()))
@@ -237,21 +245,27 @@ def _best_match(row: int, earlier: Iterable[int], shs: list[np.ndarray], owner: 
     return best
 
 
-def _enrich(paper: Paper, rec: RawRecord) -> bool:
-    """A real title, authors, link, venue, year, keywords or area arriving for a known paper: keep them."""
-    changed = False
+# What a known paper may get from a re-import (see _enrich), as the import summary names it.
+ADDED_NAMES = {"title": ("title",), "authors": ("author list",), "url": ("link",), "external_id": ("source id",),
+               "keywords": ("keyword list",), "area": ("area",), "venue": ("venue or year", "venues or years")}
+
+
+def _enrich(paper: Paper, rec: RawRecord) -> list[str]:
+    """A real title, authors, link, source id (a BibTeX key, an arXiv id), venue, year, keywords or
+    area arriving for a known paper that lacks them: keep them. Returns what it got (ADDED_NAMES)."""
+    added = []
     if rec.title and paper.derived_title:
         paper.title, paper.derived_title = rec.title, False
-        changed = True
+        added.append("title")
     for name in ("authors", "url", "external_id", "keywords", "area"):  # what the paper lacks
         value = getattr(rec, name)
         if value and not getattr(paper, name):
             setattr(paper, name, list(value) if isinstance(value, list) else value)
-            changed = True
+            added.append(name)
     if (rec.venue or rec.year) and not (paper.venue or paper.year):
         paper.venue, paper.year = rec.venue, rec.year
-        changed = True
-    return changed
+        added.append("venue")
+    return added
 
 
 def split_variants(corpus: Corpus, key: str) -> list[Paper]:

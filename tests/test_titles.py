@@ -132,9 +132,12 @@ def test_real_title_wins_even_when_it_arrives_later(tmp_path):
     lib.import_paths([tmp_path / "a.txt"])
     assert lib.corpus.papers[0].derived_title
     (tmp_path / "b.jsonl").write_text(json.dumps({"abstract": rec["abstract"], "title": rec["title"], "authors": rec["authors"]}))
-    lib.import_paths([tmp_path / "b.jsonl"])
+    summary = lib.import_paths([tmp_path / "b.jsonl"])
     p = lib.corpus.papers[0]
     assert p.title == rec["title"] and not p.derived_title and p.authors == rec["authors"]
+    # the import says what the known paper got (it had said "titles/authors/venues/keywords" whatever came)
+    assert "1 known paper completed (1 title, 1 author list)" in summary.line()
+    assert summary.to_dict()["added"] == {"title": 1, "authors": 1}
 
 
 def test_lookahead_prechecks_keep_every_match():
