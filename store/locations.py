@@ -22,7 +22,9 @@ CORPUS_VERSION = 2
 # The rules store.titles derives titles by, numbered: bump it when they change. The header
 # records the rules a library's derived titles were made with ("title_rules"; absent: before 1),
 # and the app says once when `papersift retitle` would give better ones.
-TITLE_RULES = 2  # 1: numbered; 2: "To reduce X" reads "Reducing X"
+# 1: numbered; 2: "To reduce X" reads "Reducing X"; 3: no names from math ("r-1") or bold discourse
+# words ("**Essentially**, ..."), and upper-case names whole ("TIME WEAVER")
+TITLE_RULES = 3
 ANNOTATIONS_FILE = "annotations.json"
 INDEX_CACHE_FILE = "index.cache"
 SIMILAR_CACHE_FILE = "similar.cache"  # the more-like-this model (numpy .npz); disposable

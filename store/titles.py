@@ -180,6 +180,7 @@ _LOOKS_NAMEY = re.compile(r"[A-Z0-9]")
 _PLAIN_FOLLOW = re.compile(r"\s*(?:\*\*|\}\$?)?\s*[,:(]")
 _APPOS_COMMA = re.compile(r",\s+(?:an?|the)\s")
 _LAST_TOKEN = re.compile(r"(?<![\w$\\])(" + _NAME + r")$")
+_CAPS_WORDS = re.compile(r"(?:\s+[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)*)+(?![\w-])")  # more upper-case words of a name
 _APPOS = re.compile(r"\s*(?:\)|\*\*|\}\$?)?\s*(?:,|:|\(|—|--)\s*(?:which is\s+)?(?:an?|the)\s")
 
 
@@ -209,7 +210,10 @@ def find_name(abstract: str, intros: list[re.Match] | None = None) -> tuple[str,
     head = abstract[:2000]
     for m in (_WRAPPED.finditer(head) if ("*" in head or "\\" in head) else ()):
         g = next(i for i in (1, 2, 3, 4) if m.group(i))
-        add(m.group(g), m.start(), m.end(), 3, True)
+        # "**Essentially**, for knowledge to be ...": a word set off by a comma is a name only when
+        # an apposition says what it is ("**Larimar**, a brain-inspired architecture")
+        plain_ok = not (abstract.startswith(",", m.end()) and not _APPOS.match(abstract, m.end()))
+        add(m.group(g), m.start(), m.end(), 3, plain_ok)
     for m in intros:
         rest_start, rest = m.start("rest"), m.group("rest")
         for i, tok in enumerate(_NAME_RE.finditer(rest)):
@@ -222,8 +226,13 @@ def find_name(abstract: str, intros: list[re.Match] | None = None) -> tuple[str,
                 while start and rest[start - 1].isdigit():
                     start -= 1
                 word = rest[start:tok.end()]
+            end = tok.end()
+            if direct and word.isupper() and len(word) >= 3:  # "we introduce TIME WEAVER, a ...": both words
+                more = _CAPS_WORDS.match(rest, end)
+                if more:
+                    word, end = rest[start:more.end()], more.end()
             if direct or _LOOKS_NAMEY.search(word, 1):  # only name-shaped words can score
-                add(word, rest_start + start, rest_start + tok.end(), 4 if direct else 1, direct)
+                add(word, rest_start + start, rest_start + end, 4 if direct else 1, direct)
             if i > 25:
                 break
     # The regex tries every word boundary; a substring test first is ~20x cheaper on most abstracts.
@@ -231,8 +240,9 @@ def find_name(abstract: str, intros: list[re.Match] | None = None) -> tuple[str,
     for m in (_CALLED.finditer(abstract) if naming else ()):
         add(m.group(1), m.start(1), m.end(), 3, True, follow=False)  # "a framework named Ditto to ..."
     acronyms: list[tuple[int, str, int]] = []  # ("(" position, acronym, end)
+    maths = [m.span() for m in _INLINE_MATH.finditer(abstract)] if "$" in abstract else []
     for m in _PAREN.finditer(abstract):
-        if len(m.group(1)) >= 3:
+        if len(m.group(1)) >= 3 and not any(a < m.start() < b for a, b in maths):  # not "$d^{-(r-1)}$"
             called = _CALLED.search(abstract, max(0, m.start() - 80), m.start()) if naming else None
             # "a method named Foo Bar (FB)", not "named KIVI. ... KIVI can enable Llama (Llama-2)"
             coined = called is not None and ". " not in abstract[called.end():m.start()]
