@@ -9,7 +9,8 @@ abstracts, so each matches at least one paper. Three runs, on one library:
 - reference, in the same process: the previous filter, which parsed (and kept) every paper to
   fold its text into a list of str, then tested each paper's text per keystroke; both must find
   the same papers for every phrase;
-- reference, outside: ``grep -i -F -c PHRASE`` over the dump (a whole process per phrase).
+- reference, outside: ``grep -i -F -c PHRASE`` over the dump (a whole process per phrase);
+- and papersift again, typing one word as the app does (below).
 
 "First phrase" is the whole typing of the first phrase: it pays for anything built once. RSS is
 the process's peak, read after each run: papersift's run first, so its figure is its own.

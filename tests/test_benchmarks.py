@@ -73,4 +73,4 @@ def test_phrase_benchmark_runs_on_a_library(tmp_path):
     rows = [line for line in proc.stdout.splitlines() if line.startswith("| papersift") or line.startswith("| reference")]
     assert len(rows) == 4 and "the previous filter" in rows[1] and "as the app types it" in rows[2]
     assert "no disk cache" in rows[2] and "earlier session" in rows[3]
-    assert all(float(row.split("|")[4].strip().rstrip(" s")) > 0 for row in rows[2:])
+    assert all(float(row.split("|")[4].strip().rstrip(" s")) >= 0 for row in rows[2:])  # seconds, 0.00 when quick
