@@ -188,6 +188,26 @@ async def test_more_like_this_key_and_reader_panel(lib, tmp_path):
         assert app.main_screen.results.border_title.startswith("35 / 35")
 
 
+async def test_a_lookup_finishing_as_the_reader_goes_does_not_crash_the_app(lib, tmp_path):
+    """The reader's "more like this" is computed in a worker. One that finished as the app closed
+    (the reader already removed) looked the reader up itself and failed, and a failed worker takes
+    the app down with a traceback (seen once in CI, on quitting). The answer is now shown from
+    the UI thread, and only where a reader is."""
+    import threading
+    from tui.widgets.reader import Reader
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_workers(app, pilot)
+        sim, go = lib.similarity, threading.Event()
+        real = sim.similar
+        sim.similar = lambda *args: go.wait(5) and real(*args)
+        app.main_screen.show_similar(1)
+        await app.main_screen.query_one(Reader).remove()
+        go.set()
+        await wait_workers(app, pilot)
+        assert app.is_running and app._exception is None
+
+
 async def test_dashboard_shows_progress_and_counts(lib, tmp_path):
     ids = [p.id for p in lib.corpus]
     lib.set_status(ids[:4], "read")

@@ -127,7 +127,13 @@ class DashboardScreen(ModalScreen[None]):
         if hasattr(self.app, "main_screen"):
             self.app.main_screen.ensure_model()
         table = topic_table(self.library.topic_summary())
-        self.app.call_from_thread(self.query_one("#by-topic", Static).update, table)
+        self.app.call_from_thread(self._show_topics, table)
+
+    def _show_topics(self, table) -> None:
+        """On the UI thread, where the panel is looked up: it may be gone by then (see
+        MainScreen._show_similar_titles)."""
+        for panel in self.query("#by-topic").results(Static):
+            panel.update(table)
 
     def action_close(self) -> None:
         self.dismiss(None)

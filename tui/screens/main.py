@@ -605,7 +605,14 @@ class MainScreen(Screen):
         if get_current_worker().is_cancelled:
             return
         titles = [(i, self.library.corpus.papers[i].title) for i, _ in sims]
-        self.app.call_from_thread(self.query_one(Reader).show_similar, paper_index, titles)
+        self.app.call_from_thread(self._show_similar_titles, paper_index, titles)
+
+    def _show_similar_titles(self, paper_index: int, titles: list[tuple[int, str]]) -> None:
+        """:meth:`show_similar`'s answer, on the UI thread, where the reader is looked up: it may be
+        gone by then (the app closing as the lookup finished), and a worker that looked it up
+        itself failed, taking the app down with a traceback."""
+        for reader in self.query(Reader):
+            reader.show_similar(paper_index, titles)
 
     def action_sort(self) -> None:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
