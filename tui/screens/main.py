@@ -428,11 +428,12 @@ class MainScreen(Screen):
     @work(exclusive=True, thread=True, group="search")
     def run_search(self, query: str) -> None:
         worker = get_current_worker()
-        if len(self.library) > BIG_LIBRARY and parse_query(query).phrases:
+        q = parse_query(query)
+        if len(self.library) > BIG_LIBRARY and q.phrases:
             time.sleep(PHRASE_SETTLE)
             if worker.is_cancelled or query != self.query_text:
                 return  # typed on: only the query the typing settles on is searched
-        if self._needs_model(parse_query(query), query) and not self.library.similarity_ready:
+        if self._needs_model(q, query) and not self.library.similarity_ready:
             try:
                 self.ensure_model()  # the helper's one build (a big library), not a second one here
             except Exception:
@@ -448,7 +449,7 @@ class MainScreen(Screen):
                 continue
         else:
             return
-        if not parse_query(query).phrases:
+        if not q.phrases:
             self._search_seconds = time.perf_counter() - t  # a quick one again: back to inline
         if worker.is_cancelled or query != self.query_text:
             return  # the user typed on; this result is stale
