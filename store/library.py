@@ -29,6 +29,7 @@ from .drafts import NoteDrafts
 from .errors import PapersiftError
 from .lock import LibraryLock
 from .models import MAX_STAR, STATUSES, Annotation, Paper, normalize_tag, tag_problem  # noqa: F401 (re-exported)
+from .packfile import stamp_matches, stamped
 from .library_discovery import DiscoveryMixin
 from .library_search import SORTS, SearchMixin, SearchResult  # noqa: F401 (re-exported)
 from .search import SearchIndex
@@ -231,7 +232,7 @@ class Library(SearchMixin, DiscoveryMixin):
     def _load_index_cache(self) -> SearchIndex | None:
         try:
             with open(self.index_path, "rb") as fh:
-                if fh.readline().rstrip(b"\n").decode("ascii", "replace") != self.corpus.generation:
+                if not stamp_matches(fh, self.corpus.generation):
                     return None
                 index = SearchIndex.load(fh)  # straight from the file: no second copy of ~30 MB
         except OSError:
@@ -253,8 +254,8 @@ class Library(SearchMixin, DiscoveryMixin):
         index = SearchIndex.build([(" ".join([p.title, *p.keywords]), p.abstract) for p in papers], norms)
         self._index = index
         try:
-            atomic_write_chunks(self.index_path, (self.corpus.generation.encode() + b"\n",
-                                                  *index.dump_chunks(quick.display_sections(papers))))
+            atomic_write_chunks(self.index_path, stamped(self.corpus.generation,
+                                                         index.dump_chunks(quick.display_sections(papers))))
         except OSError:
             pass
         return index

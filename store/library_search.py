@@ -17,7 +17,7 @@ from .corpus import SOURCE_FILE
 from .errors import PapersiftError
 from .locations import PHRASE_CACHE_FILE
 from .models import Annotation
-from .packfile import PackReader, pack
+from .packfile import PackReader, pack, stamp_matches, stamped
 from .query import Query, fold_name, parse_query
 from .quick import ANNOTATION_WEIGHT, annotation_matches
 from .text import display_safe, search_tokens
@@ -67,7 +67,7 @@ def fold_corpus(corpus) -> tuple[bytearray, array]:
 def write_phrase_cache(path, generation: str, data: bytearray, starts: array) -> None:
     """Keep :func:`fold_corpus`'s texts for the next session (best effort: a cache is never precious)."""
     try:
-        atomic_write_chunks(path, (generation.encode("ascii") + b"\n", *pack(
+        atomic_write_chunks(path, stamped(generation, pack(
             [("meta", "q", array("q", [FOLD_VERSION, len(starts) - 1])), ("starts", "q", starts), ("texts", "b", data)])))
     except (OSError, PapersiftError):
         pass
@@ -80,7 +80,7 @@ def read_phrase_cache(path, generation: str, n: int) -> tuple[bytearray, array] 
         return None
     try:
         with open(path, "rb") as fh:
-            if fh.readline().rstrip(b"\n") != generation.encode("ascii"):
+            if not stamp_matches(fh, generation):
                 return None
             reader = PackReader(fh)
             if list(reader.read("meta")) != [FOLD_VERSION, n]:

@@ -36,6 +36,19 @@ def pack(sections: list[tuple[str, str, object]]) -> list[bytes | memoryview]:
     return [header.encode("ascii"), *body]
 
 
+def stamped(generation: str, chunks: list) -> list:
+    """A cache file's chunks: the corpus generation it was made from, on a line of its own, then
+    the pack (the index cache and the phrase cache are such files)."""
+    return [generation.encode("ascii") + b"\n", *chunks]
+
+
+def stamp_matches(handle, generation: str | bytes) -> bool:
+    """Whether a :func:`stamped` file, open at its start, is of this generation (it is then
+    positioned at the pack)."""
+    want = generation if isinstance(generation, bytes) else generation.encode("ascii", "replace")
+    return handle.readline().rstrip(b"\n") == want
+
+
 class PackReader:
     """Sections of a pack read from an open binary file positioned at its header.
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from . import locations
 from .journal import ANN, journal_path_for, read_snapshot, replay_journal
-from .packfile import PackReader, chunk_loader, items_sections, read_item
+from .packfile import PackReader, chunk_loader, items_sections, read_item, stamp_matches
 from .query import parse_query
 from .text import search_tokens
 from .vocab import COVERAGE_WEIGHT, SortedWords, Vocabulary, idf_ceiling, index_size
@@ -88,7 +88,7 @@ def quick_search(folder: Path, text: str, limit: int | None) -> tuple[list[Row],
         if annotations is None:
             return None
         with open(folder / locations.INDEX_CACHE_FILE, "rb") as fh:
-            if fh.readline().rstrip(b"\n") != head.group(1):
+            if not stamp_matches(fh, head.group(1)):
                 return None  # the cache is from another state of the corpus
             return _search(PackReader(fh), q.words, annotations, limit)
     except Exception:  # noqa: BLE001 - an optimisation only: anything unexpected takes the full path
