@@ -15,7 +15,14 @@ from functools import lru_cache
 _OPERATORS = re.compile(r"\\(log|ln|exp|sin|cos|tan|min|max|sup|inf|lim|det|Pr|arg)\b\s*")
 _SUP = str.maketrans("0123456789+-=()nikT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵏᵀ")
 _SUB = str.maketrans("0123456789+-=()aeijknmtx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₙₘₜₓ")
-_SCRIPT = re.compile(r"([\^_])(?:\{([^{}]{1,8})\}|([0-9A-Za-z]))")
+_SCRIPT = re.compile(r"([\^_])(?:\{((?:[^{}]|\{[^{}]*\}){1,40})\}|([0-9A-Za-z]))")  # one level of braces inside
+# A script Unicode cannot write that holds more than one term is set in parentheses: pylatexenc
+# drops the braces, and "$\mathbb{R}^{p,q}$" read "ℝ^p,q", "$d^{1-p/2}$" "d^1-p/2" (1 - p/2 is the
+# exponent, not 1). A word ("t_{mix}"), a symbol ("x^{\top}", "N_{\mathcal{F}}") or a group already
+# in parentheses ("w^{(t)}") is clear as it is.
+_COMPOUND = re.compile(r"[-+=/,<>|:;!^_]|\S\s+\S")  # a script of its own too: "ℝ^(dₓ)", not "ℝ^dₓ"
+_TERM = re.compile(r"\\[A-Za-z]+(?:\s*\{[^{}]*\})*\s*")  # a command with its arguments: one term
+_FONT_SWITCH = re.compile(r"\\(?:rm|it|bf|sf|tt|cal)(?![A-Za-z])\s*")  # "^{\rm th}" is one word
 # Inline or display math; an escaped dollar is money, not a delimiter ("costs \$5 and \$10 with
 # $\alpha$" had read "costs and10 with α"). Nor is an unescaped one that opens on a digit and
 # whose would-be closing dollar follows a space: "between $5 and $10" is money (as Pandoc reads
@@ -73,9 +80,25 @@ def _scripts(src: str) -> str:
     """In math source: x^2 -> x², \\beta_i -> \\beta{}ᵢ, x^{n+1} -> xⁿ⁺¹ when Unicode has every character."""
     def repl(m: re.Match) -> str:
         body = m.group(2) if m.group(2) is not None else m.group(3)
-        out = body.translate(_SUP if m.group(1) == "^" else _SUB)
-        return "{}" + out if not any(c.isascii() for c in out) else m.group(0)
+        out = "".join(body.split()).translate(_SUP if m.group(1) == "^" else _SUB)  # TeX drops math's spaces
+        if not any(c.isascii() for c in out):
+            return "{}" + out
+        if m.group(2) is None:
+            return m.group(0)
+        inner = _scripts(body.strip())  # its own scripts too: "ℝ^(n₁ × k)"
+        return m.group(1) + ("{(" + inner + ")}" if _compound(body) else "{" + inner + "}")
     return _SCRIPT.sub(repl, src)
+
+
+def _compound(body: str) -> bool:
+    """Whether a script's source holds more than one term (see _COMPOUND): an operator, a comma, a
+    script or a space between terms, a fraction, or a command beside something else ("2\\pi", "\\theta_t");
+    not when it is wrapped in parentheses already."""
+    body = _FONT_SWITCH.sub("", body).strip()
+    if body.startswith("(") and body.endswith(")") and body.count("(") == 1:
+        return False
+    rest = _TERM.sub("\x00", body)
+    return bool(_COMPOUND.search(rest)) or "\\frac" in body or ("\x00" in rest and len(rest.strip()) > 1)
 
 
 # Abbreviation macros papers define for themselves (pylatexenc drops unknown macros: "\\eg, 2D" read ", 2D")

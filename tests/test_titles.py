@@ -280,7 +280,7 @@ def test_the_title_rules_are_numbered():
     texts = [json.loads(line)["abstract"] for name in ("icml_slice.jsonl", "iclr_slice.jsonl")
              for line in (DATA / name).read_text().splitlines() if line.strip()]
     digest = hashlib.sha256("\n".join(derive_title(t) for t in texts).encode()).hexdigest()[:16]
-    # 3 changed 8 of ICML's and ICLR's 4,870 titles and none of these 501: the same digest
-    pinned = {1: "2c20afecb5e55584", 2: "673ab717c943fec8", 3: "673ab717c943fec8"}
+    # 3 changed 8 of ICML's and ICLR's 4,870 titles and 4 changed 5, none of these 501: the same digest
+    pinned = {1: "2c20afecb5e55584", 2: "673ab717c943fec8", 3: "673ab717c943fec8", 4: "673ab717c943fec8"}
     assert digest == pinned.get(TITLE_RULES), (
         f"derived titles changed: bump TITLE_RULES in store/locations.py and pin {digest!r} to it")

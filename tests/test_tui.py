@@ -1033,6 +1033,30 @@ def test_reader_keeps_money_a_papers_own_macros_and_doubled_escapes():
         assert " ".join(render_abstract(source)[0].plain.split()) == shown
 
 
+def test_scripts_unicode_cannot_write_keep_their_grouping():
+    """A superscript or subscript Unicode has no characters for lost its braces, and with them
+    what it holds: ICML's "$\\tilde O(\\varepsilon^{-2}\\mathfrak Sd^{1-p/2})$" read "Õ(ε⁻²𝔖d^1-p/2)",
+    a different bound (88 of ICML + ICLR 2024's abstracts). Such a script is set in parentheses
+    when it holds more than one term; a word, a symbol or a group already in parentheses is not."""
+    from tui.render import render_abstract
+    from store.latex import plain_text
+
+    cases = {  # each from ICML or ICLR 2024
+        r"an earlier $\tilde O(\varepsilon^{-2}\mathfrak Sd^{1-p/2})$ bound": "an earlier Õ(ε⁻²𝔖d^(1-p/2)) bound",
+        r"on pseudo-Euclidean spaces $\mathbb{R}^{p,q}$ and $X \in \mathbb{R}^{n_1 \times k}$":
+            "on pseudo-Euclidean spaces ℝ^(p,q) and X ∈ ℝ^(n₁ × k)",
+        r"with $\widetilde{O}(K^{\frac{4}{5}}+1/\lambda_{\min})$ regret, $n^{-1/4}$ and $e^{2\pi i}$":
+            "with Õ(K^(4/5)+1/λₘᵢₙ) regret, n^(-1/4) and e^(2πi)",
+        r"from $[0,1]^{d_x}$, the $(K+1)^{\rm th}$ token, $\nabla_{\mathbf{x}_t} \log p$, $\sum_{i = 1}^{n} x_i$":
+            "from [0,1]^(dₓ), the (K+1)^th token, ∇_(𝐱ₜ) log p, ∑ᵢ₌₁ⁿ xᵢ",
+        # clear as they are: a word, a symbol, a command with its argument, a parenthesized group
+        r"$t_{mix}$, $x^{\top} y$, $N_{\mathcal{F}}(\epsilon)$, $w^{(t)}$, $x^{-1}$": "tₘᵢₓ, x^⊤ y, N_ℱ(ϵ), w^(t), x⁻¹",
+    }
+    for source, shown in cases.items():
+        assert plain_text(source) == shown
+        assert " ".join(render_abstract(source)[0].plain.split()) == shown
+
+
 async def test_tex_quotes_and_dashes_are_typeset(lib, make, tmp_path):
     """``quotes'' and -- dashes outside any LaTeX command (2-5 % of ICML/ICLR abstracts) show as
     typography in the reader and in plain-text output, as they would in the paper."""
