@@ -49,7 +49,10 @@ _LIGATURES = re.compile(r"``|''|---|--")
 _LIGATURE = {"``": "“", "''": "”", "---": "—", "--": "–"}
 # ``quoted" (TeX's opening quote, a typewriter closing one: in ~1 % of abstracts) is a pair too
 _MIXED_QUOTES = re.compile(r'``([^`"\'\n]{1,300}?)"')
-_MARKDOWN = re.compile(r"\*\*([^*\n]+?)\*\*|__([^_\n]+?)__|(?<![\w*])\*([^*\n ][^*\n]*?)\*(?![\w*])")
+# Bold may hold italics ("**In this position paper, we argue that ... *open-endedness* in AI ...**").
+BOLD = r"\*\*((?:[^*\n]|(?<![\w*])\*[^*\n ][^*\n]*?\*(?![\w*]))+?)\*\*"
+ITALIC = r"(?<![\w*])\*([^*\n ][^*\n]*?)\*(?![\w*])"
+_MARKDOWN = re.compile(BOLD + r"|__([^_\n]+?)__|" + ITALIC)
 
 
 # Font commands pylatexenc does not know, so it dropped them with their text ("the
@@ -224,9 +227,15 @@ def ligatures(text: str) -> str:
     return text
 
 
+def _unmarked(m: re.Match) -> str:
+    """A Markdown emphasis without its marks, and the italics inside a bold one without theirs."""
+    inner = next(g for g in m.groups() if g is not None)
+    return _MARKDOWN.sub(_unmarked, inner) if m.group(1) is not None and "*" in inner else inner
+
+
 def plain_text(text: str) -> str:
     """Markup-free Unicode: math converted, LaTeX commands and Markdown emphasis dropped."""
     text = _MATH.sub(lambda m: latex_to_text(m.group().strip("$"), math=True), undouble_escapes(text))
-    text = _MARKDOWN.sub(lambda m: next(g for g in m.groups() if g is not None), text)
+    text = _MARKDOWN.sub(_unmarked, text)
     text = latex_to_text(text) if "\\" in text or "{" in text else ligatures(text)
     return " ".join(text.split()) if "\n" not in text else text

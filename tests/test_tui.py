@@ -1033,6 +1033,30 @@ def test_reader_keeps_money_a_papers_own_macros_and_doubled_escapes():
         assert " ".join(render_abstract(source)[0].plain.split()) == shown
 
 
+def test_links_end_where_the_markup_around_them_starts_and_bold_holds_italics():
+    """From ICLR 2024: a link followed by Markdown's ** ("Unlearn-Saliency.**WARNING**: ...") or set in
+    TeX's braces ("{https://github.com/...-PDE}") took the marks into its address, so `o` opened a
+    page that does not exist; a bold sentence holding an italic word showed its ** raw; and the reader
+    showed a source's double spaces (299 of ICML's and ICLR's 4,870 abstracts) where plain text had one."""
+    from rich.style import Style
+    from tui.render import render_abstract
+    from store.latex import plain_text
+
+    source = ("Codes are available at https://github.com/OPTML-Group/Unlearn-Saliency.**WARNING**: This paper "
+              "contains model outputs. The code is released at {https://github.com/xuangu-fang/Gaussian-PDE}. "
+              "**In this position paper, we argue that *open-endedness* is within reach.** We  begin.")
+    text, links = render_abstract(source)
+    assert links == ["https://github.com/OPTML-Group/Unlearn-Saliency", "https://github.com/xuangu-fang/Gaussian-PDE"]
+    shown = ("Codes are available at https://github.com/OPTML-Group/Unlearn-Saliency.WARNING: This paper contains "
+             "model outputs. The code is released at https://github.com/xuangu-fang/Gaussian-PDE. In this position "
+             "paper, we argue that open-endedness is within reach. We begin.")
+    assert text.plain == plain_text(source) == shown
+    styles = {text.plain[s.start:s.end]: Style.parse(str(s.style)) if isinstance(s.style, str) else s.style
+              for s in text.spans}
+    assert styles["WARNING"].bold and styles["open-endedness"].bold and styles["open-endedness"].italic
+    assert styles["In this position paper, we argue that "].bold and not styles["In this position paper, we argue that "].italic
+
+
 def test_scripts_unicode_cannot_write_keep_their_grouping():
     """A superscript or subscript Unicode has no characters for lost its braces, and with them
     what it holds: ICML's "$\\tilde O(\\varepsilon^{-2}\\mathfrak Sd^{1-p/2})$" read "Õ(ε⁻²𝔖d^1-p/2)",
