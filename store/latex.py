@@ -49,6 +49,20 @@ _LIGATURES = re.compile(r"``|''|---|--")
 _LIGATURE = {"``": "“", "''": "”", "---": "—", "--": "–"}
 # ``quoted" (TeX's opening quote, a typewriter closing one: in ~1 % of abstracts) is a pair too
 _MIXED_QUOTES = re.compile(r'``([^`"\'\n]{1,300}?)"')
+# TeX's single quotes, `like this' (30 of ICML's and ICLR's 4,870 abstracts): ‘like this’; one
+# closed by two ('' or ") is a double quote. The reader took a pair of them for a code span.
+_SINGLE_QUOTES = re.compile(r"(?<![`\w])`([^`'\"\n]{1,200}?)(''|'|\")(?![\w'])")
+
+
+# Markdown's or reStructuredText's ``code`` (ICML: "the Python library ``DoWhy``") is not a pair of TeX quotes
+_DOUBLE_TICKS = re.compile(r"``([^`'\"\n]+)``")
+
+
+def _single_quotes(text: str) -> str:
+    """TeX's `single quotes' typeset (see _SINGLE_QUOTES), and ``code`` kept from being read as quotes."""
+    if "``" in text:
+        text = _DOUBLE_TICKS.sub(r"\1", text)
+    return _SINGLE_QUOTES.sub(lambda m: f"‘{m.group(1)}’" if m.group(2) == "'" else f"“{m.group(1)}”", text)
 # Bold may hold italics ("**In this position paper, we argue that ... *open-endedness* in AI ...**").
 BOLD = r"\*\*((?:[^*\n]|(?<![\w*])\*[^*\n ][^*\n]*?\*(?![\w*]))+?)\*\*"
 ITALIC = r"(?<![\w*])\*([^*\n ][^*\n]*?)\*(?![\w*])"
@@ -204,8 +218,8 @@ def latex_to_text(src: str, math: bool = False) -> str:
         # left over is not math either (spans were converted before)
         if "~" in src:  # "(~675 vs. ~6,250 GPU days)": about, not TeX's tie between two words
             src = _APPROX.sub(r"\\textasciitilde{}", src)
-        if "``" in src:
-            src = _MIXED_QUOTES.sub(r"``\1''", src)
+        if "`" in src:
+            src = _MIXED_QUOTES.sub(r"``\1''", _single_quotes(src))
         if "\\" in src:
             src = _TEXT_MACROS.sub(lambda m: _TEXT_MACRO[m.group(1)], src)
             src = _HREF.sub(lambda m: f"{m.group(2)} <{m.group(1)}>" if m.group(2) else f"<{m.group(1)}>", src)
@@ -219,10 +233,10 @@ def latex_to_text(src: str, math: bool = False) -> str:
 
 
 def ligatures(text: str) -> str:
-    """``x'' (or ``x") -> “x”, --- -> —, -- -> – (a cheap no-op on text without them)."""
-    if "``" in text or "''" in text or "--" in text:
-        if "``" in text:
-            text = _MIXED_QUOTES.sub(r"``\1''", text)
+    """``x'' (or ``x") -> “x”, `x' -> ‘x’, --- -> —, -- -> – (a cheap no-op on text without them)."""
+    if "`" in text or "''" in text or "--" in text:
+        if "`" in text:
+            text = _MIXED_QUOTES.sub(r"``\1''", _single_quotes(text))
         return _LIGATURES.sub(lambda m: _LIGATURE[m.group()], text)
     return text
 

@@ -1105,6 +1105,25 @@ async def test_tex_quotes_and_dashes_are_typeset(lib, make, tmp_path):
     assert plain_text(mixed) == 'We introduce “Shortcut Text Gradient” — and “also” this; "plain" stays.'
 
 
+def test_tex_single_quotes_are_quotes_and_code_stays_code():
+    """TeX's `single quotes' (30 of ICML's and ICLR's 4,870 abstracts) showed their backtick, and the
+    reader took two of them for a code span: "named as `tight nodes'), while ... `scattered nodes''"
+    showed the words between them reversed. ``code`` (ICML: "the Python library ``DoWhy``") read as
+    “DoWhy“ in plain text."""
+    from tui.render import render_abstract
+    from store.latex import plain_text
+
+    source = ("named as `tight nodes'), while the rest may be noninformative `scattered nodes''. We call a "
+              "`wrapper', as a `firewall' in \\emph{x}; the library ``DoWhy`` and `OutEffHop` run.")
+    shown = ("named as ‘tight nodes’), while the rest may be noninformative “scattered nodes”. We call a "
+             "‘wrapper’, as a ‘firewall’ in x; the library DoWhy and OutEffHop run.")
+    text, _ = render_abstract(source)
+    assert text.plain == shown
+    assert plain_text(source) == shown.replace("OutEffHop", "`OutEffHop`")  # plain text keeps `code` marked
+    coded = [text.plain[s.start:s.end] for s in text.spans if "reverse" in str(s.style)]
+    assert coded == ["DoWhy", "OutEffHop"]
+
+
 async def test_hostile_abstract_never_reaches_the_screen_raw(lib, make, tmp_path):
     (tmp_path / "evil.txt").write_text("We attack \x1b[31mred\x1b[0m terminals \x1b]52;c;ZXZpbA==\x07 and \x08\x0c\u200b today.")
     lib.import_paths([tmp_path / "evil.txt"])

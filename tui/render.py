@@ -24,7 +24,7 @@ _SEGMENT = re.compile(
     r"|\\(?:textbf|mathbf)\{(?P<bold3>[^{}]*)\}"
     r"|\\(?:emph|textit|mathit)\{(?P<it3>[^{}]*)\}"
     r"|" + ITALIC.replace("*([", "*(?P<it>[", 1) + r"|(?<!\w)_(?P<it2>[^_\n ][^_\n]*?)_(?!\w)"
-    r"|`(?P<code>[^`\n]+)`"
+    r"|(?<!`)(?P<tick>``?)(?P<code>[^`'\"\n]+)(?P=tick)(?!`)"  # `code`, ``code``; not TeX's `quotes' or ``quotes''"
     r"|\[(?P<ltext>[^\]\n]+)\]\((?P<lurl>https?://[^)\s]+)\)"
     r"|\\href\{(?P<hurl>https?://[^{}\s]+)\}(?:\{(?P<htext>[^{}]*)\})?|\\url\{(?P<uurl>https?://[^{}\s]+)\}"
     r"|<(?P<aurl>https?://[^>\s]+)>|\{(?P<burl>https?://[^{}\s]+)\}"
