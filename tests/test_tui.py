@@ -1057,6 +1057,30 @@ def test_links_end_where_the_markup_around_them_starts_and_bold_holds_italics():
     assert styles["In this position paper, we argue that "].bold and not styles["In this position paper, we argue that "].italic
 
 
+def test_a_brace_or_footnote_split_by_math_or_a_link_does_not_show_raw():
+    """The reader converts the text between math and links piece by piece, so a brace whose pair
+    was in another piece stayed on screen (ICLR: "with {$16$, $50$, $100$} language pairs" read "16,
+    50, 100} language pairs"), and a footnote holding math or a link lost its brackets' text order
+    ("[Here ]Õ(·) compresses"). Both now read as plain text has them (16 of ICLR's abstracts)."""
+    from tui.render import render_abstract
+    from store.latex import plain_text
+
+    cases = {
+        r"with {$16$, $50$, $100$} language pairs": "with 16, 50, 100 language pairs",
+        r"requires $\tilde O(1/\epsilon^4)$\footnote{Here $\widetilde{O}(\cdot)$ compresses logarithmic factors.} iterations":
+            "requires Õ(1/ϵ⁴)[Here Õ(·) compresses logarithmic factors.] iterations",
+        r"The code is available online \footnote{\url{https://github.com/NVlabs/RED-diff}}.":
+            "The code is available online [https://github.com/NVlabs/RED-diff].",
+        r"Datasets are available at: \url{https://github.com/XiaoxinHe/TAPE}}.":
+            "Datasets are available at: https://github.com/XiaoxinHe/TAPE.",
+    }
+    for source, shown in cases.items():
+        text, links = render_abstract(source)
+        assert text.plain == shown
+        assert plain_text(source).replace("<", "").replace(">", "") == shown  # plain text marks a link <so>
+        assert links == [w.strip("[].") for w in shown.split() if w.strip("[]").startswith("https://")]
+
+
 def test_scripts_unicode_cannot_write_keep_their_grouping():
     """A superscript or subscript Unicode has no characters for lost its braces, and with them
     what it holds: ICML's "$\\tilde O(\\varepsilon^{-2}\\mathfrak Sd^{1-p/2})$" read "Õ(ε⁻²𝔖d^1-p/2)",

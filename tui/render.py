@@ -31,6 +31,7 @@ _SEGMENT = re.compile(
     r"|(?P<url>https?://[^\s<>)\]*{}]+[^\s<>)\].,;:*{}])"  # not Markdown's ** or TeX's braces around it
 )
 _ITALIC = re.compile(ITALIC)
+_FOOTNOTE = re.compile(r"\\footnote\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # two levels of braces inside
 _SPACES = re.compile(r"(?<=\S)[ \t]{2,}(?=\S)")
 _WRAPPED_MATH = re.compile(r"^\$\s*\\(textbf|mathbf|boldsymbol|textit|emph|mathit|texttt|textsc)\{([^{}]*)\}\s*\$$")
 LINK_STYLE = "underline"
@@ -52,6 +53,8 @@ def render_abstract(abstract: str) -> tuple[Text, list[str]]:
     # Runs of spaces inside a line as one (299 of ICML's and ICLR's 4,870 abstracts hold some:
     # "by  Wiener-Khinchin"), as plain-text output has them; a line's indentation is kept.
     text = _SPACES.sub(" ", undouble_escapes(display_safe(abstract)))
+    if "\\footnote" in text:  # in brackets, as plain text has it, before math or a link splits it
+        text = _FOOTNOTE.sub(r"[\1]", text)
     out = Text()
     links: list[str] = []
     pos = 0
@@ -94,7 +97,7 @@ def _emphasised(segment: str) -> str:
 
 
 def _plain(segment: str) -> str:
-    if "\\" in segment or "{" in segment:
+    if "\\" in segment or "{" in segment or "}" in segment:  # a brace whose pair is in another segment too
         return latex_to_text(segment)
     return ligatures(segment)
 
