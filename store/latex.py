@@ -33,7 +33,6 @@ _BODY = r"(?:[^$\n\\]|\\[^\n]){1,400}?"
 MATH_SPAN = (r"(?<!\\)\$\$[^$]+\$\$"
              r"|(?<!\\)\$(?!\d)" + _BODY + r"\$"
              r"|(?<!\\)\$(?=\d)" + _BODY + r"(?<!\s)\$")
-_MATH = re.compile(MATH_SPAN)
 _DOUBLED_ESCAPE = re.compile(r"\\\\(?=[$%&#_])")  # "\\$300" in a dump that escaped the escape: "\$300"
 
 
@@ -66,7 +65,8 @@ def _single_quotes(text: str) -> str:
 # Bold may hold italics ("**In this position paper, we argue that ... *open-endedness* in AI ...**").
 BOLD = r"\*\*((?:[^*\n]|(?<![\w*])\*[^*\n ][^*\n]*?\*(?![\w*]))+?)\*\*"
 ITALIC = r"(?<![\w*])\*([^*\n ][^*\n]*?)\*(?![\w*])"
-_MARKDOWN = re.compile(BOLD + r"|__([^_\n]+?)__|" + ITALIC)
+UNDERSCORE_ITALIC = r"(?<!\w)_([^_\n ][^_\n]*?)_(?!\w)"
+MD_LINK = r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)"
 
 
 # Font commands pylatexenc does not know, so it dropped them with their text ("the
@@ -241,15 +241,23 @@ def ligatures(text: str) -> str:
     return text
 
 
-def _unmarked(m: re.Match) -> str:
-    """A Markdown emphasis without its marks, and the italics inside a bold one without theirs."""
-    inner = next(g for g in m.groups() if g is not None)
-    return _MARKDOWN.sub(_unmarked, inner) if m.group(1) is not None and "*" in inner else inner
+# Math and Markdown in one pass from the left, as the reader's segmenter reads them: with math
+# first, "$y^*(x)$ ... $y^*$-aware" had lost its stars to an "*italic*" between two math spans.
+_INLINE = re.compile(f"({MATH_SPAN})|{BOLD}|__([^_\\n]+?)__|{ITALIC}|{UNDERSCORE_ITALIC}|{MD_LINK}")
+
+
+def _inline(m: re.Match) -> str:
+    """Math as Unicode, a Markdown emphasis without its marks (a bold one may hold italics or math),
+    a Markdown link as "text <url>" (as \\href reads)."""
+    if m.group(1):
+        return latex_to_text(m.group(1).strip("$"), math=True)
+    if m.group(6):
+        return f"<{m.group(7)}>" if m.group(6) == m.group(7) else f"{m.group(6)} <{m.group(7)}>"
+    return _INLINE.sub(_inline, next(g for g in m.groups()[1:5] if g is not None))
 
 
 def plain_text(text: str) -> str:
     """Markup-free Unicode: math converted, LaTeX commands and Markdown emphasis dropped."""
-    text = _MATH.sub(lambda m: latex_to_text(m.group().strip("$"), math=True), undouble_escapes(text))
-    text = _MARKDOWN.sub(_unmarked, text)
+    text = _INLINE.sub(_inline, undouble_escapes(text))
     text = latex_to_text(text) if "\\" in text or "{" in text else ligatures(text)
     return " ".join(text.split()) if "\n" not in text else text

@@ -171,6 +171,21 @@ def test_markdown_abstracts_read_as_plain_unicode(tmp_path):
     assert "We beat the 𝒪(√(T)) regret for unknown K with “Shortcut Gradients” — in 3% of the time." in md
 
 
+def test_markdown_abstracts_keep_math_stars_and_drop_markdown_marks(tmp_path):
+    """Plain text read math and Markdown in two passes, math first: ICLR's "$y^*(x)$ ... $y^*$-aware"
+    lost both stars to an "*italic*" found between the two, so a shortlist printed a different
+    symbol ("y^(x)"). Now one pass from the left, as the reader reads it: _italic_ (119 of ICML's
+    and ICLR's abstracts) loses its marks and a Markdown link reads "text <url>", as \\href does."""
+    lib = Library(tmp_path / "lib")
+    (tmp_path / "p.jsonl").write_text(json.dumps({
+        "title": "Bilevel oracles", "abstract": r"We track $y^*(x)$ with a $y^*$-aware oracle, an _exponential_ "
+                                                r"saving; code at [our page](https://github.com/x/y)."}) + "\n")
+    lib.import_paths([tmp_path / "p.jsonl"])
+    md = export_text(lib.pairs(""), "md", abstracts=True)
+    assert ("We track y^\\*(x) with a y^\\*-aware oracle, an exponential saving; code at our page "
+            "\\<https://github.com/x/y\\>.") in md  # Markdown-escaped, as an \\href's
+
+
 def test_citation_line_names_authors_and_link(tmp_path):
     from store.export import citation_line
     lib = Library(tmp_path / "lib")
