@@ -12,6 +12,8 @@ import logging
 import re
 from functools import lru_cache
 
+from .text import display_safe
+
 _OPERATORS = re.compile(r"\\(log|ln|exp|sin|cos|tan|min|max|sup|inf|lim|det|Pr|arg)\b\s*")
 _SUP = str.maketrans("0123456789+-=()nikT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵏᵀ")
 _SUB = str.maketrans("0123456789+-=()aeijknmtx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₙₘₜₓ")
@@ -204,7 +206,26 @@ def _own_macros(src: str) -> str:
     return _MACRO_USE.sub(lambda m: m.group() if _known_macro(m.group(1)) else m.group(1), src)
 
 
-_APPROX = re.compile(r"(?:(?<=[\s(\[])|^)~(?=\d)")
+# A tilde is TeX's tie (a space that does not break) only between words ("models~(LLMs)",
+# "vs.~understanding") or before a figure's, table's ... number ("Fig.~3"); elsewhere it is the
+# abstract's own: "about" ("(~675 vs. ~6,250 GPU days)", "is~75%"), a range ("3.3x~15x",
+# "14.2% ~ 43.5%") or part of a link ("stanford.edu/~yzzhang").
+_REFERENCE = re.compile(r"\b(?:Figs?|Figures?|Tables?|Tab|Sections?|Secs?|Eqs?|Equations?|Appendix|App|Theorems?|"
+                        r"Thm|Lemmas?|Algorithms?|Alg|Chapters?|Def|Definitions?|Corollary|Cor|Propositions?|Prop|"
+                        r"Ref|Steps?|Lines?)\.?$")
+
+
+def _tildes(src: str) -> str:
+    """Each tilde that is not a tie (see _REFERENCE) kept as a tilde."""
+    def repl(m: re.Match) -> str:
+        i = m.start()
+        before, after = src[i - 1:i], src[i + 1:i + 2]
+        tie = ((before.isalpha() or before in ".,;:)") and (after.isalpha() or after in "([\\")
+               or after.isdigit() and _REFERENCE.search(src[max(0, i - 12):i]))
+        return "~" if tie else r"\textasciitilde{}"
+    return re.sub("~", repl, src)
+
+
 _SPACE_BEFORE_PAREN = re.compile(r"(?<=[^\W_]|[\u0300-\u036f]) \(")  # after a letter, digit or accent
 
 
@@ -216,8 +237,8 @@ def latex_to_text(src: str, math: bool = False) -> str:
     else:
         src = re.sub(r"(?<!\\)([%$])", r"\\\1", src)  # a bare % is a percent sign here, not a comment; a $
         # left over is not math either (spans were converted before)
-        if "~" in src:  # "(~675 vs. ~6,250 GPU days)": about, not TeX's tie between two words
-            src = _APPROX.sub(r"\\textasciitilde{}", src)
+        if "~" in src:  # "(~675 vs. ~6,250 GPU days)": about, not TeX's tie (see _tildes)
+            src = _tildes(src)
         if "`" in src:
             src = _MIXED_QUOTES.sub(r"``\1''", _single_quotes(src))
         if "\\" in src:
@@ -246,18 +267,28 @@ def ligatures(text: str) -> str:
 _INLINE = re.compile(f"({MATH_SPAN})|{BOLD}|__([^_\\n]+?)__|{ITALIC}|{UNDERSCORE_ITALIC}|{MD_LINK}")
 
 
-def _inline(m: re.Match) -> str:
-    """Math as Unicode, a Markdown emphasis without its marks (a bold one may hold italics or math),
-    a Markdown link as "text <url>" (as \\href reads)."""
+def _inline(m: re.Match, held: list[str]) -> str:
+    """Math as Unicode (held aside: see plain_text), a Markdown emphasis without its marks (a bold
+    one may hold italics or math), a Markdown link as "text <url>" (as \\href reads)."""
     if m.group(1):
-        return latex_to_text(m.group(1).strip("$"), math=True)
+        held.append(latex_to_text(m.group(1).strip("$"), math=True))
+        return f"\ue000{len(held) - 1}\ue001"
     if m.group(6):
         return f"<{m.group(7)}>" if m.group(6) == m.group(7) else f"{m.group(6)} <{m.group(7)}>"
-    return _INLINE.sub(_inline, next(g for g in m.groups()[1:5] if g is not None))
+    return _INLINE.sub(lambda inner: _inline(inner, held), next(g for g in m.groups()[1:5] if g is not None))
+
+
+_HELD = re.compile("\ue000(\\d+)\ue001")
 
 
 def plain_text(text: str) -> str:
-    """Markup-free Unicode: math converted, LaTeX commands and Markdown emphasis dropped."""
-    text = _INLINE.sub(_inline, undouble_escapes(text))
-    text = latex_to_text(text) if "\\" in text or "{" in text else ligatures(text)
+    """Markup-free Unicode: math converted, LaTeX commands and Markdown emphasis dropped, control
+    characters too (a Markdown export or a title is read as the reader shows it). The math is held
+    aside while the text around it is converted: that pass took a set's braces for TeX's
+    ("$\\{G_t\\}$" read "Gₜ", not "{Gₜ}")."""
+    held: list[str] = []
+    text = _INLINE.sub(lambda m: _inline(m, held), undouble_escapes(display_safe(text)))
+    text = latex_to_text(text) if "\\" in text or "{" in text or "}" in text or "~" in text else ligatures(text)
+    if held:
+        text = _HELD.sub(lambda m: held[int(m.group(1))] if int(m.group(1)) < len(held) else m.group(), text)
     return " ".join(text.split()) if "\n" not in text else text

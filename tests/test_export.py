@@ -186,6 +186,30 @@ def test_markdown_abstracts_keep_math_stars_and_drop_markdown_marks(tmp_path):
             "\\<https://github.com/x/y\\>.") in md  # Markdown-escaped, as an \\href's
 
 
+def test_plain_text_keeps_sets_and_tildes_and_drops_control_characters():
+    """Cases from ICML and ICLR 2024 where plain text (exports, titles) read otherwise than the
+    reader: a set's braces went with the pass over the text around the math ("$\\{G_t\\}$" read
+    "Gₜ"); control characters a PDF left in (3D\\x02MoLM, "evalua\\x02tion") were written out; a
+    tilde was always TeX's tie, so a range ("14.2% ~ 43.5%"), "about" ("vs ~$750,000") and a link
+    ("stanford.edu/~yzzhang") lost it, and the reader showed a tie raw ("feedback~(RLCF)")."""
+    from store.latex import plain_text
+    from tui.render import render_abstract
+
+    cases = {
+        r"graphs $\{G_t\}$ at each step $t \in \{1,2, \cdots T\}$, with $\{A, B\}$ actions":
+            "graphs {Gₜ} at each step t ∈ {1,2, ⋯T}, with {A, B} actions",
+        "to enhance 3D\x02MoLM's evalua\x02tion: \x08i) retrieval": "to enhance 3DMoLM's evaluation: i) retrieval",
+        r"beats baselines by 14.2% ~ 43.5% at 3.3x~15x less cost (\$394 vs ~\$750,000); see Fig.~3 and "
+        r"https://cs.stanford.edu/~yzzhang/page": "beats baselines by 14.2% ~ 43.5% at 3.3x~15x less cost ($394 vs "
+        "~$750,000); see Fig. 3 and https://cs.stanford.edu/~yzzhang/page",
+        r"with CLIP feedback~(RLCF) in large language models~(LLMs), generation vs.~understanding":
+            "with CLIP feedback (RLCF) in large language models (LLMs), generation vs. understanding",
+    }
+    for source, shown in cases.items():
+        assert plain_text(source) == shown
+        assert " ".join(render_abstract(source)[0].plain.split()) == shown
+
+
 def test_citation_line_names_authors_and_link(tmp_path):
     from store.export import citation_line
     lib = Library(tmp_path / "lib")

@@ -97,7 +97,8 @@ def _emphasised(segment: str) -> str:
 
 
 def _plain(segment: str) -> str:
-    if "\\" in segment or "{" in segment or "}" in segment:  # a brace whose pair is in another segment too
+    # a brace whose pair is in another segment too; a TeX tie ("feedback~(RLCF)") or "about" (~675)
+    if "\\" in segment or "{" in segment or "}" in segment or "~" in segment:
         return latex_to_text(segment)
     return ligatures(segment)
 
