@@ -53,10 +53,13 @@ _MIXED_QUOTES = re.compile(r'``([^`"\'\n]{1,300}?)"')
 # TeX's single quotes, `like this' (30 of ICML's and ICLR's 4,870 abstracts): ‘like this’; one
 # closed by two ('' or ") is a double quote. The reader took a pair of them for a code span.
 _SINGLE_QUOTES = re.compile(r"(?<![`\w])`([^`'\"\n]{1,200}?)(''|'|\")(?![\w'])")
-
-
 # Markdown's or reStructuredText's ``code`` (ICML: "the Python library ``DoWhy``") is not a pair of TeX quotes
 _DOUBLE_TICKS = re.compile(r"``([^`'\"\n]+)``")
+# Bold may hold italics ("**In this position paper, we argue that ... *open-endedness* in AI ...**").
+BOLD = r"\*\*((?:[^*\n]|(?<![\w*])\*[^*\n ][^*\n]*?\*(?![\w*]))+?)\*\*"
+ITALIC = r"(?<![\w*])\*([^*\n ][^*\n]*?)\*(?![\w*])"
+UNDERSCORE_ITALIC = r"(?<!\w)_([^_\n ][^_\n]*?)_(?!\w)"
+MD_LINK = r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)"
 
 
 def _single_quotes(text: str) -> str:
@@ -64,11 +67,6 @@ def _single_quotes(text: str) -> str:
     if "``" in text:
         text = _DOUBLE_TICKS.sub(r"\1", text)
     return _SINGLE_QUOTES.sub(lambda m: f"‘{m.group(1)}’" if m.group(2) == "'" else f"“{m.group(1)}”", text)
-# Bold may hold italics ("**In this position paper, we argue that ... *open-endedness* in AI ...**").
-BOLD = r"\*\*((?:[^*\n]|(?<![\w*])\*[^*\n ][^*\n]*?\*(?![\w*]))+?)\*\*"
-ITALIC = r"(?<![\w*])\*([^*\n ][^*\n]*?)\*(?![\w*])"
-UNDERSCORE_ITALIC = r"(?<!\w)_([^_\n ][^_\n]*?)_(?!\w)"
-MD_LINK = r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)"
 
 
 # Font commands pylatexenc does not know, so it dropped them with their text ("the

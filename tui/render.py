@@ -15,7 +15,8 @@ from functools import lru_cache
 from rich.style import Style
 from rich.text import Text
 
-from store.latex import BOLD, ITALIC, MATH_SPAN, latex_to_text, ligatures, plain_text, undouble_escapes
+from store.latex import (BOLD, ITALIC, MATH_SPAN, MD_LINK, UNDERSCORE_ITALIC, latex_to_text, ligatures, plain_text,
+                          undouble_escapes)
 from store.text import display_safe
 
 _SEGMENT = re.compile(
@@ -23,9 +24,9 @@ _SEGMENT = re.compile(
     r"|" + BOLD.replace("(", "(?P<bold>", 1) + r"|__(?P<bold2>[^_\n]+?)__"
     r"|\\(?:textbf|mathbf)\{(?P<bold3>[^{}]*)\}"
     r"|\\(?:emph|textit|mathit)\{(?P<it3>[^{}]*)\}"
-    r"|" + ITALIC.replace("*([", "*(?P<it>[", 1) + r"|(?<!\w)_(?P<it2>[^_\n ][^_\n]*?)_(?!\w)"
+    r"|" + ITALIC.replace("*([", "*(?P<it>[", 1) + "|" + UNDERSCORE_ITALIC.replace("_([", "_(?P<it2>[", 1) +
     r"|(?<!`)(?P<tick>``?)(?P<code>[^`'\"\n]+)(?P=tick)(?!`)"  # `code`, ``code``; not TeX's `quotes' or ``quotes''"
-    r"|\[(?P<ltext>[^\]\n]+)\]\((?P<lurl>https?://[^)\s]+)\)"
+    r"|" + MD_LINK.replace(r"\[(", r"\[(?P<ltext>", 1).replace(r"\((", r"\((?P<lurl>", 1) +
     r"|\\href\{(?P<hurl>https?://[^{}\s]+)\}(?:\{(?P<htext>[^{}]*)\})?|\\url\{(?P<uurl>https?://[^{}\s]+)\}"
     r"|<(?P<aurl>https?://[^>\s]+)>|\{(?P<burl>https?://[^{}\s]+)\}"
     r"|(?P<url>https?://[^\s<>)\]*{}]+[^\s<>)\].,;:*{}])"  # not Markdown's ** or TeX's braces around it
