@@ -155,6 +155,9 @@ class PaperList:
         return self._line(i) if paper is None else orjson.dumps(paper.to_record())  # type: ignore[return-value]
 
 
+# In a corpus line: a paper whose title was read, not derived (a line without it has a derived one:
+# a record without the key is read so, see Paper.from_record). Inside a JSON string a quote is escaped.
+READ_TITLE = re.compile(rb'"derived_title":false')
 # In a corpus line: a source's file name (a paper's, or a merged variant's), as a JSON string. Inside
 # a JSON string a quote is escaped, so the pattern matches only the records' own "file" keys.
 SOURCE_FILE = re.compile(rb'"file":("(?:[^"\\]|\\.)*")')
@@ -187,6 +190,17 @@ class Corpus:
         for alias in paper.aliases:
             self._by_id.setdefault(alias, idx)
         return idx
+
+    def has_derived_titles(self) -> bool:
+        """Whether some paper's title was derived from its abstract (`papersift retitle` has work
+        only then), found in the file's bytes for the papers not parsed yet (~0.1 s at 300k papers)."""
+        papers = self.papers
+        parsed = 0
+        for paper in papers.parsed():
+            if paper.derived_title:
+                return True
+            parsed += 1
+        return len(papers.scan(READ_TITLE)) < len(papers) - parsed
 
     def add_alias(self, alias: str, idx: int) -> None:
         self.papers[idx].aliases.append(alias)

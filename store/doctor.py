@@ -126,7 +126,7 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
         sound, problem = _load_checked_corpus(corpus_path)
         if sound is not None:
             report.ok.append(f"{corpus_path.name}: parses, ids consistent")
-            if sound.title_rules < locations.TITLE_RULES:
+            if sound.title_rules < locations.TITLE_RULES and sound.has_derived_titles():
                 report.ok.append("titles: derived by an earlier papersift's rules; `papersift retitle` derives "
                                  "them with this version's")
         else:

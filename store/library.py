@@ -164,8 +164,9 @@ class Library(SearchMixin, DiscoveryMixin):
     @property
     def titles_outdated(self) -> bool:
         """True when the library's derived titles were made by older rules than this version's
-        (``papersift retitle`` brings them up to date)."""
-        return len(self.corpus) > 0 and self.corpus.title_rules < locations.TITLE_RULES
+        (``papersift retitle`` brings them up to date); never for a library whose titles were all read."""
+        corpus = self.corpus
+        return len(corpus) > 0 and corpus.title_rules < locations.TITLE_RULES and corpus.has_derived_titles()
 
     def retitle(self) -> tuple[int, int]:
         """Derive again the titles of the papers that came without one, with this version's rules.

@@ -210,6 +210,32 @@ async def test_outdated_derived_titles_are_pointed_out_once(lib, make):
     assert not Library(lib.folder).titles_outdated
 
 
+async def test_a_library_whose_titles_were_all_read_is_not_told_to_retitle(make, tmp_path):
+    """After an upgrade the app offered `papersift retitle` to every library made by an earlier
+    version, also one whose papers all came with their titles (JSONL, BibTeX): retitle would change
+    nothing there. Only a library holding derived titles is told, by the app and by doctor."""
+    from store.doctor import run_doctor
+    papers = tmp_path / "titled.jsonl"
+    papers.write_text("".join(json.dumps({"title": f"Paper {i}", "abstract": f"We study topic {i} of many in depth."}) + "\n"
+                              for i in range(3)))
+    titled = Library(tmp_path / "titled")
+    titled.import_paths([papers])
+    titled.corpus.title_rules = 0  # as an earlier papersift left it
+    titled.corpus.save(titled.corpus_path)
+    assert not Library(titled.folder).titles_outdated
+    assert not any("retitle" in line for line in run_doctor(titled.folder).ok)
+    app = make(Library(titled.folder))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert not [n.message for n in app._notifications if "papersift retitle" in n.message]
+    (tmp_path / "dump.txt").write_text("We study derived titles for papers that came without one.\n")
+    titled.import_paths([tmp_path / "dump.txt"])  # one paper without a title of its own
+    titled.corpus.title_rules = 0
+    titled.corpus.save(titled.corpus_path)
+    assert Library(titled.folder).titles_outdated
+    assert any("retitle" in line for line in run_doctor(titled.folder).ok)
+
+
 async def test_footer_labels_are_distinct(lib, make):
     """Every key the footer shows has its own label: "⏎ Read" beside "r Read" read as one action."""
     app = make(lib)

@@ -62,7 +62,7 @@ class PapersiftApp(SerialKeys, App):
                         f"(NeurIPS 2026): press {key_label(self, 'main.import_files')} to import your own dump "
                         f"or folder (or `papersift import FILE`), {key_label(self, 'app.help')} for every key",
                         timeout=15)
-        elif self.library.titles_outdated and self._told_titles() != TITLE_RULES:
+        elif self._told_titles() != TITLE_RULES and self.library.titles_outdated:  # (said: no look at the file)
             self.notify("this library's titles were derived by an earlier papersift; `papersift retitle` "
                         "derives them with this version's better rules (titles that came with the papers "
                         "stay as they are)", timeout=15)
