@@ -31,7 +31,7 @@ _NAME_RE = re.compile(_NAME)
 # characters without trying the four forms at each (3x faster on abstracts, same matches).
 _WRAPPED = re.compile(
     r"(?=[*$\\])(?:"
-    r"\*\*\s*(" + _NAME + r")\s*\*\*"                      # **Name**
+    r"\*\*\s*(" + _NAME + r"(?:\s+[A-Z][A-Za-z0-9-]*){0,2})\s*\*\*"  # **Name**, **SparQ Attention**
     r"|\$?\\text(?:bf|sc|tt|it)\{\s*(" + _NAME + r")\s*\}(?![A-Za-z])\$?"  # $\textbf{Name}$, not $\textbf{LE}arnable$
     r"|\\emph\{\s*(" + _NAME + r")\s*\}"
     r"|(?<![*\w])\*(" + _NAME + r")\*(?!\*))"                # *Name*
@@ -199,6 +199,8 @@ def find_name(abstract: str, intros: list[re.Match] | None = None) -> tuple[str,
 
     def add(name: str, start: int, end: int, score: int, plain_ok: bool, follow: bool = True) -> None:
         name = name.strip()
+        if " " in name and not _is_name(name.split()[0]):  # "**Deep Learning**" is emphasis, not a name
+            return
         if _is_name(_MATH_TAIL.sub("", name) or name):
             score += 2
         elif not (plain_ok and _plain_name_ok(name) and (not follow or _PLAIN_FOLLOW.match(abstract, end, end + 6))):
@@ -533,6 +535,9 @@ def _derive(abstract: str) -> str:
         for phrase in (_phrase_after(abstract, end), _intro_phrase(name, intros)):
             if _informative(phrase):
                 return f"{name}: {_trim(phrase, MAX_TITLE_WORDS - 1)}"
+        phrase = _phrase_before(abstract, name, end) or _purpose_after(abstract, name, end)
+        if phrase:
+            return phrase
         clause = _first_clause(abstract)
         if len(clause.replace(name, "").split()) < 4:  # not "SparseTSF — This paper introduces SparseTSF"
             return name
@@ -541,6 +546,50 @@ def _derive(abstract: str) -> str:
         return _capitalized(focus)
     return (_contribution(abstract, intros) or _first_clause(abstract) or _trim(_clean(abstract), MAX_TITLE_WORDS)
             or "(empty abstract)")
+
+
+# What a name is, said before it: "a new architecture, HSTU, designed for X", "a tree search algorithm
+# based on Y, which we call *Volume-MCTS*", "a ... framework, dubbed RoboFlamingo, built upon Z".
+_NAMED_AS = re.compile(r",\s*(?:(?:which|that)\s+we\s+(?:call|term|dub|name|coin)|(?:dubbed|called|named|termed|coined))?"
+                       r"\s*(?:as\s+)?[\s*{}$\\]*(?:emph\{|textbf\{|textsc\{)?$")
+_INDEFINITE = re.compile(r"\b(?:an?)\s")
+_GOES_ON = re.compile(r"[*}$\s]*,?\s*((?:designed|built|tailored|developed)\s+(?:for|to|upon|on)\s+[^,.;]+|to\s+[a-z]+\s+[^,.;]+)")
+_FOR_PURPOSE = re.compile(r"[*}$\s]*\s+(for\s+[^,.;()]+)")
+
+
+def _phrase_before(abstract: str, name: str, end: int) -> str:
+    """ "NAME: a tree search algorithm based on Y" from "a tree search algorithm based on Y, which we
+    call NAME"; a phrase that says only "a new architecture" takes what follows the name too
+    ("designed for X", "to learn X"). "" if the name is not set off so."""
+    start = abstract.rfind(name, 0, end)
+    sentence = max(abstract.rfind(". ", 0, start), -2) + 2
+    named = _NAMED_AS.search(abstract, sentence, start)
+    if start < 0 or not named:
+        return ""
+    articles = list(_INDEFINITE.finditer(abstract, sentence, named.start()))
+    if not articles:
+        return ""
+    begin = articles[-1].start()
+    if len(articles) > 1 and abstract[:begin].endswith(" as ") and "," not in abstract[articles[-2].start():begin]:
+        begin = articles[-2].start()  # "a novel formulation of SAM as a bilevel optimization problem"
+    phrase = _clean(abstract[begin:named.start()])
+    if len(phrase.split()) < 2 or "(" in phrase and ")" not in phrase:
+        return ""
+    if not _informative(phrase) or len(phrase.split()) < 4:
+        more = _GOES_ON.match(abstract, end)
+        if more and not _BAD_START.match(more.group(1)) and not _ANAPHORA.search(more.group(1)):
+            phrase = f"{phrase} {_clean(more.group(1))}"  # not "to address these issues"
+    return f"{name}: {_trim(phrase, MAX_TITLE_WORDS - 1)}" if _informative(phrase) else ""
+
+
+def _purpose_after(abstract: str, name: str, end: int) -> str:
+    """ "REMEDI for efficient and accurate estimation of differential entropy" from "we introduce REMEDI
+    for efficient and accurate estimation of ..."; "" if the name is not followed by such a purpose."""
+    m = _FOR_PURPOSE.match(abstract, end)
+    if not m:
+        return ""
+    purpose = _clean(m.group(1))
+    return f"{name} {_trim(purpose, MAX_TITLE_WORDS - 1)}" if len(purpose.split()) >= 3 and _informative(purpose[4:]) else ""
 
 
 # "To reduce the balancing error ..." (a purpose clause taken as the contribution) reads as a
