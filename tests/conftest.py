@@ -66,3 +66,14 @@ def recording(real, calls: list, first_delay: float = 0.0):
             time.sleep(first_delay)
         return real(*args, **kwargs)
     return wrapper
+
+
+def assert_reads_as(cases: dict[str, str]) -> None:
+    """Each source abstract reads as given both in plain text (exports, titles) and in the reader
+    (white space collapsed): the two must never disagree."""
+    from store.latex import plain_text
+    from tui.render import render_abstract
+
+    for source, shown in cases.items():
+        assert plain_text(source) == shown
+        assert " ".join(render_abstract(source)[0].plain.split()) == shown

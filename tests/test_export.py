@@ -18,6 +18,8 @@ from store import Library
 from store.exchange import plan_merge, read_annotation_records
 from store.export import FORMATS, export_text, org_tag, to_csv
 
+from .conftest import assert_reads_as
+
 HOSTILE = ['=HYPERLINK("http://evil","x")', "+1+1", "-2", "@SUM(A1)", 'quote " and, comma', "brace { } {",
            "back\\slash $math$ & 50% #hash _under ~tilde ^caret", "emoji 🧪🔬 ünïcödé", "multi\nline\n\n* not a heading",
            "x" * 5000]
@@ -160,14 +162,18 @@ def test_bibtex_keeps_inline_math_and_escapes_the_rest(tmp_path):
     assert bib_title(Paper(id="x", abstract="", title="A \ue0007\ue000 trap $x$")) == "A 7 trap $x$"
 
 
+def _markdown_with_abstract(tmp_path, abstract: str) -> str:
+    """The Markdown reading list (abstracts included) of a library holding one paper."""
+    lib = Library(tmp_path / "lib")
+    (tmp_path / "p.jsonl").write_text(json.dumps({"title": "A paper", "abstract": abstract}) + "\n")
+    lib.import_paths([tmp_path / "p.jsonl"])
+    return export_text(lib.pairs(""), "md", abstracts=True)
+
+
 def test_markdown_abstracts_read_as_plain_unicode(tmp_path):
     """A shortlist is read by people: the abstract's LaTeX shows as the app shows it."""
-    lib = Library(tmp_path / "lib")
-    (tmp_path / "p.jsonl").write_text(json.dumps({
-        "title": "Regret bounds", "abstract": r"We beat the $\mathcal{O}(\sqrt{T})$ regret for unknown $\textit{K}$ "
-                                              r"with ``Shortcut Gradients'' --- in 3\% of the time."}) + "\n")
-    lib.import_paths([tmp_path / "p.jsonl"])
-    md = export_text(lib.pairs(""), "md", abstracts=True)
+    md = _markdown_with_abstract(tmp_path, r"We beat the $\mathcal{O}(\sqrt{T})$ regret for unknown $\textit{K}$ "
+                                           r"with ``Shortcut Gradients'' --- in 3\% of the time.")
     assert "We beat the 𝒪(√(T)) regret for unknown K with “Shortcut Gradients” — in 3% of the time." in md
 
 
@@ -176,12 +182,8 @@ def test_markdown_abstracts_keep_math_stars_and_drop_markdown_marks(tmp_path):
     lost both stars to an "*italic*" found between the two, so a shortlist printed a different
     symbol ("y^(x)"). Now one pass from the left, as the reader reads it: _italic_ (119 of ICML's
     and ICLR's abstracts) loses its marks and a Markdown link reads "text <url>", as \\href does."""
-    lib = Library(tmp_path / "lib")
-    (tmp_path / "p.jsonl").write_text(json.dumps({
-        "title": "Bilevel oracles", "abstract": r"We track $y^*(x)$ with a $y^*$-aware oracle, an _exponential_ "
-                                                r"saving; code at [our page](https://github.com/x/y)."}) + "\n")
-    lib.import_paths([tmp_path / "p.jsonl"])
-    md = export_text(lib.pairs(""), "md", abstracts=True)
+    md = _markdown_with_abstract(tmp_path, r"We track $y^*(x)$ with a $y^*$-aware oracle, an _exponential_ "
+                                           r"saving; code at [our page](https://github.com/x/y).")
     assert ("We track y^\\*(x) with a y^\\*-aware oracle, an exponential saving; code at our page "
             "\\<https://github.com/x/y\\>.") in md  # Markdown-escaped, as an \\href's
 
@@ -192,9 +194,6 @@ def test_plain_text_keeps_sets_and_tildes_and_drops_control_characters():
     "Gₜ"); control characters a PDF left in (3D\\x02MoLM, "evalua\\x02tion") were written out; a
     tilde was always TeX's tie, so a range ("14.2% ~ 43.5%"), "about" ("vs ~$750,000") and a link
     ("stanford.edu/~yzzhang") lost it, and the reader showed a tie raw ("feedback~(RLCF)")."""
-    from store.latex import plain_text
-    from tui.render import render_abstract
-
     cases = {
         r"graphs $\{G_t\}$ at each step $t \in \{1,2, \cdots T\}$, with $\{A, B\}$ actions":
             "graphs {Gₜ} at each step t ∈ {1,2, ⋯T}, with {A, B} actions",
@@ -205,9 +204,7 @@ def test_plain_text_keeps_sets_and_tildes_and_drops_control_characters():
         r"with CLIP feedback~(RLCF) in large language models~(LLMs), generation vs.~understanding":
             "with CLIP feedback (RLCF) in large language models (LLMs), generation vs. understanding",
     }
-    for source, shown in cases.items():
-        assert plain_text(source) == shown
-        assert " ".join(render_abstract(source)[0].plain.split()) == shown
+    assert_reads_as(cases)
 
 
 def test_citation_line_names_authors_and_link(tmp_path):

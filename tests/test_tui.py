@@ -13,7 +13,7 @@ from textual.widgets import Label, TextArea
 
 from store import Library
 
-from .conftest import DATA, recording, wait_workers
+from .conftest import DATA, assert_reads_as, recording, wait_workers
 from tui.app import make_app
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
@@ -1037,9 +1037,6 @@ def test_reader_keeps_money_a_papers_own_macros_and_doubled_escapes():
     for math ("under \\$50" read "under 50", or ate the text up to the next $), a dump's doubled
     escapes ("90\\\\%" broke the line; "\\\\$300,000" took the rest of the abstract into math),
     a paper's own macros dropped with the sentence's subject ("we introduce \\foldflow, a ...")."""
-    from tui.render import render_abstract
-    from store.latex import plain_text
-
     cases = {
         r"PixArt-$\alpha$ costs \$26,000 (\$320,000 before), about (~675 vs. ~6,250 GPU days), see Fig.~3.":
             "PixArt-α costs $26,000 ($320,000 before), about (~675 vs. ~6,250 GPU days), see Fig. 3.",
@@ -1054,9 +1051,7 @@ def test_reader_keeps_money_a_papers_own_macros_and_doubled_escapes():
         r"it costs between $5 and $10 per run of $n$ steps, $5\times$ less; $\sim$10% of $ C_W $":
             "it costs between $5 and $10 per run of n steps, 5× less; ∼10% of C_W",
     }
-    for source, shown in cases.items():
-        assert plain_text(source) == shown
-        assert " ".join(render_abstract(source)[0].plain.split()) == shown
+    assert_reads_as(cases)
 
 
 def test_links_end_where_the_markup_around_them_starts_and_bold_holds_italics():
@@ -1112,9 +1107,6 @@ def test_scripts_unicode_cannot_write_keep_their_grouping():
     what it holds: ICML's "$\\tilde O(\\varepsilon^{-2}\\mathfrak Sd^{1-p/2})$" read "Õ(ε⁻²𝔖d^1-p/2)",
     a different bound (88 of ICML + ICLR 2024's abstracts). Such a script is set in parentheses
     when it holds more than one term; a word, a symbol or a group already in parentheses is not."""
-    from tui.render import render_abstract
-    from store.latex import plain_text
-
     cases = {  # each from ICML or ICLR 2024
         r"an earlier $\tilde O(\varepsilon^{-2}\mathfrak Sd^{1-p/2})$ bound": "an earlier Õ(ε⁻²𝔖d^(1-p/2)) bound",
         r"on pseudo-Euclidean spaces $\mathbb{R}^{p,q}$ and $X \in \mathbb{R}^{n_1 \times k}$":
@@ -1126,9 +1118,7 @@ def test_scripts_unicode_cannot_write_keep_their_grouping():
         # clear as they are: a word, a symbol, a command with its argument, a parenthesized group
         r"$t_{mix}$, $x^{\top} y$, $N_{\mathcal{F}}(\epsilon)$, $w^{(t)}$, $x^{-1}$": "tₘᵢₓ, x^⊤ y, N_ℱ(ϵ), w^(t), x⁻¹",
     }
-    for source, shown in cases.items():
-        assert plain_text(source) == shown
-        assert " ".join(render_abstract(source)[0].plain.split()) == shown
+    assert_reads_as(cases)
 
 
 async def test_tex_quotes_and_dashes_are_typeset(lib, make, tmp_path):
