@@ -25,8 +25,9 @@ CORPUS_VERSION = 2
 # 1: numbered; 2: "To reduce X" reads "Reducing X"; 3: no names from math ("r-1") or bold discourse
 # words ("**Essentially**, ..."), and upper-case names whole ("TIME WEAVER"); 4: math in a title
 # keeps a script's grouping ("Õ(ε^(-p)d^(p/2))", not "Õ(ε^-pd^p/2)"; see store.latex); 5: a name
-# said after what it is ("a new architecture, HSTU, designed for X") or before its purpose ("REMEDI for X")
-TITLE_RULES = 5
+# said after what it is ("a new architecture, HSTU, designed for X") or before its purpose ("REMEDI for X");
+# 6: what "which/that" says a name does, in the gerund ("WebNavigator: reframing X", "DistillSpec: using X")
+TITLE_RULES = 6
 ANNOTATIONS_FILE = "annotations.json"
 INDEX_CACHE_FILE = "index.cache"
 SIMILAR_CACHE_FILE = "similar.cache"  # the more-like-this model (numpy .npz); disposable

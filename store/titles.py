@@ -399,7 +399,7 @@ def _intro_phrase(name: str, intros: list[re.Match]) -> str:
         before, after = clause.split(name, 1)
         if not after.strip(" *}$)"):
             which = _WHICH.match(rest, len(clause))
-            after = _to_clause_end(rest[which.end():]) if which else ""
+            after = _verb_as_gerund(_to_clause_end(rest[which.end():])) if which else ""
         after = _LEADING_ALIAS.sub("", after)  # "Prompting4Debugging (P4D) as a debugging tool"
         for part in (_NAMING_TAIL.sub("", " " + _clean(before)).strip(), _clean(after)):
             if _informative(part):
@@ -535,7 +535,8 @@ def _derive(abstract: str) -> str:
         for phrase in (_phrase_after(abstract, end), _intro_phrase(name, intros)):
             if _informative(phrase):
                 return f"{name}: {_trim(phrase, MAX_TITLE_WORDS - 1)}"
-        phrase = _phrase_before(abstract, name, end) or _purpose_after(abstract, name, end)
+        phrase = (_phrase_before(abstract, name, end) or _purpose_after(abstract, name, end)
+                  or _what_it_does(abstract, name, end))
         if phrase:
             return phrase
         clause = _first_clause(abstract)
@@ -580,6 +581,36 @@ def _phrase_before(abstract: str, name: str, end: int) -> str:
         if more and not _BAD_START.match(more.group(1)) and not _ANAPHORA.search(more.group(1)):
             phrase = f"{phrase} {_clean(more.group(1))}"  # not "to address these issues"
     return f"{name}: {_trim(phrase, MAX_TITLE_WORDS - 1)}" if _informative(phrase) else ""
+
+
+def _what_it_does(abstract: str, name: str, end: int) -> str:
+    """ "DistillSpec: using knowledge distillation to better align …" from "we propose {\\em DistillSpec}
+    that uses knowledge distillation to better align …"; "" if no "which/that <verb>" follows the name."""
+    m = _DOES.match(abstract, end)
+    if not m:
+        return ""
+    phrase = _verb_as_gerund(_clean(m.group(1)))
+    return f"{name}: {_trim(phrase, MAX_TITLE_WORDS - 1)}" if phrase != _clean(m.group(1)) and _informative(phrase) else ""
+
+
+_DOES = re.compile(r"[*}$\s]*,?\s*(?:which|that)\s+([a-z]+s\s+[^,.;]+)")
+_NOT_ACTIONS = frozenset("is has was does gives lies".split())
+
+
+def _verb_as_gerund(phrase: str) -> str:
+    """ "uses X to Y" -> "using X to Y" (what follows "which"/"that" reads as a title in the gerund, as
+    real titles write it: "ReDiffuser: utilizing confidence estimation …"); other phrases as they are."""
+    verb, _, rest = phrase.partition(" ")
+    if not (verb.isalpha() and verb.islower() and verb.endswith("s")) or verb in _NOT_ACTIONS or verb.endswith("ss"):
+        return phrase
+    if verb.endswith("ies"):
+        base = verb[:-3] + "y"
+    elif verb.endswith(("sses", "shes", "ches", "xes", "zes")):
+        base = verb[:-2]
+    else:
+        base = verb[:-1]
+    done = _gerund(f"To {base} {rest}".rstrip())
+    return done[0].lower() + done[1:] if done != f"To {base} {rest}".rstrip() else phrase
 
 
 def _purpose_after(abstract: str, name: str, end: int) -> str:
