@@ -60,6 +60,9 @@ BOLD = r"\*\*((?:[^*\n]|(?<![\w*])\*[^*\n ][^*\n]*?\*(?![\w*]))+?)\*\*"
 ITALIC = r"(?<![\w*])\*([^*\n ][^*\n]*?)\*(?![\w*])"
 UNDERSCORE_ITALIC = r"(?<!\w)_([^_\n ][^_\n]*?)_(?!\w)"
 MD_LINK = r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)"
+# Math that only sets text in a font ("$\textit{Flow-to-Better (FTB)}$", "$\textbf{X}$"): text, not math
+# (math drops the space before a parenthesis).
+WRAPPED_MATH = re.compile(r"^\$\s*\\(textbf|mathbf|boldsymbol|textit|emph|mathit|texttt|textsc)\{([^{}]*)\}\s*\$$")
 
 
 def _single_quotes(text: str) -> str:
@@ -233,8 +236,8 @@ def latex_to_text(src: str, math: bool = False) -> str:
     if math:
         src = _keep_space(_scripts(src))
     else:
-        src = re.sub(r"(?<!\\)([%$])", r"\\\1", src)  # a bare % is a percent sign here, not a comment; a $
-        # left over is not math either (spans were converted before)
+        src = re.sub(r"(?<!\\)([%$&#])", r"\\\1", src)  # a bare % is a percent sign here, not a comment; a $
+        # left over is not math either (spans were converted before); & and # are what they say ("Harmless & Red Team")
         if "~" in src:  # "(~675 vs. ~6,250 GPU days)": about, not TeX's tie (see _tildes)
             src = _tildes(src)
         if "`" in src:
@@ -269,7 +272,8 @@ def _inline(m: re.Match, held: list[str]) -> str:
     """Math as Unicode (held aside: see plain_text), a Markdown emphasis without its marks (a bold
     one may hold italics or math), a Markdown link as "text <url>" (as \\href reads)."""
     if m.group(1):
-        held.append(latex_to_text(m.group(1).strip("$"), math=True))
+        wrapped = WRAPPED_MATH.match(m.group(1))
+        held.append(latex_to_text(wrapped.group(2)) if wrapped else latex_to_text(m.group(1).strip("$"), math=True))
         return f"\ue000{len(held) - 1}\ue001"
     if m.group(6):
         return f"<{m.group(7)}>" if m.group(6) == m.group(7) else f"{m.group(6)} <{m.group(7)}>"

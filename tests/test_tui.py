@@ -1102,6 +1102,25 @@ def test_a_brace_or_footnote_split_by_math_or_a_link_does_not_show_raw():
         assert links == [w.strip("[].") for w in shown.split() if w.strip("[]").startswith("https://")]
 
 
+def test_ampersands_fonts_in_math_and_italics_in_bold_read_alike_everywhere():
+    """From ICML and ICLR 2024: plain text dropped a bare & in an abstract holding LaTeX ("Anthropic
+    Harmless & Red Team" read "Harmless Red Team"; the reader too, in such a passage) and the space in
+    "$\\textit{Flow-to-Better (FTB)}$" (math's rule, for a name only set in italics); the reader showed
+    "**_perception_**" with its underscores."""
+    from tui.render import render_abstract
+
+    assert_reads_as({
+        r"benchmarks Anthropic Harmless & Red Team, PKU #1 \emph{and} accuracy & AUC gains":
+            "benchmarks Anthropic Harmless & Red Team, PKU #1 and accuracy & AUC gains",
+        r"we introduce our method named $\textit{Flow-to-Better (FTB)}$, which leverages \emph{x}":
+            "we introduce our method named Flow-to-Better (FTB), which leverages x",
+        "overall quality assessment. **_a)_** To evaluate the low-level **_perception_** ability":
+            "overall quality assessment. a) To evaluate the low-level perception ability",
+    })
+    text, _ = render_abstract("To evaluate the low-level **_perception_** ability")
+    assert [(text.plain[s.start:s.end], str(s.style)) for s in text.spans] == [("perception", "bold italic")]
+
+
 def test_scripts_unicode_cannot_write_keep_their_grouping():
     """A superscript or subscript Unicode has no characters for lost its braces, and with them
     what it holds: ICML's "$\\tilde O(\\varepsilon^{-2}\\mathfrak Sd^{1-p/2})$" read "Õ(ε⁻²𝔖d^1-p/2)",

@@ -15,8 +15,8 @@ from functools import lru_cache
 from rich.style import Style
 from rich.text import Text
 
-from store.latex import (BOLD, ITALIC, MATH_SPAN, MD_LINK, UNDERSCORE_ITALIC, latex_to_text, ligatures, plain_text,
-                          undouble_escapes)
+from store.latex import (BOLD, ITALIC, MATH_SPAN, MD_LINK, UNDERSCORE_ITALIC, WRAPPED_MATH, latex_to_text, ligatures,
+                          plain_text, undouble_escapes)
 from store.text import display_safe
 
 _SEGMENT = re.compile(
@@ -31,10 +31,9 @@ _SEGMENT = re.compile(
     r"|<(?P<aurl>https?://[^>\s]+)>|\{(?P<burl>https?://[^{}\s]+)\}"
     r"|(?P<url>https?://[^\s<>)\]*{}]+[^\s<>)\].,;:*{}])"  # not Markdown's ** or TeX's braces around it
 )
-_ITALIC = re.compile(ITALIC)
+_ITALIC = re.compile(f"{ITALIC}|{UNDERSCORE_ITALIC}")  # inside bold: "**_perception_**" too
 _FOOTNOTE = re.compile(r"\\footnote\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # two levels of braces inside
 _SPACES = re.compile(r"(?<=\S)[ \t]{2,}(?=\S)")
-_WRAPPED_MATH = re.compile(r"^\$\s*\\(textbf|mathbf|boldsymbol|textit|emph|mathit|texttt|textsc)\{([^{}]*)\}\s*\$$")
 LINK_STYLE = "underline"
 _WORD = re.compile(r"\w+")
 
@@ -65,16 +64,19 @@ def render_abstract(abstract: str) -> tuple[Text, list[str]]:
         pos = m.end()
         g = m.groupdict()
         if g["math"]:
-            wrapped = _WRAPPED_MATH.match(g["math"])
+            wrapped = WRAPPED_MATH.match(g["math"])
             if wrapped:
                 style = "bold" if wrapped.group(1) in ("textbf", "mathbf", "boldsymbol") else "italic"
                 out.append(latex_to_text(wrapped.group(2)), style=style)
             else:
                 out.append(latex_to_text(g["math"].strip("$"), math=True), style="italic")
         elif g["bold"]:  # italics inside are bold italics
-            for k, part in enumerate(_ITALIC.split(g["bold"])):
-                if part:
-                    out.append(_emphasised(part), style="bold italic" if k % 2 else "bold")
+            at = 0
+            for inner in _ITALIC.finditer(g["bold"]):
+                out.append(_emphasised(g["bold"][at:inner.start()]), style="bold")
+                out.append(_emphasised(inner.group(1) or inner.group(2)), style="bold italic")
+                at = inner.end()
+            out.append(_emphasised(g["bold"][at:]), style="bold")
         elif g["bold2"] or g["bold3"] is not None:
             out.append(_emphasised(g["bold2"] or g["bold3"] or ""), style="bold")
         elif g["it"] or g["it2"] or g["it3"] is not None:
