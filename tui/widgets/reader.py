@@ -85,13 +85,9 @@ class Reader(VerticalScroll, can_focus=True):
         byline = paper.byline()
         if byline:
             parts.append(Text(display_safe(byline, False), style="italic"))
-        labels = Text()
         for name, value in (("keywords", " · ".join(paper.keywords)), ("area", paper.area)):
-            if value:
-                labels.append(("   " if labels else "") + name + " ", style="dim")
-                labels.append(display_safe(value, False), style="cyan")
-        if labels:
-            parts.append(labels)
+            if value:  # a line each: wrapped on one, the area ran on from the last keyword
+                parts.append(Text.assemble((name + " ", "dim"), (display_safe(value, False), "cyan")))
         meta = Text.from_markup(
             f"[{STATUS_STYLE[ann.status]}]{ann.status}[/]  "
             f"[yellow]{'★' * ann.star}{'☆' * (3 - ann.star)}[/]  "
