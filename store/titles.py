@@ -563,9 +563,11 @@ def _phrase_before(abstract: str, name: str, end: int) -> str:
     call NAME"; a phrase that says only "a new architecture" takes what follows the name too
     ("designed for X", "to learn X"). "" if the name is not set off so."""
     start = abstract.rfind(name, 0, end)
+    if start < 0:
+        return ""
     sentence = max(abstract.rfind(". ", 0, start), -2) + 2
     named = _NAMED_AS.search(abstract, sentence, start)
-    if start < 0 or not named:
+    if not named:
         return ""
     articles = list(_INDEFINITE.finditer(abstract, sentence, named.start()))
     if not articles:
