@@ -56,8 +56,9 @@ _SINGLE_QUOTES = re.compile(r"(?<![`\w])`([^`'\"\n]{1,200}?)(''|'|\")(?![\w'])")
 # Markdown's or reStructuredText's ``code`` (ICML: "the Python library ``DoWhy``") is not a pair of TeX quotes
 _DOUBLE_TICKS = re.compile(r"``([^`'\"\n]+)``")
 # Bold may hold italics ("**In this position paper, we argue that ... *open-endedness* in AI ...**").
-BOLD = r"\*\*((?:[^*\n]|(?<![\w*])\*[^*\n ][^*\n]*?\*(?![\w*]))+?)\*\*"
-ITALIC = r"(?<![\w*])\*([^*\n ][^*\n]*?)\*(?![\w*])"
+# A Markdown-escaped star ("O\\*NET") opens neither, and reads as a star (see latex_to_text).
+BOLD = r"(?<!\\)\*\*((?:[^*\n]|(?<![\w*\\])\*[^*\n ][^*\n]*?\*(?![\w*]))+?)\*\*"
+ITALIC = r"(?<![\w*\\])\*([^*\n ][^*\n]*?)\*(?![\w*])"
 UNDERSCORE_ITALIC = r"(?<!\w)_([^_\n ][^_\n]*?)_(?!\w)"
 MD_LINK = r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)"
 # Math that only sets text in a font ("$\textit{Flow-to-Better (FTB)}$", "$\textbf{X}$"): text, not math
@@ -238,6 +239,8 @@ def latex_to_text(src: str, math: bool = False) -> str:
     else:
         src = re.sub(r"(?<!\\)([%$&#])", r"\\\1", src)  # a bare % is a percent sign here, not a comment; a $
         # left over is not math either (spans were converted before); & and # are what they say ("Harmless & Red Team")
+        if "\\*" in src:  # Markdown's escaped star (NeurIPS 2026: "standard O\\*NET tasks"), not TeX's \\*
+            src = src.replace("\\*", "*")
         if "~" in src:  # "(~675 vs. ~6,250 GPU days)": about, not TeX's tie (see _tildes)
             src = _tildes(src)
         if "`" in src:

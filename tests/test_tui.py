@@ -1116,6 +1116,9 @@ def test_ampersands_fonts_in_math_and_italics_in_bold_read_alike_everywhere():
             "we introduce our method named Flow-to-Better (FTB), which leverages x",
         "overall quality assessment. **_a)_** To evaluate the low-level **_perception_** ability":
             "overall quality assessment. a) To evaluate the low-level perception ability",
+        # a Markdown-escaped star is a star, and opens no italics (NeurIPS 2026's seeds: "O\\*NET" read "ONET")
+        r"using standard O\*NET computer-occupation tasks, \emph{six} models and \*not italic\* O*NET tasks":
+            "using standard O*NET computer-occupation tasks, six models and *not italic* O*NET tasks",
     })
     text, _ = render_abstract("To evaluate the low-level **_perception_** ability")
     assert [(text.plain[s.start:s.end], str(s.style)) for s in text.spans] == [("perception", "bold italic")]

@@ -21,7 +21,7 @@ from store.text import display_safe
 
 _SEGMENT = re.compile(
     r"(?P<math>" + MATH_SPAN + ")"
-    r"|" + BOLD.replace("(", "(?P<bold>", 1) + r"|__(?P<bold2>[^_\n]+?)__"
+    r"|" + BOLD.replace(r"\*\*(", r"\*\*(?P<bold>", 1) + r"|__(?P<bold2>[^_\n]+?)__"
     r"|\\(?:textbf|mathbf)\{(?P<bold3>[^{}]*)\}"
     r"|\\(?:emph|textit|mathit)\{(?P<it3>[^{}]*)\}"
     r"|" + ITALIC.replace("*([", "*(?P<it>[", 1) + "|" + UNDERSCORE_ITALIC.replace("_([", "_(?P<it2>[", 1) +
