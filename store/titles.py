@@ -545,8 +545,27 @@ def _derive(abstract: str) -> str:
         return f"{name} — {_trim(clause, MAX_TITLE_WORDS - 1)}"
     if focus:
         return _capitalized(focus)
-    return (_contribution(abstract, intros) or _first_clause(abstract) or _trim(_clean(abstract), MAX_TITLE_WORDS)
-            or "(empty abstract)")
+    return (_contribution(abstract, intros) or _question(abstract) or _first_clause(abstract)
+            or _trim(_clean(abstract), MAX_TITLE_WORDS) or "(empty abstract)")
+
+
+# The question an abstract asks, where it names no contribution: real titles often ask it.
+_QUESTION = re.compile(r"(?:^|[.:;]\s+|\?\s+)((?:When|How|What|Why|Which|Can|Could|Does|Do|Is|Are|Should|Will|Would|"
+                       r"To what extent|In what)\b[^.?:;]{10,140}\?)")
+_POINTS_BACK = re.compile(r"\b(?:this|that|these|those|it|them)\?$", re.I)
+
+
+def _question(abstract: str) -> str:
+    """ "... raises a question: how do LLMs handle such trade-offs?" -> "How do LLMs handle such
+    trade-offs?"; "" if the abstract asks none that stands alone ("would it be encountered in practice?",
+    "what prevents us from doing this?")."""
+    m = _QUESTION.search(abstract)
+    if not m:
+        return ""
+    q = _clean(m.group(1)).rstrip("?") + "?"
+    if not 4 <= len(q.split()) <= MAX_TITLE_WORDS or _POINTS_BACK.search(q) or _ANAPHORA.match(q):
+        return ""
+    return q[0].upper() + q[1:]
 
 
 # What a name is, said before it: "a new architecture, HSTU, designed for X", "a tree search algorithm

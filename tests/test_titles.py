@@ -282,7 +282,7 @@ def test_the_title_rules_are_numbered():
     digest = hashlib.sha256("\n".join(derive_title(t) for t in texts).encode()).hexdigest()[:16]
     # 3 changed 8 of ICML's and ICLR's 4,870 titles and 4 changed 5, none of these 501: the same digest
     pinned = {1: "2c20afecb5e55584", 2: "673ab717c943fec8", 3: "673ab717c943fec8", 4: "673ab717c943fec8",
-              5: "03ff9bf3e8d658a0", 6: "354275dc60e38882"}
+              5: "03ff9bf3e8d658a0", 6: "354275dc60e38882", 7: "354275dc60e38882"}  # 7 changed 6 titles, none here
     assert digest == pinned.get(TITLE_RULES), (
         f"derived titles changed: bump TITLE_RULES in store/locations.py and pin {digest!r} to it")
 
@@ -323,3 +323,19 @@ def test_a_name_said_after_what_it_is_or_followed_by_its_purpose_gets_a_gloss():
         "DistillSpec: using knowledge distillation to better align the draft model…"
     # emphasis of two plain words is not a name
     assert not derive_title("Models are slow. We show that **Deep Learning** is not needed.").startswith("Deep Learning:")
+
+
+def test_an_abstract_that_asks_a_question_and_names_no_contribution_is_titled_by_it():
+    """Cases from ICML 2024 (title rules 7): with no name, focus or "we propose", the title was the
+    opening background clause; a question the abstract asks says more, as real titles often ask
+    it ("The Relative Value of Prediction in Algorithmic Decision Making", "Is DPO Superior to PPO
+    for LLM Alignment?"). A question that points back ("would it be ...?") does not stand alone."""
+    assert derive_title("Algorithmic predictions are increasingly used to inform the allocations of goods. "
+                        "Yet little is known. What is the relative value of prediction in algorithmic decision "
+                        "making? We compare it with expanding access.") == \
+        "What is the relative value of prediction in algorithmic decision making?"
+    assert derive_title("RLHF is currently the most widely used method. Reward-free methods such as DPO show "
+                        "results. Is DPO truly superior to PPO? We study both.") == "Is DPO truly superior to PPO?"
+    for asks in ("Would it be encountered in practice?", "What is preventing us from achieving this?"):
+        title = derive_title(f"Many roboticists dream of presenting a robot with a task. {asks} We argue for more.")
+        assert "?" not in title and title.startswith("Many roboticists dream")
