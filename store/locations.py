@@ -27,8 +27,9 @@ CORPUS_VERSION = 2
 # keeps a script's grouping ("Õ(ε^(-p)d^(p/2))", not "Õ(ε^-pd^p/2)"; see store.latex); 5: a name
 # said after what it is ("a new architecture, HSTU, designed for X") or before its purpose ("REMEDI for X");
 # 6: what "which/that" says a name does, in the gerund ("WebNavigator: reframing X", "DistillSpec: using X");
-# 7: an abstract that names no contribution but asks a question is titled by it ("Is DPO truly superior to PPO?")
-TITLE_RULES = 7
+# 7: an abstract that names no contribution but asks a question is titled by it ("Is DPO truly superior to PPO?");
+# 8: "we tackle these challenges through X" / "through the lens of X" is titled X
+TITLE_RULES = 8
 ANNOTATIONS_FILE = "annotations.json"
 INDEX_CACHE_FILE = "index.cache"
 SIMILAR_CACHE_FILE = "similar.cache"  # the more-like-this model (numpy .npz); disposable

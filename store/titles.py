@@ -435,7 +435,10 @@ _FOCUS_LEAD = re.compile(r"(?:the (?:problem|question|task|issue|challenge) of)\
 _FOCUS_END = re.compile(r"\s+by\s+\w+ing\b|,?\s+and\s+(?:then\s+)?(?:we\s+)?(?:\w+ly\s+)?"
                         r"(?:argue|propose|show|find|introduce|present|develop|demonstrate|prove|provide|design|"
                         r"identify|establish|use|derive|offer)\b")
-_BY_MEANS = re.compile(r"\bby\s+(?:proposing|introducing|developing|presenting|designing)\s+(.+)")
+# "we tackle these challenges through adaptive environment design", "we study this through the lens of
+# Goodhart's law": what comes after says what the paper is.
+_BY_MEANS = re.compile(r"\b(?:by\s+(?:proposing|introducing|developing|presenting|designing)|through|via)\s+(.+)")
+_LENS = re.compile(r"^(?:the\s+)?(?:lens|perspective|prism|viewpoint|scope)\s+of\s+", re.I)
 # What points back at an earlier sentence ("the problem from a new perspective", "these
 # decisions", "both the ...") names nothing by itself.
 _ANAPHORA = re.compile(r"(?:\S+\s+){0,5}?(?:this|these|those|such|both|above|aforementioned|it|its|them|our|"
@@ -462,7 +465,7 @@ def _focus(abstract: str, intros: list[re.Match]) -> str:
     rest = _FOCUS_LEAD.sub("", rest, count=1) if _FOCUS_LEAD.match(rest) else rest
     if _ANAPHORA.match(rest):  # "we address this issue by proposing prompt sketching, a new ...": that
         means = _BY_MEANS.search(clause)
-        rest = _clean(means.group(1)) if means else ""
+        rest = _LENS.sub("", _clean(means.group(1)), count=1) if means else ""
         named = True  # a name, however short
     if (len(rest.split()) < (2 if named else 4) or not _informative(rest) or _ANAPHORA.match(rest)
             or _VAGUE.match(rest)):
