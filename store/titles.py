@@ -6,10 +6,11 @@ efficient post-training method ..." -> "EverAnimate: an efficient
 post-training method ..."). An acronym's own long form is the best gloss, since
 real titles are so often "NAME: Long Form ..." ("Evolving Subnetwork Training
 (EST)" -> "EST: Evolving Subnetwork Training"). Without a name, the contribution
-("we propose a simple method for X" -> "A simple method for X") or else the
-first clause of the first sentence is trimmed to a few words; but an abstract
-that opens on background and says later what it studies ("This work explores
-how to X") is titled by that. A real title always wins over this.
+("we propose a simple method for X" -> "A simple method for X"), else the
+question the abstract asks ("Is DPO truly superior to PPO?"), else the first
+clause of the first sentence is trimmed to a few words; but an abstract that
+opens on background and says later what it studies ("This work explores how to
+X", "we tackle these challenges through X") is titled by that. A real title always wins over this.
 ``benchmarks/title_quality.py`` measures it; ``store.locations.TITLE_RULES``
 numbers the rules (bump it with any change: a test pins the titles to it).
 """
@@ -516,8 +517,9 @@ def derive_title(abstract: str) -> str:
         "Name: what it is" when the abstract introduces a named method or
         benchmark (what it is: the acronym's long form, the apposition after
         the name, or what the "we propose" clause says of it), "Name — first
-        clause" when none of those says anything; without a name, the
-        contribution clause or else the first clause. Never empty.
+        clause" when none of those says anything; without a name, what the
+        paper studies, the contribution clause, the question it asks, or else
+        the first clause. Never empty.
     """
     return _tidy_end(_gerund(_derive(abstract)))
 
