@@ -66,11 +66,13 @@ MD_LINK = r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)"
 WRAPPED_MATH = re.compile(r"^\$\s*\\(textbf|mathbf|boldsymbol|textit|emph|mathit|texttt|textsc)\{([^{}]*)\}\s*\$$")
 
 
-def _single_quotes(text: str) -> str:
-    """TeX's `single quotes' typeset (see _SINGLE_QUOTES), and ``code`` kept from being read as quotes."""
+def _quotes(text: str) -> str:
+    """TeX's `single quotes' typeset (see _SINGLE_QUOTES), ``code`` kept from being read as quotes,
+    and ``quoted" made a pair that the ligatures (or pylatexenc) typeset (see _MIXED_QUOTES)."""
     if "``" in text:
         text = _DOUBLE_TICKS.sub(r"\1", text)
-    return _SINGLE_QUOTES.sub(lambda m: f"‘{m.group(1)}’" if m.group(2) == "'" else f"“{m.group(1)}”", text)
+    text = _SINGLE_QUOTES.sub(lambda m: f"‘{m.group(1)}’" if m.group(2) == "'" else f"“{m.group(1)}”", text)
+    return _MIXED_QUOTES.sub(r"``\1''", text)
 
 
 # Font commands pylatexenc does not know, so it dropped them with their text ("the
@@ -244,7 +246,7 @@ def latex_to_text(src: str, math: bool = False) -> str:
         if "~" in src:  # "(~675 vs. ~6,250 GPU days)": about, not TeX's tie (see _tildes)
             src = _tildes(src)
         if "`" in src:
-            src = _MIXED_QUOTES.sub(r"``\1''", _single_quotes(src))
+            src = _quotes(src)
         if "\\" in src:
             src = _TEXT_MACROS.sub(lambda m: _TEXT_MACRO[m.group(1)], src)
             src = _HREF.sub(lambda m: f"{m.group(2)} <{m.group(1)}>" if m.group(2) else f"<{m.group(1)}>", src)
@@ -257,11 +259,20 @@ def latex_to_text(src: str, math: bool = False) -> str:
     return out
 
 
+def text_to_unicode(text: str) -> str:
+    """A passage of text (its math converted already) as Unicode: through the LaTeX converter when it
+    holds a command, a brace (its pair may be in another passage: the reader converts the text
+    between math and links piece by piece) or a tilde (a tie, or "about"); else only its typography."""
+    if "\\" in text or "{" in text or "}" in text or "~" in text:
+        return latex_to_text(text)
+    return ligatures(text)
+
+
 def ligatures(text: str) -> str:
     """``x'' (or ``x") -> “x”, `x' -> ‘x’, --- -> —, -- -> – (a cheap no-op on text without them)."""
     if "`" in text or "''" in text or "--" in text:
         if "`" in text:
-            text = _MIXED_QUOTES.sub(r"``\1''", _single_quotes(text))
+            text = _quotes(text)
         return _LIGATURES.sub(lambda m: _LIGATURE[m.group()], text)
     return text
 
@@ -293,7 +304,7 @@ def plain_text(text: str) -> str:
     ("$\\{G_t\\}$" read "Gₜ", not "{Gₜ}")."""
     held: list[str] = []
     text = _INLINE.sub(lambda m: _inline(m, held), undouble_escapes(display_safe(text)))
-    text = latex_to_text(text) if "\\" in text or "{" in text or "}" in text or "~" in text else ligatures(text)
+    text = text_to_unicode(text)
     if held:
         text = _HELD.sub(lambda m: held[int(m.group(1))] if int(m.group(1)) < len(held) else m.group(), text)
     return " ".join(text.split()) if "\n" not in text else text

@@ -615,8 +615,9 @@ def _what_it_does(abstract: str, name: str, end: int) -> str:
     m = _DOES.match(abstract, end)
     if not m:
         return ""
-    phrase = _verb_as_gerund(_clean(m.group(1)))
-    return f"{name}: {_trim(phrase, MAX_TITLE_WORDS - 1)}" if phrase != _clean(m.group(1)) and _informative(phrase) else ""
+    said = _clean(m.group(1))
+    phrase = _verb_as_gerund(said)
+    return f"{name}: {_trim(phrase, MAX_TITLE_WORDS - 1)}" if phrase != said and _informative(phrase) else ""
 
 
 _DOES = re.compile(r"[*}$\s]*,?\s*(?:which|that)\s+([a-z]+s\s+[^,.;]+)")
@@ -635,8 +636,9 @@ def _verb_as_gerund(phrase: str) -> str:
         base = verb[:-2]
     else:
         base = verb[:-1]
-    done = _gerund(f"To {base} {rest}".rstrip())
-    return done[0].lower() + done[1:] if done != f"To {base} {rest}".rstrip() else phrase
+    purpose = f"To {base} {rest}".rstrip()
+    done = _gerund(purpose)
+    return done[0].lower() + done[1:] if done != purpose else phrase
 
 
 def _purpose_after(abstract: str, name: str, end: int) -> str:

@@ -15,8 +15,8 @@ from functools import lru_cache
 from rich.style import Style
 from rich.text import Text
 
-from store.latex import (BOLD, ITALIC, MATH_SPAN, MD_LINK, UNDERSCORE_ITALIC, WRAPPED_MATH, latex_to_text, ligatures,
-                          plain_text, undouble_escapes)
+from store.latex import (BOLD, ITALIC, MATH_SPAN, MD_LINK, UNDERSCORE_ITALIC, WRAPPED_MATH, latex_to_text, plain_text,
+                          text_to_unicode, undouble_escapes)
 from store.text import display_safe
 
 _SEGMENT = re.compile(
@@ -60,7 +60,7 @@ def render_abstract(abstract: str) -> tuple[Text, list[str]]:
     pos = 0
     for m in _SEGMENT.finditer(text):
         if m.start() > pos:
-            out.append(_plain(text[pos:m.start()]))
+            out.append(text_to_unicode(text[pos:m.start()]))
         pos = m.end()
         g = m.groupdict()
         if g["math"]:
@@ -87,27 +87,20 @@ def render_abstract(abstract: str) -> tuple[Text, list[str]]:
             url = g["lurl"] or g["hurl"] or g["uurl"] or g["aurl"] or g["burl"] or g["url"]
             links.append(url)
             text_label = g["ltext"] or (g["htext"] if g["htext"] and g["htext"] != url else None)
-            label = _plain(text_label) if text_label else url
+            label = text_to_unicode(text_label) if text_label else url
             out.append(f"{label} [{len(links)}]" if text_label else label, style=Style(underline=True, link=url))
     if pos < len(text):
-        out.append(_plain(text[pos:]))
+        out.append(text_to_unicode(text[pos:]))
     return out, links
 
 
 def _emphasised(segment: str) -> str:
     """The inside of **bold** or _italic_, which may hold math ("**FUSH$^2$**")."""
-    return " ".join(plain_text(segment).split()) if "$" in segment else _plain(segment)
-
-
-def _plain(segment: str) -> str:
-    # a brace whose pair is in another segment too; a TeX tie ("feedback~(RLCF)") or "about" (~675)
-    if "\\" in segment or "{" in segment or "}" in segment or "~" in segment:
-        return latex_to_text(segment)
-    return ligatures(segment)
+    return " ".join(plain_text(segment).split()) if "$" in segment else text_to_unicode(segment)
 
 
 @lru_cache(maxsize=4096)  # the list renders the visible rows' titles on every repaint
 def plain_title(title: str) -> str:
     """A title as one line of plain, display-safe Unicode (real titles carry LaTeX too:
     ``Breaking the $\\mathcal{O}(\\sqrt{T})$ Barrier`` -> ``Breaking the 𝒪(√(T)) Barrier``)."""
-    return " ".join(plain_text(display_safe(title)).split())
+    return " ".join(plain_text(title).split())  # (plain_text makes it display-safe)
