@@ -41,7 +41,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from search_quality import make_queries  # noqa: E402
+from search_quality import make_queries, untitled_library  # noqa: E402
 
 from store import Library  # noqa: E402
 from store.similar import doc_term_matrix  # noqa: E402
@@ -53,16 +53,13 @@ TOP = 100  # candidates the re-ranker re-orders (papersift's top 100 hold the pa
 
 
 def load(path: Path, tmp: Path, titled: bool) -> tuple[list[dict], Library, dict[str, int]]:
-    """The corpus's records, a library of it (with its titles, or from a dump of the abstracts
-    alone, as search_quality.py builds it) and each abstract's position in the library."""
+    """The corpus's records, a library of it (with its titles, or of the abstracts alone, as
+    search_quality.py builds it) and each abstract's position in the library."""
     recs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    lib = Library(tmp / f"{path.stem}-{'titled' if titled else 'untitled'}")
-    if titled:
-        lib.import_paths([path])
-    else:
-        dump = tmp / f"{path.stem}.txt"
-        dump.write_text("dump\n\n" + "\n\n".join(" ".join(r["abstract"].split()) for r in recs))
-        lib.import_paths([dump])
+    if not titled:
+        return (recs, *untitled_library(recs, tmp / f"{path.stem}-untitled"))
+    lib = Library(tmp / f"{path.stem}-titled")
+    lib.import_paths([path])
     return recs, lib, {" ".join(p.abstract.split()): i for i, p in enumerate(lib.corpus)}
 
 
@@ -72,9 +69,7 @@ def top5_rate(lib: Library, queries) -> float:
 
 def holds(lib: Library, word: str, doc: int) -> bool:
     """Whether a paper holds a query word in some form that counts as the word (coverage > 0)."""
-    index = lib.index
-    return any(cover > 0 and doc in index.docs[index.offsets[tid]:index.offsets[tid + 1]]
-               for tid, _, cover in index.vocabulary.expand(word))
+    return bool(lib.index.word_scores(word)[1][doc] > 0)
 
 
 def oracle_rate(lib: Library, queries) -> float:
@@ -121,19 +116,12 @@ class Features:
         self.latent = latent / np.maximum(np.linalg.norm(latent, axis=1, keepdims=True), 1e-9)
 
     def _word(self, word: str):
-        """One query word's per-paper score and coverage (as SearchIndex.rank computes them)."""
+        """One query word's variants, per-paper score and coverage (SearchIndex.word_scores), matching terms, idf."""
         index = self.index
         variants = index.vocabulary.expand(word)
-        score = np.zeros(self.n, np.float32)
-        cover = np.zeros(self.n, np.float32)
-        ceiling = idf_ceiling(variants, index.idf)
-        for tid, sim, cov in variants:
-            a, b = index.offsets[tid], index.offsets[tid + 1]
-            d = index.docs[a:b]
-            score[d] = np.maximum(score[d], index.weights[a:b] * np.float32(min(index.idf[tid], ceiling) * sim))
-            cover[d] = np.maximum(cover[d], cov)
+        score, cover = index.word_scores(word)
         terms = [index.vocab[tid] for tid, _, cov in variants if cov > 0]
-        return variants, score, cover, terms, float(ceiling or 0.0)
+        return variants, score, cover, terms, float(idf_ceiling(variants, index.idf) or 0.0)
 
     def query(self, query: str) -> tuple[np.ndarray, np.ndarray]:
         """(candidates, their feature rows) for a query: papersift's top ``TOP``."""

@@ -51,6 +51,16 @@ def misspell(word: str, rng: random.Random) -> str:
     return word[:i] + word[i + 1:] if rng.random() < 0.5 else word[:i] + word[i + 1] + word[i] + word[i + 2:]
 
 
+def untitled_library(recs: list[dict], folder: Path) -> tuple[Library, dict[str, int]]:
+    """A library of the records' abstracts alone (a dump, as a conference's would be, so every
+    title is derived) in ``folder``, and each abstract's position in it (white space collapsed)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "dump.txt").write_text("ICML\n\n" + "\n\n".join(" ".join(r["abstract"].split()) for r in recs))
+    lib = Library(folder / "lib")
+    lib.import_paths([folder / "dump.txt"])
+    return lib, {" ".join(p.abstract.split()): i for i, p in enumerate(lib.corpus)}
+
+
 def make_queries(recs: list[dict], position: dict[str, int], sample: int | None, seed: int):
     """(query, the query with its misspelled word corrected, target position) per sampled paper."""
     rng = random.Random(seed)
@@ -159,13 +169,9 @@ def main() -> None:
     ap.add_argument("--dense", action="store_true")
     args = ap.parse_args()
     recs = [json.loads(line) for line in args.path.read_text().splitlines()]
-    tmp = Path(tempfile.mkdtemp())
+    lib, position = untitled_library(recs, Path(tempfile.mkdtemp()))
     flat = [" ".join(r["abstract"].split()) for r in recs]
-    (tmp / "dump.txt").write_text("ICML\n\n" + "\n\n".join(flat))
     lines = "\n".join(flat) + "\n"
-    lib = Library(tmp / "lib")
-    lib.import_paths([tmp / "dump.txt"])
-    position = {" ".join(p.abstract.split()): i for i, p in enumerate(lib.corpus)}
     fzf_bin = None if args.no_fzf else shutil.which("fzf")
     for seed in args.seeds:
         queries = make_queries(recs, position, None if args.all else args.sample, seed)

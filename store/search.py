@@ -173,6 +173,27 @@ class SearchIndex:
             return None
         return index
 
+    def word_scores(self, word: str, matched: set[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """One query word's score and coverage per document: its best-matching variant's BM25
+        weight x idf (capped: see ``idf_ceiling``) x similarity, and how far the document holds the
+        word (see ``Vocabulary.expand``). The terms that matched are added to ``matched``."""
+        n = self.n_docs
+        variants = self.vocabulary.expand(word)
+        term_score = np.zeros(n, dtype=np.float32)
+        term_sim = np.zeros(n, dtype=np.float32)
+        ceiling = idf_ceiling(variants, self.idf)
+        for tid, sim, cover in variants:
+            a, b = self.offsets[tid], self.offsets[tid + 1]
+            d = self.docs[a:b]
+            idf = min(self.idf[tid], ceiling)
+            # In float32 throughout (as store.quick's pure-Python ranking reproduces).
+            cur = term_score[d]
+            term_score[d] = np.maximum(cur, self.weights[a:b] * np.float32(idf * np.float32(sim)))
+            term_sim[d] = np.maximum(term_sim[d], cover)
+            if matched is not None:
+                matched.add(self.vocab[tid])
+        return term_score, term_sim
+
     def rank(self, words: list[str], candidates: np.ndarray | None = None,
              extra: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> Ranking:
         """Rank documents for query words.
@@ -191,24 +212,12 @@ class SearchIndex:
         coverage = np.zeros(n, dtype=np.float32)
         matched: set[str] = set()
         for word in dict.fromkeys(words):
-            variants = self.vocabulary.expand(word)
-            term_score = np.zeros(n, dtype=np.float32)
-            term_sim = np.zeros(n, dtype=np.float32)
+            term_score, term_sim = self.word_scores(word, matched)
             if extra and word in extra:
                 d, w = extra[word]
                 term_score[d] = np.maximum(term_score[d], w)
                 term_sim[d] = 1.0
                 matched.add(word)
-            ceiling = idf_ceiling(variants, self.idf)
-            for tid, sim, cover in variants:
-                a, b = self.offsets[tid], self.offsets[tid + 1]
-                d = self.docs[a:b]
-                idf = min(self.idf[tid], ceiling)
-                # In float32 throughout (as store.quick's pure-Python ranking reproduces).
-                cur = term_score[d]
-                term_score[d] = np.maximum(cur, self.weights[a:b] * np.float32(idf * np.float32(sim)))
-                term_sim[d] = np.maximum(term_sim[d], cover)
-                matched.add(self.vocab[tid])
             total += term_score
             coverage += term_sim
         hit = coverage > 0
