@@ -77,3 +77,60 @@ def assert_reads_as(cases: dict[str, str]) -> None:
     for source, shown in cases.items():
         assert plain_text(source) == shown
         assert " ".join(render_abstract(source)[0].plain.split()) == shown
+
+
+def papersift_argv() -> list[str]:
+    """The installed console script (or the module, where it is not installed)."""
+    exe = Path(sys.executable).with_name("papersift")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "tui"]
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_serve(tmp_path: Path, *args: str, timeout: float = 30):
+    """Run `papersift serve` as a user would; returns (process, env, the URL it printed to open).
+
+    Fails (and stops the server) when no URL is printed within ``timeout`` seconds."""
+    import queue
+    import re
+    import threading
+    import time
+
+    env = {**os.environ, "PAPERSIFT_LIBRARY": str(tmp_path / "lib"), "HOME": str(tmp_path / "home"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "PAPERSIFT_NO_SYSTEM_CLIPBOARD": "1"}
+    (tmp_path / "home").mkdir(exist_ok=True)
+    port = free_port()
+    proc = subprocess.Popen([*papersift_argv(), "serve", "--port", str(port), *args], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True).start()
+    deadline, said = time.monotonic() + timeout, []
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            line = lines.get(timeout=0.5)
+        except queue.Empty:
+            continue
+        said.append(line)
+        if m := re.search(r"open (http://\S+)", line):
+            proc.banner = "".join(said)
+            return proc, env, m.group(1)
+    stop(proc)
+    raise AssertionError(f"papersift serve printed no URL in {timeout} s:\n{''.join(said)}")
+
+
+def stop(proc) -> None:
+    """Stop a server (or browser) started in its own session, and everything it started."""
+    import signal
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()

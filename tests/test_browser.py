@@ -16,7 +16,6 @@ import itertools
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -26,20 +25,17 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from tests.conftest import free_port, papersift_argv, start_serve, stop
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-pytestmark = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
-                                reason="chromium is not installed (.ci/run installs it)")
+pytestmark = [pytest.mark.e2e, pytest.mark.slow,
+              pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
+                                 reason="chromium is not installed (.ci/run installs it)")]
 
 HOOK_FROM = "this.terminal.open(e)"
 HOOK_TO = "(window.__papersiftTerm=this.terminal),this.terminal.open(e)"
 READ_SCREEN = ("window.__papersiftTerm ? [...Array(__papersiftTerm.rows).keys()]"
                ".map(i => __papersiftTerm.buffer.active.getLine(i)?.translateToString(true) ?? '').join('\\n') : ''")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_http(url: str, timeout: float = 30) -> None:
@@ -116,37 +112,24 @@ class DevTools:
             await asyncio.sleep(0.05)
 
 
-def papersift_argv() -> list[str]:
-    exe = Path(sys.executable).with_name("papersift")
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "tui"]
-
-
 def test_the_app_runs_in_a_browser(tmp_path):
+    """The URL `papersift serve` prints, opened in Chromium: the app runs and a key is saved."""
     assert CHROMIUM, "chromium is required in CI (.ci/run installs it)"
-    env = {**os.environ, "PAPERSIFT_LIBRARY": str(tmp_path / "lib"), "HOME": str(tmp_path / "home"),
-           "XDG_CONFIG_HOME": str(tmp_path / "config"), "PAPERSIFT_NO_SYSTEM_CLIPBOARD": "1"}
-    (tmp_path / "home").mkdir()
-    port, debug_port = free_port(), free_port()
-    server = subprocess.Popen([*papersift_argv(), "serve", "--port", str(port)], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    server, env, url = start_serve(tmp_path)
+    debug_port = free_port()
     browser = None
     try:
-        wait_http(f"http://localhost:{port}/")
         browser = subprocess.Popen([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                    "--disable-background-networking", "--disable-component-update",
+                                    "--disable-sync", "--disable-quic",
                                     f"--user-data-dir={tmp_path / 'chromium'}", f"--remote-debugging-port={debug_port}",
                                     "--window-size=1400,1000", "about:blank"],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         wait_http(f"http://127.0.0.1:{debug_port}/json/version")
-        asyncio.run(_drive(debug_port, f"http://localhost:{port}/"))
+        asyncio.run(_drive(debug_port, url))
     finally:
-        for proc in (browser, server):
-            if proc is not None and proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, 9)
-                    proc.wait()
+        stop(browser)
+        stop(server)
 
     out = subprocess.run([*papersift_argv(), "list", "--format", "json"], capture_output=True, text=True,
                          env=env, check=True).stdout
@@ -155,6 +138,7 @@ def test_the_app_runs_in_a_browser(tmp_path):
 
 
 async def _drive(debug_port: int, url: str) -> None:
+    """Open the printed URL, search, triage; then try the websocket from another page."""
     async with aiohttp.ClientSession() as http:
         async with http.get(f"http://127.0.0.1:{debug_port}/json/list") as resp:
             target = next(t for t in await resp.json() if t["type"] == "page")
@@ -174,4 +158,13 @@ async def _drive(debug_port: int, url: str) -> None:
             await cdp.wait_for("EverAnimate")
             await cdp.type("r")                              # mark it read, in the browser
             await cdp.wait_for("1 / 35 triaged")
+
+            # Another page in the same browser (here a data: page; any site alike) cannot drive it.
+            ws_url = "ws://" + url.split("://", 1)[1].split("/", 1)[0] + "/ws?width=80&height=24"
+            await cdp.send("Page.navigate", url="data:text/html,<title>elsewhere</title>")
+            await asyncio.sleep(0.5)
+            probe = (f"new Promise(done => {{ const ws = new WebSocket({json.dumps(ws_url)});"
+                     "ws.onopen = () => done('open'); ws.onerror = () => done('refused'); })")
+            result = await cdp.send("Runtime.evaluate", expression=probe, awaitPromise=True, returnByValue=True)
+            assert result["result"]["value"] == "refused"
             cdp.reader.cancel()

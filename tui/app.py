@@ -18,6 +18,7 @@ from store.locations import TITLE_RULES, user_keymap_path
 from store.text import counted
 
 from .commands import ActionsProvider
+from .confine import Confinement
 from .keyqueue import SerialKeys
 from .keymap import binding, key_label, load_keymap
 from .screens.help import HelpScreen
@@ -47,6 +48,7 @@ class PapersiftApp(SerialKeys, App):
         self.main_screen = MainScreen(library)
         self.startup_notices: list[str] = []  # e.g. what `papersift FILE...` imported before the app opened
         self.first_start = False  # a library just made, holding the bundled sample abstracts
+        self.confinement = Confinement()  # a browser session's dialogs: only its folders (see make_app)
 
     def on_mount(self) -> None:
         self.set_keymap(self._loaded_keymap)
@@ -143,7 +145,7 @@ class PapersiftApp(SerialKeys, App):
 
 
 def make_app(library: Library, keymap_path: Path | None = None, settings_path: Path | None = None,
-             resume: bool = True) -> PapersiftApp:
+             resume: bool = True, confine: list[Path] | None = None) -> PapersiftApp:
     """Build the app for a library.
 
     Args:
@@ -151,9 +153,12 @@ def make_app(library: Library, keymap_path: Path | None = None, settings_path: P
         keymap_path: a user keymap (default: keymap.toml in the user config folder).
         settings_path: where settings persist (default: the user config folder).
         resume: open at the search and paper the library was left at (False: an empty search, at the top).
+        confine: the only folders the import and export dialogs may use (a browser session's).
     """
     keymap, problems = load_keymap(keymap_path if keymap_path is not None else user_keymap_path())
     settings, problem = Settings.load(settings_path)
     if problem:
         problems.append(problem)
-    return PapersiftApp(library, keymap, problems, settings, settings_path, resume)
+    app = PapersiftApp(library, keymap, problems, settings, settings_path, resume)
+    app.confinement = Confinement(confine)
+    return app

@@ -94,6 +94,8 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
     p.add_argument("--keymap", metavar="FILE", help="a keymap.toml overriding the default keys")
     p.add_argument("--fresh", action="store_true",
                    help="start with an empty search at the top of the list, not where this library was left")
+    # Set by `papersift serve` for each browser session: the dialogs reach files only inside these folders.
+    p.add_argument("--confine", action="append", metavar="DIR", help=argparse.SUPPRESS)
     p = add("import", "import dumps, JSON/JSONL (OpenReview too), CSV, BibTeX, RIS or arXiv files (or folders of them)", ("text", "json"))
     p.add_argument("paths", nargs="+", metavar="PATH")
     p = add("list", "list papers, optionally filtered")
@@ -342,7 +344,8 @@ def run(args: argparse.Namespace) -> int:
             raise PapersiftError(f"{args.keymap}: no such keymap file")
         imported = _import(lib, args.files).line() if args.files else None
         from .app import make_app
-        app = make_app(lib, keymap_path=Path(args.keymap) if args.keymap else None, resume=not args.fresh)
+        app = make_app(lib, keymap_path=Path(args.keymap) if args.keymap else None, resume=not args.fresh,
+                       confine=[Path(d) for d in args.confine or []])
         if imported:  # said in the app, where the person is looking, and left on the terminal after it
             app.startup_notices.append(imported)
         app.first_start = new_library and not imported and len(lib) > 0  # the seeds: say so, and how to import

@@ -38,9 +38,14 @@ def register(add) -> None:
     p.add_argument("--limit", type=out.count_arg, default=20)
     p = add("topics", "cluster the library into topics with labels, counts and triage progress", ("table", "json"))
     p.add_argument("--k", type=int, help="number of topics (default: about sqrt(papers / 2), 2 to 50)")
-    p = add("serve", "run the app in a web browser (textual-serve on localhost)", None)
-    p.add_argument("--host", default="localhost", help="interface to listen on (default: localhost)")
+    p = add("serve", "run the app in a web browser (on this computer only, behind a secret URL)", None)
+    p.add_argument("--host", default="127.0.0.1",
+                   help="interface to listen on (default: 127.0.0.1; anything else is reachable by others)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    p.add_argument("--token", help="a fixed secret for the URL, for bookmarks (default: a fresh one each run)")
+    p.add_argument("--exports", metavar="DIR",
+                   help="the folder the browser's import and export dialogs may use besides the library "
+                        "(default: LIBRARY/exports)")
     p.add_argument("--keymap", metavar="FILE", help="a keymap.toml overriding the default keys")
     p = add("import-annotations", "merge annotations from a papersift JSON/JSONL export", ("text", "json"))
     p.add_argument("file")
@@ -58,7 +63,7 @@ def run_extra(lib: Library, args: argparse.Namespace) -> int:
         return _topics(lib, args)
     if args.command == "serve":
         from .serve import serve
-        return serve(lib, args.host, args.port, args.keymap)
+        return serve(lib, args.host, args.port, args.keymap, token=args.token, exports=args.exports)
     raise PapersiftError(f"unknown command {args.command!r}")
 
 

@@ -1,35 +1,60 @@
-"""``papersift serve``: the same app in a web browser, through textual-serve.
+"""``papersift serve``: the same app in a web browser, through textual-serve, locked to its user.
 
 textual-serve runs one app process per browser tab, talking to the page over a
 websocket; each process opens the same library folder, so the usual lock and
 reload keep two tabs (or a tab and a terminal) from losing each other's changes.
-It listens on localhost only unless ``--host`` says otherwise: the app can
-change the library, so exposing it is the user's explicit choice.
+
+textual-serve itself checks nothing: any web page the user visits could open
+``ws://localhost:8000/ws`` and type into the app (whose dialogs read and write
+files). :class:`GuardedServer` wraps it the way Jupyter guards its server:
+
+- a fresh secret per run (or ``--token``), printed in the URL to open; a request
+  without it is refused (401). The page sets it as an HttpOnly, SameSite=Strict
+  cookie, which the page's own script, styles and websocket then carry;
+- the Host header must name this server (loopback names when listening on
+  loopback), which defeats DNS rebinding (403);
+- a request that says where it comes from (``Origin``: every browser websocket)
+  must come from this server's own page (403);
+- it listens on loopback unless ``--host`` says otherwise, with a warning;
+- the app processes it starts are *confined*: their import and export dialogs
+  reach only the library folder and the declared exports folder.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hmac
+import ipaddress
+import secrets
 import shlex
 import socket
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from store import Library, PapersiftError
 
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+WILDCARDS = frozenset({"", "0.0.0.0", "::"})
+MIN_TOKEN_CHARS = 16
 
-def app_command(lib: Library, keymap: str | None = None) -> str:
+
+def app_command(lib: Library, keymap: str | None = None, confine: list[Path] | None = None) -> str:
     """The shell command textual-serve runs for each browser session."""
     argv = [sys.executable, "-m", "tui", "--library", str(lib.folder.resolve()), "open"]
     if keymap:
         argv += ["--keymap", str(Path(keymap).resolve())]
+    for root in confine or []:
+        argv += ["--confine", str(root.resolve())]
     return shlex.join(argv)
 
 
 def check_port_free(host: str, port: int) -> None:
-    """Fail with a clear message before textual-serve prints its banner."""
+    """Fail with a clear message before the server prints its banner."""
     if not 0 < port < 65536:
         raise PapersiftError(f"--port {port}: must be between 1 and 65535")
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((host, port))
@@ -38,12 +63,163 @@ def check_port_free(host: str, port: int) -> None:
                                  "choose another with --port") from None
 
 
-def serve(lib: Library, host: str, port: int, keymap: str | None = None) -> int:
+def is_loopback(host: str) -> bool:
+    """True for localhost and the loopback addresses (127.0.0.0/8, ::1)."""
+    host = host.strip("[]").lower()
+    if host in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def host_name(header: str) -> str:
+    """The host name of a Host header or an origin's netloc, without its port: 'localhost',
+    '127.0.0.1', '::1' ('' when it cannot be read)."""
+    try:
+        return (urlsplit(f"//{header}").hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+class Guard:
+    """The checks every request passes before textual-serve sees it (kept apart from aiohttp so
+    each rule is testable on its own).
+
+    Args:
+        token: the secret a request must carry.
+        host: the interface the server listens on (decides which Host headers are this server).
+        port: the port (names the cookie, so two servers on one machine keep their own).
+    """
+
+    def __init__(self, token: str, host: str, port: int) -> None:
+        self.token = token
+        self.host = host.strip("[]").lower()
+        self.port = port
+        self.cookie = f"papersift-token-{port}"
+
+    def host_allowed(self, header: str) -> bool:
+        """Whether a Host header names this server. On a wildcard address any name may (the token
+        still guards); otherwise only the listening address and the loopback names."""
+        if self.host in WILDCARDS:
+            return True
+        name = host_name(header)
+        return bool(name) and (name == self.host or is_loopback(name))
+
+    def origin_allowed(self, origin: str | None, host_header: str) -> bool:
+        """A request from a page must come from this server's own page: same host and port."""
+        if origin is None:
+            return True  # not sent by a browser page (curl, a script): the token decides
+        parts = urlsplit(origin)
+        return parts.scheme in ("http", "https") and parts.netloc.lower() == host_header.lower()
+
+    def token_ok(self, query_token: str | None, cookie_token: str | None, authorization: str | None) -> bool:
+        """The secret, from ``?token=``, the cookie, or an ``Authorization: token …`` header."""
+        offered = [query_token, cookie_token]
+        if authorization and authorization.lower().startswith("token "):
+            offered.append(authorization[6:].strip())
+        return any(t and hmac.compare_digest(t.encode(), self.token.encode()) for t in offered)
+
+    def refusal(self, host_header: str, origin: str | None, query_token: str | None,
+                cookie_token: str | None, authorization: str | None) -> tuple[int, str] | None:
+        """(status, reason) for a request that must be refused, or None."""
+        if not self.host_allowed(host_header):
+            return 403, f"papersift serve: host {host_header!r} is not this server"
+        if not self.origin_allowed(origin, host_header):
+            return 403, f"papersift serve: requests from {origin!r} are refused"
+        if not self.token_ok(query_token, cookie_token, authorization):
+            return 401, "papersift serve: open the URL with the token that `papersift serve` printed"
+        return None
+
+
+def make_server(command: str, host: str, port: int, token: str, title: str, banner: str = ""):
+    """A textual-serve Server behind :class:`Guard` (a subclass and a middleware: no fork)."""
+    from aiohttp import web
+    from textual_serve.server import Server
+
+    guard = Guard(token, host, port)
+
+    @web.middleware
+    async def check(request: web.Request, handler):
+        refused = guard.refusal(request.host, request.headers.get("Origin"), request.query.get("token"),
+                                request.cookies.get(guard.cookie), request.headers.get("Authorization"))
+        if refused:
+            status, reason = refused
+            return web.Response(status=status, text=reason + "\n")
+        response = await handler(request)
+        if request.query.get("token") and isinstance(response, web.Response):
+            response.set_cookie(guard.cookie, token, httponly=True, samesite="Strict", path="/")
+        return response
+
+    class GuardedServer(Server):
+        """textual-serve with the guard in front and its page addressed by the Host it was opened at."""
+
+        guard_ = guard
+
+        async def _make_app(self) -> web.Application:
+            app = await super()._make_app()
+            app.middlewares.append(check)
+            return app
+
+        async def handle_index(self, request: web.Request):
+            # textual-serve builds the page's URLs from --host; a page opened at 127.0.0.1 would then
+            # load its script and websocket from "localhost", another origin without the cookie.
+            self.public_url = f"{request.scheme}://{request.host}"
+            return await super().handle_index(request)
+
+        async def on_startup(self, app: web.Application) -> None:
+            # The banner is papersift's own, with the token in the URL, and printed once the port
+            # answers (startup runs before aiohttp binds): a URL opened at once must work.
+            async def say_when_listening() -> None:
+                probe = "127.0.0.1" if host.strip("[]") in WILDCARDS | {"localhost"} else host.strip("[]")
+                for _ in range(500):
+                    try:
+                        _reader, writer = await asyncio.open_connection(probe, port)
+                    except OSError:
+                        await asyncio.sleep(0.02)
+                        continue
+                    writer.close()
+                    break
+                sys.stderr.write(banner)
+                sys.stderr.flush()
+            app["banner"] = asyncio.get_running_loop().create_task(say_when_listening())
+
+    return GuardedServer(command, host=host, port=port, title=title)
+
+
+def browser_url(host: str, port: int, token: str) -> str:
+    """The address to open: loopback and wildcard addresses as 127.0.0.1 (works in every browser)."""
+    shown = "127.0.0.1" if host.strip("[]").lower() in WILDCARDS | {"localhost"} else host
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/?token={token}"
+
+
+def serve(lib: Library, host: str, port: int, keymap: str | None = None, token: str | None = None,
+          exports: str | None = None) -> int:
     """Run the web server until Ctrl+C (or SIGTERM)."""
     if keymap and not Path(keymap).is_file():
         raise PapersiftError(f"{keymap}: no such keymap file")
+    if token is not None and len(token) < MIN_TOKEN_CHARS:
+        raise PapersiftError(f"--token: a secret of at least {MIN_TOKEN_CHARS} characters, please "
+                             "(anyone who guesses it can use your library)")
+    exports_dir = Path(exports).expanduser() if exports else lib.folder / "exports"
+    try:
+        exports_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PapersiftError(f"{exports_dir}: cannot be used as the exports folder ({exc.strerror or exc})") from None
     check_port_free(host, port)
-    from textual_serve.server import Server
-
-    Server(app_command(lib, keymap), host=host, port=port, title=f"papersift: {lib.name}").serve()
+    secret = token or secrets.token_urlsafe(24)
+    err = sys.stderr
+    if not is_loopback(host):
+        err.write(f"warning: listening on {host}, not only on this computer: anyone who can reach it and "
+                  "has the URL below can read and change this library\n")
+    banner = (f"papersift serve: library {lib.folder}\n"
+              f"  files: the app's import and export dialogs reach only {lib.folder} and {exports_dir}\n"
+              f"  open {browser_url(host, port, secret)}\n"
+              "  press Ctrl+C to stop\n")
+    server = make_server(app_command(lib, keymap, [lib.folder, exports_dir]), host, port, secret,
+                         f"papersift: {lib.name}", banner)
+    server.serve()
     return 0

@@ -22,6 +22,7 @@ from store.export import EXTENSIONS, FORMATS, export_text
 from store.text import counted
 
 from ..clipboard import copy_text
+from ..confine import Confinement
 from ..keymap import binding, key_label
 from ..widgets.footer import Footer
 from .confirm import ConfirmScreen
@@ -75,7 +76,13 @@ class ExportScreen(ModalScreen[str | None]):
                     for key, label in SCOPES:
                         yield Choice(label, value=key == scope, id=f"scope-{key}")
             yield Label("Destination: a file path, or [b]clipboard[/b]", id="dest-label")
-            yield Input(value=last.get("dest") or self._default_path(fmt), id="dest")
+            if self.confinement:
+                yield Label(f"Browser session: files only in {self.confinement.describe()}",
+                            id="dest-confined", markup=False)
+            dest = last.get("dest")
+            if dest and dest.lower() != "clipboard" and not self.confinement.allows(Path(dest)):
+                dest = None
+            yield Input(value=dest or self._default_path(fmt), id="dest")
             with Horizontal(id="buttons"):
                 yield Button("Export", variant="primary", id="run")
                 yield Button("Cancel", id="cancel")
@@ -84,8 +91,13 @@ class ExportScreen(ModalScreen[str | None]):
     def on_mount(self) -> None:
         self.query_one("#format", RadioSet).focus()
 
+    @property
+    def confinement(self) -> Confinement:
+        return getattr(self.app, "confinement", None) or Confinement()
+
     def _default_path(self, fmt: str) -> str:
-        return str(Path.home() / f"papersift-{self.library.name}{EXTENSIONS[fmt]}")
+        folder = self.confinement.default_folder() or Path.home()
+        return str(folder / f"papersift-{self.library.name}{EXTENSIONS[fmt]}")
 
     def _chosen(self, set_id: str, prefix: str) -> str:
         pressed = self.query_one(f"#{set_id}", RadioSet).pressed_button
@@ -129,7 +141,9 @@ class ExportScreen(ModalScreen[str | None]):
             self._done(f"{what} to the {copy_text(self.app, text)}")
             return
         path = Path(dest).expanduser()
-        if path.is_dir():
+        if refused := self.confinement.refusal(path):
+            self.notify(refused, severity="error")
+        elif path.is_dir():
             self.notify(f"{path} is a folder: name a file in it", severity="error")
         elif not path.parent.is_dir():
             self.notify(f"{path.parent}: no such folder", severity="error")

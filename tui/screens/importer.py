@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Label
 
+from ..confine import Confinement
 from ..keymap import TypingKeys, binding, key_label
 from ..widgets.footer import Footer
 
@@ -24,14 +25,17 @@ class PathSuggester(Suggester):
     """Completes the last part of a path from its folder's entries (a folder gets a trailing
     separator; hidden entries only once a '.' is typed)."""
 
-    def __init__(self) -> None:
+    def __init__(self, confinement: Confinement | None = None) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
+        self.confinement = confinement or Confinement()
 
     async def get_suggestion(self, value: str) -> str | None:
         if not value.strip():
             return None
         typed = Path(value).expanduser()
         folder, stem = (typed, "") if value.endswith(os.sep) else (typed.parent, typed.name)
+        if not self.confinement.allows(folder):
+            return None  # a browser session lists no folder outside its own
         try:
             names = sorted(os.listdir(folder))
         except OSError:
@@ -60,13 +64,23 @@ class ImportScreen(ModalScreen[Path | None]):
     ImportScreen #import-error { color: $error; }
     """
 
+    def __init__(self, confinement: Confinement | None = None) -> None:
+        super().__init__()
+        self.confinement = confinement or Confinement()
+
     def compose(self):
+        confined = self.confinement
         with Vertical():
             run, cancel = key_label(self.app, "import.run"), key_label(self.app, "import.cancel")
             yield Label(f"[b]Import[/b]   [dim]a file or folder · → completes · {run} imports · {cancel} cancels[/dim]")
             yield Label("Dumps, JSON/JSON Lines (OpenReview too), CSV, BibTeX, RIS, arXiv (.xml); a folder: "
                         "every such file in it. Duplicates are merged; nothing you annotated changes.", classes="dim")
-            yield ImportInput(placeholder="~/abstracts/neurips.txt", suggester=PathSuggester(), id="import-path")
+            if confined:
+                yield Label(f"Browser session: only files in {confined.describe()}", id="import-confined",
+                            markup=False)
+            start = f"{confined.default_folder()}{os.sep}" if confined else ""
+            yield ImportInput(value=start, placeholder="~/abstracts/neurips.txt",
+                              suggester=PathSuggester(confined), id="import-path")
             yield Label("", id="import-error")
         yield Footer()  # this dialog's keys, over the main screen's
 
@@ -80,6 +94,9 @@ class ImportScreen(ModalScreen[Path | None]):
         path = Path(value).expanduser()
         if not path.exists():
             self.query_one("#import-error", Label).update(f"no such file or folder: {escape(str(path))}")
+            return
+        if refused := self.confinement.refusal(path):
+            self.query_one("#import-error", Label).update(escape(refused))
             return
         self.dismiss(path)
 

@@ -727,7 +727,7 @@ class MainScreen(Screen):
                 self.notify(f"importing {path}…")
                 self._import(path)
 
-        self.app.push_screen(ImportScreen(), chosen)
+        self.app.push_screen(ImportScreen(getattr(self.app, "confinement", None)), chosen)
 
     @work(thread=True, group="import")
     def _import(self, path: Path) -> None:

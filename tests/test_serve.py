@@ -1,0 +1,179 @@
+"""`papersift serve` is reachable only by the person who started it.
+
+Real server processes, a real HTTP/websocket client: the printed URL works, and a request
+without the secret, from a foreign page (Origin) or under a foreign host name (DNS rebinding)
+is refused. The Guard's rules are also checked one by one, and a confined app's dialogs are
+driven through Pilot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.error
+import urllib.request
+from urllib.parse import urlsplit
+
+import aiohttp
+import pytest
+
+from tests.conftest import start_serve, stop
+from tui.serve import Guard, browser_url, is_loopback
+
+pytestmark = pytest.mark.e2e
+
+
+def status_of(url: str, headers: dict | None = None) -> int:
+    req = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+async def ws_status(base: str, cookie: str, origin: str | None, host: str | None = None) -> int:
+    """The status a websocket handshake gets (101 when accepted; the socket is closed at once)."""
+    headers = {"Cookie": cookie}
+    if origin:
+        headers["Origin"] = origin
+    if host:
+        headers["Host"] = host
+    async with aiohttp.ClientSession() as http:
+        try:
+            async with http.ws_connect(f"{base}/ws?width=80&height=24", headers=headers, timeout=10) as ws:
+                await ws.close()
+                return 101
+        except aiohttp.WSServerHandshakeError as exc:
+            return exc.status
+
+
+def test_the_printed_url_is_the_only_way_in(tmp_path):
+    proc, _env, url = start_serve(tmp_path)
+    try:
+        parts = urlsplit(url)
+        base = f"{parts.scheme}://{parts.netloc}"
+        token = parts.query.removeprefix("token=")
+        assert parts.hostname == "127.0.0.1" and len(token) >= 16
+        assert "reach only" in proc.banner and "exports" in proc.banner  # the dialogs' folders are named
+
+        # The printed URL opens the page; it sets the secret as a strict, script-proof cookie.
+        with urllib.request.urlopen(url, timeout=10) as resp:
+            assert resp.status == 200
+            cookie = resp.headers["Set-Cookie"]
+            page = resp.read().decode()
+        assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+        assert f'data-session-websocket-url="ws://{parts.netloc}/ws"' in page  # the host it was opened at
+        cookie_pair = cookie.split(";")[0]
+
+        # Without the secret: refused, page, script and websocket alike.
+        assert status_of(f"{base}/") == 401
+        assert status_of(f"{base}/?token=wrong-{token}") == 401
+        assert status_of(f"{base}/static/js/textual.js") == 401
+        assert status_of(f"{base}/static/js/textual.js", {"Cookie": cookie_pair}) == 200
+        assert status_of(f"{base}/", {"Authorization": f"token {token}"}) == 200
+
+        # DNS rebinding: a foreign name that resolves here is still not this server.
+        assert status_of(url, {"Host": f"evil.example:{parts.port}"}) == 403
+        assert status_of(url, {"Host": f"localhost:{parts.port}"}) == 200
+
+        # The websocket: only from this server's own page, and only with the secret.
+        own = f"http://{parts.netloc}"
+        assert asyncio.run(ws_status(base, cookie_pair, "https://evil.example")) == 403
+        assert asyncio.run(ws_status(base, cookie_pair, f"http://localhost:{parts.port + 1}")) == 403
+        assert asyncio.run(ws_status(base, "", own)) == 401
+        assert asyncio.run(ws_status(base, cookie_pair, own, host=f"evil.example:{parts.port}")) == 403
+        assert asyncio.run(ws_status(base, cookie_pair, own)) == 101
+    finally:
+        stop(proc)
+
+
+def test_a_fixed_token_and_a_public_host_warn_and_still_guard(tmp_path):
+    proc, _env, url = start_serve(tmp_path, "--host", "0.0.0.0", "--token", "my-bookmarked-secret-123")
+    try:
+        assert "warning: listening on 0.0.0.0" in proc.banner
+        assert url.endswith("/?token=my-bookmarked-secret-123")
+        base = url.split("/?")[0]
+        assert status_of(url) == 200
+        assert status_of(f"{base}/") == 401
+    finally:
+        stop(proc)
+
+
+def test_a_short_token_is_refused(run_cli):
+    proc = run_cli("serve", "--token", "1234", check=False)
+    assert proc.returncode == 1 and "at least 16 characters" in proc.stderr
+
+
+def test_guard_rules_one_by_one():
+    g = Guard("s3cret-s3cret-s3cret", "127.0.0.1", 8000)
+    assert g.host_allowed("127.0.0.1:8000") and g.host_allowed("localhost:8000") and g.host_allowed("[::1]:8000")
+    assert not g.host_allowed("attacker.example:8000") and not g.host_allowed("")
+    assert g.origin_allowed(None, "localhost:8000")              # not a page: the token decides
+    assert g.origin_allowed("http://localhost:8000", "localhost:8000")
+    assert not g.origin_allowed("http://localhost:8000", "127.0.0.1:8000")
+    assert not g.origin_allowed("null", "localhost:8000")         # a sandboxed frame or a file: page
+    assert g.token_ok("s3cret-s3cret-s3cret", None, None)
+    assert g.token_ok(None, None, "token s3cret-s3cret-s3cret")
+    assert not g.token_ok("s3cret", "", "Bearer s3cret-s3cret-s3cret")
+    wild = Guard("t" * 20, "0.0.0.0", 8000)
+    assert wild.host_allowed("my-laptop.lan:8000")               # any name reaches a wildcard; the token guards
+    named = Guard("t" * 20, "192.168.1.5", 8000)
+    assert named.host_allowed("192.168.1.5:8000") and not named.host_allowed("evil.example:8000")
+    assert is_loopback("127.0.0.2") and is_loopback("::1") and not is_loopback("0.0.0.0")
+    assert browser_url("localhost", 8000, "x") == "http://127.0.0.1:8000/?token=x"
+    assert browser_url("::1", 8000, "x") == "http://[::1]:8000/?token=x"
+
+
+async def test_a_browser_sessions_dialogs_reach_only_its_folders(tmp_path, lib):
+    """Import and export in a confined app: a path outside is refused and named, no folder
+    outside is listed for completion, and an export inside the exports folder works."""
+    from textual.widgets import Input, Label
+
+    from tui.app import make_app
+    from tui.screens.export import ExportScreen
+    from tui.screens.importer import ImportInput, ImportScreen, PathSuggester
+
+    exports = tmp_path / "exports"
+    exports.mkdir()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("Abstract: a private file outside the library, which no page may read. " * 3)
+    (exports / "escape.txt").symlink_to(secret)
+    app = make_app(lib, settings_path=tmp_path / "settings.json", confine=[lib.folder, exports])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("i")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ImportScreen)
+        assert "Browser session" in str(screen.query_one("#import-confined", Label).render())
+        box = screen.query_one(ImportInput)
+        assert box.value == f"{exports}/"                          # it starts in the exports folder
+        for outside in (str(secret), str(exports / "escape.txt")):  # a link out is as outside as the file
+            box.value = outside
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, ImportScreen)
+            assert "reaches only files in" in str(screen.query_one("#import-error", Label).render())
+        suggester = PathSuggester(app.confinement)
+        assert await suggester.get_suggestion(f"{tmp_path}/sec") is None
+        assert await suggester.get_suggestion(f"{exports}/esc") == f"{exports}/escape.txt"
+        await pilot.press("escape")
+        await pilot.pause()
+
+        await pilot.press("x")
+        await pilot.pause()
+        export = app.screen
+        assert isinstance(export, ExportScreen)
+        export.query_one("#scope-all").value = True
+        await pilot.pause()
+        dest = export.query_one("#dest", Input)
+        assert dest.value.startswith(str(exports))
+        dest.value = str(tmp_path / "outside.md")
+        export.action_run()
+        await pilot.pause()
+        assert not (tmp_path / "outside.md").exists()
+        assert isinstance(app.screen, ExportScreen)
+        dest.value = str(exports / "list.md")
+        export.action_run()
+        await pilot.pause()
+        assert (exports / "list.md").exists()
