@@ -35,4 +35,5 @@ def list_backups(path: Path) -> list[Path]:
     folder = path.parent / BACKUP_DIR
     if not folder.is_dir():
         return []
-    return sorted(folder.glob(f"{path.name}.*.bak"), reverse=True)
+    # (the time first: "annotations.json.journal.<time>…" is the journal's, not the snapshot's)
+    return sorted(folder.glob(f"{path.name}.[0-9]*.bak"), reverse=True)

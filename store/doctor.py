@@ -25,12 +25,13 @@ import orjson
 from . import locations
 from .annotations import ANN, HIST, AnnotationStore, JournaledJSONStorage, doc_id_for
 from .atomic import atomic_write_bytes
-from .backups import list_backups
+from .backups import backup_file, list_backups
 from .corpus import Corpus
 from .drafts import NoteDrafts
 from .errors import CorruptFileError
 from .journal import REDO, journal_path_for
-from .text import counted
+from .models import clean_tag
+from .text import counted, has_unsafe, shown_unsafe
 
 
 @dataclass
@@ -190,6 +191,8 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
             report.problems.append(f"{counted(len(bad_hist), 'malformed undo entry', 'malformed undo entries')}")
         else:
             report.ok.append(f"undo history: {counted(len(data.get(HIST) or {}), 'entry', 'entries')}")
+    if ann_path.exists() and _check_annotations_file(ann_path) is None:
+        _check_tags(ann_path, repair, report)
     # 4. unsaved note drafts, backups (the index cache: check_index_cache)
     drafts = NoteDrafts(folder / locations.DRAFTS_FILE).count()
     if drafts:
@@ -199,6 +202,31 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
     report.ok.append(f"{counted(n_backups, 'backup')} in {locations.BACKUP_DIR}/") if n_backups else \
         report.ok.append("no backups yet (they are taken before imports and bulk changes)")
     return report
+
+
+def _check_tags(ann_path: Path, repair: bool, report: DoctorReport) -> None:
+    """Stored tags holding control or invisible characters (from a papersift that let them in):
+    reported, and cleaned (after a backup) when repairing."""
+    storage = JournaledJSONStorage(ann_path)
+    data = copy.deepcopy(storage.read() or {})
+    anns = data.get(ANN) or {}
+    bad = {key: rec for key, rec in anns.items() if any(has_unsafe(t) for t in rec.get("tags") or [])}
+    if not bad:
+        return
+    shown = ", ".join(sorted({f"'{shown_unsafe(t)}'" for rec in bad.values() for t in rec["tags"] if has_unsafe(t)})[:5])
+    report.problems.append(f"{counted(len(bad), 'annotation')} with tags holding control or invisible "
+                           f"characters ({shown}); `doctor --repair` cleans them")
+    if not repair:
+        return
+    storage.compact()
+    backup = backup_file(ann_path, "clean-tags")
+    for key, rec in bad.items():
+        tags = [clean_tag(t)[0] for t in rec["tags"]]
+        anns[key] = {**rec, "tags": list(dict.fromkeys(t for t in tags if t))}
+    data[ANN] = anns
+    storage.write(data)
+    report.repaired.append(f"cleaned the tags of {counted(len(bad), 'annotation')} "
+                           f"(the file as it was: {locations.BACKUP_DIR}/{backup.name if backup else '-'})")
 
 
 def check_index_cache(library, repair: bool, report: DoctorReport) -> None:

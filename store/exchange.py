@@ -20,7 +20,7 @@ import orjson
 from .corpus import paper_id
 from .dedup import NearDupIndex
 from .errors import InputError
-from .models import MAX_STAR, STATUSES, Annotation
+from .models import MAX_STAR, STATUSES, Annotation, clean_tag
 from .parse import read_text
 from .text import normalize
 
@@ -36,11 +36,12 @@ class MergeReport:
     unknown: list[str] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {"records": self.records, "matched_by_id": self.by_id, "matched_by_text": self.by_text,
                 "unchanged": self.unchanged, "unknown": self.unknown, "changes": self.changes,
-                "conflicts": self.conflicts}
+                "conflicts": self.conflicts, "warnings": self.warnings}
 
 
 def read_annotation_records(path: Path) -> list[dict]:
@@ -83,9 +84,22 @@ def read_annotation_records(path: Path) -> list[dict]:
     return out
 
 
-def _theirs(rec: dict, pid: str) -> Annotation:
+def _clean_tags(tags: list[str], pid: str, warnings: list[str]) -> list[str]:
+    """Their tags as this library takes any tag: a tag holding control or invisible characters is
+    cleaned (or dropped), and said so; it must never reach a terminal or an export raw."""
+    kept = []
+    for tag in tags:
+        clean, said = clean_tag(tag)
+        if said:
+            warnings.append(f"{pid}: {said}")
+        if clean:
+            kept.append(clean)
+    return list(dict.fromkeys(kept))
+
+
+def _theirs(rec: dict, pid: str, warnings: list[str]) -> Annotation:
     return Annotation(paper_id=pid, status=rec.get("status", "unread"), star=int(rec.get("star", 0)),
-                      tags=list(dict.fromkeys(rec.get("tags") or [])), note=rec.get("note") or "",
+                      tags=_clean_tags(rec.get("tags") or [], pid, warnings), note=rec.get("note") or "",
                       created=rec.get("created") or "", updated=rec.get("updated") or "",
                       conflicts=list(rec.get("conflicts") or []))
 
@@ -145,7 +159,7 @@ def plan_merge(library, records: list[dict], source: str) -> tuple[dict[str, Ann
             continue
         pid = corpus.papers[idx].id
         local = changes.get(pid) or library.annotation(pid)
-        merged, conflicts = merge_one(local, _theirs(rec, pid), source)
+        merged, conflicts = merge_one(local, _theirs(rec, pid, report.warnings), source)
         if merged == local:
             report.unchanged += 1
             continue

@@ -23,8 +23,8 @@ from .choices import DERIVED, FORMATS, FORMULA_START, MARKDOWN_GROUPS  # noqa: F
 from .keywords import join_keywords, tags_and_keywords
 from .latex import plain_text
 from .models import STATUSES, Annotation, Paper
-from .records import RECORD_SCHEMA_VERSION, paper_record
-from .text import counted
+from .records import RECORD_SCHEMA_VERSION, escape_unsafe_json, paper_record
+from .text import counted, export_safe
 
 # A title papersift derived is said to be one wherever it is shared (DERIVED, in every format): never
 # passed off as the paper's own.
@@ -37,6 +37,7 @@ EXTENSIONS = {"md": ".md", "csv": ".csv", "json": ".json", "jsonl": ".jsonl", "b
 STATUS_HEADINGS = {"to-read": "To read", "unread": "Unread", "read": "Read", "skipped": "Skipped"}
 
 Pair = tuple[Paper, Annotation]
+JSON_FORMATS = ("json", "jsonl", "csl-json")
 
 
 def title_of(paper: Paper) -> str:
@@ -58,7 +59,9 @@ def export_text(pairs: list[Pair], fmt: str, *, group_by: str = "status", abstra
                "csl-json": to_csl_json, "ris": to_ris}[fmt](pairs)
     if progress:
         progress(len(pairs), len(pairs))
-    return out
+    # One gate for every format: nothing a dump, a colleague or a tag carried may run in the terminal
+    # of whoever opens the file. JSON keeps every character, written as an escape.
+    return escape_unsafe_json(out) if fmt in JSON_FORMATS else export_safe(out)
 
 
 # ------------------------------------------------------------------ Markdown

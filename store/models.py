@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from .choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
+from .text import has_unsafe, shown_unsafe, strip_unsafe
 
 
 @dataclass
@@ -179,6 +180,19 @@ def normalize_tag(tag: str) -> str:
 MAX_TAG_CHARS = 64
 
 
+def clean_tag(tag: str) -> tuple[str | None, str | None]:
+    """A tag that arrived from elsewhere (a colleague's file, an old library) made usable:
+    normalized, control and invisible characters removed. Returns (the tag, or None when
+    nothing usable is left; what was done to it, or None when it was fine as it was)."""
+    clean = normalize_tag(strip_unsafe(tag))
+    if problem := tag_problem(clean):
+        return None, f"tag '{shown_unsafe(tag)}' dropped: {problem}"
+    if clean != tag:
+        return clean, f"tag '{shown_unsafe(tag)}' read as #{clean}" + (
+            " (control or invisible characters removed)" if has_unsafe(tag) else "")
+    return clean, None
+
+
 def tag_problem(tag: str) -> str | None:
     """Why a normalized tag cannot be used (None if it can): tags are short labels with a
     letter or digit in them, shown as chips in a list row and typed in queries."""
@@ -186,6 +200,9 @@ def tag_problem(tag: str) -> str | None:
         return "no tag given (tags are words like rl or to-discuss)"
     if len(tag) > MAX_TAG_CHARS:
         return f"a tag of {len(tag)} characters; tags are short labels (at most {MAX_TAG_CHARS}) — a note holds longer text"
+    if has_unsafe(tag):  # it would reach terminals, exports and colleagues: refused at the door
+        return (f"tag '{shown_unsafe(tag)}' holds control or invisible characters; "
+                "tags are plain words (letters, digits, - and the like)")
     if not any(ch.isalnum() for ch in tag):
         return f"tag {tag!r} has no letter or digit"
     return None

@@ -47,5 +47,10 @@ def paper_record(paper: Paper, ann: Annotation) -> dict:
 
 def safe_json(obj: object, indent: bool = False) -> str:
     """JSON text with every terminal-unsafe character escaped as a JSON unicode escape (still valid JSON)."""
-    text = orjson.dumps(obj, option=orjson.OPT_INDENT_2 if indent else 0).decode("utf-8")
+    return escape_unsafe_json(orjson.dumps(obj, option=orjson.OPT_INDENT_2 if indent else 0).decode("utf-8"))
+
+
+def escape_unsafe_json(text: str) -> str:
+    """JSON text (orjson escapes C0 controls) with C1 controls, DEL and invisible or bidi-override
+    characters escaped too: the same value when parsed, inert when the file is printed."""
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -18,6 +18,38 @@ _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u202a\u202b\u202c\u202d\u202e\u2066
 _CONTROL = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f" + _INVISIBLE + "]"
 )
+_CONTROL_IN_FILE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f" + _INVISIBLE + "]")  # \r: see export_safe
+_LONE_CR = re.compile("\r(?!\n)")
+
+
+def has_unsafe(text: str) -> bool:
+    """True when ``text`` holds an escape sequence, a control character (tab and newline
+    included) or an invisible or bidi-override character: what a short label may not hold."""
+    return bool(_CONTROL.search(text) or "\t" in text or "\n" in text)
+
+
+def shown_unsafe(text: str) -> str:
+    """``text`` with each control or invisible character written as its escape (``\\x1b``,
+    ``\\u202e``), so a message can quote a hostile label without running it."""
+    return "".join(ch.encode("unicode_escape").decode("ascii") if _CONTROL.match(ch) or ch in "\t\n" else ch
+                   for ch in text)
+
+
+def strip_unsafe(text: str) -> str:
+    """``text`` without escape sequences, control or invisible characters (tab and newline too)."""
+    return _CONTROL.sub("", _ESC_SEQ.sub("", text)).replace("\t", " ").replace("\n", " ")
+
+
+def export_safe(text: str) -> str:
+    """Text for a file a person may ``cat``: escape sequences, control characters (but tab and
+    newline) and invisible or bidi-override characters removed; a lone carriage return, which
+    would overwrite its line on a terminal, becomes a newline."""
+    if not text:
+        return ""
+    text = _ESC_SEQ.sub("", text)
+    if "\r" in text:
+        text = _LONE_CR.sub("\n", text)
+    return _CONTROL_IN_FILE.sub("", text)
 
 
 def first_few(items: list[str], n: int = 3) -> str:

@@ -112,7 +112,7 @@ def _import_annotations(lib: Library, args: argparse.Namespace) -> int:
             f"{len(report.unknown)} unknown; {verb} {len(report.changes)}, {report.unchanged} already up to date",
             markup=False)
     out.print_labelled(c, [("", report.changes), ("conflict ", report.conflicts),
-                           ("unknown paper ", report.unknown)])
+                           ("unknown paper ", report.unknown), ("warning ", report.warnings)])
     return 0
 
 

@@ -29,8 +29,9 @@ def console(stderr: bool = False):
 
 def say(text: str, stderr: bool = False) -> None:
     """A line of plain text: never read as Rich markup, since it quotes what people typed (a tag
-    "[draft]", a query, a path) and markup would swallow the brackets."""
-    console(stderr=stderr).print(text, markup=False)
+    "[draft]", a query, a path) and markup would swallow the brackets; and display-safe, since
+    a tag or a file name may hold escape sequences."""
+    console(stderr=stderr).print(display_safe(text), markup=False)
 
 
 @lru_cache(maxsize=1)
@@ -63,7 +64,7 @@ def print_labelled(c, sections: list[tuple[str, list[str]]]) -> None:
     """Report lines under a label each ("  problem  ...", "  conflict ..."), printed verbatim."""
     for label, lines in sections:
         for line in lines:
-            c.print(f"  {label}{line}", markup=False)
+            c.print(display_safe(f"  {label}{line}", False), markup=False)
 
 
 def emit_json(obj: object) -> None:
@@ -91,7 +92,7 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None) -> None:
     """Print papers as a table or plain lines (from a Library, or from store.quick)."""
     if fmt == "plain":
         for r in rows:
-            tags = " ".join("#" + t for t in r.tags)
+            tags = display_safe(" ".join("#" + t for t in r.tags), False)
             sys.stdout.write(f"{r.id}\t{r.status}\t{r.star}\t{display_safe(r.title, False)}\t{tags}\n")
         return
     from rich.table import Table
@@ -103,7 +104,7 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None) -> None:
     # The title takes the width the other columns leave, set here: with every column
     # no_wrap, Rich narrows a too-wide table by cutting all columns evenly, and at 80
     # columns (any pipe) the status and star columns were cut to nothing.
-    tags = [" ".join("#" + t for t in r.tags) for r in rows]
+    tags = [display_safe(" ".join("#" + t for t in r.tags), False) for r in rows]
     tags_width = min(max(map(len, tags), default=0), MAX_TAGS_WIDTH, out.width // 4) or len("tags")
     ids_width = max((len(r.id) for r in rows), default=12)
     title_width = max(MIN_TITLE_WIDTH, out.width - ids_width - 1 - 3 - tags_width - 2 * 4)
@@ -141,8 +142,8 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     if byline:
         out.print(escape(display_safe(byline, False)))
     out.print(f"[dim]id[/dim] {p.id}   [dim]status[/dim] {a.status}   [dim]star[/dim] {stars(a.star)}"
-              f"   [dim]tags[/dim] {escape(' '.join('#' + t for t in a.tags)) or '-'}")
-    out.print("[dim]sources[/dim] " + ", ".join(f"{escape(s.file)}#{s.position}" for s in p.sources))
+              f"   [dim]tags[/dim] {escape(display_safe(' '.join('#' + t for t in a.tags), False)) or '-'}")
+    out.print("[dim]sources[/dim] " + ", ".join(f"{escape(display_safe(s.file, False))}#{s.position}" for s in p.sources))
     if p.keywords:
         out.print(f"[dim]keywords[/dim] {escape(display_safe(' · '.join(p.keywords), False))}")
     if p.area:
@@ -173,12 +174,13 @@ def print_stats(stats: dict, fmt: str) -> None:
         out.print("  " + "   ".join(f"{stars(int(k))} {v}" for k, v in stats["stars"].items()))
     from rich.markup import escape
     if any(stats["venues"]):
-        out.print("  venues: " + escape(", ".join(f"{v or '(none)'} ({c:,})" for v, c in stats["venues"].items())))
+        out.print("  venues: " + escape(display_safe(", ".join(f"{v or '(none)'} ({c:,})" for v, c in stats["venues"].items()), False)))
     if stats["tags"]:
-        out.print("  tags: " + escape(", ".join(f"#{t} ({c})" for t, c in stats["tags"].items())))
+        out.print("  tags: " + escape(display_safe(", ".join(f"#{t} ({c})" for t, c in stats["tags"].items()), False)))
     if stats["areas"]:
-        out.print("  areas: " + escape(" · ".join(f"{a} ({c:,})" for a, c in stats["areas"].items())))
+        out.print("  areas: " + escape(display_safe(" · ".join(f"{a} ({c:,})" for a, c in stats["areas"].items()), False)))
     if stats["keywords"]:
         more = stats["distinct_keywords"] - len(stats["keywords"])
         out.print(f"  keywords ({stats['distinct_keywords']:,}): "
-                  + escape(" · ".join(f"{k} ({c:,})" for k, c in stats["keywords"].items()) + (" · …" if more else "")))
+                  + escape(display_safe(" · ".join(f"{k} ({c:,})" for k, c in stats["keywords"].items()), False)
+                           + (" · …" if more else "")))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label
@@ -17,13 +18,13 @@ class ConfirmScreen(ModalScreen[bool]):
     ConfirmScreen > Vertical { width: 60; max-width: 100%; height: auto; border: thick $warning; background: $surface; padding: 1 2; }
     """
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: str | Text) -> None:
         super().__init__()
         self.question = question
 
     def compose(self):
         with Vertical():
-            yield Label(self.question)
+            yield Label(Text(self.question) if isinstance(self.question, str) else self.question)
             yes, no = key_label(self.app, "confirm.yes"), key_label(self.app, "confirm.no")
             yield Label(f"[b]{yes}[/b] yes   [b]{no}[/b] no", classes="dim")
         yield Footer()  # this dialog's keys, over the main screen's

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Sparkline, Static
 
 from store import Library
+from store.text import display_safe
 
 from ..keymap import binding, key_label
 from ..widgets.footer import Footer
@@ -52,7 +53,7 @@ class Chart:
                 cells = min(bar_w - used, round(bar_w * fraction))
                 bar.append("█" * cells, style=style)
                 used += cells
-            table.add_row(Text(label), bar + Text(" " * (bar_w - used)), *counts)
+            table.add_row(Text(display_safe(label, False)), bar + Text(" " * (bar_w - used)), *counts)
         yield table
 
 

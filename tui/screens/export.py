@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.markup import escape
 from textual import on
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -148,7 +147,7 @@ class ExportScreen(ModalScreen[str | None]):
         elif not path.parent.is_dir():
             self.notify(f"{path.parent}: no such folder", severity="error")
         elif path.exists():  # an earlier export the user may have edited: ask first
-            self.app.push_screen(ConfirmScreen(escape(f"{path} exists. Replace it?")),
+            self.app.push_screen(ConfirmScreen(f"{path} exists. Replace it?"),
                                  lambda yes: self._write(path, text, what) if yes else None)
         else:
             self._write(path, text, what)

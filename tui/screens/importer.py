@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from rich.markup import escape
+from rich.text import Text
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
@@ -93,10 +93,10 @@ class ImportScreen(ModalScreen[Path | None]):
             return
         path = Path(value).expanduser()
         if not path.exists():
-            self.query_one("#import-error", Label).update(f"no such file or folder: {escape(str(path))}")
+            self.query_one("#import-error", Label).update(Text(f"no such file or folder: {path}"))
             return
         if refused := self.confinement.refusal(path):
-            self.query_one("#import-error", Label).update(escape(refused))
+            self.query_one("#import-error", Label).update(Text(refused))
             return
         self.dismiss(path)
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from rich.markup import escape
+from rich.text import Text
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, TextArea
+
+from store.text import display_safe
 
 from ..keymap import TypingKeys, binding, key_label
 from ..widgets.footer import Footer
@@ -56,8 +58,9 @@ class NoteScreen(ModalScreen[str | None]):
 
     def compose(self):
         with Vertical():
-            yield Label(f"[b]Note[/b] — {escape(self.title_text)}   [dim]{key_label(self.app, 'note.save')} save · "
-                        f"{key_label(self.app, 'note.cancel')} cancel[/dim]")
+            yield Label(Text.assemble(("Note", "bold"), f" — {display_safe(self.title_text, False)}   ",
+                                      (f"{key_label(self.app, 'note.save')} save · "
+                                       f"{key_label(self.app, 'note.cancel')} cancel", "dim")))
             text = self.draft if self.draft is not None else self.original
             yield NoteArea(text, id="note-text", soft_wrap=True, show_line_numbers=False)
         yield Footer()  # this dialog's keys, over the main screen's

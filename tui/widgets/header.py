@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
+from rich.text import Text
 from textual.widgets import Static
+
+from store.text import display_safe
 
 
 class TriageHeader(Static):
@@ -16,9 +18,10 @@ class TriageHeader(Static):
         width = 20
         filled = round(width * triaged / total) if total else 0
         bar = "█" * filled + "░" * (width - filled)
-        extra = f"  [dim]{escape(note)}[/dim]" if note else ""
-        markup = (f"[b]papersift[/b] · {escape(library_name)}   [green]{bar}[/green] "
-                  f"{triaged:,} / {total:,} triaged{extra}")
-        if markup != self._shown:  # an update lays the screen out again: not on every keystroke
-            self._shown = markup
-            self.update(markup)
+        # Built as Text, never markup: the library's name and the note are the user's words.
+        line = Text.assemble(("papersift", "bold"), f" · {display_safe(library_name, False)}   ", (bar, "green"),
+                             f" {triaged:,} / {total:,} triaged",
+                             (f"  {display_safe(note, False)}" if note else "", "dim"))
+        if line.plain != self._shown:  # an update lays the screen out again: not on every keystroke
+            self._shown = line.plain
+            self.update(line)

@@ -8,7 +8,6 @@ in the list, so a reader sees at a glance why a paper is there.
 from __future__ import annotations
 
 from rich.console import Group
-from rich.markup import escape
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -88,10 +87,10 @@ class Reader(VerticalScroll, can_focus=True):
         for name, value in (("keywords", " · ".join(paper.keywords)), ("area", paper.area)):
             if value:  # a line each: wrapped on one, the area ran on from the last keyword
                 parts.append(Text.assemble((name + " ", "dim"), (display_safe(value, False), "cyan")))
-        meta = Text.from_markup(
-            f"[{STATUS_STYLE[ann.status]}]{ann.status}[/]  "
-            f"[yellow]{'★' * ann.star}{'☆' * (3 - ann.star)}[/]  "
-            + (" ".join(f"[b magenta]#{escape(display_safe(t, False))}[/]" for t in ann.tags) or "[dim]no tags[/]"))
+        meta = Text.assemble((ann.status, STATUS_STYLE[ann.status]), "  ",
+                             ("★" * ann.star + "☆" * (3 - ann.star), "yellow"), "  ",
+                             (" ".join("#" + display_safe(t, False) for t in ann.tags), "bold magenta")
+                             if ann.tags else ("no tags", "dim"))
         parts += [meta, Text(""), highlight_words(abstract, self.matched, match), Text("")]
         if ann.note:
             note = highlight_words(Text(display_safe(ann.note)), self.matched, match)

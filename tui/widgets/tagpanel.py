@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from rapidfuzz import fuzz, process
-from rich.markup import escape
+from rich.text import Text
 from textual import on
 from textual.containers import Vertical
 from textual.message import Message
@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from store import Library
 from store.models import normalize_tag, tag_problem
+from store.text import display_safe
 
 from ..keymap import TypingKeys, binding, key_label
 
@@ -78,6 +79,11 @@ class TagList(OptionList):
                 binding("tags.back", "Back to list", action="screen.leave_tags")]
 
 
+def tag_prompt(tag: str, note: str) -> Text:
+    """A tag list row, "#tag 3" (the count or "keyword" dim), as Text: never parsed as markup."""
+    return Text.assemble("#" + display_safe(tag, False) + " ", (note, "dim"))
+
+
 class TagPanel(Vertical):
     """Right-hand panel; the screen applies the tags (messages up)."""
 
@@ -108,9 +114,13 @@ class TagPanel(Vertical):
 
     def show_paper(self, paper_id: str | None) -> None:
         tags = self.library.annotation(paper_id).tags if paper_id else []
-        chips = (" ".join(f"[b magenta]#{escape(t)}[/]" for t in tags)
-                 or f"[dim]none yet — press {key_label(self.app, 'main.tag')}[/dim]")
-        self.query_one("#paper-tags", Static).update(f"[b]On this paper[/b]\n{chips}")
+        # Text, never markup: a tag is the user's (or a colleague's) words, "a[b" and "[/dim]" included.
+        shown = Text.assemble(("On this paper", "bold"), "\n")
+        for i, t in enumerate(tags):
+            shown.append(("" if i == 0 else " ") + "#" + display_safe(t, False), style="bold magenta")
+        if not tags:
+            shown.append(f"none yet — press {key_label(self.app, 'main.tag')}", style="dim")
+        self.query_one("#paper-tags", Static).update(shown)
         paper = self.library.paper(paper_id) if paper_id else None
         offered = keyword_tags([*paper.keywords, paper.area], set(tags)) if paper else {}
         if offered != self._keyword_tags:
@@ -124,9 +134,9 @@ class TagPanel(Vertical):
         options.clear_options()
         counts = self.library.tag_counts()  # once: this runs after every triage key
         ranked = ranked_tags(counts, typed)
-        options.add_options([Option(f"#{escape(t)} [dim]{c}[/dim]", id=t) for t, c in ranked])
+        options.add_options([Option(tag_prompt(t, str(c)), id=t) for t, c in ranked])
         offered = [t for t, _ in ranked_tags(Counter(list(self._keyword_tags)), typed) if t not in counts]
-        options.add_options([Option(f"#{escape(t)} [dim]keyword[/dim]", id=t) for t in offered])
+        options.add_options([Option(tag_prompt(t, "keyword"), id=t) for t in offered])
         ranked += [(t, 0) for t in offered]
         self.query_one("#all-tags-title", Static).display = bool(counts or offered)
         if ranked:

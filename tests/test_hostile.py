@@ -1,0 +1,250 @@
+"""Hostile data never crashes the app, never reaches the terminal raw, never leaves in an export.
+
+A paper whose every field holds markup-like brackets ("[/dim]", "[bold]", "[link=…]", "a[b") and
+escape sequences (OSC 52 clipboard writes, ESC, BEL, C1, U+202E) is driven through every display
+path: the app (Pilot), the CLI (real subprocesses), every export format and back through
+import-annotations.
+"""
+
+from __future__ import annotations
+
+import json
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rich.text import Text
+
+from store import Library
+from store.export import FORMATS, export_text
+from store.models import tag_problem
+from store.text import display_safe
+from tui.app import make_app
+
+MARKUP = "[/dim] [bold]x [link=https://evil.example]y a[b ]"
+OSC52 = "\x1b]52;c;aGVsbG8=\x07"
+CONTROLS = ("\x1b", "\x07", "\x85", "\x9b", "\u202e")
+TAG_WITH_BRACKET = "a[b"
+
+
+def hostile_jsonl(path, extra: str = "") -> None:
+    """One paper with markup in every field, one with escape sequences in every field, one plain."""
+    rows = [
+        {"title": f"Brackets {MARKUP}", "abstract": f"An abstract with {MARKUP} in it, about graph brackets. " * 3,
+         "authors": ["Ann [bold]Lee[/bold]", "Bob [/dim]Ray"], "keywords": ["[/dim]kw", "[link=x]k2"]},
+        {"title": f"Escapes {OSC52}title\u202ereversed", "abstract": f"An abstract {OSC52} with \x1b[31mred\x1b[0m,"
+         f" a bell\x07, a C1 \x85 and \u202eRTL in it. {extra}" * 3, "authors": [f"Eve {OSC52}Hacker"]},
+        {"title": "A plain paper", "abstract": "Nothing to see here, only a plain abstract about graphs. " * 3},
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+@pytest.fixture
+def hostile_lib(tmp_path):
+    src = tmp_path / "hostile.jsonl"
+    hostile_jsonl(src)
+    lib = Library.open(tmp_path / "lib", seed_if_new=False)
+    lib.import_paths([src])
+    return lib
+
+
+def shown(widget) -> str:
+    """What a Static shows, as plain text (its content rendered by Rich, wide enough not to wrap)."""
+    import io
+
+    from rich.console import Console
+    console = Console(width=400, file=io.StringIO(), record=True)
+    console.print(widget.content)
+    return console.export_text()
+
+
+def strings(obj):
+    """Every string inside parsed JSON."""
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            yield from strings(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from strings(v)
+
+
+def _ids(lib):
+    return [p.id for p in lib.corpus.papers]
+
+
+# ------------------------------------------------------------------ the app
+async def test_every_app_view_shows_brackets_literally_and_never_crashes(hostile_lib, tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERSIFT_NO_SYSTEM_CLIPBOARD", "1")
+    lib = hostile_lib
+    first, second, _ = _ids(lib)
+    lib.add_tags([first], [TAG_WITH_BRACKET, "[/dim]", "[bold]"])
+    lib.set_note(first, f"my note {MARKUP}")
+    lib.set_status([first], "to-read")
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(160, 45)) as pilot:   # a library that once crashed the app opens
+        await pilot.pause()
+        main = app.main_screen
+        reader = shown(main.query_one("#reader-body"))
+        assert "[/dim] [bold]x [link=https://evil.example]y a[b ]" in reader
+        assert "#a[b #[/dim] #[bold]" in reader and f"my note {MARKUP}" in reader
+        panel = main.query_one("#tags")
+        assert "#a[b #[/dim] #[bold]" in shown(panel.query_one("#paper-tags"))
+        prompts = [str(panel.query_one("#all-tags").get_option_at_index(i).prompt)
+                   for i in range(panel.query_one("#all-tags").option_count)]
+        assert any(p.startswith("#a[b") for p in prompts) and any(p.startswith("#[/dim]") for p in prompts)
+
+        await pilot.press("t", *"x[y", "enter")        # typing a bracket in the tag box
+        await pilot.pause()
+        assert "x[y" in lib.annotation(first).tags
+        await pilot.press("escape", "j")                # the escape-sequence paper
+        await pilot.pause()
+        body = shown(main.query_one("#reader-body"))
+        assert not any(c in body for c in CONTROLS)
+        for key, close in (("d", "escape"), ("b", "escape"), ("question_mark", "escape")):
+            await pilot.press(key)                       # dashboard, topics, help
+            await pilot.pause(0.3)
+            await pilot.press(close)
+            await pilot.pause()
+        await pilot.press("slash", *"[/dim]", "enter")   # a search for markup
+        await pilot.pause(0.3)
+        app.notify(f"a notice quoting {MARKUP}")         # notices are plain text
+        await pilot.pause()
+    assert app.return_code in (None, 0)
+
+
+def test_the_tag_panel_rows_are_text_not_markup():
+    from tui.widgets.tagpanel import tag_prompt
+    row = tag_prompt("[/dim]", "3")
+    assert isinstance(row, Text) and row.plain == "#[/dim] 3"
+
+
+# ------------------------------------------------------------------ the CLI
+def test_a_bracket_tag_then_the_app_starts(run_cli, seeds_dir):
+    """The report's repro: a tag 'a[b', then every start crashed. The app is opened for real
+    (headless, by `papersift --help`-free means: the library opens and lists) and doctor is clean."""
+    run_cli("import", str(seeds_dir))
+    pid = json.loads(run_cli("list", "--format", "json", "--limit", "1").stdout)[0]["id"]
+    run_cli("tag", pid, "a[b")
+    out = run_cli("list", "--query", "tag:a[b").stdout
+    assert "#a[b" in out
+    doctor = run_cli("doctor", check=False)
+    assert "control" not in doctor.stdout
+
+
+def test_control_characters_in_a_tag_are_refused_at_the_door(run_cli, seeds_dir):
+    run_cli("import", str(seeds_dir))
+    pid = json.loads(run_cli("list", "--format", "json", "--limit", "1").stdout)[0]["id"]
+    for hostile in (f"x{OSC52}", "ab\u202ecd", "zero\u200bwidth", "bell\x07"):
+        proc = run_cli("tag", pid, hostile, check=False)
+        assert proc.returncode == 1 and "control or invisible characters" in proc.stderr
+        assert not any(c in proc.stderr for c in CONTROLS)
+    assert json.loads(run_cli("show", pid, "--format", "json").stdout)["tags"] == []
+    assert tag_problem("ok-tag") is None
+
+
+def _store_raw_tag(folder, pid: str, tag: str) -> None:
+    """A tag an older papersift let in, written straight into the annotations file."""
+    lib = Library(folder)
+    lib.add_tags([pid], ["placeholder"])
+    lib.store.compact()
+    path = folder / "annotations.json"
+    data = orjson.loads(path.read_bytes())
+    for rec in data["annotations"].values():
+        rec["tags"] = [tag if t == "placeholder" else t for t in rec["tags"]]
+    path.write_bytes(orjson.dumps(data))
+
+
+def test_a_stored_hostile_tag_never_reaches_the_terminal_and_doctor_cleans_it(run_cli, seeds_dir):
+    run_cli("import", str(seeds_dir))
+    pid = json.loads(run_cli("list", "--format", "json", "--limit", "1").stdout)[0]["id"]
+    _store_raw_tag(run_cli.library, pid, f"x{OSC52}\u202e")
+    outputs = [run_cli(*args).stdout + run_cli(*args).stderr for args in (
+        ("list", "--format", "plain"), ("list",), ("show", pid), ("tags",), ("history",), ("stats",),
+        ("list", "--format", "json"), ("search", "the"))]
+    for out in outputs:
+        assert not any(c in out for c in CONTROLS), out
+    doctor = run_cli("doctor", check=False)
+    assert doctor.returncode != 0 and "control or invisible" in doctor.stdout
+    assert "\\x1b" in doctor.stdout and "\x1b" not in doctor.stdout
+    repaired = run_cli("doctor", "--repair")
+    assert "cleaned the tags of 1 annotation" in repaired.stdout
+    backups = list((run_cli.library / "backups").glob("annotations.json.*clean-tags.bak"))
+    kept = orjson.loads(backups[0].read_bytes())["annotations"]     # the file as it was, kept
+    assert [f"x{OSC52}\u202e"] == [t for rec in kept.values() for t in rec["tags"]]
+    tags = json.loads(run_cli("show", pid, "--format", "json").stdout)["tags"]
+    assert tags == ["x"]   # the whole escape sequence went, not only its ESC
+    assert run_cli("doctor").returncode == 0
+
+
+def test_import_annotations_cleans_a_colleagues_hostile_tags(run_cli, seeds_dir, tmp_path):
+    run_cli("import", str(seeds_dir))
+    papers = json.loads(run_cli("list", "--format", "json", "--limit", "2").stdout)
+    theirs = tmp_path / "theirs.jsonl"
+    theirs.write_text(json.dumps({**papers[0], "tags": [f"evil{OSC52}", "fine", "\u202e\u200b"]}) + "\n")
+    proc = run_cli("import-annotations", str(theirs))
+    assert "warning" in proc.stdout and "read as #evil" in proc.stdout
+    assert "dropped" in proc.stdout
+    assert not any(c in proc.stdout for c in CONTROLS)
+    tags = json.loads(run_cli("show", papers[0]["id"], "--format", "json").stdout)["tags"]
+    assert tags == ["evil", "fine"]
+
+
+# ------------------------------------------------------------------ exports
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_no_export_carries_a_control_character(hostile_lib, fmt):
+    lib = hostile_lib
+    for pid in _ids(lib):
+        lib.add_tags([pid], ["fine"])
+        lib.set_note(pid, f"note {OSC52} with \x1b[2J and \u202e and \x85 and a\rcarriage return")
+        lib.set_status([pid], "to-read")
+    data = export_text(lib.pairs(""), fmt, abstracts=True).encode("utf-8")
+    for c in CONTROLS:
+        assert c.encode("utf-8") not in data, (fmt, c)
+    if fmt in ("json", "jsonl", "csl-json"):   # the JSON family keeps every character, as an escape
+        assert b"\\u001b" in data and b"\\u202e" in data
+        docs = [json.loads(line) for line in data.decode().splitlines()] if fmt == "jsonl" else [json.loads(data)]
+        assert any(OSC52 in text for text in strings(docs))
+
+
+# ------------------------------------------------------------------ property
+_text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(tags=st.lists(_text, min_size=1, max_size=3), note=_text)
+def test_any_tag_and_note_store_export_and_merge_back(tmp_path_factory, tags, note):
+    """Tags and notes from the whole of Unicode: a refused tag is refused with a message (never an
+    exception of another kind); what was accepted goes through every export with no control
+    character outside JSON, and comes back exactly through import-annotations."""
+    from store.errors import PapersiftError
+    from store.exchange import plan_merge, read_annotation_records
+
+    base = tmp_path_factory.mktemp("prop")
+    src = base / "one.jsonl"
+    src.write_text(json.dumps({"title": "T", "abstract": "A small abstract about property tests. " * 3}) + "\n")
+    lib = Library.open(base / "a", seed_if_new=False)
+    lib.import_paths([src])
+    pid = lib.corpus.papers[0].id
+    accepted = []
+    for tag in tags:
+        try:
+            lib.add_tags([pid], [tag])
+            accepted.append(tag)
+        except PapersiftError as exc:
+            assert str(exc) == display_safe(str(exc))  # the refusal itself is printable
+    lib.set_note(pid, note)
+    for fmt in FORMATS:
+        data = export_text(lib.pairs(""), fmt, abstracts=True)
+        if fmt not in ("json", "jsonl", "csl-json"):
+            assert not any(c in data for c in CONTROLS), fmt
+    out = base / "export.json"
+    out.write_text(export_text(lib.pairs(""), "json"))
+    other = Library.open(base / "b", seed_if_new=False)
+    other.import_paths([src])
+    changes, _ = plan_merge(other, read_annotation_records(out), source="export.json")
+    other.replace_annotations(changes, "import-annotations", "test")
+    assert other.annotation(pid).tags == lib.annotation(pid).tags
+    assert other.annotation(pid).note == lib.annotation(pid).note
