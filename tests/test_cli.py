@@ -226,11 +226,11 @@ def test_dedup_report_and_help(run_cli):
 def test_serve_refuses_a_busy_port_clearly(run_cli):
     import socket
     with socket.socket() as s:
-        s.bind(("localhost", 0))
+        s.bind(("127.0.0.1", 0))
         s.listen()
         port = s.getsockname()[1]
         proc = run_cli("serve", "--port", str(port), check=False)
-    assert proc.returncode == 1 and f"cannot listen on localhost:{port}" in proc.stderr and "--port" in proc.stderr
+    assert proc.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in proc.stderr and "--port" in proc.stderr
     proc = run_cli("serve", "--keymap", "/nonexistent/keys.toml", check=False)
     assert proc.returncode == 1 and "no such keymap file" in proc.stderr
 
