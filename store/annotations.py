@@ -28,8 +28,9 @@ from tinydb import TinyDB
 from tinydb.storages import Storage
 
 from .atomic import append_durably, atomic_write_bytes
-from .journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO, journal_path_for,
-                      read_snapshot, replay_journal)
+from .backups import keep_damaged
+from .journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO, Replay, journal_path_for, judge,
+                      read_acked, read_snapshot, replay_journal, write_acked)
 from .models import Annotation
 
 HISTORY_LIMIT = 500
@@ -71,6 +72,8 @@ class JournaledJSONStorage(Storage):
         self._seq = 0            # the newest journal entry in _cache
         self._journal_len = 0    # bytes of complete journal lines read
         self._journal_lines = 0  # entries in the journal (for compaction)
+        self.reports: list[str] = []  # damage found in the journal, kept in backups/, not yet told
+        self._told: set[tuple] = set()
 
     def _stat_sig(self) -> tuple:
         def one(p: Path) -> tuple | None:
@@ -91,22 +94,41 @@ class JournaledJSONStorage(Storage):
             self._cache, self._sig, self._seq, self._journal_len, self._journal_lines = None, sig, 0, 0, 0
             return None
         if sig != self._sig or self._cache is None:
+            acked = read_acked(self.path)
             for _ in range(20):  # another process may replace the snapshot while we read
                 data = self._read_snapshot() if sig[0] is not None else {}
-                seq, length, lines = self._replay(data)
+                replay = self._replay(data, acked)
                 now = self._stat_sig()
                 if now == sig:
                     break
                 sig = now
+            if (verdict := judge(replay, acked)) is not None:
+                self._keep(verdict)
             self._cache, self._sig = data, sig
-            self._seq, self._journal_len, self._journal_lines = seq, length, lines
+            self._seq, self._journal_len, self._journal_lines = replay.seq, replay.length, replay.lines
         return self._cache
+
+    def _keep(self, verdict: str) -> None:
+        """Damage found: the journal as found goes to backups/ (once per distinct content) before the
+        next append cuts it back to its trusted prefix, and the user is to be told (``reports``)."""
+        kept, _new = keep_damaged(self.journal_path)
+        key = (verdict, kept.name if kept else None)
+        if key not in self._told:  # each damage told once per process; every start tells it again
+            self._told.add(key)
+            where = f"kept in {kept.parent.name}/{kept.name}" if kept else "could not be copied to backups/"
+            self.reports.append(f"{self.journal_path.name}: {verdict}; the changes before it are in effect, "
+                                f"and the journal as found is {where}")
+
+    def take_reports(self) -> list[str]:
+        """Damage not yet told, each said once."""
+        said, self.reports = self.reports, []
+        return said
 
     def _read_snapshot(self) -> dict:
         return read_snapshot(self.path, orjson.loads)
 
-    def _replay(self, data: dict) -> tuple[int, int, int]:
-        return replay_journal(self.journal_path, data, orjson.loads)
+    def _replay(self, data: dict, acked: int | None) -> Replay:
+        return replay_journal(self.journal_path, data, orjson.loads, acked)
 
     def write(self, data: dict) -> None:
         """A full snapshot (TinyDB's own writes, new files, compaction); empties the journal."""
@@ -121,6 +143,7 @@ class JournaledJSONStorage(Storage):
         except BaseException:
             self._cache, self._sig = None, None  # memory may be ahead of disk: reload next time
             raise
+        write_acked(self.path, self._seq)
         self._cache, self._sig = data, self._stat_sig()
         self._journal_len = self._journal_lines = 0
 
@@ -136,6 +159,7 @@ class JournaledJSONStorage(Storage):
             self._cache, self._sig = None, None
             raise
         self._seq += 1
+        write_acked(self.path, self._seq)
         self._journal_lines += 1
         self._cache, self._sig = data, self._stat_sig()
         if self._journal_lines >= COMPACT_LINES or self._journal_len >= COMPACT_BYTES:

@@ -20,16 +20,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-import orjson
 
 from . import locations
 from .annotations import ANN, HIST, AnnotationStore, JournaledJSONStorage, doc_id_for
 from .atomic import atomic_write_bytes
-from .backups import backup_file, list_backups
+from .backups import backup_file, damaged_copies, list_backups
 from .corpus import Corpus
 from .drafts import NoteDrafts
 from .errors import CorruptFileError
-from .journal import REDO, journal_path_for
+from .journal import REDO, forget_acked, journal_path_for
 from .models import clean_tag
 from .text import counted, has_unsafe, shown_unsafe
 
@@ -81,25 +80,23 @@ def _check_annotations_file(path: Path) -> str | None:
     return None
 
 
-def _repair_journal(journal: Path, report: DoctorReport) -> None:
-    """Keep the journal's entries before its first damaged line; set the whole file aside."""
+def _journal_damage(ann_path: Path) -> tuple[list[str], JournaledJSONStorage]:
+    """What reading the annotations' journal found wrong (each copy kept in backups/)."""
+    storage = JournaledJSONStorage(ann_path)
+    storage.read()
+    return storage.take_reports(), storage
+
+
+def _repair_journal(ann_path: Path, storage: JournaledJSONStorage, report: DoctorReport) -> None:
+    """Cut the journal back to its trusted prefix (the whole file is already in backups/) and
+    start the acknowledged-change mark again from what is there."""
+    journal = journal_path_for(ann_path)
     raw = journal.read_bytes()
-    lines = raw[:raw.rfind(b"\n") + 1].split(b"\n")[:-1]
-    good = 0
-    for line in lines:
-        try:
-            entry = orjson.loads(line)
-            if not isinstance(entry, dict) or not isinstance(entry.get("seq"), int) \
-                    or not isinstance(entry.get("set"), dict):
-                break
-        except orjson.JSONDecodeError:
-            break
-        good += 1
-    aside = journal.with_name(f"{journal.name}.damaged-{_stamp()}")
-    atomic_write_bytes(aside, raw)
-    atomic_write_bytes(journal, b"".join(line + b"\n" for line in lines[:good]))
-    report.repaired.append(f"kept the {good} journal entries before line {good + 1} of {journal.name}; "
-                           f"the damaged file is in {aside.name}")
+    good = raw[:storage._journal_len]
+    atomic_write_bytes(journal, good)
+    forget_acked(ann_path)
+    report.repaired.append(f"cut {journal.name} back to its {counted(storage._journal_lines, 'sound entry', 'sound entries')} "
+                           f"(the file as found is in {locations.BACKUP_DIR}/)")
 
 
 def _restore(path: Path, check, report: DoctorReport) -> bool:
@@ -145,14 +142,21 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
     journal = journal_path_for(ann_path)
     if ann_path.exists() or journal.exists():
         problem = _check_annotations_file(ann_path)
-        if problem is None:
+        damage, storage = _journal_damage(ann_path) if problem is None else ([], None)
+        if problem is None and not damage:
             report.ok.append(f"{ann_path.name}: parses" + (" (and its journal)" if journal.exists() else ""))
+        elif problem is None:
+            report.problems += damage
+            if repair:
+                _repair_journal(ann_path, storage, report)
         else:
             report.problems.append(problem)
-            if repair and problem.startswith(str(journal)):
-                _repair_journal(journal, report)
-            elif repair:
-                _restore(ann_path, _check_annotations_file, report)
+            if repair and _restore(ann_path, _check_annotations_file, report):
+                forget_acked(ann_path)
+        kept = damaged_copies(journal)
+        if kept:
+            report.ok.append(f"{counted(len(kept), 'damaged journal')} kept as found, not in effect: "
+                             + ", ".join(f"{locations.BACKUP_DIR}/{k.name}" for k in kept[:3]))
     # 3. cross-checks (only on files that now parse)
     corpus = _load_checked_corpus(corpus_path)[0] if corpus_path.exists() and ann_path.exists() else None
     if corpus is not None and _check_annotations_file(ann_path) is None:  # (read again: repairs may have run)

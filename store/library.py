@@ -316,6 +316,11 @@ class Library(SearchMixin, DiscoveryMixin):
             return True
         return False
 
+    def take_problems(self) -> list[str]:
+        """Damage found in the annotations journal since last asked (each kept in backups/ and
+        said once): for the CLI's stderr and the app's notices."""
+        return self.store.storage.take_reports()
+
     def _change(self, paper_ids: Iterable[str], fn: Callable[[Annotation], None], action: str, label: str) -> int:
         """Apply ``fn`` to each paper's annotation and store the changed ones durably."""
         with self.lock.held():

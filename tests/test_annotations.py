@@ -259,23 +259,114 @@ def test_a_torn_journal_tail_is_ignored_then_cut_off(lib):
     assert Library(lib.folder).annotation(a).status == "skipped"
 
 
-def test_a_damaged_journal_line_is_named_and_repaired(lib):
+def test_a_damaged_journal_line_is_kept_told_and_repaired(lib):
+    """A bad line in the middle: the changes before it stay in effect, the journal as found is
+    copied to backups/ before anything is written, the user is told (once), doctor names the copy,
+    and --repair cuts the journal back to its sound entries."""
     from store.doctor import run_doctor
     a, b, c = first_ids(lib)
-    lib.set_status([a], "read")
+    lib.set_status([a], "read")                      # (the first change starts the snapshot)
     for pid in (b, c):
         lib.set_status([pid], "read")
+    lib.set_star([a], 2)
     raw = _journal(lib).read_bytes().splitlines()
-    _journal(lib).write_bytes(raw[0] + b"\n" + b"not json at all\n")
-    with pytest.raises(CorruptFileError, match=r"annotations.json.journal: line 2 is not a journal entry"):
-        Library(lib.folder)
+    damaged = raw[0] + b"\n" + b"not json at all\n" + raw[2] + b"\n"
+    _journal(lib).write_bytes(damaged)
+    opened = Library(lib.folder)
+    problems = opened.take_problems()
+    assert len(problems) == 1 and "annotations.json.journal: line 2 is not a journal entry" in problems[0]
+    assert "backups/annotations.json.journal." in problems[0] and opened.take_problems() == []
+    assert opened.annotation(b).status == "read" and opened.annotation(c).status == "unread"
+    assert opened.annotation(a).star == 0                # after the bad line: not applied, but kept
+    kept = list((lib.folder / "backups").glob("annotations.json.journal.*.damaged-*.bak"))
+    assert len(kept) == 1 and kept[0].read_bytes() == damaged
     report = run_doctor(lib.folder)
-    assert any("line 2" in p for p in report.problems)
+    assert any("line 2" in p and "backups/" in p for p in report.problems)
     report = run_doctor(lib.folder, repair=True)
-    assert any("kept the 1 journal entries before line 2" in r for r in report.repaired)
+    assert any("cut annotations.json.journal back to its 1 sound entry" in r for r in report.repaired)
+    assert run_doctor(lib.folder).healthy
+    assert any("damaged journal kept as found" in line for line in run_doctor(lib.folder).ok)
     repaired = Library(lib.folder)
-    assert repaired.annotation(b).status == "read" and repaired.annotation(c).status == "unread"
-    assert list(lib.folder.glob("annotations.json.journal.damaged-*"))
+    assert repaired.take_problems() == [] and repaired.annotation(b).status == "read"
+    repaired.set_status([c], "skipped")
+    assert Library(lib.folder).annotation(c).status == "skipped"
+    assert len(list((lib.folder / "backups").glob("annotations.json.journal.*.damaged-*.bak"))) == 1
+
+
+def _twenty_changes(folder):
+    """A library folder whose journal holds 20 acknowledged changes (no snapshot of them)."""
+    from store.annotations import AnnotationStore
+    from store.models import Annotation
+    store = AnnotationStore(folder / "annotations.json")
+    store.apply({"%012x" % 1: Annotation(paper_id="%012x" % 1, star=1)}, "star", "first")  # the snapshot
+    for i in range(20):
+        pid = "%012x" % (i + 2)
+        store.apply({pid: Annotation(paper_id=pid, status="read")}, "status", f"change {i}")
+    return store
+
+
+@pytest.mark.slow
+def test_a_journal_cut_at_any_offset_loses_nothing_unseen(tmp_path):
+    """Truncate a 20-entry journal at every byte offset, then make a change. Either every
+    acknowledged change is still in effect, or the journal as found sits in backups/ and the
+    user was told."""
+    import shutil
+
+    from store.annotations import AnnotationStore
+    from store.models import Annotation
+    base = tmp_path / "base"
+    base.mkdir()
+    _twenty_changes(base)
+    journal = base / "annotations.json.journal"
+    full = journal.read_bytes()
+    assert full.count(b"\n") == 20
+    ends = {i + 1 for i, ch in enumerate(full) if ch == 10}
+    told = 0
+    for offset in range(len(full) + 1):
+        case = tmp_path / "case"
+        shutil.rmtree(case, ignore_errors=True)
+        shutil.copytree(base, case)
+        with open(case / "annotations.json.journal", "r+b") as fh:
+            fh.truncate(offset)
+        store = AnnotationStore(case / "annotations.json")
+        store.apply({"%012x" % 99: Annotation(paper_id="%012x" % 99, star=3)}, "star", "after")
+        reports = store.storage.take_reports()
+        have = {a.paper_id for a in store.load_all().values() if a.status == "read"}
+        if offset == len(full):
+            assert len(have) == 20 and not reports
+            continue
+        assert len(have) < 20                              # something acknowledged is gone ...
+        assert reports and "saved change" in reports[0]    # ... and the user is told
+        kept = list((case / "backups").glob("annotations.json.journal.*.damaged-*.bak"))
+        assert len(kept) == 1 and kept[0].read_bytes() == full[:offset]  # ... and the bytes are kept
+        told += 1
+        assert AnnotationStore(case / "annotations.json").load_all()["%012x" % 99].star == 3  # the new change
+    assert told == len(full)
+    assert ends  # (a cut on a line boundary is caught too: the acknowledged-change mark)
+
+
+def test_a_torn_tail_from_a_crash_is_cut_silently(lib):
+    """A writer killed mid-append leaves a torn last line that was never acknowledged: cut with no
+    message and no copy (the mark proves nothing saved is in it)."""
+    a, b, _ = first_ids(lib)
+    lib.set_status([a], "read")
+    with open(_journal(lib), "ab") as fh:
+        fh.write(b'{"seq": 3, "time": "x", "set": {"annotations": {"1": {"paper_id"')
+    fresh = Library(lib.folder)
+    assert fresh.take_problems() == []
+    fresh.set_status([b], "read")
+    assert not (lib.folder / "backups").exists() or not list((lib.folder / "backups").glob("*damaged*"))
+
+
+def test_a_sequence_gap_and_an_old_journal_are_damage(lib):
+    a, b, c = first_ids(lib)
+    for pid in (a, b, c):
+        lib.set_status([pid], "read")
+    lib.set_star([a], 1)
+    lines = _journal(lib).read_bytes().splitlines(keepends=True)
+    _journal(lib).write_bytes(lines[0] + lines[2])              # change 2 missing in the middle
+    problems = Library(lib.folder).take_problems()
+    assert problems and "changes are missing" in problems[0]
 
 
 def test_a_kill_between_snapshot_and_journal_reset_replays_nothing_twice(lib, monkeypatch):

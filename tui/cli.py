@@ -339,6 +339,10 @@ def run(args: argparse.Namespace) -> int:
     seed = cmd not in ("import",) and not (cmd == "open" and args.files)
     new_library = not (locations.library_dir(args.library) / locations.CORPUS_FILE).exists()
     lib = Library.open(args.library, seed_if_new=seed)
+    problems = lib.take_problems()  # damage found (and kept in backups/) while opening: said first
+    if cmd != "open":
+        for problem in problems:
+            out.say(f"warning: {problem}", stderr=True)
     if cmd == "open":
         if args.keymap and not Path(args.keymap).is_file():
             raise PapersiftError(f"{args.keymap}: no such keymap file")
@@ -348,12 +352,15 @@ def run(args: argparse.Namespace) -> int:
                        confine=[Path(d) for d in args.confine or []])
         if imported:  # said in the app, where the person is looking, and left on the terminal after it
             app.startup_notices.append(imported)
+        app.startup_notices += problems
         app.first_start = new_library and not imported and len(lib) > 0  # the seeds: say so, and how to import
         from store.session import snapshot
         opened_with = snapshot(lib.annotations)
         app.run()
         if imported:
             out.say(imported, stderr=True)
+        for problem in problems:
+            out.say(f"warning: {problem}", stderr=True)
         _say_what_the_session_kept(lib, opened_with)
         print_unsaved_notes(app.main_screen.unsaved_notes)
         return 0

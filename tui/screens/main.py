@@ -168,6 +168,7 @@ class MainScreen(Screen):
         self._show_results("", result)
         self._show_reader_now()  # nothing is being typed yet: the first paper at once
         self.set_focus(self.query_one(ResultsList))
+        self._tell_problems()
         if query:  # the search the library was left with; its results keep the cursor on the paper
             if len(self.library) <= BIG_LIBRARY:
                 self._resume_search(query, paper)
@@ -355,8 +356,14 @@ class MainScreen(Screen):
                 self.notify(f"could not read the annotations on disk: {exc}", severity="error", timeout=15)
             return
         self._annotations_problem = None
+        self._tell_problems()
         if changed:
             self.repaint()
+
+    def _tell_problems(self) -> None:
+        """Damage the library found in its journal (kept in backups/): said as it is found."""
+        for problem in self.library.take_problems():
+            self.notify(problem, severity="warning", timeout=30)
 
     @work(exclusive=True, thread=True, group="corpus")
     def _read_corpus(self, signature: tuple | None) -> None:

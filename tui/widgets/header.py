@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.text import Text
+from textual.content import Content
 from textual.widgets import Static
 
 from store.text import display_safe
@@ -18,8 +18,8 @@ class TriageHeader(Static):
         width = 20
         filled = round(width * triaged / total) if total else 0
         bar = "█" * filled + "░" * (width - filled)
-        # Built as Text, never markup: the library's name and the note are the user's words.
-        line = Text.assemble(("papersift", "bold"), f" · {display_safe(library_name, False)}   ", (bar, "green"),
+        # Built as Content, never markup: the library's name and the note are the user's words.
+        line = Content.assemble(("papersift", "bold"), f" · {display_safe(library_name, False)}   ", (bar, "green"),
                              f" {triaged:,} / {total:,} triaged",
                              (f"  {display_safe(note, False)}" if note else "", "dim"))
         if line.plain != self._shown:  # an update lays the screen out again: not on every keystroke

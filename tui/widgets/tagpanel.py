@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from rapidfuzz import fuzz, process
-from rich.text import Text
+from textual.content import Content
 from textual import on
 from textual.containers import Vertical
 from textual.message import Message
@@ -79,9 +79,9 @@ class TagList(OptionList):
                 binding("tags.back", "Back to list", action="screen.leave_tags")]
 
 
-def tag_prompt(tag: str, note: str) -> Text:
-    """A tag list row, "#tag 3" (the count or "keyword" dim), as Text: never parsed as markup."""
-    return Text.assemble("#" + display_safe(tag, False) + " ", (note, "dim"))
+def tag_prompt(tag: str, note: str) -> Content:
+    """A tag list row, "#tag 3" (the count or "keyword" dim), as Content: never parsed as markup."""
+    return Content.assemble("#" + display_safe(tag, False) + " ", (note, "dim"))
 
 
 class TagPanel(Vertical):
@@ -115,11 +115,9 @@ class TagPanel(Vertical):
     def show_paper(self, paper_id: str | None) -> None:
         tags = self.library.annotation(paper_id).tags if paper_id else []
         # Text, never markup: a tag is the user's (or a colleague's) words, "a[b" and "[/dim]" included.
-        shown = Text.assemble(("On this paper", "bold"), "\n")
-        for i, t in enumerate(tags):
-            shown.append(("" if i == 0 else " ") + "#" + display_safe(t, False), style="bold magenta")
-        if not tags:
-            shown.append(f"none yet — press {key_label(self.app, 'main.tag')}", style="dim")
+        chips = [(("" if i == 0 else " ") + "#" + display_safe(t, False), "bold magenta") for i, t in enumerate(tags)]
+        shown = Content.assemble(("On this paper", "bold"), "\n",
+                                 *(chips or [(f"none yet — press {key_label(self.app, 'main.tag')}", "dim")]))
         self.query_one("#paper-tags", Static).update(shown)
         paper = self.library.paper(paper_id) if paper_id else None
         offered = keyword_tags([*paper.keywords, paper.area], set(tags)) if paper else {}
