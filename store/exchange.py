@@ -1,12 +1,15 @@
 """Merge another person's (or machine's) annotations from a papersift JSON/JSONL export.
 
 Papers are matched by id (or alias), then by normalized text, then by
-near-duplicate text. For a matched paper: tags are unioned; differing notes
-are both kept (theirs appended under a line naming where it came from);
-status and star conflicts go to the most recent change (by ``updated``), and
-the other value is recorded in the annotation's ``conflicts``. A paper we
-have never annotated takes their annotation exactly, timestamps included, so
-export -> fresh library -> import-annotations reproduces every annotation.
+near-duplicate text. A matched paper is merged field by field with the change
+times each annotation keeps (``stamps``): a field the other side did not change
+never overwrites ours; a field both changed is a conflict, won by the newer
+change, listed, and the other value kept in the annotation's ``conflicts``; tags
+merge one by one, additions and removals from both sides. A file from an older
+papersift (no change times) merges by whole records, as it always did, with a
+warning. A paper we have never annotated takes their annotation exactly,
+timestamps included, so export -> fresh library -> import-annotations
+reproduces every annotation.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import orjson
 from .corpus import paper_id
 from .dedup import NearDupIndex
 from .errors import InputError
-from .models import MAX_STAR, STATUSES, Annotation, clean_tag
+from .models import MAX_STAR, STAMPED, STATUSES, Annotation, clean_tag
 from .parse import read_text
 from .text import normalize
 
@@ -101,13 +104,80 @@ def _theirs(rec: dict, pid: str, warnings: list[str]) -> Annotation:
     return Annotation(paper_id=pid, status=rec.get("status", "unread"), star=int(rec.get("star", 0)),
                       tags=_clean_tags(rec.get("tags") or [], pid, warnings), note=rec.get("note") or "",
                       created=rec.get("created") or "", updated=rec.get("updated") or "",
-                      conflicts=list(rec.get("conflicts") or []))
+                      conflicts=list(rec.get("conflicts") or []), stamps=_stamps(rec.get("stamps")))
 
 
-def merge_one(local: Annotation, theirs: Annotation, source: str) -> tuple[Annotation, list[str]]:
-    """Merge ``theirs`` into ``local``; returns the result and conflict descriptions."""
-    if local.is_default() and not local.updated:
+def _stamps(value: object) -> dict[str, str]:
+    """Their change times, as far as they are well-formed (a malformed one counts as no change)."""
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def merge_one(local: Annotation, theirs: Annotation, source: str,
+              known: frozenset = frozenset()) -> tuple[Annotation, list[str]]:
+    """Merge ``theirs`` into ``local``; returns the result and conflict descriptions.
+
+    Field by field when their record carries change times (``stamps``): a field they never
+    changed, or left as a state this library already had (its time is in ``known``: this
+    library's history), never overwrites ours; one only they changed is taken; one both changed
+    to different values is a conflict, which the newer change wins, the other value kept in the
+    annotation's ``conflicts``. Tags merge one by one the same way, additions and removals alike.
+    A record without change times (an older papersift's) merges by whole records:
+    :func:`merge_whole`.
+    """
+    if local.is_default() and not local.updated and not local.stamps:
         return copy.deepcopy(theirs), []
+    if not theirs.stamps:
+        return merge_whole(local, theirs, source)
+    new = copy.deepcopy(local)
+    conflicts = []
+    for name in STAMPED:
+        mine, other = getattr(local, name), getattr(theirs, name)
+        ms, ts = local.stamps.get(name), theirs.stamps.get(name)
+        if mine == other:
+            if ts and ts > (ms or ""):
+                new.stamps[name] = ts
+            continue
+        if not ts or (name, ts) in known:
+            continue  # they did not change it, or have a state we had before ours
+        if not ms or ms < ts:
+            setattr(new, name, other)
+            new.stamps[name] = ts
+        if ms:  # both changed it: the newer won; the other value is kept, and listed
+            kept, lost, lost_when = (other, mine, ms) if ms < ts else (mine, other, ts)
+            new.conflicts.append({"field": name, "kept": kept, "other": lost, "other_updated": lost_when,
+                                  "source": source if kept == mine else "local"})
+            conflicts.append(f"{name}: kept {_short(kept)} (newer), recorded {_short(lost)}")
+    _merge_tags(new, local, theirs, known)
+    if local.created and theirs.created:
+        new.created = min(local.created, theirs.created)
+    new.updated = max(local.updated, theirs.updated)
+    return new, conflicts
+
+
+def _merge_tags(new: Annotation, local: Annotation, theirs: Annotation, known: frozenset) -> None:
+    """Each tag present or not as its newest change says (an add or a removal, on either side)."""
+    for tag in dict.fromkeys([*local.tags, *theirs.tags, *(k[1:] for k in theirs.stamps if k.startswith("#"))]):
+        key = "#" + tag
+        mine, other = tag in local.tags, tag in theirs.tags
+        ms, ts = local.stamps.get(key, ""), theirs.stamps.get(key, "")
+        if mine == other or (key, ts) in known:
+            if ts > ms:
+                new.stamps[key] = ts
+            continue
+        if ts > ms or (not ts and not ms):  # their newer add or removal; unstamped: kept (a union)
+            if other:
+                new.tags.append(tag)
+            elif ts:
+                new.tags.remove(tag)
+            if ts:
+                new.stamps[key] = ts
+
+
+def merge_whole(local: Annotation, theirs: Annotation, source: str) -> tuple[Annotation, list[str]]:
+    """An older papersift's record (no change times): tags unioned, a differing note appended under
+    a line naming its source, status and star from the newer record as a whole."""
     new = copy.deepcopy(local)
     conflicts = []
     for t in theirs.tags:
@@ -133,12 +203,35 @@ def merge_one(local: Annotation, theirs: Annotation, source: str) -> tuple[Annot
     return new, conflicts
 
 
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "…'"
+
+
+def known_stamps(library, pid: str, history: list[dict]) -> frozenset:
+    """(field, time) of every state this library's undo history holds for a paper: a colleague's
+    field with one of these times is a state we had, not a change of theirs."""
+    found = set()
+    for entry in history:
+        for side in ("before", "after"):
+            rec = (entry.get(side) or {}).get(pid)
+            if isinstance(rec, dict):
+                found.update((rec.get("stamps") or {}).items())
+    current = library.annotation(pid)
+    found.update(current.stamps.items())
+    return frozenset(found)
+
+
 def plan_merge(library, records: list[dict], source: str) -> tuple[dict[str, Annotation], MergeReport]:
     """Work out the merged annotations without writing anything."""
     report = MergeReport(records=len(records))
     corpus = library.corpus
     near: NearDupIndex | None = None
     changes: dict[str, Annotation] = {}
+    history = library.store.history(10_000)
+    if records and not any(rec.get("stamps") for rec in records):
+        report.warnings.append(f"{source}: no per-field change times (a file from an older papersift, or a "
+                               "format without them): merged by whole records, the newer record's status and star winning")
     for rec in records:
         idx = corpus.index_of(rec["id"])
         if idx is not None:
@@ -159,7 +252,8 @@ def plan_merge(library, records: list[dict], source: str) -> tuple[dict[str, Ann
             continue
         pid = corpus.papers[idx].id
         local = changes.get(pid) or library.annotation(pid)
-        merged, conflicts = merge_one(local, _theirs(rec, pid, report.warnings), source)
+        merged, conflicts = merge_one(local, _theirs(rec, pid, report.warnings), source,
+                                      known_stamps(library, pid, history))
         if merged == local:
             report.unchanged += 1
             continue

@@ -165,6 +165,8 @@ def export_record(paper: Paper, ann: Annotation) -> dict:
     rec["schema"] = f"papersift-paper/{RECORD_SCHEMA_VERSION}"
     if ann.conflicts:
         rec["conflicts"] = ann.conflicts
+    if ann.stamps:  # when each field changed: what import-annotations merges field by field with
+        rec["stamps"] = ann.stamps
     return rec
 
 

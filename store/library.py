@@ -332,6 +332,7 @@ class Library(SearchMixin, DiscoveryMixin):
                 new = copy.deepcopy(old)
                 fn(new)
                 if new != old:
+                    new.stamp_changes(old, stamp)
                     new.updated = stamp
                     new.created = new.created or stamp
                     changes[pid] = new

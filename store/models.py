@@ -143,16 +143,30 @@ class Annotation:
     note: str = ""
     created: str = ""
     updated: str = ""
-    conflicts: list[dict] = field(default_factory=list)  # the losing side of merged status/star conflicts
+    conflicts: list[dict] = field(default_factory=list)  # the losing side of merged conflicts
+    # When each field last changed (ISO times): "status", "star", "note", and "#tag" for each tag
+    # added or removed (a removed tag keeps its time, so a merge knows it was removed, not never
+    # there). A merge decides field by field with them: see store.exchange.
+    stamps: dict[str, str] = field(default_factory=dict)
 
     def is_default(self) -> bool:
         """True when nothing has been said about the paper."""
         return self.status == "unread" and not self.star and not self.tags and not self.note
 
+    def stamp_changes(self, old: "Annotation", when: str) -> None:
+        """Record ``when`` as the change time of every field that differs from ``old``."""
+        for name in STAMPED:
+            if getattr(self, name) != getattr(old, name):
+                self.stamps[name] = when
+        for tag in set(self.tags).symmetric_difference(old.tags):
+            self.stamps["#" + tag] = when
+
     def to_record(self) -> dict:
         rec = asdict(self)
         if not rec["conflicts"]:
             del rec["conflicts"]
+        if not rec["stamps"]:
+            del rec["stamps"]
         return rec
 
     @classmethod
@@ -166,7 +180,11 @@ class Annotation:
             created=rec.get("created", ""),
             updated=rec.get("updated", ""),
             conflicts=list(rec.get("conflicts") or []),
+            stamps=dict(rec.get("stamps") or {}),
         )
+
+
+STAMPED = ("status", "star", "note")  # the single-valued fields; tags are stamped one by one
 
 
 def normalize_tag(tag: str) -> str:

@@ -1,0 +1,134 @@
+"""import-annotations merges field by field: nothing the colleague did not touch overwrites yours.
+
+Two people start from the same library (a copy of its folder), triage apart, and one merges
+the other's export: through the store, and through the real CLI with --dry-run first.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+
+from store import Library
+from store.exchange import plan_merge, read_annotation_records
+from store.export import export_text
+
+
+def fork(lib: Library, tmp_path, name: str = "colleague") -> Library:
+    """The colleague: a copy of the library as it is now."""
+    lib.store.compact()
+    shutil.copytree(lib.folder, tmp_path / name)
+    return Library(tmp_path / name)
+
+
+def merge(lib: Library, other: Library, tmp_path, strip_stamps: bool = False):
+    path = tmp_path / "theirs.jsonl"
+    text = export_text(other.pairs(""), "jsonl")
+    if strip_stamps:  # a file from an older papersift
+        text = "".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "stamps"}) + "\n"
+                       for line in text.splitlines())
+    path.write_text(text)
+    changes, report = plan_merge(lib, read_annotation_records(path), "theirs.jsonl")
+    lib.replace_annotations(changes, "import-annotations", "merge")
+    return report
+
+
+def tick() -> None:
+    time.sleep(0.003)  # change times have millisecond resolution
+
+
+def test_your_star_and_their_status_are_both_kept(lib, tmp_path):
+    """The reported case: ★2 here, 'skipped' there, from the same start: both stay, no conflict."""
+    a = lib.corpus.papers[0].id
+    theirs = fork(lib, tmp_path)
+    lib.set_star([a], 2)
+    tick()
+    theirs.set_status([a], "skipped")
+    report = merge(lib, theirs, tmp_path)
+    ann = Library(lib.folder).annotation(a)
+    assert (ann.status, ann.star) == ("skipped", 2)
+    assert not report.conflicts and not ann.conflicts and not report.warnings
+
+
+def test_a_field_both_changed_is_a_conflict_the_newer_wins_and_it_is_listed(lib, tmp_path):
+    a = lib.corpus.papers[0].id
+    theirs = fork(lib, tmp_path)
+    lib.set_note(a, "my reading of it")
+    tick()
+    theirs.set_note(a, "their reading of it")
+    report = merge(lib, theirs, tmp_path)
+    ann = Library(lib.folder).annotation(a)
+    assert ann.note == "their reading of it"
+    assert len(report.conflicts) == 1 and "note: kept 'their reading of it' (newer)" in report.conflicts[0]
+    assert ann.conflicts == [{"field": "note", "kept": "their reading of it", "other": "my reading of it",
+                              "other_updated": ann.conflicts[0]["other_updated"], "source": "local"}]
+    again = merge(lib, theirs, tmp_path)  # the same file twice: nothing more
+    assert not again.changes and not again.conflicts
+
+
+def test_a_state_we_had_before_our_change_is_not_a_conflict(lib, tmp_path):
+    """★1 before the fork; we set ★2 after it; they left the star alone: ours stays, silently."""
+    a = lib.corpus.papers[0].id
+    lib.set_star([a], 1)
+    tick()
+    theirs = fork(lib, tmp_path)
+    lib.set_star([a], 2)
+    tick()
+    theirs.set_status([a], "read")
+    report = merge(lib, theirs, tmp_path)
+    ann = Library(lib.folder).annotation(a)
+    assert (ann.star, ann.status) == (2, "read") and not report.conflicts
+
+
+def test_tags_merge_as_sets_with_additions_and_removals_from_both_sides(lib, tmp_path):
+    a = lib.corpus.papers[0].id
+    lib.add_tags([a], ["x", "y"])
+    tick()
+    theirs = fork(lib, tmp_path)
+    lib.remove_tags([a], ["x"])
+    lib.add_tags([a], ["mine"])
+    tick()
+    theirs.remove_tags([a], ["y"])
+    theirs.add_tags([a], ["theirs"])
+    merge(lib, theirs, tmp_path)
+    assert sorted(Library(lib.folder).annotation(a).tags) == ["mine", "theirs"]
+    # and the other way round: they take our removal of x and our addition
+    lib.store.compact()
+    merge(theirs, Library(lib.folder), tmp_path)
+    assert sorted(Library(theirs.folder).annotation(a).tags) == ["mine", "theirs"]
+
+
+def test_an_older_papersifts_file_merges_by_whole_records_with_a_warning(lib, tmp_path):
+    a = lib.corpus.papers[0].id
+    theirs = fork(lib, tmp_path)
+    lib.set_star([a], 2)
+    tick()
+    theirs.set_status([a], "skipped")
+    theirs.add_tags([a], ["theirs"])
+    report = merge(lib, theirs, tmp_path, strip_stamps=True)
+    ann = Library(lib.folder).annotation(a)
+    assert any("no per-field change times" in w for w in report.warnings)
+    assert ann.status == "skipped" and "theirs" in ann.tags  # their record is newer as a whole
+    assert ann.star == 0 and ann.conflicts[-1]["other"] == 2  # (the old rule; recorded, not lost)
+
+
+def test_cli_dry_run_lists_the_conflict_first_and_changes_nothing(run_cli, tmp_path):
+    papers = json.loads(run_cli("list", "--format", "json", "--limit", "2").stdout)
+    a = papers[0]["id"]
+    run_cli("status", a, "read")
+    shutil.copytree(run_cli.library, tmp_path / "theirs")
+    run_cli("star", a, "3")
+    time.sleep(0.01)
+    run_cli("star", a, "1", library=tmp_path / "theirs")
+    run_cli("status", a, "skipped", library=tmp_path / "theirs")
+    exported = tmp_path / "theirs.json"
+    run_cli("export", "--format", "json", "-o", str(exported), library=tmp_path / "theirs")
+    dry = run_cli("import-annotations", str(exported), "--dry-run")
+    assert "would change 1" in dry.stdout and "conflict" in dry.stdout and "star: kept 1 (newer), recorded 3" in dry.stdout
+    assert json.loads(run_cli("show", a, "--format", "json").stdout)["star"] == 3  # dry run: nothing written
+    run_cli("import-annotations", str(exported))
+    shown = json.loads(run_cli("show", a, "--format", "json").stdout)
+    assert (shown["status"], shown["star"]) == ("skipped", 1)
+    assert run_cli("undo").stdout.startswith("undone: ")
+    assert json.loads(run_cli("show", a, "--format", "json").stdout)["star"] == 3
