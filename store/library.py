@@ -395,30 +395,30 @@ class Library(SearchMixin, DiscoveryMixin):
         return self._change([paper_id], fn, "note", "note")
 
     def rename_tag(self, old: str, new: str) -> int:
-        """Rename (or, if ``new`` exists, merge into it) a tag across the library."""
-        old_t, new_t = normalize_tag(old), normalize_tag(new)
+        """Rename (or, if ``new`` exists, merge into it) a tag across the library: one change, one undo."""
+        return self.merge_tags([old], new, action="rename-tag")
+
+    def merge_tags(self, sources: Iterable[str], target: str, action: str = "merge-tags") -> int:
+        """Make every paper tagged with any of ``sources`` tagged ``target`` instead, across the
+        library, as one change (one history entry: one undo reverts it all), after a backup."""
+        new_t = normalize_tag(target)
         if not new_t:
             raise PapersiftError("the new tag name is empty")
         if problem := tag_problem(new_t):
             raise PapersiftError(problem)
-        pids = [pid for pid, a in self.annotations.items() if old_t in a.tags]
+        olds = [t for t in dict.fromkeys(normalize_tag(s) for s in sources) if t and t != new_t]
+        if not olds:
+            raise PapersiftError(f"nothing to merge: name tags other than #{new_t}")
+        pids = [pid for pid, a in self.annotations.items() if any(t in a.tags for t in olds)]
         if not pids:
-            raise PapersiftError(f"no paper has the tag {old_t!r}")
+            raise PapersiftError(f"no paper has the tag {' or '.join(repr(t) for t in olds)}")
         self.store.compact()  # a backup of annotations.json must hold the journal too
-        backup_file(self.annotations_path, "rename-tag")
+        backup_file(self.annotations_path, action)
 
         def fn(a: Annotation) -> None:
-            tags = [new_t if t == old_t else t for t in a.tags]
-            a.tags = list(dict.fromkeys(tags))
-        return self._change(pids, fn, "rename-tag", f"rename tag {old_t} -> {new_t}")
-
-    def merge_tags(self, sources: Iterable[str], target: str) -> int:
-        """Merge several tags into one across the library."""
-        total = 0
-        for src in sources:
-            if normalize_tag(src) != normalize_tag(target):
-                total += self.rename_tag(src, target)
-        return total
+            a.tags = list(dict.fromkeys(new_t if t in olds else t for t in a.tags))
+        verb = "rename tag" if action == "rename-tag" else "merge tags"
+        return self._change(pids, fn, action, f"{verb} {', '.join(olds)} -> {new_t}")
 
     def replace_annotations(self, changes: dict[str, Annotation], action: str, label: str) -> int:
         """Store exact annotations (timestamps as given), with a backup and one undo entry."""

@@ -130,6 +130,31 @@ def test_tag_rename_merge_and_counts(lib):
     assert list((lib.folder / "backups").glob("annotations.json.*rename-tag.bak"))
 
 
+def test_a_merge_of_two_tags_is_one_change_and_one_undo(lib):
+    a, b, c = first_ids(lib)
+    lib.add_tags([a], ["rl"])
+    lib.add_tags([b], ["reinforcement"])
+    lib.add_tags([c], ["deep-rl", "keep"])
+    before = len(lib.store.history(100))
+    assert lib.merge_tags(["rl", "reinforcement", "deep-rl"], "reinforcement-learning") == 3
+    assert len(lib.store.history(100)) == before + 1
+    assert lib.tag_counts() == {"reinforcement-learning": 3, "keep": 1}
+    assert lib.undo() == "merge tags rl, reinforcement, deep-rl -> reinforcement-learning on 3 papers"
+    assert lib.tag_counts() == {"rl": 1, "reinforcement": 1, "deep-rl": 1, "keep": 1}   # all of it, at once
+
+
+def test_cli_tags_merge_needs_an_explicit_into(run_cli):
+    pid = json.loads(run_cli("list", "--format", "json", "--limit", "1").stdout)[0]["id"]
+    run_cli("tag", pid, "a", "b")
+    proc = run_cli("tags", "merge", "a", "b", "INTO", check=False)
+    assert proc.returncode == 1 and "--into" in proc.stderr
+    assert "into" not in run_cli("tags").stdout       # no tag #into was made
+    assert "merged #a, #b into #c on 1 paper" in run_cli("tags", "merge", "a", "b", "--into", "c").stdout
+    assert run_cli("show", pid, "--format", "json").stdout.count('"c"') == 1
+    run_cli("undo")
+    assert json.loads(run_cli("show", pid, "--format", "json").stdout)["tags"] == ["a", "b"]
+
+
 def test_unusable_tags_are_refused_and_nothing_changes(lib):
     a = first_ids(lib)[0]
     lib.add_tags([a], ["Deep RL", "deep-rl", "标签"])

@@ -76,8 +76,8 @@ def test_tags_with_brackets_print_as_typed(run_cli):
     assert f"{pid} tags: #[draft]" in run_cli("tag", pid, "[draft]").stdout
     assert "#[draft]" in run_cli("list", "--tag", "[draft]").stdout
     assert "tag +[draft]" in run_cli("history").stdout
-    assert "merged into #[final] on 1 paper" in run_cli("tags", "merge", "[draft]", "[final]").stdout
-    assert "undone: rename tag [draft] -> [final]" in run_cli("undo").stdout
+    assert "merged #[draft] into #[final] on 1 paper" in run_cli("tags", "merge", "[draft]", "--into", "[final]").stdout
+    assert "undone: merge tags [draft] -> [final]" in run_cli("undo").stdout
     assert "unknown status '[x]'" in run_cli("search", "status:[x]").stderr  # a query's warning, as typed
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from store import locations
 from store.choices import STATUSES
 from store.errors import PapersiftError
+from store.models import normalize_tag
 from store.text import counted
 
 from . import cli_output as out
@@ -122,7 +123,8 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
     p.add_argument("--remove", action="store_true")
     p = add("tags", "list tags with counts, or rename/merge them across the library", ("table", "json"))
     p.add_argument("action", nargs="?", choices=("list", "rename", "merge"), default="list")
-    p.add_argument("names", nargs="*", metavar="TAG", help="rename: OLD NEW; merge: TAG... INTO")
+    p.add_argument("names", nargs="*", metavar="TAG", help="rename: OLD NEW; merge: TAG... --into TAG")
+    p.add_argument("--into", metavar="TAG", help="merge: the tag the others become")
     p = add("note", "set a paper's note (TEXT '-' reads standard input; '' clears it)", ("text", "json"))
     p.add_argument("id")
     p.add_argument("text")
@@ -458,10 +460,12 @@ def _tags(lib: Library, args: argparse.Namespace) -> int:
         out.say(f"renamed on {counted(n, 'paper')}")
         return 0
     if args.action == "merge":
-        if len(args.names) < 2:
-            raise PapersiftError("usage: papersift tags merge TAG... INTO")
-        n = lib.merge_tags(args.names[:-1], args.names[-1])
-        out.say(f"merged into #{args.names[-1]} on {counted(n, 'paper')}")
+        if not args.into or not args.names:
+            raise PapersiftError("usage: papersift tags merge TAG... --into TAG (the tags named become the "
+                                 "--into tag; one undo reverts it)")
+        n = lib.merge_tags(args.names, args.into)
+        out.say(f"merged {', '.join('#' + normalize_tag(t) for t in args.names)} into "
+                f"#{normalize_tag(args.into)} on {counted(n, 'paper')}")
         return 0
     counts = lib.tag_counts()
     if args.format == "json":
