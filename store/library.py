@@ -62,6 +62,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self._migrate_if_needed()
         self.corpus = Corpus.load(self.corpus_path) if self.corpus_path.exists() else Corpus()
         self.store = AnnotationStore(self.annotations_path)
+        # Replaced whole on every change, never edited in place (see _install): worker threads read it.
         self.annotations: dict[str, Annotation] = self.store.load_all()
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
@@ -342,12 +343,19 @@ class Library(SearchMixin, DiscoveryMixin):
                 self.store.compact()  # a backup of annotations.json must hold the journal too
                 backup_file(self.annotations_path, f"bulk-{action}")
             self.store.apply(changes, action, label if len(changes) == 1 else f"{label} on {len(changes)} papers")
-            for pid, new in changes.items():
-                if new.is_default():
-                    self.annotations.pop(pid, None)
-                else:
-                    self.annotations[pid] = new
+            self._install(changes)
             return len(changes)
+
+    def _install(self, changes: dict[str, Annotation]) -> None:
+        """Make stored changes the library's annotations: a new mapping, never an edit of the one a
+        worker thread may be reading (copy on write: a search holds one snapshot throughout)."""
+        anns = dict(self.annotations)
+        for pid, new in changes.items():
+            if new.is_default():
+                anns.pop(pid, None)
+            else:
+                anns[pid] = copy.deepcopy(new)
+        self.annotations = anns
 
     def set_status(self, paper_ids: Iterable[str], status: str) -> int:
         if status not in STATUSES:
@@ -429,11 +437,7 @@ class Library(SearchMixin, DiscoveryMixin):
             self.store.compact()  # a backup of annotations.json must hold the journal too
             backup_file(self.annotations_path, action)
             self.store.apply(changes, action, label)
-            for pid, new in changes.items():
-                if new.is_default():
-                    self.annotations.pop(pid, None)
-                else:
-                    self.annotations[pid] = copy.deepcopy(new)
+            self._install(changes)
         return len(changes)
 
     def pairs(self, query: str = "", ids: Iterable[str] | None = None) -> list[tuple[Paper, Annotation]]:

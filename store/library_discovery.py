@@ -105,17 +105,18 @@ class DiscoveryMixin:
         from .similar import explain, recommend_scores
 
         index_of = self.corpus.index_of
+        anns = self.annotations  # one snapshot (a worker thread may run this while the UI triages)
         if tag:
             tag = normalize_tag(tag)
-            pos = [index_of(pid) for pid, a in self.annotations.items() if tag in a.tags]
+            pos = [index_of(pid) for pid, a in anns.items() if tag in a.tags]
             what = f"tag {tag!r}"
         else:
-            pos = [index_of(pid) for pid, a in self.annotations.items() if a.star or a.status == "to-read"]
+            pos = [index_of(pid) for pid, a in anns.items() if a.star or a.status == "to-read"]
             what = "starred or to-read papers"
         pos = np.array([i for i in pos if i is not None], dtype=np.int64)
         if not len(pos):
             raise PapersiftError(f"nothing to learn from: no {what} yet")
-        skipped = {index_of(pid) for pid, a in self.annotations.items() if a.status == "skipped"}
+        skipped = {index_of(pid) for pid, a in anns.items() if a.status == "skipped"}
         rng = np.random.default_rng(0)
         others = np.setdiff1d(np.arange(len(self.corpus)), pos)
         sample = rng.choice(others, size=min(len(others), max(200, 10 * len(pos))), replace=False) if len(others) else others
@@ -124,8 +125,8 @@ class DiscoveryMixin:
         scores, w = recommend_scores(sim.matrix, pos, neg)
         exclude = set(pos.tolist())
         candidates = [i for i in np.argsort(-scores) if int(i) not in exclude and (
-                      self.annotations.get(self.corpus.papers[int(i)].id) is None
-                      or self.annotations[self.corpus.papers[int(i)].id].status == "unread")]
+                      anns.get(self.corpus.papers[int(i)].id) is None
+                      or anns[self.corpus.papers[int(i)].id].status == "unread")]
         out = []
         for i in candidates[:limit]:
             out.append((self.corpus.papers[int(i)], float(scores[i]), explain(sim.matrix, w, int(i), self.index.vocab)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 from array import array
 from dataclasses import dataclass, field
+from typing import Mapping
 
 import numpy as np
 
@@ -329,7 +330,7 @@ class SearchMixin:
         names, codes, _ = self._venues_and_years()
         return np.isin(codes, [k for k, name in enumerate(names) if part in name])
 
-    def _filter_mask(self, q: Query) -> np.ndarray | None:
+    def _filter_mask(self, q: Query, anns: Mapping[str, Annotation]) -> np.ndarray | None:
         if not q.has_filters:
             return None
         n = len(self.corpus)
@@ -342,7 +343,7 @@ class SearchMixin:
             # An unannotated paper is a default annotation: decide it once, then look
             # only at the annotated papers (few, next to a 30k-paper library).
             mask[:] = passes(Annotation(""))
-            for pid, a in self.annotations.items():
+            for pid, a in anns.items():
                 i = self.corpus.index_of(pid)
                 if i is not None:
                     mask[i] = passes(a)
@@ -391,18 +392,19 @@ class SearchMixin:
                 mask &= (years > 0) & q.year[0](years, q.year[1])
         if q.phrases:
             notes = {self.corpus.index_of(pid): " ".join(a.note.casefold().split())
-                     for pid, a in self.annotations.items() if a.note}
+                     for pid, a in anns.items() if a.note}
             for phrase in q.phrases:
                 mask &= self._phrase_mask(phrase, mask, notes)
         return mask
 
-    def _annotation_matches(self, words: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    def _annotation_matches(self, words: list[str],
+                            anns: Mapping[str, Annotation]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Per query word, papers whose tags or note contain it (prefix match)."""
         # Tokens per paper, cached by the (tags, note) they came from: a keystroke
         # re-tokenizes only annotations that changed since the last search.
         cache: dict[str, tuple[tuple, int | None, set[str]]] = self.__dict__.setdefault("_ann_tokens", {})
         texts = []
-        for pid, a in self.annotations.items():
+        for pid, a in anns.items():
             if not (a.tags or a.note):
                 continue
             key = (tuple(a.tags), a.note)
@@ -423,7 +425,10 @@ class SearchMixin:
             limit: keep only the first ``limit`` results.
         """
         q = parse_query(text)
-        mask = self._filter_mask(q)
+        # One snapshot of the annotations for the whole search: the app searches in a worker thread
+        # while its UI thread triages, and a change installs a new mapping (never edits this one).
+        anns = self.annotations
+        mask = self._filter_mask(q, anns)
         n = len(self.corpus)
         if q.similar or q.recommend:
             order = self._ordering(q)
@@ -431,11 +436,11 @@ class SearchMixin:
                 order = order[mask[order]]
             matched = set()
         elif q.words:
-            ranking = self.index.rank(q.words, mask, extra=self._annotation_matches(q.words))
+            ranking = self.index.rank(q.words, mask, extra=self._annotation_matches(q.words, anns))
             order, matched = ranking.order, ranking.matched_terms
         else:
             order = np.flatnonzero(mask) if mask is not None else np.arange(n)
-            order = self._sorted(order, sort)
+            order = self._sorted(order, sort, anns)
             matched = set()
         if limit is not None:
             order = order[:limit]
@@ -458,7 +463,7 @@ class SearchMixin:
             return np.arange(0)
         return np.array([self.corpus.index_of(p.id) for p, _, _ in recs], dtype=np.int64)
 
-    def _sorted(self, order: np.ndarray, sort: str) -> np.ndarray:
+    def _sorted(self, order: np.ndarray, sort: str, anns: Mapping[str, Annotation]) -> np.ndarray:
         if sort == "import" or not len(order):
             return order
         if sort == "random":
@@ -473,11 +478,11 @@ class SearchMixin:
             return order[np.argsort(rank[order], kind="stable")]
         papers = self.corpus.papers
         default = Annotation("")
-        anns = [self.annotations.get(papers[i].id, default) for i in order]
+        shown = [anns.get(papers[i].id, default) for i in order]
         if sort == "status":
-            keys = [_STATUS_ORDER[a.status] for a in anns]
+            keys = [_STATUS_ORDER[a.status] for a in shown]
         elif sort == "star":
-            keys = [-a.star for a in anns]
+            keys = [-a.star for a in shown]
         else:
             raise PapersiftError(f"unknown sort {sort!r}; use one of: {', '.join(SORTS)}")
         return order[np.argsort(np.asarray(keys), kind="stable")]

@@ -435,3 +435,42 @@ def test_the_session_line_says_what_a_sitting_changed(lib):
         "this session: 3 papers marked (1 read, 1 to-read, 1 unread) · stars on 1 paper · tags on 2 papers · 1 note")
     lib.bump_star([a], -1)                   # undone by hand: no longer a change
     assert "stars" not in session_line(opened, snapshot(lib.annotations))
+
+
+def test_a_change_never_edits_the_annotations_a_reader_holds(lib):
+    """Copy on write: a worker's snapshot stays as it was while the UI thread triages."""
+    a, b, _ = first_ids(lib)
+    lib.set_status([a], "read")
+    held = lib.annotations
+    frozen = dict(held)
+    lib.set_status([b], "read")
+    lib.add_tags([a], ["x"])
+    lib.set_status([a], "unread")
+    lib.undo()
+    assert held == frozen and held[a].tags == [] and b not in held
+    assert lib.annotations is not held and lib.annotation(b).status == "read"
+
+
+def test_searches_in_a_thread_while_changes_land_never_fail(lib):
+    import threading
+    ids = [p.id for p in lib.corpus]
+    stop, errors, runs = threading.Event(), [], [0]
+
+    def searcher():
+        while not stop.is_set():
+            try:
+                for query, sort in (("tag:hot", "import"), ("status:read", "import"), ("", "status"), ("agent", "star")):
+                    lib.search(query, sort=sort)
+                runs[0] += 1
+            except Exception as exc:  # noqa: BLE001 (any failure is the finding)
+                errors.append(exc)
+    worker = threading.Thread(target=searcher)
+    worker.start()
+    try:
+        for i in range(80):
+            lib.add_tags([ids[i % 35]], ["hot"])
+            lib.set_status([ids[(i * 7) % 35]], "read" if i % 2 else "skipped")
+    finally:
+        stop.set()
+        worker.join()
+    assert not errors and runs[0] > 0

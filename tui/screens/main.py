@@ -448,14 +448,7 @@ class MainScreen(Screen):
             if worker.is_cancelled or query != self.query_text:
                 return
         t = time.perf_counter()
-        for _ in range(3):
-            try:
-                result = self.library.search(query, sort=self.sort)
-                break
-            except RuntimeError:  # annotations changed under us (a triage key): run again
-                continue
-        else:
-            return
+        result = self.library.search(query, sort=self.sort)  # reads one snapshot of the annotations
         if not q.phrases:
             self._search_seconds = time.perf_counter() - t  # a quick one again: back to inline
         if worker.is_cancelled or query != self.query_text:
