@@ -41,16 +41,37 @@ def _escape_plain(text: str) -> str:
     return _BIB_RE.sub(lambda m: m.group() if len(m.group()) == 2 else _BIB_SPECIAL[m.group()], text)
 
 
-def bib_escape(text: str) -> str:
+def bib_escape(text: str, fold: bool = True) -> str:
     """Escape LaTeX specials so any text is a valid, balanced BibTeX value.
 
     BibTeX counts an escaped brace as a brace too, so literal braces become
     textbraceleft and textbraceright commands, which keep values balanced.
     Well-formed inline math (``$\\mathcal{O}(\\sqrt{T})$``) is kept as it is,
     so an abstract's math typesets as its authors wrote it.
+
+    Args:
+        fold: fold a one-line value's runs of white space (titles, names); a note keeps its own.
     """
-    text = " ".join(text.split()) if "\n" not in text else text
+    text = " ".join(text.split()) if fold and "\n" not in text else text
     return _outside_math(text, _escape_plain)
+
+
+# What is already TeX in a LaTeX-bearing text: a command, an escaped character, a line break.
+_TEX_OR_SPECIAL = re.compile(r"\\[A-Za-z@]+\*?|\\.|[%&#_^$]")
+
+
+def bib_latex(text: str) -> str:
+    """A value that is LaTeX already (an abstract: ``\\textit{…}``, ``$\\sqrt{n}$``, ``~\\cite{…}``)
+    for BibTeX: written as it is, so it typesets as its authors wrote it and reads back byte for
+    byte. Only what is not TeX there is escaped: a bare ``%``, ``&`` or ``#``, and ``_``, ``^``
+    or a lone ``$`` outside well-formed math. Text whose braces do not balance (BibTeX would
+    misread the entry) is escaped whole, as :func:`bib_escape` does."""
+    if not balanced(text):
+        return bib_escape(text, fold=False)
+
+    def outside(part: str) -> str:
+        return _TEX_OR_SPECIAL.sub(lambda m: m.group() if m.group().startswith("\\") else _BIB_SPECIAL[m.group()], part)
+    return _outside_math(text, outside)
 
 
 def _outside_math(text: str, change) -> str:

@@ -16,15 +16,11 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import orjson
-
+from .annotation_files import read_annotation_records  # noqa: F401 (re-exported: the CLI reads with it)
 from .corpus import paper_id
 from .dedup import NearDupIndex
-from .errors import InputError
-from .models import MAX_STAR, STAMPED, STATUSES, Annotation, clean_tag
-from .parse import read_text
+from .models import STAMPED, Annotation, clean_tag
 from .text import normalize
 
 
@@ -45,46 +41,6 @@ class MergeReport:
         return {"records": self.records, "matched_by_id": self.by_id, "matched_by_text": self.by_text,
                 "unchanged": self.unchanged, "unknown": self.unknown, "changes": self.changes,
                 "conflicts": self.conflicts, "warnings": self.warnings}
-
-
-def read_annotation_records(path: Path) -> list[dict]:
-    """Records from a papersift JSON export (or JSON Lines), validated."""
-    text = read_text(path)
-    records: list[tuple[object, int | None, str | None]] = []
-    if path.suffix.lower() in (".jsonl", ".ndjson"):
-        for n, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    records.append((orjson.loads(line), n, None))
-                except orjson.JSONDecodeError as exc:
-                    raise InputError(path, f"invalid JSON: {exc}", line=n) from None
-    else:
-        try:
-            doc = orjson.loads(text)
-        except orjson.JSONDecodeError as exc:
-            raise InputError(path, f"invalid JSON: {exc}") from None
-        if not isinstance(doc, dict) or doc.get("format") != "papersift-export":
-            raise InputError(path, "not a papersift JSON export (expected \"format\": \"papersift-export\")")
-        if not isinstance(doc.get("version"), int) or doc["version"] > 1:
-            raise InputError(path, f"export format version {doc.get('version')!r} is newer than this papersift reads")
-        records = [(r, None, f"paper {i}") for i, r in enumerate(doc.get("papers") or [], start=1)]
-    out = []
-    for rec, line, where in records:
-        if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
-            raise InputError(path, "each paper needs a string \"id\"", line=line, where=where)
-        status = rec.get("status", "unread")
-        star = rec.get("star", 0)
-        tags = rec.get("tags", [])
-        if status not in STATUSES:
-            raise InputError(path, f"unknown status {status!r}", line=line, where=where)
-        if not isinstance(star, int) or not 0 <= star <= MAX_STAR:
-            raise InputError(path, f"star must be 0-{MAX_STAR}", line=line, where=where)
-        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-            raise InputError(path, "tags must be a list of strings", line=line, where=where)
-        if not isinstance(rec.get("note", ""), str) or not isinstance(rec.get("abstract", ""), str):
-            raise InputError(path, "note and abstract must be strings", line=line, where=where)
-        out.append(rec)
-    return out
 
 
 def _clean_tags(tags: list[str], pid: str, warnings: list[str]) -> list[str]:

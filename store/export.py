@@ -18,12 +18,12 @@ from typing import Callable, Iterable
 
 import orjson
 
-from .bibtex import BIB_MATH, balanced, bib_escape
+from .bibtex import BIB_MATH, balanced, bib_escape, bib_latex
 from .choices import DERIVED, FORMATS, FORMULA_START, MARKDOWN_GROUPS  # noqa: F401 (FORMATS, MARKDOWN_GROUPS re-exported)
 from .keywords import join_keywords, tags_and_keywords
 from .latex import plain_text
 from .models import STATUSES, Annotation, Paper
-from .records import RECORD_SCHEMA_VERSION, escape_unsafe_json, paper_record
+from .records import RECORD_SCHEMA_VERSION, escape_unsafe_json, paper_record, triage_lines
 from .text import counted, export_safe
 
 # A title papersift derived is said to be one wherever it is shared (DERIVED, in every format): never
@@ -206,17 +206,48 @@ def bib_title(paper: Paper) -> str:
     return _HELD.sub(lambda m: maths[int(m.group(1))], bib_escape(held))
 
 
+_KEY_STOP = frozenset("a an the of on in for to and with by from via towards toward is are we our this "
+                      "what how when why which can do does".split())
+
+
+def _ascii_word(word: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode().lower())
+
+
 def citation_key(paper: Paper) -> str:
-    """Stable key: first author's surname (or first title word) + paper id."""
-    base = paper.authors[0].split()[-1] if paper.authors else (title_of(paper).split() or ["paper"])[0]
-    base = unicodedata.normalize("NFKD", base).encode("ascii", "ignore").decode().lower()
-    base = re.sub(r"[^a-z0-9]", "", base) or "paper"
-    return f"{base[:20]}_{paper.id}"
+    """A key as people write them. With authors: first author's surname + paper id (stable as
+    the library grows). Without: the title's first content word + the year ("diffusion2024"),
+    which :func:`citation_keys` makes unique within one file."""
+    if paper.authors:
+        return f"{(_ascii_word(paper.authors[0].split()[-1]) or 'paper')[:20]}_{paper.id}"
+    words = [_ascii_word(w) for w in title_of(paper).split()]
+    word = next((w for w in words if w and w not in _KEY_STOP and not w.isdigit()), "") or next(
+        (w for w in words if w), "paper")
+    return f"{word[:20]}{paper.year if paper.year.isdigit() else ''}"
+
+
+def citation_keys(papers: list[Paper]) -> list[str]:
+    """:func:`citation_key` for each paper, unique within the list: where two papers would share
+    one, each gets the first letters of its id that tell it apart ("diffusion2024_b7b9")."""
+    keys = [citation_key(p) for p in papers]
+    seen: dict[str, list[int]] = defaultdict(list)
+    for i, key in enumerate(keys):
+        seen[key].append(i)
+    for key, where in seen.items():
+        if len(where) > 1:
+            for i in where:
+                keys[i] = f"{key}_{papers[i].id[:4]}"
+            if len({keys[i] for i in where}) < len(where):  # four letters alike: the whole id
+                for i in where:
+                    keys[i] = f"{key}_{papers[i].id}"
+    return keys
 
 
 def to_bibtex(pairs: list[Pair]) -> str:
+    """One @misc entry a paper: the abstract's LaTeX as written (:func:`store.bibtex.bib_latex`),
+    the triage in papersift_* fields, which import-annotations reads back."""
     out = []
-    for paper, ann in pairs:
+    for (paper, ann), key in zip(pairs, citation_keys([p for p, _ in pairs])):
         fields = [("title", "{" + bib_title(paper) + "}")]
         if paper.authors:
             fields.append(("author", " and ".join(bib_escape(a) for a in paper.authors)))
@@ -224,21 +255,23 @@ def to_bibtex(pairs: list[Pair]) -> str:
             fields.append(("howpublished", bib_escape(paper.venue)))
         if paper.year:
             fields.append(("year", paper.year))
-        fields.append(("abstract", bib_escape(paper.abstract)))
+        fields.append(("abstract", bib_latex(paper.abstract)))
         labels = tags_and_keywords(ann.tags, paper.keywords, paper.area)
         if labels:
             fields.append(("keywords", bib_escape(join_keywords(labels))))
         if ann.note:
-            fields.append(("note", bib_escape(ann.note)))
+            fields.append(("note", bib_escape(ann.note, fold=False)))
         if paper.url:
             fields.append(("url", bib_escape(paper.url)))
         if paper.derived_title:
             fields.append(("papersift_title", DERIVED))
-        fields.append(("papersift_status", ann.status))
+        fields += [("papersift_id", paper.id), ("papersift_status", ann.status)]
         if ann.star:
             fields.append(("papersift_star", str(ann.star)))
+        if ann.tags:  # the keywords field mixes them with the source's keywords: these alone are the tags
+            fields.append(("papersift_tags", bib_escape(", ".join(ann.tags))))
         body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields)
-        out.append(f"@misc{{{citation_key(paper)},\n{body}\n}}\n")
+        out.append(f"@misc{{{key},\n{body}\n}}\n")
     return "\n".join(out)
 
 
@@ -262,6 +295,8 @@ def to_org(pairs: list[Pair]) -> str:
         title = title_of(paper).replace("\n", " ")
         lines.append(f"* {ORG_KEYWORDS[ann.status]} {title}" + (f" {tags}" if tags else ""))
         lines += ["  :PROPERTIES:", f"  :ID: {paper.id}", f"  :STAR: {ann.star}", f"  :STATUS: {ann.status}"]
+        if ann.tags:  # Org tags cannot hold "-": the tags as they are, for import-annotations
+            lines.append(f"  :PAPERSIFT_TAGS: {' '.join(ann.tags)}")
         if paper.authors:
             lines.append(f"  :AUTHORS: {', '.join(paper.authors)}")
         if paper.published:
@@ -289,12 +324,18 @@ def to_csl_json(pairs: list[Pair]) -> str:
         labels = tags_and_keywords(ann.tags, paper.keywords, paper.area)
         if labels:
             item["keyword"] = join_keywords(labels)
-        if ann.note:
-            item["note"] = ann.note
+        # The triage: in "note" as Zotero's "Extra" lines (key: value), after the person's note,
+        # and exactly in CSL 1.0.2's "custom" (what has no CSL field), which import-annotations reads.
+        note = "\n".join([ann.note, *triage_lines(ann)] if ann.note else triage_lines(ann))
+        if note:
+            item["note"] = note
         if paper.url:
             item["URL"] = paper.url
-        if paper.derived_title:  # CSL 1.0.2's "custom": what has no CSL field
-            item["custom"] = {"papersift_title": DERIVED}
+        custom = {"papersift_status": ann.status, "papersift_star": ann.star, "papersift_tags": ann.tags,
+                  "papersift_note": ann.note}
+        if paper.derived_title:
+            custom["papersift_title"] = DERIVED
+        item["custom"] = custom
         if paper.venue:
             item["container-title"] = paper.venue
         if paper.year:
@@ -322,7 +363,9 @@ def to_ris(pairs: list[Pair]) -> str:
             rec.append(f"T2  - {_ris_value(paper.venue)}")
         rec.append(f"AB  - {_ris_value(paper.abstract)}")
         rec += [f"KW  - {_ris_value(t)}" for t in tags_and_keywords(ann.tags, paper.keywords, paper.area)]
-        rec += [f"N1  - {line}" for line in (ann.note.splitlines() if ann.note else []) if line.strip()]
+        # The note a line each (Zotero keeps each N1 as a note), then the triage as papersift-… lines.
+        rec += [f"N1  - {line.rstrip()}" for line in (ann.note.splitlines() if ann.note else [])]
+        rec += [f"N1  - {line}" for line in triage_lines(ann)]
         if paper.url:
             rec.append(f"UR  - {_ris_value(paper.url)}")
         rec.append("ER  - ")

@@ -54,3 +54,40 @@ def escape_unsafe_json(text: str) -> str:
     """JSON text (orjson escapes C0 controls) with C1 controls, DEL and invisible or bidi-override
     characters escaped too: the same value when parsed, inert when the file is printed."""
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+# The triage, as "key: value" lines where a format has no field of its own for it (RIS notes, CSL-JSON's
+# note, which Zotero keeps as "Extra"): import-annotations reads them back.
+TRIAGE_PREFIX = "papersift-"
+
+
+def triage_lines(ann: Annotation) -> list[str]:
+    """``papersift-status: to-read``, ``papersift-star: 3``, ``papersift-tags: rl, to-discuss``
+    (a default field is left out: no line means unread, no star, no tags)."""
+    lines = [] if ann.status == "unread" else [f"{TRIAGE_PREFIX}status: {ann.status}"]
+    if ann.star:
+        lines.append(f"{TRIAGE_PREFIX}star: {ann.star}")
+    if ann.tags:  # (a tag holds no comma: see normalize_tag)
+        lines.append(f"{TRIAGE_PREFIX}tags: {', '.join(ann.tags)}")
+    return lines
+
+
+def split_triage_lines(lines: list[str]) -> tuple[dict, list[str]]:
+    """The triage fields a run of lines holds ({"status": …, "star": …, "tags": […]}), and the
+    other lines (the note's)."""
+    fields: dict = {}
+    rest = []
+    for line in lines:
+        key, sep, value = line.partition(":")
+        name = key.strip()[len(TRIAGE_PREFIX):] if key.strip().startswith(TRIAGE_PREFIX) else ""
+        if not sep or name not in ("status", "star", "tags"):
+            rest.append(line)
+            continue
+        value = value.strip()
+        if name == "star":
+            fields["star"] = int(value) if value.isdigit() else value
+        elif name == "tags":
+            fields["tags"] = [t.strip() for t in value.split(",") if t.strip()]
+        else:
+            fields["status"] = value
+    return fields, rest

@@ -83,7 +83,11 @@ def test_every_format_parses_back(lib):
 
     bib = bibtexparser.loads(outs["bibtex"])
     assert len(bib.entries) == len(ids)
-    assert all(e["ID"].endswith(p.id) for e, (p, _) in zip(bib.entries, pairs))
+    assert [e["papersift_id"] for e in bib.entries] == ids
+    keys = [e["ID"] for e in bib.entries]  # no authors: the title's first content word and the year
+    assert len(set(keys)) == len(keys) and all(re.fullmatch(r"[a-z0-9]+2026(_[0-9a-f]{4,12})?", k) for k in keys)
+    assert [(e["papersift_status"], int(e.get("papersift_star", 0))) for e in bib.entries] == \
+        [(a.status, a.star) for _, a in pairs]
     assert bib.entries[0]["keywords"] == ", ".join(pairs[0][1].tags)
     # The seeds come without titles: the export says so rather than pass them off as the papers' own.
     assert all(e["papersift_title"] == "derived from the abstract" for e in bib.entries)
@@ -104,11 +108,21 @@ def test_every_format_parses_back(lib):
     with pytest.warns(UserWarning, match="unsupported: custom"):
         assert len(CiteProcJSON(items)) == len(ids)
     assert (items[0]["container-title"], items[0]["issued"]) == ("NeurIPS", {"date-parts": [[2026]]})
+    for item, (_, ann) in zip(items, pairs):  # the triage, where Zotero keeps it ("Extra" lines) and exactly
+        assert (item["custom"]["papersift_status"], item["custom"]["papersift_star"]) == (ann.status, ann.star)
+        if ann.status != "unread":
+            assert f"papersift-status: {ann.status}" in item["note"].splitlines()
+        if ann.star:
+            assert f"papersift-star: {ann.star}" in item["note"].splitlines()
 
     entries = rispy.loads(outs["ris"])
     assert [e["id"] for e in entries] == ids
     assert entries[0]["keywords"] == pairs[0][1].tags
     assert (entries[0]["year"], entries[0]["secondary_title"]) == ("2026", "NeurIPS")
+    for entry, (_, ann) in zip(entries, pairs):  # N1 lines, which Zotero keeps as notes
+        notes = entry.get("notes", [])
+        assert (f"papersift-status: {ann.status}" in notes) == (ann.status != "unread")
+        assert (f"papersift-star: {ann.star}" in notes) == bool(ann.star)
     assert all(n.get_property("VENUE") == "NeurIPS 2026" for n in nodes)
     md = outs["md"]
     assert md.startswith("# Reading list") and "## To read" in md
@@ -334,3 +348,29 @@ def test_keywords_read_back_as_written(labels):
     clean = keywords_of(labels)  # as stored: trimmed, single spaces, no duplicates
     assert keywords_of(join_keywords(clean)) == clean
     assert keywords_of(clean) == clean
+
+
+def test_a_bibtex_abstract_keeps_its_latex_byte_for_byte(tmp_path):
+    """The abstract's own LaTeX is LaTeX already: \\textit{…}, math and ~\\cite{…} come back from
+    bibtexparser exactly as stored; only what is not TeX (a bare %, &, _) is escaped."""
+    lib = Library(tmp_path / "lib")
+    abstract = (r"We study \textit{sparse} models with $O(\sqrt{n})$ regret~\cite{foo}, as in "
+                r"\textbf{prior work} and $\mathbb{E}[X] \le 1$.")
+    (tmp_path / "p.jsonl").write_text(json.dumps({"title": "T", "abstract": abstract}) + "\n"
+                                      + json.dumps({"title": "U", "abstract": "Half of 50% of a_b & c ~ text. " * 3}) + "\n")
+    lib.import_paths([tmp_path / "p.jsonl"])
+    entries = bibtexparser.loads(export_text(lib.pairs(""), "bibtex")).entries
+    got = {e["title"]: e["abstract"] for e in entries}
+    assert got["{T}"] == abstract
+    assert got["{U}"].startswith(r"Half of 50\% of a\_b \& c ~ text.")
+    assert "textbackslash" not in export_text(lib.pairs(""), "bibtex")
+
+
+def test_bibtex_keys_without_authors_are_word_and_year_made_unique(tmp_path):
+    from store.export import citation_keys
+    from store.models import Paper
+    papers = [Paper(id="b7b9ada47430", abstract="x", title="The diffusion of ideas", year="2024"),
+              Paper(id="c1c9ada47430", abstract="y", title="Diffusion, again", year="2024"),
+              Paper(id="d2d9ada47430", abstract="z", title="On 3 graphs", year=""),
+              Paper(id="e3e9ada47430", abstract="w", title="Graphs", authors=["Ann Lee"], year="2024")]
+    assert citation_keys(papers) == ["diffusion2024_b7b9", "diffusion2024_c1c9", "graphs", "lee_e3e9ada47430"]

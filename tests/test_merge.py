@@ -132,3 +132,47 @@ def test_cli_dry_run_lists_the_conflict_first_and_changes_nothing(run_cli, tmp_p
     assert (shown["status"], shown["star"]) == ("skipped", 1)
     assert run_cli("undo").stdout.startswith("undone: ")
     assert json.loads(run_cli("show", a, "--format", "json").stdout)["star"] == 3
+
+
+# ------------------------------------------------------------------ every format back
+def _triaged(lib):
+    ids = [p.id for p in lib.corpus]
+    lib.set_status(ids[:4], "to-read")
+    lib.set_status(ids[4:6], "skipped")
+    lib.set_status([ids[6]], "read")
+    lib.set_star([ids[0]], 3)
+    lib.set_star([ids[4]], 1)
+    lib.add_tags([ids[0], ids[6]], ["deep-rl", "to-discuss"])
+    lib.add_tags([ids[5]], ["a[b"])
+    lib.set_note(ids[0], "first line, 50% sure & #1\n\nthird line with $x_1$ and ~tilde")
+    lib.set_note(ids[6], "=SUM(A1) looks like a formula")
+    return ids
+
+
+def test_every_reference_format_round_trips_the_triage(lib, tmp_path, seeds_dir):
+    from store.export import export_text
+    ids = _triaged(lib)
+    for fmt, ext in (("json", "json"), ("jsonl", "jsonl"), ("csv", "csv"), ("bibtex", "bib"), ("ris", "ris"),
+                     ("csl-json", "json"), ("org", "org")):
+        path = tmp_path / f"out-{fmt}.{ext}"
+        path.write_text(export_text(lib.pairs(""), fmt))
+        fresh = Library(tmp_path / f"fresh-{fmt}")
+        fresh.import_paths([seeds_dir])
+        changes, report = plan_merge(fresh, read_annotation_records(path), path.name)
+        fresh.replace_annotations(changes, "import-annotations", "merge")
+        assert report.by_id == 35 and not report.unknown, fmt
+        for pid in ids:
+            mine, theirs = lib.annotation(pid), Library(fresh.folder).annotation(pid)
+            assert (theirs.status, theirs.star, theirs.tags, theirs.note) == \
+                   (mine.status, mine.star, mine.tags, mine.note), (fmt, pid)
+
+
+def test_a_markdown_list_is_not_read_back(lib, tmp_path):
+    import pytest
+
+    from store.errors import InputError
+    from store.export import export_text
+    path = tmp_path / "list.md"
+    path.write_text(export_text(lib.pairs(""), "md"))
+    with pytest.raises(InputError, match="Markdown reading list is for reading"):
+        read_annotation_records(path)
