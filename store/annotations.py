@@ -163,7 +163,14 @@ class JournaledJSONStorage(Storage):
         self._journal_lines += 1
         self._cache, self._sig = data, self._stat_sig()
         if self._journal_lines >= COMPACT_LINES or self._journal_len >= COMPACT_BYTES:
-            self.write(data)
+            # The change is saved (the append above was fsynced): a fold that fails now postpones the
+            # fold, it does not undo the change. Said as a warning, never as "nothing was changed".
+            try:
+                self.write(data)
+            except OSError as exc:
+                self.reports.append(f"saved; folding the journal into {self.path.name} is postponed "
+                                    f"({getattr(exc, 'reason', None) or exc.strerror or exc}): it is tried again "
+                                    "at the next change")
 
     def compact(self) -> None:
         """Fold the journal into the snapshot (before a backup copies the snapshot)."""

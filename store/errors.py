@@ -58,6 +58,7 @@ class WriteFailedError(PapersiftError, OSError):
     def __init__(self, path: object, exc: OSError):
         self.path = str(path)
         reason = exc.strerror or str(exc) or type(exc).__name__
+        self.reason = reason
         super().__init__(f"{path}: could not be written ({reason}); nothing was changed. "
                          f"Free some space or check the folder's permissions, then try again.")
         self.errno = exc.errno

@@ -345,6 +345,15 @@ def run(args: argparse.Namespace) -> int:
     if cmd != "open":
         for problem in problems:
             out.say(f"warning: {problem}", stderr=True)
+    try:
+        return _command(args, lib, problems, new_library)
+    finally:  # what the command's writes found (a fold postponed by a full disk): said after its outcome
+        for problem in lib.take_problems():
+            out.say(f"warning: {problem}", stderr=True)
+
+
+def _command(args: argparse.Namespace, lib: Library, problems: list[str], new_library: bool) -> int:
+    cmd = args.command
     if cmd == "open":
         if args.keymap and not Path(args.keymap).is_file():
             raise PapersiftError(f"{args.keymap}: no such keymap file")
