@@ -39,11 +39,39 @@ class LibraryLock:
             if self._depth == 0:
                 self._release()
 
-    def _acquire(self) -> None:
+    @contextmanager
+    def attempt(self):
+        """Hold the lock for the block if it is free now (yields True), else yield False at once:
+        for a caller that must not wait (the app's UI thread)."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield True
+            finally:
+                self._depth -= 1
+            return
+        fd = self._open()
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            yield False
+            return
+        self._fd, self._depth = fd, 1
+        try:
+            yield True
+        finally:
+            self._depth = 0
+            self._release()
+
+    def _open(self) -> int:
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:  # a read-only folder or disk: say so, as any other write would
             raise WriteFailedError(self.path, exc) from exc
+
+    def _acquire(self) -> None:
+        fd = self._open()
         deadline = time.monotonic() + self.timeout
         while True:
             try:

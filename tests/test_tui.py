@@ -1579,3 +1579,46 @@ async def test_the_export_dialog_offers_the_last_export_again(lib, make, tmp_pat
         assert dialog.query_one("#format").pressed_button.id == "fmt-bibtex"
         assert dialog.query_one("#scope").pressed_button.id == "scope-all"
         assert dialog.query_one("#dest").value == str(tmp_path / "all.bib")
+
+
+async def test_a_triage_key_while_another_process_holds_the_lock_never_freezes(lib, make):
+    """Another papersift holds the library lock: a triage key queues (with a notice) instead of
+    holding the UI thread; navigation goes on; the change lands in order once the lock is free.
+    Held past the lock's timeout, the change fails with a notice and nothing is written."""
+    import time as _time
+
+    from store.lock import LibraryLock
+    other = LibraryLock(lib.folder / ".lock")
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        first = cur(app)[0]
+        other._acquire()                     # (a separate open file: as another process holds it)
+        started = _time.monotonic()
+        await pilot.press("r", "plus")       # read (advances), then a star on the next paper
+        await pilot.pause()
+        assert _time.monotonic() - started < 2  # the UI thread did not wait for the lock
+        assert "waiting for another papersift" in list(app._notifications)[-1].message
+        second = cur(app)[0]
+        assert second != first               # navigation went on
+        await pilot.press("j", "k")
+        assert Library(lib.folder).annotation(first).status == "unread"  # not yet: the lock is held
+        other._release()
+        for _ in range(300):
+            await pilot.pause(0.02)
+            if not screen(app).writes.pending:
+                break
+        assert Library(lib.folder).annotation(first).status == "read"
+        assert Library(lib.folder).annotation(second).star == 1
+        assert [e["label"] for e in Library(lib.folder).store.history(2)] == ["star +1", "status read"]  # in order
+
+        app.library.lock.timeout = 0.3       # held for longer than the lock waits
+        other._acquire()
+        await pilot.press("s")
+        for _ in range(300):
+            await pilot.pause(0.02)
+            if not screen(app).writes.pending:
+                break
+        other._release()
+        assert "held the library lock" in list(app._notifications)[-1].message
+        assert Library(lib.folder).annotation(second).status == "unread"

@@ -372,6 +372,9 @@ def _command(args: argparse.Namespace, lib: Library, problems: list[str], new_li
             out.say(imported, stderr=True)
         for problem in problems:
             out.say(f"warning: {problem}", stderr=True)
+        if app.main_screen.writes is not None:  # changes that waited for another papersift's lock
+            for failure in app.main_screen.writes.drain(lambda line: out.say(line, stderr=True)):
+                out.say(f"error: {failure}", stderr=True)
         _say_what_the_session_kept(lib, opened_with)
         print_unsaved_notes(app.main_screen.unsaved_notes)
         return 0

@@ -39,6 +39,7 @@ from ..widgets.header import TriageHeader
 from ..widgets.reader import Reader
 from ..widgets.results import ResultsList
 from ..widgets.tagpanel import TagInput, TagPanel
+from ..writes import Writes
 from .note import NoteScreen
 
 
@@ -122,6 +123,7 @@ class MainScreen(Screen):
     def __init__(self, library: Library) -> None:
         super().__init__()
         self.library = library
+        self.writes: Writes | None = None  # made on mount (it needs the app)
         self.query_text = ""
         self._list_scroll_y = 0.0  # where the list was when the reader took its room (narrow terminals)
         self._annotations_problem: str | None = None  # the damaged annotations file, once reported
@@ -156,6 +158,7 @@ class MainScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.writes = Writes(self.app, self.library.lock)
         self.sort = getattr(self.app, "settings").sort if hasattr(self.app, "settings") else "import"
         if self.sort not in SORTS:
             self.sort = "import"
@@ -632,18 +635,25 @@ class MainScreen(Screen):
         ids = shown + elsewhere
         if not ids:
             return
-        try:
-            fn(ids)
-        except PapersiftError as exc:
-            self.notify(str(exc), severity="error")
-            return
+
+        def landed(_result) -> None:
+            if many:
+                self.notify(f"applied to {counted(len(ids), 'selected paper')}"
+                            + (f" ({len(elsewhere):,} of them not in this list)" if elsewhere else ""))
+            self.repaint(ids)
+
+        failed = self._write_failed
+        queued = []
+        self.writes.submit(lambda: fn(ids), landed, lambda exc: (failed(exc), queued.append(exc)))
+        if queued:
+            return  # refused (a tag that cannot be used, a full disk): no advance past it
         if many:
-            self.notify(f"applied to {counted(len(ids), 'selected paper')}"
-                        + (f" ({len(elsewhere):,} of them not in this list)" if elsewhere else ""))
             self.results.clear_selection()
-        self.repaint(ids)
         if advance and not many and getattr(self.app, "settings", None) and self.app.settings.advance_after_triage:
             self.results.action_cursor_down()
+
+    def _write_failed(self, exc: PapersiftError) -> None:
+        self.notify(str(exc), severity="error")
 
     def action_read(self) -> None:
         self._apply(lambda ids: self.library.set_status(ids, "read"), advance=True)
@@ -671,13 +681,10 @@ class MainScreen(Screen):
         self._history_step(self.library.redo, "redo")
 
     def _history_step(self, step, verb: str) -> None:
-        try:
-            label = step()
-        except PapersiftError as exc:  # a file that cannot be written (a full disk) or read
-            self.notify(str(exc), severity="error")
-            return
-        self.notify(f"{verb}ne: {label}" if label else f"nothing to {verb}")
-        self.repaint()
+        def landed(label) -> None:
+            self.notify(f"{verb}ne: {label}" if label else f"nothing to {verb}")
+            self.repaint()
+        self.writes.submit(step, landed, self._write_failed)  # (a full disk, a damaged file: said)
 
     def action_tag(self) -> None:
         self._open_tags(self.query_one(TagInput))
@@ -787,17 +794,19 @@ class MainScreen(Screen):
                 self.unsaved_notes.pop(pid, None)
 
         def saved(text: str | None) -> None:
-            if text is not None:
-                try:
-                    self.library.set_note(pid, text)
-                except PapersiftError as exc:
-                    self.unsaved_notes[pid] = text  # whatever the drafts file could take: never lost
-                    self.notify(f"{exc}; the note is kept as a draft (press {key_label(self.app, 'main.note')} "
-                                "to try again)", severity="error")
-                    return
+            if text is None:
+                return
+
+            def failed(exc: PapersiftError) -> None:
+                self.unsaved_notes[pid] = text  # whatever the drafts file could take: never lost
+                self.notify(f"{exc}; the note is kept as a draft (press {key_label(self.app, 'main.note')} "
+                            "to try again)", severity="error")
+
+            def landed(_result) -> None:
                 keep_draft(None)
                 self.notify("note saved")
                 self.repaint()
+            self.writes.submit(lambda: self.library.set_note(pid, text), landed, failed)
 
         self.app.push_screen(NoteScreen(plain_title(paper.title), note, draft, keep_draft), saved)
 
