@@ -18,6 +18,7 @@ same id to different papers.
 from __future__ import annotations
 
 import copy
+import hashlib
 import os
 from datetime import datetime, timezone
 from pathlib import Path
@@ -31,6 +32,7 @@ from .atomic import append_durably, atomic_write_bytes
 from .backups import keep_damaged
 from .journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO, Replay, journal_path_for, judge,
                       read_acked, read_snapshot, replay_journal, write_acked)
+from .errors import PapersiftError
 from .models import Annotation
 
 HISTORY_LIMIT = 500
@@ -272,8 +274,8 @@ class AnnotationStore:
                     ann[key] = new.to_record()
                     after[pid] = ann[key]
             if history:
-                _push(data[HIST], {"time": now_iso(), "action": action, "label": label,
-                                   "before": before, "after": after})
+                entry = {"time": now_iso(), "action": action, "label": label, "before": before, "after": after}
+                _push(data[HIST], _long_notes_as_edits(entry))
             for k in list(data[REDO]):  # a new change: what was undone before it cannot be redone
                 del data[REDO][k]
 
@@ -286,7 +288,11 @@ class AnnotationStore:
             if not hist:
                 return None
             entry = hist.pop(max(hist, key=int))
-            _set_records(data[ANN], entry["before"])
+            before = _records(entry, "before", data[ANN])
+            if before is None:
+                raise PapersiftError(f"cannot undo {entry['label']!r}: a note it changed was changed since "
+                                     "outside papersift's history")
+            _set_records(data[ANN], before)
             _push(data[REDO], entry)
             return entry
 
@@ -307,11 +313,12 @@ class AnnotationStore:
                 return None
             entry = redo.pop(max(redo, key=int))
             ann = data[ANN]
-            if any(ann.get(str(doc_id_for(pid))) != rec for pid, rec in entry["before"].items()):
+            before = _records(entry, "before", ann, current_is="before")
+            if before is None or any(ann.get(str(doc_id_for(pid))) != rec for pid, rec in before.items()):
                 for k in list(redo):
                     del redo[k]
                 return None
-            _set_records(ann, entry["after"])
+            _set_records(ann, _records(entry, "after", ann))
             _push(data[HIST], entry)
             return entry
 
@@ -323,6 +330,58 @@ class AnnotationStore:
         """The newest undo entries, newest first."""
         hist = (self.storage.read() or {}).get(HIST) or {}
         return [hist[k] for k in sorted(hist, key=int, reverse=True)[:limit]]
+
+
+NOTE_INLINE = 4_096  # a longer note is kept in the undo history as its edit, not two whole copies
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _long_notes_as_edits(entry: dict) -> dict:
+    """An undo entry whose long notes are kept as the edit between the two (the common start and
+    end, and what lay between before and after): five edits of a long note stored ten copies."""
+    edits = {}
+    for pid, after in entry["after"].items():
+        before = entry["before"].get(pid)
+        old, new = (before or {}).get("note", ""), (after or {}).get("note", "")
+        if max(len(old), len(new)) <= NOTE_INLINE or old == new:
+            continue
+        at = 0
+        limit = min(len(old), len(new))
+        while at < limit and old[at] == new[at]:
+            at += 1
+        tail = 0
+        while tail < limit - at and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]:
+            tail += 1
+        edits[pid] = {"at": at, "tail": tail, "was": old[at:len(old) - tail], "now": new[at:len(new) - tail],
+                      "before": _sha(old), "after": _sha(new)}
+        for side in ("before", "after"):
+            if entry[side].get(pid) is not None:
+                entry[side][pid] = {k: v for k, v in entry[side][pid].items() if k != "note"}
+    if edits:
+        entry["note_edits"] = edits
+    return entry
+
+
+def _records(entry: dict, side: str, ann: dict, current_is: str | None = None) -> dict | None:
+    """The entry's records of one side, whole: a long note rebuilt from the note the paper has now
+    (the other side's, as undo and redo find it). None when that note is not the one the entry
+    was made from (changed outside the history): the step cannot be made."""
+    edits = entry.get("note_edits") or {}
+    if not edits:
+        return entry[side]
+    records = dict(entry[side])
+    other = current_is or ("after" if side == "before" else "before")
+    for pid, edit in edits.items():
+        now = (ann.get(str(doc_id_for(pid))) or {}).get("note", "")
+        if _sha(now) != edit[other]:
+            return None
+        if records.get(pid) is not None:
+            note = now[:edit["at"]] + edit["was" if side == "before" else "now"] + now[len(now) - edit["tail"]:]
+            records[pid] = {**records[pid], "note": note}
+    return records
 
 
 def _set_records(ann: dict, records: dict) -> None:

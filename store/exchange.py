@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from .annotation_files import read_annotation_records  # noqa: F401 (re-exported: the CLI reads with it)
 from .corpus import paper_id
 from .dedup import NearDupIndex
-from .models import STAMPED, Annotation, clean_tag
+from .models import STAMPED, Annotation, clean_tag, note_problem
 from .text import normalize
 
 
@@ -56,11 +56,22 @@ def _clean_tags(tags: list[str], pid: str, warnings: list[str]) -> list[str]:
     return list(dict.fromkeys(kept))
 
 
-def _theirs(rec: dict, pid: str, warnings: list[str]) -> Annotation:
+def _their_note(note: str, pid: str, warnings: list[str]) -> str | None:
+    """Their note, or None (ours is kept) when it is longer than a note may be."""
+    if problem := note_problem(note):
+        warnings.append(f"{pid}: their note is not taken: {problem}")
+        return None
+    return note
+
+
+def _theirs(rec: dict, pid: str, warnings: list[str], local: Annotation) -> Annotation:
+    note = _their_note(rec.get("note") or "", pid, warnings)
     return Annotation(paper_id=pid, status=rec.get("status", "unread"), star=int(rec.get("star", 0)),
-                      tags=_clean_tags(rec.get("tags") or [], pid, warnings), note=rec.get("note") or "",
+                      tags=_clean_tags(rec.get("tags") or [], pid, warnings),
+                      note=local.note if note is None else note,
                       created=rec.get("created") or "", updated=rec.get("updated") or "",
-                      conflicts=list(rec.get("conflicts") or []), stamps=_stamps(rec.get("stamps")))
+                      conflicts=list(rec.get("conflicts") or []),
+                      stamps={k: v for k, v in _stamps(rec.get("stamps")).items() if note is not None or k != "note"})
 
 
 def _stamps(value: object) -> dict[str, str]:
@@ -208,7 +219,7 @@ def plan_merge(library, records: list[dict], source: str) -> tuple[dict[str, Ann
             continue
         pid = corpus.papers[idx].id
         local = changes.get(pid) or library.annotation(pid)
-        merged, conflicts = merge_one(local, _theirs(rec, pid, report.warnings), source,
+        merged, conflicts = merge_one(local, _theirs(rec, pid, report.warnings, local), source,
                                       known_stamps(library, pid, history))
         if merged == local:
             report.unchanged += 1

@@ -28,7 +28,8 @@ from .corpus import SOURCE_FILE, Corpus, file_signature, migrate_v1
 from .drafts import NoteDrafts
 from .errors import PapersiftError
 from .lock import LibraryLock
-from .models import MAX_STAR, STATUSES, Annotation, Paper, normalize_tag, tag_problem  # noqa: F401 (re-exported)
+from .models import (MAX_STAR, STATUSES, Annotation, Paper, normalize_tag, note_problem,  # noqa: F401 (re-exported)
+                     tag_problem)
 from .packfile import stamp_matches, stamped
 from .library_discovery import DiscoveryMixin
 from .library_search import SORTS, SearchMixin, SearchResult  # noqa: F401 (re-exported)
@@ -398,6 +399,9 @@ class Library(SearchMixin, DiscoveryMixin):
         return self._change(paper_ids, fn, "untag", f"tag -{', -'.join(sorted(clean))}")
 
     def set_note(self, paper_id: str, note: str) -> int:
+        if problem := note_problem(note.rstrip()):
+            raise PapersiftError(problem)
+
         def fn(a: Annotation) -> None:
             a.note = note.rstrip()
         return self._change([paper_id], fn, "note", "note")

@@ -196,6 +196,15 @@ def normalize_tag(tag: str) -> str:
 
 
 MAX_TAG_CHARS = 64
+MAX_NOTE_CHARS = 100_000  # a long page of text; more belongs in a file the note points to
+
+
+def note_problem(note: str) -> str | None:
+    """Why a note cannot be stored (None if it can)."""
+    if len(note) > MAX_NOTE_CHARS:
+        return (f"a note of {len(note):,} characters; a note holds at most {MAX_NOTE_CHARS:,} "
+                "(keep longer text in a file and put its path in the note)")
+    return None
 
 
 def clean_tag(tag: str) -> tuple[str | None, str | None]:

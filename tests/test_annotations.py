@@ -474,3 +474,28 @@ def test_searches_in_a_thread_while_changes_land_never_fail(lib):
         stop.set()
         worker.join()
     assert not errors and runs[0] > 0
+
+
+def test_a_long_note_is_kept_in_the_undo_history_as_its_edits(lib):
+    """Five edits of a long note: the history holds the edits, not ten copies; undo and redo
+    rebuild every version exactly."""
+    from store.models import MAX_NOTE_CHARS
+    a = first_ids(lib)[0]
+    versions = ["x" * 90_000]
+    for i in range(5):
+        versions.append(versions[-1][:40_000] + f" edit {i} " + versions[-1][40_000:])
+    for v in versions:
+        lib.set_note(a, v)
+    lib.store.compact()
+    assert lib.annotations_path.stat().st_size < 3 * 90_000  # the note, once, and its small edits
+    for v in reversed(versions[:-1]):
+        lib.undo()
+        assert Library(lib.folder).annotation(a).note == v
+    lib.undo()
+    assert lib.annotation(a).note == ""
+    for v in versions:
+        assert lib.redo()
+        assert Library(lib.folder).annotation(a).note == v
+    with pytest.raises(PapersiftError, match="at most 100,000"):
+        lib.set_note(a, "y" * (MAX_NOTE_CHARS + 1))
+    assert lib.annotation(a).note == versions[-1]

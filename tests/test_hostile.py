@@ -248,3 +248,29 @@ def test_any_tag_and_note_store_export_and_merge_back(tmp_path_factory, tags, no
     other.replace_annotations(changes, "import-annotations", "test")
     assert other.annotation(pid).tags == lib.annotation(pid).tags
     assert other.annotation(pid).note == lib.annotation(pid).note
+
+
+async def test_a_long_note_shows_its_start_in_the_reader(lib, tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERSIFT_NO_SYSTEM_CLIPBOARD", "1")
+    a = lib.corpus.papers[1].id
+    lib.set_note(a, "start of the note. " + "word " * 19_000)
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("j")
+        await pilot.pause(0.3)
+        body = shown(app.main_screen.query_one("#reader-body"))
+        assert "start of the note." in body and "more characters; e opens it)" in body
+        assert body.count("word") < 500
+
+
+def test_a_note_over_the_cap_is_refused_clearly(run_cli, tmp_path):
+    pid = json.loads(run_cli("list", "--format", "json", "--limit", "1").stdout)[0]["id"]
+    proc = run_cli("note", pid, "-", input="z" * 100_001, check=False)
+    assert proc.returncode == 1 and "a note holds at most 100,000" in proc.stderr
+    theirs = tmp_path / "theirs.jsonl"
+    rec = json.loads(run_cli("list", "--format", "json", "--limit", "1").stdout)[0]
+    theirs.write_text(json.dumps({**rec, "note": "q" * 200_000, "status": "read"}) + "\n")
+    out = run_cli("import-annotations", str(theirs)).stdout
+    assert "their note is not taken" in out
+    shown_paper = json.loads(run_cli("show", pid, "--format", "json").stdout)
+    assert shown_paper["status"] == "read" and shown_paper["note"] == ""

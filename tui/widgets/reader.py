@@ -21,6 +21,9 @@ from ..render import highlight_words, plain_title, render_abstract
 STATUS_STYLE = {"unread": "dim", "to-read": "bold cyan", "read": "green", "skipped": "red"}
 
 
+NOTE_PREVIEW_CHARS = 2_000  # of a note, in the reader (the note editor holds all of it)
+
+
 class Reader(VerticalScroll, can_focus=True):
     """Scrollable view of one paper."""
 
@@ -93,7 +96,12 @@ class Reader(VerticalScroll, can_focus=True):
                              if ann.tags else ("no tags", "dim"))
         parts += [meta, Text(""), highlight_words(abstract, self.matched, match), Text("")]
         if ann.note:
-            note = highlight_words(Text(display_safe(ann.note)), self.matched, match)
+            # A long note shows its start: laying out megabytes on every cursor move froze the app.
+            shown = ann.note[:NOTE_PREVIEW_CHARS]
+            note = highlight_words(Text(display_safe(shown)), self.matched, match)
+            if len(ann.note) > len(shown):
+                note.append(f" … ({len(ann.note) - len(shown):,} more characters; "
+                            f"{key_label(self.app, 'main.note')} opens it)", style="dim italic")
             parts += [Text("Note", style="bold underline"), note, Text("")]
         src = ", ".join(f"{s.file}#{s.position}" for s in paper.sources)
         parts.append(Text(f"id {paper.id}   sources {display_safe(src, False)}", style="dim"))
