@@ -56,17 +56,28 @@ def signature(sh: np.ndarray) -> np.ndarray:
     return vals.min(axis=1)
 
 
-def signatures(shingle_sets: list[np.ndarray], chunk: int = 128) -> np.ndarray:
-    """MinHash signatures of many shingle sets at once (rows = sets); one numpy pass per chunk."""
+def signatures(shingle_sets: list[np.ndarray], chunk: int = 128, budget: int = 1 << 16) -> np.ndarray:
+    """MinHash signatures of many shingle sets at once (rows = sets); one numpy pass per chunk.
+
+    A chunk is up to ``chunk`` sets and, beyond its first, up to ``budget`` shingles in all: the
+    pass holds NUM_PERM x shingles values, so 128 abstracts of 90k characters (14k shingles
+    each) took 1.8 GB at once; now ~70 MB whatever the abstracts' length.
+    """
     out = np.empty((len(shingle_sets), NUM_PERM), dtype=np.uint64)
-    for start in range(0, len(shingle_sets), chunk):
-        part = shingle_sets[start:start + chunk]
+    start = 0
+    while start < len(shingle_sets):
+        end, total = start + 1, len(shingle_sets[start])
+        while end < len(shingle_sets) and end - start < chunk and total + len(shingle_sets[end]) <= budget:
+            total += len(shingle_sets[end])
+            end += 1
+        part = shingle_sets[start:end]
         flat = np.concatenate(part).astype(np.uint64) & _MASK61
         offsets = np.zeros(len(part), dtype=np.int64)
         np.cumsum([len(x) for x in part[:-1]], out=offsets[1:])
         with np.errstate(over="ignore"):
             vals = (_A[:, None] * flat[None, :] + _B[:, None]) & _MASK61
-        out[start:start + len(part)] = np.minimum.reduceat(vals, offsets, axis=1).T
+        out[start:end] = np.minimum.reduceat(vals, offsets, axis=1).T
+        start = end
     return out
 
 

@@ -26,6 +26,7 @@ from .keywords import clean_label, keywords_of
 from .locations import is_library_dir
 from .openreview import is_note, note_abstract, note_fields
 from .ris import looks_like_ris, read_ris
+from .sizegate import refuse_early
 from .text import counted, first_few
 
 MAX_ABSTRACT_CHARS = 100_000
@@ -163,9 +164,10 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
         path: the file.
         display_name: the name recorded in each record's source (default: file name).
     """
+    suffix = path.suffix.lower()
+    refuse_early(path, suffix, MAX_ABSTRACT_CHARS)  # an oversized abstract, before the file is in memory
     text = read_text(path)
     name = display_name or path.name
-    suffix = path.suffix.lower()
     if suffix in (".jsonl", ".ndjson"):
         records = parse_jsonl(text, path, name)
     elif suffix == ".json":

@@ -274,3 +274,52 @@ def test_a_note_over_the_cap_is_refused_clearly(run_cli, tmp_path):
     assert "their note is not taken" in out
     shown_paper = json.loads(run_cli("show", pid, "--format", "json").stdout)
     assert shown_paper["status"] == "read" and shown_paper["note"] == ""
+
+
+# ------------------------------------------------------------------ memory before refusal
+def _peak_kb(argv: list[str], env: dict) -> tuple[int, int, str]:
+    """Run argv in a fresh child of a fresh Python: (exit status, its peak RSS in KB, stderr)."""
+    import subprocess
+    import sys
+    probe = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+             "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); print(p.stderr)")
+    out = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, env=env, timeout=600).stdout
+    first, _, err = out.partition("\n")
+    rc, kb = map(int, first.split())
+    return rc, kb, err
+
+
+@pytest.mark.slow
+def test_a_huge_paragraph_is_refused_before_the_file_is_in_memory(run_cli, tmp_path):
+    import os
+    big = tmp_path / "one.txt"
+    with open(big, "w") as fh:
+        fh.write("A header\n\n")
+        words = "graph neural diffusion policy bound sample robust attention " * 1000
+        while fh.tell() < 50_000_000:
+            fh.write(words)
+    env = {**os.environ, "PAPERSIFT_LIBRARY": str(tmp_path / "lib")}
+    rc, kb, err = _peak_kb([*run_cli.cmd, "import", str(big)], env)
+    assert rc == 1 and "one.txt, line 3: the paragraph starting here passes 200,000 characters" in err
+    assert kb <= 150 * 1024, f"peak {kb // 1024} MB refusing a 50 MB paragraph"
+    assert not (tmp_path / "lib" / "corpus.jsonl").exists()
+
+
+@pytest.mark.slow
+def test_long_abstracts_import_in_bounded_memory(run_cli, tmp_path):
+    """600 valid abstracts of 90,000 characters (54 MB): MinHash runs in bounded passes."""
+    import os
+    import random
+    import string
+    rng = random.Random(2)
+    vocab = ["".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(3, 10))) for _ in range(60_000)]
+    src = tmp_path / "long.txt"
+    with open(src, "w") as fh:
+        for _ in range(600):
+            fh.write(" ".join(rng.choice(vocab) for _ in range(14_000))[:90_000] + ".\n\n")
+    env = {**os.environ, "PAPERSIFT_LIBRARY": str(tmp_path / "lib")}
+    rc, kb, err = _peak_kb([*run_cli.cmd, "import", str(src)], env)
+    assert rc == 0, err
+    assert kb <= 1024 * 1024, f"peak {kb // 1024} MB importing 54 MB of long abstracts"
+    listed = run_cli("list", "--format", "json", "--limit", "1000", library=tmp_path / "lib").stdout
+    assert len(json.loads(listed)) == 600

@@ -315,3 +315,22 @@ def test_expand_paths_folders_and_symlink_loops(tmp_path):
     assert [f.name for f in files] == ["a.txt", "b.txt"]
     with pytest.raises(InputError, match="no such file"):
         expand_paths([tmp_path / "missing.txt"])
+
+
+def test_the_size_gate_names_the_line_and_lets_normal_files_through(tmp_path):
+    from store.errors import InputError
+    from store.sizegate import refuse_early
+    ok = tmp_path / "ok.txt"
+    ok.write_text(("An abstract of ordinary length about graphs. " * 50 + "\n\n") * 40)
+    refuse_early(ok, ".txt", 100_000)
+    long_line = tmp_path / "long.jsonl"
+    long_line.write_text('{"abstract": "fine"}\n' + '{"abstract": "' + "x" * 1_300_000 + '"}\n')
+    with pytest.raises(InputError, match=r"long.jsonl, line 2: the record starting here passes 1,200,000"):
+        refuse_early(long_line, ".jsonl", 100_000)
+    wrapped = tmp_path / "wrapped.txt"  # hard-wrapped: many short lines make one long paragraph
+    wrapped.write_text("header\n\n" + "short line of words\n" * 12_000)
+    with pytest.raises(InputError, match=r"wrapped.txt, line 3: the paragraph starting here"):
+        refuse_early(wrapped, ".txt", 100_000)
+    bib = tmp_path / "refs.txt"  # BibTeX in a .txt: entries, not paragraphs; the parser judges them
+    bib.write_text("@misc{a,\n abstract = {" + "y " * 150_000 + "}\n}\n")
+    refuse_early(bib, ".txt", 100_000)
