@@ -138,7 +138,9 @@ def _bibtex(text: str, path: Path) -> list[tuple]:
     from bibtexparser.bparser import BibTexParser
 
     from .bibtex import bib_unescape
+    from .parse import _check_braces
 
+    _check_braces(text, path)  # (unbalanced or too deeply nested: named with its line)
     try:
         db = bibtexparser.loads(text, parser=BibTexParser(common_strings=True, ignore_nonstandard_types=False))
     except Exception as exc:  # bibtexparser raises pyparsing errors of many kinds

@@ -17,8 +17,12 @@ content as it was.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
+import time
+from glob import escape as glob_escape
 from pathlib import Path
 
 from .errors import WriteFailedError
@@ -101,13 +105,62 @@ def atomic_write_chunks(path: Path | str, chunks) -> None:
     atomic_write_stream(path, write)
 
 
-def atomic_write_stream(path: Path | str, write) -> None:
-    """Atomically and durably replace ``path`` with what ``write(handle)`` writes to a binary file."""
+def write_target(path: Path | str) -> Path:
+    """The file a write to ``path`` replaces: ``path`` itself, or where its symbolic link leads
+    (a write goes through a link, as an editor saving a linked file does, and leaves the link).
+
+    Raises:
+        WriteFailedError: the link leads in a loop.
+    """
     path = Path(path)
+    if not path.is_symlink():
+        return path
+    try:
+        return path.resolve(strict=False)
+    except (RuntimeError, OSError) as exc:  # RuntimeError: Python 3.11's "Symlink loop"
+        raise WriteFailedError(path, OSError(errno.ELOOP, "a symbolic link loop")) from exc
+
+
+STALE_TMP_SECONDS = 3600  # a temporary file this old was left by a write that was killed
+
+
+def stale_temp_files(folder: Path, name: str = "*") -> list[Path]:
+    """Temporary files (``.NAME.XXXX.tmp``) an atomic write in ``folder`` left when it was killed."""
+    now = time.time()
+    found = []
+    for tmp in folder.glob(f".{name}.*.tmp"):
+        try:
+            if now - tmp.stat().st_mtime > STALE_TMP_SECONDS:
+                found.append(tmp)
+        except OSError:
+            pass
+    return found
+
+
+def atomic_write_stream(path: Path | str, write) -> None:
+    """Atomically and durably replace ``path`` with what ``write(handle)`` writes to a binary file.
+
+    A link is written through (see :func:`write_target`); an existing file keeps its permissions
+    (a new one is private to its owner, as notes and reading lists may be); a stale temporary file of an earlier, killed write to the same
+    file is removed.
+    """
+    shown = Path(path)
+    path = write_target(shown)
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mode = None
+    for stale in stale_temp_files(path.parent, glob_escape(path.name)):
+        try:
+            stale.unlink()
+        except OSError:
+            pass
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        if mode is not None:
+            os.fchmod(fd, mode)
     except OSError as exc:
-        raise WriteFailedError(path, exc) from exc
+        raise WriteFailedError(shown, exc) from exc
     try:
         with os.fdopen(fd, "wb", buffering=1 << 20) as handle:
             write(handle)
@@ -120,6 +173,6 @@ def atomic_write_stream(path: Path | str, write) -> None:
         except OSError:
             pass
         if isinstance(exc, OSError) and not isinstance(exc, WriteFailedError):
-            raise WriteFailedError(path, exc) from exc
+            raise WriteFailedError(shown, exc) from exc
         raise
     fsync_dir(path.parent)

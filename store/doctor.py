@@ -23,7 +23,7 @@ from pathlib import Path
 
 from . import locations
 from .annotations import ANN, HIST, AnnotationStore, JournaledJSONStorage, doc_id_for
-from .atomic import atomic_write_bytes
+from .atomic import atomic_write_bytes, stale_temp_files
 from .backups import backup_file, damaged_copies, list_backups
 from .corpus import Corpus
 from .drafts import NoteDrafts
@@ -113,8 +113,18 @@ def _restore(path: Path, check, report: DoctorReport) -> bool:
 
 
 def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
-    """Check (and optionally repair) the library at ``folder``."""
+    """Check (and optionally repair) the library at ``folder``. A repair that cannot write (a
+    read-only or full file system) is reported as a problem, never as repaired."""
     report = DoctorReport()
+    try:
+        _run(folder, repair, report)
+    except OSError as exc:  # (WriteFailedError included): the repair under way could not write
+        reason = getattr(exc, "reason", None) or exc.strerror or str(exc)
+        report.problems.append(f"could not repair: {reason} ({getattr(exc, 'path', None) or exc.filename or folder})")
+    return report
+
+
+def _run(folder: Path, repair: bool, report: DoctorReport) -> None:
     corpus_path = folder / locations.CORPUS_FILE
     ann_path = folder / locations.ANNOTATIONS_FILE
     # 1. corpus
@@ -205,7 +215,21 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
     n_backups = len(list_backups(corpus_path)) + len(list_backups(ann_path))
     report.ok.append(f"{counted(n_backups, 'backup')} in {locations.BACKUP_DIR}/") if n_backups else \
         report.ok.append("no backups yet (they are taken before imports and bulk changes)")
-    return report
+    _check_temp_files(folder, repair, report)
+
+
+def _check_temp_files(folder: Path, repair: bool, report: DoctorReport) -> None:
+    """Temporary files that writes killed half-way left behind (an hour old or more)."""
+    stale = stale_temp_files(folder) + stale_temp_files(folder / locations.BACKUP_DIR)
+    if not stale:
+        return
+    size = sum(p.stat().st_size for p in stale if p.exists())
+    report.problems.append(f"{counted(len(stale), 'temporary file')} left by interrupted writes ({size:,} bytes): "
+                           + ", ".join(p.name for p in stale[:3]) + (", …" if len(stale) > 3 else ""))
+    if repair:
+        for p in stale:
+            p.unlink()
+        report.repaired.append(f"removed {counted(len(stale), 'temporary file')} left by interrupted writes")
 
 
 def _check_tags(ann_path: Path, repair: bool, report: DoctorReport) -> None:
@@ -240,6 +264,20 @@ def check_index_cache(library, repair: bool, report: DoctorReport) -> None:
         return
     report.problems.append("search index cache is missing or stale (harmless; it is rebuilt when needed)")
     if repair:
-        library.build_index()
-        report.repaired.append("rebuilt the search index cache")
+        library.build_index()  # (its cache is written best effort: whether it was, is read back)
+        if library._load_index_cache() is None:
+            probe = _why_unwritable(library.folder)
+            report.problems.append(f"could not repair: the search index cache could not be written ({probe})")
+        else:
+            report.repaired.append("rebuilt the search index cache")
+
+
+def _why_unwritable(folder: Path) -> str:
+    """What stops a file being written in ``folder`` ('read-only file system', …)."""
+    try:
+        atomic_write_bytes(folder / ".papersift-write-probe", b"")
+        (folder / ".papersift-write-probe").unlink()
+    except OSError as exc:
+        return getattr(exc, "reason", None) or exc.strerror or str(exc)
+    return "reason unknown"
 

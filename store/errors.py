@@ -8,6 +8,8 @@ stored is changed when one is raised.
 
 from __future__ import annotations
 
+import errno
+
 
 class PapersiftError(Exception):
     """Base class for every error meant to be shown to a person."""
@@ -59,8 +61,11 @@ class WriteFailedError(PapersiftError, OSError):
         self.path = str(path)
         reason = exc.strerror or str(exc) or type(exc).__name__
         self.reason = reason
-        super().__init__(f"{path}: could not be written ({reason}); nothing was changed. "
-                         f"Free some space or check the folder's permissions, then try again.")
+        hint = {errno.ENOSPC: " Free some space, then try again.", errno.EDQUOT: " Free some space, then try again.",
+                errno.EACCES: " Check the folder's permissions, then try again.",
+                errno.EPERM: " Check the folder's permissions, then try again.",
+                errno.EROFS: " The file system is read-only."}.get(exc.errno or 0, "")
+        super().__init__(f"{path}: could not be written ({reason}); nothing was changed.{hint}")
         self.errno = exc.errno
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import errno
 import io
 import os
 import re
@@ -30,6 +31,7 @@ from .sizegate import refuse_early
 from .text import counted, first_few
 
 MAX_ABSTRACT_CHARS = 100_000
+MAX_BRACE_DEPTH = 64  # BibTeX braces open at once; real entries nest a handful
 MIN_ABSTRACT_WORDS = 8  # a shorter dump paragraph is a heading or stray line, not an abstract
 MAX_FILE_BYTES = 2 * 1024**3
 IMPORTABLE_SUFFIXES = {".txt", ".md", ".text", ".dump", ".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".bib", ".ris",
@@ -117,9 +119,22 @@ def expand_paths(paths: list[Path | str]) -> list[Path]:
             files.append(path)
         elif path.exists():
             raise InputError(path, "not a regular file")
+        elif path.is_symlink():
+            raise InputError(path, "a symbolic link that leads nowhere (" + _link_trouble(path) + ")")
         else:
             raise InputError(path, "no such file or folder")
     return files
+
+
+def _link_trouble(path: Path) -> str:
+    """Why a link cannot be followed: a loop, or a target that does not exist."""
+    try:
+        path.resolve(strict=True)
+    except RuntimeError:  # Python 3.11 raises this for a loop
+        return "its links lead in a loop"
+    except OSError as exc:
+        return "its links lead in a loop" if exc.errno == errno.ELOOP else f"{os.readlink(path)} does not exist"
+    return "it cannot be read"
 
 
 def read_text(path: Path) -> str:
@@ -436,6 +451,9 @@ def _check_braces(text: str, path: Path) -> None:
                 escaped = True
             elif ch == "{":
                 stack.append(lineno)
+                if len(stack) > MAX_BRACE_DEPTH:  # the parser recurses per level: refuse before it does
+                    raise InputError(path, f"BibTeX nested too deeply (more than {MAX_BRACE_DEPTH} braces open)",
+                                     line=lineno)
             elif ch == "}":
                 if not stack:
                     raise InputError(path, "unbalanced braces: '}' with no matching '{'", line=lineno)

@@ -90,7 +90,8 @@ def _export(lib: Library, args: argparse.Namespace) -> int:
         if not path.parent.is_dir():
             raise PapersiftError(f"{path.parent}: no such folder for the export")
         atomic_write_text(path, text)
-        out.say(f"exported {counted(len(pairs), 'paper')} to {path}", stderr=True)
+        through = f" (written through the link to {path.resolve()})" if path.is_symlink() else ""
+        out.say(f"exported {counted(len(pairs), 'paper')} to {path}{through}", stderr=True)
     else:
         sys.stdout.write(text)
     return 0

@@ -158,7 +158,8 @@ class ExportScreen(ModalScreen[str | None]):
         except WriteFailedError as exc:  # every OSError of the atomic write: it names the file itself
             self.notify(str(exc), severity="error")
             return
-        self._done(f"{what} to {path}")
+        through = f" (written through the link to {path.resolve()})" if path.is_symlink() else ""
+        self._done(f"{what} to {path}{through}")
 
     def _done(self, message: str) -> None:
         if hasattr(self.app, "remember_export"):
