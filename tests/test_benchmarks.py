@@ -1,6 +1,6 @@
 """A smoke run of the benchmark suite at a tiny size: every measurement runs and reports.
 
-Timings are never asserted (they live in the README and the issues); this only
+Timings are never asserted (they live in docs/performance.md); this only
 keeps the benchmark scripts working as the code changes.
 """
 

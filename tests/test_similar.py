@@ -35,7 +35,7 @@ def test_similar_papers_share_the_area_far_above_chance(tmp_path):
         assert i not in [j for j, _ in top] and len(top) == 5
         hits += [lab[j] == lab[i] for j, _ in top]
     chance = sum((lab == a).mean() ** 2 for a in set(areas))
-    # a 200-paper slice: far less signal than the full set (0.437 there, see the README)
+    # a 200-paper slice: far less signal than the full set (0.437 there, see docs/quality.md)
     assert np.mean(hits) > 2 * chance, (np.mean(hits), chance)
 
 
