@@ -3,7 +3,9 @@
 For each sampled paper: three words (5+ letters) of its real title, one
 misspelled (a letter dropped or two swapped); success = the paper ranks in the
 top 5. Same queries through `fzf --filter` over the abstracts, one per line,
-for reference. Target: >= 85% (fzf manages about 20% on such queries).
+for reference (fzf manages about 20% on such queries). Two orders are measured: the app's (the
+result set, papers holding every content word, first; see store.library_search.SearchResult) and
+the ranking alone (the same scores, without the set put first).
 
 With ``--precision`` it also measures precision for correctly spelled words,
 which the typo tolerance must not drown: per sampled paper, a rare word of its
@@ -77,6 +79,13 @@ def make_queries(recs: list[dict], position: dict[str, int], sample: int | None,
         if target is not None:
             out.append((" ".join(picked), correct, target))
     return out
+
+
+def top_by_ranking_alone(lib: Library, query: str, k: int = 5):
+    """The top ``k`` by the ranking's scores alone, as if the result set were not put first."""
+    import numpy as np
+    r = lib.index.rank(search_tokens(query))
+    return r.order[np.argsort(-r.score, kind="stable")][:k]
 
 
 def words_present(lib: Library, query: str, target: int) -> int:
@@ -178,6 +187,7 @@ def main() -> None:
         total = len(queries)
         found = [t in lib.search(q, limit=5).indices for q, _, t in queries]
         ours = sum(found)
+        alone = sum(t in top_by_ranking_alone(lib, q) for q, _, t in queries)
         fzf = None
         if fzf_bin:
             fzf = 0
@@ -187,7 +197,7 @@ def main() -> None:
                 fzf += flat[t] in out
         fzf_cell = f"fzf --filter {fzf / total:.1%}" if fzf is not None else "fzf not run"
         print(f"| known-item: 3 title words, one misspelled, paper in top 5 ({total} papers of {args.path.name}, seed {seed}) "
-              f"| papersift {ours / total:.1%} | {fzf_cell} | target >= 85% |")
+              f"| papersift {ours / total:.1%} (ranking alone {alone / total:.1%}) | {fzf_cell} |")
         if args.analyse:
             by, hit = Counter(), Counter()
             fixed = 0

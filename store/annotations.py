@@ -251,7 +251,8 @@ class AnnotationStore:
             self.db.table(table).clear_cache()
         return result
 
-    def apply(self, changes: dict[str, Annotation], action: str, label: str, history: bool = True) -> None:
+    def apply(self, changes: dict[str, Annotation], action: str, label: str, history: bool = True,
+              extra: dict | None = None) -> None:
         """Store new annotation states and (optionally) an undo entry, together.
 
         Args:
@@ -259,6 +260,8 @@ class AnnotationStore:
             action: machine name of the action ("status", "star", "tag", ...).
             label: what a person would call it ("status read on 3 papers").
             history: record an undo entry.
+            extra: more for the undo entry (a removal's paper records); it is written even when
+                no annotation changes.
         """
         def mutate(data: dict) -> None:
             ann = data[ANN]
@@ -274,7 +277,8 @@ class AnnotationStore:
                     ann[key] = new.to_record()
                     after[pid] = ann[key]
             if history:
-                entry = {"time": now_iso(), "action": action, "label": label, "before": before, "after": after}
+                entry = {"time": now_iso(), "action": action, "label": label, "before": before, "after": after,
+                         **(extra or {})}
                 _push(data[HIST], _long_notes_as_edits(entry))
             for k in list(data[REDO]):  # a new change: what was undone before it cannot be redone
                 del data[REDO][k]

@@ -38,6 +38,8 @@ class ImportSummary:
     added: Counter = field(default_factory=Counter)  # what the updated papers got: "title" -> papers, ...
     skipped: int = 0
     no_abstract: list[str] = field(default_factory=list)  # "file: key" of references without an abstract
+    replaced_sample: int = 0  # the bundled sample's papers this first import replaced
+    sample_kept: int = 0  # sample papers kept because some are annotated (the line says how to remove them)
 
     @property
     def changed(self) -> bool:
@@ -52,14 +54,19 @@ class ImportSummary:
                    if self.skipped else "")
                 + (f"; passed over {counted(len(self.no_abstract), 'entry', 'entries')} without an abstract "
                    f"({first_few(self.no_abstract)})"
-                   if self.no_abstract else ""))
+                   if self.no_abstract else "")
+                + (f"; replaced the {counted(self.replaced_sample, 'bundled sample paper')} "
+                   "(your library now holds your papers)" if self.replaced_sample else "")
+                + (f"; the {counted(self.sample_kept, 'bundled sample paper')} stay, as some are annotated "
+                   "(`papersift remove --sample` removes them)" if self.sample_kept else ""))
 
     def _added(self) -> str:
         """What known papers got, commonest first: "2 titles, 2 author lists, 1 venue"."""
         return ", ".join(counted(n, *ADDED_NAMES[what]) for what, n in self.added.most_common())
 
     def to_dict(self) -> dict:
-        return {**{k: getattr(self, k) for k in ("files", "read", "new", "exact", "near", "known", "updated", "skipped")},
+        return {**{k: getattr(self, k) for k in ("files", "read", "new", "exact", "near", "known", "updated", "skipped",
+                                                 "replaced_sample")},
                 "added": dict(self.added), "no_abstract": list(self.no_abstract)}
 
 

@@ -20,7 +20,9 @@ from .locations import PHRASE_CACHE_FILE
 from .models import Annotation
 from .packfile import PackReader, pack, stamp_matches, stamped
 from .query import Query, fold_name, parse_query
-from .quick import ANNOTATION_WEIGHT, annotation_matches
+from .quick import ANNOTATION_WEIGHT, annotation_matches, weaker_kept
+from .suggest import no_match
+from .vocab import content_words
 from .text import display_safe, search_tokens
 
 SORTS = ("import", "status", "star", "random", "recommended")
@@ -114,12 +116,35 @@ def _narrow(mask: np.ndarray, wanted: list[str], unwanted: list[str], matching) 
 
 @dataclass
 class SearchResult:
-    """Papers (corpus indices, best first) for a query."""
+    """Papers (corpus indices) for a query: the result set first, then weaker matches.
+
+    The result set is what every command that acts on "the results" acts on (the count, select
+    all, ``list --query``, ``export --query``): for words, the papers holding every content word
+    (typos and word forms forgiven as the ranking forgives them, stop words not required; tags,
+    notes, keywords and titles count). After it come up to ``store.quick.WEAKER_SHOWN`` weaker matches, shown
+    apart and never counted: those holding most of the words, or, when no paper holds them all,
+    the best partial matches.
+    """
 
     indices: np.ndarray
     total: int
     matched_terms: set[str] = field(default_factory=set)
     errors: list[str] = field(default_factory=list)
+    full: int | None = None  # the result set's size (the head of indices); None: all of indices
+
+    def __post_init__(self) -> None:
+        if self.full is None:
+            self.full = len(self.indices)
+
+    @property
+    def matches(self) -> np.ndarray:
+        """The result set."""
+        return self.indices[:self.full]
+
+    @property
+    def weaker(self) -> int:
+        """How many weaker matches follow the set."""
+        return len(self.indices) - self.full
 
     def __len__(self) -> int:
         return len(self.indices)
@@ -395,7 +420,24 @@ class SearchMixin:
                      for pid, a in anns.items() if a.note}
             for phrase in q.phrases:
                 mask &= self._phrase_mask(phrase, mask, notes)
+        if not mask.any():
+            q.errors += self._nothing_matches(q, anns)
         return mask
+
+    def _nothing_matches(self, q: Query, anns: Mapping[str, Annotation]) -> list[str]:
+        """For each tag:, kw:, author: or venue: value no paper has: say so, with the nearest value
+        the library holds ("no tag #bandit here; did you mean #bandits?")."""
+        said = []
+        tags = sorted({t for a in anns.values() for t in a.tags})
+        said += [no_match("tag", t, tags, lambda v: "#" + v) for t in q.tags if t not in tags]
+        for kind, table, parts in (("keyword", "keywords", q.keywords), ("author", "authors", q.authors)):
+            for part in parts:
+                if not self._by_label(table, part).any():
+                    said.append(no_match(kind, part, self._labels(table)[0], repr))
+        for part in q.venues:
+            if not self._by_venue(part).any():
+                said.append(no_match("venue", part, self._venues_and_years()[0], repr))
+        return said
 
     def _annotation_matches(self, words: list[str],
                             anns: Mapping[str, Annotation]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -425,6 +467,7 @@ class SearchMixin:
             limit: keep only the first ``limit`` results.
         """
         q = parse_query(text)
+        full = 0
         # One snapshot of the annotations for the whole search: the app searches in a worker thread
         # while its UI thread triages, and a change installs a new mapping (never edits this one).
         anns = self.annotations
@@ -437,14 +480,17 @@ class SearchMixin:
             matched = set()
         elif q.words:
             ranking = self.index.rank(q.words, mask, extra=self._annotation_matches(q.words, anns))
-            order, matched = ranking.order, ranking.matched_terms
+            order, matched, full = ranking.order, ranking.matched_terms, ranking.full
+            kept = weaker_kept(full, ranking.present[full:].tolist(), len(content_words(q.words)))
+            order = np.concatenate([order[:full], order[full:][np.asarray(kept, dtype=np.int64)]])
         else:
             order = np.flatnonzero(mask) if mask is not None else np.arange(n)
             order = self._sorted(order, sort, anns)
             matched = set()
         if limit is not None:
             order = order[:limit]
-        return SearchResult(indices=order, total=n, matched_terms=matched, errors=q.errors)
+        return SearchResult(indices=order, total=n, matched_terms=matched, errors=q.errors,
+                            full=min(full, len(order)) if q.words and not (q.similar or q.recommend) else None)
 
     def _ordering(self, q: Query) -> np.ndarray:
         """Papers ordered by similarity to one paper, or by a recommendation model."""

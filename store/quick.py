@@ -31,7 +31,7 @@ from .journal import ANN, journal_path_for, read_snapshot, replay_journal
 from .packfile import PackReader, chunk_loader, items_sections, read_item, stamp_matches
 from .query import parse_query
 from .text import search_tokens
-from .vocab import COVERAGE_WEIGHT, SortedWords, Vocabulary, idf_ceiling, index_size
+from .vocab import COVERAGE_WEIGHT, SortedWords, Vocabulary, content_words, idf_ceiling, index_size
 
 if TYPE_CHECKING:
     from .models import Annotation
@@ -73,8 +73,9 @@ class Row:
             (annotation.status, annotation.star, annotation.tags)
 
 
-def quick_search(folder: Path, text: str, limit: int | None) -> tuple[list[Row], int] | None:
-    """The first ``limit`` results of a plain word query and the library's size, or None
+def quick_search(folder: Path, text: str, limit: int | None) -> tuple[list[Row], int, int] | None:
+    """The first ``limit`` results of a plain word query (the result set first: see
+    store.library_search.SearchResult), the library's size and the result set's size, or None
     when this path cannot answer it exactly (the caller opens the Library instead)."""
     q = parse_query(text)
     if not q.words or q.has_filters or q.similar or q.recommend or q.errors:
@@ -136,7 +137,7 @@ def _stat(path: Path):
 
 
 def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage],
-            limit: int | None) -> tuple[list[Row], int] | None:
+            limit: int | None) -> tuple[list[Row], int, int] | None:
     n_docs = index_size(reader.read("meta"))
     if n_docs is None or reader.count("ids_offsets") != n_docs + 1:
         return None
@@ -153,23 +154,27 @@ def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage]
             return None  # keyed by an alias: the Library resolves those
         extra = annotation_matches(words, [(index_of[pid], set(search_tokens(" ".join(a.tags) + " " + a.note)))
                                            for pid, a in texts])
-    order = rank(vocab, reader, reader.read("idf"), words, extra)
+    order, full = rank(vocab, reader, reader.read("idf"), words, extra)
     rows = []
     for d in order[:limit]:
         pid = read_item(reader, "ids", d)
         rows.append(Row(pid, read_item(reader, "titles", d), bool(reader.read("derived", d, d + 1)[0]),
                         annotations.get(pid)))
-    return rows, n_docs
+    return rows, n_docs, full
 
 
 def _f32(x: float) -> float:
     return array("f", (x,))[0]
 
 
-def rank(vocab: Vocabulary, reader: PackReader, idf, words: list[str], extra: dict[str, list[int]]) -> list[int]:
-    """Documents matching any query word, best first: SearchIndex.rank without numpy."""
+def rank(vocab: Vocabulary, reader: PackReader, idf, words: list[str],
+         extra: dict[str, list[int]]) -> tuple[list[int], int]:
+    """Documents matching any query word, those holding every content word first, each part best
+    first, and how many hold every one: SearchIndex.rank without numpy."""
     total: dict[int, float] = {}
     coverage: dict[int, float] = {}
+    present: dict[int, int] = {}
+    content = set(content_words(words))
     offsets = vocab.offsets
     for word in dict.fromkeys(words):
         variants = vocab.expand(word)
@@ -193,7 +198,26 @@ def rank(vocab: Vocabulary, reader: PackReader, idf, words: list[str], extra: di
         keys = list(score)
         total.update(zip(keys, array("f", [total.get(d, 0.0) + score[d] for d in keys])))
         coverage.update(zip(keys, array("f", [coverage.get(d, 0.0) + sim_of[d] for d in keys])))
+        if word in content:
+            for d, s in sim_of.items():
+                if s > 0:
+                    present[d] = present.get(d, 0) + 1
     key = {d: c * COVERAGE_WEIGHT + total[d] for d, c in coverage.items() if c > 0}
     order = sorted(key)
     order.sort(key=lambda d: -key[d])  # stable: ties stay in document order, as numpy's stable argsort
-    return order
+    need = len(content)
+    full = [d for d in order if present.get(d, 0) == need]
+    rest = [d for d in order if present.get(d, 0) != need]
+    kept = weaker_kept(len(full), [present.get(d, 0) for d in rest], need)
+    return full + [rest[i] for i in kept], len(full)
+
+
+WEAKER_SHOWN = 100  # weaker matches listed after the result set (or, when it is empty, in its place)
+
+
+def weaker_kept(full: int, present: list[int], need: int) -> list[int]:
+    """Which of the matches after the result set are shown (positions in ``present``, the number
+    of content words each holds, best first): after a set, those holding most (more than half) of
+    the ``need`` words; with no set, the best partial matches; ``WEAKER_SHOWN`` at most."""
+    kept = [i for i, p in enumerate(present) if not full or p * 2 > need]
+    return kept[:WEAKER_SHOWN]

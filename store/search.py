@@ -24,7 +24,8 @@ import numpy as np
 from .packfile import PackReader, pack, words_sections
 from .parallel import release_free_memory
 from .text import index_tokens
-from .vocab import COVERAGE_WEIGHT, INDEX_VERSION, SortedWords, Vocabulary, idf_ceiling, index_size, stem_tables
+from .vocab import (COVERAGE_WEIGHT, INDEX_VERSION, SortedWords, Vocabulary, content_words, idf_ceiling, index_size,
+                    stem_tables)
 
 TITLE_WEIGHT = 3
 # The opening of an abstract usually restates what the title says; its words count extra.
@@ -36,10 +37,12 @@ K1, B = 1.2, 0.75
 class Ranking:
     """Ranked document indices and the vocabulary terms that matched."""
 
-    order: np.ndarray          # document indices, best first
+    order: np.ndarray          # document indices: the result set (every content word) first, each part best first
     coverage: np.ndarray       # how well the query words are matched, aligned with order
     score: np.ndarray          # the ranking key (coverage and BM25), aligned with order
     matched_terms: set[str]    # for highlighting
+    full: int = 0              # how many of ``order`` (its head) hold every content word
+    present: np.ndarray | None = None  # how many content words each holds, aligned with order
 
 
 class SearchIndex:
@@ -210,6 +213,8 @@ class SearchIndex:
         n = self.n_docs
         total = np.zeros(n, dtype=np.float32)
         coverage = np.zeros(n, dtype=np.float32)
+        present = np.zeros(n, dtype=np.int16)
+        content = set(content_words(words))
         matched: set[str] = set()
         for word in dict.fromkeys(words):
             term_score, term_sim = self.word_scores(word, matched)
@@ -220,6 +225,8 @@ class SearchIndex:
                 matched.add(word)
             total += term_score
             coverage += term_sim
+            if word in content:
+                present += term_sim > 0
         hit = coverage > 0
         if candidates is not None:
             hit &= candidates
@@ -227,7 +234,12 @@ class SearchIndex:
         key = coverage[idx].astype(np.float64) * COVERAGE_WEIGHT + total[idx]
         sort = np.argsort(-key, kind="stable")
         order = idx[sort]
-        return Ranking(order=order, coverage=coverage[order], score=key[sort], matched_terms=matched)
+        # The result set (papers holding every content word) first, then the rest, each best first.
+        in_set = present[order] == len(content)
+        order = np.concatenate([order[in_set], order[~in_set]])
+        key = np.concatenate([key[sort][in_set], key[sort][~in_set]])
+        return Ranking(order=order, coverage=coverage[order], score=key, matched_terms=matched,
+                       full=int(np.count_nonzero(in_set)), present=present[order])
 
 
 TF_BITS = 16

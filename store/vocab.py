@@ -49,6 +49,17 @@ PREFIX_SIM, STEM_SIM, FUZZY1_SIM, FUZZY2_SIM = 0.8, 0.9, 0.75, 0.55
 # word's papers in the top k), mean of seeds 0-2: ICML 79.6 -> 85.1 %, ICLR 80.2 -> 85.8 %;
 # known-item search unchanged (ICML 78.7 %, ICLR 78.7 %).
 MEANT_MIN_DF = 2
+# Words a query need not contain for a paper to be in its result set ("diffusion models for protein
+# design": every paper with diffusion, models, protein and design); they still weigh in the ranking.
+STOP_WORDS = frozenset("""a an the of for to in on at by with from and or as via into onto over under
+about towards toward between using use based is are be we our this that these those its it their
+how what which when why can do does vs versus not no""".split())
+
+
+def content_words(words: list[str]) -> list[str]:
+    """The query words a result must contain (all of them when all are stop words)."""
+    kept = [w for w in dict.fromkeys(words) if w not in STOP_WORDS]
+    return kept or list(dict.fromkeys(words))
 MAX_PREFIX = 40  # prefix completions kept (the most frequent)
 MAX_FUZZY = 12
 _SUFFIXES = ("ational", "ations", "ation", "nesses", "ness", "ments", "ment", "ities", "ity", "ings", "ing",
@@ -205,8 +216,9 @@ class Vocabulary:
         # letters). Candidates share the first letter (a typo there is rare), which cuts
         # the strings compared ~20-fold.
         lookalikes: set[int] = set()
+        near: dict[str, int] = {}  # stem -> fewest edits
+        whole: dict[str, int] = {}  # a term found as a whole word -> its edits
         if len(word) >= 4:
-            near: dict[str, int] = {}  # stem -> fewest edits
             for probe, pool, of_stems in ((word_stem, self.stems, True), (word, self.terms, False)):
                 max_d = 1 if len(probe) < 8 else 2
                 shortest, longest = len(probe) - max_d, len(probe) + max_d
@@ -216,10 +228,22 @@ class Vocabulary:
                     if dist:
                         st = found if of_stems else stem(found)
                         near[st] = min(dist, near.get(st, dist))
+                        if not of_stems:
+                            whole[found] = dist
             for st, dist in sorted(near.items(), key=lambda kv: kv[1]):
                 for i in self.with_stem(st):
                     if i not in out:
                         out[i] = FUZZY1_SIM if dist == 1 else FUZZY2_SIM
                         lookalikes.add(i)
         meant = exact is not None and self._df(exact) >= MEANT_MIN_DF
+        if exact is None and not pref and near and len([d for d in near.values() if d == min(near.values())]) == 1:
+            # An unambiguous correction (one word stem at the fewest edits, and the typed word is
+            # neither a word here nor the start of one): it counts as the word it stands for, its
+            # closest form fully, the stem's other forms as other forms do ("difusion" -> diffusion).
+            best_stem = min(near, key=near.get)
+            spelled = sorted((d, t) for t, d in whole.items() if stem(t) == best_stem)
+            closest = self.terms.find(spelled[0][1]) if spelled else None
+            for i in self.with_stem(best_stem):
+                if i in lookalikes:
+                    out[i] = 1.0 if i == closest else STEM_SIM
         return tuple((i, sim, 0.0 if meant and i in lookalikes else sim) for i, sim in out.items())

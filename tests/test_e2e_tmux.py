@@ -197,3 +197,25 @@ def test_importing_from_the_app_and_finding_by_keyword(tmp_path):
         tmux.wait_gone()
     finally:
         tmux.kill()
+
+
+def test_a_three_word_search_counts_what_list_query_lists(tmp_path):
+    """The count the app shows for a three-word search is the number of papers `papersift list
+    --query` gives for the same words: one result set, whatever acts on it."""
+    tmux, env = terminal(tmp_path, "rs")
+    query = "language models agents"
+    try:
+        tmux.start(papersift_cmd())
+        tmux.wait_for("35 / 35")
+        tmux.keys("/", *query, "Enter")
+        tmux.wait_for("── weaker matches")         # the final query's list: its set, then weaker matches
+        shown = tmux.screen()
+        tmux.keys("q")
+        tmux.wait_gone()
+    finally:
+        tmux.kill()
+    listed = json.loads(subprocess.run([*papersift_cmd().split(), "list", "--query", query, "--format", "json"],
+                                       capture_output=True, text=True, env=env, check=True).stdout)
+    import re
+    counts = re.findall(r"(\d+) / 35(?! triaged)", shown)
+    assert counts and int(counts[0]) == len(listed) > 0, (shown, len(listed))

@@ -58,7 +58,7 @@ def test_quick_search_ranks_exactly_as_the_library(icml):
     for q in qs:
         found = quick_search(lib.folder, q, None)
         assert found is not None, q
-        rows, total = found
+        rows, total, _full = found
         assert total == len(lib)
         expected = [lib.corpus.papers[i].id for i in lib.search(q).indices]
         assert [r.id for r in rows] == expected, q
@@ -66,7 +66,7 @@ def test_quick_search_ranks_exactly_as_the_library(icml):
 
 def test_quick_rows_carry_titles_and_annotations(icml):
     lib, _ = icml
-    rows, _ = quick_search(lib.folder, "zebrafish", 5)
+    rows, _, _ = quick_search(lib.folder, "zebrafish", 5)
     assert {r.id for r in rows} == {lib.corpus.papers[3].id, lib.corpus.papers[40].id}
     for r in rows:
         paper, ann = lib.paper(r.id), lib.annotation(r.id)
@@ -122,7 +122,7 @@ def test_annotations_changed_by_another_process_are_seen(tmp_path, seeds_dir):
     lib.add_tags([pid], ["quokka"])
     lib.set_status([pid], "to-read")
     assert (tmp_path / "lib" / "annotations.json.journal").exists()
-    rows, _ = quick_search(lib.folder, "quokka", 5)
+    rows, _, _ = quick_search(lib.folder, "quokka", 5)
     assert [(r.id, r.status, r.tags) for r in rows] == [(pid, "to-read", ["quokka"])]
 
 
@@ -193,5 +193,5 @@ def test_float32_arithmetic_is_reproduced_on_a_larger_library(tmp_path):
         words = re.findall(r"[a-z]{3,}", lib.corpus.papers[i].abstract.lower())
         q = " ".join(rng.sample(words, rng.choice([1, 2, 3])))
         q = q[:-1] if rng.random() < 0.3 else q
-        rows, _ = quick_search(lib.folder, q, None)
+        rows, _, _ = quick_search(lib.folder, q, None)
         assert [r.id for r in rows] == [lib.corpus.papers[j].id for j in lib.search(q).indices], q

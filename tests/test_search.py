@@ -7,11 +7,23 @@ import random
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from store import Library
 
 from .conftest import DATA, SEEDS, recording
+
+
+@pytest.fixture(scope="module")
+def icml_lib(tmp_path_factory):
+    """The ICML test slice, imported without titles (as a conference dump would be)."""
+    from store import Library
+    folder = tmp_path_factory.mktemp("icml")
+    recs = [json.loads(line) for line in (DATA / "icml_slice.jsonl").read_text().splitlines()]
+    (folder / "dump.txt").write_text("ICML\n\n" + "\n\n".join(" ".join(r["abstract"].split()) for r in recs))
+    lib = Library(folder / "lib")
+    lib.import_paths([folder / "dump.txt"])
+    return lib
 
 
 def titles(lib, result, n=5):
@@ -520,3 +532,50 @@ def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, mo
     lib.import_paths([tmp_path / "more.txt"])  # this library's own import changes its corpus in place
     lib._folded, lib._phrase_memo = stale, stale_memo  # a thread that searched the texts as they were, late
     assert len(lib.search('"wombat b"')) == 1
+
+
+# ------------------------------------------------------------------ the result set
+def test_a_multi_word_search_is_the_papers_holding_every_word(icml_lib):
+    lib = icml_lib
+    r = lib.search("diffusion models for protein design")  # "for" is a stop word: not required
+    assert 0 < r.full < 40 and r.weaker > 0
+    for i in r.matches:
+        text = (lib.corpus.papers[int(i)].title + " " + lib.corpus.papers[int(i)].abstract).lower()
+        assert "diffusion" in text and "protein" in text and "design" in text and "model" in text
+    assert len(lib.pairs("diffusion models for protein design")) == r.full   # what export/list act on
+    none = lib.search("zyxwvut graph")
+    assert none.full == 0 and 0 < none.weaker <= 100   # never simply empty: the best partial matches
+
+
+def test_an_unambiguous_typo_counts_as_the_word(icml_lib):
+    lib = icml_lib
+    typo, right = lib.search("difusion policy"), lib.search("diffusion policy")
+    assert list(typo.matches[:5]) == list(right.matches[:5])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_every_paper_in_the_set_holds_each_content_word(icml_lib, data):
+    """Property: for a random 2-4 word query (words taken from abstracts, some misspelled), every
+    paper in the result set holds each content word in a form the ranking accepts."""
+    import random as _random
+
+    from store.text import index_tokens, search_tokens
+    from store.vocab import content_words
+    lib = icml_lib
+    rng = _random.Random(data.draw(st.integers(0, 10_000)))
+    paper = lib.corpus.papers[rng.randrange(len(lib))]
+    pool = [w for w in set(search_tokens(paper.abstract)) if len(w) >= 4]
+    words = rng.sample(sorted(pool), min(len(pool), rng.randint(2, 4)))
+    if words and rng.random() < 0.5 and len(words[0]) > 5:
+        w = words[0]
+        words[0] = w[:2] + w[3:]  # a letter dropped
+    query = " ".join(words)
+    r = lib.search(query)
+    index = lib.index
+    for i in r.matches[:60]:
+        p = lib.corpus.papers[int(i)]
+        toks = set(index_tokens(p.title + " " + " ".join(p.keywords))) | set(index_tokens(p.abstract))
+        for w in content_words(search_tokens(query)):
+            forms = {index.vocab[t] for t, _, cover in index.vocabulary.expand(w) if cover > 0}
+            assert forms & toks, (query, w, p.id)

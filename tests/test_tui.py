@@ -1622,3 +1622,96 @@ async def test_a_triage_key_while_another_process_holds_the_lock_never_freezes(l
         other._release()
         assert "held the library lock" in list(app._notifications)[-1].message
         assert Library(lib.folder).annotation(second).status == "unread"
+
+
+async def test_a_search_lists_its_result_set_then_weaker_matches_and_A_selects_the_set(lib, make):
+    from tui.screens.export import ExportScreen
+    app = make(lib)
+    query = "language models agents"
+    expected = {p.id for p, _ in lib.pairs(query)}
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *query, "enter")
+        await settle(pilot)
+        results = screen(app).results
+        assert results.full == len(expected) == 2 and len(results.indices) > 2
+        assert results.border_title.startswith("2 / 35") and "weaker" in results.border_title
+        assert set(results.set_ids) == expected
+        assert "weaker matches: most but not all words" in app.export_screenshot().replace("&#160;", " ")
+        await pilot.press("A")
+        assert results.selected == expected                # the set, never the weaker matches
+        assert "2 selected" in results.border_title
+        await pilot.press("escape")
+        await pilot.press("slash", *"zyxwvut agents", "enter")
+        await settle(pilot)
+        assert results.full == 0 and len(results.indices) > 0  # never simply empty
+        assert "no paper has every word" in app.export_screenshot().replace("&#160;", " ")
+        export = ExportScreen(lib, screen(app))
+        assert export._pairs("list") == []                 # the list's set is empty: nothing to export
+
+
+async def test_enter_in_the_tag_box_takes_the_highlighted_completion_and_new_tags_are_explicit(lib, make):
+    """The reported case: with #bandits in the library, `t` `ba` Enter added #ba. Enter now takes
+    the highlighted row; a new tag is its own row ("+ new tag"), first when no tag starts so."""
+    lib.add_tags([lib.corpus.papers[5].id], ["bandits"])
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        pid = cur(app)[0]
+        await pilot.press("t", "b", "a")
+        await pilot.pause()
+        panel = screen(app).query_one("#tags")
+        options = panel.query_one("#all-tags")
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert prompts[0].startswith("#bandits") and '+ new tag "ba"' in prompts
+        await pilot.press("enter")
+        assert app.library.annotation(pid).tags == ["bandits"]     # not #ba
+        await pilot.press(*"ba", "down", "enter")                    # the "+ new tag" row, chosen
+        assert app.library.annotation(pid).tags == ["bandits", "ba"]
+        await pilot.press(*"quokka", "enter")                        # no tag starts so: a new tag at once
+        assert app.library.annotation(pid).tags == ["bandits", "ba", "quokka"]
+        await pilot.press(*"-quok", "enter")                         # '-' removes the highlighted tag
+        assert app.library.annotation(pid).tags == ["bandits", "ba"]
+        footer = app.export_screenshot().replace("&#160;", " ")
+        assert "Add highlighted" in footer and "Next tag" in footer
+
+
+async def test_the_first_import_in_the_app_replaces_the_untouched_sample_unannounced(lib, make, tmp_path):
+    src = tmp_path / "mine.jsonl"
+    topics = ("quokkas and their habits in the wild", "sourdough starters in cold kitchens",
+              "tidal patterns of a northern fjord")
+    src.write_text("".join(json.dumps({"title": f"My paper {i}", "abstract": f"We study {t}, observed for years, "
+                                       f"and report what {t} teach us about patience."}) + "\n"
+                           for i, t in enumerate(topics)))
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        screen(app)._import(src)
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if len(app.library) == 3:
+                break
+        await settle(pilot)
+        said = [n.message for n in app._notifications]
+        assert any("replaced the 35 bundled sample papers" in m for m in said)
+        assert not any("changed on disk" in m for m in said)      # its own import, said once
+        assert len(Library(lib.folder)) == 3 and screen(app).results.border_title.startswith("3 / 3")
+
+
+async def test_the_remove_key_removes_with_a_backup_and_undo_brings_papers_back(lib, make):
+    lib.add_tags([lib.corpus.papers[0].id], ["keep"])
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        first = cur(app)[0]
+        await pilot.press("space", "space", "delete")            # two selected, then remove
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert len(app.library) == 33 and len(Library(lib.folder)) == 33
+        assert list((lib.folder / "backups").glob("corpus.jsonl.*remove.bak"))
+        await pilot.press("z")
+        await settle(pilot)
+        assert len(Library(lib.folder)) == 35 and Library(lib.folder).annotation(first).tags == ["keep"]
+        assert screen(app).results.border_title.startswith("35 / 35")

@@ -62,7 +62,8 @@ class PapersiftApp(SerialKeys, App):
         if self.first_start:
             self.notify(f"a new library, with papersift's {counted(len(self.library), 'sample abstract')} "
                         f"(NeurIPS 2026): press {key_label(self, 'main.import_files')} to import your own dump "
-                        f"or folder (or `papersift import FILE`), {key_label(self, 'app.help')} for every key",
+                        f"or folder (or `papersift import FILE`; your first import replaces the sample), "
+                        f"{key_label(self, 'app.help')} for every key",
                         timeout=15)
         elif self._told_titles() != TITLE_RULES and self.library.titles_outdated:  # (said: no look at the file)
             self.notify("this library's titles were derived by an earlier papersift; `papersift retitle` "

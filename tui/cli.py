@@ -128,6 +128,12 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
     p = add("note", "set a paper's note (TEXT '-' reads standard input; '' clears it)", ("text", "json"))
     p.add_argument("id")
     p.add_argument("text")
+    p = add("remove", "remove papers and their annotations (a backup first; `papersift undo` brings them back)",
+            ("text", "json"))
+    p.add_argument("ids", nargs="*", metavar="ID")
+    p.add_argument("--query", help="remove the papers of this search's result set (same syntax as the app)")
+    p.add_argument("--sample", action="store_true", help="remove the bundled sample papers")
+    p.add_argument("--dry-run", action="store_true", help="list what would be removed; remove nothing")
     add("undo", "undo the last change (repeatable; survives restarts)", ("text", "json"))
     add("redo", "make again what the last undo reverted (until a new change is made)", ("text", "json"))
     add("retitle", "derive again, with this version's rules, the titles of papers imported without one",
@@ -393,7 +399,14 @@ def _command(args: argparse.Namespace, lib: Library, problems: list[str], new_li
             result = lib.search(" ".join(args.query), limit=args.limit)
         for err in result.errors:
             out.console(stderr=True).print(f"[yellow]warning:[/yellow] {_escape(err)}")  # a query may hold "[x]"
-        out.print_papers(lib, result.indices, args.format, total=len(lib))
+        shown = result.matches
+        if not len(shown) and result.weaker:  # no paper holds every word: say so
+            out.say("no paper holds every word of the query" + ("; the best partial matches:" if cmd == "search"
+                                                                  else " (`papersift search` shows partial matches)"),
+                    stderr=True)
+            if cmd == "search":
+                shown = result.indices
+        out.print_papers(lib, shown, args.format, total=len(lib))
         return 0
     if cmd == "show":
         out.print_paper(lib, args.id, "json" if args.format == "json" else "table")
@@ -422,6 +435,8 @@ def _command(args: argparse.Namespace, lib: Library, problems: list[str], new_li
             out.console().print(f"{counted(changed, 'title')} derived anew, of {counted(derived, 'paper')} "
                                 f"without a title of its own; read titles are left as they are")
         return 0
+    if cmd == "remove":
+        return _remove(lib, args)
     if cmd in ("undo", "redo"):
         label = lib.undo() if cmd == "undo" else lib.redo()
         if args.format == "json":
@@ -435,7 +450,7 @@ def _command(args: argparse.Namespace, lib: Library, problems: list[str], new_li
             out.emit_json(entries)
         else:
             for e in entries:
-                out.say(f"{e['time'][:19]}  {e['label']}")
+                out.say(f"{e['time'][:19]}  {e['label']}{_changed_paper(lib, e)}")
             if not entries:
                 out.console().print("no changes to undo")
         return 0
@@ -450,6 +465,47 @@ def _command(args: argparse.Namespace, lib: Library, problems: list[str], new_li
     return run_extra(lib, args)
 
 
+def _changed_paper(lib: Library, entry: dict) -> str:
+    """Which paper a history entry changed: " · ID Title" for one paper ('' for several: the
+    label counts them)."""
+    pids = list(dict.fromkeys([*(entry.get("after") or {}), *(entry.get("before") or {})]))
+    if len(pids) != 1:
+        return ""
+    idx = lib.corpus.index_of(pids[0])
+    if idx is None:
+        return f" · {pids[0]} (no longer in the library)"
+    from .render import plain_title
+    title = plain_title(lib.corpus.papers[idx].title)
+    return f" · {pids[0]} {title[:70] + '…' if len(title) > 70 else title}"
+
+
+def _remove(lib: Library, args: argparse.Namespace) -> int:
+    from store.removal import sample_ids
+    if bool(args.ids) + bool(args.query) + args.sample != 1:
+        raise PapersiftError("name what to remove: papersift remove ID... | --query QUERY | --sample")
+    if args.sample:
+        ids, what = sample_ids(lib), "the bundled sample"
+    elif args.query:
+        ids, what = [p.id for p, _ in lib.pairs(args.query)], f"the papers of {args.query!r}"
+    else:
+        ids, what = [lib.paper(i).id for i in args.ids], ""
+    annotated = sum(1 for i in ids if i in lib.annotations)
+    if args.dry_run or not ids:
+        if args.format == "json":
+            out.emit_json({"would_remove": ids, "annotated": annotated, "dry_run": True})
+        else:
+            out.say(f"would remove {counted(len(ids), 'paper')}" + (f" ({what})" if what else "")
+                    + (f", {annotated:,} of them annotated" if annotated else ""))
+        return 0
+    n = lib.remove(ids, f"remove {counted(len(ids), 'paper')}" + (f" ({what})" if what else ""))
+    if args.format == "json":
+        out.emit_json({"removed": ids, "annotated": annotated})
+    else:
+        out.say(f"removed {counted(n, 'paper')}" + (f" with their annotations ({annotated:,} annotated)" if annotated else "")
+                + "; backed up first, and `papersift undo` brings them back")
+    return 0
+
+
 def _quick_search(args: argparse.Namespace) -> bool:
     """Answer a plain word search from the index file alone (store.quick), as a
     one-shot process should; False when the Library is needed (filters, a stale cache)."""
@@ -459,8 +515,10 @@ def _quick_search(args: argparse.Namespace) -> bool:
     found = quick_search(folder, " ".join(args.query), args.limit)
     if found is None:
         return False
-    rows, total = found
-    out.print_rows(rows, args.format, total=total)
+    rows, total, full = found
+    if not full and rows:
+        out.say("no paper holds every word of the query; the best partial matches:", stderr=True)
+    out.print_rows(rows[:full] if full else rows, args.format, total=total)
     return True
 
 

@@ -112,8 +112,9 @@ class ExportScreen(ModalScreen[str | None]):
     def _pairs(self, scope: str):
         lib = self.library
         if scope == "list":
+            results = self.main_screen.results  # the result set, not the weaker matches below it
             return [(lib.corpus.papers[int(i)], lib.annotation(lib.corpus.papers[int(i)].id))
-                    for i in self.main_screen.results.indices]
+                    for i in results.indices[:results.full]]
         if scope == "selection":
             ids = self.main_screen.targets() if self.main_screen.results.selected else []
             return lib.pairs(ids=ids)

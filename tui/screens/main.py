@@ -40,6 +40,7 @@ from ..widgets.reader import Reader
 from ..widgets.results import ResultsList
 from ..widgets.tagpanel import TagInput, TagPanel
 from ..writes import Writes
+from .confirm import ConfirmScreen
 from .note import NoteScreen
 
 
@@ -118,6 +119,7 @@ class MainScreen(Screen):
         binding("main.focus_tags", "Tag panel", show=False),
         binding("main.topics", "Topics", show=False),
         binding("main.import_files", "Import", show=False),
+        binding("main.remove", "Remove papers", show=False),
     ]
 
     def __init__(self, library: Library) -> None:
@@ -136,7 +138,7 @@ class MainScreen(Screen):
         self._reader_timer = None
         self._reader_timer_paper: int | None = None  # the paper the pending reader update is for
         self._search_seconds = 0.0
-        self._list_counts = (0, 0, "")  # matches, library size, sort note: the list's border title
+        self._list_counts = (0, 0, "", 0)  # result set, library size, sort note, weaker matches: the border title
         self._triaged: np.ndarray | None = None  # see _triaged_mask
         self._searched_once = False
         self._stay_on: str | None = None  # a paper id the next results keep the cursor on
@@ -262,13 +264,15 @@ class MainScreen(Screen):
         """The results' border title: how many match, how many of those are still unread (a search
         or filter is a piece of work of its own: the header counts the whole library), the sort,
         how many are selected."""
-        shown, total, sort = self._list_counts
+        shown, total, sort, weaker = self._list_counts
         picked = len(self.results.selected)
         unread = ""
         if shown and shown < total:
-            left = shown - int(np.count_nonzero(self._triaged_mask()[self.results.indices]))
+            left = shown - int(np.count_nonzero(self._triaged_mask()[self.results.indices[:shown]]))
             unread = f" · {left:,} unread"
-        self.results.border_title = (f"{shown:,} / {total:,}{unread}{sort}"
+        # The count is the result set's (every word); weaker matches below the divider are not in it.
+        more = f" · +{weaker:,} weaker" if weaker else ""
+        self.results.border_title = (f"{shown:,} / {total:,}{unread}{more}{sort}"
                                      + (f" · {picked:,} selected" if picked else ""))
 
     def _triaged_mask(self) -> np.ndarray:
@@ -289,7 +293,7 @@ class MainScreen(Screen):
 
     def _show_results(self, query: str, result, keep_paper: bool = False) -> None:
         results = self.results
-        results.set_results(result.indices, result.matched_terms, keep_paper=keep_paper)
+        results.set_results(result.indices, result.matched_terms, keep_paper=keep_paper, full=result.full)
         self.query_one(Reader).matched = result.matched_terms
         if self._stay_on is not None:  # after the papers were reloaded (see _poll_other_processes)
             idx = self.library.corpus.index_of(self._stay_on)
@@ -297,7 +301,7 @@ class MainScreen(Screen):
             if idx is not None:
                 results.move_to_paper(idx)
         sort = f" · sort: {self.sort}" if not query.strip() else ""
-        self._list_counts = (len(result), result.total, sort)
+        self._list_counts = (result.full, result.total, sort, result.weaker)
         self._show_list_title()
         self._update_header("; ".join(result.errors))
         if self._reader_timer is not None:
@@ -395,7 +399,11 @@ class MainScreen(Screen):
             return
         self._triaged = None  # positions may have moved
         self._stay_on = shown
+        if len(self.library) < before:  # papers removed elsewhere: no row may point past the end meanwhile
+            self.results.set_results(np.arange(0), set())
         self.run_search(self.query_text)
+        if read[0].file_signature is not None and read[0].file_signature == getattr(self, "_own_import", None):
+            return  # this app's own import: its summary was said already
         added = len(self.library) - before
         self.notify(f"the library changed on disk: {added:+,} {'paper' if abs(added) == 1 else 'papers'}, "
                     f"{len(self.library):,} now" if added else "the library changed on disk: papers reloaded")
@@ -681,8 +689,12 @@ class MainScreen(Screen):
         self._history_step(self.library.redo, "redo")
 
     def _history_step(self, step, verb: str) -> None:
+        papers = len(self.library)
+
         def landed(label) -> None:
             self.notify(f"{verb}ne: {label}" if label else f"nothing to {verb}")
+            if len(self.library) != papers:
+                self._after_corpus_change()  # a removal undone or redone: papers came back or went
             self.repaint()
         self.writes.submit(step, landed, self._write_failed)  # (a full disk, a damaged file: said)
 
@@ -704,7 +716,13 @@ class MainScreen(Screen):
         self.set_focus(self._tags_from or self.results)
 
     def action_apply_tag(self) -> None:
-        self._tag_text(self.query_one(TagInput).value)
+        """Enter in the tag box: the highlighted row (a completion, a keyword, or "+ new tag")."""
+        choice = self.query_one(TagPanel).choice()
+        if choice:
+            self._tag_text(choice)
+
+    def action_tag_highlight(self, step: int) -> None:
+        self.query_one(TagPanel).move_highlight(step)
 
     @on(TagPanel.Apply)
     def _apply_tag(self, event: TagPanel.Apply) -> None:
@@ -747,11 +765,40 @@ class MainScreen(Screen):
         except (PapersiftError, OSError) as exc:  # a bad file is named with its line; nothing written
             self.app.call_from_thread(self.notify, f"nothing imported: {exc}", severity="error", timeout=15)
             return
-        self.app.call_from_thread(self._imported, summary.line())
+        self.app.call_from_thread(self._imported, summary.line(), file_signature(self.library.corpus_path))
 
-    def _imported(self, line: str) -> None:
+    def _imported(self, line: str, signature: tuple | None) -> None:
         self.notify(line, timeout=10)
+        self._own_import = signature  # its papers arrive as another process's would, but unannounced
         self._poll_other_processes()
+
+    def action_remove(self) -> None:
+        """Remove the selection (or the highlighted paper) and its annotations, once confirmed."""
+        ids = self.targets()
+        if not ids:
+            return
+        annotated = sum(1 for i in ids if i in self.library.annotations)
+        question = (f"Remove {counted(len(ids), 'paper')} from the library"
+                    + (f", with the annotations of {annotated:,}" if annotated else "")
+                    + f"? (a backup is taken; {key_label(self.app, 'main.undo')} brings them back)")
+
+        def landed(n) -> None:
+            self.notify(f"removed {counted(n, 'paper')}; {key_label(self.app, 'main.undo')} brings them back")
+            self.results.clear_selection()
+            self._after_corpus_change()
+
+        def decided(yes: bool | None) -> None:
+            if yes:
+                self.writes.submit(lambda: self.library.remove(ids), landed, self._write_failed)
+
+        self.app.push_screen(ConfirmScreen(question), decided)
+
+    def _after_corpus_change(self) -> None:
+        """This library's own corpus changed (a removal, or its undo): search again at once (the
+        list's rows point into the old corpus), repaint."""
+        self._triaged = None
+        self._show_results(self.query_text, self.library.search(self.query_text, sort=self.sort), keep_paper=True)
+        self.repaint()
 
     def action_topics(self) -> None:
         from .topics import TopicsScreen

@@ -25,6 +25,8 @@ from ..keymap import binding
 from ..render import highlight_words, plain_title
 
 _PLAIN, _BOLD = Style(), Style(bold=True)
+DIVIDER = "── weaker matches: most but not all words ──"
+NO_FULL_MATCH = "── no paper has every word; the best partial matches ──"
 
 
 class ResultsList(ScrollView, can_focus=True):
@@ -67,20 +69,45 @@ class ResultsList(ScrollView, can_focus=True):
         self.cursor = 0
         self.selected: set[str] = set()
         self.matched: set[str] = set()
+        # The result set's size: rows from here on are weaker matches, below a divider line (None:
+        # every row is in the set). Rows are papers; lines are what is drawn (the divider is one).
+        self.full: int | None = None
 
     # ------------------------------------------------------------ content
-    def set_results(self, indices: np.ndarray, matched: set[str], keep_paper: bool = False) -> None:
-        """Show new results; the cursor goes to the top (or stays on its paper)."""
+    def set_results(self, indices: np.ndarray, matched: set[str], keep_paper: bool = False,
+                    full: int | None = None) -> None:
+        """Show new results; the cursor goes to the top (or stays on its paper). ``full``: how
+        many lead as the result set (the rest follow a divider as weaker matches)."""
         current = self.current_index if keep_paper else None
         self.indices = indices
         self.matched = matched
+        self.full = full if full is not None and full < len(indices) else None
         pos = 0
         if current is not None:
             hits = np.flatnonzero(indices == current)
             pos = int(hits[0]) if len(hits) else min(self.cursor, max(len(indices) - 1, 0))
-        self._set_virtual_height(len(indices))
+        self._set_virtual_height(self._lines())
         self._move_to(pos, force=True)
         self.refresh()
+
+    def _lines(self) -> int:
+        return len(self.indices) + (self.full is not None)
+
+    def _line(self, row: int) -> int:
+        """The line a row is drawn on (past the divider, one further down)."""
+        return row + (self.full is not None and row >= self.full)
+
+    def _row(self, line: int) -> int | None:
+        """The row drawn on a line (None: the divider)."""
+        if self.full is None or line < self.full:
+            return line
+        return None if line == self.full else line - 1
+
+    @property
+    def set_ids(self) -> list[str]:
+        """The ids of the result set (the rows above the divider), in list order."""
+        papers = self.library.corpus.papers
+        return [papers[int(i)].id for i in self.indices[:self.full]]
 
     def _set_virtual_height(self, rows: int) -> None:
         """The scrollable height is the result count. Setting ``virtual_size`` lays out the
@@ -116,14 +143,14 @@ class ResultsList(ScrollView, can_focus=True):
         old = self.cursor
         self.cursor = pos
         if len(self.indices):
-            self.scroll_to_region(Region(0, pos, 1, 1), animate=False, force=True, immediate=True)
+            self.scroll_to_region(Region(0, self._line(pos), 1, 1), animate=False, force=True, immediate=True)
         self.refresh_lines(old)
         self.refresh_lines(pos)
         if changed:
             self.post_message(self.Highlighted(self.current_index))
 
     def refresh_lines(self, row: int) -> None:
-        self.refresh(Region(0, row - int(self.scroll_offset.y), self.size.width, 1))
+        self.refresh(Region(0, self._line(row) - int(self.scroll_offset.y), self.size.width, 1))
 
     # ------------------------------------------------------------ actions
     def action_cursor_down(self) -> None:
@@ -163,8 +190,9 @@ class ResultsList(ScrollView, can_focus=True):
         return [papers[int(i)].id for i in self.indices]
 
     def action_select_all(self) -> None:
-        """Select every paper in the list (a search, a tag filter); if all are selected, unselect them."""
-        shown = set(self.shown_ids())
+        """Select every paper of the result set (a search, a tag filter: not the weaker matches
+        below the divider); if all are selected, unselect them."""
+        shown = set(self.set_ids)
         if shown <= self.selected:
             self.selected -= shown
         else:
@@ -185,7 +213,9 @@ class ResultsList(ScrollView, can_focus=True):
         return False
 
     def on_click(self, event) -> None:
-        self._move_to(int(self.scroll_offset.y) + event.y)
+        row = self._row(int(self.scroll_offset.y) + event.y)
+        if row is not None:
+            self._move_to(row)
 
     # ------------------------------------------------------------ rendering
     _base_style: Style | None = None
@@ -210,16 +240,21 @@ class ResultsList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
-        row = int(scroll_y) + y
+        line = int(scroll_y) + y
         width = self.size.width
         base = self._base_style or self.rich_style
-        if row >= len(self.indices):
-            return Strip.blank(width, base)
+        row = self._row(line)
+        if row is None:
+            text = Text(DIVIDER if self.full else NO_FULL_MATCH, style=self._style("dim"), no_wrap=True, end="")
+            strip = Strip(text.render(self.app.console), text.cell_len)
+            return strip.crop_extend(scroll_x, scroll_x + width, base).apply_offsets(scroll_x, line)
+        if row >= len(self.indices) or int(self.indices[row]) >= len(self.library.corpus):
+            return Strip.blank(width, base)  # (a row of a corpus just replaced: redrawn once searched)
         text = self._row_text(row)
         if row == self.cursor:
             text.stylize(self._style("cursor"))
         strip = Strip(text.render(self.app.console), text.cell_len)
-        return strip.crop_extend(scroll_x, scroll_x + width, base).apply_offsets(scroll_x, row)
+        return strip.crop_extend(scroll_x, scroll_x + width, base).apply_offsets(scroll_x, line)
 
     def _row_text(self, row: int) -> Text:
         idx = int(self.indices[row])
@@ -253,4 +288,4 @@ class ResultsList(ScrollView, can_focus=True):
         return text
 
     def on_resize(self) -> None:
-        self.virtual_size = Size(self.size.width, len(self.indices))
+        self.virtual_size = Size(self.size.width, self._lines())

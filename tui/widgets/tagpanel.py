@@ -1,9 +1,10 @@
 """The tagging panel: the paper's tags, every tag with its count, and a
-type-ahead box that completes existing tags fuzzily (rapidfuzz) or creates a
-new one. ``enter`` adds the typed tag (``-tag`` removes it); the list below
+type-ahead box that completes existing tags fuzzily (rapidfuzz). The list below
 ranks existing tags against what is typed, then offers the paper's own keywords
-(from its source) as tags; ``enter`` there adds that tag; ``ctrl+f`` filters
-the results by the highlighted tag."""
+(from its source) as tags, then ``+ new tag "…"``: ``enter`` adds the highlighted
+row (``↑`` ``↓`` move it while typing; a leading ``-`` removes instead), so a
+new tag is made only by choosing that row; ``ctrl+f`` filters the results by the
+highlighted tag."""
 
 from __future__ import annotations
 
@@ -66,9 +67,14 @@ def keyword_tags(keywords: list[str], taken: set[str]) -> dict[str, str]:
 class TagInput(TypingKeys, Input):
     """Type-ahead box. Its keys act on the screen directly (see keymap.binding)."""
 
-    BINDINGS = [binding("tags.apply", "Add tag", action="screen.apply_tag"),
+    BINDINGS = [binding("tags.apply", "Add highlighted", action="screen.apply_tag"),
+                binding("tags.next", "Next tag", action="screen.tag_highlight(1)"),
+                binding("tags.previous", "Previous tag", show=False, action="screen.tag_highlight(-1)"),
                 binding("tags.filter", "Filter by tag", action="screen.filter_by_tag"),
                 binding("tags.back", "Back to list", action="screen.leave_tags")]
+
+
+NEW_TAG = "\x00new:"  # the id of the "+ new tag" row (no tag can hold a NUL)
 
 
 class TagList(OptionList):
@@ -132,19 +138,44 @@ class TagPanel(Vertical):
         options.clear_options()
         counts = self.library.tag_counts()  # once: this runs after every triage key
         ranked = ranked_tags(counts, typed)
-        options.add_options([Option(tag_prompt(t, str(c)), id=t) for t, c in ranked])
         offered = [t for t, _ in ranked_tags(Counter(list(self._keyword_tags)), typed) if t not in counts]
-        options.add_options([Option(tag_prompt(t, "keyword"), id=t) for t in offered])
-        ranked += [(t, 0) for t in offered]
+        rows = [Option(tag_prompt(t, str(c)), id=t) for t, c in ranked]
+        rows += [Option(tag_prompt(t, "keyword"), id=t) for t in offered]
+        body = typed.lstrip("-").strip().lower()
+        new = normalize_tag(body)
+        if new and not typed.startswith("-") and new not in counts and new not in offered:
+            # Creating a tag is a choice of its own: Enter on a completion never makes "ba" by
+            # accident. The row comes after the tags that start with what is typed (completions) and
+            # before looser matches, so a word no tag starts with is a new tag at one Enter.
+            completions = sum(1 for t, _ in ranked if t.startswith(body))
+            rows.insert(completions, Option(Content.assemble(("+ new tag ", "dim"), f'"{display_safe(new, False)}"'),
+                                            id=NEW_TAG + new))
+        options.add_options(rows)
         self.query_one("#all-tags-title", Static).display = bool(counts or offered)
-        if ranked:
-            options.highlighted = 0 if typed else min(highlighted or 0, len(ranked) - 1)
+        if rows:
+            options.highlighted = 0 if typed else min(highlighted or 0, len(rows) - 1)
 
     def highlighted_tag(self) -> str | None:
         options = self.query_one("#all-tags", OptionList)
         if options.highlighted is None or not options.option_count:
             return None
-        return options.get_option_at_index(options.highlighted).id
+        tag = options.get_option_at_index(options.highlighted).id
+        return tag[len(NEW_TAG):] if tag and tag.startswith(NEW_TAG) else tag
+
+    def choice(self) -> str:
+        """What ``enter`` in the box applies: the highlighted row's tag (``-tag`` to remove, when a
+        '-' was typed), the new tag when that row is highlighted, or '' when nothing is."""
+        typed = self.query_one(TagInput).value.strip()
+        tag = self.highlighted_tag() if typed.lstrip("-") else None
+        if tag is None:
+            return ""
+        return ("-" if typed.startswith("-") else "") + tag
+
+    def move_highlight(self, step: int) -> None:
+        options = self.query_one("#all-tags", OptionList)
+        if options.option_count:
+            current = options.highlighted if options.highlighted is not None else -step
+            options.highlighted = max(0, min(options.option_count - 1, current + step))
 
     def highlighted_filter(self) -> str | None:
         """The query that lists the papers of the highlighted entry: ``tag:rl``, or for a
@@ -163,4 +194,5 @@ class TagPanel(Vertical):
     @on(OptionList.OptionSelected, "#all-tags")
     def _picked(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.post_message(self.Apply(event.option.id or ""))
+        tag = event.option.id or ""
+        self.post_message(self.Apply(tag[len(NEW_TAG):] if tag.startswith(NEW_TAG) else tag))

@@ -1,0 +1,120 @@
+"""Removing papers from a library, and the bundled sample giving way to your own papers.
+
+A removal takes the papers and their annotations out as one change: both files are backed up
+first, and one undo entry holds the removed papers' records, so ``undo`` puts the papers back
+with their annotations (and ``redo`` takes them out again). The entry is written before the
+corpus: a kill between the two leaves the papers in place and an undo that adds nothing twice.
+
+The bundled NeurIPS sample fills a new library so the app opens onto something. The first
+import into a library that holds only the untouched sample (every paper read from the bundled
+files, nothing annotated) replaces it; an annotated sample stays, and the import says how to
+remove it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import locations
+from .backups import backup_file
+from .corpus import Corpus
+from .models import Annotation, Paper
+
+if TYPE_CHECKING:
+    from .library import Library
+
+REMOVE_ACTION = "remove"
+
+
+def sample_files() -> set[str]:
+    """The names of the bundled sample's files."""
+    folder = locations.bundled_seeds_dir()
+    return {p.name for p in folder.iterdir()} if folder.is_dir() else set()
+
+
+def sample_ids(lib: Library) -> list[str]:
+    """The papers read from the bundled sample alone."""
+    names = sample_files()
+    return [p.id for p in lib.corpus if p.sources and all(s.file in names for s in p.sources)]
+
+
+SAMPLE_CHECK_MAX = 1_000  # a library larger than this is not the sample alone (which is 35 papers)
+
+
+def untouched_sample(lib: Library) -> bool:
+    """True when the library holds the bundled sample and nothing else, none of it annotated."""
+    return (0 < len(lib) <= SAMPLE_CHECK_MAX and not lib.annotations
+            and len(sample_ids(lib)) == len(lib))
+
+
+def annotated_sample(lib: Library) -> int:
+    """How many sample papers a small library still holds when some of them are annotated (a
+    first import keeps them; 0 otherwise)."""
+    if not 0 < len(lib) <= SAMPLE_CHECK_MAX:
+        return 0
+    ids = sample_ids(lib)
+    return len(ids) if any(i in lib.annotations for i in ids) else 0
+
+
+def remove_papers(lib: Library, ids: list[str], label: str) -> int:
+    """Take papers and their annotations out of the library (one undo step). Returns how many."""
+    with lib.lock.held():
+        lib.refresh()
+        lib.refresh_corpus()
+        gone = [lib.paper(i) for i in dict.fromkeys(ids)]
+        gone = list({p.id: p for p in gone}.values())
+        if not gone:
+            return 0
+        lib.store.compact()  # a backup of annotations.json must hold the journal too
+        backup_file(lib.annotations_path, REMOVE_ACTION)
+        backup_file(lib.corpus_path, REMOVE_ACTION)
+        cleared = {p.id: Annotation(p.id) for p in gone if p.id in lib.annotations}
+        lib.store.apply(cleared, REMOVE_ACTION, label, extra={"papers": [p.to_record() for p in gone]})
+        lib._install(cleared)
+        _save_without(lib, {p.id for p in gone})
+    return len(gone)
+
+
+def _save_without(lib: Library, ids: set[str]) -> None:
+    kept = Corpus([p for p in lib.corpus if p.id not in ids], [list(pair) for pair in lib.corpus.separate])
+    kept.title_rules = lib.corpus.title_rules
+    kept.save(lib.corpus_path)
+    lib.corpus = kept
+    lib._invalidate_index()
+
+
+def redo_corpus(lib: Library, entry: dict, undone: bool) -> None:
+    """The corpus side of undoing (``undone``) or redoing a removal: its papers back, or out again."""
+    records = entry.get("papers") or []
+    if entry.get("action") != REMOVE_ACTION or not records:
+        return
+    if undone:
+        added = False
+        for rec in records:
+            if lib.corpus.index_of(rec["id"]) is None:
+                lib.corpus.add(Paper.from_record(rec))
+                added = True
+        if added:
+            lib.corpus.save(lib.corpus_path)
+            lib._invalidate_index()
+    else:
+        _save_without(lib, {rec["id"] for rec in records})
+
+
+def replace_untouched_sample(lib: Library) -> int:
+    """Before an import: the untouched sample makes way (backed up first). Returns how many
+    sample papers went (0 when the library holds anything else, or anything annotated).
+
+    Only in memory: the import merges into an empty corpus and its save writes the file; an
+    import that fails reloads the file, sample and all.
+    """
+    if not untouched_sample(lib):
+        return 0
+    n = len(lib)
+    backup_file(lib.corpus_path, "sample")
+    empty = Corpus()
+    empty.file_signature = lib.corpus.file_signature  # the file is unchanged until the import saves
+    empty.generation = lib.corpus.generation
+    lib.corpus = empty
+    lib._invalidate_index()
+    return n
