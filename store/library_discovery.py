@@ -6,12 +6,25 @@ lock, so the app can build it in a background worker while the user works.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
 from .errors import PapersiftError
 from .models import Paper, normalize_tag
+
+
+EXPLAINED = 200  # recommendations that carry their "because" terms and nearest marked papers
+
+
+class Recommendation(NamedTuple):
+    """One recommended paper: its score, the terms that weigh most for it, and the ids of the
+    marked papers it is closest to ("like ★ TraceML, ★ ScrapeBench")."""
+
+    paper: Paper
+    score: float
+    because: list[str]
+    like: list[str]
 
 
 class DiscoveryMixin:
@@ -96,40 +109,54 @@ class DiscoveryMixin:
         idx = self.corpus.index_of(self.paper(key).id)
         return [(self.corpus.papers[i], s) for i, s in self.similarity.similar(idx, limit)]
 
-    def recommend(self, tag: str | None = None, limit: int = 20) -> list[tuple[Paper, float, list[str]]]:
+    def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]:
         """Unread papers ranked by what the user tagged ``tag`` (or starred / put in to-read).
 
-        Negatives are the skipped papers plus the rest of the library; each
-        recommendation comes with the terms that contributed most.
+        The model leans on the marked papers' centroid while they are few and on a classifier as
+        they grow (see :mod:`store.recommend`); a ★★★ counts more than a ★, skipped papers count
+        against. Each recommendation comes with the terms that weigh most for it and the marked
+        papers it is closest to.
         """
-        from .similar import explain, recommend_scores
+        from .recommend import blended_scores, closest_marked, star_weight
+        from .similar import explain
 
         index_of = self.corpus.index_of
         anns = self.annotations  # one snapshot (a worker thread may run this while the UI triages)
         if tag:
             tag = normalize_tag(tag)
-            pos = [index_of(pid) for pid, a in anns.items() if tag in a.tags]
+            marked = {index_of(pid): star_weight(a.star, a.status) for pid, a in anns.items() if tag in a.tags}
             what = f"tag {tag!r}"
         else:
-            pos = [index_of(pid) for pid, a in anns.items() if a.star or a.status == "to-read"]
+            marked = {index_of(pid): star_weight(a.star, a.status) for pid, a in anns.items()
+                      if a.star or a.status == "to-read"}
             what = "starred or to-read papers"
-        pos = np.array([i for i in pos if i is not None], dtype=np.int64)
-        if not len(pos):
+        marked.pop(None, None)
+        if not marked:
             raise PapersiftError(f"nothing to learn from: no {what} yet")
-        skipped = {index_of(pid) for pid, a in anns.items() if a.status == "skipped"}
+        pos = np.array(sorted(marked), dtype=np.int64)
+        weights = np.array([marked[i] for i in pos], dtype=np.float64)
+        skipped = np.array(sorted(i for i in (index_of(pid) for pid, a in anns.items() if a.status == "skipped")
+                                  if i is not None and i not in marked), dtype=np.int64)
         rng = np.random.default_rng(0)
         others = np.setdiff1d(np.arange(len(self.corpus)), pos)
         sample = rng.choice(others, size=min(len(others), max(200, 10 * len(pos))), replace=False) if len(others) else others
-        neg = np.union1d(sample, np.array([i for i in skipped if i is not None], dtype=np.int64)).astype(np.int64)
         sim = self.similarity
-        scores, w = recommend_scores(sim.matrix, pos, neg)
+        scores, w = blended_scores(sim.matrix, sim.latent, pos, weights, skipped, sample)
         exclude = set(pos.tolist())
         candidates = [i for i in np.argsort(-scores) if int(i) not in exclude and (
                       anns.get(self.corpus.papers[int(i)].id) is None
                       or anns[self.corpus.papers[int(i)].id].status == "unread")]
         out = []
-        for i in candidates[:limit]:
-            out.append((self.corpus.papers[int(i)], float(scores[i]), explain(sim.matrix, w, int(i), self.index.vocab)))
+        for n, i in enumerate(candidates[:limit]):
+            if n >= EXPLAINED and limit > EXPLAINED:  # an ordering of the whole library: the head explained
+                out.append(Recommendation(self.corpus.papers[int(i)], float(scores[i]), [], []))
+                continue
+            like = [self.corpus.papers[j].id for j in closest_marked(sim.matrix, sim.latent, int(i), pos)]
+            out.append(Recommendation(self.corpus.papers[int(i)], float(scores[i]),
+                                      explain(sim.matrix, w, int(i), self.index.vocab), like))
+        # Explained in the reader while the list is this recommendation's (a long list: the first
+        # EXPLAINED only, as terms and neighbours cost a sparse row each).
+        self.last_recommendations = {r.paper.id: r for r in out[:EXPLAINED]}
         return out
 
     def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:

@@ -507,7 +507,7 @@ class SearchMixin:
         except PapersiftError as exc:
             q.errors.append(str(exc))
             return np.arange(0)
-        return np.array([self.corpus.index_of(p.id) for p, _, _ in recs], dtype=np.int64)
+        return np.array([self.corpus.index_of(r.paper.id) for r in recs], dtype=np.int64)
 
     def _sorted(self, order: np.ndarray, sort: str, anns: Mapping[str, Annotation]) -> np.ndarray:
         if sort == "import" or not len(order):

@@ -136,33 +136,6 @@ class Similarity:
         return [(int(i), float(s[i])) for i in top]
 
 
-def recommend_scores(matrix: sp.csr_matrix, positives: np.ndarray, negatives: np.ndarray,
-                     damp: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
-    """Score every paper by a linear classifier trained on the labelled ones.
-
-    A ridge classifier (least squares with damping, solved by LSQR on the
-    sparse TF-IDF matrix) — the linear-model-per-tag approach arxiv-sanity
-    uses with an SVM, at a fraction of the cost.
-
-    Args:
-        positives: paper indices with the label (a tag, stars, to-read).
-        negatives: paper indices known not to have it (skipped, or other papers).
-
-    Returns:
-        (scores for every paper, the weight vector over terms).
-    """
-    from scipy.sparse.linalg import lsqr
-
-    rows = np.concatenate([positives, negatives])
-    y = np.concatenate([np.ones(len(positives)), -np.ones(len(negatives))])
-    # balance the classes so a handful of positives is not drowned by negatives
-    weights = np.where(y > 0, len(rows) / (2 * max(len(positives), 1)), len(rows) / (2 * max(len(negatives), 1)))
-    sw = np.sqrt(weights)
-    x = sp.diags(sw).dot(matrix[rows])
-    w = lsqr(x, y * sw, damp=damp, atol=1e-6, btol=1e-6, iter_lim=200)[0]
-    return matrix.dot(w), w
-
-
 def explain(matrix: sp.csr_matrix, w: np.ndarray, doc: int, vocab: list[str], top: int = 5) -> list[str]:
     """The terms that contribute most to a paper's recommendation score (function words left
     out: "because: them, same" explains nothing)."""

@@ -1715,3 +1715,31 @@ async def test_the_remove_key_removes_with_a_backup_and_undo_brings_papers_back(
         await settle(pilot)
         assert len(Library(lib.folder)) == 35 and Library(lib.folder).annotation(first).tags == ["keep"]
         assert screen(app).results.border_title.startswith("35 / 35")
+
+
+async def test_the_recommended_list_learns_from_a_star_and_says_why(tmp_path, make):
+    """rec:stars lists papers like the starred ones; starring another re-ranks it (in a worker);
+    the reader says why ("recommended because: … · like ★ …")."""
+    lib = Library.open(tmp_path / "lib", seed_if_new=False)
+    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    lib.set_star([lib.corpus.papers[0].id], 3)
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"rec:stars", "enter")
+        await settle(pilot)
+        before = screen(app).results.indices[:10].tolist()
+        import io
+
+        from rich.console import Console
+        console = Console(width=300, file=io.StringIO(), record=True)
+        console.print(screen(app).query_one("#reader-body").content)
+        body = console.export_text()
+        assert "recommended because:" in body and "like ★" in body
+        await pilot.press("plus")                         # a star on the top recommendation
+        for _ in range(100):
+            await settle(pilot)
+            after = screen(app).results.indices[:10].tolist()
+            if after != before:
+                break
+        assert after != before

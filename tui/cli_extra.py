@@ -120,17 +120,20 @@ def _import_annotations(lib: Library, args: argparse.Namespace) -> int:
 def _ranked(lib: Library, args: argparse.Namespace) -> int:
     from store.records import paper_record
     if args.command == "similar":
-        rows = [(p, score, []) for p, score in lib.similar(args.id, args.limit)]
+        rows = [(p, score, [], []) for p, score in lib.similar(args.id, args.limit)]
     else:
         rows = lib.recommend(args.tag, args.limit)
     if args.format == "json":
-        out.emit_json([{**paper_record(p, lib.annotation(p.id)), "score": round(score, 4), "because": terms}
-                       for p, score, terms in rows])
+        out.emit_json([{**paper_record(p, lib.annotation(p.id)), "score": round(score, 4), "because": terms,
+                        "like": like} for p, score, terms, like in rows])
         return 0
     from store.text import display_safe
-    for p, score, terms in rows:
+
+    from .render import short_title
+    for p, score, terms, like in rows:
         why = f"\t(because: {', '.join(terms)})" if terms else ""
-        sys.stdout.write(f"{p.id}\t{score:.3f}\t{display_safe(p.title, False)}{why}\n")
+        near = ("\t(like " + ", ".join(f"★ {short_title(lib.paper(i).title)}" for i in like) + ")") if like else ""
+        sys.stdout.write(f"{p.id}\t{score:.3f}\t{display_safe(p.title, False)}{why}{near}\n")
     return 0
 
 

@@ -104,3 +104,13 @@ def plain_title(title: str) -> str:
     """A title as one line of plain, display-safe Unicode (real titles carry LaTeX too:
     ``Breaking the $\\mathcal{O}(\\sqrt{T})$ Barrier`` -> ``Breaking the 𝒪(√(T)) Barrier``)."""
     return " ".join(plain_text(title).split())  # (plain_text makes it display-safe)
+
+
+def short_title(title: str, words: int = 4) -> str:
+    """A title as a reader refers to it: its name before a colon ("TraceML"), else its first words."""
+    plain = plain_title(title)
+    head, sep, _ = plain.partition(":")
+    if sep and 0 < len(head.split()) <= 3:
+        return head
+    parts = plain.split()
+    return " ".join(parts[:words]) + ("…" if len(parts) > words else "")

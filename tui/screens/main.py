@@ -292,6 +292,7 @@ class MainScreen(Screen):
         self.query_one(TriageHeader).show(self.library.name, triaged, total, note)
 
     def _show_results(self, query: str, result, keep_paper: bool = False) -> None:
+        keep_paper, self._keep_paper = keep_paper or getattr(self, "_keep_paper", False), False
         results = self.results
         results.set_results(result.indices, result.matched_terms, keep_paper=keep_paper, full=result.full)
         self.query_one(Reader).matched = result.matched_terms
@@ -324,10 +325,18 @@ class MainScreen(Screen):
             self._reader_timer.stop()
             self._reader_due()
 
+    def _recommending(self) -> bool:
+        """Whether the list is a recommendation (rec: in the query, or the recommended sort)."""
+        query = self.query_text.strip()
+        return query.startswith("rec:") or (not query and self.sort == "recommended")
+
     def _show_current(self) -> None:
         idx = self.results.current_index
         self._left_at = self.library.corpus.papers[idx].id if idx is not None else None
-        self.query_one(Reader).show(idx)
+        reader = self.query_one(Reader)
+        reader.recommendation = (getattr(self.library, "last_recommendations", {}).get(self._left_at)
+                                 if self._recommending() else None)
+        reader.show(idx)
         self._show_reader_title()
         if idx is not None and len(self.library) > 1 and self.library.similarity_ready:
             self._similar_soon(idx)
@@ -348,6 +357,11 @@ class MainScreen(Screen):
         self._show_current()
         self.query_one(TagPanel).refresh_tags()
         self._update_header()
+        if changed is not None and self._recommending():
+            # Learning as you go: a star or a status changes what is recommended; the list is ranked
+            # again in a worker (the model is cached: the update is a small solve), staying on its paper.
+            self._keep_paper = True
+            self.run_search(self.query_text)
 
     def _poll_other_processes(self) -> None:
         signature = file_signature(self.library.corpus_path)  # one stat every 2 s

@@ -63,6 +63,8 @@ class Reader(VerticalScroll, can_focus=True):
             text.append("  · " + plain_title(title) + "\n", style="dim")
         self.query_one("#reader-similar", Static).update(text)
 
+    recommendation = None  # the shown paper's store.library_discovery.Recommendation, in a recommended list
+
     def show(self, paper_index: int | None) -> None:
         """Display a paper (None: the list is empty)."""
         if paper_index != self.paper_index:
@@ -94,7 +96,18 @@ class Reader(VerticalScroll, can_focus=True):
                              ("★" * ann.star + "☆" * (3 - ann.star), "yellow"), "  ",
                              (" ".join("#" + display_safe(t, False) for t in ann.tags), "bold magenta")
                              if ann.tags else ("no tags", "dim"))
-        parts += [meta, Text(""), highlight_words(abstract, self.matched, match), Text("")]
+        parts.append(meta)
+        rec = self.recommendation
+        if rec is not None and rec.paper.id == paper.id and (rec.because or rec.like):
+            from ..render import short_title
+            why = Text("recommended", style="bold green")
+            if rec.because:
+                why.append(f" because: {', '.join(rec.because)}", style="green")
+            if rec.like:
+                why.append(" · like " + ", ".join(f"★ {short_title(self.library.paper(i).title)}" for i in rec.like
+                                                 if self.library.corpus.index_of(i) is not None), style="green")
+            parts.append(why)
+        parts += [Text(""), highlight_words(abstract, self.matched, match), Text("")]
         if ann.note:
             # A long note shows its start: laying out megabytes on every cursor move froze the app.
             shown = ann.note[:NOTE_PREVIEW_CHARS]
