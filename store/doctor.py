@@ -124,7 +124,7 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
     return report
 
 
-def _run(folder: Path, repair: bool, report: DoctorReport) -> None:
+def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C901 (one check after another, in order)
     corpus_path = folder / locations.CORPUS_FILE
     ann_path = folder / locations.ANNOTATIONS_FILE
     # 1. corpus

@@ -117,9 +117,13 @@ class Library(SearchMixin, DiscoveryMixin):
         return len(self.corpus)
 
     # ------------------------------------------------------------------ import
-    def import_paths(self, paths: Iterable[Path | str],
-                     progress: Callable[[int, int], None] | None = None) -> ImportSummary:
+    def import_paths(self, paths: Iterable[Path | str], progress: Callable[[int, int], None] | None = None,
+                     replace_sample: bool = False) -> ImportSummary:
         """Import files and folders. Every file is parsed before anything is written.
+
+        Args:
+            replace_sample: a person's import (the CLI's, the app's): into a library that holds only
+                the untouched bundled sample, it replaces the sample (see store.removal).
 
         Raises:
             InputError: a file is unreadable or malformed (the library is untouched).
@@ -143,7 +147,7 @@ class Library(SearchMixin, DiscoveryMixin):
         # press (2,610 papers into 29,100: held 0.4 s instead of 6.7 s).
         with shared_pool():
             self.refresh_corpus()  # read without the lock: writers replace the file atomically
-            if not all(locations.bundled_seeds_dir() in f.resolve().parents for f in files):
+            if replace_sample and not all(locations.bundled_seeds_dir() in f.resolve().parents for f in files):
                 summary.replaced_sample = replace_untouched_sample(self)  # your first import: your papers
                 summary.sample_kept = 0 if summary.replaced_sample else annotated_sample(self)
             prep = prepare_merge(self.corpus, records)

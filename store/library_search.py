@@ -355,7 +355,7 @@ class SearchMixin:
         names, codes, _ = self._venues_and_years()
         return np.isin(codes, [k for k, name in enumerate(names) if part in name])
 
-    def _filter_mask(self, q: Query, anns: Mapping[str, Annotation]) -> np.ndarray | None:
+    def _filter_mask(self, q: Query, anns: Mapping[str, Annotation]) -> np.ndarray | None:  # noqa: C901 (a filter a branch)
         if not q.has_filters:
             return None
         n = len(self.corpus)
@@ -431,10 +431,10 @@ class SearchMixin:
         tags = sorted({t for a in anns.values() for t in a.tags})
         said += [no_match("tag", t, tags, lambda v: "#" + v) for t in q.tags if t not in tags]
         for kind, table, parts in (("keyword", "keywords", q.keywords), ("author", "authors", q.authors)):
-            for part in parts:
+            for part in parts if self._labels(table)[0] else ():  # (none at all: said by the filter itself)
                 if not self._by_label(table, part).any():
                     said.append(no_match(kind, part, self._labels(table)[0], repr))
-        for part in q.venues:
+        for part in q.venues if self._venues_and_years()[0] else ():
             if not self._by_venue(part).any():
                 said.append(no_match("venue", part, self._venues_and_years()[0], repr))
         return said

@@ -185,7 +185,7 @@ _CAPS_WORDS = re.compile(r"(?:\s+[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)*)+(?![\w-])")  # m
 _APPOS = re.compile(r"\s*(?:\)|\*\*|\}\$?)?\s*(?:,|:|\(|—|--)\s*(?:which is\s+)?(?:an?|the)\s")
 
 
-def find_name(abstract: str, intros: list[re.Match] | None = None) -> tuple[str, int] | None:
+def find_name(abstract: str, intros: list[re.Match] | None = None) -> tuple[str, int] | None:  # noqa: C901 (the title rules, in the order they are tried)
     """The introduced method/benchmark name and the offset just after it, if any.
 
     Candidates are scored by context: named right after "we propose/introduce",

@@ -50,7 +50,8 @@ def test_every_write_is_on_disk_before_return(lib):
 
 def test_star_is_clamped_and_bad_values_refused(lib):
     a = first_ids(lib, 1)[0]
-    lib.bump_star([a], 1); lib.bump_star([a], 1); lib.bump_star([a], 1); lib.bump_star([a], 1)
+    for _ in range(4):
+        lib.bump_star([a], 1)
     assert lib.annotation(a).star == 3
     with pytest.raises(PapersiftError):
         lib.set_star([a], 4)

@@ -17,10 +17,8 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import aiohttp
 import pytest

@@ -109,8 +109,7 @@ def test_retitle_brings_derived_titles_up_to_date(run_cli, tmp_path):
 
     (tmp_path / "t.jsonl").write_text(json.dumps({"title": "A Real Title Kept As Read",
                                                   "abstract": "We study zebrafish schooling with graph networks."}) + "\n")
-    run_cli("list")  # the first command seeds the library (35 papers, titles derived)
-    run_cli("import", str(tmp_path / "t.jsonl"))
+    run_cli("import", str(SEEDS), str(tmp_path / "t.jsonl"))  # 35 papers with derived titles, one read
     lib = Library(run_cli.library)
     derived = next(p for p in lib.corpus if p.derived_title)
     real = next(p for p in lib.corpus if not p.derived_title)

@@ -351,7 +351,7 @@ def test_kill_loop_real_app(lib, tmp_path):
                 "plus": (status, min(3, star + 1)), "minus": (status, max(0, star - 1))}[key]
 
     before = ("unread", 0)
-    for k in range(kills):
+    for _ in range(kills):
         proc = subprocess.Popen([sys.executable, str(script), str(lib.folder), str(tmp_path / "s.json"), str(ROOT)],
                                 stdout=subprocess.PIPE, bufsize=0, env={**os.environ, "PAPERSIFT_NO_SYSTEM_CLIPBOARD": "1"})
         out = Lines(proc)

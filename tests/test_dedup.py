@@ -42,8 +42,10 @@ def test_seeds_dedup_to_35_and_reimport_changes_nothing(tmp_path):
 
 def test_ids_stable_across_order_and_reimport(tmp_path):
     files = sorted(SEEDS.glob("*.txt"))
-    a = Library(tmp_path / "a"); a.import_paths(files)
-    b = Library(tmp_path / "b"); b.import_paths(list(reversed(files)))
+    a = Library(tmp_path / "a")
+    a.import_paths(files)
+    b = Library(tmp_path / "b")
+    b.import_paths(list(reversed(files)))
     assert {p.id for p in a.corpus} == {p.id for p in b.corpus}
     for p in a.corpus:
         assert p.id == paper_id(normalize(p.abstract))
@@ -92,7 +94,8 @@ def test_real_abstract_perturbed_merges(tmp_path):
             i = rng.randrange(len(words))
             words[i] = words[i][::-1]
         variants.append({"abstract": " ".join(words) + " Code is public.", "title": ""})
-    folder = tmp_path / "in"; folder.mkdir()
+    folder = tmp_path / "in"
+    folder.mkdir()
     (folder / "a.jsonl").write_text("\n".join(json.dumps({"abstract": r["abstract"], "title": r["title"]}) for r in recs))
     (folder / "b.jsonl").write_text("\n".join(json.dumps(v) for v in variants))
     lib = Library(tmp_path / "lib")

@@ -13,7 +13,6 @@ import stat
 import subprocess
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 

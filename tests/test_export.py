@@ -72,7 +72,7 @@ def test_every_format_parses_back(lib):
     rows = list(csv.DictReader(io.StringIO(outs["csv"])))
     assert [r["id"] for r in rows] == ids
     assert {(r["venue"], r["year"]) for r in rows} == {("NeurIPS", "2026")}  # from the dumps' header line
-    for row, (paper, ann) in zip(rows, pairs):
+    for row, (_paper, ann) in zip(rows, pairs):
         note = row["note"][1:] if ann.note.startswith(("=", "+", "-", "@")) else row["note"]
         assert note == ann.note
         assert not row["note"].startswith(("=", "+", "-", "@"))
@@ -254,7 +254,9 @@ def test_merge_conflicts_tags_notes_and_unknown(lib, tmp_path):
     """An older papersift's file (records without change times): merged by whole records, matched
     by id, by text, or not at all (field-by-field merges: tests/test_merge.py)."""
     a, b = lib.corpus.papers[0].id, lib.corpus.papers[1].id
-    lib.set_status([a], "read"); lib.add_tags([a], ["mine"]); lib.set_note(a, "my note")
+    lib.set_status([a], "read")
+    lib.add_tags([a], ["mine"])
+    lib.set_note(a, "my note")
     theirs = lib.pairs(ids=[a, b])
     records = [{k: v for k, v in json.loads(l).items() if k != "stamps"} for l in export_text(theirs, "jsonl").splitlines()]
     records[0].update(status="skipped", star=2, tags=["theirs", "mine"], note="their note",

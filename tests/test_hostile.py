@@ -14,7 +14,6 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rich.text import Text
 
 from store import Library
 from store.export import FORMATS, export_text

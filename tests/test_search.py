@@ -104,7 +104,8 @@ def test_math_is_found_by_name(tmp_path):
     lib = Library(tmp_path / "lib")
     lib.import_paths([dump])
     ids = {p.abstract.split()[0]: p.id for p in lib.corpus}
-    top = lambda q: lib.corpus.papers[int(lib.search(q).indices[0])].id
+    def top(q):
+        return lib.corpus.papers[int(lib.search(q).indices[0])].id
     assert top("sqrt regret") == ids["We"]          # not just any paper with "regret"
     assert top("epsilon greedy") == ids["An"]
     assert top("epsilon private") == top("ε private") == ids["Private"]

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 
 from store import Library
-from tui.app import make_app
 
-from .conftest import recording, wait_workers, DATA
+from .conftest import DATA
 
 
 def iclr_library(tmp_path) -> tuple[Library, list[str]]:

@@ -1202,7 +1202,7 @@ async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, 
     typing pauses, and a slow search moves to a worker: the results must be the same."""
     import tui.screens.main as main_mod
     monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
-    lib.similarity  # the model is ready, as it is a few seconds after start
+    _ = lib.similarity  # the model is ready, as it is a few seconds after start
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         main = screen(app)
@@ -1385,8 +1385,9 @@ async def test_import_dialog_adds_papers_without_leaving_the_app(lib, make, tmp_
         assert app.screen is screen(app)
         await import_path(*"ba", "right", "enter")  # completed to bad.jsonl
         assert "bad.jsonl, line 2" in said() and len(app.library) == 35
+        app.library.set_star([app.library.corpus.papers[0].id], 1)  # an annotated sample stays
         await import_path(*"icm", "right", "enter")
-        assert "read 1 abstract from 1 file: 1 new" in said()
+        assert "read 1 abstract from 1 file: 1 new" in said() and "sample papers stay" in said()
         assert screen(app).results.border_title.startswith("36 / 36") and len(Library(lib.folder)) == 36
         await pilot.press("slash", *"venue:icml", "enter")
         await settle(pilot)

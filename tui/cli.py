@@ -279,7 +279,7 @@ def _import(lib: Library, paths: list[str]):
         state["bar"].update(state["task"], completed=done)
 
     try:
-        return lib.import_paths(paths, progress=progress)
+        return lib.import_paths(paths, progress=progress, replace_sample=True)
     finally:
         if "bar" in state:
             state["bar"].stop()
@@ -358,7 +358,7 @@ def run(args: argparse.Namespace) -> int:
             out.say(f"warning: {problem}", stderr=True)
 
 
-def _command(args: argparse.Namespace, lib: Library, problems: list[str], new_library: bool) -> int:
+def _command(args: argparse.Namespace, lib: Library, problems: list[str], new_library: bool) -> int:  # noqa: C901 (a command a branch)
     cmd = args.command
     if cmd == "open":
         if args.keymap and not Path(args.keymap).is_file():

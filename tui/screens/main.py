@@ -161,7 +161,7 @@ class MainScreen(Screen):
 
     def on_mount(self) -> None:
         self.writes = Writes(self.app, self.library.lock)
-        self.sort = getattr(self.app, "settings").sort if hasattr(self.app, "settings") else "import"
+        self.sort = self.app.settings.sort if hasattr(self.app, "settings") else "import"
         if self.sort not in SORTS:
             self.sort = "import"
         query, paper, self.search_history = (self.app.library_place() if hasattr(self.app, "library_place")
@@ -604,7 +604,7 @@ class MainScreen(Screen):
             lib.build_similarity_elsewhere(lambda: subprocess.run(
                 [sys.executable, "-m", "store.prepare", str(lib.folder)], check=False,
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        lib.similarity
+        _ = lib.similarity  # (built, or loaded from the cache the helper wrote)
 
     def _similar_soon(self, paper_index: int) -> None:
         """Nearest papers for the reader once the cursor rests (big libraries).
@@ -775,7 +775,7 @@ class MainScreen(Screen):
         library lock only to merge and save (0.4 s for 2,610 papers into 29,100), so a triage key
         pressed meanwhile waits at most that long."""
         try:
-            summary = Library(self.library.folder).import_paths([path])
+            summary = Library(self.library.folder).import_paths([path], replace_sample=True)
         except (PapersiftError, OSError) as exc:  # a bad file is named with its line; nothing written
             self.app.call_from_thread(self.notify, f"nothing imported: {exc}", severity="error", timeout=15)
             return
