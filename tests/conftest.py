@@ -44,12 +44,17 @@ def run_cli(tmp_path):
     return run
 
 
-async def wait_workers(app, pilot=None) -> None:
-    """Wait until no worker runs (tolerating exclusive workers cancelled by newer ones)."""
+async def wait_workers(app, pilot=None, timeout: float = 30) -> None:
+    """Wait until no worker runs (tolerating exclusive workers cancelled by newer ones); fails
+    loudly when some still run after ``timeout`` seconds, rather than letting a later assertion
+    fail for a confusing reason."""
     import asyncio
-    for _ in range(2000):
-        if not any(w.is_running for w in app.workers):
-            break
+    import time
+    deadline = time.monotonic() + timeout
+    while any(w.is_running for w in app.workers):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"workers still running after {timeout} s: "
+                                 f"{[w.name for w in app.workers if w.is_running]}")
         await asyncio.sleep(0.005)
     if pilot is not None:
         await pilot.pause()

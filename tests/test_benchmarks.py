@@ -6,10 +6,15 @@ keeps the benchmark scripts working as the code changes.
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+pytestmark = [pytest.mark.slow, pytest.mark.bench]
+
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -26,7 +26,7 @@ import pytest
 from tests.conftest import free_port, papersift_argv, start_serve, stop
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-pytestmark = [pytest.mark.e2e, pytest.mark.slow,
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("e2e"),
               pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
                                  reason="chromium is not installed (.ci/run installs it)")]
 

@@ -7,6 +7,8 @@ import os
 import re
 import subprocess
 
+import pytest
+
 from store.keywords import keywords_of
 from store.text import export_safe
 
@@ -346,6 +348,7 @@ def test_search_finds_papers_by_pasted_ids(run_cli):
     assert sorted(line.split("\t")[0] for line in out) == sorted(ids)
 
 
+@pytest.mark.slow
 def test_every_export_imports_back_the_same_papers_and_reference_lists(run_cli, tmp_path):
     """What each export writes (and Zotero, EndNote... write RIS, CSL-JSON, BibTeX alike) imports into
     another library: same ids, titles (derived ones still marked derived), authors, links, venue,

@@ -12,6 +12,8 @@ acknowledged operations (or that plus the one in flight, which may have landed).
 
 from __future__ import annotations
 
+import pytest
+
 import copy
 import json
 import os
@@ -26,6 +28,9 @@ from pathlib import Path
 
 from store import Library
 from store.annotations import HISTORY_LIMIT
+
+pytestmark = [pytest.mark.slow]  # kill loops: hundreds of processes killed mid-write
+
 
 SCALE = float(os.environ.get("PAPERSIFT_KILLS", "500")) / 500
 ROOT = Path(__file__).resolve().parent.parent

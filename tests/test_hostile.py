@@ -214,6 +214,7 @@ _text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_si
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tags=st.lists(_text, min_size=1, max_size=3), note=_text)
+@pytest.mark.slow
 def test_any_tag_and_note_store_export_and_merge_back(tmp_path_factory, tags, note):
     """Tags and notes from the whole of Unicode: a refused tag is refused with a message (never an
     exception of another kind); what was accepted goes through every export with no control

@@ -179,6 +179,7 @@ def test_pack_sections_round_trip(tmp_path):
         PackReader(fh)
 
 
+@pytest.mark.slow
 def test_float32_arithmetic_is_reproduced_on_a_larger_library(tmp_path):
     """At 1,500 papers near-ties appear: summing in Python floats (not rounding each step to
     float32 as numpy does) reorders some of these queries' results."""

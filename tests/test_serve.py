@@ -19,7 +19,7 @@ import pytest
 from tests.conftest import start_serve, stop
 from tui.serve import Guard, browser_url, is_loopback
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
 
 def status_of(url: str, headers: dict | None = None) -> int:

@@ -25,10 +25,12 @@ def demo_app(tmp_path, seeds_dir):
 
 async def _freeze(pilot) -> None:
     import asyncio
-    for _ in range(1000):  # the reader's "more like this" list appears once its model is built
+    for _ in range(3000):  # the reader's "more like this" list appears once its model is built
         if pilot.app.library.similarity_ready:
             break
         await asyncio.sleep(0.01)
+    else:
+        raise AssertionError("the similarity model was not ready after 30 s: the snapshot would be of a half-drawn reader")
     await pilot.pause(0.1)
     await wait_workers(pilot.app)
     await pilot.pause()

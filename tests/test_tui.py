@@ -607,6 +607,7 @@ async def test_a_phrase_typed_in_the_app_folds_the_texts_once(lib, make, monkeyp
         assert len(results.indices) == sum("learning" in LS.phrase_text(p) for p in lib.corpus) > 0
 
 
+@pytest.mark.slow
 async def test_a_phrase_in_a_big_library_is_searched_once_typing_settles(lib, make, monkeypatch):
     """In a big library a "phrase" search waits a moment in its worker and is dropped if a key
     came meanwhile: typing '"capacity' at 300k papers had run a search per key (each ~0.3 s, the
@@ -684,6 +685,7 @@ async def test_a_filtered_list_says_how_many_of_it_are_still_unread(lib, make):
         await settle(pilot)
         assert results.border_title.startswith("19 / 35 · 15 unread")
 
+@pytest.mark.slow
 async def test_on_a_narrow_terminal_the_focused_reader_takes_the_whole_width(lib, make):
     """At 80x24 an abstract in half the width is three screens of scrolling: the reader, focused,
     takes the list's room too; triage from there advances to the next paper; esc brings the list back."""
@@ -1467,6 +1469,7 @@ async def test_the_reader_highlights_the_words_the_search_matched(lib, make):
         assert highlighted(app) == set()
 
 
+@pytest.mark.slow
 async def test_up_in_the_search_box_recalls_earlier_searches_across_restarts(lib, make):
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:
