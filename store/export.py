@@ -186,7 +186,8 @@ _HELD = re.compile("\ue000(\\d+)\ue000")  # a placeholder (private-use character
 
 
 def bib_title(paper: Paper) -> str:
-    """The title for BibTeX: its well-formed inline math as written, the rest plain Unicode, escaped.
+    """The title for BibTeX: its well-formed inline math as written, the rest plain Unicode, escaped;
+    a derived title that was cut ("…") derived again whole.
 
     Plain text turns ``$\\ell_p$`` into "ℓ_p": a subscript lost, and a character pdflatex has
     no glyph for. The math is held back while the rest is made plain, then put back.
@@ -199,7 +200,11 @@ def bib_title(paper: Paper) -> str:
         maths.append(m.group())
         return f"\ue000{len(maths) - 1}\ue000"
 
-    title = " ".join(paper.title.replace("\ue000", "").split())  # the placeholder's character is ours alone
+    title = paper.title
+    if paper.derived_title and title.rstrip().endswith("…"):  # a bibliography's title is whole: no "…"
+        from .titles import whole_title
+        title = whole_title(paper.abstract)
+    title = " ".join(title.replace("\ue000", "").split())  # the placeholder's character is ours alone
     held = " ".join(plain_text(BIB_MATH.sub(hold, title)).split())
     if not held:
         return bib_escape(paper.id)

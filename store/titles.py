@@ -18,11 +18,16 @@ numbers the rules (bump it with any change: a test pins the titles to it).
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from functools import lru_cache
 
 from .latex import plain_text
 
 MAX_TITLE_WORDS = 12
+WHOLE_TITLE_WORDS = 40  # where a title must be whole (a bibliography), it may run this long
+# The word budget of the title being derived: MAX_TITLE_WORDS, or WHOLE_TITLE_WORDS inside
+# whole_title(). A context variable, so an import deriving titles in another thread keeps its own.
+_budget: ContextVar[int] = ContextVar("title_words", default=MAX_TITLE_WORDS)
 
 # A name: a token with an inner capital or digit (VIPBench, UniCon3R, HuPER,
 # GPT-4V, EverAnimate) or all-caps of 3+ letters; optional hyphenated parts.
@@ -165,7 +170,7 @@ def _first_clause(abstract: str) -> str:
     said = _WE_VERB.match(clause)  # "In this paper, we study the X of Y" -> "The X of Y"
     if said and len(clause[said.end():].split()) >= 3:
         clause = clause[said.end()].upper() + clause[said.end() + 1:]
-    return _trim(_clean(clause), MAX_TITLE_WORDS)
+    return _trim(_clean(clause), _budget.get())
 
 
 def _plain_name_ok(token: str) -> bool:
@@ -487,7 +492,7 @@ def _contribution(abstract: str, intros: list[re.Match]) -> str:
         clause = clause[:purpose.start()]
     if len(clause.split()) < (2 if purpose else 4) or not _informative(clause) or _ANAPHORA.match(clause):
         return ""  # "a rigorous understanding of this phenomenon" names nothing by itself
-    return _trim(clause[0].upper() + clause[1:], MAX_TITLE_WORDS)
+    return _trim(clause[0].upper() + clause[1:], _budget.get())
 
 
 _DANGLING = frozenset("a an the of in on at to for with by from as and or but that which whose where when "
@@ -505,6 +510,16 @@ def _tidy_end(title: str) -> str:
     if kept == len(words):
         return title
     return " ".join(words[:kept]).rstrip(" ,;:–—-") + "…"
+
+
+def whole_title(abstract: str) -> str:
+    """:func:`derive_title` without a cut: the whole phrase (up to WHOLE_TITLE_WORDS words), for a
+    bibliography, where "…" would end a title mid-phrase."""
+    token = _budget.set(WHOLE_TITLE_WORDS)
+    try:
+        return _tidy_end(_gerund(_derive(abstract))).rstrip("…").rstrip(" ,;:–—-")
+    finally:
+        _budget.reset(token)
 
 
 def derive_title(abstract: str) -> str:
@@ -533,13 +548,13 @@ def _derive(abstract: str) -> str:
         name, end = found
         long = _expansion(abstract, name)
         if long:
-            return f"{name}: {_trim(long, MAX_TITLE_WORDS - 1)}"
+            return f"{name}: {_trim(long, _budget.get() - 1)}"
         if focus:  # "This paper studies the use of NAME for X" names it already, if not cut away
             titled = _capitalized(focus)
-            return titled if name in titled else f"{name}: {_trim(focus, MAX_TITLE_WORDS - 1)}"
+            return titled if name in titled else f"{name}: {_trim(focus, _budget.get() - 1)}"
         for phrase in (_phrase_after(abstract, end), _intro_phrase(name, intros)):
             if _informative(phrase):
-                return f"{name}: {_trim(phrase, MAX_TITLE_WORDS - 1)}"
+                return f"{name}: {_trim(phrase, _budget.get() - 1)}"
         phrase = (_phrase_before(abstract, name, end) or _purpose_after(abstract, name, end)
                   or _what_it_does(abstract, name, end))
         if phrase:
@@ -547,11 +562,11 @@ def _derive(abstract: str) -> str:
         clause = _first_clause(abstract)
         if len(clause.replace(name, "").split()) < 4:  # not "SparseTSF — This paper introduces SparseTSF"
             return name
-        return f"{name} — {_trim(clause, MAX_TITLE_WORDS - 1)}"
+        return f"{name} — {_trim(clause, _budget.get() - 1)}"
     if focus:
         return _capitalized(focus)
     return (_contribution(abstract, intros) or _question(abstract) or _first_clause(abstract)
-            or _trim(_clean(abstract), MAX_TITLE_WORDS) or "(empty abstract)")
+            or _trim(_clean(abstract), _budget.get()) or "(empty abstract)")
 
 
 # The question an abstract asks, where it names no contribution: real titles often ask it.
@@ -568,7 +583,7 @@ def _question(abstract: str) -> str:
     if not m:
         return ""
     q = _clean(m.group(1)).rstrip("?") + "?"
-    if not 4 <= len(q.split()) <= MAX_TITLE_WORDS or _POINTS_BACK.search(q) or _ANAPHORA.match(q):
+    if not 4 <= len(q.split()) <= _budget.get() or _POINTS_BACK.search(q) or _ANAPHORA.match(q):
         return ""
     return q[0].upper() + q[1:]
 
@@ -606,7 +621,7 @@ def _phrase_before(abstract: str, name: str, end: int) -> str:
         more = _GOES_ON.match(abstract, end)
         if more and not _BAD_START.match(more.group(1)) and not _ANAPHORA.search(more.group(1)):
             phrase = f"{phrase} {_clean(more.group(1))}"  # not "to address these issues"
-    return f"{name}: {_trim(phrase, MAX_TITLE_WORDS - 1)}" if _informative(phrase) else ""
+    return f"{name}: {_trim(phrase, _budget.get() - 1)}" if _informative(phrase) else ""
 
 
 def _what_it_does(abstract: str, name: str, end: int) -> str:
@@ -617,7 +632,7 @@ def _what_it_does(abstract: str, name: str, end: int) -> str:
         return ""
     said = _clean(m.group(1))
     phrase = _verb_as_gerund(said)
-    return f"{name}: {_trim(phrase, MAX_TITLE_WORDS - 1)}" if phrase != said and _informative(phrase) else ""
+    return f"{name}: {_trim(phrase, _budget.get() - 1)}" if phrase != said and _informative(phrase) else ""
 
 
 _DOES = re.compile(r"[*}$\s]*,?\s*(?:which|that)\s+([a-z]+s\s+[^,.;]+)")
@@ -648,7 +663,7 @@ def _purpose_after(abstract: str, name: str, end: int) -> str:
     if not m:
         return ""
     purpose = _clean(m.group(1))
-    return f"{name} {_trim(purpose, MAX_TITLE_WORDS - 1)}" if len(purpose.split()) >= 3 and _informative(purpose[4:]) else ""
+    return f"{name} {_trim(purpose, _budget.get() - 1)}" if len(purpose.split()) >= 3 and _informative(purpose[4:]) else ""
 
 
 # "To reduce the balancing error ..." (a purpose clause taken as the contribution) reads as a
@@ -683,4 +698,4 @@ def _gerund(title: str) -> str:
 
 
 def _capitalized(phrase: str) -> str:
-    return _trim(phrase[0].upper() + phrase[1:], MAX_TITLE_WORDS)
+    return _trim(phrase[0].upper() + phrase[1:], _budget.get())

@@ -376,3 +376,16 @@ def test_bibtex_keys_without_authors_are_word_and_year_made_unique(tmp_path):
               Paper(id="d2d9ada47430", abstract="z", title="On 3 graphs", year=""),
               Paper(id="e3e9ada47430", abstract="w", title="Graphs", authors=["Ann Lee"], year="2024")]
     assert citation_keys(papers) == ["diffusion2024_b7b9", "diffusion2024_c1c9", "graphs", "lee_e3e9ada47430"]
+
+
+def test_a_derived_title_is_whole_in_bibtex(tmp_path):
+    """The list may cut a long derived title with "…"; a bibliography's title is a whole phrase."""
+    lib = Library(tmp_path / "lib")
+    abstract = ("State-of-the-art neurosymbolic learning systems use probabilistic reasoning to guide neural "
+                "networks towards predictions that conform to logical constraints. We study it further.")
+    (tmp_path / "d.txt").write_text("Dump\n\n" + abstract + "\n")
+    lib.import_paths([tmp_path / "d.txt"])
+    paper = lib.corpus.papers[0]
+    assert paper.title.endswith("…")
+    entry = bibtexparser.loads(export_text(lib.pairs(""), "bibtex")).entries[0]
+    assert "…" not in entry["title"] and entry["title"].endswith("conform to logical constraints}")
