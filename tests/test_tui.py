@@ -1747,3 +1747,15 @@ async def test_the_recommended_list_learns_from_a_star_and_says_why(tmp_path, ma
             if after != before:
                 break
         assert after != before
+
+
+async def test_the_dashboard_charts_the_current_searchs_result_set(lib, make):
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"language models agents", "enter")
+        await settle(pilot)
+        await pilot.press("d")
+        await pilot.pause(0.3)
+        shown = app.export_screenshot().replace("&#160;", " ")
+        assert "This search" in shown and "2 papers hold every word" in shown

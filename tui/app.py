@@ -138,7 +138,8 @@ class PapersiftApp(SerialKeys, App):
 
     def action_dashboard(self) -> None:
         from .screens.dashboard import DashboardScreen
-        self.push_screen(DashboardScreen(self.library))
+        results = self.main_screen.results  # the current search's result set, charted too
+        self.push_screen(DashboardScreen(self.library, (self.main_screen.query_text, results.set_ids)))
 
     def action_export(self) -> None:
         from .screens.export import ExportScreen

@@ -81,9 +81,11 @@ class DashboardScreen(ModalScreen[None]):
     DashboardScreen Horizontal > Static { margin-right: 3; }
     """
 
-    def __init__(self, library: Library) -> None:
+    def __init__(self, library: Library, search: tuple[str, list[str]] | None = None) -> None:
+        """``search``: the current search and its result set's ids (charted on a line of its own)."""
         super().__init__()
         self.library = library
+        self.search = search
 
     def compose(self):
         lib = self.library
@@ -93,6 +95,15 @@ class DashboardScreen(ModalScreen[None]):
         with VerticalScroll():
             yield Label(f"[b]Dashboard[/b] — {stats['triaged']:,} / {stats['papers']:,} triaged "
                         f"({stats['triaged'] / n:.0%})   [dim]{key_label(self.app, 'dashboard.close')} closes[/dim]")
+            if self.search and self.search[0].strip():
+                query, ids = self.search
+                anns = lib.annotations
+                done = sum(1 for i in ids if i in anns and anns[i].status != "unread")
+                statuses = {s: sum(1 for i in ids if (anns[i].status if i in anns else "unread") == s)
+                            for s in ("to-read", "read", "skipped")}
+                yield Label(Text.assemble(("This search", "bold"), f" ({display_safe(query, False)}): "
+                                          f"{len(ids):,} papers hold every word, {done:,} triaged · "
+                                          + " · ".join(f"{c:,} {s}" for s, c in statuses.items())))
             yield Label(f"Triage over time {'(' + first + ' → ' + last + ')' if first else '(nothing triaged yet)'}")
             yield Sparkline(timeline, id="timeline")
             with Horizontal():
