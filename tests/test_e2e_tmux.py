@@ -68,7 +68,9 @@ def papersift_cmd() -> str:
 
 def terminal(tmp_path: Path, name: str, clipboard: bool = False) -> tuple[Tmux, dict[str, str]]:
     """A tmux session on a temp library, HOME and config folder (and its environment)."""
-    env = {**os.environ, "PAPERSIFT_LIBRARY": str(tmp_path / "lib"), "HOME": str(tmp_path / "home"),
+    # (COLUMNS/LINES, which a pytest-xdist worker has, would size the app, not the pane it runs in)
+    env = {**{k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "ROWS")},
+           "PAPERSIFT_LIBRARY": str(tmp_path / "lib"), "HOME": str(tmp_path / "home"),
            "XDG_CONFIG_HOME": str(tmp_path / "config"), "TERM": "xterm-256color"}
     if not clipboard:
         env["PAPERSIFT_NO_SYSTEM_CLIPBOARD"] = "1"
