@@ -38,13 +38,19 @@ def tick() -> None:
     time.sleep(0.003)  # change times have millisecond resolution
 
 
-def test_your_star_and_their_status_are_both_kept(lib, tmp_path):
-    """The reported case: ★2 here, 'skipped' there, from the same start: both stay, no conflict."""
+def star_here_skip_there(lib, tmp_path) -> tuple[str, Library]:
+    """From the same start: ★2 on a paper here, then the colleague marks it skipped."""
     a = lib.corpus.papers[0].id
     theirs = fork(lib, tmp_path)
     lib.set_star([a], 2)
     tick()
     theirs.set_status([a], "skipped")
+    return a, theirs
+
+
+def test_your_star_and_their_status_are_both_kept(lib, tmp_path):
+    """The reported case: ★2 here, 'skipped' there, from the same start: both stay, no conflict."""
+    a, theirs = star_here_skip_there(lib, tmp_path)
     report = merge(lib, theirs, tmp_path)
     ann = Library(lib.folder).annotation(a)
     assert (ann.status, ann.star) == ("skipped", 2)
@@ -100,11 +106,7 @@ def test_tags_merge_as_sets_with_additions_and_removals_from_both_sides(lib, tmp
 
 
 def test_an_older_papersifts_file_merges_by_whole_records_with_a_warning(lib, tmp_path):
-    a = lib.corpus.papers[0].id
-    theirs = fork(lib, tmp_path)
-    lib.set_star([a], 2)
-    tick()
-    theirs.set_status([a], "skipped")
+    a, theirs = star_here_skip_there(lib, tmp_path)
     theirs.add_tags([a], ["theirs"])
     report = merge(lib, theirs, tmp_path, strip_stamps=True)
     ann = Library(lib.folder).annotation(a)
