@@ -134,19 +134,12 @@ def _csv(text: str) -> list[tuple]:
 
 
 def _bibtex(text: str, path: Path) -> list[tuple]:
-    import bibtexparser
-    from bibtexparser.bparser import BibTexParser
-
-    from .bibtex import bib_unescape
+    from .bibtex import bib_unescape, read_entries
     from .parse import _check_braces
 
     _check_braces(text, path)  # (unbalanced or too deeply nested: named with its line)
-    try:
-        db = bibtexparser.loads(text, parser=BibTexParser(common_strings=True, ignore_nonstandard_types=False))
-    except Exception as exc:  # bibtexparser raises pyparsing errors of many kinds
-        raise InputError(path, f"invalid BibTeX: {exc}") from None
     out = []
-    for entry in db.entries:
+    for entry in read_entries(text, path):
         key = entry.get("ID", "")
         pid = entry.get("papersift_id") or (key.rsplit("_", 1)[-1] if _HEX_ID.fullmatch(key.rsplit("_", 1)[-1]) else key)
         star = entry.get("papersift_star", "0").strip()

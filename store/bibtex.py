@@ -99,9 +99,44 @@ _BIB_ESCAPED = re.compile("|".join(re.escape(v) for v in sorted(_BIB_UNESCAPE, k
 
 
 def _accent(tok: str) -> str:
-    from bibtexparser.latexenc import latex_to_unicode  # (bibtexparser: imported only by a BibTeX import)
-    text = latex_to_unicode(tok).strip()
+    from pylatexenc.latex2text import LatexNodes2Text  # (a BibTeX import's alone)
+    try:
+        text = LatexNodes2Text().latex_to_text(tok).strip()
+    except Exception:  # noqa: BLE001 - a token pylatexenc cannot read stays as it was
+        return tok
     return tok if "\\" in text or not text else text
+
+
+_MONTHS = {m: m.capitalize() for m in ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")}
+
+
+def read_entries(text: str, path) -> list[dict]:
+    """The entries of a BibTeX file as dicts: ``ID``, ``ENTRYTYPE`` and each field (lower-cased
+    name -> its value as written, outer braces or quotes removed), by bibtexparser 2.
+
+    Raises:
+        InputError: a block bibtexparser could not parse, with the line it starts on.
+    """
+    import logging
+
+    import bibtexparser  # (a BibTeX import's alone)
+
+    from .errors import InputError
+
+    logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # its failures are said below, once
+    try:
+        library = bibtexparser.parse_string(text)
+    except Exception as exc:  # noqa: BLE001 - the parser's own errors, of many kinds
+        raise InputError(path, f"invalid BibTeX: {exc}") from None
+    for block in library.failed_blocks:
+        reason = str(getattr(block, "error", "") or "").strip() or "cannot be read as a BibTeX entry"
+        raise InputError(path, f"invalid BibTeX entry: {reason}", line=block.start_line + 1)
+    entries = []
+    for entry in library.entries:
+        fields = {f.key.lower(): _MONTHS.get(f.value, f.value) if f.key.lower() == "month" else f.value
+                  for f in entry.fields}
+        entries.append({**fields, "ID": entry.key, "ENTRYTYPE": entry.entry_type.lower()})
+    return entries
 
 
 def bib_unescape(value: str, strip_braces: bool = False) -> str:

@@ -465,19 +465,11 @@ def _check_braces(text: str, path: Path) -> None:
 
 def parse_bibtex(text: str, path: Path, name: str) -> Records:
     """BibTeX entries that carry an ``abstract`` field (the others are listed in ``no_abstract``)."""
-    import bibtexparser  # local: only BibTeX imports pay for it
-    from bibtexparser.bparser import BibTexParser
-
-    from .bibtex import bib_unescape
+    from .bibtex import bib_unescape, read_entries
 
     _check_braces(text, path)
-    parser = BibTexParser(common_strings=True, ignore_nonstandard_types=False)
-    try:
-        db = bibtexparser.loads(text, parser=parser)
-    except Exception as exc:  # bibtexparser raises pyparsing errors of many kinds
-        raise InputError(path, f"invalid BibTeX: {exc}") from None
     records = Records()
-    for entry in db.entries:
+    for entry in read_entries(text, path):
         abstract = (entry.get("abstract") or "").strip()
         if not abstract:
             records.no_abstract.append(entry.get("ID") or f"entry {len(records) + len(records.no_abstract) + 1}")

@@ -139,3 +139,12 @@ def stop(proc) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+def bib_entries(text: str) -> list[dict]:
+    """A BibTeX file read as its own tools read it (bibtexparser 2, directly): each entry a dict of
+    ID, ENTRYTYPE and its fields as written (outer braces removed)."""
+    import bibtexparser
+    library = bibtexparser.parse_string(text)
+    assert not library.failed_blocks, [b.raw[:80] for b in library.failed_blocks]
+    return [{**{f.key: f.value for f in e.fields}, "ID": e.key, "ENTRYTYPE": e.entry_type} for e in library.entries]

@@ -11,6 +11,7 @@ import textwrap
 
 import pytest
 
+from .conftest import bib_entries
 from store import Library, PapersiftError
 from store.errors import CorruptFileError
 
@@ -21,7 +22,6 @@ def first_ids(lib, n=3):
 
 def test_a_tag_keeps_out_the_characters_exports_separate_keywords_with(lib, tmp_path):
     """A tag with ';' came back from its own BibTeX export as two tags, one of them "b, c"."""
-    import bibtexparser
     from store.export import export_text
     a, _, _ = first_ids(lib)
     lib.add_tags([a], ["to;read", "Deep RL, offline", "c"])
@@ -29,7 +29,7 @@ def test_a_tag_keeps_out_the_characters_exports_separate_keywords_with(lib, tmp_
     (tmp_path / "out.bib").write_text(export_text(lib.pairs(ids=[a]), "bibtex"))
     other = Library(tmp_path / "other")
     other.import_paths([tmp_path / "out.bib"])
-    entry = bibtexparser.loads((tmp_path / "out.bib").read_text()).entries[0]
+    entry = bib_entries((tmp_path / "out.bib").read_text())[0]
     assert entry["keywords"].startswith("to-read, deep-rl-offline, c")
     assert other.corpus.papers[0].keywords[:3] == ["to-read", "deep-rl-offline", "c"]
 

@@ -7,7 +7,6 @@ import io
 import json
 import re
 
-import bibtexparser
 import jsonschema
 import orgparse
 import pytest
@@ -18,7 +17,7 @@ from store import Library
 from store.exchange import plan_merge, read_annotation_records
 from store.export import FORMATS, export_text, org_tag, to_csv
 
-from .conftest import assert_reads_as
+from .conftest import assert_reads_as, bib_entries
 
 HOSTILE = ['=HYPERLINK("http://evil","x")', "+1+1", "-2", "@SUM(A1)", 'quote " and, comma', "brace { } {",
            "back\\slash $math$ & 50% #hash _under ~tilde ^caret", "emoji 🧪🔬 ünïcödé", "multi\nline\n\n* not a heading",
@@ -81,17 +80,17 @@ def test_every_format_parses_back(lib):
     assert doc["format"] == "papersift-export" and doc["version"] == 1 and doc["count"] == len(ids)
     assert [json.loads(l)["note"] for l in outs["jsonl"].splitlines()] == [a.note for _, a in pairs]
 
-    bib = bibtexparser.loads(outs["bibtex"])
-    assert len(bib.entries) == len(ids)
-    assert [e["papersift_id"] for e in bib.entries] == ids
-    keys = [e["ID"] for e in bib.entries]  # no authors: the title's first content word and the year
+    bib = bib_entries(outs["bibtex"])
+    assert len(bib) == len(ids)
+    assert [e["papersift_id"] for e in bib] == ids
+    keys = [e["ID"] for e in bib]  # no authors: the title's first content word and the year
     assert len(set(keys)) == len(keys) and all(re.fullmatch(r"[a-z0-9]+2026(_[0-9a-f]{4,12})?", k) for k in keys)
-    assert [(e["papersift_status"], int(e.get("papersift_star", 0))) for e in bib.entries] == \
+    assert [(e["papersift_status"], int(e.get("papersift_star", 0))) for e in bib] == \
         [(a.status, a.star) for _, a in pairs]
-    assert bib.entries[0]["keywords"] == ", ".join(pairs[0][1].tags)
+    assert bib[0]["keywords"] == ", ".join(pairs[0][1].tags)
     # The seeds come without titles: the export says so rather than pass them off as the papers' own.
-    assert all(e["papersift_title"] == "derived from the abstract" for e in bib.entries)
-    assert {(e["howpublished"], e["year"]) for e in bib.entries} == {("NeurIPS", "2026")}
+    assert all(e["papersift_title"] == "derived from the abstract" for e in bib)
+    assert {(e["howpublished"], e["year"]) for e in bib} == {("NeurIPS", "2026")}
 
     org = orgparse.loads(outs["org"])
     nodes = list(org[1:])
@@ -146,8 +145,8 @@ def test_hostile_annotations_round_trip(lib, note, tag):
     body = cell[1:] if ann.note.startswith(("=", "+", "-", "@", "\t", "\r")) else cell  # the formula guard's '
     assert body.replace("\r\n", "\n") == ann.note.replace("\r\n", "\n")  # (the oracle had missed a guarded "\r\n")
     assert json.loads(export_text(pairs, "jsonl"))["note"] == ann.note
-    bib = bibtexparser.loads(export_text(pairs, "bibtex"))
-    assert len(bib.entries) == 1 and tag in bib.entries[0]["keywords"]
+    bib = bib_entries(export_text(pairs, "bibtex"))
+    assert len(bib) == 1 and tag in bib[0]["keywords"]
     assert len(rispy.loads(export_text(pairs, "ris"))) == 1
 
 
@@ -167,7 +166,7 @@ def test_bibtex_keeps_inline_math_and_escapes_the_rest(tmp_path):
         "title": r"Optimal bounds for $\ell_p$ sensitivity via ${x$ and $5", "authors": ["A B"],
         "abstract": r"We give $\tilde{O}(d)$ bounds for 3\% of $\{x\}$ cases, costing $5 and $10."}) + "\n")
     lib.import_paths([tmp_path / "p.jsonl"])
-    entry = bibtexparser.loads(export_text(lib.pairs(""), "bibtex")).entries[0]
+    entry = bib_entries(export_text(lib.pairs(""), "bibtex"))[0]
     # the title's math as written too (plain text would give "ℓ_p", which pdflatex cannot typeset)
     assert entry["title"] == r"{Optimal bounds for $\ell_p$ sensitivity via x and \$5}"
     assert entry["abstract"] == r"We give $\tilde{O}(d)$ bounds for 3\% of $\{x\}$ cases, costing \$5 and \$10."
@@ -361,7 +360,7 @@ def test_a_bibtex_abstract_keeps_its_latex_byte_for_byte(tmp_path):
     (tmp_path / "p.jsonl").write_text(json.dumps({"title": "T", "abstract": abstract}) + "\n"
                                       + json.dumps({"title": "U", "abstract": "Half of 50% of a_b & c ~ text. " * 3}) + "\n")
     lib.import_paths([tmp_path / "p.jsonl"])
-    entries = bibtexparser.loads(export_text(lib.pairs(""), "bibtex")).entries
+    entries = bib_entries(export_text(lib.pairs(""), "bibtex"))
     got = {e["title"]: e["abstract"] for e in entries}
     assert got["{T}"] == abstract
     assert got["{U}"].startswith(r"Half of 50\% of a\_b \& c ~ text.")
@@ -387,5 +386,5 @@ def test_a_derived_title_is_whole_in_bibtex(tmp_path):
     lib.import_paths([tmp_path / "d.txt"])
     paper = lib.corpus.papers[0]
     assert paper.title.endswith("…")
-    entry = bibtexparser.loads(export_text(lib.pairs(""), "bibtex")).entries[0]
+    entry = bib_entries(export_text(lib.pairs(""), "bibtex"))[0]
     assert "…" not in entry["title"] and entry["title"].endswith("conform to logical constraints}")

@@ -334,3 +334,13 @@ def test_the_size_gate_names_the_line_and_lets_normal_files_through(tmp_path):
     bib = tmp_path / "refs.txt"  # BibTeX in a .txt: entries, not paragraphs; the parser judges them
     bib.write_text("@misc{a,\n abstract = {" + "y " * 150_000 + "}\n}\n")
     refuse_early(bib, ".txt", 100_000)
+
+
+def test_a_bibtex_entry_the_parser_cannot_read_is_named_by_its_line(tmp_path):
+    from store.errors import InputError
+    from store.parse import parse_file
+    bad = tmp_path / "bad.bib"
+    bad.write_text("@misc{good,\n  title = {A},\n  abstract = {An abstract long enough to count as one here.}\n}\n\n"
+                   "@misc{bad title = {x} abstract = {y}}\n")
+    with pytest.raises(InputError, match=r"bad.bib, line 6: invalid BibTeX entry"):
+        parse_file(bad)

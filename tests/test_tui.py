@@ -13,7 +13,7 @@ from textual.widgets import Label, TextArea
 
 from store import Library
 
-from .conftest import DATA, assert_reads_as, recording, wait_workers
+from .conftest import DATA, assert_reads_as, recording, wait_workers, bib_entries
 from tui.app import make_app
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
@@ -953,8 +953,7 @@ async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.screen is screen(app)
-        import bibtexparser
-        assert len(bibtexparser.loads(bracketed.read_text()).entries) == 2
+        assert len(bib_entries(bracketed.read_text())) == 2
         assert [n.message for n in app._notifications][-1] == f"exported 2 papers as BibTeX to {bracketed}"
         # the same file again: it asks before replacing; `n` keeps the file and the dialog
         (tmp_path / "out.bib").write_text("% my edits\n")
@@ -978,13 +977,13 @@ async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
         await pilot.press("y")
         await pilot.pause()
         assert app.screen is screen(app)
-        assert len(bibtexparser.loads((tmp_path / "out.bib").read_text()).entries) == 2
+        assert len(bib_entries((tmp_path / "out.bib").read_text())) == 2
         await pilot.press("x")
         await pilot.pause()
         app.screen.query_one("#dest").value = "clipboard"
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert len(bibtexparser.loads(app.clipboard).entries) == 2  # BibTeX again, as last time
+        assert len(bib_entries(app.clipboard)) == 2  # BibTeX again, as last time
 
 
 async def test_latex_in_titles_is_rendered_in_list_and_reader(lib, make, tmp_path):
@@ -1564,8 +1563,7 @@ async def test_the_export_dialog_offers_the_last_export_again(lib, make, tmp_pat
         app.screen.query_one("#dest").value = str(tmp_path / "all.bib")
         await pilot.press("ctrl+s")
         await pilot.pause()
-        import bibtexparser
-        assert len(bibtexparser.loads((tmp_path / "all.bib").read_text()).entries) == 35
+        assert len(bib_entries((tmp_path / "all.bib").read_text())) == 35
         await pilot.press("x")
         await pilot.pause()
         await pilot.press("up", "enter")                                   # JSON Lines, to a folder: refused
