@@ -40,7 +40,8 @@ async def ws_status(base: str, cookie: str, origin: str | None, host: str | None
         headers["Host"] = host
     async with aiohttp.ClientSession() as http:
         try:
-            async with http.ws_connect(f"{base}/ws?width=80&height=24", headers=headers, timeout=10) as ws:
+            async with http.ws_connect(f"{base}/ws?width=80&height=24", headers=headers,
+                                       timeout=aiohttp.ClientWSTimeout(ws_close=10)) as ws:
                 await ws.close()
                 return 101
         except aiohttp.WSServerHandshakeError as exc:
