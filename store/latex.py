@@ -26,7 +26,7 @@ _COMPOUND = re.compile(r"[-+=/,<>|:;!^_]|\S\s+\S")  # a script of its own too: "
 _TERM = re.compile(r"\\[A-Za-z]+(?:\s*\{[^{}]*\})*\s*")  # a command with its arguments: one term
 _FONT_SWITCH = re.compile(r"\\(?:rm|it|bf|sf|tt|cal)(?![A-Za-z])\s*")  # "^{\rm th}" is one word
 # Inline or display math; an escaped dollar is money, not a delimiter ("costs \$5 and \$10 with
-# $\alpha$" had read "costs and10 with α"). Nor is an unescaped one that opens on a digit and
+# $\alpha$" reads "costs $5 and $10 with α"). Nor is an unescaped one that opens on a digit and
 # whose would-be closing dollar follows a space: "between $5 and $10" is money (as Pandoc reads
 # it); a span that opens on a digit ends on one or on markup ("$5\times$", "$43\%$"), and
 # "$ C_W $" opens on a space, so no span of ICML's or ICLR's 4,870 abstracts is read otherwise.

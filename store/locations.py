@@ -19,16 +19,8 @@ CORPUS_FILE_V1 = "corpus.json"  # format version 1, migrated on open
 # store.quick reads the header's first bytes without parsing the file).
 CORPUS_FORMAT = "papersift-corpus"
 CORPUS_VERSION = 2
-# The rules store.titles derives titles by, numbered: bump it when they change. The header
-# records the rules a library's derived titles were made with ("title_rules"; absent: before 1),
-# and the app says once when `papersift retitle` would give better ones.
-# 1: numbered; 2: "To reduce X" reads "Reducing X"; 3: no names from math ("r-1") or bold discourse
-# words ("**Essentially**, ..."), and upper-case names whole ("TIME WEAVER"); 4: math in a title
-# keeps a script's grouping ("Õ(ε^(-p)d^(p/2))", not "Õ(ε^-pd^p/2)"; see store.latex); 5: a name
-# said after what it is ("a new architecture, HSTU, designed for X") or before its purpose ("REMEDI for X");
-# 6: what "which/that" says a name does, in the gerund ("WebNavigator: reframing X", "DistillSpec: using X");
-# 7: an abstract that names no contribution but asks a question is titled by it ("Is DPO truly superior to PPO?");
-# 8: "we tackle these challenges through X" / "through the lens of X" is titled X
+# The version of store.titles' rules: bump it when they change. A corpus header records the rules its
+# derived titles were made with, and the app says once when `papersift retitle` would give better ones.
 TITLE_RULES = 8
 ANNOTATIONS_FILE = "annotations.json"
 INDEX_CACHE_FILE = "index.cache"

@@ -26,8 +26,7 @@ from typing import Sequence
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-INDEX_VERSION = 8  # of the index file: 6 math names (sqrt, epsilon) indexed; 7 hyphenated compounds
-# joined; 8 a pack file (store.packfile) with term ids in sorted-vocabulary order, not a pickle
+INDEX_VERSION = 8  # of the index file's format (store.packfile): a file of another version is rebuilt
 
 
 def index_size(meta) -> int | None:
