@@ -18,7 +18,6 @@ same id to different papers.
 from __future__ import annotations
 
 import copy
-import hashlib
 import os
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,10 +29,11 @@ from tinydb.storages import Storage
 
 from .atomic import append_durably, atomic_write_bytes
 from .backups import keep_damaged
-from .journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO, Replay, journal_path_for, judge,
-                      read_acked, read_snapshot, replay_journal, write_acked)
+from .journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO, Replay,  # noqa: F401
+                      doc_id_for, journal_path_for, judge, read_acked, read_snapshot, replay_journal, write_acked)
 from .errors import PapersiftError
 from .models import Annotation
+from .note_edits import long_notes_as_edits, records_of
 
 HISTORY_LIMIT = 500
 COMPACT_LINES = 500        # journal entries before they are folded into a new snapshot
@@ -43,11 +43,6 @@ COMPACT_BYTES = 4 << 20
 def now_iso() -> str:
     """Current UTC time, ISO 8601 with milliseconds."""
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
-def doc_id_for(paper_id: str) -> int:
-    """The TinyDB document id of a paper's annotation (paper ids are hex)."""
-    return int(paper_id, 16)
 
 
 class JournaledJSONStorage(Storage):
@@ -279,7 +274,7 @@ class AnnotationStore:
             if history:
                 entry = {"time": now_iso(), "action": action, "label": label, "before": before, "after": after,
                          **(extra or {})}
-                _push(data[HIST], _long_notes_as_edits(entry))
+                _push(data[HIST], long_notes_as_edits(entry))
             for k in list(data[REDO]):  # a new change: what was undone before it cannot be redone
                 del data[REDO][k]
 
@@ -292,7 +287,7 @@ class AnnotationStore:
             if not hist:
                 return None
             entry = hist.pop(max(hist, key=int))
-            before = _records(entry, "before", data[ANN])
+            before = records_of(entry, "before", data[ANN])
             if before is None:
                 raise PapersiftError(f"cannot undo {entry['label']!r}: a note it changed was changed since "
                                      "outside papersift's history")
@@ -317,12 +312,12 @@ class AnnotationStore:
                 return None
             entry = redo.pop(max(redo, key=int))
             ann = data[ANN]
-            before = _records(entry, "before", ann, current_is="before")
+            before = records_of(entry, "before", ann, current_is="before")
             if before is None or any(ann.get(str(doc_id_for(pid))) != rec for pid, rec in before.items()):
                 for k in list(redo):
                     del redo[k]
                 return None
-            _set_records(ann, _records(entry, "after", ann))
+            _set_records(ann, records_of(entry, "after", ann))
             _push(data[HIST], entry)
             return entry
 
@@ -334,58 +329,6 @@ class AnnotationStore:
         """The newest undo entries, newest first."""
         hist = (self.storage.read() or {}).get(HIST) or {}
         return [hist[k] for k in sorted(hist, key=int, reverse=True)[:limit]]
-
-
-NOTE_INLINE = 4_096  # a longer note is kept in the undo history as its edit, not two whole copies
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
-def _long_notes_as_edits(entry: dict) -> dict:
-    """An undo entry whose long notes are kept as the edit between the two (the common start and
-    end, and what lay between before and after): five edits of a long note stored ten copies."""
-    edits = {}
-    for pid, after in entry["after"].items():
-        before = entry["before"].get(pid)
-        old, new = (before or {}).get("note", ""), (after or {}).get("note", "")
-        if max(len(old), len(new)) <= NOTE_INLINE or old == new:
-            continue
-        at = 0
-        limit = min(len(old), len(new))
-        while at < limit and old[at] == new[at]:
-            at += 1
-        tail = 0
-        while tail < limit - at and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]:
-            tail += 1
-        edits[pid] = {"at": at, "tail": tail, "was": old[at:len(old) - tail], "now": new[at:len(new) - tail],
-                      "before": _sha(old), "after": _sha(new)}
-        for side in ("before", "after"):
-            if entry[side].get(pid) is not None:
-                entry[side][pid] = {k: v for k, v in entry[side][pid].items() if k != "note"}
-    if edits:
-        entry["note_edits"] = edits
-    return entry
-
-
-def _records(entry: dict, side: str, ann: dict, current_is: str | None = None) -> dict | None:
-    """The entry's records of one side, whole: a long note rebuilt from the note the paper has now
-    (the other side's, as undo and redo find it). None when that note is not the one the entry
-    was made from (changed outside the history): the step cannot be made."""
-    edits = entry.get("note_edits") or {}
-    if not edits:
-        return entry[side]
-    records = dict(entry[side])
-    other = current_is or ("after" if side == "before" else "before")
-    for pid, edit in edits.items():
-        now = (ann.get(str(doc_id_for(pid))) or {}).get("note", "")
-        if _sha(now) != edit[other]:
-            return None
-        if records.get(pid) is not None:
-            note = now[:edit["at"]] + edit["was" if side == "before" else "now"] + now[len(now) - edit["tail"]:]
-            records[pid] = {**records[pid], "note": note}
-    return records
 
 
 def _set_records(ann: dict, records: dict) -> None:

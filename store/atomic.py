@@ -125,7 +125,7 @@ STALE_TMP_SECONDS = 3600  # a temporary file this old was left by a write that w
 
 
 def stale_temp_files(folder: Path, name: str = "*") -> list[Path]:
-    """Temporary files (``.NAME.XXXX.tmp``) an atomic write in ``folder`` left when it was killed."""
+    """Temporary files (``.NAME.<random>.tmp``) an atomic write in ``folder`` left when it was killed."""
     now = time.time()
     found = []
     for tmp in folder.glob(f".{name}.*.tmp"):

@@ -23,6 +23,11 @@ ANN, HIST, META = "annotations", "history", "meta"
 REDO = "redo"  # changes undone, newest last, until a new change is made
 
 
+def doc_id_for(paper_id: str) -> int:
+    """The TinyDB document id of a paper's annotation (paper ids are hex)."""
+    return int(paper_id, 16)
+
+
 def journal_path_for(path: Path) -> Path:
     return path.with_name(path.name + JOURNAL_SUFFIX)
 

@@ -81,6 +81,7 @@ class Library(SearchMixin, DiscoveryMixin):
         self._label_index: dict[str, tuple[list[str], list[np.ndarray]]] = {}  # author: and kw: filters
         self._venue_index: tuple[list[str], np.ndarray, np.ndarray] | None = None  # venue: and year: filters
         self._shuffle_seed = random.randrange(1 << 30)
+        self.last_recommendations: dict = {}  # paper id -> its Recommendation (see DiscoveryMixin.recommend)
 
     def _migrate_if_needed(self) -> None:
         """A version-1 library (corpus.json) is converted once, with the old file kept in backups/."""

@@ -155,8 +155,6 @@ def make_server(command: str, host: str, port: int, token: str, title: str, bann
     class GuardedServer(Server):
         """textual-serve with the guard in front and its page addressed by the Host it was opened at."""
 
-        guard_ = guard
-
         async def _make_app(self) -> web.Application:
             app = await super()._make_app()
             app.middlewares.append(check)

@@ -126,6 +126,8 @@ class MainScreen(Screen):
         super().__init__()
         self.library = library
         self.writes: Writes | None = None  # made on mount (it needs the app)
+        self._keep_paper = False  # the next list shown stays on its paper (a recommended list re-ranked)
+        self._own_import: tuple | None = None  # the corpus file this app's own import wrote (not announced)
         self.query_text = ""
         self._list_scroll_y = 0.0  # where the list was when the reader took its room (narrow terminals)
         self._annotations_problem: str | None = None  # the damaged annotations file, once reported
@@ -292,7 +294,7 @@ class MainScreen(Screen):
         self.query_one(TriageHeader).show(self.library.name, triaged, total, note)
 
     def _show_results(self, query: str, result, keep_paper: bool = False) -> None:
-        keep_paper, self._keep_paper = keep_paper or getattr(self, "_keep_paper", False), False
+        keep_paper, self._keep_paper = keep_paper or self._keep_paper, False
         results = self.results
         results.set_results(result.indices, result.matched_terms, keep_paper=keep_paper, full=result.full)
         self.query_one(Reader).matched = result.matched_terms
@@ -334,7 +336,7 @@ class MainScreen(Screen):
         idx = self.results.current_index
         self._left_at = self.library.corpus.papers[idx].id if idx is not None else None
         reader = self.query_one(Reader)
-        reader.recommendation = (getattr(self.library, "last_recommendations", {}).get(self._left_at)
+        reader.recommendation = (self.library.last_recommendations.get(self._left_at)
                                  if self._recommending() else None)
         reader.show(idx)
         self._show_reader_title()
@@ -416,7 +418,7 @@ class MainScreen(Screen):
         if len(self.library) < before:  # papers removed elsewhere: no row may point past the end meanwhile
             self.results.set_results(np.arange(0), set())
         self.run_search(self.query_text)
-        if read[0].file_signature is not None and read[0].file_signature == getattr(self, "_own_import", None):
+        if read[0].file_signature is not None and read[0].file_signature == self._own_import:
             return  # this app's own import: its summary was said already
         added = len(self.library) - before
         self.notify(f"the library changed on disk: {added:+,} {'paper' if abs(added) == 1 else 'papers'}, "
