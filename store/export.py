@@ -22,6 +22,7 @@ from .bibtex import BIB_MATH, balanced, bib_escape, bib_latex
 from .choices import DERIVED, FORMATS, FORMULA_START, MARKDOWN_GROUPS  # noqa: F401 (FORMATS, MARKDOWN_GROUPS re-exported)
 from .keywords import join_keywords, tags_and_keywords
 from .latex import plain_text
+from .repair import repair_escapes
 from .models import STATUSES, Annotation, Paper
 from .records import RECORD_SCHEMA_VERSION, escape_unsafe_json, paper_record, triage_lines
 from .text import counted, export_safe
@@ -152,7 +153,7 @@ def to_csv(pairs: list[Pair]) -> str:
     writer.writerow(CSV_COLUMNS)
     for paper, ann in pairs:
         row = [paper.id, title_of(paper), ann.status, str(ann.star), "; ".join(ann.tags), ann.note,
-               paper.abstract, "; ".join(paper.authors), "; ".join(f"{s.file}#{s.position}" for s in paper.sources),
+               repair_escapes(paper.abstract), "; ".join(paper.authors), "; ".join(f"{s.file}#{s.position}" for s in paper.sources),
                paper.url, paper.venue, paper.year, "true" if paper.derived_title else "false",
                join_keywords(paper.keywords), paper.area]
         writer.writerow([neutralize(c) for c in row])
@@ -260,7 +261,7 @@ def to_bibtex(pairs: list[Pair]) -> str:
             fields.append(("howpublished", bib_escape(paper.venue)))
         if paper.year:
             fields.append(("year", paper.year))
-        fields.append(("abstract", bib_latex(paper.abstract)))
+        fields.append(("abstract", bib_latex(repair_escapes(paper.abstract))))
         labels = tags_and_keywords(ann.tags, paper.keywords, paper.area)
         if labels:
             fields.append(("keywords", bib_escape(join_keywords(labels))))
@@ -323,7 +324,7 @@ def csl_name(name: str) -> dict:
 def to_csl_json(pairs: list[Pair]) -> str:
     items = []
     for paper, ann in pairs:
-        item = {"id": paper.id, "type": "article", "title": title_of(paper), "abstract": paper.abstract}
+        item = {"id": paper.id, "type": "article", "title": title_of(paper), "abstract": repair_escapes(paper.abstract)}
         if paper.authors:
             item["author"] = [csl_name(a) for a in paper.authors]
         labels = tags_and_keywords(ann.tags, paper.keywords, paper.area)
@@ -366,7 +367,7 @@ def to_ris(pairs: list[Pair]) -> str:
             rec.append(f"PY  - {paper.year}")
         if paper.venue:
             rec.append(f"T2  - {_ris_value(paper.venue)}")
-        rec.append(f"AB  - {_ris_value(paper.abstract)}")
+        rec.append(f"AB  - {_ris_value(repair_escapes(paper.abstract))}")
         rec += [f"KW  - {_ris_value(t)}" for t in tags_and_keywords(ann.tags, paper.keywords, paper.area)]
         # The note a line each (Zotero keeps each N1 as a note), then the triage as papersift-… lines.
         rec += [f"N1  - {line.rstrip()}" for line in (ann.note.splitlines() if ann.note else [])]

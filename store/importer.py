@@ -21,6 +21,7 @@ from .models import Paper, Source, Variant
 from .parallel import map_list, shared_pool
 from .parse import RawRecord
 from .text import counted, first_few, normalize
+from .title_library import field_names, name_tokens, settle
 from .titles import derive_title
 
 
@@ -85,21 +86,23 @@ def _fingerprints(shs: list[np.ndarray]) -> np.ndarray:
     return band_keys(signatures(shs)) if shs else np.zeros((0, BANDS), dtype=np.uint64)
 
 
-def _new_paper_chunk(items: list[tuple[str, str | None]]) -> list[tuple[np.ndarray, np.ndarray, str | None]]:
-    """For (normalized abstract, raw abstract if it needs a title): shingles, LSH band keys, title.
+def _new_paper_chunk(items: list[tuple[str, str, bool]]) -> list[tuple[np.ndarray, np.ndarray, str | None, frozenset[str]]]:
+    """For (normalized abstract, abstract, whether it needs a title): shingles, LSH band keys, the derived
+    title (or None) and the abstract's name-shaped words.
 
     Shingle hashes use Python's per-process salted ``hash``; forked workers share
     the parent's salt, so their shingles compare with the parent's.
     """
-    shs = [shingles(norm) for norm, _ in items]
-    return [(sh, keys, derive_title(raw) if raw is not None else None)
-            for sh, keys, (_, raw) in zip(shs, _fingerprints(shs), items)]
+    shs = [shingles(norm) for norm, _, _ in items]
+    return [(sh, keys, derive_title(abstract) if untitled else None, name_tokens(abstract))
+            for sh, keys, (_, abstract, untitled) in zip(shs, _fingerprints(shs), items)]
 
 
-def _known_paper_chunk(abstracts: list[str]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Shingles and band keys of papers already in the library (to find near duplicates of them)."""
+def _known_paper_chunk(abstracts: list[str]) -> list[tuple[np.ndarray, np.ndarray, frozenset[str]]]:
+    """Shingles and band keys of papers already in the library (to find near duplicates of them), and
+    their name-shaped words (a name many abstracts use is the field's: see store.title_library)."""
     shs = [shingles(normalize(a)) for a in abstracts]
-    return list(zip(shs, _fingerprints(shs)))
+    return [(sh, keys, name_tokens(a)) for sh, keys, a in zip(shs, _fingerprints(shs), abstracts)]
 
 
 def normalize_all(texts: list[str]) -> list[str]:
@@ -119,8 +122,8 @@ class MergePrep:
     generation: str
     norms: list[str]                 # normalized abstract per record
     rids: list[str]                  # paper id per record
-    known: list | None               # shingles and band keys of the corpus's papers ([]: not needed)
-    new: dict[int, tuple] | None     # record index -> shingles, band keys, derived title (unknown records)
+    known: list | None               # shingles, band keys, names of the corpus's papers ([]: not needed)
+    new: dict[int, tuple] | None     # record index -> shingles, band keys, derived title, names (unknown records)
 
 
 def prepare_merge(corpus: Corpus, records: list[RawRecord]) -> MergePrep:
@@ -130,8 +133,7 @@ def prepare_merge(corpus: Corpus, records: list[RawRecord]) -> MergePrep:
         rids = [paper_id(n) for n in norms]
         unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
         known = map_list(_known_paper_chunk, [p.abstract for p in corpus]) if unknown and len(corpus) else []
-        prepared = map_list(_new_paper_chunk, [(norms[i], None if records[i].title else records[i].abstract)
-                                               for i in unknown])
+        prepared = map_list(_new_paper_chunk, [(norms[i], records[i].abstract, not records[i].title) for i in unknown])
     return MergePrep(corpus.generation, norms, rids, known, dict(zip(unknown, prepared)))
 
 
@@ -172,6 +174,8 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
     shs = [k[0] for k in known] + [p[0] for p in prepared]
     candidates = candidate_pairs(np.vstack([k[1] for k in known] + [p[1] for p in prepared])) if shs else {}
     titles = {i: p[2] for i, p in zip(unknown, prepared) if p[2] is not None}
+    names = [k[2] for k in known] + [p[3] for p in prepared]  # row -> name-shaped words
+    fresh: list[Paper] = []  # new papers with a derived title, settled at the end (see store.title_library)
     row_of = {i: m + n for n, i in enumerate(unknown)}
     owner: list[str | None] = ([p.id for p in corpus] if m else []) + [None] * len(unknown)  # row -> paper id
     del known, prepared
@@ -233,9 +237,22 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
         owner[row] = rid
         new_norms[rid] = norm
         summary.new += 1
+        if paper.derived_title:
+            fresh.append(paper)
+    if fresh:
+        _settle_titles(corpus, fresh, field_names(names[r] for r, key in enumerate(owner) if key is not None))
     if progress:
         progress(len(records), len(records))
     return new_norms
+
+
+def _settle_titles(corpus: Corpus, fresh: list[Paper], fields: frozenset[str]) -> None:
+    """New papers' derived titles settled against the library's (no field's acronym as a paper's
+    name, no title twice: see store.title_library); the library's papers keep theirs."""
+    ids = {p.id for p in fresh}
+    taken = [p.title for p in corpus if p.id not in ids]
+    for paper, title in zip(fresh, settle([p.abstract for p in fresh], [p.title for p in fresh], fields, taken)):
+        paper.title = title
 
 
 def _best_match(row: int, earlier: Iterable[int], shs: list[np.ndarray], owner: list[str | None],
@@ -294,7 +311,8 @@ def split_variants(corpus: Corpus, key: str) -> list[Paper]:
         parent.variants.remove(v)
         parent.aliases.remove(v.id)
         parent.sources = [s for s in parent.sources if not any(s == vs for vs in v.sources)]
-        paper = Paper(id=v.id, abstract=v.abstract, title=derive_title(v.abstract), sources=list(v.sources))
+        title = settle([v.abstract], [derive_title(v.abstract)], frozenset(), [p.title for p in corpus])[0]
+        paper = Paper(id=v.id, abstract=v.abstract, title=title, sources=list(v.sources))
         corpus.separate.add(frozenset((parent.id, v.id)))
         corpus.add(paper)
         new.append(paper)

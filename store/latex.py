@@ -12,6 +12,7 @@ import logging
 import re
 from functools import lru_cache
 
+from .repair import repair_escapes
 from .text import display_safe
 
 _OPERATORS = re.compile(r"\\(log|ln|exp|sin|cos|tan|min|max|sup|inf|lim|det|Pr|arg)\b\s*")
@@ -78,6 +79,8 @@ def _quotes(text: str) -> str:
 # Font commands pylatexenc does not know, so it dropped them with their text ("the
 # \texttt{[MASK]} token" read "the  token"): 36 of ICML + ICLR 2024's abstracts use them.
 _KEEP_ARGUMENT = ("texttt", "textsf", "textup", "textmd", "mbox")
+# mathtools' definitions, which pylatexenc does not know ("x \coloneqq y" read "x coloneqq y").
+_MORE_SYMBOLS = {"coloneqq": "≔", "coloneq": "≔", "eqqcolon": "≕", "eqcolon": "≕", "Coloneqq": "⩴"}
 
 
 @lru_cache(maxsize=1)
@@ -94,8 +97,10 @@ def _converter():
     # different bound): they take the narrow form's, Õ. \overline is \bar's x̅.
     wide = [MacroTextSpec(name, simplify_repl=context.get_macro_spec(narrow).simplify_repl)
             for name, narrow in (("widetilde", "tilde"), ("widehat", "hat"), ("overline", "bar"))]
+    symbols = [MacroTextSpec(name, simplify_repl=char) for name, char in _MORE_SYMBOLS.items()]
     context.add_context_category("papersift", prepend=True,
-                                 macros=[MacroTextSpec(name, simplify_repl="%(1)s") for name in _KEEP_ARGUMENT] + wide)
+                                 macros=[MacroTextSpec(name, simplify_repl="%(1)s") for name in _KEEP_ARGUMENT]
+                                 + wide + symbols)
     return LatexNodes2Text(latex_context=context, math_mode="text", strict_latex_spaces=False)
 
 
@@ -159,7 +164,7 @@ def _convert(src: str) -> str:
 # after the command) where it sets off a relation: after a relation written with a space before
 # it ("k ≥ 0", while "k\geq 3" stays "k≥3"), and before one ("ϵ > 0"). Elsewhere it only
 # separated two commands ("$m\mu \varepsilon$" is "mμε").
-_RELATIONS = ("geq|ge|leq|le|neq|ne|in|notin|ni|to|gets|leftarrow|rightarrow|Leftarrow|Rightarrow|"
+_RELATIONS = ("coloneqq|coloneq|eqqcolon|geq|ge|leq|le|neq|ne|in|notin|ni|to|gets|leftarrow|rightarrow|Leftarrow|Rightarrow|"
               "leftrightarrow|Leftrightarrow|mapsto|times|div|pm|mp|sim|simeq|approx|equiv|cong|propto|"
               "subset|subseteq|supset|supseteq|ll|gg|prec|succ|preceq|succeq|mid|perp|parallel|cdot")
 _SYMBOLS = (_RELATIONS + "|cup|cap|wedge|vee|oplus|otimes|circ|cdots|ldots|dots|infty|forall|exists|partial|"
@@ -233,11 +238,41 @@ def _tildes(src: str) -> str:
 _SPACE_BEFORE_PAREN = re.compile(r"(?<=[^\W_]|[\u0300-\u036f]) \(")  # after a letter, digit or accent
 
 
+# A fraction or root as it reads in one line: "\frac{1}{\kappa}d\sqrt{T}" is (1/κ)d√T, not 1/κd√(T).
+_FRAC = re.compile(r"\\[dt]?frac\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_SQRT = re.compile(r"\\sqrt\s*(?:\{((?:[^{}]|\{[^{}]*\})*)\}|(\\[A-Za-z]+|[A-Za-z0-9]))")  # TeX: one token
+_ONE_TERM = re.compile(r"\s*(?:[A-Za-z0-9.]+|\\[A-Za-z]+(?:\{[^{}]*\})?)(?:[\^_](?:\{[^{}]*\}|[A-Za-z0-9]))*\s*")
+_FACTOR_NEXT = re.compile(r"\s*(?:[A-Za-z0-9(]|\\(?!(?:" + _RELATIONS + r"|right|big\w*|quad|qquad|,|;)(?![A-Za-z]))[A-Za-z]+)")
+
+
+def _grouped(body: str) -> str:
+    return body if _ONE_TERM.fullmatch(body) else "(" + body + ")"
+
+
+def _fractions(src: str) -> str:
+    """Fractions as a/b and roots as √x in math source, grouped where a line needs it: a compound
+    numerator, denominator or radicand in parentheses, and a fraction beside another factor too."""
+    if "frac" in src:
+        for _ in range(4):  # nested fractions, innermost first
+            def frac(m: re.Match) -> str:
+                inner = _grouped(m.group(1)) + "/" + _grouped(m.group(2))
+                before = m.string[m.start() - 1:m.start()]
+                beside = bool(_FACTOR_NEXT.match(m.string, m.end())) or (before.isalnum() or before == ")")
+                return "(" + inner + ")" if beside else inner
+            new = _FRAC.sub(frac, src)
+            if new == src:
+                break
+            src = new
+    if "sqrt" in src:
+        src = _SQRT.sub(lambda m: "√" + _grouped(m.group(1)) if m.group(1) is not None else "√" + m.group(2), src)
+    return src
+
+
 def latex_to_text(src: str, math: bool = False) -> str:
     """LaTeX (a ``$...$`` body when ``math``, else text with commands) to plain Unicode."""
     src = _OPERATORS.sub(r" \1 ", src)
     if math:
-        src = _keep_space(_scripts(src))
+        src = _keep_space(_scripts(_fractions(src)))
     else:
         src = re.sub(r"(?<!\\)([%$&#])", r"\\\1", src)  # a bare % is a percent sign here, not a comment; a $
         # left over is not math either (spans were converted before); & and # are what they say ("Harmless & Red Team")
@@ -303,7 +338,7 @@ def plain_text(text: str) -> str:
     aside while the text around it is converted: that pass took a set's braces for TeX's
     ("$\\{G_t\\}$" read "Gₜ", not "{Gₜ}")."""
     held: list[str] = []
-    text = _INLINE.sub(lambda m: _inline(m, held), undouble_escapes(display_safe(text)))
+    text = _INLINE.sub(lambda m: _inline(m, held), undouble_escapes(display_safe(repair_escapes(text))))
     text = text_to_unicode(text)
     if held:
         text = _HELD.sub(lambda m: held[int(m.group(1))] if int(m.group(1)) < len(held) else m.group(), text)

@@ -190,19 +190,22 @@ class Library(SearchMixin, DiscoveryMixin):
         Returns:
             (titles changed, papers with a derived title).
         """
+        from .title_library import field_names, name_tokens, settle
         from .titles import derive_title
 
         with self.lock.held():
             self.refresh_corpus()
-            derived = changed = 0
+            changed = 0
             try:
-                for paper in self.corpus:
-                    if paper.derived_title:
-                        derived += 1
-                        title = derive_title(paper.abstract)
-                        if title != paper.title:
-                            paper.title = title
-                            changed += 1
+                papers = [p for p in self.corpus if p.derived_title]
+                derived = len(papers)
+                fields = field_names(name_tokens(p.abstract) for p in self.corpus) if papers else frozenset()
+                read = [p.title for p in self.corpus if not p.derived_title]
+                titles = settle([p.abstract for p in papers], [derive_title(p.abstract) for p in papers], fields, read)
+                for paper, title in zip(papers, titles):
+                    if title != paper.title:
+                        paper.title = title
+                        changed += 1
                 outdated = self.corpus.title_rules < locations.TITLE_RULES
                 self.corpus.title_rules = locations.TITLE_RULES
                 if changed:

@@ -21,7 +21,7 @@ CORPUS_FORMAT = "papersift-corpus"
 CORPUS_VERSION = 2
 # The version of store.titles' rules: bump it when they change. A corpus header records the rules its
 # derived titles were made with, and the app says once when `papersift retitle` would give better ones.
-TITLE_RULES = 8
+TITLE_RULES = 9
 ANNOTATIONS_FILE = "annotations.json"
 INDEX_CACHE_FILE = "index.cache"
 SIMILAR_CACHE_FILE = "similar.cache"  # the more-like-this model (numpy .npz); disposable

@@ -3,31 +3,35 @@
 Dumps carry no titles. The most useful short handle for a paper is the name of
 the method, model or benchmark it introduces ("We propose **EverAnimate**, an
 efficient post-training method ..." -> "EverAnimate: an efficient
-post-training method ..."). An acronym's own long form is the best gloss, since
-real titles are so often "NAME: Long Form ..." ("Evolving Subnetwork Training
-(EST)" -> "EST: Evolving Subnetwork Training"). Without a name, the contribution
-("we propose a simple method for X" -> "A simple method for X"), else the
-question the abstract asks ("Is DPO truly superior to PPO?"), else the first
-clause of the first sentence is trimmed to a few words; but an abstract that
-opens on background and says later what it studies ("This work explores how to
-X", "we tackle these challenges through X") is titled by that. A real title always wins over this.
-``benchmarks/title_quality.py`` measures it; ``store.locations.TITLE_RULES``
+post-training method ..."), when the abstract presents the name as its own
+(see ``_own_name``: "Sharpness-Aware Minimization (SAM) is a popular method"
+defines the field's name, not the paper's). An acronym's own long form is the
+best gloss, since real titles are so often "NAME: Long Form ..." ("Evolving
+Subnetwork Training (EST)" -> "EST: Evolving Subnetwork Training"). Without a
+name, the contribution ("we propose a simple method for X" -> "A simple method
+for X"), else the question the abstract asks ("Is DPO truly superior to PPO?"),
+else the first clause of the first sentence; but an abstract that opens on
+background and says later what it studies ("This work explores how to X", "we
+tackle these challenges through X") is titled by that. The phrase is then fitted
+to a list row as a whole phrase (:func:`fit_title`). A real title always wins.
+
+:mod:`store.title_library` settles titles across a library (a field's acronym,
+duplicates). ``benchmarks/title_quality.py`` measures them; ``store.locations.TITLE_RULES``
 numbers the rules (bump it with any change: a test pins the titles to it).
 """
 
 from __future__ import annotations
 
 import re
-from contextvars import ContextVar
 from functools import lru_cache
 
 from .latex import plain_text
+from .repair import repair_escapes
 
-MAX_TITLE_WORDS = 12
-WHOLE_TITLE_WORDS = 40  # where a title must be whole (a bibliography), it may run this long
-# The word budget of the title being derived: MAX_TITLE_WORDS, or WHOLE_TITLE_WORDS inside
-# whole_title(). A context variable, so an import deriving titles in another thread keeps its own.
-_budget: ContextVar[int] = ContextVar("title_words", default=MAX_TITLE_WORDS)
+MAX_TITLE_CHARS = 90  # a list row's title: the longest complete phrase that fits (see fit_title)
+WHOLE_SLACK = 6  # a whole phrase a few characters longer is kept whole rather than cut
+WHOLE_TITLE_WORDS = 40  # no phrase the rules take runs longer; a bibliography takes it whole
+MAX_QUESTION_WORDS = 14  # a longer question reads as a sentence, not a title
 
 # A name: a token with an inner capital or digit (VIPBench, UniCon3R, HuPER,
 # GPT-4V, EverAnimate) or all-caps of 3+ letters; optional hyphenated parts.
@@ -110,7 +114,8 @@ def _span_text(span: str) -> str:
     return span.strip("$ ") if _PLAIN_SPAN.fullmatch(span) else plain_text(span)
 
 
-def _clean(text: str) -> str:
+def clean_phrase(text: str) -> str:
+    """A phrase of an abstract as title text: math as Unicode, markup and emphasis dropped, spaces folded."""
     text = _INLINE_MATH.sub(_math_as_text, text)
     text = _TEXT_CMD.sub(lambda m: m.group(1) or m.group(2) or "", text)
     text = _EMPTY_PARENS.sub("", _MARKUP.sub("", text))
@@ -142,7 +147,7 @@ def _phrase_after(text: str, end: int) -> str:
     if not m:
         return ""
     phrase = _APPOSITION_END.split(_ACRONYM_GROUP.sub("", m.group(1)))[0]
-    return _clean(phrase)
+    return clean_phrase(phrase)
 
 
 _CLAUSE_BREAK = re.compile(r"[,;:]\s|\s[—–]\s|—")
@@ -170,7 +175,7 @@ def _first_clause(abstract: str) -> str:
     said = _WE_VERB.match(clause)  # "In this paper, we study the X of Y" -> "The X of Y"
     if said and len(clause[said.end():].split()) >= 3:
         clause = clause[said.end()].upper() + clause[said.end() + 1:]
-    return _trim(_clean(clause), _budget.get())
+    return _trim(clean_phrase(clause), WHOLE_TITLE_WORDS)
 
 
 def _plain_name_ok(token: str) -> bool:
@@ -350,13 +355,13 @@ def _expansion(abstract: str, name: str) -> str:
         before = abstract[max(0, start - 160):start]
         opened = _OPEN_PAREN.search(before)
         if opened and _CLOSE_PAREN.match(abstract, end, end + 8):
-            long = _defined_before(name, _clean(before[:opened.start()]))
+            long = _defined_before(name, clean_phrase(before[:opened.start()]))
             if long and len(long.split()) >= 2:
                 return long
         after = _PAREN_AFTER.match(abstract, end, end + 130)
         start = abstract.find(name, end, 3000)
         if after:
-            inner = _clean(after.group(1))
+            inner = clean_phrase(after.group(1))
             if inner[:1].lower() == short[0].lower() and len(inner.split()) >= 2 and _long_form(short, inner) == inner:
                 return inner
     return ""
@@ -407,13 +412,13 @@ def _intro_phrase(name: str, intros: list[re.Match]) -> str:
             which = _WHICH.match(rest, len(clause))
             after = _verb_as_gerund(_to_clause_end(rest[which.end():])) if which else ""
         after = _LEADING_ALIAS.sub("", after)  # "Prompting4Debugging (P4D) as a debugging tool"
-        for part in (_NAMING_TAIL.sub("", " " + _clean(before)).strip(), _clean(after)):
+        for part in (_NAMING_TAIL.sub("", " " + clean_phrase(before)).strip(), clean_phrase(after)):
             if _informative(part):
                 return part
         break
     if not intros:
         return ""
-    clause = _clean(_to_clause_end(intros[0].group("rest")))
+    clause = clean_phrase(_to_clause_end(intros[0].group("rest")))
     at = clause.find(name)
     if at >= 0:  # take the name out, with a "called" before it and its parentheses
         clause = (_NAMING_WORD_END.sub("", clause[:at]) + " " + clause[at + len(name):].lstrip(")")).strip()
@@ -467,11 +472,11 @@ def _focus(abstract: str, intros: list[re.Match]) -> str:
         return ""
     clause = _to_clause_end(m.group("rest"))
     named = ": " in clause  # "we study risk-controlled post-processing: given a ...": a term, then its gloss
-    rest = _clean(_FOCUS_END.split(clause.split(": ", 1)[0], maxsplit=1)[0])
+    rest = clean_phrase(_FOCUS_END.split(clause.split(": ", 1)[0], maxsplit=1)[0])
     rest = _FOCUS_LEAD.sub("", rest, count=1) if _FOCUS_LEAD.match(rest) else rest
     if _ANAPHORA.match(rest):  # "we address this issue by proposing prompt sketching, a new ...": that
         means = _BY_MEANS.search(clause)
-        rest = _LENS.sub("", _clean(means.group(1)), count=1) if means else ""
+        rest = _LENS.sub("", clean_phrase(means.group(1)), count=1) if means else ""
         named = True  # a name, however short
     if (len(rest.split()) < (2 if named else 4) or not _informative(rest) or _ANAPHORA.match(rest)
             or _VAGUE.match(rest)):
@@ -486,75 +491,146 @@ def _contribution(abstract: str, intros: list[re.Match]) -> str:
         return ""
     if _WE_FIRST.match(abstract) and abstract[:intro.start()].strip():
         return ""  # "We argue that ..." (a contribution later): the first clause says it best
-    clause = _clean(_to_clause_end(intro.group("rest")))
+    clause = clean_phrase(_to_clause_end(intro.group("rest")))
     purpose = _PURPOSE_BACK.search(clause)  # "online speculative decoding to address this challenge"
     if purpose and len(clause[:purpose.start()].split()) >= 3 and _informative(clause[:purpose.start()]):
         clause = clause[:purpose.start()]
     if len(clause.split()) < (2 if purpose else 4) or not _informative(clause) or _ANAPHORA.match(clause):
         return ""  # "a rigorous understanding of this phenomenon" names nothing by itself
-    return _trim(clause[0].upper() + clause[1:], _budget.get())
+    return _trim(clause[0].upper() + clause[1:], WHOLE_TITLE_WORDS)
 
 
 _DANGLING = frozenset("a an the of in on at to for with by from as and or but that which whose where when "
                       "such than into onto via".split())
 
 
+def _without_dangling(text: str) -> str:
+    """``text`` without the words at its end that lead into something ("a method for", "X of the")."""
+    words = text.split()
+    kept = len(words)
+    while kept > 1 and words[kept - 1].lower() in _DANGLING and not words[kept - 2].endswith(":"):
+        kept -= 1
+    return " ".join(words[:kept]).rstrip(" ,;:–—-")
+
+
 def _tidy_end(title: str) -> str:
     """No title ends on a word that leads into what was cut away ("LESS: a simple integration of a",
     where a parenthesis followed; "A scheduling strategy that", where a comma did): such words
     go, and "…" says something did."""
-    words = title.rstrip("…").split()
-    kept = len(words)
-    while kept > 1 and words[kept - 1].lower() in _DANGLING and not words[kept - 2].endswith(":"):
-        kept -= 1
-    if kept == len(words):
-        return title
-    return " ".join(words[:kept]).rstrip(" ,;:–—-") + "…"
+    kept = _without_dangling(title.rstrip("…"))
+    return title if len(kept.split()) == len(title.rstrip("…").split()) else kept + "…"
 
 
 def whole_title(abstract: str) -> str:
-    """:func:`derive_title` without a cut: the whole phrase (up to WHOLE_TITLE_WORDS words), for a
-    bibliography, where "…" would end a title mid-phrase."""
-    token = _budget.set(WHOLE_TITLE_WORDS)
-    try:
-        return _tidy_end(_gerund(_derive(abstract))).rstrip("…").rstrip(" ,;:–—-")
-    finally:
-        _budget.reset(token)
+    """:func:`derive_title` before it is fitted to a list row: the whole phrase (up to
+    WHOLE_TITLE_WORDS words), for a bibliography."""
+    return _tidy_end(_gerund(_derive(repair_escapes(abstract)))).rstrip("…").rstrip(" ,;:–—-")
 
 
-def derive_title(abstract: str) -> str:
+def derive_title(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
     """A short display title for an abstract that came without one.
 
     Args:
         abstract: the abstract as read.
+        not_names: names the library uses too widely to be this paper's own (a field's
+            acronym: see :mod:`store.title_library`); the abstract is titled without them.
 
     Returns:
         "Name: what it is" when the abstract introduces a named method or
-        benchmark (what it is: the acronym's long form, the apposition after
-        the name, or what the "we propose" clause says of it), "Name — first
-        clause" when none of those says anything; without a name, what the
+        benchmark as its own (what it is: the acronym's long form, the apposition after
+        the name, or what the "we propose" clause says of it); without a name, what the
         paper studies, the contribution clause, the question it asks, or else
-        the first clause. Never empty.
+        the first clause. The longest complete phrase of it within MAX_TITLE_CHARS
+        characters (see :func:`fit_title`). Never empty.
     """
-    return _tidy_end(_gerund(_derive(abstract)))
+    return fit_title(_tidy_end(_gerund(_derive(repair_escapes(abstract), not_names))))
 
 
-def _derive(abstract: str) -> str:
+# Where a phrase may end: before a clause ("that", "which", a comma) or a phrase that qualifies what
+# came before ("for X", "with Y", "in Z"). Before "of", "on" or "to" the words complete the one before
+# ("rests on", "the compliance of"): a phrase ends there only when no other place leaves half a title.
+_CUT_AT = re.compile(r",\s|;\s|\s[—–]\s|\s(?=(?:by|with|for|in|via|using|through|that|which|and|from|under|"
+                     r"across|without|where|while|whose|beyond|towards?)\s)")
+_CUT_LATE = re.compile(r"\s(?=(?:of|on|to|at|into|over|as|between|among|against)\s)")
+
+
+def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
+    """The longest complete phrase of ``title`` within ``limit`` characters: cut where a clause or
+    a phrase starts ("X for Y in Z" -> "X for Y"), never inside parentheses nor before the third word.
+    "…" only when no such place fits (a 90-character run without one)."""
+    title = title.rstrip("…").strip(" ,;:")
+    if len(title) <= limit + WHOLE_SLACK:
+        return title
+
+    def places(pattern: re.Pattern) -> list[int]:
+        return [m.start() for m in pattern.finditer(title) if m.start() <= limit
+                and len(title[:m.start()].split()) >= 3 and title.count("(", 0, m.start()) == title.count(")", 0, m.start())]
+
+    cuts = places(_CUT_AT)
+    if not cuts or cuts[-1] < limit // 2:
+        cuts = sorted(cuts + [at for at in places(_CUT_LATE) if at >= limit // 2])
+    if cuts:
+        return _without_dangling(title[:cuts[-1]])
+    return _without_dangling(title[:title.rfind(" ", 0, limit)]) + "…"
+
+
+# A name is the paper's own when the abstract presents it so: "we propose NAME", "we introduce Long
+# Form (NAME)", "a method called NAME", "**NAME**", "NAME, a framework ..." in a sentence of ours.
+# "Sharpness-Aware Minimization (SAM) is a popular method" or "we modify one step of GD" use a
+# field's name: SAM had titled seven papers of one conference.
+_MARKED = re.compile(r"(?:\*\*|\*|\\textbf\{|\\textsc\{|\\emph\{|\\textit\{|\\texttt\{|\{\\(?:bf|sc|em|it|tt)\s)\s*$")
+_NAMING_BEFORE = re.compile(r"\b(?:" + "|".join(_NAMING_WORDS) + r"|namely|tagged|call|term|dub|coin)\b[^.;]{0,30}$")
+_OUR_BEFORE = re.compile(r"\b[Oo]ur\b[^.;]{0,70}$")
+_OURS = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work))\b")
+_LEAD_WORDS = 6  # "we propose a new benchmark, NAME": the name within the verb's first words
+
+
+def _own_name(abstract: str, name: str, end: int, intros: list[re.Match], long: str) -> bool:
+    """Whether the abstract presents ``name`` (whose long form is ``long``, or "") as its own
+    contribution (see _MARKED and above)."""
+    for at in {abstract.find(name), abstract.rfind(name, 0, end)}:
+        if at < 0:
+            continue
+        starts = [at]
+        if long:
+            lat = abstract.rfind(long.split()[0], max(0, at - 200), at)
+            starts += [lat] if lat >= 0 else []
+        for start in starts:
+            if (_MARKED.search(abstract, max(0, start - 12), start) or _NAMING_BEFORE.search(abstract, max(0, start - 60), start)
+                    or _OUR_BEFORE.search(abstract, max(0, start - 80), start)):
+                return True
+    last = long.split()[-1].lower() if long else ""
+    for m in intros:
+        words = m.group("rest").split()
+        if name in " ".join(words[:_LEAD_WORDS]):
+            return True
+        lead = " ".join(words[:_LEAD_WORDS + len(long.split())]) if long else ""
+        if lead and last in lead.lower() and long.lower() in clean_phrase(lead).lower():  # (a cheap test first)
+            return True
+    if _APPOS.match(abstract, end):
+        sentence_start = max(abstract.rfind(". ", 0, end), -2) + 2
+        return bool(_OURS.search(abstract, sentence_start, abstract.find(". ", end) % (len(abstract) + 1)))
+    return False
+
+
+def _derive(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
     """:func:`derive_title`'s choice, before its end is tidied."""
     intros = list(_INTRO.finditer(abstract))
     found = find_name(abstract, intros)
+    long = _expansion(abstract, found[0]) if found and found[0] not in not_names else ""
+    if found and (found[0] in not_names or not _own_name(abstract, *found, intros, long)):
+        found = None
     focus = _focus(abstract, [m for m in intros if not m.group().startswith(("and", "then"))])
     if found:
         name, end = found
-        long = _expansion(abstract, name)
         if long:
-            return f"{name}: {_trim(long, _budget.get() - 1)}"
+            return f"{name}: {_trim(long, WHOLE_TITLE_WORDS - 1)}"
         if focus:  # "This paper studies the use of NAME for X" names it already, if not cut away
             titled = _capitalized(focus)
-            return titled if name in titled else f"{name}: {_trim(focus, _budget.get() - 1)}"
+            return titled if name in titled else f"{name}: {_trim(focus, WHOLE_TITLE_WORDS - 1)}"
         for phrase in (_phrase_after(abstract, end), _intro_phrase(name, intros)):
             if _informative(phrase):
-                return f"{name}: {_trim(phrase, _budget.get() - 1)}"
+                return f"{name}: {_trim(phrase, WHOLE_TITLE_WORDS - 1)}"
         phrase = (_phrase_before(abstract, name, end) or _purpose_after(abstract, name, end)
                   or _what_it_does(abstract, name, end))
         if phrase:
@@ -562,11 +638,11 @@ def _derive(abstract: str) -> str:
         clause = _first_clause(abstract)
         if len(clause.replace(name, "").split()) < 4:  # not "SparseTSF — This paper introduces SparseTSF"
             return name
-        return f"{name} — {_trim(clause, _budget.get() - 1)}"
+        return f"{name} — {_trim(clause, WHOLE_TITLE_WORDS - 1)}"
     if focus:
         return _capitalized(focus)
     return (_contribution(abstract, intros) or _question(abstract) or _first_clause(abstract)
-            or _trim(_clean(abstract), _budget.get()) or "(empty abstract)")
+            or _trim(clean_phrase(abstract), WHOLE_TITLE_WORDS) or "(empty abstract)")
 
 
 # The question an abstract asks, where it names no contribution: real titles often ask it.
@@ -582,8 +658,8 @@ def _question(abstract: str) -> str:
     m = _QUESTION.search(abstract)
     if not m:
         return ""
-    q = _clean(m.group(1)).rstrip("?") + "?"
-    if not 4 <= len(q.split()) <= _budget.get() or _POINTS_BACK.search(q) or _ANAPHORA.match(q):
+    q = clean_phrase(m.group(1)).rstrip("?") + "?"
+    if not 4 <= len(q.split()) <= MAX_QUESTION_WORDS or _POINTS_BACK.search(q) or _ANAPHORA.match(q):
         return ""
     return q[0].upper() + q[1:]
 
@@ -614,14 +690,14 @@ def _phrase_before(abstract: str, name: str, end: int) -> str:
     begin = articles[-1].start()
     if len(articles) > 1 and abstract[:begin].endswith(" as ") and "," not in abstract[articles[-2].start():begin]:
         begin = articles[-2].start()  # "a novel formulation of SAM as a bilevel optimization problem"
-    phrase = _clean(abstract[begin:named.start()])
+    phrase = clean_phrase(abstract[begin:named.start()])
     if len(phrase.split()) < 2 or "(" in phrase and ")" not in phrase:
         return ""
     if not _informative(phrase) or len(phrase.split()) < 4:
         more = _GOES_ON.match(abstract, end)
         if more and not _BAD_START.match(more.group(1)) and not _ANAPHORA.search(more.group(1)):
-            phrase = f"{phrase} {_clean(more.group(1))}"  # not "to address these issues"
-    return f"{name}: {_trim(phrase, _budget.get() - 1)}" if _informative(phrase) else ""
+            phrase = f"{phrase} {clean_phrase(more.group(1))}"  # not "to address these issues"
+    return f"{name}: {_trim(phrase, WHOLE_TITLE_WORDS - 1)}" if _informative(phrase) else ""
 
 
 def _what_it_does(abstract: str, name: str, end: int) -> str:
@@ -630,9 +706,9 @@ def _what_it_does(abstract: str, name: str, end: int) -> str:
     m = _DOES.match(abstract, end)
     if not m:
         return ""
-    said = _clean(m.group(1))
+    said = clean_phrase(m.group(1))
     phrase = _verb_as_gerund(said)
-    return f"{name}: {_trim(phrase, _budget.get() - 1)}" if phrase != said and _informative(phrase) else ""
+    return f"{name}: {_trim(phrase, WHOLE_TITLE_WORDS - 1)}" if phrase != said and _informative(phrase) else ""
 
 
 _DOES = re.compile(r"[*}$\s]*,?\s*(?:which|that)\s+([a-z]+s\s+[^,.;]+)")
@@ -662,8 +738,8 @@ def _purpose_after(abstract: str, name: str, end: int) -> str:
     m = _FOR_PURPOSE.match(abstract, end)
     if not m:
         return ""
-    purpose = _clean(m.group(1))
-    return f"{name} {_trim(purpose, _budget.get() - 1)}" if len(purpose.split()) >= 3 and _informative(purpose[4:]) else ""
+    purpose = clean_phrase(m.group(1))
+    return f"{name} {_trim(purpose, WHOLE_TITLE_WORDS - 1)}" if len(purpose.split()) >= 3 and _informative(purpose[4:]) else ""
 
 
 # "To reduce the balancing error ..." (a purpose clause taken as the contribution) reads as a
@@ -698,4 +774,4 @@ def _gerund(title: str) -> str:
 
 
 def _capitalized(phrase: str) -> str:
-    return _trim(phrase[0].upper() + phrase[1:], _budget.get())
+    return _trim(phrase[0].upper() + phrase[1:], WHOLE_TITLE_WORDS)

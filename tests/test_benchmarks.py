@@ -44,29 +44,6 @@ def test_search_quality_benchmark_reports_and_analyses():
     assert any("5+ other abstracts all hold" in line for line in lines)
 
 
-def test_title_quality_benchmark_reports_both_measures():
-    """benchmarks/title_quality.py on both test slices: the name measure and the word overlap,
-    well above what a title unrelated to the paper would score (a shuffled control)."""
-    from store.titles import derive_title
-
-    from benchmarks.title_quality import word_f1
-
-    slices = [ROOT / "tests" / "data" / name for name in ("icml_slice.jsonl", "iclr_slice.jsonl")]
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "title_quality.py"), *map(str, slices)],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    rows = [line for line in proc.stdout.splitlines() if line.startswith("| ") and ".jsonl" in line]
-    assert len(rows) == 2
-    import json
-    recs = [json.loads(line) for line in slices[0].read_text().splitlines() if line.strip()]
-    derived = [derive_title(r["abstract"]) for r in recs]
-    shuffled = sum(word_f1(d, r["title"]) for d, r in zip(derived[1:] + derived[:1], recs)) / len(recs)
-    for row in rows:
-        name_share = float(row.split("=")[1].split("%")[0])
-        f1 = float(row.rstrip(" |").rsplit("|", 1)[1])
-        assert name_share >= 60 and f1 > 3 * shuffled, (row, shuffled)  # slices: 44-64 names each
-
-
 def test_phrase_benchmark_runs_on_a_library(tmp_path):
     """benchmarks/phrase_bench.py on a small library: both rows, and it checks that the filter and
     the previous one find the same papers for every phrase (an assertion in the script)."""

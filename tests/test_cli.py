@@ -311,8 +311,8 @@ def test_show_and_tables_render_latex_json_keeps_the_source(run_cli, tmp_path):
     run_cli("import", str(src))
     pid = json.loads(run_cli("list", "--format", "json").stdout)[0]["id"]
     shown = run_cli("show", pid).stdout
-    assert "Breaking the 𝒪(√(T)) Barrier" in shown and "beat the 𝒪(√(T)) regret" in shown and "\\" not in shown
-    assert "Breaking the 𝒪(√(T)) Barrier" in run_cli("list").stdout
+    assert "Breaking the 𝒪(√T) Barrier" in shown and "beat the 𝒪(√T) regret" in shown and "\\" not in shown
+    assert "Breaking the 𝒪(√T) Barrier" in run_cli("list").stdout
     rec = json.loads(run_cli("show", pid, "--format", "json").stdout)
     assert rec["title"].startswith(r"Breaking the $\mathcal{O}") and r"\emph{strict}" in rec["abstract"]
 

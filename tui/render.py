@@ -17,6 +17,7 @@ from rich.text import Text
 
 from store.latex import (BOLD, ITALIC, MATH_SPAN, MD_LINK, UNDERSCORE_ITALIC, WRAPPED_MATH, latex_to_text, plain_text,
                           text_to_unicode, undouble_escapes)
+from store.repair import repair_escapes
 from store.text import display_safe
 
 _SEGMENT = re.compile(
@@ -52,7 +53,7 @@ def render_abstract(abstract: str) -> tuple[Text, list[str]]:
     """The abstract as styled Rich text, and the links it contains (in order)."""
     # Runs of spaces inside a line as one (299 of ICML's and ICLR's 4,870 abstracts hold some:
     # "by  Wiener-Khinchin"), as plain-text output has them; a line's indentation is kept.
-    text = _SPACES.sub(" ", undouble_escapes(display_safe(abstract)))
+    text = _SPACES.sub(" ", undouble_escapes(display_safe(repair_escapes(abstract))))
     if "\\footnote" in text:  # in brackets, as plain text has it, before math or a link splits it
         text = _FOOTNOTE.sub(r"[\1]", text)
     out = Text()
