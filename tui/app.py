@@ -20,6 +20,7 @@ from store.text import counted
 from .commands import ActionsProvider
 from .confine import Confinement
 from .keyqueue import SerialKeys
+from .compat import live_keymap
 from .keymap import binding, key_label, load_keymap
 from .screens.help import HelpScreen
 from .screens.main import MainScreen
@@ -84,7 +85,7 @@ class PapersiftApp(SerialKeys, App):
 
     def current_keymap(self) -> dict[str, str]:
         """The live keymap: action id -> comma-separated keys."""
-        return dict(self._keymap) or dict(self._loaded_keymap)
+        return live_keymap(self) or dict(self._loaded_keymap)
 
     def watch_theme(self, theme: str) -> None:
         if theme != self.settings.theme:

@@ -17,6 +17,8 @@ from functools import partial
 from textual import events
 from textual.app import App
 
+from .compat import is_serial, mark_serial
+
 
 class SerialKeys(App):
     """App mixin: dispatch one key at a time."""
@@ -27,7 +29,7 @@ class SerialKeys(App):
         self._key_in_flight = False
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded and not getattr(event, "_serial", False):
+        if isinstance(event, events.Key) and not event.is_forwarded and not is_serial(event):
             self._held_keys.append(event)
             if not self._key_in_flight:
                 await self._dispatch_next_key()
@@ -40,7 +42,7 @@ class SerialKeys(App):
             return
         self._key_in_flight = True
         event = self._held_keys.popleft()
-        event._serial = True  # type: ignore[attr-defined]
+        mark_serial(event)
         screen = self.screen
         target = self.focused or screen
         chain = list(target.ancestors_with_self)

@@ -19,9 +19,8 @@ import numpy as np
 from textual import events, on, work
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.geometry import Region, Size
+from textual.geometry import Region
 from textual.screen import Screen
-from textual.widgets import Input
 from textual.worker import get_current_worker
 
 from store import Library, PapersiftError
@@ -31,6 +30,7 @@ from store.query import Query, parse_query
 from store.text import counted
 
 from ..clipboard import copy_text
+from ..compat import ImmediateInput
 from ..keymap import TypingKeys, binding, key_label
 from ..messages import AnnotationsChanged
 from ..render import plain_title
@@ -44,20 +44,13 @@ from .confirm import ConfirmScreen
 from .note import NoteScreen
 
 
-class SearchBox(TypingKeys, Input):
+class SearchBox(TypingKeys, ImmediateInput):
     BINDINGS = [binding("search.done", "Back to list"),
                 binding("search.previous", "Earlier search", show=False)]
 
-    def _watch_value(self, value: str) -> None:
-        # Search from the watcher, not from the Changed message: the watcher runs
-        # while the key is handled, so the echoed key and the new list are drawn
-        # in one frame (a message would be handled after the key's frame).
-        # Input's watcher sets virtual_size to (content width, 1), which the screen's layout
-        # has set to another size since: a reactive with layout=True, so every keystroke
-        # laid the whole screen out again. Set quietly first, the watcher finds it
-        # unchanged; the box's size never depends on it.
-        self.set_reactive(Input.virtual_size, Size(self.content_width, 1))
-        super()._watch_value(value)
+    def value_changed_now(self, value: str) -> None:
+        # Search while the key is handled, not from the Changed message: the echoed key and the
+        # new list are drawn in one frame (see tui.compat).
         screen = self.screen if self.is_mounted else None
         if isinstance(screen, MainScreen):
             screen.search_changed(value)
@@ -69,17 +62,8 @@ class SearchBox(TypingKeys, Input):
     def action_previous(self) -> None:
         self.screen.recall_search()
 
-    def _on_paste(self, event: events.Paste) -> None:
-        """Pasted lines arrive as one line (Input keeps only the first): ids copied with I, one
-        per line, list those papers; a title copied over two lines is searched whole."""
-        line = " ".join(event.text.split())
-        if line:
-            if self.selection.is_empty:
-                self.insert_text_at_cursor(line)
-            else:
-                self.replace(line, *self.selection)
-        event.prevent_default()  # not Input's own handler too (it would paste the first line again)
-        event.stop()
+    # A paste arrives as one line (Input keeps only the first; see tui.compat): ids copied with I,
+    # one per line, list those papers; a title copied over two lines is searched whole.
 
 
 # Papers above which the reader and "more like this" wait for a pause and a helper builds the model.

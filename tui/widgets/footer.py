@@ -3,7 +3,7 @@
 The stock Footer schedules a full recompose (a new FooterKey per binding, each
 restyled) on every bindings change, and a focus change is one: at start-up the
 main screen's focus moves several times before the first paint, which cost
-~0.2 s of rebuilt footers. Coalescing the requests shows the same keys.
+~0.2 s of rebuilt footers. Coalescing the requests (tui.compat) shows the same keys.
 
 Below 120 columns ? Help and q Quit come first: at 80 columns the footer is
 cut after about ten keys, and help is where the rest are listed.
@@ -11,14 +11,13 @@ cut after about ten keys, and help is where the rest are listed.
 
 from __future__ import annotations
 
-from textual.widgets import Footer as TextualFooter
+from ..compat import CoalescedFooter
 
 NARROW_BELOW = 120  # columns
 FIRST_WHEN_NARROW = ("help", "quit")  # the app bindings' actions
 
 
-class Footer(TextualFooter):
-    _recompose_pending = False
+class Footer(CoalescedFooter):
     _narrow = False
 
     def on_resize(self, event) -> None:
@@ -35,15 +34,3 @@ class Footer(TextualFooter):
                            key=lambda k: FIRST_WHEN_NARROW.index(k.action))
             keys = first + [k for k in keys if k not in first]
         yield from keys
-
-    def bindings_changed(self, screen) -> None:
-        self._bindings_ready = True
-        if not screen.app.app_focus:
-            return
-        if self.is_attached and screen is self.screen and not self._recompose_pending:
-            self._recompose_pending = True
-            self.call_after_refresh(self._recompose_once)
-
-    async def _recompose_once(self) -> None:
-        self._recompose_pending = False
-        await self.recompose()

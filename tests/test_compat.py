@@ -1,0 +1,78 @@
+"""tui.compat's reach into Textual: each private member it uses is still there and still does what
+compat relies on. A failure here names the member a Textual upgrade changed (see tui/compat.py)."""
+
+import inspect
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import Footer, Input
+
+from tui import compat
+
+
+def test_input_still_has_the_private_watcher_and_paste_handler():
+    assert callable(getattr(Input, "_watch_value", None)), "Input._watch_value is gone (tui.compat.ImmediateInput)"
+    assert "value" in inspect.signature(Input._watch_value).parameters
+    assert callable(getattr(Input, "_on_paste", None)), "Input._on_paste is gone (tui.compat.ImmediateInput)"
+
+
+def test_footer_still_sets_bindings_ready_in_bindings_changed():
+    source = inspect.getsource(Footer.bindings_changed)
+    assert "_bindings_ready" in source, "Footer.bindings_changed no longer sets _bindings_ready (CoalescedFooter)"
+    assert "recompose" in source
+
+
+def test_app_keeps_its_keymap_in_a_private_dict():
+    app = App()
+    app.set_keymap({"quit": "ctrl+q"})
+    assert compat.live_keymap(app) == {"quit": "ctrl+q"}, "App._keymap changed (tui.compat.live_keymap)"
+
+
+def test_textual_serve_still_builds_its_web_app_in_make_app():
+    server = pytest.importorskip("textual_serve.server")
+    assert inspect.iscoroutinefunction(server.Server._make_app), "textual-serve's Server._make_app changed (tui.serve)"
+
+
+class _Box(compat.ImmediateInput):
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[str] = []
+
+    def value_changed_now(self, value: str) -> None:
+        self.seen.append(value)
+
+
+class _BoxApp(App):
+    def compose(self) -> ComposeResult:
+        yield _Box()
+        yield compat.CoalescedFooter()
+
+
+async def test_the_hooks_run_when_textual_calls_the_private_members():
+    """Typing runs value_changed_now during the key (the private watcher); a two-line paste arrives
+    whole (the private paste handler); focus changes leave one footer with the keys."""
+    from textual import events
+
+    app = _BoxApp()
+    async with app.run_test() as pilot:
+        box = app.query_one(_Box)
+        box.focus()
+        await pilot.press("a", "b")
+        assert box.seen[-1] == "ab"
+        box.post_message(events.Paste("one\ntwo"))
+        await pilot.pause()
+        assert box.value == "abone two" and box.seen[-1] == "abone two"
+        for _ in range(3):
+            box.blur()
+            box.focus()
+        await pilot.pause()
+        assert len(app.query(compat.CoalescedFooter)) == 1
+
+
+def test_a_key_marked_serial_is_known_as_such():
+    from textual import events
+
+    key = events.Key("a", "a")
+    assert not compat.is_serial(key)
+    compat.mark_serial(key)
+    assert compat.is_serial(key)

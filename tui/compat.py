@@ -1,0 +1,95 @@
+"""Every use of a private Textual member, in one place.
+
+Textual is pinned to a minor version (pyproject.toml) because these reach past its
+public API. Each is here with its reason, and ``tests/test_compat.py`` fails loudly,
+naming the member, if a Textual release changes it: a Textual upgrade means reading
+this file and running that test.
+
+- ``Input._watch_value``: a search runs inside the key's own handling, so the echoed
+  key and the new list are drawn in one frame (the ``Changed`` message is handled a
+  frame later). See :class:`ImmediateInput`.
+- ``Input._on_paste``: Input keeps only the first line of a paste; ids copied one per
+  line, or a title over two lines, must arrive whole. See :class:`ImmediateInput`.
+- ``Footer.bindings_changed`` and ``Footer._bindings_ready``: the stock footer rebuilds
+  itself on every focus change; the start-up's several focus moves cost ~0.2 s of
+  rebuilt footers. See :class:`CoalescedFooter`.
+- ``App._keymap``: the live keymap (Textual has ``set_keymap`` but no getter).
+  See :func:`live_keymap`.
+- An attribute of our own on a Textual ``Key`` event, which marks a key the
+  one-key-at-a-time dispatcher has queued already. See :func:`mark_serial`.
+- textual-serve's ``Server._make_app`` (tui.serve adds the access guard to the web app it
+  builds; textual-serve has no hook for middleware). It stays in tui.serve, which imports
+  aiohttp only when serving; the test checks it too.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import App
+from textual.geometry import Size
+from textual.widgets import Footer, Input
+
+_SERIAL = "_papersift_serial"
+
+
+class ImmediateInput(Input):
+    """An Input that calls :meth:`value_changed_now` from inside Input's own value watcher, and
+    hands a whole multi-line paste to :meth:`paste_text`."""
+
+    def _watch_value(self, value: str) -> None:
+        # Input's watcher sets virtual_size to (content width, 1), which the screen's layout has
+        # set to another size since: a reactive with layout=True, so every keystroke laid the
+        # whole screen out again. Set quietly first, the watcher finds it unchanged; the box's
+        # size never depends on it.
+        self.set_reactive(Input.virtual_size, Size(self.content_width, 1))
+        super()._watch_value(value)
+        self.value_changed_now(value)
+
+    def value_changed_now(self, value: str) -> None:
+        """Called while the key that changed the value is handled (before it is drawn)."""
+
+    def _on_paste(self, event: events.Paste) -> None:
+        self.paste_text(event.text)
+        event.prevent_default()  # not Input's own handler too (it would paste the first line again)
+        event.stop()
+
+    def paste_text(self, text: str) -> None:
+        """A paste, every line of it (Input's own keeps the first): here, the lines joined by spaces."""
+        line = " ".join(text.split())
+        if line:
+            if self.selection.is_empty:
+                self.insert_text_at_cursor(line)
+            else:
+                self.replace(line, *self.selection)
+
+
+class CoalescedFooter(Footer):
+    """Textual's Footer, recomposed at most once per refresh however often the bindings change."""
+
+    _recompose_pending = False
+
+    def bindings_changed(self, screen) -> None:
+        self._bindings_ready = True  # what the stock method sets before its first recompose
+        if not screen.app.app_focus:
+            return
+        if self.is_attached and screen is self.screen and not self._recompose_pending:
+            self._recompose_pending = True
+            self.call_after_refresh(self._recompose_once)
+
+    async def _recompose_once(self) -> None:
+        self._recompose_pending = False
+        await self.recompose()
+
+
+def live_keymap(app: App) -> dict[str, str]:
+    """The keymap the app runs with (action id -> comma-separated keys), as ``set_keymap`` set it."""
+    return dict(app._keymap)
+
+
+def mark_serial(event: events.Key) -> None:
+    """Mark a key as dispatched by the one-key-at-a-time queue (see tui.keyqueue)."""
+    setattr(event, _SERIAL, True)
+
+
+def is_serial(event: events.Event) -> bool:
+    return bool(getattr(event, _SERIAL, False))
