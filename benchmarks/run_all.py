@@ -28,6 +28,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 OUT = HERE / "out"
 sys.path.insert(0, str(ROOT))
+# Child processes (the timed `papersift` runs) import this tree's code, not whatever an editable
+# install points at: two checkouts timed side by side then time their own code.
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
 
 QUERIES = ["graph neural network message passing", "diffusion models for image generation", "reinforcement learning policy",
            "large language model reasoning", "federated learning privacy"]

@@ -429,7 +429,7 @@ async def test_a_note_that_cannot_be_saved_on_a_full_disk_is_never_lost(lib, tmp
     import store.atomic
     from textual.widgets import TextArea
     from tui.app import make_app
-    from tui.cli import print_unsaved_notes
+    from tui.cli_commands import print_unsaved_notes
     lib.set_star([lib.corpus.papers[5].id], 1)
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     pid = lib.corpus.papers[0].id

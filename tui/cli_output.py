@@ -67,6 +67,13 @@ def print_labelled(c, sections: list[tuple[str, list[str]]]) -> None:
             c.print(display_safe(f"  {label}{line}", False), markup=False)
 
 
+def escaped(text: object) -> str:
+    """``text`` display-safe and with Rich markup escaped, for a line printed with markup of our own."""
+    from rich.markup import escape
+    from store.text import display_safe
+    return escape(display_safe(str(text)))
+
+
 def emit_json(obj: object) -> None:
     from store.records import safe_json
 

@@ -1,4 +1,5 @@
-"""CLI commands for export and annotation exchange."""
+"""The ``papersift`` commands that take the library elsewhere: export, import-annotations (a
+colleague's triage merged field by field) and serve (the app in a browser)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
 
 def register(add) -> None:
     """Add this module's subcommands to the parser (``add`` is build_parser's helper)."""
-    p = add("export", "export papers and annotations (Markdown, CSV, JSON, JSONL, BibTeX, Org, CSL-JSON, RIS)", None)
+    p = add("export", "export papers and annotations (Markdown, CSV, JSON, JSONL, BibTeX, Org, CSL-JSON, RIS)", None,
+            run=export)
     p.add_argument("--format", choices=FORMATS, default="md", help="output format (default: md)")
     p.add_argument("--status", action="append", default=[], choices=STATUSES, help="only this status (repeatable)")
     p.add_argument("--tag", action="append", default=[], help="only papers with this tag (repeatable)")
@@ -30,15 +32,7 @@ def register(add) -> None:
                    help="Markdown grouping: status, tag, venue (and year) or area")
     p.add_argument("--abstracts", action="store_true", help="Markdown: include abstracts")
     p.add_argument("--output", "-o", metavar="FILE", help="write here (atomically) instead of standard output")
-    p = add("similar", "papers most like this one (TF-IDF + LSA)")
-    p.add_argument("id")
-    p.add_argument("--limit", type=out.count_arg, default=10)
-    p = add("recommend", "unread papers ranked by your tags, stars and to-read list (a linear model per tag)")
-    p.add_argument("--tag", help="learn from this tag (default: your starred and to-read papers)")
-    p.add_argument("--limit", type=out.count_arg, default=20)
-    p = add("topics", "cluster the library into topics with labels, counts and triage progress", ("table", "json"))
-    p.add_argument("--k", type=int, help="number of topics (default: about sqrt(papers / 2), 2 to 50)")
-    p = add("serve", "run the app in a web browser (on this computer only, behind a secret URL)", None)
+    p = add("serve", "run the app in a web browser (on this computer only, behind a secret URL)", None, run=serve)
     p.add_argument("--host", default="127.0.0.1",
                    help="interface to listen on (default: 127.0.0.1; anything else is reachable by others)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
@@ -47,27 +41,13 @@ def register(add) -> None:
                    help="the folder the browser's import and export dialogs may use besides the library "
                         "(default: LIBRARY/exports)")
     p.add_argument("--keymap", metavar="FILE", help="a keymap.toml overriding the default keys")
-    p = add("import-annotations", "merge annotations from a papersift JSON/JSONL export", ("text", "json"))
+    p = add("import-annotations", "merge annotations from a papersift JSON/JSONL export", ("text", "json"),
+            run=import_annotations)
     p.add_argument("file")
     p.add_argument("--dry-run", action="store_true", help="show what would change; change nothing")
 
 
-def run_extra(lib: Library, args: argparse.Namespace) -> int:
-    if args.command == "export":
-        return _export(lib, args)
-    if args.command == "import-annotations":
-        return _import_annotations(lib, args)
-    if args.command in ("similar", "recommend"):
-        return _ranked(lib, args)
-    if args.command == "topics":
-        return _topics(lib, args)
-    if args.command == "serve":
-        from .serve import serve
-        return serve(lib, args.host, args.port, args.keymap, token=args.token, exports=args.exports)
-    raise PapersiftError(f"unknown command {args.command!r}")
-
-
-def _export(lib: Library, args: argparse.Namespace) -> int:
+def export(lib: Library, args: argparse.Namespace, opened=None) -> int:
     from store.atomic import atomic_write_text
     from store.export import export_text, selection_query
 
@@ -97,7 +77,7 @@ def _export(lib: Library, args: argparse.Namespace) -> int:
     return 0
 
 
-def _import_annotations(lib: Library, args: argparse.Namespace) -> int:
+def import_annotations(lib: Library, args: argparse.Namespace, opened=None) -> int:
     path = Path(args.file)
     from store.exchange import plan_merge, read_annotation_records  # (dedup's imports: only when merging)
     records = read_annotation_records(path)
@@ -117,31 +97,6 @@ def _import_annotations(lib: Library, args: argparse.Namespace) -> int:
     return 0
 
 
-def _ranked(lib: Library, args: argparse.Namespace) -> int:
-    from store.records import paper_record
-    if args.command == "similar":
-        rows = [(p, score, [], []) for p, score in lib.similar(args.id, args.limit)]
-    else:
-        rows = lib.recommend(args.tag, args.limit)
-    if args.format == "json":
-        out.emit_json([{**paper_record(p, lib.annotation(p.id)), "score": round(score, 4), "because": terms,
-                        "like": like} for p, score, terms, like in rows])
-        return 0
-    from store.text import display_safe
-
-    from .render import short_title
-    for p, score, terms, like in rows:
-        why = f"\t(because: {', '.join(terms)})" if terms else ""
-        near = ("\t(like " + ", ".join(f"★ {short_title(lib.paper(i).title)}" for i in like) + ")") if like else ""
-        sys.stdout.write(f"{p.id}\t{score:.3f}\t{display_safe(p.title, False)}{why}{near}\n")
-    return 0
-
-
-def _topics(lib: Library, args: argparse.Namespace) -> int:
-    rows = lib.topic_summary(args.k)
-    if args.format == "json":
-        out.emit_json(rows)
-        return 0
-    for r in rows:
-        sys.stdout.write(f"topic:{r['topic']:<3} {counted(r['papers'], 'paper'):>13}  {r['triaged']:>5} triaged  {r['label']}\n")
-    return 0
+def serve(lib: Library, args: argparse.Namespace, opened=None) -> int:
+    from .serve import serve as serve_app
+    return serve_app(lib, args.host, args.port, args.keymap, token=args.token, exports=args.exports)

@@ -1,0 +1,377 @@
+"""The ``papersift`` commands that work on the library itself: open, import, list and search,
+triage (status, star, tag, note, remove, undo), retitle, history, stats, tags, dedup and doctor.
+
+Each command is a function of (library, arguments, what opening the library found), registered
+with its arguments by :func:`register`; :mod:`tui.cli` parses and dispatches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from store import locations
+from store.choices import STATUSES
+from store.errors import PapersiftError
+from store.models import normalize_tag
+from store.text import counted
+
+from . import cli_output as out
+
+if TYPE_CHECKING:
+    from store import Library
+
+
+@dataclass
+class Opened:
+    """What opening the library found: damage kept in backups/ (said first), and whether it was new."""
+
+    problems: list[str] = field(default_factory=list)
+    new_library: bool = False
+
+
+def register(add) -> None:
+    """Add these commands to the parser (``add`` is tui.cli.build_parser's helper)."""
+    p = add("open", "open the app (importing FILEs first; a library folder given alone is opened)", None, run=open_app)
+    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("--keymap", metavar="FILE", help="a keymap.toml overriding the default keys")
+    p.add_argument("--fresh", action="store_true",
+                   help="start with an empty search at the top of the list, not where this library was left")
+    # Set by `papersift serve` for each browser session: the dialogs reach files only inside these folders.
+    p.add_argument("--confine", action="append", metavar="DIR", help=argparse.SUPPRESS)
+    p = add("import", "import dumps, JSON/JSONL (OpenReview too), CSV, BibTeX, RIS or arXiv files (or folders of them)",
+            ("text", "json"), run=import_files)
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p = add("list", "list papers, optionally filtered", run=list_papers)
+    p.add_argument("--status", choices=STATUSES)
+    p.add_argument("--tag", action="append", default=[])
+    p.add_argument("--query", default="", help="a search query (same syntax as the app)")
+    p.add_argument("--sort", choices=("import", "status", "star", "random"), default="import")
+    p.add_argument("--limit", type=out.count_arg)
+    p = add("search", "fuzzy, ranked search (any word order, typos forgiven)", run=list_papers)
+    p.add_argument("query", nargs="+", help="words, and filters such as status:unread tag:rl -tag:maybe star:>=2 "
+                   "author:peyre file:day2 \"exact phrase\"")
+    p.add_argument("--limit", type=out.count_arg, default=20)
+    p = add("show", "show one paper in full", ("text", "json"), run=show)
+    p.add_argument("id")
+    p = add("status", "set the reading status of papers", ("text", "json"), run=set_status)
+    p.add_argument("ids", nargs="+", metavar="ID")
+    p.add_argument("status", choices=STATUSES)
+    p = add("star", "set a star rating 0-3", ("text", "json"), run=set_star)
+    p.add_argument("id")
+    p.add_argument("stars", type=int, choices=range(0, 4), metavar="N")
+    p = add("tag", "add (or --remove) tags on a paper", ("text", "json"), run=tag)
+    p.add_argument("id")
+    p.add_argument("tags", nargs="+", metavar="TAG")
+    p.add_argument("--remove", action="store_true")
+    p = add("tags", "list tags with counts, or rename/merge them across the library", ("table", "json"), run=tags)
+    p.add_argument("action", nargs="?", choices=("list", "rename", "merge"), default="list")
+    p.add_argument("names", nargs="*", metavar="TAG", help="rename: OLD NEW; merge: TAG... --into TAG")
+    p.add_argument("--into", metavar="TAG", help="merge: the tag the others become")
+    p = add("note", "set a paper's note (TEXT '-' reads standard input; '' clears it)", ("text", "json"), run=note)
+    p.add_argument("id")
+    p.add_argument("text")
+    p = add("remove", "remove papers and their annotations (a backup first; `papersift undo` brings them back)",
+            ("text", "json"), run=remove)
+    p.add_argument("ids", nargs="*", metavar="ID")
+    p.add_argument("--query", help="remove the papers of this search's result set (same syntax as the app)")
+    p.add_argument("--sample", action="store_true", help="remove the bundled sample papers")
+    p.add_argument("--dry-run", action="store_true", help="list what would be removed; remove nothing")
+    add("undo", "undo the last change (repeatable; survives restarts)", ("text", "json"), run=undo_or_redo)
+    add("redo", "make again what the last undo reverted (until a new change is made)", ("text", "json"),
+        run=undo_or_redo)
+    add("retitle", "derive again, with this version's rules, the titles of papers imported without one",
+        ("text", "json"), run=retitle)
+    p = add("history", "the recent changes that undo would revert", ("text", "json"), run=history)
+    p.add_argument("--limit", type=out.count_arg, default=20)
+    add("stats", "counts by status, star, tag, venue and area; the commonest keywords", ("text", "json"), run=stats)
+    p = add("dedup", "near-duplicate merges: --report lists them, --split ID undoes one", ("text", "json"), run=dedup)
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--report", action="store_true")
+    g.add_argument("--split", metavar="ID")
+    p = add("doctor", "check the library; --repair fixes what can be fixed safely (from backups)", ("text", "json"),
+            run=doctor, library=False)
+    p.add_argument("--repair", action="store_true")
+
+
+def open_app(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    if args.keymap and not Path(args.keymap).is_file():
+        raise PapersiftError(f"{args.keymap}: no such keymap file")
+    imported = _import(lib, args.files).line() if args.files else None
+    from .app import make_app
+    app = make_app(lib, keymap_path=Path(args.keymap) if args.keymap else None, resume=not args.fresh,
+                   confine=[Path(d) for d in args.confine or []])
+    if imported:  # said in the app, where the person is looking, and left on the terminal after it
+        app.startup_notices.append(imported)
+    app.startup_notices += opened.problems
+    app.first_start = opened.new_library and not imported and len(lib) > 0  # the seeds: say so, and how to import
+    from store.session import snapshot
+    opened_with = snapshot(lib.annotations)
+    app.run()
+    if imported:
+        out.say(imported, stderr=True)
+    for problem in opened.problems:
+        out.say(f"warning: {problem}", stderr=True)
+    if app.main_screen.writes is not None:  # changes that waited for another papersift's lock
+        for failure in app.main_screen.writes.drain(lambda line: out.say(line, stderr=True)):
+            out.say(f"error: {failure}", stderr=True)
+    _say_what_the_session_kept(lib, opened_with)
+    print_unsaved_notes(app.main_screen.unsaved_notes)
+    return 0
+
+
+def import_files(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    summary = _import(lib, args.paths)
+    if args.format == "json":
+        out.emit_json({**summary.to_dict(), "papers": len(lib)})
+    else:
+        out.say(summary.line() + f"; the library now holds {counted(len(lib), 'paper')}")
+    return 0
+
+
+def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    """``list`` (filters and a sort) and ``search`` (a ranked query): the result set, or, when no
+    paper holds every word, a note and (for search) the best partial matches."""
+    searching = args.command == "search"
+    if searching:
+        result = lib.search(" ".join(args.query), limit=args.limit)
+    else:
+        parts = [args.query] + [f"status:{args.status}"] * bool(args.status) + [f"tag:{t}" for t in args.tag]
+        result = lib.search(" ".join(p for p in parts if p), sort=args.sort, limit=args.limit)
+    for err in result.errors:
+        out.console(stderr=True).print(f"[yellow]warning:[/yellow] {out.escaped(err)}")  # a query may hold "[x]"
+    shown = result.matches
+    if not len(shown) and result.weaker:  # no paper holds every word: say so
+        out.say("no paper holds every word of the query" + ("; the best partial matches:" if searching
+                                                              else " (`papersift search` shows partial matches)"),
+                stderr=True)
+        if searching:
+            shown = result.indices
+    out.print_papers(lib, shown, args.format, total=len(lib))
+    return 0
+
+
+def show(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    out.print_paper(lib, args.id, "json" if args.format == "json" else "table")
+    return 0
+
+
+def set_status(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    ids = [lib.paper(i).id for i in args.ids]
+    lib.set_status(ids, args.status)
+    return _ack(args, f"{counted(len(ids), 'paper')} marked {args.status}", lib, ids)
+
+
+def set_star(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    pid = lib.paper(args.id).id
+    lib.set_star([pid], args.stars)
+    return _ack(args, f"{pid} starred {out.stars(args.stars)}", lib, [pid])
+
+
+def tag(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    pid = lib.paper(args.id).id
+    (lib.remove_tags if args.remove else lib.add_tags)([pid], args.tags)
+    return _ack(args, f"{pid} tags: {' '.join('#' + t for t in lib.annotation(pid).tags) or '(none)'}", lib, [pid])
+
+
+def note(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    pid = lib.paper(args.id).id
+    lib.set_note(pid, sys.stdin.read() if args.text == "-" else args.text)
+    return _ack(args, f"{pid} note saved", lib, [pid])
+
+
+def retitle(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    changed, derived = lib.retitle()
+    if args.format == "json":
+        out.emit_json({"changed": changed, "derived": derived, "papers": len(lib)})
+    else:
+        out.console().print(f"{counted(changed, 'title')} derived anew, of {counted(derived, 'paper')} "
+                            f"without a title of its own; read titles are left as they are")
+    return 0
+
+
+def undo_or_redo(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    cmd = args.command
+    label = lib.undo() if cmd == "undo" else lib.redo()
+    if args.format == "json":
+        out.emit_json({f"{cmd}ne": label})
+    else:
+        out.say(f"{cmd}ne: {label}" if label else f"nothing to {cmd}")
+    return 0
+
+
+def history(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    entries = lib.store.history(args.limit)
+    if args.format == "json":
+        out.emit_json(entries)
+    else:
+        for e in entries:
+            out.say(f"{e['time'][:19]}  {e['label']}{_changed_paper(lib, e)}")
+        if not entries:
+            out.console().print("no changes to undo")
+    return 0
+
+
+def stats(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    out.print_stats(lib.stats(), args.format)
+    return 0
+
+
+def _changed_paper(lib: Library, entry: dict) -> str:
+    """Which paper a history entry changed: " · ID Title" for one paper ('' for several: the
+    label counts them)."""
+    pids = list(dict.fromkeys([*(entry.get("after") or {}), *(entry.get("before") or {})]))
+    if len(pids) != 1:
+        return ""
+    idx = lib.corpus.index_of(pids[0])
+    if idx is None:
+        return f" · {pids[0]} (no longer in the library)"
+    from .render import plain_title
+    title = plain_title(lib.corpus.papers[idx].title)
+    return f" · {pids[0]} {title[:70] + '…' if len(title) > 70 else title}"
+
+
+def remove(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    from store.removal import sample_ids
+    if bool(args.ids) + bool(args.query) + args.sample != 1:
+        raise PapersiftError("name what to remove: papersift remove ID... | --query QUERY | --sample")
+    if args.sample:
+        ids, what = sample_ids(lib), "the bundled sample"
+    elif args.query:
+        ids, what = [p.id for p, _ in lib.pairs(args.query)], f"the papers of {args.query!r}"
+    else:
+        ids, what = [lib.paper(i).id for i in args.ids], ""
+    annotated = sum(1 for i in ids if i in lib.annotations)
+    if args.dry_run or not ids:
+        if args.format == "json":
+            out.emit_json({"would_remove": ids, "annotated": annotated, "dry_run": True})
+        else:
+            out.say(f"would remove {counted(len(ids), 'paper')}" + (f" ({what})" if what else "")
+                    + (f", {annotated:,} of them annotated" if annotated else ""))
+        return 0
+    n = lib.remove(ids, f"remove {counted(len(ids), 'paper')}" + (f" ({what})" if what else ""))
+    if args.format == "json":
+        out.emit_json({"removed": ids, "annotated": annotated})
+    else:
+        out.say(f"removed {counted(n, 'paper')}" + (f" with their annotations ({annotated:,} annotated)" if annotated else "")
+                + "; backed up first, and `papersift undo` brings them back")
+    return 0
+
+
+def tags(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    if args.action == "rename":
+        if len(args.names) != 2:
+            raise PapersiftError("usage: papersift tags rename OLD NEW")
+        n = lib.rename_tag(*args.names)
+        out.say(f"renamed on {counted(n, 'paper')}")
+        return 0
+    if args.action == "merge":
+        if not args.into or not args.names:
+            raise PapersiftError("usage: papersift tags merge TAG... --into TAG (the tags named become the "
+                                 "--into tag; one undo reverts it)")
+        n = lib.merge_tags(args.names, args.into)
+        out.say(f"merged {', '.join('#' + normalize_tag(t) for t in args.names)} into "
+                f"#{normalize_tag(args.into)} on {counted(n, 'paper')}")
+        return 0
+    counts = lib.tag_counts()
+    if args.format == "json":
+        out.emit_json(dict(counts.most_common()))
+    else:
+        for tag, count in counts.most_common():
+            out.say(f"{count:>5}  #{tag}")
+        if not counts:
+            out.say("no tags yet (`papersift tag ID TAG`, or t in the app)")
+    return 0
+
+
+def dedup(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    if args.split:
+        new = lib.split(args.split)
+        if args.format == "json":
+            out.emit_json([p.id for p in new])
+        else:
+            out.console().print(f"split off {counted(len(new), 'paper')}: {', '.join(p.id for p in new)}")
+        return 0
+    report = lib.dedup_report()
+    if args.format == "json":
+        out.emit_json(report)
+        return 0
+    c = out.console()
+    if not report:
+        c.print("no near-duplicate merges (exact duplicates are merged silently; see `papersift show ID` sources)")
+    for r in report:
+        srcs = ", ".join(f"{s['file']}#{s['position']}" for s in r["sources"])
+        c.print(f"{r['paper']} <- {r['variant']}  similarity {r['similarity']:.2f}  from {srcs}", markup=False)
+    return 0
+
+
+def doctor(args: argparse.Namespace) -> int:
+    """Runs on the folder itself, so it works when the library cannot be opened."""
+    from store import Library
+    from store.doctor import check_index_cache, run_doctor
+
+    folder = locations.library_dir(args.library)
+    report = run_doctor(folder, repair=args.repair)
+    if report.healthy and (folder / locations.CORPUS_FILE).exists():
+        check_index_cache(Library(folder), args.repair, report)
+    if args.format == "json":
+        out.emit_json({"library": str(folder), **report.to_dict()})
+    else:
+        c = out.console()
+        c.print(f"library {folder}", markup=False)
+        out.print_labelled(c, [("ok       ", report.ok), ("problem  ", report.problems),
+                               ("repaired ", report.repaired)])
+        if report.problems and not args.repair:
+            c.print("run `papersift doctor --repair` to repair what can be repaired safely", markup=False)
+    return 0 if report.healthy else 1
+
+
+def _import(lib: Library, paths: list[str]):
+    state: dict = {}
+
+    def progress(done: int, total: int) -> None:
+        if total < 2000 or not sys.stderr.isatty():  # a bar is for a person watching a terminal
+            return
+        if "bar" not in state:
+            from rich.progress import Progress
+            state["bar"] = Progress(transient=True, console=out.console(stderr=True))
+            state["bar"].start()
+            state["task"] = state["bar"].add_task("deduplicating", total=total)
+        state["bar"].update(state["task"], completed=done)
+
+    try:
+        return lib.import_paths(paths, progress=progress, replace_sample=True)
+    finally:
+        if "bar" in state:
+            state["bar"].stop()
+
+
+def _say_what_the_session_kept(lib: Library, opened_with) -> None:
+    """After the app closes: what the sitting changed, and where it is kept (nothing if nothing)."""
+    from store.session import session_line, snapshot
+    try:
+        lib.refresh()  # as saved, another terminal's changes included
+    except PapersiftError:
+        return  # the app has already said what is wrong with the file
+    line = session_line(opened_with, snapshot(lib.annotations))
+    if line:
+        out.say(f"{line}; saved in {lib.folder}", stderr=True)
+
+
+def print_unsaved_notes(notes: dict[str, str]) -> None:
+    """The last resort for notes the app could neither save nor keep as a draft (a full disk):
+    their text on the terminal, where it can still be copied."""
+    for pid, text in notes.items():
+        out.say(f"the note on {pid} could not be saved; its text:\n{text}\n", stderr=True)
+
+
+def _ack(args: argparse.Namespace, message: str, lib: Library, ids: list[str]) -> int:
+    if getattr(args, "format", "text") == "json":
+        from store.records import paper_record
+        out.emit_json([paper_record(lib.paper(i), lib.annotation(lib.paper(i).id)) for i in ids])
+    else:
+        out.say(message)  # tags and ids as typed: "[draft]" is not markup
+    return 0

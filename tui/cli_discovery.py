@@ -1,0 +1,59 @@
+"""The ``papersift`` commands that find papers by what they are like: similar, recommend, topics."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from store.text import counted
+
+from . import cli_output as out
+
+if TYPE_CHECKING:
+    from store import Library
+
+
+def register(add) -> None:
+    """Add these commands to the parser (``add`` is tui.cli.build_parser's helper)."""
+    p = add("similar", "papers most like this one (TF-IDF + LSA)", run=ranked)
+    p.add_argument("id")
+    p.add_argument("--limit", type=out.count_arg, default=10)
+    p = add("recommend", "unread papers ranked by your tags, stars and to-read list (a linear model per tag)",
+            run=ranked)
+    p.add_argument("--tag", help="learn from this tag (default: your starred and to-read papers)")
+    p.add_argument("--limit", type=out.count_arg, default=20)
+    p = add("topics", "cluster the library into topics with labels, counts and triage progress", ("table", "json"),
+            run=topics)
+    p.add_argument("--k", type=int, help="number of topics (default: about sqrt(papers / 2), 2 to 50)")
+
+
+def ranked(lib: Library, args: argparse.Namespace, opened=None) -> int:
+    """``similar`` (papers like one) and ``recommend`` (papers like the ones you marked), with why."""
+    from store.records import paper_record
+    if args.command == "similar":
+        rows = [(p, score, [], []) for p, score in lib.similar(args.id, args.limit)]
+    else:
+        rows = lib.recommend(args.tag, args.limit)
+    if args.format == "json":
+        out.emit_json([{**paper_record(p, lib.annotation(p.id)), "score": round(score, 4), "because": terms,
+                        "like": like} for p, score, terms, like in rows])
+        return 0
+    from store.text import display_safe
+
+    from .render import short_title
+    for p, score, terms, like in rows:
+        why = f"\t(because: {', '.join(terms)})" if terms else ""
+        near = ("\t(like " + ", ".join(f"★ {short_title(lib.paper(i).title)}" for i in like) + ")") if like else ""
+        sys.stdout.write(f"{p.id}\t{score:.3f}\t{display_safe(p.title, False)}{why}{near}\n")
+    return 0
+
+
+def topics(lib: Library, args: argparse.Namespace, opened=None) -> int:
+    rows = lib.topic_summary(args.k)
+    if args.format == "json":
+        out.emit_json(rows)
+        return 0
+    for r in rows:
+        sys.stdout.write(f"topic:{r['topic']:<3} {counted(r['papers'], 'paper'):>13}  {r['triaged']:>5} triaged  {r['label']}\n")
+    return 0
