@@ -22,7 +22,7 @@ from .parallel import map_list, shared_pool
 from .parse import RawRecord
 from .text import counted, first_few, normalize
 from .title_library import field_names, name_tokens, settle
-from .titles import derive_title
+from .titles import derive_title, derive_titles
 
 
 @dataclass
@@ -88,13 +88,14 @@ def _fingerprints(shs: list[np.ndarray]) -> np.ndarray:
 
 def _new_paper_chunk(items: list[tuple[str, str, bool]]) -> list[tuple[np.ndarray, np.ndarray, str | None, frozenset[str]]]:
     """For (normalized abstract, abstract, whether it needs a title): shingles, LSH band keys, the derived
-    title (or None) and the abstract's name-shaped words.
+    title with the title it has without its leading name (or None: see store.titles.derive_titles),
+    and the abstract's name-shaped words.
 
     Shingle hashes use Python's per-process salted ``hash``; forked workers share
     the parent's salt, so their shingles compare with the parent's.
     """
     shs = [shingles(norm) for norm, _, _ in items]
-    return [(sh, keys, derive_title(abstract) if untitled else None, name_tokens(abstract))
+    return [(sh, keys, derive_titles(abstract) if untitled else None, name_tokens(abstract))
             for sh, keys, (_, abstract, untitled) in zip(shs, _fingerprints(shs), items)]
 
 
@@ -173,9 +174,11 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
     prep.known = prep.new = None  # the shingles of every paper: freed once the candidates are found
     shs = [k[0] for k in known] + [p[0] for p in prepared]
     candidates = candidate_pairs(np.vstack([k[1] for k in known] + [p[1] for p in prepared])) if shs else {}
-    titles = {i: p[2] for i, p in zip(unknown, prepared) if p[2] is not None}
+    titles = {i: p[2][0] for i, p in zip(unknown, prepared) if p[2] is not None}
+    nameless = {i: p[2][1] for i, p in zip(unknown, prepared) if p[2] is not None}
     names = [k[2] for k in known] + [p[3] for p in prepared]  # row -> name-shaped words
-    fresh: list[Paper] = []  # new papers with a derived title, settled at the end (see store.title_library)
+    fresh: list[tuple[Paper, str | None]] = []  # new papers with a derived title (and the title without its
+    # name), settled at the end (see store.title_library)
     row_of = {i: m + n for n, i in enumerate(unknown)}
     owner: list[str | None] = ([p.id for p in corpus] if m else []) + [None] * len(unknown)  # row -> paper id
     del known, prepared
@@ -238,7 +241,7 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
         new_norms[rid] = norm
         summary.new += 1
         if paper.derived_title:
-            fresh.append(paper)
+            fresh.append((paper, nameless.get(i)))
     if fresh:
         _settle_titles(corpus, fresh, field_names(names[r] for r, key in enumerate(owner) if key is not None))
     if progress:
@@ -246,12 +249,15 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
     return new_norms
 
 
-def _settle_titles(corpus: Corpus, fresh: list[Paper], fields: frozenset[str]) -> None:
+def _settle_titles(corpus: Corpus, fresh: list[tuple[Paper, str | None]], fields: frozenset[str]) -> None:
     """New papers' derived titles settled against the library's (no field's acronym as a paper's
     name, no title twice: see store.title_library); the library's papers keep theirs."""
-    ids = {p.id for p in fresh}
+    ids = {p.id for p, _ in fresh}
     taken = [p.title for p in corpus if p.id not in ids]
-    for paper, title in zip(fresh, settle([p.abstract for p in fresh], [p.title for p in fresh], fields, taken)):
+    papers = [p for p, _ in fresh]
+    settled = settle([p.abstract for p in papers], [p.title for p in papers], fields, taken,
+                     nameless=[alternative for _, alternative in fresh])
+    for paper, title in zip(papers, settled):
         paper.title = title
 
 

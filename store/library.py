@@ -191,7 +191,7 @@ class Library(SearchMixin, DiscoveryMixin):
             (titles changed, papers with a derived title).
         """
         from .title_library import field_names, name_tokens, settle
-        from .titles import derive_title
+        from .titles import derive_titles
 
         with self.lock.held():
             self.refresh_corpus()
@@ -201,7 +201,9 @@ class Library(SearchMixin, DiscoveryMixin):
                 derived = len(papers)
                 fields = field_names(name_tokens(p.abstract) for p in self.corpus) if papers else frozenset()
                 read = [p.title for p in self.corpus if not p.derived_title]
-                titles = settle([p.abstract for p in papers], [derive_title(p.abstract) for p in papers], fields, read)
+                pairs = [derive_titles(p.abstract) for p in papers]
+                titles = settle([p.abstract for p in papers], [t for t, _ in pairs], fields, read,
+                                nameless=[alternative for _, alternative in pairs])
                 for paper, title in zip(papers, titles):
                     if title != paper.title:
                         paper.title = title

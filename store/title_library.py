@@ -61,13 +61,16 @@ def leading_name(title: str) -> str | None:
     return m.group(1) if m and any(c.isupper() or c.isdigit() for c in m.group(1)[1:]) else None
 
 
-def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], taken: Iterable[str] = ()) -> list[str]:
+def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], taken: Iterable[str] = (),
+           nameless: list[str | None] | None = None) -> list[str]:
     """Derived titles settled against the library.
 
     Args:
         abstracts, titles: the papers' abstracts and derived titles, index by index.
         fields: the field's names (:func:`field_names` over the library's abstracts).
         taken: the titles the library's other papers have (they keep them).
+        nameless: each title without its leading name, if the caller has them
+            (:func:`store.titles.derive_titles`); else derived again where needed.
 
     Returns:
         New titles: none leads with a field's name, none repeats a taken title or another.
@@ -76,7 +79,8 @@ def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], take
     for i, title in enumerate(out):
         name = leading_name(title)
         if name and name in fields:
-            out[i] = derive_title(abstracts[i], not_names=fields)
+            alternative = nameless[i] if nameless is not None else None
+            out[i] = alternative if alternative is not None else derive_title(abstracts[i], not_names=fields)
     seen = {t.casefold() for t in taken}
     for i, title in enumerate(out):
         if title.casefold() in seen:
@@ -85,17 +89,18 @@ def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], take
     return out
 
 
-def _phrases(abstract: str) -> list[str]:
-    """The abstract's clauses as title phrases, in order: "we propose X" read as X."""
-    phrases = []
+def _clauses(abstract: str) -> list[tuple[int, str]]:
+    """The abstract's clauses in order, as written (position, text)."""
+    parts = []
     for sentence in _SENTENCE.split(repair_escapes(abstract)[:4000].strip())[:10]:
-        for part in _CLAUSE.split(sentence):
-            part = part.strip()
-            said = _WE_SAY.match(part)
-            phrase = clean_phrase(part[said.end():] if said else part)
-            if len(phrase.split()) >= 3:
-                phrases.append(phrase)
-    return phrases
+        parts += [part.strip() for part in _CLAUSE.split(sentence) if len(part.split()) >= 3]
+    return list(enumerate(parts))
+
+
+def _as_phrase(clause: str) -> str:
+    """A clause as a title phrase: "we propose X" read as X."""
+    said = _WE_SAY.match(clause)
+    return clean_phrase(clause[said.end():] if said else clause)
 
 
 def distinguished(abstract: str, title: str, seen: set[str]) -> str:
@@ -109,10 +114,14 @@ def distinguished(abstract: str, title: str, seen: set[str]) -> str:
 
     base = title if len(title) <= BASE_CHARS else fit_title(title, BASE_CHARS)
     room = SETTLED_CHARS - len(base) - 3
-    ranked = sorted(enumerate(_phrases(abstract)), key=lambda p: (-new_words(p[1]), p[0]))
-    for _, phrase in ranked:
-        if not new_words(phrase):
+    # Ranked on the clauses as written (cheap); only the ones tried are cleaned into phrases.
+    ranked = sorted(((new_words(text), at, text) for at, text in _clauses(abstract)), key=lambda c: (-c[0], c[1]))
+    for count, _, text in ranked:
+        if not count:
             break
+        phrase = _as_phrase(text)
+        if len(phrase.split()) < 3 or not new_words(phrase):
+            continue
         tail = fit_title(phrase, room)
         candidate = f"{base} — {tail[0].lower() + tail[1:] if tail[1:2].islower() else tail}"
         if candidate.casefold() not in seen:

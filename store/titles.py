@@ -546,6 +546,15 @@ def derive_title(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
     return fit_title(_tidy_end(_gerund(_derive(repair_escapes(abstract), not_names))))
 
 
+def derive_titles(abstract: str) -> tuple[str, str | None]:
+    """:func:`derive_title`, and the title the abstract would get without the name that leads it
+    (None when no name leads): what a library falls back on when the name turns out to be the
+    field's (store.title_library). One pass: the second costs a few clauses, not a derivation."""
+    named, nameless = _derive_both(repair_escapes(abstract))
+    title = fit_title(_tidy_end(_gerund(named)))
+    return title, fit_title(_tidy_end(_gerund(nameless))) if nameless is not None else None
+
+
 # Where a phrase may end: before a clause ("that", "which", a comma) or a phrase that qualifies what
 # came before ("for X", "with Y", "in Z"). Before "of", "on" or "to" the words complete the one before
 # ("rests on", "the compliance of"): a phrase ends there only when no other place leaves half a title.
@@ -615,34 +624,44 @@ def _own_name(abstract: str, name: str, end: int, intros: list[re.Match], long: 
 
 def _derive(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
     """:func:`derive_title`'s choice, before its end is tidied."""
+    return _derive_both(abstract, not_names)[0]
+
+
+def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tuple[str, str | None]:
+    """The choice, and (when it is titled by a name) the title the abstract gets without that name."""
     intros = list(_INTRO.finditer(abstract))
     found = find_name(abstract, intros)
     long = _expansion(abstract, found[0]) if found and found[0] not in not_names else ""
     if found and (found[0] in not_names or not _own_name(abstract, *found, intros, long)):
         found = None
     focus = _focus(abstract, [m for m in intros if not m.group().startswith(("and", "then"))])
-    if found:
-        name, end = found
-        if long:
-            return f"{name}: {_trim(long, WHOLE_TITLE_WORDS - 1)}"
-        if focus:  # "This paper studies the use of NAME for X" names it already, if not cut away
-            titled = _capitalized(focus)
-            return titled if name in titled else f"{name}: {_trim(focus, WHOLE_TITLE_WORDS - 1)}"
-        for phrase in (_phrase_after(abstract, end), _intro_phrase(name, intros)):
-            if _informative(phrase):
-                return f"{name}: {_trim(phrase, WHOLE_TITLE_WORDS - 1)}"
-        phrase = (_phrase_before(abstract, name, end) or _purpose_after(abstract, name, end)
-                  or _what_it_does(abstract, name, end))
-        if phrase:
-            return phrase
-        clause = _first_clause(abstract)
-        if len(clause.replace(name, "").split()) < 4:  # not "SparseTSF — This paper introduces SparseTSF"
-            return name
-        return f"{name} — {_trim(clause, WHOLE_TITLE_WORDS - 1)}"
-    if focus:
-        return _capitalized(focus)
-    return (_contribution(abstract, intros) or _question(abstract) or _first_clause(abstract)
-            or _trim(clean_phrase(abstract), WHOLE_TITLE_WORDS) or "(empty abstract)")
+    nameless = _capitalized(focus) if focus else (
+        _contribution(abstract, intros) or _question(abstract) or _first_clause(abstract)
+        or _trim(clean_phrase(abstract), WHOLE_TITLE_WORDS) or "(empty abstract)")
+    if not found:
+        return nameless, None
+    name, end = found
+    return _named(abstract, name, end, long, focus, intros), nameless
+
+
+def _named(abstract: str, name: str, end: int, long: str, focus: str, intros: list[re.Match]) -> str:
+    """The title of an abstract that presents ``name`` as its own: the name and what it is."""
+    if long:
+        return f"{name}: {_trim(long, WHOLE_TITLE_WORDS - 1)}"
+    if focus:  # "This paper studies the use of NAME for X" names it already, if not cut away
+        titled = _capitalized(focus)
+        return titled if name in titled else f"{name}: {_trim(focus, WHOLE_TITLE_WORDS - 1)}"
+    for phrase in (_phrase_after(abstract, end), _intro_phrase(name, intros)):
+        if _informative(phrase):
+            return f"{name}: {_trim(phrase, WHOLE_TITLE_WORDS - 1)}"
+    phrase = (_phrase_before(abstract, name, end) or _purpose_after(abstract, name, end)
+              or _what_it_does(abstract, name, end))
+    if phrase:
+        return phrase
+    clause = _first_clause(abstract)
+    if len(clause.replace(name, "").split()) < 4:  # not "SparseTSF — This paper introduces SparseTSF"
+        return name
+    return f"{name} — {_trim(clause, WHOLE_TITLE_WORDS - 1)}"
 
 
 # The question an abstract asks, where it names no contribution: real titles often ask it.
