@@ -79,8 +79,8 @@ KS = (1, 3, 6, 12, 25, 50, "half")
 def few_shot(lib, lab: np.ndarray, areas: list[str], draws: int = 3, ks=KS, halves=(None,), seed: int = 0) -> dict:
     """Same-area precision@10 and MAP of held-out papers for k marked papers of one area, per
     method: the centroid alone, the ridge classifier alone, the blend (for each ``halves`` value
-    of store.recommend.RIDGE_HALF; None: the shipped one). Means over areas and draws."""
-    from store.recommend import RIDGE_HALF, blended_scores, centroid_scores, ridge_scores
+    of store.discovery.recommend.RIDGE_HALF; None: the shipped one). Means over areas and draws."""
+    from store.discovery.recommend import RIDGE_HALF, blended_scores, centroid_scores, ridge_scores
     sim = lib.similarity
     matrix, latent = sim.matrix, sim.latent
     n = matrix.shape[0]

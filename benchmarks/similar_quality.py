@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from store import Library  # noqa: E402
-import store.similar as S  # noqa: E402
+import store.discovery.similar as S  # noqa: E402
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "iclr2024.jsonl"
 

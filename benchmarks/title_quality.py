@@ -1,7 +1,7 @@
 """Measure derived-title quality against the real titles (ICML 2024 and ICLR 2024 by default).
 
 Every title is derived from the abstract alone and settled across the corpus as an import
-settles a library (store.title_library), then compared with the paper's real title:
+settles a library (store.ingest.title_library), then compared with the paper's real title:
 
 - **recog@1**: a TF-IDF index over the corpus's *real* titles (lower-cased alphanumeric tokens of
   2+ characters, no English stop words, sublinear tf, idf log((1+N)/(1+df)), L2-normed); each
@@ -38,9 +38,9 @@ import numpy as np
 from scipy.sparse import csr_matrix, diags
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from store.title_library import field_names, leading_name, name_tokens, settle  # noqa: E402
-from store.titles import derive_title  # noqa: E402
-from store.vocab import STOP_WORDS, stem  # noqa: E402
+from store.ingest.title_library import field_names, leading_name, name_tokens, settle  # noqa: E402
+from store.ingest.titles import derive_title  # noqa: E402
+from store.search.vocab import STOP_WORDS, stem  # noqa: E402
 
 CORPORA = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora"
 DEFAULTS = [CORPORA / "icml2024.jsonl", CORPORA / "iclr2024.jsonl"]

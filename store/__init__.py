@@ -4,7 +4,7 @@ Pure Python: nothing here imports Textual, Rich or the ``tui`` package (a test
 enforces it), so the store runs in scripts, tests and benchmarks without a UI.
 
 The names below are imported on first use (PEP 562), not with the package:
-``import store.quick`` must not pull in numpy and the Library, so a one-shot
+``import store.search.quick`` must not pull in numpy and the Library, so a one-shot
 ``papersift search`` starts fast.
 """
 

@@ -1,6 +1,6 @@
 """Fixed names the command line offers as choices: reading statuses, star ratings, export formats.
 
-Apart from :mod:`store.models` and :mod:`store.export` so the CLI can build its
+Apart from :mod:`store.models` and :mod:`store.exchange.export` so the CLI can build its
 options without importing them (a one-shot search starts faster).
 """
 
@@ -13,5 +13,5 @@ MARKDOWN_GROUPS = ("status", "tag", "venue", "area")  # a Markdown reading list'
 # and how imports recognise one, so a re-imported derived title stays derived (a real one can replace it).
 DERIVED = "derived from the abstract"
 # A CSV cell starting with one of these is a formula to a spreadsheet: the CSV export prefixes it
-# with ' (store.export.neutralize), and the CSV import takes the ' off again (store.parse).
+# with ' (store.exchange.export.neutralize), and the CSV import takes the ' off again (store.ingest.parse).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -22,10 +22,10 @@ from typing import Iterator
 import numpy as np
 import orjson
 
-from .atomic import atomic_write_chunks
-from .errors import CorruptFileError, UnknownPaperError
-from .locations import CORPUS_FORMAT, CORPUS_VERSION, TITLE_RULES
-from .models import Paper
+from store.annotations.atomic import atomic_write_chunks
+from store.errors import CorruptFileError, UnknownPaperError
+from store.locations import CORPUS_FORMAT, CORPUS_VERSION, TITLE_RULES
+from store.models import Paper
 
 
 def paper_id(normalized: str) -> str:

@@ -21,16 +21,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 
-from . import locations
-from .annotations import ANN, HIST, AnnotationStore, JournaledJSONStorage, doc_id_for
-from .atomic import atomic_write_bytes, stale_temp_files
-from .backups import backup_file, damaged_copies, list_backups
-from .corpus import Corpus
-from .drafts import NoteDrafts
-from .errors import CorruptFileError
-from .journal import REDO, forget_acked, journal_path_for
-from .models import clean_tag
-from .text import counted, has_unsafe, shown_unsafe
+from store import locations
+from store.annotations.database import ANN, HIST, AnnotationStore, JournaledJSONStorage, doc_id_for
+from store.annotations.atomic import atomic_write_bytes, stale_temp_files
+from store.annotations.backups import backup_file, damaged_copies, list_backups
+from store.corpus import Corpus
+from store.annotations.drafts import NoteDrafts
+from store.errors import CorruptFileError
+from store.annotations.journal import REDO, forget_acked, journal_path_for
+from store.models import clean_tag
+from store.text import counted, has_unsafe, shown_unsafe
 
 
 @dataclass

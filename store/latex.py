@@ -12,8 +12,8 @@ import logging
 import re
 from functools import lru_cache
 
-from .repair import repair_escapes
-from .text import display_safe
+from store.ingest.repair import repair_escapes
+from store.text import display_safe
 
 _OPERATORS = re.compile(r"\\(log|ln|exp|sin|cos|tan|min|max|sup|inf|lim|det|Pr|arg)\b\s*")
 _SUP = str.maketrans("0123456789+-=()nikT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵏᵀ")

@@ -20,25 +20,27 @@ from typing import TYPE_CHECKING, Callable, Iterable
 import numpy as np
 import orjson
 
-from . import locations, quick
-from .annotations import AnnotationStore, now_iso
-from .atomic import atomic_write_chunks
-from .backups import backup_file
-from .corpus import SOURCE_FILE, Corpus, file_signature, migrate_v1
-from .drafts import NoteDrafts
-from .errors import PapersiftError
-from .lock import LibraryLock
-from .models import (MAX_STAR, STATUSES, Annotation, Paper, normalize_tag, note_problem,  # noqa: F401 (re-exported)
+from store import locations
+
+from store.search import quick
+from store.annotations.database import AnnotationStore, now_iso
+from store.annotations.atomic import atomic_write_chunks
+from store.annotations.backups import backup_file
+from store.corpus import SOURCE_FILE, Corpus, file_signature, migrate_v1
+from store.annotations.drafts import NoteDrafts
+from store.errors import PapersiftError
+from store.annotations.lock import LibraryLock
+from store.models import (MAX_STAR, STATUSES, Annotation, Paper, normalize_tag, note_problem,  # noqa: F401 (re-exported)
                      tag_problem)
-from .packfile import stamp_matches, stamped
-from .library_discovery import DiscoveryMixin
-from .library_search import SORTS, SearchMixin, SearchResult  # noqa: F401 (re-exported)
-from .removal import annotated_sample, redo_corpus, remove_papers, replace_untouched_sample
-from .search import SearchIndex
-from .text import counted
+from store.search.packfile import stamp_matches, stamped
+from store.library_discovery import DiscoveryMixin
+from store.library_search import SORTS, SearchMixin, SearchResult  # noqa: F401 (re-exported)
+from store.removal import annotated_sample, redo_corpus, remove_papers, replace_untouched_sample
+from store.search.index import SearchIndex
+from store.text import counted
 
 if TYPE_CHECKING:
-    from .importer import ImportSummary
+    from store.ingest.importer import ImportSummary
 
 BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded by a backup
 # In a corpus line (see stats): a merged variant (only variants have a similarity).
@@ -130,9 +132,9 @@ class Library(SearchMixin, DiscoveryMixin):
             InputError: a file is unreadable or malformed (the library is untouched).
         """
         # Imported here: parsing and dedup cost a `papersift search` process ~30 ms of imports.
-        from .importer import ImportSummary, merge_records, prepare_merge
-        from .parallel import release_free_memory, shared_pool
-        from .parse import expand_paths, parse_file
+        from store.ingest.importer import ImportSummary, merge_records, prepare_merge
+        from store.parallel import release_free_memory, shared_pool
+        from store.ingest.parse import expand_paths, parse_file
 
         files = expand_paths(list(paths))
         records = []
@@ -183,15 +185,15 @@ class Library(SearchMixin, DiscoveryMixin):
     def retitle(self) -> tuple[int, int]:
         """Derive again the titles of the papers that came without one, with this version's rules.
 
-        A library keeps the titles it was imported with; when :mod:`store.titles` improves,
+        A library keeps the titles it was imported with; when :mod:`store.ingest.titles` improves,
         this brings them up to date. Read titles (JSON, CSV, BibTeX) are never touched. The
         corpus is backed up and saved atomically, as an import does.
 
         Returns:
             (titles changed, papers with a derived title).
         """
-        from .title_library import field_names, name_tokens, settle
-        from .titles import derive_titles
+        from store.ingest.title_library import field_names, name_tokens, settle
+        from store.ingest.titles import derive_titles
 
         with self.lock.held():
             self.refresh_corpus()
@@ -579,7 +581,7 @@ class Library(SearchMixin, DiscoveryMixin):
             self.refresh_corpus()
             work = copy.deepcopy(self.corpus)
             parent = work.resolve(key)
-            from .importer import split_variants
+            from store.ingest.importer import split_variants
             new = split_variants(work, key if key in {v.id for v in parent.variants} else parent.id)
             if not new:
                 raise PapersiftError(f"{parent.id} has no near-duplicate variants to split")

@@ -1,6 +1,6 @@
 """More like this, recommendations and topics on a Library (a mixin of Library).
 
-The model (:class:`store.similar.Similarity`) is built once, on first use, under a
+The model (:class:`store.discovery.similar.Similarity`) is built once, on first use, under a
 lock, so the app can build it in a background worker while the user works.
 """
 
@@ -10,8 +10,8 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .errors import PapersiftError
-from .models import Paper, normalize_tag
+from store.errors import PapersiftError
+from store.models import Paper, normalize_tag
 
 
 EXPLAINED = 200  # recommendations that carry their "because" terms and nearest marked papers
@@ -44,13 +44,13 @@ class DiscoveryMixin:
         return self._similarity
 
     def _load_similarity_cache(self):
-        from .similar import Similarity
+        from store.discovery.similar import Similarity
         return Similarity.load(self.similar_path, self.corpus.generation)
 
     def _build_similarity(self):
         """Build the model and cache it beside the corpus (best effort: a cache is never precious)."""
-        from .atomic import atomic_write_stream
-        from .similar import Similarity
+        from store.annotations.atomic import atomic_write_stream
+        from store.discovery.similar import Similarity
 
         sim = Similarity(self.index)
         try:
@@ -61,7 +61,7 @@ class DiscoveryMixin:
 
     def build_similarity_elsewhere(self, run: Callable[[], object]) -> None:
         """Take the model from its cache, else have ``run`` build that cache in another process
-        (``python -m store.prepare``) and take it from there.
+        (``python -m store.discovery.prepare``) and take it from there.
 
         The model's lock is held throughout, so whatever needs the model meanwhile (the topic
         browser, more like this, a second call of this) waits for that one build instead of
@@ -77,7 +77,7 @@ class DiscoveryMixin:
 
     def similarity_cache_fresh(self) -> bool:
         """Whether a model for this corpus is cached on disk (cheap: the arrays are not read)."""
-        from .similar import Similarity
+        from store.discovery.similar import Similarity
         return Similarity.cache_matches(self.similar_path, self.corpus.generation)
 
     def load_similarity_cache(self) -> bool:
@@ -92,7 +92,7 @@ class DiscoveryMixin:
     def prepare_similarity_cache(self) -> bool:
         """Make sure the model's cache is on disk for this corpus; True when it already was.
 
-        ``python -m store.prepare FOLDER`` runs this in a separate process, so the
+        ``python -m store.discovery.prepare FOLDER`` runs this in a separate process, so the
         app's own process never holds the SVD's working memory or the GIL for it.
         """
         if self._load_similarity_cache() is not None:
@@ -113,12 +113,12 @@ class DiscoveryMixin:
         """Unread papers ranked by what the user tagged ``tag`` (or starred / put in to-read).
 
         The model leans on the marked papers' centroid while they are few and on a classifier as
-        they grow (see :mod:`store.recommend`); a ★★★ counts more than a ★, skipped papers count
+        they grow (see :mod:`store.discovery.recommend`); a ★★★ counts more than a ★, skipped papers count
         against. Each recommendation comes with the terms that weigh most for it and the marked
         papers it is closest to.
         """
-        from .recommend import blended_scores, closest_marked, star_weight
-        from .similar import explain
+        from store.discovery.recommend import blended_scores, closest_marked, star_weight
+        from store.discovery.similar import explain
 
         index_of = self.corpus.index_of
         anns = self.annotations  # one snapshot (a worker thread may run this while the UI triages)
@@ -171,7 +171,7 @@ class DiscoveryMixin:
             with self._topics_lock:
                 topics = self._topics
                 if topics is None or k is not None:
-                    from .similar import kmeans, topic_labels
+                    from store.discovery.similar import kmeans, topic_labels
                     sim = self.similarity
                     n_topics = k or max(2, min(50, int(round(np.sqrt(len(self.corpus) / 2)))))
                     vectors = sim.latent if sim.latent is not None else sim.matrix.toarray()

@@ -13,17 +13,17 @@ from typing import Mapping
 
 import numpy as np
 
-from .atomic import atomic_write_chunks
-from .corpus import SOURCE_FILE
-from .errors import PapersiftError
-from .locations import PHRASE_CACHE_FILE
-from .models import Annotation
-from .packfile import PackReader, pack, stamp_matches, stamped
-from .query import Query, fold_name, parse_query
-from .quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_matches
-from .suggest import no_match
-from .vocab import content_words
-from .text import display_safe, search_tokens
+from store.annotations.atomic import atomic_write_chunks
+from store.corpus import SOURCE_FILE
+from store.errors import PapersiftError
+from store.locations import PHRASE_CACHE_FILE
+from store.models import Annotation
+from store.search.packfile import PackReader, pack, stamp_matches, stamped
+from store.search.query import Query, fold_name, parse_query
+from store.search.quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_matches
+from store.search.suggest import no_match
+from store.search.vocab import content_words
+from store.text import display_safe, search_tokens
 
 SORTS = ("import", "status", "star", "random", "recommended")
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
@@ -121,7 +121,7 @@ class SearchResult:
     The result set is what every command that acts on "the results" acts on (the count, select
     all, ``list --query``, ``export --query``): for words, the papers holding every content word
     (typos and word forms forgiven as the ranking forgives them, stop words not required; tags,
-    notes, keywords and titles count). After it come up to ``store.quick.WEAKER_SHOWN`` weaker matches, shown
+    notes, keywords and titles count). After it come up to ``store.search.quick.WEAKER_SHOWN`` weaker matches, shown
     apart and never counted: those holding most of the words, or, when no paper holds them all,
     the best partial matches.
     """
@@ -462,7 +462,7 @@ class SearchMixin:
         """Rank (or, for an empty query, order) papers for a query with filters.
 
         Args:
-            text: the query (see :mod:`store.query`).
+            text: the query (see :mod:`store.search.query`).
             sort: for an empty query: one of ``SORTS``.
             limit: keep only the first ``limit`` results.
         """
@@ -481,7 +481,7 @@ class SearchMixin:
         elif q.words:
             ranking = self.index.rank(q.words, mask, extra=self._annotation_matches(q.words, anns))
             order, matched, full = ranking.order, ranking.matched_terms, ranking.full
-            # store.quick.weaker_kept's rule, in numpy (a one-letter query matches most of a 300k library)
+            # store.search.quick.weaker_kept's rule, in numpy (a one-letter query matches most of a 300k library)
             rest = ranking.present[full:]
             kept = np.flatnonzero(rest * 2 > len(content_words(q.words))) if full else np.arange(len(rest))
             order = np.concatenate([order[:full], order[full:][kept[:WEAKER_SHOWN]]])

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from .choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
-from .text import has_unsafe, shown_unsafe, strip_unsafe
+from store.choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
+from store.text import has_unsafe, shown_unsafe, strip_unsafe
 
 
 @dataclass
@@ -146,7 +146,7 @@ class Annotation:
     conflicts: list[dict] = field(default_factory=list)  # the losing side of merged conflicts
     # When each field last changed (ISO times): "status", "star", "note", and "#tag" for each tag
     # added or removed (a removed tag keeps its time, so a merge knows it was removed, not never
-    # there). A merge decides field by field with them: see store.exchange.
+    # there). A merge decides field by field with them: see store.exchange.merge.
     stamps: dict[str, str] = field(default_factory=dict)
 
     def is_default(self) -> bool:

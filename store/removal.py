@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import locations
-from .backups import backup_file
-from .corpus import Corpus
-from .models import Annotation, Paper
+from store import locations
+from store.annotations.backups import backup_file
+from store.corpus import Corpus
+from store.models import Annotation, Paper
 
 if TYPE_CHECKING:
-    from .library import Library
+    from store.library import Library
 
 REMOVE_ACTION = "remove"
 

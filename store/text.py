@@ -125,7 +125,7 @@ def normalize(text: str) -> str:
 
 def strip_latex(text: str) -> str:
     """LaTeX commands dropped, the arguments of text and font commands kept (``\\textbf{\\emph{x}}``
-    -> x): for :func:`normalize` and the topic labels' phrases (``store.phrases``)."""
+    -> x): for :func:`normalize` and the topic labels' phrases (``store.search.phrases``)."""
     for _ in range(3):  # nested \textbf{\emph{x}}
         new = _LATEX_CMD_ARG.sub(r"\1", text)
         if new == text:

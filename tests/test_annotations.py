@@ -22,7 +22,7 @@ def first_ids(lib, n=3):
 
 def test_a_tag_keeps_out_the_characters_exports_separate_keywords_with(lib, tmp_path):
     """A tag with ';' came back from its own BibTeX export as two tags, one of them "b, c"."""
-    from store.export import export_text
+    from store.exchange.export import export_text
     a, _, _ = first_ids(lib)
     lib.add_tags([a], ["to;read", "Deep RL, offline", "c"])
     assert lib.annotation(a).tags == ["to-read", "deep-rl-offline", "c"]
@@ -259,7 +259,7 @@ def test_a_triage_key_appends_to_the_journal_not_the_whole_file(lib):
 
 
 def test_the_journal_is_folded_into_a_new_snapshot(lib, monkeypatch):
-    import store.annotations as ann_mod
+    import store.annotations.database as ann_mod
     monkeypatch.setattr(ann_mod, "COMPACT_LINES", 3)
     ids = first_ids(lib, 6)
     for pid in ids:
@@ -321,7 +321,7 @@ def test_a_damaged_journal_line_is_kept_told_and_repaired(lib):
 
 def _twenty_changes(folder):
     """A library folder whose journal holds 20 acknowledged changes (no snapshot of them)."""
-    from store.annotations import AnnotationStore
+    from store.annotations.database import AnnotationStore
     from store.models import Annotation
     store = AnnotationStore(folder / "annotations.json")
     store.apply({"%012x" % 1: Annotation(paper_id="%012x" % 1, star=1)}, "star", "first")  # the snapshot
@@ -338,7 +338,7 @@ def test_a_journal_cut_at_any_offset_loses_nothing_unseen(tmp_path):
     user was told."""
     import shutil
 
-    from store.annotations import AnnotationStore
+    from store.annotations.database import AnnotationStore
     from store.models import Annotation
     base = tmp_path / "base"
     base.mkdir()
@@ -396,7 +396,7 @@ def test_a_sequence_gap_and_an_old_journal_are_damage(lib):
 
 
 def test_a_kill_between_snapshot_and_journal_reset_replays_nothing_twice(lib, monkeypatch):
-    import store.annotations as ann_mod
+    import store.annotations.database as ann_mod
     a, b, c = first_ids(lib)
     lib.set_status([a], "read")
     lib.set_status([b], "read")
@@ -421,7 +421,7 @@ def test_a_kill_between_snapshot_and_journal_reset_replays_nothing_twice(lib, mo
 
 
 def test_the_session_line_says_what_a_sitting_changed(lib):
-    from store.session import session_line, snapshot
+    from store.annotations.session import session_line, snapshot
     a, b, c = first_ids(lib)
     lib.set_status([c], "skipped")
     opened = snapshot(lib.annotations)

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from store.keywords import keywords_of
+from store.search.keywords import keywords_of
 from store.text import export_safe
 
 from .conftest import DATA, SEEDS

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from store import Library
-from store.annotations import HISTORY_LIMIT
+from store.annotations.database import HISTORY_LIMIT
 
 pytestmark = [pytest.mark.slow]  # kill loops: hundreds of processes killed mid-write
 
@@ -155,8 +155,8 @@ WRITER = textwrap.dedent("""
             elif kind == "redo":
                 lib.redo()
             elif kind == "export":
-                from store.atomic import atomic_write_text
-                from store.export import export_text
+                from store.annotations.atomic import atomic_write_text
+                from store.exchange.export import export_text
                 atomic_write_text(folder.parent / "export.json", export_text(lib.pairs(""), "json"))
             elif kind == "status":
                 lib.set_status([ids[op[1]]], op[2])

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from store import Library
-from store.export import FORMATS, export_text
+from store.exchange.export import FORMATS, export_text
 from store.models import tag_problem
 from store.text import display_safe
 from tui.app import make_app
@@ -220,7 +220,7 @@ def test_any_tag_and_note_store_export_and_merge_back(tmp_path_factory, tags, no
     exception of another kind); what was accepted goes through every export with no control
     character outside JSON, and comes back exactly through import-annotations."""
     from store.errors import PapersiftError
-    from store.exchange import plan_merge, read_annotation_records
+    from store.exchange.merge import plan_merge, read_annotation_records
 
     base = tmp_path_factory.mktemp("prop")
     src = base / "one.jsonl"

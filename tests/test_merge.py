@@ -11,8 +11,8 @@ import shutil
 import time
 
 from store import Library
-from store.exchange import plan_merge, read_annotation_records
-from store.export import export_text
+from store.exchange.merge import plan_merge, read_annotation_records
+from store.exchange.export import export_text
 
 
 def fork(lib: Library, tmp_path, name: str = "colleague") -> Library:
@@ -152,7 +152,7 @@ def _triaged(lib):
 
 
 def test_every_reference_format_round_trips_the_triage(lib, tmp_path, seeds_dir):
-    from store.export import export_text
+    from store.exchange.export import export_text
     ids = _triaged(lib)
     for fmt, ext in (("json", "json"), ("jsonl", "jsonl"), ("csv", "csv"), ("bibtex", "bib"), ("ris", "ris"),
                      ("csl-json", "json"), ("org", "org")):
@@ -173,7 +173,7 @@ def test_a_markdown_list_is_not_read_back(lib, tmp_path):
     import pytest
 
     from store.errors import InputError
-    from store.export import export_text
+    from store.exchange.export import export_text
     path = tmp_path / "list.md"
     path.write_text(export_text(lib.pairs(""), "md"))
     with pytest.raises(InputError, match="Markdown reading list is for reading"):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from store.errors import InputError
-from store.parse import expand_paths, parse_file
+from store.ingest.parse import expand_paths, parse_file
 
 from .conftest import DATA, SEEDS
 
@@ -121,7 +121,7 @@ def test_zotero_csv_columns(tmp_path):
     ("Top 2000 abstracts", ("", "")), ("Synthetic corpus of 2000 abstracts", ("", "")), ("Papers", ("", "")),
 ])
 def test_a_dump_header_names_a_venue_only_when_it_reads_like_one(header, named):
-    from store.parse import venue_of_header
+    from store.ingest.parse import venue_of_header
     assert venue_of_header(header) == named
 
 
@@ -155,7 +155,7 @@ def test_keywords_from_every_format(tmp_path, name, content):
 
 
 def test_keywords_are_labels_cleaned_and_capped():
-    from store.keywords import MAX_KEYWORD_CHARS, MAX_KEYWORDS, keywords_of
+    from store.search.keywords import MAX_KEYWORD_CHARS, MAX_KEYWORDS, keywords_of
     assert keywords_of("a, b,, A ,\x1b[31mred\x07") == ["a", "b", "red"]
     assert keywords_of(["x" * 500]) == ["x" * MAX_KEYWORD_CHARS]
     assert len(keywords_of([f"k{i}" for i in range(200)])) == MAX_KEYWORDS
@@ -319,7 +319,7 @@ def test_expand_paths_folders_and_symlink_loops(tmp_path):
 
 def test_the_size_gate_names_the_line_and_lets_normal_files_through(tmp_path):
     from store.errors import InputError
-    from store.sizegate import refuse_early
+    from store.ingest.sizegate import refuse_early
     ok = tmp_path / "ok.txt"
     ok.write_text(("An abstract of ordinary length about graphs. " * 50 + "\n\n") * 40)
     refuse_early(ok, ".txt", 100_000)
@@ -338,7 +338,7 @@ def test_the_size_gate_names_the_line_and_lets_normal_files_through(tmp_path):
 
 def test_a_bibtex_entry_the_parser_cannot_read_is_named_by_its_line(tmp_path):
     from store.errors import InputError
-    from store.parse import parse_file
+    from store.ingest.parse import parse_file
     bad = tmp_path / "bad.bib"
     bad.write_text("@misc{good,\n  title = {A},\n  abstract = {An abstract long enough to count as one here.}\n}\n\n"
                    "@misc{bad title = {x} abstract = {y}}\n")

@@ -1,4 +1,4 @@
-"""The one-shot search path (store.quick): same results as the Library, no numpy, safe fallbacks."""
+"""The one-shot search path (store.search.quick): same results as the Library, no numpy, safe fallbacks."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import sys
 import pytest
 
 from store import Library
-from store.packfile import PackReader, chunk_loader, pack, words_sections
-from store.quick import quick_search
+from store.search.packfile import PackReader, chunk_loader, pack, words_sections
+from store.search.quick import quick_search
 
 from .conftest import DATA, ROOT
 
@@ -75,7 +75,7 @@ def test_quick_rows_carry_titles_and_annotations(icml):
     assert len(quick_search(lib.folder, "learning", 3)[0]) == 3
     # Unannotated papers read as Annotation's defaults, and so do records missing fields.
     from store.models import Annotation
-    from store.quick import Triage
+    from store.search.quick import Triage
 
     plain = [r for r in quick_search(lib.folder, "learning", 50)[0] if r.id not in lib.annotations][0]
     assert (plain.status, plain.star, plain.tags) == ("unread", 0, [])

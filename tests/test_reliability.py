@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from store import Library
 from store.doctor import run_doctor
 from store.errors import CorruptFileError, InputError
-from store.parse import expand_paths, parse_file
+from store.ingest.parse import expand_paths, parse_file
 
 ABS = "We study hostile inputs for importers and show that careful parsing keeps every stored annotation safe."
 
@@ -306,7 +306,7 @@ def test_an_import_holds_the_lock_only_to_merge_and_save(lib, monkeypatch):
     """The app saves a key press under the library lock, so an import (in-app or in another
     terminal) must not hold it through its long parts: the per-abstract work and the index build."""
     import store.corpus
-    import store.importer
+    import store.ingest.importer
     import store.library
     seen = {}
 
@@ -317,8 +317,8 @@ def test_an_import_holds_the_lock_only_to_merge_and_save(lib, monkeypatch):
         return wrapped
 
     monkeypatch.setattr(store.library.Library, "build_index", watch("index", store.library.Library.build_index))
-    monkeypatch.setattr(store.importer, "prepare_merge", watch("prepare", store.importer.prepare_merge))
-    monkeypatch.setattr(store.importer, "_merge", watch("merge", store.importer._merge))
+    monkeypatch.setattr(store.ingest.importer, "prepare_merge", watch("prepare", store.ingest.importer.prepare_merge))
+    monkeypatch.setattr(store.ingest.importer, "_merge", watch("merge", store.ingest.importer._merge))
     monkeypatch.setattr(store.corpus.Corpus, "save", watch("save", store.corpus.Corpus.save))
     before = len(lib)
     summary = lib.import_paths([Path(__file__).parent / "data" / "icml_slice.jsonl"])
@@ -331,14 +331,14 @@ def test_an_import_holds_the_lock_only_to_merge_and_save(lib, monkeypatch):
 def test_an_import_prepared_for_a_corpus_that_changed_prepares_again(lib, tmp_path, monkeypatch):
     """Another process imports between this import's preparation and its merge: the merge sees
     the other's papers (no duplicate of them, none of them lost)."""
-    import store.importer
+    import store.ingest.importer
     other = tmp_path / "other.txt"
     other.write_text("A completely different abstract about protein folding with equivariant networks, "
                      "measured on three new benchmarks of our own making.\n")
     mine = tmp_path / "mine.txt"
     mine.write_text(other.read_text() + "\nAnother abstract on sparse attention for long documents, with "
                     "a kernel that runs in linear time and memory on a single GPU.\n")
-    real = store.importer.prepare_merge
+    real = store.ingest.importer.prepare_merge
     calls = []
 
     def prepare_then_other_writes(corpus, records):
@@ -348,7 +348,7 @@ def test_an_import_prepared_for_a_corpus_that_changed_prepares_again(lib, tmp_pa
             Library(lib.folder).import_paths([other])  # the other process, between prepare and merge
         return prep
 
-    monkeypatch.setattr(store.importer, "prepare_merge", prepare_then_other_writes)
+    monkeypatch.setattr(store.ingest.importer, "prepare_merge", prepare_then_other_writes)
     summary = lib.import_paths([mine])
     assert calls == [2, 1, 2]  # mine, the other's, mine again (the corpus had changed)
     assert (summary.new, summary.exact) == (1, 1)  # the other's paper gains this file as a source
@@ -356,7 +356,7 @@ def test_an_import_prepared_for_a_corpus_that_changed_prepares_again(lib, tmp_pa
 
 
 class _FullDisk:
-    """Stands in for the os module inside store.atomic: every write finds the disk full."""
+    """Stands in for the os module inside store.annotations.atomic: every write finds the disk full."""
 
     def __getattr__(self, name):
         return getattr(os, name)
@@ -369,13 +369,13 @@ class _FullDisk:
 
 
 def test_a_full_disk_is_an_error_that_names_the_file_and_changes_nothing(lib, monkeypatch):
-    import store.atomic
+    import store.annotations.atomic
     from store.errors import WriteFailedError
     a, b = lib.corpus.papers[0].id, lib.corpus.papers[1].id
     lib.set_star([a], 1)
     lib.set_status([a], "to-read")  # a snapshot, then a journal
     before = (lib.annotations_path.read_bytes(), lib.store.storage.journal_path.read_bytes())
-    monkeypatch.setattr(store.atomic, "os", _FullDisk())
+    monkeypatch.setattr(store.annotations.atomic, "os", _FullDisk())
     for write in (lambda: lib.set_status([b], "read"), lambda: lib.undo(), lambda: lib.set_note(b, "x"),
                   lambda: lib.store.compact()):
         with pytest.raises(WriteFailedError, match="could not be written .No space left on device.; nothing was changed"):
@@ -383,7 +383,7 @@ def test_a_full_disk_is_an_error_that_names_the_file_and_changes_nothing(lib, mo
     assert isinstance(WriteFailedError("f", OSError(errno.ENOSPC, "full")), OSError)  # best-effort writers still catch it
     assert (lib.annotations_path.read_bytes(), lib.store.storage.journal_path.read_bytes()) == before
     assert lib.annotation(b).status == "unread" and lib.annotation(a).star == 1
-    monkeypatch.setattr(store.atomic, "os", os)  # space again: the next change is saved as usual
+    monkeypatch.setattr(store.annotations.atomic, "os", os)  # space again: the next change is saved as usual
     lib.set_status([b], "read")
     assert Library(lib.folder).annotation(b).status == "read" and Library(lib.folder).annotation(a).star == 1
 
@@ -391,13 +391,13 @@ def test_a_full_disk_is_an_error_that_names_the_file_and_changes_nothing(lib, mo
 async def test_a_full_disk_does_not_stop_the_app(lib, tmp_path, monkeypatch):
     """A triage key, undo or a tag on a full disk: the app says which file could not be saved and
     stays up, with nothing changed; once there is room, the same key works."""
-    import store.atomic
+    import store.annotations.atomic
     from tui.app import make_app
     lib.set_star([lib.corpus.papers[5].id], 1)
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     first = lib.corpus.papers[0].id
     async with app.run_test() as pilot:
-        monkeypatch.setattr(store.atomic, "os", _FullDisk())
+        monkeypatch.setattr(store.annotations.atomic, "os", _FullDisk())
         for keys in (["r"], ["plus"], ["z"], ["t", "x", "enter", "escape"]):
             await pilot.press(*keys)
             await pilot.pause()
@@ -417,7 +417,7 @@ async def test_a_full_disk_does_not_stop_the_app(lib, tmp_path, monkeypatch):
         await pilot.press("escape")
         await pilot.pause()
         assert Library(lib.folder).annotation(first).status == "unread" and not app.library.annotation(first).tags
-        monkeypatch.setattr(store.atomic, "os", os)
+        monkeypatch.setattr(store.annotations.atomic, "os", os)
         await pilot.press("r")
         await pilot.pause()
         assert Library(lib.folder).annotation(first).status == "read" and app.screen.results.cursor == 1
@@ -426,7 +426,7 @@ async def test_a_full_disk_does_not_stop_the_app(lib, tmp_path, monkeypatch):
 async def test_a_note_that_cannot_be_saved_on_a_full_disk_is_never_lost(lib, tmp_path, monkeypatch, capsys):
     """Neither the note nor its draft can be written: the text stays in the app, the editor offers it
     again, it is saved once there is room, and were the app closed first, the terminal shows it."""
-    import store.atomic
+    import store.annotations.atomic
     from textual.widgets import TextArea
     from tui.app import make_app
     from tui.cli_commands import print_unsaved_notes
@@ -434,7 +434,7 @@ async def test_a_note_that_cannot_be_saved_on_a_full_disk_is_never_lost(lib, tmp
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     pid = lib.corpus.papers[0].id
     async with app.run_test() as pilot:
-        monkeypatch.setattr(store.atomic, "os", _FullDisk())
+        monkeypatch.setattr(store.annotations.atomic, "os", _FullDisk())
         await pilot.press("e", *"ask Ana", "ctrl+s")
         await pilot.pause()
         assert "could not be written" in list(app._notifications)[-1].message
@@ -447,7 +447,7 @@ async def test_a_note_that_cannot_be_saved_on_a_full_disk_is_never_lost(lib, tmp
         assert app.main_screen.unsaved_notes == {}
         await pilot.press("e", *"ask Bo", "ctrl+s")
         await pilot.pause()
-        monkeypatch.setattr(store.atomic, "os", os)  # room again
+        monkeypatch.setattr(store.annotations.atomic, "os", os)  # room again
         await pilot.press("e")
         await pilot.pause()
         assert app.screen.query_one(TextArea).text == "ask Bo"

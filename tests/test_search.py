@@ -39,7 +39,7 @@ def test_typos_and_word_order(lib):
 
 def test_a_typo_that_hides_the_suffix_still_finds_the_word():
     """The stemmer cuts 'imitation' to 'imit' but leaves 'imitaion' whole: whole words are compared too."""
-    from store.search import SearchIndex
+    from store.search.index import SearchIndex
     index = SearchIndex.build([("", "imitation learning from demonstrations"), ("", "an alignment method"),
                                ("", "unrelated text about graphs")])
     for typo, doc in (("imitaion", 0), ("learnnig", 0), ("alignemnt", 1), ("demonstratoins", 0)):
@@ -50,7 +50,7 @@ def test_a_typo_that_hides_the_suffix_still_finds_the_word():
 def test_a_typo_weighs_as_the_word_it_most_likely_means():
     """`reinforcemnet` is one edit from "reinforcement" (common) and "reinforced" (rare): the rare
     neighbour must not win for being rare. Same for the completions of a word being typed."""
-    from store.search import SearchIndex
+    from store.search.index import SearchIndex
     docs = [("", f"reinforcement learning for task {i} with a policy") for i in range(8)]
     # Equal idf leaves BM25's length normalization to order them: the rare words' papers are longer.
     docs += [("", "reinforced concrete beams under heavy load in wet and cold weather"),
@@ -89,7 +89,7 @@ def test_a_correctly_spelled_word_is_not_drowned_by_look_alikes(tmp_path):
     assert sorted(found("grokkign")[:2]) == sorted(grokking)          # a typo: still found
     order = found("modular grokking")                                  # the look-alikes add to "modular":
     assert order.index(text[3]) < min(order.index(t) for t in text if t.startswith("Modular network"))
-    from store.quick import quick_search
+    from store.search.quick import quick_search
     assert [r.title for r in quick_search(lib.folder, "grokking modular", None)[0]] == \
         [lib.corpus.papers[i].title for i in lib.search("grokking modular").indices]
 
@@ -119,7 +119,7 @@ def test_math_is_found_by_name(tmp_path):
 
 def test_hyphenated_and_joined_forms_find_each_other():
     """Abstracts write both "pre-trained" and "pretrained": the index also holds the joined form."""
-    from store.search import SearchIndex
+    from store.search.index import SearchIndex
     index = SearchIndex.build([("", "we adapt a pre-trained model with fine-tuning on state-of-the-art data"),
                                ("", "a pretrained encoder and finetuning recipes for vision"),
                                ("", "an unrelated study of graphs and trees")])
@@ -349,7 +349,7 @@ def test_known_item_search_on_real_abstracts(tmp_path):
 def test_packed_and_argsort_postings_orders_agree(monkeypatch):
     """The index sorts postings by a packed key; the argsort fallback must give the same index."""
     import numpy as np
-    import store.search as search_mod
+    import store.search.index as search_mod
     docs = [("", f"graph neural network {i} message passing graph") for i in range(50)] + \
            [("Title words", "diffusion models for images and graph")] * 3
     packed = search_mod.SearchIndex.build(docs)
@@ -563,7 +563,7 @@ def test_every_paper_in_the_set_holds_each_content_word(icml_lib, data):
     import random as _random
 
     from store.text import index_tokens, search_tokens
-    from store.vocab import content_words
+    from store.search.vocab import content_words
     lib = icml_lib
     rng = _random.Random(data.draw(st.integers(0, 10_000)))
     paper = lib.corpus.papers[rng.randrange(len(lib))]

@@ -46,7 +46,7 @@ def test_recommend_learns_a_tag_and_explains(tmp_path):
     held = {lib.corpus.papers[i].id for i in idx[len(idx) // 2:]}
     assert sum(r.paper.id in held for r in recs) >= 4  # the area is ~15% of the slice
     assert all(r.because for r in recs) and all(r.like for r in recs)
-    from store.similar import LABEL_STOP
+    from store.discovery.similar import LABEL_STOP
     assert not any(t in LABEL_STOP for r in recs for t in r.because)  # "because: them" explains nothing
     assert not any("mine" in lib.annotation(r.paper.id).tags for r in recs)
 
@@ -73,5 +73,5 @@ def test_three_stars_of_a_planted_topic_bring_that_topic_first(tmp_path):
     recs = lib.recommend(None, limit=10)
     assert sum(r.paper.id in reef for r in recs) >= 8
     assert all(set(r.like) <= set(reef[:3]) and r.like for r in recs)
-    from store.recommend import star_weight
+    from store.discovery.recommend import star_weight
     assert star_weight(3, "unread") > star_weight(1, "unread") > star_weight(0, "to-read")

@@ -8,11 +8,11 @@ import subprocess
 import sys
 
 from store import Library
-from store.export import export_text
+from store.exchange.export import export_text
 from store.latex import plain_text
-from store.repair import repair_escapes
-from store.title_library import distinguished, field_names, name_tokens, settle
-from store.titles import MAX_TITLE_CHARS, derive_title, fit_title
+from store.ingest.repair import repair_escapes
+from store.ingest.title_library import distinguished, field_names, name_tokens, settle
+from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title
 
 from .conftest import DATA, ROOT, bib_entries
 

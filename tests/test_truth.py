@@ -14,8 +14,8 @@ import shutil
 
 import pytest
 
-import store.annotations
-import store.atomic
+import store.annotations.database
+import store.annotations.atomic
 from store import Library
 from tui.cli import main
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 
 
 class FillsUpAt:
-    """Stands in for ``os`` inside store.atomic: the ``n``-th write or fsync finds the disk full."""
+    """Stands in for ``os`` inside store.annotations.atomic: the ``n``-th write or fsync finds the disk full."""
 
     def __init__(self, n: int) -> None:
         self.left = n
@@ -82,7 +82,7 @@ def test_every_write_step_failing_leaves_the_printed_outcome_true(op, tmp_path, 
     extra = tmp_path / "more.jsonl"
     extra.write_text('{"title": "New", "abstract": "A new paper about injected write failures on a full disk."}\n')
     if op.startswith("note"):
-        monkeypatch.setattr(store.annotations, "COMPACT_LINES", 1)  # every change folds: the 500th, sooner
+        monkeypatch.setattr(store.annotations.database, "COMPACT_LINES", 1)  # every change folds: the 500th, sooner
     argv = OPERATIONS[op](ids, extra)
     said_postponed = False
     for n in range(1, 200):
@@ -90,9 +90,9 @@ def test_every_write_step_failing_leaves_the_printed_outcome_true(op, tmp_path, 
         shutil.copytree(template, case)
         before = state(case)
         disk = FillsUpAt(n)
-        monkeypatch.setattr(store.atomic, "os", disk)
+        monkeypatch.setattr(store.annotations.atomic, "os", disk)
         rc = main(["--library", str(case), *argv])
-        monkeypatch.setattr(store.atomic, "os", os)
+        monkeypatch.setattr(store.annotations.atomic, "os", os)
         err = capsys.readouterr().err
         after = state(case)
         if rc != 0:

@@ -617,7 +617,7 @@ async def test_a_phrase_in_a_big_library_is_searched_once_typing_settles(lib, ma
     # Longer than the test's key presses can take on a loaded machine (0.12 s was not, in CI): the
     # test is that a search the next key supersedes is never run, not how brisk typing is.
     monkeypatch.setattr(M, "PHRASE_SETTLE", 2.0)
-    from store.query import parse_query
+    from store.search.query import parse_query
     searched = []
     real = lib.search
     monkeypatch.setattr(lib, "search", recording(real, searched))
@@ -783,7 +783,7 @@ async def test_help_screen_shows_live_keymap(lib, make):
         assert isinstance(app.screen.query_one("#search-syntax").content, Table)
         console.print(app.screen.query_one("#search-syntax").content)
         assert "author:peyre" in console.export_text()
-        from store.query import parse_query
+        from store.search.query import parse_query
         from tui.screens.help import SEARCH_SYNTAX
         for form, _ in SEARCH_SYNTAX[1:]:
             q = parse_query(form)
@@ -1589,7 +1589,7 @@ async def test_a_triage_key_while_another_process_holds_the_lock_never_freezes(l
     Held past the lock's timeout, the change fails with a notice and nothing is written."""
     import time as _time
 
-    from store.lock import LibraryLock
+    from store.annotations.lock import LibraryLock
     other = LibraryLock(lib.folder / ".lock")
     app = make(lib)
     async with app.run_test() as pilot:

@@ -232,9 +232,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _quick_search(args: argparse.Namespace) -> bool:
-    """Answer a plain word search from the index file alone (store.quick), as a
+    """Answer a plain word search from the index file alone (store.search.quick), as a
     one-shot process should; False when the Library is needed (filters, a stale cache)."""
-    from store.quick import quick_search
+    from store.search.quick import quick_search
 
     folder = locations.library_dir(args.library)
     found = quick_search(folder, " ".join(args.query), args.limit)

@@ -108,7 +108,7 @@ def open_app(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
         app.startup_notices.append(imported)
     app.startup_notices += opened.problems
     app.first_start = opened.new_library and not imported and len(lib) > 0  # the seeds: say so, and how to import
-    from store.session import snapshot
+    from store.annotations.session import snapshot
     opened_with = snapshot(lib.annotations)
     app.run()
     if imported:
@@ -351,7 +351,7 @@ def _import(lib: Library, paths: list[str]):
 
 def _say_what_the_session_kept(lib: Library, opened_with) -> None:
     """After the app closes: what the sitting changed, and where it is kept (nothing if nothing)."""
-    from store.session import session_line, snapshot
+    from store.annotations.session import session_line, snapshot
     try:
         lib.refresh()  # as saved, another terminal's changes included
     except PapersiftError:
@@ -370,7 +370,7 @@ def print_unsaved_notes(notes: dict[str, str]) -> None:
 
 def _ack(args: argparse.Namespace, message: str, lib: Library, ids: list[str]) -> int:
     if getattr(args, "format", "text") == "json":
-        from store.records import paper_record
+        from store.exchange.records import paper_record
         out.emit_json([paper_record(lib.paper(i), lib.annotation(lib.paper(i).id)) for i in ids])
     else:
         out.say(message)  # tags and ids as typed: "[draft]" is not markup

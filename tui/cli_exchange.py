@@ -48,8 +48,8 @@ def register(add) -> None:
 
 
 def export(lib: Library, args: argparse.Namespace, opened=None) -> int:
-    from store.atomic import atomic_write_text
-    from store.export import export_text, selection_query
+    from store.annotations.atomic import atomic_write_text
+    from store.exchange.export import export_text, selection_query
 
     pairs = lib.pairs(selection_query(args.status, args.tag, args.star, args.query))
     bar = None
@@ -79,7 +79,7 @@ def export(lib: Library, args: argparse.Namespace, opened=None) -> int:
 
 def import_annotations(lib: Library, args: argparse.Namespace, opened=None) -> int:
     path = Path(args.file)
-    from store.exchange import plan_merge, read_annotation_records  # (dedup's imports: only when merging)
+    from store.exchange.merge import plan_merge, read_annotation_records  # (dedup's imports: only when merging)
     records = read_annotation_records(path)
     changes, report = plan_merge(lib, records, source=path.name)
     if not args.dry_run:

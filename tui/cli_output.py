@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from store.choices import STATUS_GLYPH as GLYPH
-from store.quick import Row
+from store.search.quick import Row
 from store.text import counted, display_safe
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def escaped(text: object) -> str:
 
 
 def emit_json(obj: object) -> None:
-    from store.records import safe_json
+    from store.exchange.records import safe_json
 
     sys.stdout.write(safe_json(obj, indent=True) + "\n")
 
@@ -88,7 +88,7 @@ def print_papers(lib: Library, indices, fmt: str, total: int | None = None) -> N
     """Print papers (corpus indices) as a table, plain lines or JSON."""
     papers = [lib.corpus.papers[int(i)] for i in indices]
     if fmt == "json":
-        from store.records import paper_record
+        from store.exchange.records import paper_record
 
         emit_json([paper_record(p, lib.annotation(p.id)) for p in papers])
         return
@@ -96,7 +96,7 @@ def print_papers(lib: Library, indices, fmt: str, total: int | None = None) -> N
 
 
 def print_rows(rows: list[Row], fmt: str, total: int | None = None) -> None:
-    """Print papers as a table or plain lines (from a Library, or from store.quick)."""
+    """Print papers as a table or plain lines (from a Library, or from store.search.quick)."""
     if fmt == "plain":
         for r in rows:
             tags = display_safe(" ".join("#" + t for t in r.tags), False)
@@ -134,7 +134,7 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     p = lib.paper(key)
     a = lib.annotation(p.id)
     if fmt == "json":
-        from store.records import paper_record
+        from store.exchange.records import paper_record
 
         emit_json(paper_record(p, a))
         return

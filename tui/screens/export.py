@@ -15,9 +15,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet
 
 from store import Library
-from store.atomic import atomic_write_text
+from store.annotations.atomic import atomic_write_text
 from store.errors import WriteFailedError
-from store.export import EXTENSIONS, FORMATS, export_text
+from store.exchange.export import EXTENSIONS, FORMATS, export_text
 from store.text import counted
 
 from ..clipboard import copy_text

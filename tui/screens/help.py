@@ -19,7 +19,7 @@ CONTEXT_NAMES = {"app": "Anywhere", "main": "Triage (list and reader)", "list": 
                  "topics": "Topic browser"}
 
 
-# The search box's syntax (store.query), shown under the keys: the app's only other place for it
+# The search box's syntax (store.search.query), shown under the keys: the app's only other place for it
 # is the search box's placeholder, cut at most widths.
 SEARCH_SYNTAX = (
     ("words", "any order, typos forgiven, prefixes while typing; tags and notes count too"),

@@ -26,7 +26,7 @@ from textual.worker import get_current_worker
 from store import Library, PapersiftError
 from store.corpus import file_signature
 from store.library import SORTS
-from store.query import Query, parse_query
+from store.search.query import Query, parse_query
 from store.text import counted
 
 from ..clipboard import copy_text
@@ -570,7 +570,7 @@ class MainScreen(Screen):
     def prepare_similarity(self) -> None:
         """Get the similarity model after the first paint: from its cache, else built by a helper.
 
-        The helper is a separate process (``python -m store.prepare``) for big
+        The helper is a separate process (``python -m store.discovery.prepare``) for big
         libraries, so the SVD uses another core and neither its memory nor the
         GIL is taken from the app while the user types; if it fails, the model
         is built here instead.
@@ -588,7 +588,7 @@ class MainScreen(Screen):
         lib = self.library
         if len(lib) > BIG_LIBRARY:
             lib.build_similarity_elsewhere(lambda: subprocess.run(
-                [sys.executable, "-m", "store.prepare", str(lib.folder)], check=False,
+                [sys.executable, "-m", "store.discovery.prepare", str(lib.folder)], check=False,
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         _ = lib.similarity  # (built, or loaded from the cache the helper wrote)
 
@@ -871,7 +871,7 @@ class MainScreen(Screen):
     def action_copy_citation(self) -> None:
         pid = self.current_paper_id()
         if pid:
-            from store.export import citation_line  # (not at start-up: it loads the export formats)
+            from store.exchange.export import citation_line  # (not at start-up: it loads the export formats)
             self._copy(citation_line(self.library.paper(pid), self.library.annotation(pid)), "citation")
 
     def action_copy_ids(self) -> None:

@@ -1,6 +1,6 @@
 """The note editor: multi-line, saved on ctrl+s; escape asks before discarding changes.
 
-Until it is saved or discarded, the text is kept as a draft (store.drafts) half a second
+Until it is saved or discarded, the text is kept as a draft (store.annotations.drafts) half a second
 after each change and when the editor goes away (the app quitting with it open), so a
 closed terminal or a crash loses nothing: the next time the note is opened, the draft
 is offered back.

@@ -1,0 +1,204 @@
+"""Reading the annotations file: a TinyDB JSON snapshot plus its journal of later changes.
+
+Pure functions, apart from :class:`store.annotations.database.JournaledJSONStorage` (which
+also writes and caches) so a one-shot ``papersift search`` (:mod:`store.search.quick`)
+reads annotations exactly as the storage does without importing TinyDB. The JSON
+parser is passed in (orjson in the app; the standard library where start-up time
+matters more than parsing speed); both raise ``ValueError`` subclasses.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from store.errors import CorruptFileError
+
+ANNOTATIONS_FORMAT = "papersift-annotations"
+ANNOTATIONS_VERSION = 1
+JOURNAL_SUFFIX = ".journal"
+ANN, HIST, META = "annotations", "history", "meta"
+REDO = "redo"  # changes undone, newest last, until a new change is made
+
+
+def doc_id_for(paper_id: str) -> int:
+    """The TinyDB document id of a paper's annotation (paper ids are hex)."""
+    return int(paper_id, 16)
+
+
+def journal_path_for(path: Path) -> Path:
+    return path.with_name(path.name + JOURNAL_SUFFIX)
+
+
+def read_snapshot(path: Path, loads: Callable[[bytes], object]) -> dict:
+    """The snapshot file's tables, checked to be a papersift annotations file."""
+    raw = path.read_bytes()
+    if not raw.strip():
+        raise CorruptFileError(path, "file is empty (truncated?)")
+    try:
+        data = loads(raw)
+    except ValueError as exc:
+        raise CorruptFileError(path, f"not valid JSON ({exc})") from None
+    check_annotations_data(path, data)
+    return data  # type: ignore[return-value]
+
+
+@dataclass
+class Replay:
+    """What reading a journal found.
+
+    Attributes:
+        seq: the newest change now in ``data``.
+        length: bytes of the trusted prefix (complete, well-formed, in sequence): the next append goes there.
+        lines: entries in that prefix (for compaction).
+        torn: bytes after the last complete line (a writer killed mid-append leaves them).
+        damage: what is wrong beyond the trusted prefix, or None. A torn tail alone is not damage
+            when the acknowledged-change mark proves nothing saved is in it (see :func:`judge`).
+    """
+
+    seq: int
+    length: int
+    lines: int
+    torn: int = 0
+    damage: str | None = None
+
+
+def replay_journal(journal_path: Path, data: dict, loads: Callable[[bytes], object],
+                   acked: int | None = None) -> Replay:
+    """Apply the journal's entries newer than the snapshot to ``data``, up to the first damage.
+
+    Entries are numbered one after another from the snapshot's last (``journal_seq``); a line
+    that is not an entry, a number out of sequence, or a journal that ends before a change
+    known to have been saved (``acked``, see :func:`read_acked`) stops the replay there and is
+    reported as damage, for the caller to keep and tell. A torn last line (a crash mid-append)
+    was never acknowledged when ``acked`` says so.
+    """
+    base = _journal_seq(data)
+    try:
+        raw = journal_path.read_bytes()
+    except FileNotFoundError:
+        raw = b""
+    end = raw.rfind(b"\n") + 1
+    seq, lines, length, newest, damage = base, 0, 0, None, None
+    for lineno, line in enumerate(raw[:end].split(b"\n")[:-1], start=1):
+        entry = _entry(line, loads)
+        if entry is None:
+            damage = f"line {lineno} is not a journal entry"
+            break
+        number, changes = entry
+        before = seq if newest is None else newest
+        if number > before + 1 and number > seq + 1:
+            damage = f"line {lineno} is change {number}, after change {before}: changes are missing"
+            break
+        if newest is not None and number <= newest:
+            damage = f"line {lineno} is change {number}, after change {newest}: the journal is out of sequence"
+            break
+        if number > seq:
+            for table, records in changes.items():
+                target = data.setdefault(table, {})
+                for key, record in records.items():
+                    if record is None:
+                        target.pop(key, None)
+                    else:
+                        target[key] = record
+            seq = number
+        newest = number
+        lines += 1
+        length += len(line) + 1
+    if damage is None and newest is not None and newest < base:
+        damage = f"the journal ends at change {newest}, before the snapshot's change {base}"
+    if damage is None and acked is not None and acked > seq:
+        missing = acked - seq
+        damage = (f"the journal ends at change {seq}, but change {acked} was saved: "
+                  f"{missing} saved change{'s' if missing != 1 else ''} missing (truncated?)")
+    return Replay(seq, length, lines, torn=len(raw) - end, damage=damage)
+
+
+def judge(replay: Replay, acked: int | None) -> str | None:
+    """What must be kept and told about a replayed journal: its damage, or a torn tail that no
+    acknowledged-change mark clears (a library last written by an older papersift)."""
+    if replay.damage:
+        return replay.damage
+    if replay.torn and acked is None:
+        return (f"the journal ends in {replay.torn} bytes of an unfinished change (papersift killed while "
+                "saving?); it is not applied")
+    return None
+
+
+def _entry(line: bytes, loads: Callable[[bytes], object]) -> tuple[int, dict] | None:
+    """(sequence number, changes) of a well-formed journal line, else None."""
+    try:
+        entry = loads(line)
+        number, changes = entry["seq"], entry["set"]  # type: ignore[index]
+    except (KeyError, TypeError, ValueError):
+        return None
+    if not isinstance(number, int) or not isinstance(changes, dict) \
+            or not all(isinstance(t, dict) for t in changes.values()):
+        return None
+    return number, changes
+
+
+def acked_path_for(path: Path) -> Path:
+    """The acknowledged-change mark beside the annotations file: the number of the newest change
+    whose journal append was fsynced. Written after that fsync, so it can lag the journal (a
+    crash) but never lead it: a journal that ends before it lost saved changes."""
+    return path.with_name(path.name + ".acked")
+
+
+def read_acked(path: Path) -> int | None:
+    """The mark, or None when there is none (or it cannot be read: then nothing is judged by it)."""
+    try:
+        text = acked_path_for(path).read_bytes().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def write_acked(path: Path, seq: int) -> None:
+    """Record ``seq`` as acknowledged. Not fsynced: the mark may lag after a power cut, which only
+    makes the check lenient, never wrong. A failure to write it is not a failed change."""
+    try:
+        fd = os.open(acked_path_for(path), os.O_WRONLY | os.O_CREAT, 0o644)
+    except OSError:
+        return
+    try:
+        os.pwrite(fd, b"%020d\n" % seq, 0)  # one fixed-size record: never torn into another number
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def forget_acked(path: Path) -> None:
+    """Drop the mark (a snapshot restored from a backup is older than it, on purpose)."""
+    try:
+        acked_path_for(path).unlink()
+    except OSError:
+        pass
+
+
+def _journal_seq(data: dict) -> int:
+    meta = data.get(META) or {}
+    info = next(iter(meta.values()), {}) if meta else {}
+    seq = info.get("journal_seq", 0) if isinstance(info, dict) else 0
+    return seq if isinstance(seq, int) else 0
+
+
+def check_annotations_data(path: Path, data: object) -> None:
+    """Refuse a file that is not ours or is from a newer papersift."""
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise CorruptFileError(path, "not a TinyDB annotations file")
+    meta = data.get(META)
+    if meta is None:
+        if data.get(ANN) is None and data:
+            raise CorruptFileError(path, "not a papersift annotations file (no meta table)")
+        return
+    info = next(iter(meta.values()), {})
+    if info.get("format") != ANNOTATIONS_FORMAT:
+        raise CorruptFileError(path, "not a papersift annotations file")
+    version = info.get("version")
+    if not isinstance(version, int) or version > ANNOTATIONS_VERSION:
+        raise CorruptFileError(path, f"written by a newer papersift (format version {version}; "
+                                     f"this one reads up to {ANNOTATIONS_VERSION}); upgrade papersift")

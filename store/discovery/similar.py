@@ -1,0 +1,212 @@
+"""More like this, recommendations and topics, from the search index's vectors.
+
+Each paper is a sparse vector: its BM25-saturated term weights times idf (the
+same statistics search uses, so nothing is tokenized twice), L2-normalized.
+"More like this" blends that cosine with the cosine in a latent space (LSA: a
+truncated SVD of the same matrix, ~sqrt(n)/1.5 dimensions: few, so it captures
+topics rather than wording), then adds pseudo-relevance feedback: the scores
+of the query's ten nearest neighbours, weighted by their similarity. On ICLR
+2024's primary areas the share of top-5 neighbours in the query's area goes
+from 0.374 (TF-IDF cosine) to 0.437 (``benchmarks/similar_quality.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.linalg import svds
+
+from store.search.index import SearchIndex
+
+LSA_WEIGHT = 1.0
+FEEDBACK_K = 10
+FEEDBACK_BETA = 1.0
+LABEL_SAMPLE = 80  # abstracts per topic read for its label's phrases
+
+
+def lsa_dims(n_docs: int) -> int:
+    """Latent dimensions for a corpus: measured best at 32 for 2,260 papers; grows as sqrt(n)."""
+    return int(min(128, max(32, round(n_docs ** 0.5 / 1.5))))
+
+
+def doc_term_matrix(index: SearchIndex, min_df: int = 2, max_df_ratio: float = 0.5) -> sp.csr_matrix:
+    """Documents x terms, TF-IDF-like weights, rows L2-normalized."""
+    df = np.diff(index.offsets)
+    keep = (df >= min_df) & (df <= max(2, int(max_df_ratio * index.n_docs)))
+    term_of_posting = np.repeat(np.arange(len(df)), df)
+    mask = keep[term_of_posting]
+    rows = index.docs[mask]
+    cols = term_of_posting[mask]
+    vals = index.weights[mask] * index.idf[cols]
+    m = sp.csr_matrix((vals.astype(np.float32), (rows, cols)), shape=(index.n_docs, len(df)))
+    norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    return sp.diags(1.0 / norms).dot(m).tocsr()
+
+
+def lsa(matrix: sp.csr_matrix, dims: int | None = None) -> np.ndarray:
+    """Row-normalized latent vectors (documents x dims)."""
+    k = max(2, min(dims or lsa_dims(matrix.shape[0]), min(matrix.shape) - 1))
+    # In single precision, as the matrix is stored: no float64 copy of it, and ARPACK's
+    # Lanczos vectors take half the memory (30k papers: helper peak 450 -> ~370 MB).
+    u, s, _ = svds(matrix.astype(np.float32, copy=False), k=k, random_state=0)
+    vecs = (u * s).astype(np.float32)
+    norms = np.linalg.norm(vecs, axis=1)
+    norms[norms == 0] = 1.0
+    return vecs / norms[:, None]
+
+
+SIMILAR_CACHE_VERSION = 2  # 2: term ids are sorted-vocabulary positions (index format 8)
+
+
+class Similarity:
+    """Nearest neighbours of papers (indices into the corpus)."""
+
+    def __init__(self, index: SearchIndex | None, use_lsa: bool = True, feedback: bool = True):
+        if index is None:  # filled in by load()
+            return
+        self.matrix = doc_term_matrix(index)
+        self.matrix_t = self.matrix.T.tocsr()
+        self.latent = lsa(self.matrix) if use_lsa and index.n_docs > 10 else None
+        self.feedback = feedback and use_lsa
+
+    def save(self, handle, token: str) -> None:
+        """Write the model (numpy's .npz, uncompressed) tagged with ``token`` (the corpus generation)."""
+        arrays = {"version": np.array([SIMILAR_CACHE_VERSION]), "token": np.frombuffer(token.encode(), np.uint8),
+                  "feedback": np.array([self.feedback])}
+        for name, m in (("m", self.matrix), ("t", self.matrix_t)):
+            arrays.update({f"{name}_data": m.data, f"{name}_indices": m.indices, f"{name}_indptr": m.indptr,
+                           f"{name}_shape": np.array(m.shape)})
+        if self.latent is not None:
+            arrays["latent"] = self.latent
+        np.savez(handle, **arrays)
+
+    @staticmethod
+    def cache_matches(path, token: str) -> bool:
+        """Whether the saved model is for this corpus (reads only its tag, not the arrays)."""
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                return int(z["version"][0]) == SIMILAR_CACHE_VERSION and bytes(z["token"]).decode() == token
+        except (OSError, ValueError, KeyError, EOFError):
+            return False
+
+    @classmethod
+    def load(cls, path, token: str) -> "Similarity | None":
+        """The saved model, or None when it is missing, damaged, or for another corpus."""
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                if int(z["version"][0]) != SIMILAR_CACHE_VERSION or bytes(z["token"]).decode() != token:
+                    return None
+                self = cls(None)
+                self.matrix, self.matrix_t = (
+                    sp.csr_matrix((z[f"{n}_data"], z[f"{n}_indices"], z[f"{n}_indptr"]), shape=tuple(z[f"{n}_shape"]))
+                    for n in ("m", "t"))
+                self.latent = z["latent"] if "latent" in z.files else None
+                self.feedback = bool(z["feedback"][0])
+                return self
+        except (OSError, ValueError, KeyError, EOFError):
+            return None
+
+    def _blend(self, rows: np.ndarray) -> np.ndarray:
+        """Blended similarity of the given papers to every paper (len(rows) x n)."""
+        s = (self.matrix[rows] @ self.matrix_t).toarray()
+        if self.latent is not None:
+            s += LSA_WEIGHT * (self.latent[rows] @ self.latent.T)
+        return s
+
+    def scores(self, doc: int) -> np.ndarray:
+        """Similarity of every paper to ``doc`` (higher is closer)."""
+        base = self._blend(np.array([doc]))[0]
+        if not self.feedback or len(base) <= FEEDBACK_K + 1:
+            return base
+        masked = base.copy()
+        masked[doc] = -np.inf
+        top = np.argpartition(-masked, FEEDBACK_K)[:FEEDBACK_K]
+        return base + FEEDBACK_BETA * (base[top] @ self._blend(top)) / FEEDBACK_K
+
+    def similar(self, doc: int, limit: int = 10) -> list[tuple[int, float]]:
+        """The ``limit`` most similar papers (not ``doc`` itself), best first."""
+        s = self.scores(doc)
+        s[doc] = -np.inf
+        limit = min(limit, len(s) - 1)
+        top = np.argpartition(-s, limit)[:limit]
+        top = top[np.argsort(-s[top])]
+        return [(int(i), float(s[i])) for i in top]
+
+
+def explain(matrix: sp.csr_matrix, w: np.ndarray, doc: int, vocab: list[str], top: int = 5) -> list[str]:
+    """The terms that contribute most to a paper's recommendation score (function words left
+    out: "because: them, same" explains nothing)."""
+    row = matrix[doc]
+    contrib = row.data * w[row.indices]
+    out: list[str] = []
+    for i in np.argsort(-contrib):
+        if contrib[i] <= 0 or len(out) == top:
+            break
+        term = vocab[row.indices[i]]
+        if term not in LABEL_STOP and len(term) >= 3:
+            out.append(term)
+    return out
+
+
+def kmeans(vectors: np.ndarray, k: int, iters: int = 30, seed: int = 0) -> np.ndarray:
+    """Spherical k-means (cosine) with k-means++ seeding; returns a label per row."""
+    rng = np.random.default_rng(seed)
+    n = len(vectors)
+    k = max(1, min(k, n))
+    centers = [vectors[rng.integers(n)]]
+    dist = np.full(n, np.inf)
+    for _ in range(1, k):
+        dist = np.minimum(dist, 1 - vectors @ centers[-1])
+        p = np.clip(dist, 0, None) ** 2
+        centers.append(vectors[rng.choice(n, p=p / p.sum()) if p.sum() > 0 else rng.integers(n)])
+    c = np.array(centers)
+    labels = np.zeros(n, dtype=np.int32)
+    for _ in range(iters):
+        new = np.argmax(vectors @ c.T, axis=1)
+        if np.array_equal(new, labels) and _:
+            break
+        labels = new
+        for j in range(k):
+            members = vectors[labels == j]
+            if len(members):
+                m = members.sum(axis=0)
+                c[j] = m / (np.linalg.norm(m) or 1.0)
+    return labels
+
+
+LABEL_STOP = frozenset("""a about above across after again against all also among an and any are as at be
+because been before being between both but by can could did do does doing during each either else
+every few for from further had has have having here how however if in into is it its itself just
+like many may might more most much must neither no nor not now of off often on once only or other
+our out over own per rather same several shall should since so some such than that the their them
+then there these they this those though through thus to too under until up upon us very via was we
+were what when where whether which while who whom whose why will with within without would yet you
+your new novel propose proposed approach approaches method methods paper work show results based
+using use used existing well also different first two one three""".split())
+
+
+def topic_labels(matrix: sp.csr_matrix, labels: np.ndarray, vocab: list[str], top: int = 3,
+                 texts: Callable[[np.ndarray], list[str]] | None = None) -> dict[int, str]:
+    """A readable label per topic: the terms most over-represented in it, as phrases.
+
+    Each term's mean weight in the topic minus its mean over the library, so
+    words every topic uses ("learning", "whether") do not label them all;
+    function words are skipped outright. With ``texts`` (abstracts for rows), each
+    term is grown into the phrase the topic's papers write (``store.search.phrases``):
+    "Monte Carlo · Bayesian", not "carlo · monte · bayesian".
+    """
+    from store.search.phrases import Sample, label
+
+    overall = np.asarray(matrix.mean(axis=0)).ravel()
+    out = {}
+    for t in np.unique(labels):
+        members = np.flatnonzero(labels == t)
+        mean = np.asarray(matrix[members].mean(axis=0)).ravel() - overall
+        terms = [vocab[i] for i in np.argsort(-mean)[:top * 8] if vocab[i] not in LABEL_STOP and len(vocab[i]) >= 3]
+        step = max(1, len(members) // LABEL_SAMPLE)
+        sample = Sample(texts(members[::step][:LABEL_SAMPLE]) if texts else [])
+        out[int(t)] = " · ".join(label(sample, terms, LABEL_STOP, top))
+    return out

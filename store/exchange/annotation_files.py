@@ -1,0 +1,202 @@
+"""Reading the triage back from every format papersift exports: what import-annotations merges.
+
+A papersift JSON or JSON Lines export carries everything, change times included (a merge
+field by field). The reference formats carry the triage where their readers keep it: BibTeX in
+``papersift_*`` fields, RIS in ``N1  - papersift-status: …`` lines, CSL-JSON in ``custom`` (and
+Zotero's "Extra" lines in ``note``), CSV in its columns, Org in a heading's keyword and
+properties. They carry no change times, so they merge by whole records (see store.exchange.merge).
+A Markdown reading list is for people and is not read back.
+
+Each record: ``id`` (the paper's), ``abstract`` and ``title`` (to match a paper whose id
+differs), ``status``, ``star``, ``tags``, ``note``; JSON also ``created``, ``updated``,
+``stamps`` and ``conflicts``. Every record is validated; a bad one names the file and line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+import orjson
+
+from store.choices import FORMULA_START
+from store.errors import InputError
+from store.models import MAX_STAR, STATUSES
+from store.ingest.parse import read_text
+from store.exchange.records import split_triage_lines
+
+_ORG_STATUS = {"UNREAD": "unread", "TOREAD": "to-read", "READ": "read", "SKIPPED": "skipped"}
+_HEX_ID = re.compile(r"[0-9a-f]{12}")
+
+
+def read_annotation_records(path: Path) -> list[dict]:
+    """The triage records of an exported file, validated.
+
+    Raises:
+        InputError: not a format papersift exports (or not one it can read back), or a record
+            that is not well-formed, with its line where the format has lines.
+    """
+    text = read_text(path)
+    suffix = path.suffix.lower()
+    if suffix in (".md", ".markdown"):
+        raise InputError(path, "a Markdown reading list is for reading, not for reading back: export JSON "
+                               "(everything, with change times), CSV, BibTeX, RIS, CSL-JSON or Org to share annotations")
+    if suffix in (".jsonl", ".ndjson"):
+        found = _jsonl(text, path)
+    elif suffix == ".json":
+        found = _json(text, path)
+    elif suffix == ".csv":
+        found = _csv(text)
+    elif suffix == ".bib":
+        found = _bibtex(text, path)
+    elif suffix == ".ris":
+        found = _ris(text, path)
+    elif suffix == ".org":
+        found = _org(text)
+    else:
+        raise InputError(path, "not a file papersift exports (.json, .jsonl, .csv, .bib, .ris, .org)")
+    return [_checked(rec, path, line, where) for rec, line, where in found]
+
+
+def _checked(rec: object, path: Path, line: int | None, where: str | None) -> dict:
+    if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
+        raise InputError(path, "each paper needs a string \"id\"", line=line, where=where)
+    status, star, tags = rec.get("status", "unread"), rec.get("star", 0), rec.get("tags", [])
+    if status not in STATUSES:
+        raise InputError(path, f"unknown status {status!r}", line=line, where=where)
+    if not isinstance(star, int) or isinstance(star, bool) or not 0 <= star <= MAX_STAR:
+        raise InputError(path, f"star must be 0-{MAX_STAR}", line=line, where=where)
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise InputError(path, "tags must be a list of strings", line=line, where=where)
+    if not isinstance(rec.get("note", ""), str) or not isinstance(rec.get("abstract", ""), str):
+        raise InputError(path, "note and abstract must be strings", line=line, where=where)
+    return rec
+
+
+def _jsonl(text: str, path: Path) -> list[tuple]:
+    out = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                out.append((orjson.loads(line), n, None))
+            except orjson.JSONDecodeError as exc:
+                raise InputError(path, f"invalid JSON: {exc}", line=n) from None
+    return out
+
+
+def _json(text: str, path: Path) -> list[tuple]:
+    try:
+        doc = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise InputError(path, f"invalid JSON: {exc}") from None
+    if isinstance(doc, list):  # CSL-JSON
+        return [(_csl(item), None, f"item {i}") for i, item in enumerate(doc, start=1)]
+    if not isinstance(doc, dict) or doc.get("format") != "papersift-export":
+        raise InputError(path, "not a papersift JSON export (expected \"format\": \"papersift-export\") "
+                               "nor CSL-JSON (a list of items)")
+    if not isinstance(doc.get("version"), int) or doc["version"] > 1:
+        raise InputError(path, f"export format version {doc.get('version')!r} is newer than this papersift reads")
+    return [(r, None, f"paper {i}") for i, r in enumerate(doc.get("papers") or [], start=1)]
+
+
+def _csl(item: object) -> object:
+    if not isinstance(item, dict):
+        return item
+    custom = item.get("custom") if isinstance(item.get("custom"), dict) else {}
+    rec = {"id": item.get("id"), "abstract": item.get("abstract") or "", "title": item.get("title") or ""}
+    if "papersift_status" in custom:  # papersift's own: exact
+        rec.update(status=custom.get("papersift_status"), star=custom.get("papersift_star", 0),
+                   tags=custom.get("papersift_tags", []), note=custom.get("papersift_note", ""))
+        return rec
+    fields, note = split_triage_lines(str(item.get("note") or "").split("\n"))  # Zotero's "Extra" lines
+    return {**rec, **fields, "note": "\n".join(note).rstrip()}
+
+
+def _cell(value: str | None) -> str:
+    """A CSV cell as it was before the export neutralised a formula ('=x' written "'=x")."""
+    value = value or ""
+    return value[1:] if value.startswith("'") and value[1:2] and value[1] in FORMULA_START else value
+
+
+def _csv(text: str) -> list[tuple]:
+    reader = csv.DictReader(io.StringIO(text))
+    out = []
+    for row in reader:
+        star = _cell(row.get("star")) or "0"
+        out.append(({"id": _cell(row.get("id")), "abstract": _cell(row.get("abstract")),
+                     "title": _cell(row.get("title")), "status": _cell(row.get("status")) or "unread",
+                     "star": int(star) if star.isdigit() else star,
+                     "tags": [t.strip() for t in _cell(row.get("tags")).split(";") if t.strip()],
+                     "note": _cell(row.get("note"))}, reader.line_num, None))
+    return out
+
+
+def _bibtex(text: str, path: Path) -> list[tuple]:
+    from store.ingest.bibtex import bib_unescape, read_entries
+    from store.ingest.parse import _check_braces
+
+    _check_braces(text, path)  # (unbalanced or too deeply nested: named with its line)
+    out = []
+    for entry in read_entries(text, path):
+        key = entry.get("ID", "")
+        pid = entry.get("papersift_id") or (key.rsplit("_", 1)[-1] if _HEX_ID.fullmatch(key.rsplit("_", 1)[-1]) else key)
+        star = entry.get("papersift_star", "0").strip()
+        out.append(({"id": pid, "abstract": bib_unescape(entry.get("abstract", "")),
+                     "title": bib_unescape(entry.get("title", ""), strip_braces=True),
+                     "status": entry.get("papersift_status", "unread").strip(),
+                     "star": int(star) if star.isdigit() else star,
+                     "tags": [t.strip() for t in bib_unescape(entry.get("papersift_tags", "")).split(",") if t.strip()],
+                     "note": bib_unescape(entry.get("note", ""))}, None, f"entry {key or '?'}"))
+    return out
+
+
+def _ris(text: str, path: Path) -> list[tuple]:
+    from store.ingest.ris import read_ris
+
+    out = []
+    for entry in read_ris(text, path):
+        fields, note = split_triage_lines(entry.fields.get("N1", []))
+        out.append(({"id": entry.first("ID"), "abstract": entry.first("AB", "N2"), "title": entry.first("TI", "T1"),
+                     **fields, "note": "\n".join(note).rstrip()}, entry.line, None))
+    return out
+
+
+def _org(text: str) -> list[tuple]:
+    """Headings ``* KEYWORD title :tags:`` with a properties drawer, the note indented below."""
+    out: list[tuple] = []
+    rec: dict | None = None
+    in_drawer = False
+    note: list[str] = []
+
+    def close() -> None:
+        if rec is not None:
+            rec["note"] = "\n".join(note).strip("\n")
+            out.append((rec, rec.pop("_line"), None))
+
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("* "):
+            close()
+            word = line[2:].split(" ", 1)[0]
+            rec, note, in_drawer = {"_line": lineno, "status": _ORG_STATUS.get(word, word)}, [], False
+            continue
+        if rec is None:
+            continue
+        stripped = line.strip()
+        if stripped == ":PROPERTIES:":
+            in_drawer = True
+        elif stripped == ":END:" and in_drawer:
+            in_drawer = False
+        elif in_drawer:
+            m = re.match(r":(\w+):\s*(.*)", stripped)
+            if m and m.group(1) == "ID":
+                rec["id"] = m.group(2)
+            elif m and m.group(1) == "STAR":
+                rec["star"] = int(m.group(2)) if m.group(2).isdigit() else m.group(2)
+            elif m and m.group(1) == "PAPERSIFT_TAGS":
+                rec["tags"] = m.group(2).split()
+        else:
+            note.append(line[2:] if line.startswith("  ") else line)
+    close()
+    return out

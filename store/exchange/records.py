@@ -1,0 +1,93 @@
+"""Paper + annotation as one flat JSON-ready record (CLI ``--format json``, exports).
+
+Schema (``papersift-paper`` version 1): id, title, derived_title, abstract,
+authors, status, star, tags, note, created, updated, sources, url,
+external_id, aliases, venue, year, keywords, area (venue, year, keywords and
+area added within version 1: readers of the schema ignore fields they do not know).
+"""
+
+from __future__ import annotations
+
+import re
+
+import orjson
+
+from store.models import Annotation, Paper
+
+RECORD_SCHEMA_VERSION = 1
+
+# JSON escapes C0 controls itself; these would otherwise reach a terminal raw.
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+
+
+def paper_record(paper: Paper, ann: Annotation) -> dict:
+    """The flat record of one annotated paper."""
+    return {
+        "id": paper.id,
+        "title": paper.title,
+        "derived_title": paper.derived_title,
+        "abstract": paper.abstract,
+        "authors": paper.authors,
+        "status": ann.status,
+        "star": ann.star,
+        "tags": ann.tags,
+        "note": ann.note,
+        "created": ann.created,
+        "updated": ann.updated,
+        "sources": [s.to_record() for s in paper.sources],
+        "url": paper.url,
+        "external_id": paper.external_id,
+        "aliases": paper.aliases,
+        "venue": paper.venue,
+        "year": paper.year,
+        "keywords": paper.keywords,
+        "area": paper.area,
+    }
+
+
+def safe_json(obj: object, indent: bool = False) -> str:
+    """JSON text with every terminal-unsafe character escaped as a JSON unicode escape (still valid JSON)."""
+    return escape_unsafe_json(orjson.dumps(obj, option=orjson.OPT_INDENT_2 if indent else 0).decode("utf-8"))
+
+
+def escape_unsafe_json(text: str) -> str:
+    """JSON text (orjson escapes C0 controls) with C1 controls, DEL and invisible or bidi-override
+    characters escaped too: the same value when parsed, inert when the file is printed."""
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+# The triage, as "key: value" lines where a format has no field of its own for it (RIS notes, CSL-JSON's
+# note, which Zotero keeps as "Extra"): import-annotations reads them back.
+TRIAGE_PREFIX = "papersift-"
+
+
+def triage_lines(ann: Annotation) -> list[str]:
+    """``papersift-status: to-read``, ``papersift-star: 3``, ``papersift-tags: rl, to-discuss``
+    (a default field is left out: no line means unread, no star, no tags)."""
+    lines = [] if ann.status == "unread" else [f"{TRIAGE_PREFIX}status: {ann.status}"]
+    if ann.star:
+        lines.append(f"{TRIAGE_PREFIX}star: {ann.star}")
+    if ann.tags:  # (a tag holds no comma: see normalize_tag)
+        lines.append(f"{TRIAGE_PREFIX}tags: {', '.join(ann.tags)}")
+    return lines
+
+
+def split_triage_lines(lines: list[str]) -> tuple[dict, list[str]]:
+    """The triage fields a run of lines holds ({"status": …, "star": …, "tags": […]}), and the
+    other lines (the note's)."""
+    fields: dict = {}
+    rest = []
+    for line in lines:
+        key, sep, value = line.partition(":")
+        name = key.strip()[len(TRIAGE_PREFIX):] if key.strip().startswith(TRIAGE_PREFIX) else ""
+        if not sep or name not in ("status", "star", "tags"):
+            rest.append(line)
+            continue
+        value = value.strip()
+        if name == "star":
+            fields["star"] = int(value) if value.isdigit() else value
+        elif name == "tags":
+            fields["tags"] = [t.strip() for t in value.split(",") if t.strip()]
+        else:
+            fields["status"] = value
+    return fields, rest

@@ -1,0 +1,326 @@
+"""Merge parsed records into a corpus: exact and near-duplicate detection.
+
+An abstract whose normalized text is already known (as a paper or a merged
+variant) only gains a source. One whose text passes the near-duplicate rule
+against a known paper becomes a *variant* of it (its own id is kept as an
+alias, so it can be found and split off again). Anything else is a new paper
+with a derived title unless it came with a real one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+import numpy as np
+
+from store.corpus import Corpus, paper_id
+from store.ingest.dedup import BANDS, Match, band_keys, candidate_pairs, is_near_duplicate, shingles, signatures, similarity
+from store.models import Paper, Source, Variant
+from store.parallel import map_list, shared_pool
+from store.ingest.parse import RawRecord
+from store.text import counted, first_few, normalize
+from store.ingest.title_library import field_names, name_tokens, settle
+from store.ingest.titles import derive_title, derive_titles
+
+
+@dataclass
+class ImportSummary:
+    """What an import did."""
+
+    files: int = 0
+    read: int = 0
+    new: int = 0
+    exact: int = 0
+    near: int = 0
+    known: int = 0
+    updated: int = 0
+    added: Counter = field(default_factory=Counter)  # what the updated papers got: "title" -> papers, ...
+    skipped: int = 0
+    no_abstract: list[str] = field(default_factory=list)  # "file: key" of references without an abstract
+    replaced_sample: int = 0  # the bundled sample's papers this first import replaced
+    sample_kept: int = 0  # sample papers kept because some are annotated (the line says how to remove them)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.new or self.exact or self.near or self.updated)
+
+    def line(self) -> str:
+        return (f"read {counted(self.read, 'abstract')} from {counted(self.files, 'file')}: {self.new:,} new, "
+                f"{counted(self.exact, 'exact duplicate')}, {counted(self.near, 'near-duplicate')} merged, "
+                f"{self.known:,} already in the library"
+                + (f", {counted(self.updated, 'known paper')} completed ({self._added()})" if self.updated else "")
+                + (f"; passed over {counted(self.skipped, 'paragraph')} too short to be an abstract"
+                   if self.skipped else "")
+                + (f"; passed over {counted(len(self.no_abstract), 'entry', 'entries')} without an abstract "
+                   f"({first_few(self.no_abstract)})"
+                   if self.no_abstract else "")
+                + (f"; replaced the {counted(self.replaced_sample, 'bundled sample paper')} "
+                   "(your library now holds your papers)" if self.replaced_sample else "")
+                + (f"; the {counted(self.sample_kept, 'bundled sample paper')} stay, as some are annotated "
+                   "(`papersift remove --sample` removes them)" if self.sample_kept else ""))
+
+    def _added(self) -> str:
+        """What known papers got, commonest first: "2 titles, 2 author lists, 1 venue"."""
+        return ", ".join(counted(n, *ADDED_NAMES[what]) for what, n in self.added.most_common())
+
+    def to_dict(self) -> dict:
+        return {**{k: getattr(self, k) for k in ("files", "read", "new", "exact", "near", "known", "updated", "skipped",
+                                                 "replaced_sample")},
+                "added": dict(self.added), "no_abstract": list(self.no_abstract)}
+
+
+def _add_source(sources: list[Source], src: Source) -> bool:
+    if any(s.file == src.file and s.position == src.position for s in sources):
+        return False
+    sources.append(src)
+    return True
+
+
+def _normalize_chunk(texts: list[str]) -> list[str]:
+    return [normalize(t) for t in texts]
+
+
+def _fingerprints(shs: list[np.ndarray]) -> np.ndarray:
+    return band_keys(signatures(shs)) if shs else np.zeros((0, BANDS), dtype=np.uint64)
+
+
+def _new_paper_chunk(items: list[tuple[str, str, bool]]) -> list[tuple[np.ndarray, np.ndarray, str | None, frozenset[str]]]:
+    """For (normalized abstract, abstract, whether it needs a title): shingles, LSH band keys, the derived
+    title with the title it has without its leading name (or None: see store.ingest.titles.derive_titles),
+    and the abstract's name-shaped words.
+
+    Shingle hashes use Python's per-process salted ``hash``; forked workers share
+    the parent's salt, so their shingles compare with the parent's.
+    """
+    shs = [shingles(norm) for norm, _, _ in items]
+    return [(sh, keys, derive_titles(abstract) if untitled else None, name_tokens(abstract))
+            for sh, keys, (_, abstract, untitled) in zip(shs, _fingerprints(shs), items)]
+
+
+def _known_paper_chunk(abstracts: list[str]) -> list[tuple[np.ndarray, np.ndarray, frozenset[str]]]:
+    """Shingles and band keys of papers already in the library (to find near duplicates of them), and
+    their name-shaped words (a name many abstracts use is the field's: see store.ingest.title_library)."""
+    shs = [shingles(normalize(a)) for a in abstracts]
+    return [(sh, keys, name_tokens(a)) for sh, keys, a in zip(shs, _fingerprints(shs), abstracts)]
+
+
+def normalize_all(texts: list[str]) -> list[str]:
+    """Normalized texts, in parallel for big batches."""
+    return map_list(_normalize_chunk, texts)
+
+
+@dataclass
+class MergePrep:
+    """The per-abstract work of a merge, done for one version of the corpus (its generation).
+
+    It is most of a merge's time (2,610 papers into 29,100: all but ~0.3 s) and needs no lock: an import
+    prepares first, then takes the library lock only to merge and save. If the corpus changed
+    in between (another process wrote it), the merge prepares again under the lock.
+    """
+
+    generation: str
+    norms: list[str]                 # normalized abstract per record
+    rids: list[str]                  # paper id per record
+    known: list | None               # shingles, band keys, names of the corpus's papers ([]: not needed)
+    new: dict[int, tuple] | None     # record index -> shingles, band keys, derived title, names (unknown records)
+
+
+def prepare_merge(corpus: Corpus, records: list[RawRecord]) -> MergePrep:
+    """Normalize, shingle and fingerprint for :func:`merge_records`, without touching ``corpus``."""
+    with shared_pool():
+        norms = normalize_all([r.abstract for r in records])
+        rids = [paper_id(n) for n in norms]
+        unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
+        known = map_list(_known_paper_chunk, [p.abstract for p in corpus]) if unknown and len(corpus) else []
+        prepared = map_list(_new_paper_chunk, [(norms[i], records[i].abstract, not records[i].title) for i in unknown])
+    return MergePrep(corpus.generation, norms, rids, known, dict(zip(unknown, prepared)))
+
+
+def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
+                  progress: Callable[[int, int], None] | None = None,
+                  prep: MergePrep | None = None) -> dict[str, str]:
+    """Merge ``records`` into ``corpus`` in place, counting into ``summary``.
+
+    The per-abstract work (normalizing, shingling, MinHash, deriving titles) is
+    batched and, for big imports, spread over the cores; near-duplicate
+    candidates come from one sort per LSH band over the library's papers and the
+    new abstracts together. Only the merge decisions run one record at a time,
+    in file order: a record may merge into a library paper or into an earlier
+    record that became a paper, never into one that was itself merged away.
+
+    Args:
+        prep: the per-abstract work, done beforehand by :func:`prepare_merge` (and consumed
+            here); done again if it was for another version of the corpus.
+
+    Returns:
+        Normalized abstracts of the new papers (for the search index build).
+    """
+    if prep is None or prep.generation != corpus.generation or prep.known is None:
+        prep = prepare_merge(corpus, records)
+    return _merge(corpus, records, summary, progress, prep)
+
+
+def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
+           progress: Callable[[int, int], None] | None, prep: MergePrep) -> dict[str, str]:
+    new_norms: dict[str, str] = {}
+    norms, rids = prep.norms, prep.rids
+    unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
+    # Rows 0..m-1: the library's papers; then one row per unknown record, in file order.
+    m = len(corpus) if unknown else 0
+    known = prep.known if m else []
+    prepared = [prep.new[i] for i in unknown]
+    prep.known = prep.new = None  # the shingles of every paper: freed once the candidates are found
+    shs = [k[0] for k in known] + [p[0] for p in prepared]
+    candidates = candidate_pairs(np.vstack([k[1] for k in known] + [p[1] for p in prepared])) if shs else {}
+    titles = {i: p[2][0] for i, p in zip(unknown, prepared) if p[2] is not None}
+    nameless = {i: p[2][1] for i, p in zip(unknown, prepared) if p[2] is not None}
+    names = [k[2] for k in known] + [p[3] for p in prepared]  # row -> name-shaped words
+    fresh: list[tuple[Paper, str | None]] = []  # new papers with a derived title (and the title without its
+    # name), settled at the end (see store.ingest.title_library)
+    row_of = {i: m + n for n, i in enumerate(unknown)}
+    owner: list[str | None] = ([p.id for p in corpus] if m else []) + [None] * len(unknown)  # row -> paper id
+    del known, prepared
+    separate: dict[str, set[str]] = {}
+    for pair in corpus.separate:
+        a, b = tuple(pair)
+        separate.setdefault(a, set()).add(b)
+        separate.setdefault(b, set()).add(a)
+    summary.read += len(records)
+    for n, rec in enumerate(records, start=1):
+        if progress and n % 500 == 0:
+            progress(n, len(records))
+        i = n - 1
+        norm, rid = norms[i], rids[i]
+        src = Source(rec.file, rec.position)
+        idx = corpus.index_of(rid)
+        if idx is not None:
+            paper = corpus.papers[idx]
+            variant = next((v for v in paper.variants if v.id == rid), None)
+            added = _add_source(variant.sources if variant else paper.sources, src)
+            if variant and added:
+                _add_source(paper.sources, src)
+            if added:
+                summary.exact += 1
+            else:
+                summary.known += 1
+            added = _enrich(paper, rec)
+            if added:
+                summary.updated += 1
+                summary.added.update(added)
+            continue
+        row = row_of[i]
+        match = _best_match(row, candidates.get(row, ()), shs, owner, separate.get(rid, ()))
+        if match is not None:
+            idx = corpus.index_of(match.key)
+            paper = corpus.papers[idx]
+            paper.variants.append(Variant(id=rid, abstract=rec.abstract, similarity=round(match.jaccard, 3),
+                                          sources=[src]))
+            _add_source(paper.sources, src)
+            corpus.add_alias(rid, idx)
+            _enrich(paper, rec)
+            summary.near += 1
+            continue
+        paper = Paper(
+            id=rid,
+            abstract=rec.abstract,
+            title=rec.title or titles.get(i) or derive_title(rec.abstract),
+            derived_title=not rec.title,
+            authors=list(rec.authors),
+            sources=[src],
+            external_id=rec.external_id,
+            url=rec.url,
+            venue=rec.venue,
+            year=rec.year,
+            keywords=list(rec.keywords),
+            area=rec.area,
+        )
+        corpus.add(paper)
+        owner[row] = rid
+        new_norms[rid] = norm
+        summary.new += 1
+        if paper.derived_title:
+            fresh.append((paper, nameless.get(i)))
+    if fresh:
+        _settle_titles(corpus, fresh, field_names(names[r] for r, key in enumerate(owner) if key is not None))
+    if progress:
+        progress(len(records), len(records))
+    return new_norms
+
+
+def _settle_titles(corpus: Corpus, fresh: list[tuple[Paper, str | None]], fields: frozenset[str]) -> None:
+    """New papers' derived titles settled against the library's (no field's acronym as a paper's
+    name, no title twice: see store.ingest.title_library); the library's papers keep theirs."""
+    ids = {p.id for p, _ in fresh}
+    taken = [p.title for p in corpus if p.id not in ids]
+    papers = [p for p, _ in fresh]
+    settled = settle([p.abstract for p in papers], [p.title for p in papers], fields, taken,
+                     nameless=[alternative for _, alternative in fresh])
+    for paper, title in zip(papers, settled):
+        paper.title = title
+
+
+def _best_match(row: int, earlier: Iterable[int], shs: list[np.ndarray], owner: list[str | None],
+                exclude: Iterable[str]) -> Match | None:
+    """The most similar earlier paper that passes the merge rule (the earliest among equals)."""
+    best: Match | None = None
+    for j in earlier:
+        key = owner[j]
+        if key is None or key in exclude:
+            continue
+        jac, cont = similarity(shs[row], shs[j])
+        if is_near_duplicate(jac, cont) and (best is None or jac > best.jaccard):
+            best = Match(key, jac, cont)
+    return best
+
+
+# What a known paper may get from a re-import (see _enrich), as the import summary names it.
+ADDED_NAMES = {"title": ("title",), "authors": ("author list",), "url": ("link",), "external_id": ("source id",),
+               "keywords": ("keyword list",), "area": ("area",), "venue": ("venue or year", "venues or years")}
+
+
+def _enrich(paper: Paper, rec: RawRecord) -> list[str]:
+    """A real title, authors, link, source id (a BibTeX key, an arXiv id), venue, year, keywords or
+    area arriving for a known paper that lacks them: keep them. Returns what it got (ADDED_NAMES)."""
+    added = []
+    if rec.title and paper.derived_title:
+        paper.title, paper.derived_title = rec.title, False
+        added.append("title")
+    for name in ("authors", "url", "external_id", "keywords", "area"):  # what the paper lacks
+        value = getattr(rec, name)
+        if value and not getattr(paper, name):
+            setattr(paper, name, list(value) if isinstance(value, list) else value)
+            added.append(name)
+    if (rec.venue or rec.year) and not (paper.venue or paper.year):
+        paper.venue, paper.year = rec.venue, rec.year
+        added.append("venue")
+    return added
+
+
+def split_variants(corpus: Corpus, key: str) -> list[Paper]:
+    """Undo a near-duplicate merge: variants become papers of their own.
+
+    Args:
+        key: a paper id (split all its variants off) or a variant id.
+
+    Returns:
+        The new papers. The pairs are recorded so a re-import does not merge them again.
+    """
+    idx = corpus.index_of(key)
+    if idx is None:
+        return []
+    parent = corpus.papers[idx]
+    chosen = [v for v in parent.variants if v.id == key] or (list(parent.variants) if key == parent.id else [])
+    new = []
+    for v in chosen:
+        parent.variants.remove(v)
+        parent.aliases.remove(v.id)
+        parent.sources = [s for s in parent.sources if not any(s == vs for vs in v.sources)]
+        title = settle([v.abstract], [derive_title(v.abstract)], frozenset(), [p.title for p in corpus])[0]
+        paper = Paper(id=v.id, abstract=v.abstract, title=title, sources=list(v.sources))
+        corpus.separate.add(frozenset((parent.id, v.id)))
+        corpus.add(paper)
+        new.append(paper)
+    corpus.rebuild_lookup()
+    return new

@@ -1,0 +1,132 @@
+"""Titles settled across a library: no field acronym as a paper's own name, no title twice.
+
+:func:`store.ingest.titles.derive_title` reads one abstract. Two things only the whole library
+shows:
+
+- **A field's acronym.** A name that three or more abstracts of the library use (SAM,
+  MCMC, OPE) belongs to the field, not to one paper, even where an abstract's wording
+  makes it look introduced. Such a paper is titled again without it.
+- **Duplicates.** Two papers with the same title cannot be told apart in the list.
+  A later paper keeps the title's start and adds the phrase of its own abstract that
+  tells it apart ("… — with adaptive step sizes"); the first keeps its title.
+
+An import settles its new papers against the titles already in the library; ``papersift
+retitle`` settles the whole library.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Iterable
+
+from store.ingest.repair import repair_escapes
+from store.ingest.titles import MAX_TITLE_CHARS, clean_phrase, derive_title, fit_title
+
+FIELD_DF = 3  # abstracts that use a name before it is the field's, not a paper's
+# Runs that start with a capital; the names among them (an inner capital or digit) are what counts.
+# Without a word-boundary test the scan costs half as much; the stray runs it adds ("Up" of "mixUp")
+# are not names a title gives.
+_CAPITALIZED = re.compile(r"[A-Z][\w-]*")
+_LEADING_NAME = re.compile(r"^([A-Za-z0-9][\w+-]*)(?::\s| — |$)")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z$\\*])")
+_CLAUSE = re.compile(r"[;:]\s|,\s|\s[—–]\s|—|\s\(|\)\s?")
+_WORD = re.compile(r"[a-z][a-z0-9]+(?:-[a-z0-9]+)*")
+_WE_SAY = re.compile(r"^(?:(?:in this|this|our) (?:paper|work|study),?\s*)?(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?"
+                     r"(?:propose|introduce|present|develop|design|study|investigate|consider|explore|address|"
+                     r"show|demonstrate|prove|find|provide)s?\s+(?:that\s+)?", re.I)
+_FILLER = frozenset("a an the of for and in on with to via by from as at is are its their our we this that be or into "
+                    "using which these those it can also".split())
+BASE_CHARS = 60  # a title that must add a distinguishing phrase keeps this much of itself
+SETTLED_CHARS = MAX_TITLE_CHARS + 10  # a title and what tells it apart
+
+
+def name_tokens(abstract: str) -> frozenset[str]:
+    """The name-shaped words of an abstract (an inner capital or digit: SAM, GPT-4, NeRF), with a few
+    other capitalized words, which no title's name matches."""
+    return frozenset(w for w in _CAPITALIZED.findall(abstract) if not w[1:].islower())
+
+
+def field_names(token_sets: Iterable[frozenset[str]]) -> frozenset[str]:
+    """Names that FIELD_DF or more of the abstracts use."""
+    df: Counter[str] = Counter()
+    for tokens in token_sets:
+        df.update(tokens)
+    return frozenset(name for name, n in df.items() if n >= FIELD_DF)
+
+
+def leading_name(title: str) -> str | None:
+    """The name a title gives as the paper's own: "NAME: …", "NAME — …" or the name alone."""
+    m = _LEADING_NAME.match(title)
+    return m.group(1) if m and any(c.isupper() or c.isdigit() for c in m.group(1)[1:]) else None
+
+
+def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], taken: Iterable[str] = (),
+           nameless: list[str | None] | None = None) -> list[str]:
+    """Derived titles settled against the library.
+
+    Args:
+        abstracts, titles: the papers' abstracts and derived titles, index by index.
+        fields: the field's names (:func:`field_names` over the library's abstracts).
+        taken: the titles the library's other papers have (they keep them).
+        nameless: each title without its leading name, if the caller has them
+            (:func:`store.ingest.titles.derive_titles`); else derived again where needed.
+
+    Returns:
+        New titles: none leads with a field's name, none repeats a taken title or another.
+    """
+    out = list(titles)
+    for i, title in enumerate(out):
+        name = leading_name(title)
+        if name and name in fields:
+            alternative = nameless[i] if nameless is not None else None
+            out[i] = alternative if alternative is not None else derive_title(abstracts[i], not_names=fields)
+    seen = {t.casefold() for t in taken}
+    for i, title in enumerate(out):
+        if title.casefold() in seen:
+            out[i] = distinguished(abstracts[i], title, seen)
+        seen.add(out[i].casefold())
+    return out
+
+
+def _clauses(abstract: str) -> list[tuple[int, str]]:
+    """The abstract's clauses in order, as written (position, text)."""
+    parts = []
+    for sentence in _SENTENCE.split(repair_escapes(abstract)[:4000].strip())[:10]:
+        parts += [part.strip() for part in _CLAUSE.split(sentence) if len(part.split()) >= 3]
+    return list(enumerate(parts))
+
+
+def _as_phrase(clause: str) -> str:
+    """A clause as a title phrase: "we propose X" read as X."""
+    said = _WE_SAY.match(clause)
+    return clean_phrase(clause[said.end():] if said else clause)
+
+
+def distinguished(abstract: str, title: str, seen: set[str]) -> str:
+    """``title`` with the phrase of ``abstract`` that tells it apart: the clause with the most words
+    the title lacks and the abstract repeats (its subject), earliest first; a number if none does."""
+    tf = Counter(_WORD.findall(abstract.lower()))
+    have = set(_WORD.findall(title.lower()))
+
+    def new_words(phrase: str) -> int:
+        return sum(1 for w in set(_WORD.findall(phrase.lower())) - have - _FILLER if tf[w] > 1)
+
+    base = title if len(title) <= BASE_CHARS else fit_title(title, BASE_CHARS)
+    room = SETTLED_CHARS - len(base) - 3
+    # Ranked on the clauses as written (cheap); only the ones tried are cleaned into phrases.
+    ranked = sorted(((new_words(text), at, text) for at, text in _clauses(abstract)), key=lambda c: (-c[0], c[1]))
+    for count, _, text in ranked:
+        if not count:
+            break
+        phrase = _as_phrase(text)
+        if len(phrase.split()) < 3 or not new_words(phrase):
+            continue
+        tail = fit_title(phrase, room)
+        candidate = f"{base} — {tail[0].lower() + tail[1:] if tail[1:2].islower() else tail}"
+        if candidate.casefold() not in seen:
+            return candidate
+    n = 2
+    while f"{base} ({n})".casefold() in seen:
+        n += 1
+    return f"{base} ({n})"

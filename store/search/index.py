@@ -1,0 +1,289 @@
+"""Typo-tolerant ranked search over titles and abstracts.
+
+An inverted index (CSR arrays of document ids and BM25 weights per term) is
+built once and cached on disk as a pack file (:mod:`store.search.packfile`). A query
+word is expanded over the *vocabulary* (:mod:`store.search.vocab`), not the documents:
+the exact term, terms it is a prefix of (search as you type) and terms within
+a small edit distance (``transfomer`` -> ``transformer``). Documents are then
+ranked by how many query words they match, then by summed weight. The work per
+keystroke grows with the vocabulary and the matching postings, not with the
+length of every abstract. :mod:`store.search.quick` computes the same ranking without
+numpy for one-shot searches.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from array import array
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from store.search.packfile import PackReader, pack, words_sections
+from store.parallel import release_free_memory
+from store.text import index_tokens
+from store.search.vocab import (COVERAGE_WEIGHT, INDEX_VERSION, SortedWords, Vocabulary, content_words, idf_ceiling, index_size,
+                    stem_tables)
+
+TITLE_WEIGHT = 3
+# The opening of an abstract usually restates what the title says; its words count extra.
+LEAD_WORDS, LEAD_WEIGHT = 60, 1
+K1, B = 1.2, 0.75
+
+
+@dataclass
+class Ranking:
+    """Ranked document indices and the vocabulary terms that matched."""
+
+    order: np.ndarray          # document indices: the result set (every content word) first, each part best first
+    coverage: np.ndarray       # how well the query words are matched, aligned with order
+    score: np.ndarray          # the ranking key (coverage and BM25), aligned with order
+    matched_terms: set[str]    # for highlighting
+    full: int = 0              # how many of ``order`` (its head) hold every content word
+    present: np.ndarray | None = None  # how many content words each holds, aligned with order
+
+
+class SearchIndex:
+    """The inverted index. Build with :meth:`build`; persist with :meth:`dump_chunks`."""
+
+    def __init__(self, vocabulary: Vocabulary, docs: np.ndarray, weights: np.ndarray, idf: np.ndarray,
+                 n_docs: int):
+        self.vocabulary = vocabulary
+        self.vocab = vocabulary.terms.words  # term id -> term (ids are sorted-vocabulary positions)
+        self.offsets = vocabulary.offsets
+        self.docs = docs
+        self.weights = weights
+        self.idf = idf
+        self.n_docs = n_docs
+
+    @classmethod
+    def build(cls, docs: list[tuple[str, str]], normalized: list[str | None] | None = None) -> "SearchIndex":
+        """Index (title, abstract) pairs; document i is the i-th pair.
+
+        Args:
+            normalized: the abstracts already normalized (None entries are computed);
+                the list is consumed (entries set to None as they are used).
+        """
+        # Term ids: dict.setdefault fed by a counter, all in C (map); ids of new terms
+        # are sparse (the counter also ticks for known terms) and are compacted below.
+        term_id: dict[str, int] = {}
+        ticket = itertools.count()
+        rows = array("i")
+        cols = array("i")
+        tfs = array("i")  # term frequencies are whole numbers (title and lead weights too)
+        lengths = np.zeros(len(docs), dtype=np.float32)
+        for d, (title, abstract) in enumerate(docs):
+            norm = normalized[d] if normalized is not None else None
+            toks = index_tokens(abstract, norm)
+            if norm is not None:
+                normalized[d] = None  # the caller hands the texts over: free each once tokenized
+                if d % TRIM_EVERY == TRIM_EVERY - 1:
+                    release_free_memory(collect=False)  # so the postings reuse the texts' pages
+            counts = Counter(toks)
+            if LEAD_WEIGHT:
+                counts.update(toks[:LEAD_WORDS] * LEAD_WEIGHT)
+            for tok in index_tokens(title):
+                counts[tok] += TITLE_WEIGHT
+            lengths[d] = sum(counts.values())
+            rows.extend(map(term_id.setdefault, counts, ticket))
+            cols.extend(array("i", [d]) * len(counts))
+            tfs.extend(counts.values())
+        # Assemble the postings with as few full-size temporaries as possible (a
+        # 30k-paper import peaked here): compact ids by a lookup table, sort once.
+        # A term's id is its position in the sorted vocabulary (store.search.vocab finds terms by bisection).
+        sparse_ids = np.fromiter(term_id.values(), dtype=np.int64, count=len(term_id))
+        vocab_terms = list(term_id)
+        del term_id
+        by_term = sorted(range(len(vocab_terms)), key=vocab_terms.__getitem__)
+        vocab = [vocab_terms[k] for k in by_term]
+        del vocab_terms
+        remap = np.zeros(int(sparse_ids.max()) + 1 if len(sparse_ids) else 1, dtype=np.int32)
+        remap[sparse_ids[np.asarray(by_term, dtype=np.int64)]] = np.arange(len(by_term), dtype=np.int32)
+        rows_a = remap[np.frombuffer(rows, dtype=np.int32)]
+        del remap, rows, sparse_ids, by_term
+        if normalized is not None:
+            release_free_memory()  # the normalized texts freed above (~400 MB at 300k)
+        postings = [rows_a, cols, tfs]
+        del rows_a, cols, tfs  # handed over, so the sort can free each as it goes
+        cols_a, tf_a, offsets = _sort_postings(postings, len(vocab), len(docs))
+        # BM25 saturation, in place: tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))
+        avg = max(float(lengths.mean()), 1.0) if len(docs) else 1.0
+        denom = lengths[cols_a]
+        denom *= np.float32(B / avg)
+        denom += np.float32(1 - B)
+        denom *= np.float32(K1)
+        denom += tf_a
+        weights = tf_a
+        weights *= np.float32(K1 + 1)
+        weights /= denom
+        del denom
+        df = np.diff(offsets).astype(np.float32)
+        n = max(len(docs), 1)
+        idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
+        stems, stem_offsets, stem_members = stem_tables(vocab)
+        return cls(Vocabulary(SortedWords(vocab), SortedWords(stems), stem_offsets, stem_members, offsets),
+                   cols_a, weights, idf, len(docs))
+
+    def dump_chunks(self, extra: list[tuple[str, str, object]] = ()) -> list:
+        """The index as a pack file (:mod:`store.search.packfile`), with ``extra`` sections
+        (the library adds what a one-shot search prints: ids and titles)."""
+        v = self.vocabulary
+        meta = array("q", [INDEX_VERSION, self.n_docs])
+        return pack([("meta", "q", meta), *words_sections("terms", v.terms.words), *words_sections("stems", v.stems.words),
+                     ("stem_offsets", "i", v.stem_offsets), ("stem_members", "i", v.stem_members),
+                     ("offsets", "q", np.ascontiguousarray(self.offsets, dtype=np.int64)),
+                     ("docs", "i", np.ascontiguousarray(self.docs, dtype=np.int32)),
+                     ("weights", "f", np.ascontiguousarray(self.weights, dtype=np.float32)),
+                     ("idf", "f", np.ascontiguousarray(self.idf, dtype=np.float32)), *extra])
+
+    @classmethod
+    def load(cls, handle) -> "SearchIndex | None":
+        """Read :meth:`dump_chunks` output from an open binary file (the whole
+        file is read once; the arrays are views of it). None if it is damaged
+        or from another version."""
+        try:
+            reader = PackReader(handle)
+            n_docs = index_size(reader.read("meta"))
+            if n_docs is None:
+                return None
+            # One allocation of the file's size: read() after the header line had joined the
+            # buffered rest with the remainder, briefly holding the file twice (+300 MB at 300k).
+            data = bytearray(os.fstat(handle.fileno()).st_size - reader.base)
+            handle.seek(reader.base)
+            if handle.readinto(data) != len(data):
+                return None
+
+            def view(name: str, dtype) -> np.ndarray:
+                _, offset, length = reader.sections[name]
+                if offset + length > len(data):
+                    raise ValueError(f"section {name} is cut short")
+                return np.frombuffer(data, dtype=dtype, count=length // np.dtype(dtype).itemsize, offset=offset)
+
+            def words(name: str) -> list[str]:
+                text = view(name, np.uint8).tobytes().decode("utf-8")
+                return text.split("\n") if text else []
+
+            vocabulary = Vocabulary(SortedWords(words("terms")), SortedWords(words("stems")), array("i", view("stem_offsets", np.int32)),
+                                    array("i", view("stem_members", np.int32)), view("offsets", np.int64))
+            index = cls(vocabulary, view("docs", np.int32), view("weights", np.float32), view("idf", np.float32),
+                        n_docs)
+        except (ValueError, KeyError, IndexError, UnicodeDecodeError, OSError):
+            return None
+        if len(index.offsets) != len(index.vocab) + 1 or len(index.idf) != len(index.vocab) \
+                or len(index.docs) != len(index.weights) or int(index.offsets[-1]) != len(index.docs):
+            return None
+        return index
+
+    def word_scores(self, word: str, matched: set[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """One query word's score and coverage per document: its best-matching variant's BM25
+        weight x idf (capped: see ``idf_ceiling``) x similarity, and how far the document holds the
+        word (see ``Vocabulary.expand``). The terms that matched are added to ``matched``."""
+        n = self.n_docs
+        variants = self.vocabulary.expand(word)
+        term_score = np.zeros(n, dtype=np.float32)
+        term_sim = np.zeros(n, dtype=np.float32)
+        ceiling = idf_ceiling(variants, self.idf)
+        for tid, sim, cover in variants:
+            a, b = self.offsets[tid], self.offsets[tid + 1]
+            d = self.docs[a:b]
+            idf = min(self.idf[tid], ceiling)
+            # In float32 throughout (as store.search.quick's pure-Python ranking reproduces).
+            cur = term_score[d]
+            term_score[d] = np.maximum(cur, self.weights[a:b] * np.float32(idf * np.float32(sim)))
+            term_sim[d] = np.maximum(term_sim[d], cover)
+            if matched is not None:
+                matched.add(self.vocab[tid])
+        return term_score, term_sim
+
+    def rank(self, words: list[str], candidates: np.ndarray | None = None,
+             extra: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> Ranking:
+        """Rank documents for query words.
+
+        Args:
+            words: normalized query words.
+            candidates: optional boolean mask of documents allowed (filters).
+            extra: per word, (documents, weights) matched outside the index (tags, notes).
+
+        Returns:
+            A :class:`Ranking` of the documents matching at least one word (not by a
+            look-alike alone: see ``store.search.vocab.MEANT_MIN_DF``).
+        """
+        n = self.n_docs
+        total = np.zeros(n, dtype=np.float32)
+        coverage = np.zeros(n, dtype=np.float32)
+        present = np.zeros(n, dtype=np.int16)
+        content = set(content_words(words))
+        matched: set[str] = set()
+        for word in dict.fromkeys(words):
+            term_score, term_sim = self.word_scores(word, matched)
+            if extra and word in extra:
+                d, w = extra[word]
+                term_score[d] = np.maximum(term_score[d], w)
+                term_sim[d] = 1.0
+                matched.add(word)
+            total += term_score
+            coverage += term_sim
+            if word in content:
+                present += term_sim > 0
+        hit = coverage > 0
+        if candidates is not None:
+            hit &= candidates
+        idx = np.flatnonzero(hit)
+        key = coverage[idx].astype(np.float64) * COVERAGE_WEIGHT + total[idx]
+        sort = np.argsort(-key, kind="stable")
+        order = idx[sort]
+        # The result set (papers holding every content word) first, then the rest, each best first.
+        in_set = present[order] == len(content)
+        order = np.concatenate([order[in_set], order[~in_set]])
+        key = np.concatenate([key[sort][in_set], key[sort][~in_set]])
+        return Ranking(order=order, coverage=coverage[order], score=key, matched_terms=matched,
+                       full=int(np.count_nonzero(in_set)), present=present[order])
+
+
+TF_BITS = 16
+TRIM_EVERY = 50_000  # documents between handing freed texts back while indexing
+
+
+def _sort_postings(postings: list, n_terms: int, n_docs: int):
+    """Order postings by (term, document): documents and term frequencies, and each term's offset.
+
+    Term, document and frequency are packed into one uint64 and sorted in place,
+    instead of an argsort (an int64 index per posting) and two gathers: at 300k
+    papers (37M postings) that was ~300 MB less at the import's peak. Falls back
+    to the argsort where the three do not fit in 64 bits.
+
+    Args:
+        postings: [term ids (int32 array), documents, frequencies (array.array)];
+            emptied, so each is freed once packed.
+    """
+    rows, cols, tfs = postings
+    postings.clear()
+    doc_bits = max(1, n_docs.bit_length())
+    shift = doc_bits + TF_BITS
+    if max(1, n_terms.bit_length()) + shift > 64:
+        order = np.argsort(rows, kind="stable")
+        offsets = np.zeros(n_terms + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=n_terms), out=offsets[1:])
+        return (np.frombuffer(cols, dtype=np.int32)[order], np.frombuffer(tfs, dtype=np.int32)[order].astype(np.float32), offsets)
+    key = rows.astype(np.uint64)
+    del rows
+    key <<= np.uint64(shift)
+    part = np.frombuffer(cols, dtype=np.int32).astype(np.uint64)
+    del cols
+    part <<= np.uint64(TF_BITS)
+    key |= part
+    del part
+    part = np.minimum(np.frombuffer(tfs, dtype=np.int32), (1 << TF_BITS) - 1).astype(np.uint64)
+    del tfs
+    key |= part
+    del part
+    key.sort()
+    offsets = np.searchsorted(key, np.arange(n_terms + 1, dtype=np.uint64) << np.uint64(shift)).astype(np.int64)
+    part = key >> np.uint64(TF_BITS)
+    part &= np.uint64((1 << doc_bits) - 1)
+    cols_sorted = part.astype(np.int32)
+    del part
+    key &= np.uint64((1 << TF_BITS) - 1)
+    return cols_sorted, key.astype(np.float32), offsets

@@ -1,0 +1,146 @@
+"""Named binary sections in one file: the search-index cache's format.
+
+A text header line (``papersift-pack VERSION BYTEORDER`` then ``name:kind:offset:length``
+per section) is followed by the raw sections, each aligned to 8 bytes. A kind is an
+``array`` typecode (``i`` int32, ``q`` int64, ``f`` float32, ``b`` int8) or ``s`` for
+UTF-8 text. The app reads the whole file and views the sections with numpy without
+copying; a one-shot ``papersift search`` (:mod:`store.search.quick`) seeks to the few slices
+it needs with the standard library alone. Nothing here needs numpy.
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+
+MAGIC = "papersift-pack"
+VERSION = 1
+ITEM_SIZE = {"i": 4, "q": 8, "f": 4, "b": 1, "s": 1}
+
+
+def pack(sections: list[tuple[str, str, object]]) -> list[bytes | memoryview]:
+    """The file's chunks for ``(name, kind, data)`` sections; data is bytes-like
+    (an ``array``, a contiguous numpy array, ``bytes``) or, for kind ``s``, a str."""
+    body: list[bytes | memoryview] = []
+    entries = []
+    pos = 0
+    for name, kind, data in sections:
+        raw = data.encode("utf-8") if isinstance(data, str) else memoryview(data).cast("B")  # type: ignore[arg-type]
+        entries.append(f"{name}:{kind}:{pos}:{len(raw)}")
+        body.append(raw)
+        pad = -len(raw) % 8
+        if pad:
+            body.append(b"\0" * pad)
+        pos += len(raw) + pad
+    header = f"{MAGIC} {VERSION} {sys.byteorder} " + " ".join(entries) + "\n"
+    return [header.encode("ascii"), *body]
+
+
+def stamped(generation: str, chunks: list) -> list:
+    """A cache file's chunks: the corpus generation it was made from, on a line of its own, then
+    the pack (the index cache and the phrase cache are such files)."""
+    return [generation.encode("ascii") + b"\n", *chunks]
+
+
+def stamp_matches(handle, generation: str | bytes) -> bool:
+    """Whether a :func:`stamped` file, open at its start, is of this generation (it is then
+    positioned at the pack)."""
+    want = generation if isinstance(generation, bytes) else generation.encode("ascii", "replace")
+    return handle.readline().rstrip(b"\n") == want
+
+
+class PackReader:
+    """Sections of a pack read from an open binary file positioned at its header.
+
+    Raises ValueError for a file that is not a pack of this version and byte order.
+    """
+
+    def __init__(self, handle):
+        self.handle = handle
+        words = handle.readline().decode("ascii").split()
+        if len(words) < 3 or words[0] != MAGIC or words[1] != str(VERSION) or words[2] != sys.byteorder:
+            raise ValueError("not a papersift pack of this version")
+        self.base = handle.tell()
+        self.sections: dict[str, tuple[str, int, int]] = {}
+        for entry in words[3:]:
+            name, kind, offset, length = entry.split(":")
+            self.sections[name] = (kind, int(offset), int(length))
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.sections
+
+    def count(self, name: str) -> int:
+        kind, _, length = self.sections[name]
+        return length // ITEM_SIZE[kind]
+
+    def read(self, name: str, start: int = 0, stop: int | None = None) -> array | str:
+        """Items ``start:stop`` of a section: an ``array`` (or str for text)."""
+        kind, offset, length = self.sections[name]
+        size = ITEM_SIZE[kind]
+        stop = length // size if stop is None else stop
+        self.handle.seek(self.base + offset + start * size)
+        raw = self.handle.read(max(0, stop - start) * size)
+        if kind == "s":
+            return raw.decode("utf-8")
+        out = array(kind)
+        out.frombytes(raw)
+        return out
+
+    def lines(self, name: str) -> list[str]:
+        """A text section of newline-separated words (empty section: no words)."""
+        text = self.read(name)
+        return text.split("\n") if text else []  # type: ignore[union-attr]
+
+
+def items_sections(name: str, texts: list[str]) -> list[tuple[str, str, object]]:
+    """Strings that may hold any character, for random access: a text blob and
+    the int64 offsets of each string in it (in UTF-8 bytes)."""
+    blobs = [t.encode("utf-8") for t in texts]
+    offsets = array("q", [0])
+    total = 0
+    for b in blobs:
+        total += len(b)
+        offsets.append(total)
+    return [(name, "s", b"".join(blobs)), (name + "_offsets", "q", offsets)]
+
+
+def read_item(reader: PackReader, name: str, i: int) -> str:
+    """String ``i`` of an :func:`items_sections` pair."""
+    a, b = reader.read(name + "_offsets", i, i + 2)  # type: ignore[misc]
+    _, offset, _ = reader.sections[name]
+    reader.handle.seek(reader.base + offset + a)
+    return reader.handle.read(b - a).decode("utf-8")
+
+
+def words_sections(name: str, words: list[str]) -> list[tuple[str, str, object]]:
+    """A sorted list of words without newlines, readable one first-character chunk at a
+    time (:func:`chunk_loader`): the words, newline-separated, and a table of chunks
+    (``first<TAB>position<TAB>start byte<TAB>end byte`` per line)."""
+    rows = []
+    pos = 0
+    for i, w in enumerate(words):
+        size = len(w.encode("utf-8")) + 1
+        if not rows or rows[-1][0] != w[0]:
+            rows.append([w[0], i, pos, pos])
+        pos += size
+        rows[-1][3] = pos - 1  # without the newline
+    table = "\n".join(f"{f}\t{i}\t{a}\t{b}" for f, i, a, b in rows)
+    return [(name, "s", "\n".join(words)), (name + "_chunks", "s", table)]
+
+
+def chunk_loader(reader: PackReader, name: str):
+    """``first -> (position, words)`` for a :func:`words_sections` pair, reading only that chunk."""
+    table: dict[str, tuple[int, int, int]] = {}
+    for line in reader.lines(name + "_chunks"):
+        first, i, a, b = line.split("\t")
+        table[first] = (int(i), int(a), int(b))
+    _, offset, _ = reader.sections[name]
+
+    def load(first: str) -> tuple[int, list[str]]:
+        if first not in table:
+            return 0, []
+        i, a, b = table[first]
+        reader.handle.seek(reader.base + offset + a)
+        return i, reader.handle.read(b - a).decode("utf-8").split("\n")
+
+    return load

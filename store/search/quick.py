@@ -1,0 +1,223 @@
+"""A one-shot search answered straight from the index file, without numpy.
+
+``papersift search QUERY`` is a whole process: most of its time used to go
+on importing numpy and loading the index and the corpus, all to print twenty
+lines. This module answers a plain word query (no filters) with the standard
+library and rapidfuzz: it checks the index file belongs to the corpus on
+disk (the corpus header's generation token), reads the vocabulary tables,
+then only the postings of the terms the query expands to, and only the ids
+and titles of the papers it prints. Annotations are read (status, star, tags
+to print; tags and notes are searched too) as the TinyDB storage reads them.
+
+The ranking is the one :meth:`store.search.index.SearchIndex.rank` computes, in
+pure Python: the same vocabulary expansion (:mod:`store.search.vocab`), and float32
+arithmetic reproduced step by step (a product or sum of two float32 values is
+exact in a Python float; storing it in ``array("f")`` rounds it as numpy
+does), so the order is identical, ties included (a test compares them).
+Anything else (filters, a stale or missing cache, a damaged file) returns
+None and the caller takes the full path, which reports problems properly.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from array import array
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from store import locations
+from store.annotations.journal import ANN, journal_path_for, read_snapshot, replay_journal
+from store.search.packfile import PackReader, chunk_loader, items_sections, read_item, stamp_matches
+from store.search.query import parse_query
+from store.text import search_tokens
+from store.search.vocab import COVERAGE_WEIGHT, SortedWords, Vocabulary, content_words, idf_ceiling, index_size
+
+if TYPE_CHECKING:
+    from store.models import Annotation
+
+ANNOTATION_WEIGHT = 8.0  # a query word found in a paper's tags or note (a strong, personal signal)
+# The corpus file's first bytes, as Corpus.save writes them (orjson, keys in this order).
+_CORPUS_HEAD = re.compile(re.escape(f'{{"format":"{locations.CORPUS_FORMAT}","version":{locations.CORPUS_VERSION},'
+                                    f'"generation":"'.encode()) + rb'([0-9a-f]*)"')
+
+
+def display_sections(papers: list) -> list[tuple[str, str, object]]:
+    """What a one-shot search prints, stored in the index file: ids, titles, derived-title flags."""
+    return [*items_sections("ids", [p.id for p in papers]), *items_sections("titles", [p.title for p in papers]),
+            ("derived", "b", array("b", [bool(p.derived_title) for p in papers]))]
+
+
+def annotation_matches(words: list[str], texts: list[tuple[int | None, set[str]]]) -> dict[str, list[int]]:
+    """Per query word, the papers whose tag or note tokens start with it.
+
+    Args:
+        texts: (corpus index, tokens of the paper's tags and note) per annotated paper.
+    """
+    out: dict[str, list[int]] = {}
+    for word in words:
+        docs = [i for i, toks in texts if i is not None and any(t.startswith(word) for t in toks)]
+        if docs:
+            out[word] = docs
+    return out
+
+
+class Row:
+    """A paper as a results table prints it: id, title and the person's triage."""
+
+    __slots__ = ("id", "title", "derived_title", "status", "star", "tags")
+
+    def __init__(self, paper_id: str, title: str, derived_title: bool, annotation: Annotation | Triage | None = None):
+        self.id, self.title, self.derived_title = paper_id, title, derived_title
+        self.status, self.star, self.tags = ("unread", 0, []) if annotation is None else \
+            (annotation.status, annotation.star, annotation.tags)
+
+
+def quick_search(folder: Path, text: str, limit: int | None) -> tuple[list[Row], int, int] | None:
+    """The first ``limit`` results of a plain word query (the result set first: see
+    store.library_search.SearchResult), the library's size and the result set's size, or None
+    when this path cannot answer it exactly (the caller opens the Library instead)."""
+    q = parse_query(text)
+    if not q.words or q.has_filters or q.similar or q.recommend or q.errors:
+        return None
+    try:
+        with open(folder / locations.CORPUS_FILE, "rb") as fh:
+            head = _CORPUS_HEAD.match(fh.read(200))
+        if head is None:
+            return None
+        annotations = _read_annotations(folder / locations.ANNOTATIONS_FILE)
+        if annotations is None:
+            return None
+        with open(folder / locations.INDEX_CACHE_FILE, "rb") as fh:
+            if not stamp_matches(fh, head.group(1)):
+                return None  # the cache is from another state of the corpus
+            return _search(PackReader(fh), q.words, annotations, limit)
+    except Exception:  # noqa: BLE001 - an optimisation only: anything unexpected takes the full path
+        return None
+
+
+def _read_annotations(path: Path) -> dict[str, Triage] | None:
+    """Every annotation by paper id (None if the files changed while being read)."""
+    journal = journal_path_for(path)
+
+    def signature() -> tuple:
+        return tuple((st.st_ino, st.st_size, st.st_mtime_ns) if (st := _stat(p)) else None for p in (path, journal))
+
+    before = signature()
+    if before == (None, None):
+        return {}
+    import json  # only when there are annotations (the standard library's: importing orjson costs more here)
+
+    data = read_snapshot(path, json.loads) if before[0] else {}
+    replay_journal(journal, data, json.loads)
+    if signature() != before:
+        return None
+    return {rec["paper_id"]: Triage(rec) for rec in (data.get(ANN) or {}).values()}
+
+
+class Triage:
+    """What a one-shot search uses of an annotation, read from its record as
+    ``Annotation.from_record`` reads it (importing store.models, with dataclasses,
+    would cost the search ~8 ms)."""
+
+    __slots__ = ("status", "star", "tags", "note")
+
+    def __init__(self, rec: dict):
+        self.status = rec.get("status", "unread")
+        self.star = int(rec.get("star", 0))
+        self.tags = list(rec.get("tags") or [])
+        self.note = rec.get("note", "")
+
+
+def _stat(path: Path):
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+
+
+def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage],
+            limit: int | None) -> tuple[list[Row], int, int] | None:
+    n_docs = index_size(reader.read("meta"))
+    if n_docs is None or reader.count("ids_offsets") != n_docs + 1:
+        return None
+    offsets = reader.read("offsets")
+    vocab = Vocabulary(SortedWords(loader=chunk_loader(reader, "terms")), SortedWords(loader=chunk_loader(reader, "stems")),
+                       reader.read("stem_offsets"), reader.read("stem_members"), offsets)
+    texts = [(pid, a) for pid, a in annotations.items() if a.tags or a.note]
+    extra: dict[str, list[int]] = {}
+    if texts:
+        ids = reader.read("ids")
+        bounds = reader.read("ids_offsets")
+        index_of = {ids[bounds[i]:bounds[i + 1]]: i for i in range(n_docs)}  # byte offsets: ids are ASCII
+        if len(ids) != bounds[-1] or not all(pid in index_of for pid, _ in texts):
+            return None  # keyed by an alias: the Library resolves those
+        extra = annotation_matches(words, [(index_of[pid], set(search_tokens(" ".join(a.tags) + " " + a.note)))
+                                           for pid, a in texts])
+    order, full = rank(vocab, reader, reader.read("idf"), words, extra)
+    rows = []
+    for d in order[:limit]:
+        pid = read_item(reader, "ids", d)
+        rows.append(Row(pid, read_item(reader, "titles", d), bool(reader.read("derived", d, d + 1)[0]),
+                        annotations.get(pid)))
+    return rows, n_docs, full
+
+
+def _f32(x: float) -> float:
+    return array("f", (x,))[0]
+
+
+def rank(vocab: Vocabulary, reader: PackReader, idf, words: list[str],
+         extra: dict[str, list[int]]) -> tuple[list[int], int]:
+    """Documents matching any query word, those holding every content word first, each part best
+    first, and how many hold every one: SearchIndex.rank without numpy."""
+    total: dict[int, float] = {}
+    coverage: dict[int, float] = {}
+    present: dict[int, int] = {}
+    content = set(content_words(words))
+    offsets = vocab.offsets
+    for word in dict.fromkeys(words):
+        variants = vocab.expand(word)
+        score: dict[int, float] = {}
+        sim_of: dict[int, float] = {}
+        for d in extra.get(word, ()):
+            score[d] = ANNOTATION_WEIGHT
+            sim_of[d] = 1.0
+        ceiling = idf_ceiling(variants, idf)
+        for tid, sim, cover in variants:
+            a, b = offsets[tid], offsets[tid + 1]
+            term_idf = min(idf[tid], ceiling)
+            sim32, cover32 = _f32(sim), _f32(cover)
+            w = _f32(term_idf * sim32)
+            weights = array("f", [x * w for x in reader.read("weights", a, b)])  # rounded to float32
+            for d, v in zip(reader.read("docs", a, b), weights):
+                if v > score.get(d, 0.0):
+                    score[d] = v
+                if cover32 >= sim_of.get(d, 0.0):  # >=: a look-alike (coverage 0) still records d
+                    sim_of[d] = cover32
+        keys = list(score)
+        total.update(zip(keys, array("f", [total.get(d, 0.0) + score[d] for d in keys])))
+        coverage.update(zip(keys, array("f", [coverage.get(d, 0.0) + sim_of[d] for d in keys])))
+        if word in content:
+            for d, s in sim_of.items():
+                if s > 0:
+                    present[d] = present.get(d, 0) + 1
+    key = {d: c * COVERAGE_WEIGHT + total[d] for d, c in coverage.items() if c > 0}
+    order = sorted(key)
+    order.sort(key=lambda d: -key[d])  # stable: ties stay in document order, as numpy's stable argsort
+    need = len(content)
+    full = [d for d in order if present.get(d, 0) == need]
+    rest = [d for d in order if present.get(d, 0) != need]
+    kept = weaker_kept(len(full), [present.get(d, 0) for d in rest], need)
+    return full + [rest[i] for i in kept], len(full)
+
+
+WEAKER_SHOWN = 100  # weaker matches listed after the result set (or, when it is empty, in its place)
+
+
+def weaker_kept(full: int, present: list[int], need: int) -> list[int]:
+    """Which of the matches after the result set are shown (positions in ``present``, the number
+    of content words each holds, best first): after a set, those holding most (more than half) of
+    the ``need`` words; with no set, the best partial matches; ``WEAKER_SHOWN`` at most."""
+    kept = [i for i, p in enumerate(present) if not full or p * 2 > need]
+    return kept[:WEAKER_SHOWN]

@@ -1,0 +1,248 @@
+"""The search vocabulary: which indexed terms a typed query word stands for.
+
+A query word is expanded over the vocabulary, not the documents: the exact
+term, terms it is a prefix of (search as you type), other forms of the word
+(a light suffix stripper) and terms within a small edit distance
+(``transfomer`` -> ``transformer``; optimal string alignment, so a
+transposition counts once).
+
+Term ids are positions in the *sorted* vocabulary, so every table here is a
+sorted list or a flat array: a term or a prefix is found by bisection within
+the terms sharing its first character, and typo candidates (same first
+character, similar length) are those same chunks of the sorted terms and
+stems. Nothing needs numpy or a dict built at load time, so the app (with the
+whole index in memory) and a one-shot ``papersift search`` (reading just the
+chunks it needs from the index file, :mod:`store.search.quick`) share this one
+implementation and rank alike.
+"""
+
+from __future__ import annotations
+
+import bisect
+from array import array
+from functools import lru_cache
+from typing import Sequence
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+INDEX_VERSION = 8  # of the index file's format (store.search.packfile): a file of another version is rebuilt
+
+
+def index_size(meta) -> int | None:
+    """The paper count from an index file's ``meta`` section; None if it is another version."""
+    return meta[1] if len(meta) == 2 and meta[0] == INDEX_VERSION else None
+
+
+# Rank by how well every query word is matched (a fuzzy match counts by its similarity), then
+# by BM25 score (store.search.index, and store.search.quick without numpy). Measured with benchmarks/search_quality.py.
+COVERAGE_WEIGHT = 3.0
+# Similarity of a variant to the typed word; the ranking weighs matches by it.
+PREFIX_SIM, STEM_SIM, FUZZY1_SIM, FUZZY2_SIM = 0.8, 0.9, 0.75, 0.55
+# A typed word that this many abstracts hold is taken as meant: its look-alikes (terms within an
+# edit or two: "grouping" for "grokking", "models" for "modes") do not count as the word being
+# covered. So papers holding the word itself come first, and a look-alike alone does not put a
+# paper in the list (it still adds to the score of a paper another query word matched). One
+# abstract is not enough: it may be that abstract's own typo. Measured with
+# benchmarks/search_quality.py --precision (a rare and a common word of one abstract: the rare
+# word's papers in the top k), mean of seeds 0-2: ICML 79.6 -> 85.1 %, ICLR 80.2 -> 85.8 %;
+# known-item search unchanged (ICML 78.7 %, ICLR 78.7 %).
+MEANT_MIN_DF = 2
+# Words a query need not contain for a paper to be in its result set ("diffusion models for protein
+# design": every paper with diffusion, models, protein and design); they still weigh in the ranking.
+STOP_WORDS = frozenset("""a an the of for to in on at by with from and or as via into onto over under
+about towards toward between using use based is are be we our this that these those its it their
+how what which when why can do does vs versus not no""".split())
+
+
+def content_words(words: list[str]) -> list[str]:
+    """The query words a result must contain (all of them when all are stop words)."""
+    kept = [w for w in dict.fromkeys(words) if w not in STOP_WORDS]
+    return kept or list(dict.fromkeys(words))
+MAX_PREFIX = 40  # prefix completions kept (the most frequent)
+MAX_FUZZY = 12
+_SUFFIXES = ("ational", "ations", "ation", "nesses", "ness", "ments", "ment", "ities", "ity", "ings", "ing",
+             "ies", "ied", "ers", "er", "ed", "es", "ly", "s")
+
+
+def idf_ceiling(variants, idf) -> float | None:
+    """The highest idf any of a query word's variants may weigh with (None: no variants).
+
+    With an exact term, that term's idf: other forms of a word count no more than the word.
+    Without one (a typo, a word still being typed), the idf of the likeliest meaning, the
+    commonest of the closest variants: otherwise a rare neighbour outweighs the word meant
+    for being rare (``reinforcemnet`` ranked papers saying "reinforced", idf 6.2, above
+    those saying "reinforcement", idf 2.2). Measured with benchmarks/search_quality.py:
+    ICML 78.1 -> 78.7 %, ICLR 77.5 -> 78.8 % (mean of seeds 0-2).
+
+    Args:
+        variants: (term id, similarity, coverage) triples, as :meth:`Vocabulary.expand` gives them.
+        idf: term id -> idf.
+    """
+    if not variants:
+        return None
+    exact = [idf[i] for i, sim, _ in variants if sim == 1.0]
+    if exact:
+        return max(exact)
+    best = max(sim for _, sim, _ in variants)
+    return min(idf[i] for i, sim, _ in variants if sim == best)
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper: networks/network, estimating/estimated, reusing/reuse share a stem."""
+    for suf in _SUFFIXES:
+        if word.endswith(suf) and len(word) - len(suf) >= 4:
+            word = word[: -len(suf)]
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
+
+
+def stem_tables(terms: list[str]) -> tuple[list[str], array, array]:
+    """For sorted ``terms``: the sorted distinct stems, and each stem's term ids
+    (``members[offsets[k]:offsets[k + 1]]``, ascending). Computed once per index
+    build and saved with it: stemming a large vocabulary is slow."""
+    pairs = sorted((stem(t), i) for i, t in enumerate(terms))
+    stems: list[str] = []
+    offsets = array("i")
+    members = array("i", [i for _, i in pairs])
+    for k, (st, _) in enumerate(pairs):
+        if not stems or stems[-1] != st:
+            stems.append(st)
+            offsets.append(k)
+    offsets.append(len(pairs))
+    return stems, offsets, members
+
+
+LAST_CHAR = "\U0010ffff"  # sorts after every character: word + LAST_CHAR bounds word's completions
+
+
+class SortedWords:
+    """A sorted word list, handed out one first-character chunk at a time.
+
+    Every lookup here (a word, its completions, typo candidates) stays within the
+    words sharing its first character. In memory (the app) a chunk is a slice of the
+    whole list; from an index file (:mod:`store.search.quick`) only the chunks a query
+    touches are read, through ``loader``.
+
+    Args:
+        words: the whole sorted list, or None with ``loader(first) -> (start, words)``.
+    """
+
+    def __init__(self, words: list[str] | None = None, loader=None):
+        self.words = words
+        self._loader = loader
+        self._chunks: dict[str, tuple[int, list[str]]] = {}
+
+    def chunk(self, first: str) -> tuple[int, list[str]]:
+        """The position of the first word starting with ``first``, and those words."""
+        hit = self._chunks.get(first)
+        if hit is None:
+            if self.words is not None:
+                lo = bisect.bisect_left(self.words, first)
+                hit = (lo, self.words[lo:bisect.bisect_left(self.words, first + LAST_CHAR, lo)])
+            else:
+                hit = self._loader(first)
+            self._chunks[first] = hit
+        return hit
+
+    def find(self, word: str) -> int | None:
+        """The word's position, if it is in the list."""
+        start, words = self.chunk(word[0])
+        i = bisect.bisect_left(words, word)
+        return start + i if i < len(words) and words[i] == word else None
+
+    def completions(self, prefix: str) -> range:
+        """Positions of the words starting with ``prefix`` (itself included)."""
+        start, words = self.chunk(prefix[0])
+        lo = bisect.bisect_left(words, prefix)
+        return range(start + lo, start + bisect.bisect_left(words, prefix + LAST_CHAR, lo))
+
+
+class Vocabulary:
+    """Sorted terms, their stems, and how often each term occurs (for prefix order).
+
+    Args:
+        terms: every indexed term, sorted; a term's id is its position.
+        stems: the distinct stems, sorted; stem_offsets, stem_members: each stem's
+            term ids (from :func:`stem_tables`).
+        offsets: postings offsets (``offsets[i + 1] - offsets[i]`` documents hold term i).
+    """
+
+    def __init__(self, terms: SortedWords, stems: SortedWords, stem_offsets: Sequence[int],
+                 stem_members: Sequence[int], offsets: Sequence[int]):
+        self.terms = terms
+        self.stems = stems
+        self.stem_offsets = stem_offsets
+        self.stem_members = stem_members
+        self.offsets = offsets
+        self.expand = lru_cache(maxsize=4096)(self._expand)
+
+    def with_stem(self, st: str) -> Sequence[int]:
+        """Ids of the terms whose stem is ``st``."""
+        k = self.stems.find(st)
+        return () if k is None else self.stem_members[self.stem_offsets[k]:self.stem_offsets[k + 1]]
+
+    def _df(self, i: int) -> int:
+        return self.offsets[i + 1] - self.offsets[i]
+
+    def _expand(self, word: str) -> tuple[tuple[int, float, float], ...]:
+        """Vocabulary terms a query word stands for: (term id, similarity, coverage).
+
+        The similarity weighs the term's score (1.0: the word itself); the coverage is how far a
+        document holding the term counts as holding the word: the similarity, except for the
+        look-alikes of a word the library holds (see MEANT_MIN_DF), which count 0.
+        """
+        out: dict[int, float] = {}
+        if not word:
+            return ()
+        exact = self.terms.find(word)
+        if exact is not None:
+            out[exact] = 1.0
+        # Prefixes: search as you type ("transf" -> transformer, transfer ...).
+        pref = [i for i in self.terms.completions(word) if i != exact]
+        if len(pref) > MAX_PREFIX:
+            pref.sort(key=lambda i: -self._df(i))  # stable: equally common terms stay alphabetical
+            pref = pref[:MAX_PREFIX]
+        for i in pref:
+            out.setdefault(i, PREFIX_SIM)
+        # Other forms of the word (networks -> network, estimating -> estimation).
+        word_stem = stem(word)
+        for i in self.with_stem(word_stem):
+            out.setdefault(i, STEM_SIM)
+        # Typos, on stems so a typo and another word form combine ("netorks" -> network),
+        # and on whole words, since a typo can hide a suffix from the stemmer ("imitaion"
+        # keeps its ending, "imitation" loses it): within 1 edit (short words) or 2 (8+
+        # letters). Candidates share the first letter (a typo there is rare), which cuts
+        # the strings compared ~20-fold.
+        lookalikes: set[int] = set()
+        near: dict[str, int] = {}  # stem -> fewest edits
+        whole: dict[str, int] = {}  # a term found as a whole word -> its edits
+        if len(word) >= 4:
+            for probe, pool, of_stems in ((word_stem, self.stems, True), (word, self.terms, False)):
+                max_d = 1 if len(probe) < 8 else 2
+                shortest, longest = len(probe) - max_d, len(probe) + max_d
+                cands = [t for t in pool.chunk(probe[0])[1] if shortest <= len(t) <= longest]
+                for found, dist, _ in process.extract(probe, cands, scorer=OSA.distance, score_cutoff=max_d,
+                                                      limit=MAX_FUZZY * 4):
+                    if dist:
+                        st = found if of_stems else stem(found)
+                        near[st] = min(dist, near.get(st, dist))
+                        if not of_stems:
+                            whole[found] = dist
+            for st, dist in sorted(near.items(), key=lambda kv: kv[1]):
+                for i in self.with_stem(st):
+                    if i not in out:
+                        out[i] = FUZZY1_SIM if dist == 1 else FUZZY2_SIM
+                        lookalikes.add(i)
+        meant = exact is not None and self._df(exact) >= MEANT_MIN_DF
+        if exact is None and not pref and near and len([d for d in near.values() if d == min(near.values())]) == 1:
+            # An unambiguous correction (one word stem at the fewest edits, and the typed word is
+            # neither a word here nor the start of one): it counts as the word it stands for, its
+            # closest form fully, the stem's other forms as other forms do ("difusion" -> diffusion).
+            best_stem = min(near, key=near.get)
+            spelled = sorted((d, t) for t, d in whole.items() if stem(t) == best_stem)
+            closest = self.terms.find(spelled[0][1]) if spelled else None
+            for i in self.with_stem(best_stem):
+                if i in lookalikes:
+                    out[i] = 1.0 if i == closest else STEM_SIM
+        return tuple((i, sim, 0.0 if meant and i in lookalikes else sim) for i, sim in out.items())
