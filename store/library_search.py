@@ -355,39 +355,60 @@ class SearchMixin:
         names, codes, _ = self._venues_and_years()
         return np.isin(codes, [k for k, name in enumerate(names) if part in name])
 
-    def _filter_mask(self, q: Query, anns: Mapping[str, Annotation]) -> np.ndarray | None:  # noqa: C901 (a filter a branch)
+    def _filter_mask(self, q: Query, anns: Mapping[str, Annotation]) -> np.ndarray | None:
+        """The papers every filter of ``q`` lets through (None: no filters). Each family of filters
+        narrows the mask in turn; what cannot match (an unknown topic, no authors in the library)
+        is said in ``q.errors``."""
         if not q.has_filters:
             return None
-        n = len(self.corpus)
-        mask = np.ones(n, dtype=bool)
-        if q.statuses or q.star is not None or q.tags or q.not_tags:
-            def passes(a: Annotation) -> bool:
-                return ((not q.statuses or a.status in q.statuses) and q.star_ok(a.star)
-                        and all(t in a.tags for t in q.tags) and not any(t in a.tags for t in q.not_tags))
+        mask = np.ones(len(self.corpus), dtype=bool)
+        for narrow in (self._by_annotation, self._by_topic, self._by_id, self._by_labels, self._by_venue_and_year,
+                       self._by_phrases):
+            narrow(q, anns, mask)
+        if not mask.any():
+            q.errors += self._nothing_matches(q, anns)
+        return mask
 
-            # An unannotated paper is a default annotation: decide it once, then look
-            # only at the annotated papers (few, next to a 30k-paper library).
-            mask[:] = passes(Annotation(""))
-            for pid, a in anns.items():
-                i = self.corpus.index_of(pid)
-                if i is not None:
-                    mask[i] = passes(a)
-        if q.topics:
-            labels, names = self.topics()
-            unknown = sorted(t for t in q.topics if t not in names)
-            if unknown:
-                q.errors.append(f"no topic {', '.join(map(str, unknown))} here: topics run 0-{max(names)} "
-                                f"(b in the app, or `papersift topics`, lists them)")
-            mask &= np.isin(labels, list(q.topics))
+    def _by_annotation(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
+        if not (q.statuses or q.star is not None or q.tags or q.not_tags):
+            return
+
+        def passes(a: Annotation) -> bool:
+            return ((not q.statuses or a.status in q.statuses) and q.star_ok(a.star)
+                    and all(t in a.tags for t in q.tags) and not any(t in a.tags for t in q.not_tags))
+
+        # An unannotated paper is a default annotation: decide it once, then look
+        # only at the annotated papers (few, next to a 30k-paper library).
+        passing = np.full(len(mask), passes(Annotation("")))
+        for pid, a in anns.items():
+            i = self.corpus.index_of(pid)
+            if i is not None:
+                passing[i] = passes(a)
+        mask &= passing
+
+    def _by_topic(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
+        if not q.topics:
+            return
+        labels, names = self.topics()
+        unknown = sorted(t for t in q.topics if t not in names)
+        if unknown:
+            q.errors.append(f"no topic {', '.join(map(str, unknown))} here: topics run 0-{max(names)} "
+                            f"(b in the app, or `papersift topics`, lists them)")
+        mask &= np.isin(labels, list(q.topics))
+
+    def _by_id(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
         for keys, keep in ((q.ids, True), (q.not_ids, False)):
             if keys:
-                named = np.zeros(n, dtype=bool)
+                named = np.zeros(len(mask), dtype=bool)
                 for key in keys:
                     try:
                         named[self.corpus.index_of(self.corpus.resolve(key).id)] = True
                     except PapersiftError as exc:
                         q.errors.append(str(exc))
                 mask &= named if keep else ~named
+
+    def _by_labels(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
+        """author:, kw: and file: (each a part of one of a paper's labels)."""
         if q.authors or q.not_authors:
             if not self._labels("authors")[0]:
                 q.errors.append("no paper here lists its authors (dumps have none: import JSON, CSV, "
@@ -405,24 +426,26 @@ class SearchMixin:
                     shown = ", ".join(names[:5]) + (f" and {len(names) - 5:,} more" if len(names) > 5 else "")
                     q.errors.append(f"no paper here was read from a file named like {part!r} (files: {shown})")
             _narrow(mask, q.files, q.not_files, lambda part: self._by_label("files", part))
-        if q.venues or q.not_venues or q.year:
-            names, _, years = self._venues_and_years()
-            if (q.venues or q.not_venues) and not names:
-                q.errors.append("no paper here names its venue (it comes from a dump's header line, "
-                                "such as 'NeurIPS 2026 Papers', or the input's fields)")
-            _narrow(mask, q.venues, q.not_venues, self._by_venue)
-            if q.year:
-                if not years.any():
-                    q.errors.append("no paper here has a year (it comes from a dump's header line or the input's fields)")
-                mask &= (years > 0) & q.year[0](years, q.year[1])
-        if q.phrases:
-            notes = {self.corpus.index_of(pid): " ".join(a.note.casefold().split())
-                     for pid, a in anns.items() if a.note}
-            for phrase in q.phrases:
-                mask &= self._phrase_mask(phrase, mask, notes)
-        if not mask.any():
-            q.errors += self._nothing_matches(q, anns)
-        return mask
+
+    def _by_venue_and_year(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
+        if not (q.venues or q.not_venues or q.year):
+            return
+        names, _, years = self._venues_and_years()
+        if (q.venues or q.not_venues) and not names:
+            q.errors.append("no paper here names its venue (it comes from a dump's header line, "
+                            "such as 'NeurIPS 2026 Papers', or the input's fields)")
+        _narrow(mask, q.venues, q.not_venues, self._by_venue)
+        if q.year:
+            if not years.any():
+                q.errors.append("no paper here has a year (it comes from a dump's header line or the input's fields)")
+            mask &= (years > 0) & q.year[0](years, q.year[1])
+
+    def _by_phrases(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
+        if not q.phrases:
+            return
+        notes = {self.corpus.index_of(pid): " ".join(a.note.casefold().split()) for pid, a in anns.items() if a.note}
+        for phrase in q.phrases:
+            mask &= self._phrase_mask(phrase, mask, notes)
 
     def _nothing_matches(self, q: Query, anns: Mapping[str, Annotation]) -> list[str]:
         """For each tag:, kw:, author: or venue: value no paper has: say so, with the nearest value

@@ -141,20 +141,20 @@ def test_real_title_wins_even_when_it_arrives_later(tmp_path):
 
 
 def test_lookahead_prechecks_keep_every_match():
-    """_WRAPPED and _INTRO start with a lookahead (a cheap first-character check, for speed);
+    """_WRAPPED and INTRO start with a lookahead (a cheap first-character check, for speed);
     without it they must find exactly the same matches, so no form starts with another character."""
     import json
     import re
     from pathlib import Path
 
-    from store.ingest import titles
+    from store.ingest import title_names
 
     data = Path(__file__).resolve().parent / "data"
     texts = [json.loads(line)["abstract"] for name in ("icml_slice.jsonl", "iclr_slice.jsonl")
              for line in (data / name).read_text().splitlines() if line.strip()]
     texts += ["We propose **Zorb-Net**, a net.", r"Here we introduce $\textbf{Q}$, then \emph{K2}.",
               "this work presents *HiMo* and in this paper, we develop XNet."]
-    for rx in (titles._WRAPPED, titles._INTRO):
+    for rx in (title_names._WRAPPED, title_names.INTRO):
         assert rx.pattern.startswith("(?=[")
         plain = re.compile(rx.pattern[rx.pattern.index("]") + 2:])
         spans = [[(m.span(), m.groups()) for m in rx.finditer(t)] for t in texts]

@@ -21,7 +21,8 @@ from collections import Counter
 from typing import Iterable
 
 from store.ingest.repair import repair_escapes
-from store.ingest.titles import MAX_TITLE_CHARS, clean_phrase, derive_title, fit_title
+from store.ingest.title_names import clean_phrase
+from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title
 
 FIELD_DF = 3  # abstracts that use a name before it is the field's, not a paper's
 # Runs that start with a capital; the names among them (an inner capital or digit) are what counts.

@@ -4,7 +4,7 @@ Dumps carry no titles. The most useful short handle for a paper is the name of
 the method, model or benchmark it introduces ("We propose **EverAnimate**, an
 efficient post-training method ..." -> "EverAnimate: an efficient
 post-training method ..."), when the abstract presents the name as its own
-(see ``_own_name``: "Sharpness-Aware Minimization (SAM) is a popular method"
+(see ``own_name``: "Sharpness-Aware Minimization (SAM) is a popular method"
 defines the field's name, not the paper's). An acronym's own long form is the
 best gloss, since real titles are so often "NAME: Long Form ..." ("Evolving
 Subnetwork Training (EST)" -> "EST: Evolving Subnetwork Training"). Without a
@@ -23,117 +23,15 @@ numbers the rules (bump it with any change: a test pins the titles to it).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from store.latex import plain_text
 from store.ingest.repair import repair_escapes
+from store.ingest.title_names import (CLAUSE_END, INTRO, NAMING_WORDS, clean_phrase, expansion, find_name, own_name,
+                                      trim_words)
 
 MAX_TITLE_CHARS = 90  # a list row's title: the longest complete phrase that fits (see fit_title)
 WHOLE_SLACK = 6  # a whole phrase a few characters longer is kept whole rather than cut
 WHOLE_TITLE_WORDS = 40  # no phrase the rules take runs longer; a bibliography takes it whole
 MAX_QUESTION_WORDS = 14  # a longer question reads as a sentence, not a title
-
-# A name: a token with an inner capital or digit (VIPBench, UniCon3R, HuPER,
-# GPT-4V, EverAnimate) or all-caps of 3+ letters; optional hyphenated parts.
-_NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]+)*\+?(?:\$\^\{?[0-9A-Za-z]\}?\$)?(?:[-][A-Za-z0-9]+)*"
-_NAME_RE = re.compile(_NAME)
-# Each form starts with "*", "$" or a backslash; the lookahead lets the scan skip other
-# characters without trying the four forms at each (3x faster on abstracts, same matches).
-_WRAPPED = re.compile(
-    r"(?=[*$\\])(?:"
-    r"\*\*\s*(" + _NAME + r"(?:\s+[A-Z][A-Za-z0-9-]*){0,2})\s*\*\*"  # **Name**, **SparQ Attention**
-    r"|\$?\\text(?:bf|sc|tt|it)\{\s*(" + _NAME + r")\s*\}(?![A-Za-z])\$?"  # $\textbf{Name}$, not $\textbf{LE}arnable$
-    r"|\\emph\{\s*(" + _NAME + r")\s*\}"
-    r"|(?<![*\w])\*(" + _NAME + r")\*(?!\*))"                # *Name*
-)
-_VERBS = (r"(?:introduce|introduces|introducing|propose|proposes|proposing|present|presents|presenting|"
-          r"develop|develops|design|release|build|construct|curate|call|term|dub|name|coin|provide|offer)")
-_INTRO = re.compile(  # the lookahead: first letters of the openers, a cheap pre-check
-    r"(?=[WwTtHhIiat])\b(?:[Ww]e|[Tt]his (?:paper|work)|[Hh]ere,? we|[Ii]n this (?:paper|work),? we|and|then)\s+(?:\w+ly\s+)?" + _VERBS +
-    r"\b(?P<rest>[^.]{0,200})"
-)
-_NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined")
-_CALLED = re.compile(r"\b(?:" + "|".join(_NAMING_WORDS) + r")\s+(?:as\s+)?(?:[\"'“*$]|\\textbf\{)*\s*(" + _NAME + ")")
-_PAREN = re.compile(r"\(\s*(?:\*\*|\\textbf\{|\$\\text\w+\{)?(" + _NAME + r")(?:\}\$|\}|\*\*)?\s*\)")
-_COMMON = {
-    "LLM", "LLMs", "VLM", "VLMs", "AI", "ML", "RL", "NLP", "GPU", "GPUs", "CPU", "TTS", "SOTA", "MLLM", "MLLMs",
-    "LM", "LMs", "DNN", "DNNs", "CNN", "CNNs", "GNN", "GNNs", "RNN", "MLP", "MLPs", "API", "APIs", "OOD", "IID",
-    "SGD", "KL", "PDE", "PDEs", "ODE", "ODEs", "MDP", "MDPs", "VAE", "GAN", "GANs", "ViT", "ViTs", "BERT", "GPT",
-    "ImageNet", "CIFAR", "MNIST", "RLHF", "LoRA", "PAC", "NP", "TD", "EEG", "CFL", "IL", "BC", "CUAs", "CUA",
-    "RTL", "ReLU", "FL", "DP", "QA", "VQA", "CoT", "ICL", "SFT", "DPO", "PPO", "MoE", "GP", "GPs", "HMM", "PCA",
-    "SVD", "LSTM", "UAV", "3D", "2D", "1D", "4D", "US", "UK", "EU", "IoT", "LiDAR", "RGB", "MRI", "CT", "TPU",
-    # Field terms that abstracts define in passing ("maximum likelihood estimation (MLE)"), not names
-    # of a contribution: the acronyms found as names in 2+ ICML 2024 abstracts, never in their titles.
-    "ATE", "CATE", "CCA", "CCE", "CD", "CDF", "CMDP", "CP", "DM", "EBM", "ERM", "FLOP", "GCN", "INR", "KG", "LP",
-    "MBRL", "MLE", "MOO", "MPC", "MSE", "MTL", "NAS", "NN", "OT", "PEFT", "PTQ", "RAG", "SBM", "SCO", "SDE", "SGDM",
-    "SNN", "SSL", "SSM", "T2I", "ToM",
-}
-
-
-_QUANTITY = re.compile(r"\d+(?:\.\d+)?[KMBkmbx]")
-
-
-def _is_name(token: str) -> bool:
-    """A method-like name, not an everyday word or a common acronym."""
-    if not token or token in _COMMON or token.rstrip("s") in _COMMON or len(token) < 2:
-        return False
-    if token.isdigit() or _QUANTITY.fullmatch(token):
-        return False  # "200K", "48B": a count, not a name
-    parts = token.split("-")
-    if len(parts) > 1 and all(p.islower() or p in _COMMON for p in parts):
-        return False
-    inner_upper = any(c.isupper() for c in token[1:])
-    has_digit = any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
-    return inner_upper or has_digit
-
-
-# Patterns are compiled once here: re's own cache lookups cost more than the matching on short texts.
-_TEXT_CMD = re.compile(r"\\text\w*\{([^{}]*)\}|\\emph\{([^{}]*)\}")
-_MARKUP = re.compile(r"[*$_`{}]|\\[a-zA-Z]+")  # braces too: "{E}fficient {M}arkov" -> "Efficient Markov"
-_EMPTY_PARENS = re.compile(r"\(\s*\)")  # a parenthesis emptied by taking the name out of it
-_SPACES = re.compile(r"\s+")
-_MATH_TAIL = re.compile(r"\$.*")
-_MATH = re.compile(r"\$[^$]*\$?")
-_INLINE_MATH = re.compile(r"\$([^$]{1,120})\$")
-_PLAIN_SPAN = re.compile(r"\$\s*[A-Za-z0-9]+\s*\$")
-_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
-_CLAUSE_END = re.compile(r"[,.;]")
-
-
-def _math_as_text(m: re.Match) -> str:
-    """One ``$...$`` span as Unicode ("$\\alpha$-tasks" -> "α-tasks", not "-tasks"), keeping the
-    spaces at its edges: a span may be a misread pair ("$\\textit{$\\underline{G}$raph $...").
-    """
-    inner = m.group(1)
-    return inner[:len(inner) - len(inner.lstrip())] + _span_text(m.group()) + inner[len(inner.rstrip()):]
-
-
-@lru_cache(maxsize=4096)
-def _span_text(span: str) -> str:
-    # Imports derive thousands of titles; "$k$" needs no LaTeX converter, and spans repeat.
-    return span.strip("$ ") if _PLAIN_SPAN.fullmatch(span) else plain_text(span)
-
-
-def clean_phrase(text: str) -> str:
-    """A phrase of an abstract as title text: math as Unicode, markup and emphasis dropped, spaces folded."""
-    text = _INLINE_MATH.sub(_math_as_text, text)
-    text = _TEXT_CMD.sub(lambda m: m.group(1) or m.group(2) or "", text)
-    text = _EMPTY_PARENS.sub("", _MARKUP.sub("", text))
-    text = text.replace("---", "—").replace("--", "–")  # TeX's dashes, as the reader shows them
-    return _SPACES.sub(" ", text).strip(" ,;:.").lstrip(")] –—")
-
-
-def _trim(text: str, max_words: int) -> str:
-    """At most ``max_words`` words (… marks a cut), never ending inside an unclosed parenthesis."""
-    parts = text.split()
-    cut = len(parts) > max_words
-    text = " ".join(parts[:max_words])
-    if text.count("(") > text.count(")"):
-        shorter = text[:text.rfind("(")].rstrip(" ,;:–—-")
-        if len(shorter.split()) >= 2:
-            text, cut = shorter, True
-    return text + "…" if cut else text
-
 
 _APPOSITION = re.compile(r"[*}$]*\s*\)?\s*[,:(—–-]?\s*(?:which is\s+)?((?:an?|the)\s+(?:[^.;:()]|\([\w-]{1,12}\)){3,160})")
 _ACRONYM_GROUP = re.compile(r"\s*\([\w-]{1,12}\)")  # "Federated Learning (FL) platform" -> "Federated Learning platform"
@@ -175,199 +73,10 @@ def _first_clause(abstract: str) -> str:
     said = _WE_VERB.match(clause)  # "In this paper, we study the X of Y" -> "The X of Y"
     if said and len(clause[said.end():].split()) >= 3:
         clause = clause[said.end()].upper() + clause[said.end() + 1:]
-    return _trim(clean_phrase(clause), WHOLE_TITLE_WORDS)
+    return trim_words(clean_phrase(clause), WHOLE_TITLE_WORDS)
 
 
-def _plain_name_ok(token: str) -> bool:
-    """A capitalized plain word is a name only in a naming context ("We propose Larimar, a ...")."""
-    base = _MATH_TAIL.sub("", token)
-    return len(base) >= 3 and base[0].isupper() and base not in _COMMON and base.lower() not in _STOP
-
-
-_STOP = {"the", "a", "an", "our", "this", "these", "that", "two", "three", "new", "novel", "first", "we", "it",
-         "in", "to", "for", "on", "and", "or", "with", "by", "as", "one", "such", "here", "several", "both"}
-_MATH_GROUP = re.compile(r"\\(?:math\w*|operatorname)\{$")
-_LOOKS_NAMEY = re.compile(r"[A-Z0-9]")
-_PLAIN_FOLLOW = re.compile(r"\s*(?:\*\*|\}\$?)?\s*[,:(]")
-_APPOS_COMMA = re.compile(r",\s+(?:an?|the)\s")
-_LAST_TOKEN = re.compile(r"(?<![\w$\\])(" + _NAME + r")$")
-_CAPS_WORDS = re.compile(r"(?:\s+[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)*)+(?![\w-])")  # more upper-case words of a name
-_APPOS = re.compile(r"\s*(?:\)|\*\*|\}\$?)?\s*(?:,|:|\(|—|--)\s*(?:which is\s+)?(?:an?|the)\s")
-
-
-def find_name(abstract: str, intros: list[re.Match] | None = None) -> tuple[str, int] | None:  # noqa: C901 (the title rules, in the order they are tried)
-    """The introduced method/benchmark name and the offset just after it, if any.
-
-    Candidates are scored by context: named right after "we propose/introduce",
-    set in bold, followed by an apposition (", a framework ..."), or "called X".
-
-    Args:
-        intros: the abstract's ``_INTRO`` matches, if the caller has them already.
-    """
-    if intros is None:
-        intros = list(_INTRO.finditer(abstract))
-    cands: list[tuple[int, int, str, int]] = []  # (score, -position, name, end)
-
-    def add(name: str, start: int, end: int, score: int, plain_ok: bool, follow: bool = True) -> None:
-        name = name.strip()
-        if " " in name and not _is_name(name.split()[0]):  # "**Deep Learning**" is emphasis, not a name
-            return
-        if _is_name(_MATH_TAIL.sub("", name) or name):
-            score += 2
-        elif not (plain_ok and _plain_name_ok(name) and (not follow or _PLAIN_FOLLOW.match(abstract, end, end + 6))):
-            return
-        if _APPOS.match(abstract, end):
-            score += 2
-        cands.append((score, -start, name, end))
-
-    head = abstract[:2000]
-    for m in (_WRAPPED.finditer(head) if ("*" in head or "\\" in head) else ()):
-        g = next(i for i in (1, 2, 3, 4) if m.group(i))
-        # "**Essentially**, for knowledge to be ...": a word set off by a comma is a name only when
-        # an apposition says what it is ("**Larimar**, a brain-inspired architecture")
-        plain_ok = not (abstract.startswith(",", m.end()) and not _APPOS.match(abstract, m.end()))
-        add(m.group(g), m.start(), m.end(), 3, plain_ok)
-    for m in intros:
-        rest_start, rest = m.start("rest"), m.group("rest")
-        for i, tok in enumerate(_NAME_RE.finditer(rest)):
-            word = tok.group()
-            direct = i == 0 or (i <= 2 and rest[: tok.start()].strip().lower() in ("", "a", "an", "the"))
-            if rest[tok.start() - 1:tok.start()] == "{" and _MATH_GROUP.search(rest, max(0, tok.start() - 14), tok.start()):
-                continue  # "enforces $\mathrm{SE}(2)$ invariance": mathematics, not a name
-            start = tok.start()
-            if start and rest[start - 1].isdigit():  # "3D-VLA": a name may start with digits
-                while start and rest[start - 1].isdigit():
-                    start -= 1
-                word = rest[start:tok.end()]
-            end = tok.end()
-            if direct and word.isupper() and len(word) >= 3:  # "we introduce TIME WEAVER, a ...": both words
-                more = _CAPS_WORDS.match(rest, end)
-                if more:
-                    word, end = rest[start:more.end()], more.end()
-            if direct or _LOOKS_NAMEY.search(word, 1):  # only name-shaped words can score
-                add(word, rest_start + start, rest_start + end, 4 if direct else 1, direct)
-            if i > 25:
-                break
-    # The regex tries every word boundary; a substring test first is ~20x cheaper on most abstracts.
-    naming = any(w in abstract for w in _NAMING_WORDS)
-    for m in (_CALLED.finditer(abstract) if naming else ()):
-        add(m.group(1), m.start(1), m.end(), 3, True, follow=False)  # "a framework named Ditto to ..."
-    acronyms: list[tuple[int, str, int]] = []  # ("(" position, acronym, end)
-    maths = [m.span() for m in _INLINE_MATH.finditer(abstract)] if "$" in abstract else []
-    for m in _PAREN.finditer(abstract):
-        if len(m.group(1)) >= 3 and not any(a < m.start() < b for a, b in maths):  # not "$d^{-(r-1)}$"
-            called = _CALLED.search(abstract, max(0, m.start() - 80), m.start()) if naming else None
-            # "a method named Foo Bar (FB)", not "named KIVI. ... KIVI can enable Llama (Llama-2)"
-            coined = called is not None and ". " not in abstract[called.end():m.start()]
-            add(m.group(1), m.start(1), m.end(), 4 if coined else 0, False)
-            acronyms.append((m.start(), m.group(1), m.end()))
-    # "SPABA, an adaptation of ...": find the comma first (cheap), then the word before it.
-    for comma in _APPOS_COMMA.finditer(abstract):
-        start = max(0, comma.start() - 40)
-        m = _LAST_TOKEN.search(abstract, start, comma.start())
-        if m and _LOOKS_NAMEY.search(m.group(1), 1):
-            add(m.group(1), m.start(1), m.end(1), 1, False)
-    if not cands:
-        return None
-    best = max(cands)
-    # "an Invisible One-Iteration (IOI) attack": a word inside an acronym's long form is part of that name.
-    start = -best[1]
-    for paren, acronym, end in acronyms:
-        if start < paren <= start + 160 and acronym != best[2]:
-            long = _defined_before(acronym, abstract[max(0, paren - 160):paren])
-            if long and len(long.split()) >= 2 and paren - len(long) - 3 <= start:
-                return acronym, end
-    return best[2], best[3]
-
-
-def _short_form(name: str) -> str:
-    """The letters and digits of a name, without LaTeX ("EMC$^2$" -> "EMC")."""
-    return _NOT_ALNUM.sub("", _MATH.sub("", name))
-
-
-def _long_form(short: str, text: str) -> str | None:
-    """Schwartz & Hearst (2003), "A simple algorithm for identifying abbreviation
-    definitions in biomedical text": the shortest ending of ``text`` that holds
-    the short form's characters in order (read backwards), its first character
-    at the start of a word. None if there is none."""
-    s, i = len(short) - 1, len(text) - 1
-    while s >= 0:
-        c = short[s].lower()
-        while i >= 0 and (text[i].lower() != c or (s == 0 and i > 0 and text[i - 1].isalnum())):
-            i -= 1
-        if i < 0:
-            return None
-        i -= 1
-        s -= 1
-    return text[text.rfind(" ", 0, i + 1) + 1:]
-
-
-def _acronym_like(short: str) -> bool:
-    return 2 <= len(short) <= 10 and sum(c.isupper() for c in short) >= 2
-
-
-def _defined_before(name: str, before: str) -> str | None:
-    """The long form in "Long Form (NAME)", given the text up to the parenthesis:
-    searched in the last few words (Schwartz & Hearst's limit: min(|NAME| + 5, 2|NAME|))."""
-    short = _short_form(name)
-    if not _acronym_like(short):
-        return None
-    words = before.split()[-min(len(short) + 5, 2 * len(short)):]
-    return _long_form(short, " ".join(words)) or _initials_form(_REPEATED.sub(_repeat, short), words)
-
-
-# "M3C" for "Minorize-Maximization Matching and Clustering": a digit repeats the letter before it.
-_REPEATED = re.compile(r"([A-Za-z])([2-4])(?![0-9])")
-
-
-def _repeat(m: re.Match) -> str:
-    return m.group(1) * int(m.group(2))
-
-
-def _initials_form(letters: str, words: list[str]) -> str | None:
-    """The shortest ending of ``words`` whose initials (hyphenated parts count as words) hold
-    ``letters`` in order, starting with the first: "A2PR" is "Adaptive Advantage-guided Policy
-    Regularization", not the "Advantage-guided ..." that a letter inside a word would allow."""
-    for start in range(len(words) - 1, -1, -1):
-        initials = [p[:1].lower() for w in words[start:] for p in w.split("-") if p]
-        if not initials or initials[0] != letters[0].lower():
-            continue
-        it = iter(initials)
-        if all(c.lower() in it for c in letters):
-            return " ".join(words[start:])
-    return None
-
-
-_OPEN_PAREN = re.compile(r"\([*\\{}$\s]*(?:textbf\{|textsc\{|mathrm\{|text\{|emph\{)?$")
-_CLOSE_PAREN = re.compile(r"[}*$\s]*\)")
-_PAREN_AFTER = re.compile(r"[}*$\s]*\(([^()]{5,120})\)")
-
-
-def _expansion(abstract: str, name: str) -> str:
-    """What an acronym-like name stands for, where the abstract defines it:
-    "Long Form (NAME)" or "NAME (Long Form)"; "" if it does not."""
-    short = _short_form(name)
-    if not _acronym_like(short):
-        return ""
-    start = abstract.find(name, 0, 3000)
-    while start >= 0:
-        end = start + len(name)
-        before = abstract[max(0, start - 160):start]
-        opened = _OPEN_PAREN.search(before)
-        if opened and _CLOSE_PAREN.match(abstract, end, end + 8):
-            long = _defined_before(name, clean_phrase(before[:opened.start()]))
-            if long and len(long.split()) >= 2:
-                return long
-        after = _PAREN_AFTER.match(abstract, end, end + 130)
-        start = abstract.find(name, end, 3000)
-        if after:
-            inner = clean_phrase(after.group(1))
-            if inner[:1].lower() == short[0].lower() and len(inner.split()) >= 2 and _long_form(short, inner) == inner:
-                return inner
-    return ""
-
-
-_NAMING_TAIL = re.compile(r"(?:\s+(?:" + "|".join(_NAMING_WORDS) + r"|as|is|by|of|for|to|in|the|and|we|our|or|,|:|\())+\s*$")
+_NAMING_TAIL = re.compile(r"(?:\s+(?:" + "|".join(NAMING_WORDS) + r"|as|is|by|of|for|to|in|the|and|we|our|or|,|:|\())+\s*$")
 # Phrases that do not say what a paper is: fragments and purpose clauses ("to address this gap").
 _BAD_START = re.compile(r"(?:and|which|that|for|by|of|in|with|on|from|as|is|are|it|this|these|its|their)\b|"
                         r"to (?:address|tackle|solve|overcome|bridge|fill|mitigate|alleviate|resolve|handle|remedy|"
@@ -380,7 +89,7 @@ _GENERIC = {"a", "an", "the", "novel", "new", "simple", "generic", "general", "f
             "extension", "modification", "way", "idea", "concept", "one", "such", "this", "that", "called"}
 
 
-_NAMING_WORD_END = re.compile(r"\s*\b(?:" + "|".join(_NAMING_WORDS) + r")?\s*\(?$")
+_NAMING_WORD_END = re.compile(r"\s*\b(?:" + "|".join(NAMING_WORDS) + r")?\s*\(?$")
 _AND_THEN = re.compile(r"^(?:and|then)\s+")
 _LEADING_ALIAS = re.compile(r"^[*}$\s]*(?:\([^()]{1,20}\)\s*)?(?:as\s+)?")
 _WHICH = re.compile(r",\s*(?:which|that)\s+")  # "we introduce WebNavigator, which reframes X" -> "reframes X"
@@ -388,7 +97,7 @@ _WHICH = re.compile(r",\s*(?:which|that)\s+")  # "we introduce WebNavigator, whi
 
 def _to_clause_end(text: str) -> str:
     """``text`` up to its first comma, period or semicolon."""
-    return _CLAUSE_END.split(text, maxsplit=1)[0]
+    return CLAUSE_END.split(text, maxsplit=1)[0]
 
 
 def _informative(phrase: str) -> bool:
@@ -497,7 +206,7 @@ def _contribution(abstract: str, intros: list[re.Match]) -> str:
         clause = clause[:purpose.start()]
     if len(clause.split()) < (2 if purpose else 4) or not _informative(clause) or _ANAPHORA.match(clause):
         return ""  # "a rigorous understanding of this phenomenon" names nothing by itself
-    return _trim(clause[0].upper() + clause[1:], WHOLE_TITLE_WORDS)
+    return trim_words(clause[0].upper() + clause[1:], WHOLE_TITLE_WORDS)
 
 
 _DANGLING = frozenset("a an the of in on at to for with by from as and or but that which whose where when "
@@ -583,45 +292,6 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
     return _without_dangling(title[:title.rfind(" ", 0, limit)]) + "…"
 
 
-# A name is the paper's own when the abstract presents it so: "we propose NAME", "we introduce Long
-# Form (NAME)", "a method called NAME", "**NAME**", "NAME, a framework ..." in a sentence of ours.
-# "Sharpness-Aware Minimization (SAM) is a popular method" or "we modify one step of GD" use a
-# field's name: SAM had titled seven papers of one conference.
-_MARKED = re.compile(r"(?:\*\*|\*|\\textbf\{|\\textsc\{|\\emph\{|\\textit\{|\\texttt\{|\{\\(?:bf|sc|em|it|tt)\s)\s*$")
-_NAMING_BEFORE = re.compile(r"\b(?:" + "|".join(_NAMING_WORDS) + r"|namely|tagged|call|term|dub|coin)\b[^.;]{0,30}$")
-_OUR_BEFORE = re.compile(r"\b[Oo]ur\b[^.;]{0,70}$")
-_OURS = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work))\b")
-_LEAD_WORDS = 6  # "we propose a new benchmark, NAME": the name within the verb's first words
-
-
-def _own_name(abstract: str, name: str, end: int, intros: list[re.Match], long: str) -> bool:
-    """Whether the abstract presents ``name`` (whose long form is ``long``, or "") as its own
-    contribution (see _MARKED and above)."""
-    for at in {abstract.find(name), abstract.rfind(name, 0, end)}:
-        if at < 0:
-            continue
-        starts = [at]
-        if long:
-            lat = abstract.rfind(long.split()[0], max(0, at - 200), at)
-            starts += [lat] if lat >= 0 else []
-        for start in starts:
-            if (_MARKED.search(abstract, max(0, start - 12), start) or _NAMING_BEFORE.search(abstract, max(0, start - 60), start)
-                    or _OUR_BEFORE.search(abstract, max(0, start - 80), start)):
-                return True
-    last = long.split()[-1].lower() if long else ""
-    for m in intros:
-        words = m.group("rest").split()
-        if name in " ".join(words[:_LEAD_WORDS]):
-            return True
-        lead = " ".join(words[:_LEAD_WORDS + len(long.split())]) if long else ""
-        if lead and last in lead.lower() and long.lower() in clean_phrase(lead).lower():  # (a cheap test first)
-            return True
-    if _APPOS.match(abstract, end):
-        sentence_start = max(abstract.rfind(". ", 0, end), -2) + 2
-        return bool(_OURS.search(abstract, sentence_start, abstract.find(". ", end) % (len(abstract) + 1)))
-    return False
-
-
 def _derive(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
     """:func:`derive_title`'s choice, before its end is tidied."""
     return _derive_both(abstract, not_names)[0]
@@ -629,15 +299,15 @@ def _derive(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
 
 def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tuple[str, str | None]:
     """The choice, and (when it is titled by a name) the title the abstract gets without that name."""
-    intros = list(_INTRO.finditer(abstract))
+    intros = list(INTRO.finditer(abstract))
     found = find_name(abstract, intros)
-    long = _expansion(abstract, found[0]) if found and found[0] not in not_names else ""
-    if found and (found[0] in not_names or not _own_name(abstract, *found, intros, long)):
+    long = expansion(abstract, found[0]) if found and found[0] not in not_names else ""
+    if found and (found[0] in not_names or not own_name(abstract, *found, intros, long)):
         found = None
     focus = _focus(abstract, [m for m in intros if not m.group().startswith(("and", "then"))])
     nameless = _capitalized(focus) if focus else (
         _contribution(abstract, intros) or _question(abstract) or _first_clause(abstract)
-        or _trim(clean_phrase(abstract), WHOLE_TITLE_WORDS) or "(empty abstract)")
+        or trim_words(clean_phrase(abstract), WHOLE_TITLE_WORDS) or "(empty abstract)")
     if not found:
         return nameless, None
     name, end = found
@@ -647,13 +317,13 @@ def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tupl
 def _named(abstract: str, name: str, end: int, long: str, focus: str, intros: list[re.Match]) -> str:
     """The title of an abstract that presents ``name`` as its own: the name and what it is."""
     if long:
-        return f"{name}: {_trim(long, WHOLE_TITLE_WORDS - 1)}"
+        return f"{name}: {trim_words(long, WHOLE_TITLE_WORDS - 1)}"
     if focus:  # "This paper studies the use of NAME for X" names it already, if not cut away
         titled = _capitalized(focus)
-        return titled if name in titled else f"{name}: {_trim(focus, WHOLE_TITLE_WORDS - 1)}"
+        return titled if name in titled else f"{name}: {trim_words(focus, WHOLE_TITLE_WORDS - 1)}"
     for phrase in (_phrase_after(abstract, end), _intro_phrase(name, intros)):
         if _informative(phrase):
-            return f"{name}: {_trim(phrase, WHOLE_TITLE_WORDS - 1)}"
+            return f"{name}: {trim_words(phrase, WHOLE_TITLE_WORDS - 1)}"
     phrase = (_phrase_before(abstract, name, end) or _purpose_after(abstract, name, end)
               or _what_it_does(abstract, name, end))
     if phrase:
@@ -661,7 +331,7 @@ def _named(abstract: str, name: str, end: int, long: str, focus: str, intros: li
     clause = _first_clause(abstract)
     if len(clause.replace(name, "").split()) < 4:  # not "SparseTSF — This paper introduces SparseTSF"
         return name
-    return f"{name} — {_trim(clause, WHOLE_TITLE_WORDS - 1)}"
+    return f"{name} — {trim_words(clause, WHOLE_TITLE_WORDS - 1)}"
 
 
 # The question an abstract asks, where it names no contribution: real titles often ask it.
@@ -716,7 +386,7 @@ def _phrase_before(abstract: str, name: str, end: int) -> str:
         more = _GOES_ON.match(abstract, end)
         if more and not _BAD_START.match(more.group(1)) and not _ANAPHORA.search(more.group(1)):
             phrase = f"{phrase} {clean_phrase(more.group(1))}"  # not "to address these issues"
-    return f"{name}: {_trim(phrase, WHOLE_TITLE_WORDS - 1)}" if _informative(phrase) else ""
+    return f"{name}: {trim_words(phrase, WHOLE_TITLE_WORDS - 1)}" if _informative(phrase) else ""
 
 
 def _what_it_does(abstract: str, name: str, end: int) -> str:
@@ -727,7 +397,7 @@ def _what_it_does(abstract: str, name: str, end: int) -> str:
         return ""
     said = clean_phrase(m.group(1))
     phrase = _verb_as_gerund(said)
-    return f"{name}: {_trim(phrase, WHOLE_TITLE_WORDS - 1)}" if phrase != said and _informative(phrase) else ""
+    return f"{name}: {trim_words(phrase, WHOLE_TITLE_WORDS - 1)}" if phrase != said and _informative(phrase) else ""
 
 
 _DOES = re.compile(r"[*}$\s]*,?\s*(?:which|that)\s+([a-z]+s\s+[^,.;]+)")
@@ -758,7 +428,7 @@ def _purpose_after(abstract: str, name: str, end: int) -> str:
     if not m:
         return ""
     purpose = clean_phrase(m.group(1))
-    return f"{name} {_trim(purpose, WHOLE_TITLE_WORDS - 1)}" if len(purpose.split()) >= 3 and _informative(purpose[4:]) else ""
+    return f"{name} {trim_words(purpose, WHOLE_TITLE_WORDS - 1)}" if len(purpose.split()) >= 3 and _informative(purpose[4:]) else ""
 
 
 # "To reduce the balancing error ..." (a purpose clause taken as the contribution) reads as a
@@ -793,4 +463,4 @@ def _gerund(title: str) -> str:
 
 
 def _capitalized(phrase: str) -> str:
-    return _trim(phrase[0].upper() + phrase[1:], WHOLE_TITLE_WORDS)
+    return trim_words(phrase[0].upper() + phrase[1:], WHOLE_TITLE_WORDS)

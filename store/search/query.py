@@ -78,7 +78,52 @@ def fold_name(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
-def parse_query(text: str) -> Query:  # noqa: C901 (a filter key a branch)
+# A list filter's key -> the Query attribute it adds to (the "-key:" form adds to not_<attribute>)
+# and how its value is read. Every other filter has its own reader below.
+_LISTS = {"tag": ("tags", str.lower), "author": ("authors", fold_name),
+          "id": ("ids", str.lower), "venue": ("venues", str.casefold),
+          "kw": ("keywords", fold_name), "keyword": ("keywords", fold_name),
+          "keywords": ("keywords", fold_name), "file": ("files", str.casefold)}
+
+
+def _status(q: Query, value: str, negated: bool) -> None:
+    hits = [s for s in STATUSES if s.startswith(value.lower())]
+    if hits:
+        q.statuses.add(hits[0])
+    else:
+        q.errors.append(f"unknown status {value!r} (use {', '.join(STATUSES)})")
+
+
+def _year(q: Query, value: str, negated: bool) -> None:
+    m = re.fullmatch(r"(>=|<=|>|<|=)?(\d*)", value)
+    if m and len(m.group(2)) == 4:
+        q.year = (_OPS[m.group(1) or ""], int(m.group(2)))
+    elif not m or len(m.group(2)) > 4:
+        q.errors.append(f"bad year filter {value!r} (e.g. year:2024, year:>=2023)")
+    # else: fewer than four digits, still being typed
+
+
+def _star(q: Query, value: str, negated: bool) -> None:
+    m = re.fullmatch(r"(>=|<=|>|<|=)?(\d)", value)
+    if not m:
+        q.errors.append(f"bad star filter {value!r} (e.g. star:>=2)")
+        return
+    q.star = (_OPS[m.group(1) or ""], int(m.group(2)))
+    if int(m.group(2)) > MAX_STAR:  # applied as written, but likely a slip
+        q.errors.append(f"star filter {value!r}: stars go 0-{MAX_STAR}")
+
+
+def _topic(q: Query, value: str, negated: bool) -> None:
+    if value.isdigit():
+        q.topics.add(int(value))
+    else:
+        q.errors.append(f"bad topic filter {value!r} (a topic number)")
+
+
+_READERS = {"status": _status, "is": _status, "year": _year, "star": _star, "stars": _star, "topic": _topic}
+
+
+def parse_query(text: str) -> Query:
     """Split a query string into words, phrases and filters.
 
     Unknown filter values are reported in ``errors`` and ignored, so a
@@ -95,61 +140,25 @@ def parse_query(text: str) -> Query:  # noqa: C901 (a filter key a branch)
         if _PAPER_ID.fullmatch(tok):
             q.ids.append(tok.lower())
             continue
-        neg = tok.startswith("-") and len(tok) > 1
-        body = tok[1:] if neg else tok
-        key, sep, value = body.partition(":")
+        negated = tok.startswith("-") and len(tok) > 1
+        key, sep, value = (tok[1:] if negated else tok).partition(":")
         key = key.lower()
         if value.startswith('"'):  # kw:"federated learning"
             value = " ".join(value.strip('"').split())
-        if sep and key in ("similar", "rec") and not neg:
-            if value or key == "rec":
-                if key == "similar":
-                    q.similar = value.lower()
-                else:
-                    q.recommend = (value or "stars").lower()
+        if sep and key in ("similar", "rec") and not negated:
+            if key == "similar" and value:
+                q.similar = value.lower()
+            elif key == "rec":
+                q.recommend = (value or "stars").lower()
             continue
-        if sep and key in ("status", "is", "tag", "star", "stars", "topic", "author", "id", "venue", "year",
-                              "kw", "keyword", "keywords", "file"):
+        if sep and (key in _LISTS or key in _READERS):
             if not value:
                 continue  # still being typed
-            if key in ("status", "is"):
-                hits = [s for s in STATUSES if s.startswith(value.lower())]
-                if hits:
-                    q.statuses.add(hits[0])
-                else:
-                    q.errors.append(f"unknown status {value!r} (use {', '.join(STATUSES)})")
-            elif key == "tag":
-                (q.not_tags if neg else q.tags).append(value.lower())
-            elif key == "author":
-                (q.not_authors if neg else q.authors).append(fold_name(value))
-            elif key == "id":
-                (q.not_ids if neg else q.ids).append(value.lower())
-            elif key == "venue":
-                (q.not_venues if neg else q.venues).append(value.casefold())
-            elif key in ("kw", "keyword", "keywords"):
-                (q.not_keywords if neg else q.keywords).append(fold_name(value))
-            elif key == "file":
-                (q.not_files if neg else q.files).append(value.casefold())
-            elif key == "year":
-                m2 = re.fullmatch(r"(>=|<=|>|<|=)?(\d*)", value)
-                if m2 and len(m2.group(2)) == 4:
-                    q.year = (_OPS[m2.group(1) or ""], int(m2.group(2)))
-                elif not m2 or len(m2.group(2)) > 4:
-                    q.errors.append(f"bad year filter {value!r} (e.g. year:2024, year:>=2023)")
-                # else: fewer than four digits, still being typed
-            elif key in ("star", "stars"):
-                m2 = re.fullmatch(r"(>=|<=|>|<|=)?(\d)", value)
-                if m2:
-                    q.star = (_OPS[m2.group(1) or ""], int(m2.group(2)))
-                    if int(m2.group(2)) > MAX_STAR:  # applied as written, but likely a slip
-                        q.errors.append(f"star filter {value!r}: stars go 0-{MAX_STAR}")
-                else:
-                    q.errors.append(f"bad star filter {value!r} (e.g. star:>=2)")
-            elif key == "topic":
-                if value.isdigit():
-                    q.topics.add(int(value))
-                else:
-                    q.errors.append(f"bad topic filter {value!r} (a topic number)")
+            if key in _LISTS:
+                attribute, read = _LISTS[key]
+                getattr(q, f"not_{attribute}" if negated else attribute).append(read(value))
+            else:
+                _READERS[key](q, value, negated)
             continue
         q.words.extend(search_tokens(tok))
     return q
