@@ -612,7 +612,7 @@ async def test_a_phrase_in_a_big_library_is_searched_once_typing_settles(lib, ma
     """In a big library a "phrase" search waits a moment in its worker and is dropped if a key
     came meanwhile: typing '"capacity' at 300k papers had run a search per key (each ~0.3 s, the
     stale ones running on), so the last key's answer came 1.5 s after it instead of 0.5 s."""
-    import tui.screens.main as M
+    import tui.screens.limits as M
     monkeypatch.setattr(M, "BIG_LIBRARY", 10)  # the 35 seeds stand for a big library
     # Longer than the test's key presses can take on a loaded machine (0.12 s was not, in CI): the
     # test is that a search the next key supersedes is never run, not how brisk typing is.
@@ -1201,7 +1201,8 @@ async def test_hostile_abstract_never_reaches_the_screen_raw(lib, make, tmp_path
 async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, make, monkeypatch):
     """Above BIG_LIBRARY papers the reader and "more like this" follow the list once
     typing pauses, and a slow search moves to a worker: the results must be the same."""
-    import tui.screens.main as main_mod
+    import tui.screens.limits as main_mod
+    from tui.screens.main import MainScreen
     monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
     _ = lib.similarity  # the model is ready, as it is a few seconds after start
     app = make(lib)
@@ -1223,8 +1224,8 @@ async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, 
         assert "More like this" in str(reader.query_one("#reader-similar").render())
         # a search slower than the inline budget goes to a worker, with the same result
         calls = []
-        original = main_mod.MainScreen.run_search
-        monkeypatch.setattr(main_mod.MainScreen, "run_search", lambda self, q: (calls.append(q), original(self, q)))
+        original = MainScreen.run_search
+        monkeypatch.setattr(MainScreen, "run_search", lambda self, q: (calls.append(q), original(self, q)))
         main._search_seconds = 1.0
         main.query_one("#search").value = "voice identiy"
         await settle(pilot)
@@ -1236,13 +1237,14 @@ async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, 
     """A keystroke repaints the list and the search box only: no layout pass of the
     screen (which re-measured the reader's abstract on every key) and, in a big library,
     no reader render until typing pauses. The scrollbar still follows the result count."""
-    import tui.screens.main as main_mod
+    import tui.screens.limits as main_mod
+    from tui.screens.main import MainScreen
     from textual.widget import Widget
     from tui.widgets.reader import Reader
     monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
     monkeypatch.setattr(main_mod, "READER_DELAY", 1.0)  # longer than any gap between keys here, however slow
     # The more-like-this model, ready at a moment of its own, would show the reader again.
-    monkeypatch.setattr(main_mod.MainScreen, "prepare_similarity", lambda self: None)
+    monkeypatch.setattr(MainScreen, "prepare_similarity", lambda self: None)
     app = make(lib)
     async with app.run_test(size=(100, 24)) as pilot:
         main = screen(app)
@@ -1510,6 +1512,7 @@ async def test_an_unreadable_settings_file_is_reported_and_not_written_over(lib,
 async def test_a_big_library_resumes_its_search_after_the_first_paint(lib, make, monkeypatch):
     """At 300k papers a search takes ~0.5 s: a big library paints its list first, then searches."""
     import tui.screens.main as main_module
+    from tui.screens import limits
     from tui.widgets.results import ResultsList
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -1524,7 +1527,7 @@ async def test_a_big_library_resumes_its_search_after_the_first_paint(lib, make,
     monkeypatch.setattr(main_module.MainScreen, "_resume_search",
                         lambda self, *a: painted_at_resume.append(painted[0]) or resume(self, *a))
     for big_library, painted_first in ((2000, False), (10, True)):  # the seeds' 35 papers: small, then big
-        monkeypatch.setattr(main_module, "BIG_LIBRARY", big_library)
+        monkeypatch.setattr(limits, "BIG_LIBRARY", big_library)
         painted[0] = 0
         again = make(lib)
         async with again.run_test(size=(120, 40)) as pilot:

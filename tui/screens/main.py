@@ -9,76 +9,34 @@ already changed are dropped.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
-import webbrowser
-from pathlib import Path
 
 import numpy as np
-from textual import events, on, work
+from textual import events, on
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.geometry import Region
 from textual.screen import Screen
-from textual.worker import get_current_worker
 
-from store import Library, PapersiftError
-from store.corpus import file_signature
+from store import Library
 from store.library import SORTS
-from store.search.query import Query, parse_query
-from store.text import counted
 
-from ..clipboard import copy_text
-from ..compat import ImmediateInput
-from ..keymap import TypingKeys, binding, key_label
+from ..keymap import binding, key_label
 from ..messages import AnnotationsChanged
-from ..render import plain_title
 from ..widgets.footer import Footer
 from ..widgets.header import TriageHeader
 from ..widgets.reader import Reader
 from ..widgets.results import ResultsList
+from ..widgets.searchbox import SearchBox
 from ..widgets.tagpanel import TagInput, TagPanel
 from ..writes import Writes
-from .confirm import ConfirmScreen
-from .note import NoteScreen
+from . import limits
+from .main_search import SearchController
+from .main_similar import SimilarPapers
+from .main_sync import LibrarySync
+from .main_triage import TriageActions
 
 
-class SearchBox(TypingKeys, ImmediateInput):
-    BINDINGS = [binding("search.done", "Back to list"),
-                binding("search.previous", "Earlier search", show=False)]
-
-    def value_changed_now(self, value: str) -> None:
-        # Search while the key is handled, not from the Changed message: the echoed key and the
-        # new list are drawn in one frame (see tui.compat).
-        screen = self.screen if self.is_mounted else None
-        if isinstance(screen, MainScreen):
-            screen.search_changed(value)
-
-    def action_done(self) -> None:
-        self.screen.remember_search(self.value)
-        self.screen.set_focus(self.screen.query_one(ResultsList))
-
-    def action_previous(self) -> None:
-        self.screen.recall_search()
-
-    # A paste arrives as one line (Input keeps only the first; see tui.compat): ids copied with I,
-    # one per line, list those papers; a title copied over two lines is searched whole.
-
-
-# Papers above which the reader and "more like this" wait for a pause and a helper builds the model.
-BIG_LIBRARY = 2000
-AUTO_MODEL_MAX = 100_000   # papers; above this the similarity model is built only when asked for (m)
-SIMILAR_DELAY = 0.15       # seconds
-READER_DELAY = 0.15        # seconds: the reader follows the search results once typing pauses
-INLINE_SEARCH_SECONDS = 0.015  # searches quicker than this run on the UI thread (see search_changed)
-# A "phrase" in a big library waits this long in its worker before searching, and is dropped if a
-# key came meanwhile: a worker cannot be stopped once it runs, and typing '"capacity' at 300k
-# papers ran a search per key (each ~0.3 s; 1.5 s after the last key, where one search takes 0.5 s).
-PHRASE_SETTLE = 0.12        # seconds: a key every 125 ms is brisk typing
-
-
-class MainScreen(Screen):
+class MainScreen(SearchController, LibrarySync, SimilarPapers, TriageActions, Screen):
     CSS_PATH = "main.tcss"
     BINDINGS = [
         binding("main.search", "Search"),
@@ -161,7 +119,7 @@ class MainScreen(Screen):
         self.set_focus(self.query_one(ResultsList))
         self._tell_problems()
         if query:  # the search the library was left with; its results keep the cursor on the paper
-            if len(self.library) <= BIG_LIBRARY:
+            if len(self.library) <= limits.BIG_LIBRARY:
                 self._resume_search(query, paper)
             else:  # after the first paint: at 300k papers the search takes ~0.5 s
                 self.call_after_refresh(self._resume_search, query, paper)
@@ -172,8 +130,8 @@ class MainScreen(Screen):
         self.query_one(TagPanel).refresh_tags()
         self.set_interval(2.0, self._poll_other_processes)
         # The model behind "more like this" is built after the list is up and usable.
-        if len(self.library) <= AUTO_MODEL_MAX or self.library.similarity_cache_fresh():
-            self.set_timer(1.0 if len(self.library) > BIG_LIBRARY else 0.05, self.prepare_similarity)
+        if len(self.library) <= limits.AUTO_MODEL_MAX or self.library.similarity_cache_fresh():
+            self.set_timer(1.0 if len(self.library) > limits.BIG_LIBRARY else 0.05, self.prepare_similarity)
 
     def _resume_search(self, query: str, paper: str | None) -> None:
         self._stay_on = paper
@@ -294,12 +252,12 @@ class MainScreen(Screen):
         if self._reader_timer is not None:
             self._reader_timer.stop()
             self._reader_timer = None
-        if len(self.library) <= BIG_LIBRARY:
+        if len(self.library) <= limits.BIG_LIBRARY:
             self._show_current()
         else:
             # Typing in a big library: the list repaints now, the reader (a full
             # re-render of an abstract) once the typing pauses.
-            self._reader_timer = self.set_timer(READER_DELAY, self._reader_due)
+            self._reader_timer = self.set_timer(limits.READER_DELAY, self._reader_due)
             self._reader_timer_paper = results.current_index
 
     def _reader_due(self) -> None:
@@ -349,149 +307,9 @@ class MainScreen(Screen):
             self._keep_paper = True
             self.run_search(self.query_text)
 
-    def _poll_other_processes(self) -> None:
-        signature = file_signature(self.library.corpus_path)  # one stat every 2 s
-        if (signature != self.library.corpus.file_signature and not self._reading_corpus
-                and signature != self._unreadable_corpus):
-            self._reading_corpus = True
-            self._read_corpus(signature)
-        try:
-            changed = self.library.refresh()
-        except (PapersiftError, OSError) as exc:  # damaged by hand or by a disk error: never written over
-            if str(exc) != self._annotations_problem:  # said once, not every poll
-                self._annotations_problem = str(exc)
-                self.notify(f"could not read the annotations on disk: {exc}", severity="error", timeout=15)
-            return
-        self._annotations_problem = None
-        self._tell_problems()
-        if changed:
-            self.repaint()
-
-    def _tell_problems(self) -> None:
-        """Damage the library found in its journal (kept in backups/): said as it is found."""
-        for problem in self.library.take_problems():
-            self.notify(problem, severity="warning", timeout=30)
-
-    @work(exclusive=True, thread=True, group="corpus")
-    def _read_corpus(self, signature: tuple | None) -> None:
-        """Another process imported (or split) papers: read its corpus off the UI thread (~1.3 s
-        at 300k papers), then install it there. ``signature``: the file's, when the poll saw it
-        change (remembered if it cannot be read, so it is said once)."""
-        try:
-            read = self.library.read_changed_corpus()
-        except (PapersiftError, OSError) as exc:  # damaged, or gone (a library folder deleted)
-            self.app.call_from_thread(self._corpus_unreadable, str(exc), signature)
-            return
-        self.app.call_from_thread(self._reload_papers, read)
-
-    def _corpus_unreadable(self, message: str, signature: tuple | None) -> None:
-        self._reading_corpus = False
-        self._unreadable_corpus = signature  # said once: tried again when the file changes again
-        self.notify(f"could not read the papers another process wrote: {message}", severity="error", timeout=10)
-
-    def _reload_papers(self, read) -> None:
-        """Install the corpus read by :meth:`_read_corpus` and search again, staying on the paper shown."""
-        self._reading_corpus = False
-        before = len(self.library)
-        idx = self.results.current_index
-        shown = self.library.corpus.papers[idx].id if idx is not None else None
-        if read is None or not self.library.install_corpus(*read):
-            return
-        self._triaged = None  # positions may have moved
-        self._stay_on = shown
-        if len(self.library) < before:  # papers removed elsewhere: no row may point past the end meanwhile
-            self.results.set_results(np.arange(0), set())
-        self.run_search(self.query_text)
-        if read[0].file_signature is not None and read[0].file_signature == self._own_import:
-            return  # this app's own import: its summary was said already
-        added = len(self.library) - before
-        self.notify(f"the library changed on disk: {added:+,} {'paper' if abs(added) == 1 else 'papers'}, "
-                    f"{len(self.library):,} now" if added else "the library changed on disk: papers reloaded")
-
     @on(AnnotationsChanged)
     def _annotations_changed(self) -> None:
         self.repaint()
-
-    # -------------------------------------------------------------- search
-    def search_changed(self, value: str) -> None:
-        """The search box's text changed (typed, pasted or set by an action)."""
-        if value == self.query_text and self._searched_once:
-            return
-        self._searched_once = True
-        self.query_text = value
-        if self._can_search_inline(value):
-            # Quick searches run right here, so the echoed key and the new list
-            # land in the same frame (a worker's result waits for the next one).
-            t = time.perf_counter()
-            result = self.library.search(value, sort=self.sort)
-            self._search_seconds = time.perf_counter() - t
-            self.workers.cancel_group(self, "search")
-            self._show_results(value, result)
-        else:
-            self.run_search(value)
-
-    def _can_search_inline(self, query: str) -> bool:
-        """Word searches and filters, while they stay quick; never what may build a model or a filter's
-        table (see Library.filter_tables_ready), or scan text."""
-        if self._search_seconds > INLINE_SEARCH_SECONDS:
-            return False
-        q = parse_query(query)
-        return (not q.phrases and (not self._needs_model(q, query) or self.library.similarity_ready)
-                and self.library.filter_tables_ready(q))
-
-    def _needs_model(self, q: Query, query: str) -> bool:
-        """Whether this search uses the similarity model (more like this, recommendations, topics)."""
-        return bool(q.similar or q.recommend or q.topics or (self.sort == "recommended" and not query.strip()))
-
-    @work(exclusive=True, thread=True, group="search")
-    def run_search(self, query: str) -> None:
-        worker = get_current_worker()
-        q = parse_query(query)
-        if len(self.library) > BIG_LIBRARY and q.phrases:
-            time.sleep(PHRASE_SETTLE)
-            if worker.is_cancelled or query != self.query_text:
-                return  # typed on: only the query the typing settles on is searched
-        if self._needs_model(q, query) and not self.library.similarity_ready:
-            try:
-                self.ensure_model()  # the helper's one build (a big library), not a second one here
-            except Exception:
-                pass  # the search below builds it here, or says why it cannot
-            if worker.is_cancelled or query != self.query_text:
-                return
-        t = time.perf_counter()
-        result = self.library.search(query, sort=self.sort)  # reads one snapshot of the annotations
-        if not q.phrases:
-            self._search_seconds = time.perf_counter() - t  # a quick one again: back to inline
-        if worker.is_cancelled or query != self.query_text:
-            return  # the user typed on; this result is stale
-        self.app.call_from_thread(self._show_results, query, result)
-
-    def remember_search(self, query: str) -> None:
-        """A search the user left the box with joins the history (once, as the newest)."""
-        query = query.strip()
-        self._recalled = None
-        if query:
-            if query in self.search_history:
-                self.search_history.remove(query)
-            self.search_history.append(query)
-
-    def recall_search(self) -> None:
-        """Put the next older search in the box; typing keeps it as the start of a new one."""
-        box = self.query_one(SearchBox)
-        if self._recalled is None or box.value != self._recalled[0][self._recalled[1]]:
-            older = [q for q in reversed(self.search_history) if q != box.value.strip()]
-            if not older:
-                self.notify("no earlier search", timeout=2)
-                return
-            self._recalled = (older, 0)
-        else:
-            older, pos = self._recalled
-            if pos + 1 >= len(older):
-                return  # the oldest: stay on it
-            self._recalled = (older, pos + 1)
-        older, pos = self._recalled
-        box.value = older[pos]
-        box.cursor_position = len(box.value)
 
     def action_search(self) -> None:
         # set_focus is synchronous; Widget.focus() is deferred and keys typed
@@ -512,7 +330,7 @@ class MainScreen(Screen):
     @on(ResultsList.Highlighted)
     def _highlighted(self) -> None:
         # New results post this too: their first paper is already in the reader (a small
-        # library), or is on its way once typing pauses (a big one: READER_DELAY), so the
+        # library), or is on its way once typing pauses (a big one: limits.READER_DELAY), so the
         # abstract is not rendered again in the keystroke's frame. Moving the cursor shows
         # the paper at once (it also cancels a pending reader update, to show the newest).
         if self._reader_timer is not None:
@@ -551,81 +369,6 @@ class MainScreen(Screen):
     def action_prev_unread(self) -> None:
         self._jump_unread(-1)
 
-    def action_more_like_this(self) -> None:
-        """List the papers most like the highlighted one (escape returns to the full list)."""
-        pid = self.current_paper_id()
-        if pid and not self.library.similarity_ready and len(self.library) > AUTO_MODEL_MAX:
-            # A huge library: the model (minutes of work) is built on request, in the helper.
-            if not any(w.group == "prepare" and w.is_running for w in self.workers):
-                self.prepare_similarity()
-            again = key_label(self.app, "main.more_like_this")
-            self.notify(f"building the similarity model for {len(self.library):,} papers in the background; "
-                        f"press {again} again when the reader shows “More like this”")
-            return
-        if pid:
-            self.query_one(SearchBox).value = f"similar:{pid}"
-            self.set_focus(self.results)
-
-    @work(exclusive=True, thread=True, group="prepare")
-    def prepare_similarity(self) -> None:
-        """Get the similarity model after the first paint: from its cache, else built by a helper.
-
-        The helper is a separate process (``python -m store.discovery.prepare``) for big
-        libraries, so the SVD uses another core and neither its memory nor the
-        GIL is taken from the app while the user types; if it fails, the model
-        is built here instead.
-        """
-        try:
-            self.ensure_model()
-        except Exception:
-            return
-        self.app.call_from_thread(self._show_current)
-
-    def ensure_model(self) -> None:
-        """The similarity model, from its cache, else built by the helper process (big libraries),
-        else here. It blocks: call it from a worker (the topic browser's calls it too, so topics
-        asked for before the helper starts wait for the helper's one build)."""
-        lib = self.library
-        if len(lib) > BIG_LIBRARY:
-            lib.build_similarity_elsewhere(lambda: subprocess.run(
-                [sys.executable, "-m", "store.discovery.prepare", str(lib.folder)], check=False,
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        _ = lib.similarity  # (built, or loaded from the cache the helper wrote)
-
-    def _similar_soon(self, paper_index: int) -> None:
-        """Nearest papers for the reader once the cursor rests (big libraries).
-
-        At 30k papers a lookup takes ~20 ms of CPU, much of it holding the GIL;
-        run on every keystroke and every row passed while scrolling, it delayed
-        the list's own repaint. Small libraries look up at once.
-        """
-        if self._similar_timer is not None:
-            self._similar_timer.stop()
-            self._similar_timer = None
-        if len(self.library) <= BIG_LIBRARY:
-            self.show_similar(paper_index)
-        else:
-            self._similar_timer = self.set_timer(SIMILAR_DELAY, lambda: self.show_similar(paper_index))
-
-    @work(exclusive=True, thread=True, group="similar")
-    def show_similar(self, paper_index: int) -> None:
-        """Five nearest papers in the reader, computed off the UI thread."""
-        try:
-            sims = self.library.similarity.similar(paper_index, 5)
-        except Exception:  # never let the side panel break reading
-            return
-        if get_current_worker().is_cancelled:
-            return
-        titles = [(i, self.library.corpus.papers[i].title) for i, _ in sims]
-        self.app.call_from_thread(self._show_similar_titles, paper_index, titles)
-
-    def _show_similar_titles(self, paper_index: int, titles: list[tuple[int, str]]) -> None:
-        """:meth:`show_similar`'s answer, on the UI thread, where the reader is looked up: it may be
-        gone by then (the app closing as the lookup finished), and a worker that looked it up
-        itself failed, taking the app down with a traceback."""
-        for reader in self.query(Reader):
-            reader.show_similar(paper_index, titles)
-
     def action_sort(self) -> None:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
         settings = getattr(self.app, "settings", None)
@@ -635,68 +378,6 @@ class MainScreen(Screen):
         if self.query_text.strip():
             self.notify(f"sort: {self.sort} (applies when the search box is empty)")
         self.run_search(self.query_text)
-
-    # -------------------------------------------------------------- triage
-    def _apply(self, fn, advance: bool = False) -> None:
-        many = bool(self.results.selected)
-        shown, elsewhere = self._selection() if many else (self.targets(), [])
-        ids = shown + elsewhere
-        if not ids:
-            return
-
-        def landed(_result) -> None:
-            if many:
-                self.notify(f"applied to {counted(len(ids), 'selected paper')}"
-                            + (f" ({len(elsewhere):,} of them not in this list)" if elsewhere else ""))
-            self.repaint(ids)
-
-        failed = self._write_failed
-        queued = []
-        self.writes.submit(lambda: fn(ids), landed, lambda exc: (failed(exc), queued.append(exc)))
-        if queued:
-            return  # refused (a tag that cannot be used, a full disk): no advance past it
-        if many:
-            self.results.clear_selection()
-        if advance and not many and getattr(self.app, "settings", None) and self.app.settings.advance_after_triage:
-            self.results.action_cursor_down()
-
-    def _write_failed(self, exc: PapersiftError) -> None:
-        self.notify(str(exc), severity="error")
-
-    def action_read(self) -> None:
-        self._apply(lambda ids: self.library.set_status(ids, "read"), advance=True)
-
-    def action_to_read(self) -> None:
-        self._apply(lambda ids: self.library.set_status(ids, "to-read"), advance=True)
-
-    def action_skipped(self) -> None:
-        self._apply(lambda ids: self.library.set_status(ids, "skipped"), advance=True)
-
-    def action_unread(self) -> None:
-        self._apply(lambda ids: self.library.set_status(ids, "unread"))
-
-    def action_star_up(self) -> None:
-        self._apply(lambda ids: self.library.bump_star(ids, 1))
-
-    def action_star_down(self) -> None:
-        self._apply(lambda ids: self.library.bump_star(ids, -1))
-
-    def action_undo(self) -> None:
-        self._history_step(self.library.undo, "undo")
-
-    def action_redo(self) -> None:
-        """Make again what the last undo reverted (one undo too many), until a new change is made."""
-        self._history_step(self.library.redo, "redo")
-
-    def _history_step(self, step, verb: str) -> None:
-        papers = len(self.library)
-
-        def landed(label) -> None:
-            self.notify(f"{verb}ne: {label}" if label else f"nothing to {verb}")
-            if len(self.library) != papers:
-                self._after_corpus_change()  # a removal undone or redone: papers came back or went
-            self.repaint()
-        self.writes.submit(step, landed, self._write_failed)  # (a full disk, a damaged file: said)
 
     def action_tag(self) -> None:
         self._open_tags(self.query_one(TagInput))
@@ -744,62 +425,6 @@ class MainScreen(Screen):
             self.query_one(SearchBox).value = query
             self.action_leave_tags()
 
-    def action_import_files(self) -> None:
-        from .importer import ImportScreen
-
-        def chosen(path: Path | None) -> None:
-            if path is not None:
-                self.notify(f"importing {path}…")
-                self._import(path)
-
-        self.app.push_screen(ImportScreen(getattr(self.app, "confinement", None)), chosen)
-
-    @work(thread=True, group="import")
-    def _import(self, path: Path) -> None:
-        """Import as another process would: a second Library on this folder, in a thread. Its
-        papers then arrive as another process's do (see :meth:`_poll_other_processes`). It holds the
-        library lock only to merge and save (0.4 s for 2,610 papers into 29,100), so a triage key
-        pressed meanwhile waits at most that long."""
-        try:
-            summary = Library(self.library.folder).import_paths([path], replace_sample=True)
-        except (PapersiftError, OSError) as exc:  # a bad file is named with its line; nothing written
-            self.app.call_from_thread(self.notify, f"nothing imported: {exc}", severity="error", timeout=15)
-            return
-        self.app.call_from_thread(self._imported, summary.line(), file_signature(self.library.corpus_path))
-
-    def _imported(self, line: str, signature: tuple | None) -> None:
-        self.notify(line, timeout=10)
-        self._own_import = signature  # its papers arrive as another process's would, but unannounced
-        self._poll_other_processes()
-
-    def action_remove(self) -> None:
-        """Remove the selection (or the highlighted paper) and its annotations, once confirmed."""
-        ids = self.targets()
-        if not ids:
-            return
-        annotated = sum(1 for i in ids if i in self.library.annotations)
-        question = (f"Remove {counted(len(ids), 'paper')} from the library"
-                    + (f", with the annotations of {annotated:,}" if annotated else "")
-                    + f"? (a backup is taken; {key_label(self.app, 'main.undo')} brings them back)")
-
-        def landed(n) -> None:
-            self.notify(f"removed {counted(n, 'paper')}; {key_label(self.app, 'main.undo')} brings them back")
-            self.results.clear_selection()
-            self._after_corpus_change()
-
-        def decided(yes: bool | None) -> None:
-            if yes:
-                self.writes.submit(lambda: self.library.remove(ids), landed, self._write_failed)
-
-        self.app.push_screen(ConfirmScreen(question), decided)
-
-    def _after_corpus_change(self) -> None:
-        """This library's own corpus changed (a removal, or its undo): search again at once (the
-        list's rows point into the old corpus), repaint."""
-        self._triaged = None
-        self._show_results(self.query_text, self.library.search(self.query_text, sort=self.sort), keep_paper=True)
-        self.repaint()
-
     def action_topics(self) -> None:
         from .topics import TopicsScreen
 
@@ -810,85 +435,8 @@ class MainScreen(Screen):
 
         self.app.push_screen(TopicsScreen(self.library), chosen)
 
-    def action_note(self) -> None:
-        pid = self.current_paper_id()
-        if pid is None:
-            return
-        paper = self.library.paper(pid)
-        note = self.library.annotation(pid).note
-        found = self.library.drafts.get(pid)
-        if pid in self.unsaved_notes:  # neither saved nor kept on disk (a full disk): held here
-            found = (self.unsaved_notes[pid], "")
-        draft = found[0] if found and found[0] != note else None
-        if draft is not None:
-            when = f"kept {found[1][:16].replace('T', ' ')} UTC" if found[1] else "not yet on disk"
-            self.notify(f"restored your unsaved draft of this note ({when}); "
-                        f"{key_label(self.app, 'note.cancel')} discards it")
 
-        def keep_draft(text: str | None) -> None:
-            try:
-                if text is None:
-                    self.library.drafts.drop(pid)
-                else:
-                    self.library.drafts.keep(pid, text)
-            except OSError as exc:  # a full disk: the text stays here, in memory
-                if text is None:
-                    self.unsaved_notes.pop(pid, None)
-                else:
-                    self.unsaved_notes[pid] = text
-                self.notify(f"could not keep a draft of this note: {exc}", severity="warning")
-            else:
-                self.unsaved_notes.pop(pid, None)
 
-        def saved(text: str | None) -> None:
-            if text is None:
-                return
 
-            def failed(exc: PapersiftError) -> None:
-                self.unsaved_notes[pid] = text  # whatever the drafts file could take: never lost
-                self.notify(f"{exc}; the note is kept as a draft (press {key_label(self.app, 'main.note')} "
-                            "to try again)", severity="error")
 
-            def landed(_result) -> None:
-                keep_draft(None)
-                self.notify("note saved")
-                self.repaint()
-            self.writes.submit(lambda: self.library.set_note(pid, text), landed, failed)
 
-        self.app.push_screen(NoteScreen(plain_title(paper.title), note, draft, keep_draft), saved)
-
-    # ----------------------------------------------------- clipboard, links
-    def _copy(self, text: str, what: str) -> None:
-        where = copy_text(self.app, text)
-        self.notify(f"copied {what} to the {where}")
-
-    def action_copy_abstract(self) -> None:
-        pid = self.current_paper_id()
-        if pid:
-            from ..render import render_abstract
-            self._copy(render_abstract(self.library.paper(pid).abstract)[0].plain, "abstract")
-
-    def action_copy_citation(self) -> None:
-        pid = self.current_paper_id()
-        if pid:
-            from store.exchange.export import citation_line  # (not at start-up: it loads the export formats)
-            self._copy(citation_line(self.library.paper(pid), self.library.annotation(pid)), "citation")
-
-    def action_copy_ids(self) -> None:
-        ids = self.targets()
-        if ids:
-            self._copy("\n".join(ids), counted(len(ids), "id"))
-
-    def action_open_link(self) -> None:
-        links = self.query_one(Reader).links
-        if not links:
-            self.notify("this paper has no link", severity="warning")
-            return
-        try:
-            opened = webbrowser.open(links[0])
-        except Exception:
-            opened = False
-        if opened:
-            self.notify(f"opened {links[0]}")
-        else:
-            self._copy(links[0], "link (no browser found)")

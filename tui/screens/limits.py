@@ -1,0 +1,12 @@
+"""The main screen's thresholds and delays (module attributes, so a test can set them)."""
+
+# Papers above which the reader and "more like this" wait for a pause and a helper builds the model.
+BIG_LIBRARY = 2000
+AUTO_MODEL_MAX = 100_000   # papers; above this the similarity model is built only when asked for (m)
+SIMILAR_DELAY = 0.15       # seconds
+READER_DELAY = 0.15        # seconds: the reader follows the search results once typing pauses
+INLINE_SEARCH_SECONDS = 0.015  # searches quicker than this run on the UI thread (see search_changed)
+# A "phrase" in a big library waits this long in its worker before searching, and is dropped if a
+# key came meanwhile: a worker cannot be stopped once it runs, and typing '"capacity' at 300k
+# papers ran a search per key (each ~0.3 s; 1.5 s after the last key, where one search takes 0.5 s).
+PHRASE_SETTLE = 0.12        # seconds: a key every 125 ms is brisk typing
