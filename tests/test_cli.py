@@ -38,6 +38,7 @@ def test_broken_latex_prints_no_library_warnings(run_cli, tmp_path):
         assert proc.stderr == "" and pid in proc.stdout and "%s" not in proc.stdout, args
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 def test_triage_round_trip_and_undo(run_cli):
     papers = json.loads(run_cli("list", "--format", "json").stdout)  # first command seeds the library
     assert len(papers) == 35

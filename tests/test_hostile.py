@@ -75,6 +75,7 @@ def _ids(lib):
 
 
 # ------------------------------------------------------------------ the app
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_every_app_view_shows_brackets_literally_and_never_crashes(hostile_lib, tmp_path, monkeypatch):
     monkeypatch.setenv("PAPERSIFT_NO_SYSTEM_CLIPBOARD", "1")
     lib = hostile_lib
@@ -156,6 +157,7 @@ def _store_raw_tag(folder, pid: str, tag: str) -> None:
     path.write_bytes(orjson.dumps(data))
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 def test_a_stored_hostile_tag_never_reaches_the_terminal_and_doctor_cleans_it(run_cli, seeds_dir):
     run_cli("import", str(seeds_dir))
     pid = json.loads(run_cli("list", "--format", "json", "--limit", "1").stdout)[0]["id"]

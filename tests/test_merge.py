@@ -10,6 +10,8 @@ import json
 import shutil
 import time
 
+import pytest
+
 from store import Library
 from store.exchange.merge import plan_merge, read_annotation_records
 from store.exchange.export import export_text
@@ -115,6 +117,7 @@ def test_an_older_papersifts_file_merges_by_whole_records_with_a_warning(lib, tm
     assert ann.star == 0 and ann.conflicts[-1]["other"] == 2  # (the old rule; recorded, not lost)
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 def test_cli_dry_run_lists_the_conflict_first_and_changes_nothing(run_cli, tmp_path):
     papers = json.loads(run_cli("list", "--format", "json", "--limit", "2").stdout)
     a = papers[0]["id"]

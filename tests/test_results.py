@@ -4,6 +4,7 @@ history naming its papers."""
 
 from __future__ import annotations
 
+import pytest
 import json
 
 
@@ -36,6 +37,7 @@ def test_a_filter_that_matches_nothing_suggests_the_nearest_value(run_cli):
     assert "no venue 'neurps' here; did you mean 'neurips'?" in run_cli("list", "--query", "venue:neurps").stderr
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 def test_remove_then_undo_brings_papers_back_with_their_annotations(run_cli):
     ids = _ids(run_cli)
     run_cli("tag", ids[0], "keep")

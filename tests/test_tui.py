@@ -59,6 +59,7 @@ async def test_startup_list_reader_header(lib, make):
         assert app.focused is screen(app).results
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_papers_imported_by_another_process_appear(lib, make, tmp_path):
     """A second dump imported with the CLI while the app is open: on its next look at the disk
     (every 2 s) the app lists the new papers, counts them, and keeps the cursor on its paper."""
@@ -85,6 +86,7 @@ async def test_papers_imported_by_another_process_appear(lib, make, tmp_path):
 
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_a_filters_first_table_is_built_off_the_ui_thread(lib, make, monkeypatch):
     """The first file:, author:, kw: or venue: filter builds a table from every paper (0.6 s at 300k):
     that search runs in a worker; later ones, with the table built, stay inline (quick)."""
@@ -246,6 +248,7 @@ async def test_footer_labels_are_distinct(lib, make):
         assert "Open" in shown and "Read" in shown
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_footer_offers_no_key_that_a_text_box_would_type(lib, make):
     """While the search box, the tag box or the note editor has focus, "+" and "/" type
     themselves: the footer offered "+ Star+" and "/ Search" there all the same."""
@@ -341,6 +344,7 @@ async def test_star_keys(lib, make):
         assert Library(lib.folder).annotation(cur(app)[0]).star == 2
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_tag_typeahead_add_remove_and_filter(lib, make):
     lib.add_tags([lib.corpus.papers[5].id], ["reinforcement-learning"])
     app = make(lib)
@@ -388,6 +392,7 @@ async def test_tag_list_keys_back_and_filter(lib, make):
         assert not main.has_class("-tagging") and app.focused is main.results
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_note_editor_saves_and_asks_before_discarding(lib, make):
     app = make(lib)
     async with app.run_test() as pilot:
@@ -411,6 +416,7 @@ async def test_note_editor_saves_and_asks_before_discarding(lib, make):
         assert app.screen is screen(app)
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_an_unsaved_note_survives_the_app_closing(lib, make):
     """Text typed in the note editor is kept as a draft until saved or discarded: the app
     closing with the editor open (a closed terminal, a crash) loses nothing."""
@@ -481,6 +487,7 @@ async def test_select_several_and_apply(lib, make):
         assert app.library.tag_counts()["both"] == 2
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_select_all_and_a_selection_across_searches(lib, make):
     papers = [p.id for p in lib.corpus]
     lib.add_tags(papers[3:5], ["alpha"])
@@ -558,6 +565,7 @@ async def test_open_link_and_no_link(lib, make, monkeypatch, tmp_path):
         assert opened == ["https://example.org/linknet"]
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_search_typing_filters_highlights_and_escapes(lib, make):
     app = make(lib)
     async with app.run_test() as pilot:
@@ -662,6 +670,7 @@ async def test_enter_reader_scroll_and_back(lib, make):
 
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_a_filtered_list_says_how_many_of_it_are_still_unread(lib, make):
     """The header counts the whole library; a search or filter is a piece of work of its own, so the
     list's title says how many of it are left, and follows each triage key (and another process)."""
@@ -850,6 +859,7 @@ async def test_bad_keymap_is_reported_and_defaults_kept(lib, make, text, expecte
         assert app.library.annotation(app.library.corpus.papers[0].id).status == "read"
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_command_palette_runs_actions(lib, make):
     app = make(lib)
     async with app.run_test() as pilot:
@@ -871,6 +881,7 @@ async def test_command_palette_runs_actions(lib, make):
         assert len(screen(app).results.selected) == 35 and screen(app).results.cursor == 34
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_everything_is_there_after_restart(lib, make):
     app = make(lib)
     async with app.run_test() as pilot:
@@ -940,6 +951,7 @@ async def test_export_choices_show_the_pick_by_shape_not_only_colour(lib, make):
         assert picked("format") == ["fmt-csv"]
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -1233,6 +1245,7 @@ async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, 
         assert app.library.corpus.papers[main.results.current_index].title.startswith("VIPBench")
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, make, monkeypatch):
     """A keystroke repaints the list and the search box only: no layout pass of the
     screen (which re-measured the reader's abstract on every key) and, in a big library,
@@ -1287,6 +1300,7 @@ async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, 
         assert results.scroll_offset.y == results.max_scroll_y == 35 - viewport
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_keywords_shown_in_the_reader_and_filtered_by_kw(lib, make, tmp_path):
     """An ICLR paper's keywords and area under its byline; typing kw:"..." in the search box lists
     the papers holding one (the seeds have none); kw: finds the area too."""
@@ -1313,6 +1327,7 @@ async def test_keywords_shown_in_the_reader_and_filtered_by_kw(lib, make, tmp_pa
     assert any(line.startswith("area general machine learning") for line in shown.splitlines())
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_tag_panel_offers_the_papers_keywords_as_tags(lib, make, tmp_path):
     """On a paper with keywords, the tag panel lists them as tags it could take ("Offline RL" ->
     offline-rl); T, a keyword, enter tags the paper with it; ctrl+f on a keyword not yet a tag
@@ -1353,6 +1368,7 @@ async def test_tag_panel_offers_the_papers_keywords_as_tags(lib, make, tmp_path)
         assert screen(app).results.border_title.startswith("1 / 37")
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_import_dialog_adds_papers_without_leaving_the_app(lib, make, tmp_path, monkeypatch):
     """i opens the import dialog: a path (completed as typed), enter; the import runs in a thread
     and its papers arrive in the list. A missing path is named in the dialog; a malformed file is
@@ -1397,6 +1413,7 @@ async def test_import_dialog_adds_papers_without_leaving_the_app(lib, make, tmp_
         assert screen(app).results.border_title.startswith("1 / 36")
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_the_next_start_resumes_where_the_library_was_left(lib, make, tmp_path):
     """Quit with a search and a paper highlighted: the next start has both, and says so.
     Another library, and `resume=False` (papersift --fresh), start at the top."""
@@ -1440,6 +1457,7 @@ async def test_the_next_start_resumes_where_the_library_was_left(lib, make, tmp_
     assert len(json.loads((tmp_path / "settings.json").read_text())["places"]) == 2
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_the_reader_highlights_the_words_the_search_matched(lib, make):
     """Title, abstract and note show the matched words as the list does; a typo's word too."""
 
@@ -1509,6 +1527,7 @@ async def test_an_unreadable_settings_file_is_reported_and_not_written_over(lib,
     assert (tmp_path / "settings.json").read_text() == '{"theme": "nord",,}'
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_a_big_library_resumes_its_search_after_the_first_paint(lib, make, monkeypatch):
     """At 300k papers a search takes ~0.5 s: a big library paints its list first, then searches."""
     import tui.screens.main as main_module
@@ -1537,6 +1556,7 @@ async def test_a_big_library_resumes_its_search_after_the_first_paint(lib, make,
             await pilot.press("q")
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_notices_quote_searches_and_tags_as_typed_not_as_markup(lib, make, tmp_path):
     (tmp_path / "settings.json").write_text(json.dumps(
         {"places": {str(lib.folder.resolve()): {"query": "[MASK] [b]token", "paper": None, "history": []}}}))
@@ -1555,6 +1575,7 @@ async def test_notices_quote_searches_and_tags_as_typed_not_as_markup(lib, make,
         assert undone == ["undone: tag +[draft]"]
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_the_export_dialog_offers_the_last_export_again(lib, make, tmp_path):
     """Format, scope and destination of the last export (not of a refused one), across restarts."""
     app = make(lib)
@@ -1629,6 +1650,7 @@ async def test_a_triage_key_while_another_process_holds_the_lock_never_freezes(l
         assert Library(lib.folder).annotation(second).status == "unread"
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_a_search_lists_its_result_set_then_weaker_matches_and_A_selects_the_set(lib, make):
     from tui.screens.export import ExportScreen
     app = make(lib)
@@ -1655,6 +1677,7 @@ async def test_a_search_lists_its_result_set_then_weaker_matches_and_A_selects_t
         assert export._pairs("list") == []                 # the list's set is empty: nothing to export
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_enter_in_the_tag_box_takes_the_highlighted_completion_and_new_tags_are_explicit(lib, make):
     """The reported case: with #bandits in the library, `t` `ba` Enter added #ba. Enter now takes
     the highlighted row; a new tag is its own row ("+ new tag"), first when no tag starts so."""
@@ -1722,6 +1745,7 @@ async def test_the_remove_key_removes_with_a_backup_and_undo_brings_papers_back(
         assert screen(app).results.border_title.startswith("35 / 35")
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_the_recommended_list_learns_from_a_star_and_says_why(tmp_path, make):
     """rec:stars lists papers like the starred ones; starring another re-ranks it (in a worker);
     the reader says why ("recommended because: … · like ★ …")."""
@@ -1750,6 +1774,7 @@ async def test_the_recommended_list_learns_from_a_star_and_says_why(tmp_path, ma
         assert after != before
 
 
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_the_dashboard_charts_the_current_searchs_result_set(lib, make):
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
