@@ -6,12 +6,19 @@ lock, so the app can build it in a background worker while the user works.
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Mapping, NamedTuple
 
 import numpy as np
 
 from store.errors import PapersiftError
 from store.models import Paper, normalize_tag
+
+if TYPE_CHECKING:
+    from store.corpus import Corpus
+    from store.models import Annotation
+    from store.search.index import SearchIndex
 
 
 EXPLAINED = 200  # recommendations that carry their "because" terms and nearest marked papers
@@ -28,7 +35,22 @@ class Recommendation(NamedTuple):
 
 
 class DiscoveryMixin:
-    """similar(), recommend(), topics() and topic_summary()."""
+    """similar(), recommend(), topics() and topic_summary(): the part of :class:`~store.library.Library`
+    that finds papers by what they are like.
+
+    What it reads of the Library is declared here; the Library's ``__init__`` sets each. The model
+    (``_similarity``) and the topics (``_topics``) are this part's own, each behind its lock."""
+
+    corpus: Corpus
+    annotations: Mapping[str, Annotation]
+    index: SearchIndex
+    similar_path: Path
+    last_recommendations: dict
+    _similarity: object | None
+    _similarity_lock: threading.Lock
+    _topics: tuple | None
+    _topics_lock: threading.Lock
+    # and the Library's paper() and triaged_mask()
 
     @property
     def similarity(self):

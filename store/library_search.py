@@ -9,7 +9,9 @@ from __future__ import annotations
 import bisect
 from array import array
 from dataclasses import dataclass, field
-from typing import Mapping
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 
@@ -24,6 +26,10 @@ from store.search.quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_match
 from store.search.suggest import no_match
 from store.search.vocab import content_words
 from store.text import display_safe, search_tokens
+
+if TYPE_CHECKING:
+    from store.corpus import Corpus
+    from store.search.index import SearchIndex
 
 SORTS = ("import", "status", "star", "random", "recommended")
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
@@ -151,7 +157,24 @@ class SearchResult:
 
 
 class SearchMixin:
-    """search(), filters and sort orders."""
+    """search(), filters and sort orders: the part of :class:`~store.library.Library` that finds papers.
+
+    What it reads of the Library is declared here; the Library's ``__init__`` sets each. The
+    caches (``_folded``, ``_label_index``, ``_venue_index``, ``_phrase_memo``) are this part's
+    own, dropped by the Library when its corpus changes."""
+
+    folder: Path
+    corpus: Corpus
+    annotations: Mapping[str, Annotation]
+    index: SearchIndex
+    _tables_lock: threading.Lock
+    _folded: tuple | None
+    _label_index: dict
+    _venue_index: tuple | None
+    _phrase_memo: dict | None
+    _shuffle_seed: int
+    # and the Library's paper(), and the discovery part's topics() and recommend() (not declared as
+    # stubs here: a stub would shadow the discovery part's methods in the Library's MRO)
 
     def _folded_corpus(self) -> tuple:
         """(corpus, its generation, texts, starts): every paper's phrase text (see
