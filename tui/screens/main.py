@@ -13,8 +13,6 @@ from __future__ import annotations
 import numpy as np
 from textual import events, on
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
-from textual.geometry import Region
 from textual.screen import Screen
 
 from store import Library
@@ -27,16 +25,19 @@ from ..widgets.header import TriageHeader
 from ..widgets.reader import Reader
 from ..widgets.results import ResultsList
 from ..widgets.searchbox import SearchBox
-from ..widgets.tagpanel import TagInput, TagPanel
+from ..widgets.tagpanel import TagPanel
 from ..writes import Writes
 from . import limits
+from .main_reading import ReaderNavigation
 from .main_search import SearchController
 from .main_similar import SimilarPapers
 from .main_sync import LibrarySync
+from .main_tags import TagActions
 from .main_triage import TriageActions
 
 
-class MainScreen(SearchController, LibrarySync, SimilarPapers, TriageActions, Screen):
+class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, SimilarPapers, TriageActions,
+                 Screen):
     CSS_PATH = "main.tcss"
     BINDINGS = [
         binding("main.search", "Search"),
@@ -162,23 +163,6 @@ class MainScreen(SearchController, LibrarySync, SimilarPapers, TriageActions, Sc
         self.set_class(reading, "-reading")
         self._show_reader_title()
 
-    def _show_reader_title(self) -> None:
-        """Where the reader is in the list, while it has the list's room (it is hidden then)."""
-        reader, results = self.query_one(Reader), self.results
-        if self.has_class("-reading") and self.has_class("-narrow") and len(results.indices):
-            query = " ".join(self.query_text.split())
-            # Content, not a str: a str is read as markup, and a search for "[MASK]" would vanish.
-            reader.border_title = Content(f"{results.cursor + 1:,} / {len(results.indices):,}"
-                                          + (f" · {query}" if query else ""))
-        else:
-            reader.border_title = ""
-
-    def _list_back_in_view(self, scroll_y: float) -> None:
-        results = self.results
-        results.scroll_to(y=scroll_y, animate=False, immediate=True)
-        if len(results.indices):
-            results.scroll_to_region(Region(0, results.cursor, 1, 1), animate=False, immediate=True)
-
     # ------------------------------------------------------------- helpers
     @property
     def results(self) -> ResultsList:
@@ -260,31 +244,10 @@ class MainScreen(SearchController, LibrarySync, SimilarPapers, TriageActions, Sc
             self._reader_timer = self.set_timer(limits.READER_DELAY, self._reader_due)
             self._reader_timer_paper = results.current_index
 
-    def _reader_due(self) -> None:
-        self._reader_timer = None
-        self._show_current()
-
-    def _show_reader_now(self) -> None:
-        if self._reader_timer is not None:
-            self._reader_timer.stop()
-            self._reader_due()
-
     def _recommending(self) -> bool:
         """Whether the list is a recommendation (rec: in the query, or the recommended sort)."""
         query = self.query_text.strip()
         return query.startswith("rec:") or (not query and self.sort == "recommended")
-
-    def _show_current(self) -> None:
-        idx = self.results.current_index
-        self._left_at = self.library.corpus.papers[idx].id if idx is not None else None
-        reader = self.query_one(Reader)
-        reader.recommendation = (self.library.last_recommendations.get(self._left_at)
-                                 if self._recommending() else None)
-        reader.show(idx)
-        self._show_reader_title()
-        if idx is not None and len(self.library) > 1 and self.library.similarity_ready:
-            self._similar_soon(idx)
-        self.query_one(TagPanel).show_paper(self.library.corpus.papers[idx].id if idx is not None else None)
 
     def repaint(self, changed: list[str] | None = None) -> None:
         """Annotations changed (those of the papers ``changed``, when known): repaint rows, reader,
@@ -339,36 +302,6 @@ class MainScreen(SearchController, LibrarySync, SimilarPapers, TriageActions, Sc
         elif self.query_one(Reader).paper_index != self.results.current_index:
             self._show_current()
 
-    def action_open_reader(self) -> None:
-        self.set_focus(self.query_one(Reader))
-
-    def action_reader_back(self) -> None:
-        self.set_focus(self.results)
-
-    def action_next_paper(self) -> None:
-        """From the reader: the list's next paper, read in place (on a narrow terminal the list is hidden)."""
-        self.results.action_cursor_down()
-
-    def action_prev_paper(self) -> None:
-        self.results.action_cursor_up()
-
-    def _jump_unread(self, step: int) -> None:
-        results, papers, anns = self.results, self.library.corpus.papers, self.library.annotations
-        pos = results.cursor + step
-        while 0 <= pos < len(results.indices):
-            ann = anns.get(papers[int(results.indices[pos])].id)
-            if ann is None or ann.status == "unread":
-                results._move_to(pos)
-                return
-            pos += step
-        self.notify("No more unread papers in this list", severity="warning")
-
-    def action_next_unread(self) -> None:
-        self._jump_unread(1)
-
-    def action_prev_unread(self) -> None:
-        self._jump_unread(-1)
-
     def action_sort(self) -> None:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
         settings = getattr(self.app, "settings", None)
@@ -379,51 +312,9 @@ class MainScreen(SearchController, LibrarySync, SimilarPapers, TriageActions, Sc
             self.notify(f"sort: {self.sort} (applies when the search box is empty)")
         self.run_search(self.query_text)
 
-    def action_tag(self) -> None:
-        self._open_tags(self.query_one(TagInput))
-
-    def action_focus_tags(self) -> None:
-        self._open_tags(self.query_one("#all-tags"))
-
-    def _open_tags(self, widget) -> None:
-        # esc goes back where `t` was pressed: the reader stays the reader (with the list's room
-        # on a narrow terminal, the panel over it), the list the list.
-        self._tags_from = self.focused if isinstance(self.focused, (Reader, ResultsList)) else self.results
-        self.add_class("-tagging")  # shows the panel on narrow terminals
-        self.set_focus(widget)
-
-    def action_leave_tags(self) -> None:
-        self.remove_class("-tagging")
-        self.set_focus(self._tags_from or self.results)
-
-    def action_apply_tag(self) -> None:
-        """Enter in the tag box: the highlighted row (a completion, a keyword, or "+ new tag")."""
-        choice = self.query_one(TagPanel).choice()
-        if choice:
-            self._tag_text(choice)
-
-    def action_tag_highlight(self, step: int) -> None:
-        self.query_one(TagPanel).move_highlight(step)
-
     @on(TagPanel.Apply)
     def _apply_tag(self, event: TagPanel.Apply) -> None:
         self._tag_text(event.text)
-
-    def _tag_text(self, text: str) -> None:
-        text = text.strip()
-        if not text:
-            return
-        if text.startswith("-"):
-            self._apply(lambda ids: self.library.remove_tags(ids, [text[1:]]))
-        else:
-            self._apply(lambda ids: self.library.add_tags(ids, [text]))
-        self.query_one(TagInput).value = ""
-
-    def action_filter_by_tag(self) -> None:
-        query = self.query_one(TagPanel).highlighted_filter()
-        if query:
-            self.query_one(SearchBox).value = query
-            self.action_leave_tags()
 
     def action_topics(self) -> None:
         from .topics import TopicsScreen
