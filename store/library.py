@@ -9,10 +9,8 @@ returns.
 from __future__ import annotations
 
 import copy
-import random
 import re
 import threading
-from array import array
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
@@ -33,8 +31,9 @@ from store.annotations.lock import LibraryLock
 from store.models import (MAX_STAR, STATUSES, Annotation, Paper, normalize_tag, note_problem,  # noqa: F401 (re-exported)
                      tag_problem)
 from store.search.packfile import stamp_matches, stamped
-from store.library_discovery import DiscoveryMixin
-from store.library_search import SORTS, SearchMixin, SearchResult  # noqa: F401 (re-exported)
+from store.library_discovery import Discovery, Recommendation
+from store.search.query import Query
+from store.library_search import SORTS, LibrarySearch, SearchResult  # noqa: F401 (re-exported)
 from store.removal import annotated_sample, redo_corpus, remove_papers, replace_untouched_sample
 from store.search.index import SearchIndex
 from store.text import counted
@@ -48,7 +47,7 @@ _VARIANT = re.compile(rb'"similarity":')
 STATS_KEYWORDS = 15  # the most common keywords stats lists
 
 
-class Library(SearchMixin, DiscoveryMixin):
+class Library:
     """A library folder: ``corpus.jsonl``, ``annotations.json``, an index cache, backups."""
 
     def __init__(self, folder: Path | str):
@@ -71,19 +70,10 @@ class Library(SearchMixin, DiscoveryMixin):
         self.annotations: dict[str, Annotation] = self.store.load_all()
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
-        self._similarity = None
-        self._similarity_lock = threading.Lock()
-        self._topics: tuple[np.ndarray, dict[int, str]] | None = None
-        self._topics_lock = threading.Lock()
+        self.discovery = Discovery(self)  # more like this, recommendations, topics (their model and caches)
         # The search tables built on first use (phrase texts, filter tables) are built by one thread at a
         # time: the app searches in a worker per keystroke, and a superseded worker runs on to the end.
-        self._tables_lock = threading.Lock()
-        self._folded: tuple[Corpus, str, bytearray, array] | None = None  # phrase texts (see _folded_corpus)
-        self._phrase_memo: tuple[tuple, str, np.ndarray] | None = None  # the last phrase's papers (_phrase_hits)
-        self._label_index: dict[str, tuple[list[str], list[np.ndarray]]] = {}  # author: and kw: filters
-        self._venue_index: tuple[list[str], np.ndarray, np.ndarray] | None = None  # venue: and year: filters
-        self._shuffle_seed = random.randrange(1 << 30)
-        self.last_recommendations: dict = {}  # paper id -> its Recommendation (see DiscoveryMixin.recommend)
+        self.finder = LibrarySearch(self)  # search, filters, sort orders (and the tables they build)
 
     def _migrate_if_needed(self) -> None:
         """A version-1 library (corpus.json) is converted once, with the old file kept in backups/."""
@@ -225,15 +215,60 @@ class Library(SearchMixin, DiscoveryMixin):
             self.build_index()
         return changed, derived
 
+    # ------------------------------------------------------------------ search
+    # The Library's face for its search part (store.library_search.LibrarySearch).
+    def search(self, text: str = "", sort: str = "import", limit: int | None = None) -> SearchResult:
+        """The papers a query finds, ranked (see LibrarySearch.search)."""
+        return self.finder.search(text, sort, limit)
+
+    def filter_tables_ready(self, q: Query) -> bool:
+        return self.finder.filter_tables_ready(q)
+
+    # --------------------------------------------------------------- discovery
+    # The Library's face for its discovery part (store.library_discovery.Discovery).
+    @property
+    def similarity(self):
+        """The paper vectors behind more like this, recommendations and topics (built on first use)."""
+        return self.discovery.similarity
+
+    @property
+    def similarity_ready(self) -> bool:
+        return self.discovery.similarity_ready
+
+    @property
+    def last_recommendations(self) -> dict:
+        """Paper id -> its Recommendation, for the last recommended list (the reader explains them)."""
+        return self.discovery.last_recommendations
+
+    def build_similarity_elsewhere(self, run: Callable[[], object]) -> None:
+        self.discovery.build_similarity_elsewhere(run)
+
+    def similarity_cache_fresh(self) -> bool:
+        return self.discovery.similarity_cache_fresh()
+
+    def load_similarity_cache(self) -> bool:
+        return self.discovery.load_similarity_cache()
+
+    def prepare_similarity_cache(self) -> bool:
+        return self.discovery.prepare_similarity_cache()
+
+    def similar(self, key: str, limit: int = 10) -> list[tuple[Paper, float]]:
+        return self.discovery.similar(key, limit)
+
+    def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]:
+        return self.discovery.recommend(tag, limit)
+
+    def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
+        return self.discovery.topics(k)
+
+    def topic_summary(self, k: int | None = None) -> list[dict]:
+        return self.discovery.topic_summary(k)
+
     # ------------------------------------------------------------------- index
     def _invalidate_index(self) -> None:
         self._index = None
-        self._similarity = None
-        self._topics = None
-        self._folded = None
-        self._phrase_memo = None
-        self._label_index = {}
-        self._venue_index = None
+        self.discovery.invalidate()
+        self.finder.invalidate()
         self.__dict__.pop("_ann_tokens", None)  # tag/note tokens cached with corpus indices
 
     @property

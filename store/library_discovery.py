@@ -1,4 +1,4 @@
-"""More like this, recommendations and topics on a Library (a mixin of Library).
+"""More like this, recommendations and topics: a part of the Library.
 
 The model (:class:`store.discovery.similar.Similarity`) is built once, on first use, under a
 lock, so the app can build it in a background worker while the user works.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Callable, Mapping, NamedTuple, Protocol
 
 import numpy as np
 
@@ -34,23 +34,38 @@ class Recommendation(NamedTuple):
     like: list[str]
 
 
-class DiscoveryMixin:
-    """similar(), recommend(), topics() and topic_summary(): the part of :class:`~store.library.Library`
-    that finds papers by what they are like.
-
-    What it reads of the Library is declared here; the Library's ``__init__`` sets each. The model
-    (``_similarity``) and the topics (``_topics``) are this part's own, each behind its lock."""
+class DiscoveryHost(Protocol):
+    """What :class:`Discovery` reads of the library it serves."""
 
     corpus: Corpus
     annotations: Mapping[str, Annotation]
-    index: SearchIndex
     similar_path: Path
-    last_recommendations: dict
-    _similarity: object | None
-    _similarity_lock: threading.Lock
-    _topics: tuple | None
-    _topics_lock: threading.Lock
-    # and the Library's paper() and triaged_mask()
+
+    @property
+    def index(self) -> SearchIndex: ...
+
+    def paper(self, key: str) -> Paper: ...
+
+    def triaged_mask(self) -> np.ndarray: ...
+
+
+class Discovery:
+    """similar(), recommend(), topics() and topic_summary(): the part of :class:`~store.library.Library`
+    that finds papers by what they are like. It owns the model (built once, behind its lock) and
+    the topics; the Library drops them (:meth:`invalidate`) when its corpus changes."""
+
+    def __init__(self, library: DiscoveryHost) -> None:
+        self._lib = library
+        self._similarity = None
+        self._similarity_lock = threading.Lock()
+        self._topics: tuple[np.ndarray, dict[int, str]] | None = None
+        self._topics_lock = threading.Lock()
+        self.last_recommendations: dict = {}  # paper id -> its Recommendation (see recommend)
+
+    def invalidate(self) -> None:
+        """Drop the model and the topics (the corpus changed)."""
+        self._similarity = None
+        self._topics = None
 
     @property
     def similarity(self):
@@ -67,16 +82,16 @@ class DiscoveryMixin:
 
     def _load_similarity_cache(self):
         from store.discovery.similar import Similarity
-        return Similarity.load(self.similar_path, self.corpus.generation)
+        return Similarity.load(self._lib.similar_path, self._lib.corpus.generation)
 
     def _build_similarity(self):
         """Build the model and cache it beside the corpus (best effort: a cache is never precious)."""
         from store.annotations.atomic import atomic_write_stream
         from store.discovery.similar import Similarity
 
-        sim = Similarity(self.index)
+        sim = Similarity(self._lib.index)
         try:
-            atomic_write_stream(self.similar_path, lambda handle: sim.save(handle, self.corpus.generation))
+            atomic_write_stream(self._lib.similar_path, lambda handle: sim.save(handle, self._lib.corpus.generation))
         except OSError:
             pass
         return sim
@@ -100,7 +115,7 @@ class DiscoveryMixin:
     def similarity_cache_fresh(self) -> bool:
         """Whether a model for this corpus is cached on disk (cheap: the arrays are not read)."""
         from store.discovery.similar import Similarity
-        return Similarity.cache_matches(self.similar_path, self.corpus.generation)
+        return Similarity.cache_matches(self._lib.similar_path, self._lib.corpus.generation)
 
     def load_similarity_cache(self) -> bool:
         """Take the model from its cache if the cache matches the corpus; True when it did."""
@@ -128,8 +143,8 @@ class DiscoveryMixin:
 
     def similar(self, key: str, limit: int = 10) -> list[tuple[Paper, float]]:
         """Papers most like the given one, best first."""
-        idx = self.corpus.index_of(self.paper(key).id)
-        return [(self.corpus.papers[i], s) for i, s in self.similarity.similar(idx, limit)]
+        idx = self._lib.corpus.index_of(self._lib.paper(key).id)
+        return [(self._lib.corpus.papers[i], s) for i, s in self.similarity.similar(idx, limit)]
 
     def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]:
         """Unread papers ranked by what the user tagged ``tag`` (or starred / put in to-read).
@@ -142,8 +157,8 @@ class DiscoveryMixin:
         from store.discovery.recommend import blended_scores, closest_marked, star_weight
         from store.discovery.similar import explain
 
-        index_of = self.corpus.index_of
-        anns = self.annotations  # one snapshot (a worker thread may run this while the UI triages)
+        index_of = self._lib.corpus.index_of
+        anns = self._lib.annotations  # one snapshot (a worker thread may run this while the UI triages)
         if tag:
             tag = normalize_tag(tag)
             marked = {index_of(pid): star_weight(a.star, a.status) for pid, a in anns.items() if tag in a.tags}
@@ -160,22 +175,22 @@ class DiscoveryMixin:
         skipped = np.array(sorted(i for i in (index_of(pid) for pid, a in anns.items() if a.status == "skipped")
                                   if i is not None and i not in marked), dtype=np.int64)
         rng = np.random.default_rng(0)
-        others = np.setdiff1d(np.arange(len(self.corpus)), pos)
+        others = np.setdiff1d(np.arange(len(self._lib.corpus)), pos)
         sample = rng.choice(others, size=min(len(others), max(200, 10 * len(pos))), replace=False) if len(others) else others
         sim = self.similarity
         scores, w = blended_scores(sim.matrix, sim.latent, pos, weights, skipped, sample)
         exclude = set(pos.tolist())
         candidates = [i for i in np.argsort(-scores) if int(i) not in exclude and (
-                      anns.get(self.corpus.papers[int(i)].id) is None
-                      or anns[self.corpus.papers[int(i)].id].status == "unread")]
+                      anns.get(self._lib.corpus.papers[int(i)].id) is None
+                      or anns[self._lib.corpus.papers[int(i)].id].status == "unread")]
         out = []
         for n, i in enumerate(candidates[:limit]):
             if n >= EXPLAINED and limit > EXPLAINED:  # an ordering of the whole library: the head explained
-                out.append(Recommendation(self.corpus.papers[int(i)], float(scores[i]), [], []))
+                out.append(Recommendation(self._lib.corpus.papers[int(i)], float(scores[i]), [], []))
                 continue
-            like = [self.corpus.papers[j].id for j in closest_marked(sim.matrix, sim.latent, int(i), pos)]
-            out.append(Recommendation(self.corpus.papers[int(i)], float(scores[i]),
-                                      explain(sim.matrix, w, int(i), self.index.vocab), like))
+            like = [self._lib.corpus.papers[j].id for j in closest_marked(sim.matrix, sim.latent, int(i), pos)]
+            out.append(Recommendation(self._lib.corpus.papers[int(i)], float(scores[i]),
+                                      explain(sim.matrix, w, int(i), self._lib.index.vocab), like))
         # Explained in the reader while the list is this recommendation's (a long list: the first
         # EXPLAINED only, as terms and neighbours cost a sparse row each).
         self.last_recommendations = {r.paper.id: r for r in out[:EXPLAINED]}
@@ -183,9 +198,9 @@ class DiscoveryMixin:
 
     def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
         """A topic number per paper and a label per topic (spherical k-means on the latent vectors)."""
-        if k is not None and not 2 <= k <= max(2, len(self.corpus)):
+        if k is not None and not 2 <= k <= max(2, len(self._lib.corpus)):
             raise PapersiftError(f"the number of topics must be between 2 and the number of papers "
-                                 f"({len(self.corpus):,}); got {k}")
+                                 f"({len(self._lib.corpus):,}); got {k}")
         topics = self._topics
         if topics is None or k is not None:
             # The topic browser, the dashboard and a topic: search each ask from a worker of their own
@@ -195,12 +210,12 @@ class DiscoveryMixin:
                 if topics is None or k is not None:
                     from store.discovery.similar import kmeans, topic_labels
                     sim = self.similarity
-                    n_topics = k or max(2, min(50, int(round(np.sqrt(len(self.corpus) / 2)))))
+                    n_topics = k or max(2, min(50, int(round(np.sqrt(len(self._lib.corpus) / 2)))))
                     vectors = sim.latent if sim.latent is not None else sim.matrix.toarray()
                     labels = kmeans(vectors, n_topics)
-                    papers = self.corpus.papers
+                    papers = self._lib.corpus.papers
                     topics = self._topics = (labels, topic_labels(
-                        sim.matrix, labels, self.index.vocab,
+                        sim.matrix, labels, self._lib.index.vocab,
                         texts=lambda rows: [papers.fields(int(i), ("abstract",))[0] for i in rows]))
         return topics
 
@@ -211,7 +226,7 @@ class DiscoveryMixin:
         """
         labels, names = self.topics(k)
         counts = np.bincount(labels, minlength=max(names) + 1 if names else 0)
-        triaged = np.bincount(labels[self.triaged_mask()], minlength=len(counts))
+        triaged = np.bincount(labels[self._lib.triaged_mask()], minlength=len(counts))
         rows = [{"topic": int(t), "label": name, "papers": int(counts[t]), "triaged": int(triaged[t])}
                 for t, name in names.items()]
         return sorted(rows, key=lambda r: (-r["papers"], r["topic"]))

@@ -7,110 +7,32 @@ Library's corpus, annotations and index attributes.
 from __future__ import annotations
 
 import bisect
-from array import array
 from dataclasses import dataclass, field
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+import random
+from typing import TYPE_CHECKING, Mapping, Protocol
 
 import numpy as np
 
-from store.annotations.atomic import atomic_write_chunks
 from store.corpus import SOURCE_FILE
 from store.errors import PapersiftError
 from store.locations import PHRASE_CACHE_FILE
 from store.models import Annotation
-from store.search.packfile import PackReader, pack, stamp_matches, stamped
+from store.search import phrasetext
 from store.search.query import Query, fold_name, parse_query
 from store.search.quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_matches
 from store.search.suggest import no_match
 from store.search.vocab import content_words
-from store.text import display_safe, search_tokens
+from store.text import search_tokens
 
 if TYPE_CHECKING:
     from store.corpus import Corpus
+    from store.models import Paper
     from store.search.index import SearchIndex
 
 SORTS = ("import", "status", "star", "random", "recommended")
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
-
-# A phrase filter reads at most this many candidate papers one by one (or a tenth of the library);
-# with more, it folds every paper's text once and keeps it (~350 MB at 300k papers).
-PHRASE_READ_MAX = 2_000  # ~25 µs a paper read: ~50 ms
-FOLD_VERSION = 1  # what fold_phrase_text makes of a paper: bump it when that changes (the cache is remade)
-
-
-def phrase_text(paper) -> str:
-    """What a "phrase" is looked for in: title, keywords and abstract as the reader shows them
-    (control and invisible characters gone: "weight<form feed>decay" reads, and is indexed,
-    as one word), case-folded, white space collapsed."""
-    return fold_phrase_text(paper.title, paper.keywords, paper.abstract)
-
-
-def fold_phrase_text(title: str, keywords: list[str], abstract: str) -> str:
-    """:func:`phrase_text` of a paper's fields. Collapsing white space is most of the cost (at
-    300k papers the first phrase folds every text), and a stored text rarely needs it: a
-    printable text has no white space but ' ', so without two in a row or one at an end it is
-    left as it is."""
-    text = " ".join([part for part in (title, *keywords, abstract) if part])
-    if not text.isprintable():
-        text = " ".join(display_safe(text, keep_newlines=False).split())
-    elif "  " in text or text.startswith(" ") or text.endswith(" "):
-        text = " ".join(text.split())
-    return text.casefold()
-
-
-def fold_corpus(corpus) -> tuple[bytearray, array]:
-    """Every paper's :func:`phrase_text`, UTF-8, a newline after each, and where each starts
-    (n + 1 offsets, the last the end)."""
-    data = bytearray()
-    starts = array("q", [0])  # indexed per paper in Python: plain ints, not numpy scalars
-    fields = corpus.papers.fields
-    for i in range(len(corpus)):
-        data += fold_phrase_text(*fields(i, ("title", "keywords", "abstract"))).encode()
-        data += b"\n"
-        starts.append(len(data))
-    return data, starts
-
-
-def write_phrase_cache(path, generation: str, data: bytearray, starts: array) -> None:
-    """Keep :func:`fold_corpus`'s texts for the next session (best effort: a cache is never precious)."""
-    try:
-        atomic_write_chunks(path, stamped(generation, pack(
-            [("meta", "q", array("q", [FOLD_VERSION, len(starts) - 1])), ("starts", "q", starts), ("texts", "b", data)])))
-    except (OSError, PapersiftError):
-        pass
-
-
-def read_phrase_cache(path, generation: str, n: int) -> tuple[bytearray, array] | None:
-    """:func:`write_phrase_cache`'s texts when they are this corpus generation's (of ``n`` papers)
-    and whole; else None (missing, stale, damaged or of another version)."""
-    if not generation:
-        return None
-    try:
-        with open(path, "rb") as fh:
-            if not stamp_matches(fh, generation):
-                return None
-            reader = PackReader(fh)
-            if list(reader.read("meta")) != [FOLD_VERSION, n]:
-                return None
-            starts = reader.read("starts")
-            _, offset, length = reader.sections["texts"]
-            data = bytearray(length)
-            fh.seek(reader.base + offset)
-            if fh.readinto(data) != length:
-                return None
-    except (OSError, ValueError, KeyError, UnicodeError):
-        return None
-    if len(starts) != n + 1 or starts[0] != 0 or starts[-1] != len(data) or (n and data[-1:] != b"\n"):
-        return None
-    return data, starts
-
-
-def _folded_for(folded: tuple | None, corpus) -> bool:
-    """Whether folded phrase texts (``Library._folded``) are this corpus's, as it is now."""
-    return folded is not None and folded[0] is corpus and folded[1] == corpus.generation
-
 
 def _narrow(mask: np.ndarray, wanted: list[str], unwanted: list[str], matching) -> None:
     """Keep in ``mask`` the papers ``matching`` every wanted part and no unwanted one."""
@@ -156,25 +78,45 @@ class SearchResult:
         return len(self.indices)
 
 
-class SearchMixin:
-    """search(), filters and sort orders: the part of :class:`~store.library.Library` that finds papers.
-
-    What it reads of the Library is declared here; the Library's ``__init__`` sets each. The
-    caches (``_folded``, ``_label_index``, ``_venue_index``, ``_phrase_memo``) are this part's
-    own, dropped by the Library when its corpus changes."""
+class SearchHost(Protocol):
+    """What :class:`LibrarySearch` reads of the library it serves."""
 
     folder: Path
     corpus: Corpus
     annotations: Mapping[str, Annotation]
-    index: SearchIndex
-    _tables_lock: threading.Lock
-    _folded: tuple | None
-    _label_index: dict
-    _venue_index: tuple | None
-    _phrase_memo: dict | None
-    _shuffle_seed: int
-    # and the Library's paper(), and the discovery part's topics() and recommend() (not declared as
-    # stubs here: a stub would shadow the discovery part's methods in the Library's MRO)
+
+    @property
+    def index(self) -> SearchIndex: ...
+
+    def paper(self, key: str) -> Paper: ...
+
+    def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]: ...
+
+    def recommend(self, tag: str | None = None, limit: int = 20) -> list: ...
+
+
+class LibrarySearch:
+    """search(), filters and sort orders: the part of :class:`~store.library.Library` that finds papers.
+
+    It owns the tables its filters and phrases build (``_folded``, ``_label_index``,
+    ``_venue_index``, ``_phrase_memo``); the Library drops them (:meth:`invalidate`) when its
+    corpus changes."""
+
+    def __init__(self, library: SearchHost) -> None:
+        self._lib = library
+        self._tables_lock = threading.Lock()
+        self._folded: tuple | None = None  # phrase texts (see _folded_corpus)
+        self._phrase_memo: tuple | None = None  # the last phrase's papers (_phrase_hits)
+        self._label_index: dict[str, tuple[list[str], list[np.ndarray]]] = {}  # author:, kw:, file: filters
+        self._venue_index: tuple[list[str], np.ndarray, np.ndarray] | None = None  # venue: and year: filters
+        self._shuffle_seed = random.randrange(1 << 30)
+
+    def invalidate(self) -> None:
+        """Drop the tables (the corpus changed)."""
+        self._folded = None
+        self._phrase_memo = None
+        self._label_index = {}
+        self._venue_index = None
 
     def _folded_corpus(self) -> tuple:
         """(corpus, its generation, texts, starts): every paper's phrase text (see
@@ -188,22 +130,22 @@ class SearchMixin:
         finds exactly what str search finds. They are kept on disk too (a disposable cache, for
         this corpus generation): folding them takes ~9 s at 300k papers, reading them back ~0.3 s.
         """
-        corpus = self.corpus  # a search thread may build this while the app installs a new corpus
+        corpus = self._lib.corpus  # a search thread may build this while the app installs a new corpus
         folded = self._folded
-        if not _folded_for(folded, corpus):
+        if not phrasetext.folded_for(folded, corpus):
             # Typing '"diffusion' starts a worker a keystroke: each folded every text at once
             # (8 keystrokes at 30k papers: 7 s and +230 MB, where one fold takes 1 s).
             with self._tables_lock:
                 folded = self._folded
-                if not _folded_for(folded, corpus):
+                if not phrasetext.folded_for(folded, corpus):
                     # An import changes this corpus in place, then saves it under a new generation:
                     # texts folded meanwhile are for the generation they started from, never later.
                     generation = corpus.generation
-                    read = read_phrase_cache(self.folder / PHRASE_CACHE_FILE, generation, len(corpus))
+                    read = phrasetext.read_phrase_cache(self._lib.folder / PHRASE_CACHE_FILE, generation, len(corpus))
                     if read is None:
-                        read = fold_corpus(corpus)
+                        read = phrasetext.fold_corpus(corpus)
                         if generation and corpus.generation == generation:
-                            write_phrase_cache(self.folder / PHRASE_CACHE_FILE, generation, *read)
+                            phrasetext.write_phrase_cache(self._lib.folder / PHRASE_CACHE_FILE, generation, *read)
                     folded = self._folded = (corpus, generation, *read)
         return folded
 
@@ -234,7 +176,7 @@ class SearchMixin:
         words = phrase.split(" ")
         if len(words) < 2:
             return None
-        vocabulary, offsets, docs = self.index.vocabulary, self.index.offsets, self.index.docs
+        vocabulary, offsets, docs = self._lib.index.vocabulary, self._lib.index.offsets, self._lib.index.docs
         mask = None
         for k, word in enumerate(words[1:], start=1):
             last = k == len(words) - 1
@@ -245,7 +187,7 @@ class SearchMixin:
             else:
                 tid = vocabulary.terms.find(word)
                 terms = range(0) if tid is None else range(tid, tid + 1)
-            has = np.zeros(len(self.corpus), dtype=bool)
+            has = np.zeros(len(self._lib.corpus), dtype=bool)
             for tid in terms:
                 has[docs[offsets[tid]:offsets[tid + 1]]] = True
             mask = has if mask is None else mask & has
@@ -258,13 +200,13 @@ class SearchMixin:
         every paper's text is folded once and kept (as bytes), and looked up there from then on."""
         ph = " ".join(phrase.casefold().split())
         candidates = self._phrase_candidates(ph)
-        folded = _folded_for(self._folded, self.corpus)
+        folded = phrasetext.folded_for(self._folded, self._lib.corpus)
         check = np.flatnonzero(mask if candidates is None else mask & candidates)
         # A paper read costs ~25 µs, a folded text tested ~1 µs, a pass over all of them ~0.5 ns a byte.
-        if not folded and len(check) <= max(PHRASE_READ_MAX, len(mask) // 10):
+        if not folded and len(check) <= max(phrasetext.PHRASE_READ_MAX, len(mask) // 10):
             keep = np.zeros(len(mask), dtype=bool)
-            peek = self.corpus.papers.peek
-            keep[[i for i in check.tolist() if ph in phrase_text(peek(i))]] = True
+            peek = self._lib.corpus.papers.peek
+            keep[[i for i in check.tolist() if ph in phrasetext.phrase_text(peek(i))]] = True
         else:
             keep = self._phrase_hits(ph, candidates) & mask
         for i, note in notes.items():
@@ -311,9 +253,9 @@ class SearchMixin:
     def _label_table(self, field: str) -> tuple[list[str], list[np.ndarray]]:
         """:meth:`_labels` of ``"authors"`` or ``"keywords"``, built from every paper."""
         papers_of: dict[str, list[int]] = {}
-        columns = self.corpus.papers.column(field)
+        columns = self._lib.corpus.papers.column(field)
         if field == "keywords":  # kw: finds the area too
-            columns = [[*ks, area] if area else ks for ks, area in zip(columns, self.corpus.papers.column("area"))]
+            columns = [[*ks, area] if area else ks for ks, area in zip(columns, self._lib.corpus.papers.column("area"))]
         for i, values in enumerate(columns):
             for value in values:
                 folded = fold_name(value)
@@ -337,9 +279,9 @@ class SearchMixin:
         found in the corpus file's bytes, as stats finds them: no paper is parsed for them."""
         import orjson
         papers_of: dict[str, set[int]] = {}
-        for i, raw in self.corpus.papers.scan(SOURCE_FILE):
+        for i, raw in self._lib.corpus.papers.scan(SOURCE_FILE):
             papers_of.setdefault(orjson.loads(raw).casefold(), set()).add(i)
-        for i, paper in self.corpus.papers.parsed_items():
+        for i, paper in self._lib.corpus.papers.parsed_items():
             for source in paper.sources:
                 papers_of.setdefault(source.file.casefold(), set()).add(i)
         return list(papers_of), [np.fromiter(v, dtype=np.int64, count=len(v)) for v in papers_of.values()]
@@ -347,7 +289,7 @@ class SearchMixin:
     def _by_label(self, field: str, part: str) -> np.ndarray:
         """A mask of the papers with a label of ``field`` (see :meth:`_labels`) containing ``part``."""
         labels, papers = self._labels(field)
-        hit = np.zeros(len(self.corpus), dtype=bool)
+        hit = np.zeros(len(self._lib.corpus), dtype=bool)
         for label, where in zip(labels, papers):
             if part in label:
                 hit[where] = True
@@ -362,9 +304,9 @@ class SearchMixin:
                 table = self._venue_index
                 if table is None:
                     names: dict[str, int] = {}
-                    codes = np.full(len(self.corpus), -1, dtype=np.int32)
-                    years = np.zeros(len(self.corpus), dtype=np.int32)
-                    papers = self.corpus.papers
+                    codes = np.full(len(self._lib.corpus), -1, dtype=np.int32)
+                    years = np.zeros(len(self._lib.corpus), dtype=np.int32)
+                    papers = self._lib.corpus.papers
                     for i, (venue, year) in enumerate(zip(papers.column("venue"), papers.column("year"))):
                         if venue:
                             codes[i] = names.setdefault(venue.casefold(), len(names))
@@ -384,7 +326,7 @@ class SearchMixin:
         is said in ``q.errors``."""
         if not q.has_filters:
             return None
-        mask = np.ones(len(self.corpus), dtype=bool)
+        mask = np.ones(len(self._lib.corpus), dtype=bool)
         for narrow in (self._by_annotation, self._by_topic, self._by_id, self._by_labels, self._by_venue_and_year,
                        self._by_phrases):
             narrow(q, anns, mask)
@@ -404,7 +346,7 @@ class SearchMixin:
         # only at the annotated papers (few, next to a 30k-paper library).
         passing = np.full(len(mask), passes(Annotation("")))
         for pid, a in anns.items():
-            i = self.corpus.index_of(pid)
+            i = self._lib.corpus.index_of(pid)
             if i is not None:
                 passing[i] = passes(a)
         mask &= passing
@@ -412,7 +354,7 @@ class SearchMixin:
     def _by_topic(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
         if not q.topics:
             return
-        labels, names = self.topics()
+        labels, names = self._lib.topics()
         unknown = sorted(t for t in q.topics if t not in names)
         if unknown:
             q.errors.append(f"no topic {', '.join(map(str, unknown))} here: topics run 0-{max(names)} "
@@ -425,7 +367,7 @@ class SearchMixin:
                 named = np.zeros(len(mask), dtype=bool)
                 for key in keys:
                     try:
-                        named[self.corpus.index_of(self.corpus.resolve(key).id)] = True
+                        named[self._lib.corpus.index_of(self._lib.corpus.resolve(key).id)] = True
                     except PapersiftError as exc:
                         q.errors.append(str(exc))
                 mask &= named if keep else ~named
@@ -466,7 +408,7 @@ class SearchMixin:
     def _by_phrases(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
         if not q.phrases:
             return
-        notes = {self.corpus.index_of(pid): " ".join(a.note.casefold().split()) for pid, a in anns.items() if a.note}
+        notes = {self._lib.corpus.index_of(pid): " ".join(a.note.casefold().split()) for pid, a in anns.items() if a.note}
         for phrase in q.phrases:
             mask &= self._phrase_mask(phrase, mask, notes)
 
@@ -498,7 +440,7 @@ class SearchMixin:
             key = (tuple(a.tags), a.note)
             hit = cache.get(pid)
             if hit is None or hit[0] != key:
-                hit = (key, self.corpus.index_of(pid), set(search_tokens(" ".join(a.tags) + " " + a.note)))
+                hit = (key, self._lib.corpus.index_of(pid), set(search_tokens(" ".join(a.tags) + " " + a.note)))
                 cache[pid] = hit
             texts.append((hit[1], hit[2]))
         return {word: (np.asarray(docs, dtype=np.int64), np.full(len(docs), ANNOTATION_WEIGHT, dtype=np.float32))
@@ -516,16 +458,16 @@ class SearchMixin:
         full = 0
         # One snapshot of the annotations for the whole search: the app searches in a worker thread
         # while its UI thread triages, and a change installs a new mapping (never edits this one).
-        anns = self.annotations
+        anns = self._lib.annotations
         mask = self._filter_mask(q, anns)
-        n = len(self.corpus)
+        n = len(self._lib.corpus)
         if q.similar or q.recommend:
             order = self._ordering(q)
             if mask is not None:
                 order = order[mask[order]]
             matched = set()
         elif q.words:
-            ranking = self.index.rank(q.words, mask, extra=self._annotation_matches(q.words, anns))
+            ranking = self._lib.index.rank(q.words, mask, extra=self._annotation_matches(q.words, anns))
             order, matched, full = ranking.order, ranking.matched_terms, ranking.full
             # store.search.quick.weaker_kept's rule, in numpy (a one-letter query matches most of a 300k library)
             rest = ranking.present[full:]
@@ -544,18 +486,18 @@ class SearchMixin:
         """Papers ordered by similarity to one paper, or by a recommendation model."""
         if q.similar:
             try:
-                doc = self.corpus.index_of(self.paper(q.similar).id)
+                doc = self._lib.corpus.index_of(self._lib.paper(q.similar).id)
             except PapersiftError as exc:
                 q.errors.append(str(exc))
                 return np.arange(0)
             order = np.argsort(-self.similarity.scores(doc))
             return order[order != doc][:200]
         try:
-            recs = self.recommend(None if q.recommend == "stars" else q.recommend, limit=len(self.corpus))
+            recs = self._lib.recommend(None if q.recommend == "stars" else q.recommend, limit=len(self._lib.corpus))
         except PapersiftError as exc:
             q.errors.append(str(exc))
             return np.arange(0)
-        return np.array([self.corpus.index_of(r.paper.id) for r in recs], dtype=np.int64)
+        return np.array([self._lib.corpus.index_of(r.paper.id) for r in recs], dtype=np.int64)
 
     def _sorted(self, order: np.ndarray, sort: str, anns: Mapping[str, Annotation]) -> np.ndarray:
         if sort == "import" or not len(order):
@@ -567,10 +509,10 @@ class SearchMixin:
             ranked = self._ordering(Query(recommend="stars"))
             if not len(ranked):
                 return order
-            rank = np.full(len(self.corpus), len(self.corpus), dtype=np.int64)
+            rank = np.full(len(self._lib.corpus), len(self._lib.corpus), dtype=np.int64)
             rank[ranked] = np.arange(len(ranked))
             return order[np.argsort(rank[order], kind="stable")]
-        papers = self.corpus.papers
+        papers = self._lib.corpus.papers
         default = Annotation("")
         shown = [anns.get(papers[i].id, default) for i in order]
         if sort == "status":

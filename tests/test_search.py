@@ -372,7 +372,7 @@ def reader_text(title: str, keywords: list[str], abstract: str) -> str:
 def test_phrase_text_skips_only_needless_work(title, keywords, abstract):
     """The phrase text is folded without collapsing white space when there is none to collapse
     (most of the cost at 300k papers): the same text as the plain way, whatever the spaces."""
-    from store.library_search import fold_phrase_text
+    from store.search.phrasetext import fold_phrase_text
     assert fold_phrase_text(title, keywords, abstract) == reader_text(title, keywords, abstract)
 
 
@@ -399,9 +399,9 @@ def test_phrases_narrowed_by_the_index_match_a_scan_of_every_paper(tmp_path, mon
     the papers a scan of every paper's text finds. Control characters count as the reader shows
     them: gone ("weight<form feed>decay" reads "weightdecay", and is indexed so)."""
     import random
-    import store.library_search as LS
+    import store.search.phrasetext as PT
     if read_max is not None:
-        monkeypatch.setattr(LS, "PHRASE_READ_MAX", read_max)
+        monkeypatch.setattr(PT, "PHRASE_READ_MAX", read_max)
     odd = tmp_path / "odd.jsonl"
     odd.write_text(json.dumps({"abstract": "We tune weight\x0cdecay and zero\u200bshot transfer for small "
                                            "networks, measured on nine benchmarks."}) + "\n")
@@ -421,7 +421,7 @@ def test_phrases_narrowed_by_the_index_match_a_scan_of_every_paper(tmp_path, mon
             phrases.append(phrase)
     for rounds in range(2 if read_max == 0 else 1):
         if rounds:  # the folded texts exist now: candidates are tested there
-            monkeypatch.setattr(LS, "PHRASE_READ_MAX", 10**9)
+            monkeypatch.setattr(PT, "PHRASE_READ_MAX", 10**9)
         for phrase in phrases:
             expected = [i for i, t in enumerate(texts) if phrase in t]
             assert sorted(lib.search(f'"{phrase.upper()}"').indices.tolist()) == expected, phrase
@@ -433,7 +433,7 @@ def test_phrases_narrowed_by_the_index_match_a_scan_of_every_paper(tmp_path, mon
     if read_max is None:  # a narrowed phrase reads only candidates, and keeps none of them
         fresh = Library(tmp_path / "lib")
         assert len(fresh.search('"Reinforcement  learning"')) == sum("reinforcement learning" in t for t in texts) > 0
-        assert not any(p is not None for p in fresh.corpus.papers._papers) and fresh._folded is None
+        assert not any(p is not None for p in fresh.corpus.papers._papers) and fresh.finder._folded is None
 
 
 def test_workers_of_many_keystrokes_build_each_search_table_once(lib, monkeypatch):
@@ -443,9 +443,10 @@ def test_workers_of_many_keystrokes_build_each_search_table_once(lib, monkeypatc
     The first build is slowed here, so the other keys' searches arrive while it runs."""
     import threading
     import store.library_search as LS
-    monkeypatch.setattr(LS, "PHRASE_READ_MAX", 0)  # 35 papers: fold them all, as a big library does
+    import store.search.phrasetext as PT
+    monkeypatch.setattr(PT, "PHRASE_READ_MAX", 0)  # 35 papers: fold them all, as a big library does
     folds, names = [], []
-    monkeypatch.setattr(LS, "fold_phrase_text", recording(LS.fold_phrase_text, folds, first_delay=0.02))
+    monkeypatch.setattr(PT, "fold_phrase_text", recording(PT.fold_phrase_text, folds, first_delay=0.02))
     monkeypatch.setattr(LS, "fold_name", recording(LS.fold_name, names, first_delay=0.02))
     Library(lib.folder).import_paths([DATA / "icml_slice.jsonl"])  # papers with authors
     assert lib.refresh_corpus()
@@ -459,7 +460,7 @@ def test_workers_of_many_keystrokes_build_each_search_table_once(lib, monkeypatc
         t.join()
     assert len(folds) == n  # one fold of every paper, not one per key
     assert len(names) == sum(len(lib.corpus.papers[i].authors) for i in range(n))  # one authors table
-    assert results['"learning'] == sum("learning" in LS.phrase_text(p) for p in lib.corpus) > 0
+    assert results['"learning'] == sum("learning" in PT.phrase_text(p) for p in lib.corpus) > 0
     assert results["author:zhang"] == len(lib.search("author:zhang")) > 0
 
 
@@ -484,12 +485,12 @@ def test_folded_phrase_texts_are_kept_on_disk_for_the_next_session(lib, tmp_path
     """The first phrase the index cannot narrow folds every paper's text (~9 s at 300k papers);
     the texts are kept in a disposable cache for the corpus generation, so the next session reads
     them back. A stale, damaged or unwritable cache is folded again, with the same answers."""
-    import store.library_search as LS
+    import store.search.phrasetext as PT
     from store.errors import WriteFailedError
-    monkeypatch.setattr(LS, "PHRASE_READ_MAX", 0)  # 35 papers: fold them all, as a big library does
+    monkeypatch.setattr(PT, "PHRASE_READ_MAX", 0)  # 35 papers: fold them all, as a big library does
     folds = []
-    real = LS.fold_phrase_text
-    monkeypatch.setattr(LS, "fold_phrase_text", recording(real, folds))
+    real = PT.fold_phrase_text
+    monkeypatch.setattr(PT, "fold_phrase_text", recording(real, folds))
     cache = lib.folder / "phrases.cache"
     expected = sorted(lib.search('"learn"').indices.tolist())
     assert len(folds) == len(lib) and cache.exists() and expected
@@ -509,7 +510,7 @@ def test_folded_phrase_texts_are_kept_on_disk_for_the_next_session(lib, tmp_path
     def refuse(*args, **kwargs):
         raise WriteFailedError(cache, OSError(28, "No space left on device"))
 
-    monkeypatch.setattr(LS, "atomic_write_chunks", refuse)
+    monkeypatch.setattr(PT, "atomic_write_chunks", refuse)
     cache.unlink()
     assert len(Library(lib.folder).search('"quokka"')) == 1 and not cache.exists()
 
@@ -518,21 +519,21 @@ def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, mo
     """A search thread may finish folding the texts of a corpus the app has just replaced (papers
     another process imported): those texts are not used for the new corpus. Nor is a phrase's
     remembered answer once the library imports papers itself."""
-    import store.library_search as LS
-    monkeypatch.setattr(LS, "PHRASE_READ_MAX", 0)
-    assert len(lib.search('"the"')) > 0 and lib._folded is not None  # every paper's text folded
-    stale = lib._folded
+    import store.search.phrasetext as PT
+    monkeypatch.setattr(PT, "PHRASE_READ_MAX", 0)
+    assert len(lib.search('"the"')) > 0 and lib.finder._folded is not None  # every paper's text folded
+    stale = lib.finder._folded
     (tmp_path / "new.txt").write_text("A new paper about quokka behaviour in the wild, observed for years.\n")
     Library(lib.folder).import_paths([tmp_path / "new.txt"])
     assert lib.refresh_corpus()
-    lib._folded = stale  # what the late thread would leave behind
+    lib.finder._folded = stale  # what the late thread would leave behind
     assert len(lib.search('"quokka behaviour"')) == 1 and len(lib.search('"quokka"')) == 1
     assert len(lib.search('"wombat"')) == 0  # remembered: no paper holds it
     (tmp_path / "more.txt").write_text("A second new paper on wombat burrows, measured over many seasons.\n")
     assert len(lib.search('"the"')) > 0 and len(lib.search('"wombat"')) == 0
-    stale, stale_memo = lib._folded, lib._phrase_memo
+    stale, stale_memo = lib.finder._folded, lib.finder._phrase_memo
     lib.import_paths([tmp_path / "more.txt"])  # this library's own import changes its corpus in place
-    lib._folded, lib._phrase_memo = stale, stale_memo  # a thread that searched the texts as they were, late
+    lib.finder._folded, lib.finder._phrase_memo = stale, stale_memo  # a thread that searched the texts as they were, late
     assert len(lib.search('"wombat b"')) == 1
 
 

@@ -93,7 +93,7 @@ async def test_a_filters_first_table_is_built_off_the_ui_thread(lib, make, monke
     import threading
     from store import library_search
     built_in, searched_in = [], []
-    real_files, real_venues = library_search.SearchMixin._source_files, library_search.SearchMixin._venues_and_years
+    real_files, real_venues = library_search.LibrarySearch._source_files, library_search.LibrarySearch._venues_and_years
 
     def files(self):
         built_in.append(("files", threading.current_thread() is threading.main_thread()))
@@ -104,8 +104,8 @@ async def test_a_filters_first_table_is_built_off_the_ui_thread(lib, make, monke
             built_in.append(("venues", threading.current_thread() is threading.main_thread()))
         return real_venues(self)
 
-    monkeypatch.setattr(library_search.SearchMixin, "_source_files", files)
-    monkeypatch.setattr(library_search.SearchMixin, "_venues_and_years", venues)
+    monkeypatch.setattr(library_search.LibrarySearch, "_source_files", files)
+    monkeypatch.setattr(library_search.LibrarySearch, "_venues_and_years", venues)
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
