@@ -1,7 +1,7 @@
-"""Library search: queries with filters, rankings, orderings and sorts (a mixin of Library).
+"""Library search: queries with filters, rankings, orderings and sorts — a part of the Library.
 
-Kept apart from :mod:`store.library` so each module stays small; it uses the
-Library's corpus, annotations and index attributes.
+:class:`LibrarySearch` reads the Library's corpus, annotations and index through the
+:class:`SearchHost` protocol, and owns the tables its filters and phrases build.
 """
 
 from __future__ import annotations
