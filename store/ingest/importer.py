@@ -86,7 +86,7 @@ def _fingerprints(shs: list[np.ndarray]) -> np.ndarray:
     return band_keys(signatures(shs)) if shs else np.zeros((0, BANDS), dtype=np.uint64)
 
 
-def _new_paper_chunk(items: list[tuple[str, str, bool]]) -> list[tuple[np.ndarray, np.ndarray, str | None, frozenset[str]]]:
+def _new_paper_chunk(items: list[tuple[str, str, bool]]) -> list[tuple[np.ndarray, np.ndarray, tuple | None, str]]:
     """For (normalized abstract, abstract, whether it needs a title): shingles, LSH band keys, the derived
     title with the title it has without its leading name (or None: see store.ingest.titles.derive_titles),
     and the abstract's name-shaped words.
@@ -99,7 +99,7 @@ def _new_paper_chunk(items: list[tuple[str, str, bool]]) -> list[tuple[np.ndarra
             for sh, keys, (_, abstract, untitled) in zip(shs, _fingerprints(shs), items)]
 
 
-def _known_paper_chunk(abstracts: list[str]) -> list[tuple[np.ndarray, np.ndarray, frozenset[str]]]:
+def _known_paper_chunk(abstracts: list[str]) -> list[tuple[np.ndarray, np.ndarray, str]]:
     """Shingles and band keys of papers already in the library (to find near duplicates of them), and
     their name-shaped words (a name many abstracts use is the field's: see store.ingest.title_library)."""
     shs = [shingles(normalize(a)) for a in abstracts]
