@@ -175,7 +175,7 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
     shs = [k[0] for k in known] + [p[0] for p in prepared]
     candidates = candidate_pairs(np.vstack([k[1] for k in known] + [p[1] for p in prepared])) if shs else {}
     titles = {i: p[2][0] for i, p in zip(unknown, prepared) if p[2] is not None}
-    nameless = {i: p[2][1] for i, p in zip(unknown, prepared) if p[2] is not None}
+    nameless = {i: p[2][1] for i, p in zip(unknown, prepared) if p[2] is not None and p[2][1] is not None}
     names = [k[2] for k in known] + [p[3] for p in prepared]  # row -> name-shaped words
     fresh: list[tuple[Paper, str | None]] = []  # new papers with a derived title (and the title without its
     # name), settled at the end (see store.ingest.title_library)
