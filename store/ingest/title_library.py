@@ -22,7 +22,7 @@ from typing import Iterable
 
 from store.ingest.repair import repair_escapes
 from store.ingest.title_names import clean_phrase
-from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title
+from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title, verb_as_gerund
 
 FIELD_DF = 3  # abstracts that use a name before it is the field's, not a paper's
 # Runs that start with a capital; the names among them (an inner capital or digit) are what counts.
@@ -105,6 +105,19 @@ def _as_phrase(clause: str) -> str:
     return clean_phrase(clause[said.end():] if said else clause)
 
 
+_LEAD_WORDS = frozenset("our its their this these it we the a an".split())
+
+
+def _fresh_start(phrase: str, have: set[str]) -> str:
+    """The phrase from its first word that says something new: "our ZephyrNet adds diffusion
+    sampling" after "ZephyrNet: …" reads "adding diffusion sampling" (a verb as titles write it)."""
+    words = phrase.split()
+    start = 0
+    while start < len(words) - 1 and (words[start].lower() in _LEAD_WORDS or words[start].lower() in have):
+        start += 1
+    return verb_as_gerund(" ".join(words[start:]))
+
+
 def distinguished(abstract: str, title: str, seen: set[str]) -> str:
     """``title`` with the phrase of ``abstract`` that tells it apart: the clause with the most words
     the title lacks and the abstract repeats (its subject), earliest first; a number if none does."""
@@ -121,8 +134,8 @@ def distinguished(abstract: str, title: str, seen: set[str]) -> str:
     for count, _, text in ranked:
         if not count:
             break
-        phrase = _as_phrase(text)
-        if len(phrase.split()) < 3 or not new_words(phrase):
+        phrase = _fresh_start(_as_phrase(text), have)
+        if len(phrase.split()) < 2 or not new_words(phrase):
             continue
         tail = fit_title(phrase, room)
         candidate = f"{base} — {tail[0].lower() + tail[1:] if tail[1:2].islower() else tail}"

@@ -119,7 +119,7 @@ def _intro_phrase(name: str, intros: list[re.Match]) -> str:
         before, after = clause.split(name, 1)
         if not after.strip(" *}$)"):
             which = _WHICH.match(rest, len(clause))
-            after = _verb_as_gerund(_to_clause_end(rest[which.end():])) if which else ""
+            after = verb_as_gerund(_to_clause_end(rest[which.end():])) if which else ""
         after = _LEADING_ALIAS.sub("", after)  # "Prompting4Debugging (P4D) as a debugging tool"
         for part in (_NAMING_TAIL.sub("", " " + clean_phrase(before)).strip(), clean_phrase(after)):
             if _informative(part):
@@ -396,7 +396,7 @@ def _what_it_does(abstract: str, name: str, end: int) -> str:
     if not m:
         return ""
     said = clean_phrase(m.group(1))
-    phrase = _verb_as_gerund(said)
+    phrase = verb_as_gerund(said)
     return f"{name}: {trim_words(phrase, WHOLE_TITLE_WORDS - 1)}" if phrase != said and _informative(phrase) else ""
 
 
@@ -404,7 +404,7 @@ _DOES = re.compile(r"[*}$\s]*,?\s*(?:which|that)\s+([a-z]+s\s+[^,.;]+)")
 _NOT_ACTIONS = frozenset("is has was does gives lies".split())
 
 
-def _verb_as_gerund(phrase: str) -> str:
+def verb_as_gerund(phrase: str) -> str:
     """ "uses X to Y" -> "using X to Y" (what follows "which"/"that" reads as a title in the gerund, as
     real titles write it: "ReDiffuser: utilizing confidence estimation …"); other phrases as they are."""
     verb, _, rest = phrase.partition(" ")
