@@ -1,7 +1,9 @@
 """Read abstracts from input files: seed dumps, JSON / JSON Lines (OpenReview notes too), CSV, BibTeX,
 RIS, arXiv.
 
-Each parser returns :class:`RawRecord` objects in file order; ``position`` is
+The dump, BibTeX, RIS and Atom readers are here, JSON, JSON Lines and CSV in
+:mod:`store.ingest.structured`; each returns :class:`~store.ingest.record.RawRecord` objects
+(built by :func:`~store.ingest.record.record_from_obj`) in file order; ``position`` is
 the 1-based index of the abstract in its file (a dump's header line is not
 counted). Any problem raises :class:`~store.errors.InputError` naming the file
 and line, before anything is written to a library.
@@ -10,27 +12,23 @@ and line, before anything is written to a library.
 from __future__ import annotations
 
 import codecs
-import csv
 import errno
-import io
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import orjson
 
-from store.ingest.arxiv import looks_like_atom, read_atom, snapshot_fields
-from store.choices import DERIVED, FORMULA_START
+from store.ingest.arxiv import looks_like_atom, read_atom
+from store.choices import DERIVED
 from store.errors import InputError
-from store.search.keywords import clean_label, keywords_of
 from store.locations import is_library_dir
-from store.ingest.openreview import is_note, note_abstract, note_fields
 from store.ingest.ris import looks_like_ris, read_ris
+from store.ingest.record import (MAX_ABSTRACT_CHARS, RawRecord, Records, check_length,
+                                 record_from_obj)
 from store.ingest.sizegate import refuse_early
+from store.ingest.structured import parse_csv, parse_json, parse_jsonl
 from store.text import counted, first_few
 
-MAX_ABSTRACT_CHARS = 100_000
 MAX_BRACE_DEPTH = 64  # BibTeX braces open at once; real entries nest a handful
 MIN_ABSTRACT_WORDS = 8  # a shorter dump paragraph is a heading or stray line, not an abstract
 MAX_FILE_BYTES = 2 * 1024**3
@@ -38,49 +36,11 @@ IMPORTABLE_SUFFIXES = {".txt", ".md", ".text", ".dump", ".json", ".jsonl", ".ndj
                        ".xml", ".atom"}
 
 
-class Records(list):
-    """Parsed records, plus what was passed over: dump paragraphs too short to be abstracts, and
-    references without an abstract (BibTeX, RIS, CSL-JSON, Atom, OpenReview), by key or line."""
-
-    skipped: int = 0
-    first_skipped_line: int | None = None
-
-    def __init__(self, *args):
-        super().__init__(*args)
-        self.no_abstract: list[str] = []
-
-
-@dataclass
-class RawRecord:
-    """One abstract as read, before deduplication."""
-
-    abstract: str
-    file: str
-    position: int
-    title: str = ""
-    authors: list[str] = field(default_factory=list)
-    external_id: str = ""
-    url: str = ""
-    venue: str = ""
-    year: str = ""
-    keywords: list[str] = field(default_factory=list)
-    area: str = ""
-
-
-_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 # A dump's header names the venue just before the year: "NeurIPS 2026 Papers", "Accepted at ICML 2024".
 # The venue is a word with two capitals or more (an acronym, as venues go), so "Top 2000 abstracts"
 # names none.
 _HEADER_VENUE = re.compile(r"(?<![\w&\-])((?=(?:[a-z0-9&\-]*[A-Z]){2})[A-Za-z][A-Za-z&]*(?:-[A-Za-z&]+)*)"
                            r"[\s'’_\-]*((?:19|20)\d\d)(?!\d)")
-
-
-def year_of(value: object) -> str:
-    """The first plausible year in a field (2024, "2024", "2024-07-21", "Jul 2024"), or ''."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = str(value)
-    m = _YEAR.search(value) if isinstance(value, str) else None
-    return m.group(1) if m else ""
 
 
 def venue_of_header(header: str) -> tuple[str, str]:
@@ -213,12 +173,6 @@ _STRUCTURED = {".json", ".jsonl", ".ndjson", ".csv", ".tsv"}
 _BIBTEX_START = re.compile(r"\s*(%[^\n]*\n\s*)*@[A-Za-z]+\s*[{(]")
 
 
-def _check_length(path: Path, abstract: str, line: int | None, where: str) -> None:
-    if len(abstract) > MAX_ABSTRACT_CHARS:
-        raise InputError(path, f"abstract is {len(abstract):,} characters; the limit is {MAX_ABSTRACT_CHARS:,} "
-                               "(is this really one abstract?)", line=line, where=where)
-
-
 _BLANK = re.compile(r"[ \t\f\v\u00a0]*$")
 
 
@@ -261,181 +215,8 @@ def parse_dump(text: str, path: Path, name: str) -> list[RawRecord]:
             records.skipped += 1
             records.first_skipped_line = records.first_skipped_line or line
             continue
-        _check_length(path, abstract, line, f"paragraph {len(records) + 1}")
+        check_length(path, abstract, line, f"paragraph {len(records) + 1}")
         records.append(RawRecord(abstract=abstract, file=name, position=len(records) + 1, venue=venue, year=year))
-    return records
-
-
-def _record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | None, where: str) -> RawRecord:
-    if not isinstance(obj, dict):
-        raise InputError(path, f"expected an object with an \"abstract\", found {type(obj).__name__}", line=line, where=where)
-    if "authors_parsed" in obj or "versions" in obj:  # arXiv's metadata snapshot
-        obj = {**obj, **snapshot_fields(obj)}
-    elif is_note(obj):  # an OpenReview note: its fields under "content"
-        obj = note_fields(obj)
-    abstract = obj.get("abstract", obj.get("summary"))
-    if not isinstance(abstract, str) or not abstract.strip():
-        got = "missing" if abstract is None else ("empty" if isinstance(abstract, str) else f"a {type(abstract).__name__}")
-        raise InputError(path, f"\"abstract\" must be a non-empty string ({got})", line=line, where=where)
-    title = obj.get("title") or ""
-    custom = obj.get("custom")  # CSL-JSON
-    if obj.get("derived_title") in (True, "true") or (isinstance(custom, dict) and custom.get("papersift_title") == DERIVED):
-        title = ""  # papersift's own export said it derived this title: derive it again, marked as derived
-    if not isinstance(title, str):
-        raise InputError(path, f"\"title\" must be a string, not {type(title).__name__}", line=line, where=where)
-    authors = obj.get("authors") or []
-    if not authors and isinstance(obj.get("author"), list):  # CSL-JSON, as Zotero (and papersift) export it
-        authors = [_csl_name(a, path, line, where) for a in obj["author"]]
-        authors = [a for a in authors if a]
-    if isinstance(authors, str):
-        authors = [a.strip() for a in re.split(r";| and ", authors) if a.strip()]
-    if not isinstance(authors, list) or not all(isinstance(a, str) for a in authors):
-        raise InputError(path, "\"authors\" must be a list of strings or one string", line=line, where=where)
-    ext = obj.get("id", "")
-    if not isinstance(ext, (str, int)):
-        raise InputError(path, f"\"id\" must be a string or number, not {type(ext).__name__}", line=line, where=where)
-    venue = obj.get("venue") or obj.get("container-title") or ""  # CSL-JSON: container-title
-    if isinstance(venue, list):  # CSL-JSON allows a list
-        venue = next((v for v in venue if isinstance(v, str)), "")
-    issued = obj.get("issued")
-    year = year_of(obj.get("year")) or (year_of(str(issued.get("date-parts") or issued.get("raw") or ""))
-                                        if isinstance(issued, dict) else "")
-    doi = obj.get("DOI") or obj.get("doi")
-    url = obj.get("url") or obj.get("URL") or (f"https://doi.org/{doi.strip()}" if isinstance(doi, str) and doi.strip() else "")
-    # JSON: "keywords" (OpenReview, ICLR dumps; papersift's own export); CSL-JSON: "keyword";
-    # arXiv's snapshot: "categories" (via snapshot_fields). The area: OpenReview's "primary_area".
-    keywords = keywords_of(obj.get("keywords"), obj.get("keyword"))
-    area = obj.get("area") or obj.get("primary_area")  # one label, commas and all
-    abstract = abstract.strip()
-    _check_length(path, abstract, line, where)
-    return RawRecord(abstract=abstract, file=name, position=pos, title=" ".join(title.split()),
-                     authors=authors, external_id=str(ext), url=url if isinstance(url, str) else "",
-                     venue=" ".join(venue.split()) if isinstance(venue, str) else "", year=year,
-                     keywords=keywords, area=clean_label(area) if isinstance(area, str) else "")
-
-
-def _csl_name(name: object, path: Path, line: int | None, where: str | None) -> str:
-    """A CSL-JSON name ({"given", "family"} or {"literal"}) as one string: "Ann Lee"."""
-    if not isinstance(name, dict):
-        raise InputError(path, f"\"author\" entries must be CSL names ({{\"given\", \"family\"}} or "
-                               f"{{\"literal\"}}), not {type(name).__name__}", line=line, where=where)
-    if isinstance(name.get("literal"), str):
-        return name["literal"].strip()
-    return " ".join(str(name[k]).strip() for k in ("given", "family") if isinstance(name.get(k), str)).strip()
-
-
-def _json_error(path: Path, exc: Exception) -> InputError:
-    msg = str(exc)
-    m = re.search(r"line (\d+)", msg)
-    return InputError(path, f"invalid JSON: {msg}", line=int(m.group(1)) if m else None)
-
-
-def parse_json(text: str, path: Path, name: str) -> Records:
-    """A JSON array of paper objects, or an object with a ``papers`` array (papersift's export).
-
-    A reference without an abstract (see :func:`_reference_key`) is listed in ``no_abstract``, as
-    BibTeX's are; any other object without one is an error."""
-    try:
-        data = orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
-        if _first_line_is_an_object(text):  # JSON Lines named .json (arXiv's metadata snapshot is)
-            return parse_jsonl(text, path, name)
-        raise _json_error(path, exc) from None
-    if isinstance(data, dict) and isinstance(data.get("papers"), list):
-        data = data["papers"]
-    elif isinstance(data, dict):  # one paper (or a one-line JSON Lines file)
-        data = [data]
-    if not isinstance(data, list):
-        raise InputError(path, "expected a JSON array of papers (or an object with a \"papers\" array)")
-    records = Records()
-    for i, obj in enumerate(data, start=1):
-        key = _reference_key(obj, f"entry {i}")
-        if key:
-            records.no_abstract.append(key)
-            continue
-        records.append(_record_from_obj(obj, path, name, i, None, f"entry {i}"))
-    return records
-
-
-def _reference_key(obj: object, fallback: str) -> str | None:
-    """The id of an object that is a reference without an abstract, not a broken paper: a CSL-JSON
-    item (it has a ``type``: Zotero exports books and web pages too) or an OpenReview note (a
-    withdrawn submission may have none). None for anything else."""
-    if not isinstance(obj, dict):
-        return None
-    if isinstance(obj.get("type"), str) and not obj.get("abstract"):
-        return str(obj.get("id") or fallback)
-    if is_note(obj) and not note_abstract(obj):
-        return str(obj.get("id") or fallback)
-    return None
-
-
-def _first_line_is_an_object(text: str) -> bool:
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    try:
-        return isinstance(orjson.loads(first), dict)
-    except orjson.JSONDecodeError:
-        return False
-
-
-def parse_jsonl(text: str, path: Path, name: str) -> Records:
-    """JSON Lines: one paper object per non-blank line (references without an abstract, as in
-    :func:`parse_json`, listed in ``no_abstract``)."""
-    records = Records()
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
-            raise InputError(path, f"invalid JSON: {exc}", line=lineno) from None
-        key = _reference_key(obj, f"line {lineno}")
-        if key:
-            records.no_abstract.append(key)
-            continue
-        records.append(_record_from_obj(obj, path, name, len(records) + 1, lineno, None))
-    return records
-
-
-# Column names other tools write: Zotero's CSV export has "Abstract Note", "Author" ("Lee, Ann; Ray, Bob").
-_CSV_ALIASES = (("abstract note", "abstract"), ("author", "authors"), ("publication year", "year"),
-                ("publication title", "venue"), ("manual tags", "keywords"))
-
-
-def parse_csv(text: str, path: Path, name: str, delimiter: str | None = None) -> list[RawRecord]:
-    """CSV/TSV with a header row naming at least an ``abstract`` column."""
-    csv.field_size_limit(MAX_ABSTRACT_CHARS * 4)
-    if delimiter is None:
-        first = text.split("\n", 1)[0]
-        delimiter = max([",", ";", "\t"], key=first.count)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    try:
-        header = next(reader)
-    except StopIteration:
-        return []
-    except csv.Error as exc:
-        raise InputError(path, f"invalid CSV: {exc}", line=1) from None
-    cols = {h.strip().lower(): i for i, h in enumerate(header)}
-    for alias, key in _CSV_ALIASES:
-        if alias in cols and key not in cols:
-            cols[key] = cols.pop(alias)
-    abstract_col = cols.get("abstract", cols.get("summary"))
-    if abstract_col is None:
-        raise InputError(path, f"no \"abstract\" column in the header (columns: {', '.join(header) or 'none'})", line=1)
-    records = []
-    try:
-        for row in reader:
-            lineno = reader.line_num
-            if not any(cell.strip() for cell in row):
-                continue
-            if len(row) != len(header):
-                raise InputError(path, f"row has {len(row)} fields but the header has {len(header)}", line=lineno)
-            row = [cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_START) else cell for cell in row]
-            obj = {key: row[i] for key, i in cols.items()}
-            obj["abstract"] = row[abstract_col]
-            records.append(_record_from_obj(obj, path, name, len(records) + 1, lineno, None))
-    except csv.Error as exc:
-        raise InputError(path, f"invalid CSV: {exc}", line=reader.line_num) from None
     return records
 
 
@@ -487,7 +268,7 @@ def parse_bibtex(text: str, path: Path, name: str) -> Records:
             "year": entry.get("year", ""),
             "keywords": bib_unescape(entry.get("keywords", ""), strip_braces=True),
         }
-        records.append(_record_from_obj(obj, path, name, len(records) + 1, None, f"entry {entry.get('ID', '?')}"))
+        records.append(record_from_obj(obj, path, name, len(records) + 1, None, f"entry {entry.get('ID', '?')}"))
     return records
 
 
@@ -506,14 +287,14 @@ def parse_ris(text: str, path: Path, name: str) -> Records:
                "id": entry.first("ID"), "url": entry.first("UR").split(";")[0].strip(), "doi": entry.first("DO"),
                "venue": entry.first("T2", "JO", "JF", "BT"),
                "year": entry.first("PY", "Y1", "DA"), "keywords": entry.all("KW")}
-        records.append(_record_from_obj(obj, path, name, len(records) + 1, entry.line, f"entry {n}"))
+        records.append(record_from_obj(obj, path, name, len(records) + 1, entry.line, f"entry {n}"))
     return records
 
 
 def parse_atom(text: str, path: Path, name: str) -> Records:
     """An Atom feed from the arXiv API: entries with a summary (the others in ``no_abstract``)."""
     papers, no_abstract = read_atom(text, path)
-    records = Records(_record_from_obj(obj, path, name, n, None, f"entry {obj['id'] or n}")
+    records = Records(record_from_obj(obj, path, name, n, None, f"entry {obj['id'] or n}")
                       for n, obj in enumerate(papers, start=1))
     records.no_abstract = no_abstract
     return records

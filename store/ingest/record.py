@@ -1,0 +1,124 @@
+"""One abstract as read, before deduplication, and how a record of any format becomes one.
+
+Every reader (:mod:`store.ingest.parse` for dumps, BibTeX, RIS and Atom; :mod:`store.ingest.structured`
+for JSON, JSON Lines and CSV) turns its entries into field dictionaries in papersift's names and
+hands them to :func:`record_from_obj`, which checks them and names the file and line at fault.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from store.choices import DERIVED
+from store.errors import InputError
+from store.ingest.arxiv import snapshot_fields
+from store.ingest.openreview import is_note, note_fields
+from store.search.keywords import clean_label, keywords_of
+
+MAX_ABSTRACT_CHARS = 100_000
+
+
+class Records(list):
+    """Parsed records, plus what was passed over: dump paragraphs too short to be abstracts, and
+    references without an abstract (BibTeX, RIS, CSL-JSON, Atom, OpenReview), by key or line."""
+
+    skipped: int = 0
+    first_skipped_line: int | None = None
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.no_abstract: list[str] = []
+
+
+@dataclass
+class RawRecord:
+    """One abstract as read, before deduplication."""
+
+    abstract: str
+    file: str
+    position: int
+    title: str = ""
+    authors: list[str] = field(default_factory=list)
+    external_id: str = ""
+    url: str = ""
+    venue: str = ""
+    year: str = ""
+    keywords: list[str] = field(default_factory=list)
+    area: str = ""
+
+
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+
+
+def year_of(value: object) -> str:
+    """The first plausible year in a field (2024, "2024", "2024-07-21", "Jul 2024"), or ''."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    m = _YEAR.search(value) if isinstance(value, str) else None
+    return m.group(1) if m else ""
+
+
+def check_length(path: Path, abstract: str, line: int | None, where: str) -> None:
+    if len(abstract) > MAX_ABSTRACT_CHARS:
+        raise InputError(path, f"abstract is {len(abstract):,} characters; the limit is {MAX_ABSTRACT_CHARS:,} "
+                               "(is this really one abstract?)", line=line, where=where)
+
+
+def record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | None, where: str) -> RawRecord:
+    if not isinstance(obj, dict):
+        raise InputError(path, f"expected an object with an \"abstract\", found {type(obj).__name__}", line=line, where=where)
+    if "authors_parsed" in obj or "versions" in obj:  # arXiv's metadata snapshot
+        obj = {**obj, **snapshot_fields(obj)}
+    elif is_note(obj):  # an OpenReview note: its fields under "content"
+        obj = note_fields(obj)
+    abstract = obj.get("abstract", obj.get("summary"))
+    if not isinstance(abstract, str) or not abstract.strip():
+        got = "missing" if abstract is None else ("empty" if isinstance(abstract, str) else f"a {type(abstract).__name__}")
+        raise InputError(path, f"\"abstract\" must be a non-empty string ({got})", line=line, where=where)
+    title = obj.get("title") or ""
+    custom = obj.get("custom")  # CSL-JSON
+    if obj.get("derived_title") in (True, "true") or (isinstance(custom, dict) and custom.get("papersift_title") == DERIVED):
+        title = ""  # papersift's own export said it derived this title: derive it again, marked as derived
+    if not isinstance(title, str):
+        raise InputError(path, f"\"title\" must be a string, not {type(title).__name__}", line=line, where=where)
+    authors = obj.get("authors") or []
+    if not authors and isinstance(obj.get("author"), list):  # CSL-JSON, as Zotero (and papersift) export it
+        authors = [_csl_name(a, path, line, where) for a in obj["author"]]
+        authors = [a for a in authors if a]
+    if isinstance(authors, str):
+        authors = [a.strip() for a in re.split(r";| and ", authors) if a.strip()]
+    if not isinstance(authors, list) or not all(isinstance(a, str) for a in authors):
+        raise InputError(path, "\"authors\" must be a list of strings or one string", line=line, where=where)
+    ext = obj.get("id", "")
+    if not isinstance(ext, (str, int)):
+        raise InputError(path, f"\"id\" must be a string or number, not {type(ext).__name__}", line=line, where=where)
+    venue = obj.get("venue") or obj.get("container-title") or ""  # CSL-JSON: container-title
+    if isinstance(venue, list):  # CSL-JSON allows a list
+        venue = next((v for v in venue if isinstance(v, str)), "")
+    issued = obj.get("issued")
+    year = year_of(obj.get("year")) or (year_of(str(issued.get("date-parts") or issued.get("raw") or ""))
+                                        if isinstance(issued, dict) else "")
+    doi = obj.get("DOI") or obj.get("doi")
+    url = obj.get("url") or obj.get("URL") or (f"https://doi.org/{doi.strip()}" if isinstance(doi, str) and doi.strip() else "")
+    # JSON: "keywords" (OpenReview, ICLR dumps; papersift's own export); CSL-JSON: "keyword";
+    # arXiv's snapshot: "categories" (via snapshot_fields). The area: OpenReview's "primary_area".
+    keywords = keywords_of(obj.get("keywords"), obj.get("keyword"))
+    area = obj.get("area") or obj.get("primary_area")  # one label, commas and all
+    abstract = abstract.strip()
+    check_length(path, abstract, line, where)
+    return RawRecord(abstract=abstract, file=name, position=pos, title=" ".join(title.split()),
+                     authors=authors, external_id=str(ext), url=url if isinstance(url, str) else "",
+                     venue=" ".join(venue.split()) if isinstance(venue, str) else "", year=year,
+                     keywords=keywords, area=clean_label(area) if isinstance(area, str) else "")
+
+
+def _csl_name(name: object, path: Path, line: int | None, where: str | None) -> str:
+    """A CSL-JSON name ({"given", "family"} or {"literal"}) as one string: "Ann Lee"."""
+    if not isinstance(name, dict):
+        raise InputError(path, f"\"author\" entries must be CSL names ({{\"given\", \"family\"}} or "
+                               f"{{\"literal\"}}), not {type(name).__name__}", line=line, where=where)
+    if isinstance(name.get("literal"), str):
+        return name["literal"].strip()
+    return " ".join(str(name[k]).strip() for k in ("given", "family") if isinstance(name.get(k), str)).strip()
