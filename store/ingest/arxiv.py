@@ -64,7 +64,7 @@ def read_atom(text: str, path: Path) -> tuple[list[dict], list[str]]:
             "id": m.group(1) if m else ident,
             "url": link.replace("http://", "https://", 1) if "arxiv.org/" in link else link,
             "venue": "arXiv" if m else "",
-            "year": _text(entry.find(f"{ATOM}published")),  # "2024-01-02T18:59:59Z": parse.year_of reads it
+            "year": _text(entry.find(f"{ATOM}published")),  # "2024-01-02T18:59:59Z": record.year_of reads it
             "keywords": [c.get("term", "") for c in entry.findall(f"{ATOM}category")],  # cs.LG, stat.ML
         })
     return papers, no_abstract
@@ -94,5 +94,5 @@ def snapshot_fields(obj: dict) -> dict:
         out["keywords"] = obj["categories"].split()  # "cs.LG stat.ML"
     versions = obj.get("versions")
     if not obj.get("year") and isinstance(versions, list) and versions and isinstance(versions[0], dict):
-        out["year"] = str(versions[0].get("created", ""))  # "Mon, 2 Apr 2007 19:18:42 GMT": parse.year_of reads it
+        out["year"] = str(versions[0].get("created", ""))  # "Mon, 2 Apr 2007 19:18:42 GMT": record.year_of reads it
     return out
