@@ -240,7 +240,7 @@ def test_a_contribution_that_points_back_keeps_only_what_it_names():
 def test_a_purpose_clause_reads_as_a_gerund_title():
     """43 of 4,870 ICML + ICLR titles came out "To reduce the balancing error …": real titles say
     "Reducing …". Words that are not verbs after "To" stay as written."""
-    from store.ingest.titles import _gerund
+    from store.ingest.title_phrases import gerund as _gerund
     cases = {"To reduce the balancing error": "Reducing the balancing error",
              "To thoroughly diagnose VLMs": "Thoroughly diagnosing VLMs", "To embed graphs": "Embedding graphs",
              "To plan ahead": "Planning ahead", "To fix bugs": "Fixing bugs", "To tie knots": "Tying knots",

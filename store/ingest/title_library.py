@@ -22,7 +22,8 @@ from typing import Iterable
 
 from store.ingest.repair import repair_escapes
 from store.ingest.title_names import clean_phrase
-from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title, verb_as_gerund
+from store.ingest.title_phrases import SENTENCE_END, verb_as_gerund
+from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title
 
 FIELD_DF = 3  # abstracts that use a name before it is the field's, not a paper's
 # Runs that start with a capital; the names among them (an inner capital or digit) are what counts.
@@ -30,7 +31,6 @@ FIELD_DF = 3  # abstracts that use a name before it is the field's, not a paper'
 # are not names a title gives.
 _CAPITALIZED = re.compile(r"[A-Z][\w-]*")
 _LEADING_NAME = re.compile(r"^([A-Za-z0-9][\w+-]*)(?::\s| — |$)")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z$\\*])")
 _CLAUSE = re.compile(r"[;:]\s|,\s|\s[—–]\s|—|\s\(|\)\s?")
 _WORD = re.compile(r"[a-z][a-z0-9]+(?:-[a-z0-9]+)*")
 _WE_SAY = re.compile(r"^(?:(?:in this|this|our) (?:paper|work|study),?\s*)?(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?"
@@ -94,7 +94,7 @@ def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], take
 def _clauses(abstract: str) -> list[tuple[int, str]]:
     """The abstract's clauses in order, as written (position, text)."""
     parts = []
-    for sentence in _SENTENCE.split(repair_escapes(abstract)[:4000].strip())[:10]:
+    for sentence in SENTENCE_END.split(repair_escapes(abstract)[:4000].strip())[:10]:
         parts += [part.strip() for part in _CLAUSE.split(sentence) if len(part.split()) >= 3]
     return list(enumerate(parts))
 

@@ -4,7 +4,7 @@ Dumps carry no titles. The most useful short handle for a paper is the name of
 the method, model or benchmark it introduces ("We propose **EverAnimate**, an
 efficient post-training method ..." -> "EverAnimate: an efficient
 post-training method ..."), when the abstract presents the name as its own
-(see ``own_name``: "Sharpness-Aware Minimization (SAM) is a popular method"
+(see :func:`store.ingest.title_names.own_name`: "Sharpness-Aware Minimization (SAM) is a popular method"
 defines the field's name, not the paper's). An acronym's own long form is the
 best gloss, since real titles are so often "NAME: Long Form ..." ("Evolving
 Subnetwork Training (EST)" -> "EST: Evolving Subnetwork Training"). Without a
@@ -15,8 +15,9 @@ background and says later what it studies ("This work explores how to X", "we
 tackle these challenges through X") is titled by that. The phrase is then fitted
 to a list row as a whole phrase (:func:`fit_title`). A real title always wins.
 
-:mod:`store.ingest.title_library` settles titles across a library (a field's acronym,
-duplicates). ``benchmarks/title_quality.py`` measures them; ``store.locations.TITLE_RULES``
+:mod:`store.ingest.title_names` finds the name, :mod:`store.ingest.title_phrases` the phrases
+this module chooses among; :mod:`store.ingest.title_library` settles titles across a library (a
+field's acronym, duplicates). ``benchmarks/title_quality.py`` measures them; ``store.locations.TITLE_RULES``
 numbers the rules (bump it with any change: a test pins the titles to it).
 """
 
@@ -25,188 +26,14 @@ from __future__ import annotations
 import re
 
 from store.ingest.repair import repair_escapes
-from store.ingest.title_names import (CLAUSE_END, INTRO, NAMING_WORDS, clean_phrase, expansion, find_name, own_name,
+from store.ingest.title_phrases import (WHOLE_TITLE_WORDS, capitalized, contribution, first_clause, focus_of, gerund,
+                                        informative, intro_phrase, phrase_after, phrase_before, purpose_after,
+                                        question_of, what_it_does)
+from store.ingest.title_names import (INTRO, clean_phrase, expansion, find_name, own_name,
                                       trim_words)
 
 MAX_TITLE_CHARS = 90  # a list row's title: the longest complete phrase that fits (see fit_title)
 WHOLE_SLACK = 6  # a whole phrase a few characters longer is kept whole rather than cut
-WHOLE_TITLE_WORDS = 40  # no phrase the rules take runs longer; a bibliography takes it whole
-MAX_QUESTION_WORDS = 14  # a longer question reads as a sentence, not a title
-
-_APPOSITION = re.compile(r"[*}$]*\s*\)?\s*[,:(—–-]?\s*(?:which is\s+)?((?:an?|the)\s+(?:[^.;:()]|\([\w-]{1,12}\)){3,160})")
-_ACRONYM_GROUP = re.compile(r"\s*\([\w-]{1,12}\)")  # "Federated Learning (FL) platform" -> "Federated Learning platform"
-_APPOSITION_END = re.compile(r",\s*(?:which|that|where|whose|and|consisting|built|designed|to|using|by)\b|;|, ")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z$\\*])")
-
-
-def _phrase_after(text: str, end: int) -> str:
-    """What the name is: ", a unified framework for X," after the name."""
-    m = _APPOSITION.match(text, end)
-    if not m:
-        return ""
-    phrase = _APPOSITION_END.split(_ACRONYM_GROUP.sub("", m.group(1)))[0]
-    return clean_phrase(phrase)
-
-
-_CLAUSE_BREAK = re.compile(r"[,;:]\s|\s[—–]\s|—")
-# A sentence opening with one of these starts with a side clause ("As their size grows, LLMs ..."):
-# a short one says less than the main clause after it.
-_SUBORDINATE = re.compile(r"(?:as|despite|while|although|though|since|because|when|whereas|given|unlike|inspired|"
-                          r"motivated|in (?:the )?(?:pursuit|light|context|contrast|order)|with the|after|before|if|"
-                          r"once|by|for (?:many|decades|years))\b", re.I)
-
-
-_WE_VERB = re.compile(r"(?:(?:in this|this) (?:paper|work),?\s+)?we\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|"
-                      r"consider|examine|explore|address|revisit|tackle|introduce|propose|present|develop|"
-                      r"design|provide|focus on)\s+", re.I)
-
-
-def _first_clause(abstract: str) -> str:
-    first = _SENTENCE_END.split(abstract.strip(), maxsplit=1)[0]
-    clauses = _CLAUSE_BREAK.split(first, maxsplit=1)
-    clause = clauses[0]
-    if len(clauses) > 1 and _SUBORDINATE.match(clause) and len(clause.split()) <= 6 and len(clauses[1].split()) >= 4:
-        clause = _CLAUSE_BREAK.split(clauses[1], maxsplit=1)[0]  # the main clause
-        clause = clause[:1].upper() + clause[1:]
-    if len(clause.split()) < 4:
-        clause = first
-    said = _WE_VERB.match(clause)  # "In this paper, we study the X of Y" -> "The X of Y"
-    if said and len(clause[said.end():].split()) >= 3:
-        clause = clause[said.end()].upper() + clause[said.end() + 1:]
-    return trim_words(clean_phrase(clause), WHOLE_TITLE_WORDS)
-
-
-_NAMING_TAIL = re.compile(r"(?:\s+(?:" + "|".join(NAMING_WORDS) + r"|as|is|by|of|for|to|in|the|and|we|our|or|,|:|\())+\s*$")
-# Phrases that do not say what a paper is: fragments and purpose clauses ("to address this gap").
-_BAD_START = re.compile(r"(?:and|which|that|for|by|of|in|with|on|from|as|is|are|it|this|these|its|their)\b|"
-                        r"to (?:address|tackle|solve|overcome|bridge|fill|mitigate|alleviate|resolve|handle|remedy|"
-                        r"close|this|these|that|do so)\b", re.I)
-_GENERIC = {"a", "an", "the", "novel", "new", "simple", "generic", "general", "framework", "approach", "method",
-            "methods", "algorithm", "model", "technique", "paradigm", "variant", "alternative", "effective",
-            "efficient", "unified", "strategy", "system", "tool", "scheme", "solution", "procedure", "our",
-            "and", "yet", "innovative", "powerful", "principled", "practical", "straightforward", "improved",
-            "improvement", "module", "mechanism", "architecture", "network", "pipeline", "family", "version",
-            "extension", "modification", "way", "idea", "concept", "one", "such", "this", "that", "called"}
-
-
-_NAMING_WORD_END = re.compile(r"\s*\b(?:" + "|".join(NAMING_WORDS) + r")?\s*\(?$")
-_AND_THEN = re.compile(r"^(?:and|then)\s+")
-_LEADING_ALIAS = re.compile(r"^[*}$\s]*(?:\([^()]{1,20}\)\s*)?(?:as\s+)?")
-_WHICH = re.compile(r",\s*(?:which|that)\s+")  # "we introduce WebNavigator, which reframes X" -> "reframes X"
-
-
-def _to_clause_end(text: str) -> str:
-    """``text`` up to its first comma, period or semicolon."""
-    return CLAUSE_END.split(text, maxsplit=1)[0]
-
-
-def _informative(phrase: str) -> bool:
-    """Says something: 2+ words, not a fragment, not only "a novel framework"."""
-    words = phrase.lower().split()
-    return len(words) >= 2 and not _BAD_START.match(phrase) and any(w.strip(",()") not in _GENERIC for w in words)
-
-
-def _intro_phrase(name: str, intros: list[re.Match]) -> str:
-    """What "we propose/introduce ..." says the name is: the words before it ("a
-    low-rank estimation method called *LowPopArt*") or, if they say nothing, after
-    it ("WebNavigator, which reframes ..."); else the first such clause with the
-    name taken out."""
-    for m in intros:
-        rest = m.group("rest")
-        clause = _to_clause_end(rest)
-        if name not in clause:
-            continue
-        before, after = clause.split(name, 1)
-        if not after.strip(" *}$)"):
-            which = _WHICH.match(rest, len(clause))
-            after = verb_as_gerund(_to_clause_end(rest[which.end():])) if which else ""
-        after = _LEADING_ALIAS.sub("", after)  # "Prompting4Debugging (P4D) as a debugging tool"
-        for part in (_NAMING_TAIL.sub("", " " + clean_phrase(before)).strip(), clean_phrase(after)):
-            if _informative(part):
-                return part
-        break
-    if not intros:
-        return ""
-    clause = clean_phrase(_to_clause_end(intros[0].group("rest")))
-    at = clause.find(name)
-    if at >= 0:  # take the name out, with a "called" before it and its parentheses
-        clause = (_NAMING_WORD_END.sub("", clause[:at]) + " " + clause[at + len(name):].lstrip(")")).strip()
-    return _AND_THEN.sub("", clause)
-
-
-# A purpose that points back at the sentence before: what precedes it is the contribution.
-_PURPOSE_BACK = re.compile(r"\s+(?:to\s+\w+|(?:for|by)\s+\w+ing)\s+(?:this|these|those|such|the above)\b")
-_WE_FIRST = re.compile(r"\s*(?:We|This (?:paper|work)|In this (?:paper|work))\b")
-_FOCUS_VERBS = (r"(?:stud(?:y|ies)|investigates?|examines?|explores?|considers?|address(?:es)?|analy[sz]es?|"
-                r"tackles?|revisits?|focus(?:es)? on|characteri[sz]es?)")
-# "In this work, we study X", "This paper explores X", "We take the first step to study X": the
-# sentence that says what the paper is about, often after a sentence or two of background.
-_FOCUS = re.compile(  # tried at sentence starts only: a search with a lookbehind costs 4x more
-    r"(?:(?:[Ii]n this|[Tt]his|[Oo]ur) (?:paper|work),?\s+(?:we\s+)?|[Hh]ere,?\s+we\s+|[Ww]e\s+)"
-    r"(?:\w+ly\s+)?(?:take the first step (?:to|towards)\s+)?" + _FOCUS_VERBS + r"\s+(?P<rest>[^.;]{0,200})")
-# "two self-attention mechanisms: ...", "a new perspective: ...": what comes next says what they are.
-_VAGUE = re.compile(r"(?:two|three|four|five|several|some|various|many|multiple|different|a few|a (?:new|novel)|"
-                    r"an? (?:\w+ )?(?:and \w+ )?(?:phenomenon|question|challenge|perspective|dilemma|problem))\b",
-                    re.I)
-_SENTENCE_BREAK = re.compile(r"[.!?]\s")
-_FOCUS_LEAD = re.compile(r"(?:the (?:problem|question|task|issue|challenge) of)\s+", re.I)
-# "... we revisit DST algorithms and argue that ...", "we address X by developing Y": the focus
-# ends where the next verb starts.
-_FOCUS_END = re.compile(r"\s+by\s+\w+ing\b|,?\s+and\s+(?:then\s+)?(?:we\s+)?(?:\w+ly\s+)?"
-                        r"(?:argue|propose|show|find|introduce|present|develop|demonstrate|prove|provide|design|"
-                        r"identify|establish|use|derive|offer)\b")
-# "we tackle these challenges through adaptive environment design", "we study this through the lens of
-# Goodhart's law": what comes after says what the paper is.
-_BY_MEANS = re.compile(r"\b(?:by\s+(?:proposing|introducing|developing|presenting|designing)|through|via)\s+(.+)")
-_LENS = re.compile(r"^(?:the\s+)?(?:lens|perspective|prism|viewpoint|scope)\s+of\s+", re.I)
-# What points back at an earlier sentence ("the problem from a new perspective", "these
-# decisions", "both the ...") names nothing by itself.
-_ANAPHORA = re.compile(r"(?:\S+\s+){0,5}?(?:this|these|those|such|both|above|aforementioned|it|its|them|our|"
-                       r"the (?:problem|issue|question|task|challenge|model|method|setting|phenomenon|approach)(?! of)\b)\b",
-                       re.I)
-
-
-def _focus(abstract: str, intros: list[re.Match]) -> str:
-    """What "we study / this paper explores ..." says the paper is about, when that sentence comes
-    before any "we propose" ("LLMs excel at X. This work explores how to repurpose LLMs for
-    specialized domains" -> "How to repurpose LLMs for specialized domains"); "" if none.
-
-    On ICML 2024 these phrases share more words with the real titles than the background
-    sentence that opens such abstracts, or a later "we construct tests for each ..." does.
-    """
-    end = intros[0].start() if intros else len(abstract)
-    m = _FOCUS.match(abstract, 0, end) or next(
-        (m for brk in _SENTENCE_BREAK.finditer(abstract, 0, end) if (m := _FOCUS.match(abstract, brk.end(), end))), None)
-    if not m:
-        return ""
-    clause = _to_clause_end(m.group("rest"))
-    named = ": " in clause  # "we study risk-controlled post-processing: given a ...": a term, then its gloss
-    rest = clean_phrase(_FOCUS_END.split(clause.split(": ", 1)[0], maxsplit=1)[0])
-    rest = _FOCUS_LEAD.sub("", rest, count=1) if _FOCUS_LEAD.match(rest) else rest
-    if _ANAPHORA.match(rest):  # "we address this issue by proposing prompt sketching, a new ...": that
-        means = _BY_MEANS.search(clause)
-        rest = _LENS.sub("", clean_phrase(means.group(1)), count=1) if means else ""
-        named = True  # a name, however short
-    if (len(rest.split()) < (2 if named else 4) or not _informative(rest) or _ANAPHORA.match(rest)
-            or _VAGUE.match(rest)):
-        return ""
-    return rest
-
-
-def _contribution(abstract: str, intros: list[re.Match]) -> str:
-    """ "We propose a simple method for X, ..." -> "A simple method for X"; "" if none."""
-    intro = next((m for m in intros if not m.group().startswith(("and", "then"))), None)
-    if not intro:
-        return ""
-    if _WE_FIRST.match(abstract) and abstract[:intro.start()].strip():
-        return ""  # "We argue that ..." (a contribution later): the first clause says it best
-    clause = clean_phrase(_to_clause_end(intro.group("rest")))
-    purpose = _PURPOSE_BACK.search(clause)  # "online speculative decoding to address this challenge"
-    if purpose and len(clause[:purpose.start()].split()) >= 3 and _informative(clause[:purpose.start()]):
-        clause = clause[:purpose.start()]
-    if len(clause.split()) < (2 if purpose else 4) or not _informative(clause) or _ANAPHORA.match(clause):
-        return ""  # "a rigorous understanding of this phenomenon" names nothing by itself
-    return trim_words(clause[0].upper() + clause[1:], WHOLE_TITLE_WORDS)
 
 
 _DANGLING = frozenset("a an the of in on at to for with by from as and or but that which whose where when "
@@ -233,7 +60,7 @@ def _tidy_end(title: str) -> str:
 def whole_title(abstract: str) -> str:
     """:func:`derive_title` before it is fitted to a list row: the whole phrase (up to
     WHOLE_TITLE_WORDS words), for a bibliography."""
-    return _tidy_end(_gerund(_derive(repair_escapes(abstract)))).rstrip("…").rstrip(" ,;:–—-")
+    return _tidy_end(gerund(_derive(repair_escapes(abstract)))).rstrip("…").rstrip(" ,;:–—-")
 
 
 def derive_title(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
@@ -252,7 +79,7 @@ def derive_title(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
         the first clause. The longest complete phrase of it within MAX_TITLE_CHARS
         characters (see :func:`fit_title`). Never empty.
     """
-    return fit_title(_tidy_end(_gerund(_derive(repair_escapes(abstract), not_names))))
+    return fit_title(_tidy_end(gerund(_derive(repair_escapes(abstract), not_names))))
 
 
 def derive_titles(abstract: str) -> tuple[str, str | None]:
@@ -260,8 +87,8 @@ def derive_titles(abstract: str) -> tuple[str, str | None]:
     (None when no name leads): what a library falls back on when the name turns out to be the
     field's (store.ingest.title_library). One pass: the second costs a few clauses, not a derivation."""
     named, nameless = _derive_both(repair_escapes(abstract))
-    title = fit_title(_tidy_end(_gerund(named)))
-    return title, fit_title(_tidy_end(_gerund(nameless))) if nameless is not None else None
+    title = fit_title(_tidy_end(gerund(named)))
+    return title, fit_title(_tidy_end(gerund(nameless))) if nameless is not None else None
 
 
 # Where a phrase may end: before a clause ("that", "which", a comma) or a phrase that qualifies what
@@ -304,9 +131,9 @@ def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tupl
     long = expansion(abstract, found[0]) if found and found[0] not in not_names else ""
     if found and (found[0] in not_names or not own_name(abstract, *found, intros, long)):
         found = None
-    focus = _focus(abstract, [m for m in intros if not m.group().startswith(("and", "then"))])
-    nameless = _capitalized(focus) if focus else (
-        _contribution(abstract, intros) or _question(abstract) or _first_clause(abstract)
+    focus = focus_of(abstract, [m for m in intros if not m.group().startswith(("and", "then"))])
+    nameless = capitalized(focus) if focus else (
+        contribution(abstract, intros) or question_of(abstract) or first_clause(abstract)
         or trim_words(clean_phrase(abstract), WHOLE_TITLE_WORDS) or "(empty abstract)")
     if not found:
         return nameless, None
@@ -319,148 +146,18 @@ def _named(abstract: str, name: str, end: int, long: str, focus: str, intros: li
     if long:
         return f"{name}: {trim_words(long, WHOLE_TITLE_WORDS - 1)}"
     if focus:  # "This paper studies the use of NAME for X" names it already, if not cut away
-        titled = _capitalized(focus)
+        titled = capitalized(focus)
         return titled if name in titled else f"{name}: {trim_words(focus, WHOLE_TITLE_WORDS - 1)}"
-    for phrase in (_phrase_after(abstract, end), _intro_phrase(name, intros)):
-        if _informative(phrase):
+    for phrase in (phrase_after(abstract, end), intro_phrase(name, intros)):
+        if informative(phrase):
             return f"{name}: {trim_words(phrase, WHOLE_TITLE_WORDS - 1)}"
-    phrase = (_phrase_before(abstract, name, end) or _purpose_after(abstract, name, end)
-              or _what_it_does(abstract, name, end))
+    phrase = (phrase_before(abstract, name, end) or purpose_after(abstract, name, end)
+              or what_it_does(abstract, name, end))
     if phrase:
         return phrase
-    clause = _first_clause(abstract)
+    clause = first_clause(abstract)
     if len(clause.replace(name, "").split()) < 4:  # not "SparseTSF — This paper introduces SparseTSF"
         return name
     return f"{name} — {trim_words(clause, WHOLE_TITLE_WORDS - 1)}"
 
 
-# The question an abstract asks, where it names no contribution: real titles often ask it.
-_QUESTION = re.compile(r"(?:^|[.:;]\s+|\?\s+)((?:When|How|What|Why|Which|Can|Could|Does|Do|Is|Are|Should|Will|Would|"
-                       r"To what extent|In what)\b[^.?:;]{10,140}\?)")
-_POINTS_BACK = re.compile(r"\b(?:this|that|these|those|it|them)\?$", re.I)
-
-
-def _question(abstract: str) -> str:
-    """ "... raises a question: how do LLMs handle such trade-offs?" -> "How do LLMs handle such
-    trade-offs?"; "" if the abstract asks none that stands alone ("would it be encountered in practice?",
-    "what prevents us from doing this?")."""
-    m = _QUESTION.search(abstract)
-    if not m:
-        return ""
-    q = clean_phrase(m.group(1)).rstrip("?") + "?"
-    if not 4 <= len(q.split()) <= MAX_QUESTION_WORDS or _POINTS_BACK.search(q) or _ANAPHORA.match(q):
-        return ""
-    return q[0].upper() + q[1:]
-
-
-# What a name is, said before it: "a new architecture, HSTU, designed for X", "a tree search algorithm
-# based on Y, which we call *Volume-MCTS*", "a ... framework, dubbed RoboFlamingo, built upon Z".
-_NAMED_AS = re.compile(r",\s*(?:(?:which|that)\s+we\s+(?:call|term|dub|name|coin)|(?:dubbed|called|named|termed|coined))?"
-                       r"\s*(?:as\s+)?[\s*{}$\\]*(?:emph\{|textbf\{|textsc\{)?$")
-_INDEFINITE = re.compile(r"\b(?:an?)\s")
-_GOES_ON = re.compile(r"[*}$\s]*,?\s*((?:designed|built|tailored|developed)\s+(?:for|to|upon|on)\s+[^,.;]+|to\s+[a-z]+\s+[^,.;]+)")
-_FOR_PURPOSE = re.compile(r"[*}$\s]*\s+(for\s+[^,.;()]+)")
-
-
-def _phrase_before(abstract: str, name: str, end: int) -> str:
-    """ "NAME: a tree search algorithm based on Y" from "a tree search algorithm based on Y, which we
-    call NAME"; a phrase that says only "a new architecture" takes what follows the name too
-    ("designed for X", "to learn X"). "" if the name is not set off so."""
-    start = abstract.rfind(name, 0, end)
-    if start < 0:
-        return ""
-    sentence = max(abstract.rfind(". ", 0, start), -2) + 2
-    named = _NAMED_AS.search(abstract, sentence, start)
-    if not named:
-        return ""
-    articles = list(_INDEFINITE.finditer(abstract, sentence, named.start()))
-    if not articles:
-        return ""
-    begin = articles[-1].start()
-    if len(articles) > 1 and abstract[:begin].endswith(" as ") and "," not in abstract[articles[-2].start():begin]:
-        begin = articles[-2].start()  # "a novel formulation of SAM as a bilevel optimization problem"
-    phrase = clean_phrase(abstract[begin:named.start()])
-    if len(phrase.split()) < 2 or "(" in phrase and ")" not in phrase:
-        return ""
-    if not _informative(phrase) or len(phrase.split()) < 4:
-        more = _GOES_ON.match(abstract, end)
-        if more and not _BAD_START.match(more.group(1)) and not _ANAPHORA.search(more.group(1)):
-            phrase = f"{phrase} {clean_phrase(more.group(1))}"  # not "to address these issues"
-    return f"{name}: {trim_words(phrase, WHOLE_TITLE_WORDS - 1)}" if _informative(phrase) else ""
-
-
-def _what_it_does(abstract: str, name: str, end: int) -> str:
-    """ "DistillSpec: using knowledge distillation to better align …" from "we propose {\\em DistillSpec}
-    that uses knowledge distillation to better align …"; "" if no "which/that <verb>" follows the name."""
-    m = _DOES.match(abstract, end)
-    if not m:
-        return ""
-    said = clean_phrase(m.group(1))
-    phrase = verb_as_gerund(said)
-    return f"{name}: {trim_words(phrase, WHOLE_TITLE_WORDS - 1)}" if phrase != said and _informative(phrase) else ""
-
-
-_DOES = re.compile(r"[*}$\s]*,?\s*(?:which|that)\s+([a-z]+s\s+[^,.;]+)")
-_NOT_ACTIONS = frozenset("is has was does gives lies".split())
-
-
-def verb_as_gerund(phrase: str) -> str:
-    """ "uses X to Y" -> "using X to Y" (what follows "which"/"that" reads as a title in the gerund, as
-    real titles write it: "ReDiffuser: utilizing confidence estimation …"); other phrases as they are."""
-    verb, _, rest = phrase.partition(" ")
-    if not (verb.isalpha() and verb.islower() and verb.endswith("s")) or verb in _NOT_ACTIONS or verb.endswith("ss"):
-        return phrase
-    if verb.endswith("ies"):
-        base = verb[:-3] + "y"
-    elif verb.endswith(("sses", "shes", "ches", "xes", "zes")):
-        base = verb[:-2]
-    else:
-        base = verb[:-1]
-    purpose = f"To {base} {rest}".rstrip()
-    done = _gerund(purpose)
-    return done[0].lower() + done[1:] if done != purpose else phrase
-
-
-def _purpose_after(abstract: str, name: str, end: int) -> str:
-    """ "REMEDI for efficient and accurate estimation of differential entropy" from "we introduce REMEDI
-    for efficient and accurate estimation of ..."; "" if the name is not followed by such a purpose."""
-    m = _FOR_PURPOSE.match(abstract, end)
-    if not m:
-        return ""
-    purpose = clean_phrase(m.group(1))
-    return f"{name} {trim_words(purpose, WHOLE_TITLE_WORDS - 1)}" if len(purpose.split()) >= 3 and _informative(purpose[4:]) else ""
-
-
-# "To reduce the balancing error ..." (a purpose clause taken as the contribution) reads as a
-# title in the gerund, as real titles write it: "Reducing the balancing error ...".
-_TO_VERB = re.compile(r"To (?:([a-z]+ly) )?([a-z]+)\b(?!-)")
-_NOT_VERBS = frozenset("date this that these those the a an our its their what which whom such some all each "
-                       "one be".split())
-_PARTICLES = frozenset("on upon to in into out up down off with for from of about the a an".split())
-_DOUBLED = frozenset("embed submit commit admit omit permit transmit refer prefer infer occur control compel "
-                     "propel regret forget begin equip".split())
-
-
-def _gerund(title: str) -> str:
-    """ "To reduce X" -> "Reducing X", "To thoroughly diagnose X" -> "Thoroughly diagnosing X";
-    any other title as it is."""
-    m = _TO_VERB.match(title)
-    if m and m.group(1) and m.group(2) in _PARTICLES:  # "To rely on X": "rely" is the verb
-        m = _TO_VERB.match(title, 0, m.end(1))
-    if not m or m.group(2) in _NOT_VERBS:
-        return title
-    verb = m.group(2)
-    if verb.endswith("ie"):
-        ing = verb[:-2] + "ying"
-    elif verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
-        ing = verb[:-1] + "ing"
-    elif verb in _DOUBLED or re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):
-        ing = verb + verb[-1] + "ing"
-    else:
-        ing = verb + "ing"
-    lead = f"{m.group(1)} {ing}" if m.group(1) else ing
-    return lead[0].upper() + lead[1:] + title[m.end():]
-
-
-def _capitalized(phrase: str) -> str:
-    return trim_words(phrase[0].upper() + phrase[1:], WHOLE_TITLE_WORDS)
