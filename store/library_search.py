@@ -6,8 +6,6 @@
 
 from __future__ import annotations
 
-import bisect
-from dataclasses import dataclass, field
 import threading
 from pathlib import Path
 import random
@@ -17,9 +15,9 @@ import numpy as np
 
 from store.corpus import SOURCE_FILE
 from store.errors import PapersiftError
-from store.locations import PHRASE_CACHE_FILE
 from store.models import Annotation
-from store.search import phrasetext
+from store.search.phrasetext import PhraseSearch
+from store.search.result import SearchResult
 from store.search.query import Query, fold_name, parse_query
 from store.search.quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_matches
 from store.search.suggest import no_match
@@ -42,42 +40,6 @@ def _narrow(mask: np.ndarray, wanted: list[str], unwanted: list[str], matching) 
         mask &= ~matching(part)
 
 
-@dataclass
-class SearchResult:
-    """Papers (corpus indices) for a query: the result set first, then weaker matches.
-
-    The result set is what every command that acts on "the results" acts on (the count, select
-    all, ``list --query``, ``export --query``): for words, the papers holding every content word
-    (typos and word forms forgiven as the ranking forgives them, stop words not required; tags,
-    notes, keywords and titles count). After it come up to ``store.search.quick.WEAKER_SHOWN`` weaker matches, shown
-    apart and never counted: those holding most of the words, or, when no paper holds them all,
-    the best partial matches.
-    """
-
-    indices: np.ndarray
-    total: int
-    matched_terms: set[str] = field(default_factory=set)
-    errors: list[str] = field(default_factory=list)
-    full: int | None = None  # the result set's size (the head of indices); None: all of indices
-
-    def __post_init__(self) -> None:
-        if self.full is None:
-            self.full = len(self.indices)
-
-    @property
-    def matches(self) -> np.ndarray:
-        """The result set."""
-        return self.indices[:self.full]
-
-    @property
-    def weaker(self) -> int:
-        """How many weaker matches follow the set."""
-        return len(self.indices) - self.full
-
-    def __len__(self) -> int:
-        return len(self.indices)
-
-
 class SearchHost(Protocol):
     """What :class:`LibrarySearch` reads of the library it serves."""
 
@@ -98,144 +60,23 @@ class SearchHost(Protocol):
 class LibrarySearch:
     """search(), filters and sort orders: the part of :class:`~store.library.Library` that finds papers.
 
-    It owns the tables its filters and phrases build (``_folded``, ``_label_index``,
-    ``_venue_index``, ``_phrase_memo``); the Library drops them (:meth:`invalidate`) when its
-    corpus changes."""
+    It owns the tables its filters build (``_label_index``, ``_venue_index``) and its phrase search
+    (:class:`~store.search.phrasetext.PhraseSearch`); the Library drops them (:meth:`invalidate`)
+    when its corpus changes."""
 
     def __init__(self, library: SearchHost) -> None:
         self._lib = library
         self._tables_lock = threading.Lock()
-        self._folded: tuple | None = None  # phrase texts (see _folded_corpus)
-        self._phrase_memo: tuple | None = None  # the last phrase's papers (_phrase_hits)
+        self.phrases = PhraseSearch(library)  # "phrase" filters (and the folded texts they keep)
         self._label_index: dict[str, tuple[list[str], list[np.ndarray]]] = {}  # author:, kw:, file: filters
         self._venue_index: tuple[list[str], np.ndarray, np.ndarray] | None = None  # venue: and year: filters
         self._shuffle_seed = random.randrange(1 << 30)
 
     def invalidate(self) -> None:
         """Drop the tables (the corpus changed)."""
-        self._folded = None
-        self._phrase_memo = None
+        self.phrases.invalidate()
         self._label_index = {}
         self._venue_index = None
-
-    def _folded_corpus(self) -> tuple:
-        """(corpus, its generation, texts, starts): every paper's phrase text (see
-        :func:`phrase_text`), UTF-8, one after another with a newline between (a phrase never
-        holds one), and where each starts (n + 1 offsets). Kept: for phrases the index cannot
-        narrow (see :meth:`_phrase_candidates`).
-
-        Papers are read one at a time and not kept, and the texts are bytes: at 300k papers a
-        list of parsed papers and str texts grew the session by 1.2 GB, and one str with a
-        single astral character (𝒪) would take four bytes a character. UTF-8 substring search
-        finds exactly what str search finds. They are kept on disk too (a disposable cache, for
-        this corpus generation): folding them takes ~9 s at 300k papers, reading them back ~0.3 s.
-        """
-        corpus = self._lib.corpus  # a search thread may build this while the app installs a new corpus
-        folded = self._folded
-        if not phrasetext.folded_for(folded, corpus):
-            # Typing '"diffusion' starts a worker a keystroke: each folded every text at once
-            # (8 keystrokes at 30k papers: 7 s and +230 MB, where one fold takes 1 s).
-            with self._tables_lock:
-                folded = self._folded
-                if not phrasetext.folded_for(folded, corpus):
-                    # An import changes this corpus in place, then saves it under a new generation:
-                    # texts folded meanwhile are for the generation they started from, never later.
-                    generation = corpus.generation
-                    read = phrasetext.read_phrase_cache(self._lib.folder / PHRASE_CACHE_FILE, generation, len(corpus))
-                    if read is None:
-                        read = phrasetext.fold_corpus(corpus)
-                        if generation and corpus.generation == generation:
-                            phrasetext.write_phrase_cache(self._lib.folder / PHRASE_CACHE_FILE, generation, *read)
-                    folded = self._folded = (corpus, generation, *read)
-        return folded
-
-    def _scan_folded(self, phrase: str, folded: tuple) -> np.ndarray:
-        """A mask of the papers whose phrase text holds the (folded) phrase: bytes.find over all
-        of them (``folded``: :meth:`_folded_corpus`), one find per paper that holds it."""
-        _, _, data, starts = folded
-        needle = phrase.encode()
-        found = []
-        pos = data.find(needle)
-        while pos >= 0:
-            d = bisect.bisect_right(starts, pos) - 1  # a third of np.searchsorted's cost per call
-            found.append(d)
-            pos = data.find(needle, starts[d + 1])
-        hit = np.zeros(len(starts) - 1, dtype=bool)
-        hit[found] = True
-        return hit
-
-    def _phrase_candidates(self, phrase: str) -> np.ndarray | None:
-        """A mask of the papers that can hold a folded phrase, from the index; None when no
-        word of it narrows the search.
-
-        A phrase matches inside a text, so its first word may end a longer word and its last
-        may begin one; the words between are whole words of the text, and the index holds each
-        of them as a term (an ASCII word of letters and digits is a term of its own). The last
-        word narrows by its completions (3+ characters: a shorter prefix is in most papers).
-        """
-        words = phrase.split(" ")
-        if len(words) < 2:
-            return None
-        vocabulary, offsets, docs = self._lib.index.vocabulary, self._lib.index.offsets, self._lib.index.docs
-        mask = None
-        for k, word in enumerate(words[1:], start=1):
-            last = k == len(words) - 1
-            if not (word.isascii() and word.isalnum()) or (last and len(word) < 3):
-                continue
-            if last:
-                terms = vocabulary.terms.completions(word)
-            else:
-                tid = vocabulary.terms.find(word)
-                terms = range(0) if tid is None else range(tid, tid + 1)
-            has = np.zeros(len(self._lib.corpus), dtype=bool)
-            for tid in terms:
-                has[docs[offsets[tid]:offsets[tid + 1]]] = True
-            mask = has if mask is None else mask & has
-        return mask
-
-    def _phrase_mask(self, phrase: str, mask: np.ndarray, notes: dict[int, str]) -> np.ndarray:
-        """The papers of ``mask`` whose title, keywords, abstract or note hold the phrase (case and
-        white space ignored). Before every paper's text is folded, the index's candidates (or the
-        few papers other filters leave) are read one at a time and not kept; when there are many,
-        every paper's text is folded once and kept (as bytes), and looked up there from then on."""
-        ph = " ".join(phrase.casefold().split())
-        candidates = self._phrase_candidates(ph)
-        folded = phrasetext.folded_for(self._folded, self._lib.corpus)
-        check = np.flatnonzero(mask if candidates is None else mask & candidates)
-        # A paper read costs ~25 µs, a folded text tested ~1 µs, a pass over all of them ~0.5 ns a byte.
-        if not folded and len(check) <= max(phrasetext.PHRASE_READ_MAX, len(mask) // 10):
-            keep = np.zeros(len(mask), dtype=bool)
-            peek = self._lib.corpus.papers.peek
-            keep[[i for i in check.tolist() if ph in phrasetext.phrase_text(peek(i))]] = True
-        else:
-            keep = self._phrase_hits(ph, candidates) & mask
-        for i, note in notes.items():
-            if i is not None and mask[i] and ph in note:
-                keep[i] = True
-        return keep
-
-    def _phrase_hits(self, ph: str, candidates: np.ndarray | None) -> np.ndarray:
-        """Every paper whose folded text holds a folded phrase (a mask), remembered for the next
-        phrase: typing extends a phrase, and a longer one is only in the papers that hold the
-        shorter, so only those are tested again (at 300k papers ~1 µs each, where a pass over
-        every text costs ~150 ms)."""
-        folded = self._folded_corpus()
-        _, _, data, starts = folded
-        memo = self._phrase_memo  # kept with the texts it was found in: never another corpus's, or generation's
-        if memo is not None and memo[0] is folded and memo[1] in ph:
-            pool = memo[2] if candidates is None else memo[2] & candidates
-        elif candidates is not None and np.count_nonzero(candidates) <= len(candidates) // 4:
-            pool = candidates
-        else:
-            pool = None
-        if pool is None:
-            hits = self._scan_folded(ph, folded)
-        else:
-            needle = ph.encode()
-            hits = np.zeros(len(starts) - 1, dtype=bool)
-            hits[[i for i in np.flatnonzero(pool).tolist() if data.find(needle, starts[i], starts[i + 1]) >= 0]] = True
-        self._phrase_memo = (folded, ph, hits)
-        return hits
 
     def _labels(self, field: str) -> tuple[list[str], list[np.ndarray]]:
         """The distinct labels of a field, folded (case and accents dropped), and for each the
@@ -244,7 +85,7 @@ class LibrarySearch:
         keystroke at 300k papers when it looked at each paper's names."""
         tables = self._label_index
         if field not in tables:
-            with self._tables_lock:  # one build, however many keystrokes' workers ask (see _folded_corpus)
+            with self._tables_lock:  # one build, however many keystrokes' workers ask (as PhraseSearch builds its texts)
                 tables = self._label_index
                 if field not in tables:
                     tables[field] = self._source_files() if field == "files" else self._label_table(field)
@@ -300,7 +141,7 @@ class LibrarySearch:
         and each paper's year (0: none): a venue: or year: filter compares arrays, not papers."""
         table = self._venue_index
         if table is None:
-            with self._tables_lock:  # one build, however many keystrokes' workers ask (see _folded_corpus)
+            with self._tables_lock:  # one build, however many keystrokes' workers ask (as PhraseSearch builds its texts)
                 table = self._venue_index
                 if table is None:
                     names: dict[str, int] = {}
@@ -410,7 +251,7 @@ class LibrarySearch:
             return
         notes = {self._lib.corpus.index_of(pid): " ".join(a.note.casefold().split()) for pid, a in anns.items() if a.note}
         for phrase in q.phrases:
-            mask &= self._phrase_mask(phrase, mask, notes)
+            mask &= self.phrases.mask(phrase, mask, notes)
 
     def _nothing_matches(self, q: Query, anns: Mapping[str, Annotation]) -> list[str]:
         """For each tag:, kw:, author: or venue: value no paper has: say so, with the nearest value

@@ -1,16 +1,29 @@
-"""The text a "phrase" search scans: each paper's title, keywords and abstract as the reader shows
-them, case-folded; folded for the whole library at once when a phrase cannot be narrowed by the
-index, and kept on disk for the next session.
+"""Phrase search: the text a "phrase" is looked for in (each paper's title, keywords and abstract as
+the reader shows them, case-folded), folded for the whole library at once when the index cannot
+narrow a phrase and kept on disk for the next session, and :class:`PhraseSearch`, which finds the
+papers holding a phrase.
 """
 
 from __future__ import annotations
 
+import bisect
+import threading
 from array import array
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
 
 from store.annotations.atomic import atomic_write_chunks
 from store.errors import PapersiftError
+from store.locations import PHRASE_CACHE_FILE
 from store.search.packfile import PackReader, pack, stamp_matches, stamped
 from store.text import display_safe
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from store.corpus import Corpus
+    from store.search.index import SearchIndex
 
 # A phrase filter reads at most this many candidate papers one by one (or a tenth of the library);
 # with more, it folds every paper's text once and keeps it (~350 MB at 300k papers).
@@ -88,3 +101,149 @@ def read_phrase_cache(path, generation: str, n: int) -> tuple[bytearray, array] 
 def folded_for(folded: tuple | None, corpus) -> bool:
     """Whether folded phrase texts (``LibrarySearch._folded``) are this corpus's, as it is now."""
     return folded is not None and folded[0] is corpus and folded[1] == corpus.generation
+
+
+class PhraseHost(Protocol):
+    """What :class:`PhraseSearch` reads of the library it serves."""
+
+    folder: Path
+    corpus: Corpus
+
+    @property
+    def index(self) -> SearchIndex: ...
+
+
+class PhraseSearch:
+    """The papers holding a "phrase": the index's candidates read one at a time while they are few,
+    else every paper's folded text, built once (kept on disk too) and looked up from then on. Owns
+    those texts and the last phrase's papers; the library drops them (:meth:`invalidate`) when its
+    corpus changes."""
+
+    def __init__(self, library: PhraseHost) -> None:
+        self._lib = library
+        self._lock = threading.Lock()
+        self._folded: tuple | None = None  # phrase texts (see _folded_corpus)
+        self._phrase_memo: tuple | None = None  # the last phrase's papers (_phrase_hits)
+
+    def invalidate(self) -> None:
+        self._folded = None
+        self._phrase_memo = None
+
+    def _folded_corpus(self) -> tuple:
+        """(corpus, its generation, texts, starts): every paper's phrase text (see
+        :func:`phrase_text`), UTF-8, one after another with a newline between (a phrase never
+        holds one), and where each starts (n + 1 offsets). Kept: for phrases the index cannot
+        narrow (see :meth:`_phrase_candidates`).
+
+        Papers are read one at a time and not kept, and the texts are bytes: at 300k papers a
+        list of parsed papers and str texts grew the session by 1.2 GB, and one str with a
+        single astral character (𝒪) would take four bytes a character. UTF-8 substring search
+        finds exactly what str search finds. They are kept on disk too (a disposable cache, for
+        this corpus generation): folding them takes ~9 s at 300k papers, reading them back ~0.3 s.
+        """
+        corpus = self._lib.corpus  # a search thread may build this while the app installs a new corpus
+        folded = self._folded
+        if not folded_for(folded, corpus):
+            # Typing '"diffusion' starts a worker a keystroke: each folded every text at once
+            # (8 keystrokes at 30k papers: 7 s and +230 MB, where one fold takes 1 s).
+            with self._lock:
+                folded = self._folded
+                if not folded_for(folded, corpus):
+                    # An import changes this corpus in place, then saves it under a new generation:
+                    # texts folded meanwhile are for the generation they started from, never later.
+                    generation = corpus.generation
+                    read = read_phrase_cache(self._lib.folder / PHRASE_CACHE_FILE, generation, len(corpus))
+                    if read is None:
+                        read = fold_corpus(corpus)
+                        if generation and corpus.generation == generation:
+                            write_phrase_cache(self._lib.folder / PHRASE_CACHE_FILE, generation, *read)
+                    folded = self._folded = (corpus, generation, *read)
+        return folded
+
+    def _scan_folded(self, phrase: str, folded: tuple) -> np.ndarray:
+        """A mask of the papers whose phrase text holds the (folded) phrase: bytes.find over all
+        of them (``folded``: :meth:`_folded_corpus`), one find per paper that holds it."""
+        _, _, data, starts = folded
+        needle = phrase.encode()
+        found = []
+        pos = data.find(needle)
+        while pos >= 0:
+            d = bisect.bisect_right(starts, pos) - 1  # a third of np.searchsorted's cost per call
+            found.append(d)
+            pos = data.find(needle, starts[d + 1])
+        hit = np.zeros(len(starts) - 1, dtype=bool)
+        hit[found] = True
+        return hit
+
+    def _phrase_candidates(self, phrase: str) -> np.ndarray | None:
+        """A mask of the papers that can hold a folded phrase, from the index; None when no
+        word of it narrows the search.
+
+        A phrase matches inside a text, so its first word may end a longer word and its last
+        may begin one; the words between are whole words of the text, and the index holds each
+        of them as a term (an ASCII word of letters and digits is a term of its own). The last
+        word narrows by its completions (3+ characters: a shorter prefix is in most papers).
+        """
+        words = phrase.split(" ")
+        if len(words) < 2:
+            return None
+        vocabulary, offsets, docs = self._lib.index.vocabulary, self._lib.index.offsets, self._lib.index.docs
+        mask = None
+        for k, word in enumerate(words[1:], start=1):
+            last = k == len(words) - 1
+            if not (word.isascii() and word.isalnum()) or (last and len(word) < 3):
+                continue
+            if last:
+                terms = vocabulary.terms.completions(word)
+            else:
+                tid = vocabulary.terms.find(word)
+                terms = range(0) if tid is None else range(tid, tid + 1)
+            has = np.zeros(len(self._lib.corpus), dtype=bool)
+            for tid in terms:
+                has[docs[offsets[tid]:offsets[tid + 1]]] = True
+            mask = has if mask is None else mask & has
+        return mask
+
+    def mask(self, phrase: str, mask: np.ndarray, notes: dict[int, str]) -> np.ndarray:
+        """The papers of ``mask`` whose title, keywords, abstract or note hold the phrase (case and
+        white space ignored). Before every paper's text is folded, the index's candidates (or the
+        few papers other filters leave) are read one at a time and not kept; when there are many,
+        every paper's text is folded once and kept (as bytes), and looked up there from then on."""
+        ph = " ".join(phrase.casefold().split())
+        candidates = self._phrase_candidates(ph)
+        folded = folded_for(self._folded, self._lib.corpus)
+        check = np.flatnonzero(mask if candidates is None else mask & candidates)
+        # A paper read costs ~25 µs, a folded text tested ~1 µs, a pass over all of them ~0.5 ns a byte.
+        if not folded and len(check) <= max(PHRASE_READ_MAX, len(mask) // 10):
+            keep = np.zeros(len(mask), dtype=bool)
+            peek = self._lib.corpus.papers.peek
+            keep[[i for i in check.tolist() if ph in phrase_text(peek(i))]] = True
+        else:
+            keep = self._phrase_hits(ph, candidates) & mask
+        for i, note in notes.items():
+            if i is not None and mask[i] and ph in note:
+                keep[i] = True
+        return keep
+
+    def _phrase_hits(self, ph: str, candidates: np.ndarray | None) -> np.ndarray:
+        """Every paper whose folded text holds a folded phrase (a mask), remembered for the next
+        phrase: typing extends a phrase, and a longer one is only in the papers that hold the
+        shorter, so only those are tested again (at 300k papers ~1 µs each, where a pass over
+        every text costs ~150 ms)."""
+        folded = self._folded_corpus()
+        _, _, data, starts = folded
+        memo = self._phrase_memo  # kept with the texts it was found in: never another corpus's, or generation's
+        if memo is not None and memo[0] is folded and memo[1] in ph:
+            pool = memo[2] if candidates is None else memo[2] & candidates
+        elif candidates is not None and np.count_nonzero(candidates) <= len(candidates) // 4:
+            pool = candidates
+        else:
+            pool = None
+        if pool is None:
+            hits = self._scan_folded(ph, folded)
+        else:
+            needle = ph.encode()
+            hits = np.zeros(len(starts) - 1, dtype=bool)
+            hits[[i for i in np.flatnonzero(pool).tolist() if data.find(needle, starts[i], starts[i + 1]) >= 0]] = True
+        self._phrase_memo = (folded, ph, hits)
+        return hits
