@@ -249,22 +249,24 @@ def _grouped(body: str) -> str:
     return body if _ONE_TERM.fullmatch(body) else "(" + body + ")"
 
 
+def _fraction(m: re.Match) -> str:
+    """One innermost ``\\frac{a}{b}`` as a/b, grouped (see :func:`_fractions`)."""
+    inner = _grouped(m.group(1)) + "/" + _grouped(m.group(2))
+    before = m.string[m.start() - 1:m.start()]
+    beside = bool(_FACTOR_NEXT.match(m.string, m.end())) or before.isalnum() or before == ")"
+    return "(" + inner + ")" if beside else inner
+
+
 def _fractions(src: str) -> str:
     """Fractions as a/b and roots as √x in math source, grouped where a line needs it: a compound
     numerator, denominator or radicand in parentheses, and a fraction beside another factor too."""
-    if "frac" in src:
-        for _ in range(4):  # nested fractions, innermost first
-            def frac(m: re.Match) -> str:
-                inner = _grouped(m.group(1)) + "/" + _grouped(m.group(2))
-                before = m.string[m.start() - 1:m.start()]
-                beside = bool(_FACTOR_NEXT.match(m.string, m.end())) or (before.isalnum() or before == ")")
-                return "(" + inner + ")" if beside else inner
-            new = _FRAC.sub(frac, src)
-            if new == src:
-                break
-            src = new
+    for _ in range(4 if "frac" in src else 0):  # nested fractions, innermost first
+        new = _FRAC.sub(_fraction, src)
+        if new == src:
+            break
+        src = new
     if "sqrt" in src:
-        src = _SQRT.sub(lambda m: "√" + _grouped(m.group(1)) if m.group(1) is not None else "√" + m.group(2), src)
+        src = _SQRT.sub(lambda m: "√" + (_grouped(m.group(1)) if m.group(1) is not None else m.group(2)), src)
     return src
 
 

@@ -173,7 +173,6 @@ def test_every_reference_format_round_trips_the_triage(lib, tmp_path, seeds_dir)
 
 
 def test_a_markdown_list_is_not_read_back(lib, tmp_path):
-    import pytest
 
     from store.errors import InputError
     from store.exchange.export import export_text
