@@ -32,6 +32,7 @@ from store.search.packfile import stamp_matches, stamped
 from store.library_discovery import Discovery
 from store.library_papers import PaperChanges
 from store.library_search import SORTS, LibrarySearch, SearchResult  # noqa: F401 (re-exported)
+from store.search.query import Query
 from store.library_marks import Marks
 from store.library_stats import LibraryStats
 from store.removal import redo_corpus, remove_papers
@@ -39,68 +40,21 @@ from store.search.index import SearchIndex
 from store.text import counted
 
 if TYPE_CHECKING:
-    pass
+    from store.discovery.similar import Similarity
+    from store.ingest.importer import ImportSummary
+    from store.library_discovery import Recommendation
 
 BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded by a backup
 # In a corpus line (see stats): a merged variant (only variants have a similarity).
 
 
 
-class _Face:
-    """A Library method or property that is one of its parts' (``similar = _Face("discovery")`` is
-    ``lib.discovery.similar``): the facade names what it offers, the part does it."""
-
-    def __init__(self, part: str) -> None:
-        self.part = part
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, lib: object, owner: type | None = None):
-        if lib is None:  # Library.search: a function of a library, as a method is
-            return lambda lib, *args, **kwargs: getattr(getattr(lib, self.part), self.name)(*args, **kwargs)
-        return getattr(getattr(lib, self.part), self.name)
-
-
 class Library:
     """A library folder: ``corpus.jsonl``, ``annotations.json``, an index cache, backups.
 
     The facade the CLI and the app use. Annotations, the corpus and the index are its own; its
-    parts do the rest, and the names below are their methods offered as the Library's."""
-
-    # the papers changing (store.library_papers)
-    import_paths = _Face("papers")
-    titles_outdated = _Face("papers")
-    retitle = _Face("papers")
-    dedup_report = _Face("papers")
-    split = _Face("papers")
-    # search (store.library_search)
-    search = _Face("finder")
-    filter_tables_ready = _Face("finder")
-    # more like this, recommendations, topics (store.library_discovery)
-    similarity = _Face("discovery")
-    similarity_ready = _Face("discovery")
-    last_recommendations = _Face("discovery")
-    build_similarity_elsewhere = _Face("discovery")
-    similarity_cache_fresh = _Face("discovery")
-    load_similarity_cache = _Face("discovery")
-    prepare_similarity_cache = _Face("discovery")
-    similar = _Face("discovery")
-    recommend = _Face("discovery")
-    topics = _Face("discovery")
-    topic_summary = _Face("discovery")
-    # marks: status, stars, tags, notes (store.library_marks)
-    set_status = _Face("marks")
-    set_star = _Face("marks")
-    bump_star = _Face("marks")
-    add_tags = _Face("marks")
-    remove_tags = _Face("marks")
-    set_note = _Face("marks")
-    rename_tag = _Face("marks")
-    merge_tags = _Face("marks")
-    # counts (store.library_stats)
-    stats = _Face("counts")
-    triage_timeline = _Face("counts")
+    parts do the rest, and each method they do is written out below as one call to its part, so
+    "go to definition" and the type checker land on the code that runs."""
 
     def __init__(self, folder: Path | str):
         self.folder = Path(folder).expanduser()
@@ -164,12 +118,105 @@ class Library:
     def __len__(self) -> int:
         return len(self.corpus)
 
+    # ---------------------------------------------- the papers changing (store.library_papers)
+    def import_paths(self, paths: Iterable[Path | str], progress: Callable[[int, int], None] | None = None,
+                     replace_sample: bool = False) -> ImportSummary:
+        return self.papers.import_paths(paths, progress, replace_sample)
+
+    @property
+    def titles_outdated(self) -> bool:
+        return self.papers.titles_outdated
+
+    def retitle(self) -> tuple[int, int]:
+        return self.papers.retitle()
+
+    def dedup_report(self) -> list[dict[str, object]]:
+        return self.papers.dedup_report()
+
+    def split(self, key: str) -> list[Paper]:
+        return self.papers.split(key)
+
+    # --------------------------------------------------------- search (store.library_search)
+    def search(self, text: str = "", sort: str = "import", limit: int | None = None) -> SearchResult:
+        return self.finder.search(text, sort, limit)
+
+    def filter_tables_ready(self, q: Query) -> bool:
+        return self.finder.filter_tables_ready(q)
+
+    # ------------------- more like this, recommendations, topics (store.library_discovery)
+    @property
+    def similarity(self) -> Similarity:
+        return self.discovery.similarity
+
+    @property
+    def similarity_ready(self) -> bool:
+        return self.discovery.similarity_ready
+
+    @property
+    def last_recommendations(self) -> dict[str, Recommendation]:
+        return self.discovery.last_recommendations
+
+    def build_similarity_elsewhere(self, run: Callable[[], object]) -> None:
+        self.discovery.build_similarity_elsewhere(run)
+
+    def similarity_cache_fresh(self) -> bool:
+        return self.discovery.similarity_cache_fresh()
+
+    def load_similarity_cache(self) -> bool:
+        return self.discovery.load_similarity_cache()
+
+    def prepare_similarity_cache(self) -> bool:
+        return self.discovery.prepare_similarity_cache()
+
+    def similar(self, key: str, limit: int = 10) -> list[tuple[Paper, float]]:
+        return self.discovery.similar(key, limit)
+
+    def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]:
+        return self.discovery.recommend(tag, limit)
+
+    def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
+        return self.discovery.topics(k)
+
+    def topic_summary(self, k: int | None = None) -> list[dict[str, object]]:
+        return self.discovery.topic_summary(k)
+
+    # ---------------------------------- marks: status, stars, tags, notes (store.library_marks)
+    def set_status(self, paper_ids: Iterable[str], status: str) -> int:
+        return self.marks.set_status(paper_ids, status)
+
+    def set_star(self, paper_ids: Iterable[str], star: int) -> int:
+        return self.marks.set_star(paper_ids, star)
+
+    def bump_star(self, paper_ids: Iterable[str], delta: int) -> int:
+        return self.marks.bump_star(paper_ids, delta)
+
+    def add_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> int:
+        return self.marks.add_tags(paper_ids, tags)
+
+    def remove_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> int:
+        return self.marks.remove_tags(paper_ids, tags)
+
+    def set_note(self, paper_id: str, note: str) -> int:
+        return self.marks.set_note(paper_id, note)
+
+    def rename_tag(self, old: str, new: str) -> int:
+        return self.marks.rename_tag(old, new)
+
+    def merge_tags(self, sources: Iterable[str], target: str, action: str = "merge-tags") -> int:
+        return self.marks.merge_tags(sources, target, action)
+
+    # ------------------------------------------------------------ counts (store.library_stats)
+    def stats(self) -> dict[str, object]:
+        return self.counts.stats()
+
+    def triage_timeline(self, buckets: int = 30) -> tuple[list[int], str, str]:
+        return self.counts.triage_timeline(buckets)
+
     # ------------------------------------------------------------------- index
     def _invalidate_index(self) -> None:
         self._index = None
         self.discovery.invalidate()
         self.finder.invalidate()
-        self.__dict__.pop("_ann_tokens", None)  # tag/note tokens cached with corpus indices
 
     @property
     def index(self) -> SearchIndex:

@@ -27,6 +27,8 @@ from store.text import search_tokens
 if TYPE_CHECKING:
     from store.corpus import Corpus
     from store.models import Paper
+    from store.discovery.similar import Similarity
+    from store.library_discovery import Recommendation
     from store.search.index import SearchIndex
 
 SORTS = ("import", "status", "star", "random", "recommended")
@@ -54,7 +56,10 @@ class SearchHost(Protocol):
 
     def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]: ...
 
-    def recommend(self, tag: str | None = None, limit: int = 20) -> list: ...
+    def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]: ...
+
+    @property
+    def similarity(self) -> Similarity: ...
 
 
 class LibrarySearch:
@@ -71,12 +76,16 @@ class LibrarySearch:
         self._label_index: dict[str, tuple[list[str], list[np.ndarray]]] = {}  # author:, kw:, file: filters
         self._venue_index: tuple[list[str], np.ndarray, np.ndarray] | None = None  # venue: and year: filters
         self._shuffle_seed = random.randrange(1 << 30)
+        # Tag and note tokens per paper, with the corpus position they were found at: dropped with
+        # the other tables when the corpus changes (a removal moves every later paper's position).
+        self._ann_tokens: dict[str, tuple[tuple[tuple[str, ...], str], int | None, set[str]]] = {}
 
     def invalidate(self) -> None:
         """Drop the tables (the corpus changed)."""
         self.phrases.invalidate()
         self._label_index = {}
         self._venue_index = None
+        self._ann_tokens = {}
 
     def _labels(self, field: str) -> tuple[list[str], list[np.ndarray]]:
         """The distinct labels of a field, folded (case and accents dropped), and for each the
@@ -273,7 +282,7 @@ class LibrarySearch:
         """Per query word, papers whose tags or note contain it (prefix match)."""
         # Tokens per paper, cached by the (tags, note) they came from: a keystroke
         # re-tokenizes only annotations that changed since the last search.
-        cache: dict[str, tuple[tuple, int | None, set[str]]] = self.__dict__.setdefault("_ann_tokens", {})
+        cache = self._ann_tokens
         texts = []
         for pid, a in anns.items():
             if not (a.tags or a.note):
@@ -331,7 +340,7 @@ class LibrarySearch:
             except PapersiftError as exc:
                 q.errors.append(str(exc))
                 return np.arange(0)
-            order = np.argsort(-self.similarity.scores(doc))
+            order = np.argsort(-self._lib.similarity.scores(doc))
             return order[order != doc][:200]
         try:
             recs = self._lib.recommend(None if q.recommend == "stars" else q.recommend, limit=len(self._lib.corpus))
