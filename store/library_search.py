@@ -121,7 +121,7 @@ class LibrarySearch:
                   "files": q.files or q.not_files}
         if any(used and field not in self._label_index for field, used in wanted.items()):
             return False
-        return not ((q.venues or q.not_venues or q.year) and self._venue_index is None)
+        return not ((q.venues or q.not_venues or q.year or q.not_year) and self._venue_index is None)
 
     def _source_files(self) -> tuple[list[str], list[np.ndarray]]:
         """The source files' names (casefolded) and the papers read from each, for file: (a
@@ -185,11 +185,11 @@ class LibrarySearch:
         return mask
 
     def _by_annotation(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        if not (q.statuses or q.star is not None or q.tags or q.not_tags):
+        if not q.has_annotation_filters:
             return
 
         def passes(a: Annotation) -> bool:
-            return ((not q.statuses or a.status in q.statuses) and q.star_ok(a.star)
+            return (q.status_ok(a.status) and q.star_ok(a.star)
                     and all(t in a.tags for t in q.tags) and not any(t in a.tags for t in q.not_tags))
 
         # An unannotated paper is a default annotation: decide it once, then look
@@ -202,14 +202,17 @@ class LibrarySearch:
         mask &= passing
 
     def _by_topic(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        if not q.topics:
+        if not (q.topics or q.not_topics):
             return
         labels, names = self._lib.topics()
-        unknown = sorted(t for t in q.topics if t not in names)
+        unknown = sorted(t for t in q.topics | q.not_topics if t not in names)
         if unknown:
             q.errors.append(f"no topic {', '.join(map(str, unknown))} here: topics run 0-{max(names)} "
                             f"(b in the app, or `papersift topics`, lists them)")
-        mask &= np.isin(labels, list(q.topics))
+        if q.topics:
+            mask &= np.isin(labels, list(q.topics))
+        if q.not_topics:
+            mask &= ~np.isin(labels, list(q.not_topics))
 
     def _by_id(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
         for keys, keep in ((q.ids, True), (q.not_ids, False)):
@@ -243,24 +246,29 @@ class LibrarySearch:
             _narrow(mask, q.files, q.not_files, lambda part: self._by_label("files", part))
 
     def _by_venue_and_year(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        if not (q.venues or q.not_venues or q.year):
+        if not (q.venues or q.not_venues or q.year or q.not_year):
             return
         names, _, years = self._venues_and_years()
         if (q.venues or q.not_venues) and not names:
             q.errors.append("no paper here names its venue (it comes from a dump's header line, "
                             "such as 'NeurIPS 2026 Papers', or the input's fields)")
         _narrow(mask, q.venues, q.not_venues, self._by_venue)
-        if q.year:
+        if q.year or q.not_year:
             if not years.any():
                 q.errors.append("no paper here has a year (it comes from a dump's header line or the input's fields)")
-            mask &= (years > 0) & q.year[0](years, q.year[1])
+            if q.year:
+                mask &= (years > 0) & q.year[0](years, q.year[1])
+            if q.not_year:  # a paper without a year is not of the year left out
+                mask &= ~((years > 0) & q.not_year[0](years, q.not_year[1]))
 
     def _by_phrases(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        if not q.phrases:
+        if not (q.phrases or q.not_phrases):
             return
         notes = {self._lib.corpus.index_of(pid): " ".join(a.note.casefold().split()) for pid, a in anns.items() if a.note}
         for phrase in q.phrases:
             mask &= self.phrases.mask(phrase, mask, notes)
+        for phrase in q.not_phrases:
+            mask &= ~self.phrases.mask(phrase, mask, notes)
 
     def _nothing_matches(self, q: Query, anns: Mapping[str, Annotation]) -> list[str]:
         """For each tag:, kw:, author: or venue: value no paper has: say so, with the nearest value

@@ -28,12 +28,19 @@ SIMILAR_CACHE_FILE = "similar.cache"  # the more-like-this model (numpy .npz); d
 PHRASE_CACHE_FILE = "phrases.cache"  # every paper's folded text, for "phrase" search; disposable
 DRAFTS_FILE = "note-drafts.json"  # note editor text not yet saved (store.annotations.drafts)
 LOCK_FILE = ".lock"
+LOG_FILE = "papersift.log"  # what went wrong in a session, with its traceback (store.logbook)
 BACKUP_DIR = "backups"
 
 
 def is_library_dir(path: Path) -> bool:
     """Whether a folder is a papersift library (its lock file and corpus or annotations)."""
     return (path / LOCK_FILE).exists() and ((path / CORPUS_FILE).exists() or (path / ANNOTATIONS_FILE).exists())
+
+
+def holds_library(path: Path) -> bool:
+    """Whether a folder holds a library's data (its corpus or annotations, in any version): a
+    library whose lock file is gone still counts, so that doctor can look at it."""
+    return any((path / name).exists() for name in (CORPUS_FILE, CORPUS_FILE_V1, ANNOTATIONS_FILE))
 
 
 def library_dir(folder: Path | str | None = None) -> Path:

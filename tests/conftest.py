@@ -26,13 +26,28 @@ def lib(tmp_path):
     return Library.open(tmp_path / "lib")
 
 
+def _commands_that_need_a_library() -> set[str]:
+    from tui.cli import command_names
+    return set(command_names()) - {"open", "import", "serve"}
+
+
+_NOT_CREATING = _commands_that_need_a_library()
+
+
 @pytest.fixture
 def run_cli(tmp_path):
     """Run the real `papersift` console script in a subprocess on a temp library."""
     libdir = tmp_path / "cli-lib"
 
-    def run(*args: str, input: str | None = None, library: Path | None = None, check: bool = True):
-        env = {**os.environ, "PAPERSIFT_LIBRARY": str(library or libdir), "COLUMNS": "160", "NO_COLOR": "1"}
+    def run(*args: str, input: str | None = None, library: Path | None = None, check: bool = True,
+            seed: bool = True):
+        # Only the app's first start and an import make a library: a test whose first command is
+        # another one gets the library the app's first start makes (the sample), unless ``seed`` is False.
+        folder = library or libdir
+        if seed and args and args[0] in _NOT_CREATING and not folder.exists():
+            from store import Library
+            Library.open(folder)
+        env = {**os.environ, "PAPERSIFT_LIBRARY": str(folder), "COLUMNS": "160", "NO_COLOR": "1"}
         proc = subprocess.run(run.cmd + list(args), capture_output=True, text=True, env=env, input=input, timeout=120)
         if check and proc.returncode != 0:
             raise AssertionError(f"papersift {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")

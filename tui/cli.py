@@ -78,9 +78,10 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name: str, help_: str, fmt: tuple[str, ...] | None = ("table", "plain", "json"), *,
-            run: Callable, library: bool = True) -> argparse.ArgumentParser:
+            run: Callable, library: bool = True, creates: bool = False) -> argparse.ArgumentParser:
         """One subcommand: ``run(library, args, opened)`` runs it (``run(args)`` when ``library`` is
-        False: it works on the folder, as doctor must when the library cannot be opened)."""
+        False: it works on the folder, as doctor must when the library cannot be opened). Only a
+        command that ``creates`` makes a library where there is none; the others say there is none."""
         if names is not None:
             names.append(name)
         if only is not None and name != only:
@@ -88,7 +89,7 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
         p = sub.add_parser(name, help=help_, description=help_, formatter_class=_Formatter)
         if fmt:
             p.add_argument("--format", choices=fmt, default=fmt[0], help=f"output format (default: {fmt[0]})")
-        p.set_defaults(func=run, needs_library=library)
+        p.set_defaults(func=run, needs_library=library, creates_library=creates)
         return p
 
     from . import cli_commands, cli_discovery, cli_exchange
@@ -100,6 +101,9 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     names = command_names()
+    mistake = _library_option_problem(argv, names) or _unknown_command(argv, names)
+    if mistake:
+        build_parser(only="").error(mistake)  # exits 2 with the usage line, as argparse's own errors do
     argv = with_default_command(argv, names)
     command = _command_in(argv)
     missing_id = None
@@ -154,7 +158,65 @@ def _value_last(argv: list[str], command: str) -> tuple[list[str], str | None]:
     return argv, None
 
 
-_NEGATED_FILTER = re.compile(r"-[A-Za-z]+:\S*")
+# A negated filter, phrase or word given to `search` after its words (argparse takes it for an option).
+# (A word of one letter, `-x`, is taken for an option.)
+_NEGATED_FILTER = re.compile(r'-[A-Za-z]+:\S*|-"[^"]*"?|-[^\W\d_][\w-]+')
+_COMMAND_LIKE = re.compile(r"[A-Za-z][A-Za-z-]*")  # a word that is no path: a mistyped command
+
+
+def _options_and_words(argv: list[str]) -> list[tuple[int, str]]:
+    """The positions and words of ``argv`` that are neither options nor a ``--library`` value."""
+    words, i = [], 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            break
+        if a == "--library":
+            i += 2
+            continue
+        if not a.startswith("-"):
+            words.append((i, a))
+        i += 1
+    return words
+
+
+def _library_option_problem(argv: list[str], commands: list[str]) -> str | None:
+    """What is wrong with a ``--library`` value that is a command's name or looks like an option
+    (``papersift --library list`` would otherwise make and open a library called ``list``)."""
+    for i, a in enumerate(argv):
+        if a == "--":
+            return None
+        if a == "--library" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif a.startswith("--library="):
+            value = a.partition("=")[2]
+        else:
+            continue
+        if value.startswith("-"):
+            return (f"--library takes a folder, and {value!r} looks like an option: "
+                    f"papersift --library DIR [COMMAND] (a folder named so: --library ./{value})")
+        if value in commands and not locations.is_library_dir(Path(value)):
+            return (f"--library takes a folder, and {value!r} is a command: papersift --library DIR {value} "
+                    f"(a folder named so: --library ./{value})")
+    return None
+
+
+def _unknown_command(argv: list[str], commands: list[str]) -> str | None:
+    """A first word that is no command and no file (``papersift stauts ID read``), with the
+    nearest command; None for a command, a file or a folder to open."""
+    words = _options_and_words(argv)
+    if not words:
+        return None
+    _, first = words[0]
+    if first in commands or Path(first).expanduser().exists() or not _COMMAND_LIKE.fullmatch(first):
+        return None
+    from rapidfuzz.distance import OSA  # edits, a swap of two letters counting as one ("stauts")
+
+    # The fewest edits, then the length nearest the word's (a swap keeps it: "status", not "stats").
+    best = min(commands, key=lambda c: (OSA.distance(first, c), abs(len(c) - len(first))))
+    if OSA.distance(first, best) <= max(1, len(first) // 3):
+        return f"unknown command '{first}' — did you mean '{best}'?"
+    return f"unknown command '{first}' (papersift --help lists them; a file to open must be a path that exists)"
 _QUERY_OPTIONS = ("--query",)  # their value may start with "-" (`--query -tag:maybe`)
 
 
@@ -208,6 +270,8 @@ def run(args: argparse.Namespace) -> int:
     """Open the library (unless the command works without it) and run the command's function."""
     if not args.needs_library:
         return args.func(args)
+    if not args.creates_library:
+        require_library(locations.library_dir(args.library))
     if args.command == "search" and args.format != "json" and _quick_search(args):
         return 0
     from store import Library  # numpy and the rest: not needed by a quick search
@@ -229,6 +293,16 @@ def run(args: argparse.Namespace) -> int:
     finally:  # what the command's writes found (a fold postponed by a full disk): said after its outcome
         for problem in lib.take_problems():
             out.say(f"warning: {problem}", stderr=True)
+
+
+def require_library(folder: Path) -> None:
+    """Raise unless ``folder`` holds a library: a command that only reads or changes one never
+    makes one (only the app's first start and an import do)."""
+    if folder.exists() and not folder.is_dir():
+        raise PapersiftError(f"{folder}: cannot be used as a library folder (a file, not a folder)")
+    if not locations.holds_library(folder):
+        raise PapersiftError(f"no library in {folder}: `papersift` makes one on the bundled sample and opens it; "
+                             f"`papersift import FILE` makes one from your files (another folder: --library DIR)")
 
 
 def _quick_search(args: argparse.Namespace) -> bool:

@@ -35,7 +35,8 @@ class Opened:
 
 def register(add) -> None:
     """Add these commands to the parser (``add`` is tui.cli.build_parser's helper)."""
-    p = add("open", "open the app (importing FILEs first; a library folder given alone is opened)", None, run=open_app)
+    p = add("open", "open the app (importing FILEs first; a library folder given alone is opened)", None, run=open_app,
+            creates=True)
     p.add_argument("files", nargs="*", metavar="FILE")
     p.add_argument("--keymap", metavar="FILE", help="a keymap.toml overriding the default keys")
     p.add_argument("--fresh", action="store_true",
@@ -43,7 +44,7 @@ def register(add) -> None:
     # Set by `papersift serve` for each browser session: the dialogs reach files only inside these folders.
     p.add_argument("--confine", action="append", metavar="DIR", help=argparse.SUPPRESS)
     p = add("import", "import dumps, JSON/JSONL (OpenReview too), CSV, BibTeX, RIS or arXiv files (or folders of them)",
-            ("text", "json"), run=import_files)
+            ("text", "json"), run=import_files, creates=True)
     p.add_argument("paths", nargs="+", metavar="PATH")
     p = add("list", "list papers, optionally filtered", run=list_papers)
     p.add_argument("--status", choices=STATUSES)
@@ -111,6 +112,7 @@ def open_app(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     from store.annotations.session import snapshot
     opened_with = snapshot(lib.annotations)
     app.run()
+    crashed = app.return_code not in (None, 0)  # Textual has printed the traceback
     if imported:
         out.say(imported, stderr=True)
     for problem in opened.problems:
@@ -120,7 +122,7 @@ def open_app(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
             out.say(f"error: {failure}", stderr=True)
     _say_what_the_session_kept(lib, opened_with)
     print_unsaved_notes(app.main_screen.unsaved_notes)
-    return 0
+    return (app.return_code or 1) if crashed else 0
 
 
 def import_files(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
@@ -314,6 +316,8 @@ def doctor(args: argparse.Namespace) -> int:
     from store.doctor import check_index_cache, run_doctor
 
     folder = locations.library_dir(args.library)
+    from .cli import require_library
+    require_library(folder)
     report = run_doctor(folder, repair=args.repair)
     if report.healthy and (folder / locations.CORPUS_FILE).exists():
         check_index_cache(Library(folder), args.repair, report)

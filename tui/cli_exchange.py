@@ -32,7 +32,8 @@ def register(add) -> None:
                    help="Markdown grouping: status, tag, venue (and year) or area")
     p.add_argument("--abstracts", action="store_true", help="Markdown: include abstracts")
     p.add_argument("--output", "-o", metavar="FILE", help="write here (atomically) instead of standard output")
-    p = add("serve", "run the app in a web browser (on this computer only, behind a secret URL)", None, run=serve)
+    p = add("serve", "run the app in a web browser (on this computer only, behind a secret URL)", None, run=serve,
+            creates=True)
     p.add_argument("--host", default="127.0.0.1",
                    help="interface to listen on (default: 127.0.0.1; anything else is reachable by others)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")

@@ -12,18 +12,25 @@ words with spaces), ``file:day2`` (part of the name of a file the paper was read
 duplicate across files is in each; ``-file:`` excludes). Orderings: ``similar:ID`` (more like
 this paper), ``rec:stars`` / ``rec:TAG`` (recommended from your stars and
 to-read list, or from a tag). Anything else is a word to rank by.
+
+Every filter is negated by a leading ``-`` (``-status:unread``, ``-star:>=1``, ``-year:2024``,
+``-topic:3``, ``-"exact phrase"``); ``-word`` leaves out the papers whose text holds the word, as
+``-"word"`` does. The orderings cannot be negated, and say so in ``errors``.
 """
 
 from __future__ import annotations
 
 import operator
 import re
+from typing import Any, Callable
+
 from store.choices import MAX_STAR, STATUSES
 from store.text import search_tokens
 
 # A "phrase", a filter with a quoted value (kw:"federated learning"), or any other token.
 _TOKEN = re.compile(r'(-?)"([^"]*)"?|(-?[A-Za-z]+:"[^"]*"?|\S+)')
 _PAPER_ID = re.compile(r"[0-9a-fA-F]{12}")  # store.corpus.paper_id: 12 hex digits
+Comparison = tuple[Callable[[Any, Any], Any], int]  # year: and star: filters: (operator, value)
 _OPS = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "=": operator.eq, "": operator.eq}
 
 
@@ -34,7 +41,9 @@ class Query:
     def __init__(self, similar: str | None = None, recommend: str | None = None, trailing_space: bool = False):
         self.words: list[str] = []
         self.phrases: list[str] = []
+        self.not_phrases: list[str] = []  # -"phrase" and -word: papers holding it are left out
         self.statuses: set[str] = set()
+        self.not_statuses: set[str] = set()
         self.tags: list[str] = []
         self.not_tags: list[str] = []
         self.authors: list[str] = []      # folded name parts (fold_name), each in a word of some author's name
@@ -47,9 +56,12 @@ class Query:
         self.not_keywords: list[str] = []
         self.files: list[str] = []        # casefolded parts of a source file's name
         self.not_files: list[str] = []
-        self.year: tuple | None = None    # (op function, value)
-        self.star: tuple | None = None  # (op function, value)
+        self.year: Comparison | None = None    # (op function, value)
+        self.not_year: Comparison | None = None
+        self.star: Comparison | None = None  # (op function, value)
+        self.not_star: Comparison | None = None
         self.topics: set[int] = set()
+        self.not_topics: set[int] = set()
         self.similar = similar
         self.recommend = recommend  # "stars" or a tag
         self.errors: list[str] = []
@@ -60,13 +72,23 @@ class Query:
 
     @property
     def has_filters(self) -> bool:
-        return bool(self.phrases or self.statuses or self.tags or self.not_tags or self.star or self.topics
+        return bool(self.phrases or self.not_phrases or self.statuses or self.not_statuses or self.tags
+                    or self.not_tags or self.star or self.not_star or self.topics or self.not_topics
                     or self.authors or self.not_authors or self.ids or self.not_ids
-                    or self.venues or self.not_venues or self.year or self.keywords or self.not_keywords
-                    or self.files or self.not_files)
+                    or self.venues or self.not_venues or self.year or self.not_year
+                    or self.keywords or self.not_keywords or self.files or self.not_files)
+
+    @property
+    def has_annotation_filters(self) -> bool:
+        """Whether a status:, star: or tag: filter (or its negation) is given."""
+        return bool(self.statuses or self.not_statuses or self.star or self.not_star or self.tags or self.not_tags)
 
     def star_ok(self, star: int) -> bool:
-        return self.star is None or self.star[0](star, self.star[1])
+        return ((self.star is None or self.star[0](star, self.star[1]))
+                and (self.not_star is None or not self.not_star[0](star, self.not_star[1])))
+
+    def status_ok(self, status: str) -> bool:
+        return (not self.statuses or status in self.statuses) and status not in self.not_statuses
 
 
 def fold_name(text: str) -> str:
@@ -89,7 +111,7 @@ _LISTS = {"tag": ("tags", str.lower), "author": ("authors", fold_name),
 def _status(q: Query, value: str, negated: bool) -> None:
     hits = [s for s in STATUSES if s.startswith(value.lower())]
     if hits:
-        q.statuses.add(hits[0])
+        (q.not_statuses if negated else q.statuses).add(hits[0])
     else:
         q.errors.append(f"unknown status {value!r} (use {', '.join(STATUSES)})")
 
@@ -97,7 +119,11 @@ def _status(q: Query, value: str, negated: bool) -> None:
 def _year(q: Query, value: str, negated: bool) -> None:
     m = re.fullmatch(r"(>=|<=|>|<|=)?(\d*)", value)
     if m and len(m.group(2)) == 4:
-        q.year = (_OPS[m.group(1) or ""], int(m.group(2)))
+        comparison = (_OPS[m.group(1) or ""], int(m.group(2)))
+        if negated:
+            q.not_year = comparison
+        else:
+            q.year = comparison
     elif not m or len(m.group(2)) > 4:
         q.errors.append(f"bad year filter {value!r} (e.g. year:2024, year:>=2023)")
     # else: fewer than four digits, still being typed
@@ -108,14 +134,18 @@ def _star(q: Query, value: str, negated: bool) -> None:
     if not m:
         q.errors.append(f"bad star filter {value!r} (e.g. star:>=2)")
         return
-    q.star = (_OPS[m.group(1) or ""], int(m.group(2)))
+    comparison = (_OPS[m.group(1) or ""], int(m.group(2)))
+    if negated:
+        q.not_star = comparison
+    else:
+        q.star = comparison
     if int(m.group(2)) > MAX_STAR:  # applied as written, but likely a slip
         q.errors.append(f"star filter {value!r}: stars go 0-{MAX_STAR}")
 
 
 def _topic(q: Query, value: str, negated: bool) -> None:
     if value.isdigit():
-        q.topics.add(int(value))
+        (q.not_topics if negated else q.topics).add(int(value))
     else:
         q.errors.append(f"bad topic filter {value!r} (a topic number)")
 
@@ -134,7 +164,7 @@ def parse_query(text: str) -> Query:
         if m.group(2) is not None:
             phrase = m.group(2).strip()
             if phrase:
-                q.phrases.append(phrase)
+                (q.not_phrases if m.group(1) else q.phrases).append(phrase)
             continue
         tok = m.group(3)
         if _PAPER_ID.fullmatch(tok):
@@ -145,7 +175,10 @@ def parse_query(text: str) -> Query:
         key = key.lower()
         if value.startswith('"'):  # kw:"federated learning"
             value = " ".join(value.strip('"').split())
-        if sep and key in ("similar", "rec") and not negated:
+        if sep and key in ("similar", "rec") and negated:
+            q.errors.append(f"{key}: orders the list and cannot be negated; to leave a paper out, use -id:ID")
+            continue
+        if sep and key in ("similar", "rec"):
             if key == "similar" and value:
                 q.similar = value.lower()
             elif key == "rec":
@@ -159,6 +192,9 @@ def parse_query(text: str) -> Query:
                 getattr(q, f"not_{attribute}" if negated else attribute).append(read(value))
             else:
                 _READERS[key](q, value, negated)
+            continue
+        if negated and not sep and search_tokens(tok):
+            q.not_phrases.append(tok[1:])  # -word: as -"word"
             continue
         q.words.extend(search_tokens(tok))
     return q

@@ -87,6 +87,7 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
         self._triaged: np.ndarray | None = None  # see _triaged_mask
         self._searched_once = False
         self._stay_on: str | None = None  # a paper id the next results keep the cursor on
+        self._restored_query: str | None = None
         self._reading_corpus = False  # a thread is reading the corpus another process wrote
         self._unreadable_corpus: tuple | None = None  # signature of a corpus file that could not be read
         self._left_at: str | None = None  # the paper in the reader: where the library is left on quit
@@ -114,7 +115,10 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
         if paper is not None and self.library.corpus.index_of(paper) is None:
             paper = None  # gone since (a merge, another library at the same path)
         self._stay_on = None if query else paper
-        result = self.library.search("", sort=self.sort)
+        try:
+            result = self.library.search("", sort=self.sort)
+        except Exception as exc:  # the saved sort cannot be had: the import order, said and logged
+            result = self._drop_saved_sort(exc)
         self._show_results("", result)
         self._show_reader_now()  # nothing is being typed yet: the first paper at once
         self.set_focus(self.query_one(ResultsList))
@@ -134,8 +138,21 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
         if len(self.library) <= limits.AUTO_MODEL_MAX or self.library.similarity_cache_fresh():
             self.set_timer(1.0 if len(self.library) > limits.BIG_LIBRARY else 0.05, self.prepare_similarity)
 
+    def _drop_saved_sort(self, exc: Exception):
+        import traceback
+
+        from store.logbook import record
+
+        log = record(self.library.folder, f"the saved sort {self.sort!r} failed: {type(exc).__name__}: {exc}",
+                     "".join(traceback.format_exception(exc)))
+        self.notify(f"dropped the saved sort {self.sort!r} ({type(exc).__name__}: {exc}); the details are in {log}",
+                    severity="warning", timeout=15)
+        self.sort = "import"
+        return self.library.search("", sort=self.sort)
+
     def _resume_search(self, query: str, paper: str | None) -> None:
         self._stay_on = paper
+        self._restored_query = query  # dropped, if it fails (see search_failed)
         self.query_one(SearchBox).value = query
 
     def on_unmount(self) -> None:
@@ -220,6 +237,8 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
         self.query_one(TriageHeader).show(self.library.name, triaged, total, note)
 
     def _show_results(self, query: str, result, keep_paper: bool = False) -> None:
+        if query == self._restored_query:
+            self._restored_query = None  # the saved search ran
         keep_paper, self._keep_paper = keep_paper or self._keep_paper, False
         results = self.results
         results.set_results(result.indices, result.matched_terms, keep_paper=keep_paper, full=result.full)

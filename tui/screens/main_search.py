@@ -32,6 +32,7 @@ class SearchController:
     _search_seconds: float
     _searched_once: bool
     _recalled: tuple[list[str], int] | None
+    _restored_query: str | None  # the saved search put back at start, until it has run once
 
     # -------------------------------------------------------------- search
     def search_changed(self, value: str) -> None:
@@ -44,7 +45,12 @@ class SearchController:
             # Quick searches run right here, so the echoed key and the new list
             # land in the same frame (a worker's result waits for the next one).
             t = time.perf_counter()
-            result = self.library.search(value, sort=self.sort)
+            try:
+                result = self.library.search(value, sort=self.sort)
+            except Exception as exc:  # a fault of ours: said and logged, the app and the list stay
+                self.workers.cancel_group(self, "search")
+                self.search_failed(value, exc)
+                return
             self._search_seconds = time.perf_counter() - t
             self.workers.cancel_group(self, "search")
             self._show_results(value, result)
@@ -57,18 +63,18 @@ class SearchController:
         if self._search_seconds > limits.INLINE_SEARCH_SECONDS:
             return False
         q = parse_query(query)
-        return (not q.phrases and (not self._needs_model(q, query) or self.library.similarity_ready)
+        return (not (q.phrases or q.not_phrases) and (not self._needs_model(q, query) or self.library.similarity_ready)
                 and self.library.filter_tables_ready(q))
 
     def _needs_model(self, q: Query, query: str) -> bool:
         """Whether this search uses the similarity model (more like this, recommendations, topics)."""
-        return bool(q.similar or q.recommend or q.topics or (self.sort == "recommended" and not query.strip()))
+        return bool(q.similar or q.recommend or q.topics or q.not_topics or (self.sort == "recommended" and not query.strip()))
 
     @work(exclusive=True, thread=True, group="search")
     def run_search(self, query: str) -> None:
         worker = get_current_worker()
         q = parse_query(query)
-        if len(self.library) > limits.BIG_LIBRARY and q.phrases:
+        if len(self.library) > limits.BIG_LIBRARY and (q.phrases or q.not_phrases):
             time.sleep(limits.PHRASE_SETTLE)
             if worker.is_cancelled or query != self.query_text:
                 return  # typed on: only the query the typing settles on is searched
@@ -80,12 +86,38 @@ class SearchController:
             if worker.is_cancelled or query != self.query_text:
                 return
         t = time.perf_counter()
-        result = self.library.search(query, sort=self.sort)  # reads one snapshot of the annotations
-        if not q.phrases:
+        try:
+            result = self.library.search(query, sort=self.sort)  # reads one snapshot of the annotations
+        except Exception as exc:
+            if not worker.is_cancelled:
+                self.app.call_from_thread(self.search_failed, query, exc)
+            return
+        if not (q.phrases or q.not_phrases):
             self._search_seconds = time.perf_counter() - t  # a quick one again: back to inline
         if worker.is_cancelled or query != self.query_text:
             return  # the user typed on; this result is stale
         self.app.call_from_thread(self._show_results, query, result)
+
+    def search_failed(self, query: str, exc: Exception) -> None:
+        """A search raised: the traceback goes to the library's log and one line to the screen. The
+        search this library was left with (restored at start) is dropped, so that the plain list
+        opens, and the next start does not meet it again."""
+        import traceback
+
+        from store.logbook import record
+
+        restored = query == self._restored_query
+        what = "the saved search" if restored else "search"
+        log = record(self.library.folder, f"{what} {query!r} failed: {type(exc).__name__}: {exc}",
+                     "".join(traceback.format_exception(exc)))
+        if restored:
+            self._restored_query = None
+            self.notify(f"dropped the saved search {query!r} ({type(exc).__name__}: {exc}); "
+                        f"the details are in {log}", severity="warning", timeout=15)
+            self.query_one(SearchBox).value = ""
+        else:
+            self.notify(f"search {query!r} failed ({type(exc).__name__}: {exc}); the details are in {log}",
+                        severity="error", timeout=15)
 
     def remember_search(self, query: str) -> None:
         """A search the user left the box with joins the history (once, as the newest)."""
