@@ -68,8 +68,18 @@ def main(path: Path) -> None:
     print(f"| topics (k=20) vs primary areas: NMI | {nmi(topics[valid], lab[valid]):.3f} |")
 
 
+def _arguments():
+    import argparse
+    parser = argparse.ArgumentParser(description="Recommendation and topic quality on a labelled corpus (JSONL).")
+    parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT, help=f"default: {DEFAULT}")
+    parser.add_argument("--few-shot", action="store_true", help="few-shot recommendations from a handful of marks")
+    parser.add_argument("--tune", action="store_true", help="with --few-shot: tune on half the areas")
+    parser.add_argument("--draws", type=int, default=3, help="with --few-shot: draws per area (default 3)")
+    return parser.parse_args()
+
+
 def _main_entry() -> None:
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT)
+    main(_arguments().corpus)
 
 
 CATCH_ALL = "general machine learning"
@@ -138,9 +148,8 @@ def few_shot_main(path: Path, tune: bool, draws: int) -> None:
 
 
 if __name__ == "__main__" and "--few-shot" in sys.argv:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    few_shot_main(Path(args[0]) if args else DEFAULT, "--tune" in sys.argv,
-                  draws=int(next((a.split("=")[1] for a in sys.argv if a.startswith("--draws=")), 3)))
+    _args = _arguments()
+    few_shot_main(_args.corpus, _args.tune, draws=_args.draws)
     sys.exit(0)
 
 

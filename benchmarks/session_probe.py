@@ -9,11 +9,21 @@ Usage: python benchmarks/session_probe.py LIBRARY_DIR
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import resource
-import sys
 import time
+
+
+def library_folder(text: str) -> str:
+    """An argparse type: a folder that holds a papersift library (never one made here)."""
+    from pathlib import Path
+
+    from store import locations
+    if not locations.holds_library(Path(text)):
+        raise argparse.ArgumentTypeError(f"{text}: no papersift library there")
+    return text
 
 
 async def main(folder: str) -> dict:
@@ -38,4 +48,7 @@ async def main(folder: str) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(asyncio.run(main(sys.argv[1]))))
+    parser = argparse.ArgumentParser(description="Peak memory of an app session on LIBRARY_DIR (JSON, MB).")
+    parser.add_argument("library", type=library_folder, metavar="LIBRARY_DIR", help="an existing library folder")
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(main(args.library))))

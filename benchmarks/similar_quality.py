@@ -53,7 +53,10 @@ def precision_at5(sim: "S.Similarity", labels: list) -> float:
 
 
 if __name__ == "__main__":
-    path = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
+    import argparse
+    parser = argparse.ArgumentParser(description="More-like-this precision@5 on a labelled corpus (JSONL).")
+    parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT, help=f"default: {DEFAULT}")
+    path = parser.parse_args().corpus
     lib, labels = load(path)
     base = precision_at5(S.Similarity(lib.index, use_lsa=False), labels)
     blend = precision_at5(S.Similarity(lib.index, feedback=False), labels)

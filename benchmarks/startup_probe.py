@@ -9,9 +9,9 @@ Usage: python benchmarks/startup_probe.py LIBRARY_DIR
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
-import sys
 import time
 
 
@@ -26,6 +26,16 @@ def since_process_start() -> float:
     return time.clock_gettime(time.CLOCK_BOOTTIME) - start_ticks / os.sysconf("SC_CLK_TCK")
 
 
+def library_folder(text: str) -> str:
+    """An argparse type: a folder that holds a papersift library (never one made here)."""
+    from pathlib import Path
+
+    from store import locations
+    if not locations.holds_library(Path(text)):
+        raise argparse.ArgumentTypeError(f"{text}: no papersift library there")
+    return text
+
+
 async def main(folder: str) -> float:
     from store import Library
     from tui.app import make_app
@@ -38,4 +48,7 @@ async def main(folder: str) -> float:
 
 
 if __name__ == "__main__":
-    print(f"{asyncio.run(main(sys.argv[1])):.4f}")
+    parser = argparse.ArgumentParser(description="Seconds from process start to the app's first paint on LIBRARY_DIR.")
+    parser.add_argument("library", type=library_folder, metavar="LIBRARY_DIR", help="an existing library folder")
+    args = parser.parse_args()
+    print(f"{asyncio.run(main(args.library)):.4f}")

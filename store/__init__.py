@@ -9,6 +9,7 @@ The names below are imported on first use (PEP 562), not with the package:
 """
 
 from importlib import import_module
+from typing import Any
 
 _EXPORTS = {"Library": "library", "SearchResult": "library", "Paper": "models", "Annotation": "models",
             "STATUSES": "models", "PapersiftError": "errors", "InputError": "errors",
@@ -16,7 +17,7 @@ _EXPORTS = {"Library": "library", "SearchResult": "library", "Paper": "models", 
 __all__ = list(_EXPORTS)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:  # one of _EXPORTS, imported on first use
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'store' has no attribute {name!r}")

@@ -17,7 +17,7 @@ import hashlib
 import re
 import uuid
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator, TypeVar, overload
 
 import numpy as np
 import orjson
@@ -34,7 +34,8 @@ def paper_id(normalized: str) -> str:
 
 
 _DEFAULTS = {k: v for k, v in vars(Paper("", "", "")).items()}  # a record's missing key (PaperList.fields)
-_COLUMN_PATTERNS: dict[str, re.Pattern] = {}  # key -> its value's pattern in a corpus line (PaperList.column)
+_T = TypeVar("_T")
+_COLUMN_PATTERNS: dict[str, re.Pattern[bytes]] = {}  # key -> its value's pattern in a corpus line (PaperList.column)
 
 
 class PaperList:
@@ -62,7 +63,12 @@ class PaperList:
     def _parse(self, i: int) -> Paper:
         return self._record(i, Paper.from_record)
 
-    def _record(self, i: int, convert=lambda rec: rec):
+    @overload
+    def _record(self, i: int) -> dict[str, Any]: ...
+    @overload
+    def _record(self, i: int, convert: Callable[[dict[str, Any]], _T]) -> _T: ...
+
+    def _record(self, i: int, convert: Callable[[dict[str, Any]], object] = lambda rec: rec) -> object:
         """Paper ``i``'s line read as JSON and given to ``convert``; a line that is not a valid
         paper is a CorruptFileError naming it."""
         try:
@@ -73,7 +79,7 @@ class PaperList:
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
             raise CorruptFileError(self._path or "corpus", f"line {i + 2} is not a valid paper ({exc})") from None
 
-    def fields(self, i: int, keys: tuple[str, ...]) -> list:
+    def fields(self, i: int, keys: tuple[str, ...]) -> list[Any]:
         """Some fields of a paper, from its object when parsed, else from its record without
         making a Paper (a third of :meth:`peek`'s cost: the sources and variants are not built).
         A key the record lacks gives the field's default."""
@@ -95,7 +101,12 @@ class PaperList:
             paper = self._papers[i] = self._parse(i)
         return paper
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> Paper: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Paper]: ...
+
+    def __getitem__(self, i: int | slice) -> Paper | list[Paper]:
         if isinstance(i, slice):
             return [self._get(j) for j in range(*i.indices(len(self)))]
         if i < 0:
@@ -109,7 +120,7 @@ class PaperList:
     def append(self, paper: Paper) -> None:
         self._papers.append(paper)
 
-    def column(self, key: str) -> list:
+    def column(self, key: str) -> list[Any]:
         """One field of every paper (``"authors"``, ``"venue"``, ``"year"``), without parsing the
         papers not parsed yet: their values are found in the corpus file's bytes by key.
 
@@ -128,7 +139,7 @@ class PaperList:
             values[i] = orjson.loads(raw)
         return values
 
-    def scan(self, pattern: re.Pattern) -> list[tuple[int, bytes]]:
+    def scan(self, pattern: re.Pattern[bytes]) -> list[tuple[int, bytes]]:
         """(paper index, the match's first group, or the whole match) for every match of a bytes
         pattern in the lines of the papers not parsed yet; a parsed paper is read from its object
         (see :meth:`parsed`), which may have changed since the file was read."""
@@ -171,7 +182,7 @@ class Corpus:
         self._by_id: dict[str, int] = {}
         self.separate: set[frozenset[str]] = {frozenset(p) for p in separate or []}
         self.generation = ""  # changes on every save; the search-index cache records it
-        self.file_signature: tuple | None = None  # of the file last read or written (see file_signature())
+        self.file_signature: tuple[int, int, int] | None = None  # of the file last read or written (file_signature())
         self.title_rules = TITLE_RULES  # the rules its derived titles were made with (see locations)
         for paper in papers or []:
             self.add(paper)
@@ -236,7 +247,7 @@ class Corpus:
             for alias in paper.aliases:
                 self._by_id.setdefault(alias, idx)
 
-    def _header(self) -> dict:
+    def _header(self) -> dict[str, Any]:
         primary = [""] * len(self.papers)
         aliases = []
         for key, idx in self._by_id.items():
@@ -248,7 +259,7 @@ class Corpus:
                 "count": len(self.papers), "ids": primary, "aliases": aliases,
                 "separate": sorted(sorted(pair) for pair in self.separate), "title_rules": self.title_rules}
 
-    def to_lines(self):
+    def to_lines(self) -> Iterator[bytes]:
         """The file's lines (header, then one paper per line), each ending in a newline."""
         yield orjson.dumps(self._header()) + b"\n"
         for i in range(len(self.papers)):
@@ -301,7 +312,7 @@ class Corpus:
         return corpus
 
 
-def file_signature(path: Path) -> tuple | None:
+def file_signature(path: Path) -> tuple[int, int, int] | None:
     """(inode, size, mtime) of a file, None if it is missing: a cheap test for "written since".
     Saves replace the file (os.replace), so each gets a new inode."""
     try:

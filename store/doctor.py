@@ -19,18 +19,22 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 
 from store import locations
-from store.annotations.database import ANN, HIST, AnnotationStore, JournaledJSONStorage, doc_id_for
+from store.annotations.database import AnnotationStore, JournaledJSONStorage
 from store.annotations.atomic import atomic_write_bytes, stale_temp_files
 from store.annotations.backups import backup_file, damaged_copies, list_backups
 from store.corpus import Corpus
 from store.annotations.drafts import NoteDrafts
 from store.errors import CorruptFileError
-from store.annotations.journal import REDO, forget_acked, journal_path_for
+from store.annotations.journal import ANN, HIST, REDO, doc_id_for, forget_acked, journal_path_for
 from store.models import clean_tag
 from store.text import counted, has_unsafe, shown_unsafe
+
+if TYPE_CHECKING:
+    from store.library import Library
 
 
 @dataclass
@@ -43,7 +47,7 @@ class DoctorReport:
     def healthy(self) -> bool:
         return not self.problems or len(self.repaired) >= len(self.problems)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"ok": self.ok, "problems": self.problems, "repaired": self.repaired, "healthy": self.healthy}
 
 
@@ -99,7 +103,7 @@ def _repair_journal(ann_path: Path, storage: JournaledJSONStorage, report: Docto
                            f"(the file as found is in {locations.BACKUP_DIR}/)")
 
 
-def _restore(path: Path, check, report: DoctorReport) -> bool:
+def _restore(path: Path, check: Callable[[Path], str | None], report: DoctorReport) -> bool:
     """Move a damaged file aside and restore the newest backup that passes ``check``."""
     for backup in list_backups(path):
         if check(backup) is None:
@@ -138,8 +142,10 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
                 report.ok.append("titles: derived by an earlier papersift's rules; `papersift retitle` derives "
                                  "them with this version's")
         else:
+            assert problem is not None  # said when there is no corpus
             report.problems.append(problem)
             if repair and "does not match the header" in problem:
+                corpus: Corpus | None  # (the name is the cross-checks' too, below)
                 corpus = Corpus.load(corpus_path)
                 papers = list(corpus.papers)
                 fixed = Corpus(papers, [list(p) for p in corpus.separate])
@@ -158,6 +164,7 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
         elif problem is None:
             report.problems += damage
             if repair:
+                assert storage is not None  # read when the snapshot is sound
                 _repair_journal(ann_path, storage, report)
         else:
             report.problems.append(problem)
@@ -257,7 +264,7 @@ def _check_tags(ann_path: Path, repair: bool, report: DoctorReport) -> None:
                            f"(the file as it was: {locations.BACKUP_DIR}/{backup.name if backup else '-'})")
 
 
-def check_index_cache(library, repair: bool, report: DoctorReport) -> None:
+def check_index_cache(library: Library, repair: bool, report: DoctorReport) -> None:
     """The search-index cache matches the corpus (else rebuilt when repairing)."""
     if library._load_index_cache() is not None:
         report.ok.append("search index cache matches the corpus")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import re
 from functools import lru_cache
+from typing import Any
 
 from store.ingest.repair import repair_escapes
 from store.text import display_safe
@@ -84,7 +85,7 @@ _MORE_SYMBOLS = {"coloneqq": "≔", "coloneq": "≔", "eqqcolon": "≕", "eqcolo
 
 
 @lru_cache(maxsize=1)
-def _converter():
+def _converter() -> Any:  # a pylatexenc LatexNodes2Text (pylatexenc ships no types)
     from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
     # pylatexenc logs what it makes of broken markup ("macro '\frac' failed its substitution!" for
     # unbalanced braces); with no handler Python printed that on the terminal, over the CLI's
@@ -106,7 +107,7 @@ def _converter():
 
 def _scripts(src: str) -> str:
     """In math source: x^2 -> x², \\beta_i -> \\beta{}ᵢ, x^{n+1} -> xⁿ⁺¹ when Unicode has every character."""
-    def repl(m: re.Match) -> str:
+    def repl(m: re.Match[str]) -> str:
         body = m.group(2) if m.group(2) is not None else m.group(3)
         out = "".join(body.split()).translate(_SUP if m.group(1) == "^" else _SUB)  # TeX drops math's spaces
         if not any(c.isascii() for c in out):
@@ -140,7 +141,7 @@ def _convert(src: str) -> str:
     spot is shown as written without leaving the whole passage raw. A macro it cannot fill
     (``\\frac`` with its braces unbalanced) comes back as its template, "%s/%s": a failure too."""
     def convert(part: str) -> str:
-        out = _converter().latex_to_text(part)
+        out: str = _converter().latex_to_text(part)
         if "%s" in out and "%s" not in part or "%(" in out and "%(" not in part:
             raise ValueError("a macro's template left unfilled")
         return out
@@ -177,7 +178,7 @@ _RELATION_NEXT = re.compile(r"[ \t]+(?:[=<>]|\\(?:" + _RELATIONS + r")(?![A-Za-z
 
 
 def _keep_space(src: str) -> str:
-    def repl(m: re.Match) -> str:
+    def repl(m: re.Match[str]) -> str:
         spaced_relation = _IS_RELATION.match(m.group(1)) and m.start() > 0 and src[m.start() - 1] in " \t"
         return m.group() + "{}" if spaced_relation or _RELATION_NEXT.match(src, m.end()) else m.group()
     return _SYMBOL_THEN_SPACE.sub(repl, src)
@@ -226,7 +227,7 @@ _REFERENCE = re.compile(r"\b(?:Figs?|Figures?|Tables?|Tab|Sections?|Secs?|Eqs?|E
 
 def _tildes(src: str) -> str:
     """Each tilde that is not a tie (see _REFERENCE) kept as a tilde."""
-    def repl(m: re.Match) -> str:
+    def repl(m: re.Match[str]) -> str:
         i = m.start()
         before, after = src[i - 1:i], src[i + 1:i + 2]
         tie = ((before.isalpha() or before in ".,;:)") and (after.isalpha() or after in "([\\")
@@ -249,7 +250,7 @@ def _grouped(body: str) -> str:
     return body if _ONE_TERM.fullmatch(body) else "(" + body + ")"
 
 
-def _fraction(m: re.Match) -> str:
+def _fraction(m: re.Match[str]) -> str:
     """One innermost ``\\frac{a}{b}`` as a/b, grouped (see :func:`_fractions`)."""
     inner = _grouped(m.group(1)) + "/" + _grouped(m.group(2))
     before = m.string[m.start() - 1:m.start()]
@@ -319,7 +320,7 @@ def ligatures(text: str) -> str:
 _INLINE = re.compile(f"({MATH_SPAN})|{BOLD}|__([^_\\n]+?)__|{ITALIC}|{UNDERSCORE_ITALIC}|{MD_LINK}")
 
 
-def _inline(m: re.Match, held: list[str]) -> str:
+def _inline(m: re.Match[str], held: list[str]) -> str:
     """Math as Unicode (held aside: see plain_text), a Markdown emphasis without its marks (a bold
     one may hold italics or math), a Markdown link as "text <url>" (as \\href reads)."""
     if m.group(1):

@@ -12,7 +12,7 @@ import copy
 import threading
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import numpy as np
 
@@ -26,12 +26,14 @@ from store.corpus import Corpus, file_signature, migrate_v1
 from store.annotations.drafts import NoteDrafts
 from store.errors import PapersiftError
 from store.annotations.lock import LibraryLock
-from store.models import (MAX_STAR, STATUSES, Annotation, Paper, normalize_tag, note_problem,  # noqa: F401 (re-exported)
+from store.choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
+from store.models import (Annotation, Paper, normalize_tag, note_problem,  # noqa: F401 (re-exported)
                      tag_problem)
 from store.search.packfile import stamp_matches, stamped
 from store.library_discovery import Discovery
 from store.library_papers import PaperChanges
-from store.library_search import SORTS, LibrarySearch, SearchResult  # noqa: F401 (re-exported)
+from store.library_search import SORTS, LibrarySearch  # noqa: F401 (re-exported)
+from store.search.result import SearchResult
 from store.search.query import Query
 from store.library_marks import Marks
 from store.library_stats import LibraryStats
@@ -282,7 +284,7 @@ class Library:
         read = self.read_changed_corpus()
         return read is not None and self.install_corpus(*read)
 
-    def read_changed_corpus(self) -> tuple[Corpus, tuple | None] | None:
+    def read_changed_corpus(self) -> tuple[Corpus, tuple[int, int, int] | None] | None:
         """The corpus file another process wrote, read but not installed, and the signature of
         the file this library had then (None when it has not changed). It touches nothing of
         this library, so the app runs it in a thread: at 300k papers the read takes ~1.3 s. No
@@ -297,7 +299,7 @@ class Library:
         had = self.corpus.file_signature
         return Corpus.load(self.corpus_path), had
 
-    def install_corpus(self, corpus: Corpus, had: tuple | None) -> bool:
+    def install_corpus(self, corpus: Corpus, had: tuple[int, int, int] | None) -> bool:
         """Use a corpus from :meth:`read_changed_corpus`: True when its papers differ. Refused
         (False) when this library wrote or read its corpus since that read began (``had`` is no
         longer its file's signature): the next look reads the file again."""
@@ -380,7 +382,7 @@ class Library:
             papers = [self.corpus.papers[int(i)] for i in result.matches]  # the result set, not weaker matches
         return [(p, self.annotation(p.id)) for p in papers]
 
-    def tag_counts(self) -> Counter:
+    def tag_counts(self) -> Counter[str]:
         """Papers per tag."""
         return Counter(t for a in self.annotations.values() for t in a.tags)
 
@@ -393,7 +395,7 @@ class Library:
         label, or None."""
         return self._history_step(self.store.redo)
 
-    def _history_step(self, step: Callable[[], dict | None]) -> str | None:
+    def _history_step(self, step: Callable[[], dict[str, Any] | None]) -> str | None:
         with self.lock.held():
             self.refresh()
             self.refresh_corpus()

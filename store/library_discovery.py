@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Protocol
 
 import numpy as np
 
@@ -17,6 +17,7 @@ from store.models import Paper, normalize_tag
 
 if TYPE_CHECKING:
     from store.corpus import Corpus
+    from store.discovery.similar import Similarity
     from store.models import Annotation
     from store.search.index import SearchIndex
 
@@ -38,8 +39,10 @@ class DiscoveryHost(Protocol):
     """What :class:`Discovery` reads of the library it serves."""
 
     corpus: Corpus
-    annotations: Mapping[str, Annotation]
     similar_path: Path
+
+    @property
+    def annotations(self) -> Mapping[str, Annotation]: ...
 
     @property
     def index(self) -> SearchIndex: ...
@@ -56,11 +59,11 @@ class Discovery:
 
     def __init__(self, library: DiscoveryHost) -> None:
         self._lib = library
-        self._similarity = None
+        self._similarity: Similarity | None = None
         self._similarity_lock = threading.Lock()
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
         self._topics_lock = threading.Lock()
-        self.last_recommendations: dict = {}  # paper id -> its Recommendation (see recommend)
+        self.last_recommendations: dict[str, Recommendation] = {}  # paper id -> its Recommendation (see recommend)
 
     def invalidate(self) -> None:
         """Drop the model and the topics (the corpus changed)."""
@@ -68,7 +71,7 @@ class Discovery:
         self._topics = None
 
     @property
-    def similarity(self):
+    def similarity(self) -> Similarity:
         """Paper vectors for more-like-this, recommendations and topics (built once, on first use).
 
         Thread-safe: the app builds it in a background worker while the user works;
@@ -80,11 +83,11 @@ class Discovery:
                     self._similarity = self._load_similarity_cache() or self._build_similarity()
         return self._similarity
 
-    def _load_similarity_cache(self):
+    def _load_similarity_cache(self) -> Similarity | None:
         from store.discovery.similar import Similarity
         return Similarity.load(self._lib.similar_path, self._lib.corpus.generation)
 
-    def _build_similarity(self):
+    def _build_similarity(self) -> Similarity:
         """Build the model and cache it beside the corpus (best effort: a cache is never precious)."""
         from store.annotations.atomic import atomic_write_stream
         from store.discovery.similar import Similarity
@@ -144,6 +147,7 @@ class Discovery:
     def similar(self, key: str, limit: int = 10) -> list[tuple[Paper, float]]:
         """Papers most like the given one, best first."""
         idx = self._lib.corpus.index_of(self._lib.paper(key).id)
+        assert idx is not None  # the id of a paper of the corpus
         return [(self._lib.corpus.papers[i], s) for i, s in self.similarity.similar(idx, limit)]
 
     def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]:
@@ -170,7 +174,7 @@ class Discovery:
         marked.pop(None, None)
         if not marked:
             raise PapersiftError(f"nothing to learn from: no {what} yet")
-        pos = np.array(sorted(marked), dtype=np.int64)
+        pos = np.array(sorted(i for i in marked if i is not None), dtype=np.int64)  # (None was popped)
         weights = np.array([marked[i] for i in pos], dtype=np.float64)
         skipped = np.array(sorted(i for i in (index_of(pid) for pid, a in anns.items() if a.status == "skipped")
                                   if i is not None and i not in marked), dtype=np.int64)
@@ -219,7 +223,7 @@ class Discovery:
                         texts=lambda rows: [papers.fields(int(i), ("abstract",))[0] for i in rows]))
         return topics
 
-    def topic_summary(self, k: int | None = None) -> list[dict]:
+    def topic_summary(self, k: int | None = None) -> list[dict[str, Any]]:
         """One row per topic, largest first: number, label, papers and how many are triaged.
 
         What the topic browser, the dashboard and ``papersift topics`` show.
@@ -227,6 +231,7 @@ class Discovery:
         labels, names = self.topics(k)
         counts = np.bincount(labels, minlength=max(names) + 1 if names else 0)
         triaged = np.bincount(labels[self._lib.triaged_mask()], minlength=len(counts))
+        rows: list[dict[str, Any]]
         rows = [{"topic": int(t), "label": name, "papers": int(counts[t]), "triaged": int(triaged[t])}
                 for t, name in names.items()]
         return sorted(rows, key=lambda r: (-r["papers"], r["topic"]))

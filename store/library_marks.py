@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Iterable
 
 from store.annotations.backups import backup_file
 from store.errors import PapersiftError
-from store.models import MAX_STAR, STATUSES, Annotation, normalize_tag, note_problem, tag_problem
+from store.choices import MAX_STAR, STATUSES
+from store.models import Annotation, normalize_tag, note_problem, tag_problem
 
 if TYPE_CHECKING:
     from store.library import Library

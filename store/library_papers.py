@@ -13,7 +13,7 @@ from store import locations
 from store.annotations.backups import backup_file
 from store.corpus import Corpus
 from store.errors import PapersiftError
-from store.models import Paper
+from store.models import Annotation, Paper
 from store.removal import annotated_sample, replace_untouched_sample
 
 if TYPE_CHECKING:
@@ -134,7 +134,7 @@ class PaperChanges:
         return changed, derived
 
     # ------------------------------------------------------------------- dedup
-    def dedup_report(self) -> list[dict]:
+    def dedup_report(self) -> list[dict[str, object]]:
         """Every near-duplicate merge: paper, merged variant, similarity, sources."""
         return [
             {"paper": p.id, "title": p.title, "variant": v.id, "similarity": v.similarity,
@@ -161,7 +161,9 @@ class PaperChanges:
                 for paper in new:
                     clone = copy.deepcopy(ann)
                     clone.paper_id = paper.id
-                    self._lib._change([paper.id], lambda a, c=clone: a.__dict__.update(
-                        {k: v for k, v in c.__dict__.items() if k != "paper_id"}), "split", "copy annotation to split paper")
+
+                    def copy_clone(a: Annotation, c: Annotation = clone) -> None:
+                        a.__dict__.update({k: v for k, v in c.__dict__.items() if k != "paper_id"})
+                    self._lib._change([paper.id], copy_clone, "split", "copy annotation to split paper")
         self._lib.build_index()  # after the lock, as an import does
         return new

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 import random
-from typing import TYPE_CHECKING, Mapping, Protocol
+from typing import TYPE_CHECKING, Callable, Mapping, Protocol
 
 import numpy as np
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 SORTS = ("import", "status", "star", "random", "recommended")
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
 
-def _narrow(mask: np.ndarray, wanted: list[str], unwanted: list[str], matching) -> None:
+def _narrow(mask: np.ndarray, wanted: list[str], unwanted: list[str], matching: Callable[[str], np.ndarray]) -> None:
     """Keep in ``mask`` the papers ``matching`` every wanted part and no unwanted one."""
     for part in wanted:
         mask &= matching(part)
@@ -47,7 +47,9 @@ class SearchHost(Protocol):
 
     folder: Path
     corpus: Corpus
-    annotations: Mapping[str, Annotation]
+
+    @property
+    def annotations(self) -> Mapping[str, Annotation]: ...
 
     @property
     def index(self) -> SearchIndex: ...
@@ -328,6 +330,7 @@ class LibrarySearch:
             ranking = self._lib.index.rank(q.words, mask, extra=self._annotation_matches(q.words, anns))
             order, matched, full = ranking.order, ranking.matched_terms, ranking.full
             # store.search.quick.weaker_kept's rule, in numpy (a one-letter query matches most of a 300k library)
+            assert ranking.present is not None  # rank() sets it
             rest = ranking.present[full:]
             kept = np.flatnonzero(rest * 2 > len(content_words(q.words))) if full else np.arange(len(rest))
             order = np.concatenate([order[:full], order[full:][kept[:WEAKER_SHOWN]]])
@@ -348,8 +351,10 @@ class LibrarySearch:
             except PapersiftError as exc:
                 q.errors.append(str(exc))
                 return np.arange(0)
+            assert doc is not None  # the id of a paper of the corpus
             order = np.argsort(-self._lib.similarity.scores(doc))
-            return order[order != doc][:200]
+            nearest: np.ndarray = order[order != doc][:200]
+            return nearest
         try:
             recs = self._lib.recommend(None if q.recommend == "stars" else q.recommend, limit=len(self._lib.corpus))
         except PapersiftError as exc:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from store.corpus import SOURCE_FILE
-from store.models import STATUSES
+from store.choices import STATUSES
 
 if TYPE_CHECKING:
     from store.library import Library
@@ -39,7 +39,7 @@ class LibraryStats:
             counts[min(buckets - 1, int((t - lo) / (hi - lo) * buckets))] += 1
         return counts, stamps[0][:16].replace("T", " "), stamps[-1][:16].replace("T", " ")
 
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, object]:
         """Counts by status, star, tag, venue ("NeurIPS 2026"; "" for papers without one) and area,
         and the most common keywords (case ignored; written as first seen)."""
         status = Counter({s: 0 for s in STATUSES})
@@ -54,7 +54,7 @@ class LibraryStats:
         files = {orjson.loads(raw) for _, raw in papers.scan(SOURCE_FILE)}
         files.update(s.file for p in papers.parsed() for s in p.sources)
         merges = len(papers.scan(_VARIANT)) + sum(len(p.variants) for p in papers.parsed())
-        keywords: Counter = Counter()
+        keywords: Counter[str] = Counter()
         spelled: dict[str, str] = {}
         for labels in papers.column("keywords"):
             for label in labels:

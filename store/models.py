@@ -8,6 +8,7 @@ without pulling in any storage detail.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from store.choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
 from store.text import has_unsafe, shown_unsafe, strip_unsafe
@@ -20,7 +21,7 @@ class Source:
     file: str
     position: int
 
-    def to_record(self) -> dict:
+    def to_record(self) -> dict[str, Any]:
         return {"file": self.file, "position": self.position}
 
 
@@ -84,8 +85,9 @@ class Paper:
         """Authors, then where and when: "Ann Lee, Bob Ray · NeurIPS 2026" (either part alone, or '')."""
         return sep.join(x for x in (", ".join(self.authors), self.published) if x)
 
-    def to_record(self) -> dict:
+    def to_record(self) -> dict[str, Any]:
         """The JSON-ready form stored in the corpus file (written by hand: asdict is slow at 30k papers)."""
+        rec: dict[str, Any]
         rec = {"id": self.id, "abstract": self.abstract, "title": self.title, "derived_title": self.derived_title,
                "authors": self.authors, "sources": [{"file": s.file, "position": s.position} for s in self.sources],
                "external_id": self.external_id, "url": self.url}
@@ -105,7 +107,7 @@ class Paper:
         return rec
 
     @classmethod
-    def from_record(cls, rec: dict) -> "Paper":
+    def from_record(cls, rec: dict[str, Any]) -> "Paper":
         return cls(
             id=rec["id"],
             abstract=rec["abstract"],
@@ -143,7 +145,7 @@ class Annotation:
     note: str = ""
     created: str = ""
     updated: str = ""
-    conflicts: list[dict] = field(default_factory=list)  # the losing side of merged conflicts
+    conflicts: list[dict[str, Any]] = field(default_factory=list)  # the losing side of merged conflicts
     # When each field last changed (ISO times): "status", "star", "note", and "#tag" for each tag
     # added or removed (a removed tag keeps its time, so a merge knows it was removed, not never
     # there). A merge decides field by field with them: see store.exchange.merge.
@@ -161,7 +163,7 @@ class Annotation:
         for tag in set(self.tags).symmetric_difference(old.tags):
             self.stamps["#" + tag] = when
 
-    def to_record(self) -> dict:
+    def to_record(self) -> dict[str, Any]:
         rec = asdict(self)
         if not rec["conflicts"]:
             del rec["conflicts"]
@@ -170,7 +172,7 @@ class Annotation:
         return rec
 
     @classmethod
-    def from_record(cls, rec: dict) -> "Annotation":
+    def from_record(cls, rec: dict[str, Any]) -> "Annotation":
         return cls(
             paper_id=rec["paper_id"],
             status=rec.get("status", "unread"),

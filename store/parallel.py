@@ -12,7 +12,10 @@ import contextlib
 import multiprocessing
 import os
 import threading
-from typing import Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterator, Literal, TypeVar
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -24,11 +27,11 @@ def _can_fork() -> bool:
             and (os.cpu_count() or 1) > 1 and not os.environ.get("PAPERSIFT_NO_PARALLEL"))
 
 
-_shared_pool = None
+_shared_pool: Pool | Literal[False] | None = None  # None: outside a block; False: inside one, no pool yet
 
 
 @contextlib.contextmanager
-def shared_pool():
+def shared_pool() -> Iterator[None]:
     """Reuse one pool of forked workers for every :func:`map_list` inside the block.
 
     An import maps twice (normalize, then fingerprint and title); forking and

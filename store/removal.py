@@ -13,7 +13,7 @@ remove it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from store import locations
 from store.annotations.backups import backup_file
@@ -83,7 +83,7 @@ def _save_without(lib: Library, ids: set[str]) -> None:
     lib._invalidate_index()
 
 
-def redo_corpus(lib: Library, entry: dict, undone: bool) -> None:
+def redo_corpus(lib: Library, entry: dict[str, Any], undone: bool) -> None:
     """The corpus side of undoing (``undone``) or redoing a removal: its papers back, or out again."""
     records = entry.get("papers") or []
     if entry.get("action") != REMOVE_ACTION or not records:

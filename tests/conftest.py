@@ -26,6 +26,11 @@ def lib(tmp_path):
     return Library.open(tmp_path / "lib")
 
 
+def holds_library(folder: Path) -> bool:
+    from store.locations import holds_library
+    return holds_library(folder)
+
+
 def _commands_that_need_a_library() -> set[str]:
     from tui.cli import command_names
     return set(command_names()) - {"open", "import", "serve"}
@@ -44,7 +49,7 @@ def run_cli(tmp_path):
         # Only the app's first start and an import make a library: a test whose first command is
         # another one gets the library the app's first start makes (the sample), unless ``seed`` is False.
         folder = library or libdir
-        if seed and args and args[0] in _NOT_CREATING and not folder.exists():
+        if seed and args and args[0] in _NOT_CREATING and not folder.is_file() and not holds_library(folder):
             from store import Library
             Library.open(folder)
         env = {**os.environ, "PAPERSIFT_LIBRARY": str(folder), "COLUMNS": "160", "NO_COLOR": "1"}

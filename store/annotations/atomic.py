@@ -24,6 +24,7 @@ import tempfile
 import time
 from glob import escape as glob_escape
 from pathlib import Path
+from typing import BinaryIO, Callable, Iterable
 
 from store.errors import WriteFailedError
 
@@ -96,10 +97,10 @@ def append_durably(path: Path | str, data: bytes, valid_length: int) -> int:
     return valid_length + len(data)
 
 
-def atomic_write_chunks(path: Path | str, chunks) -> None:
+def atomic_write_chunks(path: Path | str, chunks: Iterable[bytes | memoryview]) -> None:
     """:func:`atomic_write_bytes` for content produced piece by piece (a 30k-paper corpus
     is ~40 MB: joining it first tripled the import's peak memory for a moment)."""
-    def write(handle) -> None:
+    def write(handle: BinaryIO) -> None:
         for chunk in chunks:
             handle.write(chunk)
     atomic_write_stream(path, write)
@@ -137,7 +138,7 @@ def stale_temp_files(folder: Path, name: str = "*") -> list[Path]:
     return found
 
 
-def atomic_write_stream(path: Path | str, write) -> None:
+def atomic_write_stream(path: Path | str, write: Callable[[BinaryIO], object]) -> None:
     """Atomically and durably replace ``path`` with what ``write(handle)`` writes to a binary file.
 
     A link is written through (see :func:`write_target`); an existing file keeps its permissions

@@ -21,7 +21,7 @@ import copy
 import os
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, NoReturn, TypeVar
 
 import orjson
 from tinydb import TinyDB
@@ -38,6 +38,9 @@ from store.annotations.note_edits import long_notes_as_edits, records_of
 HISTORY_LIMIT = 500
 COMPACT_LINES = 500        # journal entries before they are folded into a new snapshot
 COMPACT_BYTES = 4 << 20
+
+_T = TypeVar("_T")
+_Sig = tuple[int, int, int] | None  # (inode, size, mtime) of a file, None when it does not exist
 
 
 def now_iso() -> str:
@@ -64,16 +67,16 @@ class JournaledJSONStorage(Storage):
     def __init__(self, path: str | Path, **_: object):
         self.path = Path(path)
         self.journal_path = journal_path_for(self.path)
-        self._cache: dict | None = None
-        self._sig: tuple | None = None
+        self._cache: dict[str, dict[str, Any]] | None = None
+        self._sig: tuple[_Sig, _Sig] | None = None
         self._seq = 0            # the newest journal entry in _cache
         self._journal_len = 0    # bytes of complete journal lines read
         self._journal_lines = 0  # entries in the journal (for compaction)
         self.reports: list[str] = []  # damage found in the journal, kept in backups/, not yet told
-        self._told: set[tuple] = set()
+        self._told: set[tuple[str, str | None]] = set()
 
-    def _stat_sig(self) -> tuple:
-        def one(p: Path) -> tuple | None:
+    def _stat_sig(self) -> tuple[_Sig, _Sig]:
+        def one(p: Path) -> _Sig:
             try:
                 st = os.stat(p)
             except FileNotFoundError:
@@ -85,7 +88,7 @@ class JournaledJSONStorage(Storage):
         """True when either file differs from what this process last read or wrote."""
         return self._stat_sig() != self._sig
 
-    def read(self) -> dict | None:
+    def read(self) -> dict[str, dict[str, Any]] | None:
         sig = self._stat_sig()
         if sig == (None, None):
             self._cache, self._sig, self._seq, self._journal_len, self._journal_lines = None, sig, 0, 0, 0
@@ -121,13 +124,13 @@ class JournaledJSONStorage(Storage):
         said, self.reports = self.reports, []
         return said
 
-    def _read_snapshot(self) -> dict:
+    def _read_snapshot(self) -> dict[str, dict[str, Any]]:
         return read_snapshot(self.path, orjson.loads)
 
-    def _replay(self, data: dict, acked: int | None) -> Replay:
+    def _replay(self, data: dict[str, dict[str, Any]], acked: int | None) -> Replay:
         return replay_journal(self.journal_path, data, orjson.loads, acked)
 
-    def write(self, data: dict) -> None:
+    def write(self, data: dict[str, dict[str, Any]]) -> None:
         """A full snapshot (TinyDB's own writes, new files, compaction); empties the journal."""
         meta = data.get(META)
         if meta:
@@ -144,7 +147,7 @@ class JournaledJSONStorage(Storage):
         self._cache, self._sig = data, self._stat_sig()
         self._journal_len = self._journal_lines = 0
 
-    def write_changes(self, data: dict, changes: dict[str, dict]) -> None:
+    def write_changes(self, data: dict[str, dict[str, Any]], changes: dict[str, dict[str, Any]]) -> None:
         """Make ``data`` durable by journaling only ``changes`` (table -> key -> record or None)."""
         if self._sig is None or self._sig[0] is None or self._cache is None:
             self.write(data)  # no snapshot yet: start one
@@ -179,29 +182,29 @@ class JournaledJSONStorage(Storage):
         pass
 
 
-class _Tracked(dict):
+class _Tracked(dict[str, Any]):
     """A table being changed in a transaction: remembers which keys were set or removed."""
 
-    def __init__(self, *args) -> None:
+    def __init__(self, *args: dict[str, Any]) -> None:
         super().__init__(*args)
         self.touched: set[str] = set()
 
-    def __setitem__(self, key, value) -> None:
+    def __setitem__(self, key: str, value: Any) -> None:
         self.touched.add(key)
         super().__setitem__(key, value)
 
-    def __delitem__(self, key) -> None:
+    def __delitem__(self, key: str) -> None:
         self.touched.add(key)
         super().__delitem__(key)
 
-    def pop(self, key, *default):
+    def pop(self, key: str, *default: Any) -> Any:
         self.touched.add(key)
         return super().pop(key, *default)
 
-    def _refuse(self, *_args, **_kwargs):
+    def _refuse(self, *_args: object, **_kwargs: object) -> NoReturn:
         raise TypeError("transactions change tables by key (set, del, pop) so the journal sees every change")
 
-    setdefault = update = popitem = clear = _refuse  # type: ignore[assignment]
+    setdefault = update = popitem = clear = _refuse
 
 
 class AnnotationStore:
@@ -223,12 +226,12 @@ class AnnotationStore:
         """Fold the journal into annotations.json (so a copy of that file is complete)."""
         self.storage.compact()
 
-    def _transaction(self, mutate: Callable[[dict], object]) -> object:
+    def _transaction(self, mutate: Callable[[dict[str, Any]], _T]) -> _T:
         """Read the whole database, mutate it, make the change durable once (one fsync).
 
         Only the records the mutation touched are journaled.
         """
-        data = copy.copy(self.storage.read() or {})
+        data: dict[str, Any] = copy.copy(self.storage.read() or {})  # its tables become _Tracked
         new_file = not data.get(META)
         for name in (ANN, HIST, META, REDO):
             data[name] = _Tracked(data.get(name) or {})
@@ -247,7 +250,7 @@ class AnnotationStore:
         return result
 
     def apply(self, changes: dict[str, Annotation], action: str, label: str, history: bool = True,
-              extra: dict | None = None) -> None:
+              extra: dict[str, Any] | None = None) -> None:
         """Store new annotation states and (optionally) an undo entry, together.
 
         Args:
@@ -258,10 +261,10 @@ class AnnotationStore:
             extra: more for the undo entry (a removal's paper records); it is written even when
                 no annotation changes.
         """
-        def mutate(data: dict) -> None:
+        def mutate(data: dict[str, Any]) -> None:
             ann = data[ANN]
-            before = {}
-            after = {}
+            before: dict[str, dict[str, Any] | None] = {}
+            after: dict[str, dict[str, Any] | None] = {}
             for pid, new in changes.items():
                 key = str(doc_id_for(pid))
                 before[pid] = ann.get(key)
@@ -280,13 +283,13 @@ class AnnotationStore:
 
         self._transaction(mutate)
 
-    def undo(self) -> dict | None:
+    def undo(self) -> dict[str, Any] | None:
         """Revert the newest history entry; returns it, or None when there is nothing to undo."""
-        def mutate(data: dict) -> dict | None:
+        def mutate(data: dict[str, Any]) -> dict[str, Any] | None:
             hist = data[HIST]
             if not hist:
                 return None
-            entry = hist.pop(max(hist, key=int))
+            entry: dict[str, Any] = hist.pop(max(hist, key=int))
             before = records_of(entry, "before", data[ANN])
             if before is None:
                 raise PapersiftError(f"cannot undo {entry['label']!r}: a note it changed was changed since "
@@ -297,41 +300,43 @@ class AnnotationStore:
 
         if not (self.storage.read() or {}).get(HIST):
             return None
-        return self._transaction(mutate)  # type: ignore[return-value]
+        return self._transaction(mutate)
 
-    def redo(self) -> dict | None:
+    def redo(self) -> dict[str, Any] | None:
         """Make again the change the newest undo reverted; returns its entry, or None when there is
         nothing to redo (no undo since the last change).
 
         The papers must still be as that undo left them. Only a papersift that predates redo can
         have changed them without emptying the redo table; then that table is dropped instead.
         """
-        def mutate(data: dict) -> dict | None:
+        def mutate(data: dict[str, Any]) -> dict[str, Any] | None:
             redo = data[REDO]
             if not redo:
                 return None
-            entry = redo.pop(max(redo, key=int))
+            entry: dict[str, Any] = redo.pop(max(redo, key=int))
             ann = data[ANN]
             before = records_of(entry, "before", ann, current_is="before")
             if before is None or any(ann.get(str(doc_id_for(pid))) != rec for pid, rec in before.items()):
                 for k in list(redo):
                     del redo[k]
                 return None
-            _set_records(ann, records_of(entry, "after", ann))
+            after = records_of(entry, "after", ann)
+            assert after is not None  # records_of checks the same notes as for "before", just above
+            _set_records(ann, after)
             _push(data[HIST], entry)
             return entry
 
         if not (self.storage.read() or {}).get(REDO):
             return None
-        return self._transaction(mutate)  # type: ignore[return-value]
+        return self._transaction(mutate)
 
-    def history(self, limit: int = 20) -> list[dict]:
+    def history(self, limit: int = 20) -> list[dict[str, Any]]:
         """The newest undo entries, newest first."""
         hist = (self.storage.read() or {}).get(HIST) or {}
         return [hist[k] for k in sorted(hist, key=int, reverse=True)[:limit]]
 
 
-def _set_records(ann: dict, records: dict) -> None:
+def _set_records(ann: dict[str, Any], records: dict[str, Any]) -> None:
     """Put paper id -> annotation record (None: no annotation) into the annotations table."""
     for pid, rec in records.items():
         if rec is None:
@@ -340,7 +345,7 @@ def _set_records(ann: dict, records: dict) -> None:
             ann[str(doc_id_for(pid))] = rec
 
 
-def _push(table: dict, entry: dict) -> None:
+def _push(table: dict[str, Any], entry: dict[str, Any]) -> None:
     """Add an entry as the table's newest (numbered after the others), keeping the newest
     ``HISTORY_LIMIT``."""
     seq = max((int(k) for k in table), default=0) + 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from store.annotations.database import now_iso
 from store.annotations.atomic import atomic_write_text
@@ -23,7 +24,7 @@ class NoteDrafts:
     def __init__(self, path: Path):
         self.path = path
 
-    def _load(self) -> dict[str, dict]:
+    def _load(self) -> dict[str, Any]:  # paper id -> {"text", "kept"}, as read: checked by its users
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):

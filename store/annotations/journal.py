@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from store.errors import CorruptFileError
 
@@ -32,7 +32,7 @@ def journal_path_for(path: Path) -> Path:
     return path.with_name(path.name + JOURNAL_SUFFIX)
 
 
-def read_snapshot(path: Path, loads: Callable[[bytes], object]) -> dict:
+def read_snapshot(path: Path, loads: Callable[[bytes], object]) -> dict[str, dict[str, Any]]:
     """The snapshot file's tables, checked to be a papersift annotations file."""
     raw = path.read_bytes()
     if not raw.strip():
@@ -65,7 +65,7 @@ class Replay:
     damage: str | None = None
 
 
-def replay_journal(journal_path: Path, data: dict, loads: Callable[[bytes], object],
+def replay_journal(journal_path: Path, data: dict[str, dict[str, Any]], loads: Callable[[bytes], object],
                    acked: int | None = None) -> Replay:
     """Apply the journal's entries newer than the snapshot to ``data``, up to the first damage.
 
@@ -127,7 +127,7 @@ def judge(replay: Replay, acked: int | None) -> str | None:
     return None
 
 
-def _entry(line: bytes, loads: Callable[[bytes], object]) -> tuple[int, dict] | None:
+def _entry(line: bytes, loads: Callable[[bytes], object]) -> tuple[int, dict[str, dict[str, Any]]] | None:
     """(sequence number, changes) of a well-formed journal line, else None."""
     try:
         entry = loads(line)
@@ -179,9 +179,9 @@ def forget_acked(path: Path) -> None:
         pass
 
 
-def _journal_seq(data: dict) -> int:
+def _journal_seq(data: dict[str, dict[str, Any]]) -> int:
     meta = data.get(META) or {}
-    info = next(iter(meta.values()), {}) if meta else {}
+    info: object = next(iter(meta.values()), {}) if meta else {}
     seq = info.get("journal_seq", 0) if isinstance(info, dict) else 0
     return seq if isinstance(seq, int) else 0
 
@@ -195,7 +195,7 @@ def check_annotations_data(path: Path, data: object) -> None:
         if data.get(ANN) is None and data:
             raise CorruptFileError(path, "not a papersift annotations file (no meta table)")
         return
-    info = next(iter(meta.values()), {})
+    info: Any = next(iter(meta.values()), {})  # as read: checked below
     if info.get("format") != ANNOTATIONS_FORMAT:
         raise CorruptFileError(path, "not a papersift annotations file")
     version = info.get("version")

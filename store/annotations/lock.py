@@ -13,6 +13,7 @@ import os
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from store.errors import LibraryLockedError, WriteFailedError
 
@@ -27,7 +28,7 @@ class LibraryLock:
         self._depth = 0
 
     @contextmanager
-    def held(self):
+    def held(self) -> Iterator[None]:
         """Hold the lock for the block; waits up to ``timeout`` seconds."""
         if self._depth == 0:
             self._acquire()
@@ -40,7 +41,7 @@ class LibraryLock:
                 self._release()
 
     @contextmanager
-    def attempt(self):
+    def attempt(self) -> Iterator[bool]:
         """Hold the lock for the block if it is free now (yields True), else yield False at once:
         for a caller that must not wait (the app's UI thread)."""
         if self._depth:

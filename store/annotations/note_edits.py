@@ -9,6 +9,7 @@ and end, and undo and redo rebuild the whole note from the one the paper has whe
 from __future__ import annotations
 
 import hashlib
+from typing import Any, cast
 
 from store.annotations.journal import doc_id_for
 
@@ -19,10 +20,10 @@ def _sha(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-def long_notes_as_edits(entry: dict) -> dict:
+def long_notes_as_edits(entry: dict[str, Any]) -> dict[str, Any]:
     """An undo entry whose long notes are kept as the edit between the two (the common start and
     end, and what lay between before and after): five edits of a long note stored ten copies."""
-    edits = {}
+    edits: dict[str, dict[str, Any]] = {}
     for pid, after in entry["after"].items():
         before = entry["before"].get(pid)
         old, new = (before or {}).get("note", ""), (after or {}).get("note", "")
@@ -45,13 +46,14 @@ def long_notes_as_edits(entry: dict) -> dict:
     return entry
 
 
-def records_of(entry: dict, side: str, ann: dict, current_is: str | None = None) -> dict | None:
+def records_of(entry: dict[str, Any], side: str, ann: dict[str, Any],
+               current_is: str | None = None) -> dict[str, Any] | None:
     """The entry's records of one side, whole: a long note rebuilt from the note the paper has now
     (the other side's, as undo and redo find it). None when that note is not the one the entry
     was made from (changed outside the history): the step cannot be made."""
     edits = entry.get("note_edits") or {}
     if not edits:
-        return entry[side]
+        return cast("dict[str, Any]", entry[side])
     records = dict(entry[side])
     other = current_is or ("after" if side == "before" else "before")
     for pid, edit in edits.items():

@@ -23,7 +23,7 @@ def snapshot(annotations: Mapping[str, Annotation]) -> Snapshot:
     return dict(annotations)
 
 
-def _parts(a: Annotation | None) -> tuple:
+def _parts(a: Annotation | None) -> tuple[str, int, tuple[str, ...], str]:
     return ("unread", 0, (), "") if a is None else (a.status, a.star, tuple(a.tags), a.note)
 
 
@@ -33,12 +33,13 @@ def session_line(before: Snapshot, after: Snapshot) -> str:
     A paper counts under "marked" when its status differs, by the status it ended with (back to
     unread counts as such); stars, tags and notes count the papers where they differ.
     """
-    statuses: Counter = Counter()
+    statuses: Counter[str] = Counter()
     stars = tags = notes = 0
-    changed = [(before.get(pid), a) for pid, a in after.items() if before.get(pid) is not a]
+    changed: list[tuple[Annotation | None, Annotation | None]] = [
+        (before.get(pid), a) for pid, a in after.items() if before.get(pid) is not a]
     changed += [(a, None) for pid, a in before.items() if pid not in after]
-    for old, new in changed:
-        old, new = _parts(old), _parts(new)
+    for was, now in changed:
+        old, new = _parts(was), _parts(now)
         if old == new:
             continue
         if old[0] != new[0]:

@@ -7,15 +7,22 @@ loads the finished model from disk. Exit status 0 when the cache is ready.
 
 from __future__ import annotations
 
+import argparse
 import sys
+from pathlib import Path
+
+from store import locations
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m store.discovery.prepare LIBRARY_FOLDER", file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(prog="python -m store.discovery.prepare",
+                                     description="Build a library's more-like-this model cache.")
+    parser.add_argument("folder", metavar="LIBRARY_FOLDER", help="an existing library folder")
+    folder = Path(parser.parse_args(argv).folder)
+    if not locations.holds_library(folder):
+        parser.error(f"{folder}: no papersift library there")
     from store import Library
-    Library(argv[0]).prepare_similarity_cache()
+    Library(folder).prepare_similarity_cache()
     return 0
 
 

@@ -13,6 +13,8 @@ from 0.374 (TF-IDF cosine) to 0.437 (``benchmarks/similar_quality.py``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import scipy.sparse as sp
@@ -55,7 +57,8 @@ def lsa(matrix: sp.csr_matrix, dims: int | None = None) -> np.ndarray:
     vecs = (u * s).astype(np.float32)
     norms = np.linalg.norm(vecs, axis=1)
     norms[norms == 0] = 1.0
-    return vecs / norms[:, None]
+    latent: np.ndarray = vecs / norms[:, None]
+    return latent
 
 
 SIMILAR_CACHE_VERSION = 2  # 2: term ids are sorted-vocabulary positions (index format 8)
@@ -72,7 +75,7 @@ class Similarity:
         self.latent = lsa(self.matrix) if use_lsa and index.n_docs > 10 else None
         self.feedback = feedback and use_lsa
 
-    def save(self, handle, token: str) -> None:
+    def save(self, handle: BinaryIO, token: str) -> None:
         """Write the model (numpy's .npz, uncompressed) tagged with ``token`` (the corpus generation)."""
         arrays = {"version": np.array([SIMILAR_CACHE_VERSION]), "token": np.frombuffer(token.encode(), np.uint8),
                   "feedback": np.array([self.feedback])}
@@ -81,10 +84,10 @@ class Similarity:
                            f"{name}_shape": np.array(m.shape)})
         if self.latent is not None:
             arrays["latent"] = self.latent
-        np.savez(handle, **arrays)
+        np.savez(handle, **arrays)  # type: ignore[arg-type]  # numpy's stub: **arrays could be its allow_pickle: bool
 
     @staticmethod
-    def cache_matches(path, token: str) -> bool:
+    def cache_matches(path: Path, token: str) -> bool:
         """Whether the saved model is for this corpus (reads only its tag, not the arrays)."""
         try:
             with np.load(path, allow_pickle=False) as z:
@@ -93,7 +96,7 @@ class Similarity:
             return False
 
     @classmethod
-    def load(cls, path, token: str) -> "Similarity | None":
+    def load(cls, path: Path, token: str) -> "Similarity | None":
         """The saved model, or None when it is missing, damaged, or for another corpus."""
         try:
             with np.load(path, allow_pickle=False) as z:
@@ -111,20 +114,21 @@ class Similarity:
 
     def _blend(self, rows: np.ndarray) -> np.ndarray:
         """Blended similarity of the given papers to every paper (len(rows) x n)."""
-        s = (self.matrix[rows] @ self.matrix_t).toarray()
+        s: np.ndarray = (self.matrix[rows] @ self.matrix_t).toarray()
         if self.latent is not None:
             s += LSA_WEIGHT * (self.latent[rows] @ self.latent.T)
         return s
 
     def scores(self, doc: int) -> np.ndarray:
         """Similarity of every paper to ``doc`` (higher is closer)."""
-        base = self._blend(np.array([doc]))[0]
+        base: np.ndarray = self._blend(np.array([doc]))[0]
         if not self.feedback or len(base) <= FEEDBACK_K + 1:
             return base
         masked = base.copy()
         masked[doc] = -np.inf
         top = np.argpartition(-masked, FEEDBACK_K)[:FEEDBACK_K]
-        return base + FEEDBACK_BETA * (base[top] @ self._blend(top)) / FEEDBACK_K
+        blended: np.ndarray = base + FEEDBACK_BETA * (base[top] @ self._blend(top)) / FEEDBACK_K
+        return blended
 
     def similar(self, doc: int, limit: int = 10) -> list[tuple[int, float]]:
         """The ``limit`` most similar papers (not ``doc`` itself), best first."""

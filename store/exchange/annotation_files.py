@@ -18,20 +18,22 @@ import csv
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import orjson
 
 from store.choices import FORMULA_START
 from store.errors import InputError
-from store.models import MAX_STAR, STATUSES
+from store.choices import MAX_STAR, STATUSES
 from store.ingest.parse import read_text
 from store.exchange.records import split_triage_lines
 
 _ORG_STATUS = {"UNREAD": "unread", "TOREAD": "to-read", "READ": "read", "SKIPPED": "skipped"}
 _HEX_ID = re.compile(r"[0-9a-f]{12}")
+_Found = tuple[object, int | None, str | None]  # a record as read (not yet checked), its line, where it is
 
 
-def read_annotation_records(path: Path) -> list[dict]:
+def read_annotation_records(path: Path) -> list[dict[str, Any]]:
     """The triage records of an exported file, validated.
 
     Raises:
@@ -60,7 +62,7 @@ def read_annotation_records(path: Path) -> list[dict]:
     return [_checked(rec, path, line, where) for rec, line, where in found]
 
 
-def _checked(rec: object, path: Path, line: int | None, where: str | None) -> dict:
+def _checked(rec: object, path: Path, line: int | None, where: str | None) -> dict[str, Any]:
     if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
         raise InputError(path, "each paper needs a string \"id\"", line=line, where=where)
     status, star, tags = rec.get("status", "unread"), rec.get("star", 0), rec.get("tags", [])
@@ -75,8 +77,8 @@ def _checked(rec: object, path: Path, line: int | None, where: str | None) -> di
     return rec
 
 
-def _jsonl(text: str, path: Path) -> list[tuple]:
-    out = []
+def _jsonl(text: str, path: Path) -> list[_Found]:
+    out: list[_Found] = []
     for n, line in enumerate(text.splitlines(), start=1):
         if line.strip():
             try:
@@ -86,7 +88,7 @@ def _jsonl(text: str, path: Path) -> list[tuple]:
     return out
 
 
-def _json(text: str, path: Path) -> list[tuple]:
+def _json(text: str, path: Path) -> list[_Found]:
     try:
         doc = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
@@ -104,7 +106,7 @@ def _json(text: str, path: Path) -> list[tuple]:
 def _csl(item: object) -> object:
     if not isinstance(item, dict):
         return item
-    custom = item.get("custom") if isinstance(item.get("custom"), dict) else {}
+    custom = item["custom"] if isinstance(item.get("custom"), dict) else {}
     rec = {"id": item.get("id"), "abstract": item.get("abstract") or "", "title": item.get("title") or ""}
     if "papersift_status" in custom:  # papersift's own: exact
         rec.update(status=custom.get("papersift_status"), star=custom.get("papersift_star", 0),
@@ -120,9 +122,9 @@ def _cell(value: str | None) -> str:
     return value[1:] if value.startswith("'") and value[1:2] and value[1] in FORMULA_START else value
 
 
-def _csv(text: str) -> list[tuple]:
+def _csv(text: str) -> list[_Found]:
     reader = csv.DictReader(io.StringIO(text))
-    out = []
+    out: list[_Found] = []
     for row in reader:
         star = _cell(row.get("star")) or "0"
         out.append(({"id": _cell(row.get("id")), "abstract": _cell(row.get("abstract")),
@@ -133,12 +135,12 @@ def _csv(text: str) -> list[tuple]:
     return out
 
 
-def _bibtex(text: str, path: Path) -> list[tuple]:
+def _bibtex(text: str, path: Path) -> list[_Found]:
     from store.ingest.bibtex import bib_unescape, read_entries
     from store.ingest.parse import _check_braces
 
     _check_braces(text, path)  # (unbalanced or too deeply nested: named with its line)
-    out = []
+    out: list[_Found] = []
     for entry in read_entries(text, path):
         key = entry.get("ID", "")
         pid = entry.get("papersift_id") or (key.rsplit("_", 1)[-1] if _HEX_ID.fullmatch(key.rsplit("_", 1)[-1]) else key)
@@ -152,10 +154,10 @@ def _bibtex(text: str, path: Path) -> list[tuple]:
     return out
 
 
-def _ris(text: str, path: Path) -> list[tuple]:
+def _ris(text: str, path: Path) -> list[_Found]:
     from store.ingest.ris import read_ris
 
-    out = []
+    out: list[_Found] = []
     for entry in read_ris(text, path):
         fields, note = split_triage_lines(entry.fields.get("N1", []))
         out.append(({"id": entry.first("ID"), "abstract": entry.first("AB", "N2"), "title": entry.first("TI", "T1"),
@@ -163,10 +165,10 @@ def _ris(text: str, path: Path) -> list[tuple]:
     return out
 
 
-def _org(text: str) -> list[tuple]:
+def _org(text: str) -> list[_Found]:
     """Headings ``* KEYWORD title :tags:`` with a properties drawer, the note indented below."""
-    out: list[tuple] = []
-    rec: dict | None = None
+    out: list[_Found] = []
+    rec: dict[str, Any] | None = None
     in_drawer = False
     note: list[str] = []
 

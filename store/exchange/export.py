@@ -23,7 +23,8 @@ from store.choices import DERIVED, FORMATS, FORMULA_START, MARKDOWN_GROUPS  # no
 from store.search.keywords import join_keywords, tags_and_keywords
 from store.latex import plain_text
 from store.ingest.repair import repair_escapes
-from store.models import STATUSES, Annotation, Paper
+from store.choices import STATUSES
+from store.models import Annotation, Paper
 from store.exchange.records import RECORD_SCHEMA_VERSION, escape_unsafe_json, paper_record, triage_lines
 from store.text import counted, export_safe
 
@@ -161,7 +162,7 @@ def to_csv(pairs: list[Pair]) -> str:
 
 
 # ---------------------------------------------------------------------- JSON
-def export_record(paper: Paper, ann: Annotation) -> dict:
+def export_record(paper: Paper, ann: Annotation) -> dict[str, object]:
     rec = paper_record(paper, ann)
     rec["schema"] = f"papersift-paper/{RECORD_SCHEMA_VERSION}"
     if ann.conflicts:
@@ -195,7 +196,7 @@ def bib_title(paper: Paper) -> str:
     """
     maths: list[str] = []
 
-    def hold(m: re.Match) -> str:
+    def hold(m: re.Match[str]) -> str:
         if not balanced(m.group(1)):
             return m.group()
         maths.append(m.group())
@@ -316,7 +317,7 @@ def to_org(pairs: list[Pair]) -> str:
 
 
 # ------------------------------------------------------------------ CSL-JSON
-def csl_name(name: str) -> dict:
+def csl_name(name: str) -> dict[str, str]:
     parts = name.rsplit(" ", 1)
     return {"family": parts[-1], "given": parts[0]} if len(parts) == 2 else {"literal": name}
 
@@ -324,6 +325,7 @@ def csl_name(name: str) -> dict:
 def to_csl_json(pairs: list[Pair]) -> str:
     items = []
     for paper, ann in pairs:
+        item: dict[str, object]
         item = {"id": paper.id, "type": "article", "title": title_of(paper), "abstract": repair_escapes(paper.abstract)}
         if paper.authors:
             item["author"] = [csl_name(a) for a in paper.authors]

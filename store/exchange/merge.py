@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from store.exchange.annotation_files import read_annotation_records  # noqa: F401 (re-exported: the CLI reads with it)
 from store.corpus import paper_id
 from store.ingest.dedup import NearDupIndex
 from store.models import STAMPED, Annotation, clean_tag, note_problem
 from store.text import normalize
+
+if TYPE_CHECKING:
+    from store.library import Library
 
 
 @dataclass
@@ -37,7 +41,7 @@ class MergeReport:
     conflicts: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"records": self.records, "matched_by_id": self.by_id, "matched_by_text": self.by_text,
                 "unchanged": self.unchanged, "unknown": self.unknown, "changes": self.changes,
                 "conflicts": self.conflicts, "warnings": self.warnings}
@@ -64,7 +68,7 @@ def _their_note(note: str, pid: str, warnings: list[str]) -> str | None:
     return note
 
 
-def _theirs(rec: dict, pid: str, warnings: list[str], local: Annotation) -> Annotation:
+def _theirs(rec: dict[str, Any], pid: str, warnings: list[str], local: Annotation) -> Annotation:
     note = _their_note(rec.get("note") or "", pid, warnings)
     return Annotation(paper_id=pid, status=rec.get("status", "unread"), star=int(rec.get("star", 0)),
                       tags=_clean_tags(rec.get("tags") or [], pid, warnings),
@@ -82,7 +86,7 @@ def _stamps(value: object) -> dict[str, str]:
 
 
 def merge_one(local: Annotation, theirs: Annotation, source: str,
-              known: frozenset = frozenset()) -> tuple[Annotation, list[str]]:
+              known: frozenset[tuple[str, str]] = frozenset()) -> tuple[Annotation, list[str]]:
     """Merge ``theirs`` into ``local``; returns the result and conflict descriptions.
 
     Field by field when their record carries change times (``stamps``): a field they never
@@ -123,7 +127,7 @@ def merge_one(local: Annotation, theirs: Annotation, source: str,
     return new, conflicts
 
 
-def _merge_tags(new: Annotation, local: Annotation, theirs: Annotation, known: frozenset) -> None:
+def _merge_tags(new: Annotation, local: Annotation, theirs: Annotation, known: frozenset[tuple[str, str]]) -> None:
     """Each tag present or not as its newest change says (an add or a removal, on either side)."""
     for tag in dict.fromkeys([*local.tags, *theirs.tags, *(k[1:] for k in theirs.stamps if k.startswith("#"))]):
         key = "#" + tag
@@ -175,10 +179,10 @@ def _short(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "…'"
 
 
-def known_stamps(library, pid: str, history: list[dict]) -> frozenset:
+def known_stamps(library: Library, pid: str, history: list[dict[str, Any]]) -> frozenset[tuple[str, str]]:
     """(field, time) of every state this library's undo history holds for a paper: a colleague's
     field with one of these times is a state we had, not a change of theirs."""
-    found = set()
+    found: set[tuple[str, str]] = set()
     for entry in history:
         for side in ("before", "after"):
             rec = (entry.get(side) or {}).get(pid)
@@ -189,7 +193,8 @@ def known_stamps(library, pid: str, history: list[dict]) -> frozenset:
     return frozenset(found)
 
 
-def plan_merge(library, records: list[dict], source: str) -> tuple[dict[str, Annotation], MergeReport]:
+def plan_merge(library: Library, records: list[dict[str, Any]],
+               source: str) -> tuple[dict[str, Annotation], MergeReport]:
     """Work out the merged annotations without writing anything."""
     report = MergeReport(records=len(records))
     corpus = library.corpus

@@ -20,7 +20,7 @@ RECORD_SCHEMA_VERSION = 1
 _UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
 
 
-def paper_record(paper: Paper, ann: Annotation) -> dict:
+def paper_record(paper: Paper, ann: Annotation) -> dict[str, object]:
     """The flat record of one annotated paper."""
     return {
         "id": paper.id,
@@ -72,10 +72,10 @@ def triage_lines(ann: Annotation) -> list[str]:
     return lines
 
 
-def split_triage_lines(lines: list[str]) -> tuple[dict, list[str]]:
+def split_triage_lines(lines: list[str]) -> tuple[dict[str, object], list[str]]:
     """The triage fields a run of lines holds ({"status": …, "star": …, "tags": […]}), and the
     other lines (the note's)."""
-    fields: dict = {}
+    fields: dict[str, object] = {}
     rest = []
     for line in lines:
         key, sep, value = line.partition(":")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 from store.errors import InputError
 
@@ -33,7 +34,7 @@ def _text(el: ET.Element | None) -> str:
     return " ".join((el.text or "").split()) if el is not None else ""
 
 
-def read_atom(text: str, path: Path) -> tuple[list[dict], list[str]]:
+def read_atom(text: str, path: Path) -> tuple[list[dict[str, object]], list[str]]:
     """The papers of an Atom feed, as objects with papersift's field names, and the ids of the
     entries without an abstract.
 
@@ -47,7 +48,8 @@ def read_atom(text: str, path: Path) -> tuple[list[dict], list[str]]:
                          line=exc.position[0]) from None
     if root.tag != f"{ATOM}feed":
         raise InputError(path, f"expected an Atom feed (<feed>, as the arXiv API returns), found <{root.tag.split('}')[-1]}>")
-    papers, no_abstract = [], []
+    papers: list[dict[str, object]] = []
+    no_abstract: list[str] = []
     for n, entry in enumerate(root.iter(f"{ATOM}entry"), start=1):
         ident = _text(entry.find(f"{ATOM}id"))
         m = _ARXIV_ID.search(ident)
@@ -70,7 +72,7 @@ def read_atom(text: str, path: Path) -> tuple[list[dict], list[str]]:
     return papers, no_abstract
 
 
-def snapshot_fields(obj: dict) -> dict:
+def snapshot_fields(obj: dict[str, Any]) -> dict[str, Any]:
     """Fields of an arXiv metadata snapshot record, in papersift's names (only those it lacks).
 
     The snapshot writes authors as one string ("A. Lee, B. Ray and C. Kim") and parsed
@@ -78,7 +80,7 @@ def snapshot_fields(obj: dict) -> dict:
     first version is in ``versions[0].created`` ("Mon, 2 Apr 2007 19:18:42 GMT"); its
     ``categories`` ("cs.LG stat.ML") become keywords.
     """
-    out: dict = {}
+    out: dict[str, Any] = {}
     if isinstance(obj.get("abstract"), str):  # hard-wrapped, as in the feed
         out["abstract"] = " ".join(obj["abstract"].split())
     parsed = obj.get("authors_parsed")

@@ -9,6 +9,8 @@ ways.
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import Callable
 
 _BIB_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}", "$": r"\$", "&": r"\&", "%": r"\%",
                 "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
@@ -74,7 +76,7 @@ def bib_latex(text: str) -> str:
     return _outside_math(text, outside)
 
 
-def _outside_math(text: str, change) -> str:
+def _outside_math(text: str, change: Callable[[str], str]) -> str:
     """``change`` applied to the text outside well-formed inline math, the math kept as written."""
     out, last = [], 0
     for m in BIB_MATH.finditer(text):
@@ -110,7 +112,7 @@ def _accent(tok: str) -> str:
 _MONTHS = {m: m.capitalize() for m in ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")}
 
 
-def read_entries(text: str, path) -> list[dict]:
+def read_entries(text: str, path: Path) -> list[dict[str, str]]:
     """The entries of a BibTeX file as dicts: ``ID``, ``ENTRYTYPE`` and each field (lower-cased
     name -> its value as written, outer braces or quotes removed), by bibtexparser 2.
 
@@ -130,6 +132,7 @@ def read_entries(text: str, path) -> list[dict]:
         raise InputError(path, f"invalid BibTeX: {exc}") from None
     for block in library.failed_blocks:
         reason = str(getattr(block, "error", "") or "").strip() or "cannot be read as a BibTeX entry"
+        assert block.start_line is not None  # set for every block parse_string reads
         raise InputError(path, f"invalid BibTeX entry: {reason}", line=block.start_line + 1)
     entries = []
     for entry in library.entries:
@@ -147,7 +150,7 @@ def bib_unescape(value: str, strip_braces: bool = False) -> str:
         strip_braces: drop bare braces outside math too (a title's case protection, ``{BERT}``).
     """
     def plain(text: str) -> str:
-        def one(m: re.Match) -> str:
+        def one(m: re.Match[str]) -> str:
             tok = m.group()
             if tok in "{}":
                 return "" if strip_braces else tok

@@ -53,7 +53,8 @@ def signature(sh: np.ndarray) -> np.ndarray:
     """MinHash signature (NUM_PERM values) of a shingle set."""
     with np.errstate(over="ignore"):
         vals = (_A[:, None] * (sh[None, :].astype(np.uint64) & _MASK61) + _B[:, None]) & _MASK61
-    return vals.min(axis=1)
+    minima: np.ndarray = vals.min(axis=1)
+    return minima
 
 
 def signatures(shingle_sets: list[np.ndarray], chunk: int = 128, budget: int = 1 << 16) -> np.ndarray:
@@ -171,7 +172,8 @@ class NearDupIndex:
                 bucket[band] = [have, key]
 
     def query(self, normalized: str, exclude: frozenset[str] = frozenset(),
-              sh: np.ndarray | None = None, sig: np.ndarray | None = None) -> tuple[Match | None, tuple]:
+              sh: np.ndarray | None = None,
+              sig: np.ndarray | None = None) -> tuple[Match | None, tuple[np.ndarray, np.ndarray]]:
         """The most similar indexed text that passes the merge rule, if any.
 
         Args:
@@ -202,4 +204,5 @@ class NearDupIndex:
     @staticmethod
     def _band_keys(sig: np.ndarray) -> list[int]:
         """One 64-bit hash per band (a combination of the band's ROWS minima)."""
-        return band_keys(sig[None, :])[0].tolist()
+        keys: list[int] = band_keys(sig[None, :])[0].tolist()
+        return keys

@@ -36,7 +36,7 @@ class ImportSummary:
     near: int = 0
     known: int = 0
     updated: int = 0
-    added: Counter = field(default_factory=Counter)  # what the updated papers got: "title" -> papers, ...
+    added: Counter[str] = field(default_factory=Counter)  # what the updated papers got: "title" -> papers, ...
     skipped: int = 0
     no_abstract: list[str] = field(default_factory=list)  # "file: key" of references without an abstract
     replaced_sample: int = 0  # the bundled sample's papers this first import replaced
@@ -65,7 +65,7 @@ class ImportSummary:
         """What known papers got, commonest first: "2 titles, 2 author lists, 1 venue"."""
         return ", ".join(counted(n, *ADDED_NAMES[what]) for what, n in self.added.most_common())
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {**{k: getattr(self, k) for k in ("files", "read", "new", "exact", "near", "known", "updated", "skipped",
                                                  "replaced_sample")},
                 "added": dict(self.added), "no_abstract": list(self.no_abstract)}
@@ -86,7 +86,13 @@ def _fingerprints(shs: list[np.ndarray]) -> np.ndarray:
     return band_keys(signatures(shs)) if shs else np.zeros((0, BANDS), dtype=np.uint64)
 
 
-def _new_paper_chunk(items: list[tuple[str, str, bool]]) -> list[tuple[np.ndarray, np.ndarray, tuple | None, str]]:
+# What the merge needs of a paper already in the library (shingles, LSH band keys, name-shaped words),
+# and of a record not yet in it (shingles, band keys, derived title and the title without its name, names).
+_Known = tuple[np.ndarray, np.ndarray, str]
+_New = tuple[np.ndarray, np.ndarray, tuple[str, str | None] | None, str]
+
+
+def _new_paper_chunk(items: list[tuple[str, str, bool]]) -> list[_New]:
     """For (normalized abstract, abstract, whether it needs a title): shingles, LSH band keys, the derived
     title with the title it has without its leading name (or None: see store.ingest.titles.derive_titles),
     and the abstract's name-shaped words.
@@ -99,7 +105,7 @@ def _new_paper_chunk(items: list[tuple[str, str, bool]]) -> list[tuple[np.ndarra
             for sh, keys, (_, abstract, untitled) in zip(shs, _fingerprints(shs), items)]
 
 
-def _known_paper_chunk(abstracts: list[str]) -> list[tuple[np.ndarray, np.ndarray, str]]:
+def _known_paper_chunk(abstracts: list[str]) -> list[_Known]:
     """Shingles and band keys of papers already in the library (to find near duplicates of them), and
     their name-shaped words (a name many abstracts use is the field's: see store.ingest.title_library)."""
     shs = [shingles(normalize(a)) for a in abstracts]
@@ -123,8 +129,8 @@ class MergePrep:
     generation: str
     norms: list[str]                 # normalized abstract per record
     rids: list[str]                  # paper id per record
-    known: list | None               # shingles, band keys, names of the corpus's papers ([]: not needed)
-    new: dict[int, tuple] | None     # record index -> shingles, band keys, derived title, names (unknown records)
+    known: list[_Known] | None       # shingles, band keys, names of the corpus's papers ([]: not needed)
+    new: dict[int, _New] | None      # record index -> shingles, band keys, derived title, names (unknown records)
 
 
 def prepare_merge(corpus: Corpus, records: list[RawRecord]) -> MergePrep:
@@ -165,6 +171,7 @@ def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSumma
 def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
            progress: Callable[[int, int], None] | None, prep: MergePrep) -> dict[str, str]:
     new_norms: dict[str, str] = {}
+    assert prep.known is not None and prep.new is not None  # consumed together: merge_records prepares again
     norms, rids = prep.norms, prep.rids
     unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
     # Rows 0..m-1: the library's papers; then one row per unknown record, in file order.
@@ -205,15 +212,16 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
                 summary.exact += 1
             else:
                 summary.known += 1
-            added = _enrich(paper, rec)
-            if added:
+            got = _enrich(paper, rec)
+            if got:
                 summary.updated += 1
-                summary.added.update(added)
+                summary.added.update(got)
             continue
         row = row_of[i]
         match = _best_match(row, candidates.get(row, ()), shs, owner, separate.get(rid, ()))
         if match is not None:
             idx = corpus.index_of(match.key)
+            assert idx is not None  # match.key is a paper's id (owner)
             paper = corpus.papers[idx]
             paper.variants.append(Variant(id=rid, abstract=rec.abstract, similarity=round(match.jaccard, 3),
                                           sources=[src]))

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
+from typing import Any
 
 # "ICLR 2024 poster", "Submitted to ICLR 2024", "NeurIPS 2023 Datasets and Benchmarks Poster"
 _VENUE_YEAR = re.compile(r"^(?:Submitted to\s+)?(.+?)\s+((?:19|20)\d\d)\b")
 
 
-def is_note(obj: dict) -> bool:
+def is_note(obj: dict[str, Any]) -> bool:
     """An OpenReview note: its fields under ``content``, no abstract of its own."""
     return isinstance(obj.get("content"), dict) and "abstract" not in obj
 
@@ -25,12 +26,12 @@ def _value(field: object) -> object:
     return field.get("value") if isinstance(field, dict) and "value" in field else field
 
 
-def note_abstract(obj: dict) -> object:
+def note_abstract(obj: dict[str, Any]) -> object:
     """A note's abstract (its value, whatever its type), without flattening the rest."""
     return _value(obj["content"].get("abstract"))
 
 
-def note_fields(obj: dict) -> dict:
+def note_fields(obj: dict[str, Any]) -> dict[str, Any]:
     """A note's abstract, title, authors, keywords, primary area, id, link, venue and year, in
     papersift's names."""
     content = {k: _value(v) for k, v in obj["content"].items()}

@@ -143,6 +143,7 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
     refuse_early(path, suffix, MAX_ABSTRACT_CHARS)  # an oversized abstract, before the file is in memory
     text = read_text(path)
     name = display_name or path.name
+    records: list[RawRecord]
     if suffix in (".jsonl", ".ndjson"):
         records = parse_jsonl(text, path, name)
     elif suffix == ".json":
@@ -159,9 +160,9 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
         records = parse_dump(text, path, name)
     if not records:
         why = " (the file is empty)" if not text.strip() else ""
-        if getattr(records, "skipped", 0):
+        if isinstance(records, Records) and records.skipped:
             why = f" ({records.skipped} paragraphs, all shorter than {MIN_ABSTRACT_WORDS} words)"
-        if getattr(records, "no_abstract", None):
+        if isinstance(records, Records) and records.no_abstract:
             why = f" ({counted(len(records.no_abstract), 'entry', 'entries')}, none with an abstract: {first_few(records.no_abstract)})"
         raise InputError(path, "no abstracts found" + why)
     return records
@@ -209,13 +210,13 @@ def parse_dump(text: str, path: Path, name: str) -> list[RawRecord]:
         venue, year = venue_of_header(paragraphs[0][1][0])
         paragraphs = paragraphs[1:]
     records = Records()
-    for line, lines in paragraphs:
+    for lineno, lines in paragraphs:
         abstract = " ".join(lines)
         if len(abstract.split()) < MIN_ABSTRACT_WORDS:
             records.skipped += 1
-            records.first_skipped_line = records.first_skipped_line or line
+            records.first_skipped_line = records.first_skipped_line or lineno
             continue
-        check_length(path, abstract, line, f"paragraph {len(records) + 1}")
+        check_length(path, abstract, lineno, f"paragraph {len(records) + 1}")
         records.append(RawRecord(abstract=abstract, file=name, position=len(records) + 1, venue=venue, year=year))
     return records
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 from store.choices import DERIVED
 from store.errors import InputError
@@ -20,14 +21,14 @@ from store.search.keywords import clean_label, keywords_of
 MAX_ABSTRACT_CHARS = 100_000
 
 
-class Records(list):
+class Records(list["RawRecord"]):
     """Parsed records, plus what was passed over: dump paragraphs too short to be abstracts, and
     references without an abstract (BibTeX, RIS, CSL-JSON, Atom, OpenReview), by key or line."""
 
     skipped: int = 0
     first_skipped_line: int | None = None
 
-    def __init__(self, *args):
+    def __init__(self, *args: Iterable[RawRecord]) -> None:
         super().__init__(*args)
         self.no_abstract: list[str] = []
 
@@ -60,13 +61,13 @@ def year_of(value: object) -> str:
     return m.group(1) if m else ""
 
 
-def check_length(path: Path, abstract: str, line: int | None, where: str) -> None:
+def check_length(path: Path, abstract: str, line: int | None, where: str | None) -> None:
     if len(abstract) > MAX_ABSTRACT_CHARS:
         raise InputError(path, f"abstract is {len(abstract):,} characters; the limit is {MAX_ABSTRACT_CHARS:,} "
                                "(is this really one abstract?)", line=line, where=where)
 
 
-def record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | None, where: str) -> RawRecord:
+def record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | None, where: str | None) -> RawRecord:
     if not isinstance(obj, dict):
         raise InputError(path, f"expected an object with an \"abstract\", found {type(obj).__name__}", line=line, where=where)
     if "authors_parsed" in obj or "versions" in obj:  # arXiv's metadata snapshot
@@ -119,6 +120,6 @@ def _csl_name(name: object, path: Path, line: int | None, where: str | None) -> 
     if not isinstance(name, dict):
         raise InputError(path, f"\"author\" entries must be CSL names ({{\"given\", \"family\"}} or "
                                f"{{\"literal\"}}), not {type(name).__name__}", line=line, where=where)
-    if isinstance(name.get("literal"), str):
-        return name["literal"].strip()
+    if isinstance(literal := name.get("literal"), str):
+        return literal.strip()
     return " ".join(str(name[k]).strip() for k in ("given", "family") if isinstance(name.get(k), str)).strip()

@@ -42,7 +42,7 @@ _IN_MATH = {
 }
 
 
-def _pattern(table: dict[str, str]) -> dict[str, re.Pattern]:
+def _pattern(table: dict[str, str]) -> dict[str, re.Pattern[str]]:
     return {ch: re.compile("(" + "|".join(sorted(table[letter].split(), key=len, reverse=True)) + r")(?![A-Za-z])")
             for ch, letter in _EATEN.items()}
 

@@ -10,6 +10,7 @@ refusal costs a megabyte of memory. What passes it is still checked exactly by t
 from __future__ import annotations
 
 from pathlib import Path
+from typing import BinaryIO
 
 from store.errors import InputError
 
@@ -34,7 +35,7 @@ def refuse_early(path: Path, suffix: str, max_chars: int) -> None:
         return  # the read that follows says what is wrong with the file
 
 
-def _scan(handle, path: Path, limit: int, per_line: bool) -> None:
+def _scan(handle: BinaryIO, path: Path, limit: int, per_line: bool) -> None:
     line_no, start = 1, 1          # the current line, and the line its paragraph starts at
     para, line, blank = 0, 0, True  # characters of the paragraph so far and of the current line
     while chunk := handle.read(CHUNK):

@@ -112,7 +112,7 @@ def parse_csv(text: str, path: Path, name: str, delimiter: str | None = None) ->
     abstract_col = cols.get("abstract", cols.get("summary"))
     if abstract_col is None:
         raise InputError(path, f"no \"abstract\" column in the header (columns: {', '.join(header) or 'none'})", line=1)
-    records = []
+    records: list[RawRecord] = []
     try:
         for row in reader:
             lineno = reader.line_num

@@ -79,7 +79,7 @@ _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 CLAUSE_END = re.compile(r"[,.;]")
 
 
-def _math_as_text(m: re.Match) -> str:
+def _math_as_text(m: re.Match[str]) -> str:
     """One ``$...$`` span as Unicode ("$\\alpha$-tasks" -> "α-tasks", not "-tasks"), keeping the
     spaces at its edges: a span may be a misread pair ("$\\textit{$\\underline{G}$raph $...").
     """
@@ -131,7 +131,7 @@ _CAPS_WORDS = re.compile(r"(?:\s+[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)*)+(?![\w-])")  # m
 _APPOS = re.compile(r"\s*(?:\)|\*\*|\}\$?)?\s*(?:,|:|\(|—|--)\s*(?:which is\s+)?(?:an?|the)\s")
 
 
-def find_name(abstract: str, intros: list[re.Match] | None = None) -> tuple[str, int] | None:  # noqa: C901 (the title rules, in the order they are tried)
+def find_name(abstract: str, intros: list[re.Match[str]] | None = None) -> tuple[str, int] | None:  # noqa: C901 (the title rules, in the order they are tried)
     """The introduced method/benchmark name and the offset just after it, if any.
 
     Candidates are scored by context: named right after "we propose/introduce",
@@ -200,9 +200,9 @@ def find_name(abstract: str, intros: list[re.Match] | None = None) -> tuple[str,
     # "SPABA, an adaptation of ...": find the comma first (cheap), then the word before it.
     for comma in _APPOS_COMMA.finditer(abstract):
         start = max(0, comma.start() - 40)
-        m = _LAST_TOKEN.search(abstract, start, comma.start())
-        if m and _LOOKS_NAMEY.search(m.group(1), 1):
-            add(m.group(1), m.start(1), m.end(1), 1, False)
+        last = _LAST_TOKEN.search(abstract, start, comma.start())
+        if last and _LOOKS_NAMEY.search(last.group(1), 1):
+            add(last.group(1), last.start(1), last.end(1), 1, False)
     if not cands:
         return None
     best = max(cands)
@@ -256,7 +256,7 @@ def _defined_before(name: str, before: str) -> str | None:
 _REPEATED = re.compile(r"([A-Za-z])([2-4])(?![0-9])")
 
 
-def _repeat(m: re.Match) -> str:
+def _repeat(m: re.Match[str]) -> str:
     return m.group(1) * int(m.group(2))
 
 
@@ -314,7 +314,7 @@ _OURS = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work))\b")
 _LEAD_WORDS = 6  # "we propose a new benchmark, NAME": the name within the verb's first words
 
 
-def own_name(abstract: str, name: str, end: int, intros: list[re.Match], long: str) -> bool:
+def own_name(abstract: str, name: str, end: int, intros: list[re.Match[str]], long: str) -> bool:
     """Whether the abstract presents ``name`` (whose long form is ``long``, or "") as its own
     contribution (see _MARKED and above)."""
     for at in {abstract.find(name), abstract.rfind(name, 0, end)}:

@@ -109,7 +109,7 @@ def informative(phrase: str) -> bool:
     return len(words) >= 2 and not _BAD_START.match(phrase) and any(w.strip(",()") not in _GENERIC for w in words)
 
 
-def intro_phrase(name: str, intros: list[re.Match]) -> str:
+def intro_phrase(name: str, intros: list[re.Match[str]]) -> str:
     """What "we propose/introduce ..." says the name is: the words before it ("a
     low-rank estimation method called *LowPopArt*") or, if they say nothing, after
     it ("WebNavigator, which reframes ..."); else the first such clause with the
@@ -189,7 +189,7 @@ _ANAPHORA = re.compile(r"(?:\S+\s+){0,5}?(?:this|these|those|such|both|above|afo
                        re.I)
 
 
-def focus_of(abstract: str, intros: list[re.Match]) -> str:
+def focus_of(abstract: str, intros: list[re.Match[str]]) -> str:
     """What "we study / this paper explores ..." says the paper is about, when that sentence comes
     before any "we propose" ("LLMs excel at X. This work explores how to repurpose LLMs for
     specialized domains" -> "How to repurpose LLMs for specialized domains"); "" if none.
@@ -216,7 +216,7 @@ def focus_of(abstract: str, intros: list[re.Match]) -> str:
     return rest
 
 
-def contribution(abstract: str, intros: list[re.Match]) -> str:
+def contribution(abstract: str, intros: list[re.Match[str]]) -> str:
     """ "We propose a simple method for X, ..." -> "A simple method for X"; "" if none."""
     intro = next((m for m in intros if not m.group().startswith(("and", "then"))), None)
     if not intro:

@@ -107,7 +107,7 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
     if len(title) <= limit + WHOLE_SLACK:
         return title
 
-    def places(pattern: re.Pattern) -> list[int]:
+    def places(pattern: re.Pattern[str]) -> list[int]:
         return [m.start() for m in pattern.finditer(title) if m.start() <= limit
                 and len(title[:m.start()].split()) >= 3 and title.count("(", 0, m.start()) == title.count(")", 0, m.start())]
 
@@ -141,7 +141,7 @@ def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tupl
     return _named(abstract, name, end, long, focus, intros), nameless
 
 
-def _named(abstract: str, name: str, end: int, long: str, focus: str, intros: list[re.Match]) -> str:
+def _named(abstract: str, name: str, end: int, long: str, focus: str, intros: list[re.Match[str]]) -> str:
     """The title of an abstract that presents ``name`` as its own: the name and what it is."""
     if long:
         return f"{name}: {trim_words(long, WHOLE_TITLE_WORDS - 1)}"

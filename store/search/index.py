@@ -13,11 +13,13 @@ numpy for one-shot searches.
 
 from __future__ import annotations
 
+import io
 import itertools
 import os
 from array import array
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any, Sequence, cast
 
 import numpy as np
 
@@ -51,6 +53,7 @@ class SearchIndex:
     def __init__(self, vocabulary: Vocabulary, docs: np.ndarray, weights: np.ndarray, idf: np.ndarray,
                  n_docs: int):
         self.vocabulary = vocabulary
+        assert vocabulary.terms.words is not None  # an index holds its vocabulary in memory (build, load)
         self.vocab = vocabulary.terms.words  # term id -> term (ids are sorted-vocabulary positions)
         self.offsets = vocabulary.offsets
         self.docs = docs
@@ -78,6 +81,7 @@ class SearchIndex:
             norm = normalized[d] if normalized is not None else None
             toks = index_tokens(abstract, norm)
             if norm is not None:
+                assert normalized is not None  # norm came from it
                 normalized[d] = None  # the caller hands the texts over: free each once tokenized
                 if d % TRIM_EVERY == TRIM_EVERY - 1:
                     release_free_memory(collect=False)  # so the postings reuse the texts' pages
@@ -126,10 +130,11 @@ class SearchIndex:
         return cls(Vocabulary(SortedWords(vocab), SortedWords(stems), stem_offsets, stem_members, offsets),
                    cols_a, weights, idf, len(docs))
 
-    def dump_chunks(self, extra: list[tuple[str, str, object]] = ()) -> list:
+    def dump_chunks(self, extra: Sequence[tuple[str, str, object]] = ()) -> list[bytes | memoryview]:
         """The index as a pack file (:mod:`store.search.packfile`), with ``extra`` sections
         (the library adds what a one-shot search prints: ids and titles)."""
         v = self.vocabulary
+        assert v.terms.words is not None and v.stems.words is not None  # in memory, as __init__ checks
         meta = array("q", [INDEX_VERSION, self.n_docs])
         return pack([("meta", "q", meta), *words_sections("terms", v.terms.words), *words_sections("stems", v.stems.words),
                      ("stem_offsets", "i", v.stem_offsets), ("stem_members", "i", v.stem_members),
@@ -139,13 +144,13 @@ class SearchIndex:
                      ("idf", "f", np.ascontiguousarray(self.idf, dtype=np.float32)), *extra])
 
     @classmethod
-    def load(cls, handle) -> "SearchIndex | None":
+    def load(cls, handle: io.BufferedReader) -> "SearchIndex | None":
         """Read :meth:`dump_chunks` output from an open binary file (the whole
         file is read once; the arrays are views of it). None if it is damaged
         or from another version."""
         try:
             reader = PackReader(handle)
-            n_docs = index_size(reader.read("meta"))
+            n_docs = index_size(cast("array[int]", reader.read("meta")))  # a "q" section
             if n_docs is None:
                 return None
             # One allocation of the file's size: read() after the header line had joined the
@@ -155,7 +160,7 @@ class SearchIndex:
             if handle.readinto(data) != len(data):
                 return None
 
-            def view(name: str, dtype) -> np.ndarray:
+            def view(name: str, dtype: type[np.generic]) -> np.ndarray:
                 _, offset, length = reader.sections[name]
                 if offset + length > len(data):
                     raise ValueError(f"section {name} is cut short")
@@ -246,7 +251,7 @@ TF_BITS = 16
 TRIM_EVERY = 50_000  # documents between handing freed texts back while indexing
 
 
-def _sort_postings(postings: list, n_terms: int, n_docs: int):
+def _sort_postings(postings: list[Any], n_terms: int, n_docs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Order postings by (term, document): documents and term frequencies, and each term's offset.
 
     Term, document and frequency are packed into one uint64 and sorted in place,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 from array import array
+from typing import Any, BinaryIO, Callable, cast
 
 MAGIC = "papersift-pack"
 VERSION = 1
@@ -36,13 +37,13 @@ def pack(sections: list[tuple[str, str, object]]) -> list[bytes | memoryview]:
     return [header.encode("ascii"), *body]
 
 
-def stamped(generation: str, chunks: list) -> list:
+def stamped(generation: str, chunks: list[bytes | memoryview]) -> list[bytes | memoryview]:
     """A cache file's chunks: the corpus generation it was made from, on a line of its own, then
     the pack (the index cache and the phrase cache are such files)."""
     return [generation.encode("ascii") + b"\n", *chunks]
 
 
-def stamp_matches(handle, generation: str | bytes) -> bool:
+def stamp_matches(handle: BinaryIO, generation: str | bytes) -> bool:
     """Whether a :func:`stamped` file, open at its start, is of this generation (it is then
     positioned at the pack)."""
     want = generation if isinstance(generation, bytes) else generation.encode("ascii", "replace")
@@ -55,7 +56,7 @@ class PackReader:
     Raises ValueError for a file that is not a pack of this version and byte order.
     """
 
-    def __init__(self, handle):
+    def __init__(self, handle: BinaryIO) -> None:
         self.handle = handle
         words = handle.readline().decode("ascii").split()
         if len(words) < 3 or words[0] != MAGIC or words[1] != str(VERSION) or words[2] != sys.byteorder:
@@ -73,7 +74,7 @@ class PackReader:
         kind, _, length = self.sections[name]
         return length // ITEM_SIZE[kind]
 
-    def read(self, name: str, start: int = 0, stop: int | None = None) -> array | str:
+    def read(self, name: str, start: int = 0, stop: int | None = None) -> array[Any] | str:
         """Items ``start:stop`` of a section: an ``array`` (or str for text)."""
         kind, offset, length = self.sections[name]
         size = ITEM_SIZE[kind]
@@ -106,7 +107,7 @@ def items_sections(name: str, texts: list[str]) -> list[tuple[str, str, object]]
 
 def read_item(reader: PackReader, name: str, i: int) -> str:
     """String ``i`` of an :func:`items_sections` pair."""
-    a, b = reader.read(name + "_offsets", i, i + 2)  # type: ignore[misc]
+    a, b = cast("array[int]", reader.read(name + "_offsets", i, i + 2))  # a "q" section
     _, offset, _ = reader.sections[name]
     reader.handle.seek(reader.base + offset + a)
     return reader.handle.read(b - a).decode("utf-8")
@@ -116,7 +117,7 @@ def words_sections(name: str, words: list[str]) -> list[tuple[str, str, object]]
     """A sorted list of words without newlines, readable one first-character chunk at a
     time (:func:`chunk_loader`): the words, newline-separated, and a table of chunks
     (``first<TAB>position<TAB>start byte<TAB>end byte`` per line)."""
-    rows = []
+    rows: list[list[str | int]] = []  # [first character, position, start byte, end byte]
     pos = 0
     for i, w in enumerate(words):
         size = len(w.encode("utf-8")) + 1
@@ -128,7 +129,7 @@ def words_sections(name: str, words: list[str]) -> list[tuple[str, str, object]]
     return [(name, "s", "\n".join(words)), (name + "_chunks", "s", table)]
 
 
-def chunk_loader(reader: PackReader, name: str):
+def chunk_loader(reader: PackReader, name: str) -> Callable[[str], tuple[int, list[str]]]:
     """``first -> (position, words)`` for a :func:`words_sections` pair, reading only that chunk."""
     table: dict[str, tuple[int, int, int]] = {}
     for line in reader.lines(name + "_chunks"):

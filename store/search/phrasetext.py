@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 import threading
 from array import array
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeGuard, cast
 
 import numpy as np
 
@@ -23,7 +23,11 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from store.corpus import Corpus
+    from store.models import Paper
     from store.search.index import SearchIndex
+
+    # (corpus, its generation, texts, starts): see PhraseSearch._folded_corpus
+    Folded = tuple[Corpus, str, bytearray, array[int]]
 
 # A phrase filter reads at most this many candidate papers one by one (or a tenth of the library);
 # with more, it folds every paper's text once and keeps it (~350 MB at 300k papers).
@@ -31,7 +35,7 @@ PHRASE_READ_MAX = 2_000  # ~25 µs a paper read: ~50 ms
 FOLD_VERSION = 1  # what fold_phrase_text makes of a paper: bump it when that changes (the cache is remade)
 
 
-def phrase_text(paper) -> str:
+def phrase_text(paper: Paper) -> str:
     """What a "phrase" is looked for in: title, keywords and abstract as the reader shows them
     (control and invisible characters gone: "weight<form feed>decay" reads, and is indexed,
     as one word), case-folded, white space collapsed."""
@@ -51,7 +55,7 @@ def fold_phrase_text(title: str, keywords: list[str], abstract: str) -> str:
     return text.casefold()
 
 
-def fold_corpus(corpus) -> tuple[bytearray, array]:
+def fold_corpus(corpus: Corpus) -> tuple[bytearray, array[int]]:
     """Every paper's :func:`phrase_text`, UTF-8, a newline after each, and where each starts
     (n + 1 offsets, the last the end)."""
     data = bytearray()
@@ -64,7 +68,7 @@ def fold_corpus(corpus) -> tuple[bytearray, array]:
     return data, starts
 
 
-def write_phrase_cache(path, generation: str, data: bytearray, starts: array) -> None:
+def write_phrase_cache(path: Path, generation: str, data: bytearray, starts: array[int]) -> None:
     """Keep :func:`fold_corpus`'s texts for the next session (best effort: a cache is never precious)."""
     try:
         atomic_write_chunks(path, stamped(generation, pack(
@@ -73,7 +77,7 @@ def write_phrase_cache(path, generation: str, data: bytearray, starts: array) ->
         pass
 
 
-def read_phrase_cache(path, generation: str, n: int) -> tuple[bytearray, array] | None:
+def read_phrase_cache(path: Path, generation: str, n: int) -> tuple[bytearray, array[int]] | None:
     """:func:`write_phrase_cache`'s texts when they are this corpus generation's (of ``n`` papers)
     and whole; else None (missing, stale, damaged or of another version)."""
     if not generation:
@@ -85,7 +89,7 @@ def read_phrase_cache(path, generation: str, n: int) -> tuple[bytearray, array] 
             reader = PackReader(fh)
             if list(reader.read("meta")) != [FOLD_VERSION, n]:
                 return None
-            starts = reader.read("starts")
+            starts = cast("array[int]", reader.read("starts"))  # a "q" section
             _, offset, length = reader.sections["texts"]
             data = bytearray(length)
             fh.seek(reader.base + offset)
@@ -98,7 +102,7 @@ def read_phrase_cache(path, generation: str, n: int) -> tuple[bytearray, array] 
     return data, starts
 
 
-def folded_for(folded: tuple | None, corpus) -> bool:
+def folded_for(folded: Folded | None, corpus: Corpus) -> TypeGuard[Folded]:
     """Whether folded phrase texts (``LibrarySearch._folded``) are this corpus's, as it is now."""
     return folded is not None and folded[0] is corpus and folded[1] == corpus.generation
 
@@ -122,14 +126,14 @@ class PhraseSearch:
     def __init__(self, library: PhraseHost) -> None:
         self._lib = library
         self._lock = threading.Lock()
-        self._folded: tuple | None = None  # phrase texts (see _folded_corpus)
-        self._phrase_memo: tuple | None = None  # the last phrase's papers (_phrase_hits)
+        self._folded: Folded | None = None  # phrase texts (see _folded_corpus)
+        self._phrase_memo: tuple[Folded, str, np.ndarray] | None = None  # the last phrase's papers (_phrase_hits)
 
     def invalidate(self) -> None:
         self._folded = None
         self._phrase_memo = None
 
-    def _folded_corpus(self) -> tuple:
+    def _folded_corpus(self) -> Folded:
         """(corpus, its generation, texts, starts): every paper's phrase text (see
         :func:`phrase_text`), UTF-8, one after another with a newline between (a phrase never
         holds one), and where each starts (n + 1 offsets). Kept: for phrases the index cannot
@@ -160,7 +164,7 @@ class PhraseSearch:
                     folded = self._folded = (corpus, generation, *read)
         return folded
 
-    def _scan_folded(self, phrase: str, folded: tuple) -> np.ndarray:
+    def _scan_folded(self, phrase: str, folded: Folded) -> np.ndarray:
         """A mask of the papers whose phrase text holds the (folded) phrase: bytes.find over all
         of them (``folded``: :meth:`_folded_corpus`), one find per paper that holds it."""
         _, _, data, starts = folded
@@ -204,7 +208,7 @@ class PhraseSearch:
             mask = has if mask is None else mask & has
         return mask
 
-    def mask(self, phrase: str, mask: np.ndarray, notes: dict[int, str]) -> np.ndarray:
+    def mask(self, phrase: str, mask: np.ndarray, notes: dict[int | None, str]) -> np.ndarray:
         """The papers of ``mask`` whose title, keywords, abstract or note hold the phrase (case and
         white space ignored). Before every paper's text is folded, the index's candidates (or the
         few papers other filters leave) are read one at a time and not kept; when there are many,

@@ -24,7 +24,7 @@ import os
 import re
 from array import array
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from store import locations
 from store.annotations.journal import ANN, journal_path_for, read_snapshot, replay_journal
@@ -34,7 +34,7 @@ from store.text import search_tokens
 from store.search.vocab import COVERAGE_WEIGHT, SortedWords, Vocabulary, content_words, idf_ceiling, index_size
 
 if TYPE_CHECKING:
-    from store.models import Annotation
+    from store.models import Annotation, Paper
 
 ANNOTATION_WEIGHT = 8.0  # a query word found in a paper's tags or note (a strong, personal signal)
 # The corpus file's first bytes, as Corpus.save writes them (orjson, keys in this order).
@@ -42,7 +42,7 @@ _CORPUS_HEAD = re.compile(re.escape(f'{{"format":"{locations.CORPUS_FORMAT}","ve
                                     f'"generation":"'.encode()) + rb'([0-9a-f]*)"')
 
 
-def display_sections(papers: list) -> list[tuple[str, str, object]]:
+def display_sections(papers: list[Paper]) -> list[tuple[str, str, object]]:
     """What a one-shot search prints, stored in the index file: ids, titles, derived-title flags."""
     return [*items_sections("ids", [p.id for p in papers]), *items_sections("titles", [p.title for p in papers]),
             ("derived", "b", array("b", [bool(p.derived_title) for p in papers]))]
@@ -66,6 +66,9 @@ class Row:
     """A paper as a results table prints it: id, title and the person's triage."""
 
     __slots__ = ("id", "title", "derived_title", "status", "star", "tags")
+    status: str
+    star: int
+    tags: list[str]
 
     def __init__(self, paper_id: str, title: str, derived_title: bool, annotation: Annotation | Triage | None = None):
         self.id, self.title, self.derived_title = paper_id, title, derived_title
@@ -100,7 +103,7 @@ def _read_annotations(path: Path) -> dict[str, Triage] | None:
     """Every annotation by paper id (None if the files changed while being read)."""
     journal = journal_path_for(path)
 
-    def signature() -> tuple:
+    def signature() -> tuple[tuple[int, int, int] | None, ...]:
         return tuple((st.st_ino, st.st_size, st.st_mtime_ns) if (st := _stat(p)) else None for p in (path, journal))
 
     before = signature()
@@ -122,14 +125,14 @@ class Triage:
 
     __slots__ = ("status", "star", "tags", "note")
 
-    def __init__(self, rec: dict):
+    def __init__(self, rec: dict[str, Any]) -> None:
         self.status = rec.get("status", "unread")
         self.star = int(rec.get("star", 0))
         self.tags = list(rec.get("tags") or [])
         self.note = rec.get("note", "")
 
 
-def _stat(path: Path):
+def _stat(path: Path) -> os.stat_result | None:
     try:
         return os.stat(path)
     except FileNotFoundError:
@@ -138,23 +141,24 @@ def _stat(path: Path):
 
 def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage],
             limit: int | None) -> tuple[list[Row], int, int] | None:
-    n_docs = index_size(reader.read("meta"))
+    n_docs = index_size(cast("array[int]", reader.read("meta")))  # the sections' kinds: SearchIndex.dump_chunks
     if n_docs is None or reader.count("ids_offsets") != n_docs + 1:
         return None
-    offsets = reader.read("offsets")
+    offsets = cast("array[int]", reader.read("offsets"))
     vocab = Vocabulary(SortedWords(loader=chunk_loader(reader, "terms")), SortedWords(loader=chunk_loader(reader, "stems")),
-                       reader.read("stem_offsets"), reader.read("stem_members"), offsets)
+                       cast("array[int]", reader.read("stem_offsets")), cast("array[int]", reader.read("stem_members")),
+                       offsets)
     texts = [(pid, a) for pid, a in annotations.items() if a.tags or a.note]
     extra: dict[str, list[int]] = {}
     if texts:
-        ids = reader.read("ids")
-        bounds = reader.read("ids_offsets")
+        ids = cast(str, reader.read("ids"))
+        bounds = cast("array[int]", reader.read("ids_offsets"))
         index_of = {ids[bounds[i]:bounds[i + 1]]: i for i in range(n_docs)}  # byte offsets: ids are ASCII
         if len(ids) != bounds[-1] or not all(pid in index_of for pid, _ in texts):
             return None  # keyed by an alias: the Library resolves those
         extra = annotation_matches(words, [(index_of[pid], set(search_tokens(" ".join(a.tags) + " " + a.note)))
                                            for pid, a in texts])
-    order, full = rank(vocab, reader, reader.read("idf"), words, extra)
+    order, full = rank(vocab, reader, cast("array[float]", reader.read("idf")), words, extra)
     rows = []
     for d in order[:limit]:
         pid = read_item(reader, "ids", d)
@@ -167,7 +171,7 @@ def _f32(x: float) -> float:
     return array("f", (x,))[0]
 
 
-def rank(vocab: Vocabulary, reader: PackReader, idf, words: list[str],
+def rank(vocab: Vocabulary, reader: PackReader, idf: Sequence[float], words: list[str],
          extra: dict[str, list[int]]) -> tuple[list[int], int]:
     """Documents matching any query word, those holding every content word first, each part best
     first, and how many hold every one: SearchIndex.rank without numpy."""
@@ -185,12 +189,13 @@ def rank(vocab: Vocabulary, reader: PackReader, idf, words: list[str],
             sim_of[d] = 1.0
         ceiling = idf_ceiling(variants, idf)
         for tid, sim, cover in variants:
+            assert ceiling is not None  # there are variants
             a, b = offsets[tid], offsets[tid + 1]
             term_idf = min(idf[tid], ceiling)
             sim32, cover32 = _f32(sim), _f32(cover)
             w = _f32(term_idf * sim32)
-            weights = array("f", [x * w for x in reader.read("weights", a, b)])  # rounded to float32
-            for d, v in zip(reader.read("docs", a, b), weights):
+            weights = array("f", [x * w for x in cast("array[float]", reader.read("weights", a, b))])  # float32
+            for d, v in zip(cast("array[int]", reader.read("docs", a, b)), weights):
                 if v > score.get(d, 0.0):
                     score[d] = v
                 if cover32 >= sim_of.get(d, 0.0):  # >=: a look-alike (coverage 0) still records d

@@ -37,6 +37,7 @@ class SearchResult:
     @property
     def weaker(self) -> int:
         """How many weaker matches follow the set."""
+        assert self.full is not None  # set by __post_init__
         return len(self.indices) - self.full
 
     def __len__(self) -> int:

@@ -8,6 +8,8 @@ to be what was meant.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from rapidfuzz import fuzz, process
 
 MIN_SCORE = 75  # of 100 (rapidfuzz's WRatio): below this no suggestion beats "no such value"
@@ -21,7 +23,7 @@ def nearest(value: str, candidates: list[str]) -> str | None:
     return found[0] if found else None
 
 
-def no_match(kind: str, value: str, candidates: list[str], shown=lambda v: v) -> str:
+def no_match(kind: str, value: str, candidates: list[str], shown: Callable[[str], str] = lambda v: v) -> str:
     """The message for a filter value that matches nothing, with the nearest value if any."""
     close = nearest(value, candidates)
     hint = f"; did you mean {shown(close)}?" if close else ""

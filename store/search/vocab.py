@@ -21,15 +21,18 @@ from __future__ import annotations
 import bisect
 from array import array
 from functools import lru_cache
-from typing import Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+if TYPE_CHECKING:
+    import numpy as np
+
 INDEX_VERSION = 8  # of the index file's format (store.search.packfile): a file of another version is rebuilt
 
 
-def index_size(meta) -> int | None:
+def index_size(meta: Sequence[int]) -> int | None:
     """The paper count from an index file's ``meta`` section; None if it is another version."""
     return meta[1] if len(meta) == 2 and meta[0] == INDEX_VERSION else None
 
@@ -65,7 +68,7 @@ _SUFFIXES = ("ational", "ations", "ation", "nesses", "ness", "ments", "ment", "i
              "ies", "ied", "ers", "er", "ed", "es", "ly", "s")
 
 
-def idf_ceiling(variants, idf) -> float | None:
+def idf_ceiling(variants: Sequence[tuple[int, float, float]], idf: Sequence[float] | np.ndarray) -> float | None:
     """The highest idf any of a query word's variants may weigh with (None: no variants).
 
     With an exact term, that term's idf: other forms of a word count no more than the word.
@@ -97,7 +100,7 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-def stem_tables(terms: list[str]) -> tuple[list[str], array, array]:
+def stem_tables(terms: list[str]) -> tuple[list[str], array[int], array[int]]:
     """For sorted ``terms``: the sorted distinct stems, and each stem's term ids
     (``members[offsets[k]:offsets[k + 1]]``, ascending). Computed once per index
     build and saved with it: stemming a large vocabulary is slow."""
@@ -128,7 +131,8 @@ class SortedWords:
         words: the whole sorted list, or None with ``loader(first) -> (start, words)``.
     """
 
-    def __init__(self, words: list[str] | None = None, loader=None):
+    def __init__(self, words: list[str] | None = None,
+                 loader: Callable[[str], tuple[int, list[str]]] | None = None) -> None:
         self.words = words
         self._loader = loader
         self._chunks: dict[str, tuple[int, list[str]]] = {}
@@ -141,6 +145,7 @@ class SortedWords:
                 lo = bisect.bisect_left(self.words, first)
                 hit = (lo, self.words[lo:bisect.bisect_left(self.words, first + LAST_CHAR, lo)])
             else:
+                assert self._loader is not None  # given when the words are not
                 hit = self._loader(first)
             self._chunks[first] = hit
         return hit
@@ -169,7 +174,7 @@ class Vocabulary:
     """
 
     def __init__(self, terms: SortedWords, stems: SortedWords, stem_offsets: Sequence[int],
-                 stem_members: Sequence[int], offsets: Sequence[int]):
+                 stem_members: Sequence[int], offsets: Sequence[int] | np.ndarray) -> None:
         self.terms = terms
         self.stems = stems
         self.stem_offsets = stem_offsets
@@ -239,7 +244,7 @@ class Vocabulary:
             # An unambiguous correction (one word stem at the fewest edits, and the typed word is
             # neither a word here nor the start of one): it counts as the word it stands for, its
             # closest form fully, the stem's other forms as other forms do ("difusion" -> diffusion).
-            best_stem = min(near, key=near.get)
+            best_stem = min(near, key=near.__getitem__)
             spelled = sorted((d, t) for t, d in whole.items() if stem(t) == best_stem)
             closest = self.terms.find(spelled[0][1]) if spelled else None
             for i in self.with_stem(best_stem):
