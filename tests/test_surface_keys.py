@@ -93,8 +93,10 @@ async def palette_run(d: Drive, description: str) -> None:
     rank another first: "Open" before "Open link")."""
     from textual.command import CommandList
 
+    from textual.widgets import Input
+
     await d.press("ctrl+p")
-    await d.pilot.press(*description)
+    d.app.screen.query_one(Input).value = description  # as typed (one search instead of one a letter)
     await d.pilot.pause(0.2)
     await d.settle()
     hits = d.app.screen.query_one(CommandList)
