@@ -9,7 +9,18 @@ The names below are imported on first use (PEP 562), not with the package:
 """
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what the type checker reads: the real classes, so a call into them is checked
+    from store.choices import STATUSES as STATUSES
+    from store.errors import CorruptFileError as CorruptFileError
+    from store.errors import InputError as InputError
+    from store.errors import PapersiftError as PapersiftError
+    from store.errors import UnknownPaperError as UnknownPaperError
+    from store.library import Library as Library
+    from store.models import Annotation as Annotation
+    from store.models import Paper as Paper
+    from store.search.result import SearchResult as SearchResult
 
 _EXPORTS = {"Library": "library", "SearchResult": "library", "Paper": "models", "Annotation": "models",
             "STATUSES": "models", "PapersiftError": "errors", "InputError": "errors",

@@ -269,7 +269,9 @@ def check_index_cache(library: Library, repair: bool, report: DoctorReport) -> N
     if library._load_index_cache() is not None:
         report.ok.append("search index cache matches the corpus")
         return
-    report.problems.append("search index cache is missing or stale (harmless; it is rebuilt when needed)")
+    if not repair:  # a cache is never precious: one from before the last change is rebuilt by the next search
+        report.ok.append("search index cache: none that matches the corpus yet (the next search builds it)")
+        return
     if repair:
         library.build_index()  # (its cache is written best effort: whether it was, is read back)
         if library._load_index_cache() is None:

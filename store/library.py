@@ -132,7 +132,7 @@ class Library:
     def retitle(self) -> tuple[int, int]:
         return self.papers.retitle()
 
-    def dedup_report(self) -> list[dict[str, object]]:
+    def dedup_report(self) -> list[dict[str, Any]]:
         return self.papers.dedup_report()
 
     def split(self, key: str) -> list[Paper]:
@@ -179,7 +179,7 @@ class Library:
     def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
         return self.discovery.topics(k)
 
-    def topic_summary(self, k: int | None = None) -> list[dict[str, object]]:
+    def topic_summary(self, k: int | None = None) -> list[dict[str, Any]]:
         return self.discovery.topic_summary(k)
 
     # ---------------------------------- marks: status, stars, tags, notes (store.library_marks)
@@ -208,7 +208,7 @@ class Library:
         return self.marks.merge_tags(sources, target, action)
 
     # ------------------------------------------------------------ counts (store.library_stats)
-    def stats(self) -> dict[str, object]:
+    def stats(self) -> dict[str, Any]:  # (JSON-shaped: what `stats --format json` prints)
         return self.counts.stats()
 
     def triage_timeline(self, buckets: int = 30) -> tuple[list[int], str, str]:

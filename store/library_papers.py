@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from store import locations
 from store.annotations.backups import backup_file
@@ -134,7 +134,7 @@ class PaperChanges:
         return changed, derived
 
     # ------------------------------------------------------------------- dedup
-    def dedup_report(self) -> list[dict[str, object]]:
+    def dedup_report(self) -> list[dict[str, Any]]:
         """Every near-duplicate merge: paper, merged variant, similarity, sources."""
         return [
             {"paper": p.id, "title": p.title, "variant": v.id, "similarity": v.similarity,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -39,7 +39,7 @@ class LibraryStats:
             counts[min(buckets - 1, int((t - lo) / (hi - lo) * buckets))] += 1
         return counts, stamps[0][:16].replace("T", " "), stamps[-1][:16].replace("T", " ")
 
-    def stats(self) -> dict[str, object]:
+    def stats(self) -> dict[str, Any]:  # (JSON-shaped: what `stats --format json` prints)
         """Counts by status, star, tag, venue ("NeurIPS 2026"; "" for papers without one) and area,
         and the most common keywords (case ignored; written as first seen)."""
         status = Counter({s: 0 for s in STATUSES})

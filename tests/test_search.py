@@ -582,3 +582,27 @@ def test_every_paper_in_the_set_holds_each_content_word(icml_lib, data):
         for w in content_words(search_tokens(query)):
             forms = {index.vocab[t] for t, _, cover in index.vocabulary.expand(w) if cover > 0}
             assert forms & toks, (query, w, p.id)
+
+
+def test_a_tag_search_after_a_removal_finds_the_tagged_paper(lib):
+    """The tag and note tokens are cached with corpus positions: a removal moves every later
+    paper up one, and the running library must not return the old position (another paper)."""
+    tagged = lib.corpus.papers[5].id
+    lib.add_tags([tagged], ["zebrafish"])
+    before = lib.search("zebrafish")
+    assert [lib.corpus.papers[int(i)].id for i in before.matches][:1] == [tagged]  # (the cache is warm)
+    lib.remove([lib.corpus.papers[0].id])
+    after = lib.search("zebrafish")
+    assert [lib.corpus.papers[int(i)].id for i in after.matches][:1] == [tagged]
+
+
+def test_similar_through_every_command_that_takes_a_query(lib, run_cli):
+    """`similar:ID` goes through Library.search in `list --query`, `search` and `export --query`."""
+    pid = lib.corpus.papers[3].id
+    want = [p.id for p, _ in lib.similar(pid, 5)]
+    listed = json.loads(run_cli("list", "--query", f"similar:{pid}", "--format", "json", library=lib.folder).stdout)
+    searched = json.loads(run_cli("search", f"similar:{pid}", "--format", "json", library=lib.folder).stdout)
+    exported = run_cli("export", "--format", "jsonl", "--query", f"similar:{pid}", library=lib.folder).stdout
+    assert [r["id"] for r in listed][:5] == want
+    assert [r["id"] for r in searched][:5] == want
+    assert [json.loads(line)["id"] for line in exported.splitlines()][:5] == want

@@ -13,7 +13,6 @@ import pytest
 from store import Library
 from tui.commands import NOT_IN_PALETTE, PALETTE_CONTEXTS
 
-from .conftest import SEEDS
 from .surface import SLICE, Drive, app_for, every_action, every_key, library_copy, reopens
 from .surface_actions import CONTEXT, SCENARIOS, enter
 

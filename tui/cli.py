@@ -34,7 +34,8 @@ class _Formatter(argparse.HelpFormatter):
                 columns = 0
             if columns <= 0:
                 try:
-                    columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+                    stdout = sys.__stdout__  # (None without a stdout: 80 columns)
+                    columns = os.get_terminal_size(stdout.fileno()).columns if stdout is not None else 80
                 except (AttributeError, ValueError, OSError):
                     columns = 80
             kwargs["width"] = columns - 2
@@ -110,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     if command in ("status", "star"):
         argv, missing_id = _value_last(argv, command)
     parser = build_parser(only=command if command in names else None)
-    if missing_id:
+    if missing_id and command is not None:  # (missing_id: a status or star command only)
         subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         subparsers.choices[command].error(  # exits 2 with the subcommand's usage, like argparse's own errors
             f"which paper? give its id: papersift {command} ID{' [ID ...]' if command == 'status' else ''} {missing_id}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from store.text import counted
@@ -11,7 +12,7 @@ from store.text import counted
 from . import cli_output as out
 
 if TYPE_CHECKING:
-    from store import Library
+    from store import Library, Paper
 
 
 def register(add) -> None:
@@ -31,6 +32,7 @@ def register(add) -> None:
 def ranked(lib: Library, args: argparse.Namespace, opened=None) -> int:
     """``similar`` (papers like one) and ``recommend`` (papers like the ones you marked), with why."""
     from store.exchange.records import paper_record
+    rows: Sequence[tuple[Paper, float, list[str], list[str]]]  # (a Recommendation is one)
     if args.command == "similar":
         rows = [(p, score, [], []) for p, score in lib.similar(args.id, args.limit)]
     else:

@@ -80,7 +80,8 @@ def export(lib: Library, args: argparse.Namespace, opened=None) -> int:
 
 def import_annotations(lib: Library, args: argparse.Namespace, opened=None) -> int:
     path = Path(args.file)
-    from store.exchange.merge import plan_merge, read_annotation_records  # (dedup's imports: only when merging)
+    from store.exchange.annotation_files import read_annotation_records
+    from store.exchange.merge import plan_merge  # (dedup's imports: only when merging)
     records = read_annotation_records(path)
     changes, report = plan_merge(lib, records, source=path.name)
     if not args.dry_run:

@@ -99,8 +99,8 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None) -> None:
     """Print papers as a table or plain lines (from a Library, or from store.search.quick)."""
     if fmt == "plain":
         for r in rows:
-            tags = display_safe(" ".join("#" + t for t in r.tags), False)
-            sys.stdout.write(f"{r.id}\t{r.status}\t{r.star}\t{display_safe(r.title, False)}\t{tags}\n")
+            tag_line = display_safe(" ".join("#" + t for t in r.tags), False)
+            sys.stdout.write(f"{r.id}\t{r.status}\t{r.star}\t{display_safe(r.title, False)}\t{tag_line}\n")
         return
     from rich.table import Table
     from rich.text import Text

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Provider
 
 from .keymap import REGISTRY
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
+    from .app import PapersiftApp
 
 PALETTE_CONTEXTS = ("app", "main", "list")
 # Moving the cursor one row or page is what the keys are for, not a command to look up.
@@ -20,11 +26,12 @@ class ActionsProvider(Provider):
         for action_id, info in REGISTRY.items():
             ctx, _, action = action_id.partition(".")
             if ctx in PALETTE_CONTEXTS and action_id not in NOT_IN_PALETTE:
-                keys = self.app.current_keymap().get(action_id, "")
+                keys = cast("PapersiftApp", self.app).current_keymap().get(action_id, "")
                 yield info.description, action, ctx, keys
 
     async def _run(self, action: str, ctx: str) -> None:
-        screen = self.app.main_screen
+        screen = cast("PapersiftApp", self.app).main_screen
+        target: DOMNode
         if ctx == "app":
             target = self.app
         elif ctx == "list" and hasattr(screen.results, f"action_{action}"):

@@ -17,11 +17,19 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.keys import REPLACED_KEYS, Keys, format_key, key_to_character
 
 from store.locations import default_keymap_path
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    _WidgetBase = Widget
+else:
+    _WidgetBase = object  # a mixin: the text box it is mixed into brings the Widget
 
 # Which contexts are active together (a key may not mean two things in one group).
 CLASH_GROUPS = (("app", "main", "list"), ("app", "main", "reader"), ("app", "search"), ("app", "tags"),
@@ -105,11 +113,11 @@ def typed_character(key: str) -> str | None:
     return key_to_character(REPLACED_KEYS.get(key, key))
 
 
-class TypingKeys:
+class TypingKeys(_WidgetBase):
     """For a text box: tells Textual that it takes every printable key, the renamed punctuation
     keys too, so the footer and the command bindings leave them to the box."""
 
-    def check_consume_key(self, key: str, character: str | None) -> bool:
+    def check_consume_key(self, key: str, character: str | None = None) -> bool:  # (TextArea's has the default)
         return super().check_consume_key(key, character or typed_character(key))
 
 
@@ -125,7 +133,8 @@ def _taken_by_text_box(ctx: str, key: str) -> bool:
         return True
     if ctx == "note":
         from textual.widgets import TextArea  # only for a user's note keys: not at every start
-        return key in {k.strip() for b in TextArea.BINDINGS for k in b.key.split(",")}
+        return key in {k.strip() for b in TextArea.BINDINGS if isinstance(b, Binding)
+                       for k in b.key.split(",")}
     return False
 
 

@@ -17,7 +17,8 @@ from textual.widgets import Button, Input, Label, RadioButton, RadioSet
 from store import Library
 from store.annotations.atomic import atomic_write_text
 from store.errors import WriteFailedError
-from store.exchange.export import EXTENSIONS, FORMATS, export_text
+from store.choices import FORMATS
+from store.exchange.export import EXTENSIONS, export_text
 from store.text import counted
 
 from ..clipboard import copy_text
@@ -37,7 +38,7 @@ class Choice(RadioButton):
     ● in two colours, which a terminal without colour, or a screen reader's text, cannot tell apart."""
 
     @property
-    def BUTTON_INNER(self) -> str:  # noqa: N802 (Textual's class constant, read per render)
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802 (Textual's class constant, read per render)
         return "●" if self.value else "○"
 
 
@@ -65,7 +66,7 @@ class ExportScreen(ModalScreen[str | None]):
             yield Label(f"[b]Export[/b]   [dim]tab moves · space picks · {run} exports · {cancel} cancels[/dim]")
             # The library's last export is offered again: a reading list is exported more than once.
             last = self.app.last_export() if hasattr(self.app, "last_export") else {}
-            fmt = last.get("format") if last.get("format") in FORMATS else FORMATS[0]
+            fmt = last["format"] if last.get("format") in FORMATS else FORMATS[0]
             scope = last.get("scope") if last.get("scope") in dict(SCOPES) else "to-read"
             with Horizontal():
                 with RadioSet(id="format"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from rich.markup import escape
 from rich.table import Table
 from textual.containers import VerticalScroll
@@ -11,6 +13,9 @@ from textual.widgets import Static
 
 from ..keymap import REGISTRY, binding, default_keymap
 from ..widgets.footer import Footer
+
+if TYPE_CHECKING:
+    from ..app import PapersiftApp
 
 CONTEXT_NAMES = {"app": "Anywhere", "main": "Triage (list and reader)", "list": "Results list",
                  "search": "Search box", "reader": "Reader", "tags": "Tag panel", "note": "Note editor",
@@ -83,7 +88,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self):
         with VerticalScroll():
-            yield Static(keys_table(self.app.current_keymap()))
+            yield Static(keys_table(cast("PapersiftApp", self.app).current_keymap()))
             yield Static(syntax_table(), id="search-syntax")
         yield Footer()  # this dialog's keys, over the main screen's
 

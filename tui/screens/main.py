@@ -10,13 +10,15 @@ already changed are dropped.
 from __future__ import annotations
 
 
+from typing import TYPE_CHECKING, cast
+
 import numpy as np
 from textual import events, on
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
 from store import Library
-from store.library import SORTS
+from store.library_search import SORTS
 
 from ..keymap import binding, key_label
 from ..messages import AnnotationsChanged
@@ -34,6 +36,9 @@ from .main_similar import SimilarPapers
 from .main_sync import LibrarySync
 from .main_tags import TagActions
 from .main_triage import TriageActions
+
+if TYPE_CHECKING:
+    from ..app import PapersiftApp
 
 
 class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, SimilarPapers, TriageActions,
@@ -326,7 +331,7 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
         settings = getattr(self.app, "settings", None)
         if settings is not None:
             settings.sort = self.sort
-            self.app.save_settings()
+            cast("PapersiftApp", self.app).save_settings()  # (the app that has settings)
         if self.query_text.strip():
             self.notify(f"sort: {self.sort} (applies when the search box is empty)")
         self.run_search(self.query_text)

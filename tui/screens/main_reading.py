@@ -12,24 +12,33 @@ from textual.geometry import Region
 
 from ..widgets.reader import Reader
 from ..widgets.tagpanel import TagPanel
+from .mixin import ScreenMixin
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from store import Library
 
     from ..widgets.results import ResultsList
 
 
-class ReaderNavigation:
+class ReaderNavigation(ScreenMixin):
     """Mixin of :class:`~tui.screens.main.MainScreen`: the reader and moving between papers.
 
     Uses the screen's ``library``, ``results`` and the reader timer it initialises."""
 
     library: Library
-    results: ResultsList
-    _reader_timer: object | None
+    query_text: str
+    _reader_timer: Timer | None
     _reader_timer_paper: int | None
     _list_scroll_y: float
     _left_at: str | None
+
+    if TYPE_CHECKING:  # the screen's own and another mixin's (stubs at run time would shadow them)
+        @property
+        def results(self) -> ResultsList: ...
+        def _recommending(self) -> bool: ...
+        def _similar_soon(self, paper_index: int) -> None: ...
 
     def _show_reader_title(self) -> None:
         """Where the reader is in the list, while it has the list's room (it is hidden then)."""
@@ -62,7 +71,7 @@ class ReaderNavigation:
         self._left_at = self.library.corpus.papers[idx].id if idx is not None else None
         reader = self.query_one(Reader)
         reader.recommendation = (self.library.last_recommendations.get(self._left_at)
-                                 if self._recommending() else None)
+                                 if self._recommending() and self._left_at is not None else None)
         reader.show(idx)
         self._show_reader_title()
         if idx is not None and len(self.library) > 1 and self.library.similarity_ready:

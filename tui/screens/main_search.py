@@ -14,12 +14,14 @@ from store.search.query import Query, parse_query
 
 from ..widgets.searchbox import SearchBox
 from . import limits
+from .mixin import ScreenMixin
 
 if TYPE_CHECKING:
     from store import Library
+    from store.search.result import SearchResult
 
 
-class SearchController:
+class SearchController(ScreenMixin):
     """Mixin of :class:`~tui.screens.main.MainScreen`: running searches as the query changes.
 
     Uses the screen's ``library``, ``sort``, ``_show_results`` and ``ensure_model``; keeps
@@ -33,6 +35,10 @@ class SearchController:
     _searched_once: bool
     _recalled: tuple[list[str], int] | None
     _restored_query: str | None  # the saved search put back at start, until it has run once
+
+    if TYPE_CHECKING:  # the screen's own and another mixin's (stubs at run time would shadow them)
+        def _show_results(self, query: str, result: SearchResult, keep_paper: bool = False) -> None: ...
+        def ensure_model(self) -> None: ...
 
     # -------------------------------------------------------------- search
     def search_changed(self, value: str) -> None:

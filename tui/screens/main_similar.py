@@ -18,21 +18,29 @@ from ..keymap import key_label
 from ..widgets.reader import Reader
 from ..widgets.searchbox import SearchBox
 from . import limits
+from .mixin import ScreenMixin
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from store import Library
 
     from ..widgets.results import ResultsList
 
 
-class SimilarPapers:
+class SimilarPapers(ScreenMixin):
     """Mixin of :class:`~tui.screens.main.MainScreen`: more like this and the model's lifecycle.
 
     Uses the screen's ``library``, ``results`` and ``_similar_timer``."""
 
     library: Library
-    results: ResultsList
-    _similar_timer: object | None
+    _similar_timer: Timer | None
+
+    if TYPE_CHECKING:  # the screen's own and another mixin's (stubs at run time would shadow them)
+        @property
+        def results(self) -> ResultsList: ...
+        def current_paper_id(self) -> str | None: ...
+        def _show_current(self) -> None: ...
 
     def action_more_like_this(self) -> None:
         """List the papers most like the highlighted one (escape returns to the full list)."""

@@ -15,20 +15,23 @@ from textual import work
 from store import PapersiftError
 from store.corpus import file_signature
 
+from .mixin import ScreenMixin
+
 if TYPE_CHECKING:
+    from textual.worker import Worker
+
     from store import Library
 
     from ..widgets.results import ResultsList
 
 
-class LibrarySync:
+class LibrarySync(ScreenMixin):
     """Mixin of :class:`~tui.screens.main.MainScreen`: the cross-process sync.
 
     Uses the screen's ``library``, ``results``, ``query_text``, ``run_search``, ``repaint`` and
     these flags, which the screen initialises."""
 
     library: Library
-    results: ResultsList
     query_text: str
     _reading_corpus: bool
     _unreadable_corpus: tuple | None
@@ -36,6 +39,12 @@ class LibrarySync:
     _own_import: tuple | None
     _triaged: np.ndarray | None
     _stay_on: str | None
+
+    if TYPE_CHECKING:  # the screen's own and another mixin's (stubs at run time would shadow them)
+        @property
+        def results(self) -> ResultsList: ...
+        def repaint(self, changed: list[str] | None = None) -> None: ...
+        def run_search(self, query: str) -> Worker[None]: ...
 
     def _poll_other_processes(self) -> None:
         signature = file_signature(self.library.corpus_path)  # one stat every 2 s

@@ -9,18 +9,28 @@ from ..widgets.reader import Reader
 from ..widgets.results import ResultsList
 from ..widgets.searchbox import SearchBox
 from ..widgets.tagpanel import TagInput, TagPanel
+from .mixin import ScreenMixin
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from textual.widget import Widget
+
     from store import Library
 
 
-class TagActions:
+class TagActions(ScreenMixin):
     """Mixin of :class:`~tui.screens.main.MainScreen`: the tag keys.
 
     Uses the screen's ``library``, ``targets`` and write queue; remembers where ``t`` was pressed."""
 
     library: Library
-    _tags_from: object | None
+    _tags_from: Widget | None
+
+    if TYPE_CHECKING:  # the screen's own and another mixin's (stubs at run time would shadow them)
+        @property
+        def results(self) -> ResultsList: ...
+        def _apply(self, fn: Callable[[list[str]], object], advance: bool = False) -> None: ...
 
     def action_tag(self) -> None:
         self._open_tags(self.query_one(TagInput))

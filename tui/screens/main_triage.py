@@ -22,14 +22,19 @@ from ..keymap import key_label
 from ..render import plain_title
 from ..widgets.reader import Reader
 from .confirm import ConfirmScreen
+from .mixin import ScreenMixin
 from .note import NoteScreen
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from store.search.result import SearchResult
+
     from ..widgets.results import ResultsList
     from ..writes import Writes
 
 
-class TriageActions:
+class TriageActions(ScreenMixin):
     """Mixin of :class:`~tui.screens.main.MainScreen`: what the triage keys do.
 
     Uses the screen's ``library``, ``writes``, ``results``, ``targets``, ``current_paper_id``,
@@ -37,9 +42,21 @@ class TriageActions:
 
     library: Library
     writes: Writes | None
-    results: ResultsList
     unsaved_notes: dict[str, str]
+    query_text: str
+    sort: str
     _own_import: tuple | None
+    _triaged: np.ndarray | None
+
+    if TYPE_CHECKING:  # the screen's own and another mixin's (stubs at run time would shadow them)
+        @property
+        def results(self) -> ResultsList: ...
+        def current_paper_id(self) -> str | None: ...
+        def targets(self) -> list[str]: ...
+        def _selection(self) -> tuple[list[str], list[str]]: ...
+        def _show_results(self, query: str, result: SearchResult, keep_paper: bool = False) -> None: ...
+        def repaint(self, changed: list[str] | None = None) -> None: ...
+        def _poll_other_processes(self) -> None: ...
 
     # -------------------------------------------------------------- triage
     def _apply(self, fn, advance: bool = False) -> None:
@@ -56,13 +73,20 @@ class TriageActions:
             self.repaint(ids)
 
         failed = self._write_failed
-        queued = []
-        self.writes.submit(lambda: fn(ids), landed, lambda exc: (failed(exc), queued.append(exc)))
+        queued: list[PapersiftError] = []
+
+        def refused(exc: PapersiftError) -> None:
+            failed(exc)
+            queued.append(exc)
+
+        assert self.writes is not None  # made on mount
+        self.writes.submit(lambda: fn(ids), landed, refused)
         if queued:
             return  # refused (a tag that cannot be used, a full disk): no advance past it
         if many:
             self.results.clear_selection()
-        if advance and not many and getattr(self.app, "settings", None) and self.app.settings.advance_after_triage:
+        settings = getattr(self.app, "settings", None)  # (a PapersiftApp's; not every app has settings)
+        if advance and not many and settings and settings.advance_after_triage:
             self.results.action_cursor_down()
 
     def _write_failed(self, exc: PapersiftError) -> None:
@@ -101,6 +125,7 @@ class TriageActions:
             if len(self.library) != papers:
                 self._after_corpus_change()  # a removal undone or redone: papers came back or went
             self.repaint()
+        assert self.writes is not None  # made on mount
         self.writes.submit(step, landed, self._write_failed)  # (a full disk, a damaged file: said)
 
     def action_import_files(self) -> None:
@@ -148,6 +173,7 @@ class TriageActions:
 
         def decided(yes: bool | None) -> None:
             if yes:
+                assert self.writes is not None  # made on mount
                 self.writes.submit(lambda: self.library.remove(ids), landed, self._write_failed)
 
         self.app.push_screen(ConfirmScreen(question), decided)
@@ -169,7 +195,7 @@ class TriageActions:
         if pid in self.unsaved_notes:  # neither saved nor kept on disk (a full disk): held here
             found = (self.unsaved_notes[pid], "")
         draft = found[0] if found and found[0] != note else None
-        if draft is not None:
+        if found and draft is not None:  # (a draft is found's text)
             when = f"kept {found[1][:16].replace('T', ' ')} UTC" if found[1] else "not yet on disk"
             self.notify(f"restored your unsaved draft of this note ({when}); "
                         f"{key_label(self.app, 'note.cancel')} discards it")
@@ -202,6 +228,7 @@ class TriageActions:
                 keep_draft(None)
                 self.notify("note saved")
                 self.repaint()
+            assert self.writes is not None  # made on mount
             self.writes.submit(lambda: self.library.set_note(pid, text), landed, failed)
 
         self.app.push_screen(NoteScreen(plain_title(paper.title), note, draft, keep_draft), saved)

@@ -8,7 +8,7 @@ is offered back.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from rich.text import Text
 from textual.containers import Vertical
@@ -20,6 +20,9 @@ from store.text import display_safe
 from ..keymap import TypingKeys, binding, key_label
 from ..widgets.footer import Footer
 from .confirm import ConfirmScreen
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
 
 DRAFT_DELAY = 0.5  # seconds of no typing before the draft is written
 
@@ -52,7 +55,7 @@ class NoteScreen(ModalScreen[str | None]):
         self.original = note
         self.draft = draft
         self.keep_draft = keep_draft or (lambda text: None)
-        self._timer = None
+        self._timer: Timer | None = None
         self._text = draft if draft is not None else note  # the editor's text, as of its last change
         self._done = False  # saved or discarded: no draft to keep
 

@@ -90,6 +90,7 @@ class TopicsScreen(ModalScreen[int | None]):
                          f"{key_label(self.app, 'topics.close')} closes[/dim]")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        assert event.option.id is not None  # every option is made with its topic's id
         self.dismiss(int(event.option.id))
 
     def action_close(self) -> None:

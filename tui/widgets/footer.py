@@ -31,6 +31,6 @@ class Footer(CoalescedFooter):
         keys = list(super().compose())
         if self._narrow:
             first = sorted((k for k in keys if getattr(k, "action", None) in FIRST_WHEN_NARROW),
-                           key=lambda k: FIRST_WHEN_NARROW.index(k.action))
+                           key=lambda k: FIRST_WHEN_NARROW.index(getattr(k, "action", None)))
             keys = first + [k for k in keys if k not in first]
         yield from keys

@@ -7,6 +7,8 @@ in the list, so a reader sees at a glance why a paper is there.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Group
 from rich.text import Text
 from textual.containers import VerticalScroll
@@ -17,6 +19,9 @@ from store.text import display_safe
 
 from ..keymap import binding, key_label
 from ..render import highlight_words, plain_title, render_abstract
+
+if TYPE_CHECKING:
+    from store.library_discovery import Recommendation
 
 STATUS_STYLE = {"unread": "dim", "to-read": "bold cyan", "read": "green", "skipped": "red"}
 
@@ -63,7 +68,7 @@ class Reader(VerticalScroll, can_focus=True):
             text.append("  · " + plain_title(title) + "\n", style="dim")
         self.query_one("#reader-similar", Static).update(text)
 
-    recommendation = None  # the shown paper's store.library_discovery.Recommendation, in a recommended list
+    recommendation: Recommendation | None = None  # the shown paper's, in a recommended list
 
     def show(self, paper_index: int | None) -> None:
         """Display a paper (None: the list is empty)."""

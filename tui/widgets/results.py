@@ -144,12 +144,12 @@ class ResultsList(ScrollView, can_focus=True):
         self.cursor = pos
         if len(self.indices):
             self.scroll_to_region(Region(0, self._line(pos), 1, 1), animate=False, force=True, immediate=True)
-        self.refresh_lines(old)
-        self.refresh_lines(pos)
+        self.refresh_row(old)
+        self.refresh_row(pos)
         if changed:
             self.post_message(self.Highlighted(self.current_index))
 
-    def refresh_lines(self, row: int) -> None:
+    def refresh_row(self, row: int) -> None:  # (not ScrollView.refresh_lines: that takes a line and a count)
         self.refresh(Region(0, self._line(row) - int(self.scroll_offset.y), self.size.width, 1))
 
     # ------------------------------------------------------------ actions

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Protocol, cast
+
 from ..compat import ImmediateInput
 from ..keymap import TypingKeys, binding
 from .results import ResultsList
+
+if TYPE_CHECKING:
+    class SearchHistory(Protocol):
+        """What the box calls on its screen (the main screen's, see tui.screens.main_search)."""
+
+        def remember_search(self, query: str) -> None: ...
+        def recall_search(self) -> None: ...
 
 
 class SearchBox(TypingKeys, ImmediateInput):
@@ -21,11 +30,11 @@ class SearchBox(TypingKeys, ImmediateInput):
             screen.search_changed(value)
 
     def action_done(self) -> None:
-        self.screen.remember_search(self.value)
+        cast("SearchHistory", self.screen).remember_search(self.value)
         self.screen.set_focus(self.screen.query_one(ResultsList))
 
     def action_previous(self) -> None:
-        self.screen.recall_search()
+        cast("SearchHistory", self.screen).recall_search()
 
     # A paste arrives as one line (Input keeps only the first; see tui.compat): ids copied with I,
     # one per line, list those papers; a title copied over two lines is searched whole.

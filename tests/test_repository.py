@@ -1,0 +1,38 @@
+"""The repository itself: no stray run's output is committed, and every script in benchmarks/
+parses its arguments (--help answers and creates nothing)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import ROOT
+
+
+def test_no_stray_run_output_is_committed():
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    stray = [f for f in files if f.startswith("-") or f.endswith(".cache") or f.endswith("papersift.log")]
+    assert stray == []
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "benchmarks").glob("*.py")))
+def test_every_benchmark_answers_help_and_creates_nothing(script, tmp_path):
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--help"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "usage:" in proc.stdout, proc.stderr[-2000:]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_model_helper_answers_help_and_refuses_a_folder_without_a_library(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "store.discovery.prepare", "--help"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "usage:" in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "store.discovery.prepare", str(tmp_path / "none")], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "no papersift library there" in proc.stderr
+    assert list(tmp_path.iterdir()) == []

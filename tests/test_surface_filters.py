@@ -1,0 +1,171 @@
+"""The surface test of the query language: every filter family of store.search.query, alone,
+negated and combined, through Library.search and through `papersift list --query` (a real
+process), each checked against a direct computation over the papers. Generated from the
+parser's tables: a new filter without a row here fails the first test."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import unicodedata
+
+import pytest
+
+from store import Library
+from store.search import query as query_module
+
+from .conftest import papersift_argv
+from .surface import SLICE
+
+# Per family: a value that some papers have, and how a paper (its fields and annotation) holds it.
+# The values are chosen from the fixture's papers below.
+
+
+def fold(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in text if not unicodedata.combining(c))
+
+
+def folded_text(paper, ann) -> str:
+    text = " ".join(part for part in (paper.title, *paper.keywords, paper.abstract) if part)
+    return " ".join(text.casefold().split()), " ".join(ann.note.casefold().split())
+
+
+def has_phrase(paper, ann, phrase: str) -> bool:
+    text, note = folded_text(paper, ann)
+    return phrase in text or phrase in note
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory):
+    """610 real papers from three files (300 ICML with authors, venues, years and links; 300 ICLR
+    with keywords and areas), and annotations of every kind on some of them."""
+    root = tmp_path_factory.mktemp("filters")
+    lines = SLICE.read_text().splitlines()
+    (root / "icml-part.jsonl").write_text("\n".join(lines[:300]) + "\n")
+    (root / "iclr-part.jsonl").write_text("\n".join(lines[1000:1300]) + "\n")
+    older = [{**json.loads(line), "year": "2023", "venue": "ICML 2023"} for line in lines[300:310]]
+    (root / "older.jsonl").write_text("".join(json.dumps(r) + "\n" for r in older))
+    lib = Library.open(root / "lib", seed_if_new=False)
+    lib.import_paths([root / "icml-part.jsonl", root / "iclr-part.jsonl", root / "older.jsonl"])
+    ids = [p.id for p in lib.corpus.papers]
+    lib.set_status(ids[0:40], "read")
+    lib.set_status(ids[40:60], "to-read")
+    lib.set_status(ids[60:70], "skipped")
+    lib.set_star(ids[0:15], 1)
+    lib.set_star(ids[15:20], 3)
+    lib.add_tags(ids[5:50:3], ["alpha"])
+    lib.add_tags(ids[300:340:2], ["beta"])
+    lib.set_note(ids[7], "a note about contrastive objectives")
+    return lib
+
+
+def oracle_families(lib: Library) -> dict[str, tuple[str, object]]:
+    """family -> (the filter as typed, a predicate over (paper, annotation))."""
+    some_icml, some_iclr = lib.corpus.papers[3], lib.corpus.papers[305]
+    author = fold(some_icml.authors[0]).split()[-1]
+    keyword = fold(some_iclr.keywords[0]).split()[0]
+    return {
+        "status": ("status:read", lambda p, a: a.status == "read"),
+        "is": ("is:to-read", lambda p, a: a.status == "to-read"),
+        "tag": ("tag:alpha", lambda p, a: "alpha" in a.tags),
+        "star": ("star:>=1", lambda p, a: a.star >= 1),
+        "stars": ("stars:3", lambda p, a: a.star == 3),
+        "kw": (f"kw:{keyword}", lambda p, a: any(keyword in fold(k) for k in [*p.keywords, p.area] if k)),
+        "keyword": (f"keyword:{keyword}", lambda p, a: any(keyword in fold(k) for k in [*p.keywords, p.area] if k)),
+        "keywords": (f"keywords:{keyword}", lambda p, a: any(keyword in fold(k) for k in [*p.keywords, p.area] if k)),
+        "author": (f"author:{author}", lambda p, a: any(author in w for n in p.authors for w in fold(n).split())),
+        "venue": ("venue:icml", lambda p, a: "icml" in p.venue.casefold()),
+        "year": ("year:>=2024", lambda p, a: p.year.isdigit() and int(p.year) >= 2024),
+        "file": ("file:iclr-part", lambda p, a: any("iclr-part" in s.file.casefold() for s in p.sources)),
+        "id": (f"id:{some_icml.id[:8]}", lambda p, a: p.id.startswith(some_icml.id[:8])),
+        "phrase": ('"reinforcement learning"', lambda p, a: has_phrase(p, a, "reinforcement learning")),
+        "topic": ("topic:0", None),  # the model's own labels: checked against lib.topics() below
+    }
+
+
+def expected(lib: Library, predicate) -> list[str]:
+    return [p.id for p in lib.corpus.papers if predicate(p, lib.annotation(p.id))]
+
+
+def found(lib: Library, query: str) -> list[str]:
+    result = lib.search(query)
+    assert not result.errors, (query, result.errors)
+    return [lib.corpus.papers[int(i)].id for i in result.matches]
+
+
+def listed(lib: Library, query: str) -> list[str]:
+    env = {**os.environ, "PAPERSIFT_LIBRARY": str(lib.folder), "NO_COLOR": "1"}
+    proc = subprocess.run([*papersift_argv(), "list", "--query", query, "--format", "json"], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert proc.returncode == 0 and "warning" not in proc.stderr, (query, proc.stderr)
+    return [row["id"] for row in json.loads(proc.stdout)]
+
+
+def test_every_filter_family_of_the_parser_has_a_row(lib):
+    families = set(query_module._LISTS) | set(query_module._READERS) | {"phrase", "similar", "rec"}
+    covered = set(oracle_families(lib)) | {"similar", "rec"}  # (the orderings: their own tests below)
+    assert families == covered
+
+
+@pytest.mark.parametrize("family", ["status", "is", "tag", "star", "stars", "kw", "keyword", "keywords", "author",
+                                    "venue", "year", "file", "id", "phrase", "topic"])
+def test_each_family_alone_and_negated_matches_the_papers(lib, family):
+    typed, predicate = oracle_families(lib)[family]
+    if predicate is None:  # topic:N: the papers the topic model puts in topic N
+        labels, _ = lib.topics()
+        ids = [p.id for p in lib.corpus.papers]
+
+        def predicate(p, a):
+            return labels[ids.index(p.id)] == 0
+    want = expected(lib, predicate)
+    assert 0 < len(want) < len(lib), (typed, len(want))  # a filter that selects, and leaves some out
+    assert sorted(found(lib, typed)) == sorted(want), typed
+    unwanted = expected(lib, lambda p, a: not predicate(p, a))
+    assert sorted(found(lib, "-" + typed)) == sorted(unwanted), "-" + typed
+
+
+def test_families_combined_and_negated_together(lib):
+    fams = oracle_families(lib)
+    combos = [("status", "-tag"), ("-status", "star", "file"), ("kw", "-year", "-phrase"), ("venue", "-author"),
+              ("-star", "-status", "-file"), ("tag", "star", "-id")]
+    for combo in combos:
+        typed, preds = [], []
+        for part in combo:
+            neg = part.startswith("-")
+            text, pred = fams[part.lstrip("-")]
+            typed.append(("-" if neg else "") + text)
+            preds.append((lambda pr, n: (lambda p, a: pr(p, a) != n))(pred, neg))
+        query = " ".join(typed)
+        want = expected(lib, lambda p, a, preds=preds: all(pr(p, a) for pr in preds))
+        assert sorted(found(lib, query)) == sorted(want), query
+
+
+def test_a_negated_word_leaves_out_the_papers_holding_it(lib):
+    want = expected(lib, lambda p, a: not has_phrase(p, a, "transformer"))
+    assert sorted(found(lib, "-transformer")) == sorted(want) and 0 < len(want) < len(lib)
+
+
+def test_similar_lists_the_papers_most_like_one_and_cannot_be_negated(lib):
+    pid = lib.corpus.papers[10].id
+    shown = found(lib, f"similar:{pid}")
+    assert pid not in shown and shown[:10] == [p.id for p, _ in lib.similar(pid, 10)]
+    result = lib.search(f"-similar:{pid}")
+    assert result.errors and "cannot be negated" in result.errors[0]
+    assert found(lib, f"similar:{pid} status:read") == [i for i in shown if lib.annotation(i).status == "read"]
+
+
+def test_rec_orders_by_the_marks_and_cannot_be_negated(lib):
+    shown = found(lib, "rec:stars")
+    assert shown[:10] == [r.paper.id for r in lib.recommend(None, limit=10)]
+    assert "cannot be negated" in lib.search("-rec:stars").errors[0]
+
+
+def test_the_command_line_gives_the_same_sets(lib):
+    fams = oracle_families(lib)
+    queries = [typed for typed, _ in fams.values()] + ["-" + typed for typed, _ in fams.values()]
+    queries += ["status:read -tag:alpha", "-status:unread star:>=1", f"similar:{lib.corpus.papers[10].id}",
+                "-transformer"]
+    for query in queries:
+        assert listed(lib, query) == found(lib, query), query
