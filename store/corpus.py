@@ -278,8 +278,9 @@ class Corpus:
         Raises:
             CorruptFileError: unparseable, truncated, foreign, or from a newer papersift.
         """
+        from store.annotations.journal import read_no_link
         signature = file_signature(path)  # before reading: a file replaced meanwhile shows as changed later
-        data = path.read_bytes()
+        data = read_no_link(path)  # (never through a link a shared folder holds)
         if data and not data.endswith(b"\n"):
             data += b"\n"  # (a file cut mid-line is caught by the count check below)
         ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10) + 1  # after each newline

@@ -128,9 +128,51 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
     return report
 
 
+def _check_links_and_modes(folder: Path, repair: bool, report: DoctorReport) -> None:
+    """No name of the library is a link (a shared folder's link could lead papersift's writes to
+    any file of yours), and its files are private (0600; folders 0700). A cache that is a link is
+    removed by a repair (a cache is never precious); a data file that is one is left for you."""
+    for name in (*locations.LIBRARY_DATA, *locations.LIBRARY_CACHES):
+        path = folder / name
+        if not path.is_symlink():
+            continue
+        report.problems.append(f"{name} is a link (to {os.readlink(path)}); papersift does not follow links in a "
+                               f"library folder")
+        if repair and name in locations.LIBRARY_CACHES:
+            path.unlink()
+            report.repaired.append(f"removed the link {name} (the cache is rebuilt when needed)")
+    loose = []
+    for path in [folder, *folder.iterdir(), *_backups_in(folder)]:
+        if path.is_symlink() or path.name.startswith(".papersift-write-probe"):
+            continue
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            continue
+        if mode & 0o077:
+            loose.append((path, 0o700 if path.is_dir() else 0o600))
+    if not loose:
+        report.ok.append("files private to their owner (0600, folders 0700)")
+        return
+    shown = ", ".join(p.name for p, _ in loose[:3]) + (f" and {len(loose) - 3} more" if len(loose) > 3 else "")
+    report.problems.append(f"{counted(len(loose), 'file or folder', 'files or folders')} other users can read "
+                           f"({shown})")
+    if repair:
+        for path, mode in loose:
+            os.chmod(path, mode)
+        report.repaired.append(f"made {counted(len(loose), 'file or folder', 'files or folders')} private "
+                               f"(0600, folders 0700)")
+
+
+def _backups_in(folder: Path) -> list[Path]:
+    backups = folder / locations.BACKUP_DIR
+    return list(backups.iterdir()) if backups.is_dir() and not backups.is_symlink() else []
+
+
 def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C901 (one check after another, in order)
     corpus_path = folder / locations.CORPUS_FILE
     ann_path = folder / locations.ANNOTATIONS_FILE
+    _check_links_and_modes(folder, repair, report)
     # 1. corpus
     if not corpus_path.exists():
         report.ok.append("no corpus yet (an empty library)")

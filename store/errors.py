@@ -9,6 +9,7 @@ stored is changed when one is raised.
 from __future__ import annotations
 
 import errno
+from pathlib import Path
 
 
 class PapersiftError(Exception):
@@ -67,6 +68,18 @@ class WriteFailedError(PapersiftError, OSError):
                 errno.EROFS: " The file system is read-only."}.get(exc.errno or 0, "")
         super().__init__(f"{path}: could not be written ({reason}); nothing was changed.{hint}")
         self.errno = exc.errno
+
+
+class LinkRefusedError(WriteFailedError):
+    """A name in a library folder is a symbolic link: papersift neither reads, writes nor walks
+    through it (a folder someone shared could point it at any file of yours)."""
+
+    def __init__(self, path: object) -> None:
+        PapersiftError.__init__(self, f"{Path(str(path)).name} is a link; papersift does not follow links in a "
+                                      f"library folder ({path}: replace it with the file itself)")
+        self.path = str(path)
+        self.reason = "a symbolic link"
+        self.errno = errno.ELOOP
 
 
 class UnknownPaperError(PapersiftError):

@@ -9,6 +9,7 @@ returns.
 from __future__ import annotations
 
 import copy
+import os
 import threading
 from collections import Counter
 from pathlib import Path
@@ -20,7 +21,7 @@ from store import locations
 
 from store.search import quick
 from store.annotations.database import AnnotationStore, now_iso
-from store.annotations.atomic import atomic_write_chunks
+from store.annotations.atomic import PRIVATE_FOLDER, atomic_write_chunks, open_reading, refuse_links
 from store.annotations.backups import backup_file
 from store.corpus import Corpus, file_signature, migrate_v1
 from store.annotations.drafts import NoteDrafts
@@ -51,6 +52,22 @@ BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded b
 
 
 
+def _refuse_a_folder_of_other_files(folder: Path) -> None:
+    """A library is made only in a new or empty folder (or one of a library's own files): never
+    in a home folder or ``/`` given by mistake."""
+    if locations.holds_library(folder) or not folder.is_dir():
+        return
+    own = set(locations.LIBRARY_DATA) | set(locations.LIBRARY_CACHES)
+    try:
+        others = [name for name in os.listdir(folder) if name not in own and not name.startswith(".")]
+    except OSError:
+        return  # (said when the folder is used)
+    if others:
+        raise PapersiftError(f"{folder} holds other files ({', '.join(sorted(others)[:3])}…) and no papersift "
+                             f"library: a library is made only in a new or empty folder "
+                             f"(for instance --library {folder / 'papersift-library'})")
+
+
 class Library:
     """A library folder: ``corpus.jsonl``, ``annotations.json``, an index cache, backups.
 
@@ -60,11 +77,13 @@ class Library:
 
     def __init__(self, folder: Path | str):
         self.folder = Path(folder).expanduser()
+        _refuse_a_folder_of_other_files(self.folder)
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            self.folder.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
         except OSError as exc:  # a file of that name, a read-only place, ...
             why = "a file, not a folder" if self.folder.is_file() else exc.strerror or str(exc)
             raise PapersiftError(f"{self.folder}: cannot be used as a library folder ({why})") from None
+        refuse_links(self.folder, locations.LIBRARY_DATA)  # a shared folder's links never lead us out
         self.corpus_path = self.folder / locations.CORPUS_FILE
         self.annotations_path = self.folder / locations.ANNOTATIONS_FILE
         self.index_path = self.folder / locations.INDEX_CACHE_FILE
@@ -235,7 +254,7 @@ class Library:
 
     def _load_index_cache(self) -> SearchIndex | None:
         try:
-            with open(self.index_path, "rb") as fh:
+            with open_reading(self.index_path) as fh:  # (a link is no cache: refused, then replaced)
                 if not stamp_matches(fh, self.corpus.generation):
                     return None
                 index = SearchIndex.load(fh)  # straight from the file: no second copy of ~30 MB

@@ -32,6 +32,12 @@ LOG_FILE = "papersift.log"  # what went wrong in a session, with its traceback (
 BACKUP_DIR = "backups"
 
 
+# What a library folder holds: its data (never a link: see store.annotations.atomic) and its caches.
+LIBRARY_DATA = (CORPUS_FILE, CORPUS_FILE_V1, ANNOTATIONS_FILE, ANNOTATIONS_FILE + ".journal",
+                ANNOTATIONS_FILE + ".acked", DRAFTS_FILE, LOCK_FILE, LOG_FILE, BACKUP_DIR, "exports")
+LIBRARY_CACHES = (INDEX_CACHE_FILE, SIMILAR_CACHE_FILE, PHRASE_CACHE_FILE)
+
+
 def is_library_dir(path: Path) -> bool:
     """Whether a folder is a papersift library (its lock file and corpus or annotations)."""
     return (path / LOCK_FILE).exists() and ((path / CORPUS_FILE).exists() or (path / ANNOTATIONS_FILE).exists())

@@ -89,18 +89,21 @@ def test_doctor_lists_and_removes_temporary_files_left_by_killed_writes(run_cli)
     assert sorted(p.name for p in lib.glob(".*.tmp")) == [".corpus.jsonl.fresh.tmp"]
 
 
-def test_an_export_keeps_permissions_and_writes_through_a_link(run_cli, tmp_path):
+def test_an_export_keeps_permissions_and_never_writes_through_a_link(run_cli, tmp_path):
     run_cli("list")
     target = tmp_path / "shared" / "list.md"
     target.parent.mkdir()
     target.write_text("an earlier list")
     target.chmod(0o644)
+    run_cli("export", "--format", "md", "-o", str(target))
+    assert target.read_text().startswith("# Reading list") and stat.S_IMODE(target.stat().st_mode) == 0o644
+    target.write_text("an earlier list")
     link = tmp_path / "list.md"
     link.symlink_to(target)
     proc = run_cli("export", "--format", "md", "-o", str(link))
-    assert f"(written through the link to {target})" in proc.stderr
-    assert link.is_symlink() and target.read_text().startswith("# Reading list")
-    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert "it replaced a link there; what the link led to is unchanged" in proc.stderr
+    assert not link.is_symlink() and link.read_text().startswith("# Reading list")
+    assert target.read_text() == "an earlier list"
     stale = target.parent / ".list.md.k1ll3d.tmp"   # a killed export's leftover, next to its target
     stale.write_text("half a list")
     old = time.time() - STALE_TMP_SECONDS - 60
@@ -114,8 +117,8 @@ def test_a_link_loop_is_named_as_one(run_cli, tmp_path):
     (tmp_path / "b").symlink_to(tmp_path / "a")
     proc = run_cli("import", str(tmp_path / "a"), check=False)
     assert proc.returncode == 1 and "its links lead in a loop" in proc.stderr
-    proc = run_cli("export", "--format", "md", "-o", str(tmp_path / "a"), check=False)
-    assert proc.returncode == 1 and "symbolic link loop" in proc.stderr
+    proc = run_cli("export", "--format", "md", "-o", str(tmp_path / "a"))  # the link is replaced, not followed
+    assert "it replaced a link there" in proc.stderr and not (tmp_path / "a").is_symlink()
 
 
 def test_deep_bibtex_nesting_is_named_with_its_line(run_cli, tmp_path):

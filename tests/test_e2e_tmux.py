@@ -210,6 +210,8 @@ def test_a_three_word_search_counts_what_list_query_lists(tmp_path):
     --query` gives for the same words: one result set, whatever acts on it."""
     tmux, env = terminal(tmp_path, "rs")
     query = "language models agents"
+    from store import Library
+    Library.open(tmp_path / "lib")  # what the app's first start makes (list --query makes no library)
     listed = json.loads(subprocess.run([*papersift_cmd().split(), "list", "--query", query, "--format", "json"],
                                        capture_output=True, text=True, env=env, check=True).stdout)
     assert len(listed) > 0

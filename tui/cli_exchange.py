@@ -70,8 +70,9 @@ def export(lib: Library, args: argparse.Namespace, opened=None) -> int:
         path = Path(args.output).expanduser()
         if not path.parent.is_dir():
             raise PapersiftError(f"{path.parent}: no such folder for the export")
-        atomic_write_text(path, text)
-        through = f" (written through the link to {path.resolve()})" if path.is_symlink() else ""
+        was_link = path.is_symlink()
+        atomic_write_text(path, text)  # a new file renamed over the target: never through a link
+        through = " (it replaced a link there; what the link led to is unchanged)" if was_link else ""
         out.say(f"exported {counted(len(pairs), 'paper')} to {path}{through}", stderr=True)
     else:
         sys.stdout.write(text)

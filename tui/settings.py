@@ -78,6 +78,6 @@ class Settings:
         path = path or config_dir() / "settings.json"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(path, json.dumps(asdict(self), indent=2))
+            atomic_write_text(path, json.dumps(asdict(self), indent=2), follow_links=True)  # (dotfiles link it)
         except OSError:
             pass  # settings are a convenience; never fail the app over them

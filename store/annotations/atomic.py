@@ -13,11 +13,17 @@ cuts off.
 A write that fails (a full disk, a read-only folder) raises
 :class:`store.errors.WriteFailedError`, naming the file, and leaves the old
 content as it was.
+
+A library folder is untrusted input (someone may have shared it): no write here goes through a
+symbolic link (a replace renames a new file over the link itself; an append or a lock file
+refuses it, :class:`store.errors.LinkRefusedError`), :func:`open_reading` refuses one too, and
+every file and folder made here is private to its owner (0600 / 0700) whatever the umask.
 """
 
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 import tempfile
@@ -26,7 +32,69 @@ from glob import escape as glob_escape
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterable
 
-from store.errors import WriteFailedError
+from store.errors import LinkRefusedError, WriteFailedError
+
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+PRIVATE_FILE = 0o600
+PRIVATE_FOLDER = 0o700
+
+
+def open_private(path: Path | str, flags: int) -> int:
+    """``os.open`` of a library file that is never a link, created private (0600).
+
+    Raises:
+        LinkRefusedError: ``path`` is a symbolic link.
+        WriteFailedError: any other failure (a read-only folder, ...).
+    """
+    try:
+        return os.open(path, flags | os.O_CREAT | NOFOLLOW | os.O_CLOEXEC, PRIVATE_FILE)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or os.path.islink(path):
+            raise LinkRefusedError(path) from None
+        raise WriteFailedError(path, exc) from exc
+
+
+def open_reading(path: Path | str) -> io.BufferedReader:
+    """A library file opened for reading, never through a link.
+
+    Raises:
+        LinkRefusedError: ``path`` is a symbolic link.
+        OSError: as ``open`` (a missing file: FileNotFoundError).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise LinkRefusedError(path) from None
+        raise
+    return io.BufferedReader(io.FileIO(fd, "rb", closefd=True))
+
+
+def refuse_links(folder: Path, names: Iterable[str]) -> None:
+    """Raise for the first of ``names`` in ``folder`` that is a symbolic link.
+
+    Raises:
+        LinkRefusedError: naming the link.
+    """
+    for name in names:
+        if (folder / name).is_symlink():
+            raise LinkRefusedError(folder / name)
+
+
+def private_folder(path: Path) -> Path:
+    """Make (0700) or check a folder of a library: never a link.
+
+    Raises:
+        LinkRefusedError: ``path`` is a symbolic link.
+        WriteFailedError: it cannot be made.
+    """
+    if path.is_symlink():
+        raise LinkRefusedError(path)
+    try:
+        path.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
+    except OSError as exc:
+        raise WriteFailedError(path, exc) from exc
+    return path
 
 
 def fsync_dir(folder: Path) -> None:
@@ -43,19 +111,21 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_bytes(path: Path | str, data: bytes) -> None:
+def atomic_write_bytes(path: Path | str, data: bytes, follow_links: bool = False) -> None:
     """Replace ``path`` with ``data`` atomically and durably.
 
     Args:
         path: the file to write; its folder must exist.
         data: the complete new content.
+        follow_links: write the file a link at ``path`` leads to (the user's own settings, which
+            dotfile managers link); else a link at ``path`` is replaced, never written through.
     """
-    atomic_write_chunks(path, (data,))
+    atomic_write_chunks(path, (data,), follow_links)
 
 
-def atomic_write_text(path: Path | str, text: str) -> None:
+def atomic_write_text(path: Path | str, text: str, follow_links: bool = False) -> None:
     """Text (UTF-8) form of :func:`atomic_write_bytes`."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+    atomic_write_bytes(path, text.encode("utf-8"), follow_links)
 
 
 def append_durably(path: Path | str, data: bytes, valid_length: int) -> int:
@@ -72,10 +142,7 @@ def append_durably(path: Path | str, data: bytes, valid_length: int) -> int:
     """
     path = Path(path)
     created = not path.exists()
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise WriteFailedError(path, exc) from exc
+    fd = open_private(path, os.O_WRONLY)
     try:
         if os.fstat(fd).st_size != valid_length:
             os.ftruncate(fd, valid_length)
@@ -97,13 +164,14 @@ def append_durably(path: Path | str, data: bytes, valid_length: int) -> int:
     return valid_length + len(data)
 
 
-def atomic_write_chunks(path: Path | str, chunks: Iterable[bytes | memoryview]) -> None:
+def atomic_write_chunks(path: Path | str, chunks: Iterable[bytes | memoryview],
+                        follow_links: bool = False) -> None:
     """:func:`atomic_write_bytes` for content produced piece by piece (a 30k-paper corpus
     is ~40 MB: joining it first tripled the import's peak memory for a moment)."""
     def write(handle: BinaryIO) -> None:
         for chunk in chunks:
             handle.write(chunk)
-    atomic_write_stream(path, write)
+    atomic_write_stream(path, write, follow_links)
 
 
 def write_target(path: Path | str) -> Path:
@@ -138,17 +206,20 @@ def stale_temp_files(folder: Path, name: str = "*") -> list[Path]:
     return found
 
 
-def atomic_write_stream(path: Path | str, write: Callable[[BinaryIO], object]) -> None:
+def atomic_write_stream(path: Path | str, write: Callable[[BinaryIO], object],
+                        follow_links: bool = False) -> None:
     """Atomically and durably replace ``path`` with what ``write(handle)`` writes to a binary file.
 
-    A link is written through (see :func:`write_target`); an existing file keeps its permissions
-    (a new one is private to its owner, as notes and reading lists may be); a stale temporary file of an earlier, killed write to the same
-    file is removed.
+    A link at ``path`` is replaced by the new file, never written through, unless ``follow_links``
+    (see :func:`write_target`); an existing file keeps its permissions (a new one is private to
+    its owner, as notes and reading lists may be); a stale temporary file of an earlier, killed
+    write to the same file is removed.
     """
     shown = Path(path)
-    path = write_target(shown)
+    path = write_target(shown) if follow_links else shown
     try:
-        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+        found = os.lstat(path)
+        mode: int | None = stat.S_IMODE(found.st_mode) if stat.S_ISREG(found.st_mode) else None
     except OSError:
         mode = None
     for stale in stale_temp_files(path.parent, glob_escape(path.name)):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
-from store.annotations.atomic import atomic_write_bytes
+from store.annotations.atomic import atomic_write_bytes, private_folder
 from store.locations import BACKUP_DIR
 
 KEEP = 10
@@ -21,8 +21,7 @@ def backup_file(path: Path, reason: str, content: bytes | None = None) -> Path |
     nothing to back up."""
     if content is None and not path.is_file():
         return None
-    folder = path.parent / BACKUP_DIR
-    folder.mkdir(exist_ok=True)
+    folder = private_folder(path.parent / BACKUP_DIR)  # (never a link out of the library)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
     target = folder / f"{path.name}.{stamp}.{reason}.bak"
     atomic_write_bytes(target, path.read_bytes() if content is None else content)
@@ -45,7 +44,8 @@ def keep_damaged(path: Path) -> tuple[Path | None, bool]:
         raw = b""
     digest = hashlib.sha256(raw).hexdigest()[:12]
     folder = path.parent / BACKUP_DIR
-    existing = sorted(folder.glob(f"{path.name}.[0-9]*.damaged-{digest}.bak")) if folder.is_dir() else []
+    walkable = folder.is_dir() and not folder.is_symlink()
+    existing = sorted(folder.glob(f"{path.name}.[0-9]*.damaged-{digest}.bak")) if walkable else []
     if existing:
         return existing[-1], False
     try:
@@ -62,7 +62,7 @@ def damaged_copies(path: Path) -> list[Path]:
 def list_backups(path: Path) -> list[Path]:
     """Backups of ``path``, newest first."""
     folder = path.parent / BACKUP_DIR
-    if not folder.is_dir():
+    if folder.is_symlink() or not folder.is_dir():  # (a link out of the library is not walked)
         return []
     # (the time first: "annotations.json.journal.<time>…" is the journal's, not the snapshot's)
     return sorted(folder.glob(f"{path.name}.[0-9]*.bak"), reverse=True)

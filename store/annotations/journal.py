@@ -28,13 +28,20 @@ def doc_id_for(paper_id: str) -> int:
     return int(paper_id, 16)
 
 
+def read_no_link(path: Path) -> bytes:
+    """A library file's bytes, never read through a symbolic link (the open fails with ELOOP)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as fh:
+        return fh.read()
+
+
 def journal_path_for(path: Path) -> Path:
     return path.with_name(path.name + JOURNAL_SUFFIX)
 
 
 def read_snapshot(path: Path, loads: Callable[[bytes], object]) -> dict[str, dict[str, Any]]:
     """The snapshot file's tables, checked to be a papersift annotations file."""
-    raw = path.read_bytes()
+    raw = read_no_link(path)
     if not raw.strip():
         raise CorruptFileError(path, "file is empty (truncated?)")
     try:
@@ -77,7 +84,7 @@ def replay_journal(journal_path: Path, data: dict[str, dict[str, Any]], loads: C
     """
     base = _journal_seq(data)
     try:
-        raw = journal_path.read_bytes()
+        raw = read_no_link(journal_path)
     except FileNotFoundError:
         raw = b""
     end = raw.rfind(b"\n") + 1
@@ -149,9 +156,11 @@ def acked_path_for(path: Path) -> Path:
 
 def read_acked(path: Path) -> int | None:
     """The mark, or None when there is none (or it cannot be read: then nothing is judged by it)."""
+    from store.annotations.atomic import open_reading
     try:
-        text = acked_path_for(path).read_bytes().strip()
-    except OSError:
+        with open_reading(acked_path_for(path)) as fh:
+            text = fh.read(64).strip()
+    except OSError:  # (a link too: LinkRefusedError is an OSError)
         return None
     return int(text) if text.isdigit() else None
 
@@ -159,8 +168,9 @@ def read_acked(path: Path) -> int | None:
 def write_acked(path: Path, seq: int) -> None:
     """Record ``seq`` as acknowledged. Not fsynced: the mark may lag after a power cut, which only
     makes the check lenient, never wrong. A failure to write it is not a failed change."""
+    from store.annotations.atomic import open_private
     try:
-        fd = os.open(acked_path_for(path), os.O_WRONLY | os.O_CREAT, 0o644)
+        fd = open_private(acked_path_for(path), os.O_WRONLY)  # 0600, never through a link
     except OSError:
         return
     try:

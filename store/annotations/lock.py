@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from store.errors import LibraryLockedError, WriteFailedError
+from store.annotations.atomic import open_private
+from store.errors import LibraryLockedError
 
 
 class LibraryLock:
@@ -66,10 +67,8 @@ class LibraryLock:
             self._release()
 
     def _open(self) -> int:
-        try:
-            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:  # a read-only folder or disk: say so, as any other write would
-            raise WriteFailedError(self.path, exc) from exc
+        # never through a link; a read-only folder or disk is said as any other write would be
+        return open_private(self.path, os.O_RDWR)
 
     def _acquire(self) -> None:
         fd = self._open()

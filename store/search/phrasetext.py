@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol, TypeGuard, cast
 
 import numpy as np
 
-from store.annotations.atomic import atomic_write_chunks
+from store.annotations.atomic import atomic_write_chunks, open_reading
 from store.errors import PapersiftError
 from store.locations import PHRASE_CACHE_FILE
 from store.search.packfile import PackReader, pack, stamp_matches, stamped
@@ -83,7 +83,7 @@ def read_phrase_cache(path: Path, generation: str, n: int) -> tuple[bytearray, a
     if not generation:
         return None
     try:
-        with open(path, "rb") as fh:
+        with open_reading(path) as fh:  # (a link is no cache)
             if not stamp_matches(fh, generation):
                 return None
             reader = PackReader(fh)

@@ -155,12 +155,13 @@ class ExportScreen(ModalScreen[str | None]):
             self._write(path, text, what)
 
     def _write(self, path: Path, text: str, what: str) -> None:
+        was_link = path.is_symlink()  # (now, not when "Replace it?" was asked: a link swapped in meanwhile)
         try:
-            atomic_write_text(path, text)
+            atomic_write_text(path, text)  # a new file renamed over the target: never through a link
         except WriteFailedError as exc:  # every OSError of the atomic write: it names the file itself
             self.notify(str(exc), severity="error")
             return
-        through = f" (written through the link to {path.resolve()})" if path.is_symlink() else ""
+        through = " (it replaced a link there; what the link led to is unchanged)" if was_link else ""
         self._done(f"{what} to {path}{through}")
 
     def _done(self, message: str) -> None:

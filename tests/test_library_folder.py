@@ -1,0 +1,138 @@
+"""A library folder is untrusted input: its links are never followed (before or during a write),
+every file papersift makes in it is private whatever the umask, and a library is never made in a
+folder of other files."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from store import Library, PapersiftError
+from store.annotations.atomic import atomic_write_bytes
+from store.doctor import run_doctor
+from store.errors import LinkRefusedError
+
+from .conftest import SEEDS
+
+
+@pytest.fixture
+def umask_022():
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+@pytest.fixture
+def victim(tmp_path):
+    """A file of the user's outside the library, that a shared folder's link points at."""
+    target = tmp_path / "victim" / "bashrc"
+    target.parent.mkdir()
+    target.write_text("export PATH=$HOME/bin:$PATH\n")
+    return target
+
+
+def mode(path) -> int:
+    return stat.S_IMODE(os.lstat(path).st_mode)
+
+
+def test_every_file_and_folder_made_in_a_library_is_private(tmp_path, umask_022):
+    lib = Library.open(tmp_path / "lib")
+    ids = [p.id for p in lib.corpus.papers]
+    lib.set_note(ids[0], "my private thoughts")  # the journal holds every note's text
+    lib.set_status(ids[:12], "read")  # a bulk change: a backup first
+    lib.search("graph")
+    made = [lib.folder, *lib.folder.iterdir(), *(lib.folder / "backups").iterdir()]
+    names = {p.name for p in made}
+    assert {"annotations.json.journal", ".lock", "corpus.jsonl", "index.cache"} <= names
+    assert any(n.endswith(".acked") for n in names)
+    loose = {p.name: oct(mode(p)) for p in made if mode(p) & 0o077}
+    assert loose == {}
+    assert run_doctor(lib.folder).ok.count("files private to their owner (0600, folders 0700)") == 1
+
+
+def test_doctor_repair_tightens_an_older_librarys_modes(tmp_path):
+    lib = Library.open(tmp_path / "lib")
+    lib.set_note(lib.corpus.papers[0].id, "n")
+    journal = next(lib.folder.glob("annotations.json*"))
+    os.chmod(journal, 0o644)
+    os.chmod(lib.folder, 0o755)
+    report = run_doctor(lib.folder)
+    assert any("other users can read" in p for p in report.problems) and not report.healthy
+    report = run_doctor(lib.folder, repair=True)
+    assert report.healthy and mode(journal) == 0o600 and mode(lib.folder) == 0o700
+
+
+def test_a_cache_linked_out_of_the_library_is_never_written_through(tmp_path, victim, run_cli):
+    """The attack: index.cache replaced by a link to ../victim/bashrc, then a read-only search."""
+    lib = Library.open(tmp_path / "lib")
+    before = victim.read_bytes()
+    lib.index_path.unlink()
+    lib.index_path.symlink_to(victim)
+    proc = run_cli("search", "graph", "--format", "json", library=lib.folder)
+    assert proc.returncode == 0 and victim.read_bytes() == before
+    assert not lib.index_path.is_symlink()  # the link was replaced by the cache itself
+
+
+@pytest.mark.parametrize("name", ["corpus.jsonl", "annotations.json", "annotations.json.journal", ".lock",
+                                  "backups"])
+def test_a_data_file_that_is_a_link_is_refused_by_name(tmp_path, victim, name, run_cli):
+    lib = Library.open(tmp_path / "lib")
+    lib.set_note(lib.corpus.papers[0].id, "n")
+    path = lib.folder / name
+    if path.is_dir():
+        import shutil
+        shutil.rmtree(path)
+        path.symlink_to(victim.parent, target_is_directory=True)
+    else:
+        path.unlink(missing_ok=True)
+        path.symlink_to(victim)
+    before = victim.read_bytes()
+    with pytest.raises(LinkRefusedError, match=f"{name} is a link; papersift does not follow links"):
+        Library(lib.folder)
+    proc = run_cli("status", lib.corpus.papers[1].id, "read", library=lib.folder, check=False)
+    assert proc.returncode == 1 and f"{name} is a link" in proc.stderr and "Traceback" not in proc.stderr
+    assert victim.read_bytes() == before and sorted(victim.parent.iterdir()) == [victim]
+    report = run_doctor(lib.folder)
+    assert any(f"{name} is a link" in p for p in report.problems)
+
+
+def test_a_link_swapped_in_during_a_session_is_replaced_not_written_through(tmp_path, victim):
+    lib = Library.open(tmp_path / "lib")
+    lib.set_note(lib.corpus.papers[0].id, "something to back up")
+    lib.search("graph")
+    before = victim.read_bytes()
+    lib.index_path.unlink()
+    lib.index_path.symlink_to(victim)  # while the library is open
+    lib.build_index()
+    assert victim.read_bytes() == before and not lib.index_path.is_symlink()
+    backups = lib.folder / "backups"
+    import shutil
+    shutil.rmtree(backups, ignore_errors=True)
+    backups.symlink_to(victim.parent, target_is_directory=True)
+    with pytest.raises(LinkRefusedError):
+        lib.set_status([p.id for p in lib.corpus.papers][:12], "read")  # a bulk change backs up first
+    assert sorted(victim.parent.iterdir()) == [victim]
+
+
+def test_an_atomic_write_replaces_a_link_and_keeps_its_target(tmp_path, victim):
+    link = tmp_path / "export.md"
+    link.symlink_to(victim)
+    atomic_write_bytes(link, b"# reading list\n")
+    assert victim.read_text().startswith("export PATH") and link.read_bytes() == b"# reading list\n"
+    assert not link.is_symlink() and mode(link) == 0o600
+
+
+def test_a_library_is_never_made_in_a_folder_of_other_files(tmp_path, run_cli):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "thesis.tex").write_text("x")
+    with pytest.raises(PapersiftError, match="holds other files .* no papersift library"):
+        Library.open(home)
+    proc = run_cli("import", str(SEEDS), library=home, check=False)
+    assert proc.returncode == 1 and "a library is made only in a new or empty folder" in proc.stderr
+    assert sorted(p.name for p in home.iterdir()) == ["thesis.tex"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert len(Library.open(empty)) == 35  # an empty folder is fine
