@@ -136,3 +136,23 @@ def test_a_library_is_never_made_in_a_folder_of_other_files(tmp_path, run_cli):
     empty = tmp_path / "empty"
     empty.mkdir()
     assert len(Library.open(empty)) == 35  # an empty folder is fine
+
+
+@pytest.mark.parametrize("claim", ["9999999999999999", "-8", "7"])
+def test_a_cache_claiming_absurd_lengths_is_rebuilt_not_believed(tmp_path, run_cli, claim):
+    """An index.cache whose sections claim more bytes than the file holds (or negative, or not a
+    whole number of items): the one-shot search, the full search and doctor rebuild it."""
+    import re
+    lib = Library.open(tmp_path / "lib")
+    raw = lib.index_path.read_bytes()
+    stamp, _, rest = raw.partition(b"\n")
+    header, _, body = rest.partition(b"\n")
+    forged = re.sub(rb"(meta:q:\d+:)\d+", rb"\g<1>" + claim.encode(), header)
+    forged = re.sub(rb"(docs:i:\d+:)\d+", rb"\g<1>" + claim.encode(), forged)
+    assert forged != header
+    lib.index_path.write_bytes(stamp + b"\n" + forged + b"\n" + body)
+    for args in (["search", "graph", "--format", "json"], ["list", "--query", "graph", "--format", "json"],
+                 ["doctor"], ["doctor", "--repair"]):
+        proc = run_cli(*args, library=lib.folder, check=False)
+        assert proc.returncode == 0 and "MemoryError" not in proc.stderr and "Traceback" not in proc.stderr, args
+    assert Library(lib.folder)._load_index_cache() is not None  # rebuilt

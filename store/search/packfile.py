@@ -10,6 +10,8 @@ it needs with the standard library alone. Nothing here needs numpy.
 
 from __future__ import annotations
 
+import io
+import os
 import sys
 from array import array
 from typing import Any, BinaryIO, Callable, cast
@@ -47,25 +49,43 @@ def stamp_matches(handle: BinaryIO, generation: str | bytes) -> bool:
     """Whether a :func:`stamped` file, open at its start, is of this generation (it is then
     positioned at the pack)."""
     want = generation if isinstance(generation, bytes) else generation.encode("ascii", "replace")
-    return handle.readline().rstrip(b"\n") == want
+    return handle.readline(len(want) + 2).rstrip(b"\n") == want
+
+
+HEADER_MAX = 1 << 16  # a header line longer than this is not a pack's (ours are ~1 KB)
 
 
 class PackReader:
     """Sections of a pack read from an open binary file positioned at its header.
 
-    Raises ValueError for a file that is not a pack of this version and byte order.
+    A cache file is untrusted input (a library folder may come from someone else, or be cut
+    short): every section must lie within the file, with a known kind and a whole number of
+    items, before anything is allocated for it; reads stay inside their section.
+
+    Raises ValueError for a file that is not a sound pack of this version and byte order.
     """
 
     def __init__(self, handle: BinaryIO) -> None:
         self.handle = handle
-        words = handle.readline().decode("ascii").split()
+        line = handle.readline(HEADER_MAX)
+        if not line.endswith(b"\n"):
+            raise ValueError("not a papersift pack (no header line)")
+        words = line.decode("ascii").split()
         if len(words) < 3 or words[0] != MAGIC or words[1] != str(VERSION) or words[2] != sys.byteorder:
             raise ValueError("not a papersift pack of this version")
         self.base = handle.tell()
+        try:
+            size = os.fstat(handle.fileno()).st_size - self.base
+        except (OSError, AttributeError, io.UnsupportedOperation):  # (an in-memory file)
+            size = None
         self.sections: dict[str, tuple[str, int, int]] = {}
         for entry in words[3:]:
-            name, kind, offset, length = entry.split(":")
-            self.sections[name] = (kind, int(offset), int(length))
+            name, kind, offset_text, length_text = entry.split(":")
+            offset, length = int(offset_text), int(length_text)
+            if kind not in ITEM_SIZE or offset < 0 or length < 0 or length % ITEM_SIZE[kind] \
+                    or (size is not None and offset + length > size):
+                raise ValueError(f"section {name!r} claims bytes the file does not hold")
+            self.sections[name] = (kind, offset, length)
 
     def __contains__(self, name: str) -> bool:
         return name in self.sections
@@ -78,7 +98,9 @@ class PackReader:
         """Items ``start:stop`` of a section: an ``array`` (or str for text)."""
         kind, offset, length = self.sections[name]
         size = ITEM_SIZE[kind]
-        stop = length // size if stop is None else stop
+        count = length // size
+        stop = count if stop is None else min(stop, count)
+        start = max(0, min(start, stop))
         self.handle.seek(self.base + offset + start * size)
         raw = self.handle.read(max(0, stop - start) * size)
         if kind == "s":
@@ -108,7 +130,9 @@ def items_sections(name: str, texts: list[str]) -> list[tuple[str, str, object]]
 def read_item(reader: PackReader, name: str, i: int) -> str:
     """String ``i`` of an :func:`items_sections` pair."""
     a, b = cast("array[int]", reader.read(name + "_offsets", i, i + 2))  # a "q" section
-    _, offset, _ = reader.sections[name]
+    _, offset, length = reader.sections[name]
+    if not 0 <= a <= b <= length:
+        raise ValueError(f"item {i} of {name!r} lies outside its section")
     reader.handle.seek(reader.base + offset + a)
     return reader.handle.read(b - a).decode("utf-8")
 
@@ -135,7 +159,9 @@ def chunk_loader(reader: PackReader, name: str) -> Callable[[str], tuple[int, li
     for line in reader.lines(name + "_chunks"):
         first, i, a, b = line.split("\t")
         table[first] = (int(i), int(a), int(b))
-    _, offset, _ = reader.sections[name]
+    _, offset, length = reader.sections[name]
+    if any(not 0 <= a <= b <= length for _, a, b in table.values()):
+        raise ValueError(f"a chunk of {name!r} lies outside its section")
 
     def load(first: str) -> tuple[int, list[str]]:
         if first not in table:
