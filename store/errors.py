@@ -12,6 +12,15 @@ import errno
 from pathlib import Path
 
 
+def shown_path(path: object) -> str:
+    """A file name for a message: as it is, or, when it holds control or invisible characters,
+    quoted with each one written as its escape (``'bad\\x1b[2Jclear.bib'``), so the message names
+    the file that exists instead of one with those characters stripped (or run)."""
+    from store.text import has_unsafe, shown_unsafe
+    text = str(path)
+    return f"'{shown_unsafe(text)}'" if has_unsafe(text) else text
+
+
 class PapersiftError(Exception):
     """Base class for every error meant to be shown to a person."""
 
@@ -30,7 +39,7 @@ class InputError(PapersiftError):
         self.path = str(path)
         self.line = line
         self.where = where
-        loc = self.path
+        loc = shown_path(path)
         if line is not None:
             loc += f", line {line}"
         if where:
@@ -44,7 +53,7 @@ class CorruptFileError(PapersiftError):
     def __init__(self, path: object, message: str):
         self.path = str(path)
         super().__init__(
-            f"{path}: {message}. papersift will not write over it. "
+            f"{shown_path(path)}: {message}. papersift will not write over it. "
             f"Run `papersift doctor` to inspect the library, and `papersift doctor --repair` to set the "
             f"damaged file aside and restore the newest good backup."
         )
@@ -66,7 +75,7 @@ class WriteFailedError(PapersiftError, OSError):
                 errno.EACCES: " Check the folder's permissions, then try again.",
                 errno.EPERM: " Check the folder's permissions, then try again.",
                 errno.EROFS: " The file system is read-only."}.get(exc.errno or 0, "")
-        super().__init__(f"{path}: could not be written ({reason}); nothing was changed.{hint}")
+        super().__init__(f"{shown_path(path)}: could not be written ({reason}); nothing was changed.{hint}")
         self.errno = exc.errno
 
 
@@ -76,7 +85,7 @@ class LinkRefusedError(WriteFailedError):
 
     def __init__(self, path: object) -> None:
         PapersiftError.__init__(self, f"{Path(str(path)).name} is a link; papersift does not follow links in a "
-                                      f"library folder ({path}: replace it with the file itself)")
+                                      f"library folder ({shown_path(path)}: replace it with the file itself)")
         self.path = str(path)
         self.reason = "a symbolic link"
         self.errno = errno.ELOOP

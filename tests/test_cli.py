@@ -420,3 +420,10 @@ def test_markdown_reading_list_grouped_by_venue_or_area(run_cli, tmp_path):
     md = run_cli("export", "--group-by", "area").stdout
     assert [line for line in md.splitlines() if line.startswith("## ")] == [
         *(f"## {a} ({counts[a]})" for a in areas), "## (no area) (37)"]
+
+
+def test_an_error_names_a_file_with_odd_characters_escaped_not_stripped(run_cli, tmp_path):
+    odd = tmp_path / "bad\x1b[2Jclear.bib"
+    odd.write_text("x")
+    proc = run_cli("import", str(odd), check=False)
+    assert proc.returncode == 1 and "bad\\x1b[2Jclear.bib'" in proc.stderr and "\x1b" not in proc.stderr

@@ -64,3 +64,24 @@ def test_issue_default_keys():
         assert key in km[action_id], action_id
     assert {"j", "down"} <= set(km["list.cursor_down"]) and {"k", "up"} <= set(km["list.cursor_up"])
     assert {"enter", "escape"} <= set(km["search.done"])
+
+
+def test_an_oversized_keymap_is_refused_with_its_file_and_line(tmp_path):
+    import time
+
+    from tui.keymap import load_keymap
+    big = tmp_path / "big.toml"
+    big.write_text("[main]\nread = \"" + "x" * (10 * 1024 * 1024) + "\"\n")
+    keymap, problems = load_keymap(big)
+    assert keymap["main.read"] == "r" and "a keymap is at most 64 KB" in problems[0] and len(problems[0]) < 200
+    long_name = tmp_path / "long.toml"
+    long_name.write_text("[main]\nread = \"" + "x" * 5000 + "\"\n")
+    keymap, problems = load_keymap(long_name)
+    assert keymap["main.read"] == "r" and "long.toml, line 2" in problems[0] and "at most 32" in problems[0]
+    assert len(problems[0]) < 200
+    many = tmp_path / "many.toml"
+    many.write_text("[main]\nread = [" + ", ".join(f'"f{i % 12 + 1}"' for i in range(2000)) + "]\n")
+    started = time.monotonic()
+    keymap, problems = load_keymap(many)
+    assert keymap["main.read"] == "r" and "2,000 keys; an action takes at most 8" in problems[0]
+    assert time.monotonic() - started < 2

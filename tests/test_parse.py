@@ -344,3 +344,13 @@ def test_a_bibtex_entry_the_parser_cannot_read_is_named_by_its_line(tmp_path):
                    "@misc{bad title = {x} abstract = {y}}\n")
     with pytest.raises(InputError, match=r"bad.bib, line 6: invalid BibTeX entry"):
         parse_file(bad)
+
+
+def test_bibtex_string_macros_are_resolved_in_concatenations(tmp_path):
+    from store.ingest.parse import parse_file
+    src = tmp_path / "s.bib"
+    src.write_text('@string{a = "Deep"}\n@string{c = {Shallow Nets}}\n'
+                   '@article{k1,\n  title = a # " and " # c,\n  journal = a,\n'
+                   '  abstract = {We compare deep and shallow networks on many tasks and find that depth helps.},\n}\n')
+    rec = list(parse_file(src))[0]
+    assert rec.title == "Deep and Shallow Nets" and rec.venue in ("Deep", "")

@@ -175,6 +175,11 @@ def _clashes(keymap: dict[str, list[str]]) -> list[tuple[str, str, str]]:
     return list(dict.fromkeys(found))
 
 
+MAX_KEYMAP_BYTES = 64 * 1024  # ours is ~2.5 KB; a bigger file is a mistake (or a trap)
+MAX_KEY_NAME = 32  # "ctrl+shift+pagedown" is 19
+MAX_KEYS_PER_ACTION = 8
+
+
 def load_keymap(user_path: Path | None) -> tuple[dict[str, str], list[str]]:
     """Merge a user keymap over the defaults.
 
@@ -186,6 +191,10 @@ def load_keymap(user_path: Path | None) -> tuple[dict[str, str], list[str]]:
     if user_path is None or not user_path.exists():
         return {k: ",".join(v) for k, v in merged.items()}, problems
     try:
+        if user_path.stat().st_size > MAX_KEYMAP_BYTES:
+            return ({k: ",".join(v) for k, v in merged.items()},
+                    [f"{user_path}: {user_path.stat().st_size:,} bytes; a keymap is at most {MAX_KEYMAP_BYTES // 1024} KB "
+                     "(using the default keys)"])
         text = user_path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError) as exc:
@@ -206,6 +215,15 @@ def load_keymap(user_path: Path | None) -> tuple[dict[str, str], list[str]]:
         keys = _as_keys(value)
         if keys is None:
             problems.append(f"{loc}: {action_id} must be a key or a list of keys")
+            continue
+        if len(keys) > MAX_KEYS_PER_ACTION:
+            problems.append(f"{loc}: {action_id}: {len(keys):,} keys; an action takes at most {MAX_KEYS_PER_ACTION} "
+                            f"(keeping the default for {action_id})")
+            continue
+        long = [k for k in keys if len(k) > MAX_KEY_NAME]
+        if long:
+            problems.append(f"{loc}: {action_id}: a key name of {len(long[0]):,} characters "
+                            f"({long[0][:20]!r}…); key names are at most {MAX_KEY_NAME} (keeping the default)")
             continue
         bad = [k for k in keys if not valid_key(k)]
         if bad:

@@ -112,6 +112,40 @@ def _accent(tok: str) -> str:
 _MONTHS = {m: m.capitalize() for m in ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")}
 
 
+def _concatenated(value: str, strings: dict[str, str]) -> str:
+    """A value joined with ``#`` (``a # " and " # c``), its ``@string`` macros resolved: bibtexparser
+    2 resolves a value that is one macro, and leaves a concatenation as written."""
+    if not isinstance(value, str) or "#" not in value:
+        return value
+    parts, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(value):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        elif ch == "#" and depth == 0 and not quoted:
+            parts.append(value[start:i].strip())
+            start = i + 1
+    parts.append(value[start:].strip())
+    if depth or quoted or len(parts) < 2 or not all(parts):
+        return value  # not a concatenation after all (a "#" inside a value written bare)
+    out = []
+    for part in parts:
+        if len(part) >= 2 and ((part[0] == "{" and part[-1] == "}") or (part[0] == '"' and part[-1] == '"')):
+            out.append(part[1:-1])
+        elif part.isdigit():
+            out.append(part)
+        elif part.lower() in strings:
+            out.append(strings[part.lower()])
+        elif part.lower() in _MONTHS:
+            out.append(_MONTHS[part.lower()])
+        else:
+            return value  # an undefined macro: kept as written, as BibTeX would warn
+    return "".join(out)
+
+
 def read_entries(text: str, path: Path) -> list[dict[str, str]]:
     """The entries of a BibTeX file as dicts: ``ID``, ``ENTRYTYPE`` and each field (lower-cased
     name -> its value as written, outer braces or quotes removed), by bibtexparser 2.
@@ -134,10 +168,11 @@ def read_entries(text: str, path: Path) -> list[dict[str, str]]:
         reason = str(getattr(block, "error", "") or "").strip() or "cannot be read as a BibTeX entry"
         assert block.start_line is not None  # set for every block parse_string reads
         raise InputError(path, f"invalid BibTeX entry: {reason}", line=block.start_line + 1)
+    strings = {m.key.lower(): m.value for m in library.strings}
     entries = []
     for entry in library.entries:
-        fields = {f.key.lower(): _MONTHS.get(f.value, f.value) if f.key.lower() == "month" else f.value
-                  for f in entry.fields}
+        fields = {f.key.lower(): _MONTHS.get(f.value, f.value) if f.key.lower() == "month"
+                  else _concatenated(f.value, strings) for f in entry.fields}
         entries.append({**fields, "ID": entry.key, "ENTRYTYPE": entry.entry_type.lower()})
     return entries
 

@@ -15,7 +15,7 @@ from textual import work
 
 from store import Library, PapersiftError
 from store.corpus import file_signature
-from store.text import counted
+from store.text import counted, display_safe
 
 from ..clipboard import copy_text
 from ..keymap import key_label
@@ -32,6 +32,19 @@ if TYPE_CHECKING:
 
     from ..widgets.results import ResultsList
     from ..writes import Writes
+
+
+def openable(url: str) -> bool:
+    """Whether a link may go to the browser: an http(s) address with a host, so that it starts
+    with "http" and can never be read as a command-line option ("--renderer-cmd-prefix=…"), nor
+    run anything (``javascript:``) or open a local file (``file:``)."""
+    from urllib.parse import urlsplit
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and url[:4].lower() == "http" \
+        and not any(c.isspace() or ord(c) < 32 for c in url)
 
 
 class TriageActions(ScreenMixin):
@@ -260,11 +273,16 @@ class TriageActions(ScreenMixin):
         if not links:
             self.notify("this paper has no link", severity="warning")
             return
+        link = next((u for u in links if openable(u)), None)
+        if link is None:  # a paper's url is its file's words: never handed to a browser unchecked
+            self.notify(f"not opened: {display_safe(links[0], False)[:80]} is not an http(s) address "
+                        "(only those are opened; it is shown in the reader)", severity="warning")
+            return
         try:
-            opened = webbrowser.open(links[0])
+            opened = webbrowser.open(link)
         except Exception:
             opened = False
         if opened:
-            self.notify(f"opened {links[0]}")
+            self.notify(f"opened {display_safe(link, False)}")
         else:
-            self._copy(links[0], "link (no browser found)")
+            self._copy(link, "link (no browser found)")
