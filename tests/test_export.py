@@ -395,3 +395,27 @@ def test_a_derived_title_is_whole_in_bibtex(tmp_path):
     entries = bib_entries(export_text(lib.pairs(""), "bibtex"))
     assert entries[0]["title"] == "{State-of-the-art neurosymbolic learning systems use probabilistic reasoning}"
     assert entries[1]["title"].endswith("downstream benchmark shifts}") and "…" not in entries[1]["title"]
+
+
+def test_ris_keeps_a_note_whole_and_both_carry_the_abstract_as_the_reader_shows_it(lib):
+    import rispy
+
+    from store.exchange.annotation_files import read_annotation_records
+    from store.exchange.export import export_text
+    paper = lib.corpus.papers[0]
+    lib.set_note(paper.id, "first line\nsecond line <p> & more\n\nanother paragraph")
+    lib.set_status([paper.id], "read")
+    paper.abstract = r"We reach 90\% accuracy with $\mathrm{SO}(2)$ symmetry."
+    pairs = [(paper, lib.annotation(paper.id))]
+    ris = export_text(pairs, "ris")
+    entry = rispy.loads(ris)[0]
+    assert [n for n in entry["notes"] if not n.startswith("papersift-")] == [
+        "<p>first line<br>second line &lt;p&gt; &amp; more</p><p>another paragraph</p>"]
+    assert entry["abstract"] == "We reach 90% accuracy with SO(2) symmetry."
+    csl = json.loads(export_text(pairs, "csl-json"))[0]
+    assert csl["abstract"] == "We reach 90% accuracy with SO(2) symmetry."
+    assert r"90\%" in export_text(pairs, "bibtex")  # BibTeX keeps the LaTeX
+    path = lib.folder / "back.ris"
+    path.write_text(ris)
+    back = read_annotation_records(path)
+    assert back[0]["note"] == "first line\nsecond line <p> & more\n\nanother paragraph"

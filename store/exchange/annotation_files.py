@@ -155,13 +155,16 @@ def _bibtex(text: str, path: Path) -> list[_Found]:
 
 
 def _ris(text: str, path: Path) -> list[_Found]:
+    from store.exchange.export import html_note
     from store.ingest.ris import read_ris
 
     out: list[_Found] = []
     for entry in read_ris(text, path):
         fields, note = split_triage_lines(entry.fields.get("N1", []))
+        # One N1 in HTML (what papersift and Zotero write), or, from other tools, plain lines.
+        text = "\n\n".join(html_note(n) for n in note) if note and note[0].startswith("<p>") else "\n".join(note)
         out.append(({"id": entry.first("ID"), "abstract": entry.first("AB", "N2"), "title": entry.first("TI", "T1"),
-                     **fields, "note": "\n".join(note).rstrip()}, entry.line, None))
+                     **fields, "note": text.rstrip()}, entry.line, None))
     return out
 
 

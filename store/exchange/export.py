@@ -326,7 +326,8 @@ def to_csl_json(pairs: list[Pair]) -> str:
     items = []
     for paper, ann in pairs:
         item: dict[str, object]
-        item = {"id": paper.id, "type": "article", "title": title_of(paper), "abstract": repair_escapes(paper.abstract)}
+        item = {"id": paper.id, "type": "article", "title": title_of(paper),
+                "abstract": plain_text(repair_escapes(paper.abstract))}  # (as the reader shows it: Unicode)
         if paper.authors:
             item["author"] = [csl_name(a) for a in paper.authors]
         labels = tags_and_keywords(ann.tags, paper.keywords, paper.area)
@@ -357,8 +358,25 @@ def _ris_value(text: str) -> str:
     return " ".join(text.split())
 
 
+def note_html(note: str) -> str:
+    """A note on one line, as the HTML a Zotero note is: a paragraph per blank-line-separated block,
+    ``<br>`` for a line break, the text escaped (so a note that holds "<p>" reads back as written)."""
+    import html
+    blocks = [b for b in note.strip().split("\n\n") if b.strip()]
+    return "".join("<p>" + "<br>".join(html.escape(line.rstrip(), quote=False) for line in b.strip("\n").split("\n"))
+                   + "</p>" for b in blocks)
+
+
+def html_note(text: str) -> str:
+    """:func:`note_html` read back (a note Zotero wrote is HTML of the same shape)."""
+    import html
+    import re
+    blocks = re.findall(r"<p>(.*?)</p>", text, flags=re.S) or [text]
+    return "\n\n".join(html.unescape(re.sub(r"<br\s*/?>", "\n", b)) for b in blocks)
+
+
 def to_ris(pairs: list[Pair]) -> str:
-    """RIS (``TY  - GEN``); each note line is its own N1 field so line breaks survive."""
+    """RIS (``TY  - GEN``): the abstract as the reader shows it (Unicode); the note one N1 field."""
     out = []
     for paper, ann in pairs:
         rec = ["TY  - GEN", f"ID  - {paper.id}", f"TI  - {_ris_value(title_of(paper))}"]
@@ -369,10 +387,12 @@ def to_ris(pairs: list[Pair]) -> str:
             rec.append(f"PY  - {paper.year}")
         if paper.venue:
             rec.append(f"T2  - {_ris_value(paper.venue)}")
-        rec.append(f"AB  - {_ris_value(repair_escapes(paper.abstract))}")
+        rec.append(f"AB  - {_ris_value(plain_text(repair_escapes(paper.abstract)))}")
         rec += [f"KW  - {_ris_value(t)}" for t in tags_and_keywords(ann.tags, paper.keywords, paper.area)]
-        # The note a line each (Zotero keeps each N1 as a note), then the triage as papersift-… lines.
-        rec += [f"N1  - {line.rstrip()}" for line in (ann.note.splitlines() if ann.note else [])]
+        # The note as one N1 (Zotero makes a note of each), its line breaks kept as Zotero's notes keep
+        # them, in HTML; then the triage as papersift-… lines.
+        if ann.note.strip():
+            rec.append(f"N1  - {note_html(ann.note)}")
         rec += [f"N1  - {line}" for line in triage_lines(ann)]
         if paper.url:
             rec.append(f"UR  - {_ris_value(paper.url)}")
