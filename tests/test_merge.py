@@ -68,7 +68,7 @@ def test_a_field_both_changed_is_a_conflict_the_newer_wins_and_it_is_listed(lib,
     report = merge(lib, theirs, tmp_path)
     ann = Library(lib.folder).annotation(a)
     assert ann.note == "their reading of it"
-    assert len(report.conflicts) == 1 and "note: kept 'their reading of it' (newer)" in report.conflicts[0]
+    assert len(report.conflicts) == 1 and "note: kept 'their reading of it' (theirs, newer)" in report.conflicts[0]
     assert ann.conflicts == [{"field": "note", "kept": "their reading of it", "other": "my reading of it",
                               "other_updated": ann.conflicts[0]["other_updated"], "source": "local"}]
     again = merge(lib, theirs, tmp_path)  # the same file twice: nothing more
@@ -130,7 +130,7 @@ def test_cli_dry_run_lists_the_conflict_first_and_changes_nothing(run_cli, tmp_p
     exported = tmp_path / "theirs.json"
     run_cli("export", "--format", "json", "-o", str(exported), library=tmp_path / "theirs")
     dry = run_cli("import-annotations", str(exported), "--dry-run")
-    assert "would change 1" in dry.stdout and "conflict" in dry.stdout and "star: kept 1 (newer), recorded 3" in dry.stdout
+    assert "would change 1" in dry.stdout and "conflict" in dry.stdout and "star: kept 1 (theirs, newer), recorded 3" in dry.stdout
     assert json.loads(run_cli("show", a, "--format", "json").stdout)["star"] == 3  # dry run: nothing written
     run_cli("import-annotations", str(exported))
     shown = json.loads(run_cli("show", a, "--format", "json").stdout)

@@ -85,6 +85,10 @@ def import_annotations(lib: Library, args: argparse.Namespace, opened=None) -> i
     from store.exchange.merge import plan_merge  # (dedup's imports: only when merging)
     records = read_annotation_records(path)
     changes, report = plan_merge(lib, records, source=path.name)
+    if records and len(report.unknown) == len(records):  # none of their papers is here: nothing to merge into
+        raise PapersiftError(f"{path.name}: none of its {counted(len(records), 'paper')} is in this library; import "
+                             f"the papers first (a JSON export carries them: papersift import {path.name}), then "
+                             "the annotations")
     if not args.dry_run:
         lib.replace_annotations(changes, "import-annotations", f"import annotations from {path.name}")
     if args.format == "json":

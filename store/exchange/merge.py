@@ -18,7 +18,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from store.exchange.annotation_files import read_annotation_records  # noqa: F401 (re-exported: the CLI reads with it)
+from store.exchange.annotation_files import read_annotation_records  # noqa: F401 (re-exported: tests read with it)
+from store.exchange.stamps import Clock, canonical
 from store.corpus import paper_id
 from store.ingest.dedup import NearDupIndex
 from store.models import STAMPED, Annotation, clean_tag, note_problem
@@ -68,25 +69,19 @@ def _their_note(note: str, pid: str, warnings: list[str]) -> str | None:
     return note
 
 
-def _theirs(rec: dict[str, Any], pid: str, warnings: list[str], local: Annotation) -> Annotation:
+def _theirs(rec: dict[str, Any], pid: str, warnings: list[str], local: Annotation, clock: Clock) -> Annotation:
     note = _their_note(rec.get("note") or "", pid, warnings)
+    stamps = {k: v for k, v in clock.read(rec.get("stamps"), pid, warnings).items() if note is not None or k != "note"}
     return Annotation(paper_id=pid, status=rec.get("status", "unread"), star=int(rec.get("star", 0)),
                       tags=_clean_tags(rec.get("tags") or [], pid, warnings),
                       note=local.note if note is None else note,
                       created=rec.get("created") or "", updated=rec.get("updated") or "",
-                      conflicts=list(rec.get("conflicts") or []),
-                      stamps={k: v for k, v in _stamps(rec.get("stamps")).items() if note is not None or k != "note"})
-
-
-def _stamps(value: object) -> dict[str, str]:
-    """Their change times, as far as they are well-formed (a malformed one counts as no change)."""
-    if not isinstance(value, dict):
-        return {}
-    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
+                      conflicts=list(rec.get("conflicts") or []), stamps=stamps)
 
 
 def merge_one(local: Annotation, theirs: Annotation, source: str,
-              known: frozenset[tuple[str, str]] = frozenset()) -> tuple[Annotation, list[str]]:
+              known: frozenset[tuple[str, str]] = frozenset(),
+              fieldwise: bool | None = None) -> tuple[Annotation, list[str]]:
     """Merge ``theirs`` into ``local``; returns the result and conflict descriptions.
 
     Field by field when their record carries change times (``stamps``): a field they never
@@ -99,13 +94,15 @@ def merge_one(local: Annotation, theirs: Annotation, source: str,
     """
     if local.is_default() and not local.updated and not local.stamps:
         return copy.deepcopy(theirs), []
-    if not theirs.stamps:
+    if not (theirs.stamps if fieldwise is None else fieldwise):
         return merge_whole(local, theirs, source)
     new = copy.deepcopy(local)
+    mine_at = {k: canonical(v) or "" for k, v in local.stamps.items()}  # (a stamp stored malformed: no time)
+    base = shared_base(mine_at, theirs.stamps, known)
     conflicts = []
     for name in STAMPED:
         mine, other = getattr(local, name), getattr(theirs, name)
-        ms, ts = local.stamps.get(name), theirs.stamps.get(name)
+        ms, ts = mine_at.get(name), theirs.stamps.get(name)
         if mine == other:
             if ts and ts > (ms or ""):
                 new.stamps[name] = ts
@@ -115,24 +112,33 @@ def merge_one(local: Annotation, theirs: Annotation, source: str,
         if not ms or ms < ts:
             setattr(new, name, other)
             new.stamps[name] = ts
-        if ms:  # both changed it: the newer won; the other value is kept, and listed
+        if ms and ms > base:  # both changed it since the state they share: the newer won; the other is kept, listed
             kept, lost, lost_when = (other, mine, ms) if ms < ts else (mine, other, ts)
             new.conflicts.append({"field": name, "kept": kept, "other": lost, "other_updated": lost_when,
                                   "source": source if kept == mine else "local"})
-            conflicts.append(f"{name}: kept {_short(kept)} (newer), recorded {_short(lost)}")
-    _merge_tags(new, local, theirs, known)
+            conflicts.append(f"{name}: kept {_short(kept)} ({'theirs' if kept == other else 'yours'}, newer), "
+                             f"recorded {_short(lost)}")
+    _merge_tags(new, local, theirs, known, mine_at)
     if local.created and theirs.created:
         new.created = min(local.created, theirs.created)
     new.updated = max(local.updated, theirs.updated)
     return new, conflicts
 
 
-def _merge_tags(new: Annotation, local: Annotation, theirs: Annotation, known: frozenset[tuple[str, str]]) -> None:
+def shared_base(mine_at: dict[str, str], theirs: dict[str, str], known: frozenset[tuple[str, str]]) -> str:
+    """The newest change time both sides hold for this paper (any field): the state they last
+    shared. A field we changed before it and they changed after it is theirs alone, no conflict."""
+    ours = set(mine_at.values()) | {when for _, when in known}
+    return max((when for when in theirs.values() if when in ours), default="")
+
+
+def _merge_tags(new: Annotation, local: Annotation, theirs: Annotation, known: frozenset[tuple[str, str]],
+                mine_at: dict[str, str]) -> None:
     """Each tag present or not as its newest change says (an add or a removal, on either side)."""
     for tag in dict.fromkeys([*local.tags, *theirs.tags, *(k[1:] for k in theirs.stamps if k.startswith("#"))]):
         key = "#" + tag
         mine, other = tag in local.tags, tag in theirs.tags
-        ms, ts = local.stamps.get(key, ""), theirs.stamps.get(key, "")
+        ms, ts = mine_at.get(key, ""), theirs.stamps.get(key, "")
         if mine == other or (key, ts) in known:
             if ts > ms:
                 new.stamps[key] = ts
@@ -198,12 +204,16 @@ def plan_merge(library: Library, records: list[dict[str, Any]],
     """Work out the merged annotations without writing anything."""
     report = MergeReport(records=len(records))
     corpus = library.corpus
+    folded: dict[str, Annotation] = {}
+    fieldwise: set[str] = set()
     near: NearDupIndex | None = None
     changes: dict[str, Annotation] = {}
     history = library.store.history(10_000)
     if records and not any(rec.get("stamps") for rec in records):
         report.warnings.append(f"{source}: no per-field change times (a file from an older papersift, or a "
                                "format without them): merged by whole records, the newer record's status and star winning")
+    clock = Clock()
+    seen: dict[str, int] = {}
     for rec in records:
         idx = corpus.index_of(rec["id"])
         if idx is not None:
@@ -223,27 +233,63 @@ def plan_merge(library: Library, records: list[dict[str, Any]],
             report.unknown.append(f"{rec['id']} {rec.get('title', '')[:60]}")
             continue
         pid = corpus.papers[idx].id
-        local = changes.get(pid) or library.annotation(pid)
-        merged, conflicts = merge_one(local, _theirs(rec, pid, report.warnings, local), source,
-                                      known_stamps(library, pid, history))
+        seen[pid] = seen.get(pid, 0) + 1
+        theirs = _theirs(rec, pid, report.warnings, library.annotation(pid), clock)
+        if isinstance(rec.get("stamps"), dict):
+            fieldwise.add(pid)  # (even when none of its stamps is a time: then nothing is its change)
+        if pid in folded:  # a second record of one paper in one file: one record, its newest changes
+            theirs = _fold(folded[pid], theirs)
+        folded[pid] = theirs
+    for pid, theirs in folded.items():
+        if seen[pid] > 1:
+            report.warnings.append(f"{pid}: {seen[pid]} records in {source} for this paper: merged as one "
+                                   f"(each field's newest change)")
+        local = library.annotation(pid)
+        known = known_stamps(library, pid, history)
+        merged, conflicts = merge_one(local, theirs, source, known, pid in fieldwise)
         if merged == local:
             report.unchanged += 1
             continue
         changes[pid] = merged
-        report.changes.append(f"{pid}: {_describe(local, merged)}")
+        report.changes.append(f"{pid}: {describe(local, theirs, merged, known)}")
         report.conflicts += [f"{pid}: {c}" for c in conflicts]
+    report.warnings += clock.warnings(source)
     return changes, report
 
 
-def _describe(old: Annotation, new: Annotation) -> str:
+def _fold(first: Annotation, second: Annotation) -> Annotation:
+    """Two records of one paper from one file as one: each field and tag as its newer change says."""
+    if not (first.stamps or second.stamps):
+        return second if second.updated >= first.updated else first
+    merged, _ = merge_one(first, second, "")
+    merged.conflicts = first.conflicts
+    return merged
+
+
+def describe(old: Annotation, theirs: Annotation, new: Annotation,
+             known: frozenset[tuple[str, str]] = frozenset()) -> str:
+    """What a merge does to each field, exactly: ``status unread -> read (theirs, newer)``,
+    ``#alpha removed (theirs)``, ``note replaced (theirs)``, ``star kept (yours; theirs unchanged)``."""
     parts = []
-    if old.status != new.status:
-        parts.append(f"status {old.status} -> {new.status}")
-    if old.star != new.star:
-        parts.append(f"star {old.star} -> {new.star}")
-    added = [t for t in new.tags if t not in old.tags]
-    if added:
-        parts.append("tags +" + ", +".join(added))
-    if old.note != new.note:
-        parts.append("note " + ("set" if not old.note else "extended"))
-    return "; ".join(parts) or "timestamps"
+    mine_at = {k: canonical(v) or "" for k, v in old.stamps.items()}
+    base = shared_base(mine_at, theirs.stamps, known)
+    for name in ("status", "star", "note"):
+        mine, other, result = getattr(old, name), getattr(theirs, name), getattr(new, name)
+        if mine == other and mine == result:
+            continue
+        ours_at, their_at = mine_at.get(name, ""), theirs.stamps.get(name, "")
+        whose = "theirs, newer" if ours_at > base and their_at else "theirs"
+        if result != mine:
+            if name == "note":
+                verb = "set" if not mine else "cleared" if not result else \
+                    "extended" if result.startswith(mine) else "replaced"
+                parts.append(f"note {verb} ({whose})")
+            else:
+                parts.append(f"{name} {mine} -> {result} ({whose})")
+        elif not their_at:
+            parts.append(f"{name} kept (yours; theirs unchanged)")
+        else:
+            parts.append(f"{name} kept (yours, newer)")
+    parts += [f"#{t} added (theirs)" for t in new.tags if t not in old.tags]
+    parts += [f"#{t} removed (theirs)" for t in old.tags if t not in new.tags]
+    return "; ".join(parts) or "change times only"

@@ -1,0 +1,112 @@
+"""Merges read time as time: malformed, offset, naive and future stamps; reports that say what
+happens to each field; duplicate records of one paper; a file whose papers are not here."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from store import Library
+from store.exchange.merge import plan_merge
+from store.exchange.stamps import Clock, canonical
+
+from .test_merge import fork
+
+
+def iso(dt: datetime) -> str:
+    return dt.isoformat(timespec="milliseconds")
+
+
+def their_file(tmp_path, records: list[dict]) -> list[dict]:
+    path = tmp_path / "theirs.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    from store.exchange.annotation_files import read_annotation_records
+    return read_annotation_records(path)
+
+
+def record(lib: Library, pid: str, **fields) -> dict:
+    ann = lib.annotation(pid)
+    rec = {"id": pid, "status": ann.status, "star": ann.star, "tags": ann.tags, "note": ann.note,
+           "created": ann.created, "updated": ann.updated, "stamps": dict(ann.stamps)}
+    rec.update(fields)
+    return rec
+
+
+@pytest.mark.parametrize("bad", ["zzzz", "9", "2026-13-45T99:99:99"])
+def test_a_malformed_stamp_counts_as_no_change_and_is_named(lib, tmp_path, bad):
+    pid = lib.corpus.papers[0].id
+    lib.set_note(pid, "mine, written just now")
+    rec = record(lib, pid, note="theirs", stamps={"note": bad})
+    changes, report = plan_merge(lib, their_file(tmp_path, [rec]), "theirs.jsonl")
+    assert pid not in changes and any(f"{bad!r}" in w and "not a time" in w for w in report.warnings)
+    assert not any("(newer)" in c or "kept" in c for c in report.conflicts)
+
+
+def test_an_offset_stamp_is_read_as_its_instant(lib, tmp_path):
+    pid = lib.corpus.papers[0].id
+    lib.set_note(pid, "mine")
+    mine = datetime.fromisoformat(lib.annotation(pid).stamps["note"])
+    earlier = (mine - timedelta(hours=2)).astimezone(timezone(timedelta(hours=5)))  # later as text, earlier in time
+    assert earlier.isoformat() > mine.isoformat()
+    rec = record(lib, pid, note="theirs, older", stamps={"note": earlier.isoformat()})
+    changes, report = plan_merge(lib, their_file(tmp_path, [rec]), "theirs.jsonl")
+    assert pid not in changes or changes[pid].note == "mine"
+
+
+def test_a_stamp_far_ahead_counts_as_now_and_is_reported(lib, tmp_path):
+    pid = lib.corpus.papers[0].id
+    lib.set_note(pid, "mine")
+    future = iso(datetime.now(timezone.utc) + timedelta(days=3650))
+    rec = record(lib, pid, note="from the future", stamps={"note": future})
+    changes, report = plan_merge(lib, their_file(tmp_path, [rec]), "theirs.jsonl")
+    assert any("ahead of this machine's clock" in w for w in report.warnings)
+    stored = datetime.fromisoformat(changes[pid].stamps["note"])
+    assert stored < datetime.now(timezone.utc) + timedelta(minutes=1)  # it cannot block later changes
+
+
+def test_naive_stamps_are_utc_with_a_warning():
+    warnings: list[str] = []
+    clock = Clock()
+    out = clock.read({"note": "2026-01-02T03:04:05"}, "p", warnings)
+    assert out == {"note": "2026-01-02T03:04:05.000+00:00"} and "read as UTC" in clock.warnings("f")[0]
+    assert canonical("2026-12-01T20:00+05:00") == "2026-12-01T15:00:00.000+00:00"
+
+
+def test_the_report_says_exactly_what_happens_to_each_field(lib, tmp_path):
+    pid = lib.corpus.papers[1].id
+    lib.add_tags([pid], ["alpha"])
+    lib.set_note(pid, "my note")
+    lib.set_star([pid], 2)
+    other = fork(lib, tmp_path)
+    other.remove_tags([pid], ["alpha"])
+    other.set_note(pid, "their note instead")
+    changes, report = plan_merge(lib, their_file(tmp_path, [record(other, pid)]), "theirs.jsonl")
+    said = report.changes[0]
+    assert "#alpha removed (theirs)" in said and "note replaced (theirs)" in said
+    assert "star" not in said and "timestamps" not in said
+    assert report.conflicts == []  # only they changed these: no conflict
+
+
+def test_duplicate_records_of_one_paper_are_merged_as_one(lib, tmp_path):
+    pid = lib.corpus.papers[2].id
+    now = datetime.now(timezone.utc)
+    first = {"id": pid, "status": "read", "tags": [], "note": "", "star": 0,
+             "stamps": {"status": iso(now - timedelta(minutes=2))}}
+    second = {"id": pid, "status": "skipped", "tags": [], "note": "", "star": 0,
+              "stamps": {"status": iso(now - timedelta(minutes=1))}}
+    changes, report = plan_merge(lib, their_file(tmp_path, [first, second]), "theirs.jsonl")
+    assert changes[pid].status == "skipped" and report.conflicts == [] and len(report.changes) == 1
+    assert any("2 records" in w and "merged as one" in w for w in report.warnings)
+
+
+def test_a_file_of_papers_this_library_lacks_says_so_once_and_exits_1(lib, run_cli, tmp_path):
+    recs = [{"id": f"{i:012x}", "title": "elsewhere", "status": "read"} for i in range(20)]
+    (tmp_path / "theirs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    proc = run_cli("import-annotations", str(tmp_path / "theirs.jsonl"), library=lib.folder, check=False)
+    assert proc.returncode == 1 and proc.stderr.count("\n") == 1 and "import the papers first" in proc.stderr
+    empty = tmp_path / "no-library"
+    proc = run_cli("import-annotations", str(tmp_path / "theirs.jsonl"), "--dry-run", library=empty, check=False,
+                   seed=False)
+    assert proc.returncode == 1 and not empty.exists()
