@@ -9,6 +9,8 @@ driven through Pilot.
 from __future__ import annotations
 
 import asyncio
+import time
+import re
 import urllib.error
 import urllib.request
 from urllib.parse import urlsplit
@@ -22,13 +24,23 @@ from tui.serve import Guard, browser_url, is_loopback
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("e2e")]
 
 
-def status_of(url: str, headers: dict | None = None) -> int:
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def fetch(url: str, headers: dict | None = None):
+    """(status, headers, body) of one request, redirects not followed (as a first look sees them)."""
     req = urllib.request.Request(url, headers=headers or {})
     try:
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            return resp.status
+        with urllib.request.build_opener(_NoRedirect).open(req, timeout=10) as resp:
+            return resp.status, resp.headers, resp.read().decode()
     except urllib.error.HTTPError as exc:
-        return exc.code
+        return exc.code, exc.headers, exc.read().decode(errors="replace")
+
+
+def status_of(url: str, headers: dict | None = None) -> int:
+    return fetch(url, headers)[0]
 
 
 async def ws_status(base: str, cookie: str, origin: str | None, host: str | None = None) -> int:
@@ -57,14 +69,20 @@ def test_the_printed_url_is_the_only_way_in(tmp_path):
         assert parts.hostname == "127.0.0.1" and len(token) >= 16
         assert "reach only" in proc.banner and "exports" in proc.banner  # the dialogs' folders are named
 
-        # The printed URL opens the page; it sets the secret as a strict, script-proof cookie.
-        with urllib.request.urlopen(url, timeout=10) as resp:
-            assert resp.status == 200
-            cookie = resp.headers["Set-Cookie"]
-            page = resp.read().decode()
+        # The printed URL sets the secret as a strict, script-proof cookie and sends the browser to
+        # the same page without it (out of the address bar, the history and any Referer).
+        status, heads, _ = fetch(url)
+        cookie = heads["Set-Cookie"]
+        assert status == 303 and heads["Location"] == "/" and heads["Referrer-Policy"] == "no-referrer"
         assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
-        assert f'data-session-websocket-url="ws://{parts.netloc}/ws"' in page  # the host it was opened at
         cookie_pair = cookie.split(";")[0]
+        status, heads, page = fetch(f"{base}/", {"Cookie": cookie_pair})
+        assert status == 200 and heads["Referrer-Policy"] == "no-referrer"
+        assert f'data-session-websocket-url="ws://{parts.netloc}/ws"' in page  # the host it was opened at
+        # The page loads nothing from outside this server (textual-serve's own page loads a web font).
+        urls = re.findall(r"""(?:src|href)=["']?((?:https?:)?//[^"' >]+)|url\(["']?((?:https?:)?//[^"')]+)""", page)
+        outside = [u for pair in urls for u in pair if u and not u.startswith(base + "/")]
+        assert outside == [] and "googleapis" not in page
 
         # Without the secret: refused, page, script and websocket alike.
         assert status_of(f"{base}/") == 401
@@ -72,10 +90,12 @@ def test_the_printed_url_is_the_only_way_in(tmp_path):
         assert status_of(f"{base}/static/js/textual.js") == 401
         assert status_of(f"{base}/static/js/textual.js", {"Cookie": cookie_pair}) == 200
         assert status_of(f"{base}/", {"Authorization": f"token {token}"}) == 200
+        assert status_of(f"{base}/", {"Cookie": cookie_pair, "Host": f"127.0.0.1:{parts.port + 1}"}) == 403
+        assert status_of(f"{base}/", {"Cookie": cookie_pair, "Host": f"me@127.0.0.1:{parts.port}"}) == 403
 
         # DNS rebinding: a foreign name that resolves here is still not this server.
         assert status_of(url, {"Host": f"evil.example:{parts.port}"}) == 403
-        assert status_of(url, {"Host": f"localhost:{parts.port}"}) == 200
+        assert status_of(url, {"Host": f"localhost:{parts.port}"}) == 303
 
         # The websocket: only from this server's own page, and only with the secret.
         own = f"http://{parts.netloc}"
@@ -92,17 +112,81 @@ def test_a_fixed_token_and_a_public_host_warn_and_still_guard(tmp_path):
     proc, _env, url = start_serve(tmp_path, "--host", "0.0.0.0", "--token", "my-bookmarked-secret-123")
     try:
         assert "warning: listening on 0.0.0.0" in proc.banner
+        assert "`ps` shows every user" in proc.banner  # a secret in the arguments: said
         assert url.endswith("/?token=my-bookmarked-secret-123")
         base = url.split("/?")[0]
-        assert status_of(url) == 200
+        assert status_of(url) == 303
         assert status_of(f"{base}/") == 401
     finally:
         stop(proc)
 
 
-def test_a_short_token_is_refused(run_cli):
-    proc = run_cli("serve", "--token", "1234", check=False)
-    assert proc.returncode == 1 and "at least 16 characters" in proc.stderr
+@pytest.mark.parametrize("weak", ["1234", "a" * 16, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "ab" * 20])
+def test_a_weak_token_is_refused_with_the_rule(run_cli, weak):
+    proc = run_cli("serve", "--token", weak, check=False)
+    assert proc.returncode == 1 and "needs at least 128 bits" in proc.stderr and "token_urlsafe" in proc.stderr
+
+
+def test_the_secret_from_a_file_or_the_environment_never_reaches_argv_or_the_log(tmp_path):
+    """The access log (and anything else the server prints) never holds the secret, and a secret
+    from a file or the environment is not in the command's arguments."""
+    import os
+    import subprocess
+
+    from tests.conftest import free_port, papersift_argv
+    secret = "k3Jd9-xQ_2mLw8ZrT4vBn7Yc1HsE6uPa"
+    (tmp_path / "token").write_text(secret + "\n")
+    for how in ("file", "env"):
+        port = free_port()
+        env = {**os.environ, "PAPERSIFT_LIBRARY": str(tmp_path / "lib"), "HOME": str(tmp_path)}
+        argv = [*papersift_argv(), "serve", "--port", str(port)]
+        if how == "file":
+            argv += ["--token-file", str(tmp_path / "token")]
+        else:
+            env["PAPERSIFT_SERVE_TOKEN"] = secret
+        out, err = open(tmp_path / f"out-{how}", "w"), open(tmp_path / f"err-{how}", "w")
+        proc = subprocess.Popen(argv, env=env, stdout=out, stderr=err, start_new_session=True)
+        try:
+            url = f"http://127.0.0.1:{port}/?token={secret}"
+            for _ in range(150):
+                try:
+                    if status_of(url.replace("?token=", "?x=")) == 401:
+                        break
+                except urllib.error.URLError:  # not listening yet
+                    pass
+                time.sleep(0.1)
+            assert status_of(url) == 303 and status_of(url.replace(secret, "wrong-guess-wrong")) == 401
+            time.sleep(0.5)
+        finally:
+            stop(proc)
+            out.close()
+            err.close()
+        said = (tmp_path / f"out-{how}").read_text() + (tmp_path / f"err-{how}").read_text()
+        assert "GET /?token=…" in said, said[-2000:]  # the request is logged, its secret cut out
+        assert secret not in said.replace(f"open {url}", "") and secret not in " ".join(argv)
+        assert "`ps` shows" not in said
+
+
+def test_sessions_are_capped(tmp_path):
+    proc, _env, url = start_serve(tmp_path, "--max-sessions", "1")
+    try:
+        parts = urlsplit(url)
+        base = f"{parts.scheme}://{parts.netloc}"
+        cookie_pair = fetch(url)[1]["Set-Cookie"].split(";")[0]
+
+        async def two() -> tuple[int, int]:
+            async with aiohttp.ClientSession() as http:
+                async with http.ws_connect(f"{base}/ws?width=80&height=24", headers={"Cookie": cookie_pair}):
+                    await asyncio.sleep(0.3)
+                    second = await ws_status(base, cookie_pair, None)
+                    status, _, page = await asyncio.to_thread(fetch, f"{base}/", {"Cookie": cookie_pair})
+                    assert "1 sessions are open already" in page and "--max-sessions" in page
+                    return second, status
+        assert asyncio.run(two()) == (503, 503)
+        time.sleep(0.5)
+        assert status_of(f"{base}/", {"Cookie": cookie_pair}) == 200  # closed: room again
+    finally:
+        stop(proc)
 
 
 def test_guard_rules_one_by_one():

@@ -37,7 +37,11 @@ def register(add) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="interface to listen on (default: 127.0.0.1; anything else is reachable by others)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    p.add_argument("--token", help="a fixed secret for the URL, for bookmarks (default: a fresh one each run)")
+    p.add_argument("--token", help="a fixed secret for the URL, for bookmarks (default: a fresh one each run; "
+                   "`ps` shows it: prefer $PAPERSIFT_SERVE_TOKEN or --token-file)")
+    p.add_argument("--token-file", metavar="FILE", help="read the fixed secret from this file")
+    p.add_argument("--max-sessions", type=int, default=4, metavar="N",
+                   help="browser sessions at once (each runs an app process; default: 4)")
     p.add_argument("--exports", metavar="DIR",
                    help="the folder the browser's import and export dialogs may use besides the library "
                         "(default: LIBRARY/exports)")
@@ -106,4 +110,5 @@ def import_annotations(lib: Library, args: argparse.Namespace, opened=None) -> i
 
 def serve(lib: Library, args: argparse.Namespace, opened=None) -> int:
     from .serve import serve as serve_app
-    return serve_app(lib, args.host, args.port, args.keymap, token=args.token, exports=args.exports)
+    return serve_app(lib, args.host, args.port, args.keymap, token=args.token, exports=args.exports,
+                     token_file=args.token_file, max_sessions=args.max_sessions)

@@ -25,6 +25,10 @@ from __future__ import annotations
 import asyncio
 import hmac
 import ipaddress
+import logging
+import math
+import os
+import re
 import secrets
 import shlex
 import socket
@@ -36,7 +40,46 @@ from store import Library, PapersiftError
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARDS = frozenset({"", "0.0.0.0", "::"})
-MIN_TOKEN_CHARS = 16
+MIN_TOKEN_BITS = 128
+TOKEN_ENV = "PAPERSIFT_SERVE_TOKEN"
+
+
+def token_problem(token: str) -> str | None:
+    """Why a fixed secret is too weak (None: strong enough): at least 128 bits, counted as its
+    length times the bits of the alphabet it draws on, and not a few characters repeated."""
+    alphabet = sum(size for test, size in ((str.islower, 26), (str.isupper, 26), (str.isdigit, 10))
+                   if any(test(c) for c in token)) + (32 if any(not c.isalnum() for c in token) else 0)
+    bits = len(token) * math.log2(alphabet) if alphabet > 1 else 0.0
+    if bits < MIN_TOKEN_BITS or len(set(token)) < min(10, len(token) // 2):
+        return (f"a fixed secret needs at least {MIN_TOKEN_BITS} bits: e.g. 22 or more random letters, digits, "
+                f"'-' and '_' (python3 -c 'import secrets; print(secrets.token_urlsafe(24))'), not a word or a "
+                f"repeated pattern; this one has about {bits:.0f}")
+    return None
+
+
+def fixed_token(token: str | None, token_file: str | None) -> str | None:
+    """The fixed secret: ``--token-file``, else ``$PAPERSIFT_SERVE_TOKEN``, else ``--token`` (which
+    ``ps`` shows every local user: said); None for a fresh one.
+
+    Raises:
+        PapersiftError: an unreadable file, or a secret too weak (with the rule).
+    """
+    where = "--token"
+    if token_file:
+        try:
+            token, where = Path(token_file).expanduser().read_text(encoding="utf-8").strip(), f"--token-file {token_file}"
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PapersiftError(f"{token_file}: cannot read the secret ({exc})") from None
+    elif os.environ.get(TOKEN_ENV):
+        token, where = os.environ[TOKEN_ENV].strip(), f"${TOKEN_ENV}"
+    elif token is not None:
+        sys.stderr.write(f"warning: --token puts the secret in this command's arguments, which `ps` shows every "
+                         f"user of this computer; use ${TOKEN_ENV} or --token-file FILE instead\n")
+    if token is None:
+        return None
+    if problem := token_problem(token):
+        raise PapersiftError(f"{where}: {problem}")
+    return token
 
 
 def app_command(lib: Library, keymap: str | None = None, confine: list[Path] | None = None) -> str:
@@ -100,11 +143,21 @@ class Guard:
         self.cookie = f"papersift-token-{port}"
 
     def host_allowed(self, header: str) -> bool:
-        """Whether a Host header names this server. On a wildcard address any name may (the token
-        still guards); otherwise only the listening address and the loopback names."""
+        """Whether a Host header names this server: its port, no user name or path, and (unless it
+        listens on a wildcard address, where the token still guards) the listening address or a
+        loopback name."""
+        if not header or any(c in header for c in "@/\\?# ") or not header.isprintable():
+            return False
+        try:
+            parts = urlsplit(f"//{header}")
+            port = parts.port
+        except ValueError:
+            return False
+        if (port or 80) != self.port:
+            return False
         if self.host in WILDCARDS:
             return True
-        name = host_name(header)
+        name = (parts.hostname or "").lower()
         return bool(name) and (name == self.host or is_loopback(name))
 
     def origin_allowed(self, origin: str | None, host_header: str) -> bool:
@@ -133,7 +186,27 @@ class Guard:
         return None
 
 
-def make_server(command: str, host: str, port: int, token: str, title: str, banner: str = ""):
+SECRET_IN_TEXT = re.compile(r"(token=)[^&\s\"']+", re.IGNORECASE)
+PAGE = Path(__file__).resolve().parent / "serve_page"  # textual-serve's page, its font served from here
+
+
+class RedactSecret(logging.Filter):
+    """Every log line (the access log's request lines included) with the secret cut out."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        clean = SECRET_IN_TEXT.sub(r"\1…", text).replace(self.token, "…")
+        if clean != text:
+            record.msg, record.args = clean, None
+        return True
+
+
+def make_server(command: str, host: str, port: int, token: str, title: str, banner: str = "",
+                max_sessions: int = 4):
     """A textual-serve Server behind :class:`Guard` (a subclass and a middleware: no fork)."""
     from aiohttp import web
     from textual_serve.server import Server
@@ -147,24 +220,61 @@ def make_server(command: str, host: str, port: int, token: str, title: str, bann
         if refused:
             status, reason = refused
             return web.Response(status=status, text=reason + "\n")
-        response = await handler(request)
-        if request.query.get("token") and isinstance(response, web.Response):
+        if request.query.get("token") and request.method == "GET" and request.path == "/":
+            # The secret becomes a cookie, and leaves the address bar (and the history, and bookmarks).
+            rest = request.rel_url.with_query({k: v for k, v in request.query.items() if k != "token"})
+            response = web.HTTPSeeOther(location=str(rest))
             response.set_cookie(guard.cookie, token, httponly=True, samesite="Strict", path="/")
-        return response
+            return response
+        return await handler(request)
+
+    async def headers(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers["Referrer-Policy"] = "no-referrer"  # the page's links never carry its address
 
     class GuardedServer(Server):
-        """textual-serve with the guard in front and its page addressed by the Host it was opened at."""
+        """textual-serve with the guard in front, a cap on sessions, no secret in its logs, and its
+        page addressed by the Host it was opened at."""
+
+        sessions = 0
+
+        def initialize_logging(self) -> None:
+            super().initialize_logging()
+            redact = RedactSecret(token)
+            for handler in logging.getLogger().handlers:
+                handler.addFilter(redact)
+                if hasattr(handler, "tracebacks_show_locals"):
+                    handler.tracebacks_show_locals = False  # (a traceback's locals hold the raw request)
 
         async def _make_app(self) -> web.Application:
             app = await super()._make_app()
             app.middlewares.append(check)
+            app.on_response_prepare.append(headers)
             return app
 
+        def _full(self) -> web.Response | None:
+            if self.sessions < max_sessions:
+                return None
+            return web.Response(status=503, content_type="text/html", text=(
+                f"<!DOCTYPE html><title>papersift</title><p>papersift serve: {max_sessions} sessions are open "
+                f"already (the most this server runs at once: <code>--max-sessions</code>). Close one of its tabs, "
+                f"then reload this page.</p>\n"))
+
         async def handle_index(self, request: web.Request):
+            if full := self._full():
+                return full
             # textual-serve builds the page's URLs from --host; a page opened at 127.0.0.1 would then
             # load its script and websocket from "localhost", another origin without the cookie.
             self.public_url = f"{request.scheme}://{request.host}"
             return await super().handle_index(request)
+
+        async def handle_websocket(self, request: web.Request):
+            if full := self._full():
+                return full
+            self.sessions += 1  # (one event loop: no lock needed)
+            try:
+                return await super().handle_websocket(request)
+            finally:
+                self.sessions -= 1
 
         async def on_startup(self, app: web.Application) -> None:
             # The banner is papersift's own, with the token in the URL, and printed once the port
@@ -183,7 +293,7 @@ def make_server(command: str, host: str, port: int, token: str, title: str, bann
                 sys.stderr.flush()
             app["banner"] = asyncio.get_running_loop().create_task(say_when_listening())
 
-    return GuardedServer(command, host=host, port=port, title=title)
+    return GuardedServer(command, host=host, port=port, title=title, templates_path=PAGE)
 
 
 def browser_url(host: str, port: int, token: str) -> str:
@@ -195,13 +305,13 @@ def browser_url(host: str, port: int, token: str) -> str:
 
 
 def serve(lib: Library, host: str, port: int, keymap: str | None = None, token: str | None = None,
-          exports: str | None = None) -> int:
+          exports: str | None = None, token_file: str | None = None, max_sessions: int = 4) -> int:
     """Run the web server until Ctrl+C (or SIGTERM)."""
     if keymap and not Path(keymap).is_file():
         raise PapersiftError(f"{keymap}: no such keymap file")
-    if token is not None and len(token) < MIN_TOKEN_CHARS:
-        raise PapersiftError(f"--token: a secret of at least {MIN_TOKEN_CHARS} characters, please "
-                             "(anyone who guesses it can use your library)")
+    if max_sessions < 1:
+        raise PapersiftError("--max-sessions: at least 1")
+    token = fixed_token(token, token_file)
     exports_dir = Path(exports).expanduser() if exports else lib.folder / "exports"
     try:
         exports_dir.mkdir(parents=True, exist_ok=True)
@@ -218,6 +328,6 @@ def serve(lib: Library, host: str, port: int, keymap: str | None = None, token: 
               f"  open {browser_url(host, port, secret)}\n"
               "  press Ctrl+C to stop\n")
     server = make_server(app_command(lib, keymap, [lib.folder, exports_dir]), host, port, secret,
-                         f"papersift: {lib.name}", banner)
+                         f"papersift: {lib.name}", banner, max_sessions)
     server.serve()
     return 0
