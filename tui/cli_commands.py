@@ -138,6 +138,10 @@ def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     """``list`` (filters and a sort) and ``search`` (a ranked query): the result set, or, when no
     paper holds every word, a note and (for search) the best partial matches."""
     searching = args.command == "search"
+    from store.search.query import parse_query
+    typed = " ".join(args.query) if searching else args.query
+    if problems := parse_query(typed).errors:  # a filter not applied as written: never "all papers"
+        raise PapersiftError(f"the query {typed!r}: " + "; ".join(problems))
     if searching:
         result = lib.search(" ".join(args.query), limit=args.limit)
     else:

@@ -193,6 +193,11 @@ def parse_query(text: str) -> Query:
             else:
                 _READERS[key](q, value, negated)
             continue
+        if sep and key.isalpha() and key.isascii() and not value.startswith("/"):  # (not a pasted URL)
+            known = sorted({*_LISTS, *_READERS, "similar", "rec"} - {"keyword", "keywords", "stars", "is"})
+            q.errors.append(f"unknown filter {key + ':'!r} (filters: {', '.join(k + ':' for k in known)}; "
+                            f"a word with a colon: put it in quotes)")
+            continue
         if negated and not sep and search_tokens(tok):
             q.not_phrases.append(tok[1:])  # -word: as -"word"
             continue

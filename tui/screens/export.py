@@ -137,11 +137,12 @@ class ExportScreen(ModalScreen[str | None]):
         text = export_text(pairs, fmt, library_name=self.library.name)
         what = f"exported {counted(len(pairs), 'paper')} as {FORMAT_LABELS[fmt]}"
         dest = self.query_one("#dest", Input).value.strip()
-        self._choice = (fmt, scope, dest)  # remembered once the export is done
         if dest.lower() == "clipboard":
+            self._choice = (fmt, scope, dest)  # remembered once the export is done
             self._done(f"{what} to the {copy_text(self.app, text)}")
             return
-        path = Path(dest).expanduser()
+        path = Path(dest).expanduser().absolute()  # (a relative name: where the app was started, said and kept so)
+        self._choice = (fmt, scope, str(path))
         if refused := self.confinement.refusal(path):
             self.notify(refused, severity="error")
         elif path.is_dir():
