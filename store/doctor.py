@@ -116,6 +116,46 @@ def _restore(path: Path, check: Callable[[Path], str | None], report: DoctorRepo
     return False
 
 
+def _rebuild_annotations(path: Path, report: DoctorReport) -> None:
+    """A damaged snapshot rebuilt from the newest good backup, its own whole records and the
+    journal on top (store.annotations.salvage); the file as found stays in backups/, and every
+    acknowledged change that could not be recovered is counted as a problem (never "repaired")."""
+    import orjson
+
+    from store.annotations.backups import keep_damaged
+    from store.annotations.journal import read_acked, read_snapshot, write_acked
+    from store.annotations.salvage import rebuild
+
+    kept, _ = keep_damaged(path)
+    if kept is None:
+        report.problems.append(f"could not repair: {path.name} could not be copied to {locations.BACKUP_DIR}/ "
+                               "first; nothing was changed")
+        return
+    backup = next((b for b in list_backups(path) if ".damaged-" not in b.name and _check_annotations_file(b) is None),
+                  None)
+    tables = read_snapshot(backup, orjson.loads) if backup is not None else None
+    journal = journal_path_for(path)
+    journal_copy = backup_file(journal, "before-repair") if journal.exists() else None
+    found = rebuild(path, tables, read_acked(path))
+    atomic_write_bytes(path, orjson.dumps(found.data))
+    if journal.exists():
+        atomic_write_bytes(journal, b"")  # (every change it held is in the snapshot now; a copy is in backups/)
+    write_acked(path, found.newest)
+    sources = [f"the backup {backup.name}" if backup else "no backup"]
+    sources.append(f"{counted(found.salvaged, 'whole record')} of the damaged file")
+    sources.append(f"{counted(found.replayed, 'journal change')}")
+    report.repaired.append(f"rebuilt {path.name} from " + ", ".join(sources) + f" (the file as found is "
+                           f"{locations.BACKUP_DIR}/{kept.name}" +
+                           (f", the journal {locations.BACKUP_DIR}/{journal_copy.name})" if journal_copy else ")"))
+    if found.history_lost:
+        report.ok.append(f"the undo history's entries in the damaged part of {path.name} are gone (what the "
+                         "changes made is in effect; only their undo steps are lost)")
+    if found.lost:
+        report.problems.append(f"up to {counted(found.lost, 'acknowledged change')} could not be recovered: "
+                               f"{'their records were in the damaged part of ' + path.name} "
+                               f"(kept as found in {locations.BACKUP_DIR}/{kept.name})")
+
+
 def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
     """Check (and optionally repair) the library at ``folder``. A repair that cannot write (a
     read-only or full file system) is reported as a problem, never as repaired."""
@@ -210,8 +250,8 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
                 _repair_journal(ann_path, storage, report)
         else:
             report.problems.append(problem)
-            if repair and _restore(ann_path, _check_annotations_file, report):
-                forget_acked(ann_path)
+            if repair:
+                _rebuild_annotations(ann_path, report)
         kept = damaged_copies(journal)
         if kept:
             report.ok.append(f"{counted(len(kept), 'damaged journal')} kept as found, not in effect: "
