@@ -19,7 +19,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 
 from store import locations
@@ -204,6 +204,35 @@ def _check_links_and_modes(folder: Path, repair: bool, report: DoctorReport) -> 
                                f"(0600, folders 0700)")
 
 
+def _check_cut_removals(data: dict[str, Any], corpus: Corpus, anns: dict[str, Any], storage: JournaledJSONStorage,
+                        repair: bool, report: DoctorReport) -> None:
+    """A removal is written in two steps: its undo entry (the papers' records, their annotations
+    cleared), then the corpus without them. A kill between them leaves papers in the corpus
+    without the annotations they had: found here from the entry, and put back by a repair (the
+    removal never completed, so what was there is what stays)."""
+    lost: dict[str, dict[str, Any]] = {}
+    for entry in (data.get(HIST) or {}).values():
+        if not isinstance(entry, dict) or entry.get("action") != "remove":
+            continue
+        for rec in entry.get("papers") or []:
+            pid = rec.get("id") if isinstance(rec, dict) else None
+            before = (entry.get("before") or {}).get(pid)
+            if pid and corpus.index_of(pid) is not None and isinstance(before, dict) \
+                    and str(doc_id_for(pid)) not in anns and isinstance(before.get("note", ""), str):
+                lost[pid] = before
+    if not lost:
+        return
+    report.problems.append(f"a removal was cut short: {counted(len(lost), 'paper')} still in the library without "
+                           f"the annotations they had (`papersift doctor --repair` puts them back)")
+    if repair:
+        for pid, before in lost.items():
+            anns[str(doc_id_for(pid))] = before
+        data[ANN] = anns
+        storage.write(data)  # a full snapshot; the journal is folded in
+        report.repaired.append(f"put back the annotations of {counted(len(lost), 'paper')} a cut-short removal "
+                               "had cleared")
+
+
 def _backups_in(folder: Path) -> list[Path]:
     backups = folder / locations.BACKUP_DIR
     return list(backups.iterdir()) if backups.is_dir() and not backups.is_symlink() else []
@@ -288,6 +317,7 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
                 data[ANN] = anns
                 storage.write(data)  # a full snapshot; the journal is folded in
                 report.repaired.append(f"re-pointed {counted(len(moved), 'annotation')} to their papers")
+        _check_cut_removals(data, corpus, anns, storage, repair, report)
         bad_hist = [k for table in (HIST, REDO) for k, e in (data.get(table) or {}).items()
                     if not isinstance(e, dict) or "before" not in e or "after" not in e]
         if bad_hist:

@@ -62,3 +62,32 @@ def test_a_garbled_middle_keeps_the_whole_records_before_it(tmp_path):
     assert kept >= sum(len(t) for t in before.values()) // 2  # far more than the backup alone held
     assert json.loads(lib.annotations_path.read_bytes())  # a whole file again
     assert any("whole record" in r for r in report.repaired)
+
+
+def test_a_removal_cut_between_its_two_writes_is_found_and_rolled_back(tmp_path, monkeypatch):
+    """The kill the fault sweep found: the undo entry written (annotations cleared), the corpus
+    not yet. doctor names it; --repair puts the annotations back; the library is whole again."""
+    import store.removal as removal
+    lib = Library.open(tmp_path / "lib")
+    ids = [p.id for p in lib.corpus.papers][:5]
+    lib.add_tags(ids, ["keep"])
+    lib.set_note(ids[0], "my thoughts")
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt  # the process dies here, between the two writes
+
+    monkeypatch.setattr(removal, "_save_without", killed)
+    try:
+        lib.remove(ids)
+    except KeyboardInterrupt:
+        pass
+    monkeypatch.undo()
+    fresh = Library(lib.folder)
+    assert len(fresh) == 35 and not any(fresh.annotation(i).tags for i in ids)  # the damage, as found
+    report = run_doctor(lib.folder)
+    assert any("a removal was cut short: 5 papers" in p for p in report.problems) and not report.healthy
+    report = run_doctor(lib.folder, repair=True)
+    assert report.healthy, report.problems
+    back = Library(lib.folder)
+    assert all(back.annotation(i).tags == ["keep"] for i in ids) and back.annotation(ids[0]).note == "my thoughts"
+    assert run_doctor(lib.folder).problems == []
