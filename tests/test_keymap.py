@@ -78,7 +78,7 @@ def test_an_oversized_keymap_is_refused_with_its_file_and_line(tmp_path):
     long_name.write_text("[main]\nread = \"" + "x" * 5000 + "\"\n")
     keymap, problems = load_keymap(long_name)
     assert keymap["main.read"] == "r" and "long.toml, line 2" in problems[0] and "at most 32" in problems[0]
-    assert len(problems[0]) < 200
+    assert len(problems[0]) < 300  # (the path is a temp folder's: the key itself is cut to 20 characters)
     many = tmp_path / "many.toml"
     many.write_text("[main]\nread = [" + ", ".join(f'"f{i % 12 + 1}"' for i in range(2000)) + "]\n")
     started = time.monotonic()
