@@ -156,3 +156,38 @@ def test_a_cache_claiming_absurd_lengths_is_rebuilt_not_believed(tmp_path, run_c
         proc = run_cli(*args, library=lib.folder, check=False)
         assert proc.returncode == 0 and "MemoryError" not in proc.stderr and "Traceback" not in proc.stderr, args
     assert Library(lib.folder)._load_index_cache() is not None  # rebuilt
+
+
+async def test_the_export_dialogs_replace_never_writes_through_a_link_swapped_in(tmp_path, victim, monkeypatch):
+    """The file exists, "Replace it?" is open, and meanwhile the file becomes a link to another
+    file of the user's: yes replaces the link, and that file stays as it was."""
+    from tui.app import make_app
+    from tui.screens.confirm import ConfirmScreen
+    from tui.screens.export import ExportScreen
+
+    from .conftest import wait_workers
+    monkeypatch.setenv("PAPERSIFT_NO_SYSTEM_CLIPBOARD", "1")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    lib = Library.open(tmp_path / "lib")
+    dest = tmp_path / "list.md"
+    dest.write_text("an earlier list")
+    before = victim.read_bytes()
+    app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_workers(app, pilot)
+        await pilot.press("x")
+        await pilot.pause()
+        export = app.screen
+        assert isinstance(export, ExportScreen)
+        export.query_one("#scope-all").value = True
+        export.query_one("#dest").value = str(dest)
+        await pilot.pause()
+        export.action_run()
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        dest.unlink()
+        dest.symlink_to(victim)  # swapped in while the question is open
+        await pilot.press("y")
+        await pilot.pause()
+    assert victim.read_bytes() == before
+    assert not dest.is_symlink() and dest.read_text().startswith("# Reading list")

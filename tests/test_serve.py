@@ -239,6 +239,20 @@ async def test_a_browser_sessions_dialogs_reach_only_its_folders(tmp_path, lib):
             await pilot.pause()
             assert isinstance(app.screen, ImportScreen)
             assert "reaches only files in" in str(screen.query_one("#import-error", Label).render())
+        # A path outside says the same whether it exists or not: the dialog reveals nothing outside.
+        said = []
+        for outside in ("/etc/shadow", "/etc/no-such-file-here"):
+            box.value = outside
+            await pilot.press("enter")
+            await pilot.pause()
+            said.append(str(screen.query_one("#import-error", Label).render()).replace(outside, "PATH"))
+        assert said[0] == said[1] and "reaches only files in" in said[0]
+        # A folder inside holding a link out (the walk of an import would follow it) is refused.
+        box.value = str(exports)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ImportScreen)
+        assert "escape.txt: a link out of" in str(screen.query_one("#import-error", Label).render())
         suggester = PathSuggester(app.confinement)
         assert await suggester.get_suggestion(f"{tmp_path}/sec") is None
         assert await suggester.get_suggestion(f"{exports}/esc") == f"{exports}/escape.txt"

@@ -92,11 +92,11 @@ class ImportScreen(ModalScreen[Path | None]):
         if not value:
             return
         path = Path(value).expanduser()
+        if refused := self.confinement.refusal(path):  # first: a refused path is refused, there or not
+            self.query_one("#import-error", Label).update(Text(refused))
+            return
         if not path.exists():
             self.query_one("#import-error", Label).update(Text(f"no such file or folder: {path}"))
-            return
-        if refused := self.confinement.refusal(path):
-            self.query_one("#import-error", Label).update(Text(refused))
             return
         self.dismiss(path)
 
