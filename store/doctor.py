@@ -204,8 +204,8 @@ def _check_links_and_modes(folder: Path, repair: bool, report: DoctorReport) -> 
                                f"(0600, folders 0700)")
 
 
-def _check_cut_removals(data: dict[str, Any], corpus: Corpus, anns: dict[str, Any], storage: JournaledJSONStorage,
-                        repair: bool, report: DoctorReport) -> None:
+def _check_cut_removals(data: dict[str, Any], corpus: Corpus, corpus_path: Path, anns: dict[str, Any],
+                        storage: JournaledJSONStorage, repair: bool, report: DoctorReport) -> set[str]:
     """A removal is written in two steps: its undo entry (the papers' records, their annotations
     cleared), then the corpus without them. A kill between them leaves papers in the corpus
     without the annotations they had: found here from the entry, and put back by a repair (the
@@ -220,8 +220,9 @@ def _check_cut_removals(data: dict[str, Any], corpus: Corpus, anns: dict[str, An
             if pid and corpus.index_of(pid) is not None and isinstance(before, dict) \
                     and str(doc_id_for(pid)) not in anns and isinstance(before.get("note", ""), str):
                 lost[pid] = before
+    undone = _check_cut_undos(data, corpus, corpus_path, anns, repair, report)
     if not lost:
-        return
+        return undone
     report.problems.append(f"a removal was cut short: {counted(len(lost), 'paper')} still in the library without "
                            f"the annotations they had (`papersift doctor --repair` puts them back)")
     if repair:
@@ -231,6 +232,32 @@ def _check_cut_removals(data: dict[str, Any], corpus: Corpus, anns: dict[str, An
         storage.write(data)  # a full snapshot; the journal is folded in
         report.repaired.append(f"put back the annotations of {counted(len(lost), 'paper')} a cut-short removal "
                                "had cleared")
+    return undone
+
+
+def _check_cut_undos(data: dict[str, Any], corpus: Corpus, corpus_path: Path, anns: dict[str, Any], repair: bool,
+                     report: DoctorReport) -> set[str]:
+    """The undo of a removal is written in two steps too: the annotations back, then the papers.
+    A kill between them leaves annotations whose papers the removal's entry still holds: a
+    repair puts those papers back (the annotations say the undo was under way)."""
+    records: dict[str, dict[str, Any]] = {}
+    for table in (HIST, REDO):
+        for entry in (data.get(table) or {}).values():
+            if isinstance(entry, dict) and entry.get("action") == "remove":
+                records.update({r["id"]: r for r in entry.get("papers") or [] if isinstance(r, dict) and "id" in r})
+    missing = {rec.get("paper_id") for rec in anns.values() if isinstance(rec, dict)
+               and corpus.index_of(rec.get("paper_id", "")) is None and rec.get("paper_id") in records}
+    if not missing:
+        return set()
+    report.problems.append(f"an undo of a removal was cut short: {counted(len(missing), 'paper')} not back in the "
+                           f"library, though their annotations are")
+    if repair:
+        from store.models import Paper
+        for pid in sorted(p for p in missing if p):
+            corpus.add(Paper.from_record(records[pid]))
+        corpus.save(corpus_path)
+        report.repaired.append(f"put back {counted(len(missing), 'paper')} a cut-short undo had not yet restored")
+    return {p for p in missing if p}
 
 
 def _backups_in(folder: Path) -> list[Path]:
@@ -291,7 +318,9 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
         storage = JournaledJSONStorage(ann_path)
         data = copy.deepcopy(storage.read() or {})  # the snapshot with its journal replayed
         anns = data.get(ANN) or {}
-        orphans = {k: v for k, v in anns.items() if corpus.index_of(v.get("paper_id", "")) is None}
+        undone = _check_cut_removals(data, corpus, corpus_path, anns, storage, repair, report)
+        orphans = {k: v for k, v in anns.items() if corpus.index_of(v.get("paper_id", "")) is None
+                   and v.get("paper_id") not in undone}
         moved = {}
         for key, rec in anns.items():
             idx = corpus.index_of(rec.get("paper_id", ""))
@@ -317,7 +346,6 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
                 data[ANN] = anns
                 storage.write(data)  # a full snapshot; the journal is folded in
                 report.repaired.append(f"re-pointed {counted(len(moved), 'annotation')} to their papers")
-        _check_cut_removals(data, corpus, anns, storage, repair, report)
         bad_hist = [k for table in (HIST, REDO) for k, e in (data.get(table) or {}).items()
                     if not isinstance(e, dict) or "before" not in e or "after" not in e]
         if bad_hist:

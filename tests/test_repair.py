@@ -91,3 +91,28 @@ def test_a_removal_cut_between_its_two_writes_is_found_and_rolled_back(tmp_path,
     back = Library(lib.folder)
     assert all(back.annotation(i).tags == ["keep"] for i in ids) and back.annotation(ids[0]).note == "my thoughts"
     assert run_doctor(lib.folder).problems == []
+
+
+def test_an_undo_of_a_removal_cut_between_its_two_writes_is_finished(tmp_path, monkeypatch):
+    import store.library as library_module
+    lib = Library.open(tmp_path / "lib")
+    ids = [p.id for p in lib.corpus.papers][:3]
+    lib.add_tags(ids, ["keep"])
+    lib.remove(ids)
+    assert len(Library(lib.folder)) == 32
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt  # the annotations are back; the papers not yet
+
+    monkeypatch.setattr(library_module, "redo_corpus", killed)
+    try:
+        Library(lib.folder).undo()
+    except KeyboardInterrupt:
+        pass
+    monkeypatch.undo()
+    report = run_doctor(lib.folder)
+    assert any("an undo of a removal was cut short: 3 papers" in p for p in report.problems)
+    assert run_doctor(lib.folder, repair=True).healthy
+    back = Library(lib.folder)
+    assert len(back) == 35 and all(back.annotation(i).tags == ["keep"] for i in ids)
+    assert run_doctor(lib.folder).problems == []
