@@ -19,7 +19,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 
 from store import locations
@@ -27,6 +27,7 @@ from store.annotations.database import AnnotationStore, JournaledJSONStorage
 from store.annotations.atomic import atomic_write_bytes, stale_temp_files
 from store.annotations.backups import backup_file, damaged_copies, list_backups
 from store.corpus import Corpus
+from store import doctor_steps
 from store.annotations.drafts import NoteDrafts
 from store.errors import CorruptFileError
 from store.annotations.journal import ANN, HIST, REDO, doc_id_for, forget_acked, journal_path_for
@@ -168,107 +169,10 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
     return report
 
 
-def _check_links_and_modes(folder: Path, repair: bool, report: DoctorReport) -> None:
-    """No name of the library is a link (a shared folder's link could lead papersift's writes to
-    any file of yours), and its files are private (0600; folders 0700). A cache that is a link is
-    removed by a repair (a cache is never precious); a data file that is one is left for you."""
-    for name in (*locations.LIBRARY_DATA, *locations.LIBRARY_CACHES):
-        path = folder / name
-        if not path.is_symlink():
-            continue
-        report.problems.append(f"{name} is a link (to {os.readlink(path)}); papersift does not follow links in a "
-                               f"library folder")
-        if repair and name in locations.LIBRARY_CACHES:
-            path.unlink()
-            report.repaired.append(f"removed the link {name} (the cache is rebuilt when needed)")
-    loose = []
-    for path in [folder, *folder.iterdir(), *_backups_in(folder)]:
-        if path.is_symlink() or path.name.startswith(".papersift-write-probe"):
-            continue
-        try:
-            mode = path.stat().st_mode
-        except OSError:
-            continue
-        if mode & 0o077:
-            loose.append((path, 0o700 if path.is_dir() else 0o600))
-    if not loose:
-        report.ok.append("files private to their owner (0600, folders 0700)")
-        return
-    shown = ", ".join(p.name for p, _ in loose[:3]) + (f" and {len(loose) - 3} more" if len(loose) > 3 else "")
-    report.problems.append(f"{counted(len(loose), 'file or folder', 'files or folders')} other users can read "
-                           f"({shown})")
-    if repair:
-        for path, mode in loose:
-            os.chmod(path, mode)
-        report.repaired.append(f"made {counted(len(loose), 'file or folder', 'files or folders')} private "
-                               f"(0600, folders 0700)")
-
-
-def _check_cut_removals(data: dict[str, Any], corpus: Corpus, corpus_path: Path, anns: dict[str, Any],
-                        storage: JournaledJSONStorage, repair: bool, report: DoctorReport) -> set[str]:
-    """A removal is written in two steps: its undo entry (the papers' records, their annotations
-    cleared), then the corpus without them. A kill between them leaves papers in the corpus
-    without the annotations they had: found here from the entry, and put back by a repair (the
-    removal never completed, so what was there is what stays)."""
-    lost: dict[str, dict[str, Any]] = {}
-    for entry in (data.get(HIST) or {}).values():
-        if not isinstance(entry, dict) or entry.get("action") != "remove":
-            continue
-        for rec in entry.get("papers") or []:
-            pid = rec.get("id") if isinstance(rec, dict) else None
-            before = (entry.get("before") or {}).get(pid)
-            if pid and corpus.index_of(pid) is not None and isinstance(before, dict) \
-                    and str(doc_id_for(pid)) not in anns and isinstance(before.get("note", ""), str):
-                lost[pid] = before
-    undone = _check_cut_undos(data, corpus, corpus_path, anns, repair, report)
-    if not lost:
-        return undone
-    report.problems.append(f"a removal was cut short: {counted(len(lost), 'paper')} still in the library without "
-                           f"the annotations they had (`papersift doctor --repair` puts them back)")
-    if repair:
-        for pid, before in lost.items():
-            anns[str(doc_id_for(pid))] = before
-        data[ANN] = anns
-        storage.write(data)  # a full snapshot; the journal is folded in
-        report.repaired.append(f"put back the annotations of {counted(len(lost), 'paper')} a cut-short removal "
-                               "had cleared")
-    return undone
-
-
-def _check_cut_undos(data: dict[str, Any], corpus: Corpus, corpus_path: Path, anns: dict[str, Any], repair: bool,
-                     report: DoctorReport) -> set[str]:
-    """The undo of a removal is written in two steps too: the annotations back, then the papers.
-    A kill between them leaves annotations whose papers the removal's entry still holds: a
-    repair puts those papers back (the annotations say the undo was under way)."""
-    records: dict[str, dict[str, Any]] = {}
-    for table in (HIST, REDO):
-        for entry in (data.get(table) or {}).values():
-            if isinstance(entry, dict) and entry.get("action") == "remove":
-                records.update({r["id"]: r for r in entry.get("papers") or [] if isinstance(r, dict) and "id" in r})
-    missing = {rec.get("paper_id") for rec in anns.values() if isinstance(rec, dict)
-               and corpus.index_of(rec.get("paper_id", "")) is None and rec.get("paper_id") in records}
-    if not missing:
-        return set()
-    report.problems.append(f"an undo of a removal was cut short: {counted(len(missing), 'paper')} not back in the "
-                           f"library, though their annotations are")
-    if repair:
-        from store.models import Paper
-        for pid in sorted(p for p in missing if p):
-            corpus.add(Paper.from_record(records[pid]))
-        corpus.save(corpus_path)
-        report.repaired.append(f"put back {counted(len(missing), 'paper')} a cut-short undo had not yet restored")
-    return {p for p in missing if p}
-
-
-def _backups_in(folder: Path) -> list[Path]:
-    backups = folder / locations.BACKUP_DIR
-    return list(backups.iterdir()) if backups.is_dir() and not backups.is_symlink() else []
-
-
 def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C901 (one check after another, in order)
     corpus_path = folder / locations.CORPUS_FILE
     ann_path = folder / locations.ANNOTATIONS_FILE
-    _check_links_and_modes(folder, repair, report)
+    doctor_steps.check_links_and_modes(folder, repair, report)
     # 1. corpus
     if not corpus_path.exists():
         report.ok.append("no corpus yet (an empty library)")
@@ -318,7 +222,7 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
         storage = JournaledJSONStorage(ann_path)
         data = copy.deepcopy(storage.read() or {})  # the snapshot with its journal replayed
         anns = data.get(ANN) or {}
-        undone = _check_cut_removals(data, corpus, corpus_path, anns, storage, repair, report)
+        undone = doctor_steps.check_cut_removals(data, corpus, corpus_path, anns, storage, repair, report)
         orphans = {k: v for k, v in anns.items() if corpus.index_of(v.get("paper_id", "")) is None
                    and v.get("paper_id") not in undone}
         moved = {}

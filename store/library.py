@@ -9,7 +9,6 @@ returns.
 from __future__ import annotations
 
 import copy
-import os
 import threading
 from collections import Counter
 from pathlib import Path
@@ -48,24 +47,6 @@ if TYPE_CHECKING:
     from store.library_discovery import Recommendation
 
 BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded by a backup
-# In a corpus line (see stats): a merged variant (only variants have a similarity).
-
-
-
-def _refuse_a_folder_of_other_files(folder: Path) -> None:
-    """A library is made only in a new or empty folder (or one of a library's own files): never
-    in a home folder or ``/`` given by mistake."""
-    if locations.holds_library(folder) or not folder.is_dir():
-        return
-    own = set(locations.LIBRARY_DATA) | set(locations.LIBRARY_CACHES)
-    try:
-        others = [name for name in os.listdir(folder) if name not in own and not name.startswith(".")]
-    except OSError:
-        return  # (said when the folder is used)
-    if others:
-        raise PapersiftError(f"{folder} holds other files ({', '.join(sorted(others)[:3])}…) and no papersift "
-                             f"library: a library is made only in a new or empty folder "
-                             f"(for instance --library {folder / 'papersift-library'})")
 
 
 class Library:
@@ -77,7 +58,7 @@ class Library:
 
     def __init__(self, folder: Path | str):
         self.folder = Path(folder).expanduser()
-        _refuse_a_folder_of_other_files(self.folder)
+        locations.refuse_a_folder_of_other_files(self.folder)
         try:
             self.folder.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
         except OSError as exc:  # a file of that name, a read-only place, ...
@@ -143,95 +124,80 @@ class Library:
     def import_paths(self, paths: Iterable[Path | str], progress: Callable[[int, int], None] | None = None,
                      replace_sample: bool = False) -> ImportSummary:
         return self.papers.import_paths(paths, progress, replace_sample)
-
     @property
     def titles_outdated(self) -> bool:
         return self.papers.titles_outdated
-
     def retitle(self) -> tuple[int, int]:
         return self.papers.retitle()
-
     def dedup_report(self) -> list[dict[str, Any]]:
         return self.papers.dedup_report()
-
     def split(self, key: str) -> list[Paper]:
         return self.papers.split(key)
+
 
     # --------------------------------------------------------- search (store.library_search)
     def search(self, text: str = "", sort: str = "import", limit: int | None = None) -> SearchResult:
         return self.finder.search(text, sort, limit)
-
     def filter_tables_ready(self, q: Query) -> bool:
         return self.finder.filter_tables_ready(q)
+
 
     # ------------------- more like this, recommendations, topics (store.library_discovery)
     @property
     def similarity(self) -> Similarity:
         return self.discovery.similarity
-
     @property
     def similarity_ready(self) -> bool:
         return self.discovery.similarity_ready
-
     @property
     def last_recommendations(self) -> dict[str, Recommendation]:
         return self.discovery.last_recommendations
-
     def build_similarity_elsewhere(self, run: Callable[[], object]) -> None:
         self.discovery.build_similarity_elsewhere(run)
-
     def similarity_cache_fresh(self) -> bool:
         return self.discovery.similarity_cache_fresh()
-
     def load_similarity_cache(self) -> bool:
         return self.discovery.load_similarity_cache()
-
     def prepare_similarity_cache(self) -> bool:
         return self.discovery.prepare_similarity_cache()
-
     def similar(self, key: str, limit: int = 10) -> list[tuple[Paper, float]]:
         return self.discovery.similar(key, limit)
-
     def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]:
         return self.discovery.recommend(tag, limit)
-
     def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
         return self.discovery.topics(k)
-
     def topic_summary(self, k: int | None = None) -> list[dict[str, Any]]:
         return self.discovery.topic_summary(k)
+
 
     # ---------------------------------- marks: status, stars, tags, notes (store.library_marks)
     def set_status(self, paper_ids: Iterable[str], status: str) -> int:
         return self.marks.set_status(paper_ids, status)
-
     def set_star(self, paper_ids: Iterable[str], star: int) -> int:
         return self.marks.set_star(paper_ids, star)
-
     def bump_star(self, paper_ids: Iterable[str], delta: int) -> int:
         return self.marks.bump_star(paper_ids, delta)
-
     def add_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> int:
         return self.marks.add_tags(paper_ids, tags)
-
     def remove_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> int:
         return self.marks.remove_tags(paper_ids, tags)
-
     def set_note(self, paper_id: str, note: str) -> int:
         return self.marks.set_note(paper_id, note)
-
     def rename_tag(self, old: str, new: str) -> int:
         return self.marks.rename_tag(old, new)
-
     def merge_tags(self, sources: Iterable[str], target: str, action: str = "merge-tags") -> int:
         return self.marks.merge_tags(sources, target, action)
+
 
     # ------------------------------------------------------------ counts (store.library_stats)
     def stats(self) -> dict[str, Any]:  # (JSON-shaped: what `stats --format json` prints)
         return self.counts.stats()
-
     def triage_timeline(self, buckets: int = 30) -> tuple[list[int], str, str]:
         return self.counts.triage_timeline(buckets)
+    def triaged_count(self) -> int:
+        return self.counts.triaged_count()
+    def triaged_mask(self) -> np.ndarray:
+        return self.counts.triaged_mask()
 
     # ------------------------------------------------------------------- index
     def _invalidate_index(self) -> None:
@@ -431,22 +397,3 @@ class Library:
         return remove_papers(self, ids, label or f"remove {counted(len(set(ids)), 'paper')}")
 
     # ------------------------------------------------------------------- stats
-    def triaged_count(self) -> int:
-        """Papers with a status other than unread (cheap: only annotations are looked at)."""
-        return sum(1 for a in self.annotations.values() if a.status != "unread")
-
-    def triaged_mask(self) -> np.ndarray:
-        """Per corpus position, whether the paper has a status other than unread (only the
-        annotations are looked at: 7.7 ms at 29k annotated papers)."""
-        mask = np.zeros(len(self.corpus), dtype=bool)
-        index_of = self.corpus.index_of
-        for pid, a in self.annotations.items():
-            if a.status != "unread":
-                i = index_of(pid)
-                if i is not None:
-                    mask[i] = True
-        return mask
-
-
-
-

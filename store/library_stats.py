@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import orjson
 
 from store.corpus import SOURCE_FILE
@@ -21,10 +22,26 @@ STATS_KEYWORDS = 15  # the most common keywords stats lists
 
 
 class LibraryStats:
-    """stats() and triage_timeline() of a :class:`~store.library.Library`."""
+    """stats(), triage_timeline() and the triaged counts of a :class:`~store.library.Library`."""
 
     def __init__(self, library: Library) -> None:
         self._lib = library
+
+    def triaged_count(self) -> int:
+        """Papers with a status other than unread (cheap: only annotations are looked at)."""
+        return sum(1 for a in self._lib.annotations.values() if a.status != "unread")
+
+    def triaged_mask(self) -> np.ndarray:
+        """Per corpus position, whether the paper has a status other than unread (only the
+        annotations are looked at: 7.7 ms at 29k annotated papers)."""
+        mask = np.zeros(len(self._lib.corpus), dtype=bool)
+        index_of = self._lib.corpus.index_of
+        for pid, a in self._lib.annotations.items():
+            if a.status != "unread":
+                i = index_of(pid)
+                if i is not None:
+                    mask[i] = True
+        return mask
 
     def triage_timeline(self, buckets: int = 30) -> tuple[list[int], str, str]:
         """Papers triaged per time bucket (by each annotation's last update), first and last time."""

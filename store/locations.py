@@ -96,3 +96,25 @@ def default_keymap_path() -> Path:
     if packaged.is_file():
         return packaged
     return here.parent / "keymap.toml"
+
+
+def refuse_a_folder_of_other_files(folder: Path) -> None:
+    """A library is made only in a new or empty folder (or one of a library's own files): never
+    in a home folder or ``/`` given by mistake.
+
+    Raises:
+        PapersiftError: ``folder`` holds other files and no library.
+    """
+    from store.errors import PapersiftError
+
+    if holds_library(folder) or not folder.is_dir():
+        return
+    own = set(LIBRARY_DATA) | set(LIBRARY_CACHES)
+    try:
+        others = [name for name in os.listdir(folder) if name not in own and not name.startswith(".")]
+    except OSError:
+        return  # (said when the folder is used)
+    if others:
+        raise PapersiftError(f"{folder} holds other files ({', '.join(sorted(others)[:3])}…) and no papersift "
+                             f"library: a library is made only in a new or empty folder "
+                             f"(for instance --library {folder / 'papersift-library'})")

@@ -155,7 +155,7 @@ def _bibtex(text: str, path: Path) -> list[_Found]:
 
 
 def _ris(text: str, path: Path) -> list[_Found]:
-    from store.exchange.export import html_note
+    from store.exchange.ris import html_note
     from store.ingest.ris import read_ris
 
     out: list[_Found] = []
