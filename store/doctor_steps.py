@@ -29,12 +29,17 @@ def check_links_and_modes(folder: Path, repair: bool, report: DoctorReport) -> N
             continue
         report.problems.append(f"{name} is a link (to {os.readlink(path)}); papersift does not follow links in a "
                                f"library folder")
-        if repair and name in locations.LIBRARY_CACHES:
+        if repair and (name in locations.LIBRARY_CACHES or name == locations.LOCK_FILE):  # (both disposable)
             path.unlink()
             report.repaired.append(f"removed the link {name} (the cache is rebuilt when needed)")
     loose = []
     for path in [folder, *folder.iterdir(), *backups_in(folder)]:
         if path.is_symlink() or path.name.startswith(".papersift-write-probe"):
+            continue
+        try:
+            if not path.is_dir() and os.lstat(path).st_nlink > 1:  # another name's file: never chmod it
+                continue  # (papersift's next write makes the name a file of its own)
+        except OSError:
             continue
         try:
             mode = path.stat().st_mode

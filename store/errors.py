@@ -83,9 +83,10 @@ class LinkRefusedError(WriteFailedError):
     """A name in a library folder is a symbolic link: papersift neither reads, writes nor walks
     through it (a folder someone shared could point it at any file of yours)."""
 
-    def __init__(self, path: object) -> None:
-        PapersiftError.__init__(self, f"{Path(str(path)).name} is a link; papersift does not follow links in a "
-                                      f"library folder ({shown_path(path)}: replace it with the file itself)")
+    def __init__(self, path: object, hard: bool = False) -> None:
+        kind = "a hard link (the same file has another name)" if hard else "a link"
+        PapersiftError.__init__(self, f"{Path(str(path)).name} is {kind}; papersift does not follow links in a "
+                                      f"library folder ({shown_path(path)}: replace it with a copy of its own)")
         self.path = str(path)
         self.reason = "a symbolic link"
         self.errno = errno.ELOOP

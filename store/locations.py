@@ -111,7 +111,9 @@ def refuse_a_folder_of_other_files(folder: Path) -> None:
         return
     own = set(LIBRARY_DATA) | set(LIBRARY_CACHES)
     try:
-        others = [name for name in os.listdir(folder) if name not in own and not name.startswith(".")]
+        # (a dot file counts: a home folder holding only .bashrc is not empty; a killed write's temp file is ours)
+        others = [name for name in os.listdir(folder) if name not in own
+                  and not (name.startswith(".") and name.endswith(".tmp"))]
     except OSError:
         return  # (said when the folder is used)
     if others:

@@ -34,6 +34,8 @@ def record(folder: Path, what: str, details: str = "") -> Path:
     except OSError:
         return path
     try:
+        if os.fstat(fd).st_nlink > 1:  # a hard link: never written in place (the entry is lost instead)
+            return path
         size = os.fstat(fd).st_size
         if size > MAX_BYTES:  # keep the newer half, from its first whole entry
             kept = os.pread(fd, MAX_BYTES // 2, size - MAX_BYTES // 2)

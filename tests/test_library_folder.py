@@ -191,3 +191,28 @@ async def test_the_export_dialogs_replace_never_writes_through_a_link_swapped_in
         await pilot.pause()
     assert victim.read_bytes() == before
     assert not dest.is_symlink() and dest.read_text().startswith("# Reading list")
+
+
+@pytest.mark.parametrize("name", ["annotations.json.journal", "annotations.json.acked"])
+def test_a_hard_link_in_the_library_is_never_written_in_place(tmp_path, victim, name):
+    """The journal and the ack mark are written in place: one that is a hard link to a file of
+    the user's is first made a file of its own, and the other name keeps its bytes and mode."""
+    lib = Library.open(tmp_path / "lib")
+    lib.set_note(lib.corpus.papers[0].id, "n")
+    path = lib.folder / name
+    path.unlink(missing_ok=True)
+    os.link(victim, path)
+    before, before_mode = victim.read_bytes(), mode(victim)
+    Library(lib.folder).add_tags([lib.corpus.papers[1].id], ["bar"])
+    run_doctor(lib.folder, repair=True)
+    assert victim.read_bytes() == before and mode(victim) == before_mode
+    assert os.stat(path).st_nlink == 1
+    assert "bar" in Library(lib.folder).annotation(lib.corpus.papers[1].id).tags
+
+
+def test_a_folder_holding_only_dot_files_is_not_empty(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bashrc").write_text("x")
+    with pytest.raises(PapersiftError, match="holds other files"):
+        Library.open(home)

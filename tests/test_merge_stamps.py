@@ -110,3 +110,13 @@ def test_a_file_of_papers_this_library_lacks_says_so_once_and_exits_1(lib, run_c
     proc = run_cli("import-annotations", str(tmp_path / "theirs.jsonl"), "--dry-run", library=empty, check=False,
                    seed=False)
     assert proc.returncode == 1 and not empty.exists()
+
+
+def test_a_tag_whose_stamp_is_malformed_is_not_taken_and_stamps_follow_the_tags_name(lib, tmp_path):
+    pid = lib.corpus.papers[3].id
+    lib.set_note(pid, "mine")
+    rec = record(lib, pid, tags=["orig0", "dupA"], stamps={"#orig0": "zzzz", "#dupA": iso(datetime.now(timezone.utc))})
+    changes, report = plan_merge(lib, their_file(tmp_path, [rec]), "theirs.jsonl")
+    merged = changes[pid]
+    assert "orig0" not in merged.tags and "dupa" in merged.tags and "#dupa" in merged.stamps
+    assert "#orig0 added" not in report.changes[0] and "#dupa added (theirs)" in report.changes[0]

@@ -12,6 +12,7 @@ import asyncio
 import time
 import re
 import urllib.error
+from pathlib import Path
 import urllib.request
 from urllib.parse import urlsplit
 
@@ -276,3 +277,22 @@ async def test_a_browser_sessions_dialogs_reach_only_its_folders(tmp_path, lib):
         export.action_run()
         await pilot.pause()
         assert (exports / "list.md").exists()
+
+
+def test_a_token_file_is_read_safely_and_the_url_quotes_the_token(tmp_path, capsys):
+    import os
+
+    from store import PapersiftError
+    from tui.serve import _read_token_file
+    with pytest.raises(PapersiftError, match="not a regular file"):
+        _read_token_file(Path("/dev/zero"))
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(PapersiftError, match="not a regular file"):
+        _read_token_file(fifo)
+    loose = tmp_path / "token"
+    loose.write_text("k3Jd9-xQ_2mLw8ZrT4vBn7Yc1HsE6uPa\n")
+    loose.chmod(0o644)
+    assert _read_token_file(loose) == "k3Jd9-xQ_2mLw8ZrT4vBn7Yc1HsE6uPa"
+    assert "can be read by other users" in capsys.readouterr().err
+    assert browser_url("127.0.0.1", 8000, "Ab3#xY9&zQ1%k") == "http://127.0.0.1:8000/?token=Ab3%23xY9%26zQ1%25k"

@@ -90,7 +90,8 @@ def import_annotations(lib: Library, args: argparse.Namespace, opened=None) -> i
     records = read_annotation_records(path)
     changes, report = plan_merge(lib, records, source=path.name)
     if records and len(report.unknown) == len(records):  # none of their papers is here: nothing to merge into
-        raise PapersiftError(f"{path.name}: none of its {counted(len(records), 'paper')} is in this library; import "
+        raise PapersiftError(f"{path.name}: none of the papers of its {counted(len(records), 'record')} is in this "
+                             f"library; import "
                              f"the papers first (a JSON export carries them: papersift import {path.name}), then "
                              "the annotations")
     if not args.dry_run:

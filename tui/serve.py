@@ -57,6 +57,29 @@ def token_problem(token: str) -> str | None:
     return None
 
 
+def _read_token_file(path: Path) -> str:
+    """A secret from a regular file (a FIFO or /dev/zero would hang or fill memory), at most 4 KB;
+    a file others may read is said to be one."""
+    import stat as stat_module
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise PapersiftError(f"{path}: cannot read the secret ({exc.strerror or exc})") from None
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat_module.S_ISREG(info.st_mode):
+            raise PapersiftError(f"{path}: not a regular file; the secret is read from a file of its own")
+        raw = fh.read(4097)
+    if len(raw) > 4096:
+        raise PapersiftError(f"{path}: over 4 KB; a secret file holds the secret alone")
+    if info.st_mode & 0o077:
+        sys.stderr.write(f"warning: {path} can be read by other users (chmod 600 {path})\n")
+    try:
+        return raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise PapersiftError(f"{path}: not UTF-8 text") from None
+
+
 def fixed_token(token: str | None, token_file: str | None) -> str | None:
     """The fixed secret: ``--token-file``, else ``$PAPERSIFT_SERVE_TOKEN``, else ``--token`` (which
     ``ps`` shows every local user: said); None for a fresh one.
@@ -66,10 +89,7 @@ def fixed_token(token: str | None, token_file: str | None) -> str | None:
     """
     where = "--token"
     if token_file:
-        try:
-            token, where = Path(token_file).expanduser().read_text(encoding="utf-8").strip(), f"--token-file {token_file}"
-        except (OSError, UnicodeDecodeError) as exc:
-            raise PapersiftError(f"{token_file}: cannot read the secret ({exc})") from None
+        token, where = _read_token_file(Path(token_file).expanduser()), f"--token-file {token_file}"
     elif os.environ.get(TOKEN_ENV):
         token, where = os.environ[TOKEN_ENV].strip(), f"${TOKEN_ENV}"
     elif token is not None:
@@ -301,7 +321,8 @@ def browser_url(host: str, port: int, token: str) -> str:
     shown = "127.0.0.1" if host.strip("[]").lower() in WILDCARDS | {"localhost"} else host
     if ":" in shown and not shown.startswith("["):
         shown = f"[{shown}]"
-    return f"http://{shown}:{port}/?token={token}"
+    from urllib.parse import quote
+    return f"http://{shown}:{port}/?token={quote(token, safe='')}"
 
 
 def serve(lib: Library, host: str, port: int, keymap: str | None = None, token: str | None = None,
@@ -314,7 +335,7 @@ def serve(lib: Library, host: str, port: int, keymap: str | None = None, token: 
     token = fixed_token(token, token_file)
     exports_dir = Path(exports).expanduser() if exports else lib.folder / "exports"
     try:
-        exports_dir.mkdir(parents=True, exist_ok=True)
+        exports_dir.mkdir(mode=0o700, parents=True, exist_ok=True)  # (private, as the library's folders)
     except OSError as exc:
         raise PapersiftError(f"{exports_dir}: cannot be used as the exports folder ({exc.strerror or exc})") from None
     check_port_free(host, port)

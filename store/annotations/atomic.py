@@ -39,19 +39,30 @@ PRIVATE_FILE = 0o600
 PRIVATE_FOLDER = 0o700
 
 
-def open_private(path: Path | str, flags: int) -> int:
+def open_private(path: Path | str, flags: int, unshare: bool = True) -> int:
     """``os.open`` of a library file that is never a link, created private (0600).
+
+    A file written in place (the journal's append, the ack mark) that has other names (a hard
+    link: a folder someone shared, or a backup tool's snapshot) is first made a file of its own,
+    its bytes copied and renamed over the name, so that writing it changes nothing elsewhere.
 
     Raises:
         LinkRefusedError: ``path`` is a symbolic link.
         WriteFailedError: any other failure (a read-only folder, ...).
     """
     try:
-        return os.open(path, flags | os.O_CREAT | NOFOLLOW | os.O_CLOEXEC, PRIVATE_FILE)
+        fd = os.open(path, flags | os.O_CREAT | NOFOLLOW | os.O_CLOEXEC, PRIVATE_FILE)
     except OSError as exc:
         if exc.errno == errno.ELOOP or os.path.islink(path):
             raise LinkRefusedError(path) from None
         raise WriteFailedError(path, exc) from exc
+    if unshare and os.fstat(fd).st_nlink > 1:  # a hard link: the same file under another name too
+        os.close(fd)
+        with open_reading(path) as fh:
+            data = fh.read()
+        atomic_write_bytes(path, data)  # (a new file renamed over this name: the other names keep theirs)
+        return open_private(path, flags, unshare=False)
+    return fd
 
 
 def open_reading(path: Path | str) -> io.BufferedReader:
@@ -77,8 +88,9 @@ def refuse_links(folder: Path, names: Iterable[str]) -> None:
         LinkRefusedError: naming the link.
     """
     for name in names:
-        if (folder / name).is_symlink():
-            raise LinkRefusedError(folder / name)
+        path = folder / name
+        if path.is_symlink():
+            raise LinkRefusedError(path)
 
 
 def private_folder(path: Path) -> Path:

@@ -68,7 +68,9 @@ class LibraryLock:
 
     def _open(self) -> int:
         # never through a link; a read-only folder or disk is said as any other write would be
-        return open_private(self.path, os.O_RDWR)
+        # (never replaced, even when hard-linked: another papersift may hold this file's lock; nothing is
+        # written to it)
+        return open_private(self.path, os.O_RDWR, unshare=False)
 
     def _acquire(self) -> None:
         fd = self._open()

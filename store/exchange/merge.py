@@ -71,12 +71,30 @@ def _their_note(note: str, pid: str, warnings: list[str]) -> str | None:
 
 def _theirs(rec: dict[str, Any], pid: str, warnings: list[str], local: Annotation, clock: Clock) -> Annotation:
     note = _their_note(rec.get("note") or "", pid, warnings)
-    stamps = {k: v for k, v in clock.read(rec.get("stamps"), pid, warnings).items() if note is not None or k != "note"}
-    return Annotation(paper_id=pid, status=rec.get("status", "unread"), star=int(rec.get("star", 0)),
+    stamps = {_stamp_key(k): v for k, v in clock.read(rec.get("stamps"), pid, warnings).items()
+              if note is not None or k != "note"}
+    theirs = Annotation(paper_id=pid, status=rec.get("status", "unread"), star=int(rec.get("star", 0)),
                       tags=_clean_tags(rec.get("tags") or [], pid, warnings),
                       note=local.note if note is None else note,
                       created=rec.get("created") or "", updated=rec.get("updated") or "",
                       conflicts=list(rec.get("conflicts") or []), stamps=stamps)
+    # A field whose change time is not a time is no change of theirs: it stays as ours.
+    for name in {_stamp_key(f) for f in clock.malformed}:
+        if name.startswith("#"):
+            tag = name[1:]
+            if (tag in local.tags) != (tag in theirs.tags):
+                theirs.tags = [t for t in theirs.tags if t != tag] + ([tag] if tag in local.tags else [])
+        elif name in STAMPED:
+            setattr(theirs, name, getattr(local, name))
+    return theirs
+
+
+def _stamp_key(key: str) -> str:
+    """A tag's stamp under the tag as this library writes it (``#dupA`` is the stamp of #dupa)."""
+    if key.startswith("#"):
+        clean, _ = clean_tag(key[1:])
+        return "#" + (clean or key[1:])
+    return key
 
 
 def merge_one(local: Annotation, theirs: Annotation, source: str,

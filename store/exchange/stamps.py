@@ -39,10 +39,12 @@ class Clock:
         self.now = now or datetime.now(timezone.utc)
         self.naive = 0
         self.said: list[str] = []
+        self.malformed: set[str] = set()  # the fields of the last record read whose stamp was not a time
 
     def read(self, value: object, pid: str, warnings: list[str]) -> dict[str, str]:
         """Their change times (field -> stamp) in this library's form. A malformed one counts as no
         change; one more than a day ahead of this machine counts as now; each is said."""
+        self.malformed = set()
         if not isinstance(value, dict):
             return {}
         out = {}
@@ -53,6 +55,7 @@ class Clock:
             if when is None:
                 warnings.append(f"{pid}: their change time of {field} ({str(stamp)[:40]!r}) is not a time: "
                                 "counted as no change")
+                self.malformed.add(field)
                 continue
             if isinstance(stamp, str) and "+" not in stamp[10:] and not stamp.endswith("Z") and "-" not in stamp[10:]:
                 self.naive += 1
