@@ -15,6 +15,7 @@ index cache is rebuilt. Nothing is deleted.
 from __future__ import annotations
 
 import copy
+import errno
 import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -80,7 +81,11 @@ def _check_annotations_file(path: Path) -> str | None:
         AnnotationStore(path).load_all()
     except CorruptFileError as exc:
         return str(exc).split(". papersift will not")[0]
-    except (OSError, KeyError, TypeError, ValueError) as exc:
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return f"{path.name} (or its journal) cannot be read: it is a link"
+        return f"{path}: cannot be read ({exc.strerror or exc})"
+    except (KeyError, TypeError, ValueError) as exc:
         return f"{path}: malformed annotation records ({exc!r})"
     return None
 
@@ -127,6 +132,8 @@ def _rebuild_annotations(path: Path, report: DoctorReport) -> None:
     from store.annotations.journal import read_acked, read_snapshot, write_acked
     from store.annotations.salvage import rebuild
 
+    if path.is_symlink() or journal_path_for(path).is_symlink():  # (said by the folder's check: left for you)
+        return
     kept, _ = keep_damaged(path)
     if kept is None:
         report.problems.append(f"could not repair: {path.name} could not be copied to {locations.BACKUP_DIR}/ "

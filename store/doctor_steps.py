@@ -31,7 +31,7 @@ def check_links_and_modes(folder: Path, repair: bool, report: DoctorReport) -> N
                                f"library folder")
         if repair and (name in locations.LIBRARY_CACHES or name == locations.LOCK_FILE):  # (both disposable)
             path.unlink()
-            report.repaired.append(f"removed the link {name} (the cache is rebuilt when needed)")
+            report.repaired.append(f"removed the link {name} (papersift makes it again when needed)")
     loose = []
     for path in [folder, *folder.iterdir(), *backups_in(folder)]:
         if path.is_symlink() or path.name.startswith(".papersift-write-probe"):
