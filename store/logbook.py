@@ -47,3 +47,9 @@ def record(folder: Path, what: str, details: str = "") -> Path:
     finally:
         os.close(fd)
     return path
+
+
+def record_exception(folder: Path, what: str, exc: BaseException) -> Path:
+    """:func:`record` of an exception: ``what`` failed, with its type, message and traceback."""
+    import traceback
+    return record(folder, f"{what} failed: {type(exc).__name__}: {exc}", "".join(traceback.format_exception(exc)))

@@ -72,13 +72,13 @@ def open_reading(path: Path | str) -> io.BufferedReader:
         LinkRefusedError: ``path`` is a symbolic link.
         OSError: as ``open`` (a missing file: FileNotFoundError).
     """
+    from store.annotations.journal import open_no_link
     try:
-        fd = os.open(path, os.O_RDONLY | NOFOLLOW | os.O_CLOEXEC)
+        return open_no_link(path)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise LinkRefusedError(path) from None
         raise
-    return io.BufferedReader(io.FileIO(fd, "rb", closefd=True))
 
 
 def refuse_links(folder: Path, names: Iterable[str]) -> None:

@@ -9,6 +9,7 @@ matters more than parsing speed); both raise ``ValueError`` subclasses.
 
 from __future__ import annotations
 
+import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,10 +29,16 @@ def doc_id_for(paper_id: str) -> int:
     return int(paper_id, 16)
 
 
-def read_no_link(path: Path) -> bytes:
-    """A library file's bytes, never read through a symbolic link (the open fails with ELOOP)."""
+def open_no_link(path: Path | str) -> io.BufferedReader:
+    """A library file opened for reading, never through a symbolic link (the open fails with ELOOP).
+    Here, not in store.annotations.atomic, so that a one-shot search need not import that."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC)
-    with os.fdopen(fd, "rb") as fh:
+    return io.BufferedReader(io.FileIO(fd, "rb", closefd=True))
+
+
+def read_no_link(path: Path) -> bytes:
+    """A library file's bytes, never read through a symbolic link."""
+    with open_no_link(path) as fh:
         return fh.read()
 
 

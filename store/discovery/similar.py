@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-import os
 from typing import BinaryIO
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 
+from store.annotations.journal import open_no_link
 from store.search.index import SearchIndex
 
 LSA_WEIGHT = 1.0
@@ -91,7 +91,7 @@ class Similarity:
     def cache_matches(path: Path, token: str) -> bool:
         """Whether the saved model is for this corpus (reads only its tag, not the arrays)."""
         try:
-            with _open_no_link(path) as fh, np.load(fh, allow_pickle=False) as z:
+            with open_no_link(path) as fh, np.load(fh, allow_pickle=False) as z:
                 return int(z["version"][0]) == SIMILAR_CACHE_VERSION and bytes(z["token"]).decode() == token
         except (OSError, ValueError, KeyError, EOFError):
             return False
@@ -100,7 +100,7 @@ class Similarity:
     def load(cls, path: Path, token: str) -> "Similarity | None":
         """The saved model, or None when it is missing, damaged, or for another corpus."""
         try:
-            with _open_no_link(path) as fh, np.load(fh, allow_pickle=False) as z:
+            with open_no_link(path) as fh, np.load(fh, allow_pickle=False) as z:
                 if int(z["version"][0]) != SIMILAR_CACHE_VERSION or bytes(z["token"]).decode() != token:
                     return None
                 self = cls(None)
@@ -216,7 +216,3 @@ def topic_labels(matrix: sp.csr_matrix, labels: np.ndarray, vocab: list[str], to
         out[int(t)] = " · ".join(label(sample, terms, LABEL_STOP, top))
     return out
 
-
-def _open_no_link(path: Path) -> BinaryIO:
-    """The model's cache opened for reading, never through a symbolic link (ELOOP: no cache)."""
-    return os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb")

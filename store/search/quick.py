@@ -24,10 +24,10 @@ import os
 import re
 from array import array
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Sequence, cast
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from store import locations
-from store.annotations.journal import ANN, journal_path_for, read_snapshot, replay_journal
+from store.annotations.journal import ANN, journal_path_for, open_no_link, read_snapshot, replay_journal
 from store.search.packfile import PackReader, chunk_loader, items_sections, read_item, stamp_matches
 from store.search.query import parse_query
 from store.text import search_tokens
@@ -76,12 +76,6 @@ class Row:
             (annotation.status, annotation.star, annotation.tags)
 
 
-def _open_no_link(path: Path) -> BinaryIO:
-    """A library file opened for reading, never through a symbolic link (a shared folder's link
-    fails the open, and the full path takes over). (store.annotations.atomic.open_reading costs a
-    one-shot search its imports.)"""
-    return os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb")
-
 
 def quick_search(folder: Path, text: str, limit: int | None) -> tuple[list[Row], int, int] | None:
     """The first ``limit`` results of a plain word query (the result set first: see
@@ -91,14 +85,14 @@ def quick_search(folder: Path, text: str, limit: int | None) -> tuple[list[Row],
     if not q.words or q.has_filters or q.similar or q.recommend or q.errors:
         return None
     try:
-        with _open_no_link(folder / locations.CORPUS_FILE) as fh:
+        with open_no_link(folder / locations.CORPUS_FILE) as fh:
             head = _CORPUS_HEAD.match(fh.read(200))
         if head is None:
             return None
         annotations = _read_annotations(folder / locations.ANNOTATIONS_FILE)
         if annotations is None:
             return None
-        with _open_no_link(folder / locations.INDEX_CACHE_FILE) as fh:
+        with open_no_link(folder / locations.INDEX_CACHE_FILE) as fh:
             if not stamp_matches(fh, head.group(1)):
                 return None  # the cache is from another state of the corpus
             return _search(PackReader(fh), q.words, annotations, limit)

@@ -144,12 +144,9 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
             self.set_timer(1.0 if len(self.library) > limits.BIG_LIBRARY else 0.05, self.prepare_similarity)
 
     def _drop_saved_sort(self, exc: Exception):
-        import traceback
+        from store.logbook import record_exception
 
-        from store.logbook import record
-
-        log = record(self.library.folder, f"the saved sort {self.sort!r} failed: {type(exc).__name__}: {exc}",
-                     "".join(traceback.format_exception(exc)))
+        log = record_exception(self.library.folder, f"the saved sort {self.sort!r}", exc)
         self.notify(f"dropped the saved sort {self.sort!r} ({type(exc).__name__}: {exc}); the details are in {log}",
                     severity="warning", timeout=15)
         self.sort = "import"

@@ -108,14 +108,11 @@ class SearchController(ScreenMixin):
         """A search raised: the traceback goes to the library's log and one line to the screen. The
         search this library was left with (restored at start) is dropped, so that the plain list
         opens, and the next start does not meet it again."""
-        import traceback
-
-        from store.logbook import record
+        from store.logbook import record_exception
 
         restored = query == self._restored_query
         what = "the saved search" if restored else "search"
-        log = record(self.library.folder, f"{what} {query!r} failed: {type(exc).__name__}: {exc}",
-                     "".join(traceback.format_exception(exc)))
+        log = record_exception(self.library.folder, f"{what} {query!r}", exc)
         if restored:
             self._restored_query = None
             self.notify(f"dropped the saved search {query!r} ({type(exc).__name__}: {exc}); "
