@@ -230,10 +230,13 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
         data = copy.deepcopy(storage.read() or {})  # the snapshot with its journal replayed
         anns = data.get(ANN) or {}
         undone = doctor_steps.check_cut_removals(data, corpus, corpus_path, anns, storage, repair, report)
+        splitting = doctor_steps.check_cut_splits(data, corpus, corpus_path, anns, repair, report)
         orphans = {k: v for k, v in anns.items() if corpus.index_of(v.get("paper_id", "")) is None
                    and v.get("paper_id") not in undone}
         moved = {}
         for key, rec in anns.items():
+            if rec.get("paper_id") in splitting and not repair:
+                continue  # (said above, as a cut split)
             idx = corpus.index_of(rec.get("paper_id", ""))
             if idx is not None and corpus.papers[idx].id != rec["paper_id"]:
                 moved[key] = corpus.papers[idx].id  # annotation under a merged alias

@@ -1,7 +1,7 @@
 """The doctor's checks of the library folder itself (no links, private modes) and of the
-two-write steps a kill can cut short (a removal and its undo): each found from the removal's undo
-entry, which holds the papers' records and their annotations before it, and put right by a repair
-to what was there. Used by :mod:`store.doctor`, whose report they add to."""
+two-write steps a kill can cut short (a removal, its undo, a split): each found from its undo
+entry, written before the corpus, and put right by a repair: a removal or its undo back to what
+was there, a split completed. Used by :mod:`store.doctor`, whose report they add to."""
 
 from __future__ import annotations
 
@@ -114,6 +114,35 @@ def check_cut_undos(data: dict[str, Any], corpus: Corpus, corpus_path: Path, ann
         corpus.save(corpus_path)
         report.repaired.append(f"put back {counted(len(missing), 'paper')} a cut-short undo had not yet restored")
     return {p for p in missing if p}
+
+
+def check_cut_splits(data: dict[str, Any], corpus: Corpus, corpus_path: Path, anns: dict[str, Any], repair: bool,
+                     report: DoctorReport) -> set[str]:
+    """A split of a near-duplicate merge writes the split papers' annotations first (one undo
+    entry naming the paper they leave), then the corpus. A kill between them leaves annotations
+    under ids the corpus still holds as variants: a repair completes the split the user asked for.
+    Returns the ids found (the alias check leaves them alone)."""
+    from store.ingest.importer import split_variants
+    from store.library_papers import SPLIT_ACTION, SPLIT_OF
+
+    cut: set[str] = set()
+    for entry in (data.get(HIST) or {}).values():
+        if not isinstance(entry, dict) or entry.get("action") != SPLIT_ACTION or not entry.get(SPLIT_OF):
+            continue
+        for pid, after in (entry.get("after") or {}).items():
+            idx = corpus.index_of(pid)
+            if after is not None and str(doc_id_for(pid)) in anns and idx is not None and corpus.papers[idx].id != pid:
+                cut.add(pid)
+    if not cut:
+        return cut
+    report.problems.append(f"a split was cut short: {counted(len(cut), 'paper')} annotated but still merged into "
+                           f"another (`papersift doctor --repair` completes the split)")
+    if repair:
+        for pid in sorted(cut):
+            split_variants(corpus, pid)
+        corpus.save(corpus_path)
+        report.repaired.append(f"completed a cut-short split ({counted(len(cut), 'paper')} now of their own)")
+    return cut
 
 
 def backups_in(folder: Path) -> list[Path]:

@@ -11,14 +11,19 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from store import locations
 from store.annotations.backups import backup_file
+from store.annotations.database import now_iso
 from store.corpus import Corpus
 from store.errors import PapersiftError
 from store.models import Annotation, Paper
 from store.removal import annotated_sample, replace_untouched_sample
+from store.text import counted
 
 if TYPE_CHECKING:
     from store.ingest.importer import ImportSummary
     from store.library import Library
+
+SPLIT_ACTION = "split"
+SPLIT_OF = "split_of"  # the undo entry of a split names the paper its variants leave
 
 
 class PaperChanges:
@@ -143,27 +148,40 @@ class PaperChanges:
         ]
 
     def split(self, key: str) -> list[Paper]:
-        """Split a wrong near-duplicate merge; split-off papers inherit the annotation."""
+        """Split a wrong near-duplicate merge; split-off papers inherit the annotation.
+
+        Two files change, in an order a kill cannot turn into a loss: the split papers'
+        annotations first, in one undo entry that names the split (``split_of``), then the
+        corpus. A kill between them leaves annotations under the variants' ids, which the
+        doctor finds from that entry and completes by splitting the corpus as asked.
+        """
+        from store.ingest.importer import split_variants
+
         with self._lib.lock.held():
+            self._lib.refresh()
             self._lib.refresh_corpus()
             work = copy.deepcopy(self._lib.corpus)
             parent = work.resolve(key)
-            from store.ingest.importer import split_variants
             new = split_variants(work, key if key in {v.id for v in parent.variants} else parent.id)
             if not new:
                 raise PapersiftError(f"{parent.id} has no near-duplicate variants to split")
-            backup_file(self._lib.corpus_path, "split")
-            work.save(self._lib.corpus_path)
-            self._lib.corpus = work
-            self._lib._invalidate_index()
             ann = self._lib.annotations.get(parent.id)
+            clones: dict[str, Annotation] = {}
             if ann:
+                stamp = now_iso()
                 for paper in new:
                     clone = copy.deepcopy(ann)
                     clone.paper_id = paper.id
-
-                    def copy_clone(a: Annotation, c: Annotation = clone) -> None:
-                        a.__dict__.update({k: v for k, v in c.__dict__.items() if k != "paper_id"})
-                    self._lib._change([paper.id], copy_clone, "split", "copy annotation to split paper")
+                    clone.stamp_changes(Annotation(paper.id), stamp)
+                    clone.updated = stamp
+                    clone.created = clone.created or stamp
+                    clones[paper.id] = clone
+                self._lib.store.apply(clones, SPLIT_ACTION, f"copy annotation to {counted(len(clones), 'split paper')}",
+                                      extra={SPLIT_OF: parent.id})
+            backup_file(self._lib.corpus_path, SPLIT_ACTION)
+            work.save(self._lib.corpus_path)
+            self._lib.corpus = work
+            self._lib._invalidate_index()
+            self._lib._install(clones)
         self._lib.build_index()  # after the lock, as an import does
         return new

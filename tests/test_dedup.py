@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from store import Library
 from store.corpus import paper_id
 from store.text import normalize
@@ -132,3 +134,29 @@ def test_reimport_adds_venue_and_year_to_papers_read_without(tmp_path):
     assert summary.updated == 1 and "1 known paper completed (1 venue or year)" in summary.line()
     assert Library(tmp_path / "lib").corpus.papers[0].published == "NeurIPS 2026"  # saved
     assert lib.import_paths([other]).updated == 0 and lib.corpus.papers[0].published == "NeurIPS 2026"
+
+
+def test_a_split_cut_between_its_two_writes_is_found_and_completed_by_the_doctor(tmp_path, monkeypatch):
+    from store.corpus import Corpus
+    from store.doctor import run_doctor
+
+    appended = BASE + " We also show that the method transfers to stereo matching without retraining."
+    lib = make_lib(tmp_path, {"a.txt": BASE, "b.txt": appended})
+    pid = lib.corpus.papers[0].id
+    variant = lib.corpus.papers[0].variants[0].id
+    lib.add_tags([pid], ["flow"])
+
+    def killed(self, path):
+        raise KeyboardInterrupt  # the process dies between the annotations and the corpus
+    monkeypatch.setattr(Corpus, "save", killed)
+    with pytest.raises(KeyboardInterrupt):
+        lib.split(pid)
+    monkeypatch.undo()
+    report = run_doctor(tmp_path / "lib")
+    assert any("a split was cut short: 1 paper" in p for p in report.problems), report.problems
+    assert not any("alias" in p for p in report.problems)
+    repaired = run_doctor(tmp_path / "lib", repair=True)
+    assert any("completed a cut-short split" in r for r in repaired.repaired)
+    assert run_doctor(tmp_path / "lib").problems == []
+    back = Library(tmp_path / "lib")
+    assert len(back) == 2 and back.annotation(variant).tags == ["flow"] and back.annotation(pid).tags == ["flow"]

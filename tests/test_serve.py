@@ -110,11 +110,11 @@ def test_the_printed_url_is_the_only_way_in(tmp_path):
 
 
 def test_a_fixed_token_and_a_public_host_warn_and_still_guard(tmp_path):
-    proc, _env, url = start_serve(tmp_path, "--host", "0.0.0.0", "--token", "my-bookmarked-secret-123")
+    proc, _env, url = start_serve(tmp_path, "--host", "0.0.0.0", "--token", "kV3q-Zp8_Lr2mXt9Wc4nHy7Bd1Fs6Gj0")
     try:
         assert "warning: listening on 0.0.0.0" in proc.banner
         assert "`ps` shows every user" in proc.banner  # a secret in the arguments: said
-        assert url.endswith("/?token=my-bookmarked-secret-123")
+        assert url.endswith("/?token=kV3q-Zp8_Lr2mXt9Wc4nHy7Bd1Fs6Gj0")
         base = url.split("/?")[0]
         assert status_of(url) == 303
         assert status_of(f"{base}/") == 401
@@ -122,7 +122,8 @@ def test_a_fixed_token_and_a_public_host_warn_and_still_guard(tmp_path):
         stop(proc)
 
 
-@pytest.mark.parametrize("weak", ["1234", "a" * 16, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "ab" * 20])
+@pytest.mark.parametrize("weak", ["1234", "a" * 16, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "ab" * 20,
+                                  "abcdefghijklmnopqrstuvwxyzabcdefgh"])
 def test_a_weak_token_is_refused_with_the_rule(run_cli, weak):
     proc = run_cli("serve", "--token", weak, check=False)
     assert proc.returncode == 1 and "needs at least 128 bits" in proc.stderr and "token_urlsafe" in proc.stderr

@@ -26,7 +26,6 @@ import asyncio
 import hmac
 import ipaddress
 import logging
-import math
 import os
 import re
 import secrets
@@ -37,24 +36,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from store import Library, PapersiftError
+from tui.secret_strength import token_problem
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARDS = frozenset({"", "0.0.0.0", "::"})
-MIN_TOKEN_BITS = 128
 TOKEN_ENV = "PAPERSIFT_SERVE_TOKEN"
-
-
-def token_problem(token: str) -> str | None:
-    """Why a fixed secret is too weak (None: strong enough): at least 128 bits, counted as its
-    length times the bits of the alphabet it draws on, and not a few characters repeated."""
-    alphabet = sum(size for test, size in ((str.islower, 26), (str.isupper, 26), (str.isdigit, 10))
-                   if any(test(c) for c in token)) + (32 if any(not c.isalnum() for c in token) else 0)
-    bits = len(token) * math.log2(alphabet) if alphabet > 1 else 0.0
-    if bits < MIN_TOKEN_BITS or len(set(token)) < min(10, len(token) // 2):
-        return (f"a fixed secret needs at least {MIN_TOKEN_BITS} bits: e.g. 22 or more random letters, digits, "
-                f"'-' and '_' (python3 -c 'import secrets; print(secrets.token_urlsafe(24))'), not a word or a "
-                f"repeated pattern; this one has about {bits:.0f}")
-    return None
 
 
 def _read_token_file(path: Path) -> str:

@@ -1,0 +1,33 @@
+"""A fixed secret for `serve` is worth what a guesser would pay for it: random secrets pass,
+words, sequences, keyboard rows and repeated patterns do not, however long or varied."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+
+from tui.secret_strength import MIN_TOKEN_BITS, estimated_bits, token_problem
+
+
+@pytest.mark.parametrize("weak", [
+    "abcdefghijklmnopqrstuvwxyzabcdefgh",              # the alphabet, varied and long
+    "qwertyuiopasdfghjklzxcvbnm1234567890qwerty",      # keyboard rows
+    "Tr0ub4dor&3Tr0ub4dor&3Tr0ub4dor&3Tr0ub4dor&3",    # a varied pattern repeated to length
+    "0123456789876543210123456789876543210",           # up and down a row
+    "correcthorsebatterystaplecorrecthorse",
+    "a" * 4096,
+])
+def test_varied_but_predictable_secrets_are_refused_with_the_rule(weak):
+    problem = token_problem(weak)
+    assert problem is not None and f"at least {MIN_TOKEN_BITS} bits" in problem and "token_urlsafe(24)" in problem
+
+
+def test_the_secret_the_message_suggests_always_passes():
+    assert all(token_problem(secrets.token_urlsafe(24)) is None for _ in range(2000))
+    assert all(token_problem(secrets.token_hex(32)) is None for _ in range(200))
+
+
+def test_a_repeat_costs_one_reference_not_its_length():
+    once = secrets.token_urlsafe(24)
+    assert estimated_bits(once + once) < estimated_bits(once) + 20
