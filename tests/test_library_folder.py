@@ -162,6 +162,31 @@ def test_a_cache_claiming_absurd_lengths_is_rebuilt_not_believed(tmp_path, run_c
     assert Library(lib.folder)._load_index_cache() is not None  # rebuilt
 
 
+@pytest.mark.parametrize("section", ["docs", "weights", "titles", "terms"])
+def test_a_cache_garbled_under_a_sound_header_is_rebuilt_not_believed(tmp_path, run_cli, section):
+    """Bytes of one section replaced, every length still true: the full search checks each
+    section's CRC-32 and rebuilds, so its results are the true ones and nothing crashes."""
+    import random
+
+    from store.search.packfile import PackReader, stamp_matches
+    lib = Library.open(tmp_path / "lib")
+    truth = run_cli("list", "--query", "graph neural", "--format", "json", library=lib.folder).stdout
+    with open(lib.index_path, "rb") as fh:
+        assert stamp_matches(fh, lib.corpus.generation)
+        reader = PackReader(fh)
+        _, offset, length = reader.sections[section]
+        start = reader.base + offset
+    raw = bytearray(lib.index_path.read_bytes())
+    rng = random.Random(7)
+    for i in range(start, start + length, max(1, length // 200)):
+        raw[i] = rng.randrange(256)
+    lib.index_path.write_bytes(bytes(raw))
+    assert Library(lib.folder)._load_index_cache() is None  # not believed
+    proc = run_cli("list", "--query", "graph neural", "--format", "json", library=lib.folder, check=False)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr and proc.stdout == truth
+    assert Library(lib.folder)._load_index_cache() is not None  # rebuilt by that search
+
+
 async def test_the_export_dialogs_replace_never_writes_through_a_link_swapped_in(tmp_path, victim, monkeypatch):
     """The file exists, "Replace it?" is open, and meanwhile the file becomes a link to another
     file of the user's: yes replaces the link, and that file stays as it was."""

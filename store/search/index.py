@@ -170,6 +170,10 @@ class SearchIndex:
                 text = view(name, np.uint8).tobytes().decode("utf-8")
                 return text.split("\n") if text else []
 
+            for name, (_, offset, length) in reader.sections.items():  # every section, the quick
+                if offset + length > len(data):                          # path's titles too (~1 ms a MB)
+                    raise ValueError(f"section {name} is cut short")
+                reader.check(name, memoryview(data)[offset:offset + length])
             vocabulary = Vocabulary(SortedWords(words("terms")), SortedWords(words("stems")), array("i", view("stem_offsets", np.int32)),
                                     array("i", view("stem_members", np.int32)), view("offsets", np.int64))
             index = cls(vocabulary, view("docs", np.int32), view("weights", np.float32), view("idf", np.float32),

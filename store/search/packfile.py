@@ -1,7 +1,9 @@
 """Named binary sections in one file: the search-index cache's format.
 
-A text header line (``papersift-pack VERSION BYTEORDER`` then ``name:kind:offset:length``
-per section) is followed by the raw sections, each aligned to 8 bytes. A kind is an
+A text header line (``papersift-pack VERSION BYTEORDER`` then ``name:kind:offset:length:crc32``
+per section) is followed by the raw sections, each aligned to 8 bytes. The CRC-32 of each
+section lets a reader of a whole section know its bytes are the ones written: a cache is
+untrusted input, and a garbled posting list would otherwise point past the corpus. A kind is an
 ``array`` typecode (``i`` int32, ``q`` int64, ``f`` float32, ``b`` int8) or ``s`` for
 UTF-8 text. The app reads the whole file and views the sections with numpy without
 copying; a one-shot ``papersift search`` (:mod:`store.search.quick`) seeks to the few slices
@@ -13,11 +15,12 @@ from __future__ import annotations
 import io
 import os
 import sys
+import zlib
 from array import array
 from typing import Any, BinaryIO, Callable, cast
 
 MAGIC = "papersift-pack"
-VERSION = 1
+VERSION = 2
 ITEM_SIZE = {"i": 4, "q": 8, "f": 4, "b": 1, "s": 1}
 
 
@@ -29,7 +32,7 @@ def pack(sections: list[tuple[str, str, object]]) -> list[bytes | memoryview]:
     pos = 0
     for name, kind, data in sections:
         raw = data.encode("utf-8") if isinstance(data, str) else memoryview(data).cast("B")  # type: ignore[arg-type]
-        entries.append(f"{name}:{kind}:{pos}:{len(raw)}")
+        entries.append(f"{name}:{kind}:{pos}:{len(raw)}:{zlib.crc32(raw):08x}")
         body.append(raw)
         pad = -len(raw) % 8
         if pad:
@@ -79,9 +82,10 @@ class PackReader:
         except (OSError, AttributeError, io.UnsupportedOperation):  # (an in-memory file)
             size = None
         self.sections: dict[str, tuple[str, int, int]] = {}
+        self.crcs: dict[str, int] = {}
         for entry in words[3:]:
-            name, kind, offset_text, length_text = entry.split(":")
-            offset, length = int(offset_text), int(length_text)
+            name, kind, offset_text, length_text, crc_text = entry.split(":")
+            offset, length, self.crcs[name] = int(offset_text), int(length_text), int(crc_text, 16)
             if kind not in ITEM_SIZE or offset < 0 or length < 0 or length % ITEM_SIZE[kind] \
                     or (size is not None and offset + length > size):
                 raise ValueError(f"section {name!r} claims bytes the file does not hold")
@@ -90,19 +94,28 @@ class PackReader:
     def __contains__(self, name: str) -> bool:
         return name in self.sections
 
+    def check(self, name: str, raw: bytes | bytearray | memoryview) -> None:
+        """Raise ValueError unless ``raw`` is the whole of section ``name`` as it was written."""
+        if zlib.crc32(raw) != self.crcs[name]:
+            raise ValueError(f"section {name!r} is not as it was written (its CRC-32 differs)")
+
     def count(self, name: str) -> int:
         kind, _, length = self.sections[name]
         return length // ITEM_SIZE[kind]
 
     def read(self, name: str, start: int = 0, stop: int | None = None) -> array[Any] | str:
-        """Items ``start:stop`` of a section: an ``array`` (or str for text)."""
+        """Items ``start:stop`` of a section: an ``array`` (or str for text). A whole section is
+        checked against its CRC-32 (ValueError if it differs); a slice, read for speed, is not."""
         kind, offset, length = self.sections[name]
         size = ITEM_SIZE[kind]
         count = length // size
+        whole = start <= 0 and (stop is None or stop >= count)
         stop = count if stop is None else min(stop, count)
         start = max(0, min(start, stop))
         self.handle.seek(self.base + offset + start * size)
         raw = self.handle.read(max(0, stop - start) * size)
+        if whole:
+            self.check(name, raw)
         if kind == "s":
             return raw.decode("utf-8")
         out = array(kind)

@@ -95,6 +95,7 @@ def read_phrase_cache(path: Path, generation: str, n: int) -> tuple[bytearray, a
             fh.seek(reader.base + offset)
             if fh.readinto(data) != length:
                 return None
+            reader.check("texts", data)
     except (OSError, ValueError, KeyError, UnicodeError):
         return None
     if len(starts) != n + 1 or starts[0] != 0 or starts[-1] != len(data) or (n and data[-1:] != b"\n"):
