@@ -168,9 +168,10 @@ def repaired(folder: Path) -> Library:
 
 
 def loop(folder: Path, tmp_path: Path, prepare: Callable[[Path, Path], list[str]],
-         after: Callable[[Path], str]) -> set[str]:
-    """Run the command once on a copy to measure it, then kill it on fresh copies at 0, 1/10, …,
-    10/10 of that length; returns the states seen."""
+         after: Callable[[Path], str], clean_after: bool = True) -> set[str]:
+    """Run the command once on a copy to measure it (a doctor then finds nothing, unless
+    ``clean_after`` is False), then kill it on fresh copies at 0, 1/10, …, 10/10 of that length;
+    returns the states seen."""
     seen, length = set(), None
     for k in range(-1, MOMENTS + 1):  # -1: the measuring run
         lib_dir = tmp_path / f"lib{k}"
@@ -181,6 +182,7 @@ def loop(folder: Path, tmp_path: Path, prepare: Callable[[Path, Path], list[str]
         env = {**os.environ, "PAPERSIFT_LIBRARY": str(lib_dir)}
         if length is None:
             length = measured(argv, env)
+            assert not clean_after or run_doctor(lib_dir).problems == [], "a doctor after the command finds problems"
         else:
             killed_at(argv, env, length * k / MOMENTS)
         seen.add(after(lib_dir))
@@ -226,4 +228,4 @@ def test_a_repair_killed_at_any_moment_then_run_again_keeps_what_an_uncut_repair
         missing = {pid: tags - got.get(pid, set()) for pid, tags in expected.items() if tags - got.get(pid, set())}
         assert not missing, f"a killed repair lost what an uncut one keeps: {list(missing.items())[:3]}"
         return "repaired"
-    assert loop(folder, tmp_path, lambda d, w: ["doctor", "--repair"], after) == {"repaired"}
+    assert loop(folder, tmp_path, lambda d, w: ["doctor", "--repair"], after, clean_after=False) == {"repaired"}
