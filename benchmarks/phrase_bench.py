@@ -4,7 +4,7 @@ A phrase is typed one character at a time (from its third character on), as in t
 box; each keystroke runs ``Library.search('"..."')``. Phrases are 2-3 words cut from random
 abstracts, so each matches at least one paper. Three runs, on one library:
 
-- papersift (see store.library_search: candidates from the index, read one at a time; or one
+- papersift (see store.library.search: candidates from the index, read one at a time; or one
   bytes.find pass over every paper's folded text, built once);
 - reference, in the same process: the previous filter, which parsed (and kept) every paper to
   fold its text into a list of str, then tested each paper's text per keystroke; both must find

@@ -4,7 +4,7 @@ For each sampled paper: three words (5+ letters) of its real title, one
 misspelled (a letter dropped or two swapped); success = the paper ranks in the
 top 5. Same queries through `fzf --filter` over the abstracts, one per line,
 for reference (fzf manages about 20% on such queries). Two orders are measured: the app's (the
-result set, papers holding every content word, first; see store.library_search.SearchResult) and
+result set, papers holding every content word, first; see store.library.search.SearchResult) and
 the ranking alone (the same scores, without the set put first).
 
 With ``--precision`` it also measures precision for correctly spelled words,

@@ -123,7 +123,7 @@ def check_cut_splits(data: dict[str, Any], corpus: Corpus, corpus_path: Path, an
     under ids the corpus still holds as variants: a repair completes the split the user asked for.
     Returns the ids found (the alias check leaves them alone)."""
     from store.ingest.importer import split_variants
-    from store.library_papers import SPLIT_ACTION, SPLIT_OF
+    from store.library.papers import SPLIT_ACTION, SPLIT_OF
 
     cut: set[str] = set()
     for entry in (data.get(HIST) or {}).values():

@@ -67,7 +67,7 @@ def test_a_garbled_middle_keeps_the_whole_records_before_it(tmp_path):
 def test_a_removal_cut_between_its_two_writes_is_found_and_rolled_back(tmp_path, monkeypatch):
     """The kill the fault sweep found: the undo entry written (annotations cleared), the corpus
     not yet. doctor names it; --repair puts the annotations back; the library is whole again."""
-    import store.removal as removal
+    import store.library.removal as removal
     lib = Library.open(tmp_path / "lib")
     ids = [p.id for p in lib.corpus.papers][:5]
     lib.add_tags(ids, ["keep"])

@@ -442,7 +442,7 @@ def test_workers_of_many_keystrokes_build_each_search_table_once(lib, monkeypatc
     once per key at the same time (8 keys at 30k papers had taken 7 s and 230 MB more, not 1 s).
     The first build is slowed here, so the other keys' searches arrive while it runs."""
     import threading
-    import store.library_search as LS
+    import store.library.search as LS
     import store.search.phrasetext as PT
     monkeypatch.setattr(PT, "PHRASE_READ_MAX", 0)  # 35 papers: fold them all, as a big library does
     folds, names = [], []

@@ -91,7 +91,7 @@ async def test_a_filters_first_table_is_built_off_the_ui_thread(lib, make, monke
     """The first file:, author:, kw: or venue: filter builds a table from every paper (0.6 s at 300k):
     that search runs in a worker; later ones, with the table built, stay inline (quick)."""
     import threading
-    from store import library_search
+    from store.library import search as library_search
     built_in, searched_in = [], []
     real_files, real_venues = library_search.LibrarySearch._source_files, library_search.LibrarySearch._venues_and_years
 

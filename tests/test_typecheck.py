@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow  # (mypy reads numpy's and Textual's stubs: ~30 s 
 
 BROKEN = '''
 from store.library import Library
-from store.library_search import LibrarySearch
+from store.library.search import LibrarySearch
 
 
 def on_the_library(lib: Library) -> None:

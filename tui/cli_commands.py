@@ -241,7 +241,7 @@ def _changed_paper(lib: Library, entry: dict) -> str:
 
 
 def remove(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    from store.removal import sample_ids
+    from store.library.removal import sample_ids
     if bool(args.ids) + bool(args.query) + args.sample != 1:
         raise PapersiftError("name what to remove: papersift remove ID... | --query QUERY | --sample")
     if args.sample:

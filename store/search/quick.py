@@ -79,7 +79,7 @@ class Row:
 
 def quick_search(folder: Path, text: str, limit: int | None) -> tuple[list[Row], int, int] | None:
     """The first ``limit`` results of a plain word query (the result set first: see
-    store.library_search.SearchResult), the library's size and the result set's size, or None
+    store.library.search.SearchResult), the library's size and the result set's size, or None
     when this path cannot answer it exactly (the caller opens the Library instead)."""
     q = parse_query(text)
     if not q.words or q.has_filters or q.similar or q.recommend or q.errors:

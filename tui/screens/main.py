@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
 from store import Library
-from store.library_search import SORTS
+from store.library.search import SORTS
 
 from ..keymap import binding, key_label
 from ..messages import AnnotationsChanged

@@ -21,7 +21,7 @@ from ..keymap import binding, key_label
 from ..render import highlight_words, plain_title, render_abstract
 
 if TYPE_CHECKING:
-    from store.library_discovery import Recommendation
+    from store.library.discovery import Recommendation
 
 STATUS_STYLE = {"unread": "dim", "to-read": "bold cyan", "read": "green", "skipped": "red"}
 

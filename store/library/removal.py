@@ -21,7 +21,7 @@ from store.corpus import Corpus
 from store.models import Annotation, Paper
 
 if TYPE_CHECKING:
-    from store.library import Library
+    from store.library.core import LibraryCore
 
 REMOVE_ACTION = "remove"
 
@@ -32,7 +32,7 @@ def sample_files() -> set[str]:
     return {p.name for p in folder.iterdir()} if folder.is_dir() else set()
 
 
-def sample_ids(lib: Library) -> list[str]:
+def sample_ids(lib: LibraryCore) -> list[str]:
     """The papers read from the bundled sample alone."""
     names = sample_files()
     return [p.id for p in lib.corpus if p.sources and all(s.file in names for s in p.sources)]
@@ -41,13 +41,13 @@ def sample_ids(lib: Library) -> list[str]:
 SAMPLE_CHECK_MAX = 1_000  # a library larger than this is not the sample alone (which is 35 papers)
 
 
-def untouched_sample(lib: Library) -> bool:
+def untouched_sample(lib: LibraryCore) -> bool:
     """True when the library holds the bundled sample and nothing else, none of it annotated."""
     return (0 < len(lib) <= SAMPLE_CHECK_MAX and not lib.annotations
             and len(sample_ids(lib)) == len(lib))
 
 
-def annotated_sample(lib: Library) -> int:
+def annotated_sample(lib: LibraryCore) -> int:
     """How many sample papers a small library still holds when some of them are annotated (a
     first import keeps them; 0 otherwise)."""
     if not 0 < len(lib) <= SAMPLE_CHECK_MAX:
@@ -56,7 +56,7 @@ def annotated_sample(lib: Library) -> int:
     return len(ids) if any(i in lib.annotations for i in ids) else 0
 
 
-def remove_papers(lib: Library, ids: list[str], label: str) -> int:
+def remove_papers(lib: LibraryCore, ids: list[str], label: str) -> int:
     """Take papers and their annotations out of the library (one undo step). Returns how many."""
     with lib.lock.held():
         lib.refresh()
@@ -70,20 +70,20 @@ def remove_papers(lib: Library, ids: list[str], label: str) -> int:
         backup_file(lib.corpus_path, REMOVE_ACTION)
         cleared = {p.id: Annotation(p.id) for p in gone if p.id in lib.annotations}
         lib.store.apply(cleared, REMOVE_ACTION, label, extra={"papers": [p.to_record() for p in gone]})
-        lib._install(cleared)
+        lib.install(cleared)
         _save_without(lib, {p.id for p in gone})
     return len(gone)
 
 
-def _save_without(lib: Library, ids: set[str]) -> None:
+def _save_without(lib: LibraryCore, ids: set[str]) -> None:
     kept = Corpus([p for p in lib.corpus if p.id not in ids], [list(pair) for pair in lib.corpus.separate])
     kept.title_rules = lib.corpus.title_rules
     kept.save(lib.corpus_path)
     lib.corpus = kept
-    lib._invalidate_index()
+    lib.invalidate()
 
 
-def redo_corpus(lib: Library, entry: dict[str, Any], undone: bool) -> None:
+def redo_corpus(lib: LibraryCore, entry: dict[str, Any], undone: bool) -> None:
     """The corpus side of undoing (``undone``) or redoing a removal: its papers back, or out again."""
     records = entry.get("papers") or []
     if entry.get("action") != REMOVE_ACTION or not records:
@@ -96,12 +96,12 @@ def redo_corpus(lib: Library, entry: dict[str, Any], undone: bool) -> None:
                 added = True
         if added:
             lib.corpus.save(lib.corpus_path)
-            lib._invalidate_index()
+            lib.invalidate()
     else:
         _save_without(lib, {rec["id"] for rec in records})
 
 
-def replace_untouched_sample(lib: Library) -> int:
+def replace_untouched_sample(lib: LibraryCore) -> int:
     """Before an import: the untouched sample makes way (backed up first). Returns how many
     sample papers went (0 when the library holds anything else, or anything annotated).
 
@@ -116,5 +116,5 @@ def replace_untouched_sample(lib: Library) -> int:
     empty.file_signature = lib.corpus.file_signature  # the file is unchanged until the import saves
     empty.generation = lib.corpus.generation
     lib.corpus = empty
-    lib._invalidate_index()
+    lib.invalidate()
     return n

@@ -15,7 +15,7 @@ from store.corpus import SOURCE_FILE
 from store.choices import STATUSES
 
 if TYPE_CHECKING:
-    from store.library import Library
+    from store.library.core import LibraryCore
 
 _VARIANT = re.compile(rb'"similarity":')
 STATS_KEYWORDS = 15  # the most common keywords stats lists
@@ -24,19 +24,19 @@ STATS_KEYWORDS = 15  # the most common keywords stats lists
 class LibraryStats:
     """stats(), triage_timeline() and the triaged counts of a :class:`~store.library.Library`."""
 
-    def __init__(self, library: Library) -> None:
-        self._lib = library
+    def __init__(self, core: LibraryCore) -> None:
+        self._core = core
 
     def triaged_count(self) -> int:
         """Papers with a status other than unread (cheap: only annotations are looked at)."""
-        return sum(1 for a in self._lib.annotations.values() if a.status != "unread")
+        return sum(1 for a in self._core.annotations.values() if a.status != "unread")
 
     def triaged_mask(self) -> np.ndarray:
         """Per corpus position, whether the paper has a status other than unread (only the
         annotations are looked at: 7.7 ms at 29k annotated papers)."""
-        mask = np.zeros(len(self._lib.corpus), dtype=bool)
-        index_of = self._lib.corpus.index_of
-        for pid, a in self._lib.annotations.items():
+        mask = np.zeros(len(self._core.corpus), dtype=bool)
+        index_of = self._core.corpus.index_of
+        for pid, a in self._core.annotations.items():
             if a.status != "unread":
                 i = index_of(pid)
                 if i is not None:
@@ -45,7 +45,7 @@ class LibraryStats:
 
     def triage_timeline(self, buckets: int = 30) -> tuple[list[int], str, str]:
         """Papers triaged per time bucket (by each annotation's last update), first and last time."""
-        stamps = sorted(a.updated for a in self._lib.annotations.values() if a.status != "unread" and a.updated)
+        stamps = sorted(a.updated for a in self._core.annotations.values() if a.status != "unread" and a.updated)
         if not stamps:
             return [0] * buckets, "", ""
         from datetime import datetime
@@ -60,11 +60,11 @@ class LibraryStats:
         """Counts by status, star, tag, venue ("NeurIPS 2026"; "" for papers without one) and area,
         and the most common keywords (case ignored; written as first seen)."""
         status = Counter({s: 0 for s in STATUSES})
-        for a in self._lib.annotations.values():
+        for a in self._core.annotations.values():
             status[a.status] += 1
-        status["unread"] += len(self._lib.corpus) - len(self._lib.annotations)
-        stars = Counter(a.star for a in self._lib.annotations.values() if a.star)
-        papers = self._lib.corpus.papers
+        status["unread"] += len(self._core.corpus) - len(self._core.annotations)
+        stars = Counter(a.star for a in self._core.annotations.values() if a.star)
+        papers = self._core.corpus.papers
         venues = Counter(" ".join(x for x in vy if x) for vy in zip(papers.column("venue"), papers.column("year")))
         # Source files and merges from the file's bytes too: parsing 300k papers for them cost the
         # dashboard 3.4 s and 700 MB. (A merged variant's sources are the paper's sources as well.)
@@ -78,11 +78,11 @@ class LibraryStats:
                 keywords[spelled.setdefault(label.casefold(), label)] += 1
         areas = Counter(area for area in papers.column("area") if area)
         return {
-            "papers": len(self._lib.corpus),
-            "triaged": len(self._lib.corpus) - status["unread"],
+            "papers": len(self._core.corpus),
+            "triaged": len(self._core.corpus) - status["unread"],
             "status": dict(status),
             "stars": {str(k): stars[k] for k in sorted(stars)},
-            "tags": dict(self._lib.tag_counts().most_common()),
+            "tags": dict(self._core.tag_counts().most_common()),
             "venues": dict(venues.most_common()),
             "keywords": dict(keywords.most_common(STATS_KEYWORDS)),
             "distinct_keywords": len(keywords),

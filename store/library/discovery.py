@@ -7,8 +7,7 @@ lock, so the app can build it in a background worker while the user works.
 from __future__ import annotations
 
 import threading
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -16,10 +15,9 @@ from store.errors import PapersiftError
 from store.models import Paper, normalize_tag
 
 if TYPE_CHECKING:
-    from store.corpus import Corpus
     from store.discovery.similar import Similarity
-    from store.models import Annotation
-    from store.search.index import SearchIndex
+    from store.library.core import LibraryCore
+    from store.library.stats import LibraryStats
 
 
 EXPLAINED = 200  # recommendations that carry their "because" terms and nearest marked papers
@@ -35,30 +33,14 @@ class Recommendation(NamedTuple):
     like: list[str]
 
 
-class DiscoveryHost(Protocol):
-    """What :class:`Discovery` reads of the library it serves."""
-
-    corpus: Corpus
-    similar_path: Path
-
-    @property
-    def annotations(self) -> Mapping[str, Annotation]: ...
-
-    @property
-    def index(self) -> SearchIndex: ...
-
-    def paper(self, key: str) -> Paper: ...
-
-    def triaged_mask(self) -> np.ndarray: ...
-
-
 class Discovery:
     """similar(), recommend(), topics() and topic_summary(): the part of :class:`~store.library.Library`
     that finds papers by what they are like. It owns the model (built once, behind its lock) and
-    the topics; the Library drops them (:meth:`invalidate`) when its corpus changes."""
+    the topics; the core drops them (:meth:`invalidate`) when its corpus changes."""
 
-    def __init__(self, library: DiscoveryHost) -> None:
-        self._lib = library
+    def __init__(self, core: LibraryCore, counts: LibraryStats) -> None:
+        self._core = core
+        self._counts = counts  # (which papers are triaged, for the topics' progress)
         self._similarity: Similarity | None = None
         self._similarity_lock = threading.Lock()
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
@@ -85,16 +67,16 @@ class Discovery:
 
     def _load_similarity_cache(self) -> Similarity | None:
         from store.discovery.similar import Similarity
-        return Similarity.load(self._lib.similar_path, self._lib.corpus.generation)
+        return Similarity.load(self._core.similar_path, self._core.corpus.generation)
 
     def _build_similarity(self) -> Similarity:
         """Build the model and cache it beside the corpus (best effort: a cache is never precious)."""
         from store.annotations.atomic import atomic_write_stream
         from store.discovery.similar import Similarity
 
-        sim = Similarity(self._lib.index)
+        sim = Similarity(self._core.index)
         try:
-            atomic_write_stream(self._lib.similar_path, lambda handle: sim.save(handle, self._lib.corpus.generation))
+            atomic_write_stream(self._core.similar_path, lambda handle: sim.save(handle, self._core.corpus.generation))
         except OSError:
             pass
         return sim
@@ -118,7 +100,7 @@ class Discovery:
     def similarity_cache_fresh(self) -> bool:
         """Whether a model for this corpus is cached on disk (cheap: the arrays are not read)."""
         from store.discovery.similar import Similarity
-        return Similarity.cache_matches(self._lib.similar_path, self._lib.corpus.generation)
+        return Similarity.cache_matches(self._core.similar_path, self._core.corpus.generation)
 
     def load_similarity_cache(self) -> bool:
         """Take the model from its cache if the cache matches the corpus; True when it did."""
@@ -146,9 +128,9 @@ class Discovery:
 
     def similar(self, key: str, limit: int = 10) -> list[tuple[Paper, float]]:
         """Papers most like the given one, best first."""
-        idx = self._lib.corpus.index_of(self._lib.paper(key).id)
+        idx = self._core.corpus.index_of(self._core.paper(key).id)
         assert idx is not None  # the id of a paper of the corpus
-        return [(self._lib.corpus.papers[i], s) for i, s in self.similarity.similar(idx, limit)]
+        return [(self._core.corpus.papers[i], s) for i, s in self.similarity.similar(idx, limit)]
 
     def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]:
         """Unread papers ranked by what the user tagged ``tag`` (or starred / put in to-read).
@@ -161,8 +143,8 @@ class Discovery:
         from store.discovery.recommend import blended_scores, closest_marked, star_weight
         from store.discovery.similar import explain
 
-        index_of = self._lib.corpus.index_of
-        anns = self._lib.annotations  # one snapshot (a worker thread may run this while the UI triages)
+        index_of = self._core.corpus.index_of
+        anns = self._core.annotations  # one snapshot (a worker thread may run this while the UI triages)
         if tag:
             tag = normalize_tag(tag)
             marked = {index_of(pid): star_weight(a.star, a.status) for pid, a in anns.items() if tag in a.tags}
@@ -179,22 +161,22 @@ class Discovery:
         skipped = np.array(sorted(i for i in (index_of(pid) for pid, a in anns.items() if a.status == "skipped")
                                   if i is not None and i not in marked), dtype=np.int64)
         rng = np.random.default_rng(0)
-        others = np.setdiff1d(np.arange(len(self._lib.corpus)), pos)
+        others = np.setdiff1d(np.arange(len(self._core.corpus)), pos)
         sample = rng.choice(others, size=min(len(others), max(200, 10 * len(pos))), replace=False) if len(others) else others
         sim = self.similarity
         scores, w = blended_scores(sim.matrix, sim.latent, pos, weights, skipped, sample)
         exclude = set(pos.tolist())
         candidates = [i for i in np.argsort(-scores) if int(i) not in exclude and (
-                      anns.get(self._lib.corpus.papers[int(i)].id) is None
-                      or anns[self._lib.corpus.papers[int(i)].id].status == "unread")]
+                      anns.get(self._core.corpus.papers[int(i)].id) is None
+                      or anns[self._core.corpus.papers[int(i)].id].status == "unread")]
         out = []
         for n, i in enumerate(candidates[:limit]):
             if n >= EXPLAINED and limit > EXPLAINED:  # an ordering of the whole library: the head explained
-                out.append(Recommendation(self._lib.corpus.papers[int(i)], float(scores[i]), [], []))
+                out.append(Recommendation(self._core.corpus.papers[int(i)], float(scores[i]), [], []))
                 continue
-            like = [self._lib.corpus.papers[j].id for j in closest_marked(sim.matrix, sim.latent, int(i), pos)]
-            out.append(Recommendation(self._lib.corpus.papers[int(i)], float(scores[i]),
-                                      explain(sim.matrix, w, int(i), self._lib.index.vocab), like))
+            like = [self._core.corpus.papers[j].id for j in closest_marked(sim.matrix, sim.latent, int(i), pos)]
+            out.append(Recommendation(self._core.corpus.papers[int(i)], float(scores[i]),
+                                      explain(sim.matrix, w, int(i), self._core.index.vocab), like))
         # Explained in the reader while the list is this recommendation's (a long list: the first
         # EXPLAINED only, as terms and neighbours cost a sparse row each).
         self.last_recommendations = {r.paper.id: r for r in out[:EXPLAINED]}
@@ -202,9 +184,9 @@ class Discovery:
 
     def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
         """A topic number per paper and a label per topic (spherical k-means on the latent vectors)."""
-        if k is not None and not 2 <= k <= max(2, len(self._lib.corpus)):
+        if k is not None and not 2 <= k <= max(2, len(self._core.corpus)):
             raise PapersiftError(f"the number of topics must be between 2 and the number of papers "
-                                 f"({len(self._lib.corpus):,}); got {k}")
+                                 f"({len(self._core.corpus):,}); got {k}")
         topics = self._topics
         if topics is None or k is not None:
             # The topic browser, the dashboard and a topic: search each ask from a worker of their own
@@ -214,12 +196,12 @@ class Discovery:
                 if topics is None or k is not None:
                     from store.discovery.similar import kmeans, topic_labels
                     sim = self.similarity
-                    n_topics = k or max(2, min(50, int(round(np.sqrt(len(self._lib.corpus) / 2)))))
+                    n_topics = k or max(2, min(50, int(round(np.sqrt(len(self._core.corpus) / 2)))))
                     vectors = sim.latent if sim.latent is not None else sim.matrix.toarray()
                     labels = kmeans(vectors, n_topics)
-                    papers = self._lib.corpus.papers
+                    papers = self._core.corpus.papers
                     topics = self._topics = (labels, topic_labels(
-                        sim.matrix, labels, self._lib.index.vocab,
+                        sim.matrix, labels, self._core.index.vocab,
                         texts=lambda rows: [papers.fields(int(i), ("abstract",))[0] for i in rows]))
         return topics
 
@@ -230,7 +212,7 @@ class Discovery:
         """
         labels, names = self.topics(k)
         counts = np.bincount(labels, minlength=max(names) + 1 if names else 0)
-        triaged = np.bincount(labels[self._lib.triaged_mask()], minlength=len(counts))
+        triaged = np.bincount(labels[self._counts.triaged_mask()], minlength=len(counts))
         rows: list[dict[str, Any]]
         rows = [{"topic": int(t), "label": name, "papers": int(counts[t]), "triaged": int(triaged[t])}
                 for t, name in names.items()]

@@ -1,15 +1,15 @@
 """Library search: queries with filters, rankings, orderings and sorts — a part of the Library.
 
-:class:`LibrarySearch` reads the Library's corpus, annotations and index through the
-:class:`SearchHost` protocol, and owns the tables its filters and phrases build.
+:class:`LibrarySearch` reads the corpus, annotations and index of a
+:class:`~store.library.core.LibraryCore`, asks :class:`~store.library.discovery.Discovery` for the
+similar:, rec: and topic: filters, and owns the tables its filters and phrases build.
 """
 
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 import random
-from typing import TYPE_CHECKING, Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Callable, Mapping
 
 import numpy as np
 
@@ -25,11 +25,8 @@ from store.search.vocab import content_words
 from store.text import search_tokens
 
 if TYPE_CHECKING:
-    from store.corpus import Corpus
-    from store.models import Paper
-    from store.discovery.similar import Similarity
-    from store.library_discovery import Recommendation
-    from store.search.index import SearchIndex
+    from store.library.core import LibraryCore
+    from store.library.discovery import Discovery
 
 SORTS = ("import", "status", "star", "random", "recommended")
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
@@ -42,28 +39,6 @@ def _narrow(mask: np.ndarray, wanted: list[str], unwanted: list[str], matching: 
         mask &= ~matching(part)
 
 
-class SearchHost(Protocol):
-    """What :class:`LibrarySearch` reads of the library it serves."""
-
-    folder: Path
-    corpus: Corpus
-
-    @property
-    def annotations(self) -> Mapping[str, Annotation]: ...
-
-    @property
-    def index(self) -> SearchIndex: ...
-
-    def paper(self, key: str) -> Paper: ...
-
-    def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]: ...
-
-    def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]: ...
-
-    @property
-    def similarity(self) -> Similarity: ...
-
-
 class LibrarySearch:
     """search(), filters and sort orders: the part of :class:`~store.library.Library` that finds papers.
 
@@ -71,10 +46,11 @@ class LibrarySearch:
     (:class:`~store.search.phrasetext.PhraseSearch`); the Library drops them (:meth:`invalidate`)
     when its corpus changes."""
 
-    def __init__(self, library: SearchHost) -> None:
-        self._lib = library
+    def __init__(self, core: LibraryCore, discovery: Discovery) -> None:
+        self._core = core
+        self._discovery = discovery  # (the similar:, rec: and topic: filters)
         self._tables_lock = threading.Lock()
-        self.phrases = PhraseSearch(library)  # "phrase" filters (and the folded texts they keep)
+        self.phrases = PhraseSearch(core)  # "phrase" filters (and the folded texts they keep)
         self._label_index: dict[str, tuple[list[str], list[np.ndarray]]] = {}  # author:, kw:, file: filters
         self._venue_index: tuple[list[str], np.ndarray, np.ndarray] | None = None  # venue: and year: filters
         self._shuffle_seed = random.randrange(1 << 30)
@@ -105,9 +81,9 @@ class LibrarySearch:
     def _label_table(self, field: str) -> tuple[list[str], list[np.ndarray]]:
         """:meth:`_labels` of ``"authors"`` or ``"keywords"``, built from every paper."""
         papers_of: dict[str, list[int]] = {}
-        columns = self._lib.corpus.papers.column(field)
+        columns = self._core.corpus.papers.column(field)
         if field == "keywords":  # kw: finds the area too
-            columns = [[*ks, area] if area else ks for ks, area in zip(columns, self._lib.corpus.papers.column("area"))]
+            columns = [[*ks, area] if area else ks for ks, area in zip(columns, self._core.corpus.papers.column("area"))]
         for i, values in enumerate(columns):
             for value in values:
                 folded = fold_name(value)
@@ -131,9 +107,9 @@ class LibrarySearch:
         found in the corpus file's bytes, as stats finds them: no paper is parsed for them."""
         import orjson
         papers_of: dict[str, set[int]] = {}
-        for i, raw in self._lib.corpus.papers.scan(SOURCE_FILE):
+        for i, raw in self._core.corpus.papers.scan(SOURCE_FILE):
             papers_of.setdefault(orjson.loads(raw).casefold(), set()).add(i)
-        for i, paper in self._lib.corpus.papers.parsed_items():
+        for i, paper in self._core.corpus.papers.parsed_items():
             for source in paper.sources:
                 papers_of.setdefault(source.file.casefold(), set()).add(i)
         return list(papers_of), [np.fromiter(v, dtype=np.int64, count=len(v)) for v in papers_of.values()]
@@ -141,7 +117,7 @@ class LibrarySearch:
     def _by_label(self, field: str, part: str) -> np.ndarray:
         """A mask of the papers with a label of ``field`` (see :meth:`_labels`) containing ``part``."""
         labels, papers = self._labels(field)
-        hit = np.zeros(len(self._lib.corpus), dtype=bool)
+        hit = np.zeros(len(self._core.corpus), dtype=bool)
         for label, where in zip(labels, papers):
             if part in label:
                 hit[where] = True
@@ -156,9 +132,9 @@ class LibrarySearch:
                 table = self._venue_index
                 if table is None:
                     names: dict[str, int] = {}
-                    codes = np.full(len(self._lib.corpus), -1, dtype=np.int32)
-                    years = np.zeros(len(self._lib.corpus), dtype=np.int32)
-                    papers = self._lib.corpus.papers
+                    codes = np.full(len(self._core.corpus), -1, dtype=np.int32)
+                    years = np.zeros(len(self._core.corpus), dtype=np.int32)
+                    papers = self._core.corpus.papers
                     for i, (venue, year) in enumerate(zip(papers.column("venue"), papers.column("year"))):
                         if venue:
                             codes[i] = names.setdefault(venue.casefold(), len(names))
@@ -178,7 +154,7 @@ class LibrarySearch:
         is said in ``q.errors``."""
         if not q.has_filters:
             return None
-        mask = np.ones(len(self._lib.corpus), dtype=bool)
+        mask = np.ones(len(self._core.corpus), dtype=bool)
         for narrow in (self._by_annotation, self._by_topic, self._by_id, self._by_labels, self._by_venue_and_year,
                        self._by_phrases):
             narrow(q, anns, mask)
@@ -198,7 +174,7 @@ class LibrarySearch:
         # only at the annotated papers (few, next to a 30k-paper library).
         passing = np.full(len(mask), passes(Annotation("")))
         for pid, a in anns.items():
-            i = self._lib.corpus.index_of(pid)
+            i = self._core.corpus.index_of(pid)
             if i is not None:
                 passing[i] = passes(a)
         mask &= passing
@@ -206,7 +182,7 @@ class LibrarySearch:
     def _by_topic(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
         if not (q.topics or q.not_topics):
             return
-        labels, names = self._lib.topics()
+        labels, names = self._discovery.topics()
         unknown = sorted(t for t in q.topics | q.not_topics if t not in names)
         if unknown:
             q.errors.append(f"no topic {', '.join(map(str, unknown))} here: topics run 0-{max(names)} "
@@ -222,7 +198,7 @@ class LibrarySearch:
                 named = np.zeros(len(mask), dtype=bool)
                 for key in keys:
                     try:
-                        named[self._lib.corpus.index_of(self._lib.corpus.resolve(key).id)] = True
+                        named[self._core.corpus.index_of(self._core.corpus.resolve(key).id)] = True
                     except PapersiftError as exc:
                         q.errors.append(str(exc))
                 mask &= named if keep else ~named
@@ -266,7 +242,7 @@ class LibrarySearch:
     def _by_phrases(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
         if not (q.phrases or q.not_phrases):
             return
-        notes = {self._lib.corpus.index_of(pid): " ".join(a.note.casefold().split()) for pid, a in anns.items() if a.note}
+        notes = {self._core.corpus.index_of(pid): " ".join(a.note.casefold().split()) for pid, a in anns.items() if a.note}
         for phrase in q.phrases:
             mask &= self.phrases.mask(phrase, mask, notes)
         for phrase in q.not_phrases:
@@ -300,7 +276,7 @@ class LibrarySearch:
             key = (tuple(a.tags), a.note)
             hit = cache.get(pid)
             if hit is None or hit[0] != key:
-                hit = (key, self._lib.corpus.index_of(pid), set(search_tokens(" ".join(a.tags) + " " + a.note)))
+                hit = (key, self._core.corpus.index_of(pid), set(search_tokens(" ".join(a.tags) + " " + a.note)))
                 cache[pid] = hit
             texts.append((hit[1], hit[2]))
         return {word: (np.asarray(docs, dtype=np.int64), np.full(len(docs), ANNOTATION_WEIGHT, dtype=np.float32))
@@ -318,16 +294,16 @@ class LibrarySearch:
         full = 0
         # One snapshot of the annotations for the whole search: the app searches in a worker thread
         # while its UI thread triages, and a change installs a new mapping (never edits this one).
-        anns = self._lib.annotations
+        anns = self._core.annotations
         mask = self._filter_mask(q, anns)
-        n = len(self._lib.corpus)
+        n = len(self._core.corpus)
         if q.similar or q.recommend:
             order = self._ordering(q)
             if mask is not None:
                 order = order[mask[order]]
             matched = set()
         elif q.words:
-            ranking = self._lib.index.rank(q.words, mask, extra=self._annotation_matches(q.words, anns))
+            ranking = self._core.index.rank(q.words, mask, extra=self._annotation_matches(q.words, anns))
             order, matched, full = ranking.order, ranking.matched_terms, ranking.full
             # store.search.quick.weaker_kept's rule, in numpy (a one-letter query matches most of a 300k library)
             assert ranking.present is not None  # rank() sets it
@@ -347,20 +323,20 @@ class LibrarySearch:
         """Papers ordered by similarity to one paper, or by a recommendation model."""
         if q.similar:
             try:
-                doc = self._lib.corpus.index_of(self._lib.paper(q.similar).id)
+                doc = self._core.corpus.index_of(self._core.paper(q.similar).id)
             except PapersiftError as exc:
                 q.errors.append(str(exc))
                 return np.arange(0)
             assert doc is not None  # the id of a paper of the corpus
-            order = np.argsort(-self._lib.similarity.scores(doc))
+            order = np.argsort(-self._discovery.similarity.scores(doc))
             nearest: np.ndarray = order[order != doc][:200]
             return nearest
         try:
-            recs = self._lib.recommend(None if q.recommend == "stars" else q.recommend, limit=len(self._lib.corpus))
+            recs = self._discovery.recommend(None if q.recommend == "stars" else q.recommend, limit=len(self._core.corpus))
         except PapersiftError as exc:
             q.errors.append(str(exc))
             return np.arange(0)
-        return np.array([self._lib.corpus.index_of(r.paper.id) for r in recs], dtype=np.int64)
+        return np.array([self._core.corpus.index_of(r.paper.id) for r in recs], dtype=np.int64)
 
     def _sorted(self, order: np.ndarray, sort: str, anns: Mapping[str, Annotation]) -> np.ndarray:
         if sort == "import" or not len(order):
@@ -372,10 +348,10 @@ class LibrarySearch:
             ranked = self._ordering(Query(recommend="stars"))
             if not len(ranked):
                 return order
-            rank = np.full(len(self._lib.corpus), len(self._lib.corpus), dtype=np.int64)
+            rank = np.full(len(self._core.corpus), len(self._core.corpus), dtype=np.int64)
             rank[ranked] = np.arange(len(ranked))
             return order[np.argsort(rank[order], kind="stable")]
-        papers = self._lib.corpus.papers
+        papers = self._core.corpus.papers
         default = Annotation("")
         shown = [anns.get(papers[i].id, default) for i in order]
         if sort == "status":

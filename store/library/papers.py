@@ -15,12 +15,12 @@ from store.annotations.database import now_iso
 from store.corpus import Corpus
 from store.errors import PapersiftError
 from store.models import Annotation, Paper
-from store.removal import annotated_sample, replace_untouched_sample
+from store.library.removal import annotated_sample, replace_untouched_sample
 from store.text import counted
 
 if TYPE_CHECKING:
     from store.ingest.importer import ImportSummary
-    from store.library import Library
+    from store.library.core import LibraryCore
 
 SPLIT_ACTION = "split"
 SPLIT_OF = "split_of"  # the undo entry of a split names the paper its variants leave
@@ -29,8 +29,8 @@ SPLIT_OF = "split_of"  # the undo entry of a split names the paper its variants 
 class PaperChanges:
     """import_paths(), retitle(), dedup_report() and split() of a :class:`~store.library.Library`."""
 
-    def __init__(self, library: Library) -> None:
-        self._lib = library
+    def __init__(self, core: LibraryCore) -> None:
+        self._core = core
 
     # ------------------------------------------------------------------ import
     def import_paths(self, paths: Iterable[Path | str], progress: Callable[[int, int], None] | None = None,
@@ -39,7 +39,7 @@ class PaperChanges:
 
         Args:
             replace_sample: a person's import (the CLI's, the app's): into a library that holds only
-                the untouched bundled sample, it replaces the sample (see store.removal).
+                the untouched bundled sample, it replaces the sample (see store.library.removal).
 
         Raises:
             InputError: a file is unreadable or malformed (the library is untouched).
@@ -62,37 +62,37 @@ class PaperChanges:
         # build after it need none, and an app on this library waits for the lock to save a key
         # press (2,610 papers into 29,100: held 0.4 s instead of 6.7 s).
         with shared_pool():
-            self._lib.refresh_corpus()  # read without the lock: writers replace the file atomically
+            self._core.refresh_corpus()  # read without the lock: writers replace the file atomically
             if replace_sample and not all(locations.bundled_seeds_dir() in f.resolve().parents for f in files):
-                summary.replaced_sample = replace_untouched_sample(self._lib)  # your first import: your papers
-                summary.sample_kept = 0 if summary.replaced_sample else annotated_sample(self._lib)
-            prep = prepare_merge(self._lib.corpus, records)
-            with self._lib.lock.held():
-                self._lib.refresh_corpus()
+                summary.replaced_sample = replace_untouched_sample(self._core)  # your first import: your papers
+                summary.sample_kept = 0 if summary.replaced_sample else annotated_sample(self._core)
+            prep = prepare_merge(self._core.corpus, records)
+            with self._core.lock.held():
+                self._core.refresh_corpus()
                 # Merge in place (no copy of a 30k-paper corpus); if anything fails
                 # before the atomic save, reload the untouched file.
                 try:
-                    new_norms = merge_records(self._lib.corpus, records, summary, progress, prep)
+                    new_norms = merge_records(self._core.corpus, records, summary, progress, prep)
                     del records, prep  # the raw records (every abstract again) are not needed past here
                     release_free_memory()
-                    if summary.changed or not self._lib.corpus_path.exists():
-                        if self._lib.corpus_path.exists():
-                            backup_file(self._lib.corpus_path, "import")
-                        self._lib.corpus.save(self._lib.corpus_path)
+                    if summary.changed or not self._core.corpus_path.exists():
+                        if self._core.corpus_path.exists():
+                            backup_file(self._core.corpus_path, "import")
+                        self._core.corpus.save(self._core.corpus_path)
                 except BaseException:
-                    self._lib.corpus = Corpus.load(self._lib.corpus_path) if self._lib.corpus_path.exists() else Corpus()
-                    self._lib._invalidate_index()
+                    self._core.corpus = Corpus.load(self._core.corpus_path) if self._core.corpus_path.exists() else Corpus()
+                    self._core.invalidate()
                     raise
-        if summary.changed or self._lib._index is None:
-            self._lib._invalidate_index()
-            self._lib.build_index(new_norms)
+        if summary.changed or self._core._index is None:
+            self._core.invalidate()
+            self._core.build_index(new_norms)
         return summary
 
     @property
     def titles_outdated(self) -> bool:
         """True when the library's derived titles were made by older rules than this version's
         (``papersift retitle`` brings them up to date); never for a library whose titles were all read."""
-        corpus = self._lib.corpus
+        corpus = self._core.corpus
         return len(corpus) > 0 and corpus.title_rules < locations.TITLE_RULES and corpus.has_derived_titles()
 
     def retitle(self) -> tuple[int, int]:
@@ -108,14 +108,14 @@ class PaperChanges:
         from store.ingest.title_library import field_names, name_tokens, settle
         from store.ingest.titles import derive_titles
 
-        with self._lib.lock.held():
-            self._lib.refresh_corpus()
+        with self._core.lock.held():
+            self._core.refresh_corpus()
             changed = 0
             try:
-                papers = [p for p in self._lib.corpus if p.derived_title]
+                papers = [p for p in self._core.corpus if p.derived_title]
                 derived = len(papers)
-                fields = field_names(name_tokens(p.abstract) for p in self._lib.corpus) if papers else frozenset()
-                read = [p.title for p in self._lib.corpus if not p.derived_title]
+                fields = field_names(name_tokens(p.abstract) for p in self._core.corpus) if papers else frozenset()
+                read = [p.title for p in self._core.corpus if not p.derived_title]
                 pairs = [derive_titles(p.abstract) for p in papers]
                 titles = settle([p.abstract for p in papers], [t for t, _ in pairs], fields, read,
                                 nameless=[alternative for _, alternative in pairs])
@@ -123,19 +123,19 @@ class PaperChanges:
                     if title != paper.title:
                         paper.title = title
                         changed += 1
-                outdated = self._lib.corpus.title_rules < locations.TITLE_RULES
-                self._lib.corpus.title_rules = locations.TITLE_RULES
+                outdated = self._core.corpus.title_rules < locations.TITLE_RULES
+                self._core.corpus.title_rules = locations.TITLE_RULES
                 if changed:
-                    backup_file(self._lib.corpus_path, "retitle")
+                    backup_file(self._core.corpus_path, "retitle")
                 if changed or outdated:  # (unchanged titles: the header alone says they are current)
-                    self._lib.corpus.save(self._lib.corpus_path)
+                    self._core.corpus.save(self._core.corpus_path)
             except BaseException:
-                self._lib.corpus = Corpus.load(self._lib.corpus_path)  # the file is untouched: drop the edits
-                self._lib._invalidate_index()
+                self._core.corpus = Corpus.load(self._core.corpus_path)  # the file is untouched: drop the edits
+                self._core.invalidate()
                 raise
         if changed or outdated:  # after the lock, as an import does (a save is a new generation,
-            self._lib._invalidate_index()  # which the index cache on disk must record)
-            self._lib.build_index()
+            self._core.invalidate()  # which the index cache on disk must record)
+            self._core.build_index()
         return changed, derived
 
     # ------------------------------------------------------------------- dedup
@@ -144,7 +144,7 @@ class PaperChanges:
         return [
             {"paper": p.id, "title": p.title, "variant": v.id, "similarity": v.similarity,
              "sources": [s.to_record() for s in v.sources]}
-            for p in self._lib.corpus for v in p.variants
+            for p in self._core.corpus for v in p.variants
         ]
 
     def split(self, key: str) -> list[Paper]:
@@ -157,15 +157,15 @@ class PaperChanges:
         """
         from store.ingest.importer import split_variants
 
-        with self._lib.lock.held():
-            self._lib.refresh()
-            self._lib.refresh_corpus()
-            work = copy.deepcopy(self._lib.corpus)
+        with self._core.lock.held():
+            self._core.refresh()
+            self._core.refresh_corpus()
+            work = copy.deepcopy(self._core.corpus)
             parent = work.resolve(key)
             new = split_variants(work, key if key in {v.id for v in parent.variants} else parent.id)
             if not new:
                 raise PapersiftError(f"{parent.id} has no near-duplicate variants to split")
-            ann = self._lib.annotations.get(parent.id)
+            ann = self._core.annotations.get(parent.id)
             clones: dict[str, Annotation] = {}
             if ann:
                 stamp = now_iso()
@@ -176,12 +176,12 @@ class PaperChanges:
                     clone.updated = stamp
                     clone.created = clone.created or stamp
                     clones[paper.id] = clone
-                self._lib.store.apply(clones, SPLIT_ACTION, f"copy annotation to {counted(len(clones), 'split paper')}",
+                self._core.store.apply(clones, SPLIT_ACTION, f"copy annotation to {counted(len(clones), 'split paper')}",
                                       extra={SPLIT_OF: parent.id})
-            backup_file(self._lib.corpus_path, SPLIT_ACTION)
-            work.save(self._lib.corpus_path)
-            self._lib.corpus = work
-            self._lib._invalidate_index()
-            self._lib._install(clones)
-        self._lib.build_index()  # after the lock, as an import does
+            backup_file(self._core.corpus_path, SPLIT_ACTION)
+            work.save(self._core.corpus_path)
+            self._core.corpus = work
+            self._core.invalidate()
+            self._core.install(clones)
+        self._core.build_index()  # after the lock, as an import does
         return new

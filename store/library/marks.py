@@ -1,5 +1,5 @@
 """The triage marks a person makes: status, stars, tags and notes. Each change goes through the
-Library's one durable write (``Library._change``: journaled, one undo entry, a backup before a bulk
+Library's one durable write (``LibraryCore.change``: journaled, one undo entry, a backup before a bulk
 change); the Library offers these as its own methods.
 """
 
@@ -13,15 +13,15 @@ from store.choices import MAX_STAR, STATUSES
 from store.models import Annotation, normalize_tag, note_problem, tag_problem
 
 if TYPE_CHECKING:
-    from store.library import Library
+    from store.library.core import LibraryCore
 
 
 class Marks:
     """set_status(), set_star(), bump_star(), add_tags(), remove_tags(), set_note(), rename_tag() and
     merge_tags() of a :class:`~store.library.Library`."""
 
-    def __init__(self, library: Library) -> None:
-        self._lib = library
+    def __init__(self, core: LibraryCore) -> None:
+        self._core = core
 
     def set_status(self, paper_ids: Iterable[str], status: str) -> int:
         if status not in STATUSES:
@@ -29,7 +29,7 @@ class Marks:
 
         def fn(a: Annotation) -> None:
             a.status = status
-        return self._lib._change(paper_ids, fn, "status", f"status {status}")
+        return self._core.change(paper_ids, fn, "status", f"status {status}")
 
     def set_star(self, paper_ids: Iterable[str], star: int) -> int:
         if not 0 <= star <= MAX_STAR:
@@ -37,12 +37,12 @@ class Marks:
 
         def fn(a: Annotation) -> None:
             a.star = star
-        return self._lib._change(paper_ids, fn, "star", f"star {star}")
+        return self._core.change(paper_ids, fn, "star", f"star {star}")
 
     def bump_star(self, paper_ids: Iterable[str], delta: int) -> int:
         def fn(a: Annotation) -> None:
             a.star = max(0, min(MAX_STAR, a.star + delta))
-        return self._lib._change(paper_ids, fn, "star", "star +1" if delta > 0 else "star -1")
+        return self._core.change(paper_ids, fn, "star", "star +1" if delta > 0 else "star -1")
 
     def add_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> int:
         clean = list(dict.fromkeys(t for t in (normalize_tag(t) for t in tags) if t))
@@ -54,14 +54,14 @@ class Marks:
             for t in clean:
                 if t not in a.tags:
                     a.tags.append(t)
-        return self._lib._change(paper_ids, fn, "tag", f"tag +{', +'.join(clean)}")
+        return self._core.change(paper_ids, fn, "tag", f"tag +{', +'.join(clean)}")
 
     def remove_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> int:
         clean = {normalize_tag(t) for t in tags}
 
         def fn(a: Annotation) -> None:
             a.tags = [t for t in a.tags if t not in clean]
-        return self._lib._change(paper_ids, fn, "untag", f"tag -{', -'.join(sorted(clean))}")
+        return self._core.change(paper_ids, fn, "untag", f"tag -{', -'.join(sorted(clean))}")
 
     def set_note(self, paper_id: str, note: str) -> int:
         if problem := note_problem(note.rstrip()):
@@ -69,11 +69,11 @@ class Marks:
 
         def fn(a: Annotation) -> None:
             a.note = note.rstrip()
-        return self._lib._change([paper_id], fn, "note", "note")
+        return self._core.change([paper_id], fn, "note", "note")
 
     def rename_tag(self, old: str, new: str) -> int:
         """Rename (or, if ``new`` exists, merge into it) a tag across the library: one change, one undo."""
-        return self._lib.merge_tags([old], new, action="rename-tag")
+        return self.merge_tags([old], new, action="rename-tag")
 
     def merge_tags(self, sources: Iterable[str], target: str, action: str = "merge-tags") -> int:
         """Make every paper tagged with any of ``sources`` tagged ``target`` instead, across the
@@ -86,13 +86,13 @@ class Marks:
         olds = [t for t in dict.fromkeys(normalize_tag(s) for s in sources) if t and t != new_t]
         if not olds:
             raise PapersiftError(f"nothing to merge: name tags other than #{new_t}")
-        pids = [pid for pid, a in self._lib.annotations.items() if any(t in a.tags for t in olds)]
+        pids = [pid for pid, a in self._core.annotations.items() if any(t in a.tags for t in olds)]
         if not pids:
             raise PapersiftError(f"no paper has the tag {' or '.join(repr(t) for t in olds)}")
-        self._lib.store.compact()  # a backup of annotations.json must hold the journal too
-        backup_file(self._lib.annotations_path, action)
+        self._core.store.compact()  # a backup of annotations.json must hold the journal too
+        backup_file(self._core.annotations_path, action)
 
         def fn(a: Annotation) -> None:
             a.tags = list(dict.fromkeys(new_t if t in olds else t for t in a.tags))
         verb = "rename tag" if action == "rename-tag" else "merge tags"
-        return self._lib._change(pids, fn, action, f"{verb} {', '.join(olds)} -> {new_t}")
+        return self._core.change(pids, fn, action, f"{verb} {', '.join(olds)} -> {new_t}")

@@ -1,0 +1,190 @@
+"""The Library: one object that owns the corpus, the annotations and the search index.
+
+Open it at a folder (never at import time). Everything the CLI, the TUI, the exporters and the
+benchmarks do to a library goes through this class. Writes take the library's cross-process lock
+and are durable before the method returns.
+
+The package's layout: :mod:`.core` holds the state (paths, lock, corpus, annotations, index) and
+the operations every part shares; each part takes that core and does one job; this facade builds
+the parts, passing each what it uses, and writes out each of their methods as one call.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+import numpy as np
+
+from store import locations
+from store.choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
+from store.errors import PapersiftError
+from store.library.core import BULK_BACKUP_THRESHOLD, LibraryCore  # noqa: F401 (re-exported)
+from store.library.discovery import Discovery
+from store.library.marks import Marks
+from store.library.papers import PaperChanges
+from store.library.removal import redo_corpus, remove_papers
+from store.library.search import SORTS, LibrarySearch  # noqa: F401 (re-exported)
+from store.library.stats import LibraryStats
+from store.models import (Annotation, Paper, normalize_tag, note_problem,  # noqa: F401 (re-exported)
+                          tag_problem)
+from store.search.query import Query
+from store.search.result import SearchResult
+from store.text import counted
+
+if TYPE_CHECKING:
+    from store.discovery.similar import Similarity
+    from store.ingest.importer import ImportSummary
+    from store.library.discovery import Recommendation
+
+
+class Library(LibraryCore):
+    """A library folder: its state (:class:`~store.library.core.LibraryCore`, the one base class)
+    and the parts that work on it. Each method a part does is written out below as one call to
+    that part, so "go to definition" and the type checker land on the code that runs."""
+
+    def __init__(self, folder: Path | str) -> None:
+        super().__init__(folder)
+        self.counts = LibraryStats(self)  # what stats and the dashboard count
+        self.discovery = Discovery(self, self.counts)  # more like this, recommendations, topics (their model)
+        # The search tables built on first use (phrase texts, filter tables) are built by one thread at a
+        # time: the app searches in a worker per keystroke, and a superseded worker runs on to the end.
+        self.finder = LibrarySearch(self, self.discovery)  # search, filters, sort orders (and their tables)
+        self.papers = PaperChanges(self)  # imports, retitling, near-duplicate merges
+        self.marks = Marks(self)  # status, stars, tags and notes, each change one history entry
+        self.on_invalidate(self.discovery.invalidate)
+        self.on_invalidate(self.finder.invalidate)
+
+    # ----------------------------------------------------------------- opening
+    @classmethod
+    def open(cls, folder: Path | str | None = None, seed_if_new: bool = True) -> "Library":
+        """Open (creating if needed) a library; a brand-new one gets the bundled seeds.
+
+        Args:
+            folder: library folder; default from ``--library``/``PAPERSIFT_LIBRARY``/platformdirs.
+            seed_if_new: import the bundled NeurIPS sample dumps into a library
+                that has never had a corpus.
+        """
+        lib = cls(locations.library_dir(folder))
+        if seed_if_new and not lib.corpus_path.exists():
+            seeds = locations.bundled_seeds_dir()
+            if seeds.is_dir():
+                lib.import_paths([seeds])
+        return lib
+
+    # ---------------------------------------------- the papers changing (store.library.papers)
+    def import_paths(self, paths: Iterable[Path | str], progress: Callable[[int, int], None] | None = None,
+                     replace_sample: bool = False) -> ImportSummary:
+        return self.papers.import_paths(paths, progress, replace_sample)
+    @property
+    def titles_outdated(self) -> bool:
+        return self.papers.titles_outdated
+    def retitle(self) -> tuple[int, int]:
+        return self.papers.retitle()
+    def dedup_report(self) -> list[dict[str, Any]]:
+        return self.papers.dedup_report()
+    def split(self, key: str) -> list[Paper]:
+        return self.papers.split(key)
+
+
+    # --------------------------------------------------------- search (store.library.search)
+    def search(self, text: str = "", sort: str = "import", limit: int | None = None) -> SearchResult:
+        return self.finder.search(text, sort, limit)
+    def filter_tables_ready(self, q: Query) -> bool:
+        return self.finder.filter_tables_ready(q)
+
+
+    # ------------------- more like this, recommendations, topics (store.library.discovery)
+    @property
+    def similarity(self) -> Similarity:
+        return self.discovery.similarity
+    @property
+    def similarity_ready(self) -> bool:
+        return self.discovery.similarity_ready
+    @property
+    def last_recommendations(self) -> dict[str, Recommendation]:
+        return self.discovery.last_recommendations
+    def build_similarity_elsewhere(self, run: Callable[[], object]) -> None:
+        self.discovery.build_similarity_elsewhere(run)
+    def similarity_cache_fresh(self) -> bool:
+        return self.discovery.similarity_cache_fresh()
+    def load_similarity_cache(self) -> bool:
+        return self.discovery.load_similarity_cache()
+    def prepare_similarity_cache(self) -> bool:
+        return self.discovery.prepare_similarity_cache()
+    def similar(self, key: str, limit: int = 10) -> list[tuple[Paper, float]]:
+        return self.discovery.similar(key, limit)
+    def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]:
+        return self.discovery.recommend(tag, limit)
+    def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
+        return self.discovery.topics(k)
+    def topic_summary(self, k: int | None = None) -> list[dict[str, Any]]:
+        return self.discovery.topic_summary(k)
+
+
+    # ---------------------------------- marks: status, stars, tags, notes (store.library.marks)
+    def set_status(self, paper_ids: Iterable[str], status: str) -> int:
+        return self.marks.set_status(paper_ids, status)
+    def set_star(self, paper_ids: Iterable[str], star: int) -> int:
+        return self.marks.set_star(paper_ids, star)
+    def bump_star(self, paper_ids: Iterable[str], delta: int) -> int:
+        return self.marks.bump_star(paper_ids, delta)
+    def add_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> int:
+        return self.marks.add_tags(paper_ids, tags)
+    def remove_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> int:
+        return self.marks.remove_tags(paper_ids, tags)
+    def set_note(self, paper_id: str, note: str) -> int:
+        return self.marks.set_note(paper_id, note)
+    def rename_tag(self, old: str, new: str) -> int:
+        return self.marks.rename_tag(old, new)
+    def merge_tags(self, sources: Iterable[str], target: str, action: str = "merge-tags") -> int:
+        return self.marks.merge_tags(sources, target, action)
+
+
+    # ------------------------------------------------------------ counts (store.library.stats)
+    def stats(self) -> dict[str, Any]:  # (JSON-shaped: what `stats --format json` prints)
+        return self.counts.stats()
+    def triage_timeline(self, buckets: int = 30) -> tuple[list[int], str, str]:
+        return self.counts.triage_timeline(buckets)
+    def triaged_count(self) -> int:
+        return self.counts.triaged_count()
+    def triaged_mask(self) -> np.ndarray:
+        return self.counts.triaged_mask()
+
+    def pairs(self, query: str = "", ids: Iterable[str] | None = None) -> list[tuple[Paper, Annotation]]:
+        """(paper, annotation) for a query's results, or for the given ids, in list order."""
+        if ids is not None:
+            papers = [self.paper(i) for i in ids]
+        else:
+            result = self.search(query)
+            for err in result.errors:
+                raise PapersiftError(err)
+            papers = [self.corpus.papers[int(i)] for i in result.matches]  # the result set, not weaker matches
+        return [(p, self.annotation(p.id)) for p in papers]
+
+    def undo(self) -> str | None:
+        """Undo the newest change (persisted across restarts). Returns its label, or None."""
+        return self._history_step(self.store.undo)
+
+    def redo(self) -> str | None:
+        """Make again the change the newest undo reverted (until a new change is made). Returns its
+        label, or None."""
+        return self._history_step(self.store.redo)
+
+    def _history_step(self, step: Callable[[], dict[str, Any] | None]) -> str | None:
+        with self.lock.held():
+            self.refresh()
+            self.refresh_corpus()
+            entry = step()
+            if entry is None:
+                return None
+            self.annotations = self.store.load_all()
+            redo_corpus(self, entry, undone=step == self.store.undo)  # a removal's papers, back or out
+            return str(entry["label"])
+
+    def remove(self, ids: Iterable[str], label: str = "") -> int:
+        """Remove papers and their annotations: a backup first, one undo step (see store.library.removal)."""
+        ids = list(ids)
+        return remove_papers(self, ids, label or f"remove {counted(len(set(ids)), 'paper')}")
+
+    # ------------------------------------------------------------------- stats

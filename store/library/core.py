@@ -1,0 +1,245 @@
+"""The state every part of a library works on, and the few operations they share.
+
+:class:`LibraryCore` owns the folder's paths, its cross-process lock, the corpus, the
+annotations and the search index. The parts (:mod:`.marks`, :mod:`.papers`, :mod:`.search`,
+:mod:`.discovery`, :mod:`.stats`, :mod:`.removal`) take a core, never the
+:class:`~store.library.Library`, so no part can reach back into the facade: a part's changes go
+through :meth:`change`, :meth:`install` and :meth:`invalidate`, which are public here.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import Callable, Iterable
+
+from store import locations
+from store.annotations.atomic import PRIVATE_FOLDER, atomic_write_chunks, open_reading, refuse_links
+from store.annotations.backups import backup_file
+from store.annotations.database import AnnotationStore, now_iso
+from store.annotations.drafts import NoteDrafts
+from store.annotations.lock import LibraryLock
+from store.corpus import Corpus, file_signature, migrate_v1
+from store.errors import PapersiftError
+from store.models import Annotation, Paper
+from store.search import quick
+from store.search.index import SearchIndex
+from store.search.packfile import stamp_matches, stamped
+
+BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded by a backup
+
+
+class LibraryCore:
+    """A library folder's state: ``corpus.jsonl``, ``annotations.json``, the index cache, backups.
+
+    Every cache a part builds from this state is registered with :meth:`on_invalidate`, and
+    :meth:`invalidate` clears them all when the corpus changes."""
+
+    def __init__(self, folder: Path | str) -> None:
+        self.folder = Path(folder).expanduser()
+        locations.refuse_a_folder_of_other_files(self.folder)
+        try:
+            self.folder.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
+        except OSError as exc:  # a file of that name, a read-only place, ...
+            why = "a file, not a folder" if self.folder.is_file() else exc.strerror or str(exc)
+            raise PapersiftError(f"{self.folder}: cannot be used as a library folder ({why})") from None
+        refuse_links(self.folder, locations.LIBRARY_DATA)  # a shared folder's links never lead us out
+        self.corpus_path = self.folder / locations.CORPUS_FILE
+        self.annotations_path = self.folder / locations.ANNOTATIONS_FILE
+        self.index_path = self.folder / locations.INDEX_CACHE_FILE
+        self.similar_path = self.folder / locations.SIMILAR_CACHE_FILE
+        self.drafts = NoteDrafts(self.folder / locations.DRAFTS_FILE)
+        self.lock = LibraryLock(self.folder / locations.LOCK_FILE)
+        self._migrate_if_needed()
+        self.corpus = Corpus.load(self.corpus_path) if self.corpus_path.exists() else Corpus()
+        self.store = AnnotationStore(self.annotations_path)
+        # Replaced whole on every change, never edited in place (see install): worker threads read it.
+        self.annotations: dict[str, Annotation] = self.store.load_all()
+        self._index: SearchIndex | None = None
+        self._index_lock = threading.Lock()
+        self._invalidators: list[Callable[[], None]] = []
+
+    def _migrate_if_needed(self) -> None:
+        """A version-1 library (corpus.json) is converted once, with the old file kept in backups/."""
+        old = self.folder / locations.CORPUS_FILE_V1
+        if old.exists() and not self.corpus_path.exists():
+            with self.lock.held():
+                if old.exists() and not self.corpus_path.exists():
+                    backup_file(old, "migrate-v1")
+                    migrate_v1(old, self.corpus_path)
+                    old.unlink()
+
+    @property
+    def name(self) -> str:
+        return self.folder.name
+
+    def __len__(self) -> int:
+        return len(self.corpus)
+
+    @property
+    def index(self) -> SearchIndex:
+        """The search index: from the on-disk cache when it matches the corpus, else built."""
+        index = self._index
+        if index is None:
+            # Searches run in a worker per keystroke (a "phrase" always does): the first two keys of a
+            # fresh session would each read the whole index (at 300k papers ~300 MB, twice).
+            with self._index_lock:
+                index = self._index
+                if index is None:
+                    index = self._index = self._load_index_cache() or self.build_index()
+        return index
+
+    def _load_index_cache(self) -> SearchIndex | None:
+        try:
+            with open_reading(self.index_path) as fh:  # (a link is no cache: refused, then replaced)
+                if not stamp_matches(fh, self.corpus.generation):
+                    return None
+                index = SearchIndex.load(fh)  # straight from the file: no second copy of ~30 MB
+        except OSError:
+            return None
+        if index is not None and index.n_docs != len(self.corpus):
+            return None
+        return index
+
+    def build_index(self, normalized: dict[str, str] | None = None) -> SearchIndex:
+        """Build the index and cache it on disk (best effort: a cache is never precious).
+
+        Args:
+            normalized: paper id -> normalized abstract already computed (by an import).
+        """
+        # Taken out of the dict: build() frees each text once it is tokenized (~400 MB at 300k).
+        papers = list(self.corpus)
+        norms = [normalized.pop(p.id, None) for p in papers] if normalized else None
+        # Keywords count as the title does: both say in a few words what the paper is about.
+        index = SearchIndex.build([(" ".join([p.title, *p.keywords]), p.abstract) for p in papers], norms)
+        self._index = index
+        try:
+            atomic_write_chunks(self.index_path, stamped(self.corpus.generation,
+                                                         index.dump_chunks(quick.display_sections(papers))))
+        except OSError:
+            pass
+        return index
+
+    # ------------------------------------------------------------- annotations
+    def paper(self, key: str) -> Paper:
+        """The paper for an id, alias or unambiguous id prefix."""
+        return self.corpus.resolve(key)
+
+    def annotation(self, paper_id: str) -> Annotation:
+        """The paper's annotation (a fresh default one if it has none)."""
+        ann = self.annotations.get(paper_id)
+        return copy.deepcopy(ann) if ann else Annotation(paper_id)
+
+    def corpus_changed_on_disk(self) -> bool:
+        """Whether the corpus file was written since this library read or wrote it (a stat)."""
+        return file_signature(self.corpus_path) != self.corpus.file_signature
+
+    def refresh_corpus(self) -> bool:
+        """Pick up papers another process wrote (an import, a split): True when the corpus was
+        reloaded. A stat when nothing changed, so the app can ask every few seconds."""
+        read = self.read_changed_corpus()
+        return read is not None and self.install_corpus(*read)
+
+    def read_changed_corpus(self) -> tuple[Corpus, tuple[int, int, int] | None] | None:
+        """The corpus file another process wrote, read but not installed, and the signature of
+        the file this library had then (None when it has not changed). It touches nothing of
+        this library, so the app runs it in a thread: at 300k papers the read takes ~1.3 s. No
+        lock is needed: writers replace the file atomically, and a file replaced during the
+        read shows as changed on the next look.
+
+        Raises:
+            CorruptFileError: the file on disk cannot be read.
+        """
+        if not self.corpus_changed_on_disk() or not self.corpus_path.exists():
+            return None
+        had = self.corpus.file_signature
+        return Corpus.load(self.corpus_path), had
+
+    def install_corpus(self, corpus: Corpus, had: tuple[int, int, int] | None) -> bool:
+        """Use a corpus from :meth:`read_changed_corpus`: True when its papers differ. Refused
+        (False) when this library wrote or read its corpus since that read began (``had`` is no
+        longer its file's signature): the next look reads the file again."""
+        if had != self.corpus.file_signature:
+            return False
+        if corpus.generation == self.corpus.generation:
+            self.corpus.file_signature = corpus.file_signature
+            return False
+        self.corpus = corpus
+        self.invalidate()
+        return True
+
+    def refresh(self) -> bool:
+        """Pick up annotations another process wrote. Returns True when something changed."""
+        if self.store.changed_on_disk():
+            self.annotations = self.store.load_all()
+            return True
+        return False
+
+    def take_problems(self) -> list[str]:
+        """Damage found in the annotations journal since last asked (each kept in backups/ and
+        said once): for the CLI's stderr and the app's notices."""
+        return self.store.storage.take_reports()
+
+    def change(self, paper_ids: Iterable[str], fn: Callable[[Annotation], None], action: str, label: str) -> int:
+        """Apply ``fn`` to each paper's annotation and store the changed ones durably."""
+        with self.lock.held():
+            self.refresh()
+            stamp = now_iso()
+            changes = {}
+            for pid in dict.fromkeys(paper_ids):
+                old = self.annotation(pid)
+                new = copy.deepcopy(old)
+                fn(new)
+                if new != old:
+                    new.stamp_changes(old, stamp)
+                    new.updated = stamp
+                    new.created = new.created or stamp
+                    changes[pid] = new
+            if not changes:
+                return 0
+            if len(changes) >= BULK_BACKUP_THRESHOLD:
+                self.store.compact()  # a backup of annotations.json must hold the journal too
+                backup_file(self.annotations_path, f"bulk-{action}")
+            self.store.apply(changes, action, label if len(changes) == 1 else f"{label} on {len(changes)} papers")
+            self.install(changes)
+            return len(changes)
+
+    def install(self, changes: dict[str, Annotation]) -> None:
+        """Make stored changes the library's annotations: a new mapping, never an edit of the one a
+        worker thread may be reading (copy on write: a search holds one snapshot throughout)."""
+        anns = dict(self.annotations)
+        for pid, new in changes.items():
+            if new.is_default():
+                anns.pop(pid, None)
+            else:
+                anns[pid] = copy.deepcopy(new)
+        self.annotations = anns
+
+    def replace_annotations(self, changes: dict[str, Annotation], action: str, label: str) -> int:
+        """Store exact annotations (timestamps as given), with a backup and one undo entry."""
+        if not changes:
+            return 0
+        with self.lock.held():
+            self.refresh()
+            self.store.compact()  # a backup of annotations.json must hold the journal too
+            backup_file(self.annotations_path, action)
+            self.store.apply(changes, action, label)
+            self.install(changes)
+        return len(changes)
+
+    def tag_counts(self) -> Counter[str]:
+        """Papers per tag."""
+        return Counter(t for a in self.annotations.values() for t in a.tags)
+
+    # ------------------------------------------------------------------ caches
+    def on_invalidate(self, clear: Callable[[], None]) -> None:
+        """Register a cache of a part's to clear whenever the corpus changes."""
+        self._invalidators.append(clear)
+
+    def invalidate(self) -> None:
+        """The corpus changed: drop the index and every registered cache (each rebuilt on use)."""
+        self._index = None
+        for clear in self._invalidators:
+            clear()
