@@ -1,5 +1,5 @@
 """The type checker CI runs (mypy, configured in pyproject.toml) fails a call to a member that
-does not exist: on the Library, on a part reaching its host beyond its Protocol, and on the
+does not exist: on the Library, on a part reaching past its core into the Library, and on the
 search part itself (the call that once made `m` crash)."""
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ class Part(LibrarySearch):
     def on_the_part(self) -> None:
         self.similarity.scores(0)
 
-    def beyond_the_protocol(self) -> None:
-        self._lib.remove(["x"])
+    def past_the_core(self) -> None:
+        self._core.remove(["x"])
 '''
 
 
@@ -41,4 +41,4 @@ def test_mypy_fails_calls_to_members_that_do_not_exist(tmp_path):
     said = proc.stdout
     assert '"Library" has no attribute "similarityy"' in said, said
     assert '"Part" has no attribute "similarity"' in said, said
-    assert '"SearchHost" has no attribute "remove"' in said, said
+    assert '"LibraryCore" has no attribute "remove"' in said, said
