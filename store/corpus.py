@@ -278,7 +278,7 @@ class Corpus:
         Raises:
             CorruptFileError: unparseable, truncated, foreign, or from a newer papersift.
         """
-        from store.annotations.journal import read_no_link
+        from store.annotations.nofollow import read_no_link
         signature = file_signature(path)  # before reading: a file replaced meanwhile shows as changed later
         data = read_no_link(path)  # (never through a link a shared folder holds)
         if data and not data.endswith(b"\n"):

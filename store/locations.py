@@ -120,3 +120,14 @@ def refuse_a_folder_of_other_files(folder: Path) -> None:
         raise PapersiftError(f"{folder} holds other files ({', '.join(sorted(others)[:3])}…) and no papersift "
                              f"library: a library is made only in a new or empty folder "
                              f"(for instance --library {folder / 'papersift-library'})")
+
+
+def require_library(folder: Path) -> None:
+    """Raise unless ``folder`` holds a library: a command that only reads or changes one never
+    makes one (only the app's first start and an import do)."""
+    from store.errors import PapersiftError
+    if folder.exists() and not folder.is_dir():
+        raise PapersiftError(f"{folder}: cannot be used as a library folder (a file, not a folder)")
+    if not holds_library(folder):
+        raise PapersiftError(f"no library in {folder}: `papersift` makes one on the bundled sample and opens it; "
+                             f"`papersift import FILE` makes one from your files (another folder: --library DIR)")

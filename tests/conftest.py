@@ -80,13 +80,14 @@ async def wait_workers(app, pilot=None, timeout: float = 30) -> None:
         await pilot.pause()
 
 
-def recording(real, calls: list, first_delay: float = 0.0):
-    """``real``, each call's arguments appended to ``calls``; the first call waits ``first_delay``
-    seconds before running, so that other threads ask while it runs (tests of built-once tables)."""
+def recording(real, calls: list, first_delay: float = 0.0, as_text=None):
+    """``real``, each call's arguments appended to ``calls`` (each through ``as_text`` if given:
+    a parsed Query as the text it came from); the first call waits ``first_delay`` seconds before
+    running, so that other threads ask while it runs (tests of built-once tables)."""
     import time
 
     def wrapper(*args, **kwargs):
-        calls.append(args)
+        calls.append(tuple(as_text(a) for a in args) if as_text else args)
         if first_delay and len(calls) == 1:
             time.sleep(first_delay)
         return real(*args, **kwargs)

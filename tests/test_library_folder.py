@@ -182,6 +182,7 @@ def test_a_cache_garbled_under_a_sound_header_is_rebuilt_not_believed(tmp_path, 
         raw[i] = rng.randrange(256)
     lib.index_path.write_bytes(bytes(raw))
     assert Library(lib.folder)._load_index_cache() is None  # not believed
+    assert "search index cache: damaged, not used" in run_cli("doctor", library=lib.folder).stdout
     proc = run_cli("list", "--query", "graph neural", "--format", "json", library=lib.folder, check=False)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr and proc.stdout == truth
     assert Library(lib.folder)._load_index_cache() is not None  # rebuilt by that search
@@ -245,3 +246,18 @@ def test_a_folder_holding_only_dot_files_is_not_empty(tmp_path):
     (home / ".bashrc").write_text("x")
     with pytest.raises(PapersiftError, match="holds other files"):
         Library.open(home)
+
+
+def test_a_link_in_backups_is_no_backup_and_repair_removes_only_the_link(tmp_path, victim):
+    lib = Library.open(tmp_path / "lib")
+    lib.set_status([p.id for p in lib.corpus.papers][:12], "read")  # a backup of annotations.json
+    lib.set_status([p.id for p in lib.corpus.papers][:12], "to-read")  # (now there is a file to back up)
+    link = lib.folder / "backups" / "annotations.json.20990101T000000Z.bulk-status.bak"
+    link.symlink_to(victim)
+    from store.annotations.backups import list_backups
+    assert link not in list_backups(lib.annotations_path)
+    report = run_doctor(lib.folder)
+    assert any("1 link in backups/" in p for p in report.problems)
+    before = victim.read_bytes()
+    repaired = run_doctor(lib.folder, repair=True)
+    assert repaired.healthy and not link.is_symlink() and victim.read_bytes() == before

@@ -55,7 +55,7 @@ def test_an_offset_stamp_is_read_as_its_instant(lib, tmp_path):
     assert pid not in changes or changes[pid].note == "mine"
 
 
-def test_a_stamp_far_ahead_counts_as_now_and_is_reported(lib, tmp_path):
+def test_a_stamp_far_ahead_counts_as_now_at_most_and_is_reported(lib, tmp_path):
     pid = lib.corpus.papers[0].id
     lib.set_note(pid, "mine")
     future = iso(datetime.now(timezone.utc) + timedelta(days=3650))
@@ -64,6 +64,23 @@ def test_a_stamp_far_ahead_counts_as_now_and_is_reported(lib, tmp_path):
     assert any("ahead of this machine's clock" in w for w in report.warnings)
     stored = datetime.fromisoformat(changes[pid].stamps["note"])
     assert stored < datetime.now(timezone.utc) + timedelta(minutes=1)  # it cannot block later changes
+
+
+def test_the_same_file_with_future_stamps_merged_again_does_not_beat_a_change_made_since(lib, tmp_path, run_cli):
+    """A far-future stamp counts as the time the file was written, not as each merge's now: the
+    star set here after the first merge stays when the unchanged file is merged again."""
+    import os
+    pid = lib.corpus.papers[0].id
+    path = tmp_path / "theirs.jsonl"
+    path.write_text(json.dumps(record(lib, pid, star=1, stamps={"star": "9999-12-31T23:59:59"})) + "\n")
+    an_hour_ago = datetime.now(timezone.utc).timestamp() - 3600
+    os.utime(path, (an_hour_ago, an_hour_ago))
+    first = run_cli("import-annotations", str(path), library=lib.folder)
+    assert "ahead of this machine's clock: counted as the time the file was written" in first.stdout + first.stderr
+    assert Library(lib.folder).annotation(pid).star == 1
+    run_cli("star", pid, "3", library=lib.folder)
+    run_cli("import-annotations", str(path), library=lib.folder)
+    assert Library(lib.folder).annotation(pid).star == 3  # mine, made after the file was written
 
 
 def test_naive_stamps_are_utc_with_a_warning():

@@ -159,9 +159,10 @@ def test_truncated_corpus_is_refused_and_doctor_restores_it(annotated, tmp_path)
     report = run_doctor(annotated.folder)
     assert report.problems and not report.repaired
     report = run_doctor(annotated.folder, repair=True)
-    assert any("restored" in r for r in report.repaired)
-    assert len(Library(annotated.folder)) == 35  # the backup taken before the last import
-    assert list(annotated.folder.glob("corpus.jsonl.damaged-*"))  # nothing deleted
+    assert any("rebuilt corpus.jsonl from" in r and "from the backup" in r for r in report.repaired)
+    assert len(Library(annotated.folder)) == 35  # the whole lines, and the backup's papers for the cut half
+    assert any("1 paper could not be recovered" in p for p in report.problems)  # the new one: said, not hidden
+    assert list((annotated.folder / "backups").glob("corpus.jsonl.*damaged-*"))  # nothing deleted
 
 
 def test_garbled_annotations_are_restored_from_backup(annotated):
@@ -431,7 +432,7 @@ async def test_a_note_that_cannot_be_saved_on_a_full_disk_is_never_lost(lib, tmp
     import store.annotations.atomic
     from textual.widgets import TextArea
     from tui.app import make_app
-    from tui.cli_commands import print_unsaved_notes
+    from tui.cli.library import print_unsaved_notes
     lib.set_star([lib.corpus.papers[5].id], 1)
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     pid = lib.corpus.papers[0].id

@@ -91,6 +91,31 @@ def test_a_removal_cut_between_its_two_writes_is_found_and_rolled_back(tmp_path,
     back = Library(lib.folder)
     assert all(back.annotation(i).tags == ["keep"] for i in ids) and back.annotation(ids[0]).note == "my thoughts"
     assert run_doctor(lib.folder).problems == []
+    back.remove_tags([ids[1]], ["keep"])  # a change of the user's after the repair is not found again
+    assert run_doctor(lib.folder).problems == [] and Library(lib.folder).annotation(ids[1]).tags == []
+
+
+def test_a_paper_annotated_again_after_a_cut_removal_gets_back_what_it_had(tmp_path, monkeypatch):
+    """The removal cut short, then the user stars one of its papers before any doctor: the repair
+    puts its status, tags and note back under the new star."""
+    import store.library.removal as removal
+    lib = Library.open(tmp_path / "lib")
+    ids = [p.id for p in lib.corpus.papers][:5]
+    lib.set_status(ids, "read")
+    lib.add_tags(ids, ["keep"])
+    monkeypatch.setattr(removal, "_save_without", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    try:
+        lib.remove(ids)
+    except KeyboardInterrupt:
+        pass
+    monkeypatch.undo()
+    Library(lib.folder).set_star([ids[0]], 3)
+    report = run_doctor(lib.folder, repair=True)
+    assert any("a removal was cut short: 5 papers" in p for p in report.problems) and report.healthy
+    back = Library(lib.folder)
+    assert (back.annotation(ids[0]).star, back.annotation(ids[0]).status, back.annotation(ids[0]).tags) == (3, "read", ["keep"])
+    assert all(back.annotation(i).status == "read" for i in ids)
+    assert run_doctor(lib.folder).problems == []
 
 
 def test_an_undo_of_a_removal_cut_between_its_two_writes_is_finished(tmp_path, monkeypatch):
@@ -116,3 +141,30 @@ def test_an_undo_of_a_removal_cut_between_its_two_writes_is_finished(tmp_path, m
     back = Library(lib.folder)
     assert len(back) == 35 and all(back.annotation(i).tags == ["keep"] for i in ids)
     assert run_doctor(lib.folder).problems == []
+
+
+def test_a_cut_corpus_keeps_its_whole_lines_and_counts_the_papers_no_backup_holds(tmp_path, run_cli):
+    """Papers imported after the newest backup, then the file cut: the repair keeps every whole
+    line (not the older backup alone), fills in from the backup what it can, and counts the rest."""
+    import json
+
+    from .surface import SLICE
+    lib = Library.open(tmp_path / "lib")  # the 35 sample papers
+    extra = tmp_path / "extra.jsonl"
+    extra.write_text("".join(line + "\n" for line in SLICE.read_text().splitlines()[:300]))
+    lib.import_paths([extra])  # backs the 35-paper corpus up first
+    total = len(lib)
+    starred = lib.corpus.papers[-100].id
+    lib.set_star([starred], 3)
+    raw = lib.corpus_path.read_bytes()
+    lines = raw.split(b"\n")
+    lib.corpus_path.write_bytes(raw[: len(raw) - 20_000])  # the last papers cut, one mid-line
+    cut_ids = {json.loads(l)["id"] for l in lines[1:] if l and l not in raw[: len(raw) - 20_000].split(b"\n")}
+    assert cut_ids
+    proc = run_cli("doctor", "--repair", library=lib.folder, check=False)
+    back = Library(lib.folder)
+    assert len(back) == total - len(cut_ids)  # every whole line kept (the cut ones came after the backup)
+    assert back.annotation(starred).star == 3 and back.corpus.index_of(starred) is not None
+    assert proc.returncode == 1 and f"{len(cut_ids)} papers could not be recovered" in proc.stdout
+    assert "rebuilt corpus.jsonl from" in proc.stdout
+    assert list((lib.folder / "backups").glob("corpus.jsonl.*damaged-*"))

@@ -126,7 +126,7 @@ def test_a_fixed_token_and_a_public_host_warn_and_still_guard(tmp_path):
                                   "abcdefghijklmnopqrstuvwxyzabcdefgh"])
 def test_a_weak_token_is_refused_with_the_rule(run_cli, weak):
     proc = run_cli("serve", "--token", weak, check=False)
-    assert proc.returncode == 1 and "needs at least 128 bits" in proc.stderr and "token_urlsafe" in proc.stderr
+    assert proc.returncode == 1 and "needs at least 128 bits" in proc.stderr and "token_urlsafe(32)" in proc.stderr
 
 
 def test_the_secret_from_a_file_or_the_environment_never_reaches_argv_or_the_log(tmp_path):

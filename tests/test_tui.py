@@ -628,7 +628,8 @@ async def test_a_phrase_in_a_big_library_is_searched_once_typing_settles(lib, ma
     from store.search.query import parse_query
     searched = []
     real = lib.search
-    monkeypatch.setattr(lib, "search", recording(real, searched))
+    monkeypatch.setattr(lib, "search", recording(lambda q, **kw: real(q, **kw), searched,
+                                                 as_text=lambda q: getattr(q, "text", q)))
     app = make(lib)
     async with app.run_test() as pilot:
         results = await type_search(app, pilot, '"learning')
@@ -1237,7 +1238,7 @@ async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, 
         # a search slower than the inline budget goes to a worker, with the same result
         calls = []
         original = MainScreen.run_search
-        monkeypatch.setattr(MainScreen, "run_search", lambda self, q: (calls.append(q), original(self, q)))
+        monkeypatch.setattr(MainScreen, "run_search", lambda self, text, q: (calls.append(text), original(self, text, q)))
         main._search_seconds = 1.0
         main.query_one("#search").value = "voice identiy"
         await settle(pilot)

@@ -12,7 +12,7 @@ from .keymap import REGISTRY
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
-    from .app import PapersiftApp
+    from .host import PaletteHost
 
 PALETTE_CONTEXTS = ("app", "main", "list")
 # Moving the cursor one row or page is what the keys are for, not a command to look up.
@@ -26,11 +26,11 @@ class ActionsProvider(Provider):
         for action_id, info in REGISTRY.items():
             ctx, _, action = action_id.partition(".")
             if ctx in PALETTE_CONTEXTS and action_id not in NOT_IN_PALETTE:
-                keys = cast("PapersiftApp", self.app).current_keymap().get(action_id, "")
+                keys = cast("PaletteHost", self.app).current_keymap().get(action_id, "")
                 yield info.description, action, ctx, keys
 
     async def _run(self, action: str, ctx: str) -> None:
-        screen = cast("PapersiftApp", self.app).main_screen
+        screen = cast("PaletteHost", self.app).main_screen
         target: DOMNode
         if ctx == "app":
             target = self.app

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable, Iterable
 
 from store.errors import LinkRefusedError, WriteFailedError
+from store.annotations.nofollow import open_no_link
 
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 PRIVATE_FILE = 0o600
@@ -72,7 +73,6 @@ def open_reading(path: Path | str) -> io.BufferedReader:
         LinkRefusedError: ``path`` is a symbolic link.
         OSError: as ``open`` (a missing file: FileNotFoundError).
     """
-    from store.annotations.journal import open_no_link
     try:
         return open_no_link(path)
     except OSError as exc:

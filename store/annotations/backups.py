@@ -60,9 +60,9 @@ def damaged_copies(path: Path) -> list[Path]:
 
 
 def list_backups(path: Path) -> list[Path]:
-    """Backups of ``path``, newest first."""
+    """Backups of ``path``, newest first (a link among them is none: it is never read or counted)."""
     folder = path.parent / BACKUP_DIR
     if folder.is_symlink() or not folder.is_dir():  # (a link out of the library is not walked)
         return []
     # (the time first: "annotations.json.journal.<time>…" is the journal's, not the snapshot's)
-    return sorted(folder.glob(f"{path.name}.[0-9]*.bak"), reverse=True)
+    return sorted((b for b in folder.glob(f"{path.name}.[0-9]*.bak") if not b.is_symlink()), reverse=True)

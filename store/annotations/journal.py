@@ -9,13 +9,13 @@ matters more than parsing speed); both raise ``ValueError`` subclasses.
 
 from __future__ import annotations
 
-import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from store.errors import CorruptFileError
+from store.annotations.nofollow import read_no_link
 
 ANNOTATIONS_FORMAT = "papersift-annotations"
 ANNOTATIONS_VERSION = 1
@@ -27,19 +27,6 @@ REDO = "redo"  # changes undone, newest last, until a new change is made
 def doc_id_for(paper_id: str) -> int:
     """The TinyDB document id of a paper's annotation (paper ids are hex)."""
     return int(paper_id, 16)
-
-
-def open_no_link(path: Path | str) -> io.BufferedReader:
-    """A library file opened for reading, never through a symbolic link (the open fails with ELOOP).
-    Here, not in store.annotations.atomic, so that a one-shot search need not import that."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC)
-    return io.BufferedReader(io.FileIO(fd, "rb", closefd=True))
-
-
-def read_no_link(path: Path) -> bytes:
-    """A library file's bytes, never read through a symbolic link."""
-    with open_no_link(path) as fh:
-        return fh.read()
 
 
 def journal_path_for(path: Path) -> Path:

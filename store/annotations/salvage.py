@@ -17,7 +17,8 @@ from typing import Any
 import orjson
 
 from store.annotations.journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO,
-                                      journal_path_for, read_no_link)
+                                      journal_path_for)
+from store.annotations.nofollow import read_no_link
 
 _DECODER = json.JSONDecoder()
 

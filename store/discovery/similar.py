@@ -20,7 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 
-from store.annotations.journal import open_no_link
+from store.annotations.nofollow import open_no_link
 from store.search.index import SearchIndex
 
 LSA_WEIGHT = 1.0

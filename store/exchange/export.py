@@ -25,7 +25,8 @@ from store.latex import plain_text
 from store.ingest.repair import repair_escapes
 from store.choices import STATUSES
 from store.models import Annotation, Paper
-from store.exchange.records import RECORD_SCHEMA_VERSION, escape_unsafe_json, paper_record, triage_lines
+from store.exchange.records import (RECORD_SCHEMA_VERSION, Pair, escape_unsafe_json, paper_record, title_of,
+                                    triage_lines)
 from store.text import counted, export_safe
 
 # A title papersift derived is said to be one wherever it is shared (DERIVED, in every format): never
@@ -38,13 +39,7 @@ EXTENSIONS = {"md": ".md", "csv": ".csv", "json": ".json", "jsonl": ".jsonl", "b
               "org": ".org", "csl-json": ".csl.json", "ris": ".ris"}
 STATUS_HEADINGS = {"to-read": "To read", "unread": "Unread", "read": "Read", "skipped": "Skipped"}
 
-Pair = tuple[Paper, Annotation]
 JSON_FORMATS = ("json", "jsonl", "csl-json")
-
-
-def title_of(paper: Paper) -> str:
-    """The display title as one line of plain Unicode."""
-    return " ".join(plain_text(paper.title).split()) or paper.id
 
 
 def export_text(pairs: list[Pair], fmt: str, *, group_by: str = "status", abstracts: bool = False,

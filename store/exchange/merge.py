@@ -15,6 +15,7 @@ reproduces every annotation.
 from __future__ import annotations
 
 import copy
+from datetime import datetime
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -217,9 +218,10 @@ def known_stamps(library: Library, pid: str, history: list[dict[str, Any]]) -> f
     return frozenset(found)
 
 
-def plan_merge(library: Library, records: list[dict[str, Any]],
-               source: str) -> tuple[dict[str, Annotation], MergeReport]:
-    """Work out the merged annotations without writing anything."""
+def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
+               written: datetime | None = None) -> tuple[dict[str, Annotation], MergeReport]:
+    """Work out the merged annotations without writing anything. ``written`` is when the file was
+    written (its modification time): what a stamp ahead of this machine's clock counts as."""
     report = MergeReport(records=len(records))
     corpus = library.corpus
     folded: dict[str, Annotation] = {}
@@ -230,7 +232,7 @@ def plan_merge(library: Library, records: list[dict[str, Any]],
     if records and not any(rec.get("stamps") for rec in records):
         report.warnings.append(f"{source}: no per-field change times (a file from an older papersift, or a "
                                "format without them): merged by whole records, the newer record's status and star winning")
-    clock = Clock()
+    clock = Clock(written=written)
     seen: dict[str, int] = {}
     for rec in records:
         idx = corpus.index_of(rec["id"])

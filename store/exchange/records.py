@@ -12,9 +12,18 @@ import re
 
 import orjson
 
+from store.latex import plain_text
 from store.models import Annotation, Paper
 
 RECORD_SCHEMA_VERSION = 1
+
+Pair = tuple[Paper, Annotation]  # what every exporter takes: a paper and its annotation
+
+
+def title_of(paper: Paper) -> str:
+    """The display title as one line of plain Unicode."""
+    return " ".join(plain_text(paper.title).split()) or paper.id
+
 
 # JSON escapes C0 controls itself; these would otherwise reach a terminal raw.
 _UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]")

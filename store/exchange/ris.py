@@ -4,8 +4,7 @@ note's encoding read back (``import-annotations``)."""
 from __future__ import annotations
 
 from store.choices import DERIVED
-from store.exchange.export import Pair, title_of
-from store.exchange.records import triage_lines
+from store.exchange.records import Pair, title_of, triage_lines
 from store.ingest.repair import repair_escapes
 from store.latex import plain_text
 from store.search.keywords import tags_and_keywords

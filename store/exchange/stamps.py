@@ -35,15 +35,19 @@ def _form(when: datetime) -> str:
 class Clock:
     """Reads a file's stamps against this machine's clock, and keeps what it had to say about them."""
 
-    def __init__(self, now: datetime | None = None) -> None:
+    def __init__(self, now: datetime | None = None, written: datetime | None = None) -> None:
         self.now = now or datetime.now(timezone.utc)
+        # What a stamp ahead of this machine counts as: the time the file was written (at most now), so
+        # that the same file merged again does not beat a change made here since the first merge.
+        self.ceiling = min(written, self.now) if written is not None else self.now
         self.naive = 0
         self.said: list[str] = []
         self.malformed: set[str] = set()  # the fields of the last record read whose stamp was not a time
 
     def read(self, value: object, pid: str, warnings: list[str]) -> dict[str, str]:
         """Their change times (field -> stamp) in this library's form. A malformed one counts as no
-        change; one more than a day ahead of this machine counts as now; each is said."""
+        change; one more than a day ahead of this machine counts as the time the file was written
+        (at most now); each is said."""
         self.malformed = set()
         if not isinstance(value, dict):
             return {}
@@ -60,9 +64,9 @@ class Clock:
             if isinstance(stamp, str) and "+" not in stamp[10:] and not stamp.endswith("Z") and "-" not in stamp[10:]:
                 self.naive += 1
             if when > self.now + FUTURE_SLACK:
+                when = self.ceiling
                 warnings.append(f"{pid}: their change time of {field} ({stamp}) is ahead of this machine's "
-                                f"clock: counted as now")
-                when = self.now
+                                f"clock: counted as the time the file was written ({_form(when)[:19]})")
             out[field] = _form(when)
         return out
 

@@ -88,7 +88,7 @@ class Library(LibraryCore):
 
 
     # --------------------------------------------------------- search (store.library.search)
-    def search(self, text: str = "", sort: str = "import", limit: int | None = None) -> SearchResult:
+    def search(self, text: str | Query = "", sort: str = "import", limit: int | None = None) -> SearchResult:
         return self.finder.search(text, sort, limit)
     def filter_tables_ready(self, q: Query) -> bool:
         return self.finder.filter_tables_ready(q)

@@ -282,15 +282,16 @@ class LibrarySearch:
         return {word: (np.asarray(docs, dtype=np.int64), np.full(len(docs), ANNOTATION_WEIGHT, dtype=np.float32))
                 for word, docs in annotation_matches(words, texts).items()}
 
-    def search(self, text: str = "", sort: str = "import", limit: int | None = None) -> SearchResult:
+    def search(self, text: str | Query = "", sort: str = "import", limit: int | None = None) -> SearchResult:
         """Rank (or, for an empty query, order) papers for a query with filters.
 
         Args:
-            text: the query (see :mod:`store.search.query`).
+            text: the query (see :mod:`store.search.query`), or the :class:`Query` it parses to (the
+                app parses once per keystroke, and passes that along).
             sort: for an empty query: one of ``SORTS``.
             limit: keep only the first ``limit`` results.
         """
-        q = parse_query(text)
+        q = text if isinstance(text, Query) else parse_query(text)
         full = 0
         # One snapshot of the annotations for the whole search: the app searches in a worker thread
         # while its UI thread triages, and a change installs a new mapping (never edits this one).

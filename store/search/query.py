@@ -66,6 +66,7 @@ class Query:
         self.recommend = recommend  # "stars" or a tag
         self.errors: list[str] = []
         self.trailing_space = trailing_space
+        self.text = ""  # what it was parsed from (set by parse_query)
 
     def __repr__(self) -> str:
         return f"Query({', '.join(f'{k}={v!r}' for k, v in vars(self).items() if v)})"
@@ -160,6 +161,7 @@ def parse_query(text: str) -> Query:
     half-typed filter never empties the list.
     """
     q = Query(trailing_space=text.endswith(" "))
+    q.text = text
     for m in _TOKEN.finditer(text):
         if m.group(2) is not None:
             phrase = m.group(2).strip()

@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from store import locations
-from store.annotations.journal import ANN, journal_path_for, open_no_link, read_snapshot, replay_journal
+from store.annotations.journal import ANN, journal_path_for, read_snapshot, replay_journal
+from store.annotations.nofollow import open_no_link
 from store.search.packfile import PackReader, chunk_loader, items_sections, read_item, stamp_matches
 from store.search.query import parse_query
 from store.text import search_tokens

@@ -15,7 +15,7 @@ from ..keymap import REGISTRY, binding, default_keymap
 from ..widgets.footer import Footer
 
 if TYPE_CHECKING:
-    from ..app import PapersiftApp
+    from ..host import KeymapHost
 
 CONTEXT_NAMES = {"app": "Anywhere", "main": "Triage (list and reader)", "list": "Results list",
                  "search": "Search box", "reader": "Reader", "tags": "Tag panel", "note": "Note editor",
@@ -88,7 +88,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self):
         with VerticalScroll():
-            yield Static(keys_table(cast("PapersiftApp", self.app).current_keymap()))
+            yield Static(keys_table(cast("KeymapHost", self.app).current_keymap()))
             yield Static(syntax_table(), id="search-syntax")
         yield Footer()  # this dialog's keys, over the main screen's
 

@@ -38,7 +38,7 @@ from .main_tags import TagActions
 from .main_triage import TriageActions
 
 if TYPE_CHECKING:
-    from ..app import PapersiftApp
+    from ..host import SettingsHost
 
 
 class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, SimilarPapers, TriageActions,
@@ -104,7 +104,8 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
         with Horizontal(id="panes"):
             with Vertical(id="left"):
                 search_key = key_label(self.app, "main.search")
-                yield SearchBox(placeholder=f"{search_key} search · typos ok · status: tag: star:>=2", id="search")
+                yield SearchBox(placeholder=f"{search_key} search · typos ok · status: tag: star:>=2", id="search",
+                                on_value=self.search_changed)
                 yield ResultsList(self.library, id="results")
             yield Reader(self.library, id="reader")
             yield TagPanel(self.library, id="tags")
@@ -289,7 +290,7 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
             # Learning as you go: a star or a status changes what is recommended; the list is ranked
             # again in a worker (the model is cached: the update is a small solve), staying on its paper.
             self._keep_paper = True
-            self.run_search(self.query_text)
+            self.search_again()
 
     @on(AnnotationsChanged)
     def _annotations_changed(self) -> None:
@@ -328,10 +329,10 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
         settings = getattr(self.app, "settings", None)
         if settings is not None:
             settings.sort = self.sort
-            cast("PapersiftApp", self.app).save_settings()  # (the app that has settings)
+            cast("SettingsHost", self.app).save_settings()  # (the app that has settings)
         if self.query_text.strip():
             self.notify(f"sort: {self.sort} (applies when the search box is empty)")
-        self.run_search(self.query_text)
+        self.search_again()
 
     @on(TagPanel.Apply)
     def _apply_tag(self, event: TagPanel.Apply) -> None:

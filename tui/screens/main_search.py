@@ -47,12 +47,13 @@ class SearchController(ScreenMixin):
             return
         self._searched_once = True
         self.query_text = value
-        if self._can_search_inline(value):
+        q = parse_query(value)  # the one parse of this keystroke: the search and its worker take it
+        if self._can_search_inline(q, value):
             # Quick searches run right here, so the echoed key and the new list
             # land in the same frame (a worker's result waits for the next one).
             t = time.perf_counter()
             try:
-                result = self.library.search(value, sort=self.sort)
+                result = self.library.search(q, sort=self.sort)
             except Exception as exc:  # a fault of ours: said and logged, the app and the list stay
                 self.workers.cancel_group(self, "search")
                 self.search_failed(value, exc)
@@ -61,14 +62,13 @@ class SearchController(ScreenMixin):
             self.workers.cancel_group(self, "search")
             self._show_results(value, result)
         else:
-            self.run_search(value)
+            self.run_search(value, q)
 
-    def _can_search_inline(self, query: str) -> bool:
+    def _can_search_inline(self, q: Query, query: str) -> bool:
         """Word searches and filters, while they stay quick; never what may build a model or a filter's
         table (see Library.filter_tables_ready), or scan text."""
         if self._search_seconds > limits.INLINE_SEARCH_SECONDS:
             return False
-        q = parse_query(query)
         return (not (q.phrases or q.not_phrases) and (not self._needs_model(q, query) or self.library.similarity_ready)
                 and self.library.filter_tables_ready(q))
 
@@ -76,10 +76,15 @@ class SearchController(ScreenMixin):
         """Whether this search uses the similarity model (more like this, recommendations, topics)."""
         return bool(q.similar or q.recommend or q.topics or q.not_topics or (self.sort == "recommended" and not query.strip()))
 
+    def search_again(self) -> None:
+        """Search the current query again, in a worker (the library or the sort changed)."""
+        self.run_search(self.query_text, parse_query(self.query_text))
+
     @work(exclusive=True, thread=True, group="search")
-    def run_search(self, query: str) -> None:
+    def run_search(self, query: str, q: Query) -> None:
+        """Search ``query`` (parsed as ``q``) in a worker: phrase scans, filters whose tables are
+        not built yet, and whatever waits for the similarity model."""
         worker = get_current_worker()
-        q = parse_query(query)
         if len(self.library) > limits.BIG_LIBRARY and (q.phrases or q.not_phrases):
             time.sleep(limits.PHRASE_SETTLE)
             if worker.is_cancelled or query != self.query_text:
@@ -93,7 +98,7 @@ class SearchController(ScreenMixin):
                 return
         t = time.perf_counter()
         try:
-            result = self.library.search(query, sort=self.sort)  # reads one snapshot of the annotations
+            result = self.library.search(q, sort=self.sort)  # reads one snapshot of the annotations
         except Exception as exc:
             if not worker.is_cancelled:
                 self.app.call_from_thread(self.search_failed, query, exc)
@@ -121,6 +126,13 @@ class SearchController(ScreenMixin):
         else:
             self.notify(f"search {query!r} failed ({type(exc).__name__}: {exc}); the details are in {log}",
                         severity="error", timeout=15)
+
+    def on_search_box_left(self, message: SearchBox.Left) -> None:
+        """Enter or Escape in the box: its search joins the history."""
+        self.remember_search(message.value)
+
+    def on_search_box_recall_asked(self, message: SearchBox.RecallAsked) -> None:
+        self.recall_search()
 
     def remember_search(self, query: str) -> None:
         """A search the user left the box with joins the history (once, as the newest)."""

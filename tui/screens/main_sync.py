@@ -18,7 +18,6 @@ from store.corpus import file_signature
 from .mixin import ScreenMixin
 
 if TYPE_CHECKING:
-    from textual.worker import Worker
 
     from store import Library
 
@@ -28,7 +27,7 @@ if TYPE_CHECKING:
 class LibrarySync(ScreenMixin):
     """Mixin of :class:`~tui.screens.main.MainScreen`: the cross-process sync.
 
-    Uses the screen's ``library``, ``results``, ``query_text``, ``run_search``, ``repaint`` and
+    Uses the screen's ``library``, ``results``, ``query_text``, ``search_again``, ``repaint`` and
     these flags, which the screen initialises."""
 
     library: Library
@@ -44,7 +43,7 @@ class LibrarySync(ScreenMixin):
         @property
         def results(self) -> ResultsList: ...
         def repaint(self, changed: list[str] | None = None) -> None: ...
-        def run_search(self, query: str) -> Worker[None]: ...
+        def search_again(self) -> None: ...
 
     def _poll_other_processes(self) -> None:
         signature = file_signature(self.library.corpus_path)  # one stat every 2 s
@@ -98,7 +97,7 @@ class LibrarySync(ScreenMixin):
         self._stay_on = shown
         if len(self.library) < before:  # papers removed elsewhere: no row may point past the end meanwhile
             self.results.set_results(np.arange(0), set())
-        self.run_search(self.query_text)
+        self.search_again()
         if read[0].file_signature is not None and read[0].file_signature == self._own_import:
             return  # this app's own import: its summary was said already
         added = len(self.library) - before

@@ -2,39 +2,49 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import Any, Callable
+
+from textual.message import Message
 
 from ..compat import ImmediateInput
 from ..keymap import TypingKeys, binding
 from .results import ResultsList
 
-if TYPE_CHECKING:
-    class SearchHistory(Protocol):
-        """What the box calls on its screen (the main screen's, see tui.screens.main_search)."""
-
-        def remember_search(self, query: str) -> None: ...
-        def recall_search(self) -> None: ...
-
 
 class SearchBox(TypingKeys, ImmediateInput):
+    """The search box. Its screen passes ``on_value``, called as each key is handled (not from a
+    message: the echoed key and the new list are then drawn in one frame, see tui.compat); leaving
+    the box (focus goes to the list) and asking for an earlier search are posted up as messages."""
+
     BINDINGS = [binding("search.done", "Back to list"),
                 binding("search.previous", "Earlier search", show=False)]
 
-    def value_changed_now(self, value: str) -> None:
-        # Search while the key is handled, not from the Changed message: the echoed key and the
-        # new list are drawn in one frame (see tui.compat).
-        from ..screens.main import MainScreen  # (the screen imports this widget)
+    class Left(Message):
+        """The user left the box (Enter or Escape) with this search."""
 
-        screen = self.screen if self.is_mounted else None
-        if isinstance(screen, MainScreen):
-            screen.search_changed(value)
+        def __init__(self, value: str) -> None:
+            super().__init__()
+            self.value = value
+
+    class RecallAsked(Message):
+        """The user asked for the next earlier search."""
+
+    def __init__(self, *args: Any, on_value: Callable[[str], None] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._on_value = on_value
+
+    def value_changed_now(self, value: str) -> None:
+        if self._on_value is not None and self.is_mounted:
+            self._on_value(value)
 
     def action_done(self) -> None:
-        cast("SearchHistory", self.screen).remember_search(self.value)
+        self.post_message(self.Left(self.value))
+        # The list takes the keys now, not when the message is handled: a burst of keys (fast
+        # typing, tmux) already holds the next one.
         self.screen.set_focus(self.screen.query_one(ResultsList))
 
     def action_previous(self) -> None:
-        cast("SearchHistory", self.screen).recall_search()
+        self.post_message(self.RecallAsked())
 
     # A paste arrives as one line (Input keeps only the first; see tui.compat): ids copied with I,
     # one per line, list those papers; a title copied over two lines is searched whole.

@@ -13,7 +13,7 @@ from store.errors import PapersiftError
 from store.choices import FORMATS, MARKDOWN_GROUPS, STATUSES
 from store.text import counted
 
-from . import cli_output as out
+from . import output as out
 
 if TYPE_CHECKING:
     from store import Library
@@ -88,7 +88,9 @@ def import_annotations(lib: Library, args: argparse.Namespace, opened=None) -> i
     from store.exchange.annotation_files import read_annotation_records
     from store.exchange.merge import plan_merge  # (dedup's imports: only when merging)
     records = read_annotation_records(path)
-    changes, report = plan_merge(lib, records, source=path.name)
+    from datetime import datetime, timezone
+    written = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
+    changes, report = plan_merge(lib, records, source=path.name, written=written)
     if records and len(report.unknown) == len(records):  # none of their papers is here: nothing to merge into
         raise PapersiftError(f"{path.name}: none of the papers of its {counted(len(records), 'record')} is in this "
                              f"library; import "
@@ -110,6 +112,6 @@ def import_annotations(lib: Library, args: argparse.Namespace, opened=None) -> i
 
 
 def serve(lib: Library, args: argparse.Namespace, opened=None) -> int:
-    from .serve import serve as serve_app
+    from ..serve import serve as serve_app
     return serve_app(lib, args.host, args.port, args.keymap, token=args.token, exports=args.exports,
                      token_file=args.token_file, max_sessions=args.max_sessions)

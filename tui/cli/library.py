@@ -19,7 +19,7 @@ from store.errors import PapersiftError
 from store.models import normalize_tag
 from store.text import counted
 
-from . import cli_output as out
+from . import output as out
 
 if TYPE_CHECKING:
     from store import Library
@@ -102,7 +102,7 @@ def open_app(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     if args.keymap and not Path(args.keymap).is_file():
         raise PapersiftError(f"{args.keymap}: no such keymap file")
     imported = _import(lib, args.files).line() if args.files else None
-    from .app import make_app
+    from ..app import make_app
     app = make_app(lib, keymap_path=Path(args.keymap) if args.keymap else None, resume=not args.fresh,
                    confine=[Path(d) for d in args.confine or []])
     if imported:  # said in the app, where the person is looking, and left on the terminal after it
@@ -235,7 +235,7 @@ def _changed_paper(lib: Library, entry: dict) -> str:
     idx = lib.corpus.index_of(pids[0])
     if idx is None:
         return f" · {pids[0]} (no longer in the library)"
-    from .render import plain_title
+    from ..render import plain_title
     title = plain_title(lib.corpus.papers[idx].title)
     return f" · {pids[0]} {title[:70] + '…' if len(title) > 70 else title}"
 
@@ -320,8 +320,7 @@ def doctor(args: argparse.Namespace) -> int:
     from store.doctor import check_index_cache, run_doctor
 
     folder = locations.library_dir(args.library)
-    from .cli import require_library
-    require_library(folder)
+    locations.require_library(folder)
     report = run_doctor(folder, repair=args.repair)
     if report.healthy and (folder / locations.CORPUS_FILE).exists():
         check_index_cache(Library(folder), args.repair, report)

@@ -20,7 +20,7 @@ from store import locations
 from store.choices import STATUSES
 from store.errors import PapersiftError
 
-from . import cli_output as out
+from . import output as out
 
 class _Formatter(argparse.HelpFormatter):
     """argparse's help formatter, sized as argparse sizes it but without importing shutil
@@ -93,7 +93,7 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
         p.set_defaults(func=run, needs_library=library, creates_library=creates)
         return p
 
-    from . import cli_commands, cli_discovery, cli_exchange
+    from . import discovery as cli_discovery, exchange as cli_exchange, library as cli_commands
     for group in (cli_commands, cli_discovery, cli_exchange):
         group.register(add)
     return parser
@@ -272,12 +272,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.needs_library:
         return args.func(args)
     if not args.creates_library:
-        require_library(locations.library_dir(args.library))
+        locations.require_library(locations.library_dir(args.library))
     if args.command == "search" and args.format != "json" and _quick_search(args):
         return 0
     from store import Library  # numpy and the rest: not needed by a quick search
 
-    from .cli_commands import Opened
+    from .library import Opened
 
     cmd = args.command
     if cmd == "open" and len(args.files) == 1 and args.library is None and locations.is_library_dir(Path(args.files[0])):
@@ -294,16 +294,6 @@ def run(args: argparse.Namespace) -> int:
     finally:  # what the command's writes found (a fold postponed by a full disk): said after its outcome
         for problem in lib.take_problems():
             out.say(f"warning: {problem}", stderr=True)
-
-
-def require_library(folder: Path) -> None:
-    """Raise unless ``folder`` holds a library: a command that only reads or changes one never
-    makes one (only the app's first start and an import do)."""
-    if folder.exists() and not folder.is_dir():
-        raise PapersiftError(f"{folder}: cannot be used as a library folder (a file, not a folder)")
-    if not locations.holds_library(folder):
-        raise PapersiftError(f"no library in {folder}: `papersift` makes one on the bundled sample and opens it; "
-                             f"`papersift import FILE` makes one from your files (another folder: --library DIR)")
 
 
 def _quick_search(args: argparse.Namespace) -> bool:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from store.text import counted
 
-from . import cli_output as out
+from . import output as out
 
 if TYPE_CHECKING:
     from store import Library, Paper
@@ -43,7 +43,7 @@ def ranked(lib: Library, args: argparse.Namespace, opened=None) -> int:
         return 0
     from store.text import display_safe
 
-    from .render import short_title
+    from ..render import short_title
     for p, score, terms, like in rows:
         why = f"\t(because: {', '.join(terms)})" if terms else ""
         near = ("\t(like " + ", ".join(f"★ {short_title(lib.paper(i).title)}" for i in like) + ")") if like else ""

@@ -105,7 +105,7 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from .render import plain_title  # (Rich and pylatexenc only when a table is printed)
+    from ..render import plain_title  # (Rich and pylatexenc only when a table is printed)
 
     out = console()
     # The title takes the width the other columns leave, set here: with every column
@@ -140,7 +140,7 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
         return
     from rich.markup import escape
 
-    from .render import plain_title, render_abstract
+    from ..render import plain_title, render_abstract
 
     out = console()
     marker = " [dim](derived title)[/dim]" if p.derived_title else ""

@@ -17,7 +17,6 @@ from __future__ import annotations
 import copy
 import errno
 import os
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -28,7 +27,8 @@ from store.annotations.database import AnnotationStore, JournaledJSONStorage
 from store.annotations.atomic import atomic_write_bytes, stale_temp_files
 from store.annotations.backups import backup_file, damaged_copies, list_backups
 from store.corpus import Corpus
-from store import doctor_steps
+from store.doctor import steps as doctor_steps
+from store.doctor.report import DoctorReport
 from store.annotations.drafts import NoteDrafts
 from store.errors import CorruptFileError
 from store.annotations.journal import ANN, HIST, REDO, doc_id_for, forget_acked, journal_path_for
@@ -37,20 +37,6 @@ from store.text import counted, has_unsafe, shown_unsafe
 
 if TYPE_CHECKING:
     from store.library import Library
-
-
-@dataclass
-class DoctorReport:
-    ok: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    repaired: list[str] = field(default_factory=list)
-
-    @property
-    def healthy(self) -> bool:
-        return not self.problems or len(self.repaired) >= len(self.problems)
-
-    def to_dict(self) -> dict[str, object]:
-        return {"ok": self.ok, "problems": self.problems, "repaired": self.repaired, "healthy": self.healthy}
 
 
 def _stamp() -> str:
@@ -120,6 +106,36 @@ def _restore(path: Path, check: Callable[[Path], str | None], report: DoctorRepo
             return True
     report.problems.append(f"no good backup of {path.name} to restore; the file was left as it is")
     return False
+
+
+def _rebuild_corpus(path: Path, report: DoctorReport) -> None:
+    """A damaged corpus rebuilt from its own whole lines and, for the papers its header names that
+    no whole line holds, the newest good backup (store.doctor.corpus_salvage); the file as found
+    stays in backups/, and a paper neither holds is counted as a problem. A file whose header
+    cannot be read is replaced by the newest good backup, as before."""
+    from store.annotations.backups import keep_damaged
+    from store.doctor.corpus_salvage import salvage
+
+    good = next((b for b in list_backups(path) if ".damaged-" not in b.name and _check_corpus_file(b) is None), None)
+    found = salvage(path, Corpus.load(good) if good is not None else None)
+    if found is None:
+        _restore(path, _check_corpus_file, report)
+        return
+    kept, _ = keep_damaged(path)
+    if kept is None:
+        report.problems.append(f"could not repair: {path.name} could not be copied to {locations.BACKUP_DIR}/ "
+                               "first; nothing was changed")
+        return
+    found.corpus.save(path)
+    sources = [f"{counted(found.whole, 'whole paper')} of the damaged file"]
+    if found.from_backup:
+        sources.append(f"{counted(found.from_backup, 'paper')} from the backup {good.name if good else ''}")
+    report.repaired.append(f"rebuilt {path.name} from " + " and ".join(sources) +
+                           f" (the file as found is {locations.BACKUP_DIR}/{kept.name})")
+    if found.lost:
+        report.problems.append(f"{counted(found.lost, 'paper')} could not be recovered: in the damaged part of "
+                               f"{path.name} and in no backup (`papersift import` of the files they came from "
+                               "brings them back; their annotations are kept)")
 
 
 def _rebuild_annotations(path: Path, report: DoctorReport) -> None:
@@ -201,8 +217,8 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
                 fixed.title_rules = corpus.title_rules  # the titles are still the ones it had
                 fixed.save(corpus_path)
                 report.repaired.append(f"rebuilt {corpus_path.name}'s header from its {counted(len(papers), 'paper')}")
-            elif repair:
-                _restore(corpus_path, _check_corpus_file, report)
+            elif repair and not corpus_path.is_symlink():  # (a link is said by the folder's check: left for you)
+                _rebuild_corpus(corpus_path, report)
     # 2. annotations (the snapshot, then its journal)
     journal = journal_path_for(ann_path)
     if ann_path.exists() or journal.exists():
@@ -324,7 +340,8 @@ def check_index_cache(library: Library, repair: bool, report: DoctorReport) -> N
         report.ok.append("search index cache matches the corpus")
         return
     if not repair:  # a cache is never precious: one from before the last change is rebuilt by the next search
-        report.ok.append("search index cache: none that matches the corpus yet (the next search builds it)")
+        report.ok.append("search index cache: damaged, not used (the next search rebuilds it)" if _cache_damaged(library)
+                         else "search index cache: none that matches the corpus yet (the next search builds it)")
         return
     if repair:
         library.build_index()  # (its cache is written best effort: whether it was, is read back)
@@ -333,6 +350,17 @@ def check_index_cache(library: Library, repair: bool, report: DoctorReport) -> N
             report.problems.append(f"could not repair: the search index cache could not be written ({probe})")
         else:
             report.repaired.append("rebuilt the search index cache")
+
+
+def _cache_damaged(library: Library) -> bool:
+    """True when the index cache is of this corpus (its stamp matches) yet does not read back."""
+    from store.annotations.atomic import open_reading
+    from store.search.packfile import stamp_matches
+    try:
+        with open_reading(library.index_path) as fh:
+            return stamp_matches(fh, library.corpus.generation)
+    except OSError:
+        return False
 
 
 def _why_unwritable(folder: Path) -> str:

@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from store import locations
 from store.annotations.database import JournaledJSONStorage
 from store.annotations.journal import ANN, HIST, REDO, doc_id_for
 from store.corpus import Corpus
+from store.doctor.report import DoctorReport
 from store.text import counted
 
-if TYPE_CHECKING:
-    from store.doctor import DoctorReport
 
 
 def check_links_and_modes(folder: Path, repair: bool, report: DoctorReport) -> None:
@@ -32,6 +31,14 @@ def check_links_and_modes(folder: Path, repair: bool, report: DoctorReport) -> N
         if repair and (name in locations.LIBRARY_CACHES or name == locations.LOCK_FILE):  # (both disposable)
             path.unlink()
             report.repaired.append(f"removed the link {name} (papersift makes it again when needed)")
+    strays = [b for b in backups_in(folder) if b.is_symlink()]
+    if strays:  # never read as a backup (store.annotations.backups), but not papersift's either
+        report.problems.append(f"{counted(len(strays), 'link')} in {locations.BACKUP_DIR}/ "
+                               f"({', '.join(b.name for b in strays[:3])}); a backup is a file of its own")
+        if repair:
+            for link in strays:
+                link.unlink()  # (the link only: what it points at is not touched)
+            report.repaired.append(f"removed {counted(len(strays), 'link')} from {locations.BACKUP_DIR}/")
     loose = []
     for path in [folder, *folder.iterdir(), *backups_in(folder)]:
         if path.is_symlink() or path.name.startswith(".papersift-write-probe"):
@@ -67,15 +74,23 @@ def check_cut_removals(data: dict[str, Any], corpus: Corpus, corpus_path: Path, 
     without the annotations they had: found here from the entry, and put back by a repair (the
     removal never completed, so what was there is what stays)."""
     lost: dict[str, dict[str, Any]] = {}
-    for entry in (data.get(HIST) or {}).values():
+    cut_entries = []  # the undo entries of removals whose corpus write never happened
+    for key, entry in (data.get(HIST) or {}).items():
         if not isinstance(entry, dict) or entry.get("action") != "remove":
             continue
+        records = [r for r in entry.get("papers") or [] if isinstance(r, dict)]
+        if records and all(corpus.index_of(r.get("id", "")) is not None for r in records):
+            cut_entries.append(key)
         for rec in entry.get("papers") or []:
             pid = rec.get("id") if isinstance(rec, dict) else None
             before = (entry.get("before") or {}).get(pid)
             if pid and corpus.index_of(pid) is not None and isinstance(before, dict) \
-                    and str(doc_id_for(pid)) not in anns and isinstance(before.get("note", ""), str):
-                lost[pid] = before
+                    and isinstance(before.get("note", ""), str):
+                now = anns.get(str(doc_id_for(pid)))
+                if now is None:
+                    lost[pid] = before
+                elif isinstance(now, dict) and (merged := _under(now, before)) != now:
+                    lost[pid] = merged  # annotated again since the cut: what it had goes back under that
     undone = check_cut_undos(data, corpus, corpus_path, anns, repair, report)
     if not lost:
         return undone
@@ -85,10 +100,27 @@ def check_cut_removals(data: dict[str, Any], corpus: Corpus, corpus_path: Path, 
         for pid, before in lost.items():
             anns[str(doc_id_for(pid))] = before
         data[ANN] = anns
+        for key in cut_entries:  # the removal never happened: no undo step for it, and nothing to find again
+            del data[HIST][key]
         storage.write(data)  # a full snapshot; the journal is folded in
         report.repaired.append(f"put back the annotations of {counted(len(lost), 'paper')} a cut-short removal "
                                "had cleared")
     return undone
+
+
+def _under(now: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+    """An annotation made after a cut-short removal, with what the paper had before it put back
+    wherever the new one holds nothing: the status, star and note it left at their defaults, and
+    every tag it had."""
+    merged = dict(now)
+    for name, default in (("status", "unread"), ("star", 0), ("note", "")):
+        if merged.get(name, default) == default and before.get(name, default) != default:
+            merged[name] = before[name]
+    tags = list(merged.get("tags") or [])
+    merged["tags"] = tags + [t for t in before.get("tags") or [] if t not in tags]
+    if not merged["tags"] and "tags" not in now:
+        del merged["tags"]
+    return merged
 
 
 def check_cut_undos(data: dict[str, Any], corpus: Corpus, corpus_path: Path, anns: dict[str, Any], repair: bool,
@@ -123,7 +155,7 @@ def check_cut_splits(data: dict[str, Any], corpus: Corpus, corpus_path: Path, an
     under ids the corpus still holds as variants: a repair completes the split the user asked for.
     Returns the ids found (the alias check leaves them alone)."""
     from store.ingest.importer import split_variants
-    from store.library.papers import SPLIT_ACTION, SPLIT_OF
+    from store.library.papers import SPLIT_ACTION, SPLIT_OF  # (the library's own words for a split)
 
     cut: set[str] = set()
     for entry in (data.get(HIST) or {}).values():
