@@ -148,7 +148,7 @@ def test_a_cut_corpus_keeps_its_whole_lines_and_counts_the_papers_no_backup_hold
     line (not the older backup alone), fills in from the backup what it can, and counts the rest."""
     import json
 
-    from .surface import SLICE
+    from ..surface import SLICE
     lib = Library.open(tmp_path / "lib")  # the 35 sample papers
     extra = tmp_path / "extra.jsonl"
     extra.write_text("".join(line + "\n" for line in SLICE.read_text().splitlines()[:300]))

@@ -8,7 +8,7 @@ import numpy as np
 
 from store import Library
 
-from .conftest import DATA
+from ..conftest import DATA
 
 
 def iclr_library(tmp_path) -> tuple[Library, list[str]]:

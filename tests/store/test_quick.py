@@ -16,7 +16,7 @@ from store import Library
 from store.search.packfile import PackReader, chunk_loader, pack, words_sections
 from store.search.quick import quick_search
 
-from .conftest import DATA, ROOT
+from ..conftest import DATA, ROOT
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,8 @@ import pytest
 from store import Library
 from store.search import query as query_module
 
-from .conftest import papersift_argv
-from .surface import SLICE
+from ..conftest import papersift_argv
+from ..surface import SLICE
 
 # Per family: a value that some papers have, and how a paper (its fields and annotation) holds it.
 # The values are chosen from the fixture's papers below.

@@ -14,7 +14,7 @@ from store.ingest.repair import repair_escapes
 from store.latex import plain_text
 from store.text import export_safe
 
-from .conftest import DATA, SEEDS
+from ..conftest import DATA, SEEDS
 
 
 def test_import_twice_reports_35_then_nothing_new(run_cli):

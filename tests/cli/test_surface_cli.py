@@ -12,7 +12,7 @@ import pytest
 
 from tui.cli import command_names
 
-from .conftest import SEEDS, start_serve, stop
+from ..conftest import SEEDS, start_serve, stop
 
 
 def ids_of(proc) -> list[str]:
@@ -25,7 +25,7 @@ def first_id(run_cli) -> str:
 
 def _open(run_cli, tmp_path):
     """The app in a real terminal (tmux): it opens on the library and quits with status 0."""
-    from .test_e2e_tmux import papersift_cmd, terminal
+    from ..e2e.test_e2e_tmux import papersift_cmd, terminal
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed (.ci/run installs it)")
     tmux, env = terminal(tmp_path, "surface")
@@ -260,7 +260,7 @@ def test_a_command_that_crashes_exits_non_zero(run_cli, tmp_path):
 def test_the_app_that_crashes_exits_non_zero_after_the_traceback(tmp_path):
     """In a real terminal: an error Textual catches is printed, and the status is not 0."""
     import sys
-    from .test_e2e_tmux import terminal
+    from ..e2e.test_e2e_tmux import terminal
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed (.ci/run installs it)")
     from store import Library

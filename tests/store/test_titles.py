@@ -3,7 +3,7 @@
 from store import Library
 from store.ingest.titles import derive_title
 
-from .conftest import DATA
+from ..conftest import DATA
 
 
 def test_named_methods_from_the_seeds(lib):
@@ -149,7 +149,7 @@ def test_lookahead_prechecks_keep_every_match():
 
     from store.ingest import title_names
 
-    data = Path(__file__).resolve().parent / "data"
+    data = Path(__file__).resolve().parents[1] / "data"
     texts = [json.loads(line)["abstract"] for name in ("icml_slice.jsonl", "iclr_slice.jsonl")
              for line in (data / name).read_text().splitlines() if line.strip()]
     texts += ["We propose **Zorb-Net**, a net.", r"Here we introduce $\textbf{Q}$, then \emph{K2}.",

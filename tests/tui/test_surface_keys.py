@@ -13,8 +13,8 @@ import pytest
 from store import Library
 from tui.commands import NOT_IN_PALETTE, PALETTE_CONTEXTS
 
-from .surface import SLICE, Drive, app_for, every_action, every_key, library_copy, reopens
-from .surface_actions import CONTEXT, SCENARIOS, enter
+from ..surface import SLICE, Drive, app_for, every_action, every_key, library_copy, reopens
+from ..surface_actions import CONTEXT, SCENARIOS, enter
 
 READER_TOO = [a for a in every_action() if a.split(".")[0] in ("main", "app")]
 PALETTE = [a for a in every_action() if a.split(".")[0] in PALETTE_CONTEXTS and a not in NOT_IN_PALETTE

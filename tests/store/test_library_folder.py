@@ -14,7 +14,7 @@ from store.annotations.atomic import atomic_write_bytes
 from store.doctor import run_doctor
 from store.errors import LinkRefusedError
 
-from .conftest import SEEDS
+from ..conftest import SEEDS
 
 
 @pytest.fixture
@@ -195,7 +195,7 @@ async def test_the_export_dialogs_replace_never_writes_through_a_link_swapped_in
     from tui.screens.confirm import ConfirmScreen
     from tui.screens.export import ExportScreen
 
-    from .conftest import wait_workers
+    from ..conftest import wait_workers
     monkeypatch.setenv("PAPERSIFT_NO_SYSTEM_CLIPBOARD", "1")
     monkeypatch.setenv("HOME", str(tmp_path))
     lib = Library.open(tmp_path / "lib")

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from store import Library
 
-from .conftest import DATA, SEEDS, recording
+from ..conftest import DATA, SEEDS, recording
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from store import Library
 from store.exchange.merge import plan_merge, read_annotation_records
 from store.exchange.export import FORMATS, export_text, org_tag, to_csv
 
-from .conftest import assert_reads_as, bib_entries
+from ..conftest import assert_reads_as, bib_entries
 
 HOSTILE = ['=HYPERLINK("http://evil","x")', "+1+1", "-2", "@SUM(A1)", 'quote " and, comma', "brace { } {",
            "back\\slash $math$ & 50% #hash _under ~tilde ^caret", "emoji 🧪🔬 ünïcödé", "multi\nline\n\n* not a heading",

@@ -10,7 +10,7 @@ import pytest
 from store.errors import InputError
 from store.ingest.parse import expand_paths, parse_file
 
-from .conftest import DATA, SEEDS
+from ..conftest import DATA, SEEDS
 
 ABS1 = "We study a problem. It is hard and we solve it with a method that works well in practice."
 ABS2 = "Another abstract about graphs. Graph neural networks are evaluated on twelve benchmarks."

@@ -164,7 +164,7 @@ def test_ris_reads_entries_and_names_the_line_of_a_bad_one(tmp_path):
 def test_arxiv_atom_reads_papers_and_names_bad_xml(tmp_path):
     from store.ingest.arxiv import looks_like_atom, read_atom
 
-    from .conftest import DATA
+    from ..conftest import DATA
 
     text = (DATA / "arxiv_api.xml").read_text()
     assert looks_like_atom(text)

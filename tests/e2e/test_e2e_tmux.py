@@ -186,7 +186,7 @@ def test_importing_from_the_app_and_finding_by_keyword(tmp_path):
     keywords show in the reader and filter the list."""
     tmux, _ = terminal(tmp_path, "psi")
     iclr = tmp_path / "iclr.jsonl"
-    data = Path(__file__).parent / "data" / "iclr_slice.jsonl"
+    data = Path(__file__).resolve().parents[1] / "data" / "iclr_slice.jsonl"
     iclr.write_text("".join(line + "\n" for line in data.read_text().splitlines()[:3]))
     try:
         tmux.start(papersift_cmd())

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from .conftest import bib_entries
+from ..conftest import bib_entries
 from store import Library, PapersiftError
 from store.errors import CorruptFileError
 

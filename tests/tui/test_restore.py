@@ -9,7 +9,7 @@ from store import Library
 from store.library import Library as LibraryClass
 from tui.app import make_app
 
-from .conftest import wait_workers
+from ..conftest import wait_workers
 
 
 @pytest.fixture

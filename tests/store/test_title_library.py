@@ -14,7 +14,7 @@ from store.ingest.repair import repair_escapes
 from store.ingest.title_library import distinguished, field_names, name_tokens, settle
 from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title
 
-from .conftest import DATA, ROOT, bib_entries
+from ..conftest import DATA, ROOT, bib_entries
 
 TAB, NL, FF, BS = "\t", "\n", "\f", "\b"
 

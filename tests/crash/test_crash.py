@@ -33,7 +33,7 @@ pytestmark = [pytest.mark.slow]  # kill loops: hundreds of processes killed mid-
 
 
 SCALE = float(os.environ.get("PAPERSIFT_KILLS", "500")) / 500
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 N_PAPERS = 8
 
 

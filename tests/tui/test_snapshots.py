@@ -7,7 +7,7 @@ from textual.widgets import Input
 
 from store import Library
 
-from .conftest import wait_workers
+from ..conftest import wait_workers
 from tui.app import make_app
 
 

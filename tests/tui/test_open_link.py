@@ -14,7 +14,7 @@ from store import Library
 from tui.app import make_app
 from tui.screens.main_triage import openable
 
-from .conftest import wait_workers
+from ..conftest import wait_workers
 
 HOSTILE = ["--renderer-cmd-prefix=touch /tmp/pwned", "-new-window", "javascript:alert(1)", "file:///etc/passwd",
            "http:/no-host", "ftp://example.org/x", "https://example.org/a b"]

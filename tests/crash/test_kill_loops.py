@@ -26,8 +26,8 @@ from store import Library, locations
 from store.corpus import Corpus
 from store.doctor import run_doctor
 
-from .conftest import papersift_argv
-from .surface import SLICE
+from ..conftest import papersift_argv
+from ..surface import SLICE
 
 pytestmark = pytest.mark.slow
 

@@ -322,7 +322,7 @@ def test_an_import_holds_the_lock_only_to_merge_and_save(lib, monkeypatch):
     monkeypatch.setattr(store.ingest.importer, "_merge", watch("merge", store.ingest.importer._merge))
     monkeypatch.setattr(store.corpus.Corpus, "save", watch("save", store.corpus.Corpus.save))
     before = len(lib)
-    summary = lib.import_paths([Path(__file__).parent / "data" / "icml_slice.jsonl"])
+    summary = lib.import_paths([Path(__file__).resolve().parents[1] / "data" / "icml_slice.jsonl"])
     assert summary.new > 0 and len(lib) == before + summary.new
     assert seen == {"prepare": [True], "merge": [False], "save": [False], "index": [True]}
     assert [p.id for p in Library(lib.folder).corpus] == [p.id for p in lib.corpus]

@@ -11,7 +11,7 @@ from store import Library
 from store.corpus import paper_id
 from store.text import normalize
 
-from .conftest import DATA, SEEDS
+from ..conftest import DATA, SEEDS
 
 BASE = ("We propose FlowNet, a method for learning optical flow from unlabeled video. Our approach combines a "
         "differentiable warping loss with a multi-scale cost volume and a recurrent refinement module. On the "

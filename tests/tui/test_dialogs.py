@@ -1,0 +1,518 @@
+"""The dialogs and panels over the main screen (tui/screens/, tui/widgets/tagpanel.py): tags,
+notes, help and keymaps, the palette, export, import, the dashboard and the recommended list."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from rich.text import Text
+from textual.widgets import Label, TextArea
+
+from store import Library
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.help import HelpScreen
+from tui.screens.note import NoteScreen
+
+from ..conftest import DATA, bib_entries
+from .driving import cur, screen, settle
+
+
+async def test_dialogs_fit_a_narrow_terminal(lib, make):
+    """The export dialog (84 columns wide) and the confirm box (60) shrink to the screen, borders shown."""
+    from textual.containers import Vertical
+    app = make(lib)
+    async with app.run_test(size=(56, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        await pilot.pause()
+        box = app.screen.query_one(Vertical)
+        assert box.region.x >= 0 and box.region.right <= 56, box.region
+        app.push_screen(ConfirmScreen("Replace the file?"))
+        await pilot.pause()
+        box = app.screen.query_one(Vertical)
+        assert box.region.x >= 0 and box.region.right <= 56, box.region
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_tag_typeahead_add_remove_and_filter(lib, make):
+    lib.add_tags([lib.corpus.papers[5].id], ["reinforcement-learning"])
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("t", *"reinf")
+        await pilot.pause()
+        panel = screen(app).query_one("#tags")
+        assert panel.highlighted_tag() == "reinforcement-learning"  # fuzzy-ranked list follows typing
+        assert panel.query_one("#all-tags-title").display
+        await pilot.press("right", "enter")  # accept the inline completion, add it
+        pid, ann = cur(app)
+        assert ann.tags == ["reinforcement-learning"]
+        await pilot.press(*"new-idea", "enter")
+        assert app.library.annotation(pid).tags == ["reinforcement-learning", "new-idea"]
+        await pilot.press(*"-new-idea", "enter")
+        assert app.library.annotation(pid).tags == ["reinforcement-learning"]
+        await pilot.press("ctrl+f")
+        await settle(pilot)
+        assert screen(app).query_one("#search").value == "tag:reinforcement-learning"
+        assert screen(app).results.border_title.startswith("2 / 35")
+        assert app.focused is screen(app).results
+
+
+async def test_tag_list_keys_back_and_filter(lib, make):
+    """T focuses the list of all tags: enter adds the highlighted tag, ctrl+f filters by it and
+    escape goes back to the results, hiding the panel again on an 80-column terminal."""
+    ids = [p.id for p in lib.corpus]
+    lib.add_tags(ids[3:5], ["agents"])
+    app = make(lib)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        main = screen(app)
+        await pilot.press("T")
+        await pilot.pause()
+        assert main.has_class("-tagging") and app.focused.id == "all-tags"
+        await pilot.press("enter")                      # the highlighted tag, on the paper under the cursor
+        await pilot.pause()
+        assert app.library.annotation(ids[0]).tags == ["agents"]
+        await pilot.press("T", "escape")
+        await pilot.pause()
+        assert not main.has_class("-tagging") and app.focused is main.results
+        await pilot.press("T", "ctrl+f")
+        await settle(pilot)
+        assert main.query_one("#search").value == "tag:agents" and main.results.border_title.startswith("3 / 35")
+        assert not main.has_class("-tagging") and app.focused is main.results
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_note_editor_saves_and_asks_before_discarding(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, NoteScreen)
+        await pilot.press(*"first line", "enter", *"second", "ctrl+s")
+        await pilot.pause()
+        assert cur(app)[1].note == "first line\nsecond"
+        await pilot.press("e", *" more", "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NoteScreen)  # still editing, text kept
+        await pilot.press("escape", "y")
+        await pilot.pause()
+        assert app.screen is screen(app) and cur(app)[1].note == "first line\nsecond"
+        await pilot.press("e", "escape")  # unchanged: closes without asking
+        await pilot.pause()
+        assert app.screen is screen(app)
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_an_unsaved_note_survives_the_app_closing(lib, make):
+    """Text typed in the note editor is kept as a draft until saved or discarded: the app
+    closing with the editor open (a closed terminal, a crash) loses nothing."""
+    pid = lib.corpus.papers[0].id
+    lib.set_note(pid, "saved line")
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("e", *" and a long thought")
+        await pilot.pause(0.8)  # the draft is written half a second after typing stops
+        assert Library(lib.folder).drafts.get(pid)[0] == "saved line and a long thought"
+        await pilot.press(*" that goes on")  # typed just before the app closes: kept on the way out
+    assert app.library.annotation(pid).note == "saved line"  # never saved...
+    again = make(Library(lib.folder))
+    async with again.run_test() as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        assert again.screen.query_one(TextArea).text == "saved line and a long thought that goes on"
+        assert any("unsaved draft" in n.message for n in again._notifications)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert again.library.annotation(pid).note == "saved line and a long thought that goes on"
+        assert again.library.drafts.get(pid) is None  # saved: the draft is gone
+        await pilot.press("e", *" scratch")
+        await pilot.pause(0.8)
+        assert again.library.drafts.get(pid) is not None
+        await pilot.press("escape", "y")  # discarded: so is its draft
+        await pilot.pause()
+        assert again.library.drafts.get(pid) is None
+        assert again.library.annotation(pid).note == "saved line and a long thought that goes on"
+
+
+async def test_help_screen_shows_live_keymap(lib, make):
+    app = make(lib, '[main]\nread = "R"\n')
+    async with app.run_test(size=(120, 50)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        svg = app.export_screenshot()
+        assert "main.read" in svg and "list.cursor_down" in svg
+        from rich.console import Console
+        from rich.table import Table
+
+        from tui.screens.help import keys_table
+        console = Console(width=120, record=True)
+        console.print(keys_table(app.current_keymap()))
+        lines = console.export_text().splitlines()
+        row = next(l for l in lines if "main.read" in l)
+        assert row.split()[0] == "R"
+        # In keymap.toml's order (triage keys together), not alphabetical by id.
+        ids = [l.split()[-1] for l in lines if l.split() and l.split()[-1].startswith("main.")]
+        assert ids[:5] == ["main.search", "main.read", "main.to_read", "main.skipped", "main.unread"]
+        # the search syntax too, every form of it one the parser takes as a filter or ordering, not as words
+        assert isinstance(app.screen.query_one("#search-syntax").content, Table)
+        console.print(app.screen.query_one("#search-syntax").content)
+        assert "author:peyre" in console.export_text()
+        from store.search.query import parse_query
+        from tui.screens.help import SEARCH_SYNTAX
+        for form, _ in SEARCH_SYNTAX[1:]:
+            q = parse_query(form)
+            assert not q.words and not q.errors and (q.has_filters or q.similar or q.recommend), form
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen(app)
+
+
+async def test_user_keymap_overrides_an_action(lib, make):
+    app = make(lib, '[main]\nread = "R"\n[list]\ncursor_down = ["ctrl+n", "j"]\n')
+    async with app.run_test() as pilot:
+        await pilot.press("r")
+        assert app.library.annotations == {}
+        await pilot.press("R", "ctrl+n")
+        assert app.library.annotation(app.library.corpus.papers[0].id).status == "read"
+        assert screen(app).results.cursor == 2
+
+
+async def test_hints_name_the_keys_of_the_live_keymap(lib, make):
+    """Text that names a key ("press t", "ctrl+s save") follows a user's keymap, as the footer does."""
+    from textual.widgets import Input, Label, Static
+    app = make(lib, '[main]\nsearch = "f"\ntag = "w"\nnote = "E"\n[note]\nsave = "ctrl+o"\n'
+                    '[dashboard]\nclose = "c"\n')
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert screen(app).query_one("#search", Input).placeholder.startswith("f search")
+        assert "press w" in str(screen(app).query_one("#paper-tags", Static).render())
+        assert not screen(app).query_one("#all-tags-title").display  # no tags yet: no empty "All tags" list
+        await pilot.press("E")
+        await settle(pilot)
+        label = str(app.screen.query_one(Label).render())
+        assert "ctrl+o save" in label and "esc cancel" in label
+        # The dialog's own footer: its keys, not the triage keys of the screen below.
+        from textual.widgets._footer import FooterKey
+        shown = {k.description for k in app.screen.query(FooterKey)}
+        assert "Save note" in shown and "Read" not in shown
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert "c closes" in str(app.screen.query_one(Label).render())
+        await pilot.press("c")
+        await settle(pilot)
+        assert app.screen is screen(app)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ('[main\nread = "R"\n', "line 1: invalid TOML"),
+    ('[main]\nfly = "f"\n', "line 2: unknown action 'main.fly'"),
+    ('[main]\nread = "ctrl+bogus"\n', "unknown key name 'ctrl+bogus'"),
+    ('[main]\n\nread = "s"\n', "line 3: key 's' is bound to both"),
+    # keys a text box takes first never fire: typed in the search box, ctrl+w deletes a word in the note
+    ('[search]\ndone = "q"\n', "line 2: search.done: key 'q' would never reach it"),
+    ('[note]\nsave = ["ctrl+s", "ctrl+w"]\n', "line 2: note.save: key 'ctrl+w' would never reach it"),
+])
+async def test_bad_keymap_is_reported_and_defaults_kept(lib, make, text, expected):
+    app = make(lib, text)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert any(expected in m and "keymap.toml" in m for m in messages), messages
+        await pilot.press("r")  # the default still works
+        assert app.library.annotation(app.library.corpus.papers[0].id).status == "read"
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_command_palette_runs_actions(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"To-read")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert app.library.annotation(app.library.corpus.papers[0].id).status == "to-read"
+        # the results list's commands too: select all, then the last paper
+        for command in ("Select all", "Last"):
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            await pilot.press(*command)
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await pilot.pause(0.3)
+        assert len(screen(app).results.selected) == 35 and screen(app).results.cursor == 34
+
+
+async def test_narrow_terminal_hides_tag_panel_until_used(lib, make):
+    app = make(lib)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        tags = screen(app).query_one("#tags")
+        assert tags.display is False or not tags.region.width
+        await pilot.press("t")
+        await pilot.pause()
+        assert tags.region.width > 0
+        await pilot.press(*"x", "enter", "escape")
+        await pilot.pause()
+        assert not tags.region.width and cur(app)[1].tags == ["x"]
+
+
+async def test_export_scope_everything_annotated_in_library_order(lib, make):
+    ids = [p.id for p in lib.corpus]
+    lib.set_star([ids[20]], 1)
+    lib.add_tags([ids[3]], ["later"])
+    lib.set_status([ids[9]], "skipped")
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        assert [p.id for p, _ in app.screen._pairs("annotated")] == [ids[3], ids[9], ids[20]]
+
+
+async def test_export_choices_show_the_pick_by_shape_not_only_colour(lib, make):
+    """Textual drew every radio button as ● (in two colours): a terminal without colour showed
+    eight picked formats. The pick is ●, the rest ○, and it moves with enter."""
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+
+        def picked(set_id: str) -> list[str]:
+            buttons = app.screen.query_one(f"#{set_id}").query("RadioButton")
+            shown = {b.id: str(b.render()) for b in buttons}
+            assert all(("●" in t) != ("○" in t) for t in shown.values()), shown
+            return [bid for bid, t in shown.items() if "●" in t]
+
+        assert picked("format") == ["fmt-md"] and picked("scope") == ["scope-to-read"]
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert picked("format") == ["fmt-csv"]
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("a", "a", "x")
+        await pilot.pause()
+        await pilot.press("down", "down", "down", "down", "enter")  # BibTeX
+        dest = app.screen.query_one("#dest")
+        bracketed = tmp_path / "[papers]" / "out.bib"  # the notice names the file as it is, no markup
+        bracketed.parent.mkdir()
+        dest.value = str(bracketed)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is screen(app)
+        assert len(bib_entries(bracketed.read_text())) == 2
+        assert [n.message for n in app._notifications][-1] == f"exported 2 papers as BibTeX to {bracketed}"
+        # the same file again: it asks before replacing; `n` keeps the file and the dialog
+        (tmp_path / "out.bib").write_text("% my edits\n")
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.screen.query_one("#format").pressed_button.id == "fmt-bibtex"  # the last export's
+        app.screen.query_one("#dest").value = str(tmp_path / "out.bib")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Replace it?" in str(app.screen.query_one(Label).render())
+        await pilot.press("n")
+        await pilot.pause()
+        assert (tmp_path / "out.bib").read_text() == "% my edits\n" and app.screen.query_one("#dest")
+        app.screen.query_one("#dest").value = str(tmp_path)  # a folder is refused
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen.query_one("#dest") and any("is a folder" in n.message for n in app._notifications)
+        app.screen.query_one("#dest").value = str(tmp_path / "out.bib")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.screen is screen(app)
+        assert len(bib_entries((tmp_path / "out.bib").read_text())) == 2
+        await pilot.press("x")
+        await pilot.pause()
+        app.screen.query_one("#dest").value = "clipboard"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert len(bib_entries(app.clipboard)) == 2  # BibTeX again, as last time
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_tag_panel_offers_the_papers_keywords_as_tags(lib, make, tmp_path):
+    """On a paper with keywords, the tag panel lists them as tags it could take ("Offline RL" ->
+    offline-rl); T, a keyword, enter tags the paper with it; ctrl+f on a keyword not yet a tag
+    lists the papers with that keyword; papers without keywords offer none."""
+    rows = [{"abstract": "We study offline reinforcement learning from logged data with a new pessimistic value method.",
+             "keywords": ["Offline RL", "A" * 80]},
+            {"abstract": "Robots learn to grasp from videos of people, and a pessimistic critic keeps them safe.",
+             "keywords": ["Offline RL", "Pessimism"]}]
+    (tmp_path / "k.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    lib.import_paths([tmp_path / "k.jsonl"])
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        panel = screen(app).query_one("#tags")
+
+        def offered() -> list[str]:
+            options = panel.query_one("#all-tags")
+            return [Text.from_markup(str(options.get_option_at_index(k).prompt)).plain
+                    for k in range(options.option_count)]
+
+        assert offered() == []  # a seed paper: no keywords
+        await pilot.press("G")  # the second JSON paper
+        await settle(pilot)
+        assert offered() == ["#offline-rl keyword", "#pessimism keyword"]
+        await pilot.press("k")  # the first: its 80-letter keyword is too long for a tag
+        await settle(pilot)
+        assert offered() == ["#offline-rl keyword"]
+        await pilot.press("T", "enter")
+        await settle(pilot)
+        pid, ann = cur(app)
+        assert ann.tags == ["offline-rl"] and offered() == ["#offline-rl 1"]
+        await pilot.press("escape", "G")  # back to the list, then its last paper
+        await settle(pilot)
+        assert offered() == ["#offline-rl 1", "#pessimism keyword"]
+        await pilot.press("T", "down", "ctrl+f")
+        await settle(pilot)
+        assert screen(app).query_one("#search").value == 'kw:"Pessimism"'
+        assert screen(app).results.border_title.startswith("1 / 37")
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_import_dialog_adds_papers_without_leaving_the_app(lib, make, tmp_path, monkeypatch):
+    """i opens the import dialog: a path (completed as typed), enter; the import runs in a thread
+    and its papers arrive in the list. A missing path is named in the dialog; a malformed file is
+    named with its line and changes nothing; escape cancels."""
+    good = tmp_path / "icml.txt"
+    good.write_text("ICML 2024 Papers\n\nWe study grokking in small transformers trained on modular arithmetic "
+                    "and show that weight decay drives the late jump in test accuracy.\n")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"abstract": "fine one, long enough to count as an abstract here."}) + "\n{oops\n")
+    monkeypatch.chdir(tmp_path)  # paths are typed relative to where papersift runs
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+
+        async def import_path(*keys: str) -> None:
+            await pilot.press("i")
+            await pilot.pause()
+            await pilot.press(*keys)
+            await settle(pilot)
+            screen(app)._poll_other_processes()  # what its 2-second timer runs
+            await settle(pilot)
+
+        def said() -> str:
+            return " ".join(str(n.message) for n in app._notifications)
+
+        await pilot.press("i")
+        await pilot.pause()
+        await pilot.press(*"nowhere.txt", "enter")
+        await pilot.pause()
+        assert "no such file or folder" in str(app.screen.query_one("#import-error").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen(app)
+        await import_path(*"ba", "right", "enter")  # completed to bad.jsonl
+        assert "bad.jsonl, line 2" in said() and len(app.library) == 35
+        app.library.set_star([app.library.corpus.papers[0].id], 1)  # an annotated sample stays
+        await import_path(*"icm", "right", "enter")
+        assert "read 1 abstract from 1 file: 1 new" in said() and "sample papers stay" in said()
+        assert screen(app).results.border_title.startswith("36 / 36") and len(Library(lib.folder)) == 36
+        await pilot.press("slash", *"venue:icml", "enter")
+        await settle(pilot)
+        assert screen(app).results.border_title.startswith("1 / 36")
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_the_export_dialog_offers_the_last_export_again(lib, make, tmp_path):
+    """Format, scope and destination of the last export (not of a refused one), across restarts."""
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("a", "x")
+        await pilot.pause()
+        await pilot.press("down", "down", "down", "down", "enter")          # BibTeX
+        await pilot.press("tab", "down", "down", "down", "down", "enter")   # the whole library
+        app.screen.query_one("#dest").value = str(tmp_path / "all.bib")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert len(bib_entries((tmp_path / "all.bib").read_text())) == 35
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("up", "enter")                                   # JSON Lines, to a folder: refused
+        app.screen.query_one("#dest").value = str(tmp_path)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("q")
+    again = make(lib)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        dialog = again.screen
+        assert dialog.query_one("#format").pressed_button.id == "fmt-bibtex"
+        assert dialog.query_one("#scope").pressed_button.id == "scope-all"
+        assert dialog.query_one("#dest").value == str(tmp_path / "all.bib")
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_enter_in_the_tag_box_takes_the_highlighted_completion_and_new_tags_are_explicit(lib, make):
+    """The reported case: with #bandits in the library, `t` `ba` Enter added #ba. Enter now takes
+    the highlighted row; a new tag is its own row ("+ new tag"), first when no tag starts so."""
+    lib.add_tags([lib.corpus.papers[5].id], ["bandits"])
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        pid = cur(app)[0]
+        await pilot.press("t", "b", "a")
+        await pilot.pause()
+        panel = screen(app).query_one("#tags")
+        options = panel.query_one("#all-tags")
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert prompts[0].startswith("#bandits") and '+ new tag "ba"' in prompts
+        await pilot.press("enter")
+        assert app.library.annotation(pid).tags == ["bandits"]     # not #ba
+        await pilot.press(*"ba", "down", "enter")                    # the "+ new tag" row, chosen
+        assert app.library.annotation(pid).tags == ["bandits", "ba"]
+        await pilot.press(*"quokka", "enter")                        # no tag starts so: a new tag at once
+        assert app.library.annotation(pid).tags == ["bandits", "ba", "quokka"]
+        await pilot.press(*"-quok", "enter")                         # '-' removes the highlighted tag
+        assert app.library.annotation(pid).tags == ["bandits", "ba"]
+        footer = app.export_screenshot().replace("&#160;", " ")
+        assert "Add highlighted" in footer and "Next tag" in footer
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_the_recommended_list_learns_from_a_star_and_says_why(tmp_path, make):
+    """rec:stars lists papers like the starred ones; starring another re-ranks it (in a worker);
+    the reader says why ("recommended because: … · like ★ …")."""
+    lib = Library.open(tmp_path / "lib", seed_if_new=False)
+    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    lib.set_star([lib.corpus.papers[0].id], 3)
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"rec:stars", "enter")
+        await settle(pilot)
+        before = screen(app).results.indices[:10].tolist()
+        import io
+
+        from rich.console import Console
+        console = Console(width=300, file=io.StringIO(), record=True)
+        console.print(screen(app).query_one("#reader-body").content)
+        body = console.export_text()
+        assert "recommended because:" in body and "like ★" in body
+        await pilot.press("plus")                         # a star on the top recommendation
+        for _ in range(100):
+            await settle(pilot)
+            after = screen(app).results.indices[:10].tolist()
+            if after != before:
+                break
+        assert after != before

@@ -1,0 +1,496 @@
+"""The main screen through Pilot (tui/screens/main.py and its triage, reading, sync and similar
+parts): start, navigation, triage keys, selections, undo, copy, sort, theme, restart, narrow terminals."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from store import Library
+from tui.app import make_app
+from tui.screens.confirm import ConfirmScreen
+
+from ..conftest import DATA
+from .driving import cur, screen, settle
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_papers_imported_by_another_process_appear(lib, make, tmp_path):
+    """A second dump imported with the CLI while the app is open: on its next look at the disk
+    (every 2 s) the app lists the new papers, counts them, and keeps the cursor on its paper."""
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "j")
+        shown = cur(app)[0]
+        dump = tmp_path / "icml.txt"
+        dump.write_text("ICML 2024 Papers\n\nWe study grokking in small transformers trained on modular "
+                        "arithmetic and show that weight decay drives the late jump in test accuracy.\n")
+        Library(lib.folder).import_paths([dump])  # another process, as far as the app can tell
+        screen(app)._poll_other_processes()  # what its 2-second timer runs
+        await settle(pilot)
+        assert screen(app).results.border_title.startswith("36 / 36")
+        assert "0 / 36 triaged" in str(screen(app).query_one("#header").render())
+        assert cur(app)[0] == shown
+        assert "+1 paper, 36 now" in " ".join(str(n.message) for n in app._notifications)
+        await pilot.press("slash", *"venue:icml", "enter")
+        await settle(pilot)
+        assert screen(app).results.border_title.startswith("1 / 36")
+        screen(app)._poll_other_processes()  # nothing new: no reload
+        assert not app.library.refresh_corpus()
+
+
+async def test_the_corpus_another_process_wrote_is_read_off_the_ui_thread(lib, make, tmp_path, monkeypatch):
+    """Reading a changed corpus takes ~1.3 s at 300k papers: it runs in a thread, and a file that
+    cannot be read is reported while the app keeps its papers."""
+    import threading
+    read_in = []
+    real = Library.read_changed_corpus
+
+    def spy(self):
+        if self is lib:  # the app's library (an import by another Library reads it too, to merge)
+            read_in.append(threading.current_thread() is threading.main_thread())
+        return real(self)
+
+    monkeypatch.setattr(Library, "read_changed_corpus", spy)
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        dump = tmp_path / "more.txt"
+        dump.write_text("We study grokking in small transformers trained on modular arithmetic and show that "
+                        "weight decay drives the late jump in test accuracy.\n")
+        Library(lib.folder).import_paths([dump])
+        screen(app)._poll_other_processes()
+        await settle(pilot)
+        assert read_in == [False] and screen(app).results.border_title.startswith("36 / 36")
+        corpus = lib.folder / "corpus.jsonl"
+        corpus.write_bytes(b"{}\n" + corpus.read_bytes())  # damaged by something else
+        screen(app)._poll_other_processes()
+        await settle(pilot)
+        assert "could not read the papers another process wrote" in " ".join(str(n.message) for n in app._notifications)
+        assert screen(app).results.border_title.startswith("36 / 36") and len(app.library) == 36
+        said = len(app._notifications)
+        screen(app)._poll_other_processes()  # the same damaged file: not read (nor reported) again
+        await settle(pilot)
+        assert len(app._notifications) == said
+        Library(tmp_path / "fresh").import_paths([dump])
+        corpus.write_bytes((tmp_path / "fresh" / "corpus.jsonl").read_bytes())  # mended: read again
+        screen(app)._poll_other_processes()
+        await settle(pilot)
+        assert screen(app).results.border_title.startswith("1 / 1")
+
+
+async def test_annotations_damaged_on_disk_are_said_once_and_never_stop_the_app(lib, make):
+    """annotations.json damaged while the app runs (by hand, a disk error): the poll says so once,
+    a triage key is refused with the same message, nothing is written over it, and once
+    `doctor --repair` has mended it the app carries on."""
+    from store.doctor import run_doctor
+    lib.set_star([lib.corpus.papers[5].id], 1)
+    lib.set_status([p.id for p in lib.corpus][10:], "skipped")  # a bulk change: a backup to repair from
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        path = lib.folder / "annotations.json"
+        path.write_text("{garbage")
+        screen(app)._poll_other_processes()  # what its 2-second timer runs
+        await settle(pilot)
+        assert app.is_running and "could not read the annotations on disk: " in list(app._notifications)[-1].message
+        said = len(app._notifications)
+        screen(app)._poll_other_processes()  # the same damage: not said again
+        await pilot.press("r")  # refused, with the reason
+        await settle(pilot)
+        assert len(app._notifications) == said + 1 and "not valid JSON" in list(app._notifications)[-1].message
+        assert path.read_text() == "{garbage" and app.is_running
+        assert run_doctor(lib.folder, repair=True).repaired
+        screen(app)._poll_other_processes()
+        await pilot.press("r")
+        await settle(pilot)
+        assert Library(lib.folder).annotation(lib.corpus.papers[0].id).status == "read"
+
+
+async def test_outdated_derived_titles_are_pointed_out_once(lib, make):
+    """A library whose titles an earlier papersift derived: the app says once that `papersift
+    retitle` would derive better ones, and not at the next start."""
+    lib.corpus.title_rules = 0
+    lib.corpus.save(lib.corpus_path)
+    for start in (1, 2):
+        old = Library(lib.folder)
+        assert old.titles_outdated
+        app = make(old)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            said = [n.message for n in app._notifications if "papersift retitle" in n.message]
+            assert len(said) == (1 if start == 1 else 0), said
+    old.retitle()
+    assert not Library(lib.folder).titles_outdated
+
+
+async def test_a_library_whose_titles_were_all_read_is_not_told_to_retitle(make, tmp_path):
+    """After an upgrade the app offered `papersift retitle` to every library made by an earlier
+    version, also one whose papers all came with their titles (JSONL, BibTeX): retitle would change
+    nothing there. Only a library holding derived titles is told, by the app and by doctor."""
+    from store.doctor import run_doctor
+    papers = tmp_path / "titled.jsonl"
+    papers.write_text("".join(json.dumps({"title": f"Paper {i}", "abstract": f"We study topic {i} of many in depth."}) + "\n"
+                              for i in range(3)))
+    titled = Library(tmp_path / "titled")
+    titled.import_paths([papers])
+    titled.corpus.title_rules = 0  # as an earlier papersift left it
+    titled.corpus.save(titled.corpus_path)
+    assert not Library(titled.folder).titles_outdated
+    assert not any("retitle" in line for line in run_doctor(titled.folder).ok)
+    app = make(Library(titled.folder))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert not [n.message for n in app._notifications if "papersift retitle" in n.message]
+    (tmp_path / "dump.txt").write_text("We study derived titles for papers that came without one.\n")
+    titled.import_paths([tmp_path / "dump.txt"])  # one paper without a title of its own
+    titled.corpus.title_rules = 0
+    titled.corpus.save(titled.corpus_path)
+    assert Library(titled.folder).titles_outdated
+    assert any("retitle" in line for line in run_doctor(titled.folder).ok)
+
+
+async def test_footer_labels_are_distinct(lib, make):
+    """Every key the footer shows has its own label: "⏎ Read" beside "r Read" read as one action."""
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        shown = [b.binding.description for b in app.screen.active_bindings.values() if b.binding.show]
+        assert len(shown) >= 8 and len(shown) == len(set(shown)), shown
+        assert "Open" in shown and "Read" in shown
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_footer_offers_no_key_that_a_text_box_would_type(lib, make):
+    """While the search box, the tag box or the note editor has focus, "+" and "/" type
+    themselves: the footer offered "+ Star+" and "/ Search" there all the same."""
+    from textual.widgets._footer import FooterKey
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        in_list = {k.key for k in app.screen.query(FooterKey)}
+        assert {"plus", "slash"} <= in_list
+        for open_box, close_box in (("slash", "escape"), ("t", "escape"), ("e", "escape")):
+            await pilot.press(open_box)
+            await settle(pilot)
+            shown = {k.key for k in app.screen.query(FooterKey)}
+            assert not shown & {"plus", "minus", "slash", "question_mark", "q"}, (open_box, shown)
+            assert shown, open_box  # the box's own keys are still offered
+            await pilot.press("plus", "slash")  # and the keys type
+            await settle(pilot)
+            box = app.screen.focused
+            assert (box.value if hasattr(box, "value") else box.text).endswith("+/"), open_box
+            await pilot.press(close_box)
+            await settle(pilot)
+            if app.screen.__class__.__name__ == "ConfirmScreen":  # the note changed: discard it
+                await pilot.press("y")
+                await settle(pilot)
+        assert Library(lib.folder).annotation(lib.corpus.papers[0].id).star == 0
+
+
+async def test_narrow_footer_shows_help_and_quit_first(lib, make):
+    """At 80 columns the footer is cut after a few keys: ? Help and q Quit come first there."""
+    from textual.widgets._footer import FooterKey
+    for width, first in ((80, ["help", "quit"]), (160, ["screen.open_reader", "select"])):
+        app = make(lib)
+        async with app.run_test(size=(width, 24)) as pilot:
+            await settle(pilot)
+            keys = [k.action for k in app.screen.query(FooterKey) if "-command-palette" not in k.classes]
+            assert keys[:2] == first, (width, keys)
+            assert "help" in keys and "quit" in keys
+
+
+async def test_navigation_keys(lib, make):
+    app = make(lib)
+    async with app.run_test(size=(120, 30)) as pilot:
+        r = screen(app).results
+        await pilot.press("j", "j", "down")
+        assert r.cursor == 3
+        await pilot.press("k", "up")
+        assert r.cursor == 1
+        await pilot.press("G")
+        assert r.cursor == 34
+        await pilot.press("g")
+        assert r.cursor == 0
+        await pilot.press("pagedown")
+        assert r.cursor > 10
+        await pilot.press("pageup")
+        assert r.cursor == 0
+        await pilot.press("end")
+        assert r.cursor == 34 and screen(app).query_one("#reader").paper_index == int(r.indices[34])
+
+
+async def test_status_keys_save_at_once_and_advance(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        ids = [p.id for p in lib.corpus]
+        await pilot.press("r", "a", "s")
+        assert [Library(lib.folder).annotation(i).status for i in ids[:3]] == ["read", "to-read", "skipped"]
+        assert screen(app).results.cursor == 3
+        await pilot.press("k", "u")
+        assert app.library.annotation(ids[2]).status == "unread"
+        assert "2 / 35 triaged" in str(screen(app).query_one("#header").render())
+
+
+async def test_star_keys(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("plus", "plus", "plus", "plus", "minus")
+        assert cur(app)[1].star == 2
+        assert Library(lib.folder).annotation(cur(app)[0]).star == 2
+
+
+async def test_next_previous_unread(lib, make):
+    ids = [p.id for p in lib.corpus]
+    lib.set_status(ids[1:4], "read")
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("n")
+        assert screen(app).results.cursor == 4
+        await pilot.press("N")
+        assert screen(app).results.cursor == 0
+
+
+async def test_select_several_and_apply(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("space", "j", "space", "r")
+        ids = [p.id for p in lib.corpus]
+        assert [app.library.annotation(i).status for i in ids[:3]] == ["read", "unread", "read"]
+        assert not screen(app).results.selected
+        assert list(app._notifications)[-1].message == "applied to 2 selected papers"
+        await pilot.press("space", "a")
+        assert list(app._notifications)[-1].message == "applied to 1 selected paper"
+        await pilot.press("space", "space", "t", *"both", "enter", "escape")
+        assert app.library.tag_counts()["both"] == 2
+
+
+async def test_undo_key_repeatable(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("r", "plus")
+        await pilot.press("z", "z")
+        assert app.library.annotations == {}
+        assert Library(lib.folder).annotations == {}
+        pid = lib.corpus.papers[0].id  # `r` was pressed on it (the cursor then advanced)
+        await pilot.press("Z")  # one undo too many: redo puts the status back, and it is saved
+        assert app.library.annotation(pid).status == "read" and app.library.annotation(pid).star == 0
+        assert Library(lib.folder).annotation(pid).status == "read"
+        assert app._notifications and list(app._notifications)[-1].message == "redone: status read"
+        await pilot.press("s", "Z")  # a new change: the star undone before it cannot come back
+        assert list(app._notifications)[-1].message == "nothing to redo"
+        assert sorted((a.status, a.star) for a in Library(lib.folder).annotations.values()) \
+            == [("read", 0), ("skipped", 0)]
+
+
+async def test_copy_keys_fall_back_to_osc52(lib, make):
+    lib.add_tags([lib.corpus.papers[0].id], ["speech"])
+    lib.set_note(lib.corpus.papers[0].id, "ask\nthe group")
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("y")
+        assert app.clipboard.startswith("Speaker identification benchmarks")
+        await pilot.press("Y")
+        assert app.clipboard.startswith("- **VIPBench") and "#speech" in app.clipboard and "ask the group" in app.clipboard
+        assert "*(title derived from the abstract)*" in app.clipboard  # never passed off as the paper's own
+        await pilot.press("space", "space", "I")
+        assert app.clipboard.splitlines() == [p.id for p in lib.corpus.papers[:2]]
+
+
+async def test_open_link_and_no_link(lib, make, monkeypatch, tmp_path):
+    opened = []
+    monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url) or True)
+    (tmp_path / "l.txt").write_text("We present LinkNet, see <https://example.org/linknet> for code and data today.")
+    lib.import_paths([tmp_path / "l.txt"])
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("o")
+        assert opened == []  # first paper has no link
+        await pilot.press("G", "o")
+        assert opened == ["https://example.org/linknet"]
+
+
+async def test_sort_cycles_and_persists(lib, make, tmp_path):
+    lib.set_star([lib.corpus.papers[9].id], 3)
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("S", "S")
+        await settle(pilot)
+        assert screen(app).sort == "star"
+        assert int(screen(app).results.indices[0]) == 9
+    assert json.loads((tmp_path / "settings.json").read_text())["sort"] == "star"
+
+
+async def test_theme_choice_persists(lib, make, tmp_path):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        app.theme = "nord"
+        await pilot.pause()
+    assert json.loads((tmp_path / "settings.json").read_text())["theme"] == "nord"
+    again = make(lib)
+    async with again.run_test() as pilot:
+        assert again.theme == "nord"
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_everything_is_there_after_restart(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("a", "plus", "t", *"keep", "enter", "escape", "e", *"remember", "ctrl+s", "q")
+    reopened = make(Library(lib.folder))
+    async with reopened.run_test() as pilot:
+        await settle(pilot)
+        first, second = (reopened.library.annotation(p.id) for p in lib.corpus.papers[:2])
+        assert first.status == "to-read"  # "a" then advanced to the next paper
+        assert (second.star, second.tags, second.note) == (1, ["keep"], "remember")
+        results = reopened.main_screen.results
+        assert results.cursor == 1 and results.current_index == 1  # resumed on the paper it was left on
+        assert "#keep" in results._row_text(1).plain
+
+
+async def test_quit_key(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0 or app.return_code is None
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_the_next_start_resumes_where_the_library_was_left(lib, make, tmp_path):
+    """Quit with a search and a paper highlighted: the next start has both, and says so.
+    Another library, and `resume=False` (papersift --fresh), start at the top."""
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"agent", "enter", "j", "j")
+        await settle(pilot)
+        left_on, _ = cur(app)
+        assert screen(app).results.cursor == 2
+        await pilot.press("q")
+    again = make(lib)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert screen(again).query_one("#search").value == "agent"
+        assert cur(again)[0] == left_on
+        assert screen(again).query_one("#reader").paper_index == lib.corpus.index_of(left_on)
+        assert any("back where you left off: agent" in n.message for n in again._notifications)
+        await pilot.press("escape")                       # the whole library
+        await settle(pilot)
+        assert screen(again).results.border_title.startswith("35 / 35")
+        await pilot.press("j")
+        left_on, _ = cur(again)
+        await pilot.press("q")
+    third = make(lib)
+    async with third.run_test(size=(120, 40)) as pilot:  # left with no search: the paper alone
+        await settle(pilot)
+        assert screen(third).query_one("#search").value == ""
+        assert cur(third)[0] == left_on and screen(third).results.cursor > 0
+    places = json.loads((tmp_path / "settings.json").read_text())["places"]
+    assert places[str(lib.folder.resolve())] == {"query": "", "paper": left_on, "history": ["agent"]}
+    fresh = make_app(lib, keymap_path=tmp_path / "keymap.toml", settings_path=tmp_path / "settings.json",
+                     resume=False)
+    async with fresh.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert screen(fresh).query_one("#search").value == "" and screen(fresh).results.cursor == 0
+    other = make(Library(tmp_path / "other"))
+    other.library.import_paths([DATA / "icml_slice.jsonl"])
+    async with other.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert screen(other).query_one("#search").value == "" and screen(other).results.cursor == 0
+    assert len(json.loads((tmp_path / "settings.json").read_text())["places"]) == 2
+
+
+async def test_an_unreadable_settings_file_is_reported_and_not_written_over(lib, make, tmp_path):
+    (tmp_path / "settings.json").write_text('{"theme": "nord",,}')
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert any("unreadable settings" in n.message for n in app._notifications)
+        await pilot.press("j", "q")
+    assert (tmp_path / "settings.json").read_text() == '{"theme": "nord",,}'
+
+
+async def test_a_triage_key_while_another_process_holds_the_lock_never_freezes(lib, make):
+    """Another papersift holds the library lock: a triage key queues (with a notice) instead of
+    holding the UI thread; navigation goes on; the change lands in order once the lock is free.
+    Held past the lock's timeout, the change fails with a notice and nothing is written."""
+    import time as _time
+
+    from store.annotations.lock import LibraryLock
+    other = LibraryLock(lib.folder / ".lock")
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        first = cur(app)[0]
+        other._acquire()                     # (a separate open file: as another process holds it)
+        started = _time.monotonic()
+        await pilot.press("r", "plus")       # read (advances), then a star on the next paper
+        await pilot.pause()
+        assert _time.monotonic() - started < 2  # the UI thread did not wait for the lock
+        assert "waiting for another papersift" in list(app._notifications)[-1].message
+        second = cur(app)[0]
+        assert second != first               # navigation went on
+        await pilot.press("j", "k")
+        assert Library(lib.folder).annotation(first).status == "unread"  # not yet: the lock is held
+        other._release()
+        for _ in range(300):
+            await pilot.pause(0.02)
+            if not screen(app).writes.pending:
+                break
+        assert Library(lib.folder).annotation(first).status == "read"
+        assert Library(lib.folder).annotation(second).star == 1
+        assert [e["label"] for e in Library(lib.folder).store.history(2)] == ["star +1", "status read"]  # in order
+
+        app.library.lock.timeout = 0.3       # held for longer than the lock waits
+        other._acquire()
+        await pilot.press("s")
+        for _ in range(300):
+            await pilot.pause(0.02)
+            if not screen(app).writes.pending:
+                break
+        other._release()
+        assert "held the library lock" in list(app._notifications)[-1].message
+        assert Library(lib.folder).annotation(second).status == "unread"
+
+
+async def test_the_first_import_in_the_app_replaces_the_untouched_sample_unannounced(lib, make, tmp_path):
+    src = tmp_path / "mine.jsonl"
+    topics = ("quokkas and their habits in the wild", "sourdough starters in cold kitchens",
+              "tidal patterns of a northern fjord")
+    src.write_text("".join(json.dumps({"title": f"My paper {i}", "abstract": f"We study {t}, observed for years, "
+                                       f"and report what {t} teach us about patience."}) + "\n"
+                           for i, t in enumerate(topics)))
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        screen(app)._import(src)
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if len(app.library) == 3:
+                break
+        await settle(pilot)
+        said = [n.message for n in app._notifications]
+        assert any("replaced the 35 bundled sample papers" in m for m in said)
+        assert not any("changed on disk" in m for m in said)      # its own import, said once
+        assert len(Library(lib.folder)) == 3 and screen(app).results.border_title.startswith("3 / 3")
+
+
+async def test_the_remove_key_removes_with_a_backup_and_undo_brings_papers_back(lib, make):
+    lib.add_tags([lib.corpus.papers[0].id], ["keep"])
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        first = cur(app)[0]
+        await pilot.press("space", "space", "delete")            # two selected, then remove
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert len(app.library) == 33 and len(Library(lib.folder)) == 33
+        assert list((lib.folder / "backups").glob("corpus.jsonl.*remove.bak"))
+        await pilot.press("z")
+        await settle(pilot)
+        assert len(Library(lib.folder)) == 35 and Library(lib.folder).annotation(first).tags == ["keep"]
+        assert screen(app).results.border_title.startswith("35 / 35")

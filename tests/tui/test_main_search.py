@@ -1,0 +1,339 @@
+"""The main screen's search (tui/screens/main_search.py): typing, filters, phrases and their
+workers, bursts of keys, the history of searches; each keystroke parses its query once."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from textual import events
+
+from store import Library
+from store.search import query as query_module
+from tui.app import make_app
+
+from ..conftest import recording, wait_workers
+from .driving import cur, screen, settle, type_search
+
+
+@pytest.mark.parametrize("typed", ["tag:x graph", "\"neural net\""])  # inline, and a worker (a phrase)
+async def test_one_parse_per_keystroke(lib, tmp_path, monkeypatch, typed):
+    monkeypatch.setenv("PAPERSIFT_NO_SYSTEM_CLIPBOARD", "1")
+    parsed: list[str] = []
+    real = query_module.parse_query
+
+    def counting(text: str, *args, **kwargs):
+        parsed.append(text)
+        return real(text, *args, **kwargs)
+    for module in list(sys.modules.values()):  # every module that imported it by name
+        if getattr(module, "parse_query", None) is real:
+            monkeypatch.setattr(module, "parse_query", counting)
+    app = make_app(lib, keymap_path=tmp_path / "keymap.toml", settings_path=tmp_path / "settings.json")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        await wait_workers(app)
+        await pilot.press("slash")
+        for i, char in enumerate(typed):
+            parsed.clear()
+            await pilot.press("space" if char == " " else char)
+            await pilot.pause()
+            await wait_workers(app)
+            await pilot.pause()
+            assert parsed == [typed[:i + 1]], f"after {typed[:i + 1]!r}: parsed {parsed}"
+        assert app.main_screen.query_text == typed
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_a_filters_first_table_is_built_off_the_ui_thread(lib, make, monkeypatch):
+    """The first file:, author:, kw: or venue: filter builds a table from every paper (0.6 s at 300k):
+    that search runs in a worker; later ones, with the table built, stay inline (quick)."""
+    import threading
+
+    from store.library import search as library_search
+    built_in, searched_in = [], []
+    real_files, real_venues = library_search.LibrarySearch._source_files, library_search.LibrarySearch._venues_and_years
+
+    def files(self):
+        built_in.append(("files", threading.current_thread() is threading.main_thread()))
+        return real_files(self)
+
+    def venues(self):
+        if self._venue_index is None:
+            built_in.append(("venues", threading.current_thread() is threading.main_thread()))
+        return real_venues(self)
+
+    monkeypatch.setattr(library_search.LibrarySearch, "_source_files", files)
+    monkeypatch.setattr(library_search.LibrarySearch, "_venues_and_years", venues)
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        real_search = type(app.library).search
+
+        def search(self, *a, **k):
+            searched_in.append(threading.current_thread() is threading.main_thread())
+            return real_search(self, *a, **k)
+
+        monkeypatch.setattr(type(app.library), "search", search)
+        await pilot.press("slash", *"file:000", "enter")
+        await settle(pilot)
+        assert built_in == [("files", False)] and screen(app).results.border_title.startswith("19 / 35")
+        searched_in.clear()
+        await pilot.press("slash", "ctrl+u", *"file:001", "enter")  # the table is there: inline again
+        await settle(pilot)
+        assert searched_in and all(searched_in) and screen(app).results.border_title.startswith("19 / 35")
+        await pilot.press("slash", "ctrl+u", *"venue:neurips", "enter")
+        await settle(pilot)
+        assert built_in[-1] == ("venues", False) and screen(app).results.border_title.startswith("35 / 35")
+
+
+async def test_pasted_ids_list_those_papers(lib, make):
+    """Ids copied with I (one per line) and pasted into the search box list exactly those papers."""
+    ids = [lib.corpus.papers[i].id for i in (4, 9, 17)]
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("slash")
+        await pilot.pause()
+        screen(app).query_one("#search").post_message(events.Paste("\n".join(ids) + "\n"))
+        await settle(pilot)
+        results = screen(app).results
+        assert screen(app).query_one("#search").value == " ".join(ids)
+        assert sorted(lib.corpus.papers[int(i)].id for i in results.indices) == sorted(ids)
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_select_all_and_a_selection_across_searches(lib, make):
+    papers = [p.id for p in lib.corpus]
+    lib.add_tags(papers[3:5], ["alpha"])
+    lib.add_tags(papers[9:10], ["beta"])
+    app = make(lib)
+    async with app.run_test() as pilot:
+        results = screen(app).results
+        await pilot.press("slash", *"tag:alpha", "enter")
+        await settle(pilot)
+        await pilot.press("A")  # every paper in the list
+        await settle(pilot)
+        assert results.selected == set(papers[3:5])
+        assert results.border_title.endswith("· 2 selected")
+        await pilot.press("slash", *"tag:beta", "enter")  # "/" selects the old query: typing replaces it
+        await settle(pilot)
+        assert results.border_title.startswith("1 / 35") and results.border_title.endswith("· 2 selected")
+        await pilot.press("space")
+        await settle(pilot)
+        assert results.border_title.endswith("· 3 selected")
+        await pilot.press("s")  # applies to the whole selection, not only the papers on screen
+        await settle(pilot)
+        assert [app.library.annotation(i).status for i in (papers[3], papers[4], papers[9])] == ["skipped"] * 3
+        assert list(app._notifications)[-1].message == "applied to 3 selected papers (2 of them not in this list)"
+        assert not results.selected and "selected" not in results.border_title
+        await pilot.press("A", "A")  # again: none
+        await settle(pilot)
+        assert not results.selected
+        await pilot.press("A", "escape", "escape")  # escape clears the filter, then the selection
+        await settle(pilot)
+        assert not results.selected and results.border_title.startswith("35 / 35")
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_search_typing_filters_highlights_and_escapes(lib, make):
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("slash", *"voice identiy")
+        await settle(pilot)
+        results = screen(app).results
+        assert app.library.corpus.papers[results.current_index].title.startswith("VIPBench")
+        assert "voice" in results.matched
+        await pilot.press("escape")
+        assert app.focused is results and screen(app).query_one("#search").value == "voice identiy"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen(app).query_one("#search").value == "" and len(results.indices) == 35
+        await pilot.press("slash", *"everanimate", "enter", "escape")
+        await settle(pilot)
+        shown = app.library.corpus.papers[results.current_index]
+        assert len(results.indices) == 35 and results.cursor > 0  # still on the paper looked at
+        assert shown.title.startswith("EverAnimate")
+        assert screen(app).query_one("#reader").paper_index == results.current_index
+        await pilot.press("g")
+        await pilot.press("r", "slash", *"status:read", "enter")
+        await settle(pilot)
+        assert len(results.indices) == 1
+
+
+async def test_a_phrase_typed_in_the_app_folds_the_texts_once(lib, make, monkeypatch):
+    """Typing '"learning' searches in a worker per key, and a superseded worker runs on: the
+    first fold of every paper's text is slowed here, so the later keys' workers start while it
+    runs. They wait for it and use it (they had each folded every text: 8 keys at 30k papers
+    took 7 s and 230 MB more), and the list shows the last key's papers."""
+    import store.search.phrasetext as LS
+    monkeypatch.setattr(LS, "PHRASE_READ_MAX", 0)  # 35 papers: fold them all, as a big library does
+    folds = []
+    monkeypatch.setattr(LS, "fold_phrase_text", recording(LS.fold_phrase_text, folds, first_delay=0.3))
+    app = make(lib)
+    async with app.run_test() as pilot:
+        results = await type_search(app, pilot, '"learning')
+        assert len(folds) == len(lib)
+        assert len(results.indices) == sum("learning" in LS.phrase_text(p) for p in lib.corpus) > 0
+
+
+@pytest.mark.slow
+async def test_a_phrase_in_a_big_library_is_searched_once_typing_settles(lib, make, monkeypatch):
+    """In a big library a "phrase" search waits a moment in its worker and is dropped if a key
+    came meanwhile: typing '"capacity' at 300k papers had run a search per key (each ~0.3 s, the
+    stale ones running on), so the last key's answer came 1.5 s after it instead of 0.5 s."""
+    import tui.screens.limits as M
+    monkeypatch.setattr(M, "BIG_LIBRARY", 10)  # the 35 seeds stand for a big library
+    # Longer than the test's key presses can take on a loaded machine (0.12 s was not, in CI): the
+    # test is that a search the next key supersedes is never run, not how brisk typing is.
+    monkeypatch.setattr(M, "PHRASE_SETTLE", 2.0)
+    from store.search.query import parse_query
+    searched = []
+    real = lib.search
+    monkeypatch.setattr(lib, "search", recording(lambda q, **kw: real(q, **kw), searched,
+                                                 as_text=lambda q: getattr(q, "text", q)))
+    app = make(lib)
+    async with app.run_test() as pilot:
+        results = await type_search(app, pilot, '"learning')
+        assert [q for q, in searched if parse_query(q).phrases] == ['"learning']  # (a lone '"' is no phrase)
+        assert len(results.indices) == len(real('"learning')) > 0
+        await pilot.press("backspace")  # one key, then a pause: searched as always
+        await pilot.pause(M.PHRASE_SETTLE + 0.5)
+        await wait_workers(app, pilot)
+        await settle(pilot)
+        assert searched[-1] == ('"learnin',) and len(results.indices) == len(real('"learnin'))
+
+
+async def test_burst_of_keys_is_routed_in_order(lib, make):
+    """Keys arriving together (fast typing, tmux) must not be misrouted after "/" or "t"."""
+    app = make(lib)
+    async with app.run_test() as pilot:
+        keys = ["slash", *"voice", "enter", "t", *"speech", "enter", "escape", "a"]
+        for k in keys:
+            app.post_message(events.Key(k, {"slash": "/"}.get(k, k if len(k) == 1 else None)))
+        await pilot.pause(0.5)
+        await settle(pilot)
+        pid, ann = cur(app)
+        assert screen(app).query_one("#search").value == "voice"
+        assert ann.tags == ["speech"] and ann.status == "to-read"
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_a_filtered_list_says_how_many_of_it_are_still_unread(lib, make):
+    """The header counts the whole library; a search or filter is a piece of work of its own, so the
+    list's title says how many of it are left, and follows each triage key (and another process)."""
+    lib.set_status([lib.corpus.papers[0].id], "read")
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        results = screen(app).results
+        await settle(pilot)
+        assert results.border_title.startswith("35 / 35") and "unread" not in results.border_title  # the header's job
+        await pilot.press("slash", *"file:000", "enter")
+        await settle(pilot)
+        assert results.border_title.startswith("19 / 35 · 18 unread")
+        await pilot.press("j", "s", "a")  # two more triaged
+        await settle(pilot)
+        assert results.border_title.startswith("19 / 35 · 16 unread")
+        await pilot.press("z")
+        await settle(pilot)
+        assert results.border_title.startswith("19 / 35 · 17 unread")
+        Library(lib.folder).set_status([lib.corpus.papers[i].id for i in results.indices[-2:]], "skipped")
+        screen(app)._poll_other_processes()  # another terminal's triage
+        await settle(pilot)
+        assert results.border_title.startswith("19 / 35 · 15 unread")
+
+
+@pytest.mark.slow
+async def test_up_in_the_search_box_recalls_earlier_searches_across_restarts(lib, make):
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        box = screen(app).query_one("#search")
+        await pilot.press("slash", "up")                  # nothing searched yet
+        await settle(pilot)
+        assert box.value == "" and any("no earlier search" in n.message for n in app._notifications)
+        for query in ("agent", "voice identity", "agent"):  # "agent" again: once, as the newest
+            await pilot.press("slash", "ctrl+u", *query, "enter")
+        await pilot.press("slash", "ctrl+u", *"status:read")
+        await pilot.press("up")                            # the newest that is not what is typed
+        assert box.value == "agent" and box.cursor_position == len("agent")
+        await pilot.press("up")
+        assert box.value == "voice identity"
+        await pilot.press("up")                            # the oldest: stays
+        assert box.value == "voice identity"
+        await settle(pilot)
+        assert app.library.corpus.papers[screen(app).results.current_index].title.startswith("VIPBench")
+        await pilot.press(*" benchmark", "up")             # typed on: a new walk from the newest
+        assert box.value == "agent"
+        await pilot.press("escape", "q")
+    again = make(lib)
+    async with again.run_test(size=(120, 40)) as pilot:
+        box = screen(again).query_one("#search")
+        await pilot.press("slash", "ctrl+u", "up", "up")
+        assert box.value == "voice identity"
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_a_big_library_resumes_its_search_after_the_first_paint(lib, make, monkeypatch):
+    """At 300k papers a search takes ~0.5 s: a big library paints its list first, then searches."""
+    import tui.screens.main as main_module
+    from tui.screens import limits
+    from tui.widgets.results import ResultsList
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"agent", "enter", "j")
+        await settle(pilot)
+        left_on, _ = cur(app)
+        await pilot.press("q")
+    painted, painted_at_resume = [0], []
+    render_lines, resume = ResultsList.render_lines, main_module.MainScreen._resume_search
+    monkeypatch.setattr(ResultsList, "render_lines",
+                        lambda self, crop: painted.__setitem__(0, painted[0] + 1) or render_lines(self, crop))
+    monkeypatch.setattr(main_module.MainScreen, "_resume_search",
+                        lambda self, *a: painted_at_resume.append(painted[0]) or resume(self, *a))
+    for big_library, painted_first in ((2000, False), (10, True)):  # the seeds' 35 papers: small, then big
+        monkeypatch.setattr(limits, "BIG_LIBRARY", big_library)
+        painted[0] = 0
+        again = make(lib)
+        async with again.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert (painted_at_resume.pop() > 0) is painted_first
+            assert screen(again).query_one("#search").value == "agent" and cur(again)[0] == left_on
+            await pilot.press("q")
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_a_search_lists_its_result_set_then_weaker_matches_and_A_selects_the_set(lib, make):
+    from tui.screens.export import ExportScreen
+    app = make(lib)
+    query = "language models agents"
+    expected = {p.id for p, _ in lib.pairs(query)}
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *query, "enter")
+        await settle(pilot)
+        results = screen(app).results
+        assert results.full == len(expected) == 2 and len(results.indices) > 2
+        assert results.border_title.startswith("2 / 35") and "weaker" in results.border_title
+        assert set(results.set_ids) == expected
+        assert "weaker matches: most but not all words" in app.export_screenshot().replace("&#160;", " ")
+        await pilot.press("A")
+        assert results.selected == expected                # the set, never the weaker matches
+        assert "2 selected" in results.border_title
+        await pilot.press("escape")
+        await pilot.press("slash", *"zyxwvut agents", "enter")
+        await settle(pilot)
+        assert results.full == 0 and len(results.indices) > 0  # never simply empty
+        assert "no paper has every word" in app.export_screenshot().replace("&#160;", " ")
+        export = ExportScreen(lib, screen(app))
+        assert export._pairs("list") == []                 # the list's set is empty: nothing to export
+
+
+@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+async def test_the_dashboard_charts_the_current_searchs_result_set(lib, make):
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"language models agents", "enter")
+        await settle(pilot)
+        await pilot.press("d")
+        await pilot.pause(0.3)
+        shown = app.export_screenshot().replace("&#160;", " ")
+        assert "This search" in shown and "2 papers hold every word" in shown
