@@ -4,10 +4,12 @@ Apart from :mod:`store.models` and :mod:`store.exchange.export` so the CLI can b
 options without importing them (a one-shot search starts faster).
 """
 
+from store.formats import EXPORTS
+
 STATUSES = ("unread", "to-read", "read", "skipped")
 STATUS_GLYPH = {"unread": "·", "to-read": "▶", "read": "✓", "skipped": "✗"}  # the app's list and the CLI's tables
 MAX_STAR = 3
-FORMATS = ("md", "csv", "json", "jsonl", "bibtex", "org", "csl-json", "ris")
+FORMATS = EXPORTS  # the export formats, from store.formats' table
 MARKDOWN_GROUPS = ("status", "tag", "venue", "area")  # a Markdown reading list's sections
 # How exports mark a title papersift derived (BibTeX papersift_title, RIS U1, CSV/JSON derived_title),
 # and how imports recognise one, so a re-imported derived title stays derived (a real one can replace it).

@@ -18,6 +18,7 @@ from typing import Callable, Iterable
 
 import orjson
 
+from store import formats
 from store.ingest.bibtex import BIB_MATH, balanced, bib_escape, bib_latex
 from store.choices import DERIVED, FORMATS, FORMULA_START, MARKDOWN_GROUPS  # noqa: F401 (FORMATS, MARKDOWN_GROUPS re-exported)
 from store.search.keywords import join_keywords, tags_and_keywords
@@ -35,11 +36,10 @@ DERIVED_MD = f"*(title {DERIVED})*"
 
 EXPORT_FORMAT = "papersift-export"
 EXPORT_VERSION = 1
-EXTENSIONS = {"md": ".md", "csv": ".csv", "json": ".json", "jsonl": ".jsonl", "bibtex": ".bib",
-              "org": ".org", "csl-json": ".csl.json", "ris": ".ris"}
+EXTENSIONS = formats.EXTENSIONS
 STATUS_HEADINGS = {"to-read": "To read", "unread": "Unread", "read": "Read", "skipped": "Skipped"}
 
-JSON_FORMATS = ("json", "jsonl", "csl-json")
+JSON_FORMATS = formats.JSON_FORMATS
 
 
 def export_text(pairs: list[Pair], fmt: str, *, group_by: str = "status", abstracts: bool = False,
@@ -52,8 +52,7 @@ def export_text(pairs: list[Pair], fmt: str, *, group_by: str = "status", abstra
     if fmt == "md":
         out = to_markdown(pairs, group_by=group_by, abstracts=abstracts, library_name=library_name)
     else:
-        out = {"csv": to_csv, "json": to_json, "jsonl": to_jsonl, "bibtex": to_bibtex, "org": to_org,
-               "csl-json": to_csl_json, "ris": to_ris}[fmt](pairs)
+        out = formats.load(formats.BY_NAME[fmt].writer)(pairs)  # (the table's: store.formats)
     if progress:
         progress(len(pairs), len(pairs))
     # One gate for every format: nothing a dump, a colleague or a tag carried may run in the terminal

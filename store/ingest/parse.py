@@ -18,22 +18,22 @@ import re
 from pathlib import Path
 
 
-from store.ingest.arxiv import looks_like_atom, read_atom
+from store.ingest.arxiv import read_atom
+from store import formats
 from store.choices import DERIVED
 from store.errors import InputError
 from store.locations import is_library_dir
-from store.ingest.ris import looks_like_ris, read_ris
+from store.ingest.ris import read_ris
 from store.ingest.record import (MAX_ABSTRACT_CHARS, RawRecord, Records, check_length,
                                  record_from_obj)
 from store.ingest.sizegate import refuse_early
-from store.ingest.structured import parse_csv, parse_json, parse_jsonl
+from store.ingest.structured import parse_csv
 from store.text import counted, first_few
 
 MAX_BRACE_DEPTH = 64  # BibTeX braces open at once; real entries nest a handful
 MIN_ABSTRACT_WORDS = 8  # a shorter dump paragraph is a heading or stray line, not an abstract
 MAX_FILE_BYTES = 2 * 1024**3
-IMPORTABLE_SUFFIXES = {".txt", ".md", ".text", ".dump", ".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".bib", ".ris",
-                       ".xml", ".atom"}
+IMPORTABLE_SUFFIXES = formats.IMPORTABLE_SUFFIXES  # (the table's: store.formats)
 
 
 # A dump's header names the venue just before the year: "NeurIPS 2026 Papers", "Accepted at ICML 2024".
@@ -73,7 +73,7 @@ def expand_paths(paths: list[Path | str]) -> list[Path]:
                     if not name.startswith(".") and p.suffix.lower() in IMPORTABLE_SUFFIXES and p.is_file():
                         found.append(p)
             if not found:
-                raise InputError(path, "folder holds no importable files (.txt, .md, .json, .jsonl, .csv, .bib, .ris, .xml)")
+                raise InputError(path, f"folder holds no importable files ({formats.importable_list()})")
             files.extend(found)
         elif path.is_file():
             files.append(path)
@@ -143,21 +143,7 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
     refuse_early(path, suffix, MAX_ABSTRACT_CHARS)  # an oversized abstract, before the file is in memory
     text = read_text(path)
     name = display_name or path.name
-    records: list[RawRecord]
-    if suffix in (".jsonl", ".ndjson"):
-        records = parse_jsonl(text, path, name)
-    elif suffix == ".json":
-        records = parse_json(text, path, name)
-    elif suffix in (".csv", ".tsv"):
-        records = parse_csv(text, path, name, delimiter="\t" if suffix == ".tsv" else None)
-    elif suffix == ".bib" or (suffix not in _STRUCTURED and _BIBTEX_START.match(text)):
-        records = parse_bibtex(text, path, name)
-    elif suffix == ".ris" or (suffix not in _STRUCTURED and looks_like_ris(text)):
-        records = parse_ris(text, path, name)
-    elif suffix in (".xml", ".atom") or (suffix not in _STRUCTURED and looks_like_atom(text)):
-        records = parse_atom(text, path, name)
-    else:
-        records = parse_dump(text, path, name)
+    records: list[RawRecord] = formats.load(formats.reader_for(suffix, text).reader)(text, path, name)
     if not records:
         why = " (the file is empty)" if not text.strip() else ""
         if isinstance(records, Records) and records.skipped:
@@ -168,10 +154,19 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
     return records
 
 
-# A file of another suffix (a dump's .txt, say) is read as BibTeX or RIS when its content is:
-# read as a dump, every entry became a paragraph of field syntax.
-_STRUCTURED = {".json", ".jsonl", ".ndjson", ".csv", ".tsv"}
+# A file of another suffix (a dump's .txt, say) is read as BibTeX or RIS when its content is
+# (store.formats' sniff): read as a dump, every entry became a paragraph of field syntax.
 _BIBTEX_START = re.compile(r"\s*(%[^\n]*\n\s*)*@[A-Za-z]+\s*[{(]")
+
+
+def looks_like_bibtex(text: str) -> bool:
+    """True when a file's text starts as BibTeX does (an @entry, after % comments)."""
+    return _BIBTEX_START.match(text) is not None
+
+
+def parse_tsv(text: str, path: Path, name: str) -> list[RawRecord]:
+    """A tab-separated file: read as CSV with tabs."""
+    return parse_csv(text, path, name, delimiter="\t")
 
 
 _BLANK = re.compile(r"[ \t\f\v\u00a0]*$")

@@ -1,0 +1,83 @@
+"""Every file format papersift reads or writes, in one table: the first place to look, and the one
+place to add a format.
+
+A :class:`Format` names its reader (a function ``(text, path, name) -> records``, for import) and its
+writer (``(pairs) -> text``, for export) as ``"module:function"`` strings, imported only when used:
+this table is read by the command line to build its options, and a one-shot search must not pay for
+the parsers. Import picks a reader by the file's suffix, then by what a file of another suffix
+looks like (``sniff``); a file nothing claims is read as a dump (paragraphs of abstracts).
+
+To add a format: write its reader and/or writer, add a row here. The command line's ``--format``
+choices, the export dialog, the suffixes a folder import takes and the error messages follow.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable, NamedTuple
+
+
+class Format(NamedTuple):
+    name: str  # the --format value ("bibtex")
+    label: str  # what a person calls it ("BibTeX")
+    suffixes: tuple[str, ...] = ()  # read from files of these suffixes (the first is what an export writes)
+    reader: str = ""  # "module:function" of its reader ('' : not imported)
+    writer: str = ""  # "module:function" of its writer ('' : not exported)
+    sniff: str = ""  # "module:function" telling a file of another suffix is one of these ('' : never)
+    export_suffix: str = ""  # what an export writes, when not the first of ``suffixes``
+
+    @property
+    def extension(self) -> str:
+        return self.export_suffix or (self.suffixes[0] if self.suffixes else "")
+
+
+TABLE: tuple[Format, ...] = (
+    Format("md", "Markdown reading list", writer="store.exchange.export:to_markdown", export_suffix=".md"),
+    Format("csv", "CSV", (".csv",), reader="store.ingest.structured:parse_csv",
+           writer="store.exchange.export:to_csv"),
+    Format("tsv", "tab-separated values", (".tsv",), reader="store.ingest.parse:parse_tsv"),
+    Format("json", "JSON", (".json",), reader="store.ingest.structured:parse_json",
+           writer="store.exchange.export:to_json"),
+    Format("jsonl", "JSON Lines", (".jsonl", ".ndjson"), reader="store.ingest.structured:parse_jsonl",
+           writer="store.exchange.export:to_jsonl"),
+    Format("bibtex", "BibTeX", (".bib",), reader="store.ingest.parse:parse_bibtex",
+           writer="store.exchange.export:to_bibtex", sniff="store.ingest.parse:looks_like_bibtex"),
+    Format("org", "Org", writer="store.exchange.export:to_org", export_suffix=".org"),
+    Format("csl-json", "CSL-JSON", writer="store.exchange.export:to_csl_json", export_suffix=".csl.json"),
+    Format("ris", "RIS", (".ris",), reader="store.ingest.parse:parse_ris", writer="store.exchange.ris:to_ris",
+           sniff="store.ingest.ris:looks_like_ris"),
+    Format("atom", "arXiv Atom", (".xml", ".atom"), reader="store.ingest.parse:parse_atom",
+           sniff="store.ingest.arxiv:looks_like_atom"),
+    Format("dump", "plain-text dump", (".txt", ".md", ".text", ".dump"), reader="store.ingest.parse:parse_dump"),
+)
+
+BY_NAME = {f.name: f for f in TABLE}
+EXPORTS = tuple(f.name for f in TABLE if f.writer)  # the --format choices of `export`, in this order
+EXTENSIONS = {f.name: f.extension for f in TABLE if f.writer}
+IMPORTABLE_SUFFIXES = frozenset(s for f in TABLE if f.reader for s in f.suffixes)
+STRUCTURED_SUFFIXES = frozenset(s for f in TABLE if f.reader and not f.sniff and f.name != "dump"
+                                for s in f.suffixes)  # their content is never sniffed as another format
+JSON_FORMATS = ("json", "jsonl", "csl-json")  # every character kept, written as an escape
+
+
+def importable_list() -> str:
+    """The suffixes a folder import takes, for messages (".bib, .csv, …")."""
+    return ", ".join(sorted(IMPORTABLE_SUFFIXES))
+
+
+def load(spec: str) -> Callable[..., Any]:
+    """The function a ``"module:function"`` string names (imported now)."""
+    module, _, name = spec.partition(":")
+    return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+
+
+def reader_for(suffix: str, text: str) -> Format:
+    """The format a file is read as: by its suffix, else by its look, else a dump."""
+    for f in TABLE:
+        if f.reader and suffix in f.suffixes and f.name != "dump":
+            return f
+    if suffix not in STRUCTURED_SUFFIXES:
+        for f in TABLE:
+            if f.sniff and load(f.sniff)(text):
+                return f
+    return BY_NAME["dump"]

@@ -1,0 +1,47 @@
+"""store/formats: the one table of formats. Every function it names exists, and what the command
+line, the export dialog and a folder import offer comes from it (the same as before the table)."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from store import formats
+from store.choices import FORMATS
+from store.exchange.export import EXTENSIONS, export_text
+
+from ..conftest import papersift_argv
+
+
+@pytest.mark.parametrize("fmt", formats.TABLE, ids=lambda f: f.name)
+def test_every_function_the_table_names_exists(fmt):
+    for spec in (fmt.reader, fmt.writer, fmt.sniff):
+        if spec:
+            assert callable(formats.load(spec)), spec
+    assert fmt.reader or fmt.writer
+
+
+def test_what_is_offered_comes_from_the_table():
+    assert FORMATS == ("md", "csv", "json", "jsonl", "bibtex", "org", "csl-json", "ris")
+    assert EXTENSIONS == {"md": ".md", "csv": ".csv", "json": ".json", "jsonl": ".jsonl", "bibtex": ".bib",
+                          "org": ".org", "csl-json": ".csl.json", "ris": ".ris"}
+    assert formats.IMPORTABLE_SUFFIXES == {".txt", ".md", ".text", ".dump", ".json", ".jsonl", ".ndjson", ".csv",
+                                           ".tsv", ".bib", ".ris", ".xml", ".atom"}
+    helped = subprocess.run([*papersift_argv(), "export", "--help"], capture_output=True, text=True, check=True).stdout
+    assert all(name in helped for name in FORMATS)
+
+
+@pytest.mark.parametrize("suffix,text,expected", [
+    (".jsonl", "{}", "jsonl"), (".tsv", "a\tb", "tsv"), (".bib", "", "bibtex"), (".xml", "", "atom"),
+    (".txt", "@article{x, title={T}}", "bibtex"), (".txt", "TY  - JOUR\nER  -\n", "ris"),
+    (".txt", "An abstract of a paper.", "dump"), (".csv", "@article{x,}", "csv"),  # a CSV is never sniffed
+])
+def test_a_file_is_read_by_its_suffix_then_by_its_look(suffix, text, expected):
+    assert formats.reader_for(suffix, text).name == expected
+
+
+def test_every_export_format_writes(lib):
+    pairs = [(p, lib.annotation(p.id)) for p in list(lib.corpus.papers)[:3]]
+    for name in FORMATS:
+        assert export_text(pairs, name).strip(), name
