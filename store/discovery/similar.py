@@ -12,6 +12,9 @@ from 0.374 (TF-IDF cosine) to 0.437 (``benchmarks/similar_quality.py``).
 
 from __future__ import annotations
 
+import zipfile
+import zlib
+
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -110,7 +113,8 @@ class Similarity:
                 self.latent = z["latent"] if "latent" in z.files else None
                 self.feedback = bool(z["feedback"][0])
                 return self
-        except (OSError, ValueError, KeyError, EOFError):
+        except (OSError, ValueError, KeyError, EOFError, IndexError, TypeError, UnicodeDecodeError,
+                zipfile.BadZipFile, zlib.error):  # a cache is untrusted: damaged is missing (rebuilt)
             return None
 
     def _blend(self, rows: np.ndarray) -> np.ndarray:

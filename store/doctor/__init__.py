@@ -111,15 +111,15 @@ def _restore(path: Path, check: Callable[[Path], str | None], report: DoctorRepo
 def _rebuild_corpus(path: Path, report: DoctorReport) -> None:
     """A damaged corpus rebuilt from its own whole lines and, for the papers its header names that
     no whole line holds, the newest good backup (store.doctor.corpus_salvage); the file as found
-    stays in backups/, and a paper neither holds is counted as a problem. A file whose header
-    cannot be read is replaced by the newest good backup, as before."""
+    stays in backups/, and a paper neither holds is counted as a problem."""
     from store.annotations.backups import keep_damaged
     from store.doctor.corpus_salvage import salvage
 
     good = next((b for b in list_backups(path) if ".damaged-" not in b.name and _check_corpus_file(b) is None), None)
     found = salvage(path, Corpus.load(good) if good is not None else None)
-    if found is None:
-        _restore(path, _check_corpus_file, report)
+    if not len(found.corpus):
+        report.problems.append(f"no paper of {path.name} could be read, and no good backup holds any; the file "
+                               "was left as it is")
         return
     kept, _ = keep_damaged(path)
     if kept is None:
@@ -132,6 +132,9 @@ def _rebuild_corpus(path: Path, report: DoctorReport) -> None:
         sources.append(f"{counted(found.from_backup, 'paper')} from the backup {good.name if good else ''}")
     report.repaired.append(f"rebuilt {path.name} from " + " and ".join(sources) +
                            f" (the file as found is {locations.BACKUP_DIR}/{kept.name})")
+    if found.header_lost:
+        report.ok.append(f"{path.name}'s first line (which lists its papers) was damaged: every paper of the "
+                         "backup that no whole line held is back, so one removed since that backup may be too")
     if found.lost:
         report.problems.append(f"{counted(found.lost, 'paper')} could not be recovered: in the damaged part of "
                                f"{path.name} and in no backup (`papersift import` of the files they came from "

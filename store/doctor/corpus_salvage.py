@@ -2,12 +2,14 @@
 of the file as found, then, from the newest backup that reads, the papers its header still names
 that no whole line held. A paper in neither is counted, never passed over: the header's id list
 says which papers the file held when it was written, so a paper removed after the backup is not
-brought back. Used by :mod:`store.doctor`'s repair."""
+brought back. A damaged header keeps every whole line and takes every paper of the backup they
+lack. Used by :mod:`store.doctor`'s repair."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -23,37 +25,44 @@ class Salvaged:
     whole: int  # papers read from the file's own whole lines
     from_backup: int  # papers the header names that came from the backup
     lost: int  # papers the header names that neither held
+    header_lost: bool = False  # the header was damaged: the backup's papers were all taken
 
 
-def salvage(path: Path, backup: Corpus | None) -> Salvaged | None:
-    """The rebuilt corpus, or None when the file's header cannot be read (nothing then says which
-    papers it held: the caller restores a backup instead)."""
+def salvage(path: Path, backup: Corpus | None) -> Salvaged:
+    """The rebuilt corpus. When the header itself is damaged, nothing says which papers the file
+    held: every whole line is kept, and every paper of the backup that no line holds is added
+    (``header_lost``; a paper removed since that backup may come back, never one lost)."""
     lines = read_no_link(path).split(b"\n")
+    header: object = None
     try:
         header = orjson.loads(lines[0])
     except orjson.JSONDecodeError:
-        return None
-    if not isinstance(header, dict) or header.get("format") != CORPUS_FORMAT or not isinstance(header.get("ids"), list):
-        return None
-    named = [i for i in header["ids"] if isinstance(i, str)]
+        pass
+    sound = isinstance(header, dict) and header.get("format") == CORPUS_FORMAT and isinstance(header.get("ids"), list)
+    head: dict[str, Any] = header if sound else {}  # type: ignore[assignment]
+    named = [i for i in head["ids"] if isinstance(i, str)] if sound else None
     found: dict[str, Paper] = {}
-    for line in lines[1:]:
+    for line in lines[1 if sound else 0:]:
         try:
             paper = Paper.from_record(orjson.loads(line))
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
             continue  # a cut or garbled line
-        if paper.id in named:
+        if named is None or paper.id in named:
             found.setdefault(paper.id, paper)
     whole = len(found)
     from_backup = 0
     if backup is not None:
-        for pid in named:
+        for pid in named if named is not None else [p.id for p in backup.papers]:
             idx = backup.index_of(pid)
             if pid not in found and idx is not None and backup.papers[idx].id == pid:
                 found[pid] = backup.papers[idx]
                 from_backup += 1
-    separate = [list(p) for p in header.get("separate") or [] if isinstance(p, list)]
-    corpus = Corpus([found[pid] for pid in named if pid in found], separate)
-    rules = header.get("title_rules")
+    order = named if named is not None else list(found)
+    separate = [list(p) for p in head.get("separate") or [] if isinstance(p, list)]
+    if not sound and backup is not None:
+        separate = [list(p) for p in backup.separate]
+    corpus = Corpus([found[pid] for pid in order if pid in found], separate)
+    rules = head.get("title_rules", backup.title_rules if backup is not None and not sound else 0)
     corpus.title_rules = rules if isinstance(rules, int) else 0
-    return Salvaged(corpus, whole, from_backup, len(named) - len(found))
+    lost = len(named) - len(found) if named is not None else 0
+    return Salvaged(corpus, whole, from_backup, lost, header_lost=not sound)

@@ -87,9 +87,10 @@ def check_cut_removals(data: dict[str, Any], corpus: Corpus, corpus_path: Path, 
             if pid and corpus.index_of(pid) is not None and isinstance(before, dict) \
                     and isinstance(before.get("note", ""), str):
                 now = anns.get(str(doc_id_for(pid)))
-                if now is None:
+                since = changed_after(data, pid, str(entry.get("time", "")))
+                if now is None and not since:
                     lost[pid] = before
-                elif isinstance(now, dict) and (merged := _under(now, before)) != now:
+                elif (merged := _under(now if isinstance(now, dict) else {"paper_id": pid}, before, since)) != now:
                     lost[pid] = merged  # annotated again since the cut: what it had goes back under that
     undone = check_cut_undos(data, corpus, corpus_path, anns, repair, report)
     if not lost:
@@ -108,16 +109,36 @@ def check_cut_removals(data: dict[str, Any], corpus: Corpus, corpus_path: Path, 
     return undone
 
 
-def _under(now: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
-    """An annotation made after a cut-short removal, with what the paper had before it put back
-    wherever the new one holds nothing: the status, star and note it left at their defaults, and
-    every tag it had."""
+def changed_after(data: dict[str, Any], pid: str, since: str) -> set[str]:
+    """The fields of a paper's annotation (status, star, note, ``#tag``) some change after
+    ``since`` set, to any value: read from the undo history's entries, whose before and after say."""
+    fields: set[str] = set()
+    for entry in (data.get(HIST) or {}).values():
+        if not isinstance(entry, dict) or str(entry.get("time", "")) <= since or entry.get("action") == "remove":
+            continue
+        befores, afters = entry.get("before") or {}, entry.get("after") or {}
+        if not isinstance(befores, dict) or not isinstance(afters, dict) or pid not in afters:
+            continue
+        was, now = befores.get(pid), afters.get(pid)
+        old: dict[str, Any] = was if isinstance(was, dict) else {}
+        new: dict[str, Any] = now if isinstance(now, dict) else {}
+        for name, default in (("status", "unread"), ("star", 0), ("note", "")):
+            if old.get(name, default) != new.get(name, default):
+                fields.add(name)
+        fields |= {"#" + t for t in set(old.get("tags") or []) ^ set(new.get("tags") or [])}
+    return fields
+
+
+def _under(now: dict[str, Any], before: dict[str, Any], since: set[str]) -> dict[str, Any]:
+    """An annotation as it is after a cut-short removal, with what the paper had before the
+    removal put back under every field no later change has set (``since``): a status, star, note
+    or tag set after the removal, to any value (the default too), stays as set."""
     merged = dict(now)
     for name, default in (("status", "unread"), ("star", 0), ("note", "")):
-        if merged.get(name, default) == default and before.get(name, default) != default:
+        if name not in since and merged.get(name, default) == default and before.get(name, default) != default:
             merged[name] = before[name]
     tags = list(merged.get("tags") or [])
-    merged["tags"] = tags + [t for t in before.get("tags") or [] if t not in tags]
+    merged["tags"] = tags + [t for t in before.get("tags") or [] if t not in tags and "#" + t not in since]
     if not merged["tags"] and "tags" not in now:
         del merged["tags"]
     return merged
@@ -125,20 +146,21 @@ def _under(now: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
 
 def check_cut_undos(data: dict[str, Any], corpus: Corpus, corpus_path: Path, anns: dict[str, Any], repair: bool,
                      report: DoctorReport) -> set[str]:
-    """The undo of a removal is written in two steps too: the annotations back, then the papers.
-    A kill between them leaves annotations whose papers the removal's entry still holds: a
-    repair puts those papers back (the annotations say the undo was under way)."""
+    """The undo of a removal is written in two steps too: the annotations back (and its entry on
+    the redo table), then the papers. A kill between them leaves the entry's papers out of the
+    corpus: a repair puts every one of them back, annotated or not."""
+    # An undo moves the removal's entry to the redo table with the annotations back, in one write;
+    # the papers follow. A redo entry whose papers are not all in the corpus is such an undo cut
+    # short (a completed undo put every one back; a new change empties the redo table).
     records: dict[str, dict[str, Any]] = {}
-    for table in (HIST, REDO):
-        for entry in (data.get(table) or {}).values():
-            if isinstance(entry, dict) and entry.get("action") == "remove":
-                records.update({r["id"]: r for r in entry.get("papers") or [] if isinstance(r, dict) and "id" in r})
-    missing = {rec.get("paper_id") for rec in anns.values() if isinstance(rec, dict)
-               and corpus.index_of(rec.get("paper_id", "")) is None and rec.get("paper_id") in records}
+    for entry in (data.get(REDO) or {}).values():
+        if isinstance(entry, dict) and entry.get("action") == "remove":
+            records.update({r["id"]: r for r in entry.get("papers") or [] if isinstance(r, dict) and "id" in r})
+    missing = {pid for pid in records if corpus.index_of(pid) is None}
     if not missing:
         return set()
     report.problems.append(f"an undo of a removal was cut short: {counted(len(missing), 'paper')} not back in the "
-                           f"library, though their annotations are")
+                           f"library (their annotations are)")
     if repair:
         from store.models import Paper
         for pid in sorted(p for p in missing if p):

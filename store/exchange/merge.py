@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from store.exchange.annotation_files import read_annotation_records  # noqa: F401 (re-exported: tests read with it)
-from store.exchange.stamps import Clock, canonical
+from store.exchange.stamps import Clock, canonical, newest_sound
 from store.corpus import paper_id
 from store.ingest.dedup import NearDupIndex
 from store.models import STAMPED, Annotation, clean_tag, note_problem
@@ -232,7 +232,11 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
     if records and not any(rec.get("stamps") for rec in records):
         report.warnings.append(f"{source}: no per-field change times (a file from an older papersift, or a "
                                "format without them): merged by whole records, the newer record's status and star winning")
-    clock = Clock(written=written)
+    # A stamp ahead of this machine's clock counts as the file's newest sound one (the file cannot be
+    # older than that), else as the time it was written.
+    newest = newest_sound([*(v for rec in records if isinstance(rec.get("stamps"), dict) for v in rec["stamps"].values()),
+                           *(rec.get(k) for rec in records for k in ("updated", "created"))])
+    clock = Clock(written=newest or written)
     seen: dict[str, int] = {}
     for rec in records:
         idx = corpus.index_of(rec["id"])

@@ -7,6 +7,7 @@ Every stamp is brought to one form, the one this library writes (UTC, millisecon
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone
 
 FUTURE_SLACK = timedelta(days=1)  # clocks disagree; more than a day ahead is a wrong clock (or a trap)
@@ -23,13 +24,23 @@ def _parse(stamp: object) -> datetime | None:
         return None
     try:
         when = datetime.fromisoformat(stamp.replace("Z", "+00:00") if stamp.endswith("Z") else stamp)
-    except ValueError:
+        when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+        when.astimezone(timezone.utc)  # (year 1 at +14:00 is before year 1 in UTC: no such time)
+    except (ValueError, OverflowError):
         return None
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return when
 
 
 def _form(when: datetime) -> str:
     return when.astimezone(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def newest_sound(stamps: Iterable[object], now: datetime | None = None) -> datetime | None:
+    """The newest of a file's change times that is a time and not ahead of this machine's clock:
+    what a stamp that is ahead counts as (the file cannot have been written before it)."""
+    now = now or datetime.now(timezone.utc)
+    sound = [w for w in map(_parse, stamps) if w is not None and w <= now + FUTURE_SLACK]
+    return min(max(sound), now) if sound else None
 
 
 class Clock:
@@ -37,8 +48,9 @@ class Clock:
 
     def __init__(self, now: datetime | None = None, written: datetime | None = None) -> None:
         self.now = now or datetime.now(timezone.utc)
-        # What a stamp ahead of this machine counts as: the time the file was written (at most now), so
-        # that the same file merged again does not beat a change made here since the first merge.
+        # What a stamp ahead of this machine counts as: the newest sound stamp of the file (else the
+        # time it was written, at most now), so that the same file merged again, copied or touched,
+        # does not beat a change made here since the first merge.
         self.ceiling = min(written, self.now) if written is not None else self.now
         self.naive = 0
         self.said: list[str] = []
@@ -65,8 +77,8 @@ class Clock:
                 self.naive += 1
             if when > self.now + FUTURE_SLACK:
                 when = self.ceiling
-                warnings.append(f"{pid}: their change time of {field} ({stamp}) is ahead of this machine's "
-                                f"clock: counted as the time the file was written ({_form(when)[:19]})")
+                warnings.append(f"{pid}: their change time of {field} ({str(stamp)[:40]}) is ahead of this "
+                                f"machine's clock: counted as the file's newest sound one ({_form(when)[:19]})")
             out[field] = _form(when)
         return out
 

@@ -59,28 +59,42 @@ def test_a_stamp_far_ahead_counts_as_now_at_most_and_is_reported(lib, tmp_path):
     pid = lib.corpus.papers[0].id
     lib.set_note(pid, "mine")
     future = iso(datetime.now(timezone.utc) + timedelta(days=3650))
-    rec = record(lib, pid, note="from the future", stamps={"note": future})
-    changes, report = plan_merge(lib, their_file(tmp_path, [rec]), "theirs.jsonl")
+    rec = record(lib, pid, note="from the future", stamps={"note": future}, created="", updated="")
+    changes, report = plan_merge(lib, their_file(tmp_path, [rec]), "theirs.jsonl")  # (no sound time: now)
     assert any("ahead of this machine's clock" in w for w in report.warnings)
     stored = datetime.fromisoformat(changes[pid].stamps["note"])
     assert stored < datetime.now(timezone.utc) + timedelta(minutes=1)  # it cannot block later changes
 
 
 def test_the_same_file_with_future_stamps_merged_again_does_not_beat_a_change_made_since(lib, tmp_path, run_cli):
-    """A far-future stamp counts as the time the file was written, not as each merge's now: the
-    star set here after the first merge stays when the unchanged file is merged again."""
+    """A far-future stamp counts as the file's newest sound change time, not as each merge's now:
+    the star set here after the first merge stays when the unchanged file is merged again, even
+    copied or touched."""
     import os
-    pid = lib.corpus.papers[0].id
+    pid, other = lib.corpus.papers[0].id, lib.corpus.papers[1].id
+    lib.set_status([other], "read")  # an export holds the other papers' real change times too
     path = tmp_path / "theirs.jsonl"
-    path.write_text(json.dumps(record(lib, pid, star=1, stamps={"star": "9999-12-31T23:59:59"})) + "\n")
+    path.write_text(json.dumps(record(lib, pid, star=1, stamps={"star": "9999-12-31T23:59:59"})) + "\n"
+                    + json.dumps(record(lib, other)) + "\n")
     an_hour_ago = datetime.now(timezone.utc).timestamp() - 3600
     os.utime(path, (an_hour_ago, an_hour_ago))
     first = run_cli("import-annotations", str(path), library=lib.folder)
-    assert "ahead of this machine's clock: counted as the time the file was written" in first.stdout + first.stderr
+    assert "ahead of this machine's clock: counted as the file's newest sound one" in first.stdout + first.stderr
     assert Library(lib.folder).annotation(pid).star == 1
     run_cli("star", pid, "3", library=lib.folder)
     run_cli("import-annotations", str(path), library=lib.folder)
     assert Library(lib.folder).annotation(pid).star == 3  # mine, made after the file was written
+    os.utime(path)  # copied, downloaded again or touched: the same content
+    run_cli("import-annotations", str(path), library=lib.folder)
+    assert Library(lib.folder).annotation(pid).star == 3
+
+
+def test_a_stamp_whose_instant_does_not_exist_is_no_change_not_a_crash(lib, tmp_path, run_cli):
+    pid = lib.corpus.papers[0].id
+    path = tmp_path / "theirs.jsonl"
+    path.write_text(json.dumps(record(lib, pid, star=2, stamps={"star": "0001-01-01T00:00:00+14:00"})) + "\n")
+    proc = run_cli("import-annotations", str(path), library=lib.folder, check=False)
+    assert "Traceback" not in proc.stderr and "is not a time" in proc.stdout + proc.stderr
 
 
 def test_naive_stamps_are_utc_with_a_warning():

@@ -118,13 +118,40 @@ def test_a_paper_annotated_again_after_a_cut_removal_gets_back_what_it_had(tmp_p
     assert run_doctor(lib.folder).problems == []
 
 
+def test_a_change_to_the_default_after_a_cut_removal_is_kept(tmp_path, monkeypatch):
+    """After the cut, the user sets a paper's star and then clears it, and clears a tag it got
+    anew: the repair does not bring back the values the user has since set aside."""
+    import store.library.removal as removal
+    lib = Library.open(tmp_path / "lib")
+    ids = [p.id for p in lib.corpus.papers][:3]
+    lib.set_star(ids, 2)
+    lib.add_tags(ids, ["keep"])
+    monkeypatch.setattr(removal, "_save_without", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    try:
+        lib.remove(ids)
+    except KeyboardInterrupt:
+        pass
+    monkeypatch.undo()
+    later = Library(lib.folder)
+    later.set_star([ids[0]], 3)
+    later.set_star([ids[0]], 0)  # set aside, after the cut
+    later.add_tags([ids[1]], ["keep"])
+    later.remove_tags([ids[1]], ["keep"])
+    assert run_doctor(lib.folder, repair=True).healthy
+    back = Library(lib.folder)
+    assert back.annotation(ids[0]).star == 0 and back.annotation(ids[0]).tags == ["keep"]
+    assert back.annotation(ids[1]).tags == [] and back.annotation(ids[1]).star == 2
+    assert back.annotation(ids[2]).star == 2 and back.annotation(ids[2]).tags == ["keep"]
+
+
 def test_an_undo_of_a_removal_cut_between_its_two_writes_is_finished(tmp_path, monkeypatch):
     import store.library as library_module
     lib = Library.open(tmp_path / "lib")
     ids = [p.id for p in lib.corpus.papers][:3]
+    bare = [p.id for p in lib.corpus.papers][3:7]  # removed with them, never annotated
     lib.add_tags(ids, ["keep"])
-    lib.remove(ids)
-    assert len(Library(lib.folder)) == 32
+    lib.remove(ids + bare)
+    assert len(Library(lib.folder)) == 28
 
     def killed(*args, **kwargs):
         raise KeyboardInterrupt  # the annotations are back; the papers not yet
@@ -136,10 +163,10 @@ def test_an_undo_of_a_removal_cut_between_its_two_writes_is_finished(tmp_path, m
         pass
     monkeypatch.undo()
     report = run_doctor(lib.folder)
-    assert any("an undo of a removal was cut short: 3 papers" in p for p in report.problems)
+    assert any("an undo of a removal was cut short: 7 papers" in p for p in report.problems)
     assert run_doctor(lib.folder, repair=True).healthy
     back = Library(lib.folder)
-    assert len(back) == 35 and all(back.annotation(i).tags == ["keep"] for i in ids)
+    assert len(back) == 35 and all(back.annotation(i).tags == ["keep"] for i in ids)  # the bare ones too
     assert run_doctor(lib.folder).problems == []
 
 
@@ -168,3 +195,26 @@ def test_a_cut_corpus_keeps_its_whole_lines_and_counts_the_papers_no_backup_hold
     assert proc.returncode == 1 and f"{len(cut_ids)} papers could not be recovered" in proc.stdout
     assert "rebuilt corpus.jsonl from" in proc.stdout
     assert list((lib.folder / "backups").glob("corpus.jsonl.*damaged-*"))
+
+
+def test_a_corpus_whose_first_line_is_damaged_keeps_every_whole_paper(tmp_path, run_cli):
+
+    lib, total = _with_papers_since_the_backup(tmp_path)
+    raw = bytearray(lib.corpus_path.read_bytes())
+    raw[40:42] = b'\x00"'  # inside the header line (its id list): it no longer parses
+    lib.corpus_path.write_bytes(bytes(raw))
+    proc = run_cli("doctor", "--repair", library=lib.folder, check=False)
+    back = Library(lib.folder)
+    assert len(back) == total, proc.stdout  # every paper line was whole: none lost, none from the backup only
+    assert "first line (which lists its papers) was damaged" in proc.stdout
+    assert list((lib.folder / "backups").glob("corpus.jsonl.*damaged-*"))
+    assert run_doctor(lib.folder).healthy
+
+
+def _with_papers_since_the_backup(tmp_path):
+    from ..surface import SLICE
+    lib = Library.open(tmp_path / "lib")  # the 35 sample papers
+    extra = tmp_path / "extra.jsonl"
+    extra.write_text("".join(line + "\n" for line in SLICE.read_text().splitlines()[:300]))
+    lib.import_paths([extra])  # backs the 35-paper corpus up first
+    return lib, len(lib)
