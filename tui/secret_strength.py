@@ -10,7 +10,7 @@ guesser would attack it: the cheapest way to spell the secret out of
 
 zxcvbn's own total counts an unmatched character as one of ten, which would call a random token of
 43 characters weak; its matches are what it does best. A secret that is base64 of text is measured
-as that text too. A random `secrets.token_urlsafe(32)` is worth about 210 bits (never under 150 in
+as that text too (base32 and hex alike). A random `secrets.token_urlsafe(32)` is worth about 210 bits (never under 150 in
 thousands of draws); a sentence, a repeated word, an alphabet or a keyboard row a few dozen."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import math
 MIN_TOKEN_BITS = 128
 KEYBOARD_ROWS = ("`1234567890-=", "qwertyuiop[]\\", "asdfghjkl;'", "zxcvbnm,./")
 CHECKED = 256  # characters looked at (a longer secret is strong enough on these alone, or not at all)
-ZXCVBN_MAX = 72  # characters zxcvbn matches patterns in (its own limit)
+ZXCVBN_MAX = 72  # characters zxcvbn matches patterns in at once (its own limit)
 _NEIGHBOURS = {(row[i], row[i + 1]) for row in KEYBOARD_ROWS for i in range(len(row) - 1)}
 
 
@@ -52,10 +52,14 @@ def _pattern_bits(token: str) -> dict[int, list[tuple[int, float]]]:
     """zxcvbn's matches of 3+ characters: start -> [(end, bits)]."""
     from zxcvbn import matching, scoring
     found: dict[int, list[tuple[int, float]]] = {}
-    for match in matching.omnimatch(token[:ZXCVBN_MAX]):
-        if match["j"] - match["i"] >= 2:
-            guesses = float(scoring.estimate_guesses(match, token))
-            found.setdefault(match["i"], []).append((match["j"] + 1, math.log2(max(guesses, 2.0))))
+    # zxcvbn looks at 72 characters at a time: windows that overlap by half cover a longer secret,
+    # and every word shorter than 36 characters lies whole in one of them.
+    for start in range(0, max(len(token) - ZXCVBN_MAX // 2, 1), ZXCVBN_MAX // 2):
+        window = token[start:start + ZXCVBN_MAX]
+        for match in matching.omnimatch(window):
+            if match["j"] - match["i"] >= 2:
+                guesses = float(scoring.estimate_guesses(match, window))
+                found.setdefault(start + match["i"], []).append((start + match["j"] + 1, math.log2(max(guesses, 2.0))))
     return found
 
 
@@ -87,17 +91,23 @@ def estimated_bits(token: str) -> float:
 
 
 def _base64_text(token: str) -> str | None:
-    """The text a base64 secret encodes, when it is printable text (None otherwise)."""
+    """The text a base64, base32 or hex secret encodes, when it is printable text (None otherwise)."""
     import base64
     import binascii
-    try:
-        raw = base64.b64decode(token + "=" * (-len(token) % 4), altchars=b"-_" if "-" in token or "_" in token
-                               else None, validate=True)
-    except (binascii.Error, ValueError):
-        return None
-    if len(raw) < 8 or any(b < 32 or b > 126 for b in raw):
-        return None  # random bytes (a random token is base64 too): nothing to measure again
-    return raw.decode("ascii")
+    decoders = (
+        lambda t: base64.b64decode(t + "=" * (-len(t) % 4), altchars=b"-_" if "-" in t or "_" in t else None,
+                                   validate=True),
+        lambda t: base64.b32decode(t.upper() + "=" * (-len(t) % 8)),
+        bytes.fromhex,
+    )
+    for decode in decoders:
+        try:
+            raw = decode(token)
+        except (binascii.Error, ValueError):
+            continue
+        if len(raw) >= 8 and all(32 <= b <= 126 for b in raw):
+            return raw.decode("ascii")  # (random bytes, as a random token's, are not text: not measured again)
+    return None
 
 
 def token_problem(token: str) -> str | None:
