@@ -12,7 +12,7 @@ from tui.app import make_app
 from tui.screens.confirm import ConfirmScreen
 
 from ..conftest import DATA
-from .driving import cur, screen, settle
+from .driving import cur, screen, settle, type_search
 
 
 @pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
@@ -265,6 +265,21 @@ async def test_select_several_and_apply(lib, make):
         assert list(app._notifications)[-1].message == "applied to 1 selected paper"
         await pilot.press("space", "space", "t", *"both", "enter", "escape")
         assert app.library.tag_counts()["both"] == 2
+
+
+async def test_select_all_refuses_a_list_a_bad_filter_left_whole(lib, make):
+    """`star:>=a` is not applied, so the list shows every paper: `A` selects nothing (a delete
+    after it would have offered to remove the whole library) and says why."""
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await type_search(app, pilot, "star:>=a")
+        await pilot.press("enter", "A")
+        await settle(pilot)
+        assert len(screen(app).results.indices) == len(lib) and not screen(app).results.selected
+        assert "filter that is not applied" in list(app._notifications)[-1].message
+        await pilot.press("slash", *["backspace"] * 8, "enter", "A")  # a sound search: A selects its set
+        await settle(pilot)
+        assert len(screen(app).results.selected) == len(lib)
 
 
 async def test_undo_key_repeatable(lib, make):

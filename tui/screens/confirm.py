@@ -16,6 +16,7 @@ class ConfirmScreen(ModalScreen[bool]):
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
     ConfirmScreen > Vertical { width: 60; max-width: 100%; height: auto; border: thick $warning; background: $surface; padding: 1 2; }
+    ConfirmScreen Label { width: 100%; }  /* a long question wraps instead of being cut */
     """
 
     def __init__(self, question: str | Text) -> None:

@@ -245,6 +245,7 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
         keep_paper, self._keep_paper = keep_paper or self._keep_paper, False
         results = self.results
         results.set_results(result.indices, result.matched_terms, keep_paper=keep_paper, full=result.full)
+        results.unapplied = list(result.errors)  # (select-all refuses a list a bad filter left whole)
         self.query_one(Reader).matched = result.matched_terms
         if self._stay_on is not None:  # after the papers were reloaded (see _poll_other_processes)
             idx = self.library.corpus.index_of(self._stay_on)

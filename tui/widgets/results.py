@@ -68,6 +68,7 @@ class ResultsList(ScrollView, can_focus=True):
         self.indices: np.ndarray = np.arange(0)
         self.cursor = 0
         self.selected: set[str] = set()
+        self.unapplied: list[str] = []  # what the current search could not apply as written (its errors)
         self.matched: set[str] = set()
         # The result set's size: rows from here on are weaker matches, below a divider line (None:
         # every row is in the set). Rows are papers; lines are what is drawn (the divider is one).
@@ -192,6 +193,10 @@ class ResultsList(ScrollView, can_focus=True):
     def action_select_all(self) -> None:
         """Select every paper of the result set (a search, a tag filter: not the weaker matches
         below the divider); if all are selected, unselect them."""
+        if self.unapplied:  # the list shows everything because a filter was not applied: never "all of it"
+            self.notify(f"the search has a filter that is not applied ({self.unapplied[0]}): fix it to select its "
+                        "papers", severity="warning", timeout=6)
+            return
         shown = set(self.set_ids)
         if shown <= self.selected:
             self.selected -= shown
