@@ -135,7 +135,7 @@ WRITER = textwrap.dedent("""
     sys.path.insert(0, sys.argv[3])
     from pathlib import Path
     from store import Library
-    from tests.test_crash import ops_for, import_text, N_PAPERS
+    from tests.crash.test_crash import ops_for, import_text, N_PAPERS
 
     def say(text):  # one write(2) per line: a kill never leaves half a line in the pipe
         os.write(1, (text + "\\n").encode())

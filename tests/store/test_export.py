@@ -251,7 +251,7 @@ def test_export_fresh_library_import_reproduces_everything(lib, tmp_path, seeds_
 
 def test_merge_conflicts_tags_notes_and_unknown(lib, tmp_path):
     """An older papersift's file (records without change times): merged by whole records, matched
-    by id, by text, or not at all (field-by-field merges: tests/test_merge.py)."""
+    by id, by text, or not at all (field-by-field merges: tests/store/test_merge.py)."""
     a, b = lib.corpus.papers[0].id, lib.corpus.papers[1].id
     lib.set_status([a], "read")
     lib.add_tags([a], ["mine"])
