@@ -108,11 +108,22 @@ def _restore(path: Path, check: Callable[[Path], str | None], report: DoctorRepo
     return False
 
 
+def _kept_as_found(path: Path, report: DoctorReport) -> Path | None:
+    """A damaged file copied into backups/ before a repair rewrites it (None, said: nothing is
+    then changed)."""
+    from store.annotations.backups import keep_damaged
+
+    kept, _ = keep_damaged(path)
+    if kept is None:
+        report.problems.append(f"could not repair: {path.name} could not be copied to {locations.BACKUP_DIR}/ "
+                               "first; nothing was changed")
+    return kept
+
+
 def _rebuild_corpus(path: Path, report: DoctorReport) -> None:
     """A damaged corpus rebuilt from its own whole lines and, for the papers its header names that
     no whole line holds, the newest good backup (store.doctor.corpus_salvage); the file as found
     stays in backups/, and a paper neither holds is counted as a problem."""
-    from store.annotations.backups import keep_damaged
     from store.doctor.corpus_salvage import salvage
 
     good = next((b for b in list_backups(path) if ".damaged-" not in b.name and _check_corpus_file(b) is None), None)
@@ -121,10 +132,8 @@ def _rebuild_corpus(path: Path, report: DoctorReport) -> None:
         report.problems.append(f"no paper of {path.name} could be read, and no good backup holds any; the file "
                                "was left as it is")
         return
-    kept, _ = keep_damaged(path)
+    kept = _kept_as_found(path, report)
     if kept is None:
-        report.problems.append(f"could not repair: {path.name} could not be copied to {locations.BACKUP_DIR}/ "
-                               "first; nothing was changed")
         return
     found.corpus.save(path)
     sources = [f"{counted(found.whole, 'whole paper')} of the damaged file"]
@@ -147,16 +156,13 @@ def _rebuild_annotations(path: Path, report: DoctorReport) -> None:
     acknowledged change that could not be recovered is counted as a problem (never "repaired")."""
     import orjson
 
-    from store.annotations.backups import keep_damaged
     from store.annotations.journal import read_acked, read_snapshot, write_acked
     from store.annotations.salvage import rebuild
 
     if path.is_symlink() or journal_path_for(path).is_symlink():  # (said by the folder's check: left for you)
         return
-    kept, _ = keep_damaged(path)
+    kept = _kept_as_found(path, report)
     if kept is None:
-        report.problems.append(f"could not repair: {path.name} could not be copied to {locations.BACKUP_DIR}/ "
-                               "first; nothing was changed")
         return
     backup = next((b for b in list_backups(path) if ".damaged-" not in b.name and _check_annotations_file(b) is None),
                   None)

@@ -20,6 +20,17 @@ def many_changes(tmp_path, n: int = 600) -> Library:
     return lib
 
 
+def removal_cut_short(lib: Library, ids: list[str], monkeypatch) -> None:
+    """``lib.remove(ids)`` killed between its two writes: the undo entry written, the corpus not."""
+    import store.library.removal as removal
+    monkeypatch.setattr(removal, "_save_without", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    try:
+        lib.remove(ids)
+    except KeyboardInterrupt:
+        pass
+    monkeypatch.undo()
+
+
 def tags_of(folder) -> dict[str, set[str]]:
     lib = Library(folder)
     return {pid: set(a.tags) for pid, a in lib.annotations.items() if a.tags}
@@ -98,17 +109,11 @@ def test_a_removal_cut_between_its_two_writes_is_found_and_rolled_back(tmp_path,
 def test_a_paper_annotated_again_after_a_cut_removal_gets_back_what_it_had(tmp_path, monkeypatch):
     """The removal cut short, then the user stars one of its papers before any doctor: the repair
     puts its status, tags and note back under the new star."""
-    import store.library.removal as removal
     lib = Library.open(tmp_path / "lib")
     ids = [p.id for p in lib.corpus.papers][:5]
     lib.set_status(ids, "read")
     lib.add_tags(ids, ["keep"])
-    monkeypatch.setattr(removal, "_save_without", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
-    try:
-        lib.remove(ids)
-    except KeyboardInterrupt:
-        pass
-    monkeypatch.undo()
+    removal_cut_short(lib, ids, monkeypatch)
     Library(lib.folder).set_star([ids[0]], 3)
     report = run_doctor(lib.folder, repair=True)
     assert any("a removal was cut short: 5 papers" in p for p in report.problems) and report.healthy
@@ -121,17 +126,11 @@ def test_a_paper_annotated_again_after_a_cut_removal_gets_back_what_it_had(tmp_p
 def test_a_change_to_the_default_after_a_cut_removal_is_kept(tmp_path, monkeypatch):
     """After the cut, the user sets a paper's star and then clears it, and clears a tag it got
     anew: the repair does not bring back the values the user has since set aside."""
-    import store.library.removal as removal
     lib = Library.open(tmp_path / "lib")
     ids = [p.id for p in lib.corpus.papers][:3]
     lib.set_star(ids, 2)
     lib.add_tags(ids, ["keep"])
-    monkeypatch.setattr(removal, "_save_without", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
-    try:
-        lib.remove(ids)
-    except KeyboardInterrupt:
-        pass
-    monkeypatch.undo()
+    removal_cut_short(lib, ids, monkeypatch)
     later = Library(lib.folder)
     later.set_star([ids[0]], 3)
     later.set_star([ids[0]], 0)  # set aside, after the cut
