@@ -178,12 +178,12 @@ async def _pilot_benches(lib_dir: Path, repeat: int) -> dict:
             # (cheap: it is polled on every turn of the event loop the app runs on)
             return lambda: getattr(screen, "_shown_query", None) == q and box.value == q
 
-        original_show = screen._show_results
+        original_show = screen.show_results
 
         def show(query, result, keep_paper=False):
             original_show(query, result, keep_paper)
             screen._shown_query = query
-        screen._show_results = show
+        screen.show_results = show
 
         for q in (QUERIES * repeat)[: max(repeat, len(QUERIES))]:
             await reset("")

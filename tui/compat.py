@@ -15,8 +15,6 @@ this file and running that test.
   rebuilt footers. See :class:`CoalescedFooter`.
 - ``App._keymap``: the live keymap (Textual has ``set_keymap`` but no getter).
   See :func:`live_keymap`.
-- An attribute of our own on a Textual ``Key`` event, which marks a key the
-  one-key-at-a-time dispatcher has queued already. See :func:`mark_serial`.
 - textual-serve's ``Server._make_app`` (tui.serve adds the access guard to the web app it
   builds; textual-serve has no hook for middleware). It stays in tui.serve, which imports
   aiohttp only when serving; the test checks it too.
@@ -28,9 +26,6 @@ from textual import events
 from textual.app import App
 from textual.geometry import Size
 from textual.widgets import Footer, Input
-
-_SERIAL = "_papersift_serial"
-
 
 class ImmediateInput(Input):
     """An Input that calls :meth:`value_changed_now` from inside Input's own value watcher, and
@@ -84,12 +79,3 @@ class CoalescedFooter(Footer):
 def live_keymap(app: App) -> dict[str, str]:
     """The keymap the app runs with (action id -> comma-separated keys), as ``set_keymap`` set it."""
     return dict(app._keymap)
-
-
-def mark_serial(event: events.Key) -> None:
-    """Mark a key as dispatched by the one-key-at-a-time queue (see tui.keyqueue)."""
-    setattr(event, _SERIAL, True)
-
-
-def is_serial(event: events.Event) -> bool:
-    return bool(getattr(event, _SERIAL, False))

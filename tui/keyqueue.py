@@ -11,13 +11,13 @@ it opened a screen, until that screen has painted and focused its input).
 
 from __future__ import annotations
 
+import weakref
 from collections import deque
 from functools import partial
 
 from textual import events
 from textual.app import App
 
-from .compat import is_serial, mark_serial
 
 
 class SerialKeys(App):
@@ -27,9 +27,12 @@ class SerialKeys(App):
         super().__init__(*args, **kwargs)
         self._held_keys: deque[events.Key] = deque()
         self._key_in_flight = False
+        # The keys this queue has sent on: Textual's routing hands the same event back to the
+        # App's on_event, which must then route it instead of queueing it again.
+        self._sent_keys: weakref.WeakSet[events.Key] = weakref.WeakSet()
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded and not is_serial(event):
+        if isinstance(event, events.Key) and not event.is_forwarded and event not in self._sent_keys:
             self._held_keys.append(event)
             if not self._key_in_flight:
                 await self._dispatch_next_key()
@@ -42,7 +45,7 @@ class SerialKeys(App):
             return
         self._key_in_flight = True
         event = self._held_keys.popleft()
-        mark_serial(event)
+        self._sent_keys.add(event)
         screen = self.screen
         target = self.focused or screen
         chain = list(target.ancestors_with_self)

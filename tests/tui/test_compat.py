@@ -67,12 +67,3 @@ async def test_the_hooks_run_when_textual_calls_the_private_members():
             box.focus()
         await pilot.pause()
         assert len(app.query(compat.CoalescedFooter)) == 1
-
-
-def test_a_key_marked_serial_is_known_as_such():
-    from textual import events
-
-    key = events.Key("a", "a")
-    assert not compat.is_serial(key)
-    compat.mark_serial(key)
-    assert compat.is_serial(key)

@@ -405,7 +405,7 @@ async def test_import_dialog_adds_papers_without_leaving_the_app(lib, make, tmp_
             await pilot.pause()
             await pilot.press(*keys)
             await settle(pilot)
-            screen(app)._poll_other_processes()  # what its 2-second timer runs
+            screen(app).sync.poll()  # what its 2-second timer runs
             await settle(pilot)
 
         def said() -> str:

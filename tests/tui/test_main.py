@@ -28,7 +28,7 @@ async def test_papers_imported_by_another_process_appear(lib, make, tmp_path):
         dump.write_text("ICML 2024 Papers\n\nWe study grokking in small transformers trained on modular "
                         "arithmetic and show that weight decay drives the late jump in test accuracy.\n")
         Library(lib.folder).import_paths([dump])  # another process, as far as the app can tell
-        screen(app)._poll_other_processes()  # what its 2-second timer runs
+        screen(app).sync.poll()  # what its 2-second timer runs
         await settle(pilot)
         assert screen(app).results.border_title.startswith("36 / 36")
         assert "0 / 36 triaged" in str(screen(app).query_one("#header").render())
@@ -37,7 +37,7 @@ async def test_papers_imported_by_another_process_appear(lib, make, tmp_path):
         await pilot.press("slash", *"venue:icml", "enter")
         await settle(pilot)
         assert screen(app).results.border_title.startswith("1 / 36")
-        screen(app)._poll_other_processes()  # nothing new: no reload
+        screen(app).sync.poll()  # nothing new: no reload
         assert not app.library.refresh_corpus()
 
 
@@ -61,22 +61,22 @@ async def test_the_corpus_another_process_wrote_is_read_off_the_ui_thread(lib, m
         dump.write_text("We study grokking in small transformers trained on modular arithmetic and show that "
                         "weight decay drives the late jump in test accuracy.\n")
         Library(lib.folder).import_paths([dump])
-        screen(app)._poll_other_processes()
+        screen(app).sync.poll()
         await settle(pilot)
         assert read_in == [False] and screen(app).results.border_title.startswith("36 / 36")
         corpus = lib.folder / "corpus.jsonl"
         corpus.write_bytes(b"{}\n" + corpus.read_bytes())  # damaged by something else
-        screen(app)._poll_other_processes()
+        screen(app).sync.poll()
         await settle(pilot)
         assert "could not read the papers another process wrote" in " ".join(str(n.message) for n in app._notifications)
         assert screen(app).results.border_title.startswith("36 / 36") and len(app.library) == 36
         said = len(app._notifications)
-        screen(app)._poll_other_processes()  # the same damaged file: not read (nor reported) again
+        screen(app).sync.poll()  # the same damaged file: not read (nor reported) again
         await settle(pilot)
         assert len(app._notifications) == said
         Library(tmp_path / "fresh").import_paths([dump])
         corpus.write_bytes((tmp_path / "fresh" / "corpus.jsonl").read_bytes())  # mended: read again
-        screen(app)._poll_other_processes()
+        screen(app).sync.poll()
         await settle(pilot)
         assert screen(app).results.border_title.startswith("1 / 1")
 
@@ -93,17 +93,17 @@ async def test_annotations_damaged_on_disk_are_said_once_and_never_stop_the_app(
         await settle(pilot)
         path = lib.folder / "annotations.json"
         path.write_text("{garbage")
-        screen(app)._poll_other_processes()  # what its 2-second timer runs
+        screen(app).sync.poll()  # what its 2-second timer runs
         await settle(pilot)
         assert app.is_running and "could not read the annotations on disk: " in list(app._notifications)[-1].message
         said = len(app._notifications)
-        screen(app)._poll_other_processes()  # the same damage: not said again
+        screen(app).sync.poll()  # the same damage: not said again
         await pilot.press("r")  # refused, with the reason
         await settle(pilot)
         assert len(app._notifications) == said + 1 and "not valid JSON" in list(app._notifications)[-1].message
         assert path.read_text() == "{garbage" and app.is_running
         assert run_doctor(lib.folder, repair=True).repaired
-        screen(app)._poll_other_processes()
+        screen(app).sync.poll()
         await pilot.press("r")
         await settle(pilot)
         assert Library(lib.folder).annotation(lib.corpus.papers[0].id).status == "read"
@@ -480,7 +480,7 @@ async def test_the_first_import_in_the_app_replaces_the_untouched_sample_unannou
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
-        screen(app)._import(src)
+        screen(app).triage.import_path(src)
         for _ in range(200):
             await pilot.pause(0.05)
             if len(app.library) == 3:

@@ -180,7 +180,7 @@ async def test_a_phrase_in_a_big_library_is_searched_once_typing_settles(lib, ma
     """In a big library a "phrase" search waits a moment in its worker and is dropped if a key
     came meanwhile: typing '"capacity' at 300k papers had run a search per key (each ~0.3 s, the
     stale ones running on), so the last key's answer came 1.5 s after it instead of 0.5 s."""
-    import tui.screens.limits as M
+    import tui.limits as M
     monkeypatch.setattr(M, "BIG_LIBRARY", 10)  # the 35 seeds stand for a big library
     # Longer than the test's key presses can take on a loaded machine (0.12 s was not, in CI): the
     # test is that a search the next key supersedes is never run, not how brisk typing is.
@@ -236,7 +236,7 @@ async def test_a_filtered_list_says_how_many_of_it_are_still_unread(lib, make):
         await settle(pilot)
         assert results.border_title.startswith("19 / 35 · 17 unread")
         Library(lib.folder).set_status([lib.corpus.papers[i].id for i in results.indices[-2:]], "skipped")
-        screen(app)._poll_other_processes()  # another terminal's triage
+        screen(app).sync.poll()  # another terminal's triage
         await settle(pilot)
         assert results.border_title.startswith("19 / 35 · 15 unread")
 
@@ -273,8 +273,8 @@ async def test_up_in_the_search_box_recalls_earlier_searches_across_restarts(lib
 @pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
 async def test_a_big_library_resumes_its_search_after_the_first_paint(lib, make, monkeypatch):
     """At 300k papers a search takes ~0.5 s: a big library paints its list first, then searches."""
-    import tui.screens.main as main_module
-    from tui.screens import limits
+    from tui import limits
+    from tui.controllers.search import Searching
     from tui.widgets.results import ResultsList
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -283,10 +283,10 @@ async def test_a_big_library_resumes_its_search_after_the_first_paint(lib, make,
         left_on, _ = cur(app)
         await pilot.press("q")
     painted, painted_at_resume = [0], []
-    render_lines, resume = ResultsList.render_lines, main_module.MainScreen._resume_search
+    render_lines, resume = ResultsList.render_lines, Searching.resume
     monkeypatch.setattr(ResultsList, "render_lines",
                         lambda self, crop: painted.__setitem__(0, painted[0] + 1) or render_lines(self, crop))
-    monkeypatch.setattr(main_module.MainScreen, "_resume_search",
+    monkeypatch.setattr(Searching, "resume",
                         lambda self, *a: painted_at_resume.append(painted[0]) or resume(self, *a))
     for big_library, painted_first in ((2000, False), (10, True)):  # the seeds' 35 papers: small, then big
         monkeypatch.setattr(limits, "BIG_LIBRARY", big_library)

@@ -307,8 +307,8 @@ async def test_hostile_abstract_never_reaches_the_screen_raw(lib, make, tmp_path
 async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, make, monkeypatch):
     """Above BIG_LIBRARY papers the reader and "more like this" follow the list once
     typing pauses, and a slow search moves to a worker: the results must be the same."""
-    import tui.screens.limits as main_mod
-    from tui.screens.main import MainScreen
+    import tui.limits as main_mod
+    from tui.controllers.search import Searching
     monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
     _ = lib.similarity  # the model is ready, as it is a few seconds after start
     app = make(lib)
@@ -330,9 +330,9 @@ async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, 
         assert "More like this" in str(reader.query_one("#reader-similar").render())
         # a search slower than the inline budget goes to a worker, with the same result
         calls = []
-        original = MainScreen.run_search
-        monkeypatch.setattr(MainScreen, "run_search", lambda self, text, q: (calls.append(text), original(self, text, q)))
-        main._search_seconds = 1.0
+        original = Searching.in_worker
+        monkeypatch.setattr(Searching, "in_worker", lambda self, text, q: (calls.append(text), original(self, text, q)))
+        main.search._seconds = 1.0
         main.query_one("#search").value = "voice identiy"
         await settle(pilot)
         assert calls == ["voice identiy"]
@@ -346,13 +346,13 @@ async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, 
     no reader render until typing pauses. The scrollbar still follows the result count."""
     from textual.widget import Widget
 
-    import tui.screens.limits as main_mod
-    from tui.screens.main import MainScreen
+    import tui.limits as main_mod
+    from tui.controllers.similar import Similar
     from tui.widgets.reader import Reader
     monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
     monkeypatch.setattr(main_mod, "READER_DELAY", 1.0)  # longer than any gap between keys here, however slow
     # The more-like-this model, ready at a moment of its own, would show the reader again.
-    monkeypatch.setattr(MainScreen, "prepare_similarity", lambda self: None)
+    monkeypatch.setattr(Similar, "prepare", lambda self: None)
     app = make(lib)
     async with app.run_test(size=(100, 24)) as pilot:
         main = screen(app)

@@ -137,7 +137,7 @@ class DashboardScreen(ModalScreen[None]):
         """Topics need the similarity model: in a big library just opened, the helper process may
         still be building it (seconds), and the dashboard must not hold the screen meanwhile."""
         if hasattr(self.app, "main_screen"):
-            self.app.main_screen.ensure_model()
+            self.app.main_screen.similar.ensure_model()
         table = topic_table(self.library.topic_summary())
         self.app.call_from_thread(self._show_topics, table)
 

@@ -117,7 +117,7 @@ class ExportScreen(ModalScreen[str | None]):
             return [(lib.corpus.papers[int(i)], lib.annotation(lib.corpus.papers[int(i)].id))
                     for i in results.indices[:results.full]]
         if scope == "selection":
-            ids = self.main_screen.targets() if self.main_screen.results.selected else []
+            ids = self.main_screen.triage.targets() if self.main_screen.results.selected else []
             return lib.pairs(ids=ids)
         if scope == "to-read":
             return lib.pairs("status:to-read")

@@ -1,19 +1,23 @@
 """The main screen: search box and results list, reader, tagging panel.
 
-Triage keys act on the highlighted paper (or on the selection, when there is
-one), save through the store's durable write at once, repaint what shows the
-change, and (configurable) advance to the next paper after a status change.
-Search runs in an exclusive thread worker; results of a query the user has
-already changed are dropped.
+The screen composes the widgets, routes each key's action to the controller that does it
+(``tui/controllers/``: search, triage, reading, tags, sync, similar; each a plain class given
+the library, this screen as its :class:`~tui.controllers.view.MainView` and the controllers it
+calls) and does what concerns the whole screen: showing a result set, repainting after a change.
+Triage keys act on the highlighted paper (or on the selection, when there is one), save through
+the store's durable write at once and (configurable) advance after a status change. A search runs
+as the key is handled while it is quick, else in an exclusive thread worker whose stale results
+are dropped.
 """
 
 from __future__ import annotations
 
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 import numpy as np
 from textual import events, on
+from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
@@ -27,23 +31,30 @@ from ..widgets.header import TriageHeader
 from ..widgets.reader import Reader
 from ..widgets.results import ResultsList
 from ..widgets.searchbox import SearchBox
-from ..widgets.tagpanel import TagPanel
+from ..widgets.tagpanel import TagInput, TagPanel
+from ..controllers.reading import Reading
+from ..controllers.search import Searching
+from ..controllers.similar import Similar
+from ..controllers.sync import Sync
+from ..controllers.tags import Tags
+from ..controllers.triage import Triage
 from ..writes import Writes
-from . import limits
-from .main_reading import ReaderNavigation
-from .main_search import SearchController
-from .main_similar import SimilarPapers
-from .main_sync import LibrarySync
-from .main_tags import TagActions
-from .main_triage import TriageActions
-
+from .. import limits
 if TYPE_CHECKING:
+    from textual.widget import Widget
+    from textual.worker import Worker
+
+    from store.search.result import SearchResult
+
     from ..host import SettingsHost
 
 
-class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, SimilarPapers, TriageActions,
-                 Screen):
+class MainScreen(Screen[None]):
     CSS_PATH = "main.tcss"
+    search_box: SearchBox
+    results: ResultsList
+    reader: Reader
+    tag_panel: TagPanel
     BINDINGS = [
         binding("main.search", "Search"),
         binding("main.read", "Read"),
@@ -74,41 +85,37 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
         super().__init__()
         self.library = library
         self.writes: Writes | None = None  # made on mount (it needs the app)
-        self._keep_paper = False  # the next list shown stays on its paper (a recommended list re-ranked)
-        self._own_import: tuple | None = None  # the corpus file this app's own import wrote (not announced)
-        self.query_text = ""
-        self._list_scroll_y = 0.0  # where the list was when the reader took its room (narrow terminals)
-        self._annotations_problem: str | None = None  # the damaged annotations file, once reported
-        self._tags_from = None  # where `t` was pressed: esc in the tag panel goes back there
+        self.sort = "import"
         # Notes that could be neither saved nor kept as a draft on disk (a full disk): paper id -> text.
         # The editor offers them again, and the command line prints any left when the app closes.
         self.unsaved_notes: dict[str, str] = {}
-        self.sort = "import"
-        self._similar_timer = None
-        self._reader_timer = None
-        self._reader_timer_paper: int | None = None  # the paper the pending reader update is for
-        self._search_seconds = 0.0
+        self._keep_paper = False  # the next list shown stays on its paper (a recommended list re-ranked)
+        self._stay_on: str | None = None  # a paper id the next results keep the cursor on
         self._list_counts = (0, 0, "", 0)  # result set, library size, sort note, weaker matches: the border title
         self._triaged: np.ndarray | None = None  # see _triaged_mask
-        self._searched_once = False
-        self._stay_on: str | None = None  # a paper id the next results keep the cursor on
-        self._restored_query: str | None = None
-        self._reading_corpus = False  # a thread is reading the corpus another process wrote
-        self._unreadable_corpus: tuple | None = None  # signature of a corpus file that could not be read
-        self._left_at: str | None = None  # the paper in the reader: where the library is left on quit
-        self.search_history: list[str] = []  # searches left with enter/esc/down, oldest first
-        self._recalled: tuple[list[str], int] | None = None  # up-arrow walk: older searches, position
+        # The controllers, each given what it calls (see tui/controllers/view.py for what it uses of this screen).
+        self.similar = Similar(library, self)
+        self.search = Searching(library, self, ensure_model=self.similar.ensure_model)
+        self.sync = Sync(library, self, self.search)
+        self.triage = Triage(library, self, self.search, self.sync)
+        self.tags = Tags(library, self, self.triage)
+        self.reading = Reading(library, self, self.search, self.similar, self.tags)
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
+        search_key = key_label(self.app, "main.search")
+        # Kept as they are made: the screen never recomposes, and the controllers reach them often.
+        self.search_box = SearchBox(placeholder=f"{search_key} search · typos ok · status: tag: star:>=2",
+                                    id="search", on_value=self.search.changed)
+        self.results = ResultsList(self.library, id="results")
+        self.reader = Reader(self.library, id="reader")
+        self.tag_panel = TagPanel(self.library, id="tags")
         yield TriageHeader(id="header")
         with Horizontal(id="panes"):
             with Vertical(id="left"):
-                search_key = key_label(self.app, "main.search")
-                yield SearchBox(placeholder=f"{search_key} search · typos ok · status: tag: star:>=2", id="search",
-                                on_value=self.search_changed)
-                yield ResultsList(self.library, id="results")
-            yield Reader(self.library, id="reader")
-            yield TagPanel(self.library, id="tags")
+                yield self.search_box
+                yield self.results
+            yield self.reader
+            yield self.tag_panel
         yield Footer()
 
     def on_mount(self) -> None:
@@ -116,7 +123,7 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
         self.sort = self.app.settings.sort if hasattr(self.app, "settings") else "import"
         if self.sort not in SORTS:
             self.sort = "import"
-        query, paper, self.search_history = (self.app.library_place() if hasattr(self.app, "library_place")
+        query, paper, self.search.history = (self.app.library_place() if hasattr(self.app, "library_place")
                                              else ("", None, []))
         if paper is not None and self.library.corpus.index_of(paper) is None:
             paper = None  # gone since (a merge, another library at the same path)
@@ -125,26 +132,26 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
             result = self.library.search("", sort=self.sort)
         except Exception as exc:  # the saved sort cannot be had: the import order, said and logged
             result = self._drop_saved_sort(exc)
-        self._show_results("", result)
-        self._show_reader_now()  # nothing is being typed yet: the first paper at once
-        self.set_focus(self.query_one(ResultsList))
-        self._tell_problems()
+        self.show_results("", result)
+        self.reading.show_now()  # nothing is being typed yet: the first paper at once
+        self.set_focus(self.results)
+        self.sync.tell_problems()
         if query:  # the search the library was left with; its results keep the cursor on the paper
             if len(self.library) <= limits.BIG_LIBRARY:
-                self._resume_search(query, paper)
+                self.search.resume(query, paper)
             else:  # after the first paint: at 300k papers the search takes ~0.5 s
-                self.call_after_refresh(self._resume_search, query, paper)
+                self.call_after_refresh(self.search.resume, query, paper)
             self.notify(f"back where you left off: {query} · "
                         f"{key_label(self.app, 'list.clear_filter')} clears the search", timeout=6)
         elif self.results.cursor:
             self.notify("back where you left off", timeout=4)
-        self.query_one(TagPanel).refresh_tags()
-        self.set_interval(2.0, self._poll_other_processes)
+        self.tag_panel.refresh_tags()
+        self.set_interval(2.0, self.sync.poll)
         # The model behind "more like this" is built after the list is up and usable.
         if len(self.library) <= limits.AUTO_MODEL_MAX or self.library.similarity_cache_fresh():
-            self.set_timer(1.0 if len(self.library) > limits.BIG_LIBRARY else 0.05, self.prepare_similarity)
+            self.set_timer(1.0 if len(self.library) > limits.BIG_LIBRARY else 0.05, self.similar.prepare)
 
-    def _drop_saved_sort(self, exc: Exception):
+    def _drop_saved_sort(self, exc: Exception) -> SearchResult:
         from store.logbook import record_exception
 
         log = record_exception(self.library.folder, f"the saved sort {self.sort!r}", exc)
@@ -153,75 +160,78 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
         self.sort = "import"
         return self.library.search("", sort=self.sort)
 
-    def _resume_search(self, query: str, paper: str | None) -> None:
-        self._stay_on = paper
-        self._restored_query = query  # dropped, if it fails (see search_failed)
-        self.query_one(SearchBox).value = query
-
     def on_unmount(self) -> None:
         if hasattr(self.app, "remember_place"):  # the next start picks up here
-            self.app.remember_place(self.query_text, self._left_at, self.search_history)
+            self.app.remember_place(self.search.query_text, self.reading.left_at, self.search.history)
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < 110, "-narrow")
         self.set_class(event.size.width < 72, "-stacked")
-        self._show_reader_title()  # only while the reader has the list's room
+        self.reading.show_title()  # only while the reader has the list's room
 
     @on(events.DescendantFocus)
-    def _reading_or_not(self) -> None:
-        # On a narrow terminal the reader, once focused, takes the list's room too: at 80 columns an
-        # abstract in half the width is three screens of scrolling, in the whole width about one.
-        # Triage keys work there and advance as in the list; esc (or /) brings the list back.
-        reader = self.query_one(Reader)
-        reading = self.focused is reader or (self.has_class("-tagging") and self._tags_from is reader)
-        if reading == self.has_class("-reading"):
-            return
-        if reading:
-            self._list_scroll_y = self.results.scroll_y
-        else:  # the list as it was left, scrolled only as far as the cursor (moved by triage) needs
-            self.call_after_refresh(self._list_back_in_view, self._list_scroll_y)
-        self.set_class(reading, "-reading")
-        self._show_reader_title()
+    def _focus_moved(self) -> None:
+        self.reading.focus_moved()
 
-    # ------------------------------------------------------------- helpers
+    # ------------------------------------------------------------ its widgets
+    # (results, reader, search_box and tag_panel are kept by compose)
     @property
-    def results(self) -> ResultsList:
-        return self.query_one(ResultsList)
+    def tag_input(self) -> TagInput:
+        return self.query_one(TagInput)
+
+    @property
+    def all_tags(self) -> Widget:
+        return self.query_one("#all-tags")
+
+    def readers(self) -> list[Reader]:
+        return list(self.query(Reader))
+
+    # ------------------------------------------------ Textual's, for the controllers
+    def run_in_thread(self, fn: Callable[[], object], group: str, exclusive: bool = True) -> Worker[Any]:
+        return self.run_worker(fn, group=group, exclusive=exclusive, thread=True)
+
+    def cancel_workers(self, group: str) -> None:
+        self.workers.cancel_group(self, group)
+
+    def working(self, group: str) -> bool:
+        return any(w.group == group and w.is_running for w in self.workers)
+
+    # ----------------------------------------------------- the whole screen's
+    @property
+    def query_text(self) -> str:
+        """The search box's text, as last searched."""
+        return self.search.query_text
 
     def current_paper_id(self) -> str | None:
-        idx = self.results.current_index
-        return self.library.corpus.papers[idx].id if idx is not None else None
+        return self.triage.current_paper_id()
 
-    def targets(self) -> list[str]:
-        """The selection if there is one, else the highlighted paper."""
-        if self.results.selected:
-            shown, elsewhere = self._selection()
-            return shown + elsewhere
-        pid = self.current_paper_id()
-        return [pid] if pid else []
+    def show_current(self) -> None:
+        self.reading.show_current()
 
-    def _selection(self) -> tuple[list[str], list[str]]:
-        """The selected papers in the current list (in list order) and those elsewhere (library
-        order): a selection may be gathered over several searches."""
-        selected, corpus = self.results.selected, self.library.corpus
-        shown = [pid for pid in self.results.shown_ids() if pid in selected]
-        elsewhere = sorted(i for i in map(corpus.index_of, selected.difference(shown)) if i is not None)
-        return shown, [corpus.papers[i].id for i in elsewhere]
+    def forget_triaged(self) -> None:
+        self._triaged = None
+
+    def stay_on(self, paper_id: str | None) -> None:
+        self._stay_on = paper_id
+
+    def keep_paper_next(self) -> None:
+        self._keep_paper = True
 
     def _show_list_title(self) -> None:
         """The results' border title: how many match, how many of those are still unread (a search
         or filter is a piece of work of its own: the header counts the whole library), the sort,
         how many are selected."""
         shown, total, sort, weaker = self._list_counts
-        picked = len(self.results.selected)
+        results = self.results
+        picked = len(results.selected)
         unread = ""
         if shown and shown < total:
-            left = shown - int(np.count_nonzero(self._triaged_mask()[self.results.indices[:shown]]))
+            left = shown - int(np.count_nonzero(self._triaged_mask()[results.indices[:shown]]))
             unread = f" · {left:,} unread"
         # The count is the result set's (every word); weaker matches below the divider are not in it.
         more = f" · +{weaker:,} weaker" if weaker else ""
-        self.results.border_title = (f"{shown:,} / {total:,}{unread}{more}{sort}"
-                                     + (f" · {picked:,} selected" if picked else ""))
+        results.border_title = (f"{shown:,} / {total:,}{unread}{more}{sort}"
+                                + (f" · {picked:,} selected" if picked else ""))
 
     def _triaged_mask(self) -> np.ndarray:
         """The library's triaged_mask, taken once per change to the annotations (see repaint), not
@@ -239,38 +249,24 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
         triaged = self.library.triaged_count()
         self.query_one(TriageHeader).show(self.library.name, triaged, total, note)
 
-    def _show_results(self, query: str, result, keep_paper: bool = False) -> None:
-        if query == self._restored_query:
-            self._restored_query = None  # the saved search ran
+    def show_results(self, query: str, result: SearchResult, keep_paper: bool = False) -> None:
+        if query == self.search.restored:
+            self.search.restored = None  # the saved search ran
         keep_paper, self._keep_paper = keep_paper or self._keep_paper, False
         results = self.results
         results.set_results(result.indices, result.matched_terms, keep_paper=keep_paper, full=result.full)
         results.unapplied = list(result.errors)  # (select-all refuses a list a bad filter left whole)
-        self.query_one(Reader).matched = result.matched_terms
-        if self._stay_on is not None:  # after the papers were reloaded (see _poll_other_processes)
+        self.reader.matched = result.matched_terms
+        if self._stay_on is not None:  # after the papers were reloaded (see Sync)
             idx = self.library.corpus.index_of(self._stay_on)
             self._stay_on = None
             if idx is not None:
                 results.move_to_paper(idx)
         sort = f" · sort: {self.sort}" if not query.strip() else ""
-        self._list_counts = (result.full, result.total, sort, result.weaker)
+        self._list_counts = (len(result.matches), result.total, sort, result.weaker)
         self._show_list_title()
         self._update_header("; ".join(result.errors))
-        if self._reader_timer is not None:
-            self._reader_timer.stop()
-            self._reader_timer = None
-        if len(self.library) <= limits.BIG_LIBRARY:
-            self._show_current()
-        else:
-            # Typing in a big library: the list repaints now, the reader (a full
-            # re-render of an abstract) once the typing pauses.
-            self._reader_timer = self.set_timer(limits.READER_DELAY, self._reader_due)
-            self._reader_timer_paper = results.current_index
-
-    def _recommending(self) -> bool:
-        """Whether the list is a recommendation (rec: in the query, or the recommended sort)."""
-        query = self.query_text.strip()
-        return query.startswith("rec:") or (not query and self.sort == "recommended")
+        self.reading.follow_results()
 
     def repaint(self, changed: list[str] | None = None) -> None:
         """Annotations changed (those of the papers ``changed``, when known): repaint rows, reader,
@@ -284,26 +280,42 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
             self._triaged = None  # rebuilt when next needed (7.7 ms at 29k annotated papers)
         self._show_list_title()
         self.results.refresh()
-        self._show_current()
-        self.query_one(TagPanel).refresh_tags()
+        self.reading.show_current()
+        self.tag_panel.refresh_tags()
         self._update_header()
-        if changed is not None and self._recommending():
+        if changed is not None and self.search.recommending():
             # Learning as you go: a star or a status changes what is recommended; the list is ranked
             # again in a worker (the model is cached: the update is a small solve), staying on its paper.
             self._keep_paper = True
-            self.search_again()
+            self.search.again()
 
     @on(AnnotationsChanged)
     def _annotations_changed(self) -> None:
         self.repaint()
 
+    @on(ResultsList.Highlighted)
+    def _highlighted(self) -> None:
+        self.reading.highlighted()
+
+    @on(TagPanel.Apply)
+    def _apply_tag(self, event: TagPanel.Apply) -> None:
+        self.tags.apply_text(event.text)
+
+    def on_search_box_left(self, message: SearchBox.Left) -> None:
+        """Enter or Escape in the box: its search joins the history."""
+        self.search.remember(message.value)
+
+    def on_search_box_recall_asked(self, message: SearchBox.RecallAsked) -> None:
+        self.search.recall()
+
+    # ----------------------------------------------- the keys: each action's controller
     def action_search(self) -> None:
         # set_focus is synchronous; Widget.focus() is deferred and keys typed
         # right after "/" would still reach the list.
-        self.set_focus(self.query_one(SearchBox))
+        self.set_focus(self.search_box)
 
     def action_clear_filter(self) -> None:
-        box = self.query_one(SearchBox)
+        box = self.search_box
         if box.value:
             # The whole library again, the cursor staying on the paper being looked at
             # (as mail readers do when a limit is lifted), not on the library's first paper.
@@ -312,45 +324,51 @@ class MainScreen(SearchController, ReaderNavigation, TagActions, LibrarySync, Si
         elif self.results.selected:
             self.results.clear_selection()
 
-    # ---------------------------------------------------------- navigation
-    @on(ResultsList.Highlighted)
-    def _highlighted(self) -> None:
-        # New results post this too: their first paper is already in the reader (a small
-        # library), or is on its way once typing pauses (a big one: limits.READER_DELAY), so the
-        # abstract is not rendered again in the keystroke's frame. Moving the cursor shows
-        # the paper at once (it also cancels a pending reader update, to show the newest).
-        if self._reader_timer is not None:
-            if self._reader_timer_paper != self.results.current_index:
-                self._show_reader_now()
-        elif self.query_one(Reader).paper_index != self.results.current_index:
-            self._show_current()
-
     def action_sort(self) -> None:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
         settings = getattr(self.app, "settings", None)
         if settings is not None:
             settings.sort = self.sort
             cast("SettingsHost", self.app).save_settings()  # (the app that has settings)
-        if self.query_text.strip():
+        if self.search.query_text.strip():
             self.notify(f"sort: {self.sort} (applies when the search box is empty)")
-        self.search_again()
-
-    @on(TagPanel.Apply)
-    def _apply_tag(self, event: TagPanel.Apply) -> None:
-        self._tag_text(event.text)
+        self.search.again()
 
     def action_topics(self) -> None:
         from .topics import TopicsScreen
 
         def chosen(topic: int | None) -> None:
             if topic is not None:
-                self.query_one(SearchBox).value = f"topic:{topic}"
+                self.search_box.value = f"topic:{topic}"
                 self.set_focus(self.results)
 
         self.app.push_screen(TopicsScreen(self.library), chosen)
 
-
-
-
-
-
+    def action_read(self) -> None: self.triage.set_status("read")
+    def action_to_read(self) -> None: self.triage.set_status("to-read")
+    def action_skipped(self) -> None: self.triage.set_status("skipped")
+    def action_unread(self) -> None: self.triage.set_status("unread")
+    def action_star_up(self) -> None: self.triage.bump_star(1)
+    def action_star_down(self) -> None: self.triage.bump_star(-1)
+    def action_undo(self) -> None: self.triage.undo()
+    def action_redo(self) -> None: self.triage.redo()
+    def action_note(self) -> None: self.triage.note()
+    def action_import_files(self) -> None: self.triage.import_files()
+    def action_remove(self) -> None: self.triage.remove()
+    def action_copy_abstract(self) -> None: self.triage.copy_abstract()
+    def action_copy_citation(self) -> None: self.triage.copy_citation()
+    def action_copy_ids(self) -> None: self.triage.copy_ids()
+    def action_open_link(self) -> None: self.triage.open_link()
+    def action_open_reader(self) -> None: self.reading.open_reader()
+    def action_reader_back(self) -> None: self.reading.back_to_list()
+    def action_next_paper(self) -> None: self.results.action_cursor_down()  # from the reader: read in place
+    def action_prev_paper(self) -> None: self.results.action_cursor_up()
+    def action_next_unread(self) -> None: self.reading.jump_unread(1)
+    def action_prev_unread(self) -> None: self.reading.jump_unread(-1)
+    def action_more_like_this(self) -> None: self.similar.more_like_this()
+    def action_tag(self) -> None: self.tags.open(self.tag_input)
+    def action_focus_tags(self) -> None: self.tags.open(self.all_tags)
+    def action_leave_tags(self) -> None: self.tags.leave()
+    def action_apply_tag(self) -> None: self.tags.apply_highlighted()
+    def action_tag_highlight(self, step: int) -> None: self.tags.move_highlight(step)
+    def action_filter_by_tag(self) -> None: self.tags.filter_by_highlighted()

@@ -1,4 +1,4 @@
-"""More like this on the main screen, and the model behind it.
+"""More like this, and the model behind it.
 
 The similarity model is built once the list is usable: in this process for a small library,
 in a helper process (``python -m store.discovery.prepare``) for a big one, so the UI never
@@ -9,68 +9,68 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from functools import partial
 from typing import TYPE_CHECKING
 
-from textual import work
 from textual.worker import get_current_worker
 
+from .. import limits
 from ..keymap import key_label
-from ..widgets.reader import Reader
-from ..widgets.searchbox import SearchBox
-from . import limits
-from .mixin import ScreenMixin
 
 if TYPE_CHECKING:
     from textual.timer import Timer
 
     from store import Library
 
-    from ..widgets.results import ResultsList
+    from .view import MainView
 
 
-class SimilarPapers(ScreenMixin):
-    """Mixin of :class:`~tui.screens.main.MainScreen`: more like this and the model's lifecycle.
+class Similar:
+    """More like this, the model's lifecycle and the reader's nearest papers.
 
-    Uses the screen's ``library``, ``results`` and ``_similar_timer``."""
+    Args:
+        library: whose model it is.
+        view: the main screen (its search box, list and reader).
+    Once the model is there, the screen shows the highlighted paper again (with its nearest papers).
+    """
 
-    library: Library
-    _similar_timer: Timer | None
+    def __init__(self, library: Library, view: MainView) -> None:
+        self.library = library
+        self.view = view
+        self._timer: Timer | None = None
 
-    if TYPE_CHECKING:  # the screen's own and another mixin's (stubs at run time would shadow them)
-        @property
-        def results(self) -> ResultsList: ...
-        def current_paper_id(self) -> str | None: ...
-        def _show_current(self) -> None: ...
-
-    def action_more_like_this(self) -> None:
+    def more_like_this(self) -> None:
         """List the papers most like the highlighted one (escape returns to the full list)."""
-        pid = self.current_paper_id()
+        pid = self.view.current_paper_id()
         if pid and not self.library.similarity_ready and len(self.library) > limits.AUTO_MODEL_MAX:
             # A huge library: the model (minutes of work) is built on request, in the helper.
-            if not any(w.group == "prepare" and w.is_running for w in self.workers):
-                self.prepare_similarity()
-            again = key_label(self.app, "main.more_like_this")
-            self.notify(f"building the similarity model for {len(self.library):,} papers in the background; "
-                        f"press {again} again when the reader shows “More like this”")
+            if not self.view.working("prepare"):
+                self.prepare()
+            again = key_label(self.view.app, "main.more_like_this")
+            self.view.notify(f"building the similarity model for {len(self.library):,} papers in the background; "
+                             f"press {again} again when the reader shows “More like this”")
             return
         if pid:
-            self.query_one(SearchBox).value = f"similar:{pid}"
-            self.set_focus(self.results)
+            self.view.search_box.value = f"similar:{pid}"
+            self.view.set_focus(self.view.results)
 
-    @work(exclusive=True, thread=True, group="prepare")
-    def prepare_similarity(self) -> None:
-        """Get the similarity model after the first paint: from its cache, else built by a helper.
+    def prepare(self) -> None:
+        """Get the similarity model after the first paint, in a worker: from its cache, else built
+        by a helper.
 
         The helper is a separate process (``python -m store.discovery.prepare``) for big
         libraries, so the SVD uses another core and neither its memory nor the
         GIL is taken from the app while the user types; if it fails, the model
         is built here instead.
         """
+        self.view.run_in_thread(self._prepare_in_thread, group="prepare")
+
+    def _prepare_in_thread(self) -> None:
         try:
             self.ensure_model()
         except Exception:
             return
-        self.app.call_from_thread(self._show_current)
+        self.view.app.call_from_thread(self.view.show_current)
 
     def ensure_model(self) -> None:
         """The similarity model, from its cache, else built by the helper process (big libraries),
@@ -83,24 +83,26 @@ class SimilarPapers(ScreenMixin):
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         _ = lib.similarity  # (built, or loaded from the cache the helper wrote)
 
-    def _similar_soon(self, paper_index: int) -> None:
+    def soon(self, paper_index: int) -> None:
         """Nearest papers for the reader once the cursor rests (big libraries).
 
         At 30k papers a lookup takes ~20 ms of CPU, much of it holding the GIL;
         run on every keystroke and every row passed while scrolling, it delayed
         the list's own repaint. Small libraries look up at once.
         """
-        if self._similar_timer is not None:
-            self._similar_timer.stop()
-            self._similar_timer = None
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
         if len(self.library) <= limits.BIG_LIBRARY:
-            self.show_similar(paper_index)
+            self.show(paper_index)
         else:
-            self._similar_timer = self.set_timer(limits.SIMILAR_DELAY, lambda: self.show_similar(paper_index))
+            self._timer = self.view.set_timer(limits.SIMILAR_DELAY, lambda: self.show(paper_index))
 
-    @work(exclusive=True, thread=True, group="similar")
-    def show_similar(self, paper_index: int) -> None:
+    def show(self, paper_index: int) -> None:
         """Five nearest papers in the reader, computed off the UI thread."""
+        self.view.run_in_thread(partial(self._show_in_thread, paper_index), group="similar")
+
+    def _show_in_thread(self, paper_index: int) -> None:
         try:
             sims = self.library.similarity.similar(paper_index, 5)
         except Exception:  # never let the side panel break reading
@@ -108,11 +110,11 @@ class SimilarPapers(ScreenMixin):
         if get_current_worker().is_cancelled:
             return
         titles = [(i, self.library.corpus.papers[i].title) for i, _ in sims]
-        self.app.call_from_thread(self._show_similar_titles, paper_index, titles)
+        self.view.app.call_from_thread(self._show_titles, paper_index, titles)
 
-    def _show_similar_titles(self, paper_index: int, titles: list[tuple[int, str]]) -> None:
-        """:meth:`show_similar`'s answer, on the UI thread, where the reader is looked up: it may be
-        gone by then (the app closing as the lookup finished), and a worker that looked it up
-        itself failed, taking the app down with a traceback."""
-        for reader in self.query(Reader):
+    def _show_titles(self, paper_index: int, titles: list[tuple[int, str]]) -> None:
+        """:meth:`show`'s answer, on the UI thread, where the reader is looked up: it may be gone by
+        then (the app closing as the lookup finished), and a worker that looked it up itself failed,
+        taking the app down with a traceback."""
+        for reader in self.view.readers():
             reader.show_similar(paper_index, titles)

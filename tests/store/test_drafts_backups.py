@@ -1,0 +1,40 @@
+"""Note drafts (kept, got, dropped, a damaged file survived) and backups (rotated, a damaged copy kept once)."""
+
+
+
+
+
+def test_note_drafts_keep_get_drop_and_survive_a_damaged_file(tmp_path):
+    from store.annotations.drafts import NoteDrafts
+
+    drafts = NoteDrafts(tmp_path / "drafts.json")
+    assert drafts.get("p1") is None and drafts.count() == 0
+    drafts.keep("p1", "half a thought")
+    drafts.keep("p2", "another")
+    assert drafts.get("p1")[0] == "half a thought" and drafts.count() == 2
+    drafts.drop("p1")
+    assert drafts.get("p1") is None and drafts.count() == 1
+    drafts.drop("p2")
+    assert not (tmp_path / "drafts.json").exists()
+    (tmp_path / "drafts.json").write_text("{not json")
+    assert drafts.count() == 0 and drafts.get("p1") is None  # damaged: no drafts, never a crash
+
+
+def test_backups_rotate_but_keep_damaged_copies_once_per_content(tmp_path):
+    from store.annotations.backups import KEEP, backup_file, damaged_copies, keep_damaged, list_backups
+
+    path = tmp_path / "corpus.json"
+    assert backup_file(path, "none") is None  # nothing to back up
+    path.write_text("v0")
+    for n in range(KEEP + 3):
+        path.write_text(f"v{n}")
+        assert backup_file(path, f"r{n}") is not None
+    assert len(list_backups(path)) == KEEP
+    path.write_text("garbage")
+    copy, new = keep_damaged(path)
+    assert new and copy.read_text() == "garbage"
+    again, new = keep_damaged(path)
+    assert again == copy and not new
+    for n in range(KEEP + 2):  # rotation never drops a damaged copy
+        backup_file(path, f"s{n}")
+    assert damaged_copies(path) == [copy]

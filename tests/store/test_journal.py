@@ -1,0 +1,54 @@
+"""The journal (store/annotations/journal.py): replay in order, damage, a torn tail, the acknowledged mark."""
+
+import json
+from pathlib import Path
+
+
+def _journal(tmp_path: Path, lines: list[bytes]) -> Path:
+    path = tmp_path / "annotations.json.journal"
+    path.write_bytes(b"".join(lines))
+    return path
+
+
+def _line(seq: int, key: str, value) -> bytes:
+    return json.dumps({"seq": seq, "set": {"_default": {key: value}}}).encode() + b"\n"
+
+
+def test_journal_replays_in_sequence_and_stops_at_damage(tmp_path):
+    from store.annotations.journal import judge, replay_journal
+
+    path = _journal(tmp_path, [_line(1, "1", {"status": "read"}), _line(2, "2", {"status": "skipped"}),
+                               _line(3, "1", None)])
+    data: dict = {}
+    replay = replay_journal(path, data, json.loads)
+    assert replay.seq == 3 and replay.lines == 3 and not replay.damage and judge(replay, 3) is None
+    assert data == {"_default": {"2": {"status": "skipped"}}}  # 1 was written, then deleted
+
+    path = _journal(tmp_path, [_line(1, "1", {"status": "read"}), _line(3, "2", {"status": "read"})])
+    replay = replay_journal(path, {}, json.loads)
+    assert replay.seq == 1 and "changes are missing" in replay.damage
+
+    path = _journal(tmp_path, [_line(1, "1", {"status": "read"}), b"not json\n"])
+    assert "line 2 is not a journal entry" in replay_journal(path, {}, json.loads).damage
+
+
+def test_journal_torn_tail_and_a_saved_change_missing(tmp_path):
+    from store.annotations.journal import judge, replay_journal
+
+    path = _journal(tmp_path, [_line(1, "1", {"status": "read"}), b'{"seq": 2, "chan'])
+    replay = replay_journal(path, {}, json.loads, acked=1)
+    assert replay.seq == 1 and replay.torn == len(b'{"seq": 2, "chan') and judge(replay, 1) is None  # never acked
+    assert "unfinished change" in judge(replay_journal(path, {}, json.loads), None)  # no mark: told
+    replay = replay_journal(path, {}, json.loads, acked=2)  # change 2 was acknowledged, and is not there
+    assert "1 saved change missing" in replay.damage
+
+
+def test_journal_acked_mark_round_trips(tmp_path):
+    from store.annotations.journal import acked_path_for, forget_acked, read_acked, write_acked
+
+    snapshot = tmp_path / "annotations.json"
+    assert read_acked(snapshot) is None
+    write_acked(snapshot, 7)
+    assert read_acked(snapshot) == 7 and acked_path_for(snapshot).exists()
+    forget_acked(snapshot)
+    assert read_acked(snapshot) is None

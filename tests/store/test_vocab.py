@@ -1,0 +1,19 @@
+"""The vocabulary helpers (store/search/vocab.py): word forms and content words."""
+
+
+
+
+
+def test_vocab_stems_word_forms_together_and_keeps_content_words():
+    from store.search.vocab import STOP_WORDS, SortedWords, content_words, stem
+
+    assert stem("networks") == stem("network") and stem("learning") == stem("learned")
+    assert content_words(["the", "graph", "of", "networks"]) == ["graph", "networks"]
+    assert "the" in STOP_WORDS and "graph" not in STOP_WORDS
+    words = SortedWords(sorted(["apple", "applet", "banana", "band"]))
+    assert words.find("banana") is not None and words.find("bandana") is None
+    assert words.chunk("b") == (2, ["banana", "band"])
+    assert len(words.completions("app")) == 2 and len(words.completions("ban")) == 2
+
+
+# ------------------------------------------------------------------ journal

@@ -1,0 +1,148 @@
+"""Reading on the main screen: the reader follows the highlighted paper (at once in a small
+library, once typing pauses in a big one), takes the room on a narrow terminal, and the keys
+that move from paper to paper or to the next unread one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.content import Content
+from textual.geometry import Region
+
+from .. import limits
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from store import Library
+
+    from .search import Searching
+    from .similar import Similar
+    from .tags import Tags
+    from .view import MainView
+
+
+class Reading:
+    """The reader, kept on the highlighted paper, and moving between papers.
+
+    Args:
+        library: the papers read.
+        view: the main screen (its list and reader).
+        search: the search controller (the query, for the reader's title; whether the list is a
+            recommendation).
+        similar: more like this (the reader's nearest papers).
+        tags: the tag keys (where `t` was pressed: the reader stays the reader under the panel).
+    """
+
+    def __init__(self, library: Library, view: MainView, search: Searching, similar: Similar,
+                 tags: Tags) -> None:
+        self.library = library
+        self.view = view
+        self.search = search
+        self.similar = similar
+        self.tags = tags
+        self._timer: Timer | None = None  # a pending reader update (typing in a big library)
+        self._timer_paper: int | None = None  # the paper the pending update is for
+        self._list_scroll_y = 0.0  # where the list was when the reader took its room (narrow terminals)
+        self.left_at: str | None = None  # the paper in the reader: where the library is left on quit
+
+    def show_title(self) -> None:
+        """Where the reader is in the list, while it has the list's room (it is hidden then)."""
+        view, results = self.view, self.view.results
+        reader = view.reader
+        if view.has_class("-reading") and view.has_class("-narrow") and len(results.indices):
+            query = " ".join(self.search.query_text.split())
+            # Content, not a str: a str is read as markup, and a search for "[MASK]" would vanish.
+            reader.border_title = Content(f"{results.cursor + 1:,} / {len(results.indices):,}"
+                                          + (f" · {query}" if query else ""))
+        else:
+            reader.border_title = ""
+
+    def focus_moved(self) -> None:
+        """On a narrow terminal the reader, once focused, takes the list's room too: at 80 columns an
+        abstract in half the width is three screens of scrolling, in the whole width about one.
+        Triage keys work there and advance as in the list; esc (or /) brings the list back."""
+        view = self.view
+        reader = view.reader
+        reading = view.focused is reader or (view.has_class("-tagging") and self.tags.came_from is reader)
+        if reading == view.has_class("-reading"):
+            return
+        if reading:
+            self._list_scroll_y = view.results.scroll_y
+        else:  # the list as it was left, scrolled only as far as the cursor (moved by triage) needs
+            view.call_after_refresh(self._list_back_in_view, self._list_scroll_y)
+        view.set_class(reading, "-reading")
+        self.show_title()
+
+    def _list_back_in_view(self, scroll_y: float) -> None:
+        results = self.view.results
+        results.scroll_to(y=scroll_y, animate=False, immediate=True)
+        if len(results.indices):
+            results.scroll_to_region(Region(0, results.cursor, 1, 1), animate=False, immediate=True)
+
+    def follow_results(self) -> None:
+        """New results are in the list: the reader shows their first paper (in a big library once
+        typing pauses: the list repaints now, the reader, a full re-render of an abstract, later)."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if len(self.library) <= limits.BIG_LIBRARY:
+            self.show_current()
+        else:
+            self._timer = self.view.set_timer(limits.READER_DELAY, self._due)
+            self._timer_paper = self.view.results.current_index
+
+    def highlighted(self) -> None:
+        """The list's cursor moved. New results post this too: their first paper is already in the
+        reader (a small library), or is on its way once typing pauses (a big one), so the abstract is
+        not rendered again in the keystroke's frame. Moving the cursor shows the paper at once (it
+        also cancels a pending reader update, to show the newest)."""
+        if self._timer is not None:
+            if self._timer_paper != self.view.results.current_index:
+                self.show_now()
+        elif self.view.reader.paper_index != self.view.results.current_index:
+            self.show_current()
+
+    def _due(self) -> None:
+        self._timer = None
+        self.show_current()
+
+    def show_now(self) -> None:
+        """The pending reader update, now (nothing is being typed)."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._due()
+
+    def show_current(self) -> None:
+        """The highlighted paper in the reader and the tag panel; its nearest papers once found."""
+        view = self.view
+        idx = view.results.current_index
+        self.left_at = self.library.corpus.papers[idx].id if idx is not None else None
+        reader = view.reader
+        reader.recommendation = (self.library.last_recommendations.get(self.left_at)
+                                 if self.search.recommending() and self.left_at is not None else None)
+        reader.show(idx)
+        self.show_title()
+        if idx is not None and len(self.library) > 1 and self.library.similarity_ready:
+            self.similar.soon(idx)
+        view.tag_panel.show_paper(self.left_at)
+
+    def open_reader(self) -> None:
+        self.view.set_focus(self.view.reader)
+
+    def back_to_list(self) -> None:
+        self.view.set_focus(self.view.results)
+
+    def jump_unread(self, step: int) -> None:
+        """The next (``step`` 1) or previous (-1) unread paper in the list."""
+        results, papers, anns = self.view.results, self.library.corpus.papers, self.library.annotations
+        pos = results.cursor + step
+        while 0 <= pos < len(results.indices):
+            ann = anns.get(papers[int(results.indices[pos])].id)
+            if ann is None or ann.status == "unread":
+                results._move_to(pos)
+                return
+            pos += step
+        self.view.notify("No more unread papers in this list", severity="warning")
+

@@ -1,0 +1,169 @@
+"""Running searches as the query changes: as each key is handled when the search is quick, else
+in a worker whose stale results are dropped; and the history of searches the box was left with.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import partial
+from typing import TYPE_CHECKING, Callable
+
+from textual.worker import get_current_worker
+
+from store.search.query import Query, parse_query
+
+from .. import limits
+
+if TYPE_CHECKING:
+    from store import Library
+
+    from .view import MainView
+
+
+class Searching:
+    """The search box's query, searched.
+
+    Args:
+        library: what is searched.
+        view: the main screen (its list is given each result set).
+        ensure_model: gets the similarity model (built elsewhere for a big library); blocks.
+    """
+
+    def __init__(self, library: Library, view: MainView, ensure_model: Callable[[], None]) -> None:
+        self.library = library
+        self.view = view
+        self.ensure_model = ensure_model
+        self.query_text = ""  # the box's text, as last searched
+        self.history: list[str] = []  # searches left with enter/esc/down, oldest first
+        self._recalled: tuple[list[str], int] | None = None  # up-arrow walk: older searches, position
+        self._seconds = 0.0  # the last search's time: a slow one moves the next to a worker
+        self._searched_once = False
+        self.restored: str | None = None  # the saved search put back at start, until it has run once
+
+    def changed(self, value: str) -> None:
+        """The search box's text changed (typed, pasted or set by an action)."""
+        if value == self.query_text and self._searched_once:
+            return
+        self._searched_once = True
+        self.query_text = value
+        q = parse_query(value)  # the one parse of this keystroke: the search and its worker take it
+        if self._can_search_inline(q, value):
+            # Quick searches run right here, so the echoed key and the new list
+            # land in the same frame (a worker's result waits for the next one).
+            t = time.perf_counter()
+            try:
+                result = self.library.search(q, sort=self.view.sort)
+            except Exception as exc:  # a fault of ours: said and logged, the app and the list stay
+                self.view.cancel_workers("search")
+                self.failed(value, exc)
+                return
+            self._seconds = time.perf_counter() - t
+            self.view.cancel_workers("search")
+            self.view.show_results(value, result)
+        else:
+            self.in_worker(value, q)
+
+    def _can_search_inline(self, q: Query, query: str) -> bool:
+        """Word searches and filters, while they stay quick; never what may build a model or a filter's
+        table (see Library.filter_tables_ready), or scan text."""
+        if self._seconds > limits.INLINE_SEARCH_SECONDS:
+            return False
+        return (not (q.phrases or q.not_phrases) and (not self.needs_model(q, query) or self.library.similarity_ready)
+                and self.library.filter_tables_ready(q))
+
+    def needs_model(self, q: Query, query: str) -> bool:
+        """Whether this search uses the similarity model (more like this, recommendations, topics)."""
+        return bool(q.similar or q.recommend or q.topics or q.not_topics
+                    or (self.view.sort == "recommended" and not query.strip()))
+
+    def again(self) -> None:
+        """Search the current query again, in a worker (the library or the sort changed)."""
+        self.in_worker(self.query_text, parse_query(self.query_text))
+
+    def in_worker(self, query: str, q: Query) -> None:
+        """Search ``query`` (parsed as ``q``) in a thread worker (cancelling the one before)."""
+        self.view.run_in_thread(partial(self._search_in_thread, query, q), group="search")
+
+    def _search_in_thread(self, query: str, q: Query) -> None:
+        """Phrase scans, filters whose tables are not built yet, and whatever waits for the
+        similarity model."""
+        worker = get_current_worker()
+        if len(self.library) > limits.BIG_LIBRARY and (q.phrases or q.not_phrases):
+            time.sleep(limits.PHRASE_SETTLE)
+            if worker.is_cancelled or query != self.query_text:
+                return  # typed on: only the query the typing settles on is searched
+        if self.needs_model(q, query) and not self.library.similarity_ready:
+            try:
+                self.ensure_model()  # the helper's one build (a big library), not a second one here
+            except Exception:
+                pass  # the search below builds it here, or says why it cannot
+            if worker.is_cancelled or query != self.query_text:
+                return
+        t = time.perf_counter()
+        try:
+            result = self.library.search(q, sort=self.view.sort)  # reads one snapshot of the annotations
+        except Exception as exc:
+            if not worker.is_cancelled:
+                self.view.app.call_from_thread(self.failed, query, exc)
+            return
+        if not (q.phrases or q.not_phrases):
+            self._seconds = time.perf_counter() - t  # a quick one again: back to inline
+        if worker.is_cancelled or query != self.query_text:
+            return  # the user typed on; this result is stale
+        self.view.app.call_from_thread(self.view.show_results, query, result)
+
+    def failed(self, query: str, exc: Exception) -> None:
+        """A search raised: the traceback goes to the library's log and one line to the screen. The
+        search this library was left with (restored at start) is dropped, so that the plain list
+        opens, and the next start does not meet it again."""
+        from store.logbook import record_exception
+
+        restored = query == self.restored
+        what = "the saved search" if restored else "search"
+        log = record_exception(self.library.folder, f"{what} {query!r}", exc)
+        if restored:
+            self.restored = None
+            self.view.notify(f"dropped the saved search {query!r} ({type(exc).__name__}: {exc}); "
+                             f"the details are in {log}", severity="warning", timeout=15)
+            self.view.search_box.value = ""
+        else:
+            self.view.notify(f"search {query!r} failed ({type(exc).__name__}: {exc}); the details are in {log}",
+                             severity="error", timeout=15)
+
+    def resume(self, query: str, paper: str | None) -> None:
+        """Put back the search the library was left with, its results staying on ``paper``."""
+        self.view.stay_on(paper)
+        self.restored = query  # dropped, if it fails (see failed)
+        self.view.search_box.value = query
+
+    def remember(self, query: str) -> None:
+        """A search the user left the box with joins the history (once, as the newest)."""
+        query = query.strip()
+        self._recalled = None
+        if query:
+            if query in self.history:
+                self.history.remove(query)
+            self.history.append(query)
+
+    def recall(self) -> None:
+        """Put the next older search in the box; typing keeps it as the start of a new one."""
+        box = self.view.search_box
+        if self._recalled is None or box.value != self._recalled[0][self._recalled[1]]:
+            older = [q for q in reversed(self.history) if q != box.value.strip()]
+            if not older:
+                self.view.notify("no earlier search", timeout=2)
+                return
+            self._recalled = (older, 0)
+        else:
+            older, pos = self._recalled
+            if pos + 1 >= len(older):
+                return  # the oldest: stay on it
+            self._recalled = (older, pos + 1)
+        older, pos = self._recalled
+        box.value = older[pos]
+        box.cursor_position = len(box.value)
+
+    def recommending(self) -> bool:
+        """Whether the list is a recommendation (rec: in the query, or the recommended sort)."""
+        query = self.query_text.strip()
+        return query.startswith("rec:") or (not query and self.view.sort == "recommended")

@@ -1,0 +1,73 @@
+"""The tag keys: the tag panel opened, walked and left, a tag typed or taken from its completions,
+and the list filtered by the highlighted tag."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..widgets.reader import Reader
+from ..widgets.results import ResultsList
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from store import Library
+
+    from .triage import Triage
+    from .view import MainView
+
+
+class Tags:
+    """The tag panel's keys.
+
+    Args:
+        library: whose tags change.
+        view: the main screen (the panel, the list, the search box).
+        triage: the triage keys (a tag is applied as they apply a change: to the selection or the
+            highlighted paper, through the write queue).
+    """
+
+    def __init__(self, library: Library, view: MainView, triage: Triage) -> None:
+        self.library = library
+        self.view = view
+        self.triage = triage
+        self.came_from: Widget | None = None  # where `t` was pressed: esc in the tag panel goes back there
+
+    def open(self, widget: Widget) -> None:
+        """Focus ``widget`` of the tag panel (its input, or the library's tags)."""
+        # esc goes back where `t` was pressed: the reader stays the reader (with the list's room
+        # on a narrow terminal, the panel over it), the list the list.
+        view = self.view
+        self.came_from = view.focused if isinstance(view.focused, (Reader, ResultsList)) else view.results
+        view.set_class(True, "-tagging")  # shows the panel on narrow terminals
+        view.set_focus(widget)
+
+    def leave(self) -> None:
+        self.view.set_class(False, "-tagging")
+        self.view.set_focus(self.came_from or self.view.results)
+
+    def apply_highlighted(self) -> None:
+        """Enter in the tag box: the highlighted row (a completion, a keyword, or "+ new tag")."""
+        choice = self.view.tag_panel.choice()
+        if choice:
+            self.apply_text(choice)
+
+    def move_highlight(self, step: int) -> None:
+        self.view.tag_panel.move_highlight(step)
+
+    def apply_text(self, text: str) -> None:
+        """Add the tag ``text`` (``-tag``: remove it) to the selection or the highlighted paper."""
+        text = text.strip()
+        if not text:
+            return
+        if text.startswith("-"):
+            self.triage.apply(lambda ids: self.library.remove_tags(ids, [text[1:]]))
+        else:
+            self.triage.apply(lambda ids: self.library.add_tags(ids, [text]))
+        self.view.tag_input.value = ""
+
+    def filter_by_highlighted(self) -> None:
+        query = self.view.tag_panel.highlighted_filter()
+        if query:
+            self.view.search_box.value = query
+            self.leave()

@@ -1,0 +1,293 @@
+"""What the triage keys do: status, stars, undo and redo, notes, import, removal, copying and links.
+
+Each change goes through the screen's write queue (``tui.writes``), which never waits on
+another process's lock in the UI thread; the screen repaints what shows the change.
+"""
+
+from __future__ import annotations
+
+import webbrowser
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from store import Library, PapersiftError
+from store.corpus import file_signature
+from store.text import counted, display_safe
+
+from ..clipboard import copy_text
+from ..keymap import key_label
+from ..render import plain_title
+from ..screens.confirm import ConfirmScreen
+from ..screens.note import NoteScreen
+
+if TYPE_CHECKING:
+    from .search import Searching
+    from .sync import Sync
+    from .view import MainView
+
+
+def openable(url: str) -> bool:
+    """Whether a link may go to the browser: an http(s) address with a host, so that it starts
+    with "http" and can never be read as a command-line option ("--renderer-cmd-prefix=…"), nor
+    run anything (``javascript:``) or open a local file (``file:``)."""
+    from urllib.parse import urlsplit
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and url[:4].lower() == "http" \
+        and not any(c.isspace() or ord(c) < 32 for c in url)
+
+
+class Triage:
+    """The triage keys, on the highlighted paper or the selection.
+
+    Args:
+        library: what is changed.
+        view: the main screen (its list, write queue and repaint).
+        search: the search controller (a removal searches again at once).
+        sync: the cross-process sync (an import's papers arrive through it).
+    """
+
+    def __init__(self, library: Library, view: MainView, search: Searching, sync: Sync) -> None:
+        self.library = library
+        self.view = view
+        self.search = search
+        self.sync = sync
+
+    # ------------------------------------------------------- what is acted on
+    def current_paper_id(self) -> str | None:
+        """The highlighted paper's id (None in an empty list)."""
+        idx = self.view.results.current_index
+        return self.library.corpus.papers[idx].id if idx is not None else None
+
+    def targets(self) -> list[str]:
+        """The selection if there is one, else the highlighted paper."""
+        if self.view.results.selected:
+            shown, elsewhere = self.selection()
+            return shown + elsewhere
+        pid = self.current_paper_id()
+        return [pid] if pid else []
+
+    def selection(self) -> tuple[list[str], list[str]]:
+        """The selected papers in the current list (in list order) and those elsewhere (library
+        order): a selection may be gathered over several searches."""
+        results, corpus = self.view.results, self.library.corpus
+        selected = results.selected
+        shown = [pid for pid in results.shown_ids() if pid in selected]
+        elsewhere = sorted(i for i in map(corpus.index_of, selected.difference(shown)) if i is not None)
+        return shown, [corpus.papers[i].id for i in elsewhere]
+
+    # -------------------------------------------------------------- triage
+    def apply(self, fn: Callable[[list[str]], object], advance: bool = False) -> None:
+        """Make ``fn(ids)`` on the selection (or the highlighted paper) through the write queue."""
+        results = self.view.results
+        many = bool(results.selected)
+        shown, elsewhere = self.selection() if many else (self.targets(), [])
+        ids = shown + elsewhere
+        if not ids:
+            return
+
+        def landed(_result: object) -> None:
+            if many:
+                self.view.notify(f"applied to {counted(len(ids), 'selected paper')}"
+                                 + (f" ({len(elsewhere):,} of them not in this list)" if elsewhere else ""))
+            self.view.repaint(ids)
+
+        queued: list[PapersiftError] = []
+
+        def refused(exc: PapersiftError) -> None:
+            self.write_failed(exc)
+            queued.append(exc)
+
+        assert self.view.writes is not None  # made on mount
+        self.view.writes.submit(lambda: fn(ids), landed, refused)
+        if queued:
+            return  # refused (a tag that cannot be used, a full disk): no advance past it
+        if many:
+            results.clear_selection()
+        settings = getattr(self.view.app, "settings", None)  # (a PapersiftApp's; not every app has settings)
+        if advance and not many and settings and settings.advance_after_triage:
+            results.action_cursor_down()
+
+    def write_failed(self, exc: PapersiftError) -> None:
+        self.view.notify(str(exc), severity="error")
+
+    def set_status(self, status: str) -> None:
+        """Mark read, to-read or skipped (then advance, as configured), or unread."""
+        self.apply(lambda ids: self.library.set_status(ids, status), advance=status != "unread")
+
+    def bump_star(self, step: int) -> None:
+        self.apply(lambda ids: self.library.bump_star(ids, step))
+
+    def undo(self) -> None:
+        self._history_step(self.library.undo, "undo")
+
+    def redo(self) -> None:
+        """Make again what the last undo reverted (one undo too many), until a new change is made."""
+        self._history_step(self.library.redo, "redo")
+
+    def _history_step(self, step: Callable[[], str | None], verb: str) -> None:
+        papers = len(self.library)
+
+        def landed(label: object) -> None:
+            self.view.notify(f"{verb}ne: {label}" if label else f"nothing to {verb}")
+            if len(self.library) != papers:
+                self._after_corpus_change()  # a removal undone or redone: papers came back or went
+            self.view.repaint()
+        assert self.view.writes is not None  # made on mount
+        self.view.writes.submit(step, landed, self.write_failed)  # (a full disk, a damaged file: said)
+
+    # ---------------------------------------------------- import and removal
+    def import_files(self) -> None:
+        """Ask for a file or folder, then import it in a thread."""
+        from ..screens.importer import ImportScreen
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.view.notify(f"importing {path}…")
+                self.import_path(path)
+
+        self.view.app.push_screen(ImportScreen(getattr(self.view.app, "confinement", None)), chosen)
+
+    def import_path(self, path: Path) -> None:
+        """Import as another process would: a second Library on this folder, in a thread. Its
+        papers then arrive as another process's do (see :meth:`Sync.poll`). It holds the
+        library lock only to merge and save (0.4 s for 2,610 papers into 29,100), so a triage key
+        pressed meanwhile waits at most that long."""
+        self.view.run_in_thread(partial(self._import_in_thread, path), group="import", exclusive=False)
+
+    def _import_in_thread(self, path: Path) -> None:
+        try:
+            summary = Library(self.library.folder).import_paths([path], replace_sample=True)
+        except (PapersiftError, OSError) as exc:  # a bad file is named with its line; nothing written
+            self.view.app.call_from_thread(self.view.notify, f"nothing imported: {exc}", severity="error",
+                                           timeout=15)
+            return
+        self.view.app.call_from_thread(self.sync.imported, summary.line(),
+                                       file_signature(self.library.corpus_path))
+
+    def remove(self) -> None:
+        """Remove the selection (or the highlighted paper) and its annotations, once confirmed."""
+        ids = self.targets()
+        if not ids:
+            return
+        app = self.view.app
+        annotated = sum(1 for i in ids if i in self.library.annotations)
+        question = (f"Remove {counted(len(ids), 'paper')} from the library"
+                    + (f", with the annotations of {annotated:,}" if annotated else "")
+                    + f"? (a backup is taken; {key_label(app, 'main.undo')} brings them back)")
+
+        def landed(n: object) -> None:
+            removed = n if isinstance(n, int) else len(ids)
+            self.view.notify(f"removed {counted(removed, 'paper')}; {key_label(app, 'main.undo')} brings them back")
+            self.view.results.clear_selection()
+            self._after_corpus_change()
+
+        def decided(yes: bool | None) -> None:
+            if yes:
+                assert self.view.writes is not None  # made on mount
+                self.view.writes.submit(lambda: self.library.remove(ids), landed, self.write_failed)
+
+        app.push_screen(ConfirmScreen(question), decided)
+
+    def _after_corpus_change(self) -> None:
+        """This library's own corpus changed (a removal, or its undo): search again at once (the
+        list's rows point into the old corpus), repaint."""
+        self.view.forget_triaged()
+        query = self.search.query_text
+        self.view.show_results(query, self.library.search(query, sort=self.view.sort), keep_paper=True)
+        self.view.repaint()
+
+    # ------------------------------------------------------------------ notes
+    def note(self) -> None:
+        """Edit the highlighted paper's note (a draft kept as it is typed is offered back)."""
+        pid = self.current_paper_id()
+        if pid is None:
+            return
+        app, unsaved = self.view.app, self.view.unsaved_notes
+        paper = self.library.paper(pid)
+        note = self.library.annotation(pid).note
+        found = self.library.drafts.get(pid)
+        if pid in unsaved:  # neither saved nor kept on disk (a full disk): held here
+            found = (unsaved[pid], "")
+        draft = found[0] if found and found[0] != note else None
+        if found and draft is not None:  # (a draft is found's text)
+            when = f"kept {found[1][:16].replace('T', ' ')} UTC" if found[1] else "not yet on disk"
+            self.view.notify(f"restored your unsaved draft of this note ({when}); "
+                             f"{key_label(app, 'note.cancel')} discards it")
+
+        def keep_draft(text: str | None) -> None:
+            try:
+                if text is None:
+                    self.library.drafts.drop(pid)
+                else:
+                    self.library.drafts.keep(pid, text)
+            except OSError as exc:  # a full disk: the text stays here, in memory
+                if text is None:
+                    unsaved.pop(pid, None)
+                else:
+                    unsaved[pid] = text
+                self.view.notify(f"could not keep a draft of this note: {exc}", severity="warning")
+            else:
+                unsaved.pop(pid, None)
+
+        def saved(text: str | None) -> None:
+            if text is None:
+                return
+
+            def failed(exc: PapersiftError) -> None:
+                unsaved[pid] = text  # whatever the drafts file could take: never lost
+                self.view.notify(f"{exc}; the note is kept as a draft (press {key_label(app, 'main.note')} "
+                                 "to try again)", severity="error")
+
+            def landed(_result: object) -> None:
+                keep_draft(None)
+                self.view.notify("note saved")
+                self.view.repaint()
+            assert self.view.writes is not None  # made on mount
+            self.view.writes.submit(lambda: self.library.set_note(pid, text), landed, failed)
+
+        app.push_screen(NoteScreen(plain_title(paper.title), note, draft, keep_draft), saved)
+
+    # ----------------------------------------------------- clipboard, links
+    def _copy(self, text: str, what: str) -> None:
+        where = copy_text(self.view.app, text)
+        self.view.notify(f"copied {what} to the {where}")
+
+    def copy_abstract(self) -> None:
+        pid = self.current_paper_id()
+        if pid:
+            from ..render import render_abstract
+            self._copy(render_abstract(self.library.paper(pid).abstract)[0].plain, "abstract")
+
+    def copy_citation(self) -> None:
+        pid = self.current_paper_id()
+        if pid:
+            from store.exchange.export import citation_line  # (not at start-up: it loads the export formats)
+            self._copy(citation_line(self.library.paper(pid), self.library.annotation(pid)), "citation")
+
+    def copy_ids(self) -> None:
+        ids = self.targets()
+        if ids:
+            self._copy("\n".join(ids), counted(len(ids), "id"))
+
+    def open_link(self) -> None:
+        links = self.view.reader.links
+        if not links:
+            self.view.notify("this paper has no link", severity="warning")
+            return
+        link = next((u for u in links if openable(u)), None)
+        if link is None:  # a paper's url is its file's words: never handed to a browser unchecked
+            self.view.notify(f"not opened: {display_safe(links[0], False)[:80]} is not an http(s) address "
+                             "(only those are opened; it is shown in the reader)", severity="warning")
+            return
+        try:
+            opened = webbrowser.open(link)
+        except Exception:
+            opened = False
+        if opened:
+            self.view.notify(f"opened {display_safe(link, False)}")
+        else:
+            self._copy(link, "link (no browser found)")
