@@ -15,5 +15,5 @@ MARKDOWN_GROUPS = ("status", "tag", "venue", "area")  # a Markdown reading list'
 # and how imports recognise one, so a re-imported derived title stays derived (a real one can replace it).
 DERIVED = "derived from the abstract"
 # A CSV cell starting with one of these is a formula to a spreadsheet: the CSV export prefixes it
-# with ' (store.exchange.export.neutralize), and the CSV import takes the ' off again (store.ingest.parse).
+# with ' (store.formats.delimited.neutralize), and the CSV import takes the ' off again (parse_csv there).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

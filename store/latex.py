@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from store.ingest.repair import repair_escapes
+from store.escapes import repair_escapes
 from store.text import display_safe
 
 _OPERATORS = re.compile(r"\\(log|ln|exp|sin|cos|tan|min|max|sup|inf|lim|det|Pr|arg)\b\s*")

@@ -169,7 +169,7 @@ async def _undo_redo(d: Drive, fire: Fire) -> None:
 
 @scenario("main.copy_abstract", "main.copy_citation", "main.copy_ids")
 async def _copies(d: Drive, fire: Fire) -> None:
-    from store.exchange.export import citation_line
+    from store.formats.markdown import citation_line
     from tui.render import render_abstract
 
     pid = d.current()[0]

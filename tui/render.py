@@ -17,7 +17,7 @@ from rich.text import Text
 
 from store.latex import (BOLD, ITALIC, MATH_SPAN, MD_LINK, UNDERSCORE_ITALIC, WRAPPED_MATH, latex_to_text, plain_text,
                           text_to_unicode, undouble_escapes)
-from store.ingest.repair import repair_escapes
+from store.escapes import repair_escapes
 from store.text import display_safe
 
 _SEGMENT = re.compile(

@@ -25,7 +25,7 @@ import orjson
 from store.choices import FORMULA_START
 from store.errors import InputError
 from store.choices import MAX_STAR, STATUSES
-from store.ingest.parse import read_text
+from store.formats.textfile import read_text
 from store.exchange.records import split_triage_lines
 
 _ORG_STATUS = {"UNREAD": "unread", "TOREAD": "to-read", "READ": "read", "SKIPPED": "skipped"}
@@ -136,8 +136,8 @@ def _csv(text: str) -> list[_Found]:
 
 
 def _bibtex(text: str, path: Path) -> list[_Found]:
-    from store.ingest.bibtex import bib_unescape, read_entries
-    from store.ingest.parse import _check_braces
+    from store.formats.bibtex import bib_unescape, read_entries
+    from store.formats.bibtex import _check_braces
 
     _check_braces(text, path)  # (unbalanced or too deeply nested: named with its line)
     out: list[_Found] = []
@@ -155,8 +155,8 @@ def _bibtex(text: str, path: Path) -> list[_Found]:
 
 
 def _ris(text: str, path: Path) -> list[_Found]:
-    from store.exchange.ris import html_note
-    from store.ingest.ris import read_ris
+    from store.formats.ris import html_note
+    from store.formats.ris import read_ris
 
     out: list[_Found] = []
     for entry in read_ris(text, path):

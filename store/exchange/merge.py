@@ -17,12 +17,11 @@ from __future__ import annotations
 import copy
 from datetime import datetime
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from store.exchange.annotation_files import read_annotation_records  # noqa: F401 (re-exported: tests read with it)
 from store.exchange.stamps import Clock, canonical, newest_sound
 from store.corpus import paper_id
-from store.ingest.dedup import NearDupIndex
 from store.models import STAMPED, Annotation, clean_tag, note_problem
 from store.text import normalize
 
@@ -226,7 +225,7 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
     corpus = library.corpus
     folded: dict[str, Annotation] = {}
     fieldwise: set[str] = set()
-    near: NearDupIndex | None = None
+    near: Callable[[str], str | None] | None = None  # the library's lookup by text, made when first needed
     changes: dict[str, Annotation] = {}
     history = library.store.history(10_000)
     if records and not any(rec.get("stamps") for rec in records):
@@ -247,10 +246,9 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
             idx = corpus.index_of(paper_id(norm))
             if idx is None:
                 if near is None:
-                    near = NearDupIndex()
-                    near.add_many([p.id for p in corpus], [normalize(p.abstract) for p in corpus])
-                match, _ = near.query(norm)
-                idx = corpus.index_of(match.key) if match else None
+                    near = library.near_duplicate_finder()
+                match = near(norm)
+                idx = corpus.index_of(match) if match else None
             if idx is not None:
                 report.by_text += 1
         if idx is None:

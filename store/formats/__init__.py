@@ -7,7 +7,13 @@ this table is read by the command line to build its options, and a one-shot sear
 the parsers. Import picks a reader by the file's suffix, then by what a file of another suffix
 looks like (``sniff``); a file nothing claims is read as a dump (paragraphs of abstracts).
 
-To add a format: write its reader and/or writer, add a row here. The command line's ``--format``
+Each format is a module of this package holding its reader and/or writer (``bibtex``, ``ris``,
+``jsonl`` for JSON and JSON Lines, ``delimited`` for CSV and TSV, ``markdown``, ``org``, ``csl``,
+``atom``, ``dump``); ``textfile`` reads a file's text for all of them. The format modules never
+import each other: what readers share is in :mod:`store.ingest.record`, what writers share in
+:mod:`store.exchange.records`. This is the one package where import and export meet.
+
+To add a format: write its module, add a row here. The command line's ``--format``
 choices, the export dialog, the suffixes a folder import takes and the error messages follow.
 """
 
@@ -32,23 +38,22 @@ class Format(NamedTuple):
 
 
 TABLE: tuple[Format, ...] = (
-    Format("md", "Markdown reading list", writer="store.exchange.export:to_markdown", export_suffix=".md"),
-    Format("csv", "CSV", (".csv",), reader="store.ingest.structured:parse_csv",
-           writer="store.exchange.export:to_csv"),
-    Format("tsv", "tab-separated values", (".tsv",), reader="store.ingest.parse:parse_tsv"),
-    Format("json", "JSON", (".json",), reader="store.ingest.structured:parse_json",
-           writer="store.exchange.export:to_json"),
-    Format("jsonl", "JSON Lines", (".jsonl", ".ndjson"), reader="store.ingest.structured:parse_jsonl",
-           writer="store.exchange.export:to_jsonl"),
-    Format("bibtex", "BibTeX", (".bib",), reader="store.ingest.parse:parse_bibtex",
-           writer="store.exchange.export:to_bibtex", sniff="store.ingest.parse:looks_like_bibtex"),
-    Format("org", "Org", writer="store.exchange.export:to_org", export_suffix=".org"),
-    Format("csl-json", "CSL-JSON", writer="store.exchange.export:to_csl_json", export_suffix=".csl.json"),
-    Format("ris", "RIS", (".ris",), reader="store.ingest.parse:parse_ris", writer="store.exchange.ris:to_ris",
-           sniff="store.ingest.ris:looks_like_ris"),
-    Format("atom", "arXiv Atom", (".xml", ".atom"), reader="store.ingest.parse:parse_atom",
-           sniff="store.ingest.arxiv:looks_like_atom"),
-    Format("dump", "plain-text dump", (".txt", ".md", ".text", ".dump"), reader="store.ingest.parse:parse_dump"),
+    Format("md", "Markdown reading list", writer="store.formats.markdown:to_markdown", export_suffix=".md"),
+    Format("csv", "CSV", (".csv",), reader="store.formats.delimited:parse_csv",
+           writer="store.formats.delimited:to_csv"),
+    Format("tsv", "tab-separated values", (".tsv",), reader="store.formats.delimited:parse_tsv"),
+    Format("json", "JSON", (".json",), reader="store.formats.jsonl:parse_json", writer="store.formats.jsonl:to_json"),
+    Format("jsonl", "JSON Lines", (".jsonl", ".ndjson"), reader="store.formats.jsonl:parse_jsonl",
+           writer="store.formats.jsonl:to_jsonl"),
+    Format("bibtex", "BibTeX", (".bib",), reader="store.formats.bibtex:parse_bibtex",
+           writer="store.formats.bibtex:to_bibtex", sniff="store.formats.bibtex:looks_like_bibtex"),
+    Format("org", "Org", writer="store.formats.org:to_org", export_suffix=".org"),
+    Format("csl-json", "CSL-JSON", writer="store.formats.csl:to_csl_json", export_suffix=".csl.json"),
+    Format("ris", "RIS", (".ris",), reader="store.formats.ris:parse_ris", writer="store.formats.ris:to_ris",
+           sniff="store.formats.ris:looks_like_ris"),
+    Format("atom", "arXiv Atom", (".xml", ".atom"), reader="store.formats.atom:parse_atom",
+           sniff="store.formats.atom:looks_like_atom"),
+    Format("dump", "plain-text dump", (".txt", ".md", ".text", ".dump"), reader="store.formats.dump:parse_dump"),
 )
 
 BY_NAME = {f.name: f for f in TABLE}

@@ -1,7 +1,6 @@
 """One abstract as read, before deduplication, and how a record of any format becomes one.
 
-Every reader (:mod:`store.ingest.parse` for dumps, BibTeX, RIS and Atom; :mod:`store.ingest.structured`
-for JSON, JSON Lines and CSV) turns its entries into field dictionaries in papersift's names and
+Every reader (one module a format in :mod:`store.formats`) turns its entries into field dictionaries in papersift's names and
 hands them to :func:`record_from_obj`, which checks them and names the file and line at fault.
 """
 
@@ -14,7 +13,7 @@ from typing import Iterable
 
 from store.choices import DERIVED
 from store.errors import InputError
-from store.ingest.arxiv import snapshot_fields
+from store.ingest.arxiv_snapshot import snapshot_fields
 from store.ingest.openreview import is_note, note_fields
 from store.search.keywords import clean_label, keywords_of
 

@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from typing import Iterable
 
-from store.ingest.repair import repair_escapes
+from store.escapes import repair_escapes
 from store.ingest.title_names import clean_phrase
 from store.ingest.title_phrases import SENTENCE_END, verb_as_gerund
 from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from store.ingest.repair import repair_escapes
+from store.escapes import repair_escapes
 from store.ingest.title_phrases import (WHOLE_TITLE_WORDS, capitalized, contribution, first_clause, focus_of, gerund,
                                         informative, intro_phrase, phrase_after, phrase_before, purpose_after,
                                         question_of, what_it_does)

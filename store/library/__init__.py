@@ -83,6 +83,8 @@ class Library(LibraryCore):
         return self.papers.retitle()
     def dedup_report(self) -> list[dict[str, Any]]:
         return self.papers.dedup_report()
+    def near_duplicate_finder(self) -> Callable[[str], str | None]:
+        return self.papers.near_duplicate_finder()
     def split(self, key: str) -> list[Paper]:
         return self.papers.split(key)
 

@@ -139,6 +139,22 @@ class PaperChanges:
         return changed, derived
 
     # ------------------------------------------------------------------- dedup
+    def near_duplicate_finder(self) -> Callable[[str], str | None]:
+        """A lookup of this library's papers by text: a normalized abstract -> the id of the paper it
+        is a near duplicate of (None: none is). Built once (MinHash over every abstract); a merge of
+        a colleague's annotations uses it for papers whose id differs."""
+        from store.ingest.dedup import NearDupIndex
+        from store.text import normalize
+
+        corpus = self._core.corpus
+        near = NearDupIndex()
+        near.add_many([p.id for p in corpus], [normalize(p.abstract) for p in corpus])
+
+        def find(normalized: str) -> str | None:
+            match, _ = near.query(normalized)
+            return match.key if match else None
+        return find
+
     def dedup_report(self) -> list[dict[str, Any]]:
         """Every near-duplicate merge: paper, merged variant, similarity, sources."""
         return [

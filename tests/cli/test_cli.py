@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from store.search.keywords import keywords_of
-from store.ingest.repair import repair_escapes
+from store.escapes import repair_escapes
 from store.latex import plain_text
 from store.text import export_safe
 

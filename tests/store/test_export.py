@@ -15,7 +15,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from store import Library
 from store.exchange.merge import plan_merge, read_annotation_records
-from store.exchange.export import FORMATS, export_text, org_tag, to_csv
+from store.exchange.export import FORMATS, export_text
+from store.formats.org import org_tag
+from store.formats.delimited import to_csv
 
 from ..conftest import assert_reads_as, bib_entries
 
@@ -153,7 +155,7 @@ def test_hostile_annotations_round_trip(lib, note, tag):
 def test_bibtex_keeps_inline_math_and_escapes_the_rest(tmp_path):
     """Math reads the same in a bibliography as in the abstract ($\\ell_p$ stays math); money,
     a stray % or an unbalanced brace are escaped, and every value stays balanced BibTeX."""
-    from store.exchange.export import bib_escape
+    from store.formats.bibtex import bib_escape
     assert bib_escape(r"Optimal bounds for $\ell_p$ sensitivity sampling via $\ell_2$ augmentation") == \
         r"Optimal bounds for $\ell_p$ sensitivity sampling via $\ell_2$ augmentation"
     assert bib_escape(r"$\mathcal{O}(\sqrt{T\log T})$ regret") == r"$\mathcal{O}(\sqrt{T\log T})$ regret"
@@ -170,7 +172,7 @@ def test_bibtex_keeps_inline_math_and_escapes_the_rest(tmp_path):
     # the title's math as written too (plain text would give "ℓ_p", which pdflatex cannot typeset)
     assert entry["title"] == r"{Optimal bounds for $\ell_p$ sensitivity via x and \$5}"
     assert entry["abstract"] == r"We give $\tilde{O}(d)$ bounds for 3\% of $\{x\}$ cases, costing \$5 and \$10."
-    from store.exchange.export import bib_title
+    from store.formats.bibtex import bib_title
     from store.models import Paper
     assert bib_title(Paper(id="x", abstract="", title="A \ue0007\ue000 trap $x$")) == "A 7 trap $x$"
 
@@ -221,7 +223,7 @@ def test_plain_text_keeps_sets_and_tildes_and_drops_control_characters():
 
 
 def test_citation_line_names_authors_and_link(tmp_path):
-    from store.exchange.export import citation_line
+    from store.formats.markdown import citation_line
     lib = Library(tmp_path / "lib")
     (tmp_path / "p.jsonl").write_text(json.dumps({
         "title": "Keep the Momentum: Conservation Laws", "authors": ["Sibylle Marcotte", "Rémi Gribonval", "Gabriel Peyré"],
@@ -320,7 +322,7 @@ def _bibtex_balanced(value: str) -> bool:
 @given(st.text(alphabet="$\\{}%&#_~^ ab1`'\"-\n\ue000", max_size=60))
 def test_bibtex_values_stay_balanced_whatever_the_markup(text):
     """Keeping math as written must never cost a valid BibTeX value (every brace counts there)."""
-    from store.exchange.export import bib_escape, bib_title
+    from store.formats.bibtex import bib_escape, bib_title
     from store.latex import plain_text
     from store.models import Paper
     assert _bibtex_balanced(bib_escape(text))
@@ -334,7 +336,7 @@ def test_bibtex_import_reads_back_what_the_export_escaped(text):
     """bib_unescape inverts bib_escape (white space aside), math kept as written both ways. An
     already escaped special ("3\\%") is the one exception: it is kept on the way out and read as
     the character it prints ("3%")."""
-    from store.ingest.bibtex import bib_escape, bib_unescape
+    from store.formats.bibtex import bib_escape, bib_unescape
     from hypothesis import assume
     assume(not re.search(r"\\[%&#_$]", text))
     assert bib_unescape(bib_escape(text)) == " ".join(text.split())
@@ -369,7 +371,7 @@ def test_a_bibtex_abstract_keeps_its_latex_byte_for_byte(tmp_path):
 
 
 def test_bibtex_keys_without_authors_are_word_and_year_made_unique(tmp_path):
-    from store.exchange.export import citation_keys
+    from store.formats.bibtex import citation_keys
     from store.models import Paper
     papers = [Paper(id="b7b9ada47430", abstract="x", title="The diffusion of ideas", year="2024"),
               Paper(id="c1c9ada47430", abstract="y", title="Diffusion, again", year="2024"),

@@ -121,7 +121,7 @@ def test_zotero_csv_columns(tmp_path):
     ("Top 2000 abstracts", ("", "")), ("Synthetic corpus of 2000 abstracts", ("", "")), ("Papers", ("", "")),
 ])
 def test_a_dump_header_names_a_venue_only_when_it_reads_like_one(header, named):
-    from store.ingest.parse import venue_of_header
+    from store.formats.dump import venue_of_header
     assert venue_of_header(header) == named
 
 

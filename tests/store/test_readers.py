@@ -7,7 +7,7 @@ from store.errors import InputError
 
 
 def test_ris_reads_entries_and_names_the_line_of_a_bad_one(tmp_path):
-    from store.ingest.ris import looks_like_ris, read_ris
+    from store.formats.ris import looks_like_ris, read_ris
 
     text = "TY  - JOUR\nTI  - A title\nAU  - Lee, A.\nAU  - Ray, B.\nAB  - First line\n  continued\nER  - \n"
     assert looks_like_ris(text) and not looks_like_ris("title,abstract\n")
@@ -22,7 +22,7 @@ def test_ris_reads_entries_and_names_the_line_of_a_bad_one(tmp_path):
 
 
 def test_arxiv_atom_reads_papers_and_names_bad_xml(tmp_path):
-    from store.ingest.arxiv import looks_like_atom, read_atom
+    from store.formats.atom import looks_like_atom, read_atom
 
     from ..conftest import DATA
 

@@ -10,7 +10,7 @@ import sys
 from store import Library
 from store.exchange.export import export_text
 from store.latex import plain_text
-from store.ingest.repair import repair_escapes
+from store.escapes import repair_escapes
 from store.ingest.title_library import distinguished, field_names, name_tokens, settle
 from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title
 

@@ -265,7 +265,7 @@ class Triage:
     def copy_citation(self) -> None:
         pid = self.current_paper_id()
         if pid:
-            from store.exchange.export import citation_line  # (not at start-up: it loads the export formats)
+            from store.formats.markdown import citation_line# (not at start-up: it loads the export formats)
             self._copy(citation_line(self.library.paper(pid), self.library.annotation(pid)), "citation")
 
     def copy_ids(self) -> None:

@@ -1,18 +1,21 @@
-"""Read JSON, JSON Lines (OpenReview notes and arXiv's metadata snapshot too) and CSV files."""
+"""JSON and JSON Lines: read (an array, an object of papers, OpenReview notes; one record a line)
+and written (``papersift-export`` version 1, each paper a ``papersift-paper/1`` record as in
+:mod:`store.exchange.records`, which ``import-annotations`` reads back)."""
 
 from __future__ import annotations
 
-import csv
-import io
 import re
+from datetime import datetime, timezone
 from pathlib import Path
 
 import orjson
 
-from store.choices import FORMULA_START
 from store.errors import InputError
+from store.exchange.records import RECORD_SCHEMA_VERSION, Pair, paper_record
 from store.ingest.openreview import is_note, note_abstract
-from store.ingest.record import MAX_ABSTRACT_CHARS, RawRecord, Records, record_from_obj
+from store.ingest.record import Records, record_from_obj
+from store.models import Annotation, Paper
+
 
 def _json_error(path: Path, exc: Exception) -> InputError:
     msg = str(exc)
@@ -87,43 +90,29 @@ def parse_jsonl(text: str, path: Path, name: str) -> Records:
     return records
 
 
-# Column names other tools write: Zotero's CSV export has "Abstract Note", "Author" ("Lee, Ann; Ray, Bob").
-_CSV_ALIASES = (("abstract note", "abstract"), ("author", "authors"), ("publication year", "year"),
-                ("publication title", "venue"), ("manual tags", "keywords"))
+EXPORT_FORMAT = "papersift-export"
 
 
-def parse_csv(text: str, path: Path, name: str, delimiter: str | None = None) -> list[RawRecord]:
-    """CSV/TSV with a header row naming at least an ``abstract`` column."""
-    csv.field_size_limit(MAX_ABSTRACT_CHARS * 4)
-    if delimiter is None:
-        first = text.split("\n", 1)[0]
-        delimiter = max([",", ";", "\t"], key=first.count)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    try:
-        header = next(reader)
-    except StopIteration:
-        return []
-    except csv.Error as exc:
-        raise InputError(path, f"invalid CSV: {exc}", line=1) from None
-    cols = {h.strip().lower(): i for i, h in enumerate(header)}
-    for alias, key in _CSV_ALIASES:
-        if alias in cols and key not in cols:
-            cols[key] = cols.pop(alias)
-    abstract_col = cols.get("abstract", cols.get("summary"))
-    if abstract_col is None:
-        raise InputError(path, f"no \"abstract\" column in the header (columns: {', '.join(header) or 'none'})", line=1)
-    records: list[RawRecord] = []
-    try:
-        for row in reader:
-            lineno = reader.line_num
-            if not any(cell.strip() for cell in row):
-                continue
-            if len(row) != len(header):
-                raise InputError(path, f"row has {len(row)} fields but the header has {len(header)}", line=lineno)
-            row = [cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_START) else cell for cell in row]
-            obj = {key: row[i] for key, i in cols.items()}
-            obj["abstract"] = row[abstract_col]
-            records.append(record_from_obj(obj, path, name, len(records) + 1, lineno, None))
-    except csv.Error as exc:
-        raise InputError(path, f"invalid CSV: {exc}", line=reader.line_num) from None
-    return records
+EXPORT_VERSION = 1
+
+
+# ---------------------------------------------------------------------- JSON
+def export_record(paper: Paper, ann: Annotation) -> dict[str, object]:
+    rec = paper_record(paper, ann)
+    rec["schema"] = f"papersift-paper/{RECORD_SCHEMA_VERSION}"
+    if ann.conflicts:
+        rec["conflicts"] = ann.conflicts
+    if ann.stamps:  # when each field changed: what import-annotations merges field by field with
+        rec["stamps"] = ann.stamps
+    return rec
+
+
+def to_json(pairs: list[Pair]) -> str:
+    doc = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION,
+           "exported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+           "count": len(pairs), "papers": [export_record(p, a) for p, a in pairs]}
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
+
+
+def to_jsonl(pairs: list[Pair]) -> str:
+    return "".join(orjson.dumps(export_record(p, a)).decode("utf-8") + "\n" for p, a in pairs)

@@ -9,8 +9,19 @@ ways.
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections import defaultdict
 from pathlib import Path
 from typing import Callable
+
+from store.choices import DERIVED
+from store.errors import InputError
+from store.escapes import repair_escapes
+from store.exchange.records import Pair, title_of
+from store.ingest.record import Records, record_from_obj
+from store.latex import plain_text
+from store.models import Paper
+from store.search.keywords import join_keywords, tags_and_keywords
 
 _BIB_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}", "$": r"\$", "&": r"\&", "%": r"\%",
                 "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
@@ -193,3 +204,165 @@ def bib_unescape(value: str, strip_braces: bool = False) -> str:
         return _BIB_ESCAPED.sub(one, text)
 
     return _outside_math(value, plain)
+
+
+MAX_BRACE_DEPTH = 64  # BibTeX braces open at once; real entries nest a handful
+
+
+# A file of another suffix (a dump's .txt, say) is read as BibTeX or RIS when its content is
+# (store.formats' sniff): read as a dump, every entry became a paragraph of field syntax.
+_BIBTEX_START = re.compile(r"\s*(%[^\n]*\n\s*)*@[A-Za-z]+\s*[{(]")
+
+
+def looks_like_bibtex(text: str) -> bool:
+    """True when a file's text starts as BibTeX does (an @entry, after % comments)."""
+    return _BIBTEX_START.match(text) is not None
+
+
+def _check_braces(text: str, path: Path) -> None:
+    """Report the innermost unclosed '{' (or a stray '}') with its line."""
+    stack: list[int] = []
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        escaped = False
+        for ch in line:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == "{":
+                stack.append(lineno)
+                if len(stack) > MAX_BRACE_DEPTH:  # the parser recurses per level: refuse before it does
+                    raise InputError(path, f"BibTeX nested too deeply (more than {MAX_BRACE_DEPTH} braces open)",
+                                     line=lineno)
+            elif ch == "}":
+                if not stack:
+                    raise InputError(path, "unbalanced braces: '}' with no matching '{'", line=lineno)
+                stack.pop()
+    if stack:
+        raise InputError(path, f"unbalanced braces: '{{' is never closed (its entry starts on line {stack[0]})",
+                         line=stack[-1])
+
+
+def parse_bibtex(text: str, path: Path, name: str) -> Records:
+    """BibTeX entries that carry an ``abstract`` field (the others are listed in ``no_abstract``)."""
+    _check_braces(text, path)
+    records = Records()
+    for entry in read_entries(text, path):
+        abstract = (entry.get("abstract") or "").strip()
+        if not abstract:
+            records.no_abstract.append(entry.get("ID") or f"entry {len(records) + len(records.no_abstract) + 1}")
+            continue
+        obj = {
+            "abstract": bib_unescape(abstract),
+            "title": "" if entry.get("papersift_title") == DERIVED else bib_unescape(entry.get("title", ""), strip_braces=True),
+            "authors": [bib_unescape(a, strip_braces=True).strip() for a in re.split(r"\s+and\s+", entry.get("author", ""))
+                        if a.strip()],
+            "id": entry.get("ID", ""),
+            "url": entry.get("url", ""),
+            "doi": entry.get("doi", ""),
+            "venue": bib_unescape(entry.get("booktitle") or entry.get("journal") or entry.get("howpublished") or "",
+                                  strip_braces=True),
+            "year": entry.get("year", ""),
+            "keywords": bib_unescape(entry.get("keywords", ""), strip_braces=True),
+        }
+        records.append(record_from_obj(obj, path, name, len(records) + 1, None, f"entry {entry.get('ID', '?')}"))
+    return records
+
+
+# -------------------------------------------------------------------- BibTeX
+_HELD = re.compile("\ue000(\\d+)\ue000")  # a placeholder (private-use characters) for held-back math
+
+
+def bib_title(paper: Paper) -> str:
+    """The title for BibTeX: its well-formed inline math as written, the rest plain Unicode, escaped;
+    a derived title that was cut ("…") derived again whole.
+
+    Plain text turns ``$\\ell_p$`` into "ℓ_p": a subscript lost, and a character pdflatex has
+    no glyph for. The math is held back while the rest is made plain, then put back.
+    """
+    maths: list[str] = []
+
+    def hold(m: re.Match[str]) -> str:
+        if not balanced(m.group(1)):
+            return m.group()
+        maths.append(m.group())
+        return f"\ue000{len(maths) - 1}\ue000"
+
+    title = paper.title
+    if paper.derived_title and title.rstrip().endswith("…"):  # a bibliography's title is whole: no "…"
+        from store.ingest.titles import whole_title
+        title = whole_title(paper.abstract)
+    title = " ".join(title.replace("\ue000", "").split())  # the placeholder's character is ours alone
+    held = " ".join(plain_text(BIB_MATH.sub(hold, title)).split())
+    if not held:
+        return bib_escape(paper.id)
+    return _HELD.sub(lambda m: maths[int(m.group(1))], bib_escape(held))
+
+
+_KEY_STOP = frozenset("a an the of on in for to and with by from via towards toward is are we our this "
+                      "what how when why which can do does".split())
+
+
+def _ascii_word(word: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode().lower())
+
+
+def citation_key(paper: Paper) -> str:
+    """A key as people write them. With authors: first author's surname + paper id (stable as
+    the library grows). Without: the title's first content word + the year ("diffusion2024"),
+    which :func:`citation_keys` makes unique within one file."""
+    if paper.authors:
+        return f"{(_ascii_word(paper.authors[0].split()[-1]) or 'paper')[:20]}_{paper.id}"
+    words = [_ascii_word(w) for w in title_of(paper).split()]
+    word = next((w for w in words if w and w not in _KEY_STOP and not w.isdigit()), "") or next(
+        (w for w in words if w), "paper")
+    return f"{word[:20]}{paper.year if paper.year.isdigit() else ''}"
+
+
+def citation_keys(papers: list[Paper]) -> list[str]:
+    """:func:`citation_key` for each paper, unique within the list: where two papers would share
+    one, each gets the first letters of its id that tell it apart ("diffusion2024_b7b9")."""
+    keys = [citation_key(p) for p in papers]
+    seen: dict[str, list[int]] = defaultdict(list)
+    for i, key in enumerate(keys):
+        seen[key].append(i)
+    for key, where in seen.items():
+        if len(where) > 1:
+            for i in where:
+                keys[i] = f"{key}_{papers[i].id[:4]}"
+            if len({keys[i] for i in where}) < len(where):  # four letters alike: the whole id
+                for i in where:
+                    keys[i] = f"{key}_{papers[i].id}"
+    return keys
+
+
+def to_bibtex(pairs: list[Pair]) -> str:
+    """One @misc entry a paper: the abstract's LaTeX as written (:func:`bib_latex`),
+    the triage in papersift_* fields, which import-annotations reads back."""
+    out = []
+    for (paper, ann), key in zip(pairs, citation_keys([p for p, _ in pairs])):
+        fields = [("title", "{" + bib_title(paper) + "}")]
+        if paper.authors:
+            fields.append(("author", " and ".join(bib_escape(a) for a in paper.authors)))
+        if paper.venue:
+            fields.append(("howpublished", bib_escape(paper.venue)))
+        if paper.year:
+            fields.append(("year", paper.year))
+        fields.append(("abstract", bib_latex(repair_escapes(paper.abstract))))
+        labels = tags_and_keywords(ann.tags, paper.keywords, paper.area)
+        if labels:
+            fields.append(("keywords", bib_escape(join_keywords(labels))))
+        if ann.note:
+            fields.append(("note", bib_escape(ann.note, fold=False)))
+        if paper.url:
+            fields.append(("url", bib_escape(paper.url)))
+        if paper.derived_title:
+            fields.append(("papersift_title", DERIVED))
+        fields += [("papersift_id", paper.id), ("papersift_status", ann.status)]
+        if ann.star:
+            fields.append(("papersift_star", str(ann.star)))
+        if ann.tags:  # the keywords field mixes them with the source's keywords: these alone are the tags
+            fields.append(("papersift_tags", bib_escape(", ".join(ann.tags))))
+        body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields)
+        out.append(f"@misc{{{key},\n{body}\n}}\n")
+    return "\n".join(out)

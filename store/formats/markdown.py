@@ -1,0 +1,92 @@
+"""Markdown: the reading list (grouped by status, tag, venue or area) and the one-line citation the
+app's copy-citation key puts on the clipboard."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from datetime import datetime, timezone
+
+from store.choices import DERIVED
+from store.exchange.records import Pair, title_of
+from store.latex import plain_text
+from store.models import Annotation, Paper
+from store.text import counted
+
+# A title papersift derived is said to be one wherever it is shared (DERIVED, in every format): never
+# passed off as the paper's own.
+DERIVED_MD = f"*(title {DERIVED})*"
+
+
+STATUS_HEADINGS = {"to-read": "To read", "unread": "Unread", "read": "Read", "skipped": "Skipped"}
+
+
+# ------------------------------------------------------------------ Markdown
+_NO_GROUP = {"tag": "(untagged)", "venue": "(no venue)", "area": "(no area)"}
+
+
+def _groups_of(paper: Paper, ann: Annotation, group_by: str) -> list[str]:
+    if group_by == "tag":
+        return ann.tags or [_NO_GROUP["tag"]]
+    if group_by in ("venue", "area"):
+        return [(paper.published if group_by == "venue" else paper.area) or _NO_GROUP[group_by]]
+    return [ann.status]
+
+
+def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = False, library_name: str = "") -> str:
+    """A reading list grouped by status (to-read first), tag, venue ("ICLR 2024") or area (a
+    paper in several tags is listed under each)."""
+    groups: dict[str, list[Pair]] = defaultdict(list)
+    for paper, ann in pairs:
+        for key in _groups_of(paper, ann, group_by):
+            groups[key].append((paper, ann))
+    if group_by in _NO_GROUP:
+        order = sorted(groups, key=lambda k: (k == _NO_GROUP[group_by], k.casefold()))
+        heading = {k: (f"#{k}" if group_by == "tag" and k != _NO_GROUP["tag"] else _md_escape(k)) for k in order}
+    else:
+        order = [s for s in ("to-read", "unread", "read", "skipped") if s in groups]
+        heading = STATUS_HEADINGS
+    lines = [f"# Reading list{' — ' + library_name if library_name else ''}", "",
+             f"{counted(len(pairs), 'paper')}, exported {datetime.now(timezone.utc):%Y-%m-%d}.", ""]
+    for key in order:
+        lines += [f"## {heading[key]} ({len(groups[key])})", ""]
+        for paper, ann in groups[key]:
+            stars = " " + "★" * ann.star if ann.star else ""
+            tags = " " + " ".join(f"`#{t}`" for t in ann.tags) if ann.tags else ""
+            derived = " " + DERIVED_MD if paper.derived_title else ""
+            lines.append(f"- **{_md_escape(title_of(paper))}**{derived}{stars}{tags} (id `{paper.id}`)")
+            byline = paper.byline(" — ")
+            if byline:
+                lines.append(f"  {_md_escape(byline)}")
+            if ann.note:
+                lines += ["  > " + _md_escape(line) if line.strip() else "  >" for line in ann.note.splitlines()]
+            if abstracts:  # read by people (a group's shortlist): LaTeX as Unicode, as the app shows it
+                lines += ["", "  " + _md_escape(" ".join(plain_text(paper.abstract).split()))]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def citation_line(paper: Paper, ann: Annotation) -> str:
+    """One Markdown line to paste in a chat or a doc (the app's Y): title (marked when papersift
+    derived it), authors, venue and year, id, link, tags and note."""
+    line = f"- **{_md_escape(title_of(paper))}**"
+    if paper.derived_title:
+        line += " " + DERIVED_MD
+    if paper.authors:
+        names = paper.authors
+        who = names[0] if len(names) == 1 else " and ".join(names) if len(names) == 2 else f"{names[0]} et al."
+        line += f" — {_md_escape(who)}"
+    if paper.published:
+        line += (", " if paper.authors else " — ") + _md_escape(paper.published)
+    line += f" (`{paper.id}`)"
+    if paper.url:
+        line += f" <{paper.url}>"
+    if ann.tags:
+        line += " " + " ".join(f"#{t}" for t in ann.tags)
+    if ann.note:
+        line += " — " + _md_escape(" ".join(ann.note.split()))
+    return line
+
+
+def _md_escape(text: str) -> str:
+    return re.sub(r"([\\`*_\[\]<>|])", r"\\\1", text)
