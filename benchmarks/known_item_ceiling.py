@@ -45,7 +45,7 @@ from search_quality import make_queries, untitled_library  # noqa: E402
 
 from store import Library  # noqa: E402
 from store.discovery.similar import doc_term_matrix  # noqa: E402
-from store.text import index_tokens, normalize, search_tokens  # noqa: E402
+from store.text import index_tokens, normalize, search_tokens# noqa: E402
 from store.search.vocab import COVERAGE_WEIGHT, idf_ceiling, stem  # noqa: E402
 
 CORPORA = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora"

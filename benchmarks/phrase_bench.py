@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import store.search.phrasetext as LS  # noqa: E402
+import store.search.phrase_search as LS  # noqa: E402
 from store import Library  # noqa: E402
 
 

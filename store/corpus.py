@@ -24,7 +24,7 @@ import orjson
 
 from store.annotations.atomic import atomic_write_chunks
 from store.errors import CorruptFileError, UnknownPaperError
-from store.locations import CORPUS_FORMAT, CORPUS_VERSION, TITLE_RULES
+from store.versions import CORPUS_FORMAT, CORPUS_VERSION, TITLE_RULES
 from store.models import Paper
 
 
@@ -183,7 +183,7 @@ class Corpus:
         self.separate: set[frozenset[str]] = {frozenset(p) for p in separate or []}
         self.generation = ""  # changes on every save; the search-index cache records it
         self.file_signature: tuple[int, int, int] | None = None  # of the file last read or written (file_signature())
-        self.title_rules = TITLE_RULES  # the rules its derived titles were made with (see locations)
+        self.title_rules = TITLE_RULES  # the rules its derived titles were made with (see store.versions)
         for paper in papers or []:
             self.add(paper)
 

@@ -16,7 +16,7 @@ def shown_path(path: object) -> str:
     """A file name for a message: as it is, or, when it holds control or invisible characters,
     quoted with each one written as its escape (``'bad\\x1b[2Jclear.bib'``), so the message names
     the file that exists instead of one with those characters stripped (or run)."""
-    from store.text import has_unsafe, shown_unsafe
+    from store.safe_text import has_unsafe, shown_unsafe
     text = str(path)
     return f"'{shown_unsafe(text)}'" if has_unsafe(text) else text
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from store.escapes import repair_escapes
-from store.text import display_safe
+from store.safe_text import display_safe
 
 _OPERATORS = re.compile(r"\\(log|ln|exp|sin|cos|tan|min|max|sup|inf|lim|det|Pr|arg)\b\s*")
 _SUP = str.maketrans("0123456789+-=()nikT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵏᵀ")

@@ -15,13 +15,6 @@ LIBRARY_ENV = "PAPERSIFT_LIBRARY"
 
 CORPUS_FILE = "corpus.jsonl"
 CORPUS_FILE_V1 = "corpus.json"  # format version 1, migrated on open
-# The corpus file's header names its format and version (store.corpus writes and checks them;
-# store.search.quick reads the header's first bytes without parsing the file).
-CORPUS_FORMAT = "papersift-corpus"
-CORPUS_VERSION = 2
-# The version of store.ingest.titles' rules: bump it when they change. A corpus header records the rules its
-# derived titles were made with, and the app says once when `papersift retitle` would give better ones.
-TITLE_RULES = 9
 ANNOTATIONS_FILE = "annotations.json"
 INDEX_CACHE_FILE = "index.cache"
 SIMILAR_CACHE_FILE = "similar.cache"  # the more-like-this model (numpy .npz); disposable

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from store.choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
-from store.text import has_unsafe, shown_unsafe, strip_unsafe
+from store.safe_text import has_unsafe, shown_unsafe, strip_unsafe
 
 
 @dataclass

@@ -1,9 +1,8 @@
-"""Text helpers: display-safe text, dedup normalization and tokenizing.
+"""Text as search and dedup read it: normalization (LaTeX, markup, quotes and dashes folded) and
+the tokenizer the index and the query share.
 
-Abstracts are stored exactly as read. Anything shown on a terminal first goes
-through :func:`display_safe`, which removes escape sequences and control
-characters (the ICML corpus carries backspace, form feed, \\x02 and zero-width
-spaces; a hostile file may carry ``ESC [`` or OSC 52 clipboard writes).
+(Text shown on a terminal is made safe in :mod:`store.safe_text`; counts in messages are worded
+in :mod:`store.wording`.)
 """
 
 from __future__ import annotations
@@ -12,75 +11,7 @@ import html
 import re
 import unicodedata
 
-# ANSI CSI / OSC / other ESC sequences, then any remaining C0/C1 control.
-_ESC_SEQ = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
-_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u00ad"
-_CONTROL = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f" + _INVISIBLE + "]"
-)
-_CONTROL_IN_FILE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f" + _INVISIBLE + "]")  # \r: see export_safe
-_LONE_CR = re.compile("\r(?!\n)")
-
-
-def has_unsafe(text: str) -> bool:
-    """True when ``text`` holds an escape sequence, a control character (tab and newline
-    included) or an invisible or bidi-override character: what a short label may not hold."""
-    return bool(_CONTROL.search(text) or "\t" in text or "\n" in text)
-
-
-def shown_unsafe(text: str) -> str:
-    """``text`` with each control or invisible character written as its escape (``\\x1b``,
-    ``\\u202e``), so a message can quote a hostile label without running it."""
-    return "".join(ch.encode("unicode_escape").decode("ascii") if _CONTROL.match(ch) or ch in "\t\n" else ch
-                   for ch in text)
-
-
-def strip_unsafe(text: str) -> str:
-    """``text`` without escape sequences, control or invisible characters (tab and newline too)."""
-    return _CONTROL.sub("", _ESC_SEQ.sub("", text)).replace("\t", " ").replace("\n", " ")
-
-
-def export_safe(text: str) -> str:
-    """Text for a file a person may ``cat``: escape sequences, control characters (but tab and
-    newline) and invisible or bidi-override characters removed; a lone carriage return, which
-    would overwrite its line on a terminal, becomes a newline."""
-    if not text:
-        return ""
-    text = _ESC_SEQ.sub("", text)
-    if "\r" in text:
-        text = _LONE_CR.sub("\n", text)
-    return _CONTROL_IN_FILE.sub("", text)
-
-
-def first_few(items: list[str], n: int = 3) -> str:
-    """The first ``n`` items, comma-separated, with "…" if there are more."""
-    return ", ".join(items[:n]) + (", …" if len(items) > n else "")
-
-
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """``1 paper``, ``2 papers``, ``1,000 papers`` (``plural`` for irregular nouns)."""
-    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
-
-
-def display_safe(text: str, keep_newlines: bool = True) -> str:
-    """Text that is safe to write to a terminal.
-
-    Args:
-        text: any stored text.
-        keep_newlines: keep ``\\n`` (reader pane, notes) or fold it to a space.
-
-    Returns:
-        ``text`` without escape sequences, control or invisible characters;
-        tabs become spaces.
-    """
-    if not text:
-        return ""
-    text = _ESC_SEQ.sub("", text)
-    text = text.replace("\t", " ").replace("\r\n", "\n").replace("\r", "\n")
-    text = _CONTROL.sub("", text)
-    if not keep_newlines:
-        text = text.replace("\n", " ")
-    return text
+from store.safe_text import ESCAPE_SEQUENCE, INVISIBLE_CHARS
 
 
 _QUOTES = str.maketrans({
@@ -94,7 +25,7 @@ _LATEX_CMD = re.compile(r"\\[a-zA-Z]+\*?")
 _MARKUP = re.compile(r"<(?=https?:)|(?<=\S)>")
 # Deleted in one str.translate pass: markup characters, control and invisible characters.
 _DROP = str.maketrans("", "", "$*_`{}~^\\#" + "".join(map(chr, [*range(0, 9), *range(11, 32), *range(0x7f, 0xa0)]))
-                      + _INVISIBLE)
+                      + INVISIBLE_CHARS)
 _WS = re.compile(r"\s+")
 
 
@@ -114,7 +45,7 @@ def normalize(text: str) -> str:
         text = unicodedata.normalize("NFKC", text)
         text = text.translate(_QUOTES)
     if "\x1b" in text:
-        text = _ESC_SEQ.sub("", text)
+        text = ESCAPE_SEQUENCE.sub("", text)
     if "\\" in text:
         text = strip_latex(text)
     if "<" in text or ">" in text:
@@ -125,7 +56,7 @@ def normalize(text: str) -> str:
 
 def strip_latex(text: str) -> str:
     """LaTeX commands dropped, the arguments of text and font commands kept (``\\textbf{\\emph{x}}``
-    -> x): for :func:`normalize` and the topic labels' phrases (``store.search.phrases``)."""
+    -> x): for :func:`normalize` and the topic labels' phrases (``store.discovery.topic_labels``)."""
     for _ in range(3):  # nested \textbf{\emph{x}}
         new = _LATEX_CMD_ARG.sub(r"\1", text)
         if new == text:

@@ -17,7 +17,7 @@ from tui.screens.confirm import ConfirmScreen
 from tui.screens.dashboard import DashboardScreen
 from tui.screens.export import ExportScreen
 from tui.screens.help import HelpScreen
-from tui.screens.importer import ImportScreen
+from tui.screens.import_dialog import ImportScreen
 from tui.screens.note import NoteScreen
 from tui.screens.topics import TopicsScreen
 from tui.widgets.reader import Reader

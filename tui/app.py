@@ -14,8 +14,9 @@ from textual.binding import Binding
 from textual.notifications import SeverityLevel
 
 from store import Library
-from store.locations import TITLE_RULES, user_keymap_path
-from store.text import counted
+from store.locations import user_keymap_path
+from store.versions import TITLE_RULES
+from store.wording import counted
 
 from .commands import ActionsProvider
 from .confine import Confinement

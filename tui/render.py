@@ -4,7 +4,7 @@
 ``$\\textbf{X}$``, ``**x**`` and ``*x*`` become styled text; ``4{,}672``
 becomes ``4,672``; ``<https://...>`` and Markdown links are shown and
 collected so the reader can open them. Control characters are removed first
-(:func:`store.text.display_safe`), so nothing hostile reaches the terminal.
+(:func:`store.safe_text.display_safe`), so nothing hostile reaches the terminal.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rich.text import Text
 from store.latex import (BOLD, ITALIC, MATH_SPAN, MD_LINK, UNDERSCORE_ITALIC, WRAPPED_MATH, latex_to_text, plain_text,
                           text_to_unicode, undouble_escapes)
 from store.escapes import repair_escapes
-from store.text import display_safe
+from store.safe_text import display_safe
 
 _SEGMENT = re.compile(
     r"(?P<math>" + MATH_SPAN + ")"

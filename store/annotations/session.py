@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Mapping
 
 from store.models import Annotation
-from store.text import counted
+from store.wording import counted
 
 Snapshot = dict[str, Annotation]
 

@@ -204,10 +204,10 @@ def topic_labels(matrix: sp.csr_matrix, labels: np.ndarray, vocab: list[str], to
     Each term's mean weight in the topic minus its mean over the library, so
     words every topic uses ("learning", "whether") do not label them all;
     function words are skipped outright. With ``texts`` (abstracts for rows), each
-    term is grown into the phrase the topic's papers write (``store.search.phrases``):
+    term is grown into the phrase the topic's papers write (``store.discovery.topic_labels``):
     "Monte Carlo · Bayesian", not "carlo · monte · bayesian".
     """
-    from store.search.phrases import Sample, label
+    from store.discovery.topic_labels import Sample, label
 
     overall = np.asarray(matrix.mean(axis=0)).ravel()
     out = {}

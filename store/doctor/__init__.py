@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 
-from store import locations
+from store import locations, versions
 from store.annotations.database import AnnotationStore, JournaledJSONStorage
 from store.annotations.atomic import atomic_write_bytes, stale_temp_files
 from store.annotations.backups import backup_file, damaged_copies, list_backups
@@ -33,7 +33,8 @@ from store.annotations.drafts import NoteDrafts
 from store.errors import CorruptFileError
 from store.annotations.journal import ANN, HIST, REDO, doc_id_for, forget_acked, journal_path_for
 from store.models import clean_tag
-from store.text import counted, has_unsafe, shown_unsafe
+from store.wording import counted
+from store.safe_text import has_unsafe, shown_unsafe
 
 if TYPE_CHECKING:
     from store.library import Library
@@ -212,7 +213,7 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
         sound, problem = _load_checked_corpus(corpus_path)
         if sound is not None:
             report.ok.append(f"{corpus_path.name}: parses, ids consistent")
-            if sound.title_rules < locations.TITLE_RULES and sound.has_derived_titles():
+            if sound.title_rules < versions.TITLE_RULES and sound.has_derived_titles():
                 report.ok.append("titles: derived by an earlier papersift's rules; `papersift retitle` derives "
                                  "them with this version's")
         else:

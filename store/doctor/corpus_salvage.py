@@ -15,7 +15,7 @@ import orjson
 
 from store.annotations.nofollow import read_no_link
 from store.corpus import Corpus
-from store.locations import CORPUS_FORMAT
+from store.versions import CORPUS_FORMAT
 from store.models import Paper
 
 

@@ -14,7 +14,7 @@ from store.annotations.database import JournaledJSONStorage
 from store.annotations.journal import ANN, HIST, REDO, doc_id_for
 from store.corpus import Corpus
 from store.doctor.report import DoctorReport
-from store.text import counted
+from store.wording import counted
 
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from store.errors import InputError
 from store.ingest.arxiv_snapshot import ARXIV_ID
-from store.ingest.record import Records, record_from_obj
+from store.ingest.raw_record import Records, record_from_obj
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from store.ingest.record import RawRecord, Records, check_length
+from store.ingest.raw_record import RawRecord, Records, check_length
 
 MIN_ABSTRACT_WORDS = 8  # a shorter dump paragraph is a heading or stray line, not an abstract
 

@@ -13,7 +13,7 @@ import orjson
 from store.errors import InputError
 from store.exchange.records import RECORD_SCHEMA_VERSION, Pair, paper_record
 from store.ingest.openreview import is_note, note_abstract
-from store.ingest.record import Records, record_from_obj
+from store.ingest.raw_record import Records, record_from_obj
 from store.models import Annotation, Paper
 
 

@@ -11,7 +11,7 @@ from store.choices import DERIVED
 from store.exchange.records import Pair, title_of
 from store.latex import plain_text
 from store.models import Annotation, Paper
-from store.text import counted
+from store.wording import counted
 
 # A title papersift derived is said to be one wherever it is shared (DERIVED, in every format): never
 # passed off as the paper's own.

@@ -21,7 +21,7 @@ from store.choices import DERIVED
 from store.errors import InputError
 from store.escapes import repair_escapes
 from store.exchange.records import Pair, title_of, triage_lines
-from store.ingest.record import Records, record_from_obj
+from store.ingest.raw_record import Records, record_from_obj
 from store.latex import plain_text
 from store.search.keywords import tags_and_keywords
 

@@ -19,8 +19,9 @@ from store.corpus import Corpus, paper_id
 from store.ingest.dedup import BANDS, Match, band_keys, candidate_pairs, is_near_duplicate, shingles, signatures, similarity
 from store.models import Paper, Source, Variant
 from store.parallel import map_list, shared_pool
-from store.ingest.record import RawRecord
-from store.text import counted, first_few, normalize
+from store.ingest.raw_record import RawRecord
+from store.wording import counted, first_few
+from store.text import normalize
 from store.ingest.title_library import field_names, name_tokens, settle
 from store.ingest.titles import derive_title, derive_titles
 

@@ -1,6 +1,6 @@
 """Read abstracts from input files: the paths a command names (a folder's importable files), and
 each file by the reader :mod:`store.formats` picks for it (by suffix, else by what it looks like,
-else as a dump); each reader returns :class:`~store.ingest.record.RawRecord` objects in file
+else as a dump); each reader returns :class:`~store.ingest.raw_record.RawRecord` objects in file
 order. Any problem raises :class:`~store.errors.InputError` naming the file and line, before
 anything is written to a library.
 """
@@ -17,9 +17,9 @@ from store.formats.dump import MIN_ABSTRACT_WORDS
 from store.formats.textfile import read_text
 from store.errors import InputError
 from store.locations import is_library_dir
-from store.ingest.record import (MAX_ABSTRACT_CHARS, RawRecord, Records)
+from store.ingest.raw_record import (MAX_ABSTRACT_CHARS, RawRecord, Records)
 from store.ingest.sizegate import refuse_early
-from store.text import counted, first_few
+from store.wording import counted, first_few
 
 IMPORTABLE_SUFFIXES = formats.IMPORTABLE_SUFFIXES  # (the table's: store.formats)
 

@@ -17,7 +17,7 @@ to a list row as a whole phrase (:func:`fit_title`). A real title always wins.
 
 :mod:`store.ingest.title_names` finds the name, :mod:`store.ingest.title_phrases` the phrases
 this module chooses among; :mod:`store.ingest.title_library` settles titles across a library (a
-field's acronym, duplicates). ``benchmarks/title_quality.py`` measures them; ``store.locations.TITLE_RULES``
+field's acronym, duplicates). ``benchmarks/title_quality.py`` measures them; ``store.versions.TITLE_RULES``
 numbers the rules (bump it with any change: a test pins the titles to it).
 """
 

@@ -30,7 +30,7 @@ from store.models import (Annotation, Paper, normalize_tag, note_problem,  # noq
                           tag_problem)
 from store.search.query import Query
 from store.search.result import SearchResult
-from store.text import counted
+from store.wording import counted
 
 if TYPE_CHECKING:
     from store.discovery.similar import Similarity

@@ -9,14 +9,14 @@ import copy
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from store import locations
+from store import locations, versions
 from store.annotations.backups import backup_file
 from store.annotations.database import now_iso
 from store.corpus import Corpus
 from store.errors import PapersiftError
 from store.models import Annotation, Paper
 from store.library.removal import annotated_sample, replace_untouched_sample
-from store.text import counted
+from store.wording import counted
 
 if TYPE_CHECKING:
     from store.ingest.importer import ImportSummary
@@ -93,7 +93,7 @@ class PaperChanges:
         """True when the library's derived titles were made by older rules than this version's
         (``papersift retitle`` brings them up to date); never for a library whose titles were all read."""
         corpus = self._core.corpus
-        return len(corpus) > 0 and corpus.title_rules < locations.TITLE_RULES and corpus.has_derived_titles()
+        return len(corpus) > 0 and corpus.title_rules < versions.TITLE_RULES and corpus.has_derived_titles()
 
     def retitle(self) -> tuple[int, int]:
         """Derive again the titles of the papers that came without one, with this version's rules.
@@ -123,8 +123,8 @@ class PaperChanges:
                     if title != paper.title:
                         paper.title = title
                         changed += 1
-                outdated = self._core.corpus.title_rules < locations.TITLE_RULES
-                self._core.corpus.title_rules = locations.TITLE_RULES
+                outdated = self._core.corpus.title_rules < versions.TITLE_RULES
+                self._core.corpus.title_rules = versions.TITLE_RULES
                 if changed:
                     backup_file(self._core.corpus_path, "retitle")
                 if changed or outdated:  # (unchanged titles: the header alone says they are current)

@@ -16,7 +16,7 @@ import numpy as np
 from store.corpus import SOURCE_FILE
 from store.errors import PapersiftError
 from store.models import Annotation
-from store.search.phrasetext import PhraseSearch
+from store.search.phrase_search import PhraseSearch
 from store.search.result import SearchResult
 from store.search.query import Query, fold_name, parse_query
 from store.search.quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_matches
@@ -43,7 +43,7 @@ class LibrarySearch:
     """search(), filters and sort orders: the part of :class:`~store.library.Library` that finds papers.
 
     It owns the tables its filters build (``_label_index``, ``_venue_index``) and its phrase search
-    (:class:`~store.search.phrasetext.PhraseSearch`); the Library drops them (:meth:`invalidate`)
+    (:class:`~store.search.phrase_search.PhraseSearch`); the Library drops them (:meth:`invalidate`)
     when its corpus changes."""
 
     def __init__(self, core: LibraryCore, discovery: Discovery) -> None:

@@ -12,7 +12,7 @@ keep it out: no label could otherwise survive the round trip through one string.
 
 from __future__ import annotations
 
-from store.text import display_safe
+from store.safe_text import display_safe
 
 MAX_KEYWORDS = 50
 MAX_KEYWORD_CHARS = 200

@@ -26,7 +26,7 @@ from array import array
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
-from store import locations
+from store import locations, versions
 from store.annotations.journal import ANN, journal_path_for, read_snapshot, replay_journal
 from store.annotations.nofollow import open_no_link
 from store.search.packfile import PackReader, chunk_loader, items_sections, read_item, stamp_matches
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 ANNOTATION_WEIGHT = 8.0  # a query word found in a paper's tags or note (a strong, personal signal)
 # The corpus file's first bytes, as Corpus.save writes them (orjson, keys in this order).
-_CORPUS_HEAD = re.compile(re.escape(f'{{"format":"{locations.CORPUS_FORMAT}","version":{locations.CORPUS_VERSION},'
+_CORPUS_HEAD = re.compile(re.escape(f'{{"format":"{versions.CORPUS_FORMAT}","version":{versions.CORPUS_VERSION},'
                                     f'"generation":"'.encode()) + rb'([0-9a-f]*)"')
 
 

@@ -12,7 +12,7 @@ import pytest
 from store.search.keywords import keywords_of
 from store.escapes import repair_escapes
 from store.latex import plain_text
-from store.text import export_safe
+from store.safe_text import export_safe
 
 from ..conftest import DATA, SEEDS
 
@@ -140,7 +140,7 @@ def test_retitle_marks_titles_current_even_when_none_change(run_cli):
     """A library from before the title rules were numbered whose titles happen to be current:
     retitle changes none, but the header then says they are current (the app stops saying so)."""
     from store import Library
-    from store.locations import TITLE_RULES
+    from store.versions import TITLE_RULES
 
     run_cli("list")
     lib = Library(run_cli.library)

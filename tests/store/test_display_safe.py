@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from store import Library
 from store.exchange.export import FORMATS, export_text
 from store.models import tag_problem
-from store.text import display_safe
+from store.safe_text import display_safe
 from tui.app import make_app
 
 MARKUP = "[/dim] [bold]x [link=https://evil.example]y a[b ]"

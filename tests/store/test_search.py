@@ -362,7 +362,7 @@ def test_packed_and_argsort_postings_orders_agree(monkeypatch):
 
 def reader_text(title: str, keywords: list[str], abstract: str) -> str:
     """What a phrase is looked for in, the plain way: the reader's text, case-folded, white space collapsed."""
-    from store.text import display_safe
+    from store.safe_text import display_safe
     return " ".join(display_safe(" ".join([title, *keywords, abstract]), keep_newlines=False).casefold().split())
 
 
@@ -372,7 +372,7 @@ def reader_text(title: str, keywords: list[str], abstract: str) -> str:
 def test_phrase_text_skips_only_needless_work(title, keywords, abstract):
     """The phrase text is folded without collapsing white space when there is none to collapse
     (most of the cost at 300k papers): the same text as the plain way, whatever the spaces."""
-    from store.search.phrasetext import fold_phrase_text
+    from store.search.phrase_search import fold_phrase_text
     assert fold_phrase_text(title, keywords, abstract) == reader_text(title, keywords, abstract)
 
 
@@ -399,7 +399,7 @@ def test_phrases_narrowed_by_the_index_match_a_scan_of_every_paper(tmp_path, mon
     the papers a scan of every paper's text finds. Control characters count as the reader shows
     them: gone ("weight<form feed>decay" reads "weightdecay", and is indexed so)."""
     import random
-    import store.search.phrasetext as PT
+    import store.search.phrase_search as PT
     if read_max is not None:
         monkeypatch.setattr(PT, "PHRASE_READ_MAX", read_max)
     odd = tmp_path / "odd.jsonl"
@@ -443,7 +443,7 @@ def test_workers_of_many_keystrokes_build_each_search_table_once(lib, monkeypatc
     The first build is slowed here, so the other keys' searches arrive while it runs."""
     import threading
     import store.library.search as LS
-    import store.search.phrasetext as PT
+    import store.search.phrase_search as PT
     monkeypatch.setattr(PT, "PHRASE_READ_MAX", 0)  # 35 papers: fold them all, as a big library does
     folds, names = [], []
     monkeypatch.setattr(PT, "fold_phrase_text", recording(PT.fold_phrase_text, folds, first_delay=0.02))
@@ -485,7 +485,7 @@ def test_folded_phrase_texts_are_kept_on_disk_for_the_next_session(lib, tmp_path
     """The first phrase the index cannot narrow folds every paper's text (~9 s at 300k papers);
     the texts are kept in a disposable cache for the corpus generation, so the next session reads
     them back. A stale, damaged or unwritable cache is folded again, with the same answers."""
-    import store.search.phrasetext as PT
+    import store.search.phrase_search as PT
     from store.errors import WriteFailedError
     monkeypatch.setattr(PT, "PHRASE_READ_MAX", 0)  # 35 papers: fold them all, as a big library does
     folds = []
@@ -519,7 +519,7 @@ def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, mo
     """A search thread may finish folding the texts of a corpus the app has just replaced (papers
     another process imported): those texts are not used for the new corpus. Nor is a phrase's
     remembered answer once the library imports papers itself."""
-    import store.search.phrasetext as PT
+    import store.search.phrase_search as PT
     monkeypatch.setattr(PT, "PHRASE_READ_MAX", 0)
     assert len(lib.search('"the"')) > 0 and lib.finder.phrases._folded is not None  # every paper's text folded
     stale = lib.finder.phrases._folded

@@ -274,12 +274,12 @@ def test_no_name_from_math_a_bold_discourse_word_or_half_an_upper_case_name():
 
 
 def test_the_title_rules_are_numbered():
-    """Libraries record the rules their derived titles were made with (store.locations.TITLE_RULES)
+    """Libraries record the rules their derived titles were made with (store.versions.TITLE_RULES)
     and the app offers `papersift retitle` when they are older. So a change to the rules must come
     with a new number: the titles of the 501 test abstracts are pinned to it."""
     import hashlib
     import json
-    from store.locations import TITLE_RULES
+    from store.versions import TITLE_RULES
     texts = [json.loads(line)["abstract"] for name in ("icml_slice.jsonl", "iclr_slice.jsonl")
              for line in (DATA / name).read_text().splitlines() if line.strip()]
     digest = hashlib.sha256("\n".join(derive_title(t) for t in texts).encode()).hexdigest()[:16]
@@ -289,7 +289,7 @@ def test_the_title_rules_are_numbered():
               8: "354275dc60e38882",  # 7 changed 6 titles and 8 changed 9, none of these
               9: "f51d2c48cc8e249a"}  # whole phrases of up to 90 characters; names the abstract presents as its own
     assert digest == pinned.get(TITLE_RULES), (
-        f"derived titles changed: bump TITLE_RULES in store/locations.py and pin {digest!r} to it")
+        f"derived titles changed: bump TITLE_RULES in store/versions.py and pin {digest!r} to it")
 
 
 def test_a_name_said_after_what_it_is_or_followed_by_its_purpose_gets_a_gloss():

@@ -164,7 +164,7 @@ async def test_a_phrase_typed_in_the_app_folds_the_texts_once(lib, make, monkeyp
     first fold of every paper's text is slowed here, so the later keys' workers start while it
     runs. They wait for it and use it (they had each folded every text: 8 keys at 30k papers
     took 7 s and 230 MB more), and the list shows the last key's papers."""
-    import store.search.phrasetext as LS
+    import store.search.phrase_search as LS
     monkeypatch.setattr(LS, "PHRASE_READ_MAX", 0)  # 35 papers: fold them all, as a big library does
     folds = []
     monkeypatch.setattr(LS, "fold_phrase_text", recording(LS.fold_phrase_text, folds, first_delay=0.3))

@@ -218,7 +218,7 @@ async def test_a_browser_sessions_dialogs_reach_only_its_folders(tmp_path, lib):
 
     from tui.app import make_app
     from tui.screens.export import ExportScreen
-    from tui.screens.importer import ImportInput, ImportScreen, PathSuggester
+    from tui.screens.import_dialog import ImportInput, ImportScreen, PathSuggester
 
     exports = tmp_path / "exports"
     exports.mkdir()

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from store.text import counted
+from store.wording import counted
 
 from . import output as out
 
@@ -41,7 +41,7 @@ def ranked(lib: Library, args: argparse.Namespace, opened=None) -> int:
         out.emit_json([{**paper_record(p, lib.annotation(p.id)), "score": round(score, 4), "because": terms,
                         "like": like} for p, score, terms, like in rows])
         return 0
-    from store.text import display_safe
+    from store.safe_text import display_safe
 
     from ..render import short_title
     for p, score, terms, like in rows:

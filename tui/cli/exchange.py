@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from store.errors import PapersiftError
 from store.choices import FORMATS, MARKDOWN_GROUPS, STATUSES
-from store.text import counted
+from store.wording import counted
 
 from . import output as out
 

@@ -17,7 +17,7 @@ from store import locations
 from store.choices import STATUSES
 from store.errors import PapersiftError
 from store.models import normalize_tag
-from store.text import counted
+from store.wording import counted
 
 from . import output as out
 

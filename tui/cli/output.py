@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from store.choices import STATUS_GLYPH as GLYPH
 from store.search.quick import Row
-from store.text import counted, display_safe
+from store.wording import counted
+from store.safe_text import display_safe
 
 if TYPE_CHECKING:
     from store import Library
@@ -70,7 +71,7 @@ def print_labelled(c, sections: list[tuple[str, list[str]]]) -> None:
 def escaped(text: object) -> str:
     """``text`` display-safe and with Rich markup escaped, for a line printed with markup of our own."""
     from rich.markup import escape
-    from store.text import display_safe
+    from store.safe_text import display_safe
     return escape(display_safe(str(text)))
 
 

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Callable
 
 from store import Library, PapersiftError
 from store.corpus import file_signature
-from store.text import counted, display_safe
+from store.wording import counted
+from store.safe_text import display_safe
 
 from ..clipboard import copy_text
 from ..keymap import key_label
@@ -142,7 +143,7 @@ class Triage:
     # ---------------------------------------------------- import and removal
     def import_files(self) -> None:
         """Ask for a file or folder, then import it in a thread."""
-        from ..screens.importer import ImportScreen
+        from ..screens.import_dialog import ImportScreen
 
         def chosen(path: Path | None) -> None:
             if path is not None:

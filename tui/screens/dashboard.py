@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Sparkline, Static
 
 from store import Library
-from store.text import display_safe
+from store.safe_text import display_safe
 
 from ..keymap import binding, key_label
 from ..widgets.footer import Footer

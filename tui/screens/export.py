@@ -19,7 +19,7 @@ from store.annotations.atomic import atomic_write_text
 from store.errors import WriteFailedError
 from store.choices import FORMATS
 from store.exchange.export import EXTENSIONS, export_text
-from store.text import counted
+from store.wording import counted
 
 from ..clipboard import copy_text
 from ..confine import Confinement

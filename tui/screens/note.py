@@ -15,7 +15,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, TextArea
 
-from store.text import display_safe
+from store.safe_text import display_safe
 
 from ..keymap import TypingKeys, binding, key_label
 from ..widgets.footer import Footer

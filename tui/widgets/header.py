@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-from store.text import display_safe
+from store.safe_text import display_safe
 
 
 class TriageHeader(Static):

@@ -15,7 +15,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from store import Library
-from store.text import display_safe
+from store.safe_text import display_safe
 
 from ..keymap import binding, key_label
 from ..render import highlight_words, plain_title, render_abstract

@@ -19,7 +19,7 @@ from textual.strip import Strip
 
 from store import Library
 from store.choices import STATUS_GLYPH as GLYPH
-from store.text import display_safe
+from store.safe_text import display_safe
 
 from ..keymap import binding
 from ..render import highlight_words, plain_title

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from store import Library
 from store.models import normalize_tag, tag_problem
-from store.text import display_safe
+from store.safe_text import display_safe
 
 from ..keymap import TypingKeys, binding, key_label
 

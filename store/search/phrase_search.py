@@ -17,7 +17,7 @@ from store.annotations.atomic import atomic_write_chunks, open_reading
 from store.errors import PapersiftError
 from store.locations import PHRASE_CACHE_FILE
 from store.search.packfile import PackReader, pack, stamp_matches, stamped
-from store.text import display_safe
+from store.safe_text import display_safe
 
 if TYPE_CHECKING:
     from pathlib import Path
