@@ -1,26 +1,24 @@
-"""Library search: queries with filters, rankings, orderings and sorts — a part of the Library.
+"""Library search: a query's filters applied (:mod:`store.library.filters`), then its words ranked,
+or the papers ordered (similar:, rec:) or sorted — a part of the Library.
 
 :class:`LibrarySearch` reads the corpus, annotations and index of a
-:class:`~store.library.core.LibraryCore`, asks :class:`~store.library.discovery.Discovery` for the
-similar:, rec: and topic: filters, and owns the tables its filters and phrases build.
+:class:`~store.library.core.LibraryCore` and asks :class:`~store.library.discovery.Discovery` for the
+similar: and rec: orderings.
 """
 
 from __future__ import annotations
 
-import threading
 import random
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 
-from store.corpus import SOURCE_FILE
 from store.errors import PapersiftError
 from store.models import Annotation
-from store.search.phrase_search import PhraseSearch
+from store.library.filters import Filters
 from store.search.result import SearchResult
-from store.search.query import Query, fold_name, parse_query
+from store.search.query import Query, parse_query
 from store.search.quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_matches
-from store.search.suggest import no_match
 from store.search.vocab import content_words
 from store.text import search_tokens
 
@@ -30,13 +28,6 @@ if TYPE_CHECKING:
 
 SORTS = ("import", "status", "star", "random", "recommended")
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
-
-def _narrow(mask: np.ndarray, wanted: list[str], unwanted: list[str], matching: Callable[[str], np.ndarray]) -> None:
-    """Keep in ``mask`` the papers ``matching`` every wanted part and no unwanted one."""
-    for part in wanted:
-        mask &= matching(part)
-    for part in unwanted:
-        mask &= ~matching(part)
 
 
 class LibrarySearch:
@@ -48,11 +39,8 @@ class LibrarySearch:
 
     def __init__(self, core: LibraryCore, discovery: Discovery) -> None:
         self._core = core
-        self._discovery = discovery  # (the similar:, rec: and topic: filters)
-        self._tables_lock = threading.Lock()
-        self.phrases = PhraseSearch(core)  # "phrase" filters (and the folded texts they keep)
-        self._label_index: dict[str, tuple[list[str], list[np.ndarray]]] = {}  # author:, kw:, file: filters
-        self._venue_index: tuple[list[str], np.ndarray, np.ndarray] | None = None  # venue: and year: filters
+        self._discovery = discovery  # (the similar: and rec: orderings)
+        self.filters = Filters(core, discovery)  # the filters' masks and the tables they build
         self._shuffle_seed = random.randrange(1 << 30)
         # Tag and note tokens per paper, with the corpus position they were found at: dropped with
         # the other tables when the corpus changes (a removal moves every later paper's position).
@@ -60,208 +48,13 @@ class LibrarySearch:
 
     def invalidate(self) -> None:
         """Drop the tables (the corpus changed)."""
-        self.phrases.invalidate()
-        self._label_index = {}
-        self._venue_index = None
+        self.filters.invalidate()
         self._ann_tokens = {}
 
-    def _labels(self, field: str) -> tuple[list[str], list[np.ndarray]]:
-        """The distinct labels of a field, folded (case and accents dropped), and for each the
-        papers carrying it: for ``"authors"`` the words of author names, for ``"keywords"`` whole
-        keywords and areas. An author: or kw: filter scans these labels, not every paper: ~200 ms a
-        keystroke at 300k papers when it looked at each paper's names."""
-        tables = self._label_index
-        if field not in tables:
-            with self._tables_lock:  # one build, however many keystrokes' workers ask (as PhraseSearch builds its texts)
-                tables = self._label_index
-                if field not in tables:
-                    tables[field] = self._source_files() if field == "files" else self._label_table(field)
-        return tables[field]
-
-    def _label_table(self, field: str) -> tuple[list[str], list[np.ndarray]]:
-        """:meth:`_labels` of ``"authors"`` or ``"keywords"``, built from every paper."""
-        papers_of: dict[str, list[int]] = {}
-        columns = self._core.corpus.papers.column(field)
-        if field == "keywords":  # kw: finds the area too
-            columns = [[*ks, area] if area else ks for ks, area in zip(columns, self._core.corpus.papers.column("area"))]
-        for i, values in enumerate(columns):
-            for value in values:
-                folded = fold_name(value)
-                for label in (folded.split() if field == "authors" else (folded,)):  # kept collapsed
-                    papers_of.setdefault(label, []).append(i)
-        return list(papers_of), [np.asarray(v, dtype=np.int64) for v in papers_of.values()]
-
     def filter_tables_ready(self, q: Query) -> bool:
-        """Whether the query's author:, kw:, file:, venue: and year: filters find their tables built.
-        The first such filter builds its table from every paper (0.6 s for file: at 300k papers),
-        so the app runs that search off the UI thread; later ones take microseconds."""
-        wanted = {"authors": q.authors or q.not_authors, "keywords": q.keywords or q.not_keywords,
-                  "files": q.files or q.not_files}
-        if any(used and field not in self._label_index for field, used in wanted.items()):
-            return False
-        return not ((q.venues or q.not_venues or q.year or q.not_year) and self._venue_index is None)
+        """Whether ``q``'s filters can be had without building a table (see Filters.tables_ready)."""
+        return self.filters.tables_ready(q)
 
-    def _source_files(self) -> tuple[list[str], list[np.ndarray]]:
-        """The source files' names (casefolded) and the papers read from each, for file: (a
-        duplicate across files, or a merged near-duplicate, is in each of its files). The names are
-        found in the corpus file's bytes, as stats finds them: no paper is parsed for them."""
-        import orjson
-        papers_of: dict[str, set[int]] = {}
-        for i, raw in self._core.corpus.papers.scan(SOURCE_FILE):
-            papers_of.setdefault(orjson.loads(raw).casefold(), set()).add(i)
-        for i, paper in self._core.corpus.papers.parsed_items():
-            for source in paper.sources:
-                papers_of.setdefault(source.file.casefold(), set()).add(i)
-        return list(papers_of), [np.fromiter(v, dtype=np.int64, count=len(v)) for v in papers_of.values()]
-
-    def _by_label(self, field: str, part: str) -> np.ndarray:
-        """A mask of the papers with a label of ``field`` (see :meth:`_labels`) containing ``part``."""
-        labels, papers = self._labels(field)
-        hit = np.zeros(len(self._core.corpus), dtype=bool)
-        for label, where in zip(labels, papers):
-            if part in label:
-                hit[where] = True
-        return hit
-
-    def _venues_and_years(self) -> tuple[list[str], np.ndarray, np.ndarray]:
-        """The distinct venues (casefolded), each paper's venue as a position in them (-1: none),
-        and each paper's year (0: none): a venue: or year: filter compares arrays, not papers."""
-        table = self._venue_index
-        if table is None:
-            with self._tables_lock:  # one build, however many keystrokes' workers ask (as PhraseSearch builds its texts)
-                table = self._venue_index
-                if table is None:
-                    names: dict[str, int] = {}
-                    codes = np.full(len(self._core.corpus), -1, dtype=np.int32)
-                    years = np.zeros(len(self._core.corpus), dtype=np.int32)
-                    papers = self._core.corpus.papers
-                    for i, (venue, year) in enumerate(zip(papers.column("venue"), papers.column("year"))):
-                        if venue:
-                            codes[i] = names.setdefault(venue.casefold(), len(names))
-                        if year.isdigit():
-                            years[i] = int(year)
-                    table = self._venue_index = (list(names), codes, years)
-        return table
-
-    def _by_venue(self, part: str) -> np.ndarray:
-        """A mask of the papers whose venue contains ``part`` (casefolded)."""
-        names, codes, _ = self._venues_and_years()
-        return np.isin(codes, [k for k, name in enumerate(names) if part in name])
-
-    def _filter_mask(self, q: Query, anns: Mapping[str, Annotation]) -> np.ndarray | None:
-        """The papers every filter of ``q`` lets through (None: no filters). Each family of filters
-        narrows the mask in turn; what cannot match (an unknown topic, no authors in the library)
-        is said in ``q.errors``."""
-        if not q.has_filters:
-            return None
-        mask = np.ones(len(self._core.corpus), dtype=bool)
-        for narrow in (self._by_annotation, self._by_topic, self._by_id, self._by_labels, self._by_venue_and_year,
-                       self._by_phrases):
-            narrow(q, anns, mask)
-        if not mask.any():
-            q.errors += self._nothing_matches(q, anns)
-        return mask
-
-    def _by_annotation(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        if not q.has_annotation_filters:
-            return
-
-        def passes(a: Annotation) -> bool:
-            return (q.status_ok(a.status) and q.star_ok(a.star)
-                    and all(t in a.tags for t in q.tags) and not any(t in a.tags for t in q.not_tags))
-
-        # An unannotated paper is a default annotation: decide it once, then look
-        # only at the annotated papers (few, next to a 30k-paper library).
-        passing = np.full(len(mask), passes(Annotation("")))
-        for pid, a in anns.items():
-            i = self._core.corpus.index_of(pid)
-            if i is not None:
-                passing[i] = passes(a)
-        mask &= passing
-
-    def _by_topic(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        if not (q.topics or q.not_topics):
-            return
-        labels, names = self._discovery.topics()
-        unknown = sorted(t for t in q.topics | q.not_topics if t not in names)
-        if unknown:
-            q.errors.append(f"no topic {', '.join(map(str, unknown))} here: topics run 0-{max(names)} "
-                            f"(b in the app, or `papersift topics`, lists them)")
-        if q.topics:
-            mask &= np.isin(labels, list(q.topics))
-        if q.not_topics:
-            mask &= ~np.isin(labels, list(q.not_topics))
-
-    def _by_id(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        for keys, keep in ((q.ids, True), (q.not_ids, False)):
-            if keys:
-                named = np.zeros(len(mask), dtype=bool)
-                for key in keys:
-                    try:
-                        named[self._core.corpus.index_of(self._core.corpus.resolve(key).id)] = True
-                    except PapersiftError as exc:
-                        q.errors.append(str(exc))
-                mask &= named if keep else ~named
-
-    def _by_labels(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        """author:, kw: and file: (each a part of one of a paper's labels)."""
-        if q.authors or q.not_authors:
-            if not self._labels("authors")[0]:
-                q.errors.append("no paper here lists its authors (dumps have none: import JSON, CSV, "
-                                "BibTeX or RIS with authors)")
-            _narrow(mask, q.authors, q.not_authors, lambda part: self._by_label("authors", part))
-        if q.keywords or q.not_keywords:
-            if not self._labels("keywords")[0]:
-                q.errors.append("no paper here has keywords (they come from the input's fields: OpenReview, "
-                                "arXiv categories, BibTeX, RIS, CSL-JSON or a keywords column)")
-            _narrow(mask, q.keywords, q.not_keywords, lambda part: self._by_label("keywords", part))
-        if q.files or q.not_files:
-            names = self._labels("files")[0]
-            for part in q.files:
-                if not any(part in name for name in names):
-                    shown = ", ".join(names[:5]) + (f" and {len(names) - 5:,} more" if len(names) > 5 else "")
-                    q.errors.append(f"no paper here was read from a file named like {part!r} (files: {shown})")
-            _narrow(mask, q.files, q.not_files, lambda part: self._by_label("files", part))
-
-    def _by_venue_and_year(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        if not (q.venues or q.not_venues or q.year or q.not_year):
-            return
-        names, _, years = self._venues_and_years()
-        if (q.venues or q.not_venues) and not names:
-            q.errors.append("no paper here names its venue (it comes from a dump's header line, "
-                            "such as 'NeurIPS 2026 Papers', or the input's fields)")
-        _narrow(mask, q.venues, q.not_venues, self._by_venue)
-        if q.year or q.not_year:
-            if not years.any():
-                q.errors.append("no paper here has a year (it comes from a dump's header line or the input's fields)")
-            if q.year:
-                mask &= (years > 0) & q.year[0](years, q.year[1])
-            if q.not_year:  # a paper without a year is not of the year left out
-                mask &= ~((years > 0) & q.not_year[0](years, q.not_year[1]))
-
-    def _by_phrases(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        if not (q.phrases or q.not_phrases):
-            return
-        notes = {self._core.corpus.index_of(pid): " ".join(a.note.casefold().split()) for pid, a in anns.items() if a.note}
-        for phrase in q.phrases:
-            mask &= self.phrases.mask(phrase, mask, notes)
-        for phrase in q.not_phrases:
-            mask &= ~self.phrases.mask(phrase, mask, notes)
-
-    def _nothing_matches(self, q: Query, anns: Mapping[str, Annotation]) -> list[str]:
-        """For each tag:, kw:, author: or venue: value no paper has: say so, with the nearest value
-        the library holds ("no tag #bandit here; did you mean #bandits?")."""
-        said = []
-        tags = sorted({t for a in anns.values() for t in a.tags})
-        said += [no_match("tag", t, tags, lambda v: "#" + v) for t in q.tags if t not in tags]
-        for kind, table, parts in (("keyword", "keywords", q.keywords), ("author", "authors", q.authors)):
-            for part in parts if self._labels(table)[0] else ():  # (none at all: said by the filter itself)
-                if not self._by_label(table, part).any():
-                    said.append(no_match(kind, part, self._labels(table)[0], repr))
-        for part in q.venues if self._venues_and_years()[0] else ():
-            if not self._by_venue(part).any():
-                said.append(no_match("venue", part, self._venues_and_years()[0], repr))
-        return said
 
     def _annotation_matches(self, words: list[str],
                             anns: Mapping[str, Annotation]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -296,7 +89,7 @@ class LibrarySearch:
         # One snapshot of the annotations for the whole search: the app searches in a worker thread
         # while its UI thread triages, and a change installs a new mapping (never edits this one).
         anns = self._core.annotations
-        mask = self._filter_mask(q, anns)
+        mask = self.filters.mask(q, anns)
         n = len(self._core.corpus)
         if q.similar or q.recommend:
             order = self._ordering(q)

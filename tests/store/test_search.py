@@ -433,7 +433,7 @@ def test_phrases_narrowed_by_the_index_match_a_scan_of_every_paper(tmp_path, mon
     if read_max is None:  # a narrowed phrase reads only candidates, and keeps none of them
         fresh = Library(tmp_path / "lib")
         assert len(fresh.search('"Reinforcement  learning"')) == sum("reinforcement learning" in t for t in texts) > 0
-        assert not any(p is not None for p in fresh.corpus.papers._papers) and fresh.finder.phrases._folded is None
+        assert not any(p is not None for p in fresh.corpus.papers._papers) and fresh.finder.filters.phrases._folded is None
 
 
 def test_workers_of_many_keystrokes_build_each_search_table_once(lib, monkeypatch):
@@ -442,7 +442,7 @@ def test_workers_of_many_keystrokes_build_each_search_table_once(lib, monkeypatc
     once per key at the same time (8 keys at 30k papers had taken 7 s and 230 MB more, not 1 s).
     The first build is slowed here, so the other keys' searches arrive while it runs."""
     import threading
-    import store.library.search as LS
+    import store.library.filters as LS
     import store.search.phrase_search as PT
     monkeypatch.setattr(PT, "PHRASE_READ_MAX", 0)  # 35 papers: fold them all, as a big library does
     folds, names = [], []
@@ -521,19 +521,19 @@ def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, mo
     remembered answer once the library imports papers itself."""
     import store.search.phrase_search as PT
     monkeypatch.setattr(PT, "PHRASE_READ_MAX", 0)
-    assert len(lib.search('"the"')) > 0 and lib.finder.phrases._folded is not None  # every paper's text folded
-    stale = lib.finder.phrases._folded
+    assert len(lib.search('"the"')) > 0 and lib.finder.filters.phrases._folded is not None  # every paper's text folded
+    stale = lib.finder.filters.phrases._folded
     (tmp_path / "new.txt").write_text("A new paper about quokka behaviour in the wild, observed for years.\n")
     Library(lib.folder).import_paths([tmp_path / "new.txt"])
     assert lib.refresh_corpus()
-    lib.finder.phrases._folded = stale  # what the late thread would leave behind
+    lib.finder.filters.phrases._folded = stale  # what the late thread would leave behind
     assert len(lib.search('"quokka behaviour"')) == 1 and len(lib.search('"quokka"')) == 1
     assert len(lib.search('"wombat"')) == 0  # remembered: no paper holds it
     (tmp_path / "more.txt").write_text("A second new paper on wombat burrows, measured over many seasons.\n")
     assert len(lib.search('"the"')) > 0 and len(lib.search('"wombat"')) == 0
-    stale, stale_memo = lib.finder.phrases._folded, lib.finder.phrases._phrase_memo
+    stale, stale_memo = lib.finder.filters.phrases._folded, lib.finder.filters.phrases._phrase_memo
     lib.import_paths([tmp_path / "more.txt"])  # this library's own import changes its corpus in place
-    lib.finder.phrases._folded, lib.finder.phrases._phrase_memo = stale, stale_memo  # a thread that searched the texts as they were, late
+    lib.finder.filters.phrases._folded, lib.finder.filters.phrases._phrase_memo = stale, stale_memo  # a thread that searched the texts as they were, late
     assert len(lib.search('"wombat b"')) == 1
 
 

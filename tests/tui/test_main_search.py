@@ -49,9 +49,9 @@ async def test_a_filters_first_table_is_built_off_the_ui_thread(lib, make, monke
     that search runs in a worker; later ones, with the table built, stay inline (quick)."""
     import threading
 
-    from store.library import search as library_search
+    from store.library.filters import Filters
     built_in, searched_in = [], []
-    real_files, real_venues = library_search.LibrarySearch._source_files, library_search.LibrarySearch._venues_and_years
+    real_files, real_venues = Filters._source_files, Filters._venues_and_years
 
     def files(self):
         built_in.append(("files", threading.current_thread() is threading.main_thread()))
@@ -62,8 +62,8 @@ async def test_a_filters_first_table_is_built_off_the_ui_thread(lib, make, monke
             built_in.append(("venues", threading.current_thread() is threading.main_thread()))
         return real_venues(self)
 
-    monkeypatch.setattr(library_search.LibrarySearch, "_source_files", files)
-    monkeypatch.setattr(library_search.LibrarySearch, "_venues_and_years", venues)
+    monkeypatch.setattr(Filters, "_source_files", files)
+    monkeypatch.setattr(Filters, "_venues_and_years", venues)
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
