@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, cast
 
-import numpy as np
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -32,6 +31,7 @@ from ..widgets.reader import Reader
 from ..widgets.results import ResultsList
 from ..widgets.searchbox import SearchBox
 from ..widgets.tagpanel import TagInput, TagPanel
+from ..controllers.counts import Counts
 from ..controllers.reading import Reading
 from ..controllers.search import Searching
 from ..controllers.similar import Similar
@@ -55,6 +55,7 @@ class MainScreen(Screen[None]):
     results: ResultsList
     reader: Reader
     tag_panel: TagPanel
+    counts: Counts
     BINDINGS = [
         binding("main.search", "Search"),
         binding("main.read", "Read"),
@@ -91,8 +92,6 @@ class MainScreen(Screen[None]):
         self.unsaved_notes: dict[str, str] = {}
         self._keep_paper = False  # the next list shown stays on its paper (a recommended list re-ranked)
         self._stay_on: str | None = None  # a paper id the next results keep the cursor on
-        self._list_counts = (0, 0, "", 0)  # result set, library size, sort note, weaker matches: the border title
-        self._triaged: np.ndarray | None = None  # see _triaged_mask
         # The controllers, each given what it calls (see tui/controllers/view.py for what it uses of this screen).
         self.similar = Similar(library, self)
         self.search = Searching(library, self, ensure_model=self.similar.ensure_model)
@@ -109,7 +108,9 @@ class MainScreen(Screen[None]):
         self.results = ResultsList(self.library, id="results")
         self.reader = Reader(self.library, id="reader")
         self.tag_panel = TagPanel(self.library, id="tags")
-        yield TriageHeader(id="header")
+        header = TriageHeader(id="header")
+        self.counts = Counts(self.library, self.results, header)
+        yield header
         with Horizontal(id="panes"):
             with Vertical(id="left"):
                 yield self.search_box
@@ -209,7 +210,7 @@ class MainScreen(Screen[None]):
         self.reading.show_current()
 
     def forget_triaged(self) -> None:
-        self._triaged = None
+        self.counts.forget_triaged()
 
     def stay_on(self, paper_id: str | None) -> None:
         self._stay_on = paper_id
@@ -217,37 +218,9 @@ class MainScreen(Screen[None]):
     def keep_paper_next(self) -> None:
         self._keep_paper = True
 
-    def _show_list_title(self) -> None:
-        """The results' border title: how many match, how many of those are still unread (a search
-        or filter is a piece of work of its own: the header counts the whole library), the sort,
-        how many are selected."""
-        shown, total, sort, weaker = self._list_counts
-        results = self.results
-        picked = len(results.selected)
-        unread = ""
-        if shown and shown < total:
-            left = shown - int(np.count_nonzero(self._triaged_mask()[results.indices[:shown]]))
-            unread = f" · {left:,} unread"
-        # The count is the result set's (every word); weaker matches below the divider are not in it.
-        more = f" · +{weaker:,} weaker" if weaker else ""
-        results.border_title = (f"{shown:,} / {total:,}{unread}{more}{sort}"
-                                + (f" · {picked:,} selected" if picked else ""))
-
-    def _triaged_mask(self) -> np.ndarray:
-        """The library's triaged_mask, taken once per change to the annotations (see repaint), not
-        on every keystroke."""
-        if self._triaged is None or len(self._triaged) != len(self.library):
-            self._triaged = self.library.triaged_mask()
-        return self._triaged
-
     @on(ResultsList.SelectionChanged)
     def _selection_changed(self) -> None:
-        self._show_list_title()
-
-    def _update_header(self, note: str = "") -> None:
-        total = len(self.library)
-        triaged = self.library.triaged_count()
-        self.query_one(TriageHeader).show(self.library.name, triaged, total, note)
+        self.counts.show_list_title()
 
     def show_results(self, query: str, result: SearchResult, keep_paper: bool = False) -> None:
         if query == self.search.restored:
@@ -263,26 +236,16 @@ class MainScreen(Screen[None]):
             if idx is not None:
                 results.move_to_paper(idx)
         sort = f" · sort: {self.sort}" if not query.strip() else ""
-        self._list_counts = (len(result.matches), result.total, sort, result.weaker)
-        self._show_list_title()
-        self._update_header("; ".join(result.errors))
+        self.counts.new_results(result, sort)
         self.reading.follow_results()
 
     def repaint(self, changed: list[str] | None = None) -> None:
         """Annotations changed (those of the papers ``changed``, when known): repaint rows, reader,
         tags, header and the list's unread count."""
-        if changed is not None and self._triaged is not None:  # a triage key: only its papers
-            for pid in changed:
-                i = self.library.corpus.index_of(pid)
-                if i is not None:
-                    self._triaged[i] = self.library.annotation(pid).status != "unread"
-        else:
-            self._triaged = None  # rebuilt when next needed (7.7 ms at 29k annotated papers)
-        self._show_list_title()
+        self.counts.annotations_changed(changed)
         self.results.refresh()
         self.reading.show_current()
         self.tag_panel.refresh_tags()
-        self._update_header()
         if changed is not None and self.search.recommending():
             # Learning as you go: a star or a status changes what is recommended; the list is ranked
             # again in a worker (the model is cached: the update is a small solve), staying on its paper.

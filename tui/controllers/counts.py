@@ -1,0 +1,81 @@
+"""What the main screen counts: the list's border title (how many match, how many of those are
+still unread, weaker matches, the sort, the selection) and the header's triaged count."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..widgets.header import TriageHeader
+
+if TYPE_CHECKING:
+    from store import Library
+    from store.search.result import SearchResult
+
+    from ..widgets.results import ResultsList
+
+
+class Counts:
+    """The counts the list and the header show.
+
+    Args:
+        library: what is counted.
+        results: the list whose border title says them.
+        header: the header that says the whole library's progress.
+    """
+
+    def __init__(self, library: Library, results: ResultsList, header: TriageHeader) -> None:
+        self.library = library
+        self.results = results
+        self.header = header
+        self._shown = (0, 0, "", 0)  # result set, library size, sort note, weaker matches
+        self._triaged: np.ndarray | None = None  # see triaged_mask
+
+    def new_results(self, result: SearchResult, sort_note: str) -> None:
+        """A result set is in the list: count it (the header says what a filter could not apply)."""
+        self._shown = (len(result.matches), result.total, sort_note, result.weaker)
+        self.show_list_title()
+        self.show_header("; ".join(result.errors))
+
+    def annotations_changed(self, changed: list[str] | None) -> None:
+        """Annotations changed (those of the papers ``changed``, when known): count again."""
+        if changed is not None and self._triaged is not None:  # a triage key: only its papers
+            for pid in changed:
+                i = self.library.corpus.index_of(pid)
+                if i is not None:
+                    self._triaged[i] = self.library.annotation(pid).status != "unread"
+        else:
+            self._triaged = None  # rebuilt when next needed (7.7 ms at 29k annotated papers)
+        self.show_list_title()
+        self.show_header()
+
+    def forget_triaged(self) -> None:
+        """Paper positions moved (a removal, a reload): the triaged mask is taken again."""
+        self._triaged = None
+
+    def show_list_title(self) -> None:
+        """The results' border title: how many match, how many of those are still unread (a search
+        or filter is a piece of work of its own: the header counts the whole library), the sort,
+        how many are selected."""
+        shown, total, sort, weaker = self._shown
+        results = self.results
+        picked = len(results.selected)
+        unread = ""
+        if shown and shown < total:
+            left = shown - int(np.count_nonzero(self.triaged_mask()[results.indices[:shown]]))
+            unread = f" · {left:,} unread"
+        # The count is the result set's (every word); weaker matches below the divider are not in it.
+        more = f" · +{weaker:,} weaker" if weaker else ""
+        results.border_title = (f"{shown:,} / {total:,}{unread}{more}{sort}"
+                                + (f" · {picked:,} selected" if picked else ""))
+
+    def triaged_mask(self) -> np.ndarray:
+        """The library's triaged_mask, taken once per change to the annotations, not on every
+        keystroke."""
+        if self._triaged is None or len(self._triaged) != len(self.library):
+            self._triaged = self.library.triaged_mask()
+        return self._triaged
+
+    def show_header(self, note: str = "") -> None:
+        self.header.show(self.library.name, self.library.triaged_count(), len(self.library), note)
