@@ -162,6 +162,7 @@ def test_rec_orders_by_the_marks_and_cannot_be_negated(lib):
     assert "cannot be negated" in lib.search("-rec:stars").errors[0]
 
 
+@pytest.mark.slow  # (11 s: a subprocess per filter family)
 def test_the_command_line_gives_the_same_sets(lib):
     fams = oracle_families(lib)
     queries = [typed for typed, _ in fams.values()] + ["-" + typed for typed, _ in fams.values()]

@@ -28,6 +28,7 @@ def test_varied_but_predictable_secrets_are_refused_with_the_rule(weak):
     assert problem is not None and f"at least {MIN_TOKEN_BITS} bits" in problem and "token_urlsafe(32)" in problem
 
 
+@pytest.mark.slow  # (9 s: 1,000 draws)
 def test_the_secret_the_message_suggests_always_passes():
     assert all(token_problem(secrets.token_urlsafe(32)) is None for _ in range(1000))
     assert all(token_problem(secrets.token_hex(32)) is None for _ in range(200))

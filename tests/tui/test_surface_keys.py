@@ -126,15 +126,18 @@ async def test_every_key_on_the_sample(context, sample_template, tmp_path, perso
     await drive(sample_template, tmp_path, person, [(a, context, "key", k) for a, k in keys])
 
 
+@pytest.mark.slow  # (the key surface on the sample, every context, stays in the fast tier)
 async def test_triage_keys_from_the_reader(sample_template, tmp_path, person):
     steps = [(a, "reader", "key", first_key(a)) for a in READER_TOO if a != "app.quit"]
     await drive(sample_template, tmp_path, person, steps + [("app.quit", "reader", "key", first_key("app.quit"))])
 
 
+@pytest.mark.slow  # (the key surface on the sample, every context, stays in the fast tier)
 async def test_actions_from_the_command_palette(sample_template, tmp_path, person):
     await drive(sample_template, tmp_path, person, [(a, "list", "palette", "") for a in PALETTE])
 
 
+@pytest.mark.slow  # (the key surface on the sample, every context, stays in the fast tier)
 @pytest.mark.parametrize("context", sorted(by_context()))
 async def test_every_action_on_2000_real_papers(context, slice_template, tmp_path, person):
     await drive(slice_template, tmp_path, person, [(a, context, "key", first_key(a)) for a in by_context()[context]])
