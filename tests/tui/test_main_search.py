@@ -1,4 +1,4 @@
-"""The main screen's search (tui/screens/main_search.py): typing, filters, phrases and their
+"""The main screen's search (tui/controllers/search.py, driven through the main screen): typing, filters, phrases and their
 workers, bursts of keys, the history of searches; each keystroke parses its query once."""
 
 from __future__ import annotations
