@@ -1,8 +1,9 @@
 """Removing papers from a library, and the bundled sample giving way to your own papers.
 
 A removal takes the papers and their annotations out as one change: both files are backed up
-first, and one undo entry holds the removed papers' records, so ``undo`` puts the papers back
-with their annotations (and ``redo`` takes them out again). The entry is written before the
+first, and one undo entry holds the removed papers' records and their places in the import
+order, so ``undo`` puts the papers back where they were, with their annotations (and ``redo``
+takes them out again). The entry is written before the
 corpus: a kill between the two leaves the papers in place and an undo that adds nothing twice.
 
 The bundled NeurIPS sample fills a new library so the app opens onto something. The first
@@ -69,7 +70,9 @@ def remove_papers(lib: LibraryCore, ids: list[str], label: str) -> int:
         backup_file(lib.annotations_path, REMOVE_ACTION)
         backup_file(lib.corpus_path, REMOVE_ACTION)
         cleared = {p.id: Annotation(p.id) for p in gone if p.id in lib.annotations}
-        lib.store.apply(cleared, REMOVE_ACTION, label, extra={"papers": [p.to_record() for p in gone]})
+        places = [lib.corpus.index_of(p.id) for p in gone]
+        lib.store.apply(cleared, REMOVE_ACTION, label,
+                        extra={"papers": [p.to_record() for p in gone], "places": places})
         lib.install(cleared)
         _save_without(lib, {p.id for p in gone})
     return len(gone)
@@ -83,20 +86,30 @@ def _save_without(lib: LibraryCore, ids: set[str]) -> None:
     lib.invalidate()
 
 
+def _save_with(lib: LibraryCore, back: list[tuple[int | None, Paper]]) -> None:
+    """Put papers back at their old places in the import order (an entry written before places
+    were kept, or a place past the end, appends)."""
+    papers = list(lib.corpus)
+    for place, paper in sorted(back, key=lambda pair: (pair[0] is None, pair[0] or 0)):
+        papers.insert(place if place is not None and place <= len(papers) else len(papers), paper)
+    restored = Corpus(papers, [list(pair) for pair in lib.corpus.separate])
+    restored.title_rules = lib.corpus.title_rules
+    restored.save(lib.corpus_path)
+    lib.corpus = restored
+    lib.invalidate()
+
+
 def redo_corpus(lib: LibraryCore, entry: dict[str, Any], undone: bool) -> None:
     """The corpus side of undoing (``undone``) or redoing a removal: its papers back, or out again."""
     records = entry.get("papers") or []
     if entry.get("action") != REMOVE_ACTION or not records:
         return
     if undone:
-        added = False
-        for rec in records:
-            if lib.corpus.index_of(rec["id"]) is None:
-                lib.corpus.add(Paper.from_record(rec))
-                added = True
-        if added:
-            lib.corpus.save(lib.corpus_path)
-            lib.invalidate()
+        places = entry.get("places") or []
+        back = [(places[i] if i < len(places) and isinstance(places[i], int) else None, Paper.from_record(rec))
+                for i, rec in enumerate(records) if lib.corpus.index_of(rec["id"]) is None]
+        if back:
+            _save_with(lib, back)
     else:
         _save_without(lib, {rec["id"] for rec in records})
 

@@ -263,6 +263,13 @@ async def test_narrow_terminal_hides_tag_panel_until_used(lib, make):
         await pilot.press(*"x", "enter", "escape")
         await pilot.pause()
         assert not tags.region.width and cur(app)[1].tags == ["x"]
+        box = screen(app).query_one("#tag-input")
+        await pilot.press("t", *"half", "escape")  # a tag typed, then left: the next `t` starts empty
+        await pilot.pause()
+        assert box.value == "" and cur(app)[1].tags == ["x"]
+        await pilot.press("t")
+        await pilot.pause()
+        assert box.value == "" and app.focused is box
 
 
 async def test_export_scope_everything_annotated_in_library_order(lib, make):

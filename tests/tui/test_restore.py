@@ -98,3 +98,22 @@ async def test_a_search_that_raises_while_typing_is_said_and_the_app_stays(saved
         errors = [str(n.message) for n in app._notifications if n.severity == "error"]
         assert errors and "search 'zzz' failed (RuntimeError: the search broke)" in errors[-1]
     assert "search 'zzz' failed" in (lib.folder / "papersift.log").read_text()
+
+
+async def test_a_restart_shows_the_paper_it_left_at_with_the_rows_around_it(saved):
+    """At 80x24 the list is laid out after the paper is found: the paper was drawn on the top row,
+    the rows above it hidden. It is shown mid-list."""
+    lib, start = saved
+    app = start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_workers(app, pilot)
+        await pilot.press(*["j"] * 20)
+        await pilot.press("q")
+    app = start()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_workers(app, pilot)
+        await pilot.pause(0.1)
+        results = app.main_screen.results
+        shown_at = results.cursor - int(results.scroll_offset.y)
+        assert results.cursor == 20 and 4 <= shown_at < results.size.height - 4, (results.scroll_offset, results.size)
+        await pilot.press("q")

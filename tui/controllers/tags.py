@@ -43,6 +43,8 @@ class Tags:
         view.set_focus(widget)
 
     def leave(self) -> None:
+        """Back where `t` was pressed; a half-typed tag is dropped (the next `t` starts empty)."""
+        self.view.tag_input.value = ""
         self.view.set_class(False, "-tagging")
         self.view.set_focus(self.came_from or self.view.results)
 

@@ -211,11 +211,19 @@ class ResultsList(ScrollView, can_focus=True):
         self.post_message(self.SelectionChanged())
 
     def move_to_paper(self, corpus_index: int) -> bool:
+        """Jump to a paper (a restart's or a reload's paper), shown mid-list with the rows around it:
+        once laid out, for at a start the list's height is not known yet."""
         hits = np.flatnonzero(self.indices == corpus_index)
         if len(hits):
             self._move_to(int(hits[0]))
+            self.call_after_refresh(self._center_cursor)
             return True
         return False
+
+    def _center_cursor(self) -> None:
+        if len(self.indices):
+            self.scroll_to_region(Region(0, self._line(self.cursor), 1, 1), animate=False, force=True,
+                                  immediate=True, center=True)
 
     def on_click(self, event) -> None:
         row = self._row(int(self.scroll_offset.y) + event.y)
