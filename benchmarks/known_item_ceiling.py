@@ -46,7 +46,8 @@ from search_quality import make_queries, untitled_library  # noqa: E402
 from store import Library  # noqa: E402
 from store.discovery.similar import doc_term_matrix  # noqa: E402
 from store.text import index_tokens, normalize, search_tokens# noqa: E402
-from store.search.vocab import COVERAGE_WEIGHT, idf_ceiling, stem  # noqa: E402
+from store.search.forms import form_key as stem  # noqa: E402
+from store.search.vocab import COVERAGE_WEIGHT, idf_ceiling  # noqa: E402
 
 CORPORA = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora"
 TOP = 100  # candidates the re-ranker re-orders (papersift's top 100 hold the paper ~95 % of the time)

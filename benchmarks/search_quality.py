@@ -42,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from store import Library  # noqa: E402
 from store.text import index_tokens, search_tokens# noqa: E402
-from store.search.vocab import stem  # noqa: E402
+from store.search.forms import form_key as stem  # noqa: E402
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "icml2024.jsonl"
 DENSE_WEIGHTS = (0, 2, 5, 10, 15, 20, 30)

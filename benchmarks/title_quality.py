@@ -40,7 +40,8 @@ from scipy.sparse import csr_matrix, diags
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from store.ingest.title_library import field_names, leading_name, name_tokens, settle  # noqa: E402
 from store.ingest.titles import derive_title  # noqa: E402
-from store.search.vocab import STOP_WORDS, stem  # noqa: E402
+from store.search.forms import form_key as stem  # noqa: E402
+from store.search.vocab import STOP_WORDS  # noqa: E402
 
 CORPORA = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora"
 DEFAULTS = [CORPORA / "icml2024.jsonl", CORPORA / "iclr2024.jsonl"]

@@ -134,3 +134,25 @@ def search_tokens(text: str) -> list[str]:
     """Tokens of a query, a tag or a note: normalized, case-folded words, then the names of
     the math in the raw text (the index holds these and more: :func:`index_tokens`)."""
     return words(normalize(text)) + math_words(text)
+
+
+_PUNCT_BUT_JOINERS = str.maketrans({c: " " for c in _PUNCT.replace("-", "").replace("/", "")})
+_DIGIT_JOIN = re.compile(r"(?<=[a-z]{2})2(?=[a-z]{2})")  # sim2real, seq2seq: "2" for "to"
+
+
+def query_terms(text: str) -> list[str]:
+    """The terms of a query token: its words, with a hyphenated, slashed or digit-joined word
+    kept as one compound term, its parts joined by "-" (``sim-to-real``, ``sim/real`` ->
+    ``sim-real``, ``sim2real`` -> ``sim-2-real``), then the names of the math in the raw text.
+
+    A compound's parts must stand together in a paper (see ``store.search.vocab``), where
+    :func:`search_tokens` would let each part match anywhere ("in-hand": every "in" and "hand").
+    """
+    out = []
+    for piece in normalize(text).translate(_PUNCT_BUT_JOINERS).split():
+        parts = [p for p in re.split(r"[-/]+", piece) if p]
+        if len(parts) == 1 and _DIGIT_JOIN.search(parts[0]):
+            parts = _DIGIT_JOIN.sub("-2-", parts[0]).split("-")
+        if parts:
+            out.append("-".join(parts))
+    return out + math_words(text)

@@ -17,14 +17,35 @@ from store.errors import PapersiftError
 from store.models import Annotation
 from store.library.filters import Filters
 from store.search.result import SearchResult
+from store.search.compounds import candidates_and_pattern
 from store.search.query import Query, parse_query
 from store.search.quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_matches
-from store.search.vocab import content_words
+from store.search.vocab import alternatives, content_words, joined_spellings
 from store.text import search_tokens
 
 if TYPE_CHECKING:
     from store.library.core import LibraryCore
     from store.library.discovery import Discovery
+
+def _spelled_parts(parts: list[str], spelled: str) -> list[str]:
+    """The parts of a joined spelling, in the alternatives it took (simtoreal -> sim, to, real)."""
+    out, at = [], 0
+    for part in parts:
+        for alt in alternatives(part):
+            if spelled.startswith(alt, at):
+                out.append(alt)
+                at += len(alt)
+                break
+    return out
+
+
+def _written(parts: list[str]) -> str:
+    """A compound as a reader writes it: sim-to-real, sim2real (a "2" joins its neighbours)."""
+    out = parts[0]
+    for before, part in zip(parts, parts[1:]):
+        out += part if "2" in (before, part) else "-" + part
+    return out
+
 
 SORTS = ("import", "status", "star", "random", "recommended")
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
@@ -45,11 +66,38 @@ class LibrarySearch:
         # Tag and note tokens per paper, with the corpus position they were found at: dropped with
         # the other tables when the corpus changes (a removal moves every later paper's position).
         self._ann_tokens: dict[str, tuple[tuple[tuple[str, ...], str], int | None, set[str]]] = {}
+        # (compound, typed) -> the papers where its parts stand together but apart (see _apart), for the
+        # index they were found in: typing on after "sim-to-real" reads no paper again.
+        self._apart_memo: dict[tuple[str, bool], tuple[object, np.ndarray]] = {}
 
     def invalidate(self) -> None:
         """Drop the tables (the corpus changed)."""
         self.filters.invalidate()
         self._ann_tokens = {}
+        self._apart_memo = {}
+
+    def _apart(self, q: Query) -> dict[str, np.ndarray]:
+        """Per compound of the query (sim-to-real), the papers where its parts stand next to each
+        other apart (sim to real, sim 2 real), read from their text (store.search.compounds);
+        those holding a joined spelling the index already finds."""
+        index = self._core.index
+        out = {}
+        for word in dict.fromkeys(q.words):
+            if "-" not in word:
+                continue
+            typing = word == q.typing
+            hit = self._apart_memo.get((word, typing))
+            if hit is None or hit[0] is not index:
+                found = candidates_and_pattern(index, word, typing)
+                docs = np.zeros(0, dtype=np.int64)
+                if found is not None:
+                    candidates, pattern, pattern_bytes = found
+                    for tid, _, _ in index.vocabulary.expand(word, typing):  # a joined spelling: found already
+                        candidates[index.docs[index.offsets[tid]:index.offsets[tid + 1]]] = False
+                    docs = np.flatnonzero(self.filters.phrases.matching(pattern, pattern_bytes, candidates))
+                hit = self._apart_memo[(word, typing)] = (index, docs)
+            out[word] = hit[1]
+        return out
 
     def filter_tables_ready(self, q: Query) -> bool:
         """Whether ``q``'s filters can be had without building a table (see Filters.tables_ready)."""
@@ -97,7 +145,10 @@ class LibrarySearch:
                 order = order[mask[order]]
             matched = set()
         elif q.words:
-            ranking = self._core.index.rank(q.words, mask, extra=self._annotation_matches(q.words, anns))
+            apart = self._apart(q) if any("-" in w for w in q.words) else None
+            ranking = self._core.index.rank(q.words, mask, extra=self._annotation_matches(q.words, anns),
+                                            typing=q.typing, apart=apart)
+            widened = self._widened(apart or {})
             order, matched, full = ranking.order, ranking.matched_terms, ranking.full
             # store.search.quick.weaker_kept's rule, in numpy (a one-letter query matches most of a 300k library)
             assert ranking.present is not None  # rank() sets it
@@ -111,7 +162,27 @@ class LibrarySearch:
         if limit is not None:
             order = order[:limit]
         return SearchResult(indices=order, total=n, matched_terms=matched, errors=q.errors,
-                            full=min(full, len(order)) if q.words and not (q.similar or q.recommend) else None)
+                            full=min(full, len(order)) if q.words and not (q.similar or q.recommend) else None,
+                            widened=widened if q.words else [])
+
+    def _widened(self, apart: dict[str, np.ndarray]) -> list[str]:
+        """Per compound, what else it counted: its other spellings in the library, written as a
+        reader would (sim2real, sim-to-real) and the parts apart ("sim to real"):
+        ``sim-to-real (also sim2real, sim to real)``."""
+        vocabulary = self._core.index.vocabulary
+        notes = []
+        for word, docs in apart.items():
+            parts = word.split("-")
+            typed = "".join(parts)
+            shown = []
+            for spelled in joined_spellings(word):
+                if spelled != typed and vocabulary.terms.find(spelled) is not None:
+                    shown.append(_written(_spelled_parts(parts, spelled)))
+            if len(docs):
+                shown.append(" ".join(parts))
+            if shown:
+                notes.append(f"{_written(parts)} (also {', '.join(dict.fromkeys(shown))})")
+        return notes
 
     def _ordering(self, q: Query) -> np.ndarray:
         """Papers ordered by similarity to one paper, or by a recommendation model."""

@@ -26,8 +26,8 @@ import numpy as np
 from store.search.packfile import PackReader, pack, words_sections
 from store.parallel import release_free_memory
 from store.text import index_tokens
-from store.search.vocab import (COVERAGE_WEIGHT, INDEX_VERSION, SortedWords, Vocabulary, content_words, idf_ceiling, index_size,
-                    stem_tables)
+from store.search.vocab import (COVERAGE_WEIGHT, INDEX_VERSION, STOP_WORDS, SortedWords, Vocabulary, alternatives,
+                                content_words, idf_ceiling, index_size, stem_tables)
 
 TITLE_WEIGHT = 3
 # The opening of an abstract usually restates what the title says; its words count extra.
@@ -185,12 +185,13 @@ class SearchIndex:
             return None
         return index
 
-    def word_scores(self, word: str, matched: set[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def word_scores(self, word: str, matched: set[str] | None = None,
+                    typing: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """One query word's score and coverage per document: its best-matching variant's BM25
         weight x idf (capped: see ``idf_ceiling``) x similarity, and how far the document holds the
         word (see ``Vocabulary.expand``). The terms that matched are added to ``matched``."""
         n = self.n_docs
-        variants = self.vocabulary.expand(word)
+        variants = self.vocabulary.expand(word, typing)
         term_score = np.zeros(n, dtype=np.float32)
         term_sim = np.zeros(n, dtype=np.float32)
         ceiling = idf_ceiling(variants, self.idf)
@@ -206,14 +207,34 @@ class SearchIndex:
                 matched.add(self.vocab[tid])
         return term_score, term_sim
 
+    def parts_score(self, word: str) -> np.ndarray:
+        """A compound's score per document from its parts where they stand apart (sim to real):
+        the mean of each part's BM25 weight x idf (its exact term, in any of its spellings)."""
+        total = np.zeros(self.n_docs, dtype=np.float32)
+        parts = word.split("-")
+        for part in parts:
+            best = np.zeros(self.n_docs, dtype=np.float32)
+            for spelled in alternatives(part):
+                tid = self.vocabulary.terms.find(spelled)
+                if tid is not None:
+                    a, b = self.offsets[tid], self.offsets[tid + 1]
+                    d = self.docs[a:b]
+                    best[d] = np.maximum(best[d], self.weights[a:b] * self.idf[tid])
+            total += best
+        return total / np.float32(len(parts))
+
     def rank(self, words: list[str], candidates: np.ndarray | None = None,
-             extra: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> Ranking:
+             extra: dict[str, tuple[np.ndarray, np.ndarray]] | None = None, typing: str | None = None,
+             apart: dict[str, np.ndarray] | None = None) -> Ranking:
         """Rank documents for query words.
 
         Args:
-            words: normalized query words.
+            words: normalized query words (a compound's parts joined by "-").
             candidates: optional boolean mask of documents allowed (filters).
             extra: per word, (documents, weights) matched outside the index (tags, notes).
+            typing: the word still being typed, if any (its completions count: ``Vocabulary.expand``).
+            apart: per compound, the documents where its parts stand together but apart (sim to
+                real), found by reading them (``LibrarySearch``): they hold the compound too.
 
         Returns:
             A :class:`Ranking` of the documents matching at least one word (not by a
@@ -226,7 +247,12 @@ class SearchIndex:
         content = set(content_words(words))
         matched: set[str] = set()
         for word in dict.fromkeys(words):
-            term_score, term_sim = self.word_scores(word, matched)
+            term_score, term_sim = self.word_scores(word, matched, typing=word == typing)
+            if apart and word in apart and len(apart[word]):
+                d = apart[word]
+                term_score[d] = np.maximum(term_score[d], self.parts_score(word)[d])
+                term_sim[d] = 1.0
+                matched.update(p for p in word.split("-") if p not in STOP_WORDS)
             if extra and word in extra:
                 d, w = extra[word]
                 term_score[d] = np.maximum(term_score[d], w)

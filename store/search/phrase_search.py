@@ -7,6 +7,7 @@ papers holding a phrase.
 from __future__ import annotations
 
 import bisect
+import re
 import threading
 from array import array
 from typing import TYPE_CHECKING, Protocol, TypeGuard, cast
@@ -228,6 +229,21 @@ class PhraseSearch:
         for i, note in notes.items():
             if i is not None and mask[i] and ph in note:
                 keep[i] = True
+        return keep
+
+    def matching(self, pattern: re.Pattern[str], pattern_bytes: re.Pattern[bytes], candidates: np.ndarray) -> np.ndarray:
+        """A mask of the ``candidates`` (a mask) whose phrase text the pattern finds (``pattern``
+        over a paper read, ``pattern_bytes`` the same over its folded UTF-8 text): few are read one
+        at a time, many in the folded texts (built once, as for a phrase)."""
+        check = np.flatnonzero(candidates)
+        keep = np.zeros(len(candidates), dtype=bool)
+        if not folded_for(self._folded, self._lib.corpus) and len(check) <= max(PHRASE_READ_MAX, len(candidates) // 10):
+            peek = self._lib.corpus.papers.peek
+            keep[[i for i in check.tolist() if pattern.search(phrase_text(peek(i)))]] = True
+        else:
+            _, _, data, starts = self._folded_corpus()
+            search = pattern_bytes.search
+            keep[[i for i in check.tolist() if search(data, starts[i], starts[i + 1])]] = True
         return keep
 
     def _phrase_hits(self, ph: str, candidates: np.ndarray | None) -> np.ndarray:

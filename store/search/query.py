@@ -25,7 +25,7 @@ import re
 from typing import Any, Callable
 
 from store.choices import MAX_STAR, STATUSES
-from store.text import search_tokens
+from store.text import math_words, query_terms, search_tokens
 
 # A "phrase", a filter with a quoted value (kw:"federated learning"), or any other token.
 _TOKEN = re.compile(r'(-?)"([^"]*)"?|(-?[A-Za-z]+:"[^"]*"?|\S+)')
@@ -39,7 +39,8 @@ class Query:
     a one-shot ``papersift search`` ~5 ms, a tenth of its budget.)"""
 
     def __init__(self, similar: str | None = None, recommend: str | None = None, trailing_space: bool = False):
-        self.words: list[str] = []
+        self.words: list[str] = []        # search terms: words, and compounds with their parts joined by "-"
+        self.typing: str | None = None    # the word the cursor is on, still being typed (its completions count)
         self.phrases: list[str] = []
         self.not_phrases: list[str] = []  # -"phrase" and -word: papers holding it are left out
         self.statuses: set[str] = set()
@@ -154,15 +155,21 @@ def _topic(q: Query, value: str, negated: bool) -> None:
 _READERS = {"status": _status, "is": _status, "year": _year, "star": _star, "stars": _star, "topic": _topic}
 
 
-def parse_query(text: str) -> Query:
+def parse_query(text: str, cursor: int | None = None) -> Query:
     """Split a query string into words, phrases and filters.
 
     Unknown filter values are reported in ``errors`` and ignored, so a
     half-typed filter never empties the list.
+
+    Args:
+        cursor: where the cursor stands in the search box, while it is typed in: the word it is on
+            (or just after) is still being typed, and its completions count (``Query.typing``).
+            None (the command line, a search that is done): every word is a whole word.
     """
     q = Query(trailing_space=text.endswith(" "))
     q.text = text
     for m in _TOKEN.finditer(text):
+        on_cursor = cursor is not None and m.start() < cursor <= m.end()
         if m.group(2) is not None:
             phrase = m.group(2).strip()
             if phrase:
@@ -203,5 +210,8 @@ def parse_query(text: str) -> Query:
         if negated and not sep and search_tokens(tok):
             q.not_phrases.append(tok[1:])  # -word: as -"word"
             continue
-        q.words.extend(search_tokens(tok))
+        terms = query_terms(tok)
+        q.words.extend(terms)
+        if on_cursor and terms:
+            q.typing = terms[-1] if not math_words(tok) else None
     return q

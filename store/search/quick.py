@@ -14,7 +14,7 @@ pure Python: the same vocabulary expansion (:mod:`store.search.vocab`), and floa
 arithmetic reproduced step by step (a product or sum of two float32 values is
 exact in a Python float; storing it in ``array("f")`` rounds it as numpy
 does), so the order is identical, ties included (a test compares them).
-Anything else (filters, a stale or missing cache, a damaged file) returns
+Anything else (filters, a compound such as sim-to-real, a stale or missing cache, a damaged file) returns
 None and the caller takes the full path, which reports problems properly.
 """
 
@@ -83,8 +83,8 @@ def quick_search(folder: Path, text: str, limit: int | None) -> tuple[list[Row],
     store.library.search.SearchResult), the library's size and the result set's size, or None
     when this path cannot answer it exactly (the caller opens the Library instead)."""
     q = parse_query(text)
-    if not q.words or q.has_filters or q.similar or q.recommend or q.errors:
-        return None
+    if not q.words or q.has_filters or q.similar or q.recommend or q.errors or any("-" in w for w in q.words):
+        return None  # (a compound's parts standing apart are found by reading the papers: the full path)
     try:
         with open_no_link(folder / locations.CORPUS_FILE) as fh:
             head = _CORPUS_HEAD.match(fh.read(200))

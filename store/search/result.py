@@ -24,6 +24,7 @@ class SearchResult:
     matched_terms: set[str] = field(default_factory=set)
     errors: list[str] = field(default_factory=list)
     full: int | None = None  # the result set's size (the head of indices); None: all of indices
+    widened: list[str] = field(default_factory=list)  # a compound's other spellings it counted: "sim-to-real (also sim2real)"
 
     def __post_init__(self) -> None:
         if self.full is None:

@@ -1,10 +1,13 @@
 """The search vocabulary: which indexed terms a typed query word stands for.
 
 A query word is expanded over the vocabulary, not the documents: the exact
-term, terms it is a prefix of (search as you type), other forms of the word
-(a light suffix stripper) and terms within a small edit distance
+term, other forms of the word (:mod:`store.search.forms`: Snowball stems,
+inflection only), terms within a small edit distance for a word of 5+ letters
 (``transfomer`` -> ``transformer``; optimal string alignment, so a
-transposition counts once).
+transposition counts once), and, for the word still being typed, the terms it
+is a prefix of. A compound (``sim-to-real``, see :func:`store.text.query_terms`)
+stands for its joined spellings (simtoreal, sim2real) and their forms; where its
+parts stand apart in a text (sim to real) the library finds by reading it.
 
 Term ids are positions in the *sorted* vocabulary, so every table here is a
 sorted list or a flat array: a term or a prefix is found by bisection within
@@ -26,10 +29,12 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from store.search.forms import form_key, form_keys
+
 if TYPE_CHECKING:
     import numpy as np
 
-INDEX_VERSION = 8  # of the index file's format (store.search.packfile): a file of another version is rebuilt
+INDEX_VERSION = 9  # of the index file's format (store.search.packfile): a file of another version is rebuilt
 
 
 def index_size(meta: Sequence[int]) -> int | None:
@@ -64,8 +69,9 @@ def content_words(words: list[str]) -> list[str]:
     return kept or list(dict.fromkeys(words))
 MAX_PREFIX = 40  # prefix completions kept (the most frequent)
 MAX_FUZZY = 12
-_SUFFIXES = ("ational", "ations", "ation", "nesses", "ness", "ments", "ment", "ities", "ity", "ings", "ing",
-             "ies", "ied", "ers", "er", "ed", "es", "ly", "s")
+# A typo is forgiven only in a word this long: a shorter one has too many neighbours an edit away
+# ("sim" -> sum, aim, simple's "sim"); a word of 3 letters or fewer is its forms alone.
+TYPO_MIN_LETTERS = 5
 
 
 def idf_ceiling(variants: Sequence[tuple[int, float, float]], idf: Sequence[float] | np.ndarray) -> float | None:
@@ -91,20 +97,11 @@ def idf_ceiling(variants: Sequence[tuple[int, float, float]], idf: Sequence[floa
     return min(idf[i] for i, sim, _ in variants if sim == best)
 
 
-def stem(word: str) -> str:
-    """A light suffix stripper: networks/network, estimating/estimated, reusing/reuse share a stem."""
-    for suf in _SUFFIXES:
-        if word.endswith(suf) and len(word) - len(suf) >= 4:
-            word = word[: -len(suf)]
-            break
-    return word[:-1] if len(word) > 4 and word.endswith("e") else word
-
-
 def stem_tables(terms: list[str]) -> tuple[list[str], array[int], array[int]]:
-    """For sorted ``terms``: the sorted distinct stems, and each stem's term ids
-    (``members[offsets[k]:offsets[k + 1]]``, ascending). Computed once per index
-    build and saved with it: stemming a large vocabulary is slow."""
-    pairs = sorted((stem(t), i) for i, t in enumerate(terms))
+    """For sorted ``terms``: the sorted distinct form keys (:func:`store.search.forms.form_keys`),
+    and each key's term ids (``members[offsets[k]:offsets[k + 1]]``, ascending). Computed once
+    per index build and saved with it."""
+    pairs = sorted(zip(form_keys(terms), range(len(terms))))
     stems: list[str] = []
     offsets = array("i")
     members = array("i", [i for _, i in pairs])
@@ -114,6 +111,19 @@ def stem_tables(terms: list[str]) -> tuple[list[str], array[int], array[int]]:
             offsets.append(k)
     offsets.append(len(pairs))
     return stems, offsets, members
+
+
+def alternatives(part: str) -> tuple[str, ...]:
+    """The spellings a compound's part may take: "to" and "2" are one (sim-to-real, sim2real)."""
+    return ("to", "2") if part in ("to", "2") else (part,)
+
+
+def joined_spellings(word: str) -> list[str]:
+    """A compound's parts spelled together, in each of their alternatives (sim-to-real: simtoreal, sim2real)."""
+    spellings = [""]
+    for part in word.split("-"):
+        spellings = [s + alt for s in spellings for alt in alternatives(part)]
+    return spellings
 
 
 LAST_CHAR = "\U0010ffff"  # sorts after every character: word + LAST_CHAR bounds word's completions
@@ -190,64 +200,93 @@ class Vocabulary:
     def _df(self, i: int) -> int:
         return self.offsets[i + 1] - self.offsets[i]
 
-    def _expand(self, word: str) -> tuple[tuple[int, float, float], ...]:
+    def _expand(self, word: str, typing: bool = False) -> tuple[tuple[int, float, float], ...]:
         """Vocabulary terms a query word stands for: (term id, similarity, coverage).
 
         The similarity weighs the term's score (1.0: the word itself); the coverage is how far a
         document holding the term counts as holding the word: the similarity, except for the
-        look-alikes of a word the library holds (see MEANT_MIN_DF), which count 0.
+        look-alikes of a word the library holds (see MEANT_MIN_DF), and the completions of a word
+        being typed that is already a word here, which count 0 (so a count never changes
+        because the word was finished: "policy" is not "policymakers").
+
+        Args:
+            typing: the word is still being typed (the cursor is on it): its completions count too.
         """
-        out: dict[int, float] = {}
         if not word:
             return ()
+        if "-" in word:
+            return self._expand_compound(word, typing)
+        out: dict[int, float] = {}
         exact = self.terms.find(word)
         if exact is not None:
             out[exact] = 1.0
-        # Prefixes: search as you type ("transf" -> transformer, transfer ...).
-        pref = [i for i in self.terms.completions(word) if i != exact]
-        if len(pref) > MAX_PREFIX:
-            pref.sort(key=lambda i: -self._df(i))  # stable: equally common terms stay alphabetical
-            pref = pref[:MAX_PREFIX]
-        for i in pref:
-            out.setdefault(i, PREFIX_SIM)
-        # Other forms of the word (networks -> network, estimating -> estimation).
-        word_stem = stem(word)
+        # Other forms of the word (policies -> policy, estimating -> estimated).
+        word_stem = form_key(word)
         for i in self.with_stem(word_stem):
             out.setdefault(i, STEM_SIM)
-        # Typos, on stems so a typo and another word form combine ("netorks" -> network),
+        whole = list(out)  # the word itself, in some form
+        completing: set[int] = set()
+        pref: list[int] = []
+        if typing:  # search as you type ("transf" -> transformer, transfer ...)
+            pref = [i for i in self.terms.completions(word) if i not in out]
+            if len(pref) > MAX_PREFIX:
+                pref.sort(key=lambda i: -self._df(i))  # stable: equally common terms stay alphabetical
+                pref = pref[:MAX_PREFIX]
+            for i in pref:
+                out[i] = PREFIX_SIM
+            if whole:
+                completing.update(pref)
+        # Typos, on form keys so a typo and another word form combine ("netorks" -> network),
         # and on whole words, since a typo can hide a suffix from the stemmer ("imitaion"
         # keeps its ending, "imitation" loses it): within 1 edit (short words) or 2 (8+
         # letters). Candidates share the first letter (a typo there is rare), which cuts
         # the strings compared ~20-fold.
         lookalikes: set[int] = set()
-        near: dict[str, int] = {}  # stem -> fewest edits
-        whole: dict[str, int] = {}  # a term found as a whole word -> its edits
-        if len(word) >= 4:
+        near: dict[str, int] = {}  # form key -> fewest edits
+        wholes: dict[str, int] = {}  # a term found as a whole word -> its edits
+        if len(word) >= TYPO_MIN_LETTERS:
             for probe, pool, of_stems in ((word_stem, self.stems, True), (word, self.terms, False)):
                 max_d = 1 if len(probe) < 8 else 2
                 shortest, longest = len(probe) - max_d, len(probe) + max_d
                 cands = [t for t in pool.chunk(probe[0])[1] if shortest <= len(t) <= longest]
-                for found, dist, _ in process.extract(probe, cands, scorer=OSA.distance, score_cutoff=max_d,
-                                                      limit=MAX_FUZZY * 4):
+                hits = process.extract(probe, cands, scorer=OSA.distance, score_cutoff=max_d, limit=MAX_FUZZY * 4)
+                keys = [f for f, _, _ in hits] if of_stems else form_keys([f for f, _, _ in hits])
+                for (found, dist, _), st in zip(hits, keys):
                     if dist:
-                        st = found if of_stems else stem(found)
                         near[st] = min(dist, near.get(st, dist))
                         if not of_stems:
-                            whole[found] = dist
+                            wholes[found] = dist
             for st, dist in sorted(near.items(), key=lambda kv: kv[1]):
                 for i in self.with_stem(st):
                     if i not in out:
                         out[i] = FUZZY1_SIM if dist == 1 else FUZZY2_SIM
                         lookalikes.add(i)
-        meant = exact is not None and self._df(exact) >= MEANT_MIN_DF
-        if exact is None and not pref and near and len([d for d in near.values() if d == min(near.values())]) == 1:
-            # An unambiguous correction (one word stem at the fewest edits, and the typed word is
+        meant = sum(self._df(i) for i in whole) >= MEANT_MIN_DF
+        if not whole and not pref and near and len([d for d in near.values() if d == min(near.values())]) == 1:
+            # An unambiguous correction (one word's forms at the fewest edits, and the typed word is
             # neither a word here nor the start of one): it counts as the word it stands for, its
-            # closest form fully, the stem's other forms as other forms do ("difusion" -> diffusion).
+            # closest form fully, the other forms as other forms do ("difusion" -> diffusion).
             best_stem = min(near, key=near.__getitem__)
-            spelled = sorted((d, t) for t, d in whole.items() if stem(t) == best_stem)
+            spelled = sorted((d, t) for t, d in wholes.items() if form_key(t) == best_stem)
             closest = self.terms.find(spelled[0][1]) if spelled else None
             for i in self.with_stem(best_stem):
                 if i in lookalikes:
                     out[i] = 1.0 if i == closest else STEM_SIM
-        return tuple((i, sim, 0.0 if meant and i in lookalikes else sim) for i, sim in out.items())
+        return tuple((i, sim, 0.0 if (meant and i in lookalikes) or i in completing else sim)
+                     for i, sim in out.items())
+
+    def _expand_compound(self, word: str, typing: bool) -> tuple[tuple[int, float, float], ...]:
+        """A compound's joined spellings (sim-to-real: simtoreal, sim2real), in every form, and
+        while it is typed the terms they begin. No part is widened on its own: where the parts
+        stand apart in a text, :meth:`LibrarySearch` reads it."""
+        out: dict[int, float] = {}
+        for spelled in joined_spellings(word):
+            exact = self.terms.find(spelled)
+            if exact is not None:
+                out[exact] = 1.0
+            for i in self.with_stem(form_key(spelled)):
+                out.setdefault(i, STEM_SIM)
+            if typing:
+                for i in list(self.terms.completions(spelled))[:MAX_PREFIX]:
+                    out.setdefault(i, PREFIX_SIM)
+        return tuple((i, sim, sim) for i, sim in out.items())

@@ -58,8 +58,8 @@ def test_a_typo_weighs_as_the_word_it_most_likely_means():
              ("", "transformers in language"), ("", "a transfusion study of blood in patients")]
     index = SearchIndex.build(docs)
     assert index.rank(["reinforcemnet"]).order.tolist()[:8] == list(range(8))
-    assert index.rank(["reinforcemnet"]).order.tolist()[8] == 8       # still found, last
-    top = index.rank(["transf"]).order.tolist()[:2]
+    assert 8 not in index.rank(["reinforcemnet"]).order.tolist()  # "reinforced" is another word, not a form
+    top = index.rank(["transf"], typing="transf").order.tolist()[:2]
     assert sorted(top) == [9, 11]  # "transformers" (2 papers) before "transfer" and "transfusion"
 
 
@@ -130,7 +130,12 @@ def test_hyphenated_and_joined_forms_find_each_other():
 
 
 def test_prefix_while_typing(lib):
-    assert titles(lib, lib.search("everanim"))[0].startswith("EverAnimate")
+    """The word the cursor is on is still being typed: the words it begins count. Once done (the
+    command line, a word followed by a space) it is matched as a word."""
+    from store.search.query import parse_query
+    assert titles(lib, lib.search(parse_query("everanim", cursor=8)))[0].startswith("EverAnimate")
+    assert lib.search(parse_query("everanim", cursor=8)).full == 1
+    assert lib.search("everanim").full == 0 and lib.search(parse_query("everanim ", cursor=9)).full == 0
 
 
 def test_filters_combine_with_query(lib):
@@ -473,7 +478,7 @@ def test_the_first_keys_of_a_session_read_the_index_once(lib, monkeypatch):
     loads = []
     monkeypatch.setattr(Library, "_load_index_cache", recording(Library._load_index_cache, loads, first_delay=0.1))
     found = []
-    keys = [threading.Thread(target=lambda q=q: found.append(len(fresh.search(q)))) for q in ("lear", "learn", "learni")]
+    keys = [threading.Thread(target=lambda q=q: found.append(len(fresh.search(q)))) for q in ("learn", "learning", "learned")]
     for t in keys:
         t.start()
     for t in keys:

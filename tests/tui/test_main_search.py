@@ -337,3 +337,42 @@ async def test_the_dashboard_charts_the_current_searchs_result_set(lib, make):
         await pilot.pause(0.3)
         shown = app.export_screenshot().replace("&#160;", " ")
         assert "This search" in shown and "2 papers hold every word" in shown
+
+
+async def test_a_typed_word_keeps_its_count_when_the_search_is_done_and_a_compound_says_what_it_counted(tmp_path, make):
+    """Typing "graph", its completions (graphon) rank but are not counted: Enter leaves the count
+    as it was. A fragment ("grap") counts its completions only while typed. "sim-to-real" counts
+    sim2real and "sim to real" too, and the count says so."""
+    dump = tmp_path / "d.txt"
+    dump.write_text("T\n\n" + "\n\n".join([
+        "A graph of citations is embedded with random walks for link prediction tasks.",
+        "Graphs with many nodes are coarsened before the spectral clustering step.",
+        "Graphon estimation from a single large network observed once over time.",
+        "A sim-to-real transfer method for legged robots walking on rough terrain.",
+        "We close the sim2real gap with domain randomization of physics parameters.",
+        "Transferring policies from sim to real remains hard for dexterous hands.",
+        "Simulation is cheap; real robots are not, so we learn in simulation first."]))
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([dump])
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        results = await type_search(app, pilot, "graph")
+        assert len(results.set_ids) == 2 and results.border_title.startswith("2 / 7")
+        await pilot.press("enter")
+        await wait_workers(app, pilot)
+        await settle(pilot)
+        assert len(results.set_ids) == 2 and results.border_title.startswith("2 / 7")
+        screen(app).search_box.value = ""
+        await settle(pilot)
+        results = await type_search(app, pilot, "grap")
+        assert len(results.set_ids) == 3                     # being typed: the words it begins
+        await pilot.press("enter")
+        await wait_workers(app, pilot)
+        await settle(pilot)
+        assert len(results.set_ids) == 0                     # done: "grap" is no word (and too short for a typo)
+        screen(app).search_box.value = ""
+        await settle(pilot)
+        results = await type_search(app, pilot, "sim-to-real ")
+        assert len(results.set_ids) == 3
+        assert "sim-to-real (also sim2real, sim to real)" in results.border_title

@@ -149,6 +149,8 @@ def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
         result = lib.search(" ".join(p for p in parts if p), sort=args.sort, limit=args.limit)
     for err in result.errors:
         out.console(stderr=True).print(f"[yellow]warning:[/yellow] {out.escaped(err)}")  # a query may hold "[x]"
+    for note in result.widened:  # a compound counted in its other spellings
+        out.say(f"counted as one term: {note}", stderr=True)
     shown = result.matches
     if not len(shown) and result.weaker:  # no paper holds every word: say so
         out.say("no paper holds every word of the query" + ("; the best partial matches:" if searching

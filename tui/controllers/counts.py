@@ -34,7 +34,8 @@ class Counts:
 
     def new_results(self, result: SearchResult, sort_note: str) -> None:
         """A result set is in the list: count it (the header says what a filter could not apply)."""
-        self._shown = (len(result.matches), result.total, sort_note, result.weaker)
+        widened = "".join(f" · {note}" for note in result.widened)  # sim-to-real (also sim2real): what was counted
+        self._shown = (len(result.matches), result.total, widened + sort_note, result.weaker)
         self.show_list_title()
         self.show_header("; ".join(result.errors))
 

@@ -20,6 +20,19 @@ if TYPE_CHECKING:
     from .view import MainView
 
 
+def edit_point(before: str, after: str) -> int:
+    """Where the cursor stands after an edit turned ``before`` into ``after``: the end of what
+    changed (Input moves its cursor only after its value has changed and been searched)."""
+    limit = min(len(before), len(after))
+    start = 0
+    while start < limit and before[start] == after[start]:
+        start += 1
+    same_end = 0  # (after the common start: typing "ab" after "abab" is at the end, not the middle)
+    while same_end < limit - start and before[len(before) - 1 - same_end] == after[len(after) - 1 - same_end]:
+        same_end += 1
+    return len(after) - same_end
+
+
 class Searching:
     """The search box's query, searched.
 
@@ -39,14 +52,33 @@ class Searching:
         self._seconds = 0.0  # the last search's time: a slow one moves the next to a worker
         self._searched_once = False
         self.restored: str | None = None  # the saved search put back at start, until it has run once
+        self.cursor: int | None = None  # where the box's cursor stood after the last edit typed in it
 
     def changed(self, value: str) -> None:
         """The search box's text changed (typed, pasted or set by an action)."""
         if value == self.query_text and self._searched_once:
             return
         self._searched_once = True
+        # The word the cursor is on is still being typed (its completions count): only for text
+        # typed in the box, not a search an action put there (restored, a tag's filter).
+        self.cursor = edit_point(self.query_text, value) if self.view.search_box.has_focus else None
         self.query_text = value
-        q = parse_query(value)  # the one parse of this keystroke: the search and its worker take it
+        self.run(value, parse_query(value, self.cursor))  # the one parse of this keystroke
+
+    def finish(self) -> None:
+        """The box was left (enter, esc): the search is done, and its last word is a whole word.
+        A word that was already a word here keeps its count (see Vocabulary.expand); only a
+        fragment's completions go."""
+        if self.cursor is None:
+            return
+        self.cursor = None
+        q = parse_query(self.query_text)
+        if q.words:
+            self.view.keep_paper_next()
+            self.run(self.query_text, q)
+
+    def run(self, value: str, q: Query) -> None:
+        """Search ``value`` (parsed as ``q``): here when it is quick, else in a worker."""
         if self._can_search_inline(q, value):
             # Quick searches run right here, so the echoed key and the new list
             # land in the same frame (a worker's result waits for the next one).
@@ -78,7 +110,7 @@ class Searching:
 
     def again(self) -> None:
         """Search the current query again, in a worker (the library or the sort changed)."""
-        self.in_worker(self.query_text, parse_query(self.query_text))
+        self.in_worker(self.query_text, parse_query(self.query_text, self.cursor))
 
     def in_worker(self, query: str, q: Query) -> None:
         """Search ``query`` (parsed as ``q``) in a thread worker (cancelling the one before)."""

@@ -265,8 +265,9 @@ class MainScreen(Screen[None]):
         self.tags.apply_text(event.text)
 
     def on_search_box_left(self, message: SearchBox.Left) -> None:
-        """Enter or Escape in the box: its search joins the history."""
+        """Enter or Escape in the box: its search joins the history, and is done."""
         self.search.remember(message.value)
+        self.search.finish()
 
     def on_search_box_recall_asked(self, message: SearchBox.RecallAsked) -> None:
         self.search.recall()
