@@ -70,7 +70,7 @@ def top5_rate(lib: Library, queries) -> float:
 
 def holds(lib: Library, word: str, doc: int) -> bool:
     """Whether a paper holds a query word in some form that counts as the word (coverage > 0)."""
-    return bool(lib.index.word_scores(word)[1][doc] > 0)
+    return bool(lib.index.word_scores(word)[2][doc])
 
 
 def oracle_rate(lib: Library, queries) -> float:
@@ -120,8 +120,8 @@ class Features:
         """One query word's variants, per-paper score and coverage (SearchIndex.word_scores), matching terms, idf."""
         index = self.index
         variants = index.vocabulary.expand(word)
-        score, cover = index.word_scores(word)
-        terms = [index.vocab[tid] for tid, _, cov in variants if cov > 0]
+        score, cover, _ = index.word_scores(word)
+        terms = [index.vocab[tid] for tid, _, cov, counts in variants if cov > 0 and counts]
         return variants, score, cover, terms, float(idf_ceiling(variants, index.idf) or 0.0)
 
     def query(self, query: str) -> tuple[np.ndarray, np.ndarray]:
@@ -136,7 +136,7 @@ class Features:
         n_full = int((cover >= len(words) - 1e-6).sum())
         qv = np.zeros(self.term_vectors.shape[1])
         for variants, *_ in per:
-            for tid, sim, _ in variants:
+            for tid, sim, *_ in variants:
                 if sim >= 0.75:
                     qv += self.term_vectors[tid] * sim * self.index.idf[tid]
         lsa = self.latent[cands] @ (qv / max(np.linalg.norm(qv), 1e-9))

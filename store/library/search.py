@@ -92,7 +92,7 @@ class LibrarySearch:
                 docs = np.zeros(0, dtype=np.int64)
                 if found is not None:
                     candidates, pattern, pattern_bytes = found
-                    for tid, _, _ in index.vocabulary.expand(word, typing):  # a joined spelling: found already
+                    for tid, *_ in index.vocabulary.expand(word, typing):  # a joined spelling: found already
                         candidates[index.docs[index.offsets[tid]:index.offsets[tid + 1]]] = False
                     docs = np.flatnonzero(self.filters.phrases.matching(pattern, pattern_bytes, candidates))
                 hit = self._apart_memo[(word, typing)] = (index, docs)

@@ -186,16 +186,18 @@ class SearchIndex:
         return index
 
     def word_scores(self, word: str, matched: set[str] | None = None,
-                    typing: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        """One query word's score and coverage per document: its best-matching variant's BM25
-        weight x idf (capped: see ``idf_ceiling``) x similarity, and how far the document holds the
-        word (see ``Vocabulary.expand``). The terms that matched are added to ``matched``."""
+                    typing: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One query word's score, coverage and count per document: its best-matching variant's
+        BM25 weight x idf (capped: see ``idf_ceiling``) x similarity, how far the document holds
+        the word in the ranking, and whether it holds it for the result set (see
+        ``Vocabulary.expand``). The terms that matched are added to ``matched``."""
         n = self.n_docs
         variants = self.vocabulary.expand(word, typing)
         term_score = np.zeros(n, dtype=np.float32)
         term_sim = np.zeros(n, dtype=np.float32)
+        counted = np.zeros(n, dtype=bool)
         ceiling = idf_ceiling(variants, self.idf)
-        for tid, sim, cover in variants:
+        for tid, sim, cover, counts in variants:
             a, b = self.offsets[tid], self.offsets[tid + 1]
             d = self.docs[a:b]
             idf = min(self.idf[tid], ceiling)
@@ -203,9 +205,11 @@ class SearchIndex:
             cur = term_score[d]
             term_score[d] = np.maximum(cur, self.weights[a:b] * np.float32(idf * np.float32(sim)))
             term_sim[d] = np.maximum(term_sim[d], cover)
+            if counts and cover > 0:
+                counted[d] = True
             if matched is not None:
                 matched.add(self.vocab[tid])
-        return term_score, term_sim
+        return term_score, term_sim, counted
 
     def parts_score(self, word: str) -> np.ndarray:
         """A compound's score per document from its parts where they stand apart (sim to real):
@@ -247,21 +251,23 @@ class SearchIndex:
         content = set(content_words(words))
         matched: set[str] = set()
         for word in dict.fromkeys(words):
-            term_score, term_sim = self.word_scores(word, matched, typing=word == typing)
+            term_score, term_sim, counted = self.word_scores(word, matched, typing=word == typing)
             if apart and word in apart and len(apart[word]):
                 d = apart[word]
                 term_score[d] = np.maximum(term_score[d], self.parts_score(word)[d])
                 term_sim[d] = 1.0
+                counted[d] = True
                 matched.update(p for p in word.split("-") if p not in STOP_WORDS)
             if extra and word in extra:
                 d, w = extra[word]
                 term_score[d] = np.maximum(term_score[d], w)
                 term_sim[d] = 1.0
+                counted[d] = True
                 matched.add(word)
             total += term_score
             coverage += term_sim
             if word in content:
-                present += term_sim > 0
+                present += counted
         hit = coverage > 0
         if candidates is not None:
             hit &= candidates

@@ -186,18 +186,23 @@ def rank(vocab: Vocabulary, reader: PackReader, idf: Sequence[float], words: lis
         variants = vocab.expand(word)
         score: dict[int, float] = {}
         sim_of: dict[int, float] = {}
+        counted: set[int] = set()  # holds the word, for the result set (Vocabulary.expand)
         for d in extra.get(word, ()):
             score[d] = ANNOTATION_WEIGHT
             sim_of[d] = 1.0
+            counted.add(d)
         ceiling = idf_ceiling(variants, idf)
-        for tid, sim, cover in variants:
+        for tid, sim, cover, counts in variants:
             assert ceiling is not None  # there are variants
             a, b = offsets[tid], offsets[tid + 1]
             term_idf = min(idf[tid], ceiling)
             sim32, cover32 = _f32(sim), _f32(cover)
             w = _f32(term_idf * sim32)
             weights = array("f", [x * w for x in cast("array[float]", reader.read("weights", a, b))])  # float32
-            for d, v in zip(cast("array[int]", reader.read("docs", a, b)), weights):
+            docs = cast("array[int]", reader.read("docs", a, b))
+            if counts and cover > 0:
+                counted.update(docs)
+            for d, v in zip(docs, weights):
                 if v > score.get(d, 0.0):
                     score[d] = v
                 if cover32 >= sim_of.get(d, 0.0):  # >=: a look-alike (coverage 0) still records d
@@ -206,9 +211,8 @@ def rank(vocab: Vocabulary, reader: PackReader, idf: Sequence[float], words: lis
         total.update(zip(keys, array("f", [total.get(d, 0.0) + score[d] for d in keys])))
         coverage.update(zip(keys, array("f", [coverage.get(d, 0.0) + sim_of[d] for d in keys])))
         if word in content:
-            for d, s in sim_of.items():
-                if s > 0:
-                    present[d] = present.get(d, 0) + 1
+            for d in counted:
+                present[d] = present.get(d, 0) + 1
     key = {d: c * COVERAGE_WEIGHT + total[d] for d, c in coverage.items() if c > 0}
     order = sorted(key)
     order.sort(key=lambda d: -key[d])  # stable: ties stay in document order, as numpy's stable argsort

@@ -47,6 +47,10 @@ def index_size(meta: Sequence[int]) -> int | None:
 COVERAGE_WEIGHT = 3.0
 # Similarity of a variant to the typed word; the ranking weighs matches by it.
 PREFIX_SIM, STEM_SIM, FUZZY1_SIM, FUZZY2_SIM = 0.8, 0.9, 0.75, 0.55
+# A word derived from the same stem (Snowball's: "optimal" for "optimization") ranks a paper as a
+# completion did, but is not the word: it never puts a paper in the result set. Measured with
+# benchmarks/search_quality.py (known-item search, docs/quality.md).
+RELATED_SIM = 0.8
 # A typed word that this many abstracts hold is taken as meant: its look-alikes (terms within an
 # edit or two: "grouping" for "grokking", "models" for "modes") do not count as the word being
 # covered. So papers holding the word itself come first, and a look-alike alone does not put a
@@ -72,9 +76,12 @@ MAX_FUZZY = 12
 # A typo is forgiven only in a word this long: a shorter one has too many neighbours an edit away
 # ("sim" -> sum, aim, simple's "sim"); a word of 3 letters or fewer is its forms alone.
 TYPO_MIN_LETTERS = 5
+# A 4-letter word's look-alikes still rank (a title word with a letter dropped, "grph", finds its
+# paper among the partial matches) but are never counted. Measured with benchmarks/search_quality.py.
+RANKED_TYPO_MIN_LETTERS = 4
 
 
-def idf_ceiling(variants: Sequence[tuple[int, float, float]], idf: Sequence[float] | np.ndarray) -> float | None:
+def idf_ceiling(variants: Sequence[tuple[int, float, float, bool]], idf: Sequence[float] | np.ndarray) -> float | None:
     """The highest idf any of a query word's variants may weigh with (None: no variants).
 
     With an exact term, that term's idf: other forms of a word count no more than the word.
@@ -85,16 +92,16 @@ def idf_ceiling(variants: Sequence[tuple[int, float, float]], idf: Sequence[floa
     ICML 78.1 -> 78.7 %, ICLR 77.5 -> 78.8 % (mean of seeds 0-2).
 
     Args:
-        variants: (term id, similarity, coverage) triples, as :meth:`Vocabulary.expand` gives them.
+        variants: (term id, similarity, coverage, counted) tuples, as :meth:`Vocabulary.expand` gives them.
         idf: term id -> idf.
     """
     if not variants:
         return None
-    exact = [idf[i] for i, sim, _ in variants if sim == 1.0]
+    exact = [idf[i] for i, sim, *_ in variants if sim == 1.0]
     if exact:
         return max(exact)
-    best = max(sim for _, sim, _ in variants)
-    return min(idf[i] for i, sim, _ in variants if sim == best)
+    best = max(sim for _, sim, *_ in variants)
+    return min(idf[i] for i, sim, *_ in variants if sim == best)
 
 
 def stem_tables(terms: list[str]) -> tuple[list[str], array[int], array[int]]:
@@ -193,21 +200,27 @@ class Vocabulary:
         self.expand = lru_cache(maxsize=4096)(self._expand)
 
     def with_stem(self, st: str) -> Sequence[int]:
-        """Ids of the terms whose stem is ``st``."""
+        """Ids of the terms whose form key is ``st``."""
         k = self.stems.find(st)
-        return () if k is None else self.stem_members[self.stem_offsets[k]:self.stem_offsets[k + 1]]
+        return () if k is None else self.with_stem_at(k)
+
+    def with_stem_at(self, k: int) -> Sequence[int]:
+        """Ids of the terms of the ``k``-th form key."""
+        return self.stem_members[self.stem_offsets[k]:self.stem_offsets[k + 1]]
 
     def _df(self, i: int) -> int:
         return self.offsets[i + 1] - self.offsets[i]
 
-    def _expand(self, word: str, typing: bool = False) -> tuple[tuple[int, float, float], ...]:
-        """Vocabulary terms a query word stands for: (term id, similarity, coverage).
+    def _expand(self, word: str, typing: bool = False) -> tuple[tuple[int, float, float, bool], ...]:
+        """Vocabulary terms a query word stands for: (term id, similarity, coverage, counted).
 
         The similarity weighs the term's score (1.0: the word itself); the coverage is how far a
-        document holding the term counts as holding the word: the similarity, except for the
-        look-alikes of a word the library holds (see MEANT_MIN_DF), and the completions of a word
-        being typed that is already a word here, which count 0 (so a count never changes
-        because the word was finished: "policy" is not "policymakers").
+        document holding the term counts as holding the word in the ranking: the similarity,
+        except for the look-alikes of a word the library holds (see MEANT_MIN_DF), which count 0.
+        ``counted``: a document holding the term holds the word, for the result set. Words
+        derived from its stem (RELATED_SIM), and the completions of a word being typed that is
+        already a word here, rank but are not counted (so a count never changes because the word
+        was finished: "policy" is not "policymakers").
 
         Args:
             typing: the word is still being typed (the cursor is on it): its completions count too.
@@ -225,44 +238,42 @@ class Vocabulary:
         for i in self.with_stem(word_stem):
             out.setdefault(i, STEM_SIM)
         whole = list(out)  # the word itself, in some form
-        completing: set[int] = set()
+        # Words derived from its stem: they rank a paper, never count it (optimal, optimization).
+        base = word_stem.split("+")[0]
+        related: set[int] = set()
+        at = self.stems.find(base)
+        for k in ([] if at is None else [at]) + list(self.stems.completions(base + "+")):
+            for i in self.with_stem_at(k):
+                if i not in out:  # (the word's own forms are in already)
+                    out[i] = RELATED_SIM
+                    related.add(i)
+        completing: set[int] = set(related)
         pref: list[int] = []
         if typing:  # search as you type ("transf" -> transformer, transfer ...)
-            pref = [i for i in self.terms.completions(word) if i not in out]
+            pref = [i for i in self.terms.completions(word) if i not in out or i in related]
             if len(pref) > MAX_PREFIX:
                 pref.sort(key=lambda i: -self._df(i))  # stable: equally common terms stay alphabetical
                 pref = pref[:MAX_PREFIX]
             for i in pref:
                 out[i] = PREFIX_SIM
+                related.discard(i)
             if whole:
                 completing.update(pref)
-        # Typos, on form keys so a typo and another word form combine ("netorks" -> network),
-        # and on whole words, since a typo can hide a suffix from the stemmer ("imitaion"
-        # keeps its ending, "imitation" loses it): within 1 edit (short words) or 2 (8+
-        # letters). Candidates share the first letter (a typo there is rare), which cuts
-        # the strings compared ~20-fold.
+            else:
+                completing.difference_update(pref)
+        # Typos (see _near): forgiven in a word of TYPO_MIN_LETTERS; a 4-letter word's only rank.
         lookalikes: set[int] = set()
         near: dict[str, int] = {}  # form key -> fewest edits
         wholes: dict[str, int] = {}  # a term found as a whole word -> its edits
-        if len(word) >= TYPO_MIN_LETTERS:
-            for probe, pool, of_stems in ((word_stem, self.stems, True), (word, self.terms, False)):
-                max_d = 1 if len(probe) < 8 else 2
-                shortest, longest = len(probe) - max_d, len(probe) + max_d
-                cands = [t for t in pool.chunk(probe[0])[1] if shortest <= len(t) <= longest]
-                hits = process.extract(probe, cands, scorer=OSA.distance, score_cutoff=max_d, limit=MAX_FUZZY * 4)
-                keys = [f for f, _, _ in hits] if of_stems else form_keys([f for f, _, _ in hits])
-                for (found, dist, _), st in zip(hits, keys):
-                    if dist:
-                        near[st] = min(dist, near.get(st, dist))
-                        if not of_stems:
-                            wholes[found] = dist
+        if len(word) >= RANKED_TYPO_MIN_LETTERS:
+            near, wholes = self._near(word, word_stem)
             for st, dist in sorted(near.items(), key=lambda kv: kv[1]):
                 for i in self.with_stem(st):
                     if i not in out:
                         out[i] = FUZZY1_SIM if dist == 1 else FUZZY2_SIM
                         lookalikes.add(i)
         meant = sum(self._df(i) for i in whole) >= MEANT_MIN_DF
-        if not whole and not pref and near and len([d for d in near.values() if d == min(near.values())]) == 1:
+        if not whole and not pref and not related and near and len([d for d in near.values() if d == min(near.values())]) == 1:
             # An unambiguous correction (one word's forms at the fewest edits, and the typed word is
             # neither a word here nor the start of one): it counts as the word it stands for, its
             # closest form fully, the other forms as other forms do ("difusion" -> diffusion).
@@ -272,10 +283,34 @@ class Vocabulary:
             for i in self.with_stem(best_stem):
                 if i in lookalikes:
                     out[i] = 1.0 if i == closest else STEM_SIM
-        return tuple((i, sim, 0.0 if (meant and i in lookalikes) or i in completing else sim)
+        if len(word) < TYPO_MIN_LETTERS:
+            completing.update(lookalikes)  # ranked, never counted
+        return tuple((i, sim, 0.0 if meant and i in lookalikes else sim, i not in completing)
                      for i, sim in out.items())
 
-    def _expand_compound(self, word: str, typing: bool) -> tuple[tuple[int, float, float], ...]:
+    def _near(self, word: str, word_stem: str) -> tuple[dict[str, int], dict[str, int]]:
+        """Typos: the form keys within reach of the word (key -> fewest edits), and the terms found
+        as whole words (term -> edits). On form keys so a typo and another word form combine
+        ("netorks" -> network), and on whole words, since a typo can hide a suffix from the
+        stemmer ("imitaion" keeps its ending, "imitation" loses it): within 1 edit (short words)
+        or 2 (8+ letters). Candidates share the first letter (a typo there is rare), which cuts
+        the strings compared ~20-fold."""
+        near: dict[str, int] = {}
+        wholes: dict[str, int] = {}
+        for probe, pool, of_stems in ((word_stem, self.stems, True), (word, self.terms, False)):
+            max_d = 1 if len(probe) < 8 else 2
+            shortest, longest = len(probe) - max_d, len(probe) + max_d
+            cands = [t for t in pool.chunk(probe[0])[1] if shortest <= len(t) <= longest]
+            hits = process.extract(probe, cands, scorer=OSA.distance, score_cutoff=max_d, limit=MAX_FUZZY * 4)
+            keys = [f for f, _, _ in hits] if of_stems else form_keys([f for f, _, _ in hits])
+            for (found, dist, _), st in zip(hits, keys):
+                if dist:
+                    near[st] = min(dist, near.get(st, dist))
+                    if not of_stems:
+                        wholes[found] = dist
+        return near, wholes
+
+    def _expand_compound(self, word: str, typing: bool) -> tuple[tuple[int, float, float, bool], ...]:
         """A compound's joined spellings (sim-to-real: simtoreal, sim2real), in every form, and
         while it is typed the terms they begin. No part is widened on its own: where the parts
         stand apart in a text, :meth:`LibrarySearch` reads it."""
@@ -289,4 +324,4 @@ class Vocabulary:
             if typing:
                 for i in list(self.terms.completions(spelled))[:MAX_PREFIX]:
                     out.setdefault(i, PREFIX_SIM)
-        return tuple((i, sim, sim) for i, sim in out.items())
+        return tuple((i, sim, sim, True) for i, sim in out.items())

@@ -202,6 +202,29 @@ async def test_a_phrase_in_a_big_library_is_searched_once_typing_settles(lib, ma
         assert searched[-1] == ('"learnin',) and len(results.indices) == len(real('"learnin'))
 
 
+async def test_a_compound_in_a_big_library_is_searched_off_the_ui_thread_once_typing_settles(lib, make, monkeypatch):
+    """A compound's parts apart are read in the papers ("model-based" at 30k papers first folds
+    every text, ~0.5 s): in a big library it is searched in a worker, as a phrase is, once typing settles."""
+    import threading
+
+    import tui.limits as M
+    monkeypatch.setattr(M, "BIG_LIBRARY", 10)
+    monkeypatch.setattr(M, "PHRASE_SETTLE", 2.0)
+    searched = []
+    real = lib.search
+
+    def search(q, **kw):
+        searched.append((getattr(q, "text", q), threading.current_thread() is threading.main_thread()))
+        return real(q, **kw)
+    monkeypatch.setattr(lib, "search", search)
+    app = make(lib)
+    async with app.run_test() as pilot:
+        results = await type_search(app, pilot, "state-of-the-art")
+        compounds = [(text, ui) for text, ui in searched if "-" in text.strip("-")]
+        assert compounds == [("state-of-the-art", False)]  # one search, in a worker
+        assert len(results.set_ids) == len(real("state-of-the-art").matches) > 0
+
+
 async def test_burst_of_keys_is_routed_in_order(lib, make):
     """Keys arriving together (fast typing, tmux) must not be misrouted after "/" or "t"."""
     app = make(lib)

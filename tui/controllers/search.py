@@ -97,11 +97,16 @@ class Searching:
 
     def _can_search_inline(self, q: Query, query: str) -> bool:
         """Word searches and filters, while they stay quick; never what may build a model or a filter's
-        table (see Library.filter_tables_ready), or scan text."""
+        table (see Library.filter_tables_ready), or scan text (a phrase; in a big library, a
+        compound, whose parts apart are read in the papers: "model-based" at 30k papers first
+        folds every text, ~0.5 s)."""
         if self._seconds > limits.INLINE_SEARCH_SECONDS:
             return False
-        return (not (q.phrases or q.not_phrases) and (not self.needs_model(q, query) or self.library.similarity_ready)
+        return (not (q.phrases or q.not_phrases) and not self._big_compound(q) and (not self.needs_model(q, query) or self.library.similarity_ready)
                 and self.library.filter_tables_ready(q))
+
+    def _big_compound(self, q: Query) -> bool:
+        return len(self.library) > limits.BIG_LIBRARY and any("-" in w for w in q.words)
 
     def needs_model(self, q: Query, query: str) -> bool:
         """Whether this search uses the similarity model (more like this, recommendations, topics)."""
@@ -120,7 +125,7 @@ class Searching:
         """Phrase scans, filters whose tables are not built yet, and whatever waits for the
         similarity model."""
         worker = get_current_worker()
-        if len(self.library) > limits.BIG_LIBRARY and (q.phrases or q.not_phrases):
+        if len(self.library) > limits.BIG_LIBRARY and (q.phrases or q.not_phrases or self._big_compound(q)):
             time.sleep(limits.PHRASE_SETTLE)
             if worker.is_cancelled or query != self.query_text:
                 return  # typed on: only the query the typing settles on is searched
@@ -138,7 +143,7 @@ class Searching:
             if not worker.is_cancelled:
                 self.view.app.call_from_thread(self.failed, query, exc)
             return
-        if not (q.phrases or q.not_phrases):
+        if not (q.phrases or q.not_phrases or self._big_compound(q)):
             self._seconds = time.perf_counter() - t  # a quick one again: back to inline
         if worker.is_cancelled or query != self.query_text:
             return  # the user typed on; this result is stale
