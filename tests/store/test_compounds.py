@@ -106,3 +106,32 @@ def test_the_cursor_decides_which_word_is_typed():
     assert parse_query("sim-to-real grap").typing is None
     assert parse_query("sim2real").words == ["sim-2-real"]
     assert parse_query("vision/language").words == ["vision-language"]
+
+
+def test_the_command_line_counts_by_the_same_rules(rules, tmp_path):
+    """`list --query`, `search` and `export --query`, each a real process, give the library's set
+    for word forms and compounds; `list` says what a compound counted."""
+    import json
+    import os
+    import subprocess
+
+    from ..conftest import papersift_argv
+    lib, name = rules
+    env = {**os.environ, "PAPERSIFT_LIBRARY": str(lib.folder), "NO_COLOR": "1"}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        proc = subprocess.run([*papersift_argv(), *args], capture_output=True, text=True, env=env, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        return proc
+
+    for query in ("sim-to-real", "sim2real", "multi-task", "in-hand", "policy", "gans", "sim"):
+        want = {lib.corpus.papers[int(i)].id for i in lib.search(query).matches}
+        assert want, query
+        listed = run("list", "--query", query, "--format", "json")
+        assert {row["id"] for row in json.loads(listed.stdout)} == want, query
+        searched = run("search", query, "--format", "json", "--limit", "100")
+        assert {row["id"] for row in json.loads(searched.stdout)} == want, query
+        out = tmp_path / f"{query}.json"
+        run("export", "--query", query, "--format", "json", "--output", str(out))
+        assert {row["id"] for row in json.loads(out.read_text())["papers"]} == want, query
+    assert "counted as one term: sim-to-real (also sim2real, sim to real)" in run("list", "--query", "sim-to-real").stderr
