@@ -69,8 +69,8 @@ def top5_rate(lib: Library, queries) -> float:
 
 
 def holds(lib: Library, word: str, doc: int) -> bool:
-    """Whether a paper holds a query word in some form that counts as the word (coverage > 0)."""
-    return bool(lib.index.word_scores(word)[2][doc])
+    """Whether a paper holds a query word in some form the ranking takes for it (coverage > 0)."""
+    return bool(lib.index.word_scores(word)[1][doc] > 0)
 
 
 def oracle_rate(lib: Library, queries) -> float:
@@ -121,7 +121,7 @@ class Features:
         index = self.index
         variants = index.vocabulary.expand(word)
         score, cover, _ = index.word_scores(word)
-        terms = [index.vocab[tid] for tid, _, cov, counts in variants if cov > 0 and counts]
+        terms = [index.vocab[tid] for tid, _, cov, _ in variants if cov > 0]
         return variants, score, cover, terms, float(idf_ceiling(variants, index.idf) or 0.0)
 
     def query(self, query: str) -> tuple[np.ndarray, np.ndarray]:

@@ -29,7 +29,8 @@ _APART_BYTES = rb"(?:[\s\-/]|\xe2\x80[\x90-\x95])+"
 
 
 def _last_spellings(index: SearchIndex, part: str, typing: bool) -> tuple[list[int], list[str]]:
-    """The term ids and spellings the last part may take: its forms (or, typed, its completions too)."""
+    """The term ids and spellings the last part may take: its forms (or, typed while it is no word
+    here, its completions)."""
     vocabulary = index.vocabulary
     ids: dict[int, None] = {}
     for spelled in alternatives(part):
@@ -37,7 +38,8 @@ def _last_spellings(index: SearchIndex, part: str, typing: bool) -> tuple[list[i
         if tid is not None:
             ids[tid] = None
         ids.update(dict.fromkeys(vocabulary.with_stem(form_key(spelled))))
-        if typing:
+    if typing and not ids:  # a fragment being typed: the words it begins ("in-cont"; not "in-context": contextual)
+        for spelled in alternatives(part):
             ids.update(dict.fromkeys(list(vocabulary.terms.completions(spelled))[:200]))
     return list(ids), [index.vocab[i] for i in ids]
 

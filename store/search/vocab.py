@@ -283,6 +283,8 @@ class Vocabulary:
             for i in self.with_stem(best_stem):
                 if i in lookalikes:
                     out[i] = 1.0 if i == closest else STEM_SIM
+                    lookalikes.discard(i)
+            completing.update(lookalikes)  # the other look-alikes rank, as the word's would not count
         if len(word) < TYPO_MIN_LETTERS:
             completing.update(lookalikes)  # ranked, never counted
         return tuple((i, sim, 0.0 if meant and i in lookalikes else sim, i not in completing)
@@ -321,7 +323,10 @@ class Vocabulary:
                 out[exact] = 1.0
             for i in self.with_stem(form_key(spelled)):
                 out.setdefault(i, STEM_SIM)
-            if typing:
-                for i in list(self.terms.completions(spelled))[:MAX_PREFIX]:
-                    out.setdefault(i, PREFIX_SIM)
-        return tuple((i, sim, sim, True) for i, sim in out.items())
+        # Typed, its completions count while it is no whole term yet (as a word's: see _expand).
+        completing = typing and bool(out)
+        for spelled in joined_spellings(word) if typing else ():
+            for i in list(self.terms.completions(spelled))[:MAX_PREFIX]:
+                out.setdefault(i, PREFIX_SIM)
+        whole = {i for i, sim in out.items() if sim != PREFIX_SIM}
+        return tuple((i, sim, sim, i in whole or not completing) for i, sim in out.items())

@@ -31,6 +31,10 @@ ABSTRACTS = {
     "policymakers": "Policymakers need forecasts of epidemics that are calibrated and timely.",
     "graph": "A graph of citations is embedded with random walks for link prediction.",
     "grasp": "Grasp planning for unknown objects from a single depth image of a cluttered bin.",
+    "contextual": "Bandits in contextual settings choose arms with side information each round.",
+    "in-context": "In-context learning lets a transformer solve new tasks from the examples it is shown.",
+    "transfer": "Transfer of features across domains helps when the labelled datasets are small.",
+    "transform": "A wavelet transform of the signal reveals its bursts and their durations.",
 }
 
 
@@ -96,6 +100,19 @@ def test_completions_count_only_for_a_fragment_being_typed(rules):
     assert "policymakers" in found(rules, "polic", cursor=5)
     assert found(rules, "polic") == POLICY  # done: one edit from "policy" (5 letters), not a prefix
     assert found(rules, "polic graph", cursor=5) == set()  # the cursor on another word: "graph" is whole
+
+
+def test_a_typed_compound_that_is_whole_keeps_its_count_when_done(rules):
+    """"in-context" is a whole term here: typed, its last part's completions ("in contextual")
+    are not counted, so enter leaves the count as it was; a fragment ("in-cont") still completes."""
+    assert found(rules, "in-context", cursor=10) == found(rules, "in-context") == {"in-context"}
+    assert found(rules, "in-cont", cursor=7) == {"in-context", "contextual"}
+
+
+def test_an_unambiguous_typo_counts_exactly_as_its_word(rules):
+    """"transfomer" is one edit from "transformer" alone: the words two edits away (transfer,
+    transform) rank, but are not counted."""
+    assert found(rules, "transfomer") == found(rules, "transformer") == {"in-context"}
 
 
 def test_the_cursor_decides_which_word_is_typed():

@@ -147,7 +147,8 @@ def test_cli_search_takes_the_quick_path_without_numpy(icml):
     full = run_cli("--library", str(lib.folder), "list", "--query", "graph transfomer", "--format", "plain",
                    "--limit", "7")
     assert full.returncode == 0, full.stderr
-    assert quick.stdout == full.stdout and len(quick.stdout.splitlines()) == 7
+    assert quick.stdout == full.stdout
+    assert len(quick.stdout.splitlines()) == min(7, len(lib.search("graph transfomer").matches)) > 0
     table = run_cli("--library", str(lib.folder), "search", "zebrafish", env_extra={"COLUMNS": "200"})
     assert table.returncode == 0 and "#zebrafish" in table.stdout and "2 shown" in table.stdout
 

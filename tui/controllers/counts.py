@@ -34,10 +34,11 @@ class Counts:
 
     def new_results(self, result: SearchResult, sort_note: str) -> None:
         """A result set is in the list: count it (the header says what a filter could not apply)."""
-        widened = "".join(f" · {note}" for note in result.widened)  # sim-to-real (also sim2real): what was counted
-        self._shown = (len(result.matches), result.total, widened + sort_note, result.weaker)
+        self._shown = (len(result.matches), result.total, sort_note, result.weaker)
         self.show_list_title()
-        self.show_header("; ".join(result.errors))
+        # What a filter could not apply (did you mean), and what a compound counted besides its
+        # own spelling ("sim-to-real (also sim2real)"): in the header, where a line has room.
+        self.show_header("; ".join([*result.errors, *(f"counted: {note}" for note in result.widened)]))
 
     def annotations_changed(self, changed: list[str] | None) -> None:
         """Annotations changed (those of the papers ``changed``, when known): count again."""
