@@ -270,6 +270,19 @@ async def test_narrow_terminal_hides_tag_panel_until_used(lib, make):
         await pilot.press("t")
         await pilot.pause()
         assert box.value == "" and app.focused is box
+        await pilot.press(*"zzz", "tab", "tab")  # left another way: tab, out of the panel
+        await pilot.pause()
+        while screen(app).tag_panel in app.focused.ancestors_with_self:
+            await pilot.press("tab")
+            await pilot.pause()
+        assert not screen(app).has_class("-tagging") and box.value == "" and not tags.region.width
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        if app.focused is not screen(app).results:
+            screen(app).set_focus(screen(app).results)
+        await pilot.press("j", "t", "enter")  # the next `t` starts empty: enter applies nothing
+        await pilot.pause()
+        assert "zzz" not in cur(app)[1].tags
 
 
 async def test_export_scope_everything_annotated_in_library_order(lib, make):

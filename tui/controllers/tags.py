@@ -48,6 +48,15 @@ class Tags:
         self.view.set_class(False, "-tagging")
         self.view.set_focus(self.came_from or self.view.results)
 
+    def focus_moved(self) -> None:
+        """Focus left the tag panel another way than esc (tab, a click): the panel closes as esc
+        closes it, its half-typed tag dropped, so a later `t` never applies it to another paper."""
+        view = self.view
+        focused = view.focused
+        if view.has_class("-tagging") and focused is not None and view.tag_panel not in focused.ancestors_with_self:
+            view.tag_input.value = ""
+            view.set_class(False, "-tagging")
+
     def apply_highlighted(self) -> None:
         """Enter in the tag box: the highlighted row (a completion, a keyword, or "+ new tag")."""
         choice = self.view.tag_panel.choice()

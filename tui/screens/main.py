@@ -172,6 +172,7 @@ class MainScreen(Screen[None]):
 
     @on(events.DescendantFocus)
     def _focus_moved(self) -> None:
+        self.tags.focus_moved()
         self.reading.focus_moved()
 
     # ------------------------------------------------------------ its widgets
