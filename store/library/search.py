@@ -47,6 +47,7 @@ def _written(parts: list[str]) -> str:
     return out
 
 
+APART_MEMO_MAX = 256  # compounds whose papers apart are kept (each a few hundred ids)
 SORTS = ("import", "status", "star", "random", "recommended")
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
 
@@ -95,6 +96,8 @@ class LibrarySearch:
                     for tid, *_ in index.vocabulary.expand(word, typing):  # a joined spelling: found already
                         candidates[index.docs[index.offsets[tid]:index.offsets[tid + 1]]] = False
                     docs = np.flatnonzero(self.filters.phrases.matching(pattern, pattern_bytes, candidates))
+                if len(self._apart_memo) >= APART_MEMO_MAX:  # a long session's typed compounds: start afresh
+                    self._apart_memo = {}
                 hit = self._apart_memo[(word, typing)] = (index, docs)
             out[word] = hit[1]
         return out
