@@ -137,6 +137,7 @@ class LibrarySearch:
         """
         q = text if isinstance(text, Query) else parse_query(text)
         full = 0
+        widened: list[str] = []  # what a compound counted besides its own spelling
         # One snapshot of the annotations for the whole search: the app searches in a worker thread
         # while its UI thread triages, and a change installs a new mapping (never edits this one).
         anns = self._core.annotations
@@ -166,7 +167,7 @@ class LibrarySearch:
             order = order[:limit]
         return SearchResult(indices=order, total=n, matched_terms=matched, errors=q.errors,
                             full=min(full, len(order)) if q.words and not (q.similar or q.recommend) else None,
-                            widened=widened if q.words else [])
+                            widened=widened)
 
     def _widened(self, apart: dict[str, np.ndarray]) -> list[str]:
         """Per compound, what else it counted: its other spellings in the library, written as a
