@@ -16,11 +16,17 @@ settles a library (store.ingest.title_library), then compared with the paper's r
   abstract uses, the share whose derived title names it.
 - **word F1**: the derived title's content words against the real title's (stemmed), averaged.
 
+A second table counts the ways a title fails a reader, by the hand-written detectors of
+``benchmarks/title_classes.py`` (which read the abstract and the derived title, never the real
+title): an introduced name missed (a share of the papers that introduce one), a background opener
+while a contribution sentence exists, a name glued to a sentence, a title cut on a word that leads
+on, unbalanced brackets or quotes, a name's math damaged (shares of all papers).
+
 Two reference rows run in the same process: the abstract's first 12 words, and (with
 ``--oracle``) the 12-word window of the abstract that best matches the real title, which only
 an oracle that knows the title could pick.
 
-Usage: python benchmarks/title_quality.py [corpus.jsonl ...] [--oracle] [--misses N]
+Usage: python benchmarks/title_quality.py [corpus.jsonl ...] [--oracle] [--misses N] [--show CLASS]
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ import numpy as np
 from scipy.sparse import csr_matrix, diags
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from title_classes import CLASSES, classify  # noqa: E402
+
 from store.ingest.title_library import field_names, leading_name, name_tokens, settle  # noqa: E402
 from store.ingest.titles import derive_title  # noqa: E402
 from store.search.forms import form_key as stem  # noqa: E402
@@ -137,6 +145,28 @@ def measures(derived: list[str], recs: list[dict]) -> dict:
     }
 
 
+def class_rates(derived: list[str], recs: list[dict]) -> tuple[dict[str, float], int, dict[str, list[tuple]]]:
+    """Each failure class's rate (see title_classes), the papers that introduce a name, and the cases."""
+    cases: dict[str, list[tuple]] = {c: [] for c in CLASSES}
+    introducing = 0
+    for title, rec in zip(derived, recs):
+        for name, reason in classify(rec["abstract"], title).items():
+            introducing += name == "missed" and reason is not None
+            if reason:
+                cases[name].append((reason, title, rec.get("title", "")))
+    n = max(len(derived), 1)
+    rates = {c: len(cases[c]) / (max(introducing, 1) if c == "missed" else n) for c in CLASSES}
+    return rates, introducing, cases
+
+
+CLASS_HEADER = ("| corpus | introduce a name | introduced name missed | background opener | glued | cut | unbalanced | "
+                "damaged name |\n|---|---|---|---|---|---|---|---|")
+
+
+def class_row(label: str, rates: dict[str, float], introducing: int) -> str:
+    return f"| {label} | {introducing} | " + " | ".join(f"{rates[c]:.2%}" for c in CLASSES) + " |"
+
+
 def derive_all(recs: list[dict]) -> tuple[list[str], float]:
     """Titles as an import gives them (derived, then settled across the corpus), and the seconds taken."""
     abstracts = [r["abstract"] for r in recs]
@@ -157,15 +187,21 @@ def main() -> None:
     ap.add_argument("paths", nargs="*", type=Path)
     ap.add_argument("--oracle", action="store_true", help="add the best-window oracle row (slow)")
     ap.add_argument("--misses", type=int, default=0, help="print this many papers whose title is not recognised")
+    ap.add_argument("--show", choices=CLASSES, help="print the papers of one failure class")
     args = ap.parse_args()
     paths = args.paths or [p for p in DEFAULTS if p.exists()]
     if not paths:
         sys.exit("no corpus: pass a JSONL file with title and abstract per line")
     print("| corpus · titles | recog@1 | duplicates | field acronym as own | ending in … | longest | name | word F1 |")
     print("|---|---|---|---|---|---|---|---|")
+    classes = []
     for path in paths:
         recs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         titles, seconds = derive_all(recs)
+        rates, introducing, cases = class_rates(titles, recs)
+        classes.append(class_row(path.name, rates, introducing))
+        for reason, title, real in cases[args.show] if args.show else ():
+            print(f"{args.show.upper()} [{reason}] {title!r}\n     real: {real!r}")
         print(row(f"{path.name} ({len(recs):,}) · derived", measures(titles, recs)))
         first = [" ".join(r["abstract"].split()[:12]) for r in recs]
         print(row(f"{path.name} · first 12 words", measures(first, recs)))
@@ -181,6 +217,9 @@ def main() -> None:
                     break
                 shown += 1
                 print(f"MISS {titles[i]!r}\n     real: {recs[i]['title']!r}")
+    print()
+    print(CLASS_HEADER)
+    print("\n".join(classes))
 
 
 if __name__ == "__main__":

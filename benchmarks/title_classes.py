@@ -1,0 +1,216 @@
+"""Hand-written detectors of the ways a derived title fails a reader, one function a class.
+
+Each reads the abstract and the derived title only (never the real title, never the rules in
+store.ingest), so a rule change cannot make its own detector agree with it:
+
+- **introduced name missed**: the abstract claims a name ("we introduce OpenVLA", "we present
+  Foo, a ...", "a method called Foo", "Foo, a ..., is proposed", "we call it Foo") and the title
+  does not give it. A share of the papers that introduce one.
+- **background opener**: the title is drawn from the abstract's first sentence, that sentence says
+  nothing of the paper's own (no we / our / this paper), and a later sentence says "we propose /
+  introduce / present ...".
+- **glued**: "NAME — the start of a sentence of the abstract".
+- **cut**: the title ends on an article, a preposition, a conjunction, or an article and a lone
+  adjective ("EquiBot: a robust").
+- **unbalanced**: brackets or quotes that do not pair up, TeX quotes left in, or a title that opens
+  on "(" or a quote.
+- **damaged name**: a name written with math in the abstract (``SE(3)``, ``T$^2$SQNet``) appears in
+  the title without its math ("SE-equivariant", "SQNet").
+
+Each returns a short reason (for ``--show``) or "" when the title is fine.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# --- names the abstract claims ------------------------------------------------------------------
+
+# A name: a token with an inner capital or a digit (OpenVLA, GPT-4V, T$^2$SQNet, π0.5) or 2+
+# capitals; math inside it may be written $^2$ or $\pi_{0.5}$.
+_TOKEN = r"(?:\$?\\?[A-Za-z][\w.+-]*(?:\$[\^_]\{?[\w.]+\}?\$[\w+-]*)*|\$\\[a-z]+_\{?[\w.]+\}?\$[\w+-]*)"
+_NAMEY = re.compile(r".[A-Z0-9]|^[A-Z]{2}|^\$")
+_OWN_VERB = r"(?:introduce|present|propose|release|develop|design|build|construct|curate|create|offer|contribute)s?"
+_WE = r"(?:[Ww]e|[Tt]his (?:paper|work|study)|[Hh]ere,? we|[Ii]n this (?:paper|work),? we|[Oo]ur (?:work|paper))"
+_MARK = r"[\s*\"“`']*(?:\\textbf\{|\\textsc\{|\\emph\{|\\texttt\{|\{\\bf\s|\{\\sc\s)?"
+_CLAIMS = [
+    # we introduce OpenVLA, ... / we present **Foo**: ... / we propose Foo (Long Form)
+    re.compile(_WE + r"\s+(?:\w+ly\s+)?" + _OWN_VERB + _MARK + r"\s*(?P<name>" + _TOKEN + r")(?=[\s*}\"”'`]*(?:[,:(—–]|\s(?:as|to|for|which|that|,)\b))"),
+    # we propose a new framework, Foo, ... / we introduce a benchmark called Foo / ..., dubbed Foo
+    re.compile(_WE + r"\s+(?:\w+ly\s+)?" + _OWN_VERB + r"\s+(?:a|an|the)\s[^.;:]{0,80}?(?:,|\bcalled|\bnamed|\bdubbed|\btermed|"
+               r"\bcoined)\s*(?:as\s+)?" + _MARK + r"\s*(?P<name>" + _TOKEN + r")(?=[\s*}\"”'`]*[,.;:(—–)]|\s)"),
+    # Foo, a ..., is proposed / introduced / presented
+    re.compile(r"(?:^|[.;]\s+)" + _MARK + r"(?P<name>" + _TOKEN + r")[\s*}\"”']*,\s+(?:a|an|the)\s[^.;]{3,120}?,\s+is\s+"
+               r"(?:proposed|introduced|presented|developed)\b"),
+    # we call it Foo / which we call Foo / we term this Foo
+    re.compile(r"\b(?:we|We)\s+(?:call|term|dub|name|coin)\s+(?:it|this|them|our\s[\w\s-]{1,30}?|the\s[\w\s-]{1,30}?)?\s*(?:as\s+)?"
+               + _MARK + r"\s*(?P<name>" + _TOKEN + r")"),
+]
+_NOT_NAMES = {"LLM", "LLMs", "AI", "RL", "ML", "NLP", "GNN", "GNNs", "CNN", "CNNs", "DNN", "DNNs", "VLM", "VLMs",
+              "MLLM", "MLLMs", "PDE", "PDEs", "SGD", "GPU", "GPUs", "API", "ODE", "ODEs", "MDP", "MDPs", "IID",
+              "OOD", "KL", "QA", "US", "CoT", "RLHF", "LoRA", "ViT", "ViTs", "GAN", "GANs", "VAE", "VAEs", "SOTA",
+              "MLP", "MLPs", "SDE", "SDEs", "LM", "LMs", "NeRF", "NeRFs", "3D", "2D", "4D", "1D"}
+
+
+def normal(text: str) -> str:
+    """Letters and digits of ``text`` as a reader compares them: TeX math and markup dropped,
+    super- and subscripts as plain digits (T$^2$SQNet = T²SQNet = T2SQNet), Greek by name."""
+    text = text.replace("\\pi", "π").replace("\\alpha", "α").replace("\\beta", "β").replace("\\mu", "μ")
+    text = re.sub(r"\\[A-Za-z]+", "", text)
+    return re.sub(r"[^\w.]|_", "", unicodedata.normalize("NFKC", text)).strip(".").lower()
+
+
+def claimed_name(abstract: str) -> str:
+    """The name the abstract claims as its own, as written, or ""."""
+    for pattern in _CLAIMS:
+        for m in pattern.finditer(abstract[:3000]):
+            name = m.group("name").rstrip(".,-")
+            if name in _NOT_NAMES or not _NAMEY.search(name) or len(normal(name)) < 2:
+                continue
+            if pattern is _CLAIMS[0] and m.group().split()[-1].islower():
+                continue
+            return name
+    return ""
+
+
+def name_missed(abstract: str, title: str) -> str | None:
+    """None when the abstract claims no name; else "" if the title gives it, the name if not."""
+    name = claimed_name(abstract)
+    if not name:
+        return None
+    return "" if normal(name) in normal(title) else name
+
+
+# --- background openers ---------------------------------------------------------------------------
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z$\\*(\"])")
+_OURS = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article)|here)\b", re.I)
+_CONTRIBUTES = re.compile(r"\b(?:we|this (?:paper|work|study))\s+(?:\w+ly\s+)?(?:propose|introduce|present|develop|design|"
+                          r"devise)s?\b", re.I)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(normal_spaced(text))
+
+
+def normal_spaced(text: str) -> str:
+    return unicodedata.normalize("NFKC", re.sub(r"\\[A-Za-z]+|[$*{}]", " ", text)).lower()
+
+
+def background_opener(abstract: str, title: str) -> str:
+    """The first sentence's words when the title is drawn from it while it is background and a
+    later sentence says what the paper contributes; else ""."""
+    sentences = _SENTENCE.split(abstract.strip())
+    if len(sentences) < 2 or _OURS.search(sentences[0]):
+        return ""
+    if not any(_CONTRIBUTES.search(s) for s in sentences[1:]):
+        return ""
+    head = _words(title.split(" — ")[-1] if " — " in title and len(title.split(" — ")[0].split()) == 1 else title)[:5]
+    first = _words(sentences[0])
+    if len(head) < 3:
+        return ""
+    joined = " ".join(first)
+    return sentences[0][:70] if f" {' '.join(head)} " in f" {joined} " else ""
+
+
+# --- one phrase -------------------------------------------------------------------------------------
+
+def glued(abstract: str, title: str) -> str:
+    """ "NAME — <the start of one of the abstract's sentences>": a name and a sentence, not a title."""
+    m = re.match(r"^(\S+) — (.+)$", title)
+    if not m:
+        return ""
+    tail = _words(m.group(2))[:4]
+    if len(tail) < 3:
+        return ""
+    for sentence in _SENTENCE.split(abstract.strip())[:12]:
+        if _words(sentence)[:len(tail)] == tail:
+            return title
+    return ""
+
+
+_FUNCTION = frozenset("a an the of in on at to for with by from as and or but nor that which whose where when "
+                      "than into onto via per its their our this these those such is are".split())
+_ARTICLE = frozenset("a an the".split())
+_ADJECTIVES = frozenset("robust simple novel new general generic efficient effective scalable unified flexible "
+                        "practical principled lightweight universal powerful fast accurate modular versatile "
+                        "low-cost open-source large small deep single multi first versatile hierarchical".split())
+_ADJ_SUFFIX = re.compile(r"(?:ive|ous|able|ible|ful|less|ic|al)$|-(?:\w+ed|based|free|aware|cost|level|scale|specific|"
+                         r"agnostic|efficient|driven|guided|conditioned|informed|friendly|oriented)$")
+_NOUNS = frozenset("objective alternative representative incentive derivative initiative variable table signal "
+                   "interval retrieval proposal potential manual trial metric logic topic music critic tactic "
+                   "arithmetic heuristic mechanic".split())
+
+
+def cut(title: str) -> str:
+    """The word a title ends on when it leads into a phrase that was cut away."""
+    words = title.rstrip("… ").replace("—", " ").split()
+    if len(words) < 2:
+        return ""
+    last = words[-1].strip(",;:.\"'”)").lower()
+    if last in _FUNCTION:
+        return last
+    before = words[-2].strip(",;:").lower()
+    if before in _ARTICLE and last not in _NOUNS and (last in _ADJECTIVES or _ADJ_SUFFIX.search(last)):
+        return f"{before} {last}"
+    return ""
+
+
+_APOSTROPHE = re.compile(r"(?<=\w)’(?=\w)|(?<=s)’(?=\s|$)")  # Parkinson’s, models’: not a closing quote
+_PAIRS = (("(", ")"), ("[", "]"), ("{", "}"), ("“", "”"), ("‘", "’"))
+
+
+def unbalanced(title: str) -> str:
+    """What does not pair up in ``title`` (or a title that opens on a bracket or quote)."""
+    if "``" in title or "''" in title:
+        return "TeX quotes"
+    if title[:1] in "([{\"“'‘`":
+        return f"opens on {title[0]}"
+    for left, right in _PAIRS:
+        depth = 0
+        text = _APOSTROPHE.sub("", title) if right == "’" else title
+        for ch in text:
+            depth += (ch == left) - (ch == right)
+            if depth < 0:
+                return f"{right} before {left}"
+        if depth:
+            return f"unclosed {left}"
+    if title.count('"') % 2:
+        return 'odd "'
+    return ""
+
+
+# --- names damaged on the way -------------------------------------------------------------------------
+
+_GROUP_NAME = re.compile(r"(?<![\w$])([A-Z][A-Za-z]{0,3})\((\d|n)\)")  # SE(3), SO(3), E(n)
+_MATH_NAME = re.compile(r"(?<![\w$])([A-Za-z]*)\$\^\{?([\w]{1,3})\}?\$([A-Za-z][\w-]*)")  # T$^2$SQNet, D$^3$Fields
+
+
+def damaged_name(abstract: str, title: str) -> str:
+    """A name with math that the title gives without it: SE(3) as "SE-…", T$^2$SQNet as "SQNet"."""
+    flat = unicodedata.normalize("NFKC", title)
+    for m in _GROUP_NAME.finditer(abstract):
+        whole = f"{m.group(1)}({m.group(2)})"
+        if whole not in flat and re.search(rf"(?<![\w(]){re.escape(m.group(1))}(?![\w(])", flat):
+            return whole
+    for m in _MATH_NAME.finditer(abstract):
+        whole = normal(m.group())
+        if whole in normal(title):
+            continue
+        rest = m.group(3)
+        if _NAMEY.search(rest) and re.search(rf"(?<![\w²³⁴]){re.escape(rest)}\b", title):
+            return m.group()
+    return ""
+
+
+CLASSES = ("missed", "background", "glued", "cut", "unbalanced", "damaged")
+
+
+def classify(abstract: str, title: str) -> dict[str, str | None]:
+    """Each class's reason for this title ("" when the title is fine; "missed" is None when the
+    abstract claims no name)."""
+    return {"missed": name_missed(abstract, title), "background": background_opener(abstract, title),
+            "glued": glued(abstract, title), "cut": cut(title), "unbalanced": unbalanced(title),
+            "damaged": damaged_name(abstract, title)}
