@@ -21,7 +21,7 @@ MAX_QUESTION_WORDS = 14  # a longer question reads as a sentence, not a title
 _APPOSITION = re.compile(r"[*}$]*\s*\)?\s*[,:(—–-]?\s*(?:which is\s+)?((?:an?|the)\s+(?:[^.;:()]|\([\w-]{1,12}\)){3,160})")
 
 
-_ACRONYM_GROUP = re.compile(r"\s*\([\w-]{1,12}\)")  # "Federated Learning (FL) platform" -> "Federated Learning platform"
+_ACRONYM_GROUP = re.compile(r"\s+\((?=[\w-]*[A-Za-z])[\w-]{1,12}\)")  # "Federated Learning (FL) platform" -> "Federated Learning platform", not SE(3) -> SE
 
 
 _APPOSITION_END = re.compile(r",\s*(?:which|that|where|whose|and|consisting|built|designed|to|using|by)\b|;|, ")
@@ -297,16 +297,22 @@ def phrase_before(abstract: str, name: str, end: int) -> str:
 
 def what_it_does(abstract: str, name: str, end: int) -> str:
     """ "DistillSpec: using knowledge distillation to better align …" from "we propose {\\em DistillSpec}
-    that uses knowledge distillation to better align …"; "" if no "which/that <verb>" follows the name."""
-    m = _DOES.match(abstract, end)
+    that uses knowledge distillation to better align …" (also "that, for the first time, extends X",
+    "that adaptively *prunes* X"); "" if no "which/that <verb>" follows the name."""
+    m = _DOES.match(clean_phrase(abstract[end:end + 400]))
     if not m:
         return ""
-    said = clean_phrase(m.group(1))
+    said = m.group(2)
     phrase = verb_as_gerund(said)
-    return f"{name}: {trim_words(phrase, WHOLE_TITLE_WORDS - 1)}" if phrase != said and informative(phrase) else ""
+    if phrase == said or not informative(phrase):
+        return ""
+    if m.group(1):
+        phrase = f"{m.group(1).lower()} {phrase}"
+    return f"{name}: {trim_words(phrase, WHOLE_TITLE_WORDS - 1)}"
 
 
-_DOES = re.compile(r"[*}$\s]*,?\s*(?:which|that)\s+([a-z]+s\s+[^,.;]+)")
+# After the name, cleaned: "which uses X", "that, for the first time, extends X", "that adaptively prunes X".
+_DOES = re.compile(r"(?:which|that)\s*(?:,[^,.;]{1,40},\s*)?(?:([a-z]+ly)\s+)?([a-z]+s\s+[^,.;]+)")
 
 
 _NOT_ACTIONS = frozenset("is has was does gives lies".split())
@@ -314,8 +320,14 @@ _NOT_ACTIONS = frozenset("is has was does gives lies".split())
 
 def verb_as_gerund(phrase: str) -> str:
     """ "uses X to Y" -> "using X to Y" (what follows "which"/"that" reads as a title in the gerund, as
-    real titles write it: "ReDiffuser: utilizing confidence estimation …"); other phrases as they are."""
+    real titles write it: "ReDiffuser: utilizing confidence estimation …"; "prunes and tunes X" ->
+    "pruning and tuning X"); other phrases as they are."""
     verb, _, rest = phrase.partition(" ")
+    if rest.startswith("and "):
+        second = verb_as_gerund(rest[4:])
+        if second != rest[4:]:
+            first = verb_as_gerund(f"{verb} X")
+            return f"{first[:-2]} and {second}" if first != f"{verb} X" else phrase
     if not (verb.isalpha() and verb.islower() and verb.endswith("s")) or verb in _NOT_ACTIONS or verb.endswith("ss"):
         return phrase
     if verb.endswith("ies"):
@@ -337,6 +349,27 @@ def purpose_after(abstract: str, name: str, end: int) -> str:
         return ""
     purpose = clean_phrase(m.group(1))
     return f"{name} {trim_words(purpose, WHOLE_TITLE_WORDS - 1)}" if len(purpose.split()) >= 3 and informative(purpose[4:]) else ""
+
+
+_POINTS_AT = re.compile(r"To\s+(?:\w+ly\s+)?\w+\s+(?:this|these|those|such|that|it|them|the (?:above|aforementioned|"
+                        r"issues?|problems?|challenges?|gaps?|limitations?))\b")
+_PURPOSE_FIRST = re.compile(r"To\s+(?:[a-z]+ly\s+)?[a-z]+\s[^,;.]{8,160}(?=,\s*(?:we|this (?:paper|work))\b)")
+
+
+def purpose_before(abstract: str, name: str, end: int) -> str:
+    """ "APT: improving both training and inference efficiency" from "To improve both training and
+    inference efficiency, we introduce APT"; "" if the name's sentence opens on no such purpose
+    (or on one that points back: "To address this issue, we ...")."""
+    start = abstract.rfind(name, 0, end)
+    sentence = max(abstract.rfind(". ", 0, start), -2) + 2
+    m = _PURPOSE_FIRST.match(abstract, sentence, start)
+    if not m:
+        return ""
+    purpose = clean_phrase(m.group())
+    if _BAD_START.match(purpose) or _POINTS_AT.match(purpose) or not informative(purpose[3:]):
+        return ""
+    done = gerund(purpose)
+    return f"{name}: {trim_words(done[0].lower() + done[1:], WHOLE_TITLE_WORDS - 1)}" if done != purpose else ""
 
 
 # "To reduce the balancing error ..." (a purpose clause taken as the contribution) reads as a

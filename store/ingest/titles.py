@@ -28,7 +28,7 @@ import re
 from store.escapes import repair_escapes
 from store.ingest.title_phrases import (WHOLE_TITLE_WORDS, capitalized, contribution, first_clause, focus_of, gerund,
                                         informative, intro_phrase, phrase_after, phrase_before, purpose_after,
-                                        question_of, what_it_does)
+                                        purpose_before, question_of, what_it_does)
 from store.ingest.title_names import (INTRO, clean_phrase, expansion, find_name, own_name,
                                       trim_words)
 
@@ -36,17 +36,100 @@ MAX_TITLE_CHARS = 90  # a list row's title: the longest complete phrase that fit
 WHOLE_SLACK = 6  # a whole phrase a few characters longer is kept whole rather than cut
 
 
-_DANGLING = frozenset("a an the of in on at to for with by from as and or but that which whose where when "
+_SPACES = re.compile(r"\s+")
+_DANGLING = frozenset("called named termed dubbed coined "
+                      "a an the of in on at to for with by from as and or but that which whose where when "
                       "such than into onto via".split())
 
 
+# An article and an adjective with no noun after them ("EquiBot: a robust"): the head noun was cut away.
+_LONE_ADJECTIVE = re.compile(r"(?:novel|new|simple|general|first|robust|unified|large|small|deep|neural|low-cost|"
+                             r"[\w-]+(?:ive|ous|able|ible|ful|al|ic)|[\w-]+-(?:free|based|scale|aware|cost|level|[a-z]+ed))$")
+_NOT_ADJECTIVES = frozenset("objective alternative representative incentive derivative initiative variable table "
+                            "signal interval retrieval proposal potential manual trial metric logic topic critic "
+                            "heuristic arithmetic".split())
+_ARTICLES = frozenset(("a", "an", "the"))
+
+
+def _lone_adjective(words: list[str], kept: int) -> bool:
+    last = words[kept - 1].lower()
+    return (kept > 2 and words[kept - 2].lower() in _ARTICLES and last not in _NOT_ADJECTIVES
+            and _LONE_ADJECTIVE.match(last) is not None)
+
+
 def _without_dangling(text: str) -> str:
-    """``text`` without the words at its end that lead into something ("a method for", "X of the")."""
+    """``text`` without the words at its end that lead into something ("a method for", "X of the",
+    "NAME: a robust")."""
     words = text.split()
     kept = len(words)
-    while kept > 1 and words[kept - 1].lower() in _DANGLING and not words[kept - 2].endswith(":"):
-        kept -= 1
+    while kept > 1 and not words[kept - 2].endswith(":"):
+        if words[kept - 1].lower() in _DANGLING:
+            kept -= 1
+        elif _lone_adjective(words, kept):
+            kept -= 2
+        else:
+            break
     return " ".join(words[:kept]).rstrip(" ,;:–—-")
+
+
+# Adjectives in a row, set off by commas, up to the noun and its phrase: ", high-quality, and
+# diversified AI feedback dataset" after "a large-scale".
+_MORE_ADJECTIVES = re.compile(r"(?:,\s+(?:(?:and|or|yet|but)\s+)?(?:(?:still|yet|also|[a-z]+ly)\s+)?[\w-]+)+[^,.;:()]*")
+
+
+def _through_adjectives(abstract: str, phrase: str) -> str:
+    """``phrase`` carried on to its head noun when a comma between adjectives cut it ("a novel,
+    brain-inspired architecture for X" had become "a novel"); as it is otherwise."""
+    words = phrase.rstrip("…").split()
+    if len(words) < 2 or not _lone_adjective(words, len(words)):
+        return phrase
+    tail = " ".join(words[-2:])
+    at = abstract.find(tail)
+    more = _MORE_ADJECTIVES.match(abstract, at + len(tail)) if at >= 0 else None
+    if not more or len(more.group().split()) < 2:
+        return phrase
+    return trim_words(clean_phrase(" ".join(words) + more.group()), WHOLE_TITLE_WORDS)
+
+
+_ENUMERATOR = re.compile(r"(?:^|(?<=\s))\(?(?:[1-9]|[a-h]|i{1,3}|iv)\)\s+")  # "(1) X", "of 1) X and 2) Y"
+_APOSTROPHE = re.compile(r"(?<=\w)’(?=\w)|(?<=s)’(?=\s|$)")  # Parkinson’s, models’
+_PAIRS = (("(", ")"), ("[", "]"), ("“", "”"), ("‘", "’"))
+
+
+def balanced(title: str) -> str:
+    """``title`` with its brackets and quotes paired: TeX quotes (``x'' and ''x'') as “x”, list
+    numbers ("(1)", "2)") dropped, a quote or bracket left without its partner dropped (an
+    unclosed "(" with what follows it, when enough is left before it), and no title opening on a
+    bracket or quote: "“Forward-only” algorithms" reads "Forward-only algorithms"."""
+    if "`" in title or "''" in title:
+        title = re.sub(r"(?:``|'')(.+?)(?:''|”|\")", r"“\1”", title).replace("``", "").replace("''", "")
+    title = _ENUMERATOR.sub("", title)
+    for left, right in _PAIRS:
+        if left not in title and right not in title:
+            continue
+        text = _APOSTROPHE.sub("\0", title) if right == "’" else title  # apostrophes kept aside
+        keep, opened = [], []
+        for i, ch in enumerate(text):
+            if ch == left:
+                opened.append(i)
+            elif ch == right:
+                if not opened:
+                    keep.append(i)  # a closer without its opener: dropped
+                    continue
+                opened.pop()
+        if opened and len(title[:opened[0]].split()) >= 3 and left == "(":
+            title = title[:opened[0]].rstrip(" ,;:–—-")
+            continue
+        drop = set(keep) | set(opened)
+        title = "".join(ch for i, ch in enumerate(title) if i not in drop)
+    if title.count('"') % 2:
+        at = title.rfind('"')
+        title = title[:at] + title[at + 1:]
+    opener = re.match(r'^(["“‘(\[])([^"”’)\]]{1,60})(["”’)\]])', title)
+    if opener:
+        title = opener.group(2) + title[opener.end():]
+    title = title.lstrip("\"“‘([)]”’ ")
+    return _SPACES.sub(" ", title).strip()
 
 
 def _tidy_end(title: str) -> str:
@@ -60,7 +143,7 @@ def _tidy_end(title: str) -> str:
 def whole_title(abstract: str) -> str:
     """:func:`derive_title` before it is fitted to a list row: the whole phrase (up to
     WHOLE_TITLE_WORDS words), for a bibliography."""
-    return _tidy_end(gerund(_derive(repair_escapes(abstract)))).rstrip("…").rstrip(" ,;:–—-")
+    return _tidy_end(balanced(gerund(_derive(repair_escapes(abstract))))).rstrip("…").rstrip(" ,;:–—-")
 
 
 def derive_title(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
@@ -79,7 +162,7 @@ def derive_title(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
         the first clause. The longest complete phrase of it within MAX_TITLE_CHARS
         characters (see :func:`fit_title`). Never empty.
     """
-    return fit_title(_tidy_end(gerund(_derive(repair_escapes(abstract), not_names))))
+    return _fitted(_derive(repair_escapes(abstract), not_names))
 
 
 def derive_titles(abstract: str) -> tuple[str, str | None]:
@@ -87,8 +170,15 @@ def derive_titles(abstract: str) -> tuple[str, str | None]:
     (None when no name leads): what a library falls back on when the name turns out to be the
     field's (store.ingest.title_library). One pass: the second costs a few clauses, not a derivation."""
     named, nameless = _derive_both(repair_escapes(abstract))
-    title = fit_title(_tidy_end(gerund(named)))
-    return title, fit_title(_tidy_end(gerund(nameless))) if nameless is not None else None
+    return _fitted(named), _fitted(nameless) if nameless is not None else None
+
+
+def _fitted(choice: str) -> str:
+    """The chosen phrase as a list row: in the gerund, paired, whole, fitted (and paired again, as a
+    cut may fall between two quotes)."""
+    fitted = fit_title(_tidy_end(balanced(gerund(choice))))
+    again = balanced(fitted)
+    return fitted if again == fitted else _tidy_end(again)
 
 
 # Where a phrase may end: before a clause ("that", "which", a comma) or a phrase that qualifies what
@@ -135,10 +225,11 @@ def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tupl
     nameless = capitalized(focus) if focus else (
         contribution(abstract, intros) or question_of(abstract) or first_clause(abstract)
         or trim_words(clean_phrase(abstract), WHOLE_TITLE_WORDS) or "(empty abstract)")
+    nameless = _through_adjectives(abstract, nameless)
     if not found:
         return nameless, None
     name, end = found
-    return _named(abstract, name, end, long, focus, intros), nameless
+    return _through_adjectives(abstract, _named(abstract, name, end, long, focus, intros)), nameless
 
 
 def _named(abstract: str, name: str, end: int, long: str, focus: str, intros: list[re.Match[str]]) -> str:
@@ -152,12 +243,6 @@ def _named(abstract: str, name: str, end: int, long: str, focus: str, intros: li
         if informative(phrase):
             return f"{name}: {trim_words(phrase, WHOLE_TITLE_WORDS - 1)}"
     phrase = (phrase_before(abstract, name, end) or purpose_after(abstract, name, end)
-              or what_it_does(abstract, name, end))
-    if phrase:
-        return phrase
-    clause = first_clause(abstract)
-    if len(clause.replace(name, "").split()) < 4:  # not "SparseTSF — This paper introduces SparseTSF"
-        return name
-    return f"{name} — {trim_words(clause, WHOLE_TITLE_WORDS - 1)}"
-
-
+              or what_it_does(abstract, name, end) or purpose_before(abstract, name, end))
+    # A name with no gloss stands alone: "NAME — <the first sentence>" reads as two things glued.
+    return phrase or name
