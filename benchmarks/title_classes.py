@@ -15,7 +15,8 @@ store.ingest), so a rule change cannot make its own detector agree with it:
 - **unbalanced**: brackets or quotes that do not pair up, TeX quotes left in, or a title that opens
   on "(" or a quote.
 - **damaged name**: a name written with math in the abstract (``SE(3)``, ``T$^2$SQNet``) appears in
-  the title without its math ("SE-equivariant", "SQNet").
+  the title without its math ("SE-equivariant", "SQNet"). A name keeps its TeX as real titles
+  write it ("EMC$^2$"), which the list shows as "EMC²".
 
 Each returns a short reason (for ``--show``) or "" when the title is fine.
 """
@@ -36,7 +37,7 @@ _WE = r"(?:[Ww]e|[Tt]his (?:paper|work|study)|[Hh]ere,? we|[Ii]n this (?:paper|w
 _MARK = r"[\s*\"“`']*(?:\\textbf\{|\\textsc\{|\\emph\{|\\texttt\{|\{\\bf\s|\{\\sc\s)?"
 _CLAIMS = [
     # we introduce OpenVLA, ... / we present **Foo**: ... / we propose Foo (Long Form)
-    re.compile(_WE + r"\s+(?:\w+ly\s+)?" + _OWN_VERB + _MARK + r"\s*(?P<name>" + _TOKEN + r")(?=[\s*}\"”'`]*(?:[,:(—–]|\s(?:as|to|for|which|that|,)\b))"),
+    re.compile(_WE + r"\s+(?:\w+ly\s+)?" + _OWN_VERB + _MARK + r"\s*(?P<name>" + _TOKEN + r")(?=[\s*}\"”'`]*(?:[,:(—–]|\.(?:\s|$)|\s(?:as|to|for|which|that|,)\b))"),
     # we propose a new framework, Foo, ... / we introduce a benchmark called Foo / ..., dubbed Foo
     re.compile(_WE + r"\s+(?:\w+ly\s+)?" + _OWN_VERB + r"\s+(?:a|an|the)\s[^.;:]{0,80}?(?:,|\bcalled|\bnamed|\bdubbed|\btermed|"
                r"\bcoined)\s*(?:as\s+)?" + _MARK + r"\s*(?P<name>" + _TOKEN + r")(?=[\s*}\"”'`]*[,.;:(—–)]|\s)"),
@@ -61,8 +62,10 @@ def normal(text: str) -> str:
     return re.sub(r"[^\w.]|_", "", unicodedata.normalize("NFKC", text)).strip(".").lower()
 
 
-def claimed_name(abstract: str) -> str:
-    """The name the abstract claims as its own, as written, or ""."""
+def claimed_names(abstract: str) -> list[str]:
+    """The names the abstract claims as its own, as written (a paper may introduce two: a
+    benchmark and a method)."""
+    names = []
     for pattern in _CLAIMS:
         for m in pattern.finditer(abstract[:3000]):
             name = m.group("name").rstrip(".,-")
@@ -70,16 +73,17 @@ def claimed_name(abstract: str) -> str:
                 continue
             if pattern is _CLAIMS[0] and m.group().split()[-1].islower():
                 continue
-            return name
-    return ""
+            names.append(name)
+    return names
 
 
 def name_missed(abstract: str, title: str) -> str | None:
-    """None when the abstract claims no name; else "" if the title gives it, the name if not."""
-    name = claimed_name(abstract)
-    if not name:
+    """None when the abstract claims no name; else "" if the title gives one of its names, the
+    first name if not."""
+    names = claimed_names(abstract)
+    if not names:
         return None
-    return "" if normal(name) in normal(title) else name
+    return "" if any(normal(name) in normal(title) for name in names) else names[0]
 
 
 # --- background openers ---------------------------------------------------------------------------
@@ -200,7 +204,10 @@ def damaged_name(abstract: str, title: str) -> str:
         if whole in normal(title):
             continue
         rest = m.group(3)
-        if _NAMEY.search(rest) and re.search(rf"(?<![\w²³⁴]){re.escape(rest)}\b", title):
+        bare = rf"(?<![\w²³⁴$]){re.escape(rest)}\b"
+        if re.search(bare, abstract.replace(m.group(), " ")):
+            continue  # the abstract uses the part alone too ("E$^2$LSH ... LSH-based")
+        if _NAMEY.search(rest) and re.search(bare, title):
             return m.group()
     return ""
 
@@ -214,3 +221,17 @@ def classify(abstract: str, title: str) -> dict[str, str | None]:
     return {"missed": name_missed(abstract, title), "background": background_opener(abstract, title),
             "glued": glued(abstract, title), "cut": cut(title), "unbalanced": unbalanced(title),
             "damaged": damaged_name(abstract, title)}
+
+
+def main() -> None:
+    import argparse
+    ap = argparse.ArgumentParser(description="Say which failure classes one derived title falls in.")
+    ap.add_argument("abstract", help="the abstract, as imported")
+    ap.add_argument("title", help="the title derived from it")
+    args = ap.parse_args()
+    for name, reason in classify(args.abstract, args.title).items():
+        print(f"{name}: {'(no claimed name)' if reason is None else reason or 'ok'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -5,7 +5,9 @@ shows:
 
 - **A field's acronym.** A name that three or more abstracts of the library use (SAM,
   MCMC, OPE) belongs to the field, not to one paper, even where an abstract's wording
-  makes it look introduced. Such a paper is titled again without it.
+  makes it look introduced. Such a paper is titled again without it, unless it claims the
+  name in so many words ("we introduce OpenVLA, a ...": :mod:`store.ingest.title_claims`):
+  the paper that introduces a method is the one the others cite.
 - **Duplicates.** Two papers with the same title cannot be told apart in the list.
   A later paper keeps the title's start and adds the phrase of its own abstract that
   tells it apart ("… — with adaptive step sizes"); the first keeps its title.
@@ -21,6 +23,7 @@ from collections import Counter
 from typing import Iterable
 
 from store.escapes import repair_escapes
+from store.ingest.title_claims import claimed_names
 from store.ingest.title_names import clean_phrase
 from store.ingest.title_phrases import SENTENCE_END, verb_as_gerund
 from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title
@@ -75,12 +78,12 @@ def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], take
             (:func:`store.ingest.titles.derive_titles`); else derived again where needed.
 
     Returns:
-        New titles: none leads with a field's name, none repeats a taken title or another.
+        New titles: none leads with a field's name its abstract does not claim, none repeats a taken title or another.
     """
     out = list(titles)
     for i, title in enumerate(out):
         name = leading_name(title)
-        if name and name in fields:
+        if name and name in fields and not any(name == c[0] for c in claimed_names(repair_escapes(abstracts[i]))):
             alternative = nameless[i] if nameless is not None else None
             out[i] = alternative if alternative is not None else derive_title(abstracts[i], not_names=fields)
     seen = {t.casefold() for t in taken}

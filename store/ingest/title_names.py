@@ -8,13 +8,15 @@ cleaned into title text (math as Unicode, markup dropped).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 from store.latex import plain_text
 
 # A name: a token with an inner capital or digit (VIPBench, UniCon3R, HuPER,
-# GPT-4V, EverAnimate) or all-caps of 3+ letters; optional hyphenated parts.
-_NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]+)*\+?(?:\$\^\{?[0-9A-Za-z]\}?\$)?(?:[-][A-Za-z0-9]+)*"
+# GPT-4V, EverAnimate) or all-caps of 3+ letters; optional hyphenated parts; a power inside
+# (T$^2$SQNet, EMC$^2$).
+_NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]+)*\+?(?:\$\^\{?[0-9A-Za-z]\}?\$[A-Za-z0-9]*)?(?:[-][A-Za-z0-9]+)*"
 _NAME_RE = re.compile(_NAME)
 # Each form starts with "*", "$" or a backslash; the lookahead lets the scan skip other
 # characters without trying the four forms at each (3x faster on abstracts, same matches).
@@ -41,18 +43,25 @@ _COMMON = {
     "ImageNet", "CIFAR", "MNIST", "RLHF", "LoRA", "PAC", "NP", "TD", "EEG", "CFL", "IL", "BC", "CUAs", "CUA",
     "RTL", "ReLU", "FL", "DP", "QA", "VQA", "CoT", "ICL", "SFT", "DPO", "PPO", "MoE", "GP", "GPs", "HMM", "PCA",
     "SVD", "LSTM", "UAV", "3D", "2D", "1D", "4D", "US", "UK", "EU", "IoT", "LiDAR", "RGB", "MRI", "CT", "TPU",
-    # Field terms that abstracts define in passing ("maximum likelihood estimation (MLE)"), not names
-    # of a contribution: the acronyms found as names in 2+ ICML 2024 abstracts, never in their titles.
+}
+
+
+# Field terms that abstracts define in passing ("maximum likelihood estimation (MLE)"), not names
+# of a contribution: the acronyms found as names in 2+ ICML 2024 abstracts, never in their titles.
+# An abstract that claims one in so many words ("we propose a framework, SGDM, ...") still names
+# itself by it (store.ingest.title_claims).
+FIELD_TERMS = frozenset({
     "ATE", "CATE", "CCA", "CCE", "CD", "CDF", "CMDP", "CP", "DM", "EBM", "ERM", "FLOP", "GCN", "INR", "KG", "LP",
     "MBRL", "MLE", "MOO", "MPC", "MSE", "MTL", "NAS", "NN", "OT", "PEFT", "PTQ", "RAG", "SBM", "SCO", "SDE", "SGDM",
     "SNN", "SSL", "SSM", "T2I", "ToM",
-}
+})
+_COMMON |= FIELD_TERMS
 
 
 _QUANTITY = re.compile(r"\d+(?:\.\d+)?[KMBkmbx]")
 
 
-def _is_name(token: str) -> bool:
+def is_name(token: str) -> bool:
     """A method-like name, not an everyday word or a common acronym."""
     if not token or token in _COMMON or token.rstrip("s") in _COMMON or len(token) < 2:
         return False
@@ -69,6 +78,7 @@ def _is_name(token: str) -> bool:
 # Patterns are compiled once here: re's own cache lookups cost more than the matching on short texts.
 _TEXT_CMD = re.compile(r"\\text\w*\{([^{}]*)\}|\\emph\{([^{}]*)\}")
 _MARKUP = re.compile(r"[*$_`{}]|\\[a-zA-Z]+")  # braces too: "{E}fficient {M}arkov" -> "Efficient Markov"
+_TEX_QUOTES = re.compile(r"(?:``|'')([^`'\n]{1,80}?)''")
 _EMPTY_PARENS = re.compile(r"\(\s*\)")  # a parenthesis emptied by taking the name out of it
 _SPACES = re.compile(r"\s+")
 _MATH_TAIL = re.compile(r"\$.*")
@@ -95,6 +105,8 @@ def _span_text(span: str) -> str:
 
 def clean_phrase(text: str) -> str:
     """A phrase of an abstract as title text: math as Unicode, markup and emphasis dropped, spaces folded."""
+    if "`" in text or "''" in text:
+        text = _TEX_QUOTES.sub(r"“\1”", text)  # ``domains'' -> “domains” (the markup below drops a backtick)
     text = _INLINE_MATH.sub(_math_as_text, text)
     text = _TEXT_CMD.sub(lambda m: m.group(1) or m.group(2) or "", text)
     text = _EMPTY_PARENS.sub("", _MARKUP.sub("", text))
@@ -131,7 +143,8 @@ _CAPS_WORDS = re.compile(r"(?:\s+[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)*)+(?![\w-])")  # m
 _APPOS = re.compile(r"\s*(?:\)|\*\*|\}\$?)?\s*(?:,|:|\(|—|--)\s*(?:which is\s+)?(?:an?|the)\s")
 
 
-def find_name(abstract: str, intros: list[re.Match[str]] | None = None) -> tuple[str, int] | None:  # noqa: C901 (the title rules, in the order they are tried)
+def find_name(abstract: str, intros: list[re.Match[str]] | None = None,  # noqa: C901 (the title rules, in order)
+              claimed: Sequence[tuple[str, int, int]] = ()) -> tuple[str, int] | None:
     """The introduced method/benchmark name and the offset just after it, if any.
 
     Candidates are scored by context: named right after "we propose/introduce",
@@ -139,6 +152,8 @@ def find_name(abstract: str, intros: list[re.Match[str]] | None = None) -> tuple
 
     Args:
         intros: the abstract's ``INTRO`` matches, if the caller has them already.
+        claimed: the names the abstract claims in so many words (store.ingest.title_claims): the
+            first of them outranks every other candidate.
     """
     if intros is None:
         intros = list(INTRO.finditer(abstract))
@@ -146,9 +161,9 @@ def find_name(abstract: str, intros: list[re.Match[str]] | None = None) -> tuple
 
     def add(name: str, start: int, end: int, score: int, plain_ok: bool, follow: bool = True) -> None:
         name = name.strip()
-        if " " in name and not _is_name(name.split()[0]):  # "**Deep Learning**" is emphasis, not a name
+        if " " in name and not is_name(name.split()[0]):  # "**Deep Learning**" is emphasis, not a name
             return
-        if _is_name(_MATH_TAIL.sub("", name) or name):
+        if is_name(_MATH.sub("", name) or name):
             score += 2
         elif not (plain_ok and _plain_name_ok(name) and (not follow or _PLAIN_FOLLOW.match(abstract, end, end + 6))):
             return
@@ -203,6 +218,7 @@ def find_name(abstract: str, intros: list[re.Match[str]] | None = None) -> tuple
         last = _LAST_TOKEN.search(abstract, start, comma.start())
         if last and _LOOKS_NAMEY.search(last.group(1), 1):
             add(last.group(1), last.start(1), last.end(1), 1, False)
+    cands += [(9, -start, name, end) for name, start, end in claimed]
     if not cands:
         return None
     best = max(cands)
@@ -297,7 +313,7 @@ def expansion(abstract: str, name: str) -> str:
         after = _PAREN_AFTER.match(abstract, end, end + 130)
         start = abstract.find(name, end, 3000)
         if after:
-            inner = clean_phrase(after.group(1))
+            inner = clean_phrase(after.group(1)).strip("“”\"")  # SDS (``See it, Do it, Sorted'')
             if inner[:1].lower() == short[0].lower() and len(inner.split()) >= 2 and _long_form(short, inner) == inner:
                 return inner
     return ""

@@ -49,15 +49,27 @@ _SUBORDINATE = re.compile(r"(?:as|despite|while|although|though|since|because|wh
                           r"once|by|for (?:many|decades|years))\b", re.I)
 
 
-_WE_VERB = re.compile(r"(?:(?:in this|this) (?:paper|work),?\s+)?we\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|"
+_WE_VERB = re.compile(r"(?:(?:(?:in this|this) (?:paper|work),?\s+)?we\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|"
                       r"consider|examine|explore|address|revisit|tackle|introduce|propose|present|develop|"
-                      r"design|provide|focus on)\s+", re.I)
+                      r"design|provide|focus on|(?:show|prove|find|demonstrate|argue|observe|establish) that)|"
+                      r"this (?:paper|work|study)\s+(?:\w+ly\s+)?(?:studies|analy[sz]es|investigates|considers|examines|"
+                      r"explores|addresses|revisits|tackles|focuses on))\s+", re.I)
+
+
+_ARTICLE_WORD = re.compile(r"\b(?:an?|the)\s+[\w-]+$", re.I)
+_ADJECTIVE_LIST = re.compile(r"(?:,\s+(?:(?:and|or|yet|but)\s+)?(?:(?:still|yet|also|[a-z]+ly)\s+)?[\w-]+)+[^,.;:()]*")
 
 
 def first_clause(abstract: str) -> str:
     first = SENTENCE_END.split(abstract.strip(), maxsplit=1)[0]
     clauses = _CLAUSE_BREAK.split(first, maxsplit=1)
     clause = clauses[0]
+    while len(clauses) > 1 and _ARTICLE_WORD.search(clause):  # "the simple, long-studied, yet unsolved problem"
+        more = _ADJECTIVE_LIST.match(first, len(clause))
+        if not more:
+            break
+        clause = first[:more.end()]
+        clauses = [clause, first[more.end():]] if more.end() < len(first) else [clause]
     if len(clauses) > 1 and _SUBORDINATE.match(clause) and len(clause.split()) <= 6 and len(clauses[1].split()) >= 4:
         clause = _CLAUSE_BREAK.split(clauses[1], maxsplit=1)[0]  # the main clause
         clause = clause[:1].upper() + clause[1:]
@@ -144,14 +156,14 @@ _PURPOSE_BACK = re.compile(r"\s+(?:to\s+\w+|(?:for|by)\s+\w+ing)\s+(?:this|these
 _WE_FIRST = re.compile(r"\s*(?:We|This (?:paper|work)|In this (?:paper|work))\b")
 
 
-_FOCUS_VERBS = (r"(?:stud(?:y|ies)|investigates?|examines?|explores?|considers?|address(?:es)?|analy[sz]es?|"
+_FOCUS_VERBS = (r"(?:stud(?:y|ies)|investigates?|delves? into|examines?|explores?|considers?|address(?:es)?|analy[sz]es?|"
                 r"tackles?|revisits?|focus(?:es)? on|characteri[sz]es?)")
 
 
 # "In this work, we study X", "This paper explores X", "We take the first step to study X": the
 # sentence that says what the paper is about, often after a sentence or two of background.
 _FOCUS = re.compile(  # tried at sentence starts only: a search with a lookbehind costs 4x more
-    r"(?:(?:[Ii]n this|[Tt]his|[Oo]ur) (?:paper|work),?\s+(?:we\s+)?|[Hh]ere,?\s+we\s+|[Ww]e\s+)"
+    r"(?:(?:[Ii]n this|[Tt]his|[Oo]ur) (?:paper|work|study),?\s+(?:we\s+)?|[Hh]ere,?\s+we\s+|[Ww]e\s+)"
     r"(?:\w+ly\s+)?(?:take the first step (?:to|towards)\s+)?" + _FOCUS_VERBS + r"\s+(?P<rest>[^.;]{0,200})")
 
 

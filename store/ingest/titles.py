@@ -26,9 +26,11 @@ from __future__ import annotations
 import re
 
 from store.escapes import repair_escapes
-from store.ingest.title_phrases import (WHOLE_TITLE_WORDS, capitalized, contribution, first_clause, focus_of, gerund,
+from store.ingest.title_phrases import (SENTENCE_END, WHOLE_TITLE_WORDS, capitalized, contribution, first_clause, focus_of, gerund,
                                         informative, intro_phrase, phrase_after, phrase_before, purpose_after,
                                         purpose_before, question_of, what_it_does)
+from store.ingest.title_claims import claimed_names
+from store.ingest.title_contribution import contribution_object
 from store.ingest.title_names import (INTRO, clean_phrase, expansion, find_name, own_name,
                                       trim_words)
 
@@ -37,14 +39,15 @@ WHOLE_SLACK = 6  # a whole phrase a few characters longer is kept whole rather t
 
 
 _SPACES = re.compile(r"\s+")
-_DANGLING = frozenset("called named termed dubbed coined "
+_DANGLING = frozenset("called named termed dubbed coined namely "
                       "a an the of in on at to for with by from as and or but that which whose where when "
                       "such than into onto via".split())
 
 
 # An article and an adjective with no noun after them ("EquiBot: a robust"): the head noun was cut away.
 _LONE_ADJECTIVE = re.compile(r"(?:novel|new|simple|general|first|robust|unified|large|small|deep|neural|low-cost|"
-                             r"[\w-]+(?:ive|ous|able|ible|ful|al|ic)|[\w-]+-(?:free|based|scale|aware|cost|level|[a-z]+ed))$")
+                             r"[\w-]+(?:ive|ous|able|ible|ful|al|ic)|[\w-]+-(?:free|based|scale|aware|cost|level|driven|specific|agnostic|"
+                             r"like|[a-z]+ed))$")
 _NOT_ADJECTIVES = frozenset("objective alternative representative incentive derivative initiative variable table "
                             "signal interval retrieval proposal potential manual trial metric logic topic critic "
                             "heuristic arithmetic".split())
@@ -52,7 +55,9 @@ _ARTICLES = frozenset(("a", "an", "the"))
 
 
 def _lone_adjective(words: list[str], kept: int) -> bool:
-    last = words[kept - 1].lower()
+    """Whether ``words[:kept]`` ends on an article and an adjective (``kept`` -1: all the words)."""
+    kept = len(words) if kept < 0 else kept
+    last = words[kept - 1].lower().rstrip(",;:")
     return (kept > 2 and words[kept - 2].lower() in _ARTICLES and last not in _NOT_ADJECTIVES
             and _LONE_ADJECTIVE.match(last) is not None)
 
@@ -186,6 +191,9 @@ def _fitted(choice: str) -> str:
 # ("rests on", "the compliance of"): a phrase ends there only when no other place leaves half a title.
 _CUT_AT = re.compile(r",\s|;\s|\s[—–]\s|\s(?=(?:by|with|for|in|via|using|through|that|which|and|from|under|"
                      r"across|without|where|while|whose|beyond|towards?)\s)")
+# "a platform designed | for X": a participle that needs what follows it is no place to end.
+_LEADS_ON = re.compile(r"\b(?:designed|built|tailored|aimed|based|developed|used|applied|intended|dedicated|suited|"
+                       r"optimi[sz]ed|due|according)$")
 _CUT_LATE = re.compile(r"\s(?=(?:of|on|to|at|into|over|as|between|among|against)\s)")
 
 
@@ -199,14 +207,18 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
 
     def places(pattern: re.Pattern[str]) -> list[int]:
         return [m.start() for m in pattern.finditer(title) if m.start() <= limit
-                and len(title[:m.start()].split()) >= 3 and title.count("(", 0, m.start()) == title.count(")", 0, m.start())]
+                and len(title[:m.start()].split()) >= 3 and title.count("(", 0, m.start()) == title.count(")", 0, m.start())
+                and not _LEADS_ON.search(title, 0, m.start()) and not _lone_adjective(title[:m.start()].split(), -1)]
 
     cuts = places(_CUT_AT)
     if not cuts or cuts[-1] < limit // 2:
         cuts = sorted(cuts + [at for at in places(_CUT_LATE) if at >= limit // 2])
     if cuts:
         return _without_dangling(title[:cuts[-1]])
-    return _without_dangling(title[:title.rfind(" ", 0, limit)]) + "…"
+    head = _without_dangling(title[:title.rfind(" ", 0, limit)])
+    while _LEADS_ON.search(head) and len(head.split()) > 3:
+        head = _without_dangling(head.rsplit(" ", 1)[0])
+    return head + "…"
 
 
 def _derive(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
@@ -217,19 +229,35 @@ def _derive(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
 def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tuple[str, str | None]:
     """The choice, and (when it is titled by a name) the title the abstract gets without that name."""
     intros = list(INTRO.finditer(abstract))
-    found = find_name(abstract, intros)
-    long = expansion(abstract, found[0]) if found and found[0] not in not_names else ""
-    if found and (found[0] in not_names or not own_name(abstract, *found, intros, long)):
+    claimed = claimed_names(abstract, intros)
+    found = find_name(abstract, intros, claimed)
+    # A name the abstract claims leads however widely the library uses it; any other must be its own.
+    own = found is not None and any(found[0] == c[0] for c in claimed)
+    long = expansion(abstract, found[0]) if found and (own or found[0] not in not_names) else ""
+    if found and not own and (found[0] in not_names or not own_name(abstract, *found, intros, long)):
         found = None
     focus = focus_of(abstract, [m for m in intros if not m.group().startswith(("and", "then"))])
     nameless = capitalized(focus) if focus else (
-        contribution(abstract, intros) or question_of(abstract) or first_clause(abstract)
+        contribution(abstract, intros) or question_of(abstract) or _opening(abstract)
         or trim_words(clean_phrase(abstract), WHOLE_TITLE_WORDS) or "(empty abstract)")
     nameless = _through_adjectives(abstract, nameless)
     if not found:
         return nameless, None
     name, end = found
-    return _through_adjectives(abstract, _named(abstract, name, end, long, focus, intros)), nameless
+    named = _through_adjectives(abstract, _named(abstract, name, end, long, focus, intros))
+    if name.startswith("$"):  # a name that is mathematics reads as written: $\pi_{0.5}$ -> π0.5
+        named = named.replace(name, clean_phrase(name))
+    return named, nameless
+
+
+_OURS = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article))\b", re.I)
+
+
+def _opening(abstract: str) -> str:
+    """The first clause, when the first sentence is the paper's own; when it is background, what a
+    later contribution sentence says the paper is (store.ingest.title_contribution), if one does."""
+    first = SENTENCE_END.split(abstract.strip(), maxsplit=1)[0]
+    return (not _OURS.search(first) and contribution_object(abstract)) or first_clause(abstract)
 
 
 def _named(abstract: str, name: str, end: int, long: str, focus: str, intros: list[re.Match[str]]) -> str:

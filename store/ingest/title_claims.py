@@ -1,0 +1,88 @@
+"""The names an abstract claims as its own, in so many words.
+
+"We introduce OpenVLA, a ...", "we propose a new framework, Foo, that ...", "a method called Foo",
+"Foo, a ..., is proposed", "we call it Foo": a claim this plain outranks what the library says of the
+name. A name that three or more abstracts use is the field's (:mod:`store.ingest.title_library`)
+unless the abstract claims it: the paper that introduces a method is cited by the others, and its
+title is the one that should give the name.
+
+:func:`store.ingest.title_names.find_name` takes these as its strongest candidates.
+"""
+
+from __future__ import annotations
+
+import re
+
+from store.ingest.title_names import _NAME, FIELD_TERMS, INTRO, NAMING_WORDS, is_name
+
+_MARKS = r"[\s*\"“`']*(?:\\textbf\{|\\textsc\{|\\emph\{|\\texttt\{|\{\\bf\s|\{\\sc\s|\$\\text\w*\{)?\s*"
+# Plain capitalized words make a name only right after the verb and before an apposition:
+# "we propose Audio Flamingo, a novel audio language model".
+_WORDS_NAME = r"[A-Z][a-z]+(?:\s(?:[A-Z][a-z]+|[A-Z][A-Z0-9]+))?(?:\s[A-Z][a-z]+|\s[A-Z][A-Z0-9]+)"
+# A name that is mathematics: "we present $\pi_{0.5}$, a ..."
+_MATH_NAME = r"\$\\[A-Za-z]+_\{?[\w.]+\}?\$"
+_AFTER = r"(?=[\s*}\"”'`$]*(?:[,:(—–]|\s(?:as|to|for|which|that|is)\b))"
+_DIRECT = re.compile(_MARKS + r"(?:the\s+)?(?P<name>" + _NAME + "|" + _MATH_NAME + r")" + _AFTER)
+_DIRECT_WORDS = re.compile(r"\s*(?P<name>" + _WORDS_NAME + r"),\s+(?:an?|the)\s")
+# In the "we propose" sentence, a name set off by commas: "a new framework, Foo, that ..."
+# (not one of a list: "benchmarks: A, MMLU, HELM", "including OPT, LLaMA2, Falcon").
+_APPOSED = re.compile(r"[,:]\s*" + _MARKS + r"(?P<name>" + _NAME + r")" + r"(?=[\s*}\"”'`$]*(?:,\s*(?:an?|the|which|that|whose|to|"
+                      r"for|designed|built|based|consisting)\b|\s*[(:—–]|\s(?:that|which|to|for)\b|\.|$))")
+_BOLD_ACRONYM = re.compile(r"\(\s*(?:\*\*|\\textbf\{)(?P<name>" + _NAME + r")(?:\*\*|\})\s*\)")
+_LISTED = re.compile(r"(?::|\binclud\w*|\bsuch as|\blike|\be\.g\.)[^.;]*$")
+# "called X" is a claim in a sentence of ours ("we propose a new approach called DG"), not in
+# "Adam corresponds to a framework called FTRL".
+_OURS_BEFORE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work))\s+(?:\w+ly\s+)?(?:introduce|propose|present|develop|design|"
+                          r"build|construct|curate|release|devise|create|offer)\w*\b[^.;]{0,160}$")
+_CALLED = re.compile(r"\b(?:" + "|".join(NAMING_WORDS) + r")\s+(?:as\s+)?" + _MARKS + r"(?P<name>" + _NAME + ")")
+_WE_CALL = re.compile(r"\b[Ww]e\s+(?:call|term|dub|name|coin)\s+(?:it|this|them|(?:our|the|this)\s[\w\s-]{1,30}?)\s+(?:as\s+)?"
+                      + _MARKS + r"(?P<name>" + _NAME + ")")
+_PROPOSED = re.compile(r"(?:^|[.;]\s+)" + _MARKS + r"(?P<name>" + _NAME + r")[\s*}\"”']*,\s+(?:an?|the)\s[^.;]{3,120}?,\s+"
+                       r"(?:is|was)\s+(?:proposed|introduced|presented|developed)\b")
+
+
+def _claimable(name: str) -> bool:
+    """Name-shaped (store.ingest.title_names.is_name), or a field term the abstract may yet claim
+    (SGDM, CCA: each some other paper's name too)."""
+    if name.startswith("$"):
+        return True  # a math name (see _MATH_NAME)
+    base = re.sub(r"\$[^$]*\$?", "", name) or name
+    return is_name(base) or base in FIELD_TERMS
+
+
+def claimed_names(abstract: str, intros: list[re.Match[str]] | None = None) -> list[tuple[str, int, int]]:
+    """The names the abstract claims, with where each stands (name, start, end), in the order found."""
+    if intros is None:
+        intros = list(INTRO.finditer(abstract))
+    found: list[tuple[str, int, int]] = []
+    for m in intros:
+        if m.group().startswith(("and", "then")):
+            continue
+        rest, at = m.group("rest"), m.start("rest")
+        # (read in the abstract, not in ``rest``: INTRO's rest ends at a period, as in $\pi_{0.5}$)
+        direct = _DIRECT.match(abstract, at)
+        if direct and _claimable(direct.group("name")):
+            found.append((direct.group("name"), direct.start("name"), direct.end("name")))
+        words = _DIRECT_WORDS.match(abstract, at)
+        if words:
+            found.append((words.group("name"), words.start("name"), words.end("name")))
+        sentence = re.split(r"[.;]\s", rest, maxsplit=1)[0]
+        bold = _BOLD_ACRONYM.search(sentence)  # "we propose LSH-based Efficient Point Transformer (**HEPT**)"
+        if bold and _claimable(bold.group("name")):
+            found.append((bold.group("name"), at + bold.start("name"), at + bold.end("name")))
+        for apposed in _APPOSED.finditer(sentence):
+            if _claimable(apposed.group("name")) and not _LISTED.search(sentence, 0, apposed.start()):
+                found.append((apposed.group("name"), at + apposed.start("name"), at + apposed.end("name")))
+    head = abstract[:3000]
+    patterns = [_PROPOSED]
+    if any(w in head for w in NAMING_WORDS):
+        patterns.append(_CALLED)
+    if "e call" in head or "e term" in head or "e dub" in head or "e name" in head:
+        patterns.append(_WE_CALL)
+    for pattern in patterns:
+        for m in pattern.finditer(head):
+            if pattern is _CALLED and not _OURS_BEFORE.search(head, max(0, m.start() - 200), m.start()):
+                continue
+            if _claimable(m.group("name")):
+                found.append((m.group("name"), m.start("name"), m.end("name")))
+    return [(name.rstrip(".-"), start, start + len(name.rstrip(".-"))) for name, start, end in found]
