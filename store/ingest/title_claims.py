@@ -29,6 +29,11 @@ _DIRECT_WORDS = re.compile(r"\s*(?P<name>" + _WORDS_NAME + r"),\s+(?:an?|the)\s"
 _APPOSED = re.compile(r"[,:]\s*" + _MARKS + r"(?P<name>" + _NAME + r")" + r"(?=[\s*}\"”'`$]*(?:,\s*(?:an?|the|which|that|whose|to|"
                       r"for|designed|built|based|consisting)\b|\s*[(:—–]|\s(?:that|which|to|for)\b|\.|$))")
 _BOLD_ACRONYM = re.compile(r"\(\s*(?:\*\*|\\textbf\{)(?P<name>" + _NAME + r")(?:\*\*|\})\s*\)")
+_SENTENCE_STOP = re.compile(r"[.;]\s")
+# Cheap tests before the patterns they stand for (one literal scan each, not a match at every word).
+_PASSIVE = re.compile(r"s (?:proposed|introduced|presented|developed)\b")
+_NAMING_CUE = re.compile("|".join(NAMING_WORDS))
+_WE_CALL_CUE = re.compile(r"e (?:call|term|dub|name|coin) ")
 _LISTED = re.compile(r"(?::|\binclud\w*|\bsuch as|\blike|\be\.g\.)[^.;]*$")
 # "called X" is a claim in a sentence of ours ("we propose a new approach called DG"), not in
 # "Adam corresponds to a framework called FTRL".
@@ -66,18 +71,18 @@ def claimed_names(abstract: str, intros: list[re.Match[str]] | None = None) -> l
         words = _DIRECT_WORDS.match(abstract, at)
         if words:
             found.append((words.group("name"), words.start("name"), words.end("name")))
-        sentence = re.split(r"[.;]\s", rest, maxsplit=1)[0]
-        bold = _BOLD_ACRONYM.search(sentence)  # "we propose LSH-based Efficient Point Transformer (**HEPT**)"
+        sentence = _SENTENCE_STOP.split(rest, maxsplit=1)[0]
+        bold = _BOLD_ACRONYM.search(sentence) if "(" in sentence else None  # "… Transformer (**HEPT**)"
         if bold and _claimable(bold.group("name")):
             found.append((bold.group("name"), at + bold.start("name"), at + bold.end("name")))
-        for apposed in _APPOSED.finditer(sentence):
+        for apposed in _APPOSED.finditer(sentence) if ("," in sentence or ":" in sentence) else ():
             if _claimable(apposed.group("name")) and not _LISTED.search(sentence, 0, apposed.start()):
                 found.append((apposed.group("name"), at + apposed.start("name"), at + apposed.end("name")))
     head = abstract[:3000]
-    patterns = [_PROPOSED]
-    if any(w in head for w in NAMING_WORDS):
+    patterns = [_PROPOSED] if _PASSIVE.search(head) else []
+    if _NAMING_CUE.search(head):
         patterns.append(_CALLED)
-    if "e call" in head or "e term" in head or "e dub" in head or "e name" in head:
+    if _WE_CALL_CUE.search(head):
         patterns.append(_WE_CALL)
     for pattern in patterns:
         for m in pattern.finditer(head):

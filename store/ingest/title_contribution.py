@@ -26,6 +26,7 @@ from store.ingest.title_phrases import WHOLE_TITLE_WORDS, gerund, informative, v
 
 _CONTRIBUTES = re.compile(r"(?=[WwTt])\b(?:[Ww]e|[Tt]his (?:paper|work|study|article))\s+(?:\w+ly\s+)?"
                           r"(?:propose|introduce|present|develop|design|devise)s?\s+(?:and\s+[a-z]+\s+)?(?P<rest>[^.;]{0,300})")
+_CUE_WORDS = re.compile(r"propos|introduc|present|develop|design|devis")
 _LEAD = re.compile(r"^(?:(?:for the first time|in this (?:paper|work|article)|here(?:in)?|also|further|first|then|finally|"
                    r"novel(?=ly))\s*,?\s*)+")
 _EVIDENCE = re.compile(r"(?:(?:extensive|comprehensive|numerical|empirical|experimental|theoretical|several|some|new)\s+)*"
@@ -73,6 +74,8 @@ def _object_of(rest: str) -> str:
 
 def contribution_object(abstract: str) -> str:
     """The first contribution sentence's object as a title, or "" if no sentence gives one."""
+    if not _CUE_WORDS.search(abstract):
+        return ""  # (a cheap test: the full pattern tries every W and T of the abstract)
     for m in _CONTRIBUTES.finditer(abstract):
         title = _object_of(m.group("rest"))
         if title:

@@ -75,7 +75,8 @@ def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], take
         fields: the field's names (:func:`field_names` over the library's abstracts).
         taken: the titles the library's other papers have (they keep them).
         nameless: each title without its leading name, if the caller has them
-            (:func:`store.ingest.titles.derive_titles`); else derived again where needed.
+            (:func:`store.ingest.titles.derive_titles`: the title itself where the abstract claims
+            the name); else derived again where needed.
 
     Returns:
         New titles: none leads with a field's name its abstract does not claim, none repeats a taken title or another.
@@ -83,9 +84,12 @@ def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], take
     out = list(titles)
     for i, title in enumerate(out):
         name = leading_name(title)
-        if name and name in fields and not any(name == c[0] for c in claimed_names(repair_escapes(abstracts[i]))):
-            alternative = nameless[i] if nameless is not None else None
-            out[i] = alternative if alternative is not None else derive_title(abstracts[i], not_names=fields)
+        if not name or name not in fields:
+            continue
+        if nameless is not None and nameless[i] is not None:
+            out[i] = nameless[i]  # (the title itself when the abstract claims the name)
+        elif not any(name == c[0] for c in claimed_names(repair_escapes(abstracts[i]))):
+            out[i] = derive_title(abstracts[i], not_names=fields)
     seen = {t.casefold() for t in taken}
     for i, title in enumerate(out):
         if title.casefold() in seen:

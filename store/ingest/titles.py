@@ -99,6 +99,9 @@ def _through_adjectives(abstract: str, phrase: str) -> str:
 _ENUMERATOR = re.compile(r"(?:^|(?<=\s))\(?(?:[1-9]|[a-h]|i{1,3}|iv)\)\s+")  # "(1) X", "of 1) X and 2) Y"
 _APOSTROPHE = re.compile(r"(?<=\w)’(?=\w)|(?<=s)’(?=\s|$)")  # Parkinson’s, models’
 _PAIRS = (("(", ")"), ("[", "]"), ("“", "”"), ("‘", "’"))
+_PAIRED_CHARS = re.compile(r"[()\[\]“”‘’\"`]|''")
+_TEX_QUOTED = re.compile(r"(?:``|'')(.+?)(?:''|”|\")")
+_OPENING_PAIR = re.compile(r'^(["“‘(\[])([^"”’)\]]{1,60})(["”’)\]])')
 
 
 def balanced(title: str) -> str:
@@ -106,31 +109,34 @@ def balanced(title: str) -> str:
     numbers ("(1)", "2)") dropped, a quote or bracket left without its partner dropped (an
     unclosed "(" with what follows it, when enough is left before it), and no title opening on a
     bracket or quote: "“Forward-only” algorithms" reads "Forward-only algorithms"."""
+    if not _PAIRED_CHARS.search(title):
+        return title  # most titles: nothing to pair (the import derives one a paper)
     if "`" in title or "''" in title:
-        title = re.sub(r"(?:``|'')(.+?)(?:''|”|\")", r"“\1”", title).replace("``", "").replace("''", "")
-    title = _ENUMERATOR.sub("", title)
+        title = _TEX_QUOTED.sub(r"“\1”", title).replace("``", "").replace("''", "")
+    if ")" in title:
+        title = _ENUMERATOR.sub("", title)
     for left, right in _PAIRS:
         if left not in title and right not in title:
             continue
         text = _APOSTROPHE.sub("\0", title) if right == "’" else title  # apostrophes kept aside
-        keep, opened = [], []
+        stray, opened = [], []
         for i, ch in enumerate(text):
             if ch == left:
                 opened.append(i)
             elif ch == right:
-                if not opened:
-                    keep.append(i)  # a closer without its opener: dropped
-                    continue
-                opened.pop()
-        if opened and len(title[:opened[0]].split()) >= 3 and left == "(":
+                if opened:
+                    opened.pop()
+                else:
+                    stray.append(i)  # a closer without its opener
+        if opened and left == "(" and len(title[:opened[0]].split()) >= 3:
             title = title[:opened[0]].rstrip(" ,;:–—-")
-            continue
-        drop = set(keep) | set(opened)
-        title = "".join(ch for i, ch in enumerate(title) if i not in drop)
+        elif stray or opened:
+            drop = set(stray) | set(opened)
+            title = "".join(ch for i, ch in enumerate(title) if i not in drop)
     if title.count('"') % 2:
         at = title.rfind('"')
         title = title[:at] + title[at + 1:]
-    opener = re.match(r'^(["“‘(\[])([^"”’)\]]{1,60})(["”’)\]])', title)
+    opener = _OPENING_PAIR.match(title)
     if opener:
         title = opener.group(2) + title[opener.end():]
     title = title.lstrip("\"“‘([)]”’ ")
@@ -172,16 +178,21 @@ def derive_title(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
 
 def derive_titles(abstract: str) -> tuple[str, str | None]:
     """:func:`derive_title`, and the title the abstract would get without the name that leads it
-    (None when no name leads): what a library falls back on when the name turns out to be the
-    field's (store.ingest.title_library). One pass: the second costs a few clauses, not a derivation."""
-    named, nameless = _derive_both(repair_escapes(abstract))
-    return _fitted(named), _fitted(nameless) if nameless is not None else None
+    (None when no name leads; the title itself when the abstract claims the name, which no library
+    takes away): what a library falls back on when the name turns out to be the field's
+    (store.ingest.title_library). One pass: the second costs a few clauses, not a derivation."""
+    named, nameless, claimed = _derive_both(repair_escapes(abstract))
+    title = _fitted(named)
+    return title, title if claimed else _fitted(nameless) if nameless is not None else None
 
 
 def _fitted(choice: str) -> str:
     """The chosen phrase as a list row: in the gerund, paired, whole, fitted (and paired again, as a
     cut may fall between two quotes)."""
-    fitted = fit_title(_tidy_end(balanced(gerund(choice))))
+    whole = _tidy_end(balanced(gerund(choice)))
+    fitted = fit_title(whole)
+    if fitted == whole:
+        return fitted
     again = balanced(fitted)
     return fitted if again == fitted else _tidy_end(again)
 
@@ -208,7 +219,7 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
     def places(pattern: re.Pattern[str]) -> list[int]:
         return [m.start() for m in pattern.finditer(title) if m.start() <= limit
                 and len(title[:m.start()].split()) >= 3 and title.count("(", 0, m.start()) == title.count(")", 0, m.start())
-                and not _LEADS_ON.search(title, 0, m.start()) and not _lone_adjective(title[:m.start()].split(), -1)]
+                and not _LEADS_ON.search(title, 0, m.start()) and not _lone_adjective(title[:m.start()].rsplit(None, 3)[-3:], -1)]
 
     cuts = places(_CUT_AT)
     if not cuts or cuts[-1] < limit // 2:
@@ -226,8 +237,9 @@ def _derive(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
     return _derive_both(abstract, not_names)[0]
 
 
-def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tuple[str, str | None]:
-    """The choice, and (when it is titled by a name) the title the abstract gets without that name."""
+def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tuple[str, str | None, bool]:
+    """The choice; the title the abstract gets without the name that leads it (None when no name
+    leads, or when the abstract claims it); and whether it claims it."""
     intros = list(INTRO.finditer(abstract))
     claimed = claimed_names(abstract, intros)
     found = find_name(abstract, intros, claimed)
@@ -237,27 +249,30 @@ def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tupl
     if found and not own and (found[0] in not_names or not own_name(abstract, *found, intros, long)):
         found = None
     focus = focus_of(abstract, [m for m in intros if not m.group().startswith(("and", "then"))])
-    nameless = capitalized(focus) if focus else (
-        contribution(abstract, intros) or question_of(abstract) or _opening(abstract)
-        or trim_words(clean_phrase(abstract), WHOLE_TITLE_WORDS) or "(empty abstract)")
-    nameless = _through_adjectives(abstract, nameless)
+    nameless = None
+    if not own:  # (a claimed name is never taken away: its title needs no alternative)
+        nameless = _through_adjectives(abstract, capitalized(focus) if focus else (
+            contribution(abstract, intros) or question_of(abstract) or _opening(abstract, intros)
+            or trim_words(clean_phrase(abstract), WHOLE_TITLE_WORDS) or "(empty abstract)"))
     if not found:
-        return nameless, None
+        assert nameless is not None
+        return nameless, None, False
     name, end = found
     named = _through_adjectives(abstract, _named(abstract, name, end, long, focus, intros))
     if name.startswith("$"):  # a name that is mathematics reads as written: $\pi_{0.5}$ -> π0.5
         named = named.replace(name, clean_phrase(name))
-    return named, nameless
+    return named, nameless, own
 
 
 _OURS = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article))\b", re.I)
 
 
-def _opening(abstract: str) -> str:
+def _opening(abstract: str, intros: list[re.Match[str]]) -> str:
     """The first clause, when the first sentence is the paper's own; when it is background, what a
     later contribution sentence says the paper is (store.ingest.title_contribution), if one does."""
     first = SENTENCE_END.split(abstract.strip(), maxsplit=1)[0]
-    return (not _OURS.search(first) and contribution_object(abstract)) or first_clause(abstract)
+    later = intros or "devis" in abstract or "his study" in abstract  # (contribution_object's cues, cheaply)
+    return (later and not _OURS.search(first) and contribution_object(abstract)) or first_clause(abstract)
 
 
 def _named(abstract: str, name: str, end: int, long: str, focus: str, intros: list[re.Match[str]]) -> str:
