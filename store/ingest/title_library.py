@@ -86,8 +86,9 @@ def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], take
         name = leading_name(title)
         if not name or name not in fields:
             continue
-        if nameless is not None and nameless[i] is not None:
-            out[i] = nameless[i]  # (the title itself when the abstract claims the name)
+        alternative = nameless[i] if nameless is not None else None
+        if alternative is not None:
+            out[i] = alternative  # (the title itself when the abstract claims the name)
         elif not any(name == c[0] for c in claimed_names(repair_escapes(abstracts[i]))):
             out[i] = derive_title(abstracts[i], not_names=fields)
     seen = {t.casefold() for t in taken}
