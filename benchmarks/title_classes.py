@@ -15,8 +15,7 @@ store.ingest), so a rule change cannot make its own detector agree with it:
 - **unbalanced**: brackets or quotes that do not pair up, TeX quotes left in, or a title that opens
   on "(" or a quote.
 - **damaged name**: a name written with math in the abstract (``SE(3)``, ``T$^2$SQNet``) appears in
-  the title without its math ("SE-equivariant", "SQNet"). A name keeps its TeX as real titles
-  write it ("EMC$^2$"), which the list shows as "EMC²".
+  the title without its math ("SE-equivariant", "SQNet").
 
 Each returns a short reason (for ``--show``) or "" when the title is fine.
 """
@@ -189,7 +188,14 @@ def unbalanced(title: str) -> str:
 # --- names damaged on the way -------------------------------------------------------------------------
 
 _GROUP_NAME = re.compile(r"(?<![\w$])([A-Z][A-Za-z]{0,3})\((\d|n)\)")  # SE(3), SO(3), E(n)
-_MATH_NAME = re.compile(r"(?<![\w$])([A-Za-z]*)\$\^\{?([\w]{1,3})\}?\$([A-Za-z][\w-]*)")  # T$^2$SQNet, D$^3$Fields
+# Names with math in them, and the part a damaged title keeps: T$^2$SQNet (SQNet), $\Delta$-IRIS (IRIS),
+# BanditMIPS-$\alpha$ (BanditMIPS), AD$^\varepsilon$ (AD).
+_MATH_NAMES = (
+    (re.compile(r"(?<![\w$])[A-Za-z]*\$\^\{?\\?\w{1,10}\}?\$([A-Za-z][\w-]*)"), 1),
+    (re.compile(r"(?<![\w$])\$\\?[A-Za-z]{1,10}\$-([A-Za-z][\w-]*)"), 1),
+    (re.compile(r"(?<![\w$])([A-Za-z][\w]*)-\$\\?[A-Za-z]{1,10}\$"), 1),
+    (re.compile(r"(?<![\w$])([A-Z][A-Za-z]+)\$\^\{?\\?\w{1,10}\}?\$(?![A-Za-z])"), 1),
+)
 
 
 def damaged_name(abstract: str, title: str) -> str:
@@ -199,16 +205,16 @@ def damaged_name(abstract: str, title: str) -> str:
         whole = f"{m.group(1)}({m.group(2)})"
         if whole not in flat and re.search(rf"(?<![\w(]){re.escape(m.group(1))}(?![\w(])", flat):
             return whole
-    for m in _MATH_NAME.finditer(abstract):
-        whole = normal(m.group())
-        if whole in normal(title):
-            continue
-        rest = m.group(3)
-        bare = rf"(?<![\w²³⁴$]){re.escape(rest)}\b"
-        if re.search(bare, abstract.replace(m.group(), " ")):
-            continue  # the abstract uses the part alone too ("E$^2$LSH ... LSH-based")
-        if _NAMEY.search(rest) and re.search(bare, title):
-            return m.group()
+    for pattern, group in _MATH_NAMES:
+        for m in pattern.finditer(abstract):
+            if normal(m.group()) in normal(title):
+                continue
+            part = m.group(group)
+            bare = rf"(?<![\w²³⁴$-]){re.escape(part)}(?![\w-]|\$)"
+            if re.search(bare, abstract.replace(m.group(), " ")):
+                continue  # the abstract uses the part alone too ("E$^2$LSH ... LSH-based")
+            if _NAMEY.search(part) and re.search(bare, title):
+                return m.group()
     return ""
 
 

@@ -23,7 +23,7 @@ _WORDS_NAME = r"[A-Z][a-z]+(?:\s(?:[A-Z][a-z]+|[A-Z][A-Z0-9]+))?(?:\s[A-Z][a-z]+
 _MATH_NAME = r"\$\\[A-Za-z]+_\{?[\w.]+\}?\$"
 _AFTER = r"(?=[\s*}\"”'`$]*(?:[,:(—–]|\s(?:as|to|for|which|that|is)\b))"
 _DIRECT = re.compile(_MARKS + r"(?:the\s+)?(?P<name>" + _NAME + "|" + _MATH_NAME + r")" + _AFTER)
-_DIRECT_WORDS = re.compile(r"\s*(?P<name>" + _WORDS_NAME + r"),\s+(?:an?|the)\s")
+_DIRECT_WORDS = re.compile(r"\s*(?P<name>" + _WORDS_NAME + r")(?:\s*\([^()]{1,12}\))?,\s+(?:an?|the)\s")
 # In the "we propose" sentence, a name set off by commas: "a new framework, Foo, that ..."
 # (not one of a list: "benchmarks: A, MMLU, HELM", "including OPT, LLaMA2, Falcon").
 _APPOSED = re.compile(r"[,:]\s*" + _MARKS + r"(?P<name>" + _NAME + r")" + r"(?=[\s*}\"”'`$]*(?:,\s*(?:an?|the|which|that|whose|to|"
@@ -46,7 +46,7 @@ _PROPOSED = re.compile(r"(?:^|[.;]\s+)" + _MARKS + r"(?P<name>" + _NAME + r")[\s
                        r"(?:is|was)\s+(?:proposed|introduced|presented|developed)\b")
 
 
-def _claimable(name: str) -> bool:
+def claimable(name: str) -> bool:
     """Name-shaped (store.ingest.title_names.is_name), or a field term the abstract may yet claim
     (SGDM, CCA: each some other paper's name too)."""
     if name.startswith("$"):
@@ -66,17 +66,17 @@ def claimed_names(abstract: str, intros: list[re.Match[str]] | None = None) -> l
         rest, at = m.group("rest"), m.start("rest")
         # (read in the abstract, not in ``rest``: INTRO's rest ends at a period, as in $\pi_{0.5}$)
         direct = _DIRECT.match(abstract, at)
-        if direct and _claimable(direct.group("name")):
+        if direct and claimable(direct.group("name")):
             found.append((direct.group("name"), direct.start("name"), direct.end("name")))
         words = _DIRECT_WORDS.match(abstract, at)
         if words:
             found.append((words.group("name"), words.start("name"), words.end("name")))
         sentence = _SENTENCE_STOP.split(rest, maxsplit=1)[0]
         bold = _BOLD_ACRONYM.search(sentence) if "(" in sentence else None  # "… Transformer (**HEPT**)"
-        if bold and _claimable(bold.group("name")):
+        if bold and claimable(bold.group("name")):
             found.append((bold.group("name"), at + bold.start("name"), at + bold.end("name")))
         for apposed in _APPOSED.finditer(sentence) if ("," in sentence or ":" in sentence) else ():
-            if _claimable(apposed.group("name")) and not _LISTED.search(sentence, 0, apposed.start()):
+            if claimable(apposed.group("name")) and not _LISTED.search(sentence, 0, apposed.start()):
                 found.append((apposed.group("name"), at + apposed.start("name"), at + apposed.end("name")))
     head = abstract[:3000]
     patterns = [_PROPOSED] if _PASSIVE.search(head) else []
@@ -88,6 +88,6 @@ def claimed_names(abstract: str, intros: list[re.Match[str]] | None = None) -> l
         for m in pattern.finditer(head):
             if pattern is _CALLED and not _OURS_BEFORE.search(head, max(0, m.start() - 200), m.start()):
                 continue
-            if _claimable(m.group("name")):
+            if claimable(m.group("name")):
                 found.append((m.group("name"), m.start("name"), m.end("name")))
     return [(name.rstrip(".-"), start, start + len(name.rstrip(".-"))) for name, start, end in found]

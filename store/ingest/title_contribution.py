@@ -32,10 +32,16 @@ _LEAD = re.compile(r"^(?:(?:for the first time|in this (?:paper|work|article)|he
 _EVIDENCE = re.compile(r"(?:(?:extensive|comprehensive|numerical|empirical|experimental|theoretical|several|some|new)\s+)*"
                        r"(?:results|experiments|evaluations|evidence|analys[ie]s|simulations|findings)\b", re.I)
 _OBJECT_END = re.compile(r"[,;:(]|\s[—–]\s|—|--")
-_GLOSS = re.compile(r"\s*[*}$]*\s*,\s*((?:an?|the)\s[^,;:()]{6,160})")
+_GLOSS = re.compile(r"\s*[*}$]*\s*(?:\([^()]{1,12}\)\s*)?,\s*((?:an?|the)\s[^,;:()]{6,160})")  # (an acronym may come first)
+# "a novel self-attention mechanism, Linear Log-Normal Attention, designed to ...": the name it is given
+_NAMED_AFTER = re.compile(r"\s*,\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*){1,4})\s*(?:\([^()]{1,12}\)\s*)?[,.]")
+# "we propose instruments to measure these quantities and introduce X": the second object
+_AND_ALSO = re.compile(r"\band\s+(?:we\s+)?(?:\w+ly\s+)?(?:propose|introduce|present|develop|design|devise)s?\s+(.+)")
 _WHICH = re.compile(r"\s*,?\s*(?:which|that)\s+((?:[a-z]+ly\s+)?[a-z]+s\s[^,;:()]{4,160})")
 _BY_MEANS = re.compile(r"to\s+[a-z]+\s+[^,;]{0,60}?\b(?:by|through|via)\s+(?:introducing|proposing|developing|designing|using|"
                        r"leveraging|presenting|building)\s+(.+)")
+_PURPOSE_BACK = re.compile(r"\s+(?:to\s+\w+|(?:for|by)\s+\w+ing)\s+(?:this|these|those|such|the above)\b.*")
+_REFERS_BACK = re.compile(r"\b(?:this|these|those|such|above|aforementioned|said)\b", re.I)
 _POINTS_BACK = re.compile(r"to\s+[a-z]+\s+(?:them|it|this|these|those|such)\b")
 _PURPOSE = re.compile(r"to\s+[a-z]+\s[^,;:()]{6,160}")
 
@@ -45,7 +51,14 @@ def _sentence_case(phrase: str) -> str:
 
 
 def _object_of(rest: str) -> str:
-    """The title a contribution sentence gives (see the module docstring), or ""."""
+    """The title a contribution sentence gives (see the module docstring), or "": the first object
+    that says something, or the one after "and introduce"."""
+    title = _first_object(rest)
+    also = _AND_ALSO.search(rest) if not title else None
+    return _first_object(also.group(1)) if also else title
+
+
+def _first_object(rest: str) -> str:
     rest = _LEAD.sub("", rest)
     if rest.startswith(("that ", "how ", "whether ")) or _EVIDENCE.match(rest):
         return ""
@@ -59,10 +72,18 @@ def _object_of(rest: str) -> str:
         return done if not done.startswith("To ") and informative(done) else ""
     cut = _OBJECT_END.search(rest)
     obj = clean_phrase(rest[:cut.start()] if cut else rest)
+    back = _PURPOSE_BACK.search(obj)  # "algorithmic approaches to address these challenges"
+    if back:
+        obj = obj[:back.start()]
+    if _REFERS_BACK.search(obj):
+        return ""  # "a principled framework for assessing this assumption": what it is was said before
     after = rest[cut.start():] if cut else ""
     gloss = _GLOSS.match(after)
     if gloss and 1 <= len(obj.split()) <= 6 and not obj.lower().startswith(("a ", "an ", "the ")):
         return f"{_sentence_case(obj)}: {clean_phrase(gloss.group(1))}"  # a term, then what it is
+    named = _NAMED_AFTER.match(after)
+    if named and informative(obj):
+        return f"{named.group(1)}: {obj}"  # what it is, then the name it is given
     if not informative(obj) or len(obj.split()) < 3:
         which = _WHICH.match(after)
         if which and len(obj.split()) >= 2:

@@ -15,8 +15,9 @@ from store.latex import plain_text
 
 # A name: a token with an inner capital or digit (VIPBench, UniCon3R, HuPER,
 # GPT-4V, EverAnimate) or all-caps of 3+ letters; optional hyphenated parts; a power inside
-# (T$^2$SQNet, EMC$^2$).
-_NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]+)*\+?(?:\$\^\{?[0-9A-Za-z]\}?\$[A-Za-z0-9]*)?(?:[-][A-Za-z0-9]+)*"
+# (T$^2$SQNet, EMC$^2$, AD$^\varepsilon$), a symbol before or after ($\Delta$-IRIS, BanditMIPS-$\alpha$).
+_NAME = (r"(?:\$\\?[A-Za-z]{1,10}\$-)?[A-Za-z][A-Za-z0-9]*(?:\.\d+(?![\w-]))?(?:[-+][A-Za-z0-9]+)*\+?"
+         r"(?:\$\^\{?\\?[0-9A-Za-z]+\}?\$[A-Za-z0-9]*)?(?:[-][A-Za-z0-9]+)*(?:-\$\\?[A-Za-z]{1,10}\$)?")
 _NAME_RE = re.compile(_NAME)
 # Each form starts with "*", "$" or a backslash; the lookahead lets the scan skip other
 # characters without trying the four forms at each (3x faster on abstracts, same matches).
@@ -79,6 +80,7 @@ def is_name(token: str) -> bool:
 _TEXT_CMD = re.compile(r"\\text\w*\{([^{}]*)\}|\\emph\{([^{}]*)\}")
 _MARKUP = re.compile(r"[*$_`{}]|\\[a-zA-Z]+")  # braces too: "{E}fficient {M}arkov" -> "Efficient Markov"
 _TEX_QUOTES = re.compile(r"(?:``|'')([^`'\n]{1,80}?)''")
+_TEX_SINGLE = re.compile(r"(?<!`)`([^`'\n]{1,80}?)'(?!')")
 _EMPTY_PARENS = re.compile(r"\(\s*\)")  # a parenthesis emptied by taking the name out of it
 _SPACES = re.compile(r"\s+")
 _MATH_TAIL = re.compile(r"\$.*")
@@ -105,8 +107,8 @@ def _span_text(span: str) -> str:
 
 def clean_phrase(text: str) -> str:
     """A phrase of an abstract as title text: math as Unicode, markup and emphasis dropped, spaces folded."""
-    if "`" in text or "''" in text:
-        text = _TEX_QUOTES.sub(r"“\1”", text)  # ``domains'' -> “domains” (the markup below drops a backtick)
+    if "`" in text or "''" in text:  # ``domains'' -> “domains”, `upsampling' -> ‘upsampling’ (the markup
+        text = _TEX_SINGLE.sub(r"‘\1’", _TEX_QUOTES.sub(r"“\1”", text))  # below drops a backtick)
     text = _INLINE_MATH.sub(_math_as_text, text)
     text = _TEXT_CMD.sub(lambda m: m.group(1) or m.group(2) or "", text)
     text = _EMPTY_PARENS.sub("", _MARKUP.sub("", text))
@@ -135,6 +137,7 @@ def _plain_name_ok(token: str) -> bool:
 _STOP = {"the", "a", "an", "our", "this", "these", "that", "two", "three", "new", "novel", "first", "we", "it",
          "in", "to", "for", "on", "and", "or", "with", "by", "as", "one", "such", "here", "several", "both"}
 _MATH_GROUP = re.compile(r"\\(?:math\w*|operatorname)\{$")
+_NEXT_CAPITAL = re.compile(r"\s+[A-Z]")
 _LOOKS_NAMEY = re.compile(r"[A-Z0-9]")
 _PLAIN_FOLLOW = re.compile(r"\s*(?:\*\*|\}\$?)?\s*[,:(]")
 _APPOS_COMMA = re.compile(r",\s+(?:an?|the)\s")
@@ -202,6 +205,8 @@ def find_name(abstract: str, intros: list[re.Match[str]] | None = None,  # noqa:
     # The regex tries every word boundary; a substring test first is ~20x cheaper on most abstracts.
     naming = any(w in abstract for w in NAMING_WORDS)
     for m in (_CALLED.finditer(abstract) if naming else ()):
+        if not is_name(m.group(1)) and _NEXT_CAPITAL.match(abstract, m.end()):
+            continue  # "an area called *Active Exploration*": a plain word that starts a term
         add(m.group(1), m.start(1), m.end(), 3, True, follow=False)  # "a framework named Ditto to ..."
     acronyms: list[tuple[int, str, int]] = []  # ("(" position, acronym, end)
     maths = [m.span() for m in _INLINE_MATH.finditer(abstract)] if "$" in abstract else []
@@ -293,6 +298,7 @@ def _initials_form(letters: str, words: list[str]) -> str | None:
 _OPEN_PAREN = re.compile(r"\([*\\{}$\s]*(?:textbf\{|textsc\{|mathrm\{|text\{|emph\{)?$")
 _CLOSE_PAREN = re.compile(r"[}*$\s]*\)")
 _PAREN_AFTER = re.compile(r"[}*$\s]*\(([^()]{5,120})\)")
+_COMMA_AFTER = re.compile(r"[}*$\s]*,\s+([A-Z][^,.;()]{4,120})")  # "ERP, Entropy-Reinforced Planning, ..."
 
 
 def expansion(abstract: str, name: str) -> str:
@@ -309,8 +315,8 @@ def expansion(abstract: str, name: str) -> str:
         if opened and _CLOSE_PAREN.match(abstract, end, end + 8):
             long = _defined_before(name, clean_phrase(before[:opened.start()]))
             if long and len(long.split()) >= 2:
-                return long
-        after = _PAREN_AFTER.match(abstract, end, end + 130)
+                return long.lstrip("'\"“‘")  # 'Prolongation Upsampling Tensor Train (PuTT)'
+        after = _PAREN_AFTER.match(abstract, end, end + 130) or _COMMA_AFTER.match(abstract, end, end + 130)
         start = abstract.find(name, end, 3000)
         if after:
             inner = clean_phrase(after.group(1)).strip("“”\"")  # SDS (``See it, Do it, Sorted'')

@@ -35,7 +35,11 @@ def phrase_after(text: str, end: int) -> str:
     m = _APPOSITION.match(text, end)
     if not m:
         return ""
-    phrase = _APPOSITION_END.split(_ACRONYM_GROUP.sub("", m.group(1)))[0]
+    whole = _ACRONYM_GROUP.sub("", m.group(1))
+    phrase = _APPOSITION_END.split(whole)[0]
+    if _LONE_WORD.match(phrase):  # "a general, efficient and scalable framework": on to the noun
+        more = _ADJECTIVE_LIST.match(whole, len(phrase))
+        phrase = whole[:more.end()] if more else phrase
     return clean_phrase(phrase)
 
 
@@ -56,6 +60,7 @@ _WE_VERB = re.compile(r"(?:(?:(?:in this|this) (?:paper|work),?\s+)?we\s+(?:\w+l
                       r"explores|addresses|revisits|tackles|focuses on))\s+", re.I)
 
 
+_LONE_WORD = re.compile(r"(?:an?|the)\s+[\w-]+$")
 _ARTICLE_WORD = re.compile(r"\b(?:an?|the)\s+[\w-]+$", re.I)
 _ADJECTIVE_LIST = re.compile(r"(?:,\s+(?:(?:and|or|yet|but)\s+)?(?:(?:still|yet|also|[a-z]+ly)\s+)?[\w-]+)+[^,.;:()]*")
 
@@ -143,9 +148,10 @@ def intro_phrase(name: str, intros: list[re.Match[str]]) -> str:
     if not intros:
         return ""
     clause = clean_phrase(_to_clause_end(intros[0].group("rest")))
-    at = clause.find(name)
+    shown = clean_phrase(name) if "$" in name or "\\" in name else name  # (the clause is cleaned: $\partial$-CROWN is ∂-CROWN)
+    at = clause.find(shown)
     if at >= 0:  # take the name out, with a "called" before it and its parentheses
-        clause = (_NAMING_WORD_END.sub("", clause[:at]) + " " + clause[at + len(name):].lstrip(")")).strip()
+        clause = (_NAMING_WORD_END.sub("", clause[:at]) + " " + clause[at + len(shown):].lstrip(")").lstrip(": ")).strip()
     return _AND_THEN.sub("", clause)
 
 
@@ -246,7 +252,8 @@ def contribution(abstract: str, intros: list[re.Match[str]]) -> str:
 
 # The question an abstract asks, where it names no contribution: real titles often ask it.
 _QUESTION = re.compile(r"(?:^|[.:;]\s+|\?\s+)((?:When|How|What|Why|Which|Can|Could|Does|Do|Is|Are|Should|Will|Would|"
-                       r"To what extent|In what)\b[^.?:;]{10,140}\?)")
+                       r"To what extent|In what)\b[^.?:;]{10,140}\?|(?<=: )(?:when|how|what|why|which|can|could|does|do|is|"
+                       r"are|should|will|would)\b[^.?:;]{10,140}\?)")  # (after a colon, lower-case: "a question is: will X?")
 
 
 _POINTS_BACK = re.compile(r"\b(?:this|that|these|those|it|them)\?$", re.I)
@@ -312,6 +319,11 @@ def what_it_does(abstract: str, name: str, end: int) -> str:
     that uses knowledge distillation to better align …" (also "that, for the first time, extends X",
     "that adaptively *prunes* X"); "" if no "which/that <verb>" follows the name."""
     m = _DOES.match(clean_phrase(abstract[end:end + 400]))
+    if not m and ")" in abstract[end - 1:end + 1]:  # "Our algorithm (ICLCA) allows for exact conversion"
+        m = _DOES_DIRECT.match(clean_phrase(abstract[end:end + 400]))
+    if not m:  # "... SafeCoder to address this gap. SafeCoder performs security-centric fine-tuning"
+        at = abstract.find(f". {name} ", end)
+        m = _DOES_DIRECT.match(clean_phrase(abstract[at + len(name) + 3:at + 400])) if at >= 0 else None
     if not m:
         return ""
     said = m.group(2)
@@ -325,6 +337,7 @@ def what_it_does(abstract: str, name: str, end: int) -> str:
 
 # After the name, cleaned: "which uses X", "that, for the first time, extends X", "that adaptively prunes X".
 _DOES = re.compile(r"(?:which|that)\s*(?:,[^,.;]{1,40},\s*)?(?:([a-z]+ly)\s+)?([a-z]+s\s+[^,.;]+)")
+_DOES_DIRECT = re.compile(r"(?:([a-z]+ly)\s+)?([a-z]+s\s+[^,.;]+)")
 
 
 _NOT_ACTIONS = frozenset("is has was does gives lies".split())
@@ -365,6 +378,7 @@ def purpose_after(abstract: str, name: str, end: int) -> str:
 
 _POINTS_AT = re.compile(r"To\s+(?:\w+ly\s+)?\w+\s+(?:this|these|those|such|that|it|them|the (?:above|aforementioned|"
                         r"issues?|problems?|challenges?|gaps?|limitations?))\b")
+_PRONOUN = re.compile(r"\b(?:they|them|their|it|its)\b")  # "To verify the extent to which they hold"
 _PURPOSE_FIRST = re.compile(r"To\s+(?:[a-z]+ly\s+)?[a-z]+\s[^,;.]{8,160}(?=,\s*(?:we|this (?:paper|work))\b)")
 
 
@@ -378,7 +392,7 @@ def purpose_before(abstract: str, name: str, end: int) -> str:
     if not m:
         return ""
     purpose = clean_phrase(m.group())
-    if _BAD_START.match(purpose) or _POINTS_AT.match(purpose) or not informative(purpose[3:]):
+    if _BAD_START.match(purpose) or _POINTS_AT.match(purpose) or _PRONOUN.search(purpose) or not informative(purpose[3:]):
         return ""
     done = gerund(purpose)
     return f"{name}: {trim_words(done[0].lower() + done[1:], WHOLE_TITLE_WORDS - 1)}" if done != purpose else ""

@@ -29,7 +29,7 @@ from store.escapes import repair_escapes
 from store.ingest.title_phrases import (SENTENCE_END, WHOLE_TITLE_WORDS, capitalized, contribution, first_clause, focus_of, gerund,
                                         informative, intro_phrase, phrase_after, phrase_before, purpose_after,
                                         purpose_before, question_of, what_it_does)
-from store.ingest.title_claims import claimed_names
+from store.ingest.title_claims import claimable, claimed_names
 from store.ingest.title_contribution import contribution_object
 from store.ingest.title_names import (INTRO, clean_phrase, expansion, find_name, own_name,
                                       trim_words)
@@ -173,16 +173,19 @@ def derive_title(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
         the first clause. The longest complete phrase of it within MAX_TITLE_CHARS
         characters (see :func:`fit_title`). Never empty.
     """
-    return _fitted(_derive(repair_escapes(abstract), not_names))
+    return derive_titles(abstract, not_names)[0]
 
 
-def derive_titles(abstract: str) -> tuple[str, str | None]:
+def derive_titles(abstract: str, not_names: frozenset[str] = frozenset()) -> tuple[str, str | None]:
     """:func:`derive_title`, and the title the abstract would get without the name that leads it
     (None when no name leads; the title itself when the abstract claims the name, which no library
     takes away): what a library falls back on when the name turns out to be the field's
     (store.ingest.title_library). One pass: the second costs a few clauses, not a derivation."""
-    named, nameless, claimed = _derive_both(repair_escapes(abstract))
+    text = repair_escapes(abstract)
+    named, nameless, claimed = _derive_both(text, not_names)
     title = _fitted(named)
+    if nameless is not None and " " not in title and not claimable(title) and not _set_off(text, title):
+        return _fitted(nameless), None  # tidied down to a plain word ("Active: the Geometric"): no name
     return title, title if claimed else _fitted(nameless) if nameless is not None else None
 
 
@@ -202,6 +205,8 @@ def _fitted(choice: str) -> str:
 # ("rests on", "the compliance of"): a phrase ends there only when no other place leaves half a title.
 _CUT_AT = re.compile(r",\s|;\s|\s[—–]\s|\s(?=(?:by|with|for|in|via|using|through|that|which|and|from|under|"
                      r"across|without|where|while|whose|beyond|towards?)\s)")
+# "using a diverse | and high-quality dataset": adjectives joined before their noun.
+_ARTICLE_AND_WORD = re.compile(r"\b(?:a|an|the)\s+[\w-]+$")
 # "a platform designed | for X": a participle that needs what follows it is no place to end.
 _LEADS_ON = re.compile(r"\b(?:designed|built|tailored|aimed|based|developed|used|applied|intended|dedicated|suited|"
                        r"optimi[sz]ed|due|according)$")
@@ -219,7 +224,8 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
     def places(pattern: re.Pattern[str]) -> list[int]:
         return [m.start() for m in pattern.finditer(title) if m.start() <= limit
                 and len(title[:m.start()].split()) >= 3 and title.count("(", 0, m.start()) == title.count(")", 0, m.start())
-                and not _LEADS_ON.search(title, 0, m.start()) and not _lone_adjective(title[:m.start()].rsplit(None, 3)[-3:], -1)]
+                and not _LEADS_ON.search(title, 0, m.start()) and not _lone_adjective(title[:m.start()].rsplit(None, 3)[-3:], -1)
+                and not (title.startswith((" and ", " or "), m.start()) and _ARTICLE_AND_WORD.search(title, 0, m.start()))]
 
     cuts = places(_CUT_AT)
     if not cuts or cuts[-1] < limit // 2:
@@ -258,8 +264,12 @@ def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tupl
         assert nameless is not None
         return nameless, None, False
     name, end = found
-    named = _through_adjectives(abstract, _named(abstract, name, end, long, focus, intros))
-    if name.startswith("$"):  # a name that is mathematics reads as written: $\pi_{0.5}$ -> π0.5
+    named = _named(abstract, name, end, long, focus, intros)
+    if not named:  # a plain word with nothing to say of it: the paper is titled without it
+        assert nameless is not None  # (only a claimed name has no alternative, and it is name-shaped)
+        return nameless, None, False
+    named = _through_adjectives(abstract, named)
+    if "$" in name or "\\" in name:  # a name's math reads as written, as the rest of the title: T²SQNet, π0.5
         named = named.replace(name, clean_phrase(name))
     return named, nameless, own
 
@@ -287,5 +297,22 @@ def _named(abstract: str, name: str, end: int, long: str, focus: str, intros: li
             return f"{name}: {trim_words(phrase, WHOLE_TITLE_WORDS - 1)}"
     phrase = (phrase_before(abstract, name, end) or purpose_after(abstract, name, end)
               or what_it_does(abstract, name, end) or purpose_before(abstract, name, end))
-    # A name with no gloss stands alone: "NAME — <the first sentence>" reads as two things glued.
-    return phrase or name
+    # A name with no gloss stands alone: "NAME — <the first sentence>" reads as two things glued. A
+    # plain word is a name alone only when set off as one ("**Leddam**"), not when it is the start of
+    # a term ("called *Active Exploration*", "the so-called Mapper graph"): "" lets the caller title
+    # the paper without it.
+    return phrase or (name if claimable(name) or " " in name or _set_off(abstract, name) else "")
+
+
+_SET_OFF = re.compile(r"(?:\*\*?|\\textbf\{|\\emph\{|\\textsc\{|\\textit\{)$")
+_SET_OFF_END = re.compile(r"\s*(?:\*\*?|\})")
+
+
+def _set_off(abstract: str, name: str) -> bool:
+    """Whether ``name`` is set in bold or emphasis of its own somewhere in the abstract."""
+    start = abstract.find(name)
+    while start >= 0:
+        if _SET_OFF.search(abstract, max(0, start - 10), start) and _SET_OFF_END.match(abstract, start + len(name)):
+            return True
+        start = abstract.find(name, start + len(name))
+    return False
