@@ -69,8 +69,8 @@ class PapersiftApp(SerialKeys, App):
                         timeout=15)
         elif self._told_titles() != TITLE_RULES and self.library.titles_outdated:  # (said: no look at the file)
             self.notify("this library's titles were derived by an earlier papersift; `papersift retitle` "
-                        "derives them with this version's better rules (titles that came with the papers "
-                        "stay as they are)", timeout=15)
+                        "derives them with this version's better rules (`--dry-run` lists the changes first; "
+                        "titles that came with the papers stay as they are)", timeout=15)
             self._save_place(lambda s: s.update_place(self._place_key, titles_told=TITLE_RULES))
 
     def _told_titles(self) -> int | None:

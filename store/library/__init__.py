@@ -22,7 +22,7 @@ from store.errors import PapersiftError
 from store.library.core import BULK_BACKUP_THRESHOLD, LibraryCore  # noqa: F401 (re-exported)
 from store.library.discovery import Discovery
 from store.library.marks import Marks
-from store.library.papers import PaperChanges
+from store.library.papers import PaperChanges, Retitled
 from store.library.removal import redo_corpus, remove_papers
 from store.library.search import SORTS, LibrarySearch  # noqa: F401 (re-exported)
 from store.library.stats import LibraryStats
@@ -79,8 +79,8 @@ class Library(LibraryCore):
     @property
     def titles_outdated(self) -> bool:
         return self.papers.titles_outdated
-    def retitle(self) -> tuple[int, int]:
-        return self.papers.retitle()
+    def retitle(self, dry_run: bool = False) -> Retitled:
+        return self.papers.retitle(dry_run)
     def dedup_report(self) -> list[dict[str, Any]]:
         return self.papers.dedup_report()
     def near_duplicate_finder(self) -> Callable[[str], str | None]:

@@ -6,6 +6,7 @@ search index after, as one job; the Library offers them as its own methods.
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
@@ -24,6 +25,16 @@ if TYPE_CHECKING:
 
 SPLIT_ACTION = "split"
 SPLIT_OF = "split_of"  # the undo entry of a split names the paper its variants leave
+
+
+@dataclass(frozen=True)
+class Retitled:
+    """What ``retitle`` did (or, with ``dry_run``, would do)."""
+
+    changes: list[tuple[str, str, str]]  # (paper id, old title, new title), in library order
+    derived: int  # papers whose title was derived from the abstract
+    backup: Path | None  # the corpus as it was before (None when nothing changed, or a dry run)
+    dry_run: bool = False
 
 
 class PaperChanges:
@@ -95,48 +106,47 @@ class PaperChanges:
         corpus = self._core.corpus
         return len(corpus) > 0 and corpus.title_rules < versions.TITLE_RULES and corpus.has_derived_titles()
 
-    def retitle(self) -> tuple[int, int]:
+    def retitle(self, dry_run: bool = False) -> Retitled:
         """Derive again the titles of the papers that came without one, with this version's rules.
 
         A library keeps the titles it was imported with; when :mod:`store.ingest.titles` improves,
-        this brings them up to date. Read titles (JSON, CSV, BibTeX) are never touched. The
-        corpus is backed up and saved atomically, as an import does.
-
-        Returns:
-            (titles changed, papers with a derived title).
+        this brings them up to date. Titles read from a file (JSON, CSV, BibTeX) are never touched.
+        The corpus is backed up and saved atomically, as an import does; ``dry_run`` says what would
+        change and writes nothing.
         """
         from store.ingest.title_library import field_names, name_tokens, settle
         from store.ingest.titles import derive_titles
 
         with self._core.lock.held():
             self._core.refresh_corpus()
-            changed = 0
+            changes: list[tuple[str, str, str]] = []
+            backup = None
             try:
                 papers = [p for p in self._core.corpus if p.derived_title]
-                derived = len(papers)
                 fields = field_names(name_tokens(p.abstract) for p in self._core.corpus) if papers else frozenset()
                 read = [p.title for p in self._core.corpus if not p.derived_title]
                 pairs = [derive_titles(p.abstract) for p in papers]
                 titles = settle([p.abstract for p in papers], [t for t, _ in pairs], fields, read,
                                 nameless=[alternative for _, alternative in pairs])
-                for paper, title in zip(papers, titles):
-                    if title != paper.title:
-                        paper.title = title
-                        changed += 1
+                changes = [(p.id, p.title, t) for p, t in zip(papers, titles) if t != p.title]
                 outdated = self._core.corpus.title_rules < versions.TITLE_RULES
+                if dry_run:
+                    return Retitled(changes, len(papers), None, dry_run=True)
+                for paper, title in zip(papers, titles):
+                    paper.title = title
                 self._core.corpus.title_rules = versions.TITLE_RULES
-                if changed:
-                    backup_file(self._core.corpus_path, "retitle")
-                if changed or outdated:  # (unchanged titles: the header alone says they are current)
+                if changes:
+                    backup = backup_file(self._core.corpus_path, "retitle")
+                if changes or outdated:  # (unchanged titles: the header alone says they are current)
                     self._core.corpus.save(self._core.corpus_path)
             except BaseException:
                 self._core.corpus = Corpus.load(self._core.corpus_path)  # the file is untouched: drop the edits
                 self._core.invalidate()
                 raise
-        if changed or outdated:  # after the lock, as an import does (a save is a new generation,
+        if changes or outdated:  # after the lock, as an import does (a save is a new generation,
             self._core.invalidate()  # which the index cache on disk must record)
             self._core.build_index()
-        return changed, derived
+        return Retitled(changes, len(papers), backup)
 
     # ------------------------------------------------------------------- dedup
     def near_duplicate_finder(self) -> Callable[[str], str | None]:

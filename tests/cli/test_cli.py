@@ -6,6 +6,7 @@ import json
 import os
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -125,13 +126,22 @@ def test_retitle_brings_derived_titles_up_to_date(run_cli, tmp_path):
     lib.corpus.save(lib.corpus_path)
     assert Library(run_cli.library).titles_outdated
     assert "Zorbulon" in run_cli("search", "zorbulon").stdout
+    preview = run_cli("retitle", "--dry-run")  # what would change, and nothing written
+    assert preview.stdout.startswith("1 title would be derived anew, of 35 papers"), preview.stdout
+    assert f"{derived.id}  Zorbulon: what an older papersift derived" in preview.stdout
+    assert f"→ {expected}" in preview.stdout and "nothing was changed (--dry-run)" in preview.stdout
+    assert Library(run_cli.library).titles_outdated and "Zorbulon" in run_cli("search", "zorbulon").stdout
     proc = run_cli("retitle")
     assert proc.stdout.startswith("1 title derived anew, of 35 papers without a title of its own"), proc.stdout
+    assert f"→ {expected}" in proc.stdout
+    backup = Path(proc.stdout.strip().splitlines()[-1].removeprefix("the titles before are kept in "))
+    assert backup.parent == run_cli.library / "backups" and b"Zorbulon" in backup.read_bytes()
     rec = json.loads(run_cli("show", derived.id, "--format", "json").stdout)
     assert rec["title"] == expected and rec["derived_title"]
     assert json.loads(run_cli("show", real.id, "--format", "json").stdout)["title"] == "A Real Title Kept As Read"
     assert "Zorbulon" not in run_cli("search", "zorbulon").stdout  # the index follows the new titles
-    assert json.loads(run_cli("retitle", "--format", "json").stdout) == {"changed": 0, "derived": 35, "papers": 36}
+    assert json.loads(run_cli("retitle", "--format", "json").stdout) == {
+        "changed": 0, "derived": 35, "papers": 36, "dry_run": False, "backup": None, "changes": []}
     assert any(p.name.startswith("corpus") and "retitle" in p.name for p in (run_cli.library / "backups").iterdir())
     assert not Library(run_cli.library).titles_outdated  # the header says so now
 

@@ -17,6 +17,7 @@ from store import locations
 from store.choices import STATUSES
 from store.errors import PapersiftError
 from store.models import normalize_tag
+from store.safe_text import display_safe
 from store.wording import counted
 
 from . import output as out
@@ -84,8 +85,9 @@ def register(add) -> None:
     add("undo", "undo the last change (repeatable; survives restarts)", ("text", "json"), run=undo_or_redo)
     add("redo", "make again what the last undo reverted (until a new change is made)", ("text", "json"),
         run=undo_or_redo)
-    add("retitle", "derive again, with this version's rules, the titles of papers imported without one",
-        ("text", "json"), run=retitle)
+    p = add("retitle", "derive again, with this version's rules, the titles of papers imported without one",
+            ("text", "json"), run=retitle)
+    p.add_argument("--dry-run", action="store_true", help="list the titles that would change; change nothing")
     p = add("history", "the recent changes that undo would revert", ("text", "json"), run=history)
     p.add_argument("--limit", type=out.count_arg, default=20)
     add("stats", "counts by status, star, tag, venue and area; the commonest keywords", ("text", "json"), run=stats)
@@ -192,12 +194,23 @@ def note(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
 
 
 def retitle(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    changed, derived = lib.retitle()
+    done = lib.retitle(dry_run=args.dry_run)
     if args.format == "json":
-        out.emit_json({"changed": changed, "derived": derived, "papers": len(lib)})
-    else:
-        out.console().print(f"{counted(changed, 'title')} derived anew, of {counted(derived, 'paper')} "
-                            f"without a title of its own; read titles are left as they are")
+        out.emit_json({"changed": len(done.changes), "derived": done.derived, "papers": len(lib),
+                       "dry_run": done.dry_run, "backup": str(done.backup) if done.backup else None,
+                       "changes": [{"id": pid, "old": old, "new": new} for pid, old, new in done.changes]})
+        return 0
+    console = out.console()
+    verb = "would be derived anew" if done.dry_run else "derived anew"
+    console.print(f"{counted(len(done.changes), 'title')} {verb}, of {counted(done.derived, 'paper')} without a "
+                  f"title of its own; titles that came with a paper are left as they are", highlight=False)
+    for pid, old, new in done.changes:
+        console.print(f"  {pid}  {display_safe(old, False)}\n  {' ' * len(pid)}→ {display_safe(new, False)}",
+                      highlight=False, markup=False)
+    if done.backup:
+        console.print(f"the titles before are kept in {done.backup}", highlight=False, markup=False)
+    elif done.dry_run and done.changes:
+        console.print("nothing was changed (--dry-run)", highlight=False)
     return 0
 
 
