@@ -1,8 +1,8 @@
-"""The phrases of an abstract a derived title is made of: what a name is (its apposition, what the
-"we propose" clause or the phrase before it says of it, its purpose), what the paper studies, its
-contribution, the question it asks, its first clause; and a purpose read in the gerund, as titles
-write it ("To reduce X" -> "Reducing X").
+"""The phrases of an abstract a derived title is made of: what the "we propose" clause says a name
+is, what the paper studies, its contribution, the question it asks, its first clause; and a purpose
+read in the gerund, as titles write it ("To reduce X" -> "Reducing X").
 
+:mod:`store.ingest.title_glosses` has the other phrases that say what a name is;
 :mod:`store.ingest.titles` chooses among them.
 """
 
@@ -18,29 +18,7 @@ WHOLE_TITLE_WORDS = 40  # no phrase the rules take runs longer; a bibliography t
 MAX_QUESTION_WORDS = 14  # a longer question reads as a sentence, not a title
 
 
-_APPOSITION = re.compile(r"[*}$]*\s*\)?\s*[,:(—–-]?\s*(?:which is\s+)?((?:an?|the)\s+(?:[^.;:()]|\([\w-]{1,12}\)){3,160})")
-
-
-_ACRONYM_GROUP = re.compile(r"\s+\((?=[\w-]*[A-Za-z])[\w-]{1,12}\)")  # "Federated Learning (FL) platform" -> "Federated Learning platform", not SE(3) -> SE
-
-
-_APPOSITION_END = re.compile(r",\s*(?:which|that|where|whose|and|consisting|built|designed|to|using|by)\b|;|, ")
-
-
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z$\\*])")
-
-
-def phrase_after(text: str, end: int) -> str:
-    """What the name is: ", a unified framework for X," after the name."""
-    m = _APPOSITION.match(text, end)
-    if not m:
-        return ""
-    whole = _ACRONYM_GROUP.sub("", m.group(1))
-    phrase = _APPOSITION_END.split(whole)[0]
-    if _LONE_WORD.match(phrase):  # "a general, efficient and scalable framework": on to the noun
-        more = _ADJECTIVE_LIST.match(whole, len(phrase))
-        phrase = whole[:more.end()] if more else phrase
-    return clean_phrase(phrase)
 
 
 _CLAUSE_BREAK = re.compile(r"[,;:]\s|\s[—–]\s|—")
@@ -60,9 +38,9 @@ _WE_VERB = re.compile(r"(?:(?:(?:in this|this) (?:paper|work),?\s+)?we\s+(?:\w+l
                       r"explores|addresses|revisits|tackles|focuses on))\s+", re.I)
 
 
-_LONE_WORD = re.compile(r"(?:an?|the)\s+[\w-]+$")
+LONE_WORD = re.compile(r"(?:an?|the)\s+[\w-]+$")
 _ARTICLE_WORD = re.compile(r"\b(?:an?|the)\s+[\w-]+$", re.I)
-_ADJECTIVE_LIST = re.compile(r"(?:,\s+(?:(?:and|or|yet|but)\s+)?(?:(?:still|yet|also|[a-z]+ly)\s+)?[\w-]+)+[^,.;:()]*")
+ADJECTIVE_LIST = re.compile(r"(?:,\s+(?:(?:and|or|yet|but)\s+)?(?:(?:still|yet|also|[a-z]+ly)\s+)?[\w-]+)+[^,.;:()]*")
 
 
 def first_clause(abstract: str) -> str:
@@ -70,7 +48,7 @@ def first_clause(abstract: str) -> str:
     clauses = _CLAUSE_BREAK.split(first, maxsplit=1)
     clause = clauses[0]
     while len(clauses) > 1 and _ARTICLE_WORD.search(clause):  # "the simple, long-studied, yet unsolved problem"
-        more = _ADJECTIVE_LIST.match(first, len(clause))
+        more = ADJECTIVE_LIST.match(first, len(clause))
         if not more:
             break
         clause = first[:more.end()]
@@ -90,7 +68,7 @@ _NAMING_TAIL = re.compile(r"(?:\s+(?:" + "|".join(NAMING_WORDS) + r"|as|is|by|of
 
 
 # Phrases that do not say what a paper is: fragments and purpose clauses ("to address this gap").
-_BAD_START = re.compile(r"(?:and|which|that|for|by|of|in|with|on|from|as|is|are|it|this|these|its|their)\b|"
+BAD_START = re.compile(r"(?:and|which|that|for|by|of|in|with|on|from|as|is|are|it|this|these|its|their)\b|"
                         r"to (?:address|tackle|solve|overcome|bridge|fill|mitigate|alleviate|resolve|handle|remedy|"
                         r"close|this|these|that|do so)\b", re.I)
 
@@ -123,7 +101,7 @@ def _to_clause_end(text: str) -> str:
 def informative(phrase: str) -> bool:
     """Says something: 2+ words, not a fragment, not only "a novel framework"."""
     words = phrase.lower().split()
-    return len(words) >= 2 and not _BAD_START.match(phrase) and any(w.strip(",()") not in _GENERIC for w in words)
+    return len(words) >= 2 and not BAD_START.match(phrase) and any(w.strip(",()") not in _GENERIC for w in words)
 
 
 def intro_phrase(name: str, intros: list[re.Match[str]]) -> str:
@@ -202,7 +180,7 @@ _LENS = re.compile(r"^(?:the\s+)?(?:lens|perspective|prism|viewpoint|scope)\s+of
 
 # What points back at an earlier sentence ("the problem from a new perspective", "these
 # decisions", "both the ...") names nothing by itself.
-_ANAPHORA = re.compile(r"(?:\S+\s+){0,5}?(?:this|these|those|such|both|above|aforementioned|it|its|them|our|"
+ANAPHORA = re.compile(r"(?:\S+\s+){0,5}?(?:this|these|those|such|both|above|aforementioned|it|its|them|our|"
                        r"the (?:problem|issue|question|task|challenge|model|method|setting|phenomenon|approach)(?! of)\b)\b",
                        re.I)
 
@@ -224,11 +202,11 @@ def focus_of(abstract: str, intros: list[re.Match[str]]) -> str:
     named = ": " in clause  # "we study risk-controlled post-processing: given a ...": a term, then its gloss
     rest = clean_phrase(_FOCUS_END.split(clause.split(": ", 1)[0], maxsplit=1)[0])
     rest = _FOCUS_LEAD.sub("", rest, count=1) if _FOCUS_LEAD.match(rest) else rest
-    if _ANAPHORA.match(rest):  # "we address this issue by proposing prompt sketching, a new ...": that
+    if ANAPHORA.match(rest):  # "we address this issue by proposing prompt sketching, a new ...": that
         means = _BY_MEANS.search(clause)
         rest = _LENS.sub("", clean_phrase(means.group(1)), count=1) if means else ""
         named = True  # a name, however short
-    if (len(rest.split()) < (2 if named else 4) or not informative(rest) or _ANAPHORA.match(rest)
+    if (len(rest.split()) < (2 if named else 4) or not informative(rest) or ANAPHORA.match(rest)
             or _VAGUE.match(rest)):
         return ""
     return rest
@@ -245,7 +223,7 @@ def contribution(abstract: str, intros: list[re.Match[str]]) -> str:
     purpose = _PURPOSE_BACK.search(clause)  # "online speculative decoding to address this challenge"
     if purpose and len(clause[:purpose.start()].split()) >= 3 and informative(clause[:purpose.start()]):
         clause = clause[:purpose.start()]
-    if len(clause.split()) < (2 if purpose else 4) or not informative(clause) or _ANAPHORA.match(clause):
+    if len(clause.split()) < (2 if purpose else 4) or not informative(clause) or ANAPHORA.match(clause):
         return ""  # "a rigorous understanding of this phenomenon" names nothing by itself
     return trim_words(clause[0].upper() + clause[1:], WHOLE_TITLE_WORDS)
 
@@ -267,77 +245,9 @@ def question_of(abstract: str) -> str:
     if not m:
         return ""
     q = clean_phrase(m.group(1)).rstrip("?") + "?"
-    if not 4 <= len(q.split()) <= MAX_QUESTION_WORDS or _POINTS_BACK.search(q) or _ANAPHORA.match(q):
+    if not 4 <= len(q.split()) <= MAX_QUESTION_WORDS or _POINTS_BACK.search(q) or ANAPHORA.match(q):
         return ""
     return q[0].upper() + q[1:]
-
-
-# What a name is, said before it: "a new architecture, HSTU, designed for X", "a tree search algorithm
-# based on Y, which we call *Volume-MCTS*", "a ... framework, dubbed RoboFlamingo, built upon Z".
-_NAMED_AS = re.compile(r",\s*(?:(?:which|that)\s+we\s+(?:call|term|dub|name|coin)|(?:dubbed|called|named|termed|coined))?"
-                       r"\s*(?:as\s+)?[\s*{}$\\]*(?:emph\{|textbf\{|textsc\{)?$")
-
-
-_INDEFINITE = re.compile(r"\b(?:an?)\s")
-
-
-_GOES_ON = re.compile(r"[*}$\s]*,?\s*((?:designed|built|tailored|developed)\s+(?:for|to|upon|on)\s+[^,.;]+|to\s+[a-z]+\s+[^,.;]+)")
-
-
-_FOR_PURPOSE = re.compile(r"[*}$\s]*\s+(for\s+[^,.;()]+)")
-
-
-def phrase_before(abstract: str, name: str, end: int) -> str:
-    """ "NAME: a tree search algorithm based on Y" from "a tree search algorithm based on Y, which we
-    call NAME"; a phrase that says only "a new architecture" takes what follows the name too
-    ("designed for X", "to learn X"). "" if the name is not set off so."""
-    start = abstract.rfind(name, 0, end)
-    if start < 0:
-        return ""
-    sentence = max(abstract.rfind(". ", 0, start), -2) + 2
-    named = _NAMED_AS.search(abstract, sentence, start)
-    if not named:
-        return ""
-    articles = list(_INDEFINITE.finditer(abstract, sentence, named.start()))
-    if not articles:
-        return ""
-    begin = articles[-1].start()
-    if len(articles) > 1 and abstract[:begin].endswith(" as ") and "," not in abstract[articles[-2].start():begin]:
-        begin = articles[-2].start()  # "a novel formulation of SAM as a bilevel optimization problem"
-    phrase = clean_phrase(abstract[begin:named.start()])
-    if len(phrase.split()) < 2 or "(" in phrase and ")" not in phrase:
-        return ""
-    if not informative(phrase) or len(phrase.split()) < 4:
-        more = _GOES_ON.match(abstract, end)
-        if more and not _BAD_START.match(more.group(1)) and not _ANAPHORA.search(more.group(1)):
-            phrase = f"{phrase} {clean_phrase(more.group(1))}"  # not "to address these issues"
-    return f"{name}: {trim_words(phrase, WHOLE_TITLE_WORDS - 1)}" if informative(phrase) else ""
-
-
-def what_it_does(abstract: str, name: str, end: int) -> str:
-    """ "DistillSpec: using knowledge distillation to better align …" from "we propose {\\em DistillSpec}
-    that uses knowledge distillation to better align …" (also "that, for the first time, extends X",
-    "that adaptively *prunes* X"); "" if no "which/that <verb>" follows the name."""
-    m = _DOES.match(clean_phrase(abstract[end:end + 400]))
-    if not m and ")" in abstract[end - 1:end + 1]:  # "Our algorithm (ICLCA) allows for exact conversion"
-        m = _DOES_DIRECT.match(clean_phrase(abstract[end:end + 400]))
-    if not m:  # "... SafeCoder to address this gap. SafeCoder performs security-centric fine-tuning"
-        at = abstract.find(f". {name} ", end)
-        m = _DOES_DIRECT.match(clean_phrase(abstract[at + len(name) + 3:at + 400])) if at >= 0 else None
-    if not m:
-        return ""
-    said = m.group(2)
-    phrase = verb_as_gerund(said)
-    if phrase == said or not informative(phrase):
-        return ""
-    if m.group(1):
-        phrase = f"{m.group(1).lower()} {phrase}"
-    return f"{name}: {trim_words(phrase, WHOLE_TITLE_WORDS - 1)}"
-
-
-# After the name, cleaned: "which uses X", "that, for the first time, extends X", "that adaptively prunes X".
-_DOES = re.compile(r"(?:which|that)\s*(?:,[^,.;]{1,40},\s*)?(?:([a-z]+ly)\s+)?([a-z]+s\s+[^,.;]+)")
-_DOES_DIRECT = re.compile(r"(?:([a-z]+ly)\s+)?([a-z]+s\s+[^,.;]+)")
 
 
 _NOT_ACTIONS = frozenset("is has was does gives lies".split())
@@ -364,38 +274,6 @@ def verb_as_gerund(phrase: str) -> str:
     purpose = f"To {base} {rest}".rstrip()
     done = gerund(purpose)
     return done[0].lower() + done[1:] if done != purpose else phrase
-
-
-def purpose_after(abstract: str, name: str, end: int) -> str:
-    """ "REMEDI for efficient and accurate estimation of differential entropy" from "we introduce REMEDI
-    for efficient and accurate estimation of ..."; "" if the name is not followed by such a purpose."""
-    m = _FOR_PURPOSE.match(abstract, end)
-    if not m:
-        return ""
-    purpose = clean_phrase(m.group(1))
-    return f"{name} {trim_words(purpose, WHOLE_TITLE_WORDS - 1)}" if len(purpose.split()) >= 3 and informative(purpose[4:]) else ""
-
-
-_POINTS_AT = re.compile(r"To\s+(?:\w+ly\s+)?\w+\s+(?:this|these|those|such|that|it|them|the (?:above|aforementioned|"
-                        r"issues?|problems?|challenges?|gaps?|limitations?))\b")
-_PRONOUN = re.compile(r"\b(?:they|them|their|it|its)\b")  # "To verify the extent to which they hold"
-_PURPOSE_FIRST = re.compile(r"To\s+(?:[a-z]+ly\s+)?[a-z]+\s[^,;.]{8,160}(?=,\s*(?:we|this (?:paper|work))\b)")
-
-
-def purpose_before(abstract: str, name: str, end: int) -> str:
-    """ "APT: improving both training and inference efficiency" from "To improve both training and
-    inference efficiency, we introduce APT"; "" if the name's sentence opens on no such purpose
-    (or on one that points back: "To address this issue, we ...")."""
-    start = abstract.rfind(name, 0, end)
-    sentence = max(abstract.rfind(". ", 0, start), -2) + 2
-    m = _PURPOSE_FIRST.match(abstract, sentence, start)
-    if not m:
-        return ""
-    purpose = clean_phrase(m.group())
-    if _BAD_START.match(purpose) or _POINTS_AT.match(purpose) or _PRONOUN.search(purpose) or not informative(purpose[3:]):
-        return ""
-    done = gerund(purpose)
-    return f"{name}: {trim_words(done[0].lower() + done[1:], WHOLE_TITLE_WORDS - 1)}" if done != purpose else ""
 
 
 # "To reduce the balancing error ..." (a purpose clause taken as the contribution) reads as a

@@ -15,8 +15,9 @@ background and says later what it studies ("This work explores how to X", "we
 tackle these challenges through X") is titled by that. The phrase is then fitted
 to a list row as a whole phrase (:func:`fit_title`). A real title always wins.
 
-:mod:`store.ingest.title_names` finds the name, :mod:`store.ingest.title_phrases` the phrases
-this module chooses among; :mod:`store.ingest.title_library` settles titles across a library (a
+:mod:`store.ingest.title_names` and :mod:`store.ingest.title_claims` find the name,
+:mod:`store.ingest.title_glosses` what the abstract says it is, :mod:`store.ingest.title_phrases` and
+:mod:`store.ingest.title_contribution` the phrases of a paper titled without one; :mod:`store.ingest.title_library` settles titles across a library (a
 field's acronym, duplicates). ``benchmarks/title_quality.py`` measures them; ``store.versions.TITLE_RULES``
 numbers the rules (bump it with any change: a test pins the titles to it).
 """
@@ -26,13 +27,12 @@ from __future__ import annotations
 import re
 
 from store.escapes import repair_escapes
-from store.ingest.title_phrases import (SENTENCE_END, WHOLE_TITLE_WORDS, capitalized, contribution, first_clause, focus_of, gerund,
-                                        informative, intro_phrase, phrase_after, phrase_before, purpose_after,
-                                        purpose_before, question_of, what_it_does)
 from store.ingest.title_claims import claimable, claimed_names
 from store.ingest.title_contribution import contribution_object
-from store.ingest.title_names import (INTRO, clean_phrase, expansion, find_name, own_name,
-                                      trim_words)
+from store.ingest.title_glosses import phrase_after, phrase_before, purpose_after, purpose_before, what_it_does
+from store.ingest.title_names import INTRO, clean_phrase, expansion, find_name, own_name, trim_words
+from store.ingest.title_phrases import (SENTENCE_END, WHOLE_TITLE_WORDS, capitalized, contribution, first_clause,
+                                        focus_of, gerund, informative, intro_phrase, question_of)
 
 MAX_TITLE_CHARS = 90  # a list row's title: the longest complete phrase that fits (see fit_title)
 WHOLE_SLACK = 6  # a whole phrase a few characters longer is kept whole rather than cut
