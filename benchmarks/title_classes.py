@@ -43,6 +43,9 @@ _CLAIMS = [
     # Foo, a ..., is proposed / introduced / presented
     re.compile(r"(?:^|[.;]\s+)" + _MARK + r"(?P<name>" + _TOKEN + r")[\s*}\"”']*,\s+(?:a|an|the)\s[^.;]{3,120}?,\s+is\s+"
                r"(?:proposed|introduced|presented|developed)\b"),
+    # we propose Tree Cross Attention (TCA) / we propose a novel algorithm, Scheduled Multi-Task Training (SMT)
+    re.compile(_WE + r"\s+(?:\w+ly\s+)?" + _OWN_VERB + r"\s+(?:[^.;]{0,60}?,\s*)?(?P<long>(?:[A-Z][\w-]*\s+){1,6})\(\s*"
+               r"(?P<name>" + _TOKEN + r")\s*\)"),
     # we call it Foo / which we call Foo / we term this Foo
     re.compile(r"\b(?:we|We)\s+(?:call|term|dub|name|coin)\s+(?:it|this|them|our\s[\w\s-]{1,30}?|the\s[\w\s-]{1,30}?)?\s*(?:as\s+)?"
                + _MARK + r"\s*(?P<name>" + _TOKEN + r")"),
@@ -73,6 +76,8 @@ def claimed_names(abstract: str) -> list[str]:
             if pattern is _CLAIMS[0] and m.group().split()[-1].islower():
                 continue
             names.append(name)
+            if "long" in pattern.groupindex and len(m.group("long").split()) >= 2:
+                names.append(m.group("long").strip())  # its long form names it as well
     return names
 
 

@@ -23,7 +23,7 @@ _WORDS_NAME = r"[A-Z][a-z]+(?:\s(?:[A-Z][a-z]+|[A-Z][A-Z0-9]+))?(?:\s[A-Z][a-z]+
 _MATH_NAME = r"\$\\[A-Za-z]+_\{?[\w.]+\}?\$"
 _AFTER = r"(?=[\s*}\"”'`$]*(?:[,:(—–]|\s(?:as|to|for|which|that|is)\b))"
 _DIRECT = re.compile(_MARKS + r"(?:the\s+)?(?P<name>" + _NAME + "|" + _MATH_NAME + r")" + _AFTER)
-_DIRECT_WORDS = re.compile(r"\s*(?P<name>" + _WORDS_NAME + r")(?:\s*\([^()]{1,12}\))?,\s+(?:an?|the)\s")
+_DIRECT_WORDS = re.compile(r"\s*(?P<name>" + _WORDS_NAME + r")(?P<alias>\s*\([^()]{1,12}\))?,\s+(?:an?|the)\s")
 # In the "we propose" sentence, a name set off by commas: "a new framework, Foo, that ..."
 # (not one of a list: "benchmarks: A, MMLU, HELM", "including OPT, LLaMA2, Falcon").
 _APPOSED = re.compile(r"[,:]\s*" + _MARKS + r"(?P<name>" + _NAME + r")" + r"(?=[\s*}\"”'`$]*(?:,\s*(?:an?|the|which|that|whose|to|"
@@ -34,6 +34,9 @@ _SENTENCE_STOP = re.compile(r"[.;]\s")
 _PASSIVE = re.compile(r"s (?:proposed|introduced|presented|developed)\b")
 _NAMING_CUE = re.compile("|".join(NAMING_WORDS))
 _WE_CALL_CUE = re.compile(r"e (?:call|term|dub|name|coin) ")
+# A long form in capitals and its acronym, right after the verb or set off by a comma: "we propose
+# Cross-Risk Minimization (XRM)", "we propose a novel algorithm, Scheduled Multi-Task Training (SMT), that".
+_SPELLED_OUT = re.compile(r"(?:^\s*|[,:]\s*)(?:[*\s]*[A-Z][\w-]*\**\s+){1,6}\(\s*(?:\*\*)?(?P<name>" + _NAME + r")(?:\*\*)?\s*\)")
 _LISTED = re.compile(r"(?::|\binclud\w*|\bsuch as|\blike|\be\.g\.)[^.;]*$")
 # "called X" is a claim in a sentence of ours ("we propose a new approach called DG"), not in
 # "Adam corresponds to a framework called FTRL".
@@ -69,12 +72,15 @@ def claimed_names(abstract: str, intros: list[re.Match[str]] | None = None) -> l
         if direct and claimable(direct.group("name")):
             found.append((direct.group("name"), direct.start("name"), direct.end("name")))
         words = _DIRECT_WORDS.match(abstract, at)
-        if words:
-            found.append((words.group("name"), words.start("name"), words.end("name")))
+        if words:  # (its end after the alias: "Instructive Decoding (ID), a simple approach")
+            found.append((words.group("name"), words.start("name"), words.end("alias" if words.group("alias") else "name")))
         sentence = _SENTENCE_STOP.split(rest, maxsplit=1)[0]
         bold = _BOLD_ACRONYM.search(sentence) if "(" in sentence else None  # "… Transformer (**HEPT**)"
         if bold and claimable(bold.group("name")):
             found.append((bold.group("name"), at + bold.start("name"), at + bold.end("name")))
+        spelled = _SPELLED_OUT.search(sentence) if "(" in sentence else None  # "…, Scheduled Multi-Task Training (SMT),"
+        if spelled and claimable(spelled.group("name")):
+            found.append((spelled.group("name"), at + spelled.start("name"), at + spelled.end("name")))
         for apposed in _APPOSED.finditer(sentence) if ("," in sentence or ":" in sentence) else ():
             if claimable(apposed.group("name")) and not _LISTED.search(sentence, 0, apposed.start()):
                 found.append((apposed.group("name"), at + apposed.start("name"), at + apposed.end("name")))
@@ -90,4 +96,5 @@ def claimed_names(abstract: str, intros: list[re.Match[str]] | None = None) -> l
                 continue
             if claimable(m.group("name")):
                 found.append((m.group("name"), m.start("name"), m.end("name")))
-    return [(name.rstrip(".-"), start, start + len(name.rstrip(".-"))) for name, start, end in found]
+    return [(name.rstrip(".-"), start, max(end - len(name) + len(name.rstrip(".-")), start + len(name.rstrip(".-"))))
+            for name, start, end in found]

@@ -17,13 +17,13 @@ from store.latex import plain_text
 # GPT-4V, EverAnimate) or all-caps of 3+ letters; optional hyphenated parts; a power inside
 # (T$^2$SQNet, EMC$^2$, AD$^\varepsilon$), a symbol before or after ($\Delta$-IRIS, BanditMIPS-$\alpha$).
 _NAME = (r"(?:\$\\?[A-Za-z]{1,10}\$-)?[A-Za-z][A-Za-z0-9]*(?:\.\d+(?![\w-]))?(?:[-+][A-Za-z0-9]+)*\+?"
-         r"(?:\$\^\{?\\?[0-9A-Za-z]+\}?\$[A-Za-z0-9]*)?(?:[-][A-Za-z0-9]+)*(?:-\$\\?[A-Za-z]{1,10}\$)?")
+         r"(?:\$\^\{?\\?[0-9A-Za-z]+\}?\$[A-Za-z0-9]*)?(?:[-][A-Za-z0-9]+)*(?:-\$\\?[A-Za-z]{1,10}\$)?#?")
 _NAME_RE = re.compile(_NAME)
 # Each form starts with "*", "$" or a backslash; the lookahead lets the scan skip other
 # characters without trying the four forms at each (3x faster on abstracts, same matches).
 _WRAPPED = re.compile(
     r"(?=[*$\\])(?:"
-    r"\*\*\s*(" + _NAME + r"(?:\s+[A-Z][A-Za-z0-9-]*){0,2})\s*\*\*"  # **Name**, **SparQ Attention**
+    r"\*\*\s*(" + _NAME + r"(?:\s+[A-Z][A-Za-z0-9-]*){0,2})\s*\*\*(?![A-Za-z])"  # **Name**, not **D**rops
     r"|\$?\\text(?:bf|sc|tt|it)\{\s*(" + _NAME + r")\s*\}(?![A-Za-z])\$?"  # $\textbf{Name}$, not $\textbf{LE}arnable$
     r"|\\emph\{\s*(" + _NAME + r")\s*\}"
     r"|(?<![*\w])\*(" + _NAME + r")\*(?!\*))"                # *Name*
@@ -31,7 +31,7 @@ _WRAPPED = re.compile(
 _VERBS = (r"(?:introduce|introduces|introducing|propose|proposes|proposing|present|presents|presenting|"
           r"develop|develops|design|release|build|construct|curate|call|term|dub|name|coin|provide|offer)")
 INTRO = re.compile(  # the lookahead: first letters of the openers, a cheap pre-check
-    r"(?=[WwTtHhIiat])\b(?:[Ww]e|[Tt]his (?:paper|work)|[Hh]ere,? we|[Ii]n this (?:paper|work),? we|and|then)\s+(?:\w+ly\s+)?" + _VERBS +
+    r"(?=[WwTtHhIiat])\b(?:[Ww]e|[Tt]his (?:paper|work)|[Hh]ere,? we|[Ii]n this (?:paper|work),? we|and|then)\s+(?:(?:\w+ly|first|also|further|now)\s+)?" + _VERBS +
     r"\b(?P<rest>[^.]{0,200})"
 )
 NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined")
@@ -295,6 +295,7 @@ def _initials_form(letters: str, words: list[str]) -> str | None:
     return None
 
 
+_CAPITALIZED_RUN = re.compile(r"(?<![\w-])((?:[A-Z][\w-]*\s+){1,5}[A-Z][\w-]*)$")
 _OPEN_PAREN = re.compile(r"\([*\\{}$\s]*(?:textbf\{|textsc\{|mathrm\{|text\{|emph\{)?$")
 _CLOSE_PAREN = re.compile(r"[}*$\s]*\)")
 _PAREN_AFTER = re.compile(r"[}*$\s]*\(([^()]{5,120})\)")
@@ -313,7 +314,11 @@ def expansion(abstract: str, name: str) -> str:
         before = abstract[max(0, start - 160):start]
         opened = _OPEN_PAREN.search(before)
         if opened and _CLOSE_PAREN.match(abstract, end, end + 8):
-            long = _defined_before(name, clean_phrase(before[:opened.start()]))
+            text = clean_phrase(before[:opened.start()])
+            long = _defined_before(name, text)
+            if not long:  # "Cross-Risk Minimization (XRM)": words in capitals, whatever their letters
+                run = _CAPITALIZED_RUN.search(text)
+                long = run.group(1) if run else None
             if long and len(long.split()) >= 2:
                 return long.lstrip("'\"“‘")  # 'Prolongation Upsampling Tensor Train (PuTT)'
         after = _PAREN_AFTER.match(abstract, end, end + 130) or _COMMA_AFTER.match(abstract, end, end + 130)

@@ -28,7 +28,7 @@ _CLAUSE_BREAK = re.compile(r"[,;:]\s|\s[—–]\s|—")
 # a short one says less than the main clause after it.
 _SUBORDINATE = re.compile(r"(?:as|despite|while|although|though|since|because|when|whereas|given|unlike|inspired|"
                           r"motivated|in (?:the )?(?:pursuit|light|context|contrast|order)|with the|after|before|if|"
-                          r"once|by|for (?:many|decades|years))\b", re.I)
+                          r"once|by|for (?:many|decades|years|the first time)|in (?:many|most|recent)|recently)\b", re.I)
 
 
 _WE_VERB = re.compile(r"(?:(?:(?:in this|this) (?:paper|work),?\s+)?we\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|"
@@ -94,8 +94,17 @@ _WHICH = re.compile(r",\s*(?:which|that)\s+")  # "we introduce WebNavigator, whi
 
 
 def _to_clause_end(text: str) -> str:
-    """``text`` up to its first comma, period or semicolon."""
-    return CLAUSE_END.split(text, maxsplit=1)[0]
+    """``text`` up to its first comma, period or semicolon outside math ("under $(\\epsilon,\\delta)$-privacy"
+    is one clause)."""
+    if "$" not in text:
+        return CLAUSE_END.split(text, maxsplit=1)[0]
+    inside = False
+    for i, ch in enumerate(text):
+        if ch == "$":
+            inside = not inside
+        elif ch in ",.;" and not inside:
+            return text[:i]
+    return text
 
 
 def informative(phrase: str) -> bool:

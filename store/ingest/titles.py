@@ -39,7 +39,8 @@ WHOLE_SLACK = 6  # a whole phrase a few characters longer is kept whole rather t
 
 
 _SPACES = re.compile(r"\s+")
-_DANGLING = frozenset("called named termed dubbed coined namely "
+_DANGLING = frozenset("called named termed dubbed coined namely under during towards toward over between among "
+                      "across within without through whether against about upon beyond simply "
                       "a an the of in on at to for with by from as and or but that which whose where when "
                       "such than into onto via".split())
 
@@ -82,16 +83,27 @@ def _without_dangling(text: str) -> str:
 _MORE_ADJECTIVES = re.compile(r"(?:,\s+(?:(?:and|or|yet|but)\s+)?(?:(?:still|yet|also|[a-z]+ly)\s+)?[\w-]+)+[^,.;:()]*")
 
 
+_ORDINALS = frozenset("first second most".split())
+_NOT_AN_ADJECTIVE = re.compile(r",\s+(?:(?:and|or|but|yet)\s+)?(?:a|an|the|which|that|where|whose|we|it|this|these|while|"
+                               r"i\.e|e\.g|including|such|as|to|for|with|by|in|on|of)\b", re.I)
+
+
 def _through_adjectives(abstract: str, phrase: str) -> str:
     """``phrase`` carried on to its head noun when a comma between adjectives cut it ("a novel,
     brain-inspired architecture for X" had become "a novel"); as it is otherwise."""
     words = phrase.rstrip("…").split()
-    if len(words) < 2 or not _lone_adjective(words, len(words)):
+    if len(words) < 2:
         return phrase
+    if not _lone_adjective(words, len(words)):
+        # Any word after an article ("an efficient", "the slow", "the first open-sourced") when the
+        # abstract goes on with a comma and another single word that is no clause: a cut list.
+        lead = words[-3].lower() if len(words) > 2 and words[-2].lower() in _ORDINALS else words[-2].lower()
+        if lead not in _ARTICLES:
+            return phrase
     tail = " ".join(words[-2:])
     at = abstract.find(tail)
     more = _MORE_ADJECTIVES.match(abstract, at + len(tail)) if at >= 0 else None
-    if not more or len(more.group().split()) < 2:
+    if not more or len(more.group().split()) < 2 or _NOT_AN_ADJECTIVE.match(more.group()):
         return phrase
     return trim_words(clean_phrase(" ".join(words) + more.group()), WHOLE_TITLE_WORDS)
 
@@ -189,9 +201,19 @@ def derive_titles(abstract: str, not_names: frozenset[str] = frozenset()) -> tup
     return title, title if claimed else _fitted(nameless) if nameless is not None else None
 
 
+# "NAME: (P4D) as a debugging tool", "NAME: - a technique": an alias or a dash is no start of a gloss.
+_GLOSS_LEAD = re.compile(r"^([^:]{1,60}): (?:\([^()]{1,12}\)\s*(?:as\s+)?|[-–—]\s*)")
+# "a clustering principle to overcome these challenges": what those are was said before; the title stops.
+_BACK_AT_END = re.compile(r"\s+(?:to\s+(?:\w+\s+)?|for\s+|of\s+)(?:this|these|those|such)\s+\w+$")
+
+
 def _fitted(choice: str) -> str:
     """The chosen phrase as a list row: in the gerund, paired, whole, fitted (and paired again, as a
     cut may fall between two quotes)."""
+    choice = _GLOSS_LEAD.sub(r"\1: ", choice)
+    back = _BACK_AT_END.search(choice)
+    if back and len(choice[:back.start()].split()) >= 3:
+        choice = choice[:back.start()]
     whole = _tidy_end(balanced(gerund(choice)))
     fitted = fit_title(whole)
     if fitted == whole:
@@ -205,8 +227,9 @@ def _fitted(choice: str) -> str:
 # ("rests on", "the compliance of"): a phrase ends there only when no other place leaves half a title.
 _CUT_AT = re.compile(r",\s|;\s|\s[—–]\s|\s(?=(?:by|with|for|in|via|using|through|that|which|and|from|under|"
                      r"across|without|where|while|whose|beyond|towards?)\s)")
-# "using a diverse | and high-quality dataset": adjectives joined before their noun.
-_ARTICLE_AND_WORD = re.compile(r"\b(?:a|an|the)\s+[\w-]+$")
+# "using a diverse | and high-quality dataset", "the first open-sourced|, large-scale dataset":
+# adjectives joined before their noun.
+_ARTICLE_AND_WORD = re.compile(r"\b(?:a|an|the)\s+(?:first\s+|most\s+)?[\w-]+(?:,\s+(?:and\s+|or\s+)?[\w-]+)*$")
 # "a platform designed | for X": a participle that needs what follows it is no place to end.
 _LEADS_ON = re.compile(r"\b(?:designed|built|tailored|aimed|based|developed|used|applied|intended|dedicated|suited|"
                        r"optimi[sz]ed|due|according)$")
@@ -225,7 +248,7 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
         return [m.start() for m in pattern.finditer(title) if m.start() <= limit
                 and len(title[:m.start()].split()) >= 3 and title.count("(", 0, m.start()) == title.count(")", 0, m.start())
                 and not _LEADS_ON.search(title, 0, m.start()) and not _lone_adjective(title[:m.start()].rsplit(None, 3)[-3:], -1)
-                and not (title.startswith((" and ", " or "), m.start()) and _ARTICLE_AND_WORD.search(title, 0, m.start()))]
+                and not (title.startswith((" and ", " or ", ","), m.start()) and _ARTICLE_AND_WORD.search(title, 0, m.start()))]
 
     cuts = places(_CUT_AT)
     if not cuts or cuts[-1] < limit // 2:
