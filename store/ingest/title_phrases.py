@@ -35,7 +35,7 @@ _WE_VERB = re.compile(r"(?:(?:(?:in this|this) (?:paper|work),?\s+)?we\s+(?:\w+l
                       r"consider|examine|explore|address|revisit|tackle|introduce|propose|present|develop|"
                       r"design|provide|focus on|(?:show|prove|find|demonstrate|argue|observe|establish) that)|"
                       r"this (?:paper|work|study)\s+(?:\w+ly\s+)?(?:studies|analy[sz]es|investigates|considers|examines|"
-                      r"explores|addresses|revisits|tackles|focuses on))\s+", re.I)
+                      r"explores|addresses|revisits|tackles|focuses on|describes|presents|provides|offers))\s+", re.I)
 
 
 LONE_WORD = re.compile(r"(?:an?|the)\s+[\w-]+$")

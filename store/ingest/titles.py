@@ -40,7 +40,7 @@ WHOLE_SLACK = 6  # a whole phrase a few characters longer is kept whole rather t
 
 _SPACES = re.compile(r"\s+")
 _DANGLING = frozenset("called named termed dubbed coined namely under during towards toward over between among "
-                      "across within without through whether against about upon beyond simply "
+                      "across within without through whether against about upon beyond simply is are was were be "
                       "a an the of in on at to for with by from as and or but that which whose where when "
                       "such than into onto via".split())
 
@@ -203,6 +203,7 @@ def derive_titles(abstract: str, not_names: frozenset[str] = frozenset()) -> tup
 
 # "NAME: (P4D) as a debugging tool", "NAME: - a technique": an alias or a dash is no start of a gloss.
 _GLOSS_LEAD = re.compile(r"^([^:]{1,60}): (?:\([^()]{1,12}\)\s*(?:as\s+)?|[-–—]\s*)")
+_TO_GLOSS = re.compile(r"^([^:]{1,60}): to ([a-z]+ .+)$")
 # "a clustering principle to overcome these challenges": what those are was said before; the title stops.
 _BACK_AT_END = re.compile(r"\s+(?:to\s+(?:\w+\s+)?|for\s+|of\s+)(?:this|these|those|such)\s+\w+$")
 
@@ -211,6 +212,11 @@ def _fitted(choice: str) -> str:
     """The chosen phrase as a list row: in the gerund, paired, whole, fitted (and paired again, as a
     cut may fall between two quotes)."""
     choice = _GLOSS_LEAD.sub(r"\1: ", choice)
+    purpose = _TO_GLOSS.match(choice)  # "SelfExtend: to extend the context window" -> "SelfExtend: extending …"
+    if purpose:
+        done = gerund("To " + purpose.group(2))
+        if not done.startswith("To "):
+            choice = f"{purpose.group(1)}: {done[0].lower()}{done[1:]}"
     back = _BACK_AT_END.search(choice)
     if back and len(choice[:back.start()].split()) >= 3:
         choice = choice[:back.start()]
@@ -233,6 +239,9 @@ _ARTICLE_AND_WORD = re.compile(r"\b(?:a|an|the)\s+(?:first\s+|most\s+)?[\w-]+(?:
 # "a platform designed | for X": a participle that needs what follows it is no place to end.
 _LEADS_ON = re.compile(r"\b(?:designed|built|tailored|aimed|based|developed|used|applied|intended|dedicated|suited|"
                        r"optimi[sz]ed|due|according)$")
+# "a framework to explore | X", "a method for representing | X", "a model that is able | to X": a verb
+# still waiting for its object.
+_VERB_OPEN = re.compile(r"\bto\s+[a-z]+$|\b(?:for|by|of|in)\s+[a-z]+ing$|\b(?:is|are|be)\s+(?:able|[a-z]+ed)$")
 _CUT_LATE = re.compile(r"\s(?=(?:of|on|to|at|into|over|as|between|among|against)\s)")
 
 
@@ -247,7 +256,8 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
     def places(pattern: re.Pattern[str]) -> list[int]:
         return [m.start() for m in pattern.finditer(title) if m.start() <= limit
                 and len(title[:m.start()].split()) >= 3 and title.count("(", 0, m.start()) == title.count(")", 0, m.start())
-                and not _LEADS_ON.search(title, 0, m.start()) and not _lone_adjective(title[:m.start()].rsplit(None, 3)[-3:], -1)
+                and not _LEADS_ON.search(title, 0, m.start()) and not _VERB_OPEN.search(title, 0, m.start())
+                and not _lone_adjective(title[:m.start()].rsplit(None, 3)[-3:], -1)
                 and not (title.startswith((" and ", " or ", ","), m.start()) and _ARTICLE_AND_WORD.search(title, 0, m.start()))]
 
     cuts = places(_CUT_AT)
@@ -256,7 +266,7 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
     if cuts:
         return _without_dangling(title[:cuts[-1]])
     head = _without_dangling(title[:title.rfind(" ", 0, limit)])
-    while _LEADS_ON.search(head) and len(head.split()) > 3:
+    while (_LEADS_ON.search(head) or _VERB_OPEN.search(head)) and len(head.split()) > 3:
         head = _without_dangling(head.rsplit(" ", 1)[0])
     return head + "…"
 
