@@ -11,8 +11,8 @@ from store import Library
 from store.exchange.export import export_text
 from store.latex import plain_text
 from store.escapes import repair_escapes
-from store.ingest.title_library import distinguished, field_names, name_tokens, settle
-from store.ingest.titles import MAX_TITLE_CHARS, derive_title, derive_titles, fit_title
+from store.ingest.title_library import distinguished
+from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title
 
 from ..conftest import DATA, ROOT, bib_entries
 
@@ -104,26 +104,6 @@ def test_a_background_acronym_is_not_the_papers_name():
     }
     for abstract, title in own.items():
         assert derive_title(abstract) == title, abstract
-
-
-def test_a_name_the_library_shares_leads_only_the_paper_that_claims_it():
-    """Four abstracts use OpenVLA. The one that says "we introduce OpenVLA, a ..." is titled by it,
-    however many others cite it; the one that builds on it ("Built upon OpenVLA, a strong open
-    model, we ..."), which reads as if it presented the name, is titled without it."""
-    abstracts = [
-        "We introduce OpenVLA, a vision-language-action model trained on a million robot episodes.",
-        "Generalist robot policies fail on deformable objects. We study how such policies fail on cloth folding.",
-        "Built upon OpenVLA, a strong open model, we adapt generalist policies to legged robots with few demonstrations.",
-        "Compared with OpenVLA and Octo, our controller learns from play data. We present a policy for kitchens.",
-    ]
-    fields = field_names(name_tokens(a) for a in abstracts)
-    assert "OpenVLA" in fields
-    settled = settle(abstracts, [derive_title(a) for a in abstracts], fields)
-    assert settled[0].startswith("OpenVLA: a vision-language-action model"), settled
-    assert not any(t.startswith("OpenVLA") for t in settled[1:]), settled
-    # The import's path (each title with its nameless alternative) settles the same way.
-    pairs = [derive_titles(a) for a in abstracts]
-    assert settle(abstracts, [t for t, _ in pairs], fields, nameless=[n for _, n in pairs]) == settled
 
 
 def test_titles_are_unique_in_a_library_with_planted_near_twins(tmp_path):
