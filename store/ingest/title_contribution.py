@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from store.ingest.title_names import clean_phrase, trim_words
-from store.ingest.title_phrases import WHOLE_TITLE_WORDS, gerund, informative, verb_as_gerund
+from store.ingest.title_phrases import PURPOSE_BACK, WHOLE_TITLE_WORDS, gerund, informative, verb_as_gerund
 
 _CONTRIBUTES = re.compile(r"(?=[WwTt])\b(?:[Ww]e|[Tt]his (?:paper|work|study|article))\s+(?:\w+ly\s+)?"
                           r"(?:propose|introduce|present|develop|design|devise)s?\s+(?:and\s+[a-z]+\s+)?(?P<rest>[^.;]{0,300})")
@@ -40,7 +40,6 @@ _AND_ALSO = re.compile(r"\band\s+(?:we\s+)?(?:\w+ly\s+)?(?:propose|introduce|pre
 _WHICH = re.compile(r"\s*,?\s*(?:which|that)\s+((?:[a-z]+ly\s+)?[a-z]+s\s[^,;:()]{4,160})")
 _BY_MEANS = re.compile(r"to\s+[a-z]+\s+[^,;]{0,60}?\b(?:by|through|via)\s+(?:introducing|proposing|developing|designing|using|"
                        r"leveraging|presenting|building)\s+(.+)")
-_PURPOSE_BACK = re.compile(r"\s+(?:to\s+\w+|(?:for|by)\s+\w+ing)\s+(?:this|these|those|such|the above)\b.*")
 _REFERS_BACK = re.compile(r"\b(?:this|these|those|such|above|aforementioned|said)\b", re.I)
 _POINTS_BACK = re.compile(r"to\s+[a-z]+\s+(?:them|it|this|these|those|such)\b")
 _PURPOSE = re.compile(r"to\s+[a-z]+\s[^,;:()]{6,160}")
@@ -72,7 +71,7 @@ def _first_object(rest: str) -> str:
         return done if not done.startswith("To ") and informative(done) else ""
     cut = _OBJECT_END.search(rest)
     obj = clean_phrase(rest[:cut.start()] if cut else rest)
-    back = _PURPOSE_BACK.search(obj)  # "algorithmic approaches to address these challenges"
+    back = PURPOSE_BACK.search(obj)  # "algorithmic approaches to address these challenges"
     if back:
         obj = obj[:back.start()]
     if _REFERS_BACK.search(obj):

@@ -40,6 +40,8 @@ _WE_VERB = re.compile(r"(?:(?:(?:in this|this) (?:paper|work),?\s+)?we\s+(?:\w+l
 
 LONE_WORD = re.compile(r"(?:an?|the)\s+[\w-]+$")
 _ARTICLE_WORD = re.compile(r"\b(?:an?|the)\s+[\w-]+$", re.I)
+# Adjectives in a row, set off by commas, up to the noun and its phrase: ", high-quality, and
+# diversified AI feedback dataset" after "a large-scale".
 ADJECTIVE_LIST = re.compile(r"(?:,\s+(?:(?:and|or|yet|but)\s+)?(?:(?:still|yet|also|[a-z]+ly)\s+)?[\w-]+)+[^,.;:()]*")
 
 
@@ -143,7 +145,7 @@ def intro_phrase(name: str, intros: list[re.Match[str]]) -> str:
 
 
 # A purpose that points back at the sentence before: what precedes it is the contribution.
-_PURPOSE_BACK = re.compile(r"\s+(?:to\s+\w+|(?:for|by)\s+\w+ing)\s+(?:this|these|those|such|the above)\b")
+PURPOSE_BACK = re.compile(r"\s+(?:to\s+\w+|(?:for|by)\s+\w+ing)\s+(?:this|these|those|such|the above)\b")
 
 
 _WE_FIRST = re.compile(r"\s*(?:We|This (?:paper|work)|In this (?:paper|work))\b")
@@ -229,7 +231,7 @@ def contribution(abstract: str, intros: list[re.Match[str]]) -> str:
     if _WE_FIRST.match(abstract) and abstract[:intro.start()].strip():
         return ""  # "We argue that ..." (a contribution later): the first clause says it best
     clause = clean_phrase(_to_clause_end(intro.group("rest")))
-    purpose = _PURPOSE_BACK.search(clause)  # "online speculative decoding to address this challenge"
+    purpose = PURPOSE_BACK.search(clause)  # "online speculative decoding to address this challenge"
     if purpose and len(clause[:purpose.start()].split()) >= 3 and informative(clause[:purpose.start()]):
         clause = clause[:purpose.start()]
     if len(clause.split()) < (2 if purpose else 4) or not informative(clause) or ANAPHORA.match(clause):

@@ -31,8 +31,8 @@ from store.ingest.title_claims import claimable, claimed_names
 from store.ingest.title_contribution import contribution_object
 from store.ingest.title_glosses import phrase_after, phrase_before, purpose_after, purpose_before, what_it_does
 from store.ingest.title_names import INTRO, clean_phrase, expansion, find_name, own_name, trim_words
-from store.ingest.title_phrases import (SENTENCE_END, WHOLE_TITLE_WORDS, capitalized, contribution, first_clause,
-                                        focus_of, gerund, informative, intro_phrase, question_of)
+from store.ingest.title_phrases import (ADJECTIVE_LIST, SENTENCE_END, WHOLE_TITLE_WORDS, capitalized, contribution,
+                                        first_clause, focus_of, gerund, informative, intro_phrase, question_of)
 
 MAX_TITLE_CHARS = 90  # a list row's title: the longest complete phrase that fits (see fit_title)
 WHOLE_SLACK = 6  # a whole phrase a few characters longer is kept whole rather than cut
@@ -78,11 +78,6 @@ def _without_dangling(text: str) -> str:
     return " ".join(words[:kept]).rstrip(" ,;:–—-")
 
 
-# Adjectives in a row, set off by commas, up to the noun and its phrase: ", high-quality, and
-# diversified AI feedback dataset" after "a large-scale".
-_MORE_ADJECTIVES = re.compile(r"(?:,\s+(?:(?:and|or|yet|but)\s+)?(?:(?:still|yet|also|[a-z]+ly)\s+)?[\w-]+)+[^,.;:()]*")
-
-
 _ORDINALS = frozenset("first second most".split())
 _NOT_AN_ADJECTIVE = re.compile(r",\s+(?:(?:and|or|but|yet)\s+)?(?:a|an|the|which|that|where|whose|we|it|this|these|while|"
                                r"i\.e|e\.g|including|such|as|to|for|with|by|in|on|of)\b", re.I)
@@ -102,7 +97,7 @@ def _through_adjectives(abstract: str, phrase: str) -> str:
             return phrase
     tail = " ".join(words[-2:])
     at = abstract.find(tail)
-    more = _MORE_ADJECTIVES.match(abstract, at + len(tail)) if at >= 0 else None
+    more = ADJECTIVE_LIST.match(abstract, at + len(tail)) if at >= 0 else None
     if not more or len(more.group().split()) < 2 or _NOT_AN_ADJECTIVE.match(more.group()):
         return phrase
     return trim_words(clean_phrase(" ".join(words) + more.group()), WHOLE_TITLE_WORDS)
