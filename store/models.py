@@ -150,10 +150,19 @@ class Annotation:
     # added or removed (a removed tag keeps its time, so a merge knows it was removed, not never
     # there). A merge decides field by field with them: see store.exchange.merge.
     stamps: dict[str, str] = field(default_factory=dict)
+    # Whose marks these are: "" for the library's owner (every annotation before members were), else
+    # a member's name, or TEAM for the record that holds the paper's assignment (``assignee``).
+    member: str = ""
+    assignee: str = ""  # (the TEAM record only) the member the paper is assigned to
 
     def is_default(self) -> bool:
         """True when nothing has been said about the paper."""
-        return self.status == "unread" and not self.star and not self.tags and not self.note
+        return self.status == "unread" and not self.star and not self.tags and not self.note and not self.assignee
+
+    @property
+    def triaged(self) -> bool:
+        """Whether its member said anything of the paper (a status, a star, a tag or a note)."""
+        return self.status != "unread" or bool(self.star or self.tags or self.note)
 
     def stamp_changes(self, old: "Annotation", when: str) -> None:
         """Record ``when`` as the change time of every field that differs from ``old``."""
@@ -169,6 +178,10 @@ class Annotation:
             del rec["conflicts"]
         if not rec["stamps"]:
             del rec["stamps"]
+        if not rec["member"]:
+            del rec["member"]
+        if not rec["assignee"]:
+            del rec["assignee"]
         return rec
 
     @classmethod
@@ -183,10 +196,13 @@ class Annotation:
             updated=rec.get("updated", ""),
             conflicts=list(rec.get("conflicts") or []),
             stamps=dict(rec.get("stamps") or {}),
+            member=str(rec.get("member") or ""),
+            assignee=str(rec.get("assignee") or ""),
         )
 
 
-STAMPED = ("status", "star", "note")  # the single-valued fields; tags are stamped one by one
+TEAM = "@team"  # the member name of a paper's assignment record: no member can be called that
+STAMPED = ("status", "star", "note", "assignee")  # the single-valued fields; tags are stamped one by one
 
 
 def normalize_tag(tag: str) -> str:

@@ -30,7 +30,7 @@ from tinydb.storages import Storage
 from store.annotations.atomic import append_durably, atomic_write_bytes
 from store.annotations.backups import keep_damaged
 from store.annotations.journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO, Replay,  # noqa: F401
-                      doc_id_for, journal_path_for, judge, read_acked, read_snapshot, replay_journal, write_acked)
+                      doc_id_for, journal_path_for, judge, key_of, read_acked, read_snapshot, replay_journal, write_acked)
 from store.errors import PapersiftError
 from store.models import Annotation
 from store.annotations.note_edits import long_notes_as_edits, records_of
@@ -215,9 +215,17 @@ class AnnotationStore:
         self.db = TinyDB(path, storage=JournaledJSONStorage)
         self.storage: JournaledJSONStorage = self.db.storage  # type: ignore[assignment]
 
-    def load_all(self) -> dict[str, Annotation]:
-        """Every stored annotation, by paper id."""
-        return {rec["paper_id"]: Annotation.from_record(rec) for rec in self.db.table(ANN).all()}
+    def load_records(self) -> dict[str, Annotation]:
+        """Every stored annotation record, by record key: ``PAPERID`` for the owner's,
+        ``PAPERID@member`` for another member's or the team's (:func:`record_key`)."""
+        return {key_of(rec): Annotation.from_record(rec) for rec in self.db.table(ANN).all()}
+
+    def owner(self) -> str:
+        """The member whose records carry no member name (the one who made the library), or ''
+        when no member has written since members were recorded."""
+        meta = (self.storage.read() or {}).get(META) or {}
+        first = meta.get("1") or {}
+        return str(first.get("owner") or "")
 
     def changed_on_disk(self) -> bool:
         return self.storage.changed_on_disk()
@@ -226,7 +234,7 @@ class AnnotationStore:
         """Fold the journal into annotations.json (so a copy of that file is complete)."""
         self.storage.compact()
 
-    def _transaction(self, mutate: Callable[[dict[str, Any]], _T]) -> _T:
+    def _transaction(self, mutate: Callable[[dict[str, Any]], _T], owner: str = "") -> _T:
         """Read the whole database, mutate it, make the change durable once (one fsync).
 
         Only the records the mutation touched are journaled.
@@ -237,6 +245,8 @@ class AnnotationStore:
             data[name] = _Tracked(data.get(name) or {})
         if new_file:
             data[META]["1"] = {"format": ANNOTATIONS_FORMAT, "version": ANNOTATIONS_VERSION, "created": now_iso()}
+        if owner and not data[META]["1"].get("owner"):  # the first member to write owns the unnamed records
+            data[META]["1"] = {**data[META]["1"], "owner": owner}
         result = mutate(data)
         changes = {name: {key: data[name].get(key) for key in data[name].touched}
                    for name in (ANN, HIST, META, REDO) if data[name].touched}
@@ -250,11 +260,14 @@ class AnnotationStore:
         return result
 
     def apply(self, changes: dict[str, Annotation], action: str, label: str, history: bool = True,
-              extra: dict[str, Any] | None = None) -> None:
+              extra: dict[str, Any] | None = None, member: str = "", owner: str = "") -> None:
         """Store new annotation states and (optionally) an undo entry, together.
 
         Args:
-            changes: paper id -> its new annotation (a default annotation is removed).
+            changes: record key (a paper id, or ``PAPERID@member``) -> its new annotation (a default
+                annotation is removed).
+            member: who made the change: the undo entry is theirs (each member undoes their own).
+            owner: the member the library's unnamed records belong to, recorded if none is yet.
             action: machine name of the action ("status", "star", "tag", ...).
             label: what a person would call it ("status read on 3 papers").
             history: record an undo entry.
@@ -276,20 +289,22 @@ class AnnotationStore:
                     after[pid] = ann[key]
             if history:
                 entry = {"time": now_iso(), "action": action, "label": label, "before": before, "after": after,
-                         **(extra or {})}
+                         **({"member": member} if member else {}), **(extra or {})}
                 _push(data[HIST], long_notes_as_edits(entry))
-            for k in list(data[REDO]):  # a new change: what was undone before it cannot be redone
-                del data[REDO][k]
+            for k in [k for k, e in data[REDO].items() if _made_by(e, member, owner)]:
+                del data[REDO][k]  # a new change: what its member undid before it cannot be redone
 
-        self._transaction(mutate)
+        self._transaction(mutate, owner)
 
-    def undo(self) -> dict[str, Any] | None:
-        """Revert the newest history entry; returns it, or None when there is nothing to undo."""
+    def undo(self, member: str = "", owner: str = "") -> dict[str, Any] | None:
+        """Revert the member's newest history entry (another member's changes are theirs to undo);
+        returns it, or None when there is nothing to undo."""
         def mutate(data: dict[str, Any]) -> dict[str, Any] | None:
             hist = data[HIST]
-            if not hist:
+            mine = [k for k, e in hist.items() if _made_by(e, member, owner)]
+            if not mine:
                 return None
-            entry: dict[str, Any] = hist.pop(max(hist, key=int))
+            entry: dict[str, Any] = hist.pop(max(mine, key=int))
             before = records_of(entry, "before", data[ANN])
             if before is None:
                 raise PapersiftError(f"cannot undo {entry['label']!r}: a note it changed was changed since "
@@ -300,9 +315,9 @@ class AnnotationStore:
 
         if not (self.storage.read() or {}).get(HIST):
             return None
-        return self._transaction(mutate)
+        return self._transaction(mutate)  # (a step of the member's: the owner is recorded already)
 
-    def redo(self) -> dict[str, Any] | None:
+    def redo(self, member: str = "", owner: str = "") -> dict[str, Any] | None:
         """Make again the change the newest undo reverted; returns its entry, or None when there is
         nothing to redo (no undo since the last change).
 
@@ -311,14 +326,15 @@ class AnnotationStore:
         """
         def mutate(data: dict[str, Any]) -> dict[str, Any] | None:
             redo = data[REDO]
-            if not redo:
+            mine = [k for k, e in redo.items() if _made_by(e, member, owner)]
+            if not mine:
                 return None
-            entry: dict[str, Any] = redo.pop(max(redo, key=int))
+            entry: dict[str, Any] = redo.pop(max(mine, key=int))
             ann = data[ANN]
             before = records_of(entry, "before", ann, current_is="before")
             if before is None or any(ann.get(str(doc_id_for(pid))) != rec for pid, rec in before.items()):
-                for k in list(redo):
-                    del redo[k]
+                for k in mine:
+                    redo.pop(k, None)
                 return None
             after = records_of(entry, "after", ann)
             assert after is not None  # records_of checks the same notes as for "before", just above
@@ -331,9 +347,18 @@ class AnnotationStore:
         return self._transaction(mutate)
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
-        """The newest undo entries, newest first."""
+        """The newest undo entries, newest first (every member's)."""
         hist = (self.storage.read() or {}).get(HIST) or {}
         return [hist[k] for k in sorted(hist, key=int, reverse=True)[:limit]]
+
+
+def _made_by(entry: Any, member: str, owner: str) -> bool:
+    """Whether an undo entry is the member's: an entry without a member is the owner's (every
+    entry before members were), and with no member asked for, every entry is."""
+    if not member:
+        return True
+    made = entry.get("member", "") if isinstance(entry, dict) else ""
+    return bool(made == member or (not made and member == owner))
 
 
 def _set_records(ann: dict[str, Any], records: dict[str, Any]) -> None:

@@ -31,7 +31,7 @@ from store.doctor import steps as doctor_steps
 from store.doctor.report import DoctorReport
 from store.annotations.drafts import NoteDrafts
 from store.errors import CorruptFileError
-from store.annotations.journal import ANN, HIST, REDO, doc_id_for, forget_acked, journal_path_for
+from store.annotations.journal import ANN, HIST, REDO, doc_id_for, forget_acked, journal_path_for, key_of
 from store.models import clean_tag
 from store.wording import counted
 from store.safe_text import has_unsafe, shown_unsafe
@@ -65,7 +65,7 @@ def _load_checked_corpus(path: Path) -> tuple[Corpus | None, str | None]:
 
 def _check_annotations_file(path: Path) -> str | None:
     try:
-        AnnotationStore(path).load_all()
+        AnnotationStore(path).load_records()
     except CorruptFileError as exc:
         return str(exc).split(". papersift will not")[0]
     except OSError as exc:
@@ -266,7 +266,7 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
             idx = corpus.index_of(rec.get("paper_id", ""))
             if idx is not None and corpus.papers[idx].id != rec["paper_id"]:
                 moved[key] = corpus.papers[idx].id  # annotation under a merged alias
-            elif idx is not None and str(doc_id_for(rec["paper_id"])) != key:
+            elif idx is not None and str(doc_id_for(key_of(rec))) != key:
                 moved[key] = rec["paper_id"]
         if orphans:
             report.problems.append(f"{counted(len(orphans), 'annotation')} pointing at no paper (kept; e.g. {next(iter(orphans.values()))['paper_id']})")
@@ -278,7 +278,7 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
                 for key, pid in moved.items():
                     rec = dict(anns.pop(key))
                     rec["paper_id"] = pid
-                    target = str(doc_id_for(pid))
+                    target = str(doc_id_for(key_of(rec)))
                     if target not in anns:
                         anns[target] = rec
                     else:

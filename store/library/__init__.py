@@ -43,8 +43,8 @@ class Library(LibraryCore):
     and the parts that work on it. Each method a part does is written out below as one call to
     that part, so "go to definition" and the type checker land on the code that runs."""
 
-    def __init__(self, folder: Path | str) -> None:
-        super().__init__(folder)
+    def __init__(self, folder: Path | str, member: str | None = None) -> None:
+        super().__init__(folder, member)
         self.counts = LibraryStats(self)  # what stats and the dashboard count
         self.discovery = Discovery(self, self.counts)  # more like this, recommendations, topics (their model)
         # The search tables built on first use (phrase texts, filter tables) are built by one thread at a
@@ -57,15 +57,16 @@ class Library(LibraryCore):
 
     # ----------------------------------------------------------------- opening
     @classmethod
-    def open(cls, folder: Path | str | None = None, seed_if_new: bool = True) -> "Library":
+    def open(cls, folder: Path | str | None = None, seed_if_new: bool = True, member: str | None = None) -> "Library":
         """Open (creating if needed) a library; a brand-new one gets the bundled seeds.
 
         Args:
             folder: library folder; default from ``--library``/``PAPERSIFT_LIBRARY``/platformdirs.
+            member: who is triaging (``--as``); default ``PAPERSIFT_USER`` or the login name.
             seed_if_new: import the bundled NeurIPS sample dumps into a library
                 that has never had a corpus.
         """
-        lib = cls(locations.library_dir(folder))
+        lib = cls(locations.library_dir(folder), member)
         if seed_if_new and not lib.corpus_path.exists():
             seeds = locations.bundled_seeds_dir()
             if seeds.is_dir():
@@ -165,23 +166,24 @@ class Library(LibraryCore):
         return [(p, self.annotation(p.id)) for p in papers]
 
     def undo(self) -> str | None:
-        """Undo the newest change (persisted across restarts). Returns its label, or None."""
-        return self._history_step(self.store.undo)
+        """Undo this member's newest change (persisted across restarts). Returns its label, or None."""
+        return self._history_step(undone=True)
 
     def redo(self) -> str | None:
-        """Make again the change the newest undo reverted (until a new change is made). Returns its
-        label, or None."""
-        return self._history_step(self.store.redo)
+        """Make again the change this member's newest undo reverted (until they make a new change).
+        Returns its label, or None."""
+        return self._history_step(undone=False)
 
-    def _history_step(self, step: Callable[[], dict[str, Any] | None]) -> str | None:
+    def _history_step(self, undone: bool) -> str | None:
         with self.lock.held():
             self.refresh()
             self.refresh_corpus()
-            entry = step()
+            step = self.store.undo if undone else self.store.redo
+            entry = step(self.member, self.owner)
             if entry is None:
                 return None
-            self.annotations = self.store.load_all()
-            redo_corpus(self, entry, undone=step == self.store.undo)  # a removal's papers, back or out
+            self.reload_annotations()
+            redo_corpus(self, entry, undone=undone)  # a removal's papers, back or out
             return str(entry["label"])
 
     def remove(self, ids: Iterable[str], label: str = "") -> int:

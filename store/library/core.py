@@ -20,13 +20,15 @@ from store.annotations.atomic import PRIVATE_FOLDER, atomic_write_chunks, open_r
 from store.annotations.backups import backup_file
 from store.annotations.database import AnnotationStore, now_iso
 from store.annotations.drafts import NoteDrafts
+from store.annotations.journal import record_key
 from store.annotations.lock import LibraryLock
 from store.corpus import Corpus, file_signature, migrate_v1
 from store.errors import PapersiftError
-from store.models import Annotation, Paper
+from store.models import TEAM, Annotation, Paper
 from store.search import quick
 from store.search.index import SearchIndex
 from store.search.packfile import stamp_matches, stamped
+from store.team.members import checked_member, default_member
 
 BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded by a backup
 
@@ -37,7 +39,8 @@ class LibraryCore:
     Every cache a part builds from this state is registered with :meth:`on_invalidate`, and
     :meth:`invalidate` clears them all when the corpus changes."""
 
-    def __init__(self, folder: Path | str) -> None:
+    def __init__(self, folder: Path | str, member: str | None = None) -> None:
+        self.member = checked_member(member) if member else default_member()  # who is triaging
         self.folder = Path(folder).expanduser()
         locations.refuse_a_folder_of_other_files(self.folder)
         try:
@@ -55,8 +58,13 @@ class LibraryCore:
         self._migrate_if_needed()
         self.corpus = Corpus.load(self.corpus_path) if self.corpus_path.exists() else Corpus()
         self.store = AnnotationStore(self.annotations_path)
-        # Replaced whole on every change, never edited in place (see install): worker threads read it.
-        self.annotations: dict[str, Annotation] = self.store.load_all()
+        # Each replaced whole on every change, never edited in place (see install): worker threads read them.
+        self.annotations: dict[str, Annotation] = {}  # the member's own marks, by paper id
+        self.team: dict[str, dict[str, Annotation]] = {}  # every member's marks (this member's included)
+        self.assignments: dict[str, str] = {}  # paper id -> the member it is assigned to
+        self.owner = self.member  # whose records carry no member name (see AnnotationStore.owner)
+        self._team_stamps: dict[str, dict[str, str]] = {}  # paper id -> its assignment's change times
+        self.reload_annotations()
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
         self._invalidators: list[Callable[[], None]] = []
@@ -128,9 +136,43 @@ class LibraryCore:
         return self.corpus.resolve(key)
 
     def annotation(self, paper_id: str) -> Annotation:
-        """The paper's annotation (a fresh default one if it has none)."""
-        ann = self.annotations.get(paper_id)
-        return copy.deepcopy(ann) if ann else Annotation(paper_id)
+        """The member's annotation of the paper (a fresh default one if it has none)."""
+        return self.member_annotation(paper_id, self.member)
+
+    def member_annotation(self, paper_id: str, member: str) -> Annotation:
+        """A member's (or, with ``TEAM``, the assignment's) annotation of the paper: a copy, or a
+        fresh default one, carrying the member as its record stores it."""
+        if member == TEAM:
+            assignee = self.assignments.get(paper_id, "")
+            stamps = self._team_stamps.get(paper_id, {})
+            return Annotation(paper_id, member=TEAM, assignee=assignee, stamps=dict(stamps))
+        ann = self.team.get(member, {}).get(paper_id)
+        return copy.deepcopy(ann) if ann else Annotation(paper_id, member=self.stored_member(member))
+
+    def stored_member(self, member: str) -> str:
+        """The member name a record stores: '' for the library's owner."""
+        return "" if member == self.owner else member
+
+    def shown_member(self, ann: Annotation) -> str:
+        """Whose an annotation is, by name (the owner's records store no name)."""
+        return ann.member or self.owner
+
+    def reload_annotations(self) -> None:
+        """Read every member's records into the views: ``annotations`` (this member's), ``team``
+        and ``assignments``."""
+        self.owner = self.store.owner() or self.member
+        team: dict[str, dict[str, Annotation]] = {}
+        assignments: dict[str, str] = {}
+        stamps: dict[str, dict[str, str]] = {}
+        for ann in self.store.load_records().values():
+            if ann.member == TEAM:
+                if ann.assignee:
+                    assignments[ann.paper_id] = ann.assignee
+                stamps[ann.paper_id] = ann.stamps
+            else:
+                team.setdefault(self.shown_member(ann), {})[ann.paper_id] = ann
+        self.team, self.assignments, self._team_stamps = team, assignments, stamps
+        self.annotations = team.get(self.member, {})
 
     def corpus_changed_on_disk(self) -> bool:
         """Whether the corpus file was written since this library read or wrote it (a stat)."""
@@ -173,7 +215,7 @@ class LibraryCore:
     def refresh(self) -> bool:
         """Pick up annotations another process wrote. Returns True when something changed."""
         if self.store.changed_on_disk():
-            self.annotations = self.store.load_all()
+            self.reload_annotations()
             return True
         return False
 
@@ -182,52 +224,88 @@ class LibraryCore:
         said once): for the CLI's stderr and the app's notices."""
         return self.store.storage.take_reports()
 
-    def change(self, paper_ids: Iterable[str], fn: Callable[[Annotation], None], action: str, label: str) -> int:
-        """Apply ``fn`` to each paper's annotation and store the changed ones durably."""
+    def change(self, paper_ids: Iterable[str], fn: Callable[[Annotation], None], action: str, label: str,
+               member: str | None = None) -> int:
+        """Apply ``fn`` to each paper's annotation (this member's, or ``member``'s) and store the
+        changed ones durably, as one undo step of this member's."""
+        ids = list(dict.fromkeys(paper_ids))
+        return self.change_records([(pid, member or self.member) for pid in ids], fn, action, label)
+
+    def change_records(self, records: Iterable[tuple[str, str]], fn: Callable[[Annotation], None], action: str,
+                       label: str) -> int:
+        """:meth:`change` over (paper id, member) pairs: an assignment changes the team's records
+        and a member's at once, in one undo step. Returns how many papers changed."""
         with self.lock.held():
             self.refresh()
             stamp = now_iso()
             changes = {}
-            for pid in dict.fromkeys(paper_ids):
-                old = self.annotation(pid)
+            for pid, member in dict.fromkeys(records):
+                old = self.member_annotation(pid, member)
                 new = copy.deepcopy(old)
                 fn(new)
                 if new != old:
                     new.stamp_changes(old, stamp)
                     new.updated = stamp
                     new.created = new.created or stamp
-                    changes[pid] = new
+                    changes[record_key(pid, new.member)] = new
             if not changes:
                 return 0
+            papers = len({a.paper_id for a in changes.values()})
             if len(changes) >= BULK_BACKUP_THRESHOLD:
                 self.store.compact()  # a backup of annotations.json must hold the journal too
                 backup_file(self.annotations_path, f"bulk-{action}")
-            self.store.apply(changes, action, label if len(changes) == 1 else f"{label} on {len(changes)} papers")
+            self.store.apply(changes, action, label if papers == 1 else f"{label} on {papers} papers",
+                             member=self.member, owner=self.owner)
             self.install(changes)
-            return len(changes)
+            return papers
 
     def install(self, changes: dict[str, Annotation]) -> None:
-        """Make stored changes the library's annotations: a new mapping, never an edit of the one a
+        """Make stored changes the library's annotations: new mappings, never an edit of one a
         worker thread may be reading (copy on write: a search holds one snapshot throughout)."""
-        anns = dict(self.annotations)
-        for pid, new in changes.items():
+        team = dict(self.team)
+        assignments, stamps = self.assignments, self._team_stamps
+        for new in changes.values():
+            if new.member == TEAM:
+                assignments = dict(assignments) if assignments is self.assignments else assignments
+                stamps = dict(stamps) if stamps is self._team_stamps else stamps
+                if new.assignee:
+                    assignments[new.paper_id] = new.assignee
+                else:
+                    assignments.pop(new.paper_id, None)
+                stamps[new.paper_id] = dict(new.stamps)
+                continue
+            name = self.shown_member(new)
+            anns = team[name] = dict(team.get(name, {})) if team.get(name) is self.team.get(name) else team[name]
             if new.is_default():
-                anns.pop(pid, None)
+                anns.pop(new.paper_id, None)
             else:
-                anns[pid] = copy.deepcopy(new)
-        self.annotations = anns
+                anns[new.paper_id] = copy.deepcopy(new)
+        self.team, self.assignments, self._team_stamps = team, assignments, stamps
+        self.annotations = team.get(self.member, {})
 
     def replace_annotations(self, changes: dict[str, Annotation], action: str, label: str) -> int:
-        """Store exact annotations (timestamps as given), with a backup and one undo entry."""
+        """Store exact annotations (timestamps as given; each under the member it carries), with a
+        backup and one undo entry."""
         if not changes:
             return 0
         with self.lock.held():
             self.refresh()
             self.store.compact()  # a backup of annotations.json must hold the journal too
             backup_file(self.annotations_path, action)
-            self.store.apply(changes, action, label)
-            self.install(changes)
+            keyed = {record_key(a.paper_id, a.member): a for a in changes.values()}
+            self.store.apply(keyed, action, label, member=self.member, owner=self.owner)
+            self.install(keyed)
         return len(changes)
+
+    def records_of_papers(self, paper_ids: Iterable[str]) -> dict[str, Annotation]:
+        """Every record the papers have (each member's and the assignment), cleared: what a
+        removal stores, so undo puts all of them back."""
+        wanted = set(paper_ids)
+        cleared = {record_key(pid, self.stored_member(name)): Annotation(pid, member=self.stored_member(name))
+                   for name, anns in self.team.items() for pid in anns if pid in wanted}
+        cleared.update({record_key(pid, TEAM): Annotation(pid, member=TEAM)
+                        for pid in wanted if pid in self.assignments or pid in self._team_stamps})
+        return cleared
 
     def tag_counts(self) -> Counter[str]:
         """Papers per tag."""

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from store import locations, versions
 from store.annotations.backups import backup_file
 from store.annotations.database import now_iso
+from store.annotations.journal import record_key
 from store.corpus import Corpus
 from store.errors import PapersiftError
 from store.models import Annotation, Paper
@@ -201,7 +202,7 @@ class PaperChanges:
                     clone.stamp_changes(Annotation(paper.id), stamp)
                     clone.updated = stamp
                     clone.created = clone.created or stamp
-                    clones[paper.id] = clone
+                    clones[record_key(paper.id, clone.member)] = clone
                 self._core.store.apply(clones, SPLIT_ACTION, f"copy annotation to {counted(len(clones), 'split paper')}",
                                       extra={SPLIT_OF: parent.id})
             backup_file(self._core.corpus_path, SPLIT_ACTION)

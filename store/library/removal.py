@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from store import locations
 from store.annotations.backups import backup_file
 from store.corpus import Corpus
-from store.models import Annotation, Paper
+from store.models import Paper
 
 if TYPE_CHECKING:
     from store.library.core import LibraryCore
@@ -44,7 +44,7 @@ SAMPLE_CHECK_MAX = 1_000  # a library larger than this is not the sample alone (
 
 def untouched_sample(lib: LibraryCore) -> bool:
     """True when the library holds the bundled sample and nothing else, none of it annotated."""
-    return (0 < len(lib) <= SAMPLE_CHECK_MAX and not lib.annotations
+    return (0 < len(lib) <= SAMPLE_CHECK_MAX and not any(lib.team.values()) and not lib.assignments
             and len(sample_ids(lib)) == len(lib))
 
 
@@ -69,7 +69,7 @@ def remove_papers(lib: LibraryCore, ids: list[str], label: str) -> int:
         lib.store.compact()  # a backup of annotations.json must hold the journal too
         backup_file(lib.annotations_path, REMOVE_ACTION)
         backup_file(lib.corpus_path, REMOVE_ACTION)
-        cleared = {p.id: Annotation(p.id) for p in gone if p.id in lib.annotations}
+        cleared = lib.records_of_papers(p.id for p in gone)  # every member's, and the assignment
         places = [lib.corpus.index_of(p.id) for p in gone]
         lib.store.apply(cleared, REMOVE_ACTION, label,
                         extra={"papers": [p.to_record() for p in gone], "places": places})

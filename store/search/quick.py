@@ -102,7 +102,8 @@ def quick_search(folder: Path, text: str, limit: int | None) -> tuple[list[Row],
 
 
 def _read_annotations(path: Path) -> dict[str, Triage] | None:
-    """Every annotation by paper id (None if the files changed while being read)."""
+    """Every annotation by paper id (None if the files changed while being read, or hold more than
+    one member's marks)."""
     journal = journal_path_for(path)
 
     def signature() -> tuple[tuple[int, int, int] | None, ...]:
@@ -117,7 +118,10 @@ def _read_annotations(path: Path) -> dict[str, Triage] | None:
     replay_journal(journal, data, json.loads)
     if signature() != before:
         return None
-    return {rec["paper_id"]: Triage(rec) for rec in (data.get(ANN) or {}).values()}
+    records = (data.get(ANN) or {}).values()
+    if any("member" in rec for rec in records):
+        return None  # a team's library: whose marks count depends on who asks (the full path knows)
+    return {rec["paper_id"]: Triage(rec) for rec in records}
 
 
 class Triage:

@@ -357,7 +357,7 @@ def test_a_journal_cut_at_any_offset_loses_nothing_unseen(tmp_path):
         store = AnnotationStore(case / "annotations.json")
         store.apply({"%012x" % 99: Annotation(paper_id="%012x" % 99, star=3)}, "star", "after")
         reports = store.storage.take_reports()
-        have = {a.paper_id for a in store.load_all().values() if a.status == "read"}
+        have = {a.paper_id for a in store.load_records().values() if a.status == "read"}
         if offset == len(full):
             assert len(have) == 20 and not reports
             continue
@@ -366,7 +366,7 @@ def test_a_journal_cut_at_any_offset_loses_nothing_unseen(tmp_path):
         kept = list((case / "backups").glob("annotations.json.journal.*.damaged-*.bak"))
         assert len(kept) == 1 and kept[0].read_bytes() == full[:offset]  # ... and the bytes are kept
         told += 1
-        assert AnnotationStore(case / "annotations.json").load_all()["%012x" % 99].star == 3  # the new change
+        assert AnnotationStore(case / "annotations.json").load_records()["%012x" % 99].star == 3  # the new change
     assert told == len(full)
     assert ends  # (a cut on a line boundary is caught too: the acknowledged-change mark)
 

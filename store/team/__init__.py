@@ -1,0 +1,1 @@
+"""Team triage: members, assignments, the team view."""

@@ -1,0 +1,70 @@
+"""Who is triaging: member names, checked, and the default one.
+
+A member is named by ``--as NAME``, else ``PAPERSIFT_USER``, else the login name. Names are short
+plain words (letters, digits, ``. _ -``; at most 64 characters): they are typed in filters
+(``by:ana``), written into team files and shown in every list row, so anything else is refused.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import re
+
+from store.errors import PapersiftError
+
+MAX_MEMBER_CHARS = 64
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+FALLBACK = "me"  # a login name that is no usable member name (or none at all)
+
+
+def member_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a member (None if it can)."""
+    if not name:
+        return "no member name given (a member is a short name such as ana)"
+    if len(name) > MAX_MEMBER_CHARS:
+        return f"a member name of {len(name)} characters; at most {MAX_MEMBER_CHARS}"
+    if not _NAME.fullmatch(name):
+        return (f"member name {name!r}: use letters, digits, '.', '_' and '-' "
+                "(starting with a letter or digit)")
+    return None
+
+
+def checked_member(name: str) -> str:
+    """``name`` when it can name a member.
+
+    Raises:
+        PapersiftError: it cannot, with why.
+    """
+    if problem := member_problem(name):
+        raise PapersiftError(problem)
+    return name
+
+
+def default_member() -> str:
+    """``PAPERSIFT_USER`` (checked: a bad one is an error, not a silent fallback), else the login
+    name when it is a usable member name, else ``me``."""
+    named = os.environ.get("PAPERSIFT_USER", "").strip()
+    if named:
+        if problem := member_problem(named):
+            raise PapersiftError(f"PAPERSIFT_USER: {problem}")
+        return named
+    try:
+        login = getpass.getuser()
+    except Exception:  # (no user database entry, no LOGNAME: a container)
+        login = ""
+    return login if login and member_problem(login) is None else FALLBACK
+
+
+def member_list(text: str) -> list[str]:
+    """Members written as ``ana,ben,chen`` (spaces allowed), each checked, each once.
+
+    Raises:
+        PapersiftError: an empty list or a bad name.
+    """
+    names = list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    if not names:
+        raise PapersiftError("no members given (e.g. --to ana,ben,chen)")
+    for name in names:
+        checked_member(name)
+    return names
