@@ -27,6 +27,7 @@ from store.errors import InputError
 from store.choices import MAX_STAR, STATUSES
 from store.formats.textfile import read_text
 from store.exchange.records import split_triage_lines
+from store.exchange.team_file import is_team_text, team_records
 
 _ORG_STATUS = {"UNREAD": "unread", "TOREAD": "to-read", "READ": "read", "SKIPPED": "skipped"}
 _HEX_ID = re.compile(r"[0-9a-f]{12}")
@@ -45,7 +46,9 @@ def read_annotation_records(path: Path) -> list[dict[str, Any]]:
     if suffix in (".md", ".markdown"):
         raise InputError(path, "a Markdown reading list is for reading, not for reading back: export JSON "
                                "(everything, with change times), CSV, BibTeX, RIS, CSL-JSON or Org to share annotations")
-    if suffix in (".jsonl", ".ndjson"):
+    if is_team_text(text):
+        found: list[_Found] = [(rec, n, None) for rec, n in team_records(text, path)]
+    elif suffix in (".jsonl", ".ndjson"):
         found = _jsonl(text, path)
     elif suffix == ".json":
         found = _json(text, path)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from store.exchange.annotation_files import read_annotation_records  # noqa: F401 (re-exported: tests read with it)
 from store.exchange.stamps import Clock, canonical, newest_sound
+from store.annotations.journal import record_key
 from store.corpus import paper_id
 from store.models import STAMPED, Annotation, clean_tag, note_problem
 from store.text import normalize
@@ -203,16 +204,20 @@ def _short(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "…'"
 
 
-def known_stamps(library: Library, pid: str, history: list[dict[str, Any]]) -> frozenset[tuple[str, str]]:
-    """(field, time) of every state this library's undo history holds for a paper: a colleague's
-    field with one of these times is a state we had, not a change of theirs."""
+def known_stamps(library: Library, pid: str, history: list[dict[str, Any]],
+                 member: str | None = None) -> frozenset[tuple[str, str]]:
+    """(field, time) of every state this library's undo history holds for a paper (a member's
+    record of it: this member's by default): a colleague's field with one of these times is a
+    state we had, not a change of theirs."""
+    member = member or library.member
+    key = record_key(pid, library.stored_member(member))
     found: set[tuple[str, str]] = set()
     for entry in history:
         for side in ("before", "after"):
-            rec = (entry.get(side) or {}).get(pid)
+            rec = (entry.get(side) or {}).get(key)
             if isinstance(rec, dict):
                 found.update((rec.get("stamps") or {}).items())
-    current = library.annotation(pid)
+    current = library.member_annotation(pid, member)
     found.update(current.stamps.items())
     return frozenset(found)
 
@@ -237,6 +242,7 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
                            *(rec.get(k) for rec in records for k in ("updated", "created"))])
     clock = Clock(written=newest or written)
     seen: dict[str, int] = {}
+    member_of: dict[str, tuple[str, str]] = {}  # record key -> (paper id, member)
     for rec in records:
         idx = corpus.index_of(rec["id"])
         if idx is not None:
@@ -255,26 +261,32 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
             report.unknown.append(f"{rec['id']} {rec.get('title', '')[:60]}")
             continue
         pid = corpus.papers[idx].id
-        seen[pid] = seen.get(pid, 0) + 1
-        theirs = _theirs(rec, pid, report.warnings, library.annotation(pid), clock)
+        member = str(rec.get("member") or library.member)  # a team file's records are their member's
+        key = record_key(pid, member)
+        member_of[key] = (pid, member)
+        seen[key] = seen.get(key, 0) + 1
+        theirs = _theirs(rec, pid, report.warnings, library.member_annotation(pid, member), clock)
         if isinstance(rec.get("stamps"), dict):
-            fieldwise.add(pid)  # (even when none of its stamps is a time: then nothing is its change)
-        if pid in folded:  # a second record of one paper in one file: one record, its newest changes
-            theirs = _fold(folded[pid], theirs)
-        folded[pid] = theirs
-    for pid, theirs in folded.items():
-        if seen[pid] > 1:
-            report.warnings.append(f"{pid}: {seen[pid]} records in {source} for this paper: merged as one "
+            fieldwise.add(key)  # (even when none of its stamps is a time: then nothing is its change)
+        if key in folded:  # a second record of one paper in one file: one record, its newest changes
+            theirs = _fold(folded[key], theirs)
+        folded[key] = theirs
+    for key, theirs in folded.items():
+        pid, member = member_of[key]
+        shown = pid if member == library.member else f"{pid} ({member})"
+        if seen[key] > 1:
+            report.warnings.append(f"{shown}: {seen[key]} records in {source} for this paper: merged as one "
                                    f"(each field's newest change)")
-        local = library.annotation(pid)
-        known = known_stamps(library, pid, history)
-        merged, conflicts = merge_one(local, theirs, source, known, pid in fieldwise)
+        local = library.member_annotation(pid, member)
+        known = known_stamps(library, pid, history, member)
+        merged, conflicts = merge_one(local, theirs, source, known, key in fieldwise)
+        merged.member = local.member  # (theirs came without the name this library stores it under)
         if merged == local:
             report.unchanged += 1
             continue
-        changes[pid] = merged
-        report.changes.append(f"{pid}: {describe(local, theirs, merged, known)}")
-        report.conflicts += [f"{pid}: {c}" for c in conflicts]
+        changes[key] = merged
+        report.changes.append(f"{shown}: {describe(local, theirs, merged, known)}")
+        report.conflicts += [f"{shown}: {c}" for c in conflicts]
     report.warnings += clock.warnings(source)
     return changes, report
 

@@ -42,7 +42,7 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
             groups[key].append((paper, ann))
     if group_by in _NO_GROUP:
         order = sorted(groups, key=lambda k: (k == _NO_GROUP[group_by], k.casefold()))
-        heading = {k: (f"#{k}" if group_by == "tag" and k != _NO_GROUP["tag"] else _md_escape(k)) for k in order}
+        heading = {k: (f"#{k}" if group_by == "tag" and k != _NO_GROUP["tag"] else md_escape(k)) for k in order}
     else:
         order = [s for s in ("to-read", "unread", "read", "skipped") if s in groups]
         heading = STATUS_HEADINGS
@@ -54,14 +54,14 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
             stars = " " + "★" * ann.star if ann.star else ""
             tags = " " + " ".join(f"`#{t}`" for t in ann.tags) if ann.tags else ""
             derived = " " + DERIVED_MD if paper.derived_title else ""
-            lines.append(f"- **{_md_escape(title_of(paper))}**{derived}{stars}{tags} (id `{paper.id}`)")
+            lines.append(f"- **{md_escape(title_of(paper))}**{derived}{stars}{tags} (id `{paper.id}`)")
             byline = paper.byline(" — ")
             if byline:
-                lines.append(f"  {_md_escape(byline)}")
+                lines.append(f"  {md_escape(byline)}")
             if ann.note:
-                lines += ["  > " + _md_escape(line) if line.strip() else "  >" for line in ann.note.splitlines()]
+                lines += ["  > " + md_escape(line) if line.strip() else "  >" for line in ann.note.splitlines()]
             if abstracts:  # read by people (a group's shortlist): LaTeX as Unicode, as the app shows it
-                lines += ["", "  " + _md_escape(" ".join(plain_text(paper.abstract).split()))]
+                lines += ["", "  " + md_escape(" ".join(plain_text(paper.abstract).split()))]
         lines.append("")
     return "\n".join(lines)
 
@@ -69,24 +69,24 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
 def citation_line(paper: Paper, ann: Annotation) -> str:
     """One Markdown line to paste in a chat or a doc (the app's Y): title (marked when papersift
     derived it), authors, venue and year, id, link, tags and note."""
-    line = f"- **{_md_escape(title_of(paper))}**"
+    line = f"- **{md_escape(title_of(paper))}**"
     if paper.derived_title:
         line += " " + DERIVED_MD
     if paper.authors:
         names = paper.authors
         who = names[0] if len(names) == 1 else " and ".join(names) if len(names) == 2 else f"{names[0]} et al."
-        line += f" — {_md_escape(who)}"
+        line += f" — {md_escape(who)}"
     if paper.published:
-        line += (", " if paper.authors else " — ") + _md_escape(paper.published)
+        line += (", " if paper.authors else " — ") + md_escape(paper.published)
     line += f" (`{paper.id}`)"
     if paper.url:
         line += f" <{paper.url}>"
     if ann.tags:
         line += " " + " ".join(f"#{t}" for t in ann.tags)
     if ann.note:
-        line += " — " + _md_escape(" ".join(ann.note.split()))
+        line += " — " + md_escape(" ".join(ann.note.split()))
     return line
 
 
-def _md_escape(text: str) -> str:
+def md_escape(text: str) -> str:
     return re.sub(r"([\\`*_\[\]<>|])", r"\\\1", text)

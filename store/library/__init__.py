@@ -26,6 +26,7 @@ from store.library.papers import PaperChanges, Retitled
 from store.library.removal import redo_corpus, remove_papers
 from store.library.search import SORTS, LibrarySearch  # noqa: F401 (re-exported)
 from store.library.stats import LibraryStats
+from store.library.team import Team
 from store.models import (Annotation, Paper, normalize_tag, note_problem,  # noqa: F401 (re-exported)
                           tag_problem)
 from store.search.query import Query
@@ -52,6 +53,7 @@ class Library(LibraryCore):
         self.finder = LibrarySearch(self, self.discovery)  # search, filters, sort orders (and their tables)
         self.papers = PaperChanges(self)  # imports, retitling, near-duplicate merges
         self.marks = Marks(self)  # status, stars, tags and notes, each change one history entry
+        self.lab = Team(self, self.discovery)  # members, assignments, everyone's marks side by side
         self.on_invalidate(self.discovery.invalidate)
         self.on_invalidate(self.finder.invalidate)
 

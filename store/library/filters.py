@@ -10,7 +10,7 @@ corpus changes. A new filter: its syntax in :mod:`store.search.query`, its mask 
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 import numpy as np
 
@@ -18,6 +18,7 @@ from store.corpus import SOURCE_FILE
 from store.errors import PapersiftError
 from store.models import Annotation
 from store.search.phrase_search import PhraseSearch
+from store.team.view import split_papers
 from store.search.query import Query, fold_name
 from store.search.suggest import no_match
 
@@ -141,8 +142,8 @@ class Filters:
         if not q.has_filters:
             return None
         mask = np.ones(len(self._core.corpus), dtype=bool)
-        for narrow in (self._by_annotation, self._by_topic, self._by_id, self._by_labels, self._by_venue_and_year,
-                       self._by_phrases):
+        for narrow in (self._by_annotation, self._by_team, self._by_topic, self._by_id, self._by_labels,
+                       self._by_venue_and_year, self._by_phrases):
             narrow(q, anns, mask)
         if not mask.any():
             q.errors += self._nothing_matches(q, anns)
@@ -164,6 +165,50 @@ class Filters:
             if i is not None:
                 passing[i] = passes(a)
         mask &= passing
+
+    def _by_team(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
+        """by:, star-by:, team-star:, split: and assigned: (see store.library.team). A member no one
+        knows here matches nothing, and is said with the nearest name."""
+        if not q.team:
+            return
+        core = self._core
+        team, assignments = core.team, core.assignments  # (one snapshot: installs replace them whole)
+        members = sorted({*team, *assignments.values(), core.member}, key=str.casefold)
+        index_of = core.corpus.index_of
+
+        def of(pids: Iterable[str]) -> np.ndarray:
+            hit = np.zeros(len(mask), dtype=bool)
+            rows = [i for i in map(index_of, pids) if i is not None]
+            hit[rows] = True
+            return hit
+
+        for f in q.team:
+            if f.member and f.member not in members:
+                q.errors.append(no_match("member", f.member, members, str))
+                hit = np.zeros(len(mask), dtype=bool)
+            elif f.kind == "by":
+                hit = of(pid for pid, a in team.get(f.member, {}).items() if a.triaged)
+            elif f.kind == "star-by":
+                assert f.stars is not None
+                op, value = f.stars
+                given = team.get(f.member, {})
+                hit = of(pid for pid, a in given.items() if op(a.star, value))
+                if op(0, value):  # (star-by:ana:<1 holds for every paper she gave no star)
+                    hit |= ~of(pid for pid, a in given.items() if a.star)
+            elif f.kind == "team-star":
+                assert f.stars is not None
+                op, value = f.stars
+                totals = np.zeros(len(mask), dtype=np.int64)
+                for anns_of in team.values():
+                    for pid, a in anns_of.items():
+                        if a.star and (i := index_of(pid)) is not None:
+                            totals[i] += a.star
+                hit = op(totals, value)
+            elif f.kind == "split":
+                hit = of(split_papers(team))
+            else:  # assigned
+                hit = of(pid for pid, name in assignments.items() if not f.member or name == f.member)
+            mask &= ~hit if f.negated else hit
 
     def _by_topic(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
         if not (q.topics or q.not_topics):

@@ -48,7 +48,7 @@ def _written(parts: list[str]) -> str:
 
 
 APART_MEMO_MAX = 256  # compounds whose papers apart are kept (each a few hundred ids)
-SORTS = ("import", "status", "star", "random", "recommended")
+SORTS = ("import", "status", "star", "team-stars", "random", "recommended")
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
 
 
@@ -220,6 +220,13 @@ class LibrarySearch:
             rank = np.full(len(self._core.corpus), len(self._core.corpus), dtype=np.int64)
             rank[ranked] = np.arange(len(ranked))
             return order[np.argsort(rank[order], kind="stable")]
+        if sort == "team-stars":  # every member's stars summed, most first
+            totals = np.zeros(len(self._core.corpus), dtype=np.int64)
+            for given in self._core.team.values():
+                for pid, a in given.items():
+                    if a.star and (i := self._core.corpus.index_of(pid)) is not None:
+                        totals[i] += a.star
+            return order[np.argsort(-totals[order], kind="stable")]
         papers = self._core.corpus.papers
         default = Annotation("")
         shown = [anns.get(papers[i].id, default) for i in order]

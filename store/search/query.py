@@ -14,7 +14,9 @@ this paper), ``rec:stars`` / ``rec:TAG`` (recommended from your stars and
 to-read list, or from a tag). Anything else is a word to rank by.
 
 Every filter is negated by a leading ``-`` (``-status:unread``, ``-star:>=1``, ``-year:2024``,
-``-topic:3``, ``-"exact phrase"``); ``-word`` leaves out the papers whose text holds the word, as
+``-topic:3``, ``-"exact phrase"``); a lab's marks: ``by:ana`` (ana triaged it), ``star-by:ana:>=2``,
+``team-star:>=3`` (every member's stars summed), ``split:`` (one member starred it, another skipped
+it), ``assigned:ana`` (``assigned:`` alone: to anyone; ``-assigned:``: to no one); ``-word`` leaves out the papers whose text holds the word, as
 ``-"word"`` does. The orderings cannot be negated, and say so in ``errors``.
 """
 
@@ -63,6 +65,7 @@ class Query:
         self.not_star: Comparison | None = None
         self.topics: set[int] = set()
         self.not_topics: set[int] = set()
+        self.team: list[TeamFilter] = []  # by:, star-by:, team-star:, split:, assigned: (a lab's marks)
         self.similar = similar
         self.recommend = recommend  # "stars" or a tag
         self.errors: list[str] = []
@@ -78,7 +81,7 @@ class Query:
                     or self.not_tags or self.star or self.not_star or self.topics or self.not_topics
                     or self.authors or self.not_authors or self.ids or self.not_ids
                     or self.venues or self.not_venues or self.year or self.not_year
-                    or self.keywords or self.not_keywords or self.files or self.not_files)
+                    or self.keywords or self.not_keywords or self.files or self.not_files or self.team)
 
     @property
     def has_annotation_filters(self) -> bool:
@@ -91,6 +94,53 @@ class Query:
 
     def status_ok(self, status: str) -> bool:
         return (not self.statuses or status in self.statuses) and status not in self.not_statuses
+
+
+class TeamFilter:
+    """One filter on the team's marks: ``kind`` is "by" (the member triaged it), "star-by" (the
+    member's stars compare), "team-star" (every member's stars summed compare), "split" (one member
+    starred it, another skipped it) or "assigned" (to the member; "" for anyone)."""
+
+    __slots__ = ("kind", "member", "stars", "negated")
+
+    def __init__(self, kind: str, member: str = "", stars: Comparison | None = None, negated: bool = False):
+        self.kind, self.member, self.stars, self.negated = kind, member, stars, negated
+
+    def __repr__(self) -> str:
+        return f"TeamFilter({self.kind!r}, {self.member!r}, {self.stars!r}, negated={self.negated})"
+
+
+def _comparison(value: str) -> Comparison | None:
+    """``>=2``, ``3``, ``<1`` as (operator, number); None when it is not one."""
+    m = re.fullmatch(r"(>=|<=|>|<|=)?(\d+)", value)
+    return (_OPS[m.group(1) or ""], int(m.group(2))) if m else None
+
+
+def _team(q: Query, key: str, value: str, negated: bool) -> None:
+    """by:NAME, star-by:NAME:>=2 (star-by:NAME is >=1), team-star:>=3, split:, assigned:NAME
+    (assigned: alone is anyone; -assigned: is nobody)."""
+    if key == "split":
+        q.team.append(TeamFilter("split", negated=negated))
+    elif key == "assigned":
+        q.team.append(TeamFilter("assigned", value, negated=negated))
+    elif key == "team-star":
+        if (stars := _comparison(value)) is None:
+            q.errors.append(f"bad team-star filter {value!r} (the team's stars summed, e.g. team-star:>=3)")
+        else:
+            q.team.append(TeamFilter("team-star", stars=stars, negated=negated))
+    elif key == "by":
+        q.team.append(TeamFilter("by", value, negated=negated))
+    else:  # star-by
+        member, sep, compared = value.partition(":")
+        stars = _comparison(compared) if sep else (operator.ge, 1)
+        if stars is None or not member:
+            q.errors.append(f"bad star-by filter {value!r} (a member and their stars, e.g. star-by:ana:>=2)")
+        else:
+            q.team.append(TeamFilter("star-by", member, stars, negated))
+
+
+_TEAM_KEYS = ("by", "star-by", "team-star", "split", "assigned")
+_NEEDS_VALUE = ("by", "star-by", "team-star")  # (split: and assigned: mean something bare)
 
 
 def fold_name(text: str) -> str:
@@ -193,6 +243,10 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
             elif key == "rec":
                 q.recommend = (value or "stars").lower()
             continue
+        if sep and key in _TEAM_KEYS:
+            if value or key not in _NEEDS_VALUE:
+                _team(q, key, value, negated)
+            continue
         if sep and (key in _LISTS or key in _READERS):
             if not value:
                 continue  # still being typed
@@ -203,7 +257,7 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
                 _READERS[key](q, value, negated)
             continue
         if sep and key.isalpha() and key.isascii() and not value.startswith("/"):  # (not a pasted URL)
-            known = sorted({*_LISTS, *_READERS, "similar", "rec"} - {"keyword", "keywords", "stars", "is"})
+            known = sorted({*_LISTS, *_READERS, *_TEAM_KEYS, "similar", "rec"} - {"keyword", "keywords", "stars", "is"})
             q.errors.append(f"unknown filter {key + ':'!r} (filters: {', '.join(k + ':' for k in known)}; "
                             f"a word with a colon: put it in quotes)")
             continue

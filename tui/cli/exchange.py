@@ -23,7 +23,10 @@ def register(add) -> None:
     """Add this module's subcommands to the parser (``add`` is build_parser's helper)."""
     p = add("export", "export papers and annotations (Markdown, CSV, JSON, JSONL, BibTeX, Org, CSL-JSON, RIS)", None,
             run=export)
-    p.add_argument("--format", choices=FORMATS, default="md", help="output format (default: md)")
+    p.add_argument("--format", choices=(*FORMATS, "team"), default="md",
+                   help="output format (default: md; team: your marks as a file for your lab, see --as)")
+    p.add_argument("--team", type=int, metavar="N",
+                   help="a team shortlist: papers the members' stars add up to N or more for, with everyone's marks")
     p.add_argument("--status", action="append", default=[], choices=STATUSES, help="only this status (repeatable)")
     p.add_argument("--tag", action="append", default=[], help="only papers with this tag (repeatable)")
     p.add_argument("--star", type=int, choices=range(1, 4), metavar="N", help="only papers with at least N stars")
@@ -46,17 +49,24 @@ def register(add) -> None:
                    help="the folder the browser's import and export dialogs may use besides the library "
                         "(default: LIBRARY/exports)")
     p.add_argument("--keymap", metavar="FILE", help="a keymap.toml overriding the default keys")
-    p = add("import-annotations", "merge annotations from a papersift JSON/JSONL export", ("text", "json"),
+    p = add("import-annotations", "merge annotations from papersift exports or members' team files", ("text", "json"),
             run=import_annotations)
-    p.add_argument("file")
+    p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--dry-run", action="store_true", help="show what would change; change nothing")
 
 
 def export(lib: Library, args: argparse.Namespace, opened=None) -> int:
-    from store.annotations.atomic import atomic_write_text
     from store.exchange.export import export_text, selection_query
 
-    pairs = lib.pairs(selection_query(args.status, args.tag, args.star, args.query))
+    query = selection_query(args.status, args.tag, args.star, args.query)
+    if args.format == "team":
+        from store.exchange.team_file import team_text
+        anns = lib.annotations if not query else {p.id: a for p, a in lib.pairs(query) if p.id in lib.annotations}
+        return _write(args, team_text(lib.member, anns.values()), len(anns))
+    if args.team is not None:
+        from store.exchange.shortlist import team_shortlist
+        return _write(args, *team_shortlist(lib, args.team, query, abstracts=args.abstracts))
+    pairs = lib.pairs(query)
     bar = None
     if len(pairs) >= 2000 and args.output:
         from rich.progress import Progress
@@ -70,6 +80,12 @@ def export(lib: Library, args: argparse.Namespace, opened=None) -> int:
     finally:
         if bar:
             bar.stop()
+    return _write(args, text, len(pairs))
+
+
+def _write(args: argparse.Namespace, text: str, papers: int) -> int:
+    """An export's text to ``--output`` (atomically) or standard output."""
+    from store.annotations.atomic import atomic_write_text
     if args.output:
         path = Path(args.output).expanduser()
         if not path.parent.is_dir():
@@ -77,37 +93,47 @@ def export(lib: Library, args: argparse.Namespace, opened=None) -> int:
         was_link = path.is_symlink()
         atomic_write_text(path, text)  # a new file renamed over the target: never through a link
         through = " (it replaced a link there; what the link led to is unchanged)" if was_link else ""
-        out.say(f"exported {counted(len(pairs), 'paper')} to {path}{through}", stderr=True)
+        out.say(f"exported {counted(papers, 'paper')} to {path}{through}", stderr=True)
     else:
         sys.stdout.write(text)
     return 0
 
 
 def import_annotations(lib: Library, args: argparse.Namespace, opened=None) -> int:
-    path = Path(args.file)
+    """Each file is read and checked before any is merged: a bad one changes nothing."""
+    from datetime import datetime, timezone
     from store.exchange.annotation_files import read_annotation_records
     from store.exchange.merge import plan_merge  # (dedup's imports: only when merging)
-    records = read_annotation_records(path)
-    from datetime import datetime, timezone
-    written = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
-    changes, report = plan_merge(lib, records, source=path.name, written=written)
-    if records and len(report.unknown) == len(records):  # none of their papers is here: nothing to merge into
-        raise PapersiftError(f"{path.name}: none of the papers of its {counted(len(records), 'record')} is in this "
-                             f"library; import "
-                             f"the papers first (a JSON export carries them: papersift import {path.name}), then "
-                             "the annotations")
-    if not args.dry_run:
-        lib.replace_annotations(changes, "import-annotations", f"import annotations from {path.name}")
+    paths = [Path(f) for f in args.files]
+    read = [(path, read_annotation_records(path)) for path in paths]
+    for path, records in read:  # a file of another library refuses the whole import, before any merge
+        _, report = plan_merge(lib, records, source=path.name)
+        if records and len(report.unknown) == len(records):
+            raise PapersiftError(f"{path.name}: none of the papers of its {counted(len(records), 'record')} is in "
+                                 f"this library (a file from another library?); import the papers first (a JSON "
+                                 f"export carries them: papersift import {path.name}), then the annotations")
+    reports = []
+    for path, records in read:
+        written = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
+        changes, report = plan_merge(lib, records, source=path.name, written=written)
+        if not args.dry_run:
+            lib.replace_annotations(changes, "import-annotations", f"import annotations from {path.name}")
+        reports.append((path, report))
     if args.format == "json":
-        out.emit_json({**report.to_dict(), "dry_run": args.dry_run})
+        if len(reports) == 1:
+            out.emit_json({**reports[0][1].to_dict(), "dry_run": args.dry_run})
+        else:
+            out.emit_json({"files": [{"file": p.name, **r.to_dict()} for p, r in reports], "dry_run": args.dry_run})
         return 0
     c = out.console()
     verb = "would change" if args.dry_run else "changed"
-    c.print(f"{report.records} records: {report.by_id} matched by id, {report.by_text} by text, "
-            f"{len(report.unknown)} unknown; {verb} {len(report.changes)}, {report.unchanged} already up to date",
-            markup=False)
-    out.print_labelled(c, [("", report.changes), ("conflict ", report.conflicts),
-                           ("unknown paper ", report.unknown), ("warning ", report.warnings)])
+    for path, report in reports:
+        head = f"{path.name}: " if len(reports) > 1 else ""
+        c.print(f"{head}{report.records} records: {report.by_id} matched by id, {report.by_text} by text, "
+                f"{len(report.unknown)} unknown; {verb} {len(report.changes)}, {report.unchanged} already up to date",
+                markup=False)
+        out.print_labelled(c, [("", report.changes), ("conflict ", report.conflicts),
+                               ("unknown paper ", report.unknown), ("warning ", report.warnings)])
     return 0
 
 

@@ -51,7 +51,7 @@ def register(add) -> None:
     p.add_argument("--status", choices=STATUSES)
     p.add_argument("--tag", action="append", default=[])
     p.add_argument("--query", default="", help="a search query (same syntax as the app)")
-    p.add_argument("--sort", choices=("import", "status", "star", "random"), default="import")
+    p.add_argument("--sort", choices=("import", "status", "star", "team-stars", "random"), default="import")
     p.add_argument("--limit", type=out.count_arg)
     p = add("search", "fuzzy, ranked search (any word order, typos forgiven)", run=list_papers)
     p.add_argument("query", nargs="+", help="words, and filters such as status:unread tag:rl -tag:maybe star:>=2 "

@@ -76,6 +76,8 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
         description="Triage and annotate research abstracts from the keyboard. "
                     "With no command, opens the app (importing any FILEs given first).")
     parser.add_argument("--library", metavar="DIR", help="library folder (default: $PAPERSIFT_LIBRARY or the user data folder)")
+    parser.add_argument("--as", dest="member", metavar="NAME",
+                        help="who is triaging, in a lab's library (default: $PAPERSIFT_USER or the login name)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name: str, help_: str, fmt: tuple[str, ...] | None = ("table", "plain", "json"), *,
@@ -93,14 +95,15 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
         p.set_defaults(func=run, needs_library=library, creates_library=creates)
         return p
 
-    from . import discovery as cli_discovery, exchange as cli_exchange, library as cli_commands
-    for group in (cli_commands, cli_discovery, cli_exchange):
+    from . import discovery as cli_discovery, exchange as cli_exchange, library as cli_commands, team as cli_team
+    for group in (cli_commands, cli_discovery, cli_exchange, cli_team):
         group.register(add)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    argv, member = _take_member(argv)
     names = command_names()
     mistake = _library_option_problem(argv, names) or _unknown_command(argv, names)
     if mistake:
@@ -120,7 +123,11 @@ def main(argv: list[str] | None = None) -> int:
         args.query += extra  # `papersift search robots -tag:maybe`: a query filter, not an option
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.member = member
     try:
+        if member is not None:
+            from store.team.members import checked_member
+            checked_member(member)
         return run(args)
     except PapersiftError as exc:
         out.console(stderr=True).print(f"[bold red]error:[/bold red] {out.escaped(exc)}")
@@ -130,6 +137,29 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `papersift list | head`: the reader went away; not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def _take_member(argv: list[str]) -> tuple[list[str], str | None]:
+    """``--as NAME`` (or ``--as=NAME``) taken out of the arguments wherever it stands before a
+    ``--``: it belongs to every command, as ``--library`` does."""
+    rest: list[str] = []
+    member = None
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            rest.extend(argv[i:])
+            break
+        if a == "--as" and i + 1 < len(argv):
+            member = argv[i + 1]
+            i += 2
+            continue
+        if a.startswith("--as="):
+            member = a.partition("=")[2]
+        else:
+            rest.append(a)
+        i += 1
+    return rest, member
 
 
 def _value_last(argv: list[str], command: str) -> tuple[list[str], str | None]:
@@ -273,7 +303,7 @@ def run(args: argparse.Namespace) -> int:
         return args.func(args)
     if not args.creates_library:
         locations.require_library(locations.library_dir(args.library))
-    if args.command == "search" and args.format != "json" and _quick_search(args):
+    if args.command == "search" and args.format != "json" and args.member is None and _quick_search(args):
         return 0
     from store import Library  # numpy and the rest: not needed by a quick search
 
@@ -284,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
         args.library, args.files = args.files[0], []  # `papersift ~/papers/neurips`: open that library
     seed = cmd not in ("import",) and not (cmd == "open" and args.files)
     new_library = not (locations.library_dir(args.library) / locations.CORPUS_FILE).exists()
-    lib = Library.open(args.library, seed_if_new=seed)
+    lib = Library.open(args.library, seed_if_new=seed, member=getattr(args, "member", None))
     problems = lib.take_problems()  # damage found (and kept in backups/) while opening: said first
     if cmd != "open":
         for problem in problems:

@@ -1,0 +1,50 @@
+"""A lab's shortlist: the papers whose stars, every member's added up, reach a bar, with what each
+member said of them (``papersift export --team N``), as a Markdown page for the group's meeting."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from store.exchange.records import title_of
+from store.formats.markdown import md_escape
+from store.choices import MAX_STAR
+from store.models import Annotation
+
+if TYPE_CHECKING:
+    from store.library import Library
+
+
+def marks_line(name: str, ann: Annotation) -> str:
+    """One member's marks in a few characters: ``ana ★★ read #rl #to-discuss``."""
+    parts = [name]
+    if ann.star:
+        parts.append("★" * min(ann.star, MAX_STAR))
+    if ann.status != "unread":
+        parts.append(ann.status)
+    parts += ["#" + t for t in ann.tags]
+    return " ".join(parts)
+
+
+def team_shortlist(lib: Library, at_least: int, query: str = "", abstracts: bool = False) -> tuple[str, int]:
+    """The shortlist's Markdown and how many papers it lists: most team stars first, each with
+    every member's marks and notes."""
+    totals = lib.lab.team_stars()
+    wanted = {p.id for p, _ in lib.pairs(query)} if query else None
+    chosen = sorted((pid for pid, n in totals.items() if n >= at_least and (wanted is None or pid in wanted)),
+                    key=lambda pid: (-totals[pid], lib.corpus.index_of(pid) or 0))
+    lines = [f"# Team shortlist — {lib.name}", "",
+             f"{len(chosen):,} papers with {at_least}+ stars from the team (members: {', '.join(lib.lab.members())}).", ""]
+    for pid in chosen:
+        paper = lib.paper(pid)
+        lines.append(f"## {md_escape(title_of(paper))} — ★{totals[pid]}")
+        lines.append("")
+        if paper.byline():
+            lines += [md_escape(paper.byline()), ""]
+        for name, ann in lib.lab.marks_of(pid):
+            lines.append(f"- {md_escape(marks_line(name, ann))}")
+            lines += [f"  > {md_escape(row)}" for row in ann.note.splitlines() if row.strip()]
+        lines.append(f"- id: `{pid}`")
+        if abstracts:
+            lines += ["", md_escape(paper.abstract)]
+        lines.append("")
+    return "\n".join(lines), len(chosen)

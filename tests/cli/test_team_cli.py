@@ -1,0 +1,169 @@
+"""A lab triaging one library together, through the real `papersift` command: assign, triage as
+each member (`--as`), team files out and back in any order, the team view and its filters."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ..conftest import DATA
+
+MEMBERS = ("ana", "ben", "chen")
+
+
+def ids_of(run_cli, *args: str, library: Path) -> list[str]:
+    return [r["id"] for r in json.loads(run_cli("list", "--format", "json", *args, library=library).stdout)]
+
+
+@pytest.fixture
+def lab(run_cli, tmp_path):
+    """A library of ICML's slice split among three members, each with a clone of it that they
+    triaged as themselves: 3 stars on two papers of their share, a skip, a tag and a note."""
+    lead = tmp_path / "lead"
+    run_cli("import", str(DATA / "icml_slice.jsonl"), library=lead)
+    run_cli("assign", "--to", ",".join(MEMBERS), library=lead)
+    clones = {}
+    for m in MEMBERS:
+        clone = clones[m] = tmp_path / m
+        shutil.copytree(lead, clone)
+        mine = ids_of(run_cli, "--query", f"assigned:{m}", library=clone)
+        for pid in mine[:2]:
+            run_cli("--as", m, "star", pid, "3", library=clone)
+        run_cli("--as", m, "status", mine[2], "skipped", library=clone)
+        run_cli("--as", m, "tag", mine[0], f"pick-{m}", library=clone)
+        run_cli("--as", m, "note", mine[0], f"{m} says read it", library=clone)
+    # chen also reads a paper of ana's and skips it: the team disagrees there
+    ana_first = ids_of(run_cli, "--query", "assigned:ana", library=lead)[0]
+    run_cli("--as", "chen", "status", ana_first, "skipped", library=clones["chen"])
+    return lead, clones, ana_first
+
+
+def test_assign_splits_every_untriaged_paper_once_and_evenly(run_cli, tmp_path):
+    lead = tmp_path / "lead"
+    run_cli("import", str(DATA / "icml_slice.jsonl"), library=lead)
+    total = len(ids_of(run_cli, library=lead))
+    out = json.loads(run_cli("assign", "--to", "ana, ben,chen", "--format", "json", library=lead).stdout)
+    assert out["total"] == total and max(out["assigned"].values()) - min(out["assigned"].values()) <= 1
+    shares = {m: set(ids_of(run_cli, "--query", f"assigned:{m}", library=lead)) for m in MEMBERS}
+    assert sum(map(len, shares.values())) == total == len(set().union(*shares.values()))
+    assert ids_of(run_cli, "--query", "-assigned:", library=lead) == []
+    weighted = json.loads(run_cli("assign", "--to", "ana,ben,chen", "--weights", "2,1,1", "--format", "json",
+                                  library=lead).stdout)["assigned"]
+    assert abs(weighted["ana"] - total / 2) <= 1 and abs(weighted["ben"] - total / 4) <= 1
+    assert "assign to ana, ben, chen" in run_cli("undo", library=lead).stdout  # the weighted split undone
+    assert len(ids_of(run_cli, "--query", "assigned:ana", library=lead)) == out["assigned"]["ana"]
+    assert run_cli("assign", "--clear", library=lead).stdout.startswith("cleared the assignment of")
+    assert len(ids_of(run_cli, "--query", "-assigned:", library=lead)) == total
+
+
+def test_assignment_is_one_undo_step(run_cli, tmp_path):
+    lead = tmp_path / "lead"
+    run_cli("import", str(DATA / "icml_slice.jsonl"), library=lead)
+    run_cli("assign", "--to", "ana,ben", library=lead)
+    assert "assign to ana, ben" in run_cli("history", library=lead).stdout
+    run_cli("undo", library=lead)
+    assert ids_of(run_cli, "--query", "assigned:", library=lead) == []
+
+
+def test_files_merged_in_any_order_give_one_library(run_cli, lab, tmp_path):
+    lead, clones, ana_first = lab
+    files = {}
+    for m in MEMBERS:
+        out = run_cli("--as", m, "export", "--format", "team", library=clones[m]).stdout
+        lines = out.splitlines()
+        assert json.loads(lines[0]) == {"format": "papersift-team", "member": m, "version": 1}
+        assert [json.loads(x)["id"] for x in lines[1:]] == sorted(json.loads(x)["id"] for x in lines[1:])
+        files[m] = tmp_path / f"{m}.json"
+        files[m].write_text(out)
+    results = set()
+    for order in itertools.permutations(MEMBERS):
+        target = tmp_path / ("merge-" + "-".join(order))
+        shutil.copytree(lead, target)
+        run_cli("import-annotations", *(str(files[m]) for m in order), library=target)
+        team = json.loads(run_cli("team", "--format", "json", library=target).stdout)
+        marks = {m: run_cli("--as", m, "export", "--format", "team", library=target).stdout for m in MEMBERS}
+        results.add(json.dumps([team["members"], marks], sort_keys=True))
+    assert len(results) == 1
+    # Each member's own values are kept; the lead's own marks are untouched.
+    target = tmp_path / "merge-ana-ben-chen"
+    rows = {r["member"]: r for r in json.loads(run_cli("team", "--format", "json", library=target).stdout)["members"]}
+    assert rows["ana"]["stars"] == 6 and rows["ana"]["triaged_assigned"] == 3
+    assert rows["chen"]["triaged"] == 4 and rows["chen"]["shared"] == 1 and rows["chen"]["agreed"] == 0
+    assert ids_of(run_cli, "--query", "split:", library=target) == [ana_first]
+    assert len(ids_of(run_cli, "--query", "team-star:>=3", library=target)) == 6
+    assert len(ids_of(run_cli, "--query", "star-by:ana:>=3", library=target)) == 2
+    assert len(ids_of(run_cli, "--query", "by:chen", library=target)) == 4
+    assert ids_of(run_cli, "--query", "by:me", library=target) == []
+    shortlist = run_cli("export", "--team", "3", library=target).stdout
+    assert "6 papers with 3+ stars" in shortlist and "ana says read it" in shortlist and "#pick-ben" in shortlist
+    # importing the same files again changes nothing
+    again = run_cli("import-annotations", *(str(f) for f in files.values()), library=target).stdout
+    assert "changed 0" in again
+
+
+def test_team_file_of_another_library_is_refused_untouched(run_cli, lab, tmp_path):
+    lead, clones, _ = lab
+    ana = tmp_path / "ana.json"
+    ana.write_text(run_cli("--as", "ana", "export", "--format", "team", library=clones["ana"]).stdout)
+    other = tmp_path / "other"
+    run_cli("import", str(DATA / "iclr_slice.jsonl"), library=other)
+    before = (other / "annotations.json").read_bytes() if (other / "annotations.json").exists() else b""
+    proc = run_cli("import-annotations", str(ana), library=other, check=False)
+    assert proc.returncode == 1 and "another library" in proc.stderr
+    after = (other / "annotations.json").read_bytes() if (other / "annotations.json").exists() else b""
+    assert before == after
+    bad = tmp_path / "bad.json"
+    lines = ana.read_text().splitlines()
+    bad.write_text("\n".join([lines[0], lines[1].replace('"member":"ana"', '"member":"ben"')]) + "\n")
+    proc = run_cli("import-annotations", str(bad), library=lead, check=False)
+    assert proc.returncode == 1 and "line 2" in proc.stderr and "bad.json" in proc.stderr
+
+
+def test_bad_member_names_and_empty_sets_are_refused(run_cli, tmp_path):
+    lead = tmp_path / "lead"
+    run_cli("import", str(DATA / "icml_slice.jsonl"), library=lead)
+    for name in ("ana ben", "x" * 65, "-ana", "ana/../b"):
+        proc = run_cli("--as", name, "list", library=lead, check=False)
+        assert proc.returncode == 1 and "member name" in proc.stderr, name
+    proc = run_cli("assign", "--to", "ana,b c", library=lead, check=False)
+    assert proc.returncode == 1 and "member name 'b c'" in proc.stderr
+    proc = run_cli("assign", "--to", "ana", "--query", '"no such phrase anywhere"', library=lead, check=False)
+    assert proc.returncode == 1 and "nothing to assign" in proc.stderr
+    proc = run_cli("list", "--query", "by:anaa", library=lead)
+    run_cli("--as", "ana", "status", ids_of(run_cli, library=lead)[0], "read", library=lead)
+    proc = run_cli("list", "--query", "by:anaa", library=lead)
+    assert "did you mean ana?" in proc.stderr
+
+
+_WRITER = """
+import sys
+from store.library import Library
+folder, member, first, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+lib = Library(folder, member)
+ids = [p.id for p in lib.corpus][first:first + count]
+for i, pid in enumerate(ids):
+    lib.set_star([pid], 1 + i % 3)
+    lib.add_tags([pid], [member])
+"""
+
+
+@pytest.mark.slow
+def test_three_members_writing_one_folder_at_once_lose_nothing(run_cli, tmp_path):
+    lead = tmp_path / "lead"
+    run_cli("import", str(DATA / "icml_slice.jsonl"), library=lead)
+    procs = [subprocess.Popen([sys.executable, "-c", _WRITER, str(lead), m, str(k * 10), "25"])
+             for k, m in enumerate(MEMBERS)]
+    assert [p.wait(timeout=240) for p in procs] == [0, 0, 0]
+    rows = {r["member"]: r for r in json.loads(run_cli("team", "--format", "json", library=lead).stdout)["members"]}
+    assert all(rows[m]["triaged"] == 25 for m in MEMBERS)
+    overlap = ids_of(run_cli, "--query", "by:ana by:ben", library=lead)
+    assert len(overlap) == 15  # papers 10-24: ana's and ben's ranges overlap, each kept their own marks
+    for m in MEMBERS:
+        assert len(ids_of(run_cli, "--as", m, "--query", f"tag:{m}", library=lead)) == 25
+        assert len(ids_of(run_cli, "--query", f"star-by:{m}:>=1", library=lead)) == 25

@@ -1,0 +1,81 @@
+"""The ``papersift`` commands of a lab triaging one library together: ``assign`` (split the papers
+among members, by topic) and ``team`` (each member's progress, stars and agreement)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from store.errors import PapersiftError
+from store.team.members import member_list
+from store.wording import counted
+
+from . import output as out
+
+if TYPE_CHECKING:
+    from store import Library
+
+BAR_WIDTH = 20
+
+
+def register(add) -> None:
+    """Add this module's subcommands to the parser (``add`` is build_parser's helper)."""
+    p = add("assign", "split the papers no member has triaged (or a query's) among members, by topic",
+            ("text", "json"), run=assign)
+    p.add_argument("--to", metavar="NAMES", help="the members, comma-separated: --to ana,ben,chen")
+    p.add_argument("--query", default="", help="split this search's papers instead (same syntax as the app)")
+    p.add_argument("--weights", metavar="W", help="relative shares, one per member: --weights 2,1,1")
+    p.add_argument("--clear", action="store_true", help="take the assignment off the papers (all, or --query's)")
+    add("team", "each member's share, progress, stars given and agreement", ("table", "json"), run=team)
+
+
+def _weights(text: str | None) -> list[float] | None:
+    if text is None:
+        return None
+    try:
+        return [float(w) for w in text.split(",")]
+    except ValueError:
+        raise PapersiftError(f"--weights {text!r}: numbers, comma-separated (e.g. 2,1,1)") from None
+
+
+def assign(lib: Library, args: argparse.Namespace, opened=None) -> int:
+    ids = [p.id for p, _ in lib.pairs(args.query)] if args.query else None
+    if args.clear:
+        n = lib.lab.clear_assignments(ids)
+        out.say(f"cleared the assignment of {counted(n, 'paper')}" if n else "no paper here is assigned")
+        return 0
+    if not args.to:
+        raise PapersiftError("whom to? --to ana,ben,chen (or --clear to take assignments off)")
+    members = member_list(args.to)
+    done = lib.lab.assign(members, ids if ids is not None else lib.lab.untriaged(), _weights(args.weights))
+    if args.format == "json":
+        out.emit_json({"assigned": done.shares, "total": done.total, "reassigned": done.moved})
+        return 0
+    shares = ", ".join(f"{name} {n:,}" for name, n in done.shares.items())
+    moved = f" ({counted(done.moved, 'paper')} had another member before)" if done.moved else ""
+    out.say(f"assigned {counted(done.total, 'paper')}: {shares}{moved}; `papersift undo` takes it back")
+    return 0
+
+
+def _bar(done: int, total: int) -> str:
+    filled = round(BAR_WIDTH * done / total) if total else 0
+    return "█" * filled + "░" * (BAR_WIDTH - filled)
+
+
+def team(lib: Library, args: argparse.Namespace, opened=None) -> int:
+    rows = lib.lab.progress()
+    if args.format == "json":
+        out.emit_json({"members": [r.to_dict() for r in rows], "you": lib.member})
+        return 0
+    from rich.table import Table
+    table = Table(title=f"team · {lib.name}", title_justify="left")
+    for name in ("member", "assigned", "triaged", "progress", "triaged in all", "stars given", "agreement"):
+        table.add_column(name, justify="left" if name in ("member", "progress") else "right")
+    for r in rows:
+        share = f"{r.triaged_assigned:,} / {r.assigned:,}" if r.assigned else "—"
+        agree = f"{r.agreement:.0%} of {r.shared:,}" if r.agreement is not None else "—"
+        table.add_row(r.member + (" (you)" if r.member == lib.member else ""), f"{r.assigned:,}", share,
+                      _bar(r.triaged_assigned, r.assigned) if r.assigned else "", f"{r.triaged:,}",
+                      f"{r.stars:,} on {r.starred:,}", agree)
+    out.console().print(table)
+    return 0
