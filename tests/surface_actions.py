@@ -19,6 +19,7 @@ from tui.screens.export import ExportScreen
 from tui.screens.help import HelpScreen
 from tui.screens.import_dialog import ImportScreen
 from tui.screens.note import NoteScreen
+from tui.screens.team import TeamScreen
 from tui.screens.topics import TopicsScreen
 from tui.widgets.reader import Reader
 from tui.widgets.searchbox import SearchBox
@@ -31,7 +32,8 @@ Scenario = Callable[[Drive, Fire], Awaitable[None]]
 SCENARIOS: dict[str, Scenario] = {}
 # Where an action's key works: the context it must be driven from ("list" unless named here).
 CONTEXT = {"search": "search", "reader": "reader", "tags": "tags", "note": "note", "confirm": "confirm",
-           "help": "help", "import": "import", "export": "export", "dashboard": "dashboard", "topics": "topics"}
+           "help": "help", "import": "import", "export": "export", "dashboard": "dashboard", "topics": "topics",
+           "team": "team"}
 
 
 def scenario(*action_ids: str) -> Callable[[Scenario], Scenario]:
@@ -48,14 +50,16 @@ async def enter(d: Drive, context: str) -> None:
     await fresh_list(d)
     opener = {"search": "main.search", "reader": "list.open_reader", "tags": "main.tag", "note": "main.note",
               "confirm": "main.remove", "help": "app.help", "import": "main.import_files",
-              "export": "app.export", "dashboard": "app.dashboard", "topics": "main.topics"}.get(context)
+              "export": "app.export", "dashboard": "app.dashboard", "topics": "main.topics",
+              "team": "app.team"}.get(context)
     if opener:
         await d.act(opener)
     expected = {"search": SearchBox, "reader": Reader, "tags": TagInput}.get(context)
     if expected is not None:
         assert isinstance(d.app.focused, expected), f"{context}: focus on {d.app.focused!r}"
     screen = {"note": NoteScreen, "confirm": ConfirmScreen, "help": HelpScreen, "import": ImportScreen,
-              "export": ExportScreen, "dashboard": DashboardScreen, "topics": TopicsScreen}.get(context)
+              "export": ExportScreen, "dashboard": DashboardScreen, "topics": TopicsScreen,
+              "team": TeamScreen}.get(context)
     if screen is not None:
         assert isinstance(d.app.screen, screen), f"{context}: {d.app.screen!r} on top"
 
@@ -83,11 +87,11 @@ async def _quit(d: Drive, fire: Fire) -> None:
     assert not d.app.is_running and d.app.return_code == 0
 
 
-@scenario("app.help", "app.export", "app.dashboard", "main.topics", "main.import_files", "main.note")
+@scenario("app.help", "app.export", "app.dashboard", "app.team", "main.topics", "main.import_files", "main.note")
 async def _opens_a_screen(d: Drive, fire: Fire) -> None:
     await fire()
     await d.settle()
-    wanted = (HelpScreen, ExportScreen, DashboardScreen, TopicsScreen, ImportScreen, NoteScreen)
+    wanted = (HelpScreen, ExportScreen, DashboardScreen, TeamScreen, TopicsScreen, ImportScreen, NoteScreen)
     assert isinstance(d.app.screen, wanted), f"{d.app.screen!r} on top"
     kind = type(d.app.screen)
     await d.press("escape")
@@ -393,7 +397,7 @@ async def _confirm(d: Drive, fire: Fire) -> None:
         assert len(d.lib) == n
 
 
-@scenario("help.close", "dashboard.close", "topics.close", "import.cancel", "export.cancel")
+@scenario("help.close", "dashboard.close", "team.close", "topics.close", "import.cancel", "export.cancel")
 async def _closes(d: Drive, fire: Fire) -> None:
     kind = type(d.app.screen)
     n = len(d.lib)

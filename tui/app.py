@@ -36,6 +36,7 @@ class PapersiftApp(SerialKeys, App):
         binding("app.help", "Help"),
         binding("app.export", "Export"),
         binding("app.dashboard", "Dashboard", show=False),
+        binding("app.team", "Team", show=False),
     ]
 
     def __init__(self, library: Library, keymap: dict[str, str], keymap_problems: list[str],
@@ -142,6 +143,10 @@ class PapersiftApp(SerialKeys, App):
         from .screens.dashboard import DashboardScreen
         results = self.main_screen.results  # the current search's result set, charted too
         self.push_screen(DashboardScreen(self.library, (self.main_screen.query_text, results.set_ids)))
+
+    def action_team(self) -> None:
+        from .screens.team import TeamScreen
+        self.push_screen(TeamScreen(self.library))
 
     def action_export(self) -> None:
         from .screens.export import ExportScreen

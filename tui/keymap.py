@@ -33,7 +33,7 @@ else:
 
 # Which contexts are active together (a key may not mean two things in one group).
 CLASH_GROUPS = (("app", "main", "list"), ("app", "main", "reader"), ("app", "search"), ("app", "tags"),
-                ("note",), ("confirm",), ("help",), ("app", "export"), ("app", "import"), ("dashboard",), ("topics",))
+                ("note",), ("confirm",), ("help",), ("app", "export"), ("app", "import"), ("dashboard",), ("topics",), ("team",))
 TEXT_CONTEXTS = ("search", "tags", "note", "import")  # their keys act while a text box has focus
 MODIFIERS = {"ctrl", "shift", "alt", "meta", "super", "hyper"}
 _NAMED = {k.value for k in Keys} | {"space", "enter", "escape", "tab", "backspace", "delete", "insert"}

@@ -262,7 +262,7 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
             continue
         pid = corpus.papers[idx].id
         member = str(rec.get("member") or library.member)  # a team file's records are their member's
-        key = record_key(pid, member)
+        key = record_key(pid, library.stored_member(member))
         member_of[key] = (pid, member)
         seen[key] = seen.get(key, 0) + 1
         theirs = _theirs(rec, pid, report.warnings, library.member_annotation(pid, member), clock)

@@ -204,7 +204,7 @@ class PaperChanges:
                     clone.created = clone.created or stamp
                     clones[record_key(paper.id, clone.member)] = clone
                 self._core.store.apply(clones, SPLIT_ACTION, f"copy annotation to {counted(len(clones), 'split paper')}",
-                                      extra={SPLIT_OF: parent.id})
+                                      extra={SPLIT_OF: parent.id}, member=self._core.member, owner=self._core.owner)
             backup_file(self._core.corpus_path, SPLIT_ACTION)
             work.save(self._core.corpus_path)
             self._core.corpus = work

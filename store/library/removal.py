@@ -71,8 +71,8 @@ def remove_papers(lib: LibraryCore, ids: list[str], label: str) -> int:
         backup_file(lib.corpus_path, REMOVE_ACTION)
         cleared = lib.records_of_papers(p.id for p in gone)  # every member's, and the assignment
         places = [lib.corpus.index_of(p.id) for p in gone]
-        lib.store.apply(cleared, REMOVE_ACTION, label,
-                        extra={"papers": [p.to_record() for p in gone], "places": places})
+        lib.store.apply(cleared, REMOVE_ACTION, label, extra={"papers": [p.to_record() for p in gone], "places": places},
+                        member=lib.member, owner=lib.owner)
         lib.install(cleared)
         _save_without(lib, {p.id for p in gone})
     return len(gone)

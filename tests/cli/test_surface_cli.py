@@ -178,7 +178,19 @@ def _import_annotations(run_cli, tmp_path):
     assert ids_of(run_cli("list", "--tag", "theirs", "--format", "json", library=other)) == [pid]
 
 
-TYPICAL = {"open": _open, "import": _import, "list": _list, "search": _search, "show": _show, "status": _status,
+def _assign(run_cli, tmp_path):
+    out = json.loads(run_cli("assign", "--to", "ana,ben", "--format", "json").stdout)
+    assert out["assigned"] == {"ana": 18, "ben": 17} or out["assigned"] == {"ana": 17, "ben": 18}
+    assert len(ids_of(run_cli("list", "--query", "assigned:ben", "--format", "json"))) == out["assigned"]["ben"]
+
+
+def _team(run_cli, tmp_path):
+    run_cli("--as", "ana", "star", first_id(run_cli), "2")
+    rows = {r["member"]: r for r in json.loads(run_cli("team", "--format", "json").stdout)["members"]}
+    assert rows["ana"]["stars"] == 2 and rows["ana"]["triaged"] == 1
+
+
+TYPICAL = {"assign": _assign, "team": _team, "open": _open, "import": _import, "list": _list, "search": _search, "show": _show, "status": _status,
            "star": _star, "tag": _tag, "tags": _tags, "note": _note, "remove": _remove, "undo": _undo,
            "redo": _redo, "retitle": _retitle, "history": _history, "stats": _stats, "dedup": _dedup,
            "doctor": _doctor, "similar": _similar, "recommend": _recommend, "topics": _topics,

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 CONTEXT_NAMES = {"app": "Anywhere", "main": "Triage (list and reader)", "list": "Results list",
                  "search": "Search box", "reader": "Reader", "tags": "Tag panel", "note": "Note editor",
                  "confirm": "Questions", "help": "Help", "export": "Export dialog", "import": "Import dialog",
-                 "dashboard": "Dashboard",
+                 "dashboard": "Dashboard", "team": "Team screen",
                  "topics": "Topic browser"}
 
 
@@ -39,6 +39,9 @@ SEARCH_SYNTAX = (
     ("topic:7", "a topic from the topic browser"),
     ("id:3f2a  3f2a9c01d4e7", "papers by id or id prefix; whole ids (from an export, or I) need no id:"),
     ("similar:ID  rec:stars  rec:TAG", "more like a paper; recommended from your stars or a tag"),
+    ("by:ana  star-by:ana:>=2", "a lab's library: what a member triaged, starred (--as NAME says who you are)"),
+    ("team-star:>=3  split:", "every member's stars summed; starred by one member, skipped by another"),
+    ("assigned:ana  -assigned:", "a member's share (papersift assign); assigned to no one"),
 )
 
 

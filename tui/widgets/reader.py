@@ -102,6 +102,9 @@ class Reader(VerticalScroll, can_focus=True):
                              (" ".join("#" + display_safe(t, False) for t in ann.tags), "bold magenta")
                              if ann.tags else ("no tags", "dim"))
         parts.append(meta)
+        team = self.team_line(paper.id)
+        if team is not None:
+            parts.append(team)
         rec = self.recommendation
         if rec is not None and rec.paper.id == paper.id and (rec.because or rec.like):
             from ..render import short_title
@@ -128,6 +131,31 @@ class Reader(VerticalScroll, can_focus=True):
         if self.links:
             parts.append(Text("links: " + "  ".join(f"[{i}] {display_safe(u, False)}" for i, u in enumerate(self.links, 1)), style="dim"))
         body.update(Group(*parts))
+
+    def team_line(self, paper_id: str) -> Text | None:
+        """The other members' marks and the assignee: ``assigned to ana · ana ★★ #rl · ben skipped``
+        (None when no one else said anything and the paper is not assigned)."""
+        lib = self.library
+        others = [(name, ann) for name, ann in lib.lab.marks_of(paper_id) if name != lib.member]
+        assignee = lib.assignments.get(paper_id)
+        if not others and not assignee:
+            return None
+        line = Text()
+        if assignee:
+            line.append(f"assigned to {assignee}", style="bold" if assignee == lib.member else "dim")
+        for name, ann in others:
+            if line:
+                line.append(" · ", style="dim")
+            line.append(name, style="bold")
+            if ann.star:
+                line.append(" " + "★" * ann.star, style="yellow")
+            if ann.status != "unread":
+                line.append(" " + ann.status, style=STATUS_STYLE[ann.status])
+            for tag in ann.tags:
+                line.append(" #" + display_safe(tag, False), style="magenta")
+            if ann.note:
+                line.append(" “" + display_safe(" ".join(ann.note.split())[:80], False) + "”", style="italic")
+        return line
 
     def action_scroll_down(self) -> None:
         self.scroll_down(animate=False)

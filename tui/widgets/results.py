@@ -282,6 +282,9 @@ class ResultsList(ScrollView, can_focus=True):
         text.append(GLYPH[status] + " ", style=self._style("dim") if status != "to-read" else _BOLD)
         text.append(("★" * star).ljust(3) + " " if star else "", style=self._style("star"))
         tag_text = Text(no_wrap=True, end="")
+        assignee = self.library.assignments.get(paper.id)
+        if assignee and assignee != self.library.member:  # (one's own share needs no name: assigned:NAME lists it)
+            tag_text.append(f" →{assignee}", style=self._style("dim"))
         for tag in tags:
             tag_text.append(" ")
             tag_text.append(f"#{display_safe(tag, False)}", style=self._style("tag"))

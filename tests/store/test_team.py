@@ -1,0 +1,122 @@
+"""Members' marks in one library (store.library.team, the record keys of store.annotations.journal):
+each member's own record, their own undo, the team filters and sort, removal and undo keeping
+every member's marks, team files merged in any order, member names checked."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from store.annotations.journal import doc_id_for, record_key
+from store.errors import PapersiftError
+from store.exchange.team_file import team_records, team_text
+from store.library import Library
+from store.team.members import default_member, member_problem
+
+
+def test_member_records_sit_beside_the_owners(lib):
+    pid = next(iter(lib.corpus)).id
+    lib.set_star([pid], 1)  # the owner's: the id every library had
+    ana = Library(lib.folder, member="ana")
+    ana.set_star([pid], 3)
+    assert doc_id_for(record_key(pid)) == int(pid, 16) and doc_id_for(record_key(pid, "ana")) >= 1 << 48
+    lib.refresh()
+    assert lib.annotation(pid).star == 1 and ana.annotation(pid).star == 3
+    assert {name: a[pid].star for name, a in lib.team.items()} == {lib.member: 1, "ana": 3}
+
+
+def test_each_member_undoes_their_own_change(lib):
+    a, b = [p.id for p in lib.corpus][:2]
+    ana, ben = Library(lib.folder, member="ana"), Library(lib.folder, member="ben")
+    ana.set_status([a], "read")
+    ben.set_status([b], "skipped")
+    assert ana.undo() == "status read"  # not ben's newer change
+    ben.refresh()
+    assert ben.annotation(b).status == "skipped" and ben.team.get("ana", {}).get(a) is None
+    assert ana.redo() == "status read" and ana.annotation(a).status == "read"
+
+
+def test_team_filters_and_sort(lib):
+    ids = [p.id for p in lib.corpus]
+    ana, ben = Library(lib.folder, member="ana"), Library(lib.folder, member="ben")
+    ana.set_star(ids[:2], 2)
+    ben.set_star(ids[1:2], 3)
+    ben.set_status([ids[0]], "skipped")
+    lib.refresh()
+
+    def found(q: str) -> list[str]:
+        return [p.id for p, _ in lib.pairs(q)]
+    assert found("team-star:>=4") == [ids[1]]
+    assert found("star-by:ana:>=2") == ids[:2] and found("star-by:ben") == [ids[1]]
+    assert found("split:") == [ids[0]] and found("by:ben") == ids[:2]
+    assert len(found("-by:ana")) == len(ids) - 2
+    order = lib.search("", sort="team-stars").indices
+    assert [lib.corpus.papers[int(i)].id for i in order[:2]] == [ids[1], ids[0]]
+    result = lib.search("by:benn")
+    assert any("did you mean ben?" in e for e in result.errors)
+
+
+def test_assign_balances_and_clear_is_one_undo_step(lib):
+    ids = [p.id for p in lib.corpus]
+    done = lib.lab.assign(["ana", "ben", "chen"], ids)
+    assert sorted(done.shares.values()) == [11, 12, 12] and len(lib.assignments) == len(ids)
+    assert lib.lab.clear_assignments() == len(ids) and not lib.assignments
+    assert lib.undo() is not None and len(lib.assignments) == len(ids)
+    with pytest.raises(PapersiftError, match="nothing to assign"):
+        lib.lab.assign(["ana"], [])
+    with pytest.raises(PapersiftError, match="one positive number per member"):
+        lib.lab.assign(["ana", "ben"], ids, weights=[1.0])
+
+
+def test_removal_takes_and_undo_brings_back_every_members_marks(lib):
+    pid = next(iter(lib.corpus)).id
+    ana = Library(lib.folder, member="ana")
+    ana.set_star([pid], 2)
+    lib.lab.assign(["ana"], [pid])
+    lib.set_status([pid], "read")
+    lib.remove([pid])
+    assert not any(pid in a for a in lib.team.values()) and pid not in lib.assignments
+    lib.undo()
+    assert lib.team["ana"][pid].star == 2 and lib.assignments[pid] == "ana" and lib.annotation(pid).status == "read"
+
+
+def test_team_files_merge_in_any_order(lib, tmp_path):
+    ids = [p.id for p in lib.corpus]
+    files = {}
+    for k, name in enumerate(("ana", "ben", "chen")):
+        member = Library(lib.folder, member=name)
+        member.set_star(ids[k:k + 2], k + 1)
+        member.add_tags([ids[k]], [name])
+        files[name] = team_text(name, member.annotations.values())
+        member.set_star(ids[k:k + 2], 0)  # gone from the library: only the files carry them now
+        member.remove_tags([ids[k]], [name])
+    results = set()
+    from store.exchange.merge import plan_merge
+    for order in itertools.permutations(files):
+        copy = Library(lib.folder, member="lead")
+        for name in order:
+            path = tmp_path / f"{name}.json"
+            path.write_text(files[name])
+            changes, _ = plan_merge(copy, [rec for rec, _ in team_records(files[name], path)], path.name)
+            copy.replace_annotations(changes, "import-annotations", name)
+        results.add(json.dumps({n: {p: (a.star, a.tags) for p, a in sorted(anns.items())}
+                                for n, anns in sorted(copy.team.items())}))
+        for _ in order:
+            copy.undo()
+    assert len(results) == 1
+
+
+def test_member_names():
+    assert member_problem("ana") is None and member_problem("a.b_c-1") is None
+    for bad in ("", "a b", "-x", "x" * 65, "@team", "ana/ben", "é"):
+        assert member_problem(bad) is not None, bad
+
+
+def test_a_bad_papersift_user_is_an_error(monkeypatch):
+    monkeypatch.setenv("PAPERSIFT_USER", "no good")
+    with pytest.raises(PapersiftError, match="PAPERSIFT_USER"):
+        default_member()
+    monkeypatch.setenv("PAPERSIFT_USER", "ana")
+    assert default_member() == "ana"
