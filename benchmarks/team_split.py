@@ -40,9 +40,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from store.discovery.similar import Similarity  # noqa: E402
+from store.discovery.similar import Similarity, doc_term_matrix, lsa_dims  # noqa: E402
+from store.library.team import SPLIT_DIMS  # noqa: E402
 from store.search.index import SearchIndex  # noqa: E402
 from store.team.split import share_sizes, split_by_topic  # noqa: E402
+from store.team.vectors import topic_vectors  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 SLICES = ROOT / "tests" / "data"
@@ -97,8 +99,18 @@ def imbalance(owner: np.ndarray, weights: list[float]) -> float:
     return float(np.max(np.abs(np.bincount(owner, minlength=len(w)) - target) / target))
 
 
-def rows(name: str, vectors: np.ndarray, labels: np.ndarray, members: list[int]) -> list[str]:
-    """One table row per team size."""
+def split_vectors(recs: list[dict]) -> np.ndarray:
+    """The vectors ``papersift assign`` splits by (store.library.team.Team.vectors): a randomized
+    SVD of the same TF-IDF rows, at most SPLIT_DIMS dimensions."""
+    index = SearchIndex.build([(r.get("title", ""), r["abstract"]) for r in recs])
+    return topic_vectors(doc_term_matrix(index), min(lsa_dims(len(recs)), SPLIT_DIMS))
+
+
+def rows(name: str, vectors: np.ndarray, labels: np.ndarray, members: list[int],
+         split_by: np.ndarray | None = None) -> list[str]:
+    """One table row per team size. ``vectors`` judge (the nearest neighbours of the metric);
+    ``split_by``, when given, is what the split is made from (else the same vectors)."""
+    split_by = vectors if split_by is None else split_by
     s = vectors @ vectors.T
     np.fill_diagonal(s, -np.inf)
     nearest = np.argmax(s, axis=1)
@@ -106,7 +118,7 @@ def rows(name: str, vectors: np.ndarray, labels: np.ndarray, members: list[int])
     for m in members:
         weights = [1.0] * m
         sizes = share_sizes(len(vectors), weights)
-        topic = split_by_topic(vectors, weights)
+        topic = split_by_topic(split_by, weights)
         randoms = [random_split(sizes, seed) for seed in range(RANDOM_SEEDS)]
         c_topic = coherence(vectors, labels, topic)
         c_random = float(np.mean([coherence(vectors, labels, r) for r in randoms]))
@@ -137,6 +149,28 @@ def proxy_areas(iclr: list[dict], icml: list[dict]) -> tuple[np.ndarray, float]:
     right = sum(int(np.sum(classify(train[folds != f], codes[folds != f], train[folds == f]) == codes[folds == f]))
                 for f in range(5))
     return names[classify(train, codes, test)], right / len(iclr)
+
+
+def assign_command(abstracts: list[str], runs: int = 3) -> str:
+    """The whole ``papersift assign --to ana,ben,chen`` as a user runs it (a process each, the
+    library imported first), median and worst of ``runs``, as a table."""
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = Path(tmp) / "dump.txt"
+        dump.write_text("Generated 2026 Papers\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+        cmd = [sys.executable, "-m", "tui", "--library", str(Path(tmp) / "lib")]
+        subprocess.run([*cmd, "import", str(dump)], check=True, capture_output=True)
+        times = []
+        for k in range(runs):
+            members = "ana,ben,chen" if k % 2 == 0 else "ana,ben,chen,dan"  # (each run moves papers)
+            t = time.perf_counter()
+            subprocess.run([*cmd, "assign", "--to", members], check=True, capture_output=True)
+            times.append(time.perf_counter() - t)
+    papers = len(abstracts)
+    return (f"\n| `papersift assign` on {papers:,} generated abstracts (whole process) | median | worst |\n"
+            f"| --- | --- | --- |\n| {runs} runs, 3 and 4 members in turn | {float(np.median(times)):.2f} s "
+            f"| {max(times):.2f} s |")
 
 
 def timing(vectors: np.ndarray, members: int) -> float:
@@ -172,10 +206,15 @@ def main() -> None:
     print("| corpus | members | coherence: topic | random | gap | NN kept: topic / random "
           "| area held: topic / random | label-aware | imbalance |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for line in rows(f"ICLR ({len(iclr):,})", latent(iclr), np.array([r["primary_area"] for r in iclr]),
-                     args.members):
+    iclr_areas = np.array([r["primary_area"] for r in iclr])
+    for line in rows(f"ICLR ({len(iclr):,})", latent(iclr), iclr_areas, args.members, split_vectors(iclr)):
         print(line)
-    for line in rows(f"ICML ({len(icml):,}, proxy areas)", latent(icml), icml_areas, args.members):
+    for line in rows(f"ICML ({len(icml):,}, proxy areas)", latent(icml), icml_areas, args.members,
+                     split_vectors(icml)):
+        print(line)
+    print("\n(Split from what `assign` splits by; nearest neighbours judged in more-like-this's LSA space.)")
+    print("The same split made from more-like-this's own LSA vectors (exact SVD), for comparison:")
+    for line in rows(f"ICLR, LSA split ({len(iclr):,})", latent(iclr), iclr_areas, args.members)[1:2]:
         print(line)
     _, counts = np.unique([r["primary_area"] for r in iclr], return_counts=True)
     print(f"\nICML's proxy areas: nearest ICLR area centroid; on held-out ICLR papers it is right "
@@ -185,10 +224,12 @@ def main() -> None:
     print(f"Weights 2, 1, 1 on ICLR: shares {np.bincount(owner).tolist()}, imbalance {imbalance(owner, uneven):.4f}.")
 
     from generate import generate  # benchmarks/generate.py (reads the corpora: a few seconds)
-    made = latent([{"abstract": a} for a in generate(args.size, 0)])
+    abstracts = generate(args.size, 0)
+    print(assign_command(abstracts))
+    made = split_vectors([{"abstract": a} for a in abstracts])
     print(f"\n| split time, best of 3 | {' | '.join(f'{m} members' for m in (3, 5, 10))} |")
     print(f"| --- | {' | '.join('---' for _ in range(3))} |")
-    for name, vectors in ((f"{args.size:,} generated papers x {made.shape[1]} (LSA)", made),
+    for name, vectors in ((f"{args.size:,} generated papers x {made.shape[1]} (assign's vectors)", made),
                           (f"{args.size:,} synthetic x 128", synthetic(args.size))):
         print(f"| {name} | {' | '.join(f'{timing(vectors, m):.3f} s' for m in (3, 5, 10))} |")
 

@@ -247,6 +247,14 @@ class Corpus:
             for alias in paper.aliases:
                 self._by_id.setdefault(alias, idx)
 
+    def ids(self) -> list[str]:
+        """Every paper's id in import order, from the lookup (no paper is parsed)."""
+        primary = [""] * len(self.papers)
+        for key, idx in self._by_id.items():
+            if not primary[idx]:
+                primary[idx] = key  # the paper id is always inserted before its aliases
+        return primary
+
     def _header(self) -> dict[str, Any]:
         primary = [""] * len(self.papers)
         aliases = []

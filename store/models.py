@@ -7,7 +7,7 @@ without pulling in any storage detail.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from store.choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
@@ -172,16 +172,28 @@ class Annotation:
         for tag in set(self.tags).symmetric_difference(old.tags):
             self.stamps["#" + tag] = when
 
+    def copy(self) -> "Annotation":
+        """A copy sharing nothing mutable (what ``copy.deepcopy`` gives, ten times faster: an
+        assignment of 30k papers copies each record twice)."""
+        return Annotation(self.paper_id, self.status, self.star, list(self.tags), self.note, self.created,
+                          self.updated, [dict(c) for c in self.conflicts], dict(self.stamps), self.member,
+                          self.assignee)
+
     def to_record(self) -> dict[str, Any]:
-        rec = asdict(self)
-        if not rec["conflicts"]:
-            del rec["conflicts"]
-        if not rec["stamps"]:
-            del rec["stamps"]
-        if not rec["member"]:
-            del rec["member"]
-        if not rec["assignee"]:
-            del rec["assignee"]
+        """The stored record (written out by hand: ``asdict`` cost an assignment of 30k papers 1.5 s)."""
+        if self.member == TEAM:  # an assignment: its change time is in its stamps (half the bytes at 30k)
+            return {"paper_id": self.paper_id, "member": TEAM, "assignee": self.assignee, "stamps": dict(self.stamps)}
+        rec: dict[str, Any] = {"paper_id": self.paper_id, "status": self.status, "star": self.star,
+                               "tags": list(self.tags), "note": self.note, "created": self.created,
+                               "updated": self.updated}
+        if self.conflicts:
+            rec["conflicts"] = [dict(c) for c in self.conflicts]
+        if self.stamps:
+            rec["stamps"] = dict(self.stamps)
+        if self.member:
+            rec["member"] = self.member
+        if self.assignee:
+            rec["assignee"] = self.assignee
         return rec
 
     @classmethod

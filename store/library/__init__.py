@@ -53,7 +53,7 @@ class Library(LibraryCore):
         self.finder = LibrarySearch(self, self.discovery)  # search, filters, sort orders (and their tables)
         self.papers = PaperChanges(self)  # imports, retitling, near-duplicate merges
         self.marks = Marks(self)  # status, stars, tags and notes, each change one history entry
-        self.lab = Team(self, self.discovery)  # members, assignments, everyone's marks side by side
+        self.lab = Team(self)  # members, assignments, everyone's marks side by side
         self.on_invalidate(self.discovery.invalidate)
         self.on_invalidate(self.finder.invalidate)
 

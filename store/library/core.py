@@ -9,7 +9,6 @@ through :meth:`change`, :meth:`install` and :meth:`invalidate`, which are public
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections import Counter
 from pathlib import Path
@@ -147,7 +146,7 @@ class LibraryCore:
             stamps = self._team_stamps.get(paper_id, {})
             return Annotation(paper_id, member=TEAM, assignee=assignee, stamps=dict(stamps))
         ann = self.team.get(member, {}).get(paper_id)
-        return copy.deepcopy(ann) if ann else Annotation(paper_id, member=self.stored_member(member))
+        return ann.copy() if ann else Annotation(paper_id, member=self.stored_member(member))
 
     def stored_member(self, member: str) -> str:
         """The member name a record stores: '' for the library's owner."""
@@ -241,12 +240,13 @@ class LibraryCore:
             changes = {}
             for pid, member in dict.fromkeys(records):
                 old = self.member_annotation(pid, member)
-                new = copy.deepcopy(old)
+                new = old.copy()
                 fn(new)
                 if new != old:
                     new.stamp_changes(old, stamp)
-                    new.updated = stamp
-                    new.created = new.created or stamp
+                    if member != TEAM:  # (an assignment's only time is its stamp)
+                        new.updated = stamp
+                        new.created = new.created or stamp
                     changes[record_key(pid, new.member)] = new
             if not changes:
                 return 0
@@ -279,7 +279,7 @@ class LibraryCore:
             if new.is_default():
                 anns.pop(new.paper_id, None)
             else:
-                anns[new.paper_id] = copy.deepcopy(new)
+                anns[new.paper_id] = new.copy()
         self.team, self.assignments, self._team_stamps = team, assignments, stamps
         self.annotations = team.get(self.member, {})
 
