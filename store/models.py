@@ -213,6 +213,14 @@ class Annotation:
         )
 
 
+@dataclass
+class MarkedAnnotation(Annotation):
+    """An annotation as an export shows it in a lab's library: with every member's marks beside
+    it (``others``: (member, their annotation), the exporter's own among them). Never stored."""
+
+    others: list[tuple[str, "Annotation"]] = field(default_factory=list)
+
+
 TEAM = "@team"  # the member name of a paper's assignment record: no member can be called that
 STAMPED = ("status", "star", "note", "assignee")  # the single-valued fields; tags are stamped one by one
 

@@ -70,6 +70,33 @@ def escape_unsafe_json(text: str) -> str:
 TRIAGE_PREFIX = "papersift-"
 
 
+def marks_line(name: str, ann: Annotation) -> str:
+    """One member's marks in a few characters: ``ana ★★ read #rl #to-discuss``."""
+    parts = [name]
+    if ann.star:
+        parts.append("★" * ann.star)
+    if ann.status != "unread":
+        parts.append(ann.status)
+    parts += ["#" + t for t in ann.tags]
+    return " ".join(parts)
+
+
+def team_marks(ann: Annotation) -> list[tuple[str, Annotation]]:
+    """Every member's marks an export carries beside the paper ([] outside a lab's library)."""
+    return list(getattr(ann, "others", None) or [])
+
+
+def team_line(ann: Annotation) -> str:
+    """Every member's marks on one line: ``ana ★★ read #rl; ben skipped`` ('' when none)."""
+    return "; ".join(marks_line(name, a) for name, a in team_marks(ann))
+
+
+def team_records(ann: Annotation) -> list[dict[str, object]]:
+    """Every member's marks as JSON records (notes included)."""
+    return [{"member": name, "status": a.status, "star": a.star, "tags": list(a.tags), "note": a.note}
+            for name, a in team_marks(ann)]
+
+
 def triage_lines(ann: Annotation) -> list[str]:
     """``papersift-status: to-read``, ``papersift-star: 3``, ``papersift-tags: rl, to-discuss``
     (a default field is left out: no line means unread, no star, no tags)."""
@@ -78,6 +105,8 @@ def triage_lines(ann: Annotation) -> list[str]:
         lines.append(f"{TRIAGE_PREFIX}star: {ann.star}")
     if ann.tags:  # (a tag holds no comma: see normalize_tag)
         lines.append(f"{TRIAGE_PREFIX}tags: {', '.join(ann.tags)}")
+    if team := team_line(ann):  # (read by people: import-annotations takes a team's marks from team files)
+        lines.append(f"{TRIAGE_PREFIX}team: {team}")
     return lines
 
 
@@ -89,6 +118,8 @@ def split_triage_lines(lines: list[str]) -> tuple[dict[str, object], list[str]]:
     for line in lines:
         key, sep, value = line.partition(":")
         name = key.strip()[len(TRIAGE_PREFIX):] if key.strip().startswith(TRIAGE_PREFIX) else ""
+        if sep and name == "team":
+            continue  # every member's marks, for people: team files carry them back
         if not sep or name not in ("status", "star", "tags"):
             rest.append(line)
             continue

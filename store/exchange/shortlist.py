@@ -5,24 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from store.exchange.records import title_of
+from store.exchange.records import marks_line, title_of
 from store.formats.markdown import md_escape
-from store.choices import MAX_STAR
-from store.models import Annotation
 
 if TYPE_CHECKING:
     from store.library import Library
-
-
-def marks_line(name: str, ann: Annotation) -> str:
-    """One member's marks in a few characters: ``ana ★★ read #rl #to-discuss``."""
-    parts = [name]
-    if ann.star:
-        parts.append("★" * min(ann.star, MAX_STAR))
-    if ann.status != "unread":
-        parts.append(ann.status)
-    parts += ["#" + t for t in ann.tags]
-    return " ".join(parts)
 
 
 def team_shortlist(lib: Library, at_least: int, query: str = "", abstracts: bool = False) -> tuple[str, int]:

@@ -17,7 +17,7 @@ from typing import Callable
 from store.choices import DERIVED
 from store.errors import InputError
 from store.escapes import repair_escapes
-from store.exchange.records import Pair, title_of
+from store.exchange.records import Pair, team_line, title_of
 from store.ingest.raw_record import Records, record_from_obj
 from store.latex import plain_text
 from store.models import Paper
@@ -363,6 +363,8 @@ def to_bibtex(pairs: list[Pair]) -> str:
             fields.append(("papersift_star", str(ann.star)))
         if ann.tags:  # the keywords field mixes them with the source's keywords: these alone are the tags
             fields.append(("papersift_tags", bib_escape(", ".join(ann.tags))))
+        if team := team_line(ann):  # every member's marks, in a lab's library
+            fields.append(("papersift_team", bib_escape(team)))
         body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields)
         out.append(f"@misc{{{key},\n{body}\n}}\n")
     return "\n".join(out)

@@ -7,7 +7,7 @@ import orjson
 
 from store.choices import DERIVED
 from store.escapes import repair_escapes
-from store.exchange.records import Pair, title_of, triage_lines
+from store.exchange.records import Pair, team_records, title_of, triage_lines
 from store.latex import plain_text
 from store.search.keywords import join_keywords, tags_and_keywords
 
@@ -40,6 +40,8 @@ def to_csl_json(pairs: list[Pair]) -> str:
                   "papersift_note": ann.note}
         if paper.derived_title:
             custom["papersift_title"] = DERIVED
+        if team := team_records(ann):
+            custom["papersift_team"] = team
         item["custom"] = custom
         if paper.venue:
             item["container-title"] = paper.venue

@@ -11,7 +11,7 @@ from pathlib import Path
 from store.choices import FORMULA_START
 from store.errors import InputError
 from store.escapes import repair_escapes
-from store.exchange.records import Pair, title_of
+from store.exchange.records import Pair, team_line, team_marks, title_of
 from store.ingest.raw_record import MAX_ABSTRACT_CHARS, RawRecord, record_from_obj
 from store.search.keywords import join_keywords
 
@@ -76,11 +76,12 @@ def to_csv(pairs: list[Pair]) -> str:
     """One row per paper, UTF-8, RFC 4180 quoting, formula cells neutralised."""
     buf = io.StringIO()
     writer = csv.writer(buf, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
+    team = any(team_marks(ann) for _, ann in pairs)  # (a lab's library: one more column, every member's marks)
+    writer.writerow(CSV_COLUMNS + (("team",) if team else ()))
     for paper, ann in pairs:
         row = [paper.id, title_of(paper), ann.status, str(ann.star), "; ".join(ann.tags), ann.note,
                repair_escapes(paper.abstract), "; ".join(paper.authors), "; ".join(f"{s.file}#{s.position}" for s in paper.sources),
                paper.url, paper.venue, paper.year, "true" if paper.derived_title else "false",
-               join_keywords(paper.keywords), paper.area]
+               join_keywords(paper.keywords), paper.area] + ([team_line(ann)] if team else [])
         writer.writerow([neutralize(c) for c in row])
     return buf.getvalue()

@@ -11,7 +11,7 @@ from pathlib import Path
 import orjson
 
 from store.errors import InputError
-from store.exchange.records import RECORD_SCHEMA_VERSION, Pair, paper_record
+from store.exchange.records import RECORD_SCHEMA_VERSION, Pair, paper_record, team_records
 from store.ingest.openreview import is_note, note_abstract
 from store.ingest.raw_record import Records, record_from_obj
 from store.models import Annotation, Paper
@@ -104,6 +104,8 @@ def export_record(paper: Paper, ann: Annotation) -> dict[str, object]:
         rec["conflicts"] = ann.conflicts
     if ann.stamps:  # when each field changed: what import-annotations merges field by field with
         rec["stamps"] = ann.stamps
+    if team := team_records(ann):  # every member's marks, in a lab's library (team files carry them back)
+        rec["team"] = team
     return rec
 
 

@@ -8,7 +8,7 @@ from collections import defaultdict
 from datetime import datetime, timezone
 
 from store.choices import DERIVED
-from store.exchange.records import Pair, title_of
+from store.exchange.records import Pair, team_line, title_of
 from store.latex import plain_text
 from store.models import Annotation, Paper
 from store.wording import counted
@@ -60,6 +60,8 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
                 lines.append(f"  {md_escape(byline)}")
             if ann.note:
                 lines += ["  > " + md_escape(line) if line.strip() else "  >" for line in ann.note.splitlines()]
+            if team := team_line(ann):
+                lines.append(f"  team: {md_escape(team)}")
             if abstracts:  # read by people (a group's shortlist): LaTeX as Unicode, as the app shows it
                 lines += ["", "  " + md_escape(" ".join(plain_text(paper.abstract).split()))]
         lines.append("")

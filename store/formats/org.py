@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from store.exchange.records import Pair, title_of
+from store.exchange.records import Pair, team_line, title_of
 
 # ----------------------------------------------------------------------- Org
 # Org workflow states named after papersift's statuses, declared in the file header
@@ -30,6 +30,8 @@ def to_org(pairs: list[Pair]) -> str:
         lines += ["  :PROPERTIES:", f"  :ID: {paper.id}", f"  :STAR: {ann.star}", f"  :STATUS: {ann.status}"]
         if ann.tags:  # Org tags cannot hold "-": the tags as they are, for import-annotations
             lines.append(f"  :PAPERSIFT_TAGS: {' '.join(ann.tags)}")
+        if team := team_line(ann):
+            lines.append(f"  :TEAM: {team}")
         if paper.authors:
             lines.append(f"  :AUTHORS: {', '.join(paper.authors)}")
         if paper.published:

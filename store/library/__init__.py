@@ -165,7 +165,9 @@ class Library(LibraryCore):
             for err in result.errors:
                 raise PapersiftError(err)
             papers = [self.corpus.papers[int(i)] for i in result.matches]  # the result set, not weaker matches
-        return [(p, self.annotation(p.id)) for p in papers]
+        if not any(anns for name, anns in self.team.items() if name != self.member):
+            return [(p, self.annotation(p.id)) for p in papers]
+        return [(p, self.lab.with_marks(self.annotation(p.id))) for p in papers]  # a lab's: everyone's marks too
 
     def undo(self) -> str | None:
         """Undo this member's newest change (persisted across restarts). Returns its label, or None."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 import numpy as np
 
 from store.errors import PapersiftError
-from store.models import TEAM, Annotation
+from store.models import TEAM, Annotation, MarkedAnnotation
 from store.search.suggest import no_match
 from store.team.members import checked_member
 from store.team.view import keeps, team_stars
@@ -92,6 +92,12 @@ class Team:
         found = [(name, anns[paper_id]) for name, anns in self._core.team.items()
                  if paper_id in anns and anns[paper_id].triaged]
         return sorted(found, key=lambda pair: (pair[0] != self._core.member, pair[0].casefold()))
+
+    def with_marks(self, ann: Annotation) -> MarkedAnnotation:
+        """The member's annotation with every member's marks of the paper beside it (for exports)."""
+        marked = MarkedAnnotation(**{f: getattr(ann, f) for f in ann.__dataclass_fields__})
+        marked.others = self.marks_of(ann.paper_id)
+        return marked
 
     def team_stars(self) -> dict[str, int]:
         """Paper id -> the stars every member gave it, summed (papers with none left out)."""

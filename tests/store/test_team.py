@@ -120,3 +120,30 @@ def test_a_bad_papersift_user_is_an_error(monkeypatch):
         default_member()
     monkeypatch.setenv("PAPERSIFT_USER", "ana")
     assert default_member() == "ana"
+
+
+@pytest.mark.parametrize("fmt, expected", [("md", "team: ana ★★; ben skipped"), ("csv", "ana ★★; ben skipped"),
+                                           ("bibtex", "papersift_team = {ana ★★; ben skipped}"),
+                                           ("ris", "N1  - papersift-team: ana ★★; ben skipped"),
+                                           ("org", ":TEAM: ana ★★; ben skipped"),
+                                           ("jsonl", '"team":[{"member":"ana","status":"unread","star":2'),
+                                           ("csl-json", '"papersift_team"')])
+def test_every_export_format_carries_every_members_marks(lib, fmt, expected, tmp_path):
+    from store.exchange.annotation_files import read_annotation_records
+    from store.exchange.export import export_text
+    pid = next(iter(lib.corpus)).id
+    Library(lib.folder, member="ana").set_star([pid], 2)
+    Library(lib.folder, member="ben").set_status([pid], "skipped")
+    lib.refresh()
+    text = export_text(lib.pairs(f"id:{pid}"), fmt)
+    assert expected in text
+    alone = Library.open(tmp_path / "alone")  # one person's library: the formats are as they always were
+    first = next(iter(alone.corpus)).id
+    alone.set_star([first], 2)
+    marker = {"md": "team:", "csv": ",team", "bibtex": "papersift_team", "ris": "papersift-team", "org": ":TEAM:",
+              "jsonl": '"team"', "csl-json": "papersift_team"}[fmt]
+    assert marker in text and marker not in export_text(alone.pairs(f"id:{first}"), fmt)
+    if fmt in ("ris", "csl-json"):  # the line is for people: reading the file back keeps it out of the note
+        path = tmp_path / ("x.ris" if fmt == "ris" else "x.json")
+        path.write_text(text)
+        assert all("team" not in rec.get("note", "") for rec in read_annotation_records(path))
