@@ -13,6 +13,7 @@ import unicodedata
 import pytest
 
 from store import Library
+from store.models import Annotation
 from store.search import query as query_module
 
 from ..conftest import papersift_argv
@@ -58,7 +59,27 @@ def lib(tmp_path_factory):
     lib.add_tags(ids[5:50:3], ["alpha"])
     lib.add_tags(ids[300:340:2], ["beta"])
     lib.set_note(ids[7], "a note about contrastive objectives")
+    ana, ben = Library(root / "lib", member="ana"), Library(root / "lib", member="ben")  # a lab's marks too
+    ana.set_star(ids[0:30], 2)
+    ana.set_status(ids[100:120], "skipped")
+    ben.set_star(ids[100:110], 1)
+    ben.set_status(ids[20:40], "read")
+    lib.lab.assign(["ana", "ben"], ids[200:260])
+    lib.refresh()
     return lib
+
+
+def team_star(lib: Library, pid: str) -> int:
+    return sum(anns[pid].star for anns in lib.team.values() if pid in anns)
+
+
+def member_ann(lib: Library, member: str, pid: str):
+    return lib.team.get(member, {}).get(pid) or Annotation(pid)
+
+
+def split_one(lib: Library, pid: str) -> bool:
+    anns = [a[pid] for a in lib.team.values() if pid in a]
+    return any(a.star for a in anns) and any(a.status == "skipped" and not a.star for a in anns)
 
 
 def oracle_families(lib: Library) -> dict[str, tuple[str, object]]:
@@ -82,6 +103,11 @@ def oracle_families(lib: Library) -> dict[str, tuple[str, object]]:
         "id": (f"id:{some_icml.id[:8]}", lambda p, a: p.id.startswith(some_icml.id[:8])),
         "phrase": ('"reinforcement learning"', lambda p, a: has_phrase(p, a, "reinforcement learning")),
         "topic": ("topic:0", None),  # the model's own labels: checked against lib.topics() below
+        "by": ("by:ben", lambda p, a: member_ann(lib, "ben", p.id).triaged),
+        "star-by": ("star-by:ana:>=2", lambda p, a: member_ann(lib, "ana", p.id).star >= 2),
+        "team-star": ("team-star:>=3", lambda p, a: team_star(lib, p.id) >= 3),
+        "split": ("split:", lambda p, a: split_one(lib, p.id)),
+        "assigned": ("assigned:ben", lambda p, a: lib.assignments.get(p.id) == "ben"),
     }
 
 
@@ -104,13 +130,15 @@ def listed(lib: Library, query: str) -> list[str]:
 
 
 def test_every_filter_family_of_the_parser_has_a_row(lib):
-    families = set(query_module._LISTS) | set(query_module._READERS) | {"phrase", "similar", "rec"}
+    families = (set(query_module._LISTS) | set(query_module._READERS) | set(query_module._TEAM_KEYS)
+                | {"phrase", "similar", "rec"})
     covered = set(oracle_families(lib)) | {"similar", "rec"}  # (the orderings: their own tests below)
     assert families == covered
 
 
 @pytest.mark.parametrize("family", ["status", "is", "tag", "star", "stars", "kw", "keyword", "keywords", "author",
-                                    "venue", "year", "file", "id", "phrase", "topic"])
+                                    "venue", "year", "file", "id", "phrase", "topic", "by", "star-by",
+                                    "team-star", "split", "assigned"])
 def test_each_family_alone_and_negated_matches_the_papers(lib, family):
     typed, predicate = oracle_families(lib)[family]
     if predicate is None:  # topic:N: the papers the topic model puts in topic N
@@ -129,7 +157,8 @@ def test_each_family_alone_and_negated_matches_the_papers(lib, family):
 def test_families_combined_and_negated_together(lib):
     fams = oracle_families(lib)
     combos = [("status", "-tag"), ("-status", "star", "file"), ("kw", "-year", "-phrase"), ("venue", "-author"),
-              ("-star", "-status", "-file"), ("tag", "star", "-id")]
+              ("-star", "-status", "-file"), ("tag", "star", "-id"), ("by", "-star-by", "-assigned"),
+              ("team-star", "-split", "status")]
     for combo in combos:
         typed, preds = [], []
         for part in combo:

@@ -185,12 +185,12 @@ async def test_user_keymap_overrides_an_action(lib, make):
 async def test_hints_name_the_keys_of_the_live_keymap(lib, make):
     """Text that names a key ("press t", "ctrl+s save") follows a user's keymap, as the footer does."""
     from textual.widgets import Input, Label, Static
-    app = make(lib, '[main]\nsearch = "f"\ntag = "w"\nnote = "E"\n[note]\nsave = "ctrl+o"\n'
+    app = make(lib, '[main]\nsearch = "f"\ntag = "v"\nnote = "E"\n[note]\nsave = "ctrl+o"\n'
                     '[dashboard]\nclose = "c"\n')
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert screen(app).query_one("#search", Input).placeholder.startswith("f search")
-        assert "press w" in str(screen(app).query_one("#paper-tags", Static).render())
+        assert "press v" in str(screen(app).query_one("#paper-tags", Static).render())
         assert not screen(app).query_one("#all-tags-title").display  # no tags yet: no empty "All tags" list
         await pilot.press("E")
         await settle(pilot)
