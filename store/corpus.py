@@ -121,7 +121,8 @@ class PaperList:
         self._papers.append(paper)
 
     def column(self, key: str) -> list[Any]:
-        """One field of every paper (``"authors"``, ``"venue"``, ``"year"``), without parsing the
+        """One field of every paper (``"authors"``, ``"venue"``, ``"year"``, ``"batch"``: a string, a list
+        or a whole number), without parsing the
         papers not parsed yet: their values are found in the corpus file's bytes by key.
 
         The author:, venue: and year: filters need a field of every paper; parsing every paper for
@@ -134,7 +135,7 @@ class PaperList:
         pattern = _COLUMN_PATTERNS.get(key)
         if pattern is None:
             pattern = _COLUMN_PATTERNS[key] = re.compile(
-                rb'"' + key.encode() + rb'":("(?:[^"\\]|\\.)*"|\[(?:[^\]"]|"(?:[^"\\]|\\.)*")*\])')
+                rb'"' + key.encode() + rb'":("(?:[^"\\]|\\.)*"|\[(?:[^\]"]|"(?:[^"\\]|\\.)*")*\]|-?\d+)')
         for i, raw in self.scan(pattern):
             values[i] = orjson.loads(raw)
         return values
@@ -184,6 +185,9 @@ class Corpus:
         self.generation = ""  # changes on every save; the search-index cache records it
         self.file_signature: tuple[int, int, int] | None = None  # of the file last read or written (file_signature())
         self.title_rules = TITLE_RULES  # the rules its derived titles were made with (see store.versions)
+        # Every import that changed something, oldest first: {"n", "time", "new", "revised", "files"}
+        # (store.ingest.batches); a paper's ``batch`` is the n of the one that added it.
+        self.batches: list[dict[str, Any]] = []
         for paper in papers or []:
             self.add(paper)
 
@@ -265,7 +269,8 @@ class Corpus:
                 aliases.append([key, idx])
         return {"format": CORPUS_FORMAT, "version": CORPUS_VERSION, "generation": self.generation,
                 "count": len(self.papers), "ids": primary, "aliases": aliases,
-                "separate": sorted(sorted(pair) for pair in self.separate), "title_rules": self.title_rules}
+                "separate": sorted(sorted(pair) for pair in self.separate), "title_rules": self.title_rules,
+                **({"batches": self.batches} if self.batches else {})}
 
     def to_lines(self) -> Iterator[bytes]:
         """The file's lines (header, then one paper per line), each ending in a newline."""
@@ -317,6 +322,9 @@ class Corpus:
         corpus.generation = str(header.get("generation", ""))
         rules = header.get("title_rules")
         corpus.title_rules = rules if isinstance(rules, int) else 0  # absent: titles from before the numbering
+        batches = header.get("batches")
+        corpus.batches = [b for b in batches if isinstance(b, dict) and isinstance(b.get("n"), int)] \
+            if isinstance(batches, list) else []
         corpus.file_signature = signature
         return corpus
 

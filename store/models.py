@@ -75,6 +75,13 @@ class Paper:
     year: str = ""
     keywords: list[str] = field(default_factory=list)
     area: str = ""
+    # When it arrived: the import (batch) that added it and that batch's time, and the batch in which a
+    # newer version replaced its text (0: never). Papers imported before batches were kept have 0 and "".
+    batch: int = 0
+    added: str = ""
+    revised: int = 0
+    version: int = 0  # the arXiv version of the text held (0: not an arXiv paper, or unknown)
+    versions: list[dict[str, Any]] = field(default_factory=list)  # earlier versions' texts: {version, title, abstract}
 
     @property
     def published(self) -> str:
@@ -99,6 +106,9 @@ class Paper:
             rec["keywords"] = self.keywords
         if self.area:
             rec["area"] = self.area
+        for name in ("batch", "added", "revised", "version", "versions"):
+            if value := getattr(self, name):
+                rec[name] = value
         if self.aliases:
             rec["aliases"] = self.aliases
         if self.variants:
@@ -131,6 +141,11 @@ class Paper:
             year=rec.get("year", ""),
             keywords=list(rec.get("keywords") or []),
             area=rec.get("area", ""),
+            batch=int(rec.get("batch") or 0),
+            added=str(rec.get("added") or ""),
+            revised=int(rec.get("revised") or 0),
+            version=int(rec.get("version") or 0),
+            versions=list(rec.get("versions") or []),
         )
 
 

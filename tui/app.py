@@ -47,6 +47,7 @@ class PapersiftApp(SerialKeys, App):
         self.settings = settings
         self.settings_path = settings_path
         self.resume = resume  # start where this library was left (papersift --fresh: at the top)
+        self.new_since_visit = (0, 0)  # (papers new since the last visit, the batch seen then): set on mount
         self._loaded_keymap = keymap
         self.main_screen = MainScreen(library)
         self.startup_notices: list[str] = []  # e.g. what `papersift FILE...` imported before the app opened
@@ -54,6 +55,7 @@ class PapersiftApp(SerialKeys, App):
         self.confinement = Confinement()  # a browser session's dialogs: only its folders (see make_app)
 
     def on_mount(self) -> None:
+        self.new_since_visit = self._count_new_since_visit()
         self.set_keymap(self._loaded_keymap)
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
@@ -101,9 +103,27 @@ class PapersiftApp(SerialKeys, App):
 
     def library_place(self) -> tuple[str, str | None, list[str]]:
         """The search and highlighted paper this library was left at ("" and None: start afresh),
-        and its earlier searches (kept by --fresh too)."""
+        and its earlier searches (kept by --fresh too). When papers arrived since the last visit
+        (and the ``open_on_new`` setting is on), the search is theirs: ``batch:>N``."""
         query, paper, history = self.settings.place(self._place_key)
+        new, seen = self.new_since_visit
+        if new and self.resume and self.settings.open_on_new:
+            return f"batch:>{seen}", None, history
         return (query, paper, history) if self.resume else ("", None, history)
+
+    def _count_new_since_visit(self) -> tuple[int, int]:
+        """(papers the imports since this library was last opened here added, the last batch seen
+        then), and the newest batch noted as seen. A library opened for the first time here has
+        nothing new: it is all new."""
+        batches = self.library.corpus.batches
+        newest = max((int(b["n"]) for b in batches), default=0)
+        entry = self.settings.places.get(self._place_key)
+        seen = entry.get("seen_batch") if isinstance(entry, dict) else None
+        if seen != newest:
+            self._save_place(lambda s: s.update_place(self._place_key, seen_batch=newest))
+        if not isinstance(seen, int):
+            return 0, newest
+        return sum(int(b.get("new") or 0) for b in batches if int(b["n"]) > seen), seen
 
     def remember_place(self, query: str, paper: str | None, history: list[str]) -> None:
         """Save where this library was left."""

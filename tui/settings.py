@@ -23,6 +23,7 @@ class Settings:
     theme: str = "textual-dark"
     advance_after_triage: bool = True
     sort: str = "import"
+    open_on_new: bool = True  # after an import, the app opens on the papers new since the last visit
     # Where the app was left in each library (its folder -> {"query": ..., "paper": id,
     # "history": [earlier searches, oldest first], "export": {"format", "scope", "dest"}}),
     # so the next start picks up there and the export dialog offers the last choice again.

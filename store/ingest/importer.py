@@ -15,6 +15,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
+from store.ingest.batches import ArxivIndex, arxiv_key, held_version, revise
 from store.corpus import Corpus, paper_id
 from store.ingest.dedup import BANDS, Match, band_keys, candidate_pairs, is_near_duplicate, shingles, signatures, similarity
 from store.models import Paper, Source, Variant
@@ -40,18 +41,21 @@ class ImportSummary:
     added: Counter[str] = field(default_factory=Counter)  # what the updated papers got: "title" -> papers, ...
     skipped: int = 0
     no_abstract: list[str] = field(default_factory=list)  # "file: key" of references without an abstract
+    revised: int = 0  # arXiv papers whose text a newer version replaced (store.ingest.batches)
+    batch: int = 0  # the batch this import is (its papers' ``batch``); 0 when it changed nothing
     replaced_sample: int = 0  # the bundled sample's papers this first import replaced
     sample_kept: int = 0  # sample papers kept because some are annotated (the line says how to remove them)
 
     @property
     def changed(self) -> bool:
-        return bool(self.new or self.exact or self.near or self.updated)
+        return bool(self.new or self.exact or self.near or self.updated or self.revised)
 
     def line(self) -> str:
         return (f"read {counted(self.read, 'abstract')} from {counted(self.files, 'file')}: {self.new:,} new, "
                 f"{counted(self.exact, 'exact duplicate')}, {counted(self.near, 'near-duplicate')} merged, "
                 f"{self.known:,} already in the library"
                 + (f", {counted(self.updated, 'known paper')} completed ({self._added()})" if self.updated else "")
+                + (f", {counted(self.revised, 'paper')} updated to a newer version (marks kept)" if self.revised else "")
                 + (f"; passed over {counted(self.skipped, 'paragraph')} too short to be an abstract"
                    if self.skipped else "")
                 + (f"; passed over {counted(len(self.no_abstract), 'entry', 'entries')} without an abstract "
@@ -68,7 +72,7 @@ class ImportSummary:
 
     def to_dict(self) -> dict[str, object]:
         return {**{k: getattr(self, k) for k in ("files", "read", "new", "exact", "near", "known", "updated", "skipped",
-                                                 "replaced_sample")},
+                                                 "replaced_sample", "revised", "batch")},
                 "added": dict(self.added), "no_abstract": list(self.no_abstract)}
 
 
@@ -196,6 +200,7 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
         separate.setdefault(a, set()).add(b)
         separate.setdefault(b, set()).add(a)
     summary.read += len(records)
+    arxiv: ArxivIndex | None = None  # the library's arXiv papers by id, made on the first arXiv record
     for n, rec in enumerate(records, start=1):
         if progress and n % 500 == 0:
             progress(n, len(records))
@@ -218,6 +223,20 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
                 summary.updated += 1
                 summary.added.update(got)
             continue
+        key = arxiv_key(rec.external_id) if rec.external_id else None
+        if key is not None:
+            arxiv = arxiv or ArxivIndex(corpus)
+            seen = arxiv.rows.get(key[0])
+            if seen is not None:  # the same arXiv paper: a cross-list, another version
+                paper = corpus.papers[seen]
+                _add_source(paper.sources, src)
+                corpus.add_alias(rid, seen)
+                if key[1] > held_version(paper):
+                    revise(paper, rec.abstract, rec.title, key[1], summary.batch, rec.external_id)
+                    summary.revised += 1
+                else:
+                    summary.known += 1
+                continue
         row = row_of[i]
         match = _best_match(row, candidates.get(row, ()), shs, owner, separate.get(rid, ()))
         if match is not None:
@@ -245,7 +264,9 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
             keywords=list(rec.keywords),
             area=rec.area,
         )
-        corpus.add(paper)
+        idx = corpus.add(paper)
+        if arxiv is not None and key is not None:
+            arxiv.add(rec.external_id, idx)
         owner[row] = rid
         new_norms[rid] = norm
         summary.new += 1

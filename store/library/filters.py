@@ -45,12 +45,14 @@ class Filters:
         self.phrases = PhraseSearch(core)  # "phrase" filters (and the folded texts they keep)
         self._label_index: dict[str, tuple[list[str], list[np.ndarray]]] = {}  # author:, kw:, file: filters
         self._venue_index: tuple[list[str], np.ndarray, np.ndarray] | None = None  # venue: and year: filters
+        self._arrival_table: tuple[np.ndarray, list[str], np.ndarray] | None = None  # new:, batch:, added:
 
     def invalidate(self) -> None:
         """Drop the tables (the corpus changed)."""
         self.phrases.invalidate()
         self._label_index = {}
         self._venue_index = None
+        self._arrival_table = None
 
     def _labels(self, field: str) -> tuple[list[str], list[np.ndarray]]:
         """The distinct labels of a field, folded (case and accents dropped), and for each the
@@ -142,7 +144,7 @@ class Filters:
         if not q.has_filters:
             return None
         mask = np.ones(len(self._core.corpus), dtype=bool)
-        for narrow in (self._by_annotation, self._by_team, self._by_topic, self._by_id, self._by_labels,
+        for narrow in (self._by_annotation, self._by_team, self._by_arrival, self._by_topic, self._by_id, self._by_labels,
                        self._by_venue_and_year, self._by_phrases):
             narrow(q, anns, mask)
         if not mask.any():
@@ -183,21 +185,21 @@ class Filters:
             return hit
 
         for f in q.team:
-            if f.member and f.member not in members:
-                q.errors.append(no_match("member", f.member, members, str))
+            if f.value and f.value not in members:
+                q.errors.append(no_match("member", f.value, members, str))
                 hit = np.zeros(len(mask), dtype=bool)
             elif f.kind == "by":
-                hit = of(pid for pid, a in team.get(f.member, {}).items() if a.triaged)
+                hit = of(pid for pid, a in team.get(f.value, {}).items() if a.triaged)
             elif f.kind == "star-by":
-                assert f.stars is not None
-                op, value = f.stars
-                given = team.get(f.member, {})
+                assert f.compare is not None
+                op, value = f.compare
+                given = team.get(f.value, {})
                 hit = of(pid for pid, a in given.items() if op(a.star, value))
                 if op(0, value):  # (star-by:ana:<1 holds for every paper she gave no star)
                     hit |= ~of(pid for pid, a in given.items() if a.star)
             elif f.kind == "team-star":
-                assert f.stars is not None
-                op, value = f.stars
+                assert f.compare is not None
+                op, value = f.compare
                 totals = np.zeros(len(mask), dtype=np.int64)
                 for anns_of in team.values():
                     for pid, a in anns_of.items():
@@ -207,7 +209,45 @@ class Filters:
             elif f.kind == "split":
                 hit = of(split_papers(team))
             else:  # assigned
-                hit = of(pid for pid, name in assignments.items() if not f.member or name == f.member)
+                hit = of(pid for pid, name in assignments.items() if not f.value or name == f.value)
+            mask &= ~hit if f.negated else hit
+
+    def _arrivals(self) -> tuple[np.ndarray, list[str], np.ndarray]:
+        """Each paper's batch, added time and revising batch, from the corpus file's columns (no paper
+        parsed), kept until the corpus changes."""
+        table = self._arrival_table
+        if table is None:
+            with self._tables_lock:
+                table = self._arrival_table
+                if table is None:
+                    papers = self._core.corpus.papers
+                    table = self._arrival_table = (np.asarray(papers.column("batch"), dtype=np.int64),
+                                                   list(papers.column("added")),
+                                                   np.asarray(papers.column("revised"), dtype=np.int64))
+        return table
+
+    def _by_arrival(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
+        """new:, batch:, added: and updated: (see store.ingest.batches)."""
+        if not q.arrivals:
+            return
+        from store.ingest.batches import last_batch
+        batches, added, revised = self._arrivals()
+        if not self._core.corpus.batches:
+            q.errors.append("no import here is numbered yet: batches are kept from this version of papersift on "
+                            "(the next import is batch 1)")
+        for f in q.arrivals:
+            if f.kind == "new":
+                newest = last_batch(self._core.corpus)
+                hit = batches == (newest["n"] if newest else -1)
+            elif f.kind == "updated":
+                hit = revised > 0
+            elif f.kind == "batch":
+                assert f.compare is not None
+                hit = (batches > 0) & f.compare[0](batches, f.compare[1])
+            else:  # added: compare the date's first characters, as many as were typed (2026-12: a month)
+                assert f.compare is not None
+                op, width = f.compare[0], len(f.value)
+                hit = np.fromiter((bool(a) and op(a[:width], f.value) for a in added), dtype=bool, count=len(added))
             mask &= ~hit if f.negated else hit
 
     def _by_topic(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:

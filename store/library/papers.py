@@ -60,6 +60,7 @@ class PaperChanges:
         from store.ingest.importer import ImportSummary, merge_records, prepare_merge
         from store.parallel import release_free_memory, shared_pool
         from store.ingest.parse import expand_paths, parse_file
+        from store.ingest.batches import next_batch, record_batch
 
         files = expand_paths(list(paths))
         records = []
@@ -84,7 +85,11 @@ class PaperChanges:
                 # Merge in place (no copy of a 30k-paper corpus); if anything fails
                 # before the atomic save, reload the untouched file.
                 try:
+                    first_new, summary.batch = len(self._core.corpus), next_batch(self._core.corpus)
                     new_norms = merge_records(self._core.corpus, records, summary, progress, prep)
+                    if record_batch(self._core.corpus, first_new, summary.batch, now_iso(), summary.revised,
+                                    [f.name for f in files]) is None:
+                        summary.batch = 0
                     del records, prep  # the raw records (every abstract again) are not needed past here
                     release_free_memory()
                     if summary.changed or not self._core.corpus_path.exists():

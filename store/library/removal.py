@@ -81,6 +81,7 @@ def remove_papers(lib: LibraryCore, ids: list[str], label: str) -> int:
 def _save_without(lib: LibraryCore, ids: set[str]) -> None:
     kept = Corpus([p for p in lib.corpus if p.id not in ids], [list(pair) for pair in lib.corpus.separate])
     kept.title_rules = lib.corpus.title_rules
+    kept.batches = lib.corpus.batches
     kept.save(lib.corpus_path)
     lib.corpus = kept
     lib.invalidate()
@@ -94,6 +95,7 @@ def _save_with(lib: LibraryCore, back: list[tuple[int | None, Paper]]) -> None:
         papers.insert(place if place is not None and place <= len(papers) else len(papers), paper)
     restored = Corpus(papers, [list(pair) for pair in lib.corpus.separate])
     restored.title_rules = lib.corpus.title_rules
+    restored.batches = lib.corpus.batches
     restored.save(lib.corpus_path)
     lib.corpus = restored
     lib.invalidate()

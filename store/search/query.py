@@ -16,7 +16,9 @@ to-read list, or from a tag). Anything else is a word to rank by.
 Every filter is negated by a leading ``-`` (``-status:unread``, ``-star:>=1``, ``-year:2024``,
 ``-topic:3``, ``-"exact phrase"``); a lab's marks: ``by:ana`` (ana triaged it), ``star-by:ana:>=2``,
 ``team-star:>=3`` (every member's stars summed), ``split:`` (one member starred it, another skipped
-it), ``assigned:ana`` (``assigned:`` alone: to anyone; ``-assigned:``: to no one); ``-word`` leaves out the papers whose text holds the word, as
+it), ``assigned:ana`` (``assigned:`` alone: to anyone; ``-assigned:``: to no one); when papers
+arrived: ``new:`` (the newest import that added papers), ``batch:3`` (also ``batch:>=2``),
+``added:>=2026-12-01`` (``added:2026-12``: that month), ``updated:`` (a newer arXiv version arrived); ``-word`` leaves out the papers whose text holds the word, as
 ``-"word"`` does. The orderings cannot be negated, and say so in ``errors``.
 """
 
@@ -65,7 +67,8 @@ class Query:
         self.not_star: Comparison | None = None
         self.topics: set[int] = set()
         self.not_topics: set[int] = set()
-        self.team: list[TeamFilter] = []  # by:, star-by:, team-star:, split:, assigned: (a lab's marks)
+        self.team: list[Filter] = []  # by:, star-by:, team-star:, split:, assigned: (a lab's marks)
+        self.arrivals: list[Filter] = []  # new:, batch:, added:, updated: (when papers arrived)
         self.similar = similar
         self.recommend = recommend  # "stars" or a tag
         self.errors: list[str] = []
@@ -81,7 +84,7 @@ class Query:
                     or self.not_tags or self.star or self.not_star or self.topics or self.not_topics
                     or self.authors or self.not_authors or self.ids or self.not_ids
                     or self.venues or self.not_venues or self.year or self.not_year
-                    or self.keywords or self.not_keywords or self.files or self.not_files or self.team)
+                    or self.keywords or self.not_keywords or self.files or self.not_files or self.team or self.arrivals)
 
     @property
     def has_annotation_filters(self) -> bool:
@@ -96,18 +99,23 @@ class Query:
         return (not self.statuses or status in self.statuses) and status not in self.not_statuses
 
 
-class TeamFilter:
-    """One filter on the team's marks: ``kind`` is "by" (the member triaged it), "star-by" (the
-    member's stars compare), "team-star" (every member's stars summed compare), "split" (one member
-    starred it, another skipped it) or "assigned" (to the member; "" for anyone)."""
+class Filter:
+    """One filter of the families kept as a list: ``kind`` names it, ``value`` is what was typed
+    after the colon (a member's name, a date), ``compare`` an (operator, number) when it compares.
 
-    __slots__ = ("kind", "member", "stars", "negated")
+    A lab's marks: "by" (the member triaged it), "star-by" (the member's stars compare), "team-star"
+    (every member's stars summed compare), "split" (one member starred it, another skipped it),
+    "assigned" (to the member; "" for anyone). Arrivals: "new" (the newest batch), "batch" (its
+    number compares), "added" (its date compares with ``value``), "updated" (a newer version arrived).
+    """
 
-    def __init__(self, kind: str, member: str = "", stars: Comparison | None = None, negated: bool = False):
-        self.kind, self.member, self.stars, self.negated = kind, member, stars, negated
+    __slots__ = ("kind", "value", "compare", "negated")
+
+    def __init__(self, kind: str, value: str = "", compare: Comparison | None = None, negated: bool = False):
+        self.kind, self.value, self.compare, self.negated = kind, value, compare, negated
 
     def __repr__(self) -> str:
-        return f"TeamFilter({self.kind!r}, {self.member!r}, {self.stars!r}, negated={self.negated})"
+        return f"Filter({self.kind!r}, {self.value!r}, {self.compare!r}, negated={self.negated})"
 
 
 def _comparison(value: str) -> Comparison | None:
@@ -120,26 +128,45 @@ def _team(q: Query, key: str, value: str, negated: bool) -> None:
     """by:NAME, star-by:NAME:>=2 (star-by:NAME is >=1), team-star:>=3, split:, assigned:NAME
     (assigned: alone is anyone; -assigned: is nobody)."""
     if key == "split":
-        q.team.append(TeamFilter("split", negated=negated))
+        q.team.append(Filter("split", negated=negated))
     elif key == "assigned":
-        q.team.append(TeamFilter("assigned", value, negated=negated))
+        q.team.append(Filter("assigned", value, negated=negated))
     elif key == "team-star":
         if (stars := _comparison(value)) is None:
             q.errors.append(f"bad team-star filter {value!r} (the team's stars summed, e.g. team-star:>=3)")
         else:
-            q.team.append(TeamFilter("team-star", stars=stars, negated=negated))
+            q.team.append(Filter("team-star", compare=stars, negated=negated))
     elif key == "by":
-        q.team.append(TeamFilter("by", value, negated=negated))
+        q.team.append(Filter("by", value, negated=negated))
     else:  # star-by
         member, sep, compared = value.partition(":")
         stars = _comparison(compared) if sep else (operator.ge, 1)
         if stars is None or not member:
             q.errors.append(f"bad star-by filter {value!r} (a member and their stars, e.g. star-by:ana:>=2)")
         else:
-            q.team.append(TeamFilter("star-by", member, stars, negated))
+            q.team.append(Filter("star-by", member, stars, negated))
+
+
+def _arrival(q: Query, key: str, value: str, negated: bool) -> None:
+    """new:, updated:, batch:3 (batch:>=3), added:>=2026-12-01 (added:2026-12 a month)."""
+    if key in ("new", "updated"):
+        q.arrivals.append(Filter(key, negated=negated))
+    elif key == "batch":
+        if (number := _comparison(value)) is None:
+            q.errors.append(f"bad batch filter {value!r} (an import's number, e.g. batch:3, batch:>=2)")
+        else:
+            q.arrivals.append(Filter("batch", compare=number, negated=negated))
+    else:
+        m = re.fullmatch(r"(>=|<=|>|<|=)?(\d{4}(?:-\d{2}(?:-\d{2})?)?)", value)
+        if m is None:
+            if not re.fullmatch(r"(>=|<=|>|<|=)?[\d-]{0,9}", value):  # (else: a date still being typed)
+                q.errors.append(f"bad added filter {value!r} (a date: added:2026-12-01, added:>=2026-12)")
+        else:
+            q.arrivals.append(Filter("added", m.group(2), (_OPS[m.group(1) or ""], 0), negated))
 
 
 _TEAM_KEYS = ("by", "star-by", "team-star", "split", "assigned")
+_ARRIVAL_KEYS = ("new", "batch", "added", "updated")
 _NEEDS_VALUE = ("by", "star-by", "team-star")  # (split: and assigned: mean something bare)
 
 
@@ -247,6 +274,10 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
             if value or key not in _NEEDS_VALUE:
                 _team(q, key, value, negated)
             continue
+        if sep and key in _ARRIVAL_KEYS:
+            if value or key in ("new", "updated"):
+                _arrival(q, key, value, negated)
+            continue
         if sep and (key in _LISTS or key in _READERS):
             if not value:
                 continue  # still being typed
@@ -257,7 +288,7 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
                 _READERS[key](q, value, negated)
             continue
         if sep and key.isalpha() and key.isascii() and not value.startswith("/"):  # (not a pasted URL)
-            known = sorted({*_LISTS, *_READERS, *_TEAM_KEYS, "similar", "rec"} - {"keyword", "keywords", "stars", "is"})
+            known = sorted({*_LISTS, *_READERS, *_TEAM_KEYS, *_ARRIVAL_KEYS, "similar", "rec"} - {"keyword", "keywords", "stars", "is"})
             q.errors.append(f"unknown filter {key + ':'!r} (filters: {', '.join(k + ':' for k in known)}; "
                             f"a word with a colon: put it in quotes)")
             continue

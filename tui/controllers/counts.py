@@ -31,6 +31,7 @@ class Counts:
         self.header = header
         self._shown = (0, 0, "", 0)  # result set, library size, sort note, weaker matches
         self._triaged: np.ndarray | None = None  # see triaged_mask
+        self.standing = ""  # kept in the header while it has no other note ("312 new since your last visit")
 
     def new_results(self, result: SearchResult, sort_note: str) -> None:
         """A result set is in the list: count it (the header says what a filter could not apply)."""
@@ -80,4 +81,4 @@ class Counts:
         return self._triaged
 
     def show_header(self, note: str = "") -> None:
-        self.header.show(self.library.name, self.library.triaged_count(), len(self.library), note)
+        self.header.show(self.library.name, self.library.triaged_count(), len(self.library), note or self.standing)

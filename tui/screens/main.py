@@ -126,6 +126,9 @@ class MainScreen(Screen[None]):
             self.sort = "import"
         query, paper, self.search.history = (self.app.library_place() if hasattr(self.app, "library_place")
                                              else ("", None, []))
+        new, seen = getattr(self.app, "new_since_visit", (0, 0))
+        if new:
+            self.counts.standing = f"{new:,} new since your last visit (batch:>{seen})"
         if paper is not None and self.library.corpus.index_of(paper) is None:
             paper = None  # gone since (a merge, another library at the same path)
         self._stay_on = None if query else paper
@@ -137,7 +140,11 @@ class MainScreen(Screen[None]):
         self.reading.show_now()  # nothing is being typed yet: the first paper at once
         self.set_focus(self.results)
         self.sync.tell_problems()
-        if query:  # the search the library was left with; its results keep the cursor on the paper
+        if query and new and query == f"batch:>{seen}":  # papers arrived: start on them
+            self.search.resume(query, None)
+            self.notify(f"{new:,} new since your last visit · {key_label(self.app, 'list.clear_filter')} "
+                        "shows the whole library", timeout=8)
+        elif query:  # the search the library was left with; its results keep the cursor on the paper
             if len(self.library) <= limits.BIG_LIBRARY:
                 self.search.resume(query, paper)
             else:  # after the first paint: at 300k papers the search takes ~0.5 s

@@ -90,6 +90,8 @@ class Reader(VerticalScroll, can_focus=True):
         title = highlight_words(Text(plain_title(paper.title), style="bold"), self.matched, match)
         if paper.derived_title:
             title.append("  (derived title)", style="dim italic")
+        if paper.revised:  # a newer arXiv version replaced the text (the earlier ones are kept)
+            title.append(f"  updated (v{paper.version})", style="bold cyan")
         parts: list = [title]
         byline = paper.byline()
         if byline:

@@ -1,0 +1,72 @@
+"""Imports as batches, arXiv papers seen again (store.ingest.batches): three recorded days of
+arXiv's feed imported in order, with a new version and a cross-list among them, and the new:,
+batch:, added: and updated: filters."""
+
+from __future__ import annotations
+
+import pytest
+
+from store.ingest.batches import arxiv_key
+from store.library import Library
+
+from ..conftest import DATA
+
+DAYS = [DATA / "arxiv_days" / f"day{n}.xml" for n in (1, 2, 3)]
+
+
+@pytest.fixture
+def daily(tmp_path) -> Library:
+    lib = Library.open(tmp_path / "daily", seed_if_new=False)
+    return lib
+
+
+def ids(lib: Library, query: str) -> list[str]:
+    result = lib.search(query)
+    assert not result.errors, result.errors
+    return [lib.corpus.papers[int(i)].id for i in result.matches]
+
+
+def test_arxiv_keys():
+    assert arxiv_key("2412.10003v2") == ("2412.10003", 2)
+    assert arxiv_key("arXiv:2412.10003") == ("2412.10003", 0)
+    assert arxiv_key("https://arxiv.org/abs/cs/0601001v1") == ("cs/0601001", 1)
+    assert arxiv_key("openreview:abc") is None and arxiv_key("") is None
+
+
+def test_three_days_in_order_number_their_batches(daily):
+    summaries = [daily.import_paths([day]) for day in DAYS]
+    assert [(s.batch, s.new, s.revised) for s in summaries] == [(1, 12, 0), (2, 12, 1), (3, 12, 0)]
+    assert summaries[1].exact == 1  # the cross-list is the paper seen on day one (its text, its id)
+    assert [b["n"] for b in daily.corpus.batches] == [1, 2, 3]
+    assert len(ids(daily, "new:")) == 12 and set(ids(daily, "new:")) == set(ids(daily, "batch:3"))
+    assert len(ids(daily, "batch:>=2")) == 24 and len(ids(daily, "-new:")) == 24
+    day = daily.corpus.batches[0]["time"][:10]
+    assert len(ids(daily, f"added:{day}")) == 36 and ids(daily, "added:<2000") == []
+    reopened = Library(daily.folder)  # kept in the corpus file: a fresh process sees the same
+    assert [b["n"] for b in reopened.corpus.batches] == [1, 2, 3] and len(ids(reopened, "batch:2")) == 12
+
+
+def test_a_new_version_updates_the_text_and_keeps_every_mark(daily):
+    daily.import_paths([DAYS[0]])
+    v1 = next(p for p in daily.corpus if p.external_id == "2412.10003v1")
+    first_text = v1.abstract
+    daily.set_star([v1.id], 3)
+    Library(daily.folder, member="ana").add_tags([v1.id], ["read-again"])
+    daily.import_paths([DAYS[1]])
+    daily.refresh()
+    paper = daily.paper(v1.id)
+    assert paper.abstract.endswith("three more benchmarks.") and paper.version == 2 and paper.revised == 2
+    assert paper.versions[0]["abstract"] == first_text  # the text it replaced is kept
+    assert daily.annotation(v1.id).star == 3 and daily.team["ana"][v1.id].tags == ["read-again"]
+    assert ids(daily, "updated:") == [v1.id] and v1.id not in ids(daily, "new:")
+    again = daily.import_paths([DAYS[1]])  # the same day again: nothing new, nothing revised, no batch
+    assert (again.new, again.revised, again.batch) == (0, 0, 0) and len(daily.corpus.batches) == 2
+
+
+def test_a_library_from_before_batches_says_so(daily, tmp_path):
+    daily.import_paths([DAYS[0]])
+    daily.corpus.batches = []
+    result = daily.search("new:")
+    assert any("no import here is numbered yet" in e for e in result.errors)
+    assert any("bad batch filter" in e for e in daily.search("batch:x").errors)
+    assert any("bad added filter" in e for e in daily.search("added:yesterday").errors)
