@@ -16,7 +16,7 @@ from store import Library
 from store.models import Annotation
 from store.search import query as query_module
 
-from ..conftest import papersift_argv
+from ..conftest import DATA, papersift_argv
 from ..surface import SLICE
 
 # Per family: a value that some papers have, and how a paper (its fields and annotation) holds it.
@@ -50,6 +50,9 @@ def lib(tmp_path_factory):
     (root / "older.jsonl").write_text("".join(json.dumps(r) + "\n" for r in older))
     lib = Library.open(root / "lib", seed_if_new=False)
     lib.import_paths([root / "icml-part.jsonl", root / "iclr-part.jsonl", root / "older.jsonl"])
+    days = DATA / "arxiv_days"
+    lib.import_paths([days / "day1.xml"])  # batch 2
+    lib.import_paths([days / "day2.xml"])  # batch 3: twelve new papers, one of day 2's in a second version
     ids = [p.id for p in lib.corpus.papers]
     lib.set_status(ids[0:40], "read")
     lib.set_status(ids[40:60], "to-read")
@@ -108,6 +111,10 @@ def oracle_families(lib: Library) -> dict[str, tuple[str, object]]:
         "team-star": ("team-star:>=3", lambda p, a: team_star(lib, p.id) >= 3),
         "split": ("split:", lambda p, a: split_one(lib, p.id)),
         "assigned": ("assigned:ben", lambda p, a: lib.assignments.get(p.id) == "ben"),
+        "new": ("new:", lambda p, a: p.batch == 3),
+        "batch": ("batch:>=2", lambda p, a: p.batch >= 2),
+        "added": (f"added:>={lib.corpus.batches[0]['time'][:10]}", lambda p, a: bool(p.added)),
+        "updated": ("updated:", lambda p, a: p.revised > 0),
     }
 
 
@@ -131,14 +138,15 @@ def listed(lib: Library, query: str) -> list[str]:
 
 def test_every_filter_family_of_the_parser_has_a_row(lib):
     families = (set(query_module._LISTS) | set(query_module._READERS) | set(query_module._TEAM_KEYS)
-                | {"phrase", "similar", "rec"})
+                | set(query_module._ARRIVAL_KEYS) | {"phrase", "similar", "rec"})
     covered = set(oracle_families(lib)) | {"similar", "rec"}  # (the orderings: their own tests below)
     assert families == covered
 
 
 @pytest.mark.parametrize("family", ["status", "is", "tag", "star", "stars", "kw", "keyword", "keywords", "author",
                                     "venue", "year", "file", "id", "phrase", "topic", "by", "star-by",
-                                    "team-star", "split", "assigned"])
+                                    "team-star", "split", "assigned", "new", "batch", "updated"])
+# (added: every paper here arrived on one day, so no date selects some and leaves some: tests/store/test_batches.py)
 def test_each_family_alone_and_negated_matches_the_papers(lib, family):
     typed, predicate = oracle_families(lib)[family]
     if predicate is None:  # topic:N: the papers the topic model puts in topic N
@@ -158,7 +166,7 @@ def test_families_combined_and_negated_together(lib):
     fams = oracle_families(lib)
     combos = [("status", "-tag"), ("-status", "star", "file"), ("kw", "-year", "-phrase"), ("venue", "-author"),
               ("-star", "-status", "-file"), ("tag", "star", "-id"), ("by", "-star-by", "-assigned"),
-              ("team-star", "-split", "status")]
+              ("team-star", "-split", "status"), ("batch", "-new", "-updated")]
     for combo in combos:
         typed, preds = [], []
         for part in combo:

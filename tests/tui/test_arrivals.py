@@ -1,0 +1,70 @@
+"""A corpus that grows every morning, in the app: opening after an import starts on what is new
+since the last visit and the header says how many (unless the open_on_new setting is off); the
+reader marks a paper a newer version replaced."""
+
+from __future__ import annotations
+
+import json
+
+from rich.console import Console
+
+from store.library import Library
+from tui.app import make_app
+from tui.widgets.header import TriageHeader
+from tui.widgets.reader import Reader
+
+from ..conftest import DATA, wait_workers
+
+DAYS = [DATA / "arxiv_days" / f"day{n}.xml" for n in (1, 2, 3)]
+
+
+async def _open(lib: Library, settings) -> tuple[str, str, int]:
+    """Open the app on the library; (the search it starts on, the header, the papers listed)."""
+    app = make_app(lib, settings_path=settings)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_workers(app, pilot)
+        await pilot.pause(0.1)
+        await wait_workers(app, pilot)
+        main = app.main_screen
+        header = main.query_one(TriageHeader)._shown or ""
+        return main.query_text, header, len(main.results.shown_ids())
+
+
+async def test_opening_after_an_import_starts_on_the_new_papers(tmp_path):
+    settings = tmp_path / "settings.json"
+    lib = Library.open(tmp_path / "daily", seed_if_new=False)
+    lib.import_paths([DAYS[0]])
+    query, header, _ = await _open(lib, settings)  # a first visit: nothing is "new since"
+    assert query == "" and "new since" not in header
+    lib.import_paths([DAYS[1]])
+    query, header, shown = await _open(Library(lib.folder), settings)
+    assert query == "batch:>1" and shown == 12 and "12 new since your last visit" in header
+    query, header, _ = await _open(Library(lib.folder), settings)  # seen now: the place it was left
+    assert "new since" not in header and query == "batch:>1"
+
+
+async def test_the_setting_turns_it_off(tmp_path):
+    settings = tmp_path / "settings.json"
+    lib = Library.open(tmp_path / "daily", seed_if_new=False)
+    lib.import_paths([DAYS[0]])
+    await _open(lib, settings)
+    data = json.loads(settings.read_text())
+    settings.write_text(json.dumps({**data, "open_on_new": False}))
+    lib.import_paths([DAYS[1]])
+    query, header, _ = await _open(Library(lib.folder), settings)
+    assert query == "" and "12 new since your last visit" in header  # still said, not opened on
+
+
+async def test_the_reader_marks_an_updated_paper(tmp_path):
+    lib = Library.open(tmp_path / "daily", seed_if_new=False)
+    lib.import_paths(DAYS[:2])
+    revised = next(p for p in lib.corpus if p.revised)
+    app = make_app(lib, settings_path=tmp_path / "settings.json", resume=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_workers(app, pilot)
+        reader = app.main_screen.query_one(Reader)
+        reader.show(lib.corpus.index_of(revised.id))
+        await pilot.pause()
+        console = Console(width=120, record=True)
+        console.print(reader.query_one("#reader-body").content)
+        assert "updated (v2)" in console.export_text()
