@@ -46,7 +46,7 @@ def holds_library(folder: Path) -> bool:
 
 def _commands_that_need_a_library() -> set[str]:
     from tui.cli import command_names
-    return set(command_names()) - {"open", "import", "serve"}
+    return set(command_names()) - {"open", "import", "serve", "fetch"}
 
 
 _NOT_CREATING = _commands_that_need_a_library()

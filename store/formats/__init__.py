@@ -53,6 +53,9 @@ TABLE: tuple[Format, ...] = (
            sniff="store.formats.ris:looks_like_ris"),
     Format("atom", "arXiv Atom", (".xml", ".atom"), reader="store.formats.atom:parse_atom",
            sniff="store.formats.atom:looks_like_atom"),
+    Format("rss", "arXiv RSS", (".rss",), reader="store.formats.rss:parse_rss", sniff="store.formats.rss:looks_like_rss"),
+    Format("oai", "arXiv OAI-PMH", (".oai",), reader="store.formats.oai:parse_oai",
+           sniff="store.formats.oai:looks_like_oai"),
     Format("dump", "plain-text dump", (".txt", ".md", ".text", ".dump"), reader="store.formats.dump:parse_dump"),
 )
 
@@ -76,8 +79,17 @@ def load(spec: str) -> Callable[..., Any]:
     return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
 
 
+SNIFFED_FIRST = frozenset({".xml"})  # arXiv's Atom, RSS and OAI-PMH all come as .xml: told apart by their look
+
+
 def reader_for(suffix: str, text: str) -> Format:
-    """The format a file is read as: by its suffix, else by its look, else a dump."""
+    """The format a file is read as: by its suffix (an ``.xml`` file by its look first), else by its
+    look, else a dump."""
+    if suffix in SNIFFED_FIRST:
+        for f in TABLE:
+            if f.sniff and suffix in f.suffixes + (".xml",) and f.name in ("atom", "rss", "oai") \
+                    and load(f.sniff)(text):
+                return f
     for f in TABLE:
         if f.reader and suffix in f.suffixes and f.name != "dump":
             return f

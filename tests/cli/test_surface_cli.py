@@ -190,7 +190,18 @@ def _team(run_cli, tmp_path):
     assert rows["ana"]["stars"] == 2 and rows["ana"]["triaged"] == 1
 
 
-TYPICAL = {"assign": _assign, "team": _team, "open": _open, "import": _import, "list": _list, "search": _search, "show": _show, "status": _status,
+def _fetch(run_cli, tmp_path):
+    from .test_fetch import Recorded, day
+    server = Recorded([(200, {}, day(1))])
+    try:
+        out = json.loads(run_cli("fetch", "arxiv", "cs.LG", "--since", "2024-11-01", "--api", server.url, "--delay",
+                                 "0", "--format", "json", library=tmp_path / "fetched-lib").stdout)
+    finally:
+        server.close()
+    assert (out["new"], out["batch"]) == (12, 1)
+
+
+TYPICAL = {"fetch": _fetch, "assign": _assign, "team": _team, "open": _open, "import": _import, "list": _list, "search": _search, "show": _show, "status": _status,
            "star": _star, "tag": _tag, "tags": _tags, "note": _note, "remove": _remove, "undo": _undo,
            "redo": _redo, "retitle": _retitle, "history": _history, "stats": _stats, "dedup": _dedup,
            "doctor": _doctor, "similar": _similar, "recommend": _recommend, "topics": _topics,
