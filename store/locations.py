@@ -24,11 +24,13 @@ LOCK_FILE = ".lock"
 LOG_FILE = "papersift.log"  # what went wrong in a session, with its traceback (store.logbook)
 BACKUP_DIR = "backups"
 FETCHED_DIR = "fetched"  # what `papersift fetch` downloaded, kept as the files it imported
+ARCHIVE_FILE = "archive.jsonl"  # papers `papersift archive` moved out of the way, each with every mark
 
 
 # What a library folder holds: its data (never a link: see store.annotations.atomic) and its caches.
 LIBRARY_DATA = (CORPUS_FILE, CORPUS_FILE_V1, ANNOTATIONS_FILE, ANNOTATIONS_FILE + ".journal",
-                ANNOTATIONS_FILE + ".acked", DRAFTS_FILE, LOCK_FILE, LOG_FILE, BACKUP_DIR, "exports", FETCHED_DIR)
+                ANNOTATIONS_FILE + ".acked", DRAFTS_FILE, LOCK_FILE, LOG_FILE, BACKUP_DIR, "exports", FETCHED_DIR,
+                ARCHIVE_FILE)
 LIBRARY_CACHES = (INDEX_CACHE_FILE, SIMILAR_CACHE_FILE, PHRASE_CACHE_FILE)
 
 

@@ -14,10 +14,16 @@ remove it.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from store import locations
+from store.annotations.atomic import append_durably
 from store.annotations.backups import backup_file
+from store.annotations.database import now_iso
+from store.errors import PapersiftError
 from store.corpus import Corpus
 from store.models import Paper
 
@@ -76,6 +82,41 @@ def remove_papers(lib: LibraryCore, ids: list[str], label: str) -> int:
         lib.install(cleared)
         _save_without(lib, {p.id for p in gone})
     return len(gone)
+
+
+def skipped_before(lib: LibraryCore, date: str) -> list[str]:
+    """The papers this member skipped before ``date`` (their status's change time is earlier) that
+    no member starred: what ``archive --skipped-before`` moves out of the way.
+
+    Raises:
+        PapersiftError: ``date`` is not a date (2026-11-01).
+    """
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+        raise PapersiftError(f"--skipped-before {date!r}: a date, as 2026-11-01")
+    starred = {pid for anns in lib.team.values() for pid, a in anns.items() if a.star}
+    return [pid for pid, a in lib.annotations.items()
+            if a.status == "skipped" and pid not in starred and (a.stamps.get("status") or a.updated or "9")[:10] < date
+            and lib.corpus.index_of(pid) is not None]
+
+
+def archive_papers(lib: LibraryCore, ids: list[str], label: str) -> int:
+    """Move papers out of the library into ``archive.jsonl`` (each line the paper and every member's
+    marks, appended and fsynced before anything is taken out), then remove them as one undo step:
+    undo puts them back with their marks; the archive keeps them whatever happens to the history."""
+    with lib.lock.held():
+        lib.refresh()
+        lines = []
+        when = now_iso()
+        for pid in dict.fromkeys(ids):
+            paper = lib.paper(pid)
+            marks = {name: anns[pid].to_record() for name, anns in lib.team.items() if pid in anns}
+            if pid in lib.assignments:
+                marks["@assignment"] = {"assignee": lib.assignments[pid]}
+            lines.append(orjson.dumps({"archived": when, "paper": paper.to_record(), "marks": marks}) + b"\n")
+        path = lib.folder / locations.ARCHIVE_FILE
+        length = path.stat().st_size if path.exists() else 0
+        append_durably(path, b"".join(lines), length)
+    return remove_papers(lib, ids, label)
 
 
 def _save_without(lib: LibraryCore, ids: set[str]) -> None:

@@ -201,7 +201,17 @@ def _fetch(run_cli, tmp_path):
     assert (out["new"], out["batch"]) == (12, 1)
 
 
-TYPICAL = {"fetch": _fetch, "assign": _assign, "team": _team, "open": _open, "import": _import, "list": _list, "search": _search, "show": _show, "status": _status,
+def _archive(run_cli, tmp_path):
+    pid = first_id(run_cli)
+    run_cli("status", pid, "skipped")
+    assert "would archive 1 paper" in run_cli("archive", "--skipped-before", "2999-01-01", "--dry-run").stdout
+    out = json.loads(run_cli("archive", "--skipped-before", "2999-01-01", "--format", "json").stdout)
+    assert out["archived"] == [pid] and ids_of(run_cli("list", "--query", f"id:{pid}", "--format", "json")) == []
+    run_cli("undo")
+    assert ids_of(run_cli("list", "--query", "status:skipped", "--format", "json")) == [pid]
+
+
+TYPICAL = {"archive": _archive, "fetch": _fetch, "assign": _assign, "team": _team, "open": _open, "import": _import, "list": _list, "search": _search, "show": _show, "status": _status,
            "star": _star, "tag": _tag, "tags": _tags, "note": _note, "remove": _remove, "undo": _undo,
            "redo": _redo, "retitle": _retitle, "history": _history, "stats": _stats, "dedup": _dedup,
            "doctor": _doctor, "similar": _similar, "recommend": _recommend, "topics": _topics,

@@ -70,3 +70,28 @@ def test_a_library_from_before_batches_says_so(daily, tmp_path):
     assert any("no import here is numbered yet" in e for e in result.errors)
     assert any("bad batch filter" in e for e in daily.search("batch:x").errors)
     assert any("bad added filter" in e for e in daily.search("added:yesterday").errors)
+
+
+def test_archive_moves_old_skipped_papers_out_with_every_mark_and_undo_brings_them_back(daily):
+    import orjson
+
+    from store.library.removal import archive_papers, skipped_before
+    daily.import_paths([DAYS[0]])
+    a, b, c = [p.id for p in daily.corpus][:3]
+    daily.set_status([a, b, c], "skipped")
+    daily.add_tags([a], ["meh"])
+    Library(daily.folder, member="ana").set_star([b], 2)  # starred by a member: not archived
+    daily.refresh()
+    assert skipped_before(daily, "2000-01-01") == []
+    chosen = skipped_before(daily, "2999-01-01")
+    assert sorted(chosen) == sorted([a, c])
+    assert archive_papers(daily, chosen, "archive 2 papers") == 2
+    assert daily.corpus.index_of(a) is None and len(daily) == 10
+    kept = [orjson.loads(line) for line in (daily.folder / "archive.jsonl").read_bytes().splitlines()]
+    assert {r["paper"]["id"] for r in kept} == {a, c}
+    assert next(r for r in kept if r["paper"]["id"] == a)["marks"][daily.member]["tags"] == ["meh"]
+    assert (daily.folder / "archive.jsonl").stat().st_mode & 0o077 == 0
+    assert daily.undo() == "archive 2 papers"
+    assert daily.annotation(a).tags == ["meh"] and daily.corpus.index_of(c) is not None
+    with pytest.raises(Exception, match="a date"):
+        skipped_before(daily, "last week")

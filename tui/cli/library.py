@@ -47,14 +47,6 @@ def register(add) -> None:
     p = add("import", "import dumps, JSON/JSONL (OpenReview too), CSV, BibTeX, RIS or arXiv files (or folders of them)",
             ("text", "json"), run=import_files, creates=True)
     p.add_argument("paths", nargs="+", metavar="PATH")
-    p = add("fetch", "fetch the newest papers of arXiv categories and import them (a batch: new: lists it)",
-            ("text", "json"), run=fetch, creates=True)
-    p.add_argument("source", choices=("arxiv",), help="where from (arxiv: its API)")
-    p.add_argument("categories", nargs="+", metavar="CATEGORY", help="arXiv categories: cs.LG cs.RO stat.ML")
-    p.add_argument("--since", metavar="DATE", help="papers submitted since this date (default: the last day)")
-    p.add_argument("--limit", type=out.count_arg, default=5000, help="at most this many papers (default 5000)")
-    p.add_argument("--api", default=None, help=argparse.SUPPRESS)  # (tests: a local server's recorded feeds)
-    p.add_argument("--delay", type=float, default=None, help=argparse.SUPPRESS)  # (tests: no 3 s wait)
     p = add("list", "list papers, optionally filtered", run=list_papers)
     p.add_argument("--status", choices=STATUSES)
     p.add_argument("--tag", action="append", default=[])
@@ -111,7 +103,7 @@ def register(add) -> None:
 def open_app(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     if args.keymap and not Path(args.keymap).is_file():
         raise PapersiftError(f"{args.keymap}: no such keymap file")
-    imported = _import(lib, args.files).line() if args.files else None
+    imported = import_with_progress(lib, args.files).line() if args.files else None
     from ..app import make_app
     app = make_app(lib, keymap_path=Path(args.keymap) if args.keymap else None, resume=not args.fresh,
                    confine=[Path(d) for d in args.confine or []])
@@ -136,45 +128,11 @@ def open_app(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
 
 
 def import_files(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    summary = _import(lib, args.paths)
+    summary = import_with_progress(lib, args.paths)
     if args.format == "json":
         out.emit_json({**summary.to_dict(), "papers": len(lib)})
     else:
         out.say(summary.line() + f"; the library now holds {counted(len(lib), 'paper')}")
-    return 0
-
-
-def fetch(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    """Download (every page, or nothing), keep the feed in LIBRARY/fetched/, import it as a batch."""
-    from datetime import datetime, timezone
-
-    from store.annotations.atomic import PRIVATE_FOLDER, atomic_write_text
-    from store.ingest import arxiv_fetch
-
-    since = arxiv_fetch.since_date(args.since)
-    got = arxiv_fetch.fetch(args.categories, since, api=args.api or arxiv_fetch.API,
-                            delay=arxiv_fetch.DELAY if args.delay is None else max(0.0, args.delay), limit=args.limit,
-                            say=lambda line: out.say(line, stderr=True) if sys.stderr.isatty() else None)
-    if not got.entries:
-        if args.format == "json":
-            out.emit_json({"fetched": 0, "requests": got.requests, "new": 0, "batch": 0, "papers": len(lib)})
-        else:
-            out.say(f"nothing new on arXiv in {', '.join(args.categories)} since {since:%Y-%m-%d} "
-                    f"({got.requests} requests); the library is unchanged")
-        return 0
-    folder = lib.folder / locations.FETCHED_DIR
-    folder.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
-    saved = folder / f"arxiv-{'-'.join(args.categories)}-{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}.xml"
-    atomic_write_text(saved, got.text)
-    summary = _import(lib, [str(saved)])
-    if args.format == "json":
-        out.emit_json({**summary.to_dict(), "papers": len(lib), "fetched": got.entries, "requests": got.requests,
-                       "saved": str(saved)})
-        return 0
-    out.say(f"fetched {got.entries:,} entries since {since:%Y-%m-%d} ({got.requests} requests; kept in "
-            f"{locations.FETCHED_DIR}/{saved.name})")
-    out.say(summary.line() + f"; the library now holds {counted(len(lib), 'paper')}"
-            + (f" — `new:` lists batch {summary.batch}" if summary.batch else ""))
     return 0
 
 
@@ -393,7 +351,7 @@ def doctor(args: argparse.Namespace) -> int:
     return 0 if report.healthy else 1
 
 
-def _import(lib: Library, paths: list[str]):
+def import_with_progress(lib: Library, paths: list[str]):
     state: dict = {}
 
     def progress(done: int, total: int) -> None:

@@ -95,8 +95,9 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
         p.set_defaults(func=run, needs_library=library, creates_library=creates)
         return p
 
-    from . import discovery as cli_discovery, exchange as cli_exchange, library as cli_commands, team as cli_team
-    for group in (cli_commands, cli_discovery, cli_exchange, cli_team):
+    from . import daily as cli_daily, discovery as cli_discovery, exchange as cli_exchange, library as cli_commands
+    from . import team as cli_team
+    for group in (cli_commands, cli_daily, cli_discovery, cli_exchange, cli_team):
         group.register(add)
     return parser
 

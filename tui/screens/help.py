@@ -42,6 +42,8 @@ SEARCH_SYNTAX = (
     ("by:ana  star-by:ana:>=2", "a lab's library: what a member triaged, starred (--as NAME says who you are)"),
     ("team-star:>=3  split:", "every member's stars summed; starred by one member, skipped by another"),
     ("assigned:ana  -assigned:", "a member's share (papersift assign); assigned to no one"),
+    ("new:  batch:3  batch:>=2", "the newest import's papers; an import by its number (papersift fetch, import)"),
+    ("added:>=2026-12-01  updated:", "arrived since a date (added:2026-12: that month); a newer arXiv version came"),
 )
 
 

@@ -1,0 +1,88 @@
+"""The ``papersift`` commands of a corpus that grows every morning: ``fetch`` (arXiv's newest
+papers, imported as a batch) and ``archive`` (old skipped papers out of the way, one undo step)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from store import locations
+from store.errors import PapersiftError
+from store.wording import counted
+
+from . import output as out
+from .library import Opened, import_with_progress
+
+if TYPE_CHECKING:
+    from store import Library
+
+
+def register(add) -> None:
+    """Add this module's subcommands to the parser (``add`` is build_parser's helper)."""
+    p = add("fetch", "fetch the newest papers of arXiv categories and import them (a batch: new: lists it)",
+            ("text", "json"), run=fetch, creates=True)
+    p.add_argument("source", choices=("arxiv",), help="where from (arxiv: its API)")
+    p.add_argument("categories", nargs="+", metavar="CATEGORY", help="arXiv categories: cs.LG cs.RO stat.ML")
+    p.add_argument("--since", metavar="DATE", help="papers submitted since this date (default: the last day)")
+    p.add_argument("--limit", type=out.count_arg, default=5000, help="at most this many papers (default 5000)")
+    p.add_argument("--api", default=None, help=argparse.SUPPRESS)  # (tests: a local server's recorded feeds)
+    p.add_argument("--delay", type=float, default=None, help=argparse.SUPPRESS)  # (tests: no 3 s wait)
+    p = add("archive", "move old skipped papers out of the way (kept, with every mark, in archive.jsonl; one undo step)",
+            ("text", "json"), run=archive)
+    p.add_argument("--skipped-before", metavar="DATE", required=True,
+                   help="papers you skipped before this date (2026-11-01), that no member starred")
+    p.add_argument("--dry-run", action="store_true", help="say what would be archived; change nothing")
+
+
+def fetch(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    """Download (every page, or nothing), keep the feed in LIBRARY/fetched/, import it as a batch."""
+    from datetime import datetime, timezone
+
+    from store.annotations.atomic import PRIVATE_FOLDER, atomic_write_text
+    from store.ingest import arxiv_fetch
+
+    since = arxiv_fetch.since_date(args.since)
+    got = arxiv_fetch.fetch(args.categories, since, api=args.api or arxiv_fetch.API,
+                            delay=arxiv_fetch.DELAY if args.delay is None else max(0.0, args.delay), limit=args.limit,
+                            say=lambda line: out.say(line, stderr=True) if sys.stderr.isatty() else None)
+    if not got.entries:
+        if args.format == "json":
+            out.emit_json({"fetched": 0, "requests": got.requests, "new": 0, "batch": 0, "papers": len(lib)})
+        else:
+            out.say(f"nothing new on arXiv in {', '.join(args.categories)} since {since:%Y-%m-%d} "
+                    f"({got.requests} requests); the library is unchanged")
+        return 0
+    folder = lib.folder / locations.FETCHED_DIR
+    folder.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
+    saved = folder / f"arxiv-{'-'.join(args.categories)}-{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}.xml"
+    atomic_write_text(saved, got.text)
+    summary = import_with_progress(lib, [str(saved)])
+    if args.format == "json":
+        out.emit_json({**summary.to_dict(), "papers": len(lib), "fetched": got.entries, "requests": got.requests,
+                       "saved": str(saved)})
+        return 0
+    out.say(f"fetched {got.entries:,} entries since {since:%Y-%m-%d} ({got.requests} requests; kept in "
+            f"{locations.FETCHED_DIR}/{saved.name})")
+    out.say(summary.line() + f"; the library now holds {counted(len(lib), 'paper')}"
+            + (f" — `new:` lists batch {summary.batch}" if summary.batch else ""))
+    return 0
+
+
+def archive(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    from store.library.removal import archive_papers, skipped_before
+    ids = skipped_before(lib, args.skipped_before)
+    if args.dry_run or not ids:
+        if args.format == "json":
+            out.emit_json({"would_archive" if args.dry_run else "archived": ids, "dry_run": args.dry_run})
+        else:
+            out.say(f"{'would archive' if args.dry_run else 'nothing to archive:'} {counted(len(ids), 'paper')} "
+                    f"skipped before {args.skipped_before}" + ("" if ids else " (and starred by no member)"))
+        return 0
+    n = archive_papers(lib, ids, f"archive {counted(len(ids), 'paper')} skipped before {args.skipped_before}")
+    if args.format == "json":
+        out.emit_json({"archived": ids, "dry_run": False})
+    else:
+        out.say(f"archived {counted(n, 'paper')} skipped before {args.skipped_before}: kept with every mark in "
+                f"{locations.ARCHIVE_FILE}; `papersift undo` brings them back")
+    return 0
