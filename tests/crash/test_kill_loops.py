@@ -26,13 +26,14 @@ from store import Library, locations
 from store.corpus import Corpus
 from store.doctor import run_doctor
 
-from ..conftest import papersift_argv
+from ..conftest import DATA, papersift_argv
 from ..surface import SLICE
 
 pytestmark = pytest.mark.slow
 
 MOMENTS = 10
 NOTE = "a note that must survive"
+DAYS = DATA / "arxiv_days"  # recorded days of arXiv's feed (a batch import, a newer version among them)
 
 
 @pytest.fixture(scope="module")
@@ -135,7 +136,26 @@ def commands(ids: list[str], merged: str, fresh: Path) -> dict[str, Command]:
         assert all("merged" in lib.annotation(i).tags for i in split_off), "a split paper without its annotation"
         return "split"
 
+    def first_day(lib_dir: Path, _: Path) -> list[str]:
+        Library(lib_dir).import_paths([DAYS / "day1.xml"])  # (not killed: the morning before)
+        return ["import", str(DAYS / "day2.xml")]
+
+    def batched(lib: Library) -> str:
+        """Day two's batch is whole (its record, its papers stamped with it, its revisions) or absent."""
+        assert all(tagged(lib, ids, "alpha"))
+        day2 = [b for b in lib.corpus.batches if b.get("files") == ["day2.xml"]]
+        newest = max(b["n"] for b in lib.corpus.batches)
+        if not day2:
+            assert not any(p.batch > newest or p.revised > newest for p in lib.corpus)
+            return "before"
+        batch = day2[0]
+        assert batch["n"] == newest and batch["new"] > 0, batch
+        assert sum(1 for p in lib.corpus if p.batch == batch["n"]) == batch["new"], "a batch half stamped"
+        assert sum(1 for p in lib.corpus if p.revised == batch["n"]) == batch["revised"], "a revision half kept"
+        return "imported"
+
     return {
+        "batch import": Command(first_day, batched, {"before", "imported"}),
         "remove": Command(lambda d, w: ["remove", "--query", "tag:alpha"], removal, {"present", "removed"}),
         "undo": Command(lambda d, w: (Library(d).remove(ids), ["undo"])[1], removal, {"present", "removed"}),
         "import": Command(lambda d, w: ["import", str(fresh)], imported, {"before", "imported"}),
@@ -189,8 +209,8 @@ def loop(folder: Path, tmp_path: Path, prepare: Callable[[Path, Path], list[str]
     return seen
 
 
-@pytest.mark.parametrize("name", ["remove", "undo", "import", "retitle", "tags rename", "import-annotations",
-                                  "dedup --split"])
+@pytest.mark.parametrize("name", ["remove", "undo", "import", "batch import", "retitle", "tags rename",
+                                  "import-annotations", "dedup --split"])
 def test_killed_at_evenly_spread_moments_nothing_is_lost_or_half_done(template, tmp_path, name):
     folder, ids, merged, fresh = template
     command = commands(ids, merged, fresh)[name]
