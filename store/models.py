@@ -175,7 +175,7 @@ class Annotation:
         return self.status == "unread" and not self.star and not self.tags and not self.note and not self.assignee
 
     @property
-    def triaged(self) -> bool:
+    def marked(self) -> bool:
         """Whether its member said anything of the paper (a status, a star, a tag or a note)."""
         return self.status != "unread" or bool(self.star or self.tags or self.note)
 

@@ -291,7 +291,7 @@ class AnnotationStore:
                 entry = {"time": now_iso(), "action": action, "label": label, "before": before, "after": after,
                          **({"member": member} if member else {}), **(extra or {})}
                 _push(data[HIST], long_notes_as_edits(entry))
-            for k in [k for k, e in data[REDO].items() if _made_by(e, member, owner)]:
+            for k in [k for k, e in data[REDO].items() if made_by(e, member, owner)]:
                 del data[REDO][k]  # a new change: what its member undid before it cannot be redone
 
         self._transaction(mutate, owner)
@@ -301,7 +301,7 @@ class AnnotationStore:
         returns it, or None when there is nothing to undo."""
         def mutate(data: dict[str, Any]) -> dict[str, Any] | None:
             hist = data[HIST]
-            mine = [k for k, e in hist.items() if _made_by(e, member, owner)]
+            mine = [k for k, e in hist.items() if made_by(e, member, owner)]
             if not mine:
                 return None
             entry: dict[str, Any] = hist.pop(max(mine, key=int))
@@ -326,7 +326,7 @@ class AnnotationStore:
         """
         def mutate(data: dict[str, Any]) -> dict[str, Any] | None:
             redo = data[REDO]
-            mine = [k for k, e in redo.items() if _made_by(e, member, owner)]
+            mine = [k for k, e in redo.items() if made_by(e, member, owner)]
             if not mine:
                 return None
             entry: dict[str, Any] = redo.pop(max(mine, key=int))
@@ -352,7 +352,7 @@ class AnnotationStore:
         return [hist[k] for k in sorted(hist, key=int, reverse=True)[:limit]]
 
 
-def _made_by(entry: Any, member: str, owner: str) -> bool:
+def made_by(entry: Any, member: str, owner: str) -> bool:
     """Whether an undo entry is the member's: an entry without a member is the owner's (every
     entry before members were), and with no member asked for, every entry is."""
     if not member:

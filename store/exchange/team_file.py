@@ -28,7 +28,7 @@ def team_text(member: str, annotations: Iterable[Annotation]) -> str:
     lines = [orjson.dumps({"format": TEAM_FORMAT, "version": TEAM_VERSION, "member": member},
                           option=orjson.OPT_SORT_KEYS)]
     for ann in sorted(annotations, key=lambda a: a.paper_id):
-        if not ann.triaged and not ann.stamps:
+        if not ann.marked and not ann.stamps:
             continue
         rec: dict[str, Any] = {"id": ann.paper_id, "member": member}
         rec.update({name: getattr(ann, name) for name in _FIELDS})

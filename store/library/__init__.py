@@ -169,6 +169,11 @@ class Library(LibraryCore):
             return [(p, self.annotation(p.id)) for p in papers]
         return [(p, self.lab.with_marks(self.annotation(p.id))) for p in papers]  # a lab's: everyone's marks too
 
+    def own_history(self, limit: int = 20) -> list[dict[str, Any]]:
+        """This member's newest undo entries, newest first: what their undo would revert."""
+        from store.annotations.database import made_by
+        return [e for e in self.store.history(10_000) if made_by(e, self.member, self.owner)][:limit]
+
     def undo(self) -> str | None:
         """Undo this member's newest change (persisted across restarts). Returns its label, or None."""
         return self._history_step(undone=True)

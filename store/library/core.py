@@ -231,9 +231,10 @@ class LibraryCore:
         return self.change_records([(pid, member or self.member) for pid in ids], fn, action, label)
 
     def change_records(self, records: Iterable[tuple[str, str]], fn: Callable[[Annotation], None], action: str,
-                       label: str) -> int:
+                       label: str, counted_label: bool = False) -> int:
         """:meth:`change` over (paper id, member) pairs: an assignment changes the team's records
-        and a member's at once, in one undo step. Returns how many papers changed."""
+        and a member's at once, in one undo step. Returns how many papers changed. The undo step's
+        label says on how many papers, unless ``counted_label`` (it says so itself)."""
         with self.lock.held():
             self.refresh()
             stamp = now_iso()
@@ -254,7 +255,7 @@ class LibraryCore:
             if len(changes) >= BULK_BACKUP_THRESHOLD:
                 self.store.compact()  # a backup of annotations.json must hold the journal too
                 backup_file(self.annotations_path, f"bulk-{action}")
-            self.store.apply(changes, action, label if papers == 1 else f"{label} on {papers} papers",
+            self.store.apply(changes, action, label if papers == 1 or counted_label else f"{label} on {papers} papers",
                              member=self.member, owner=self.owner)
             self.install(changes)
             return papers

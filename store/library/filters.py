@@ -189,7 +189,7 @@ class Filters:
                 q.errors.append(no_match("member", f.value, members, str))
                 hit = np.zeros(len(mask), dtype=bool)
             elif f.kind == "by":
-                hit = of(pid for pid, a in team.get(f.value, {}).items() if a.triaged)
+                hit = of(pid for pid, a in team.get(f.value, {}).items() if a.marked)
             elif f.kind == "star-by":
                 assert f.compare is not None
                 op, value = f.compare

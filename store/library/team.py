@@ -15,7 +15,7 @@ import numpy as np
 
 from store.errors import PapersiftError
 from store.models import TEAM, Annotation, MarkedAnnotation
-from store.search.suggest import no_match
+from store.search.suggest import nearest, no_match
 from store.team.members import checked_member
 from store.team.view import keeps, team_stars
 from store.wording import counted
@@ -33,11 +33,11 @@ class MemberProgress:
 
     member: str
     assigned: int = 0           # papers assigned to them
-    triaged_assigned: int = 0   # of those, how many they triaged
-    triaged: int = 0            # papers they triaged, assigned or not
+    triaged_assigned: int = 0   # of those, how many they gave a status (read, to read, skipped)
+    triaged: int = 0            # papers they gave a status, assigned or not (as the header counts)
     stars: int = 0              # stars they gave (the sum)
     starred: int = 0            # papers they starred
-    shared: int = 0             # papers both they and another member triaged
+    shared: int = 0             # papers both they and another member judged (a status or a star)
     agreed: int = 0             # of those, where both kept it or both skipped it
 
     @property
@@ -87,10 +87,27 @@ class Team:
             raise PapersiftError(no_match("member", name, members, str))
         return name
 
+    def newcomer(self, name: str) -> str | None:
+        """What to say when ``name`` has no marks here yet in a library with other members: a new
+        member, or a typo (``anaa`` for ana) that would start a new member silently.
+
+        Raises:
+            PapersiftError: ``name`` differs from a member's only in case (``ANA`` for ana).
+        """
+        known = [m for m in self.members() if m != name and (m in self._core.team or m in self._core.assignments.values())]
+        if not known or name in self._core.team or name in self._core.assignments.values():
+            return None
+        same = [m for m in known if m.casefold() == name.casefold()]
+        if same:
+            raise PapersiftError(f"member {name!r} differs from {same[0]!r} only in case: --as {same[0]}")
+        close = nearest(name, known)
+        return (f"{name} has no marks here yet: a new member (members: {', '.join(known)})"
+                + (f"; did you mean {close}?" if close else ""))
+
     def marks_of(self, paper_id: str) -> list[tuple[str, Annotation]]:
         """Every member's marks of a paper (members who said nothing left out), this member first."""
         found = [(name, anns[paper_id]) for name, anns in self._core.team.items()
-                 if paper_id in anns and anns[paper_id].triaged]
+                 if paper_id in anns and anns[paper_id].marked]
         return sorted(found, key=lambda pair: (pair[0] != self._core.member, pair[0].casefold()))
 
     def with_marks(self, ann: Annotation) -> MarkedAnnotation:
@@ -124,8 +141,9 @@ class Team:
                                  f"{', '.join(names)}), e.g. {','.join(['1'] * len(names))}")
         ids = list(dict.fromkeys(paper_ids))
         if not ids:
-            raise PapersiftError("nothing to assign: the set is empty (every paper is triaged, or the query "
-                                 "matches none; --query Q names the papers to split)")
+            raise PapersiftError("nothing to assign: every paper no member has marked is assigned already, "
+                                 "or the query matches none (--query Q re-splits a set; --clear takes "
+                                 "assignments off)")
         index_of = self._core.corpus.index_of
         rows = np.array([index_of(pid) for pid in ids], dtype=np.int64)
         owner = split_by_topic(self.vectors(rows, seed), shares, seed=seed)
@@ -137,8 +155,8 @@ class Team:
 
         def fn(ann: Annotation) -> None:
             ann.assignee = target[ann.paper_id]
-        label = f"assign to {', '.join(names)}"
-        self._core.change_records([(pid, TEAM) for pid in ids], fn, ASSIGN_ACTION, label)
+        label = f"assign {counted(len(ids), 'paper')} to {', '.join(names)}"
+        self._core.change_records([(pid, TEAM) for pid in ids], fn, ASSIGN_ACTION, label, counted_label=True)
         return done
 
     def vectors(self, rows: np.ndarray, seed: int = 0) -> np.ndarray:
@@ -161,12 +179,15 @@ class Team:
         def fn(ann: Annotation) -> None:
             ann.assignee = ""
         return self._core.change_records([(pid, TEAM) for pid in ids], fn, ASSIGN_ACTION,
-                                         f"clear the assignment of {counted(len(ids), 'paper')}")
+                                         f"clear the assignment of {counted(len(ids), 'paper')}", counted_label=True)
 
     def untriaged(self) -> list[str]:
-        """The papers no member has triaged, in import order: what ``assign`` splits by default."""
-        said = {pid for anns in self._core.team.values() for pid, a in anns.items() if a.triaged}
-        return [pid for pid in self._core.corpus.ids() if pid not in said]
+        """The papers no member has marked and none is assigned, in import order: what ``assign``
+        deals out by default (run again after an import, it deals out only what is new; each
+        member's share stays theirs)."""
+        said = {pid for anns in self._core.team.values() for pid, a in anns.items() if a.marked}
+        assigned = self._core.assignments
+        return [pid for pid in self._core.corpus.ids() if pid not in said and pid not in assigned]
 
     # ------------------------------------------------------------------ the team view
     def progress(self) -> list[MemberProgress]:
@@ -178,17 +199,16 @@ class Team:
             row = rows[name]
             row.assigned += 1
             ann = team.get(name, {}).get(pid)
-            row.triaged_assigned += bool(ann and ann.triaged)
+            row.triaged_assigned += bool(ann and ann.status != "unread")
         verdicts: dict[str, list[tuple[str, bool]]] = {}
         for name, anns in team.items():
             row = rows[name]
             for pid, ann in anns.items():
-                if not ann.triaged:
-                    continue
-                row.triaged += 1
+                row.triaged += ann.status != "unread"
                 row.stars += ann.star
                 row.starred += ann.star > 0
-                verdicts.setdefault(pid, []).append((name, keeps(ann)))
+                if ann.status != "unread" or ann.star:  # a verdict: kept or skipped
+                    verdicts.setdefault(pid, []).append((name, keeps(ann)))
         for said in verdicts.values():
             for name, kept in said:
                 for other, other_kept in said:

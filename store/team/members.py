@@ -1,6 +1,7 @@
 """Who is triaging: member names, checked, and the default one.
 
-A member is named by ``--as NAME``, else ``PAPERSIFT_USER``, else the login name. Names are short
+A member is named by ``--as NAME``, else ``PAPERSIFT_USER``, else the login name (its characters a
+name cannot hold made '-'). Names are short
 plain words (letters, digits, ``. _ -``; at most 64 characters): they are typed in filters
 (``by:ana``), written into team files and shown in every list row, so anything else is refused.
 """
@@ -53,7 +54,14 @@ def default_member() -> str:
         login = getpass.getuser()
     except Exception:  # (no user database entry, no LOGNAME: a container)
         login = ""
-    return login if login and member_problem(login) is None else FALLBACK
+    return usable_name(login)
+
+
+def usable_name(login: str) -> str:
+    """A login name as a member name: characters a name cannot hold become '-' (``jdoe@CORP`` is
+    ``jdoe-CORP``), at most 64 characters; ``me`` when nothing usable is left."""
+    name = re.sub(r"[^A-Za-z0-9._-]", "-", login).lstrip("._-")[:MAX_MEMBER_CHARS]
+    return name if name and member_problem(name) is None else FALLBACK
 
 
 def member_list(text: str) -> list[str]:

@@ -53,20 +53,35 @@ def test_assign_splits_every_untriaged_paper_once_and_evenly(run_cli, tmp_path):
     shares = {m: set(ids_of(run_cli, "--query", f"assigned:{m}", library=lead)) for m in MEMBERS}
     assert sum(map(len, shares.values())) == total == len(set().union(*shares.values()))
     assert ids_of(run_cli, "--query", "-assigned:", library=lead) == []
+    again = run_cli("assign", "--to", "ana,ben,chen", library=lead, check=False)  # every paper has its member
+    assert again.returncode == 1 and "nothing to assign" in again.stderr
+    run_cli("assign", "--clear", library=lead)
     weighted = json.loads(run_cli("assign", "--to", "ana,ben,chen", "--weights", "2,1,1", "--format", "json",
                                   library=lead).stdout)["assigned"]
     assert abs(weighted["ana"] - total / 2) <= 1 and abs(weighted["ben"] - total / 4) <= 1
-    assert "assign to ana, ben, chen" in run_cli("undo", library=lead).stdout  # the weighted split undone
-    assert len(ids_of(run_cli, "--query", "assigned:ana", library=lead)) == out["assigned"]["ana"]
-    assert run_cli("assign", "--clear", library=lead).stdout.startswith("cleared the assignment of")
-    assert len(ids_of(run_cli, "--query", "-assigned:", library=lead)) == total
+    assert "assign 301 papers to ana, ben, chen" in run_cli("undo", library=lead).stdout  # the weighted split undone
+    assert ids_of(run_cli, "--query", "assigned:", library=lead) == []
+    proc = run_cli("assign", "--to", "ana,ben", "--weights", "-1,2", library=lead, check=False)
+    assert proc.returncode == 1 and "one positive number per member" in proc.stderr
+
+
+def test_assign_after_an_import_deals_out_only_the_new_papers(run_cli, tmp_path):
+    lead = tmp_path / "lead"
+    run_cli("import", str(DATA / "arxiv_days" / "day1.xml"), library=lead)
+    run_cli("assign", "--to", "ana,ben", library=lead)
+    before = {m: set(ids_of(run_cli, "--query", f"assigned:{m}", library=lead)) for m in ("ana", "ben")}
+    run_cli("import", str(DATA / "arxiv_days" / "day2.xml"), library=lead)
+    out = json.loads(run_cli("assign", "--to", "ana,ben", "--format", "json", library=lead).stdout)
+    assert out["total"] == 12 and out["reassigned"] == 0
+    after = {m: set(ids_of(run_cli, "--query", f"assigned:{m}", library=lead)) for m in ("ana", "ben")}
+    assert all(before[m] <= after[m] for m in before)  # each share stays its member's
 
 
 def test_assignment_is_one_undo_step(run_cli, tmp_path):
     lead = tmp_path / "lead"
     run_cli("import", str(DATA / "icml_slice.jsonl"), library=lead)
     run_cli("assign", "--to", "ana,ben", library=lead)
-    assert "assign to ana, ben" in run_cli("history", library=lead).stdout
+    assert "assign 301 papers to ana, ben" in run_cli("history", library=lead).stdout
     run_cli("undo", library=lead)
     assert ids_of(run_cli, "--query", "assigned:", library=lead) == []
 
@@ -93,8 +108,8 @@ def test_files_merged_in_any_order_give_one_library(run_cli, lab, tmp_path):
     # Each member's own values are kept; the lead's own marks are untouched.
     target = tmp_path / "merge-ana-ben-chen"
     rows = {r["member"]: r for r in json.loads(run_cli("team", "--format", "json", library=target).stdout)["members"]}
-    assert rows["ana"]["stars"] == 6 and rows["ana"]["triaged_assigned"] == 3
-    assert rows["chen"]["triaged"] == 4 and rows["chen"]["shared"] == 1 and rows["chen"]["agreed"] == 0
+    assert rows["ana"]["stars"] == 6 and rows["ana"]["starred"] == 2 and rows["ana"]["triaged_assigned"] == 1
+    assert rows["chen"]["triaged"] == 2 and rows["chen"]["shared"] == 1 and rows["chen"]["agreed"] == 0
     assert ids_of(run_cli, "--query", "split:", library=target) == [ana_first]
     assert len(ids_of(run_cli, "--query", "team-star:>=3", library=target)) == 6
     assert len(ids_of(run_cli, "--query", "star-by:ana:>=3", library=target)) == 2
@@ -115,7 +130,7 @@ def test_team_file_of_another_library_is_refused_untouched(run_cli, lab, tmp_pat
     run_cli("import", str(DATA / "iclr_slice.jsonl"), library=other)
     before = (other / "annotations.json").read_bytes() if (other / "annotations.json").exists() else b""
     proc = run_cli("import-annotations", str(ana), library=other, check=False)
-    assert proc.returncode == 1 and "another library" in proc.stderr
+    assert proc.returncode == 1 and "another library" in proc.stderr and "carries marks, not papers" in proc.stderr
     after = (other / "annotations.json").read_bytes() if (other / "annotations.json").exists() else b""
     assert before == after
     bad = tmp_path / "bad.json"
@@ -161,9 +176,52 @@ def test_three_members_writing_one_folder_at_once_lose_nothing(run_cli, tmp_path
              for k, m in enumerate(MEMBERS)]
     assert [p.wait(timeout=240) for p in procs] == [0, 0, 0]
     rows = {r["member"]: r for r in json.loads(run_cli("team", "--format", "json", library=lead).stdout)["members"]}
-    assert all(rows[m]["triaged"] == 25 for m in MEMBERS)
+    assert all(rows[m]["starred"] == 25 for m in MEMBERS)
     overlap = ids_of(run_cli, "--query", "by:ana by:ben", library=lead)
     assert len(overlap) == 15  # papers 10-24: ana's and ben's ranges overlap, each kept their own marks
     for m in MEMBERS:
         assert len(ids_of(run_cli, "--as", m, "--query", f"tag:{m}", library=lead)) == 25
         assert len(ids_of(run_cli, "--query", f"star-by:{m}:>=1", library=lead)) == 25
+
+
+def test_names_that_would_start_a_member_by_mistake(run_cli, tmp_path, monkeypatch):
+    lead = tmp_path / "lead"
+    run_cli("import", str(DATA / "icml_slice.jsonl"), library=lead)
+    first = ids_of(run_cli, library=lead)[0]
+    run_cli("--as", "ana", "star", first, "2", library=lead)
+    proc = run_cli("--as", "ANA", "star", first, "1", library=lead, check=False)
+    assert proc.returncode == 1 and "only in case: --as ana" in proc.stderr
+    proc = run_cli("--as", "anaa", "star", first, "1", library=lead)
+    assert "anaa has no marks here yet: a new member" in proc.stderr and "did you mean ana?" in proc.stderr
+    assert "has no marks" not in run_cli("--as", "anaa", "star", first, "3", library=lead).stderr  # known now
+    from store.team.members import usable_name
+    assert usable_name("jdoe@CORP") == "jdoe-CORP" and usable_name("x" * 80) == "x" * 64 and usable_name("@@") == "me"
+
+
+def test_history_undo_and_show_in_a_lab(run_cli, tmp_path):
+    lead = tmp_path / "lead"
+    run_cli("import", str(DATA / "icml_slice.jsonl"), library=lead)
+    first = ids_of(run_cli, library=lead)[0]
+    run_cli("--as", "ana", "note", first, "ana says read it", library=lead)
+    run_cli("--as", "ben", "status", first, "skipped", library=lead)
+    said = run_cli("--as", "ana", "history", library=lead).stdout
+    assert "note · " + first in said and "no longer in the library" not in said and "skipped" not in said
+    shown = run_cli("show", first, library=lead).stdout
+    assert "team ana · ben skipped" in shown
+    rec = json.loads(run_cli("show", first, "--format", "json", library=lead).stdout)
+    assert {m["member"]: m["status"] for m in rec["team"]} == {"ana": "unread", "ben": "skipped"}
+
+
+def test_exchange_mistakes_are_told(run_cli, lab, tmp_path):
+    lead, clones, _ = lab
+    run_cli("star", ids_of(run_cli, library=lead)[5], "1", library=lead)
+    mine = tmp_path / "mine.json"
+    mine.write_text(run_cli("export", "--format", "team", library=lead).stdout)  # the lead's own marks
+    proc = run_cli("import-annotations", str(mine), library=lead)
+    assert "holds" in proc.stdout and "did they forget --as NAME?" in proc.stdout
+    proc = run_cli("import-annotations", str(tmp_path / "nope.json"), library=lead, check=False)
+    assert proc.returncode == 1 and "nope.json: no such file" in proc.stderr
+    proc = run_cli("export", "--team", "3", "--format", "csv", library=lead, check=False)
+    assert proc.returncode == 1 and "--team writes the Markdown shortlist" in proc.stderr
+    proc = run_cli("export", "--team", "0", library=lead, check=False)
+    assert proc.returncode == 1 and "1 or more" in proc.stderr

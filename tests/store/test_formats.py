@@ -27,7 +27,7 @@ def test_what_is_offered_comes_from_the_table():
     assert EXTENSIONS == {"md": ".md", "csv": ".csv", "json": ".json", "jsonl": ".jsonl", "bibtex": ".bib",
                           "org": ".org", "csl-json": ".csl.json", "ris": ".ris"}
     assert formats.IMPORTABLE_SUFFIXES == {".txt", ".md", ".text", ".dump", ".json", ".jsonl", ".ndjson", ".csv",
-                                           ".tsv", ".bib", ".ris", ".xml", ".atom"}
+                                           ".tsv", ".bib", ".ris", ".xml", ".atom", ".rss", ".oai"}
     helped = subprocess.run([*papersift_argv(), "export", "--help"], capture_output=True, text=True, check=True).stdout
     assert all(name in helped for name in FORMATS)
 

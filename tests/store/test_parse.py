@@ -218,7 +218,8 @@ def test_ris_fields_continuation_lines_and_entries_without_abstract(tmp_path):
     ("cut.ris", "TY  - JOUR\nAB  - x\nER  - \nstray text\n", r"cut.ris, line 4: expected an RIS entry"),
     ("bad.xml", "<feed xmlns='http://www.w3.org/2005/Atom'>\n<entry><summary>x</entry>\n</feed>",
      r"bad.xml, line 2: invalid XML: mismatched tag"),
-    ("bad.xml", "<rss version='2.0'><channel/></rss>", r"bad.xml: expected an Atom feed .* found <rss>"),
+    ("bad.xml", "<html><body/></html>", r"bad.xml: expected an Atom feed .* found <html>"),
+    ("empty.xml", "<rss version='2.0'><channel/></rss>", r"empty.xml: no abstracts found"),
 ])
 def test_bad_ris_and_xml_name_the_line(tmp_path, name, content, needle):
     with pytest.raises(InputError, match=needle):

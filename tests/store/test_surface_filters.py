@@ -106,7 +106,7 @@ def oracle_families(lib: Library) -> dict[str, tuple[str, object]]:
         "id": (f"id:{some_icml.id[:8]}", lambda p, a: p.id.startswith(some_icml.id[:8])),
         "phrase": ('"reinforcement learning"', lambda p, a: has_phrase(p, a, "reinforcement learning")),
         "topic": ("topic:0", None),  # the model's own labels: checked against lib.topics() below
-        "by": ("by:ben", lambda p, a: member_ann(lib, "ben", p.id).triaged),
+        "by": ("by:ben", lambda p, a: member_ann(lib, "ben", p.id).marked),
         "star-by": ("star-by:ana:>=2", lambda p, a: member_ann(lib, "ana", p.id).star >= 2),
         "team-star": ("team-star:>=3", lambda p, a: team_star(lib, p.id) >= 3),
         "split": ("split:", lambda p, a: split_one(lib, p.id)),

@@ -403,7 +403,8 @@ async def test_the_next_start_resumes_where_the_library_was_left(lib, make, tmp_
         assert screen(third).query_one("#search").value == ""
         assert cur(third)[0] == left_on and screen(third).results.cursor > 0
     places = json.loads((tmp_path / "settings.json").read_text())["places"]
-    assert places[str(lib.folder.resolve())] == {"query": "", "paper": left_on, "history": ["agent"]}
+    assert places[str(lib.folder.resolve())] == {"query": "", "paper": left_on, "history": ["agent"],
+                                                "seen_batch": 1}  # (the newest import seen: what is new next time)
     fresh = make_app(lib, keymap_path=tmp_path / "keymap.toml", settings_path=tmp_path / "settings.json",
                      resume=False)
     async with fresh.run_test(size=(120, 40)) as pilot:

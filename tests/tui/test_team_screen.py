@@ -7,7 +7,8 @@ from rich.console import Console
 
 from store.library import Library
 from tui.app import make_app
-from tui.screens.team import TeamScreen, team_table
+from tui.screens.team import TeamScreen
+from tui.team_view import team_table
 from tui.widgets.reader import Reader
 
 from ..conftest import wait_workers

@@ -8,7 +8,6 @@ import sys
 from typing import TYPE_CHECKING
 
 from store import locations
-from store.errors import PapersiftError
 from store.wording import counted
 
 from . import output as out

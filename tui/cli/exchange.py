@@ -64,6 +64,11 @@ def export(lib: Library, args: argparse.Namespace, opened=None) -> int:
         anns = lib.annotations if not query else {p.id: a for p, a in lib.pairs(query) if p.id in lib.annotations}
         return _write(args, team_text(lib.member, anns.values()), len(anns))
     if args.team is not None:
+        if args.team < 1:
+            raise PapersiftError(f"--team {args.team}: the shortlist's bar is a number of stars, 1 or more")
+        if args.format != "md":
+            raise PapersiftError(f"--team writes the Markdown shortlist; --format {args.format} has no team "
+                                 "shortlist (every format carries every member's marks: drop --team)")
         from store.exchange.shortlist import team_shortlist
         return _write(args, *team_shortlist(lib, args.team, query, abstracts=args.abstracts))
     pairs = lib.pairs(query)
@@ -105,10 +110,17 @@ def import_annotations(lib: Library, args: argparse.Namespace, opened=None) -> i
     from store.exchange.annotation_files import read_annotation_records
     from store.exchange.merge import plan_merge  # (dedup's imports: only when merging)
     paths = [Path(f) for f in args.files]
+    for path in paths:
+        if not path.is_file():
+            raise PapersiftError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
     read = [(path, read_annotation_records(path)) for path in paths]
     for path, records in read:  # a file of another library refuses the whole import, before any merge
         _, report = plan_merge(lib, records, source=path.name)
         if records and len(report.unknown) == len(records):
+            if any("member" in rec for rec in records):  # a team file: marks, no papers
+                raise PapersiftError(f"{path.name}: none of the papers of its {counted(len(records), 'record')} is "
+                                     "in this library (a team file from another library?); a team file carries "
+                                     "marks, not papers: import the file its library was made from first")
             raise PapersiftError(f"{path.name}: none of the papers of its {counted(len(records), 'record')} is in "
                                  f"this library (a file from another library?); import the papers first (a JSON "
                                  f"export carries them: papersift import {path.name}), then the annotations")
@@ -116,6 +128,9 @@ def import_annotations(lib: Library, args: argparse.Namespace, opened=None) -> i
     for path, records in read:
         written = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
         changes, report = plan_merge(lib, records, source=path.name, written=written)
+        if records and records[0].get("member") == lib.member:  # a colleague who forgot --as?
+            report.warnings.insert(0, f"{path.name} holds {lib.member}'s marks, yours: merged into your own "
+                                      "(a colleague's team file names them: did they forget --as NAME?)")
         if not args.dry_run:
             lib.replace_annotations(changes, "import-annotations", f"import annotations from {path.name}")
         reports.append((path, report))
@@ -129,7 +144,7 @@ def import_annotations(lib: Library, args: argparse.Namespace, opened=None) -> i
     verb = "would change" if args.dry_run else "changed"
     for path, report in reports:
         head = f"{path.name}: " if len(reports) > 1 else ""
-        c.print(f"{head}{report.records} records: {report.by_id} matched by id, {report.by_text} by text, "
+        c.print(f"{head}{counted(report.records, 'record')}: {report.by_id} matched by id, {report.by_text} by text, "
                 f"{len(report.unknown)} unknown; {verb} {len(report.changes)}, {report.unchanged} already up to date",
                 markup=False)
         out.print_labelled(c, [("", report.changes), ("conflict ", report.conflicts),

@@ -225,7 +225,8 @@ def undo_or_redo(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
 
 
 def history(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    entries = lib.store.history(args.limit)
+    """This member's changes, newest first: what their undo would revert (a colleague's are theirs)."""
+    entries = lib.own_history(args.limit)
     if args.format == "json":
         out.emit_json(entries)
     else:
@@ -244,7 +245,8 @@ def stats(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
 def _changed_paper(lib: Library, entry: dict) -> str:
     """Which paper a history entry changed: " · ID Title" for one paper ('' for several: the
     label counts them)."""
-    pids = list(dict.fromkeys([*(entry.get("after") or {}), *(entry.get("before") or {})]))
+    keys = [*(entry.get("after") or {}), *(entry.get("before") or {})]
+    pids = list(dict.fromkeys(key.partition("@")[0] for key in keys))  # (a member's record: PAPERID@member)
     if len(pids) != 1:
         return ""
     idx = lib.corpus.index_of(pids[0])

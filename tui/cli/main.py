@@ -249,7 +249,7 @@ def _unknown_command(argv: list[str], commands: list[str]) -> str | None:
     if OSA.distance(first, best) <= max(1, len(first) // 3):
         return f"unknown command '{first}' — did you mean '{best}'?"
     return f"unknown command '{first}' (papersift --help lists them; a file to open must be a path that exists)"
-_QUERY_OPTIONS = ("--query",)  # their value may start with "-" (`--query -tag:maybe`)
+_QUERY_OPTIONS = ("--query", "--weights")  # their value may start with "-" (`--query -tag:maybe`)
 
 
 def with_default_command(argv: list[str], commands) -> list[str]:
@@ -317,6 +317,8 @@ def run(args: argparse.Namespace) -> int:
     new_library = not (locations.library_dir(args.library) / locations.CORPUS_FILE).exists()
     lib = Library.open(args.library, seed_if_new=seed, member=getattr(args, "member", None))
     problems = lib.take_problems()  # damage found (and kept in backups/) while opening: said first
+    if getattr(args, "member", None) and (newcomer := lib.lab.newcomer(lib.member)):
+        problems.append(newcomer)  # (a typo of a member's name would start a new member silently)
     if cmd != "open":
         for problem in problems:
             out.say(f"warning: {problem}", stderr=True)

@@ -134,10 +134,17 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     """Print one paper in full."""
     p = lib.paper(key)
     a = lib.annotation(p.id)
+    others = [(name, ann) for name, ann in lib.lab.marks_of(p.id) if name != lib.member]
+    assignee = lib.assignments.get(p.id, "")
     if fmt == "json":
         from store.exchange.records import paper_record
 
-        emit_json(paper_record(p, a))
+        rec = paper_record(p, a)
+        if others or assignee:  # a lab's library: everyone's marks, as the reader shows them
+            rec["assigned_to"] = assignee
+            rec["team"] = [{"member": name, "status": m.status, "star": m.star, "tags": m.tags, "note": m.note}
+                           for name, m in others]
+        emit_json(rec)
         return
     from rich.markup import escape
 
@@ -151,6 +158,12 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
         out.print(escape(display_safe(byline, False)))
     out.print(f"[dim]id[/dim] {p.id}   [dim]status[/dim] {a.status}   [dim]star[/dim] {stars(a.star)}"
               f"   [dim]tags[/dim] {escape(display_safe(' '.join('#' + t for t in a.tags), False)) or '-'}")
+    if others or assignee:
+        from store.exchange.records import marks_line
+        team = [("assigned to " + assignee)] * bool(assignee) + [marks_line(n, m) for n, m in others]
+        out.print(f"[dim]team[/dim] {escape(display_safe(' · '.join(team), False))}")
+    if p.revised:
+        out.print(f"[dim]updated[/dim] v{p.version} (in batch {p.revised}; the earlier text is kept)")
     out.print("[dim]sources[/dim] " + ", ".join(f"{escape(display_safe(s.file, False))}#{s.position}" for s in p.sources))
     if p.keywords:
         out.print(f"[dim]keywords[/dim] {escape(display_safe(' · '.join(p.keywords), False))}")

@@ -15,9 +15,6 @@ from . import output as out
 if TYPE_CHECKING:
     from store import Library
 
-BAR_WIDTH = 20
-
-
 def register(add) -> None:
     """Add this module's subcommands to the parser (``add`` is build_parser's helper)."""
     p = add("assign", "split the papers no member has triaged (or a query's) among members, by topic",
@@ -57,25 +54,13 @@ def assign(lib: Library, args: argparse.Namespace, opened=None) -> int:
     return 0
 
 
-def _bar(done: int, total: int) -> str:
-    filled = round(BAR_WIDTH * done / total) if total else 0
-    return "█" * filled + "░" * (BAR_WIDTH - filled)
-
-
 def team(lib: Library, args: argparse.Namespace, opened=None) -> int:
     rows = lib.lab.progress()
     if args.format == "json":
         out.emit_json({"members": [r.to_dict() for r in rows], "you": lib.member})
         return 0
-    from rich.table import Table
-    table = Table(title=f"team · {lib.name}", title_justify="left")
-    for name in ("member", "assigned", "triaged", "progress", "triaged in all", "stars given", "agreement"):
-        table.add_column(name, justify="left" if name in ("member", "progress") else "right")
-    for r in rows:
-        share = f"{r.triaged_assigned:,} / {r.assigned:,}" if r.assigned else "—"
-        agree = f"{r.agreement:.0%} of {r.shared:,}" if r.agreement is not None else "—"
-        table.add_row(r.member + (" (you)" if r.member == lib.member else ""), f"{r.assigned:,}", share,
-                      _bar(r.triaged_assigned, r.assigned) if r.assigned else "", f"{r.triaged:,}",
-                      f"{r.stars:,} on {r.starred:,}", agree)
-    out.console().print(table)
+    from ..team_view import team_table
+    out.console().print(f"team · {lib.name}: {counted(len(rows), 'member')}, {len(lib.assignments):,} of "
+                        f"{counted(len(lib), 'paper')} assigned", markup=False)
+    out.console().print(team_table(lib, rows))
     return 0

@@ -1,0 +1,42 @@
+"""The team table (who has which share, how far along, stars given, agreement), in Rich: what
+``papersift team`` prints and the team screen shows."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from store import Library
+    from store.library.team import MemberProgress
+
+BAR = 12  # cells of a progress bar
+NAME = 16  # cells of a member's name in the table (a longer one ends in "…")
+
+
+def progress_bar(done: int, total: int) -> Text:
+    """``████░░░░`` for done of total (green done, dim the rest)."""
+    filled = round(BAR * done / total) if total else 0
+    return Text.assemble(("█" * filled, "green"), ("░" * (BAR - filled), "dim"))
+
+
+def team_table(library: Library, rows: list[MemberProgress] | None = None) -> Table:
+    """One row per member: their share (triaged of assigned, with a bar), papers they triaged in
+    all, stars given (on how many papers), agreement. Fits 80 columns: a long name is cut."""
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for name, justify in (("member", "left"), ("share", "right"), ("", "left"), ("triaged", "right"),
+                          ("stars", "right"), ("agree", "right")):
+        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for row in library.lab.progress() if rows is None else rows:
+        you = row.member == library.member
+        name = row.member if len(row.member) <= NAME else row.member[:NAME - 1] + "…"
+        share = f"{row.triaged_assigned:,}/{row.assigned:,}" if row.assigned else "—"
+        agree = f"{row.agreement:.0%} of {row.shared:,}" if row.agreement is not None else "—"
+        table.add_row(Text(name + (" (you)" if you else ""), style="bold" if you else ""), share,
+                      progress_bar(row.triaged_assigned, row.assigned) if row.assigned else Text(""),
+                      f"{row.triaged:,}", f"{row.stars:,} on {row.starred:,}", agree)
+    return table
+
+
