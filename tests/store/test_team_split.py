@@ -149,7 +149,7 @@ def test_benchmark_smoke_prints_the_table():
     assert len(rows) == 8  # 2 corpora x 2-5 members
     assert all(float(row.split("|")[-2]) < 0.05 for row in rows)  # imbalance: exact shares
     assert any(line.startswith("| 1,000 generated papers") for line in lines)
-    assert any(line.startswith("| 3 runs, 3 and 4 members in turn |") for line in lines)  # the whole command
+    assert any(line.startswith("| 3 runs, 3 and 4 members in turn") for line in lines)  # the whole command
     assert "proxy areas" in proc.stdout and "Weights 2, 1, 1" in proc.stdout
 
 
