@@ -48,6 +48,7 @@ class PapersiftApp(SerialKeys, App):
         self.settings_path = settings_path
         self.resume = resume  # start where this library was left (papersift --fresh: at the top)
         self.new_since_visit = (0, 0)  # (papers new since the last visit, the batch seen then): set on mount
+        self.updated_since_visit = 0  # papers a newer version replaced since the last visit
         self._loaded_keymap = keymap
         self.main_screen = MainScreen(library)
         self.startup_notices: list[str] = []  # e.g. what `papersift FILE...` imported before the app opened
@@ -123,6 +124,7 @@ class PapersiftApp(SerialKeys, App):
             self._save_place(lambda s: s.update_place(self._place_key, seen_batch=newest))
         if not isinstance(seen, int):
             return 0, newest
+        self.updated_since_visit = sum(int(b.get("revised") or 0) for b in batches if int(b["n"]) > seen)
         return sum(int(b.get("new") or 0) for b in batches if int(b["n"]) > seen), seen
 
     def remember_place(self, query: str, paper: str | None, history: list[str]) -> None:

@@ -55,8 +55,9 @@ def held_version(paper: Paper) -> int:
     return key[1] if key and key[1] else 1
 
 
-def revise(paper: Paper, abstract: str, title: str, version: int, batch: int, external_id: str) -> None:
-    """A newer version's text and title replace the paper's; the text replaced is kept."""
+def revise(paper: Paper, abstract: str, title: str, version: int, batch: int, external_id: str,
+           url: str = "") -> None:
+    """A newer version's text, title and link replace the paper's; the text replaced is kept."""
     paper.versions.append({"version": held_version(paper), "title": paper.title, "abstract": paper.abstract})
     paper.abstract = abstract
     if title:
@@ -64,6 +65,8 @@ def revise(paper: Paper, abstract: str, title: str, version: int, batch: int, ex
     paper.version = version
     paper.revised = batch
     paper.external_id = external_id
+    if url:
+        paper.url = url
 
 
 def next_batch(corpus: Corpus) -> int:

@@ -56,6 +56,7 @@ class ImportSummary:
                 f"{self.known:,} already in the library"
                 + (f", {counted(self.updated, 'known paper')} completed ({self._added()})" if self.updated else "")
                 + (f", {counted(self.revised, 'paper')} updated to a newer version (marks kept)" if self.revised else "")
+                + (f"; batch {self.batch} (new: lists it)" if self.batch else "")
                 + (f"; passed over {counted(self.skipped, 'paragraph')} too short to be an abstract"
                    if self.skipped else "")
                 + (f"; passed over {counted(len(self.no_abstract), 'entry', 'entries')} without an abstract "
@@ -219,6 +220,8 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
             else:
                 summary.known += 1
             got = _enrich(paper, rec)
+            if rec.external_id and arxiv_key(rec.external_id) and _more_categories(paper, rec.keywords):
+                got.append("keywords")  # a cross-list: its category joins the paper's
             if got:
                 summary.updated += 1
                 summary.added.update(got)
@@ -231,8 +234,9 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
                 paper = corpus.papers[seen]
                 _add_source(paper.sources, src)
                 corpus.add_alias(rid, seen)
+                _more_categories(paper, rec.keywords)
                 if key[1] > held_version(paper):
-                    revise(paper, rec.abstract, rec.title, key[1], summary.batch, rec.external_id)
+                    revise(paper, rec.abstract, rec.title, key[1], summary.batch, rec.external_id, rec.url)
                     summary.revised += 1
                 else:
                     summary.known += 1
@@ -326,6 +330,13 @@ def _enrich(paper: Paper, rec: RawRecord) -> list[str]:
         paper.venue, paper.year = rec.venue, rec.year
         added.append("venue")
     return added
+
+
+def _more_categories(paper: Paper, keywords: list[str]) -> bool:
+    """An arXiv record's categories the paper lacks (a cross-list's), added: True when any was."""
+    new = [k for k in keywords if k not in paper.keywords]
+    paper.keywords.extend(new)
+    return bool(new)
 
 
 def split_variants(corpus: Corpus, key: str) -> list[Paper]:

@@ -22,7 +22,7 @@ from store.annotations.drafts import NoteDrafts
 from store.annotations.journal import record_key
 from store.annotations.lock import LibraryLock
 from store.corpus import Corpus, file_signature, migrate_v1
-from store.errors import PapersiftError
+from store.errors import PapersiftError, UnknownPaperError
 from store.models import TEAM, Annotation, Paper
 from store.search import quick
 from store.search.index import SearchIndex
@@ -131,8 +131,16 @@ class LibraryCore:
 
     # ------------------------------------------------------------- annotations
     def paper(self, key: str) -> Paper:
-        """The paper for an id, alias or unambiguous id prefix."""
-        return self.corpus.resolve(key)
+        """The paper for an id, alias or unambiguous id prefix, or an arXiv id (2412.10003, any version)."""
+        try:
+            return self.corpus.resolve(key)
+        except UnknownPaperError:
+            from store.ingest.batches import ArxivIndex, arxiv_key
+            found = arxiv_key(key)
+            row = ArxivIndex(self.corpus).rows.get(found[0]) if found else None
+            if row is None:
+                raise
+            return self.corpus.papers[row]
 
     def annotation(self, paper_id: str) -> Annotation:
         """The member's annotation of the paper (a fresh default one if it has none)."""

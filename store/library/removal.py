@@ -171,6 +171,7 @@ def replace_untouched_sample(lib: LibraryCore) -> int:
     empty = Corpus()
     empty.file_signature = lib.corpus.file_signature  # the file is unchanged until the import saves
     empty.generation = lib.corpus.generation
+    empty.batches = lib.corpus.batches  # (numbers go on: the sample's import was batch 1)
     lib.corpus = empty
     lib.invalidate()
     return n

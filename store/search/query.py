@@ -150,7 +150,10 @@ def _team(q: Query, key: str, value: str, negated: bool) -> None:
 def _arrival(q: Query, key: str, value: str, negated: bool) -> None:
     """new:, updated:, batch:3 (batch:>=3), added:>=2026-12-01 (added:2026-12 a month)."""
     if key in ("new", "updated"):
-        q.arrivals.append(Filter(key, negated=negated))
+        if value:
+            q.errors.append(f"{key}: takes no value ({key}: alone; batch:N names an import)")
+        else:
+            q.arrivals.append(Filter(key, negated=negated))
     elif key == "batch":
         if (number := _comparison(value)) is None:
             q.errors.append(f"bad batch filter {value!r} (an import's number, e.g. batch:3, batch:>=2)")

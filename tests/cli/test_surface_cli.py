@@ -187,7 +187,7 @@ def _assign(run_cli, tmp_path):
 def _team(run_cli, tmp_path):
     run_cli("--as", "ana", "star", first_id(run_cli), "2")
     rows = {r["member"]: r for r in json.loads(run_cli("team", "--format", "json").stdout)["members"]}
-    assert rows["ana"]["stars"] == 2 and rows["ana"]["triaged"] == 1
+    assert rows["ana"]["stars"] == 2 and rows["ana"]["starred"] == 1 and rows["ana"]["triaged"] == 0  # (no status)
 
 
 def _fetch(run_cli, tmp_path):
@@ -204,7 +204,8 @@ def _fetch(run_cli, tmp_path):
 def _archive(run_cli, tmp_path):
     pid = first_id(run_cli)
     run_cli("status", pid, "skipped")
-    assert "would archive 1 paper" in run_cli("archive", "--skipped-before", "2999-01-01", "--dry-run").stdout
+    said = run_cli("archive", "--skipped-before", "2999-01-01", "--dry-run").stdout
+    assert "would archive 1 paper" in said and pid in said  # (each paper named, with its title)
     out = json.loads(run_cli("archive", "--skipped-before", "2999-01-01", "--format", "json").stdout)
     assert out["archived"] == [pid] and ids_of(run_cli("list", "--query", f"id:{pid}", "--format", "json")) == []
     run_cli("undo")

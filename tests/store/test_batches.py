@@ -95,3 +95,20 @@ def test_archive_moves_old_skipped_papers_out_with_every_mark_and_undo_brings_th
     assert daily.annotation(a).tags == ["meh"] and daily.corpus.index_of(c) is not None
     with pytest.raises(Exception, match="a date"):
         skipped_before(daily, "last week")
+
+
+def test_batches_go_on_after_the_sample_and_arxiv_ids_find_papers(tmp_path):
+    lib = Library.open(tmp_path / "fresh")  # the bundled sample: batch 1
+    summary = lib.import_paths([DAYS[0]], replace_sample=True)
+    assert summary.replaced_sample == 35 and summary.batch == 2 and "batch 2 (new: lists it)" in summary.line()
+    assert len(ids(lib, "batch:>1")) == 12
+    assert lib.paper("2412.10003").external_id == "2412.10003v1" and lib.paper("2412.10003v7").id == lib.paper(
+        "arXiv:2412.10003").id
+    assert any("takes no value" in e for e in lib.search("new:foo").errors)
+
+
+def test_a_new_version_brings_its_link_and_a_cross_list_its_category(daily):
+    daily.import_paths(DAYS[:2])
+    revised = daily.paper("2412.10003")
+    assert revised.url.endswith("2412.10003v2")
+    assert daily.paper("2412.10005").keywords == ["cs.LG", "cs.RO"]  # day two's cross-list to cs.RO

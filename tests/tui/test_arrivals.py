@@ -39,6 +39,7 @@ async def test_opening_after_an_import_starts_on_the_new_papers(tmp_path):
     lib.import_paths([DAYS[1]])
     query, header, shown = await _open(Library(lib.folder), settings)
     assert query == "batch:>1" and shown == 12 and "12 new since your last visit" in header
+    assert "1 updated to a newer version (updated:)" in header
     query, header, _ = await _open(Library(lib.folder), settings)  # seen now: the place it was left
     assert "new since" not in header and query == "batch:>1"
 

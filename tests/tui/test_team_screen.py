@@ -58,6 +58,8 @@ async def test_reader_and_list_show_everyones_marks(tmp_path):
         await wait_workers(app, pilot)
         main = app.main_screen
         assert main.current_paper_id() == ids[0]
+        from tui.widgets.header import TriageHeader
+        assert "· as lead " in (main.query_one(TriageHeader)._shown or "")  # who you are, in a lab's library
         line = app.screen.query_one(Reader).team_line(ids[0])
         assert line is not None
         said = line.plain

@@ -77,6 +77,11 @@ def archive(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
         else:
             out.say(f"{'would archive' if args.dry_run else 'nothing to archive:'} {counted(len(ids), 'paper')} "
                     f"skipped before {args.skipped_before}" + ("" if ids else " (and starred by no member)"))
+            from ..render import plain_title
+            for pid in ids[:20]:
+                out.say(f"  {pid} {plain_title(lib.paper(pid).title)[:90]}")
+            if len(ids) > 20:
+                out.say(f"  … and {len(ids) - 20:,} more (--format json lists every id)")
         return 0
     n = archive_papers(lib, ids, f"archive {counted(len(ids), 'paper')} skipped before {args.skipped_before}")
     if args.format == "json":

@@ -160,7 +160,8 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
               f"   [dim]tags[/dim] {escape(display_safe(' '.join('#' + t for t in a.tags), False)) or '-'}")
     if others or assignee:
         from store.exchange.records import marks_line
-        team = [("assigned to " + assignee)] * bool(assignee) + [marks_line(n, m) for n, m in others]
+        team = [("assigned to " + assignee)] * bool(assignee) + [
+            marks_line(n, m) + (f" “{' '.join(m.note.split())[:80]}”" if m.note else "") for n, m in others]
         out.print(f"[dim]team[/dim] {escape(display_safe(' · '.join(team), False))}")
     if p.revised:
         out.print(f"[dim]updated[/dim] v{p.version} (in batch {p.revised}; the earlier text is kept)")

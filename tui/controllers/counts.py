@@ -81,4 +81,7 @@ class Counts:
         return self._triaged
 
     def show_header(self, note: str = "") -> None:
-        self.header.show(self.library.name, self.library.triaged_count(), len(self.library), note or self.standing)
+        lib = self.library
+        lab = any(anns for name, anns in lib.team.items() if name != lib.member) or bool(lib.assignments)
+        name = f"{lib.name} · as {lib.member}" if lab else lib.name  # (in a lab's library: who you are)
+        self.header.show(name, lib.triaged_count(), len(lib), note or self.standing)

@@ -127,8 +127,11 @@ class MainScreen(Screen[None]):
         query, paper, self.search.history = (self.app.library_place() if hasattr(self.app, "library_place")
                                              else ("", None, []))
         new, seen = getattr(self.app, "new_since_visit", (0, 0))
-        if new:
-            self.counts.standing = f"{new:,} new since your last visit (batch:>{seen})"
+        updated = getattr(self.app, "updated_since_visit", 0)
+        if new or updated:
+            self.counts.standing = "; ".join(
+                [f"{new:,} new since your last visit (batch:>{seen})"] * bool(new)
+                + [f"{updated:,} updated to a newer version (updated:)"] * bool(updated))
         if paper is not None and self.library.corpus.index_of(paper) is None:
             paper = None  # gone since (a merge, another library at the same path)
         self._stay_on = None if query else paper
