@@ -87,6 +87,7 @@ def test_a_fetch_imports_a_batch_and_keeps_the_feed(run_cli, api, tmp_path):
     assert len(listed) == 12
 
 
+@pytest.mark.slow
 def test_a_503_is_waited_out_and_a_cut_body_tried_again(run_cli, api, tmp_path):
     server = api([(503, {"Retry-After": "1"}, b"busy"), (200, {"X-Claimed-Length": "999999"}, day(1)[:4000]),
                   (200, {}, day(1))])

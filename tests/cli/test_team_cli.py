@@ -44,6 +44,7 @@ def lab(run_cli, tmp_path):
     return lead, clones, ana_first
 
 
+@pytest.mark.slow
 def test_assign_splits_every_untriaged_paper_once_and_evenly(run_cli, tmp_path):
     lead = tmp_path / "lead"
     run_cli("import", str(DATA / "icml_slice.jsonl"), library=lead)
@@ -87,6 +88,7 @@ def test_assignment_is_one_undo_step(run_cli, tmp_path):
     assert ids_of(run_cli, "--query", "assigned:", library=lead) == []
 
 
+@pytest.mark.slow
 def test_files_merged_in_any_order_give_one_library(run_cli, lab, tmp_path):
     lead, clones, ana_first = lab
     files = {}
@@ -123,6 +125,7 @@ def test_files_merged_in_any_order_give_one_library(run_cli, lab, tmp_path):
     assert "changed 0" in again
 
 
+@pytest.mark.slow
 def test_team_file_of_another_library_is_refused_untouched(run_cli, lab, tmp_path):
     lead, clones, _ = lab
     ana = tmp_path / "ana.json"
@@ -141,6 +144,7 @@ def test_team_file_of_another_library_is_refused_untouched(run_cli, lab, tmp_pat
     assert proc.returncode == 1 and "line 2" in proc.stderr and "bad.json" in proc.stderr
 
 
+@pytest.mark.slow
 def test_bad_member_names_and_empty_sets_are_refused(run_cli, tmp_path):
     lead = tmp_path / "lead"
     run_cli("import", str(DATA / "icml_slice.jsonl"), library=lead)
@@ -213,6 +217,7 @@ def test_history_undo_and_show_in_a_lab(run_cli, tmp_path):
     assert {m["member"]: m["status"] for m in rec["team"]} == {"ana": "unread", "ben": "skipped"}
 
 
+@pytest.mark.slow
 def test_exchange_mistakes_are_told(run_cli, lab, tmp_path):
     lead, clones, _ = lab
     run_cli("star", ids_of(run_cli, library=lead)[5], "1", library=lead)

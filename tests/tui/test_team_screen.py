@@ -3,6 +3,7 @@ assignee in the list, the team-stars sort, and the team filters typed in the sea
 
 from __future__ import annotations
 
+import pytest
 from rich.console import Console
 
 from store.library import Library
@@ -51,6 +52,7 @@ async def test_team_screen_lists_each_member(tmp_path):
         assert not isinstance(app.screen, TeamScreen)
 
 
+@pytest.mark.slow
 async def test_reader_and_list_show_everyones_marks(tmp_path):
     lib, ids = _lab(tmp_path / "lib")
     app = make_app(lib, settings_path=tmp_path / "settings.json", resume=False)
