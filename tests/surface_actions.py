@@ -13,6 +13,7 @@ from typing import Awaitable, Callable
 from textual.widgets import TextArea
 
 from store.library import SORTS
+from tui.render import plain_title
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.dashboard import DashboardScreen
 from tui.screens.export import ExportScreen
@@ -218,8 +219,10 @@ async def _more_like_this(d: Drive, fire: Fire) -> None:
 @scenario("main.remove")
 async def _remove_asks(d: Drive, fire: Fire) -> None:
     n = len(d.lib)
+    title = d.lib.paper(d.main.current_paper_id()).title
     await fire()
     assert isinstance(d.app.screen, ConfirmScreen)
+    assert plain_title(title)[:20] in str(d.app.screen.question), d.app.screen.question  # it names the paper
     await d.press("escape")
     assert len(d.lib) == n
 

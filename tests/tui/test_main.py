@@ -9,6 +9,7 @@ import pytest
 
 from store import Library
 from tui.app import make_app
+from tui.render import plain_title
 from tui.screens.confirm import ConfirmScreen
 
 from ..conftest import DATA
@@ -499,9 +500,12 @@ async def test_the_remove_key_removes_with_a_backup_and_undo_brings_papers_back(
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
         first = cur(app)[0]
+        titles = [plain_title(p.title)[:30] for p in list(lib.corpus)[:2]]
         await pilot.press("space", "space", "delete")            # two selected, then remove
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
+        asked = str(app.screen.question)  # it names the selection's papers, not the one the reader shows
+        assert asked.startswith("Remove 2 papers: “") and all(t in asked for t in titles), asked
         await pilot.press("y")
         await settle(pilot)
         assert len(app.library) == 33 and len(Library(lib.folder)) == 33

@@ -176,7 +176,7 @@ class Triage:
             return
         app = self.view.app
         annotated = sum(1 for i in ids if i in self.library.annotations)
-        question = (f"Remove {counted(len(ids), 'paper')} from the library"
+        question = (f"Remove {self._named(ids)} from the library"
                     + (f", with the annotations of {annotated:,}" if annotated else "")
                     + f"? (a backup is taken; {key_label(app, 'main.undo')} brings them back)")
 
@@ -192,6 +192,17 @@ class Triage:
                 self.view.writes.submit(lambda: self.library.remove(ids), landed, self.write_failed)
 
         app.push_screen(ConfirmScreen(question), decided)
+
+    def _named(self, ids: list[str], shown: int = 3) -> str:
+        """The papers a question is about, by title: “Title” for one; "3 papers: “A”, “B”, “C”, …"
+        for several (a selection's papers need not be the one the reader shows)."""
+        def title(pid: str) -> str:
+            text = display_safe(plain_title(self.library.paper(pid).title), False)
+            return f"“{text[:60] + '…' if len(text) > 60 else text}”"
+        if len(ids) == 1:
+            return title(ids[0])
+        more = ", …" if len(ids) > shown else ""
+        return f"{counted(len(ids), 'paper')}: {', '.join(title(pid) for pid in ids[:shown])}{more}"
 
     def _after_corpus_change(self) -> None:
         """This library's own corpus changed (a removal, or its undo): search again at once (the
