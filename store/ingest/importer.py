@@ -56,7 +56,6 @@ class ImportSummary:
                 f"{self.known:,} already in the library"
                 + (f", {counted(self.updated, 'known paper')} completed ({self._added()})" if self.updated else "")
                 + (f", {counted(self.revised, 'paper')} updated to a newer version (marks kept)" if self.revised else "")
-                + (f"; batch {self.batch} (new: lists it)" if self.batch else "")
                 + (f"; passed over {counted(self.skipped, 'paragraph')} too short to be an abstract"
                    if self.skipped else "")
                 + (f"; passed over {counted(len(self.no_abstract), 'entry', 'entries')} without an abstract "
@@ -65,7 +64,8 @@ class ImportSummary:
                 + (f"; replaced the {counted(self.replaced_sample, 'bundled sample paper')} "
                    "(your library now holds your papers)" if self.replaced_sample else "")
                 + (f"; the {counted(self.sample_kept, 'bundled sample paper')} stay, as some are annotated "
-                   "(`papersift remove --sample` removes them)" if self.sample_kept else ""))
+                   "(`papersift remove --sample` removes them)" if self.sample_kept else "")
+                + (f"; batch {self.batch} (new: lists it)" if self.batch else ""))
 
     def _added(self) -> str:
         """What known papers got, commonest first: "2 titles, 2 author lists, 1 venue"."""
