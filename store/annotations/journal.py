@@ -33,7 +33,7 @@ def doc_id_for(key: str) -> int:
     as every library before members had) or ``PAPERID@member`` (another member's, or the team's
     assignment record). A member's ids sit above 2**48, the owner's below (paper ids are 12 hex
     digits), so the owner's records keep the ids they always had."""
-    pid, _, member = key.partition(MEMBER_SEP)
+    pid, _, member = key.partition(MEMBER_SEP)  # (paper_of, and the member)
     if not member:
         return int(pid, 16)
     code = int(hashlib.sha1(member.encode("utf-8")).hexdigest()[:10], 16) or 1
@@ -43,6 +43,11 @@ def doc_id_for(key: str) -> int:
 def record_key(paper_id: str, member: str = "") -> str:
     """The key of a paper's record for a member ("" for the library's owner)."""
     return f"{paper_id}{MEMBER_SEP}{member}" if member else paper_id
+
+
+def paper_of(key: str) -> str:
+    """The paper id of a record key (``PAPERID`` or ``PAPERID@member``)."""
+    return key.partition(MEMBER_SEP)[0]
 
 
 def key_of(rec: dict[str, Any]) -> str:

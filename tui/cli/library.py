@@ -82,14 +82,9 @@ def register(add) -> None:
     p.add_argument("--query", help="remove the papers of this search's result set (same syntax as the app)")
     p.add_argument("--sample", action="store_true", help="remove the bundled sample papers")
     p.add_argument("--dry-run", action="store_true", help="list what would be removed; remove nothing")
-    add("undo", "undo the last change (repeatable; survives restarts)", ("text", "json"), run=undo_or_redo)
-    add("redo", "make again what the last undo reverted (until a new change is made)", ("text", "json"),
-        run=undo_or_redo)
     p = add("retitle", "derive again, with this version's rules, the titles of papers imported without one",
             ("text", "json"), run=retitle)
     p.add_argument("--dry-run", action="store_true", help="list the titles that would change; change nothing")
-    p = add("history", "the recent changes that undo would revert", ("text", "json"), run=history)
-    p.add_argument("--limit", type=out.count_arg, default=20)
     add("stats", "counts by status, star, tag, venue and area; the commonest keywords", ("text", "json"), run=stats)
     p = add("dedup", "near-duplicate merges: --report lists them, --split ID undoes one", ("text", "json"), run=dedup)
     g = p.add_mutually_exclusive_group(required=True)
@@ -214,47 +209,9 @@ def retitle(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     return 0
 
 
-def undo_or_redo(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    cmd = args.command
-    label = lib.undo() if cmd == "undo" else lib.redo()
-    if args.format == "json":
-        out.emit_json({f"{cmd}ne": label})
-    else:
-        out.say(f"{cmd}ne: {label}" if label else f"nothing to {cmd}")
-    return 0
-
-
-def history(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    """This member's changes, newest first: what their undo would revert (a colleague's are theirs)."""
-    entries = lib.own_history(args.limit)
-    if args.format == "json":
-        out.emit_json(entries)
-    else:
-        for e in entries:
-            out.say(f"{e['time'][:19]}  {e['label']}{_changed_paper(lib, e)}")
-        if not entries:
-            out.console().print("no changes to undo")
-    return 0
-
-
 def stats(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     out.print_stats(lib.stats(), args.format)
     return 0
-
-
-def _changed_paper(lib: Library, entry: dict) -> str:
-    """Which paper a history entry changed: " · ID Title" for one paper ('' for several: the
-    label counts them)."""
-    keys = [*(entry.get("after") or {}), *(entry.get("before") or {})]
-    pids = list(dict.fromkeys(key.partition("@")[0] for key in keys))  # (a member's record: PAPERID@member)
-    if len(pids) != 1:
-        return ""
-    idx = lib.corpus.index_of(pids[0])
-    if idx is None:
-        return f" · {pids[0]} (no longer in the library)"
-    from ..render import plain_title
-    title = plain_title(lib.corpus.papers[idx].title)
-    return f" · {pids[0]} {title[:70] + '…' if len(title) > 70 else title}"
 
 
 def remove(lib: Library, args: argparse.Namespace, opened: Opened) -> int:

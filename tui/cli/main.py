@@ -96,8 +96,8 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
         return p
 
     from . import daily as cli_daily, discovery as cli_discovery, exchange as cli_exchange, library as cli_commands
-    from . import team as cli_team
-    for group in (cli_commands, cli_daily, cli_discovery, cli_exchange, cli_team):
+    from . import history as cli_history, team as cli_team
+    for group in (cli_commands, cli_history, cli_daily, cli_discovery, cli_exchange, cli_team):
         group.register(add)
     return parser
 

@@ -1,0 +1,62 @@
+"""The ``papersift`` commands of the change history: ``undo``, ``redo`` and ``history``, each the
+member's own (a colleague's changes are theirs to undo)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from store.annotations.journal import paper_of
+
+from . import output as out
+from .library import Opened
+
+if TYPE_CHECKING:
+    from store import Library
+
+
+def register(add) -> None:
+    """Add this module's subcommands to the parser (``add`` is build_parser's helper)."""
+    add("undo", "undo the last change (repeatable; survives restarts)", ("text", "json"), run=undo_or_redo)
+    add("redo", "make again what the last undo reverted (until a new change is made)", ("text", "json"),
+        run=undo_or_redo)
+    p = add("history", "the recent changes that undo would revert", ("text", "json"), run=history)
+    p.add_argument("--limit", type=out.count_arg, default=20)
+
+
+def undo_or_redo(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    cmd = args.command
+    label = lib.undo() if cmd == "undo" else lib.redo()
+    if args.format == "json":
+        out.emit_json({f"{cmd}ne": label})
+    else:
+        out.say(f"{cmd}ne: {label}" if label else f"nothing to {cmd}")
+    return 0
+
+
+def history(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    """This member's changes, newest first: what their undo would revert (a colleague's are theirs)."""
+    entries = lib.own_history(args.limit)
+    if args.format == "json":
+        out.emit_json(entries)
+    else:
+        for e in entries:
+            out.say(f"{e['time'][:19]}  {e['label']}{_changed_paper(lib, e)}")
+        if not entries:
+            out.console().print("no changes to undo")
+    return 0
+
+
+def _changed_paper(lib: Library, entry: dict) -> str:
+    """Which paper a history entry changed: " · ID Title" for one paper ('' for several: the
+    label counts them)."""
+    keys = [*(entry.get("after") or {}), *(entry.get("before") or {})]
+    pids = list(dict.fromkeys(map(paper_of, keys)))  # (a member's record's key names its paper too)
+    if len(pids) != 1:
+        return ""
+    idx = lib.corpus.index_of(pids[0])
+    if idx is None:
+        return f" · {pids[0]} (no longer in the library)"
+    from ..render import plain_title
+    title = plain_title(lib.corpus.papers[idx].title)
+    return f" · {pids[0]} {title[:70] + '…' if len(title) > 70 else title}"
