@@ -27,7 +27,8 @@ from store.errors import InputError
 from store.choices import MAX_STAR, STATUSES
 from store.formats.textfile import read_text
 from store.exchange.records import split_triage_lines
-from store.exchange.team_file import is_team_text, team_records
+from store.exchange.team_file import TEAM_FORMAT, TEAM_VERSION, is_team_text
+from store.team.members import member_problem
 
 _ORG_STATUS = {"UNREAD": "unread", "TOREAD": "to-read", "READ": "read", "SKIPPED": "skipped"}
 _HEX_ID = re.compile(r"[0-9a-f]{12}")
@@ -47,7 +48,7 @@ def read_annotation_records(path: Path) -> list[dict[str, Any]]:
         raise InputError(path, "a Markdown reading list is for reading, not for reading back: export JSON "
                                "(everything, with change times), CSV, BibTeX, RIS, CSL-JSON or Org to share annotations")
     if is_team_text(text):
-        found: list[_Found] = [(rec, n, None) for rec, n in team_records(text, path)]
+        found = _team(_jsonl(text.lstrip("\ufeff"), path), path)
     elif suffix in (".jsonl", ".ndjson"):
         found = _jsonl(text, path)
     elif suffix == ".json":
@@ -89,6 +90,30 @@ def _jsonl(text: str, path: Path) -> list[_Found]:
             except orjson.JSONDecodeError as exc:
                 raise InputError(path, f"invalid JSON: {exc}", line=n) from None
     return out
+
+
+def _team(lines: list[_Found], path: Path) -> list[_Found]:
+    """A team file's records (its lines after the header), each naming the header's member.
+
+    Raises:
+        InputError: a header that is not a team file's, a newer version, a bad member name, a line
+            that is not an object, or a record of another member than the header names.
+    """
+    head = lines[0][0]
+    if not isinstance(head, dict) or head.get("format") != TEAM_FORMAT:
+        raise InputError(path, f"not a papersift team file (its first line names \"format\": \"{TEAM_FORMAT}\")", line=1)
+    if not isinstance(head.get("version"), int) or head["version"] > TEAM_VERSION:
+        raise InputError(path, f"team file version {head.get('version')!r} is newer than this papersift reads", line=1)
+    member = head.get("member")
+    if not isinstance(member, str) or (problem := member_problem(member)):
+        raise InputError(path, f"the header's member: {problem if isinstance(member, str) else 'missing'}", line=1)
+    for rec, n, _ in lines[1:]:
+        if not isinstance(rec, dict):
+            raise InputError(path, "each line is a paper's record (a JSON object)", line=n)
+        if rec.get("member", member) != member:
+            raise InputError(path, f"a record of {rec.get('member')!r} in {member}'s file", line=n)
+        rec["member"] = member
+    return lines[1:]
 
 
 def _json(text: str, path: Path) -> list[_Found]:

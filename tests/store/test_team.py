@@ -11,7 +11,8 @@ import pytest
 
 from store.annotations.journal import doc_id_for, record_key
 from store.errors import PapersiftError
-from store.exchange.team_file import team_records, team_text
+from store.exchange.annotation_files import read_annotation_records
+from store.exchange.team_file import team_text
 from store.library import Library
 from store.team.members import default_member, member_problem
 
@@ -99,7 +100,7 @@ def test_team_files_merge_in_any_order(lib, tmp_path):
         for name in order:
             path = tmp_path / f"{name}.json"
             path.write_text(files[name])
-            changes, _ = plan_merge(copy, [rec for rec, _ in team_records(files[name], path)], path.name)
+            changes, _ = plan_merge(copy, read_annotation_records(path), path.name)
             copy.replace_annotations(changes, "import-annotations", name)
         results.add(json.dumps({n: {p: (a.star, a.tags) for p, a in sorted(anns.items())}
                                 for n, anns in sorted(copy.team.items())}))
@@ -129,7 +130,6 @@ def test_a_bad_papersift_user_is_an_error(monkeypatch):
                                            ("jsonl", '"team":[{"member":"ana","status":"unread","star":2'),
                                            ("csl-json", '"papersift_team"')])
 def test_every_export_format_carries_every_members_marks(lib, fmt, expected, tmp_path):
-    from store.exchange.annotation_files import read_annotation_records
     from store.exchange.export import export_text
     pid = next(iter(lib.corpus)).id
     Library(lib.folder, member="ana").set_star([pid], 2)
