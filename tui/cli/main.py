@@ -104,7 +104,6 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    argv, member = _take_member(argv)
     names = command_names()
     mistake = _library_option_problem(argv, names) or _unknown_command(argv, names)
     if mistake:
@@ -124,11 +123,10 @@ def main(argv: list[str] | None = None) -> int:
         args.query += extra  # `papersift search robots -tag:maybe`: a query filter, not an option
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    args.member = member
     try:
-        if member is not None:
+        if args.member is not None:
             from store.team.members import checked_member
-            checked_member(member)
+            checked_member(args.member)
         return run(args)
     except PapersiftError as exc:
         out.console(stderr=True).print(f"[bold red]error:[/bold red] {out.escaped(exc)}")
@@ -138,29 +136,6 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `papersift list | head`: the reader went away; not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-
-
-def _take_member(argv: list[str]) -> tuple[list[str], str | None]:
-    """``--as NAME`` (or ``--as=NAME``) taken out of the arguments wherever it stands before a
-    ``--``: it belongs to every command, as ``--library`` does."""
-    rest: list[str] = []
-    member = None
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a == "--":
-            rest.extend(argv[i:])
-            break
-        if a == "--as" and i + 1 < len(argv):
-            member = argv[i + 1]
-            i += 2
-            continue
-        if a.startswith("--as="):
-            member = a.partition("=")[2]
-        else:
-            rest.append(a)
-        i += 1
-    return rest, member
 
 
 def _value_last(argv: list[str], command: str) -> tuple[list[str], str | None]:
@@ -196,14 +171,18 @@ _NEGATED_FILTER = re.compile(r'-[A-Za-z]+:\S*|-"[^"]*"?|-[^\W\d_][\w-]+')
 _COMMAND_LIKE = re.compile(r"[A-Za-z][A-Za-z-]*")  # a word that is no path: a mistyped command
 
 
+# The options that belong to every command, accepted anywhere before a "--" (their value is no word).
+GLOBAL_OPTIONS = ("--library", "--as")
+
+
 def _options_and_words(argv: list[str]) -> list[tuple[int, str]]:
-    """The positions and words of ``argv`` that are neither options nor a ``--library`` value."""
+    """The positions and words of ``argv`` that are neither options nor a global option's value."""
     words, i = [], 0
     while i < len(argv):
         a = argv[i]
         if a == "--":
             break
-        if a == "--library":
+        if a in GLOBAL_OPTIONS:
             i += 2
             continue
         if not a.startswith("-"):
@@ -253,11 +232,12 @@ _QUERY_OPTIONS = ("--query", "--weights")  # their value may start with "-" (`--
 
 
 def with_default_command(argv: list[str], commands) -> list[str]:
-    """The arguments with the global ``--library`` first and ``open`` named when no command is.
+    """The arguments with the global options (``--library``, ``--as``) first and ``open`` named when
+    no command is.
 
     ``papersift``, ``papersift FILE...``, ``papersift --library DIR`` and
-    ``papersift --keymap K`` all mean ``papersift open ...``; ``--library`` is
-    accepted anywhere (before a ``--``), since it belongs to every command; a
+    ``papersift --keymap K`` all mean ``papersift open ...``; ``--library`` and ``--as`` are
+    accepted anywhere (before a ``--``), since they belong to every command; a
     ``--query`` value may start with a dash (``--query -tag:maybe``).
     """
     front: list[str] = []
@@ -268,17 +248,17 @@ def with_default_command(argv: list[str], commands) -> list[str]:
         if a == "--":
             rest.extend(argv[i:])
             break
-        if a == "--library":
+        if a in GLOBAL_OPTIONS:
             if i + 1 == len(argv):
                 return [a]  # no value: let argparse say "expected one argument"
-            front += argv[i:i + 2]
+            front.append(f"{a}={argv[i + 1]}")  # (a name like "-x" is refused by its check, not taken for an option)
             i += 2
             continue
         if a in _QUERY_OPTIONS and i + 1 < len(argv):
             rest.append(f"{a}={argv[i + 1]}")  # argparse would take `-tag:x` for an option
             i += 2
             continue
-        (front if a.startswith("--library=") else rest).append(a)
+        (front if a.startswith(tuple(o + "=" for o in GLOBAL_OPTIONS)) else rest).append(a)
         i += 1
     if not rest or (rest[0] not in commands and rest[0] not in ("-h", "--help")):
         rest.insert(0, "open")
@@ -286,16 +266,9 @@ def with_default_command(argv: list[str], commands) -> list[str]:
 
 
 def _command_in(argv: list[str]) -> str | None:
-    """The command word of :func:`with_default_command`'s output (after any ``--library``)."""
-    i = 0
-    while i < len(argv):
-        if argv[i] == "--library":
-            i += 2
-        elif argv[i].startswith("--library="):
-            i += 1
-        else:
-            return argv[i]
-    return None
+    """The command word of :func:`with_default_command`'s output (after the global options it puts
+    first, each as ``--name=value``)."""
+    return next((a for a in argv if not a.startswith(tuple(o + "=" for o in GLOBAL_OPTIONS))), None)
 
 
 def run(args: argparse.Namespace) -> int:
