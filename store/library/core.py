@@ -235,8 +235,7 @@ class LibraryCore:
                member: str | None = None) -> int:
         """Apply ``fn`` to each paper's annotation (this member's, or ``member``'s) and store the
         changed ones durably, as one undo step of this member's."""
-        ids = list(dict.fromkeys(paper_ids))
-        return self.change_records([(pid, member or self.member) for pid in ids], fn, action, label)
+        return self.change_records([(pid, member or self.member) for pid in paper_ids], fn, action, label)
 
     def change_records(self, records: Iterable[tuple[str, str]], fn: Callable[[Annotation], None], action: str,
                        label: str, counted_label: bool = False) -> int:

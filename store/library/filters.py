@@ -18,7 +18,7 @@ from store.corpus import SOURCE_FILE
 from store.errors import PapersiftError
 from store.models import Annotation
 from store.search.phrase_search import PhraseSearch
-from store.team.view import split_papers
+from store.team.view import member_names, split_papers
 from store.search.query import Query, fold_name
 from store.search.suggest import no_match
 
@@ -175,7 +175,7 @@ class Filters:
             return
         core = self._core
         team, assignments = core.team, core.assignments  # (one snapshot: installs replace them whole)
-        members = sorted({*team, *assignments.values(), core.member}, key=str.casefold)
+        members = member_names(team, assignments, core.member)
         index_of = core.corpus.index_of
 
         def of(pids: Iterable[str]) -> np.ndarray:

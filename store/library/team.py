@@ -17,7 +17,7 @@ from store.errors import PapersiftError
 from store.models import TEAM, Annotation, MarkedAnnotation
 from store.search.suggest import nearest, no_match
 from store.team.members import checked_member
-from store.team.view import keeps, team_stars
+from store.team.view import keeps, member_names, team_stars
 from store.wording import counted
 
 if TYPE_CHECKING:
@@ -71,10 +71,7 @@ class Team:
 
     def members(self) -> list[str]:
         """Everyone with marks or an assignment here, and whoever is triaging now, sorted."""
-        names = {name for name, anns in self._core.team.items() if anns}
-        names |= set(self._core.assignments.values())
-        names.add(self._core.member)
-        return sorted(names, key=str.casefold)
+        return member_names(self._core.team, self._core.assignments, self._core.member)
 
     def check_member(self, name: str) -> str:
         """``name`` when it is a member of this library.

@@ -15,6 +15,12 @@ def keeps(ann: Annotation) -> bool:
     return ann.status != "skipped" or ann.star > 0
 
 
+def member_names(team: Team, assignments: Mapping[str, str], me: str) -> list[str]:
+    """Everyone with marks or an assignment, and ``me`` (who is triaging), sorted as people read."""
+    names = {name for name, anns in team.items() if anns} | set(assignments.values()) | {me}
+    return sorted(names, key=str.casefold)
+
+
 def split_papers(team: Team) -> set[str]:
     """Papers one member starred and another skipped (the ``split:`` filter): the ones to talk over."""
     starred: dict[str, set[str]] = {}
