@@ -136,9 +136,25 @@ class PaperList:
         if pattern is None:
             pattern = _COLUMN_PATTERNS[key] = re.compile(
                 rb'"' + key.encode() + rb'":("(?:[^"\\]|\\.)*"|\[(?:[^\]"]|"(?:[^"\\]|\\.)*")*\]|-?\d+)')
+        seen = set()
         for i, raw in self.scan(pattern):
-            values[i] = orjson.loads(raw)
+            if i not in seen:  # the record's own key comes first (a kept version's "title" comes after)
+                seen.add(i)
+                values[i] = orjson.loads(raw)
         return values
+
+    def derived_flags(self) -> list[bool]:
+        """Whether each paper's title was derived, without parsing the papers not parsed yet (a
+        record without ``"derived_title":false`` has a derived one: see Paper.from_record)."""
+        flags = [True if p is None else p.derived_title for p in self._papers]
+        for i, _ in self.scan(READ_TITLE):
+            flags[i] = False
+        return flags
+
+    def as_read(self, i: int) -> Paper | None:
+        """Paper ``i`` as its line in the file reads, whatever its object holds now (None for a
+        paper added since the file was read)."""
+        return self._parse(i) if i < len(self._starts) - 1 else None
 
     def scan(self, pattern: re.Pattern[bytes]) -> list[tuple[int, bytes]]:
         """(paper index, the match's first group, or the whole match) for every match of a bytes

@@ -23,6 +23,7 @@ from store.annotations.journal import record_key
 from store.annotations.lock import LibraryLock
 from store.corpus import Corpus, file_signature, migrate_v1
 from store.errors import PapersiftError, UnknownPaperError
+from store.library.increments import changed_rows, index_document
 from store.models import TEAM, Annotation, Paper
 from store.search import quick
 from store.search.index import SearchIndex
@@ -98,15 +99,17 @@ class LibraryCore:
                     index = self._index = self._load_index_cache() or self.build_index()
         return index
 
-    def _load_index_cache(self) -> SearchIndex | None:
+    def _load_index_cache(self, generation: str | None = None, n_docs: int | None = None) -> SearchIndex | None:
+        """The cached index if it was made from the corpus of ``generation`` with ``n_docs`` papers
+        (by default the corpus this library holds)."""
         try:
             with open_reading(self.index_path) as fh:  # (a link is no cache: refused, then replaced)
-                if not stamp_matches(fh, self.corpus.generation):
+                if not stamp_matches(fh, self.corpus.generation if generation is None else generation):
                     return None
                 index = SearchIndex.load(fh)  # straight from the file: no second copy of ~30 MB
         except OSError:
             return None
-        if index is not None and index.n_docs != len(self.corpus):
+        if index is not None and index.n_docs != (len(self.corpus) if n_docs is None else n_docs):
             return None
         return index
 
@@ -119,12 +122,35 @@ class LibraryCore:
         # Taken out of the dict: build() frees each text once it is tokenized (~400 MB at 300k).
         papers = list(self.corpus)
         norms = [normalized.pop(p.id, None) for p in papers] if normalized else None
-        # Keywords count as the title does: both say in a few words what the paper is about.
-        index = SearchIndex.build([(" ".join([p.title, *p.keywords]), p.abstract) for p in papers], norms)
+        return self._install_index(SearchIndex.build([index_document(p) for p in papers], norms))
+
+    def update_index(self, generation: str, n_before: int, normalized: dict[str, str]) -> SearchIndex:
+        """The index after an import that started from the corpus of ``generation`` with ``n_before``
+        papers: the cached index of that corpus with the papers added since, and those whose indexed
+        text changed (a new version, a title or category arriving), indexed anew; built from
+        scratch when that cache is gone or cannot be updated exactly (store.search.index_update).
+        A day's few hundred papers into 30k: ~0.2 s instead of ~5 s."""
+        from store.search.index_update import updated
+
+        old = self._load_index_cache(generation, n_before)
+        if old is not None:
+            papers = self.corpus.papers
+            replaced = {i: index_document(papers[i]) for i in changed_rows(self.corpus, n_before)}
+            added = papers[n_before:]
+            index = updated(old, replaced, [index_document(p) for p in added],
+                            [normalized.pop(p.id, None) for p in added])
+            if index is not None:
+                return self._install_index(index)
+        return self.build_index(normalized)
+
+    def _install_index(self, index: SearchIndex) -> SearchIndex:
+        """Hold the index and cache it on disk, with what a one-shot search prints (read from the
+        corpus file's bytes: no paper is parsed for it)."""
         self._index = index
+        papers = self.corpus.papers
         try:
-            atomic_write_chunks(self.index_path, stamped(self.corpus.generation,
-                                                         index.dump_chunks(quick.display_sections(papers))))
+            atomic_write_chunks(self.index_path, stamped(self.corpus.generation, index.dump_chunks(
+                quick.display_sections(self.corpus.ids(), papers.column("title"), papers.derived_flags()))))
         except OSError:
             pass
         return index

@@ -84,6 +84,7 @@ class PaperChanges:
                 self._core.refresh_corpus()
                 # Merge in place (no copy of a 30k-paper corpus); if anything fails
                 # before the atomic save, reload the untouched file.
+                generation = self._core.corpus.generation  # what the cached index was made from
                 try:
                     first_new, summary.batch = len(self._core.corpus), next_batch(self._core.corpus)
                     new_norms = merge_records(self._core.corpus, records, summary, progress, prep)
@@ -102,7 +103,7 @@ class PaperChanges:
                     raise
         if summary.changed or self._core._index is None:
             self._core.invalidate()
-            self._core.build_index(new_norms)
+            self._core.update_index(generation, first_new, new_norms)
         return summary
 
     @property

@@ -51,7 +51,7 @@ class SearchIndex:
     """The inverted index. Build with :meth:`build`; persist with :meth:`dump_chunks`."""
 
     def __init__(self, vocabulary: Vocabulary, docs: np.ndarray, weights: np.ndarray, idf: np.ndarray,
-                 n_docs: int):
+                 n_docs: int, lengths: np.ndarray | None = None):
         self.vocabulary = vocabulary
         assert vocabulary.terms.words is not None  # an index holds its vocabulary in memory (build, load)
         self.vocab = vocabulary.terms.words  # term id -> term (ids are sorted-vocabulary positions)
@@ -60,6 +60,9 @@ class SearchIndex:
         self.weights = weights
         self.idf = idf
         self.n_docs = n_docs
+        # Each document's length in BM25's sense (None in a cache written before it was kept): with
+        # it, store.search.index_update can add documents without indexing the others again.
+        self.lengths = lengths
 
     @classmethod
     def build(cls, docs: list[tuple[str, str]], normalized: list[str | None] | None = None) -> "SearchIndex":
@@ -69,31 +72,8 @@ class SearchIndex:
             normalized: the abstracts already normalized (None entries are computed);
                 the list is consumed (entries set to None as they are used).
         """
-        # Term ids: dict.setdefault fed by a counter, all in C (map); ids of new terms
-        # are sparse (the counter also ticks for known terms) and are compacted below.
         term_id: dict[str, int] = {}
-        ticket = itertools.count()
-        rows = array("i")
-        cols = array("i")
-        tfs = array("i")  # term frequencies are whole numbers (title and lead weights too)
-        lengths = np.zeros(len(docs), dtype=np.float32)
-        for d, (title, abstract) in enumerate(docs):
-            norm = normalized[d] if normalized is not None else None
-            toks = index_tokens(abstract, norm)
-            if norm is not None:
-                assert normalized is not None  # norm came from it
-                normalized[d] = None  # the caller hands the texts over: free each once tokenized
-                if d % TRIM_EVERY == TRIM_EVERY - 1:
-                    release_free_memory(collect=False)  # so the postings reuse the texts' pages
-            counts = Counter(toks)
-            if LEAD_WEIGHT:
-                counts.update(toks[:LEAD_WORDS] * LEAD_WEIGHT)
-            for tok in index_tokens(title):
-                counts[tok] += TITLE_WEIGHT
-            lengths[d] = sum(counts.values())
-            rows.extend(map(term_id.setdefault, counts, ticket))
-            cols.extend(array("i", [d]) * len(counts))
-            tfs.extend(counts.values())
+        rows, cols, tfs, lengths = count_terms(docs, normalized, term_id, range(len(docs)))
         # Assemble the postings with as few full-size temporaries as possible (a
         # 30k-paper import peaked here): compact ids by a lookup table, sort once.
         # A term's id is its position in the sorted vocabulary (store.search.vocab finds terms by bisection).
@@ -112,23 +92,11 @@ class SearchIndex:
         postings = [rows_a, cols, tfs]
         del rows_a, cols, tfs  # handed over, so the sort can free each as it goes
         cols_a, tf_a, offsets = _sort_postings(postings, len(vocab), len(docs))
-        # BM25 saturation, in place: tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))
-        avg = max(float(lengths.mean()), 1.0) if len(docs) else 1.0
-        denom = lengths[cols_a]
-        denom *= np.float32(B / avg)
-        denom += np.float32(1 - B)
-        denom *= np.float32(K1)
-        denom += tf_a
-        weights = tf_a
-        weights *= np.float32(K1 + 1)
-        weights /= denom
-        del denom
-        df = np.diff(offsets).astype(np.float32)
-        n = max(len(docs), 1)
-        idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
+        weights = bm25_weights(tf_a, lengths, cols_a)
+        idf = idf_weights(offsets, len(docs))
         stems, stem_offsets, stem_members = stem_tables(vocab)
         return cls(Vocabulary(SortedWords(vocab), SortedWords(stems), stem_offsets, stem_members, offsets),
-                   cols_a, weights, idf, len(docs))
+                   cols_a, weights, idf, len(docs), lengths)
 
     def dump_chunks(self, extra: Sequence[tuple[str, str, object]] = ()) -> list[bytes | memoryview]:
         """The index as a pack file (:mod:`store.search.packfile`), with ``extra`` sections
@@ -141,7 +109,9 @@ class SearchIndex:
                      ("offsets", "q", np.ascontiguousarray(self.offsets, dtype=np.int64)),
                      ("docs", "i", np.ascontiguousarray(self.docs, dtype=np.int32)),
                      ("weights", "f", np.ascontiguousarray(self.weights, dtype=np.float32)),
-                     ("idf", "f", np.ascontiguousarray(self.idf, dtype=np.float32)), *extra])
+                     ("idf", "f", np.ascontiguousarray(self.idf, dtype=np.float32)),
+                     *([("lengths", "f", np.ascontiguousarray(self.lengths, dtype=np.float32))]
+                       if self.lengths is not None else []), *extra])
 
     @classmethod
     def load(cls, handle: io.BufferedReader) -> "SearchIndex | None":
@@ -176,8 +146,9 @@ class SearchIndex:
                 reader.check(name, memoryview(data)[offset:offset + length])
             vocabulary = Vocabulary(SortedWords(words("terms")), SortedWords(words("stems")), array("i", view("stem_offsets", np.int32)),
                                     array("i", view("stem_members", np.int32)), view("offsets", np.int64))
+            lengths = view("lengths", np.float32) if "lengths" in reader.sections else None
             index = cls(vocabulary, view("docs", np.int32), view("weights", np.float32), view("idf", np.float32),
-                        n_docs)
+                        n_docs, lengths if lengths is not None and len(lengths) == n_docs else None)
         except (ValueError, KeyError, IndexError, UnicodeDecodeError, OSError):
             return None
         if len(index.offsets) != len(index.vocab) + 1 or len(index.idf) != len(index.vocab) \
@@ -281,6 +252,74 @@ class SearchIndex:
         key = np.concatenate([key[sort][in_set], key[sort][~in_set]])
         return Ranking(order=order, coverage=coverage[order], score=key, matched_terms=matched,
                        full=int(np.count_nonzero(in_set)), present=present[order])
+
+
+def count_terms(docs: Sequence[tuple[str, str]], normalized: list[str | None] | None, term_id: dict[str, int],
+                numbers: Sequence[int]) -> tuple["array[int]", "array[int]", "array[int]", np.ndarray]:
+    """Count each document's terms: (sparse term ids, document numbers, term frequencies) per
+    posting, and each document's length. Document k of ``docs`` is numbered ``numbers[k]``.
+
+    A term's sparse id comes from ``term_id`` (new terms are added), by dict.setdefault fed by a
+    counter, all in C (map): ids of new terms are sparse (the counter also ticks for known terms)
+    and the caller compacts them.
+
+    Args:
+        normalized: the abstracts already normalized (None entries are computed); the list is
+            consumed (entries set to None as they are used).
+    """
+    ticket = itertools.count(len(term_id))
+    rows = array("i")
+    cols = array("i")
+    tfs = array("i")  # term frequencies are whole numbers (title and lead weights too)
+    lengths = np.zeros(len(docs), dtype=np.float32)
+    for k, (title, abstract) in enumerate(docs):
+        norm = normalized[k] if normalized is not None else None
+        toks = index_tokens(abstract, norm)
+        if norm is not None:
+            assert normalized is not None  # norm came from it
+            normalized[k] = None  # the caller hands the texts over: free each once tokenized
+            if k % TRIM_EVERY == TRIM_EVERY - 1:
+                release_free_memory(collect=False)  # so the postings reuse the texts' pages
+        counts = Counter(toks)
+        if LEAD_WEIGHT:
+            counts.update(toks[:LEAD_WORDS] * LEAD_WEIGHT)
+        for tok in index_tokens(title):
+            counts[tok] += TITLE_WEIGHT
+        lengths[k] = sum(counts.values())
+        rows.extend(map(term_id.setdefault, counts, ticket))
+        cols.extend(array("i", [numbers[k]]) * len(counts))
+        tfs.extend(counts.values())
+    return rows, cols, tfs, lengths
+
+
+def bm25_weights(tf: np.ndarray, lengths: np.ndarray, docs: np.ndarray) -> np.ndarray:
+    """BM25 saturation per posting, in place of ``tf`` (float32): tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl)).
+
+    The one place the weights are computed, so an index updated (store.search.index_update) holds
+    the very floats a build from scratch would."""
+    avg = max(float(lengths.mean()), 1.0) if len(lengths) else 1.0
+    denom = length_norms(lengths, docs, avg)
+    denom += tf
+    weights: np.ndarray = tf
+    weights *= np.float32(K1 + 1)
+    weights /= denom
+    return weights
+
+
+def idf_weights(offsets: np.ndarray, n_docs: int) -> np.ndarray:
+    """BM25's idf per term, from the terms' posting offsets."""
+    df = np.diff(offsets).astype(np.float32)
+    n = max(n_docs, 1)
+    return np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
+
+
+def length_norms(lengths: np.ndarray, docs: np.ndarray, avg: float) -> np.ndarray:
+    """k1 (1 - b + b dl / avgdl) per posting, in float32 as :func:`bm25_weights` computes it."""
+    denom: np.ndarray = lengths[docs]
+    denom *= np.float32(B / avg)
+    denom += np.float32(1 - B)
+    denom *= np.float32(K1)
+    return denom
 
 
 TF_BITS = 16

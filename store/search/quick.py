@@ -35,7 +35,7 @@ from store.text import search_tokens
 from store.search.vocab import COVERAGE_WEIGHT, SortedWords, Vocabulary, content_words, idf_ceiling, index_size
 
 if TYPE_CHECKING:
-    from store.models import Annotation, Paper
+    from store.models import Annotation
 
 ANNOTATION_WEIGHT = 8.0  # a query word found in a paper's tags or note (a strong, personal signal)
 # The corpus file's first bytes, as Corpus.save writes them (orjson, keys in this order).
@@ -43,10 +43,9 @@ _CORPUS_HEAD = re.compile(re.escape(f'{{"format":"{versions.CORPUS_FORMAT}","ver
                                     f'"generation":"'.encode()) + rb'([0-9a-f]*)"')
 
 
-def display_sections(papers: list[Paper]) -> list[tuple[str, str, object]]:
+def display_sections(ids: list[str], titles: list[str], derived: list[bool]) -> list[tuple[str, str, object]]:
     """What a one-shot search prints, stored in the index file: ids, titles, derived-title flags."""
-    return [*items_sections("ids", [p.id for p in papers]), *items_sections("titles", [p.title for p in papers]),
-            ("derived", "b", array("b", [bool(p.derived_title) for p in papers]))]
+    return [*items_sections("ids", ids), *items_sections("titles", titles), ("derived", "b", array("b", derived))]
 
 
 def annotation_matches(words: list[str], texts: list[tuple[int | None, set[str]]]) -> dict[str, list[int]]:
