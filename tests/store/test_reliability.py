@@ -317,7 +317,7 @@ def test_an_import_holds_the_lock_only_to_merge_and_save(lib, monkeypatch):
             return fn(*args, **kwargs)
         return wrapped
 
-    monkeypatch.setattr(store.library.Library, "build_index", watch("index", store.library.Library.build_index))
+    monkeypatch.setattr(store.library.Library, "update_index", watch("index", store.library.Library.update_index))
     monkeypatch.setattr(store.ingest.importer, "prepare_merge", watch("prepare", store.ingest.importer.prepare_merge))
     monkeypatch.setattr(store.ingest.importer, "_merge", watch("merge", store.ingest.importer._merge))
     monkeypatch.setattr(store.corpus.Corpus, "save", watch("save", store.corpus.Corpus.save))
