@@ -17,7 +17,7 @@ import hashlib
 import re
 import uuid
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar, overload
+from typing import Any, Callable, Iterator, TypeVar, cast, overload
 
 import numpy as np
 import orjson
@@ -35,6 +35,7 @@ def paper_id(normalized: str) -> str:
 
 _DEFAULTS = {k: v for k, v in vars(Paper("", "", "")).items()}  # a record's missing key (PaperList.fields)
 _T = TypeVar("_T")
+_STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'  # a JSON string (the loop unrolled: ~3x faster in re than an alternation)
 _COLUMN_PATTERNS: dict[str, re.Pattern[bytes]] = {}  # key -> its value's pattern in a corpus line (PaperList.column)
 
 
@@ -51,6 +52,7 @@ class PaperList:
         self._starts = starts if starts is not None else np.zeros(1, dtype=np.int64)  # n + 1 line starts
         self._papers: list[Paper | None] = [None] * (len(self._starts) - 1)
         self._path = path
+        self._line_titles: tuple[list[str | None], list[bool]] | None = None  # (see titles)
 
     def __len__(self) -> int:
         return len(self._papers)
@@ -135,7 +137,7 @@ class PaperList:
         pattern = _COLUMN_PATTERNS.get(key)
         if pattern is None:
             pattern = _COLUMN_PATTERNS[key] = re.compile(
-                rb'"' + key.encode() + rb'":("(?:[^"\\]|\\.)*"|\[(?:[^\]"]|"(?:[^"\\]|\\.)*")*\]|-?\d+)')
+                rb'"' + key.encode() + rb'":(' + _STRING + rb'|\[(?:[^\]"]|' + _STRING + rb')*\]|-?\d+)')
         seen = set()
         for i, raw in self.scan(pattern):
             if i not in seen:  # the record's own key comes first (a kept version's "title" comes after)
@@ -143,13 +145,38 @@ class PaperList:
                 values[i] = orjson.loads(raw)
         return values
 
-    def derived_flags(self) -> list[bool]:
-        """Whether each paper's title was derived, without parsing the papers not parsed yet (a
-        record without ``"derived_title":false`` has a derived one: see Paper.from_record)."""
-        flags = [True if p is None else p.derived_title for p in self._papers]
-        for i, _ in self.scan(READ_TITLE):
-            flags[i] = False
-        return flags
+    def titles(self) -> tuple[list[str], list[bool]]:
+        """Every paper's title and whether it was derived, without parsing the papers not parsed
+        yet: a line written by Paper.to_record holds its title right after its abstract (inside a
+        JSON string every quote is escaped, so ``,"title":`` there is the record's own key); a line
+        of another shape is parsed. The file is scanned once (~0.05 s at 30k papers)."""
+        if self._line_titles is None:  # the file's bytes do not change: scanned once
+            self._line_titles = self._scan_titles()
+        titles, derived = list(self._line_titles[0]), list(self._line_titles[1])
+        titles += [None] * (len(self._papers) - len(titles))
+        derived += [True] * (len(self._papers) - len(derived))
+        for i, paper in enumerate(self._papers):
+            if paper is not None:
+                titles[i], derived[i] = paper.title, paper.derived_title
+            elif titles[i] is None:  # a line of another shape
+                rec = self._record(i)
+                titles[i], derived[i] = str(rec.get("title", "")), bool(rec.get("derived_title", True))
+        return cast("list[str]", titles), derived
+
+    def _scan_titles(self) -> tuple[list[str | None], list[bool]]:
+        """Title and derived flag per line of the file (None where the line is of another shape)."""
+        n = len(self._starts) - 1
+        titles: list[str | None] = [None] * n
+        derived = [True] * n
+        if self._data:
+            found = [(m.start(), m.group(1), m.group(2)) for m in _TITLE_AT.finditer(self._data)]
+            lines = np.searchsorted(self._starts, [pos for pos, _, _ in found], side="right") - 1
+            values = orjson.loads(b"[" + b",".join([raw for _, raw, _ in found]) + b"]")  # one call for all
+            for i, value, (_, _, flag) in zip(lines.tolist(), values, found):
+                if 0 <= i < n and titles[i] is None:  # the line's first: its own key (see titles)
+                    titles[i] = value
+                    derived[i] = flag == b"true"
+        return titles, derived
 
     def as_read(self, i: int) -> Paper | None:
         """Paper ``i`` as its line in the file reads, whatever its object holds now (None for a
@@ -183,6 +210,8 @@ class PaperList:
         return self._line(i) if paper is None else orjson.dumps(paper.to_record())  # type: ignore[return-value]
 
 
+# In a corpus line written by Paper.to_record: the title and the derived-title flag after it.
+_TITLE_AT = re.compile(rb',"title":(' + _STRING + rb'),"derived_title":(true|false)')
 # In a corpus line: a paper whose title was read, not derived (a line without it has a derived one:
 # a record without the key is read so, see Paper.from_record). Inside a JSON string a quote is escaped.
 READ_TITLE = re.compile(rb'"derived_title":false')

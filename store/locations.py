@@ -19,6 +19,7 @@ ANNOTATIONS_FILE = "annotations.json"
 INDEX_CACHE_FILE = "index.cache"
 SIMILAR_CACHE_FILE = "similar.cache"  # the more-like-this model (numpy .npz); disposable
 PHRASE_CACHE_FILE = "phrases.cache"  # every paper's folded text, for "phrase" search; disposable
+DEDUP_CACHE_FILE = "dedup.cache"  # every paper's LSH band keys and name-shaped words, for the next import; disposable
 DRAFTS_FILE = "note-drafts.json"  # note editor text not yet saved (store.annotations.drafts)
 LOCK_FILE = ".lock"
 LOG_FILE = "papersift.log"  # what went wrong in a session, with its traceback (store.logbook)
@@ -31,7 +32,7 @@ ARCHIVE_FILE = "archive.jsonl"  # papers `papersift archive` moved out of the wa
 LIBRARY_DATA = (CORPUS_FILE, CORPUS_FILE_V1, ANNOTATIONS_FILE, ANNOTATIONS_FILE + ".journal",
                 ANNOTATIONS_FILE + ".acked", DRAFTS_FILE, LOCK_FILE, LOG_FILE, BACKUP_DIR, "exports", FETCHED_DIR,
                 ARCHIVE_FILE)
-LIBRARY_CACHES = (INDEX_CACHE_FILE, SIMILAR_CACHE_FILE, PHRASE_CACHE_FILE)
+LIBRARY_CACHES = (INDEX_CACHE_FILE, SIMILAR_CACHE_FILE, PHRASE_CACHE_FILE, DEDUP_CACHE_FILE)
 
 
 def is_library_dir(path: Path) -> bool:

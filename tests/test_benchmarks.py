@@ -73,3 +73,12 @@ def test_known_item_ceiling_benchmark_bounds_the_measure():
         assert titled > shipped and titled >= 95 and oracle >= shipped, row
     # The re-ranker's table when lightgbm is installed; else the line that says it was not run.
     assert "| icml_slice.jsonl | iclr_slice.jsonl |" in proc.stdout or "not run: pip install lightgbm" in proc.stdout
+
+
+def test_daily_import_benchmark_compares_with_a_full_rebuild():
+    """benchmarks/daily_import.py at its smoke size: both imports timed, and the same library from both."""
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "daily_import.py"), "--smoke"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "| import, whole process: median / p95 |" in proc.stdout
+    assert "the same corpus and index from both: yes" in proc.stdout

@@ -10,6 +10,7 @@ papers that share a template sentence share only a few shingles and stay apart.
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,9 +33,9 @@ _B = _rng.integers(0, (1 << 61) - 1, size=NUM_PERM, dtype=np.uint64)
 def shingles(normalized: str) -> np.ndarray:
     """Unique 32-bit hashes of the word 3-shingles of normalized text.
 
-    Words are hashed with Python's own (C, cached-per-string) ``hash``. It is
-    salted per process, which is fine: signatures are compared only within
-    one process (the index is rebuilt from the corpus for each import).
+    Words are hashed with CRC-32 (C, over the text's UTF-8 bytes), the same in every process, so a
+    library keeps its papers' LSH band keys between imports (store.ingest.dedup_cache) and a day's
+    import compares its few hundred abstracts with them instead of shingling every paper again.
     32 bits, not 64: half the memory (300k abstracts hold ~60M shingles), and
     for sets of a few hundred shingles a collision shifts a Jaccard estimate by
     ~1e-5, far below the merge thresholds' margins.
@@ -42,7 +43,8 @@ def shingles(normalized: str) -> np.ndarray:
     toks = words(normalized)
     if not toks:
         return np.zeros(1, dtype=np.uint32)
-    ids = np.fromiter(map(hash, toks), dtype=np.int64, count=len(toks)).view(np.uint64)
+    # The tokens hold no ASCII white space (str.split took it), so joined and split again as bytes they are the same words.
+    ids = np.fromiter(map(zlib.crc32, " ".join(toks).encode("utf-8").split()), dtype=np.uint64, count=len(toks))
     if len(ids) >= 3:
         with np.errstate(over="ignore"):
             ids = ids[:-2] * np.uint64(0x9E3779B97F4A7C15) ^ ids[1:-1] * np.uint64(0xC2B2AE3D27D4EB4F) ^ ids[2:]
@@ -92,8 +94,9 @@ def band_keys(sigs: np.ndarray) -> np.ndarray:
     return h
 
 
-def candidate_pairs(keys: np.ndarray, max_bucket: int = 100) -> dict[int, list[int]]:
-    """Rows sharing at least one band key: for each row, the earlier rows it collides with.
+def candidate_pairs(keys: np.ndarray, max_bucket: int = 100, from_row: int = 0) -> dict[int, list[int]]:
+    """Rows sharing at least one band key: for each row (from ``from_row`` on), the earlier rows
+    it collides with.
 
     The batch form of LSH buckets: one sort per band instead of a dict entry
     per (text, band) — at 300k abstracts the dicts held 7.2M entries. A bucket
@@ -109,8 +112,11 @@ def candidate_pairs(keys: np.ndarray, max_bucket: int = 100) -> dict[int, list[i
         ends = np.concatenate((breaks, [len(col)]))
         for lo, hi in zip(starts[ends - starts > 1].tolist(), ends[ends - starts > 1].tolist()):
             members = sorted(order[lo:min(hi, lo + max_bucket)].tolist())
+            if members[-1] < from_row:
+                continue
             for n, row in enumerate(members[1:], start=1):
-                earlier.setdefault(row, set()).update(members[:n])
+                if row >= from_row:
+                    earlier.setdefault(row, set()).update(members[:n])
     return {row: sorted(rows) for row, rows in earlier.items()}
 
 

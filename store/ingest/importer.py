@@ -16,6 +16,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from store.ingest.batches import ArxivIndex, arxiv_key, held_version, revise
+from store.ingest.dedup_cache import KnownPapers
 from store.corpus import Corpus, paper_id
 from store.ingest.dedup import BANDS, Match, band_keys, candidate_pairs, is_near_duplicate, shingles, signatures, similarity
 from store.models import Paper, Source, Variant
@@ -92,9 +93,10 @@ def _fingerprints(shs: list[np.ndarray]) -> np.ndarray:
     return band_keys(signatures(shs)) if shs else np.zeros((0, BANDS), dtype=np.uint64)
 
 
-# What the merge needs of a paper already in the library (shingles, LSH band keys, name-shaped words),
-# and of a record not yet in it (shingles, band keys, derived title and the title without its name, names).
-_Known = tuple[np.ndarray, np.ndarray, str]
+# What the merge needs of a paper already in the library (shingles, made when a candidate needs them
+# if the keys came from store.ingest.dedup_cache; LSH band keys; name-shaped words), and of a record
+# not yet in it (shingles, band keys, derived title and the title without its name, names).
+_Known = tuple[np.ndarray | None, np.ndarray, str]
 _New = tuple[np.ndarray, np.ndarray, tuple[str, str | None] | None, str]
 
 
@@ -102,9 +104,6 @@ def _new_paper_chunk(items: list[tuple[str, str, bool]]) -> list[_New]:
     """For (normalized abstract, abstract, whether it needs a title): shingles, LSH band keys, the derived
     title with the title it has without its leading name (or None: see store.ingest.titles.derive_titles),
     and the abstract's name-shaped words.
-
-    Shingle hashes use Python's per-process salted ``hash``; forked workers share
-    the parent's salt, so their shingles compare with the parent's.
     """
     shs = [shingles(norm) for norm, _, _ in items]
     return [(sh, keys, derive_titles(abstract) if untitled else None, name_tokens(abstract))
@@ -137,15 +136,26 @@ class MergePrep:
     rids: list[str]                  # paper id per record
     known: list[_Known] | None       # shingles, band keys, names of the corpus's papers ([]: not needed)
     new: dict[int, _New] | None      # record index -> shingles, band keys, derived title, names (unknown records)
+    after: KnownPapers | None = None  # after the merge: every paper's band keys and names (store.ingest.dedup_cache)
 
 
-def prepare_merge(corpus: Corpus, records: list[RawRecord]) -> MergePrep:
-    """Normalize, shingle and fingerprint for :func:`merge_records`, without touching ``corpus``."""
+def prepare_merge(corpus: Corpus, records: list[RawRecord], cached: KnownPapers | None = None) -> MergePrep:
+    """Normalize, shingle and fingerprint for :func:`merge_records`, without touching ``corpus``.
+
+    Args:
+        cached: the library's papers' band keys and names, kept from the last import (see
+            store.ingest.dedup_cache); used when they are of this corpus, so its papers are not read.
+    """
     with shared_pool():
         norms = normalize_all([r.abstract for r in records])
         rids = [paper_id(n) for n in norms]
         unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
-        known = map_list(_known_paper_chunk, [p.abstract for p in corpus]) if unknown and len(corpus) else []
+        known: list[_Known] = []
+        if unknown and len(corpus):
+            if cached is not None and len(cached) == len(corpus):
+                known = [(None, keys, names) for keys, names in zip(cached.keys, cached.names)]
+            else:
+                known = map_list(_known_paper_chunk, [p.abstract for p in corpus])
         prepared = map_list(_new_paper_chunk, [(norms[i], records[i].abstract, not records[i].title) for i in unknown])
     return MergePrep(corpus.generation, norms, rids, known, dict(zip(unknown, prepared)))
 
@@ -185,15 +195,18 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
     known = prep.known if m else []
     prepared = [prep.new[i] for i in unknown]
     prep.known = prep.new = None  # the shingles of every paper: freed once the candidates are found
-    shs = [k[0] for k in known] + [p[0] for p in prepared]
-    candidates = candidate_pairs(np.vstack([k[1] for k in known] + [p[1] for p in prepared])) if shs else {}
+    shs: list[np.ndarray | None] = [k[0] for k in known] + [p[0] for p in prepared]
+    keys = np.vstack([k[1] for k in known] + [p[1] for p in prepared]) if shs else np.zeros((0, BANDS), np.uint64)
+    candidates = candidate_pairs(keys, from_row=m) if shs else {}
     titles = {i: p[2][0] for i, p in zip(unknown, prepared) if p[2] is not None}
     nameless = {i: p[2][1] for i, p in zip(unknown, prepared) if p[2] is not None and p[2][1] is not None}
     names = [k[2] for k in known] + [p[3] for p in prepared]  # row -> name-shaped words
     fresh: list[tuple[Paper, str | None]] = []  # new papers with a derived title (and the title without its
     # name), settled at the end (see store.ingest.title_library)
     row_of = {i: m + n for n, i in enumerate(unknown)}
-    owner: list[str | None] = ([p.id for p in corpus] if m else []) + [None] * len(unknown)  # row -> paper id
+    owner: list[str | None] = (list(corpus.ids()) if m else []) + [None] * len(unknown)  # row -> paper id
+    paper_rows = list(range(m))  # corpus index -> its row (store.ingest.dedup_cache keeps the rows' keys)
+    revised: list[int] = []
     del known, prepared
     separate: dict[str, set[str]] = {}
     for pair in corpus.separate:
@@ -238,11 +251,12 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
                 if key[1] > held_version(paper):
                     revise(paper, rec.abstract, rec.title, key[1], summary.batch, rec.external_id, rec.url)
                     summary.revised += 1
+                    revised.append(seen)
                 else:
                     summary.known += 1
                 continue
         row = row_of[i]
-        match = _best_match(row, candidates.get(row, ()), shs, owner, separate.get(rid, ()))
+        match = _best_match(row, candidates.get(row, ()), _shingled(shs, corpus), owner, separate.get(rid, ()))
         if match is not None:
             idx = corpus.index_of(match.key)
             assert idx is not None  # match.key is a paper's id (owner)
@@ -272,12 +286,19 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
         if arxiv is not None and key is not None:
             arxiv.add(rec.external_id, idx)
         owner[row] = rid
+        paper_rows.append(row)
         new_norms[rid] = norm
         summary.new += 1
         if paper.derived_title:
             fresh.append((paper, nameless.get(i)))
     if fresh:
         _settle_titles(corpus, fresh, field_names(names[r] for r, key in enumerate(owner) if key is not None))
+    if m or not len(corpus) - len(paper_rows):  # every paper has its row (else nothing was added or revised)
+        prep.after = KnownPapers(keys[paper_rows], [names[r] for r in paper_rows])
+        for idx in revised:  # a new version's text: its keys and names anew
+            text = corpus.papers[idx].abstract
+            prep.after.keys[idx] = _fingerprints([shingles(normalize(text))])[0]
+            prep.after.names[idx] = name_tokens(text)
     if progress:
         progress(len(records), len(records))
     return new_norms
@@ -287,7 +308,7 @@ def _settle_titles(corpus: Corpus, fresh: list[tuple[Paper, str | None]], fields
     """New papers' derived titles settled against the library's (no field's acronym as a paper's
     name, no title twice: see store.ingest.title_library); the library's papers keep theirs."""
     ids = {p.id for p, _ in fresh}
-    taken = [p.title for p in corpus if p.id not in ids]
+    taken = [title for title, pid in zip(corpus.papers.titles()[0], corpus.ids()) if pid not in ids]
     papers = [p for p, _ in fresh]
     settled = settle([p.abstract for p in papers], [p.title for p in papers], fields, taken,
                      nameless=[alternative for _, alternative in fresh])
@@ -295,7 +316,18 @@ def _settle_titles(corpus: Corpus, fresh: list[tuple[Paper, str | None]], fields
         paper.title = title
 
 
-def _best_match(row: int, earlier: Iterable[int], shs: list[np.ndarray], owner: list[str | None],
+def _shingled(shs: list[np.ndarray | None], corpus: Corpus) -> Callable[[int], np.ndarray]:
+    """A row's shingles: a library paper's whose band keys came from the cache is shingled when a
+    candidate pair first needs it (a few of a day's import), and kept."""
+    def get(row: int) -> np.ndarray:
+        sh = shs[row]
+        if sh is None:
+            sh = shs[row] = shingles(normalize(corpus.papers[row].abstract))
+        return sh
+    return get
+
+
+def _best_match(row: int, earlier: Iterable[int], shs: Callable[[int], np.ndarray], owner: list[str | None],
                 exclude: Iterable[str]) -> Match | None:
     """The most similar earlier paper that passes the merge rule (the earliest among equals)."""
     best: Match | None = None
@@ -303,7 +335,7 @@ def _best_match(row: int, earlier: Iterable[int], shs: list[np.ndarray], owner: 
         key = owner[j]
         if key is None or key in exclude:
             continue
-        jac, cont = similarity(shs[row], shs[j])
+        jac, cont = similarity(shs(row), shs(j))
         if is_near_duplicate(jac, cont) and (best is None or jac > best.jaccard):
             best = Match(key, jac, cont)
     return best

@@ -61,6 +61,7 @@ class PaperChanges:
         from store.parallel import release_free_memory, shared_pool
         from store.ingest.parse import expand_paths, parse_file
         from store.ingest.batches import next_batch, record_batch
+        from store.ingest import dedup_cache
 
         files = expand_paths(list(paths))
         records = []
@@ -79,7 +80,9 @@ class PaperChanges:
             if replace_sample and not all(locations.bundled_seeds_dir() in f.resolve().parents for f in files):
                 summary.replaced_sample = replace_untouched_sample(self._core)  # your first import: your papers
                 summary.sample_kept = 0 if summary.replaced_sample else annotated_sample(self._core)
-            prep = prepare_merge(self._core.corpus, records)
+            dedup_path = self._core.folder / locations.DEDUP_CACHE_FILE
+            cached = dedup_cache.load(dedup_path, self._core.corpus.generation, len(self._core.corpus))
+            prep = prepare_merge(self._core.corpus, records, cached)
             with self._core.lock.held():
                 self._core.refresh_corpus()
                 # Merge in place (no copy of a 30k-paper corpus); if anything fails
@@ -88,6 +91,8 @@ class PaperChanges:
                 try:
                     first_new, summary.batch = len(self._core.corpus), next_batch(self._core.corpus)
                     new_norms = merge_records(self._core.corpus, records, summary, progress, prep)
+                    after = prep.after or (cached if cached is not None and len(cached) == len(self._core.corpus)
+                                           and not summary.revised else None)
                     if record_batch(self._core.corpus, first_new, summary.batch, now_iso(), summary.revised,
                                     [f.name for f in files]) is None:
                         summary.batch = 0
@@ -97,6 +102,8 @@ class PaperChanges:
                         if self._core.corpus_path.exists():
                             backup_file(self._core.corpus_path, "import")
                         self._core.corpus.save(self._core.corpus_path)
+                        if after is not None:
+                            dedup_cache.save(dedup_path, self._core.corpus.generation, after)
                 except BaseException:
                     self._core.corpus = Corpus.load(self._core.corpus_path) if self._core.corpus_path.exists() else Corpus()
                     self._core.invalidate()

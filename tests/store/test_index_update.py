@@ -113,3 +113,11 @@ def test_without_the_previous_index_the_import_builds_it(tmp_path, bad):
     fresh = Library.open(tmp_path / "daily", seed_if_new=False)
     fresh.import_paths([DAYS[1]])
     assert_same(fresh.index, SearchIndex.build([index_document(p) for p in fresh.corpus]))
+
+
+def test_a_frequency_in_the_thousands_is_read_back_exactly():
+    """float32 reads back frequencies below ~2,000; a word repeated 6,000 times takes float64."""
+    all_docs = docs()[:30] + [("Repeats", "Echo " * 6000 + "and then some other words.")]
+    grown = updated(SearchIndex.build(all_docs[:-5]), {}, all_docs[-5:])
+    assert grown is not None
+    assert_same(grown, SearchIndex.build(all_docs))

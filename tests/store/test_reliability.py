@@ -342,8 +342,8 @@ def test_an_import_prepared_for_a_corpus_that_changed_prepares_again(lib, tmp_pa
     real = store.ingest.importer.prepare_merge
     calls = []
 
-    def prepare_then_other_writes(corpus, records):
-        prep = real(corpus, records)
+    def prepare_then_other_writes(corpus, records, cached=None):
+        prep = real(corpus, records, cached)
         calls.append(len(records))
         if len(calls) == 1:
             Library(lib.folder).import_paths([other])  # the other process, between prepare and merge
