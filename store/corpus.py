@@ -204,6 +204,26 @@ class PaperList:
         """(index, paper) for the papers parsed (or added) so far: what :meth:`scan` leaves out."""
         return ((i, p) for i, p in enumerate(self._papers) if p is not None)
 
+    def record_chunks(self) -> Iterator[bytes | memoryview]:
+        """Every paper's line with its newline, in order: a run of papers not parsed as one slice
+        of the file's bytes (at 300k papers one write per paper took ~0.6 s), a parsed one
+        re-serialized (it may have changed)."""
+        view = memoryview(self._data)
+        starts = self._starts
+        n_lines = len(starts) - 1
+        run = -1  # the first line of the current run of unparsed lines
+        for i, paper in enumerate(self._papers):
+            if paper is None and i < n_lines:
+                if run < 0:
+                    run = i
+                continue
+            if run >= 0:
+                yield view[starts[run]:starts[i]]
+                run = -1
+            yield self.record_bytes(i) + b"\n"
+        if run >= 0:
+            yield view[starts[run]:starts[n_lines]]
+
     def record_bytes(self, i: int) -> bytes:
         """The paper's line: untouched raw bytes, or the (possibly changed) object re-serialized."""
         paper = self._papers[i]
@@ -317,11 +337,10 @@ class Corpus:
                 "separate": sorted(sorted(pair) for pair in self.separate), "title_rules": self.title_rules,
                 **({"batches": self.batches} if self.batches else {})}
 
-    def to_lines(self) -> Iterator[bytes]:
+    def to_lines(self) -> Iterator[bytes | memoryview]:
         """The file's lines (header, then one paper per line), each ending in a newline."""
         yield orjson.dumps(self._header()) + b"\n"
-        for i in range(len(self.papers)):
-            yield self.papers.record_bytes(i) + b"\n"
+        yield from self.papers.record_chunks()
 
     def save(self, path: Path) -> None:
         """Write the corpus atomically (streamed: no second copy in memory) under a new generation token."""

@@ -54,15 +54,22 @@ def doc_term_matrix(index: SearchIndex, min_df: int = 2, max_df_ratio: float = 0
 
 def lsa(matrix: sp.csr_matrix, dims: int | None = None) -> np.ndarray:
     """Row-normalized latent vectors (documents x dims)."""
+    return lsa_basis(matrix, dims)[0]
+
+
+def lsa_basis(matrix: sp.csr_matrix, dims: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Row-normalized latent vectors (documents x dims) and the basis that makes them from a
+    document's row (terms x dims: ``row @ basis`` is the row's latent vector before normalizing),
+    with which store.discovery.fold places papers added later without another SVD."""
     k = max(2, min(dims or lsa_dims(matrix.shape[0]), min(matrix.shape) - 1))
     # In single precision, as the matrix is stored: no float64 copy of it, and ARPACK's
     # Lanczos vectors take half the memory (30k papers: helper peak 450 -> ~370 MB).
-    u, s, _ = svds(matrix.astype(np.float32, copy=False), k=k, random_state=0)
+    u, s, vt = svds(matrix.astype(np.float32, copy=False), k=k, random_state=0)
     vecs = (u * s).astype(np.float32)
     norms = np.linalg.norm(vecs, axis=1)
     norms[norms == 0] = 1.0
     latent: np.ndarray = vecs / norms[:, None]
-    return latent
+    return latent, np.ascontiguousarray(vt.T, dtype=np.float32)
 
 
 SIMILAR_CACHE_VERSION = 2  # 2: term ids are sorted-vocabulary positions (index format 8)
@@ -71,13 +78,29 @@ SIMILAR_CACHE_VERSION = 2  # 2: term ids are sorted-vocabulary positions (index 
 class Similarity:
     """Nearest neighbours of papers (indices into the corpus)."""
 
+    matrix: sp.csr_matrix
+    matrix_t: sp.csr_matrix
+    latent: np.ndarray | None
+    basis: np.ndarray | None
+    feedback: bool
+    terms: list[str]
+    ids: list[str]
+    lengths: np.ndarray
+    folded: int
+
     def __init__(self, index: SearchIndex | None, use_lsa: bool = True, feedback: bool = True):
-        if index is None:  # filled in by load()
+        if index is None:  # filled in by load() or store.discovery.fold
             return
         self.matrix = doc_term_matrix(index)
         self.matrix_t = self.matrix.T.tocsr()
-        self.latent = lsa(self.matrix) if use_lsa and index.n_docs > 10 else None
+        self.latent, self.basis = lsa_basis(self.matrix) if use_lsa and index.n_docs > 10 else (None, None)
         self.feedback = feedback and use_lsa
+        # What store.discovery.fold needs to place papers added later: the basis's terms, and the
+        # papers the latent rows are of (ids, and lengths to tell a paper whose text changed).
+        self.terms = list(index.vocab)
+        self.ids = []
+        self.lengths = np.asarray(index.lengths if index.lengths is not None else np.zeros(0), dtype=np.float32)
+        self.folded = 0  # papers placed by folding since the last SVD
 
     def save(self, handle: BinaryIO, token: str) -> None:
         """Write the model (numpy's .npz, uncompressed) tagged with ``token`` (the corpus generation)."""
@@ -88,6 +111,10 @@ class Similarity:
                            f"{name}_shape": np.array(m.shape)})
         if self.latent is not None:
             arrays["latent"] = self.latent
+        if self.basis is not None and self.ids and len(self.lengths) == len(self.ids):
+            used = np.flatnonzero(np.abs(self.basis).sum(axis=1) > 0)  # terms out of the matrix have no loadings
+            arrays.update({"basis": self.basis[used], "basis_terms": _joined([self.terms[i] for i in used]),
+                           "ids": _joined(self.ids), "lengths": self.lengths, "folded": np.array([self.folded])})
         np.savez(handle, **arrays)  # type: ignore[arg-type]  # numpy's stub: **arrays could be its allow_pickle: bool
 
     @staticmethod
@@ -112,6 +139,8 @@ class Similarity:
                     for n in ("m", "t"))
                 self.latent = z["latent"] if "latent" in z.files else None
                 self.feedback = bool(z["feedback"][0])
+                self.basis = None  # (read by store.discovery.fold when it needs them)
+                self.terms, self.ids, self.lengths, self.folded = [], [], np.zeros(0, np.float32), 0
                 return self
         except (OSError, ValueError, KeyError, EOFError, IndexError, TypeError, UnicodeDecodeError,
                 zipfile.BadZipFile, zlib.error):  # a cache is untrusted: damaged is missing (rebuilt)
@@ -143,6 +172,17 @@ class Similarity:
         top = np.argpartition(-s, limit)[:limit]
         top = top[np.argsort(-s[top])]
         return [(int(i), float(s[i])) for i in top]
+
+
+def _joined(words: list[str]) -> np.ndarray:
+    """Words without newlines as one uint8 array (an .npz holds no strings without pickling)."""
+    return np.frombuffer("\n".join(words).encode("utf-8"), dtype=np.uint8)
+
+
+def split_words(array: np.ndarray) -> list[str]:
+    """The words :func:`_joined` joined."""
+    text = array.tobytes().decode("utf-8")
+    return text.split("\n") if text else []
 
 
 def explain(matrix: sp.csr_matrix, w: np.ndarray, doc: int, vocab: list[str], top: int = 5) -> list[str]:

@@ -24,7 +24,7 @@ from store.parallel import map_list, shared_pool
 from store.ingest.raw_record import RawRecord
 from store.wording import counted, first_few
 from store.text import normalize
-from store.ingest.title_library import field_names, name_tokens, settle
+from store.ingest.title_library import FIELD_DF, TakenTitles, name_tokens, settle, title_hash
 from store.ingest.titles import derive_title, derive_titles
 
 
@@ -96,7 +96,7 @@ def _fingerprints(shs: list[np.ndarray]) -> np.ndarray:
 # What the merge needs of a paper already in the library (shingles, made when a candidate needs them
 # if the keys came from store.ingest.dedup_cache; LSH band keys; name-shaped words), and of a record
 # not yet in it (shingles, band keys, derived title and the title without its name, names).
-_Known = tuple[np.ndarray | None, np.ndarray, str]
+_Known = tuple[np.ndarray, np.ndarray, str]
 _New = tuple[np.ndarray, np.ndarray, tuple[str, str | None] | None, str]
 
 
@@ -123,6 +123,18 @@ def normalize_all(texts: list[str]) -> list[str]:
 
 
 @dataclass
+class KnownRows:
+    """The library's papers as the merge sees them, in corpus order: shingles (None until a
+    candidate pair needs them, when the keys came from the cache), LSH band keys, and over all of
+    them, how many use each name-shaped word and (from the cache) their titles' hashes."""
+
+    shingles: list[np.ndarray | None]
+    keys: np.ndarray  # (papers, BANDS)
+    name_df: Counter[str]  # name-shaped word -> papers using it
+    titles: np.ndarray | None  # hashes of the papers' titles (store.ingest.dedup_cache), if kept
+
+
+@dataclass
 class MergePrep:
     """The per-abstract work of a merge, done for one version of the corpus (its generation).
 
@@ -134,7 +146,7 @@ class MergePrep:
     generation: str
     norms: list[str]                 # normalized abstract per record
     rids: list[str]                  # paper id per record
-    known: list[_Known] | None       # shingles, band keys, names of the corpus's papers ([]: not needed)
+    known: KnownRows | None          # shingles, band keys, names of the corpus's papers (empty: not needed)
     new: dict[int, _New] | None      # record index -> shingles, band keys, derived title, names (unknown records)
     after: KnownPapers | None = None  # after the merge: every paper's band keys and names (store.ingest.dedup_cache)
 
@@ -150,12 +162,18 @@ def prepare_merge(corpus: Corpus, records: list[RawRecord], cached: KnownPapers 
         norms = normalize_all([r.abstract for r in records])
         rids = [paper_id(n) for n in norms]
         unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
-        known: list[_Known] = []
+        known = KnownRows([], np.zeros((0, BANDS), dtype=np.uint64), Counter(), None)
         if unknown and len(corpus):
             if cached is not None and len(cached) == len(corpus):
-                known = [(None, keys, names) for keys, names in zip(cached.keys, cached.names)]
+                known = KnownRows([None] * len(corpus), cached.keys, cached.name_df, cached.titles)
             else:
-                known = map_list(_known_paper_chunk, [p.abstract for p in corpus])
+                rows = map_list(_known_paper_chunk, [p.abstract for p in corpus])
+                name_df: Counter[str] = Counter()
+                for r in rows:
+                    name_df.update(r[2].split())
+                known = KnownRows([r[0] for r in rows], np.array([r[1] for r in rows], dtype=np.uint64).reshape(-1, BANDS),
+                                  name_df, None)
+                del rows
         prepared = map_list(_new_paper_chunk, [(norms[i], records[i].abstract, not records[i].title) for i in unknown])
     return MergePrep(corpus.generation, norms, rids, known, dict(zip(unknown, prepared)))
 
@@ -192,15 +210,16 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
     unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
     # Rows 0..m-1: the library's papers; then one row per unknown record, in file order.
     m = len(corpus) if unknown else 0
-    known = prep.known if m else []
+    known = prep.known if m else KnownRows([], np.zeros((0, BANDS), dtype=np.uint64), Counter(), None)
     prepared = [prep.new[i] for i in unknown]
     prep.known = prep.new = None  # the shingles of every paper: freed once the candidates are found
-    shs: list[np.ndarray | None] = [k[0] for k in known] + [p[0] for p in prepared]
-    keys = np.vstack([k[1] for k in known] + [p[1] for p in prepared]) if shs else np.zeros((0, BANDS), np.uint64)
+    shs: list[np.ndarray | None] = known.shingles + [p[0] for p in prepared]
+    keys = np.concatenate([known.keys, np.array([p[1] for p in prepared], dtype=np.uint64).reshape(-1, BANDS)])
     candidates = candidate_pairs(keys, from_row=m) if shs else {}
     titles = {i: p[2][0] for i, p in zip(unknown, prepared) if p[2] is not None}
     nameless = {i: p[2][1] for i, p in zip(unknown, prepared) if p[2] is not None and p[2][1] is not None}
-    names = [k[2] for k in known] + [p[3] for p in prepared]  # row -> name-shaped words
+    names = {m + n: p[3] for n, p in enumerate(prepared)}  # row -> name-shaped words (the records' rows)
+    name_df, known_titles = known.name_df, known.titles  # (name_df taken over: updated in place below)
     fresh: list[tuple[Paper, str | None]] = []  # new papers with a derived title (and the title without its
     # name), settled at the end (see store.ingest.title_library)
     row_of = {i: m + n for n, i in enumerate(unknown)}
@@ -252,6 +271,8 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
                     revise(paper, rec.abstract, rec.title, key[1], summary.batch, rec.external_id, rec.url)
                     summary.revised += 1
                     revised.append(seen)
+                    name_df.subtract(name_tokens(paper.versions[-1]["abstract"]).split())
+                    name_df.update(name_tokens(paper.abstract).split())
                 else:
                     summary.known += 1
                 continue
@@ -287,33 +308,55 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
             arxiv.add(rec.external_id, idx)
         owner[row] = rid
         paper_rows.append(row)
+        name_df.update(names[row].split())
         new_norms[rid] = norm
         summary.new += 1
         if paper.derived_title:
             fresh.append((paper, nameless.get(i)))
     if fresh:
-        _settle_titles(corpus, fresh, field_names(names[r] for r, key in enumerate(owner) if key is not None))
+        fields = frozenset(name for name, n in name_df.items() if n >= FIELD_DF)
+        _settle_titles(corpus, fresh, fields, known_titles)
     if m or not len(corpus) - len(paper_rows):  # every paper has its row (else nothing was added or revised)
-        prep.after = KnownPapers(keys[paper_rows], [names[r] for r in paper_rows])
-        for idx in revised:  # a new version's text: its keys and names anew
-            text = corpus.papers[idx].abstract
-            prep.after.keys[idx] = _fingerprints([shingles(normalize(text))])[0]
-            prep.after.names[idx] = name_tokens(text)
+        after_keys = keys[paper_rows]
+        for idx in revised:  # a new version's text: its keys anew
+            after_keys[idx] = _fingerprints([shingles(normalize(corpus.papers[idx].abstract))])[0]
+        prep.after = KnownPapers(after_keys, +name_df, _title_hashes(corpus, known_titles))
     if progress:
         progress(len(records), len(records))
     return new_norms
 
 
-def _settle_titles(corpus: Corpus, fresh: list[tuple[Paper, str | None]], fields: frozenset[str]) -> None:
+def _settle_titles(corpus: Corpus, fresh: list[tuple[Paper, str | None]], fields: frozenset[str],
+                   known_titles: np.ndarray | None) -> None:
     """New papers' derived titles settled against the library's (no field's acronym as a paper's
-    name, no title twice: see store.ingest.title_library); the library's papers keep theirs."""
+    name, no title twice: see store.ingest.title_library); the library's papers keep theirs.
+
+    Args:
+        known_titles: the library's titles' hashes, kept from the last import (then its titles are
+            not read: at 300k papers that took ~0.8 s); None to read them.
+    """
     ids = {p.id for p, _ in fresh}
-    taken = [title for title, pid in zip(corpus.papers.titles()[0], corpus.ids()) if pid not in ids]
+    if known_titles is not None:
+        changed = [p.title for i, p in corpus.papers.parsed_items() if i < len(known_titles)]  # (titles that arrived)
+        taken: Iterable[str] | TakenTitles = TakenTitles(changed, known_titles.tolist())
+    else:
+        taken = [title for title, pid in zip(corpus.papers.titles()[0], corpus.ids()) if pid not in ids]
     papers = [p for p, _ in fresh]
     settled = settle([p.abstract for p in papers], [p.title for p in papers], fields, taken,
                      nameless=[alternative for _, alternative in fresh])
     for paper, title in zip(papers, settled):
         paper.title = title
+
+
+def _title_hashes(corpus: Corpus, known: np.ndarray | None) -> np.ndarray:
+    """Every paper's title hash (store.ingest.title_library.title_hash): the kept ones, with those
+    of the papers parsed (whose title may have changed) and added made anew; all made without them."""
+    if known is None:
+        return np.array([title_hash(t) for t in corpus.papers.titles()[0]], dtype=np.uint64)
+    out = np.concatenate([known, np.zeros(len(corpus) - len(known), dtype=np.uint64)])
+    for i, paper in corpus.papers.parsed_items():
+        out[i] = title_hash(paper.title)
+    return out
 
 
 def _shingled(shs: list[np.ndarray | None], corpus: Corpus) -> Callable[[int], np.ndarray]:

@@ -18,6 +18,8 @@ retitle`` settles the whole library.
 
 from __future__ import annotations
 
+import zlib
+
 import re
 from collections import Counter
 from typing import Iterable
@@ -60,20 +62,43 @@ def field_names(token_lists: Iterable[str]) -> frozenset[str]:
     return frozenset(name for name, n in df.items() if n >= FIELD_DF)
 
 
+def title_hash(title: str) -> int:
+    """A title's hash, the same in every process (casefolded; two CRC-32s: 64 bits), kept for
+    every paper between imports (store.ingest.dedup_cache). A collision only makes a new paper's
+    title longer than it needed to be."""
+    raw = title.casefold().encode("utf-8")
+    return zlib.crc32(raw) | zlib.crc32(raw, 0x9E3779B9) << 32
+
+
+class TakenTitles:
+    """The titles a new one must not repeat, casefolded: as strings, and as :func:`title_hash`
+    values (a library's, kept between imports, so its titles are not read for an import)."""
+
+    def __init__(self, titles: Iterable[str] = (), hashes: Iterable[int] = ()) -> None:
+        self._titles = {t.casefold() for t in titles}
+        self._hashes = set(hashes)
+
+    def __contains__(self, folded: object) -> bool:
+        return isinstance(folded, str) and (folded in self._titles or bool(self._hashes) and title_hash(folded) in self._hashes)
+
+    def add(self, folded: str) -> None:
+        self._titles.add(folded)
+
+
 def leading_name(title: str) -> str | None:
     """The name a title gives as the paper's own: "NAME: …", "NAME — …" or the name alone."""
     m = _LEADING_NAME.match(title)
     return m.group(1) if m and any(c.isupper() or c.isdigit() for c in m.group(1)[1:]) else None
 
 
-def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], taken: Iterable[str] = (),
+def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], taken: "Iterable[str] | TakenTitles" = (),
            nameless: list[str | None] | None = None) -> list[str]:
     """Derived titles settled against the library.
 
     Args:
         abstracts, titles: the papers' abstracts and derived titles, index by index.
         fields: the field's names (:func:`field_names` over the library's abstracts).
-        taken: the titles the library's other papers have (they keep them).
+        taken: the titles the library's other papers have (they keep them), or a :class:`TakenTitles`.
         nameless: each title without its leading name, if the caller has them
             (:func:`store.ingest.titles.derive_titles`: the title itself where the abstract claims
             the name); else derived again where needed.
@@ -91,7 +116,7 @@ def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], take
             out[i] = alternative  # (the title itself when the abstract claims the name)
         elif not any(name == c[0] for c in claimed_names(repair_escapes(abstracts[i]))):
             out[i] = derive_title(abstracts[i], not_names=fields)
-    seen = {t.casefold() for t in taken}
+    seen = taken if isinstance(taken, TakenTitles) else TakenTitles(taken)
     for i, title in enumerate(out):
         if title.casefold() in seen:
             out[i] = distinguished(abstracts[i], title, seen)
@@ -126,7 +151,7 @@ def _fresh_start(phrase: str, have: set[str]) -> str:
     return verb_as_gerund(" ".join(words[start:]))
 
 
-def distinguished(abstract: str, title: str, seen: set[str]) -> str:
+def distinguished(abstract: str, title: str, seen: "set[str] | TakenTitles") -> str:
     """``title`` with the phrase of ``abstract`` that tells it apart: the clause with the most words
     the title lacks and the abstract repeats (its subject), earliest first; a number if none does."""
     tf = Counter(_WORD.findall(abstract.lower()))

@@ -150,7 +150,7 @@ class LibraryCore:
         papers = self.corpus.papers
         try:
             atomic_write_chunks(self.index_path, stamped(self.corpus.generation, index.dump_chunks(
-                quick.display_sections(self.corpus.ids(), *papers.titles()))))
+                quick.display_sections(self.corpus.ids(), *papers.titles()))), durable=False)
         except OSError:
             pass
         return index

@@ -70,13 +70,21 @@ class Discovery:
         return Similarity.load(self._core.similar_path, self._core.corpus.generation)
 
     def _build_similarity(self) -> Similarity:
-        """Build the model and cache it beside the corpus (best effort: a cache is never precious)."""
+        """Build the model, or bring the cached one up to the corpus, and cache it beside the corpus
+        (best effort: a cache is never precious)."""
         from store.annotations.atomic import atomic_write_stream
         from store.discovery.similar import Similarity
 
-        sim = Similarity(self._core.index)
+        from store.discovery.fold import folded
+
+        ids = self._core.corpus.ids()
+        # The model of the corpus before an import, with the papers it added folded in, if the
+        # cache holds one (store.discovery.fold); else the SVD.
+        sim = folded(self._core.similar_path, self._core.index, ids) or Similarity(self._core.index)
+        sim.ids = ids
         try:
-            atomic_write_stream(self._core.similar_path, lambda handle: sim.save(handle, self._core.corpus.generation))
+            atomic_write_stream(self._core.similar_path, lambda handle: sim.save(handle, self._core.corpus.generation),
+                                durable=False)
         except OSError:
             pass
         return sim

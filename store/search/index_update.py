@@ -18,7 +18,7 @@ from typing import Sequence
 
 import numpy as np
 
-from store.search.index import K1, TF_BITS, SearchIndex, bm25_weights, count_terms, idf_weights, length_norms
+from store.search.index import TF_BITS, K1, SearchIndex, bm25_weights, count_terms, idf_weights, length_norms, saturated
 from store.search.forms import form_keys
 from store.search.vocab import SortedWords, Vocabulary, stem_tables
 
@@ -31,13 +31,19 @@ def term_frequencies(index: SearchIndex) -> np.ndarray | None:
     lengths = np.asarray(index.lengths, dtype=np.float32)
     avg = max(float(lengths.mean()), 1.0) if len(lengths) else 1.0
     norm = length_norms(lengths, index.docs, avg)
-    for precision in (np.float32, np.float64):  # float32 is exact for every frequency below ~2,000
-        w = index.weights.astype(precision, copy=False)
+    precisions: tuple[type[np.floating], ...] = (np.float32, np.float64)  # float32: exact below ~2,000
+    for precision in precisions:
+        # tf = w norm / (k1 + 1 - w), in place: at 300k papers each temporary is 150 MB.
+        w: np.ndarray = index.weights.astype(precision, copy=False)
+        tf: np.ndarray = np.negative(w)
+        tf += precision(K1 + 1)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            tf = np.rint(w * norm.astype(precision, copy=False) / (precision(K1 + 1) - w))
-        if np.isfinite(tf).all():
-            tf_f = tf.astype(np.float32, copy=False)
-            if np.array_equal(bm25_weights(tf_f.copy(), lengths, index.docs), index.weights):
+            np.divide(norm, tf, out=tf)
+            tf *= w
+        np.rint(tf, out=tf)
+        if np.isfinite(np.sum(tf, dtype=np.float64)):
+            tf_f: np.ndarray = tf.astype(np.float32, copy=False)
+            if np.array_equal(saturated(tf_f.copy(), norm), index.weights):
                 return tf_f
     return None
 
@@ -81,31 +87,39 @@ def updated(index: SearchIndex, replaced: dict[int, tuple[str, str]], added: Seq
     new_terms = remap[np.frombuffer(rows, dtype=np.int32)]
     new_docs = np.frombuffer(cols, dtype=np.int32).astype(np.int64)
     new_tf = np.minimum(np.frombuffer(tfs, dtype=np.int32), (1 << TF_BITS) - 1).astype(np.float32)
-    new_keys = (new_terms << 32) | new_docs
-    order = np.argsort(new_keys, kind="stable")
-    new_keys, new_docs, new_tf, new_terms = new_keys[order], new_docs[order], new_tf[order], new_terms[order]
+    order = np.argsort((new_terms << 32) | new_docs, kind="stable")
+    new_terms, new_docs, new_tf = new_terms[order], new_docs[order], new_tf[order]
 
     # The old postings, less those of the replaced documents.
-    old_terms = np.repeat(old_to_new, np.diff(index.offsets))
-    old_docs = index.docs.astype(np.int64)
+    old_offsets = np.asarray(index.offsets, dtype=np.int64)
+    old_docs = index.docs
     if replaced:
         gone = np.zeros(n_old, dtype=bool)
         gone[list(replaced)] = True
         keep = ~gone[old_docs]
-        old_terms, old_docs, old_tf = old_terms[keep], old_docs[keep], old_tf[keep]
-    old_keys = (old_terms << 32) | old_docs
+        old_offsets = np.concatenate(([0], np.cumsum(keep)))[old_offsets]
+        old_docs, old_tf = old_docs[keep], old_tf[keep]
+        del keep
 
-    # Merge the two ordered runs: each new posting goes after the old ones ordered before it.
-    is_new = np.zeros(len(old_keys) + len(new_keys), dtype=bool)
-    is_new[np.searchsorted(old_keys, new_keys) + np.arange(len(new_keys))] = True
-    del old_keys, new_keys
-    is_old = ~is_new
-    docs = _interleave(is_new, is_old, old_docs, new_docs, np.int32)
-    tf = _interleave(is_new, is_old, old_tf, new_tf, np.float32)
-    del is_new, is_old, old_docs, new_docs, old_tf, new_tf
+    # Each new posting's place among the old ones (array positions, not keys: no pass over every
+    # posting): an added document's goes at the end of its term's run, a replaced one's is searched
+    # for within the run, and a new term's postings go where the term is inserted.
+    old_id = np.full(len(vocab), -1, dtype=np.int64)
+    old_id[old_to_new] = np.arange(len(old_vocab), dtype=np.int64)
+    of_term = old_id[new_terms]
+    unseen_at = np.zeros(len(vocab), dtype=np.int64)
+    unseen_at[at + np.arange(len(unseen))] = at  # a new term's postings go before old term ``at``'s
+    pos = np.where(of_term < 0, old_offsets[unseen_at[new_terms]], old_offsets[of_term + 1])
+    for k in np.flatnonzero((of_term >= 0) & (new_docs < n_old)).tolist():  # replaced documents' postings
+        a, b = old_offsets[of_term[k]], old_offsets[of_term[k] + 1]
+        pos[k] = a + np.searchsorted(old_docs[a:b], new_docs[k])
+    docs = np.insert(old_docs, pos, new_docs.astype(np.int32))
+    tf = np.insert(old_tf, pos, new_tf)
+    del old_docs, old_tf, pos
 
-    df = np.bincount(old_terms, minlength=len(vocab)) + np.bincount(new_terms, minlength=len(vocab))
-    del old_terms, new_terms
+    df = np.bincount(new_terms, minlength=len(vocab))
+    df[old_to_new] += np.diff(old_offsets)
+    del new_terms, new_docs, new_tf
     vanished = bool((df == 0).any())
     if vanished:  # a replaced document was the only one holding a term: the term goes
         kept = df > 0
@@ -165,12 +179,4 @@ def _inserted(old: list[str], new: list[str], at: list[int]) -> list[str]:
         out.append(new[k])
         start = pos
     out.extend(old[start:])
-    return out
-
-
-def _interleave(is_new: np.ndarray, is_old: np.ndarray, old: np.ndarray, new: np.ndarray,
-                dtype: type[np.generic]) -> np.ndarray:
-    out = np.empty(len(is_new), dtype=dtype)
-    out[is_new] = new
-    out[is_old] = old
     return out

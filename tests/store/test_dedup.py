@@ -160,3 +160,15 @@ def test_a_split_cut_between_its_two_writes_is_found_and_completed_by_the_doctor
     assert run_doctor(tmp_path / "lib").problems == []
     back = Library(tmp_path / "lib")
     assert len(back) == 2 and back.annotation(variant).tags == ["flow"] and back.annotation(pid).tags == ["flow"]
+
+
+def test_candidates_from_a_row_on_are_those_of_every_row():
+    """candidate_pairs(from_row=m) leaves out the rows sharing no key with rows m.. before sorting:
+    the pairs of the rows from m on are the same as from all rows."""
+    from store.ingest.dedup import candidate_pairs
+    rng = np.random.default_rng(0)
+    for high in (50, 2000, 10**9):  # crowded buckets (cut at max_bucket), sparse ones, none
+        keys = rng.integers(0, high, size=(3000, 24), dtype=np.uint64)
+        every = candidate_pairs(keys)
+        for m in (1, 100, 2500, 2999):
+            assert candidate_pairs(keys, from_row=m) == {r: e for r, e in every.items() if r >= m}, (high, m)

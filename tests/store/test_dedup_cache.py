@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from store import locations
 from store.ingest import dedup_cache, importer
 from store.ingest.dedup import shingles
-from store.ingest.title_library import name_tokens
+from store.ingest.title_library import name_tokens, title_hash
 from store.library import Library
 from store.text import normalize
 
@@ -31,7 +32,7 @@ def cache_of(lib: Library) -> dedup_cache.KnownPapers | None:
     return dedup_cache.load(lib.folder / locations.DEDUP_CACHE_FILE, lib.corpus.generation, len(lib.corpus))
 
 
-def test_the_cache_holds_every_papers_keys_and_names(tmp_path):
+def test_the_cache_holds_every_papers_keys_titles_and_names(tmp_path):
     lib = Library.open(tmp_path / "lib", seed_if_new=False)
     lib.import_paths([SLICE])
     known = cache_of(lib)
@@ -39,7 +40,8 @@ def test_the_cache_holds_every_papers_keys_and_names(tmp_path):
     for i in (0, 17, len(lib.corpus) - 1):
         paper = lib.corpus.papers[i]
         assert np.array_equal(known.keys[i], keys_of(paper.abstract))
-        assert known.names[i] == name_tokens(paper.abstract)
+        assert known.titles[i] == title_hash(paper.title)
+    assert known.name_df == Counter(w for p in lib.corpus for w in name_tokens(p.abstract).split())
     assert stat.S_IMODE(os.stat(lib.folder / locations.DEDUP_CACHE_FILE).st_mode) == 0o600
 
 
@@ -75,7 +77,7 @@ def test_a_second_import_reads_the_cache_and_merges_as_without_it(tmp_path, monk
     assert np.array_equal(cache_of(one).keys, cache_of(two).keys)
 
 
-def test_a_new_versions_text_gets_its_keys_anew(tmp_path):
+def test_a_new_versions_text_gets_its_keys_title_and_names_anew(tmp_path):
     lib = Library.open(tmp_path / "daily", seed_if_new=False)
     lib.import_paths([DAYS[0]])
     summary = Library.open(lib.folder, seed_if_new=False).import_paths([DAYS[1]])
@@ -87,7 +89,8 @@ def test_a_new_versions_text_gets_its_keys_anew(tmp_path):
     assert len(revised) == 1
     paper = lib.corpus.papers[revised[0]]
     assert np.array_equal(known.keys[revised[0]], keys_of(paper.abstract))
-    assert known.names[revised[0]] == name_tokens(paper.abstract)
+    assert known.titles[revised[0]] == title_hash(paper.title)  # its new title
+    assert known.name_df == Counter(w for p in lib.corpus for w in name_tokens(p.abstract).split())
 
 
 @pytest.mark.parametrize("damage", ["stale", "garbled", "short", "link"])
