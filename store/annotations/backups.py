@@ -7,24 +7,41 @@ A backup is a byte-for-byte copy written crash-safely into
 
 from __future__ import annotations
 
+import os
+
 from datetime import datetime, timezone
 from pathlib import Path
 
-from store.annotations.atomic import atomic_write_bytes, private_folder
+from store.annotations.atomic import atomic_write_bytes, fsync_dir, private_folder
 from store.locations import BACKUP_DIR
 
 KEEP = 10
 
 
-def backup_file(path: Path, reason: str, content: bytes | None = None) -> Path | None:
+def backup_file(path: Path, reason: str, content: bytes | None = None, replaced_whole: bool = False) -> Path | None:
     """Copy ``path`` (or ``content`` read from it) into the backups folder; None when there is
-    nothing to back up."""
+    nothing to back up.
+
+    Args:
+        replaced_whole: ``path`` is only ever replaced by a rename (an atomic write), never written
+            in place, as the corpus is: the backup is then a hard link to it (its bytes stay as they
+            are when the file is replaced), not a copy; at 300k papers the copy took ~1 s of an import.
+    """
     if content is None and not path.is_file():
         return None
     folder = private_folder(path.parent / BACKUP_DIR)  # (never a link out of the library)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
     target = folder / f"{path.name}.{stamp}.{reason}.bak"
-    atomic_write_bytes(target, path.read_bytes() if content is None else content)
+    linked = False
+    if replaced_whole and content is None and not path.is_symlink():
+        try:
+            os.link(path, target, follow_symlinks=False)
+            fsync_dir(folder)
+            linked = True
+        except OSError:  # (a file system without hard links: copied instead)
+            pass
+    if not linked:
+        atomic_write_bytes(target, path.read_bytes() if content is None else content)
     for old in [b for b in list_backups(path) if ".damaged-" not in b.name][KEEP:]:
         old.unlink(missing_ok=True)  # (a damaged file's copy is kept until the user removes it)
     return target

@@ -132,14 +132,26 @@ def _pairs(keys: np.ndarray, max_bucket: int, from_row: int) -> dict[int, list[i
 
 
 def _sharing(keys: np.ndarray, from_row: int) -> np.ndarray:
-    """The rows before ``from_row`` sharing a band key with a row from it on, and those rows, ascending."""
+    """The rows before ``from_row`` sharing a band key with a row from it on, and those rows, ascending.
+
+    Per band, a bit table of the later rows' keys' low bits finds the few earlier rows that may
+    share one (a lookup in a small table per row), and only those are searched for exactly."""
     hit = np.zeros(from_row, dtype=bool)
+    low = np.uint64(_TABLE_BITS - 1)
+    table = np.zeros(_TABLE_BITS, dtype=bool)
     for b in range(keys.shape[1]):
         later = np.sort(keys[from_row:, b])
         col = keys[:from_row, b]
-        at = np.minimum(np.searchsorted(later, col), len(later) - 1)
-        hit |= later[at] == col
+        table[:] = False
+        table[(later & low).astype(np.intp)] = True
+        maybe = np.flatnonzero(table[(col & low).astype(np.intp)])
+        if len(maybe):
+            at = np.minimum(np.searchsorted(later, col[maybe]), len(later) - 1)
+            hit[maybe[later[at] == col[maybe]]] = True
     return np.concatenate([np.flatnonzero(hit), np.arange(from_row, len(keys))])
+
+
+_TABLE_BITS = 1 << 20
 
 
 def similarity(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:

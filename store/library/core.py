@@ -140,17 +140,27 @@ class LibraryCore:
             index = updated(old, replaced, [index_document(p) for p in added],
                             [normalized.pop(p.id, None) for p in added])
             if index is not None:
-                return self._install_index(index)
+                return self._install_index(index, quick.display_columns(old.extra, n_before))
         return self.build_index(normalized)
 
-    def _install_index(self, index: SearchIndex) -> SearchIndex:
-        """Hold the index and cache it on disk, with what a one-shot search prints (read from the
-        corpus file's bytes: no paper is parsed for it)."""
+    def _install_index(self, index: SearchIndex,
+                       shown: tuple[list[str], list[bool]] | None = None) -> SearchIndex:
+        """Hold the index and cache it on disk, with what a one-shot search prints: the titles and
+        derived flags ``shown`` for the first papers (from the index this one updates), the
+        parsed papers' and the rest's read from the corpus file's bytes (no paper is parsed)."""
         self._index = index
         papers = self.corpus.papers
+        if shown is None:
+            titles, derived = papers.titles()
+        else:
+            titles, derived = shown
+            titles += [p.title for p in papers[len(titles):]]
+            derived += [p.derived_title for p in papers[len(derived):]]
+            for i, paper in papers.parsed_items():  # (a title that arrived, a new version's)
+                titles[i], derived[i] = paper.title, paper.derived_title
         try:
             atomic_write_chunks(self.index_path, stamped(self.corpus.generation, index.dump_chunks(
-                quick.display_sections(self.corpus.ids(), *papers.titles()))), durable=False)
+                quick.display_sections(self.corpus.ids(), titles, derived))), durable=False)
         except OSError:
             pass
         return index

@@ -100,7 +100,7 @@ class PaperChanges:
                     release_free_memory()
                     if summary.changed or not self._core.corpus_path.exists():
                         if self._core.corpus_path.exists():
-                            backup_file(self._core.corpus_path, "import")
+                            backup_file(self._core.corpus_path, "import", replaced_whole=True)
                         self._core.corpus.save(self._core.corpus_path)
                         if after is not None:
                             dedup_cache.save(dedup_path, self._core.corpus.generation, after)
@@ -150,7 +150,7 @@ class PaperChanges:
                     paper.title = title
                 self._core.corpus.title_rules = versions.TITLE_RULES
                 if changes:
-                    backup = backup_file(self._core.corpus_path, "retitle")
+                    backup = backup_file(self._core.corpus_path, "retitle", replaced_whole=True)
                 if changes or outdated:  # (unchanged titles: the header alone says they are current)
                     self._core.corpus.save(self._core.corpus_path)
             except BaseException:
@@ -218,7 +218,7 @@ class PaperChanges:
                     clones[record_key(paper.id, clone.member)] = clone
                 self._core.store.apply(clones, SPLIT_ACTION, f"copy annotation to {counted(len(clones), 'split paper')}",
                                       extra={SPLIT_OF: parent.id}, member=self._core.member, owner=self._core.owner)
-            backup_file(self._core.corpus_path, SPLIT_ACTION)
+            backup_file(self._core.corpus_path, SPLIT_ACTION, replaced_whole=True)
             work.save(self._core.corpus_path)
             self._core.corpus = work
             self._core.invalidate()

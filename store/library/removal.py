@@ -74,7 +74,7 @@ def remove_papers(lib: LibraryCore, ids: list[str], label: str) -> int:
             return 0
         lib.store.compact()  # a backup of annotations.json must hold the journal too
         backup_file(lib.annotations_path, REMOVE_ACTION)
-        backup_file(lib.corpus_path, REMOVE_ACTION)
+        backup_file(lib.corpus_path, REMOVE_ACTION, replaced_whole=True)
         cleared = lib.records_of_papers(p.id for p in gone)  # every member's, and the assignment
         places = [lib.corpus.index_of(p.id) for p in gone]
         lib.store.apply(cleared, REMOVE_ACTION, label, extra={"papers": [p.to_record() for p in gone], "places": places},
@@ -167,7 +167,7 @@ def replace_untouched_sample(lib: LibraryCore) -> int:
     if not untouched_sample(lib):
         return 0
     n = len(lib)
-    backup_file(lib.corpus_path, "sample")
+    backup_file(lib.corpus_path, "sample", replaced_whole=True)
     empty = Corpus()
     empty.file_signature = lib.corpus.file_signature  # the file is unchanged until the import saves
     empty.generation = lib.corpus.generation

@@ -29,6 +29,8 @@ from store.text import index_tokens
 from store.search.vocab import (COVERAGE_WEIGHT, INDEX_VERSION, STOP_WORDS, SortedWords, Vocabulary, alternatives,
                                 content_words, idf_ceiling, index_size, stem_tables)
 
+OWN_SECTIONS = frozenset({"meta", "terms", "terms_chunks", "stems", "stems_chunks", "stem_offsets", "stem_members",
+                          "offsets", "docs", "weights", "idf", "lengths"})
 TITLE_WEIGHT = 3
 # The opening of an abstract usually restates what the title says; its words count extra.
 LEAD_WORDS, LEAD_WEIGHT = 60, 1
@@ -60,6 +62,9 @@ class SearchIndex:
         self.weights = weights
         self.idf = idf
         self.n_docs = n_docs
+        # The sections of the file it was loaded from that are not the index's (what dump_chunks was
+        # given as ``extra``): an update of the index reuses them (LibraryCore.update_index).
+        self.extra: dict[str, memoryview] = {}
         # Each document's length in BM25's sense (None in a cache written before it was kept): with
         # it, store.search.index_update can add documents without indexing the others again.
         self.lengths = lengths
@@ -149,6 +154,8 @@ class SearchIndex:
             lengths = view("lengths", np.float32) if "lengths" in reader.sections else None
             index = cls(vocabulary, view("docs", np.int32), view("weights", np.float32), view("idf", np.float32),
                         n_docs, lengths if lengths is not None and len(lengths) == n_docs else None)
+            index.extra = {name: memoryview(data)[offset:offset + length]  # (checked above)
+                           for name, (_, offset, length) in reader.sections.items() if name not in OWN_SECTIONS}
         except (ValueError, KeyError, IndexError, UnicodeDecodeError, OSError):
             return None
         if len(index.offsets) != len(index.vocab) + 1 or len(index.idf) != len(index.vocab) \
@@ -320,11 +327,16 @@ def idf_weights(offsets: np.ndarray, n_docs: int) -> np.ndarray:
 def length_norms(lengths: np.ndarray, docs: np.ndarray, avg: float) -> np.ndarray:
     """k1 (1 - b + b dl / avgdl) per posting, in float32 as :func:`bm25_weights` computes it
     (per document, then one gather: the same floats as per posting, with fewer passes over them)."""
-    per_doc = np.asarray(lengths, dtype=np.float32) * np.float32(B / avg)
+    norms: np.ndarray = doc_norms(lengths, avg)[docs]
+    return norms
+
+
+def doc_norms(lengths: np.ndarray, avg: float) -> np.ndarray:
+    """k1 (1 - b + b dl / avgdl) per document (see :func:`length_norms`)."""
+    per_doc: np.ndarray = np.asarray(lengths, dtype=np.float32) * np.float32(B / avg)
     per_doc += np.float32(1 - B)
     per_doc *= np.float32(K1)
-    norms: np.ndarray = per_doc[docs]
-    return norms
+    return per_doc
 
 
 TF_BITS = 16

@@ -18,9 +18,16 @@ from typing import Sequence
 
 import numpy as np
 
-from store.search.index import TF_BITS, K1, SearchIndex, bm25_weights, count_terms, idf_weights, length_norms, saturated
+from store.search.index import TF_BITS, K1, SearchIndex, count_terms, doc_norms, idf_weights, saturated
 from store.search.forms import form_keys
 from store.search.vocab import SortedWords, Vocabulary, stem_tables
+
+
+BLOCK = 1 << 20  # postings per pass: each pass's temporaries stay a few MB (at 300k papers 37M postings)
+
+
+def _avg(lengths: np.ndarray) -> float:
+    return max(float(lengths.mean()), 1.0) if len(lengths) else 1.0
 
 
 def term_frequencies(index: SearchIndex) -> np.ndarray | None:
@@ -28,13 +35,24 @@ def term_frequencies(index: SearchIndex) -> np.ndarray | None:
     None when the index keeps no document lengths or a weight does not come out exactly again."""
     if index.lengths is None or len(index.lengths) != index.n_docs:
         return None
-    lengths = np.asarray(index.lengths, dtype=np.float32)
-    avg = max(float(lengths.mean()), 1.0) if len(lengths) else 1.0
-    norm = length_norms(lengths, index.docs, avg)
-    precisions: tuple[type[np.floating], ...] = (np.float32, np.float64)  # float32: exact below ~2,000
+    per_doc = doc_norms(np.asarray(index.lengths, dtype=np.float32), _avg(np.asarray(index.lengths, dtype=np.float32)))
+    docs, weights = index.docs, index.weights
+    out = np.empty(len(docs), dtype=np.float32)
+    for a in range(0, len(docs), BLOCK):
+        b = min(len(docs), a + BLOCK)
+        tf = _read_back(weights[a:b], per_doc[docs[a:b]])
+        if tf is None:
+            return None
+        out[a:b] = tf
+    return out
+
+
+def _read_back(weights: np.ndarray, norm: np.ndarray) -> np.ndarray | None:
+    """The frequencies that give exactly these weights with these norms: tf = w norm / (k1 + 1 - w),
+    in float32 (exact for every frequency below ~2,000), else in float64; None if neither is exact."""
+    precisions: tuple[type[np.floating], ...] = (np.float32, np.float64)
     for precision in precisions:
-        # tf = w norm / (k1 + 1 - w), in place: at 300k papers each temporary is 150 MB.
-        w: np.ndarray = index.weights.astype(precision, copy=False)
+        w: np.ndarray = weights.astype(precision, copy=False)
         tf: np.ndarray = np.negative(w)
         tf += precision(K1 + 1)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -42,8 +60,8 @@ def term_frequencies(index: SearchIndex) -> np.ndarray | None:
             tf *= w
         np.rint(tf, out=tf)
         if np.isfinite(np.sum(tf, dtype=np.float64)):
-            tf_f: np.ndarray = tf.astype(np.float32, copy=False)
-            if np.array_equal(saturated(tf_f.copy(), norm), index.weights):
+            tf_f: np.ndarray = tf.astype(np.float32)
+            if np.array_equal(saturated(tf_f.copy(), norm), weights):
                 return tf_f
     return None
 
@@ -113,8 +131,8 @@ def updated(index: SearchIndex, replaced: dict[int, tuple[str, str]], added: Seq
     for k in np.flatnonzero((of_term >= 0) & (new_docs < n_old)).tolist():  # replaced documents' postings
         a, b = old_offsets[of_term[k]], old_offsets[of_term[k] + 1]
         pos[k] = a + np.searchsorted(old_docs[a:b], new_docs[k])
-    docs = np.insert(old_docs, pos, new_docs.astype(np.int32))
-    tf = np.insert(old_tf, pos, new_tf)
+    docs = _insert_sorted(old_docs, pos, new_docs.astype(np.int32))
+    tf = _insert_sorted(old_tf, pos, new_tf)
     del old_docs, old_tf, pos
 
     df = np.bincount(new_terms, minlength=len(vocab))
@@ -130,7 +148,10 @@ def updated(index: SearchIndex, replaced: dict[int, tuple[str, str]], added: Seq
 
     lengths = np.concatenate([np.asarray(index.lengths, dtype=np.float32), new_lengths[len(replaced):]])
     lengths[sorted(replaced)] = new_lengths[:len(replaced)]
-    weights = bm25_weights(tf, lengths, docs)
+    per_doc = doc_norms(lengths, _avg(lengths))
+    for a in range(0, len(docs), BLOCK):  # the weights, in place of the frequencies (as build does)
+        saturated(tf[a:a + BLOCK], per_doc[docs[a:a + BLOCK]])
+    weights = tf
     if vanished:
         stems, stem_offsets, stem_members = stem_tables(vocab)
     else:
@@ -179,4 +200,24 @@ def _inserted(old: list[str], new: list[str], at: list[int]) -> list[str]:
         out.append(new[k])
         start = pos
     out.extend(old[start:])
+    return out
+
+
+def _insert_sorted(old: np.ndarray, pos: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``np.insert(old, pos, values)`` for ascending ``pos``, as runs of slice copies: np.insert
+    marks every element with a mask (at 37M postings ~0.5 s an array); this copies the runs
+    between the few thousand places a day's postings go."""
+    out = np.empty(len(old) + len(values), dtype=old.dtype)
+    places = pos.tolist()
+    done = shift = k = 0
+    while k < len(places):
+        at = places[k]
+        end = k + 1
+        while end < len(places) and places[end] == at:
+            end += 1
+        out[done + shift:at + shift] = old[done:at]
+        out[at + shift:at + shift + end - k] = values[k:end]
+        shift += end - k
+        done, k = at, end
+    out[done + shift:] = old[done:]
     return out

@@ -17,6 +17,7 @@ import os
 import sys
 import zlib
 from array import array
+from itertools import accumulate
 from typing import Any, BinaryIO, Callable, cast
 
 MAGIC = "papersift-pack"
@@ -133,10 +134,7 @@ def items_sections(name: str, texts: list[str]) -> list[tuple[str, str, object]]
     the int64 offsets of each string in it (in UTF-8 bytes)."""
     blobs = [t.encode("utf-8") for t in texts]
     offsets = array("q", [0])
-    total = 0
-    for b in blobs:
-        total += len(b)
-        offsets.append(total)
+    offsets.extend(accumulate(map(len, blobs)))
     return [(name, "s", b"".join(blobs)), (name + "_offsets", "q", offsets)]
 
 

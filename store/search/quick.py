@@ -48,6 +48,24 @@ def display_sections(ids: list[str], titles: list[str], derived: list[bool]) -> 
     return [*items_sections("ids", ids), *items_sections("titles", titles), ("derived", "b", array("b", derived))]
 
 
+def display_columns(extra: dict[str, memoryview], n: int) -> tuple[list[str], list[bool]] | None:
+    """The titles and derived flags :func:`display_sections` stored, from the sections of a loaded
+    index file (``SearchIndex.extra``); None unless they are there for ``n`` papers."""
+    try:
+        blob, derived = bytes(extra["titles"]), extra["derived"].cast("b")
+        offsets = extra["titles_offsets"].cast("q")
+    except (KeyError, TypeError, ValueError):
+        return None
+    if len(offsets) != n + 1 or len(derived) != n or offsets[0] != 0 or offsets[-1] != len(blob):
+        return None
+    ends = offsets.tolist()
+    try:
+        titles = [blob[ends[i]:ends[i + 1]].decode("utf-8") for i in range(n)]
+    except (UnicodeDecodeError, IndexError):
+        return None
+    return titles, [bool(x) for x in derived.tolist()]
+
+
 def annotation_matches(words: list[str], texts: list[tuple[int | None, set[str]]]) -> dict[str, list[int]]:
     """Per query word, the papers whose tag or note tokens start with it.
 

@@ -38,3 +38,23 @@ def test_backups_rotate_but_keep_damaged_copies_once_per_content(tmp_path):
     for n in range(KEEP + 2):  # rotation never drops a damaged copy
         backup_file(path, f"s{n}")
     assert damaged_copies(path) == [copy]
+
+
+def test_a_corpus_backup_is_a_hard_link_that_keeps_the_old_bytes(tmp_path):
+    """The corpus is only ever replaced by a rename, so its backup is a link to the file as it was
+    (no copy of 430 MB at 300k papers) and holds the old bytes once the import replaced it."""
+    import os
+
+    from store.library import Library
+    from ..conftest import DATA
+
+    lib = Library.open(tmp_path / "lib", seed_if_new=False)
+    lib.import_paths([DATA / "arxiv_days" / "day1.xml"])
+    before = lib.corpus_path.read_bytes()
+    inode = os.stat(lib.corpus_path).st_ino
+    lib.import_paths([DATA / "arxiv_days" / "day2.xml"])
+    backups = sorted((lib.folder / "backups").glob("corpus.jsonl.*.import.bak"))
+    assert backups and backups[-1].read_bytes() == before
+    assert os.stat(backups[-1]).st_ino == inode and os.stat(lib.corpus_path).st_ino != inode
+    assert os.stat(backups[-1]).st_mode & 0o777 == 0o600
+    assert lib.corpus_path.read_bytes() != before

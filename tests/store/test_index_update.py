@@ -100,6 +100,11 @@ def test_a_days_import_updates_the_cached_index(tmp_path, monkeypatch):
     again = Library.open(tmp_path / "daily", seed_if_new=False)
     assert_same(again.index, fresh.index)  # the cache on disk is the updated index
     assert list(again.search("robot").matches) == list(fresh.search("robot").matches)
+    updated_file = fresh.index_path.read_bytes()
+    fresh.index_path.unlink()
+    rebuilt = Library.open(tmp_path / "daily", seed_if_new=False)
+    rebuilt.index  # built from the whole corpus, and cached
+    assert rebuilt.index_path.read_bytes() == updated_file  # the same file, what a one-shot search prints too
 
 
 @pytest.mark.parametrize("bad", ["gone", "stale"])
