@@ -26,7 +26,7 @@ from store.choices import FORMULA_START
 from store.errors import InputError
 from store.choices import MAX_STAR, STATUSES
 from store.formats.textfile import read_text
-from store.exchange.records import split_triage_lines
+from store.formats.records import split_triage_lines
 from store.exchange.team_file import TEAM_FORMAT, TEAM_VERSION, is_team_text
 from store.team.members import member_problem
 

@@ -12,7 +12,7 @@ from typing import Callable, Iterable
 
 from store import formats
 from store.choices import FORMATS, MARKDOWN_GROUPS, STATUSES  # noqa: F401 (FORMATS, MARKDOWN_GROUPS re-exported)
-from store.exchange.records import Pair, escape_unsafe_json
+from store.formats.records import Pair, escape_unsafe_json
 from store.safe_text import export_safe
 
 EXTENSIONS = formats.EXTENSIONS

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from store.exchange.records import marks_line, title_of
+from store.formats.records import marks_line, title_of
 from store.formats.markdown import md_escape
 
 if TYPE_CHECKING:

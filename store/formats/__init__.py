@@ -11,7 +11,7 @@ Each format is a module of this package holding its reader and/or writer (``bibt
 ``jsonl`` for JSON and JSON Lines, ``delimited`` for CSV and TSV, ``markdown``, ``org``, ``csl``,
 ``atom``, ``dump``); ``textfile`` reads a file's text for all of them. The format modules never
 import each other: what readers share is in :mod:`store.ingest.raw_record`, what writers share in
-:mod:`store.exchange.records`. This is the one package where import and export meet.
+:mod:`store.formats.records`. This is the one package where import and export meet.
 
 To add a format: write its module, add a row here. The command line's ``--format``
 choices, the export dialog, the suffixes a folder import takes and the error messages follow.

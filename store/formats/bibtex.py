@@ -17,7 +17,7 @@ from typing import Callable
 from store.choices import DERIVED
 from store.errors import InputError
 from store.escapes import repair_escapes
-from store.exchange.records import Pair, team_line, title_of
+from store.formats.records import Pair, team_line, title_of
 from store.ingest.raw_record import Records, record_from_obj
 from store.latex import plain_text
 from store.models import Paper

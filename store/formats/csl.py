@@ -7,7 +7,7 @@ import orjson
 
 from store.choices import DERIVED
 from store.escapes import repair_escapes
-from store.exchange.records import Pair, team_records, title_of, triage_lines
+from store.formats.records import Pair, team_records, title_of, triage_lines
 from store.latex import plain_text
 from store.search.keywords import join_keywords, tags_and_keywords
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from store.choices import FORMULA_START
 from store.errors import InputError
 from store.escapes import repair_escapes
-from store.exchange.records import Pair, team_line, team_marks, title_of
+from store.formats.records import Pair, team_line, team_marks, title_of
 from store.ingest.raw_record import MAX_ABSTRACT_CHARS, RawRecord, record_from_obj
 from store.search.keywords import join_keywords
 

@@ -1,6 +1,6 @@
 """JSON and JSON Lines: read (an array, an object of papers, OpenReview notes; one record a line)
 and written (``papersift-export`` version 1, each paper a ``papersift-paper/1`` record as in
-:mod:`store.exchange.records`, which ``import-annotations`` reads back)."""
+:mod:`store.formats.records`, which ``import-annotations`` reads back)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import orjson
 
 from store.errors import InputError
-from store.exchange.records import RECORD_SCHEMA_VERSION, Pair, paper_record, team_records
+from store.formats.records import RECORD_SCHEMA_VERSION, Pair, paper_record, team_records
 from store.ingest.openreview import is_note, note_abstract
 from store.ingest.raw_record import Records, record_from_obj
 from store.models import Annotation, Paper

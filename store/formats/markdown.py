@@ -8,7 +8,7 @@ from collections import defaultdict
 from datetime import datetime, timezone
 
 from store.choices import DERIVED
-from store.exchange.records import Pair, team_line, title_of
+from store.formats.records import Pair, team_line, title_of
 from store.latex import plain_text
 from store.models import Annotation, Paper
 from store.wording import counted

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from store.exchange.records import Pair, team_line, title_of
+from store.formats.records import Pair, team_line, title_of
 
 # ----------------------------------------------------------------------- Org
 # Org workflow states named after papersift's statuses, declared in the file header

@@ -20,7 +20,7 @@ from pathlib import Path
 from store.choices import DERIVED
 from store.errors import InputError
 from store.escapes import repair_escapes
-from store.exchange.records import Pair, title_of, triage_lines
+from store.formats.records import Pair, title_of, triage_lines
 from store.ingest.raw_record import Records, record_from_obj
 from store.latex import plain_text
 from store.search.keywords import tags_and_keywords

@@ -22,7 +22,7 @@ from store.errors import PapersiftError
 from store.library.core import BULK_BACKUP_THRESHOLD, LibraryCore  # noqa: F401 (re-exported)
 from store.library.discovery import Discovery
 from store.library.marks import Marks
-from store.library.papers import PaperChanges, Retitled
+from store.library.papers import PaperChanges, Retitled, redo_titles
 from store.library.removal import redo_corpus, remove_papers
 from store.library.search import SORTS, LibrarySearch  # noqa: F401 (re-exported)
 from store.library.stats import LibraryStats
@@ -193,6 +193,7 @@ class Library(LibraryCore):
                 return None
             self.reload_annotations()
             redo_corpus(self, entry, undone=undone)  # a removal's papers, back or out
+            redo_titles(self, entry, undone=undone)  # a retitle's titles, back or again
             return str(entry["label"])
 
     def remove(self, ids: Iterable[str], label: str = "") -> int:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from store.library.core import LibraryCore
 
 SPLIT_ACTION = "split"
+RETITLE_ACTION = "retitle"
 SPLIT_OF = "split_of"  # the undo entry of a split names the paper its variants leave
 
 
@@ -148,9 +149,15 @@ class PaperChanges:
                     return Retitled(changes, len(papers), None, dry_run=True)
                 for paper, title in zip(papers, titles):
                     paper.title = title
+                rules = self._core.corpus.title_rules
                 self._core.corpus.title_rules = versions.TITLE_RULES
                 if changes:
-                    backup = backup_file(self._core.corpus_path, "retitle", replaced_whole=True)
+                    backup = backup_file(self._core.corpus_path, RETITLE_ACTION, replaced_whole=True)
+                    # One undo step, as every change is: its titles, before and after (store.library.papers.redo_titles).
+                    self._core.store.apply({}, RETITLE_ACTION, f"retitle {counted(len(changes), 'paper')}",
+                                           extra={"titles": [list(c) for c in changes],
+                                                  "rules": [rules, versions.TITLE_RULES]},
+                                           member=self._core.member, owner=self._core.owner)
                 if changes or outdated:  # (unchanged titles: the header alone says they are current)
                     self._core.corpus.save(self._core.corpus_path)
             except BaseException:
@@ -225,3 +232,24 @@ class PaperChanges:
             self._core.install(clones)
         self._core.build_index()  # after the lock, as an import does
         return new
+
+
+def redo_titles(core: LibraryCore, entry: dict[str, Any], undone: bool) -> None:
+    """The corpus side of undoing (``undone``) or redoing a retitle: each changed paper's title
+    back as it was, or as the retitle made it, and the title rules the corpus records with them.
+    A paper no longer in the library is passed over; the caller holds the library lock."""
+    changes = entry.get("titles") or []
+    if entry.get("action") != RETITLE_ACTION or not changes:
+        return
+    rules = entry.get("rules") or []
+    for row in changes:
+        if not (isinstance(row, list) and len(row) == 3 and all(isinstance(x, str) for x in row)):
+            continue
+        pid, old, new = row
+        idx = core.corpus.index_of(pid)
+        if idx is not None:
+            core.corpus.papers[idx].title = old if undone else new
+    if len(rules) == 2 and all(isinstance(r, int) for r in rules):
+        core.corpus.title_rules = rules[0] if undone else rules[1]
+    core.corpus.save(core.corpus_path)
+    core.invalidate()

@@ -163,11 +163,12 @@ class LibrarySearch:
             order = np.flatnonzero(mask) if mask is not None else np.arange(n)
             order = self._sorted(order, sort, anns)
             matched = set()
+        ranked = bool(q.words) and not (q.similar or q.recommend)
+        found = full if ranked else None if q.similar or q.recommend else len(order)
         if limit is not None:
             order = order[:limit]
         return SearchResult(indices=order, total=n, matched_terms=matched, errors=q.errors,
-                            full=min(full, len(order)) if q.words and not (q.similar or q.recommend) else None,
-                            widened=widened)
+                            full=min(full, len(order)) if ranked else None, widened=widened, found=found)
 
     def _widened(self, apart: dict[str, np.ndarray]) -> list[str]:
         """Per compound, what else it counted: its other spellings in the library, written as a

@@ -25,10 +25,12 @@ class SearchResult:
     errors: list[str] = field(default_factory=list)
     full: int | None = None  # the result set's size (the head of indices); None: all of indices
     widened: list[str] = field(default_factory=list)  # a compound's other spellings it counted: "sim-to-real (also sim2real)"
+    found: int | None = None  # the result set's size before a limit cut it (None: not counted, as for similar:)
 
     def __post_init__(self) -> None:
         if self.full is None:
             self.full = len(self.indices)
+
 
     @property
     def matches(self) -> np.ndarray:

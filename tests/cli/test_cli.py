@@ -140,6 +140,13 @@ def test_retitle_brings_derived_titles_up_to_date(run_cli, tmp_path):
     assert rec["title"] == expected and rec["derived_title"]
     assert json.loads(run_cli("show", real.id, "--format", "json").stdout)["title"] == "A Real Title Kept As Read"
     assert "Zorbulon" not in run_cli("search", "zorbulon").stdout  # the index follows the new titles
+    assert "retitle 1 paper" in run_cli("history").stdout  # one undo step, as every change is
+    assert "retitle 1 paper" in run_cli("undo").stdout
+    assert json.loads(run_cli("show", derived.id, "--format", "json").stdout)["title"].startswith("Zorbulon")
+    assert Library(run_cli.library).titles_outdated and "Zorbulon" in run_cli("search", "zorbulon").stdout
+    assert "retitle 1 paper" in run_cli("redo").stdout
+    assert json.loads(run_cli("show", derived.id, "--format", "json").stdout)["title"] == expected
+    assert "Zorbulon" not in run_cli("search", "zorbulon").stdout
     assert json.loads(run_cli("retitle", "--format", "json").stdout) == {
         "changed": 0, "derived": 35, "papers": 36, "dry_run": False, "backup": None, "changes": []}
     assert any(p.name.startswith("corpus") and "retitle" in p.name for p in (run_cli.library / "backups").iterdir())
@@ -293,6 +300,20 @@ def test_counts_in_sentences_agree_in_number(run_cli, tmp_path):
     out = run_cli("import", str(one)).stdout
     assert out.startswith("read 1 abstract from 1 file: 1 new, 0 exact duplicates,") and "holds 1 paper" in out
     assert "1 shown · 1 paper in the library" in run_cli("list").stdout
+
+
+def test_search_says_how_many_it_found(run_cli):
+    """Under the table, the size of the result set, as the app's list title says it, through the
+    one-shot path (words alone) and the library's (a filter), with --limit and without."""
+    every = json.loads(run_cli("search", "learning", "--format", "json", "--limit", "100").stdout)
+    assert len(every) > 3
+    for query in (["learning"], ["learning", "status:unread"]):
+        out = run_cli("search", *query, "--limit", "2").stdout
+        assert f"2 shown of {len(every)} found · 35 papers in the library" in out, out
+        out = run_cli("search", *query, "--limit", "100").stdout
+        assert f"{len(every)} found · 35 papers in the library" in out, out
+    out = run_cli("search", "learning", "zzqqxx").stdout
+    assert "none found; " in out and "partial matches shown · 35 papers in the library" in out
 
 
 def test_negated_filters_pass_through_argparse(run_cli):

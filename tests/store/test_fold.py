@@ -74,7 +74,7 @@ def test_without_a_usable_cache_the_model_is_built_anew(tmp_path, monkeypatch, d
     first, rest = split_slice(tmp_path, 185)
     lib = Library(tmp_path / "lib")
     lib.import_paths([first])
-    lib.similarity
+    assert lib.similarity.latent is not None  # built, and cached
     if damage == "gone":
         lib.similar_path.unlink()
     elif damage == "garbled":

@@ -103,7 +103,7 @@ def test_a_days_import_updates_the_cached_index(tmp_path, monkeypatch):
     updated_file = fresh.index_path.read_bytes()
     fresh.index_path.unlink()
     rebuilt = Library.open(tmp_path / "daily", seed_if_new=False)
-    rebuilt.index  # built from the whole corpus, and cached
+    assert rebuilt.index.n_docs == len(rebuilt.corpus)  # built from the whole corpus, and cached
     assert rebuilt.index_path.read_bytes() == updated_file  # the same file, what a one-shot search prints too
 
 

@@ -252,6 +252,16 @@ async def test_next_previous_unread(lib, make):
         assert screen(app).results.cursor == 4
         await pilot.press("N")
         assert screen(app).results.cursor == 0
+        await pilot.press("N")  # the first unread paper: none above, the rest below
+        assert screen(app).results.cursor == 0
+        below = len(ids) - 3 - 1
+        assert app._notifications and list(app._notifications)[-1].message == \
+            f"No unread paper above this one: {below} unread papers below"
+        lib.set_status([i for i in ids if i != ids[0]], "read")
+    app = make(Library(lib.folder))
+    async with app.run_test() as pilot:
+        await pilot.press("n")
+        assert list(app._notifications)[-1].message == "No unread paper below this one, and none in this list"
 
 
 async def test_select_several_and_apply(lib, make):

@@ -31,7 +31,7 @@ def register(add) -> None:
 
 def ranked(lib: Library, args: argparse.Namespace, opened=None) -> int:
     """``similar`` (papers like one) and ``recommend`` (papers like the ones you marked), with why."""
-    from store.exchange.records import paper_record
+    from store.formats.records import paper_record
     rows: Sequence[tuple[Paper, float, list[str], list[str]]]  # (a Recommendation is one)
     if args.command == "similar":
         rows = [(p, score, [], []) for p, score in lib.similar(args.id, args.limit)]

@@ -155,7 +155,7 @@ def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
                 stderr=True)
         if searching:
             shown = result.indices
-    out.print_papers(lib, shown, args.format, total=len(lib))
+    out.print_papers(lib, shown, args.format, total=len(lib), found=result.found)
     return 0
 
 
@@ -351,7 +351,7 @@ def print_unsaved_notes(notes: dict[str, str]) -> None:
 
 def _ack(args: argparse.Namespace, message: str, lib: Library, ids: list[str]) -> int:
     if getattr(args, "format", "text") == "json":
-        from store.exchange.records import paper_record
+        from store.formats.records import paper_record
         out.emit_json([paper_record(lib.paper(i), lib.annotation(lib.paper(i).id)) for i in ids])
     else:
         out.say(message)  # tags and ids as typed: "[draft]" is not markup

@@ -76,7 +76,7 @@ def escaped(text: object) -> str:
 
 
 def emit_json(obj: object) -> None:
-    from store.exchange.records import safe_json
+    from store.formats.records import safe_json
 
     sys.stdout.write(safe_json(obj, indent=True) + "\n")
 
@@ -85,19 +85,26 @@ def stars(n: int) -> str:
     return "★" * n + "☆" * (3 - n)
 
 
-def print_papers(lib: Library, indices, fmt: str, total: int | None = None) -> None:
-    """Print papers (corpus indices) as a table, plain lines or JSON."""
+def print_papers(lib: Library, indices, fmt: str, total: int | None = None, found: int | None = None) -> None:
+    """Print papers (corpus indices) as a table, plain lines or JSON (``found``: see print_rows)."""
     papers = [lib.corpus.papers[int(i)] for i in indices]
     if fmt == "json":
-        from store.exchange.records import paper_record
+        from store.formats.records import paper_record
 
         emit_json([paper_record(p, lib.annotation(p.id)) for p in papers])
         return
-    print_rows([Row(p.id, p.title, p.derived_title, lib.annotations.get(p.id)) for p in papers], fmt, total)
+    print_rows([Row(p.id, p.title, p.derived_title, lib.annotations.get(p.id)) for p in papers], fmt, total, found)
 
 
-def print_rows(rows: list[Row], fmt: str, total: int | None = None) -> None:
-    """Print papers as a table or plain lines (from a Library, or from store.search.quick)."""
+def print_rows(rows: list[Row], fmt: str, total: int | None = None, found: int | None = None) -> None:
+    """Print papers as a table or plain lines (from a Library, or from store.search.quick).
+
+    Args:
+        total: the library's size, said under the table.
+        found: how many papers the query found (its result set, before ``--limit``), said with it
+            as the app's list title says it: "20 shown of 1,234 found"; 0 when the rows are partial
+            matches only.
+    """
     if fmt == "plain":
         for r in rows:
             tag_line = display_safe(" ".join("#" + t for t in r.tags), False)
@@ -127,7 +134,18 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None) -> None:
         table.add_row(r.id, GLYPH[r.status], stars(r.star) if r.star else "", title, Text(tag_text))
     out.print(table)
     if total is not None:
-        out.print(f"[dim]{len(rows):,} shown · {counted(total, 'paper')} in the library[/dim]")
+        found = None if found is not None and found >= total else found  # (every paper: nothing to count)
+        out.print(f"[dim]{found_line(len(rows), found)} · {counted(total, 'paper')} in the library[/dim]")
+
+
+def found_line(shown: int, found: int | None) -> str:
+    """What a list of papers under a query is: "1,234 found", "20 shown of 1,234 found", or the
+    partial matches shown when the query found none."""
+    if found is None:
+        return f"{shown:,} shown"
+    if found == 0:
+        return f"none found; {counted(shown, 'partial match', 'partial matches')} shown" if shown else "none found"
+    return f"{found:,} found" if shown >= found else f"{shown:,} shown of {found:,} found"
 
 
 def print_paper(lib: Library, key: str, fmt: str) -> None:
@@ -137,7 +155,7 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     others = [(name, ann) for name, ann in lib.lab.marks_of(p.id) if name != lib.member]
     assignee = lib.assignments.get(p.id, "")
     if fmt == "json":
-        from store.exchange.records import paper_record
+        from store.formats.records import paper_record
 
         rec = paper_record(p, a)
         if others or assignee:  # a lab's library: everyone's marks, as the reader shows them
@@ -159,7 +177,7 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     out.print(f"[dim]id[/dim] {p.id}   [dim]status[/dim] {a.status}   [dim]star[/dim] {stars(a.star)}"
               f"   [dim]tags[/dim] {escape(display_safe(' '.join('#' + t for t in a.tags), False)) or '-'}")
     if others or assignee:
-        from store.exchange.records import marks_line
+        from store.formats.records import marks_line
         team = [("assigned to " + assignee)] * bool(assignee) + [
             marks_line(n, m) + (f" “{' '.join(m.note.split())[:80]}”" if m.note else "") for n, m in others]
         out.print(f"[dim]team[/dim] {escape(display_safe(' · '.join(team), False))}")

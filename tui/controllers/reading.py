@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 from textual.geometry import Region
 
+from store.wording import counted
+
 from .. import limits
 
 if TYPE_CHECKING:
@@ -144,5 +146,13 @@ class Reading:
                 results._move_to(pos)
                 return
             pos += step
-        self.view.notify("No more unread papers in this list", severity="warning")
+        # None that way: say how many there are the other way (N on the first unread paper had
+        # said "no more", with unread papers below it). Ids from the corpus's lookup: no paper parsed.
+        ids = self.library.corpus.ids()
+        other = sum(1 for k, i in enumerate(results.indices.tolist())
+                    if k != results.cursor and ((ann := anns.get(ids[i])) is None or ann.status == "unread"))
+        way, back = ("below", "above") if step > 0 else ("above", "below")
+        self.view.notify(f"No unread paper {way} this one"
+                         + (f": {counted(other, 'unread paper')} {back}" if other else ", and none in this list"),
+                         severity="warning")
 
