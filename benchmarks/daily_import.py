@@ -21,6 +21,7 @@ Usage: python benchmarks/daily_import.py [--size 30000] [--batch 500] [--repeat 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import shutil
 import subprocess
@@ -59,20 +60,30 @@ def first_keys(lib: Path) -> tuple[float, float]:
 
 def same_library(a: Path, b: Path) -> bool:
     """The same papers and the same index cache: corpus records alike but for the batch's time
-    (``added``, and the header's generation and batch times), index cache alike past its stamp."""
-    def papers(lib: Path) -> list[dict]:
-        lines = (lib / "corpus.jsonl").read_bytes().splitlines()
-        header = json.loads(lines[0])
-        header.pop("generation", None)
-        for batch in header.get("batches", []):
-            batch.pop("time", None)
-        records = [json.loads(line) for line in lines[1:]]
-        for rec in records:
-            rec.pop("added", None)
-        return [header, *records]
+    (``added``, and the header's generation and batch times), index cache alike past its stamp.
+    Compared by digest, a line at a time: this process stays small, as each import it times is
+    forked from it (a child's peak RSS counts its parent's pages at the fork)."""
+    def papers(lib: Path) -> str:
+        digest = hashlib.sha256()
+        with (lib / "corpus.jsonl").open("rb") as fh:
+            header = json.loads(fh.readline())
+            header.pop("generation", None)
+            for batch in header.get("batches", []):
+                batch.pop("time", None)
+            digest.update(json.dumps(header, sort_keys=True).encode())
+            for line in fh:
+                rec = json.loads(line)
+                rec.pop("added", None)
+                digest.update(json.dumps(rec, sort_keys=True).encode())
+        return digest.hexdigest()
 
-    def index(lib: Path) -> bytes:
-        return (lib / "index.cache").read_bytes().split(b"\n", 1)[1]
+    def index(lib: Path) -> str:
+        digest = hashlib.sha256()
+        with (lib / "index.cache").open("rb") as fh:
+            fh.readline()  # the generation stamp
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        return digest.hexdigest()
     return papers(a) == papers(b) and index(a) == index(b)
 
 

@@ -13,6 +13,9 @@ this file and running that test.
 - ``Footer.bindings_changed`` and ``Footer._bindings_ready``: the stock footer rebuilds
   itself on every focus change; the start-up's several focus moves cost ~0.2 s of
   rebuilt footers. See :class:`CoalescedFooter`.
+- ``RadioSet._selected``: the keyboard highlight of a radio set starts on its first button,
+  not the one picked; a dialog that offers the last choice again starts on it. See
+  :class:`PickedRadioSet`.
 - ``App._keymap``: the live keymap (Textual has ``set_keymap`` but no getter).
   See :func:`live_keymap`.
 - textual-serve's ``Server._make_app`` (tui.serve adds the access guard to the web app it
@@ -25,7 +28,7 @@ from __future__ import annotations
 from textual import events
 from textual.app import App
 from textual.geometry import Size
-from textual.widgets import Footer, Input
+from textual.widgets import Footer, Input, RadioButton, RadioSet
 
 class ImmediateInput(Input):
     """An Input that calls :meth:`value_changed_now` from inside Input's own value watcher, and
@@ -79,3 +82,22 @@ class CoalescedFooter(Footer):
 def live_keymap(app: App) -> dict[str, str]:
     """The keymap the app runs with (action id -> comma-separated keys), as ``set_keymap`` set it."""
     return dict(app._keymap)
+
+
+class PickedRadioSet(RadioSet):
+    """A radio set whose keyboard highlight starts on the picked button (Textual's RadioSet puts it
+    on the first; ↓ then ``space`` would pick the one after the first, not after the picked)."""
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._highlight_picked)  # after RadioSet's own mount set it to the first
+
+    def _highlight_picked(self) -> None:
+        buttons = list(self.query(RadioButton))
+        picked = next((i for i, b in enumerate(buttons) if b.value), None)
+        if picked is not None:
+            self._selected = picked
+
+    @property
+    def highlighted(self) -> int | None:
+        """The index of the button the keyboard highlight is on."""
+        return self._selected

@@ -67,3 +67,25 @@ async def test_the_hooks_run_when_textual_calls_the_private_members():
             box.focus()
         await pilot.pause()
         assert len(app.query(compat.CoalescedFooter)) == 1
+
+
+async def test_a_picked_radio_set_highlights_its_pick():
+    """RadioSet._selected is the keyboard highlight (tui.compat.PickedRadioSet starts it on the pick)."""
+    from textual.widgets import RadioButton, RadioSet
+
+    assert "_selected" in dir(RadioSet), "RadioSet._selected is gone (tui.compat.PickedRadioSet)"
+
+    class Sets(App):
+        def compose(self) -> ComposeResult:
+            with compat.PickedRadioSet(id="picked"):
+                for n in range(4):
+                    yield RadioButton(str(n), value=n == 2)
+            with RadioSet(id="stock"):
+                for n in range(4):
+                    yield RadioButton(str(n), value=n == 2)
+
+    app = Sets()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert app.query_one("#picked", compat.PickedRadioSet).highlighted == 2
+        assert app.query_one("#stock", RadioSet)._selected == 0  # what Textual does alone

@@ -458,7 +458,7 @@ async def test_the_export_dialog_offers_the_last_export_again(lib, make, tmp_pat
         await pilot.press("a", "x")
         await pilot.pause()
         await pilot.press("down", "down", "down", "down", "enter")          # BibTeX
-        await pilot.press("tab", "down", "down", "down", "down", "enter")   # the whole library
+        await pilot.press("tab", "down", "down", "enter")                   # from my to-read list: the whole library
         app.screen.query_one("#dest").value = str(tmp_path / "all.bib")
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -480,6 +480,42 @@ async def test_the_export_dialog_offers_the_last_export_again(lib, make, tmp_pat
         assert dialog.query_one("#format").pressed_button.id == "fmt-bibtex"
         assert dialog.query_one("#scope").pressed_button.id == "scope-all"
         assert dialog.query_one("#dest").value == str(tmp_path / "all.bib")
+
+
+async def test_the_export_dialog_starts_on_its_picks_keeps_a_typed_path_and_says_its_scope(lib, make, tmp_path):
+    """The keyboard highlight starts on the picked format (not the first row); picking another
+    format changes a typed path's extension only; a scope carried from the last export, or a
+    selection, is said in the dialog."""
+    lib.set_status([p.id for p in lib.corpus][:2], "read")
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("down", "down", "down", "down", "enter")          # BibTeX
+        await pilot.press("tab", "down", "enter")                           # from my to-read list: everything I annotated
+        app.screen.query_one("#dest").value = str(tmp_path / "mine.bib")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("x")
+        await pilot.pause()
+        dialog = app.screen
+        assert dialog.query_one("#format").highlighted == 4  # on BibTeX, the pick
+        assert str(dialog.query_one("#scope-why").render()) == "Which papers: everything I annotated, as your last export"
+        dialog.query_one("#dest").value = str(tmp_path / "talk" / "group.bib")  # typed
+        await pilot.press("down", "enter")                                  # the format after BibTeX: Org
+        await pilot.pause()
+        assert dialog.query_one("#format").pressed_button.id == "fmt-org"
+        assert dialog.query_one("#dest").value == str(tmp_path / "talk" / "group.org")
+        dialog.query_one("#dest").value = str(tmp_path / "notes-for-ana")    # no format's extension: kept
+        await pilot.press("up", "enter")
+        await pilot.pause()
+        assert dialog.query_one("#dest").value == str(tmp_path / "notes-for-ana")
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("space", "j", "space", "x")                       # two papers selected
+        await pilot.pause()
+        assert app.screen.query_one("#scope").pressed_button.id == "scope-selection"
+        assert str(app.screen.query_one("#scope-why").render()) == "Which papers: the 2 selected papers"
 
 
 @pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)

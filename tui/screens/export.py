@@ -22,6 +22,7 @@ from store.exchange.export import EXTENSIONS, export_text
 from store.wording import counted
 
 from ..clipboard import copy_text
+from ..compat import PickedRadioSet
 from ..confine import Confinement
 from ..keymap import binding, key_label
 from ..widgets.footer import Footer
@@ -64,17 +65,20 @@ class ExportScreen(ModalScreen[str | None]):
         with Vertical():
             run, cancel = key_label(self.app, "export.run"), key_label(self.app, "export.cancel")
             yield Label(f"[b]Export[/b]   [dim]tab moves · space picks · {run} exports · {cancel} cancels[/dim]")
-            # The library's last export is offered again: a reading list is exported more than once.
+            # The library's last export is offered again (a reading list is exported more than once),
+            # and the dialog says so; papers selected now are what a person means to export.
             last = self.app.last_export() if hasattr(self.app, "last_export") else {}
             fmt = last["format"] if last.get("format") in FORMATS else FORMATS[0]
-            scope = last.get("scope") if last.get("scope") in dict(SCOPES) else "to-read"
+            scope, why = self._scope(last.get("scope"))
             with Horizontal():
-                with RadioSet(id="format"):
+                with PickedRadioSet(id="format"):
                     for key in FORMATS:
                         yield Choice(FORMAT_LABELS[key], value=key == fmt, id=f"fmt-{key}")
-                with RadioSet(id="scope"):
+                with PickedRadioSet(id="scope"):
                     for key, label in SCOPES:
                         yield Choice(label, value=key == scope, id=f"scope-{key}")
+            if why:
+                yield Label(why, id="scope-why", markup=False)
             yield Label("Destination: a file path, or [b]clipboard[/b]", id="dest-label")
             if self.confinement:
                 yield Label(f"Browser session: files only in {self.confinement.describe()}",
@@ -103,12 +107,28 @@ class ExportScreen(ModalScreen[str | None]):
         pressed = self.query_one(f"#{set_id}", RadioSet).pressed_button
         return (pressed.id or "").removeprefix(prefix) if pressed else ""
 
+    def _scope(self, last: object) -> tuple[str, str]:
+        """Which papers the dialog starts on, and a line saying why when it is not the default."""
+        picked = len(self.main_screen.results.selected) if hasattr(self.main_screen, "results") else 0
+        if picked:
+            return "selection", f"Which papers: the {counted(picked, 'selected paper')}"
+        if last in dict(SCOPES) and last != "selection":
+            return str(last), ("" if last == "to-read" else f"Which papers: {dict(SCOPES)[str(last)]}, as your last export")
+        return "to-read", ""
+
     @on(RadioSet.Changed, "#format")
     def _format_changed(self) -> None:
+        """Another format: the destination's extension follows it, and a path typed keeps its
+        folder and name (one with an extension of no format is left as typed)."""
         dest = self.query_one("#dest", Input)
         fmt = self._chosen("format", "fmt-")
-        if dest.value.strip().lower() != "clipboard":
+        typed = dest.value.strip()
+        if not typed:
             dest.value = self._default_path(fmt)
+        elif typed.lower() != "clipboard":
+            path = Path(typed)
+            if path.suffix.lower() in set(EXTENSIONS.values()) | {".txt", ".markdown"}:
+                dest.value = str(path.with_suffix(EXTENSIONS[fmt]))
 
     def _pairs(self, scope: str):
         lib = self.library
