@@ -159,6 +159,9 @@ class PapersiftApp(SerialKeys, App):
         self.notify(f"key {keys} is bound to several actions ({ids}); check your keymap", severity="warning")
 
     def action_help(self) -> None:
+        # The notices on screen (the first start's, which says to press this key) would cover the
+        # help's lines: opening it is the answer to them.
+        self.clear_notifications()
         self.push_screen(HelpScreen())
 
     def action_dashboard(self) -> None:

@@ -8,7 +8,7 @@ an evening's triage sees what was kept, and where, without opening anything.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Mapping
+from typing import Collection, Mapping
 
 from store.models import Annotation
 from store.wording import counted
@@ -27,17 +27,21 @@ def _parts(a: Annotation | None) -> tuple[str, int, tuple[str, ...], str]:
     return ("unread", 0, (), "") if a is None else (a.status, a.star, tuple(a.tags), a.note)
 
 
-def session_line(before: Snapshot, after: Snapshot) -> str:
+def session_line(before: Snapshot, after: Snapshot, only: Collection[str] | None = None) -> str:
     """One line saying what changed between two snapshots ("" when nothing did).
 
     A paper counts under "marked" when its status differs, by the status it ended with (back to
     unread counts as such); stars, tags and notes count the papers where they differ.
+
+    Args:
+        only: the papers this session changed (``LibraryCore.touched``): a change another
+            process made meanwhile (a colleague, a second terminal) is not this session's.
     """
     statuses: Counter[str] = Counter()
     stars = tags = notes = 0
     changed: list[tuple[Annotation | None, Annotation | None]] = [
-        (before.get(pid), a) for pid, a in after.items() if before.get(pid) is not a]
-    changed += [(a, None) for pid, a in before.items() if pid not in after]
+        (before.get(pid), a) for pid, a in after.items() if before.get(pid) is not a and (only is None or pid in only)]
+    changed += [(a, None) for pid, a in before.items() if pid not in after and (only is None or pid in only)]
     for was, now in changed:
         old, new = _parts(was), _parts(now)
         if old == new:

@@ -22,6 +22,7 @@ from store.errors import PapersiftError
 from store.library.core import BULK_BACKUP_THRESHOLD, LibraryCore  # noqa: F401 (re-exported)
 from store.library.discovery import Discovery
 from store.library.marks import Marks
+from store.annotations.journal import paper_of
 from store.library.papers import PaperChanges, Retitled, redo_titles
 from store.library.removal import redo_corpus, remove_papers
 from store.library.search import SORTS, LibrarySearch  # noqa: F401 (re-exported)
@@ -192,6 +193,7 @@ class Library(LibraryCore):
             if entry is None:
                 return None
             self.reload_annotations()
+            self.touched.update(paper_of(key) for key in (entry.get("before") or {}))
             redo_corpus(self, entry, undone=undone)  # a removal's papers, back or out
             redo_titles(self, entry, undone=undone)  # a retitle's titles, back or again
             return str(entry["label"])

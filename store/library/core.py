@@ -65,6 +65,9 @@ class LibraryCore:
         self.owner = self.member  # whose records carry no member name (see AnnotationStore.owner)
         self._team_stamps: dict[str, dict[str, str]] = {}  # paper id -> its assignment's change times
         self.reload_annotations()
+        # The papers whose records this Library changed (its changes, undos and redos): what the
+        # app's "this session" line counts, never another process's changes read meanwhile.
+        self.touched: set[str] = set()
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
         self._invalidators: list[Callable[[], None]] = []
@@ -306,6 +309,7 @@ class LibraryCore:
     def install(self, changes: dict[str, Annotation]) -> None:
         """Make stored changes the library's annotations: new mappings, never an edit of one a
         worker thread may be reading (copy on write: a search holds one snapshot throughout)."""
+        self.touched.update(a.paper_id for a in changes.values())
         team = dict(self.team)
         assignments, stamps = self.assignments, self._team_stamps
         for new in changes.values():

@@ -438,6 +438,27 @@ def test_the_session_line_says_what_a_sitting_changed(lib):
     assert "stars" not in session_line(opened, snapshot(lib.annotations))
 
 
+def test_the_session_line_counts_only_this_sessions_changes(lib):
+    """Another process's marks read meanwhile (a second terminal, a colleague) are not this
+    session's; an undo made here is."""
+    from store.annotations.session import session_line, snapshot
+    ids = [p.id for p in lib.corpus]
+    opened = snapshot(lib.annotations)
+    lib.set_status([ids[0]], "read")
+    other = Library(lib.folder)
+    other.set_status(ids[1:4], "skipped")
+    other.add_tags([ids[5]], ["theirs"])
+    lib.refresh()
+    assert len(lib.annotations) == 5  # what the other process wrote, read here
+    assert session_line(opened, snapshot(lib.annotations), only=lib.touched) == "this session: 1 paper marked (1 read)"
+    lib.bump_star([ids[6]], 1)
+    lib.undo()  # the star: as the paper was
+    assert session_line(opened, snapshot(lib.annotations), only=lib.touched) == "this session: 1 paper marked (1 read)"
+    lib.redo()  # the star again, by a redo made here
+    assert session_line(opened, snapshot(lib.annotations), only=lib.touched) == \
+        "this session: 1 paper marked (1 read) · stars on 1 paper"
+
+
 def test_a_change_never_edits_the_annotations_a_reader_holds(lib):
     """Copy on write: a worker's snapshot stays as it was while the UI thread triages."""
     a, b, _ = first_ids(lib)

@@ -572,3 +572,16 @@ async def test_the_recommended_list_learns_from_a_star_and_says_why(tmp_path, ma
             if after != before:
                 break
         assert after != before
+
+
+async def test_help_clears_the_first_starts_notice(lib, make):
+    """The first start's notice says to press ? for every key; the help it opens is not covered by it."""
+    app = make(lib)
+    app.first_start = True
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert any("sample abstract" in n.message for n in app._notifications)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen" and not list(app._notifications)
+

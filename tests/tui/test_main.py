@@ -269,13 +269,24 @@ async def test_select_several_and_apply(lib, make):
     async with app.run_test() as pilot:
         await pilot.press("space", "j", "space", "r")
         ids = [p.id for p in lib.corpus]
+        results = screen(app).results
         assert [app.library.annotation(i).status for i in ids[:3]] == ["read", "unread", "read"]
-        assert not screen(app).results.selected
-        assert list(app._notifications)[-1].message == "applied to 2 selected papers"
-        await pilot.press("space", "a")
-        assert list(app._notifications)[-1].message == "applied to 1 selected paper"
-        await pilot.press("space", "space", "t", *"both", "enter", "escape")
+        assert results.selected == {ids[0], ids[2]}  # the selection stays, to act on again
+        assert list(app._notifications)[-1].message == \
+            "marked read: 2 selected papers · still selected (esc clears the selection)"
+        await pilot.press("plus")
+        assert [app.library.annotation(i).star for i in ids[:3]] == [1, 0, 1]
+        assert list(app._notifications)[-1].message.startswith("a star more: 2 selected papers")
+        heading = str(screen(app).tag_panel.query_one("#paper-tags").render())
+        assert heading.startswith("On the 2 selected papers")  # what a tag key would act on
+        await pilot.press("t", *"both", "enter", "escape")
         assert app.library.tag_counts()["both"] == 2
+        assert "#both 2/2" in str(screen(app).tag_panel.query_one("#paper-tags").render())
+        await pilot.press("escape")  # clears the selection: keys act on the highlighted paper again
+        assert not results.selected
+        assert str(screen(app).tag_panel.query_one("#paper-tags").render()).startswith("On this paper")
+        await pilot.press("space", "a")
+        assert list(app._notifications)[-1].message.startswith("marked to-read: 1 selected paper ·")
 
 
 async def test_select_all_refuses_a_list_a_bad_filter_left_whole(lib, make):

@@ -123,7 +123,11 @@ async def test_select_all_and_a_selection_across_searches(lib, make):
         await pilot.press("s")  # applies to the whole selection, not only the papers on screen
         await settle(pilot)
         assert [app.library.annotation(i).status for i in (papers[3], papers[4], papers[9])] == ["skipped"] * 3
-        assert list(app._notifications)[-1].message == "applied to 3 selected papers (2 of them not in this list)"
+        assert list(app._notifications)[-1].message == ("marked skipped: 3 selected papers (2 of them not in this "
+                                                        "list) · still selected (esc twice clears the selection)")
+        assert len(results.selected) == 3 and results.border_title.endswith("· 3 selected")
+        await pilot.press("escape", "escape")  # the search, then the selection
+        await settle(pilot)
         assert not results.selected and "selected" not in results.border_title
         await pilot.press("A", "A")  # again: none
         await settle(pilot)

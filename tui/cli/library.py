@@ -337,7 +337,7 @@ def _say_what_the_session_kept(lib: Library, opened_with) -> None:
         lib.refresh()  # as saved, another terminal's changes included
     except PapersiftError:
         return  # the app has already said what is wrong with the file
-    line = session_line(opened_with, snapshot(lib.annotations))
+    line = session_line(opened_with, snapshot(lib.annotations), only=lib.touched)
     if line:
         out.say(f"{line}; saved in {lib.folder}", stderr=True)
 

@@ -128,7 +128,12 @@ class Reading:
         self.show_title()
         if idx is not None and len(self.library) > 1 and self.library.similarity_ready:
             self.similar.soon(idx)
-        view.tag_panel.show_paper(self.left_at)
+        self.show_tags()
+
+    def show_tags(self) -> None:
+        """The tag panel: the highlighted paper's tags, or the selection's (what a tag acts on)."""
+        selected = self.view.results.selected
+        self.view.tag_panel.show_paper(self.left_at, sorted(selected) if selected else None)
 
     def open_reader(self) -> None:
         self.view.set_focus(self.view.reader)

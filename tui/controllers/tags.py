@@ -72,9 +72,9 @@ class Tags:
         if not text:
             return
         if text.startswith("-"):
-            self.triage.apply(lambda ids: self.library.remove_tags(ids, [text[1:]]))
+            self.triage.apply(lambda ids: self.library.remove_tags(ids, [text[1:]]), what=f"#{text[1:]} taken off")
         else:
-            self.triage.apply(lambda ids: self.library.add_tags(ids, [text]))
+            self.triage.apply(lambda ids: self.library.add_tags(ids, [text]), what=f"#{text} added")
         self.view.tag_input.value = ""
 
     def filter_by_highlighted(self) -> None:

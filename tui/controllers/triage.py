@@ -81,8 +81,11 @@ class Triage:
         return shown, [corpus.papers[i].id for i in elsewhere]
 
     # -------------------------------------------------------------- triage
-    def apply(self, fn: Callable[[list[str]], object], advance: bool = False) -> None:
-        """Make ``fn(ids)`` on the selection (or the highlighted paper) through the write queue."""
+    def apply(self, fn: Callable[[list[str]], object], advance: bool = False, what: str = "") -> None:
+        """Make ``fn(ids)`` on the selection (or the highlighted paper) through the write queue.
+
+        On a selection, the notice says what was done to how many papers (``what``: "marked read"),
+        and the selection stays, to be acted on again or cleared with the clear key."""
         results = self.view.results
         many = bool(results.selected)
         shown, elsewhere = self.selection() if many else (self.targets(), [])
@@ -92,8 +95,11 @@ class Triage:
 
         def landed(_result: object) -> None:
             if many:
-                self.view.notify(f"applied to {counted(len(ids), 'selected paper')}"
-                                 + (f" ({len(elsewhere):,} of them not in this list)" if elsewhere else ""))
+                clear = key_label(self.view.app, "list.clear_filter")
+                self.view.notify(f"{what or 'done'}: {counted(len(ids), 'selected paper')}"
+                                 + (f" ({len(elsewhere):,} of them not in this list)" if elsewhere else "")
+                                 + f" · still selected ({clear}{' twice' if self.view.search_box.value else ''}"
+                                 " clears the selection)")
             self.view.repaint(ids)
 
         queued: list[PapersiftError] = []
@@ -106,8 +112,6 @@ class Triage:
         self.view.writes.submit(lambda: fn(ids), landed, refused)
         if queued:
             return  # refused (a tag that cannot be used, a full disk): no advance past it
-        if many:
-            results.clear_selection()
         settings = getattr(self.view.app, "settings", None)  # (a PapersiftApp's; not every app has settings)
         if advance and not many and settings and settings.advance_after_triage:
             results.action_cursor_down()
@@ -117,10 +121,11 @@ class Triage:
 
     def set_status(self, status: str) -> None:
         """Mark read, to-read or skipped (then advance, as configured), or unread."""
-        self.apply(lambda ids: self.library.set_status(ids, status), advance=status != "unread")
+        self.apply(lambda ids: self.library.set_status(ids, status), advance=status != "unread",
+                   what=f"marked {status}")
 
     def bump_star(self, step: int) -> None:
-        self.apply(lambda ids: self.library.bump_star(ids, step))
+        self.apply(lambda ids: self.library.bump_star(ids, step), what="a star more" if step > 0 else "a star less")
 
     def undo(self) -> None:
         self._history_step(self.library.undo, "undo")

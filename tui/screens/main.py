@@ -232,6 +232,7 @@ class MainScreen(Screen[None]):
     @on(ResultsList.SelectionChanged)
     def _selection_changed(self) -> None:
         self.counts.show_list_title()
+        self.reading.show_tags()
 
     def show_results(self, query: str, result: SearchResult, keep_paper: bool = False) -> None:
         if query == self.search.restored:

@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 from store import Library
 from store.models import normalize_tag, tag_problem
 from store.safe_text import display_safe
+from store.wording import counted
 
 from ..keymap import TypingKeys, binding, key_label
 
@@ -118,11 +119,19 @@ class TagPanel(Vertical):
         yield Static("[b]All tags[/b]", id="all-tags-title")
         yield TagList(id="all-tags")
 
-    def show_paper(self, paper_id: str | None) -> None:
+    def show_paper(self, paper_id: str | None, selected: list[str] | None = None) -> None:
+        """The tags on the highlighted paper, or, with papers ``selected`` (what a tag key acts on
+        then), on those: each with how many of them have it."""
         tags = self.library.annotation(paper_id).tags if paper_id else []
         # Text, never markup: a tag is the user's (or a colleague's) words, "a[b" and "[/dim]" included.
         chips = [(("" if i == 0 else " ") + "#" + display_safe(t, False), "bold magenta") for i, t in enumerate(tags)]
-        shown = Content.assemble(("On this paper", "bold"), "\n",
+        heading = "On this paper"
+        if selected:
+            held = Counter(t for pid in selected for t in self.library.annotation(pid).tags)
+            heading = f"On the {counted(len(selected), 'selected paper')}"
+            chips = [(("" if i == 0 else " ") + "#" + display_safe(t, False) + f" {n}/{len(selected)}", "bold magenta")
+                     for i, (t, n) in enumerate(held.most_common())]
+        shown = Content.assemble((heading, "bold"), "\n",
                                  *(chips or [(f"none yet — press {key_label(self.app, 'main.tag')}", "dim")]))
         self.query_one("#paper-tags", Static).update(shown)
         paper = self.library.paper(paper_id) if paper_id else None
