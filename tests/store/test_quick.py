@@ -150,7 +150,7 @@ def test_cli_search_takes_the_quick_path_without_numpy(icml):
     assert quick.stdout == full.stdout
     assert len(quick.stdout.splitlines()) == min(7, len(lib.search("graph transfomer").matches)) > 0
     table = run_cli("--library", str(lib.folder), "search", "zebrafish", env_extra={"COLUMNS": "200"})
-    assert table.returncode == 0 and "#zebrafish" in table.stdout and "2 shown" in table.stdout
+    assert table.returncode == 0 and "#zebrafish" in table.stdout and "2 found · " in table.stdout
 
 
 def test_cli_search_with_a_filter_or_stale_cache_still_answers(tmp_path, seeds_dir):
