@@ -52,11 +52,51 @@ def precision_at5(sim: "S.Similarity", labels: list) -> float:
     return hits / total
 
 
+def fold_table(path: Path) -> None:
+    """precision@5 when the last share of the papers arrived in a later import and was folded into
+    the model of the first (the model's first use after a day's import), against the SVD of all:
+    over every paper, and over the folded papers alone. Papers in file order (the corpus's own)."""
+    from store.discovery.fold import folded
+
+    lines = path.read_text().splitlines()
+    print("| folded in | papers folded | p@5 all: folded / new SVD | p@5 of the folded papers: folded / new SVD |")
+    print("|---|---|---|---|")
+    for share in (0.05, 0.10, 0.20):
+        tmp = Path(tempfile.mkdtemp())
+        cut = int(len(lines) * (1 - share))
+        bare = without_labels(path, tmp)
+        rows = bare.read_text().splitlines()
+        first, rest = tmp / "first.jsonl", tmp / "rest.jsonl"
+        first.write_text("\n".join(rows[:cut]) + "\n")
+        rest.write_text("\n".join(rows[cut:]) + "\n")
+        lib = Library(tmp / "lib")
+        lib.import_paths([first])
+        assert lib.similarity.latent is not None  # the SVD of the first papers, cached
+        lib = Library(tmp / "lib")
+        lib.import_paths([rest])
+        area = {json.loads(line)["abstract"].strip(): json.loads(line)["primary_area"] for line in lines}
+        labels = [area.get(p.abstract.strip()) for p in lib.corpus]
+        sim = folded(lib.similar_path, lib.index, lib.corpus.ids())
+        assert sim is not None
+        new = S.Similarity(lib.index)
+        n_first = len(lib.corpus) - sim.folded
+        only = [lab if i >= n_first else None for i, lab in enumerate(labels)]
+        print(f"| {share:.0%} | {sim.folded:,} | {precision_at5(sim, labels):.3f} / {precision_at5(new, labels):.3f} "
+              f"| {precision_at5(sim, only):.3f} / {precision_at5(new, only):.3f} |")
+
+
 if __name__ == "__main__":
     import argparse
     parser = argparse.ArgumentParser(description="More-like-this precision@5 on a labelled corpus (JSONL).")
     parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT, help=f"default: {DEFAULT}")
-    path = parser.parse_args().corpus
+    parser.add_argument("--fold", action="store_true",
+                        help="more like this after imports: the model of the first papers with the rest folded in "
+                             "(store.discovery.fold), against a new SVD over all")
+    args = parser.parse_args()
+    path = args.corpus
+    if args.fold:
+        fold_table(path)
+        raise SystemExit(0)
     lib, labels = load(path)
     base = precision_at5(S.Similarity(lib.index, use_lsa=False), labels)
     blend = precision_at5(S.Similarity(lib.index, feedback=False), labels)
