@@ -41,10 +41,11 @@ def load(path: Path):
     return lib, labels
 
 
-def precision_at5(sim: "S.Similarity", labels: list) -> float:
+def precision_at5(sim: "S.Similarity", labels: list, queries: range | None = None) -> float:
+    """The share of each query paper's 5 nearest with its label (``queries``: those papers only)."""
     hits = total = 0
     for i, lab in enumerate(labels):
-        if lab is None:
+        if lab is None or (queries is not None and i not in queries):
             continue
         top = sim.similar(i, 5)
         hits += sum(labels[j] == lab for j, _ in top)
@@ -79,10 +80,9 @@ def fold_table(path: Path) -> None:
         sim = folded(lib.similar_path, lib.index, lib.corpus.ids())
         assert sim is not None
         new = S.Similarity(lib.index)
-        n_first = len(lib.corpus) - sim.folded
-        only = [lab if i >= n_first else None for i, lab in enumerate(labels)]
+        late = range(len(lib.corpus) - sim.folded, len(lib.corpus))
         print(f"| {share:.0%} | {sim.folded:,} | {precision_at5(sim, labels):.3f} / {precision_at5(new, labels):.3f} "
-              f"| {precision_at5(sim, only):.3f} / {precision_at5(new, only):.3f} |")
+              f"| {precision_at5(sim, labels, late):.3f} / {precision_at5(new, labels, late):.3f} |")
 
 
 if __name__ == "__main__":
