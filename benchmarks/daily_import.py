@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -118,6 +119,7 @@ def main() -> None:
                 if kind == "full rebuild":
                     for name in CACHES:
                         (lib / name).unlink(missing_ok=True)
+                os.sync()  # the copy's dirty pages written out first: not the timed import's to wait for
                 t, peak = timed_process(papersift_cmd() + ["--library", str(lib), "import", str(day)])
                 times[kind].append(t)
                 rss[kind].append(peak / 1024)

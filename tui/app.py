@@ -139,6 +139,16 @@ class PapersiftApp(SerialKeys, App):
     def last_export(self) -> dict[str, str]:
         return self.settings.last_export(self._place_key)
 
+    def library_sort(self) -> str:
+        """This library's list order (``S``), kept per library as its searches are; a library not
+        sorted here yet takes the sort a papersift before per-library sorts saved for all."""
+        entry = self.settings.places.get(self._place_key)
+        sort = entry.get("sort") if isinstance(entry, dict) else None
+        return sort if isinstance(sort, str) else self.settings.sort
+
+    def remember_sort(self, sort: str) -> None:
+        self._save_place(lambda s: s.update_place(self._place_key, sort=sort))
+
     def _save_place(self, change) -> None:
         """Apply ``change`` to the settings file as it is on disk, so another papersift (another
         library, another terminal) keeps the places it saved."""

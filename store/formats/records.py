@@ -51,6 +51,10 @@ def paper_record(paper: Paper, ann: Annotation) -> dict[str, object]:
         "year": paper.year,
         "keywords": paper.keywords,
         "area": paper.area,
+        # When it arrived and which version it holds (store.ingest.batches): only where known, so
+        # a record of a library without batches reads as before.
+        **{key: value for key, value in (("batch", paper.batch), ("added", paper.added), ("version", paper.version),
+                                         ("revised", paper.revised)) if value},
     }
 
 

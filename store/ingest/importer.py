@@ -247,9 +247,11 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
             added = _add_source(variant.sources if variant else paper.sources, src)
             if variant and added:
                 _add_source(paper.sources, src)
-            if added:
+            seen_arxiv = rec.external_id and paper.external_id and arxiv_key(rec.external_id) is not None \
+                and (arxiv_key(rec.external_id) or ("",))[0] == (arxiv_key(paper.external_id) or ("",))[0]
+            if added and not seen_arxiv:
                 summary.exact += 1
-            else:
+            else:  # (the same arXiv paper again, from another listing: a cross-list, not a duplicate text)
                 summary.known += 1
             got = _enrich(paper, rec)
             if rec.external_id and arxiv_key(rec.external_id) and _more_categories(paper, rec.keywords):

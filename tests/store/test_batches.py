@@ -36,7 +36,7 @@ def test_arxiv_keys():
 def test_three_days_in_order_number_their_batches(daily):
     summaries = [daily.import_paths([day]) for day in DAYS]
     assert [(s.batch, s.new, s.revised) for s in summaries] == [(1, 12, 0), (2, 12, 1), (3, 12, 0)]
-    assert summaries[1].exact == 1  # the cross-list is the paper seen on day one (its text, its id)
+    assert (summaries[1].exact, summaries[1].known) == (0, 1)  # the cross-list: the paper seen on day one, not a duplicate
     assert [b["n"] for b in daily.corpus.batches] == [1, 2, 3]
     assert len(ids(daily, "new:")) == 12 and set(ids(daily, "new:")) == set(ids(daily, "batch:3"))
     assert len(ids(daily, "batch:>=2")) == 24 and len(ids(daily, "-new:")) == 24
@@ -59,6 +59,9 @@ def test_a_new_version_updates_the_text_and_keeps_every_mark(daily):
     assert paper.versions[0]["abstract"] == first_text  # the text it replaced is kept
     assert daily.annotation(v1.id).star == 3 and daily.team["ana"][v1.id].tags == ["read-again"]
     assert ids(daily, "updated:") == [v1.id] and v1.id not in ids(daily, "new:")
+    from store.formats.records import paper_record
+    rec = paper_record(paper, daily.annotation(v1.id))  # what `list --format json` and exports say of it
+    assert (rec["batch"], rec["version"], rec["revised"]) == (1, 2, 2) and rec["added"]
     again = daily.import_paths([DAYS[1]])  # the same day again: nothing new, nothing revised, no batch
     assert (again.new, again.revised, again.batch) == (0, 0, 0) and len(daily.corpus.batches) == 2
 

@@ -357,7 +357,17 @@ async def test_sort_cycles_and_persists(lib, make, tmp_path):
         await settle(pilot)
         assert screen(app).sort == "star"
         assert int(screen(app).results.indices[0]) == 9
-    assert json.loads((tmp_path / "settings.json").read_text())["sort"] == "star"
+    places = json.loads((tmp_path / "settings.json").read_text())["places"]
+    assert places[str(lib.folder.resolve())]["sort"] == "star"  # this library's order
+    again = make(lib)
+    async with again.run_test() as pilot:
+        await settle(pilot)
+        assert screen(again).sort == "star" and int(screen(again).results.indices[0]) == 9
+    other = Library.open(tmp_path / "other")  # another library keeps its own order (import)
+    third = make(other)
+    async with third.run_test() as pilot:
+        await settle(pilot)
+        assert screen(third).sort == "import"
 
 
 async def test_theme_choice_persists(lib, make, tmp_path):

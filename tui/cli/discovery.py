@@ -19,11 +19,11 @@ def register(add) -> None:
     """Add these commands to the parser (``add`` is tui.cli.build_parser's helper)."""
     p = add("similar", "papers most like this one (TF-IDF + LSA)", run=ranked)
     p.add_argument("id")
-    p.add_argument("--limit", type=out.count_arg, default=10)
+    p.add_argument("--limit", type=out.count_arg, default=10, help="at most this many papers (default 10)")
     p = add("recommend", "unread papers ranked by your tags, stars and to-read list (a linear model per tag)",
             run=ranked)
     p.add_argument("--tag", help="learn from this tag (default: your starred and to-read papers)")
-    p.add_argument("--limit", type=out.count_arg, default=20)
+    p.add_argument("--limit", type=out.count_arg, default=20, help="at most this many papers (default 20)")
     p = add("topics", "cluster the library into topics with labels, counts and triage progress", ("table", "json"),
             run=topics)
     p.add_argument("--k", type=int, help="number of topics (default: about sqrt(papers / 2), 2 to 50)")

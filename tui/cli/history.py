@@ -21,7 +21,7 @@ def register(add) -> None:
     add("redo", "make again what the last undo reverted (until a new change is made)", ("text", "json"),
         run=undo_or_redo)
     p = add("history", "the recent changes that undo would revert", ("text", "json"), run=history)
-    p.add_argument("--limit", type=out.count_arg, default=20)
+    p.add_argument("--limit", type=out.count_arg, default=20, help="at most this many changes (default 20)")
 
 
 def undo_or_redo(lib: Library, args: argparse.Namespace, opened: Opened) -> int:

@@ -52,11 +52,11 @@ def register(add) -> None:
     p.add_argument("--tag", action="append", default=[])
     p.add_argument("--query", default="", help="a search query (same syntax as the app)")
     p.add_argument("--sort", choices=("import", "status", "star", "team-stars", "random"), default="import")
-    p.add_argument("--limit", type=out.count_arg)
+    p.add_argument("--limit", type=out.count_arg, help="at most this many papers (default: all)")
     p = add("search", "fuzzy, ranked search (any word order, typos forgiven)", run=list_papers)
     p.add_argument("query", nargs="+", help="words, and filters such as status:unread tag:rl -tag:maybe star:>=2 "
                    "author:peyre file:day2 \"exact phrase\"")
-    p.add_argument("--limit", type=out.count_arg, default=20)
+    p.add_argument("--limit", type=out.count_arg, default=20, help="at most this many papers (default 20)")
     p = add("show", "show one paper in full", ("text", "json"), run=show)
     p.add_argument("id")
     p = add("status", "set the reading status of papers", ("text", "json"), run=set_status)

@@ -13,7 +13,7 @@ are dropped.
 from __future__ import annotations
 
 
-from typing import TYPE_CHECKING, Any, Callable, cast
+from typing import TYPE_CHECKING, Any, Callable
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
 
     from store.search.result import SearchResult
 
-    from ..host import SettingsHost
 
 
 class MainScreen(Screen[None]):
@@ -121,7 +120,7 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.writes = Writes(self.app, self.library.lock)
-        self.sort = self.app.settings.sort if hasattr(self.app, "settings") else "import"
+        self.sort = self.app.library_sort() if hasattr(self.app, "library_sort") else "import"
         if self.sort not in SORTS:
             self.sort = "import"
         query, paper, self.search.history = (self.app.library_place() if hasattr(self.app, "library_place")
@@ -247,7 +246,7 @@ class MainScreen(Screen[None]):
             self._stay_on = None
             if idx is not None:
                 results.move_to_paper(idx)
-        sort = f" · sort: {self.sort}" if not query.strip() else ""
+        sort = f" · sort: {self.sort}" if not query.strip() and self.sort != "import" else ""  # (the default unsaid: room for "2 selected")
         self.counts.new_results(result, sort)
         self.reading.follow_results()
 
@@ -302,10 +301,8 @@ class MainScreen(Screen[None]):
 
     def action_sort(self) -> None:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
-        settings = getattr(self.app, "settings", None)
-        if settings is not None:
-            settings.sort = self.sort
-            cast("SettingsHost", self.app).save_settings()  # (the app that has settings)
+        if hasattr(self.app, "remember_sort"):  # (the app that keeps places; this library's alone)
+            self.app.remember_sort(self.sort)
         if self.search.query_text.strip():
             self.notify(f"sort: {self.sort} (applies when the search box is empty)")
         self.search.again()
