@@ -1,5 +1,7 @@
 """The store runs without the UI: it must not import Textual, Rich or tui."""
 
+import pytest
+
 import subprocess
 import sys
 from pathlib import Path
@@ -51,6 +53,7 @@ def _declared(extra: str | None) -> set[str]:
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_every_import_is_a_declared_dependency():
     """A fresh machine installs only what pyproject names: an undeclared import passes here
     (it happens to be installed) and fails for the user, so check the mapping itself."""

@@ -21,6 +21,7 @@ def test_no_stray_run_output_is_committed():
 
 
 @pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "benchmarks").glob("*.py")))
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_every_benchmark_answers_help_and_creates_nothing(script, tmp_path):
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--help"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)

@@ -18,6 +18,7 @@ from store.safe_text import export_safe
 from ..conftest import DATA, SEEDS
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_import_twice_reports_35_then_nothing_new(run_cli):
     out = run_cli("import", str(SEEDS)).stdout
     assert "35 new" in out and "3 exact duplicates" in out
@@ -25,6 +26,7 @@ def test_import_twice_reports_35_then_nothing_new(run_cli):
     assert out["new"] == 0 and out["papers"] == 35
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_broken_latex_prints_no_library_warnings(run_cli, tmp_path):
     """An abstract with unbalanced LaTeX (a generated 300k dump had five) made pylatexenc log
     "WARNING: Error in configuration: macro '\\frac' failed its substitution!" to the terminal
@@ -41,7 +43,7 @@ def test_broken_latex_prints_no_library_warnings(run_cli, tmp_path):
         assert proc.stderr == "" and pid in proc.stdout and "%s" not in proc.stdout, args
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_triage_round_trip_and_undo(run_cli):
     papers = json.loads(run_cli("list", "--format", "json").stdout)  # first command seeds the library
     assert len(papers) == 35
@@ -76,6 +78,7 @@ def test_triage_round_trip_and_undo(run_cli):
     assert stats["keywords"] == {} and stats["distinct_keywords"] == 0
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_tags_with_brackets_print_as_typed(run_cli):
     """Rich reads "[draft]" as markup: the CLI's acknowledgements, lists and history print it as typed."""
     pid = json.loads(run_cli("list", "--format", "json").stdout)[0]["id"]
@@ -88,6 +91,7 @@ def test_tags_with_brackets_print_as_typed(run_cli):
     assert proc.returncode == 1 and "unknown status '[x]'" in proc.stderr
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_status_and_star_take_the_value_first_or_last(run_cli):
     """`status read ID...` and `star 3 ID` work as well as the documented `status ID... read`;
     a status with no id gets a usage error that says what is missing, and nothing changes."""
@@ -109,6 +113,7 @@ def test_status_and_star_take_the_value_first_or_last(run_cli):
     assert {p["id"]: (p["status"], p["star"]) for p in json.loads(run_cli("list", "--format", "json").stdout)} == got
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_retitle_brings_derived_titles_up_to_date(run_cli, tmp_path):
     """A library keeps the titles it was imported with; `papersift retitle` derives them again with
     this version's rules (as after an upgrade), leaves read titles alone, and search follows."""
@@ -153,6 +158,7 @@ def test_retitle_brings_derived_titles_up_to_date(run_cli, tmp_path):
     assert not Library(run_cli.library).titles_outdated  # the header says so now
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_retitle_marks_titles_current_even_when_none_change(run_cli):
     """A library from before the title rules were numbered whose titles happen to be current:
     retitle changes none, but the header then says they are current (the app stops saying so)."""
@@ -174,6 +180,7 @@ def test_retitle_marks_titles_current_even_when_none_change(run_cli):
     assert "Zorbulon" not in run_cli("list").stdout and "35" in run_cli("stats").stdout  # still reads
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_search_ranks_and_tolerates_typos(run_cli):
     res = json.loads(run_cli("search", "identiy", "voice", "--format", "json", "--limit", "3").stdout)
     assert res[0]["title"].startswith("VIPBench")
@@ -181,6 +188,7 @@ def test_search_ranks_and_tolerates_typos(run_cli):
     assert "EverAnimate" in plain[0]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_library_option_anywhere_and_no_command_means_open(run_cli, tmp_path):
     other = tmp_path / "other-lib"
     # `papersift --library DIR` (no command) opens the app on DIR: here it stops at the
@@ -198,6 +206,7 @@ def test_library_option_anywhere_and_no_command_means_open(run_cli, tmp_path):
     assert proc.returncode == 2 and "argument --library: expected one argument" in proc.stderr
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_library_folder_given_alone_is_opened_not_imported(run_cli, tmp_path):
     """`papersift ~/papers/neurips` opens that library (as `--library` would), rather than refusing
     it as a dump; with other files, or beside --library, it is still named as not a dump."""
@@ -216,6 +225,7 @@ def test_a_library_folder_given_alone_is_opened_not_imported(run_cli, tmp_path):
     assert (other / "corpus.jsonl").read_bytes() == before
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_bad_input_names_file_and_line_and_changes_nothing(run_cli, tmp_path):
     run_cli("import", str(SEEDS))
     before = (run_cli.library / "corpus.jsonl").read_bytes()
@@ -229,6 +239,7 @@ def test_bad_input_names_file_and_line_and_changes_nothing(run_cli, tmp_path):
     assert proc.returncode == 1 and "no paper" in proc.stderr
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_control_characters_never_printed_raw(run_cli, tmp_path):
     evil = tmp_path / "evil.txt"
     evil.write_text("We attack terminals \x1b[31mred\x1b[0m and \x1b]52;c;ZXZpbA==\x07 clipboards\x08\x0c\u200b here today.")
@@ -240,12 +251,14 @@ def test_control_characters_never_printed_raw(run_cli, tmp_path):
     assert "\x1b[31m" in rec["abstract"]  # stored faithfully, escaped in JSON
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_dedup_report_and_help(run_cli):
     assert "no near-duplicate merges" in run_cli("dedup", "--report").stdout
     for cmd in ("import", "list", "search", "show", "status", "star", "tag", "note", "undo", "stats", "dedup"):
         assert "usage: papersift " + cmd in run_cli(cmd, "--help").stdout
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_serve_refuses_a_busy_port_clearly(run_cli):
     import socket
     with socket.socket() as s:
@@ -258,6 +271,7 @@ def test_serve_refuses_a_busy_port_clearly(run_cli):
     assert proc.returncode == 1 and "no such keymap file" in proc.stderr
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_output_into_a_closed_pipe_is_not_an_error(run_cli):
     """`papersift list | head -1`: the reader goes away; exit 0, no traceback, for every format."""
     run_cli("list", "--format", "plain")  # seed the library first
@@ -270,6 +284,7 @@ def test_output_into_a_closed_pipe_is_not_an_error(run_cli):
         assert proc.wait(timeout=60) == 0 and err == "", (fmt, err)
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_bad_arguments_and_library_paths_get_clear_errors(run_cli, tmp_path):
     proc = run_cli("list", "--limit", "-1", check=False)
     assert proc.returncode == 2 and "expected a whole number, 0 or more" in proc.stderr
@@ -281,6 +296,7 @@ def test_bad_arguments_and_library_paths_get_clear_errors(run_cli, tmp_path):
     assert proc.returncode == 1 and "number of topics must be between 2" in proc.stderr
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_importing_a_folder_skips_a_library_inside_it(run_cli, tmp_path):
     dumps = tmp_path / "dumps"
     dumps.mkdir()
@@ -302,6 +318,7 @@ def test_counts_in_sentences_agree_in_number(run_cli, tmp_path):
     assert "1 shown · 1 paper in the library" in run_cli("list").stdout
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_search_says_how_many_it_found(run_cli):
     """Under the table, the size of the result set, as the app's list title says it, through the
     one-shot path (words alone) and the library's (a filter), with --limit and without."""
@@ -316,6 +333,7 @@ def test_search_says_how_many_it_found(run_cli):
     assert "none found; " in out and "partial matches shown · 35 papers in the library" in out
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_negated_filters_pass_through_argparse(run_cli):
     """`-tag:maybe` starts with a dash, like an option: it still reaches the query."""
     first = json.loads(run_cli("search", "benchmark", "--format", "json").stdout)[0]["id"]
@@ -338,6 +356,7 @@ def test_a_bad_keymap_stops_before_importing(run_cli, tmp_path):
     assert not (run_cli.library / "corpus.jsonl").exists()  # nothing imported
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_show_and_tables_render_latex_json_keeps_the_source(run_cli, tmp_path):
     src = tmp_path / "t.jsonl"
     src.write_text(json.dumps({"title": r"Breaking the $\mathcal{O}(\sqrt{T})$ Barrier",
@@ -352,6 +371,7 @@ def test_show_and_tables_render_latex_json_keeps_the_source(run_cli, tmp_path):
     assert rec["title"].startswith(r"Breaking the $\mathcal{O}") and r"\emph{strict}" in rec["abstract"]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_list_table_keeps_status_and_stars_when_narrow(run_cli):
     """Piped output is 80 columns wide: the title is cut to fit, never the status or star columns."""
     listed = run_cli("list", "--format", "plain").stdout.splitlines()
@@ -367,6 +387,7 @@ def test_list_table_keeps_status_and_stars_when_narrow(run_cli):
         assert max(len(line) for line in out) <= int(columns), columns
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_search_by_author(run_cli):
     data = DATA / "icml_slice.jsonl"
     run_cli("import", str(data))
@@ -377,6 +398,7 @@ def test_search_by_author(run_cli):
     assert run_cli("search", "author:SCHMIDHÜBER", "--format", "plain").stdout.splitlines() == out
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_search_finds_papers_by_pasted_ids(run_cli):
     ids = [line.split("\t")[0] for line in run_cli("list", "--format", "plain").stdout.splitlines()[5:7]]
     out = run_cli("search", *ids, "--format", "plain").stdout.splitlines()
@@ -444,6 +466,7 @@ def test_every_export_imports_back_the_same_papers_and_reference_lists(run_cli, 
     assert run_cli("list", "--format", "json", library=theirs).stdout == before
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_markdown_reading_list_grouped_by_venue_or_area(run_cli, tmp_path):
     """export --group-by venue / area: a section per venue (and year) or per area, in name order,
     the papers without one last."""

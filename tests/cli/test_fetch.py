@@ -75,6 +75,7 @@ def fetch(run_cli, library: Path, url: str, *extra: str, check: bool = True):
                    "--format", "json", *extra, library=library, check=check)
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_fetch_imports_a_batch_and_keeps_the_feed(run_cli, api, tmp_path):
     server = api([(200, {}, day(1))])
     out = json.loads(fetch(run_cli, tmp_path / "lib", server.url).stdout)
@@ -95,6 +96,7 @@ def test_a_503_is_waited_out_and_a_cut_body_tried_again(run_cli, api, tmp_path):
     assert out["new"] == 12 and out["requests"] == 3 and len(server.requests) == 3
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_pages_until_an_older_entry(run_cli, api, tmp_path):
     # A page of exactly the page size asks for the next; an entry from before --since ends it.
     server = api([(200, {}, day(2)), (200, {}, day(2)), (200, {}, day(1))])
@@ -107,6 +109,7 @@ def test_pages_until_an_older_entry(run_cli, api, tmp_path):
     assert out == {"fetched": 0, "requests": 1, "new": 0, "batch": 0, "papers": 12}  # nothing since: unchanged
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_malformed_entry_is_passed_over_and_said(run_cli, api, tmp_path):
     broken = day(1).replace(b"<summary>", b"<nosummary>", 1).replace(b"</summary>", b"</nosummary>", 1)
     server = api([(200, {}, broken)])
@@ -115,6 +118,7 @@ def test_a_malformed_entry_is_passed_over_and_said(run_cli, api, tmp_path):
     assert "11 new" in proc.stdout and "without an abstract" in proc.stdout
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_no_server_fails_in_one_line_and_changes_nothing(run_cli, tmp_path):
     lib = tmp_path / "lib"
     run_cli("import", str(DAYS[0]), library=lib)
@@ -124,6 +128,7 @@ def test_no_server_fails_in_one_line_and_changes_nothing(run_cli, tmp_path):
     assert len(proc.stderr.strip().splitlines()) == 1 and (lib / "corpus.jsonl").read_bytes() == before
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_an_error_that_lasts_gives_up_and_changes_nothing(run_cli, api, tmp_path):
     server = api([(503, {"Retry-After": "0"}, b"busy")] * 5)
     proc = fetch(run_cli, tmp_path / "lib", server.url, check=False)
@@ -161,6 +166,7 @@ OAI = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_rss_and_oai_files_import_offline_alike(run_cli, tmp_path):
     lib = tmp_path / "lib"
     run_cli("import", str(DAYS[0]), library=lib)

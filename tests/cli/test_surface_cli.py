@@ -224,6 +224,7 @@ def test_every_subcommand_has_a_typical_call():
 
 
 @pytest.mark.parametrize("command", command_names())
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_every_subcommand_answers_help_and_makes_nothing(command, run_cli, tmp_path):
     proc = run_cli(command, "--help", seed=False)
     assert proc.returncode == 0 and proc.stdout.startswith("usage: papersift")
@@ -231,6 +232,7 @@ def test_every_subcommand_answers_help_and_makes_nothing(command, run_cli, tmp_p
 
 
 @pytest.mark.parametrize("command", command_names())
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_every_subcommand_does_its_job(command, run_cli, tmp_path):
     if command not in ("import", "open", "serve"):
         from store import Library
@@ -243,6 +245,7 @@ READS = ["list", "search x", "stats", "export", "doctor", "similar 0123456789ab"
 
 
 @pytest.mark.parametrize("command", READS)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_command_on_a_folder_without_a_library_says_so_and_makes_nothing(command, run_cli, tmp_path):
     empty = tmp_path / "nothing-here"
     proc = run_cli(*command.split(), library=empty, check=False, seed=False)
@@ -291,6 +294,7 @@ def test_a_command_that_crashes_exits_non_zero(run_cli, tmp_path):
     assert proc.returncode == 1 and "RuntimeError: a fault papersift did not expect" in proc.stderr
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_the_app_that_crashes_exits_non_zero_after_the_traceback(tmp_path):
     """In a real terminal: an error Textual catches is printed, and the status is not 0."""
     import sys

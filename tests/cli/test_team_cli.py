@@ -67,6 +67,7 @@ def test_assign_splits_every_untriaged_paper_once_and_evenly(run_cli, tmp_path):
     assert proc.returncode == 1 and "one positive number per member" in proc.stderr
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_assign_after_an_import_deals_out_only_the_new_papers(run_cli, tmp_path):
     lead = tmp_path / "lead"
     run_cli("import", str(DATA / "arxiv_days" / "day1.xml"), library=lead)
@@ -79,6 +80,7 @@ def test_assign_after_an_import_deals_out_only_the_new_papers(run_cli, tmp_path)
     assert all(before[m] <= after[m] for m in before)  # each share stays its member's
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_assignment_is_one_undo_step(run_cli, tmp_path):
     lead = tmp_path / "lead"
     run_cli("import", str(DATA / "icml_slice.jsonl"), library=lead)
@@ -189,6 +191,7 @@ def test_three_members_writing_one_folder_at_once_lose_nothing(run_cli, tmp_path
         assert len(ids_of(run_cli, "--query", f"star-by:{m}:>=1", library=lead)) == 25
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_names_that_would_start_a_member_by_mistake(run_cli, tmp_path, monkeypatch):
     lead = tmp_path / "lead"
     run_cli("import", str(DATA / "icml_slice.jsonl"), library=lead)
@@ -203,6 +206,7 @@ def test_names_that_would_start_a_member_by_mistake(run_cli, tmp_path, monkeypat
     assert usable_name("jdoe@CORP") == "jdoe-CORP" and usable_name("x" * 80) == "x" * 64 and usable_name("@@") == "me"
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_history_undo_and_show_in_a_lab(run_cli, tmp_path):
     lead = tmp_path / "lead"
     run_cli("import", str(DATA / "icml_slice.jsonl"), library=lead)

@@ -144,6 +144,7 @@ def test_a_merge_of_two_tags_is_one_change_and_one_undo(lib):
     assert lib.tag_counts() == {"rl": 1, "reinforcement": 1, "deep-rl": 1, "keep": 1}   # all of it, at once
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_cli_tags_merge_needs_an_explicit_into(run_cli):
     pid = json.loads(run_cli("list", "--format", "json", "--limit", "1").stdout)[0]["id"]
     run_cli("tag", pid, "a", "b")
@@ -202,6 +203,7 @@ WRITER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_killed_writer_leaves_a_valid_file_with_every_acknowledged_write(lib, tmp_path):
     ids = [p.id for p in lib.corpus]
     script = tmp_path / "writer.py"

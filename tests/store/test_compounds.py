@@ -125,6 +125,7 @@ def test_the_cursor_decides_which_word_is_typed():
     assert parse_query("vision/language").words == ["vision-language"]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_the_command_line_counts_by_the_same_rules(rules, tmp_path):
     """`list --query`, `search` and `export --query`, each a real process, give the library's set
     for word forms and compounds; `list` says what a compound counted."""

@@ -163,6 +163,7 @@ def test_a_split_cut_between_its_two_writes_is_found_and_completed_by_the_doctor
     assert len(back) == 2 and back.annotation(variant).tags == ["flow"] and back.annotation(pid).tags == ["flow"]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_candidates_from_a_row_on_are_those_of_every_row():
     """candidate_pairs(from_row=m) leaves out the rows sharing no key with rows m.. before sorting:
     the pairs of the rows from m on are the same as from all rows."""

@@ -56,6 +56,7 @@ def near_copies(tmp_path) -> list:
     return [dump]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_second_import_reads_the_cache_and_merges_as_without_it(tmp_path, monkeypatch):
     day = near_copies(tmp_path)
     with_cache = Library.open(tmp_path / "a", seed_if_new=False)
@@ -94,6 +95,7 @@ def test_a_new_versions_text_gets_its_keys_title_and_names_anew(tmp_path):
 
 
 @pytest.mark.parametrize("damage", ["stale", "garbled", "short", "link"])
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_bad_cache_is_ignored(tmp_path, damage):
     lib = Library.open(tmp_path / "lib", seed_if_new=False)
     lib.import_paths([SLICE])

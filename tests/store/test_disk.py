@@ -40,6 +40,7 @@ def small_fs(tmp_path):
         subprocess.run(["umount", "-l", str(where)], capture_output=True)
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_doctor_repair_on_a_read_only_disk_says_it_could_not(run_cli, small_fs, seeds_dir):
     lib = small_fs.path / "lib"
     run_cli("import", str(seeds_dir), library=lib)
@@ -56,6 +57,7 @@ def test_doctor_repair_on_a_read_only_disk_says_it_could_not(run_cli, small_fs, 
     assert run_cli("doctor", library=lib).returncode == 0
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_full_disk_import_says_nothing_was_changed_and_nothing_was(run_cli, small_fs, tmp_path, seeds_dir):
     lib = small_fs.path / "lib"
     run_cli("import", str(seeds_dir), library=lib)
@@ -75,6 +77,7 @@ def test_a_full_disk_import_says_nothing_was_changed_and_nothing_was(run_cli, sm
     assert (lib / "corpus.jsonl").read_bytes() == before
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_doctor_lists_and_removes_temporary_files_left_by_killed_writes(run_cli):
     run_cli("list")
     lib = run_cli.library
@@ -89,6 +92,7 @@ def test_doctor_lists_and_removes_temporary_files_left_by_killed_writes(run_cli)
     assert sorted(p.name for p in lib.glob(".*.tmp")) == [".corpus.jsonl.fresh.tmp"]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_an_export_keeps_permissions_and_never_writes_through_a_link(run_cli, tmp_path):
     run_cli("list")
     target = tmp_path / "shared" / "list.md"
@@ -112,6 +116,7 @@ def test_an_export_keeps_permissions_and_never_writes_through_a_link(run_cli, tm
     assert not stale.exists()
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_link_loop_is_named_as_one(run_cli, tmp_path):
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")
@@ -121,6 +126,7 @@ def test_a_link_loop_is_named_as_one(run_cli, tmp_path):
     assert "it replaced a link there" in proc.stderr and not (tmp_path / "a").is_symlink()
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_deep_bibtex_nesting_is_named_with_its_line(run_cli, tmp_path):
     deep = tmp_path / "deep.bib"
     deep.write_text("@misc{a,\n  title = {T},\n  abstract = {" + "{" * 10_000 + "x" + "}" * 10_000 + "}\n}\n")

@@ -58,6 +58,7 @@ def test_papers_added_are_folded_in_without_an_svd(tmp_path, monkeypatch):
     assert np.array_equal(again.similarity.latent, sim.latent) and again.similarity.folded == 0  # (load keeps no fold state)
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_past_the_fold_limit_the_model_is_built_anew(tmp_path, monkeypatch):
     first, rest = split_slice(tmp_path, 120)  # 80 of 200 papers would be folded in: over FOLD_LIMIT
     lib = Library(tmp_path / "lib")
@@ -70,6 +71,7 @@ def test_past_the_fold_limit_the_model_is_built_anew(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("damage", ["gone", "garbled", "no basis"])
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_without_a_usable_cache_the_model_is_built_anew(tmp_path, monkeypatch, damage):
     first, rest = split_slice(tmp_path, 185)
     lib = Library(tmp_path / "lib")

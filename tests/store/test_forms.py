@@ -75,6 +75,7 @@ def icml_slice(tmp_path_factory):
     return lib, keys
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_the_set_holds_exactly_the_papers_with_every_word_in_some_form(icml_slice):
     """For random queries of 1-3 words from the library's own vocabulary (words two or more
     abstracts hold, so no typo is forgiven in their place), the result set is the papers whose

@@ -108,6 +108,7 @@ def test_a_days_import_updates_the_cached_index(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("bad", ["gone", "stale"])
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_without_the_previous_index_the_import_builds_it(tmp_path, bad):
     lib = Library.open(tmp_path / "daily", seed_if_new=False)
     lib.import_paths([DAYS[0]])

@@ -77,6 +77,7 @@ def test_a_cache_linked_out_of_the_library_is_never_written_through(tmp_path, vi
 
 @pytest.mark.parametrize("name", ["corpus.jsonl", "annotations.json", "annotations.json.journal", ".lock",
                                   "backups"])
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_data_file_that_is_a_link_is_refused_by_name(tmp_path, victim, name, run_cli):
     lib = Library.open(tmp_path / "lib")
     lib.set_note(lib.corpus.papers[0].id, "n")
@@ -143,6 +144,7 @@ def test_a_library_is_never_made_in_a_folder_of_other_files(tmp_path, run_cli):
 
 
 @pytest.mark.parametrize("claim", ["9999999999999999", "-8", "7"])
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_cache_claiming_absurd_lengths_is_rebuilt_not_believed(tmp_path, run_cli, claim):
     """An index.cache whose sections claim more bytes than the file holds (or negative, or not a
     whole number of items): the one-shot search, the full search and doctor rebuild it."""
@@ -163,6 +165,7 @@ def test_a_cache_claiming_absurd_lengths_is_rebuilt_not_believed(tmp_path, run_c
 
 
 @pytest.mark.parametrize("section", ["docs", "weights", "titles", "terms"])
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_cache_garbled_under_a_sound_header_is_rebuilt_not_believed(tmp_path, run_cli, section):
     """Bytes of one section replaced, every length still true: the full search checks each
     section's CRC-32 and rebuilds, so its results are the true ones and nothing crashes."""
@@ -188,6 +191,7 @@ def test_a_cache_garbled_under_a_sound_header_is_rebuilt_not_believed(tmp_path, 
     assert Library(lib.folder)._load_index_cache() is not None  # rebuilt by that search
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_the_export_dialogs_replace_never_writes_through_a_link_swapped_in(tmp_path, victim, monkeypatch):
     """The file exists, "Replace it?" is open, and meanwhile the file becomes a link to another
     file of the user's: yes replaces the link, and that file stays as it was."""

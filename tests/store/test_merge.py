@@ -117,7 +117,7 @@ def test_an_older_papersifts_file_merges_by_whole_records_with_a_warning(lib, tm
     assert ann.star == 0 and ann.conflicts[-1]["other"] == 2  # (the old rule; recorded, not lost)
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_cli_dry_run_lists_the_conflict_first_and_changes_nothing(run_cli, tmp_path):
     papers = json.loads(run_cli("list", "--format", "json", "--limit", "2").stdout)
     a = papers[0]["id"]
@@ -154,6 +154,7 @@ def _triaged(lib):
     return ids
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_every_reference_format_round_trips_the_triage(lib, tmp_path, seeds_dir):
     from store.exchange.export import export_text
     ids = _triaged(lib)

@@ -66,6 +66,7 @@ def test_a_stamp_far_ahead_counts_as_now_at_most_and_is_reported(lib, tmp_path):
     assert stored < datetime.now(timezone.utc) + timedelta(minutes=1)  # it cannot block later changes
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_the_same_file_with_future_stamps_merged_again_does_not_beat_a_change_made_since(lib, tmp_path, run_cli):
     """A far-future stamp counts as the file's newest sound change time, not as each merge's now:
     the star set here after the first merge stays when the unchanged file is merged again, even

@@ -51,6 +51,7 @@ def queries(recs) -> list[str]:
     return out
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_quick_search_ranks_exactly_as_the_library(icml):
     """Every result, in order, ties included, for 130+ queries: the float32 arithmetic is reproduced."""
     lib, recs = icml

@@ -3,6 +3,8 @@ rebuilt from the newest good backup, its own whole records and the journal repla
 
 from __future__ import annotations
 
+import pytest
+
 import json
 
 from store import Library
@@ -36,6 +38,7 @@ def tags_of(folder) -> dict[str, set[str]]:
     return {pid: set(a.tags) for pid, a in lib.annotations.items() if a.tags}
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_cut_snapshot_with_a_journal_behind_it_is_rebuilt_and_what_is_lost_is_counted(tmp_path):
     lib = many_changes(tmp_path)
     before = tags_of(lib.folder)
@@ -169,6 +172,7 @@ def test_an_undo_of_a_removal_cut_between_its_two_writes_is_finished(tmp_path, m
     assert run_doctor(lib.folder).problems == []
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_cut_corpus_keeps_its_whole_lines_and_counts_the_papers_no_backup_holds(tmp_path, run_cli):
     """Papers imported after the newest backup, then the file cut: the repair keeps every whole
     line (not the older backup alone), fills in from the backup what it can, and counts the rest."""
@@ -196,6 +200,7 @@ def test_a_cut_corpus_keeps_its_whole_lines_and_counts_the_papers_no_backup_hold
     assert list((lib.folder / "backups").glob("corpus.jsonl.*damaged-*"))
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_corpus_whose_first_line_is_damaged_keeps_every_whole_paper(tmp_path, run_cli):
 
     lib, total = _with_papers_since_the_backup(tmp_path)

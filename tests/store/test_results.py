@@ -12,6 +12,7 @@ def _ids(run_cli, *args: str) -> list[str]:
     return [p["id"] for p in json.loads(run_cli("list", "--format", "json", "--limit", "1000", *args).stdout)]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_list_and_export_act_on_the_same_result_set(run_cli):
     query = "language models agents"
     listed = _ids(run_cli, "--query", query)
@@ -29,6 +30,7 @@ def test_a_search_no_paper_fully_matches_says_so_and_shows_partial_matches(run_c
     assert listed.stdout == "" and "no paper holds every word" in listed.stderr
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_filter_that_matches_nothing_suggests_the_nearest_value(run_cli):
     pid = _ids(run_cli)[0]
     run_cli("tag", pid, "bandits")
@@ -37,7 +39,7 @@ def test_a_filter_that_matches_nothing_suggests_the_nearest_value(run_cli):
     assert "no venue 'neurps' here; did you mean 'neurips'?" in run_cli("list", "--query", "venue:neurps").stderr
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_remove_then_undo_brings_papers_back_with_their_annotations(run_cli):
     ids = _ids(run_cli)
     run_cli("tag", ids[0], "keep")
@@ -57,6 +59,7 @@ def test_remove_then_undo_brings_papers_back_with_their_annotations(run_cli):
     assert proc.returncode == 1 and "--query" in proc.stderr
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_the_first_import_replaces_the_untouched_sample(run_cli, tmp_path):
     run_cli("list")  # a first command: the library opens onto the sample
     mine = tmp_path / "mine.jsonl"
@@ -67,6 +70,7 @@ def test_the_first_import_replaces_the_untouched_sample(run_cli, tmp_path):
     assert len(_ids(run_cli)) == 1
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_an_annotated_sample_stays_and_the_import_says_how_to_remove_it(run_cli, tmp_path):
     pid = _ids(run_cli)[0]
     run_cli("status", pid, "read")
@@ -80,6 +84,7 @@ def test_an_annotated_sample_stays_and_the_import_says_how_to_remove_it(run_cli,
     assert len(_ids(run_cli)) == 1
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_history_names_the_paper_each_change_was_made_to(run_cli):
     ids = _ids(run_cli)
     run_cli("status", ids[0], "read")

@@ -396,6 +396,7 @@ def test_paper_fields_read_without_making_papers(tmp_path):
 
 
 @pytest.mark.parametrize("read_max", [None, 0])
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_phrases_narrowed_by_the_index_match_a_scan_of_every_paper(tmp_path, monkeypatch, read_max):
     """A "phrase" is looked for only in the papers the index says can hold it (its inner words
     whole, its last word's completions), read one at a time and not kept; with many candidates
@@ -601,6 +602,7 @@ def test_a_tag_search_after_a_removal_finds_the_tagged_paper(lib):
     assert [lib.corpus.papers[int(i)].id for i in after.matches][:1] == [tagged]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_similar_through_every_command_that_takes_a_query(lib, run_cli):
     """`similar:ID` goes through Library.search in `list --query`, `search` and `export --query`."""
     pid = lib.corpus.papers[3].id

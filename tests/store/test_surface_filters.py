@@ -136,6 +136,7 @@ def listed(lib: Library, query: str) -> list[str]:
     return [row["id"] for row in json.loads(proc.stdout)]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_every_filter_family_of_the_parser_has_a_row(lib):
     families = (set(query_module._LISTS) | set(query_module._READERS) | set(query_module._TEAM_KEYS)
                 | set(query_module._ARRIVAL_KEYS) | {"phrase", "similar", "rec"})
@@ -147,6 +148,7 @@ def test_every_filter_family_of_the_parser_has_a_row(lib):
                                     "venue", "year", "file", "id", "phrase", "topic", "by", "star-by",
                                     "team-star", "split", "assigned", "new", "batch", "updated"])
 # (added: every paper here arrived on one day, so no date selects some and leaves some: tests/store/test_batches.py)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_each_family_alone_and_negated_matches_the_papers(lib, family):
     typed, predicate = oracle_families(lib)[family]
     if predicate is None:  # topic:N: the papers the topic model puts in topic N

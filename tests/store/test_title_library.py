@@ -1,6 +1,8 @@
 """Titles a reader recognises: eaten backslashes repaired, math as written, names the abstract presents
 as its own, whole phrases, and no title twice or a field's acronym as a paper's name across a library."""
 
+import pytest
+
 import csv
 import io
 import json
@@ -106,6 +108,7 @@ def test_a_background_acronym_is_not_the_papers_name():
         assert derive_title(abstract) == title, abstract
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_titles_are_unique_in_a_library_with_planted_near_twins(tmp_path):
     """ICLR's test slice with planted abstracts that derive the same title but differ in what they do
     (not near duplicates): each later one adds its own distinguishing phrase, none repeats."""
@@ -161,6 +164,7 @@ def test_titles_are_whole_phrases():
     assert sum(t.endswith("…") for t in titles) / len(titles) <= 0.05
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_title_benchmark_beats_the_first_words_on_both_slices():
     """benchmarks/title_quality.py on both test slices: recog@1 above the first-12-words baseline run
     beside it, no duplicate, no field acronym as a paper's name, the method names kept, and each

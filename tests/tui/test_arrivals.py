@@ -4,6 +4,8 @@ reader marks a paper a newer version replaced."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 
 from rich.console import Console
@@ -30,6 +32,7 @@ async def _open(lib: Library, settings) -> tuple[str, str, int]:
         return main.query_text, header, len(main.results.shown_ids())
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_opening_after_an_import_starts_on_the_new_papers(tmp_path):
     settings = tmp_path / "settings.json"
     lib = Library.open(tmp_path / "daily", seed_if_new=False)
@@ -44,6 +47,7 @@ async def test_opening_after_an_import_starts_on_the_new_papers(tmp_path):
     assert "new since" not in header and query == "batch:>1"
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_the_setting_turns_it_off(tmp_path):
     settings = tmp_path / "settings.json"
     lib = Library.open(tmp_path / "daily", seed_if_new=False)
@@ -56,6 +60,7 @@ async def test_the_setting_turns_it_off(tmp_path):
     assert query == "" and "12 new since your last visit" in header  # still said, not opened on
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_the_reader_marks_an_updated_paper(tmp_path):
     lib = Library.open(tmp_path / "daily", seed_if_new=False)
     lib.import_paths(DAYS[:2])

@@ -18,6 +18,7 @@ from ..conftest import DATA, bib_entries
 from .driving import cur, screen, settle
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_dialogs_fit_a_narrow_terminal(lib, make):
     """The export dialog (84 columns wide) and the confirm box (60) shrink to the screen, borders shown."""
     from textual.containers import Vertical
@@ -34,7 +35,7 @@ async def test_dialogs_fit_a_narrow_terminal(lib, make):
         assert box.region.x >= 0 and box.region.right <= 56, box.region
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_tag_typeahead_add_remove_and_filter(lib, make):
     lib.add_tags([lib.corpus.papers[5].id], ["reinforcement-learning"])
     app = make(lib)
@@ -58,6 +59,7 @@ async def test_tag_typeahead_add_remove_and_filter(lib, make):
         assert app.focused is screen(app).results
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_tag_list_keys_back_and_filter(lib, make):
     """T focuses the list of all tags: enter adds the highlighted tag, ctrl+f filters by it and
     escape goes back to the results, hiding the panel again on an 80-column terminal."""
@@ -82,7 +84,7 @@ async def test_tag_list_keys_back_and_filter(lib, make):
         assert not main.has_class("-tagging") and app.focused is main.results
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_note_editor_saves_and_asks_before_discarding(lib, make):
     app = make(lib)
     async with app.run_test() as pilot:
@@ -106,7 +108,7 @@ async def test_note_editor_saves_and_asks_before_discarding(lib, make):
         assert app.screen is screen(app)
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_an_unsaved_note_survives_the_app_closing(lib, make):
     """Text typed in the note editor is kept as a draft until saved or discarded: the app
     closing with the editor open (a closed terminal, a crash) loses nothing."""
@@ -138,6 +140,7 @@ async def test_an_unsaved_note_survives_the_app_closing(lib, make):
         assert again.library.annotation(pid).note == "saved line and a long thought that goes on"
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_help_screen_shows_live_keymap(lib, make):
     app = make(lib, '[main]\nread = "R"\n')
     async with app.run_test(size=(120, 50)) as pilot:
@@ -182,6 +185,7 @@ async def test_user_keymap_overrides_an_action(lib, make):
         assert screen(app).results.cursor == 2
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_hints_name_the_keys_of_the_live_keymap(lib, make):
     """Text that names a key ("press t", "ctrl+s save") follows a user's keymap, as the footer does."""
     from textual.widgets import Input, Label, Static
@@ -229,7 +233,7 @@ async def test_bad_keymap_is_reported_and_defaults_kept(lib, make, text, expecte
         assert app.library.annotation(app.library.corpus.papers[0].id).status == "read"
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_command_palette_runs_actions(lib, make):
     app = make(lib)
     async with app.run_test() as pilot:
@@ -251,6 +255,7 @@ async def test_command_palette_runs_actions(lib, make):
         assert len(screen(app).results.selected) == 35 and screen(app).results.cursor == 34
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_narrow_terminal_hides_tag_panel_until_used(lib, make):
     app = make(lib)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -285,6 +290,7 @@ async def test_narrow_terminal_hides_tag_panel_until_used(lib, make):
         assert "zzz" not in cur(app)[1].tags
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_export_scope_everything_annotated_in_library_order(lib, make):
     ids = [p.id for p in lib.corpus]
     lib.set_star([ids[20]], 1)
@@ -297,6 +303,7 @@ async def test_export_scope_everything_annotated_in_library_order(lib, make):
         assert [p.id for p, _ in app.screen._pairs("annotated")] == [ids[3], ids[9], ids[20]]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_export_choices_show_the_pick_by_shape_not_only_colour(lib, make):
     """Textual drew every radio button as ● (in two colours): a terminal without colour showed
     eight picked formats. The pick is ●, the rest ○, and it moves with enter."""
@@ -317,7 +324,7 @@ async def test_export_choices_show_the_pick_by_shape_not_only_colour(lib, make):
         assert picked("format") == ["fmt-csv"]
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -364,7 +371,7 @@ async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
         assert len(bib_entries(app.clipboard)) == 2  # BibTeX again, as last time
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_tag_panel_offers_the_papers_keywords_as_tags(lib, make, tmp_path):
     """On a paper with keywords, the tag panel lists them as tags it could take ("Offline RL" ->
     offline-rl); T, a keyword, enter tags the paper with it; ctrl+f on a keyword not yet a tag
@@ -405,7 +412,7 @@ async def test_tag_panel_offers_the_papers_keywords_as_tags(lib, make, tmp_path)
         assert screen(app).results.border_title.startswith("1 / 37")
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_import_dialog_adds_papers_without_leaving_the_app(lib, make, tmp_path, monkeypatch):
     """i opens the import dialog: a path (completed as typed), enter; the import runs in a thread
     and its papers arrive in the list. A missing path is named in the dialog; a malformed file is
@@ -450,7 +457,7 @@ async def test_import_dialog_adds_papers_without_leaving_the_app(lib, make, tmp_
         assert screen(app).results.border_title.startswith("1 / 36")
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_the_export_dialog_offers_the_last_export_again(lib, make, tmp_path):
     """Format, scope and destination of the last export (not of a refused one), across restarts."""
     app = make(lib)
@@ -482,6 +489,7 @@ async def test_the_export_dialog_offers_the_last_export_again(lib, make, tmp_pat
         assert dialog.query_one("#dest").value == str(tmp_path / "all.bib")
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_the_export_dialog_starts_on_its_picks_keeps_a_typed_path_and_says_its_scope(lib, make, tmp_path):
     """The keyboard highlight starts on the picked format (not the first row); picking another
     format changes a typed path's extension only; a scope carried from the last export, or a
@@ -518,7 +526,7 @@ async def test_the_export_dialog_starts_on_its_picks_keeps_a_typed_path_and_says
         assert str(app.screen.query_one("#scope-why").render()) == "Which papers: the 2 selected papers"
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_enter_in_the_tag_box_takes_the_highlighted_completion_and_new_tags_are_explicit(lib, make):
     """The reported case: with #bandits in the library, `t` `ba` Enter added #ba. Enter now takes
     the highlighted row; a new tag is its own row ("+ new tag"), first when no tag starts so."""
@@ -545,7 +553,7 @@ async def test_enter_in_the_tag_box_takes_the_highlighted_completion_and_new_tag
         assert "Add highlighted" in footer and "Next tag" in footer
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_the_recommended_list_learns_from_a_star_and_says_why(tmp_path, make):
     """rec:stars lists papers like the starred ones; starring another re-ranks it (in a worker);
     the reader says why ("recommended because: … · like ★ …")."""
@@ -574,6 +582,7 @@ async def test_the_recommended_list_learns_from_a_star_and_says_why(tmp_path, ma
         assert after != before
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_help_clears_the_first_starts_notice(lib, make):
     """The first start's notice says to press ? for every key; the help it opens is not covered by it."""
     app = make(lib)

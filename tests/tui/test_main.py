@@ -16,7 +16,7 @@ from ..conftest import DATA
 from .driving import cur, screen, settle, type_search
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_papers_imported_by_another_process_appear(lib, make, tmp_path):
     """A second dump imported with the CLI while the app is open: on its next look at the disk
     (every 2 s) the app lists the new papers, counts them, and keeps the cursor on its paper."""
@@ -42,6 +42,7 @@ async def test_papers_imported_by_another_process_appear(lib, make, tmp_path):
         assert not app.library.refresh_corpus()
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_the_corpus_another_process_wrote_is_read_off_the_ui_thread(lib, make, tmp_path, monkeypatch):
     """Reading a changed corpus takes ~1.3 s at 300k papers: it runs in a thread, and a file that
     cannot be read is reported while the app keeps its papers."""
@@ -82,6 +83,7 @@ async def test_the_corpus_another_process_wrote_is_read_off_the_ui_thread(lib, m
         assert screen(app).results.border_title.startswith("1 / 1")
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_annotations_damaged_on_disk_are_said_once_and_never_stop_the_app(lib, make):
     """annotations.json damaged while the app runs (by hand, a disk error): the poll says so once,
     a triage key is refused with the same message, nothing is written over it, and once
@@ -110,6 +112,7 @@ async def test_annotations_damaged_on_disk_are_said_once_and_never_stop_the_app(
         assert Library(lib.folder).annotation(lib.corpus.papers[0].id).status == "read"
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_outdated_derived_titles_are_pointed_out_once(lib, make):
     """A library whose titles an earlier papersift derived: the app says once that `papersift
     retitle` would derive better ones, and not at the next start."""
@@ -127,6 +130,7 @@ async def test_outdated_derived_titles_are_pointed_out_once(lib, make):
     assert not Library(lib.folder).titles_outdated
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_a_library_whose_titles_were_all_read_is_not_told_to_retitle(make, tmp_path):
     """After an upgrade the app offered `papersift retitle` to every library made by an earlier
     version, also one whose papers all came with their titles (JSONL, BibTeX): retitle would change
@@ -163,7 +167,7 @@ async def test_footer_labels_are_distinct(lib, make):
         assert "Open" in shown and "Read" in shown
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_footer_offers_no_key_that_a_text_box_would_type(lib, make):
     """While the search box, the tag box or the note editor has focus, "+" and "/" type
     themselves: the footer offered "+ Star+" and "/ Search" there all the same."""
@@ -191,6 +195,7 @@ async def test_footer_offers_no_key_that_a_text_box_would_type(lib, make):
         assert Library(lib.folder).annotation(lib.corpus.papers[0].id).star == 0
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_narrow_footer_shows_help_and_quit_first(lib, make):
     """At 80 columns the footer is cut after a few keys: ? Help and q Quit come first there."""
     from textual.widgets._footer import FooterKey
@@ -203,6 +208,7 @@ async def test_narrow_footer_shows_help_and_quit_first(lib, make):
             assert "help" in keys and "quit" in keys
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_navigation_keys(lib, make):
     app = make(lib)
     async with app.run_test(size=(120, 30)) as pilot:
@@ -223,6 +229,7 @@ async def test_navigation_keys(lib, make):
         assert r.cursor == 34 and screen(app).query_one("#reader").paper_index == int(r.indices[34])
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_status_keys_save_at_once_and_advance(lib, make):
     app = make(lib)
     async with app.run_test() as pilot:
@@ -235,6 +242,7 @@ async def test_status_keys_save_at_once_and_advance(lib, make):
         assert "2 / 35 triaged" in str(screen(app).query_one("#header").render())
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_star_keys(lib, make):
     app = make(lib)
     async with app.run_test() as pilot:
@@ -243,6 +251,7 @@ async def test_star_keys(lib, make):
         assert Library(lib.folder).annotation(cur(app)[0]).star == 2
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_next_previous_unread(lib, make):
     ids = [p.id for p in lib.corpus]
     lib.set_status(ids[1:4], "read")
@@ -264,6 +273,7 @@ async def test_next_previous_unread(lib, make):
         assert list(app._notifications)[-1].message == "No unread paper below this one, and none in this list"
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_select_several_and_apply(lib, make):
     app = make(lib)
     async with app.run_test() as pilot:
@@ -289,6 +299,7 @@ async def test_select_several_and_apply(lib, make):
         assert list(app._notifications)[-1].message.startswith("marked to-read: 1 selected paper ·")
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_select_all_refuses_a_list_a_bad_filter_left_whole(lib, make):
     """`star:>=a` is not applied, so the list shows every paper: `A` selects nothing (a delete
     after it would have offered to remove the whole library) and says why."""
@@ -304,6 +315,7 @@ async def test_select_all_refuses_a_list_a_bad_filter_left_whole(lib, make):
         assert len(screen(app).results.selected) == len(lib)
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_undo_key_repeatable(lib, make):
     app = make(lib)
     async with app.run_test() as pilot:
@@ -322,6 +334,7 @@ async def test_undo_key_repeatable(lib, make):
             == [("read", 0), ("skipped", 0)]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_copy_keys_fall_back_to_osc52(lib, make):
     lib.add_tags([lib.corpus.papers[0].id], ["speech"])
     lib.set_note(lib.corpus.papers[0].id, "ask\nthe group")
@@ -336,6 +349,7 @@ async def test_copy_keys_fall_back_to_osc52(lib, make):
         assert app.clipboard.splitlines() == [p.id for p in lib.corpus.papers[:2]]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_open_link_and_no_link(lib, make, monkeypatch, tmp_path):
     opened = []
     monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url) or True)
@@ -349,6 +363,7 @@ async def test_open_link_and_no_link(lib, make, monkeypatch, tmp_path):
         assert opened == ["https://example.org/linknet"]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_sort_cycles_and_persists(lib, make, tmp_path):
     lib.set_star([lib.corpus.papers[9].id], 3)
     app = make(lib)
@@ -370,6 +385,7 @@ async def test_sort_cycles_and_persists(lib, make, tmp_path):
         assert screen(third).sort == "import"
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_theme_choice_persists(lib, make, tmp_path):
     app = make(lib)
     async with app.run_test() as pilot:
@@ -381,7 +397,7 @@ async def test_theme_choice_persists(lib, make, tmp_path):
         assert again.theme == "nord"
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_everything_is_there_after_restart(lib, make):
     app = make(lib)
     async with app.run_test() as pilot:
@@ -405,7 +421,7 @@ async def test_quit_key(lib, make):
     assert app.return_code == 0 or app.return_code is None
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_the_next_start_resumes_where_the_library_was_left(lib, make, tmp_path):
     """Quit with a search and a paper highlighted: the next start has both, and says so.
     Another library, and `resume=False` (papersift --fresh), start at the top."""
@@ -450,6 +466,7 @@ async def test_the_next_start_resumes_where_the_library_was_left(lib, make, tmp_
     assert len(json.loads((tmp_path / "settings.json").read_text())["places"]) == 2
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_an_unreadable_settings_file_is_reported_and_not_written_over(lib, make, tmp_path):
     (tmp_path / "settings.json").write_text('{"theme": "nord",,}')
     app = make(lib)
@@ -460,6 +477,7 @@ async def test_an_unreadable_settings_file_is_reported_and_not_written_over(lib,
     assert (tmp_path / "settings.json").read_text() == '{"theme": "nord",,}'
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_a_triage_key_while_another_process_holds_the_lock_never_freezes(lib, make):
     """Another papersift holds the library lock: a triage key queues (with a notice) instead of
     holding the UI thread; navigation goes on; the change lands in order once the lock is free.
@@ -503,6 +521,7 @@ async def test_a_triage_key_while_another_process_holds_the_lock_never_freezes(l
         assert Library(lib.folder).annotation(second).status == "unread"
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_the_first_import_in_the_app_replaces_the_untouched_sample_unannounced(lib, make, tmp_path):
     src = tmp_path / "mine.jsonl"
     topics = ("quokkas and their habits in the wild", "sourdough starters in cold kitchens",
@@ -525,6 +544,7 @@ async def test_the_first_import_in_the_app_replaces_the_untouched_sample_unannou
         assert len(Library(lib.folder)) == 3 and screen(app).results.border_title.startswith("3 / 3")
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_the_remove_key_removes_with_a_backup_and_undo_brings_papers_back(lib, make):
     lib.add_tags([lib.corpus.papers[0].id], ["keep"])
     app = make(lib)

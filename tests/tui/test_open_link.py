@@ -31,6 +31,7 @@ def test_an_http_url_is(url):
 
 
 @pytest.mark.parametrize("url", [HOSTILE[0], HOSTILE[2], HOSTILE[3], "https://example.org/paper"])
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_o_hands_the_browser_only_http_urls(url, tmp_path, monkeypatch):
     """A BROWSER that records its arguments: what `o` passes it, as the real webbrowser module runs it."""
     record = tmp_path / "argv.json"

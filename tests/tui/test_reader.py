@@ -24,6 +24,7 @@ async def test_startup_list_reader_header(lib, make):
         assert app.focused is screen(app).results
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_enter_reader_scroll_and_back(lib, make):
     app = make(lib)
     async with app.run_test(size=(100, 20)) as pilot:
@@ -91,6 +92,7 @@ async def test_on_a_narrow_terminal_the_focused_reader_takes_the_whole_width(lib
         assert screen(app).query_one("#left").display and screen(app).query_one("#left").region.width > 30
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_latex_in_titles_is_rendered_in_list_and_reader(lib, make, tmp_path):
     (tmp_path / "t.jsonl").write_text(json.dumps({
         "title": r"Breaking the $\mathcal{O}(\sqrt{T})$ Barrier in Online Allocation",
@@ -293,6 +295,7 @@ def test_tex_single_quotes_are_quotes_and_code_stays_code():
     assert coded == ["DoWhy", "OutEffHop"]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_hostile_abstract_never_reaches_the_screen_raw(lib, make, tmp_path):
     (tmp_path / "evil.txt").write_text("We attack \x1b[31mred\x1b[0m terminals \x1b]52;c;ZXZpbA==\x07 and \x08\x0c\u200b today.")
     lib.import_paths([tmp_path / "evil.txt"])
@@ -304,6 +307,7 @@ async def test_hostile_abstract_never_reaches_the_screen_raw(lib, make, tmp_path
         assert "attack" in svg and "\x1b" not in svg and "\x07" not in svg and "\x08" not in svg
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, make, monkeypatch):
     """Above BIG_LIBRARY papers the reader and "more like this" follow the list once
     typing pauses, and a slow search moves to a worker: the results must be the same."""
@@ -339,7 +343,7 @@ async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, 
         assert app.library.corpus.papers[main.results.current_index].title.startswith("VIPBench")
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, make, monkeypatch):
     """A keystroke repaints the list and the search box only: no layout pass of the
     screen (which re-measured the reader's abstract on every key) and, in a big library,
@@ -395,7 +399,7 @@ async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, 
         assert results.scroll_offset.y == results.max_scroll_y == 35 - viewport
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_keywords_shown_in_the_reader_and_filtered_by_kw(lib, make, tmp_path):
     """An ICLR paper's keywords and area under its byline; typing kw:"..." in the search box lists
     the papers holding one (the seeds have none); kw: finds the area too."""
@@ -422,7 +426,7 @@ async def test_keywords_shown_in_the_reader_and_filtered_by_kw(lib, make, tmp_pa
     assert any(line.startswith("area general machine learning") for line in shown.splitlines())
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_the_reader_highlights_the_words_the_search_matched(lib, make):
     """Title, abstract and note show the matched words as the list does; a typo's word too."""
 
@@ -453,7 +457,7 @@ async def test_the_reader_highlights_the_words_the_search_matched(lib, make):
         assert highlighted(app) == set()
 
 
-@pytest.mark.slow  # (over 2.4 s: the fast tier stays under two minutes)
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_notices_quote_searches_and_tags_as_typed_not_as_markup(lib, make, tmp_path):
     (tmp_path / "settings.json").write_text(json.dumps(
         {"places": {str(lib.folder.resolve()): {"query": "[MASK] [b]token", "paper": None, "history": []}}}))

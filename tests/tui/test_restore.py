@@ -42,6 +42,7 @@ def faulty_search(monkeypatch, bad: str) -> None:
     monkeypatch.setattr(LibraryClass, "search", search)
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_a_saved_search_that_raises_is_dropped_and_the_list_opens(saved, monkeypatch):
     lib, start = saved
     await leave_at(start, "graph")
@@ -67,6 +68,7 @@ async def test_a_saved_search_that_raises_is_dropped_and_the_list_opens(saved, m
         assert not [n for n in app._notifications if "dropped" in str(n.message)]
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_a_saved_sort_that_raises_is_dropped(saved, monkeypatch, tmp_path):
     lib, start = saved
     app = start()
@@ -87,6 +89,7 @@ async def test_a_saved_sort_that_raises_is_dropped(saved, monkeypatch, tmp_path)
         assert any("dropped the saved sort 'status'" in str(n.message) for n in app._notifications)
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_a_search_that_raises_while_typing_is_said_and_the_app_stays(saved, monkeypatch):
     lib, start = saved
     faulty_search(monkeypatch, "zzz")
@@ -100,6 +103,7 @@ async def test_a_search_that_raises_while_typing_is_said_and_the_app_stays(saved
     assert "search 'zzz' failed" in (lib.folder / "papersift.log").read_text()
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_a_restart_shows_the_paper_it_left_at_with_the_rows_around_it(saved):
     """At 80x24 the list is laid out after the paper is found: the paper was drawn on the top row,
     the rows above it hidden. It is shown mid-list."""

@@ -61,6 +61,7 @@ async def ws_status(base: str, cookie: str, origin: str | None, host: str | None
             return exc.status
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_the_printed_url_is_the_only_way_in(tmp_path):
     proc, _env, url = start_serve(tmp_path)
     try:
@@ -109,6 +110,7 @@ def test_the_printed_url_is_the_only_way_in(tmp_path):
         stop(proc)
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_fixed_token_and_a_public_host_warn_and_still_guard(tmp_path):
     proc, _env, url = start_serve(tmp_path, "--host", "0.0.0.0", "--token", "kV3q-Zp8_Lr2mXt9Wc4nHy7Bd1Fs6Gj0")
     try:
@@ -124,11 +126,13 @@ def test_a_fixed_token_and_a_public_host_warn_and_still_guard(tmp_path):
 
 @pytest.mark.parametrize("weak", ["1234", "a" * 16, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "ab" * 20,
                                   "abcdefghijklmnopqrstuvwxyzabcdefgh"])
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_weak_token_is_refused_with_the_rule(run_cli, weak):
     proc = run_cli("serve", "--token", weak, check=False)
     assert proc.returncode == 1 and "needs at least 128 bits" in proc.stderr and "token_urlsafe(32)" in proc.stderr
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_the_secret_from_a_file_or_the_environment_never_reaches_argv_or_the_log(tmp_path):
     """The access log (and anything else the server prints) never holds the secret, and a secret
     from a file or the environment is not in the command's arguments."""
@@ -169,6 +173,7 @@ def test_the_secret_from_a_file_or_the_environment_never_reaches_argv_or_the_log
         assert "`ps` shows" not in said
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_sessions_are_capped(tmp_path):
     proc, _env, url = start_serve(tmp_path, "--max-sessions", "1")
     try:
@@ -211,6 +216,7 @@ def test_guard_rules_one_by_one():
     assert browser_url("::1", 8000, "x") == "http://[::1]:8000/?token=x"
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_a_browser_sessions_dialogs_reach_only_its_folders(tmp_path, lib):
     """Import and export in a confined app: a path outside is refused and named, no folder
     outside is listed for completion, and an export inside the exports folder works."""

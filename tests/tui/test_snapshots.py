@@ -39,10 +39,12 @@ async def _freeze(pilot) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_main_screen_80x24(snap_compare, demo_app):
     assert snap_compare(demo_app, terminal_size=(80, 24), run_before=_freeze)
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_main_screen_160x45_searching(snap_compare, demo_app):
     async def run_before(pilot):
         await pilot.press("slash", *"agent llm", "escape", "j", "j", "j")

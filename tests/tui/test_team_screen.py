@@ -35,6 +35,7 @@ def _lab(folder) -> tuple[Library, list[str]]:
     return lib, ids
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_team_screen_lists_each_member(tmp_path):
     lib, ids = _lab(tmp_path / "lib")
     app = make_app(lib, settings_path=tmp_path / "settings.json", resume=False)
