@@ -159,6 +159,15 @@ def test_retitle_brings_derived_titles_up_to_date(run_cli, tmp_path):
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_retitle_says_plainly_when_no_paper_needs_a_derived_title(run_cli, tmp_path):
+    (tmp_path / "t.jsonl").write_text(json.dumps({"title": "A Real Title", "abstract": "We study zebrafish schooling "
+                                                  "with graph networks over many seasons."}) + "\n")
+    run_cli("import", str(tmp_path / "t.jsonl"))
+    for extra in ([], ["--dry-run"]):
+        out = run_cli("retitle", *extra).stdout
+        assert out.strip() == "every paper came with a title of its own: no title to derive", out
+
+
 def test_retitle_marks_titles_current_even_when_none_change(run_cli):
     """A library from before the title rules were numbered whose titles happen to be current:
     retitle changes none, but the header then says they are current (the app stops saying so)."""

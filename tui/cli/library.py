@@ -196,6 +196,9 @@ def retitle(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
                        "changes": [{"id": pid, "old": old, "new": new} for pid, old, new in done.changes]})
         return 0
     console = out.console()
+    if not done.derived:  # every paper came with its title: nothing to derive, said plainly
+        console.print("every paper came with a title of its own: no title to derive", highlight=False)
+        return 0
     verb = "would be derived anew" if done.dry_run else "derived anew"
     console.print(f"{counted(len(done.changes), 'title')} {verb}, of {counted(done.derived, 'paper')} without a "
                   f"title of its own; titles that came with a paper are left as they are", highlight=False)

@@ -40,7 +40,7 @@ class ResultsList(ScrollView, can_focus=True):
         binding("list.page_down", "Page down", show=False),
         binding("list.page_up", "Page up", show=False),
         binding("list.open_reader", "Open", action="screen.open_reader"),  # not "Read": r marks read
-        binding("list.clear_filter", "Clear filter", show=False, action="screen.clear_filter"),
+        binding("list.clear_filter", "Clear search, then selection", show=False, action="screen.clear_filter"),
         binding("list.select", "Select"),
         binding("list.select_all", "Select all", show=False),
     ]
