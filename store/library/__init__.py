@@ -36,7 +36,7 @@ from store.wording import counted
 
 if TYPE_CHECKING:
     from store.discovery.similar import Similarity
-    from store.ingest.importer import ImportSummary
+    from store.ingest.summary import ImportSummary
     from store.library.discovery import Recommendation
 
 

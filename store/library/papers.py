@@ -21,7 +21,7 @@ from store.library.removal import annotated_sample, replace_untouched_sample
 from store.wording import counted
 
 if TYPE_CHECKING:
-    from store.ingest.importer import ImportSummary
+    from store.ingest.summary import ImportSummary
     from store.library.core import LibraryCore
 
 SPLIT_ACTION = "split"
@@ -58,7 +58,8 @@ class PaperChanges:
             InputError: a file is unreadable or malformed (the library is untouched).
         """
         # Imported here: parsing and dedup cost a `papersift search` process ~30 ms of imports.
-        from store.ingest.importer import ImportSummary, merge_records, prepare_merge
+        from store.ingest.importer import merge_records, prepare_merge
+        from store.ingest.summary import ImportSummary
         from store.parallel import release_free_memory, shared_pool
         from store.ingest.parse import expand_paths, parse_file
         from store.ingest.batches import next_batch, record_batch
