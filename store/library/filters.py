@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 import numpy as np
 
-from store.corpus import SOURCE_FILE
+from store.paper_lines import SOURCE_FILE
 from store.errors import PapersiftError
 from store.models import Annotation
 from store.search.phrase_search import PhraseSearch

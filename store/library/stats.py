@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import orjson
 
-from store.corpus import SOURCE_FILE
+from store.paper_lines import SOURCE_FILE
 from store.choices import STATUSES
 
 if TYPE_CHECKING:
