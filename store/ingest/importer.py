@@ -287,11 +287,11 @@ def _settle_titles(corpus: Corpus, fresh: list[tuple[Paper, str | None]], fields
         known_titles: the library's titles' hashes, kept from the last import (then its titles are
             not read: at 300k papers that took ~0.8 s); None to read them.
     """
-    ids = {p.id for p, _ in fresh}
     if known_titles is not None:
         changed = [p.title for i, p in corpus.papers.parsed_items() if i < len(known_titles)]  # (titles that arrived)
         taken: Iterable[str] | TakenTitles = TakenTitles(changed, known_titles.tolist())
     else:
+        ids = {p.id for p, _ in fresh}
         taken = [title for title, pid in zip(corpus.papers.titles()[0], corpus.ids()) if pid not in ids]
     papers = [p for p, _ in fresh]
     settled = settle([p.abstract for p in papers], [p.title for p in papers], fields, taken,

@@ -127,7 +127,9 @@ class TagPanel(Vertical):
         chips = [(("" if i == 0 else " ") + "#" + display_safe(t, False), "bold magenta") for i, t in enumerate(tags)]
         heading = "On this paper"
         if selected:
-            held = Counter(t for pid in selected for t in self.library.annotation(pid).tags)
+            # (the stored annotations, not copies: this runs on every cursor move while papers are selected)
+            anns = self.library.annotations
+            held = Counter(t for pid in selected if (a := anns.get(pid)) is not None for t in a.tags)
             heading = f"On the {counted(len(selected), 'selected paper')}"
             chips = [(("" if i == 0 else " ") + "#" + display_safe(t, False) + f" {n}/{len(selected)}", "bold magenta")
                      for i, (t, n) in enumerate(held.most_common())]
