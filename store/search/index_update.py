@@ -30,21 +30,22 @@ def _avg(lengths: np.ndarray) -> float:
     return max(float(lengths.mean()), 1.0) if len(lengths) else 1.0
 
 
-def term_frequencies(index: SearchIndex) -> np.ndarray | None:
-    """Each posting's term frequency (float32 whole numbers), read back from its BM25 weight, or
-    None when the index keeps no document lengths or a weight does not come out exactly again."""
-    if index.lengths is None or len(index.lengths) != index.n_docs:
+def frequencies_in_place(index: SearchIndex) -> np.ndarray | None:
+    """Each posting's term frequency (float32 whole numbers), read back from its BM25 weight and
+    written over it (the index's weights array is returned, holding frequencies: no second array
+    of every posting), or None when the index keeps no document lengths or a weight does not come
+    out exactly again (the index is then spoilt: the caller builds one from scratch)."""
+    if index.lengths is None or len(index.lengths) != index.n_docs or not index.weights.flags.writeable:
         return None
     per_doc = doc_norms(np.asarray(index.lengths, dtype=np.float32), _avg(np.asarray(index.lengths, dtype=np.float32)))
     docs, weights = index.docs, index.weights
-    out = np.empty(len(docs), dtype=np.float32)
     for a in range(0, len(docs), BLOCK):
         b = min(len(docs), a + BLOCK)
         tf = _read_back(weights[a:b], per_doc[docs[a:b]])
         if tf is None:
             return None
-        out[a:b] = tf
-    return out
+        weights[a:b] = tf
+    return weights
 
 
 def _read_back(weights: np.ndarray, norm: np.ndarray) -> np.ndarray | None:
@@ -70,14 +71,15 @@ def updated(index: SearchIndex, replaced: dict[int, tuple[str, str]], added: Seq
             normalized: list[str | None] | None = None) -> SearchIndex | None:
     """The index with documents replaced (number -> (title, abstract)) and documents added after
     its last, numbered on from ``index.n_docs``; None when it cannot be done exactly (see the module).
+    ``index`` is consumed: its weights array is turned into frequencies, then copied from.
 
     Args:
         normalized: the added abstracts already normalized (consumed, as :meth:`SearchIndex.build` does).
     """
-    old_tf = term_frequencies(index)
+    old_tf = frequencies_in_place(index)
     if old_tf is None:
         return None
-    assert index.lengths is not None  # term_frequencies checked
+    assert index.lengths is not None  # frequencies_in_place checked
     n_old, n = index.n_docs, index.n_docs + len(added)
     numbers = [*sorted(replaced), *range(n_old, n)]
     texts = [*(replaced[d] for d in sorted(replaced)), *added]
@@ -108,16 +110,16 @@ def updated(index: SearchIndex, replaced: dict[int, tuple[str, str]], added: Seq
     order = np.argsort((new_terms << 32) | new_docs, kind="stable")
     new_terms, new_docs, new_tf = new_terms[order], new_docs[order], new_tf[order]
 
-    # The old postings, less those of the replaced documents.
+    # The old postings of the replaced documents: they go (found a block at a time, no mask of
+    # every posting), and so does each one's count in its term's document frequency.
     old_offsets = np.asarray(index.offsets, dtype=np.int64)
     old_docs = index.docs
+    drop = np.zeros(0, dtype=np.int64)
     if replaced:
         gone = np.zeros(n_old, dtype=bool)
         gone[list(replaced)] = True
-        keep = ~gone[old_docs]
-        old_offsets = np.concatenate(([0], np.cumsum(keep)))[old_offsets]
-        old_docs, old_tf = old_docs[keep], old_tf[keep]
-        del keep
+        drop = np.concatenate([np.flatnonzero(gone[old_docs[a:a + BLOCK]]) + a for a in range(0, len(old_docs), BLOCK)]
+                              or [drop])
 
     # Each new posting's place among the old ones (array positions, not keys: no pass over every
     # posting): an added document's goes at the end of its term's run, a replaced one's is searched
@@ -131,12 +133,12 @@ def updated(index: SearchIndex, replaced: dict[int, tuple[str, str]], added: Seq
     for k in np.flatnonzero((of_term >= 0) & (new_docs < n_old)).tolist():  # replaced documents' postings
         a, b = old_offsets[of_term[k]], old_offsets[of_term[k] + 1]
         pos[k] = a + np.searchsorted(old_docs[a:b], new_docs[k])
-    docs = _insert_sorted(old_docs, pos, new_docs.astype(np.int32))
-    tf = _insert_sorted(old_tf, pos, new_tf)
+    docs, tf = _merged([old_docs, old_tf], drop, pos, [new_docs.astype(np.int32), new_tf])
     del old_docs, old_tf, pos
 
     df = np.bincount(new_terms, minlength=len(vocab))
-    df[old_to_new] += np.diff(old_offsets)
+    df[old_to_new] += np.diff(old_offsets) - np.bincount(np.searchsorted(old_offsets, drop, side="right") - 1,
+                                                         minlength=len(old_vocab))
     del new_terms, new_docs, new_tf
     vanished = bool((df == 0).any())
     if vanished:  # a replaced document was the only one holding a term: the term goes
@@ -203,21 +205,36 @@ def _inserted(old: list[str], new: list[str], at: list[int]) -> list[str]:
     return out
 
 
-def _insert_sorted(old: np.ndarray, pos: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """``np.insert(old, pos, values)`` for ascending ``pos``, as runs of slice copies: np.insert
-    marks every element with a mask (at 37M postings ~0.5 s an array); this copies the runs
-    between the few thousand places a day's postings go."""
-    out = np.empty(len(old) + len(values), dtype=old.dtype)
-    places = pos.tolist()
-    done = shift = k = 0
-    while k < len(places):
-        at = places[k]
-        end = k + 1
-        while end < len(places) and places[end] == at:
-            end += 1
-        out[done + shift:at + shift] = old[done:at]
-        out[at + shift:at + shift + end - k] = values[k:end]
-        shift += end - k
-        done, k = at, end
-    out[done + shift:] = old[done:]
-    return out
+def _merged(olds: list[np.ndarray], drop: np.ndarray, pos: np.ndarray, news: list[np.ndarray]) -> list[np.ndarray]:
+    """Each of ``olds`` without its elements at positions ``drop``, and with ``news`` inserted
+    before old positions ``pos`` (both ascending; an insert at a dropped position goes where it
+    was), as runs of slice copies into one new array each: no mask or temporary of every posting
+    (at 300k papers 39M), only copies of the runs between the few thousand places a day touches."""
+    size = len(olds[0]) - len(drop) + len(pos)
+    outs = [np.empty(size, dtype=old.dtype) for old in olds]
+    places, drops = pos.tolist(), drop.tolist()
+    end_of = len(olds[0])
+    done = w = i = j = 0  # old elements copied or dropped; elements written; next insert; next drop
+    while i < len(places) or j < len(drops):
+        place = places[i] if i < len(places) else end_of
+        gone = drops[j] if j < len(drops) else end_of
+        at = min(place, gone)
+        if at > done:
+            for out, old in zip(outs, olds):
+                out[w:w + at - done] = old[done:at]
+            w += at - done
+            done = at
+        if place == at and i < len(places):
+            k = i + 1
+            while k < len(places) and places[k] == at:
+                k += 1
+            for out, new in zip(outs, news):
+                out[w:w + k - i] = new[i:k]
+            w += k - i
+            i = k
+        else:
+            done = at + 1
+            j += 1
+    for out, old in zip(outs, olds):
+        out[w:] = old[done:]
+    return outs

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from rapidfuzz import process
@@ -197,7 +196,19 @@ class Vocabulary:
         self.stem_offsets = stem_offsets
         self.stem_members = stem_members
         self.offsets = offsets
-        self.expand = lru_cache(maxsize=4096)(self._expand)
+        # A plain dict, not lru_cache over a bound method: that is a reference cycle, and the
+        # index file's bytes (which ``offsets`` views) would outlive the index until a GC pass.
+        self._expanded: dict[tuple[str, bool], tuple[tuple[int, float, float, bool], ...]] = {}
+
+    def expand(self, word: str, typing: bool = False) -> tuple[tuple[int, float, float, bool], ...]:
+        """:meth:`_expand`, remembered (the last 4,096 words asked, cleared when full)."""
+        key = (word, typing)
+        hit = self._expanded.get(key)
+        if hit is None:
+            if len(self._expanded) >= 4096:
+                self._expanded.clear()
+            hit = self._expanded[key] = self._expand(word, typing)
+        return hit
 
     def with_stem(self, st: str) -> Sequence[int]:
         """Ids of the terms whose form key is ``st``."""

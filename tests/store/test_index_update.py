@@ -127,3 +127,21 @@ def test_a_frequency_in_the_thousands_is_read_back_exactly():
     grown = updated(SearchIndex.build(all_docs[:-5]), {}, all_docs[-5:])
     assert grown is not None
     assert_same(grown, SearchIndex.build(all_docs))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_merged_drops_and_inserts_as_a_list_would(seed):
+    """The run copies that splice a day's postings in: elements dropped and values inserted at
+    random places, ties and drops at the very places of inserts included, match a plain list."""
+    rng = np.random.default_rng(seed)
+    old = rng.integers(0, 1000, 60).astype(np.int32)
+    drop = np.unique(rng.integers(0, 60, rng.integers(0, 12)))
+    pos = np.sort(np.concatenate([rng.integers(0, 61, 15), drop[:2]]))
+    new = rng.integers(1000, 2000, len(pos)).astype(np.int32)
+    want: list[int] = []
+    for k in range(61):
+        want += [int(v) for p, v in zip(pos, new) if p == k]
+        if k < 60 and k not in set(drop.tolist()):
+            want.append(int(old[k]))
+    (got, got_f) = index_update._merged([old, old.astype(np.float32)], drop, pos, [new, new.astype(np.float32)])
+    assert got.tolist() == want and got_f.tolist() == [float(v) for v in want]
