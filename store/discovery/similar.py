@@ -24,7 +24,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 
 from store.annotations.nofollow import open_no_link
-from store.search.index import SearchIndex
+from store.search.index import SearchIndex, saturated
 
 LSA_WEIGHT = 1.0
 FEEDBACK_K = 10
@@ -45,7 +45,7 @@ def doc_term_matrix(index: SearchIndex, min_df: int = 2, max_df_ratio: float = 0
     mask = keep[term_of_posting]
     rows = index.docs[mask]
     cols = term_of_posting[mask]
-    vals = index.weights[mask] * index.idf[cols]
+    vals = saturated(index.tf[mask].astype(np.float32), index.norms[rows]) * index.idf[cols]
     m = sp.csr_matrix((vals.astype(np.float32), (rows, cols)), shape=(index.n_docs, len(df)))
     norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
     norms[norms == 0] = 1.0

@@ -1,6 +1,7 @@
 """Typo-tolerant ranked search over titles and abstracts.
 
-An inverted index (CSR arrays of document ids and BM25 weights per term) is
+An inverted index (CSR arrays of document ids and term frequencies per term, with each
+document's length: BM25's weights are computed from them as a term's postings are read) is
 built once and cached on disk as a pack file (:mod:`store.search.packfile`). A query
 word is expanded over the *vocabulary* (:mod:`store.search.vocab`), not the documents:
 the exact term, terms it is a prefix of (search as you type) and terms within
@@ -26,15 +27,14 @@ import numpy as np
 from store.search.packfile import PackReader, pack, words_sections
 from store.parallel import release_free_memory
 from store.text import index_tokens
-from store.search.vocab import (COVERAGE_WEIGHT, INDEX_VERSION, STOP_WORDS, SortedWords, Vocabulary, alternatives,
+from store.search.vocab import (B, COVERAGE_WEIGHT, INDEX_VERSION, K1, STOP_WORDS, SortedWords, Vocabulary, alternatives,
                                 content_words, idf_ceiling, index_size, stem_tables)
 
 OWN_SECTIONS = frozenset({"meta", "terms", "terms_chunks", "stems", "stems_chunks", "stem_offsets", "stem_members",
-                          "offsets", "docs", "weights", "idf", "lengths"})
+                          "offsets", "docs", "tf", "idf", "lengths", "norms"})
 TITLE_WEIGHT = 3
 # The opening of an abstract usually restates what the title says; its words count extra.
 LEAD_WORDS, LEAD_WEIGHT = 60, 1
-K1, B = 1.2, 0.75
 
 
 @dataclass
@@ -52,22 +52,30 @@ class Ranking:
 class SearchIndex:
     """The inverted index. Build with :meth:`build`; persist with :meth:`dump_chunks`."""
 
-    def __init__(self, vocabulary: Vocabulary, docs: np.ndarray, weights: np.ndarray, idf: np.ndarray,
-                 n_docs: int, lengths: np.ndarray | None = None):
+    def __init__(self, vocabulary: Vocabulary, docs: np.ndarray, tf: np.ndarray, idf: np.ndarray,
+                 n_docs: int, lengths: np.ndarray):
         self.vocabulary = vocabulary
         assert vocabulary.terms.words is not None  # an index holds its vocabulary in memory (build, load)
         self.vocab = vocabulary.terms.words  # term id -> term (ids are sorted-vocabulary positions)
         self.offsets = vocabulary.offsets
         self.docs = docs
-        self.weights = weights
+        # Term frequencies (uint16), not BM25 weights: a weight depends on the mean document length,
+        # which every import changes; frequencies do not, so an import splices a day's postings in
+        # (store.search.index_update) and a weight is two float32 operations when it is read.
+        self.tf = tf
         self.idf = idf
         self.n_docs = n_docs
         # The sections of the file it was loaded from that are not the index's (what dump_chunks was
         # given as ``extra``): an update of the index reuses them (LibraryCore.update_index).
         self.extra: dict[str, memoryview] = {}
-        # Each document's length in BM25's sense (None in a cache written before it was kept): with
-        # it, store.search.index_update can add documents without indexing the others again.
+        # Each document's length in BM25's sense, and k1 (1 - b + b dl / avgdl) from it.
         self.lengths = lengths
+        self.norms = doc_norms(lengths, mean_length(lengths))
+
+    def weights(self, a: int, b: int, docs: np.ndarray | None = None) -> np.ndarray:
+        """BM25 weights of postings ``a:b`` (float32; ``docs``: ``self.docs[a:b]`` if at hand),
+        the very floats :func:`bm25_weights` gives over the whole index."""
+        return saturated(self.tf[a:b].astype(np.float32), self.norms[self.docs[a:b] if docs is None else docs])
 
     @classmethod
     def build(cls, docs: list[tuple[str, str]], normalized: list[str | None] | None = None) -> "SearchIndex":
@@ -97,11 +105,10 @@ class SearchIndex:
         postings = [rows_a, cols, tfs]
         del rows_a, cols, tfs  # handed over, so the sort can free each as it goes
         cols_a, tf_a, offsets = _sort_postings(postings, len(vocab), len(docs))
-        weights = bm25_weights(tf_a, lengths, cols_a)
         idf = idf_weights(offsets, len(docs))
         stems, stem_offsets, stem_members = stem_tables(vocab)
         return cls(Vocabulary(SortedWords(vocab), SortedWords(stems), stem_offsets, stem_members, offsets),
-                   cols_a, weights, idf, len(docs), lengths)
+                   cols_a, tf_a, idf, len(docs), lengths)
 
     def dump_chunks(self, extra: Sequence[tuple[str, str, object]] = ()) -> list[bytes | memoryview]:
         """The index as a pack file (:mod:`store.search.packfile`), with ``extra`` sections
@@ -113,10 +120,11 @@ class SearchIndex:
                      ("stem_offsets", "i", v.stem_offsets), ("stem_members", "i", v.stem_members),
                      ("offsets", "q", np.ascontiguousarray(self.offsets, dtype=np.int64)),
                      ("docs", "i", np.ascontiguousarray(self.docs, dtype=np.int32)),
-                     ("weights", "f", np.ascontiguousarray(self.weights, dtype=np.float32)),
+                     ("tf", "H", np.ascontiguousarray(self.tf, dtype=np.uint16)),
                      ("idf", "f", np.ascontiguousarray(self.idf, dtype=np.float32)),
-                     *([("lengths", "f", np.ascontiguousarray(self.lengths, dtype=np.float32))]
-                       if self.lengths is not None else []), *extra])
+                     ("lengths", "f", np.ascontiguousarray(self.lengths, dtype=np.float32)),
+                     ("norms", "f", np.ascontiguousarray(self.norms, dtype=np.float32)),  # (for store.search.quick)
+                     *extra])
 
     @classmethod
     def load(cls, handle: io.BufferedReader) -> "SearchIndex | None":
@@ -151,15 +159,17 @@ class SearchIndex:
                 reader.check(name, memoryview(data)[offset:offset + length])
             vocabulary = Vocabulary(SortedWords(words("terms")), SortedWords(words("stems")), array("i", view("stem_offsets", np.int32)),
                                     array("i", view("stem_members", np.int32)), view("offsets", np.int64))
-            lengths = view("lengths", np.float32) if "lengths" in reader.sections else None
-            index = cls(vocabulary, view("docs", np.int32), view("weights", np.float32), view("idf", np.float32),
-                        n_docs, lengths if lengths is not None and len(lengths) == n_docs else None)
+            lengths = view("lengths", np.float32)
+            if len(lengths) != n_docs:
+                return None
+            index = cls(vocabulary, view("docs", np.int32), view("tf", np.uint16), view("idf", np.float32),
+                        n_docs, lengths)
             index.extra = {name: memoryview(data)[offset:offset + length]  # (checked above)
                            for name, (_, offset, length) in reader.sections.items() if name not in OWN_SECTIONS}
         except (ValueError, KeyError, IndexError, UnicodeDecodeError, OSError):
             return None
         if len(index.offsets) != len(index.vocab) + 1 or len(index.idf) != len(index.vocab) \
-                or len(index.docs) != len(index.weights) or int(index.offsets[-1]) != len(index.docs):
+                or len(index.docs) != len(index.tf) or int(index.offsets[-1]) != len(index.docs):
             return None
         return index
 
@@ -181,7 +191,7 @@ class SearchIndex:
             idf = min(self.idf[tid], ceiling)
             # In float32 throughout (as store.search.quick's pure-Python ranking reproduces).
             cur = term_score[d]
-            term_score[d] = np.maximum(cur, self.weights[a:b] * np.float32(idf * np.float32(sim)))
+            term_score[d] = np.maximum(cur, self.weights(a, b, d) * np.float32(idf * np.float32(sim)))
             term_sim[d] = np.maximum(term_sim[d], cover)
             if counts and cover > 0:
                 counted[d] = True
@@ -201,7 +211,7 @@ class SearchIndex:
                 if tid is not None:
                     a, b = self.offsets[tid], self.offsets[tid + 1]
                     d = self.docs[a:b]
-                    best[d] = np.maximum(best[d], self.weights[a:b] * self.idf[tid])
+                    best[d] = np.maximum(best[d], self.weights(a, b, d) * self.idf[tid])
             total += best
         return total / np.float32(len(parts))
 
@@ -299,13 +309,14 @@ def count_terms(docs: Sequence[tuple[str, str]], normalized: list[str | None] | 
     return rows, cols, tfs, lengths
 
 
-def bm25_weights(tf: np.ndarray, lengths: np.ndarray, docs: np.ndarray) -> np.ndarray:
-    """BM25 saturation per posting, in place of ``tf`` (float32): tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl)).
+def mean_length(lengths: np.ndarray) -> float:
+    """The mean document length BM25 normalizes by (1 for an empty index)."""
+    return max(float(np.mean(lengths, dtype=np.float64)), 1.0) if len(lengths) else 1.0
 
-    The one place the weights are computed, so an index updated (store.search.index_update) holds
-    the very floats a build from scratch would."""
-    avg = max(float(lengths.mean()), 1.0) if len(lengths) else 1.0
-    return saturated(tf, length_norms(lengths, docs, avg))
+
+def bm25_weights(tf: np.ndarray, lengths: np.ndarray, docs: np.ndarray) -> np.ndarray:
+    """BM25 saturation per posting, in place of ``tf`` (float32): tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))."""
+    return saturated(tf, length_norms(lengths, docs, mean_length(lengths)))
 
 
 def saturated(tf: np.ndarray, norms: np.ndarray) -> np.ndarray:
@@ -363,7 +374,8 @@ def _sort_postings(postings: list[Any], n_terms: int, n_docs: int) -> tuple[np.n
         order = np.argsort(rows, kind="stable")
         offsets = np.zeros(n_terms + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=n_terms), out=offsets[1:])
-        return (np.frombuffer(cols, dtype=np.int32)[order], np.frombuffer(tfs, dtype=np.int32)[order].astype(np.float32), offsets)
+        tf_capped = np.minimum(np.frombuffer(tfs, dtype=np.int32), np.iinfo(np.uint16).max)  # (kept as uint16)
+        return np.frombuffer(cols, dtype=np.int32)[order], tf_capped[order].astype(np.uint16), offsets
     key = rows.astype(np.uint64)
     del rows
     key <<= np.uint64(shift)
@@ -383,4 +395,4 @@ def _sort_postings(postings: list[Any], n_terms: int, n_docs: int) -> tuple[np.n
     cols_sorted = part.astype(np.int32)
     del part
     key &= np.uint64((1 << TF_BITS) - 1)
-    return cols_sorted, key.astype(np.float32), offsets
+    return cols_sorted, key.astype(np.uint16), offsets

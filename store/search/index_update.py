@@ -2,12 +2,10 @@
 again: what a day's import of a few hundred papers into a big library needs.
 
 The result is the very index :meth:`SearchIndex.build` makes from the whole corpus (the same
-vocabulary, postings and float32 weights; a test compares them array for array). BM25's weights
-depend on the mean document length, so every weight is computed again, but from term frequencies
-read back from the weights themselves (each weight is a known function of its term frequency and
-its document's length, which the index keeps): arithmetic over arrays, not tokenizing every
-abstract. If a frequency cannot be read back exactly (a weight does not come out the same from
-it), :func:`updated` says so with None and the caller builds from scratch.
+vocabulary, postings, term frequencies and lengths; a test compares them array for array). The
+index keeps term frequencies, not BM25 weights (which depend on the mean document length, so on
+every document): the new postings are spliced in among the old ones, and the weights come out
+of the new lengths when a term's postings are read.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
-from store.search.index import TF_BITS, K1, SearchIndex, count_terms, doc_norms, idf_weights, saturated
+from store.search.index import TF_BITS, SearchIndex, count_terms, idf_weights
 from store.search.forms import form_keys
 from store.search.vocab import SortedWords, Vocabulary, stem_tables
 
@@ -26,60 +24,14 @@ from store.search.vocab import SortedWords, Vocabulary, stem_tables
 BLOCK = 1 << 20  # postings per pass: each pass's temporaries stay a few MB (at 300k papers 37M postings)
 
 
-def _avg(lengths: np.ndarray) -> float:
-    return max(float(lengths.mean()), 1.0) if len(lengths) else 1.0
-
-
-def frequencies_in_place(index: SearchIndex) -> np.ndarray | None:
-    """Each posting's term frequency (float32 whole numbers), read back from its BM25 weight and
-    written over it (the index's weights array is returned, holding frequencies: no second array
-    of every posting), or None when the index keeps no document lengths or a weight does not come
-    out exactly again (the index is then spoilt: the caller builds one from scratch)."""
-    if index.lengths is None or len(index.lengths) != index.n_docs or not index.weights.flags.writeable:
-        return None
-    per_doc = doc_norms(np.asarray(index.lengths, dtype=np.float32), _avg(np.asarray(index.lengths, dtype=np.float32)))
-    docs, weights = index.docs, index.weights
-    for a in range(0, len(docs), BLOCK):
-        b = min(len(docs), a + BLOCK)
-        tf = _read_back(weights[a:b], per_doc[docs[a:b]])
-        if tf is None:
-            return None
-        weights[a:b] = tf
-    return weights
-
-
-def _read_back(weights: np.ndarray, norm: np.ndarray) -> np.ndarray | None:
-    """The frequencies that give exactly these weights with these norms: tf = w norm / (k1 + 1 - w),
-    in float32 (exact for every frequency below ~2,000), else in float64; None if neither is exact."""
-    precisions: tuple[type[np.floating], ...] = (np.float32, np.float64)
-    for precision in precisions:
-        w: np.ndarray = weights.astype(precision, copy=False)
-        tf: np.ndarray = np.negative(w)
-        tf += precision(K1 + 1)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            np.divide(norm, tf, out=tf)
-            tf *= w
-        np.rint(tf, out=tf)
-        if np.isfinite(np.sum(tf, dtype=np.float64)):
-            tf_f: np.ndarray = tf.astype(np.float32)
-            if np.array_equal(saturated(tf_f.copy(), norm), weights):
-                return tf_f
-    return None
-
-
 def updated(index: SearchIndex, replaced: dict[int, tuple[str, str]], added: Sequence[tuple[str, str]],
-            normalized: list[str | None] | None = None) -> SearchIndex | None:
+            normalized: list[str | None] | None = None) -> SearchIndex:
     """The index with documents replaced (number -> (title, abstract)) and documents added after
-    its last, numbered on from ``index.n_docs``; None when it cannot be done exactly (see the module).
-    ``index`` is consumed: its weights array is turned into frequencies, then copied from.
+    its last, numbered on from ``index.n_docs`` (``index`` itself is left as it was).
 
     Args:
         normalized: the added abstracts already normalized (consumed, as :meth:`SearchIndex.build` does).
     """
-    old_tf = frequencies_in_place(index)
-    if old_tf is None:
-        return None
-    assert index.lengths is not None  # frequencies_in_place checked
     n_old, n = index.n_docs, index.n_docs + len(added)
     numbers = [*sorted(replaced), *range(n_old, n)]
     texts = [*(replaced[d] for d in sorted(replaced)), *added]
@@ -106,14 +58,14 @@ def updated(index: SearchIndex, replaced: dict[int, tuple[str, str]], added: Seq
     # The new postings, ordered by (term, document).
     new_terms = remap[np.frombuffer(rows, dtype=np.int32)]
     new_docs = np.frombuffer(cols, dtype=np.int32).astype(np.int64)
-    new_tf = np.minimum(np.frombuffer(tfs, dtype=np.int32), (1 << TF_BITS) - 1).astype(np.float32)
+    new_tf = np.minimum(np.frombuffer(tfs, dtype=np.int32), (1 << TF_BITS) - 1).astype(np.uint16)
     order = np.argsort((new_terms << 32) | new_docs, kind="stable")
     new_terms, new_docs, new_tf = new_terms[order], new_docs[order], new_tf[order]
 
     # The old postings of the replaced documents: they go (found a block at a time, no mask of
     # every posting), and so does each one's count in its term's document frequency.
     old_offsets = np.asarray(index.offsets, dtype=np.int64)
-    old_docs = index.docs
+    old_docs, old_tf = index.docs, index.tf
     drop = np.zeros(0, dtype=np.int64)
     if replaced:
         gone = np.zeros(n_old, dtype=bool)
@@ -150,17 +102,13 @@ def updated(index: SearchIndex, replaced: dict[int, tuple[str, str]], added: Seq
 
     lengths = np.concatenate([np.asarray(index.lengths, dtype=np.float32), new_lengths[len(replaced):]])
     lengths[sorted(replaced)] = new_lengths[:len(replaced)]
-    per_doc = doc_norms(lengths, _avg(lengths))
-    for a in range(0, len(docs), BLOCK):  # the weights, in place of the frequencies (as build does)
-        saturated(tf[a:a + BLOCK], per_doc[docs[a:a + BLOCK]])
-    weights = tf
     if vanished:
         stems, stem_offsets, stem_members = stem_tables(vocab)
     else:
         stems, stem_offsets, stem_members = _stems_updated(index.vocabulary, old_to_new, unseen,
                                                            [int(at[k]) + k for k in range(len(unseen))])
     return SearchIndex(Vocabulary(SortedWords(vocab), SortedWords(stems), stem_offsets, stem_members, offsets),
-                       docs, weights, idf_weights(offsets, n), n, lengths)
+                       docs, tf, idf_weights(offsets, n), n, lengths)
 
 
 def _stems_updated(old: Vocabulary, old_to_new: np.ndarray, unseen: list[str],

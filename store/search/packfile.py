@@ -4,7 +4,7 @@ A text header line (``papersift-pack VERSION BYTEORDER`` then ``name:kind:offset
 per section) is followed by the raw sections, each aligned to 8 bytes. The CRC-32 of each
 section lets a reader of a whole section know its bytes are the ones written: a cache is
 untrusted input, and a garbled posting list would otherwise point past the corpus. A kind is an
-``array`` typecode (``i`` int32, ``q`` int64, ``f`` float32, ``b`` int8) or ``s`` for
+``array`` typecode (``i`` int32, ``q`` int64, ``f`` float32, ``b`` int8, ``H`` uint16) or ``s`` for
 UTF-8 text. The app reads the whole file and views the sections with numpy without
 copying; a one-shot ``papersift search`` (:mod:`store.search.quick`) seeks to the few slices
 it needs with the standard library alone. Nothing here needs numpy.
@@ -22,7 +22,7 @@ from typing import Any, BinaryIO, Callable, cast
 
 MAGIC = "papersift-pack"
 VERSION = 2
-ITEM_SIZE = {"i": 4, "q": 8, "f": 4, "b": 1, "s": 1}
+ITEM_SIZE = {"i": 4, "q": 8, "f": 4, "b": 1, "H": 2, "s": 1}
 
 
 def pack(sections: list[tuple[str, str, object]]) -> list[bytes | memoryview]:

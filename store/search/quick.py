@@ -32,7 +32,7 @@ from store.annotations.nofollow import open_no_link
 from store.search.packfile import PackReader, chunk_loader, items_sections, read_item, stamp_matches
 from store.search.query import parse_query
 from store.text import search_tokens
-from store.search.vocab import COVERAGE_WEIGHT, SortedWords, Vocabulary, content_words, idf_ceiling, index_size
+from store.search.vocab import COVERAGE_WEIGHT, K1, SortedWords, Vocabulary, content_words, idf_ceiling, index_size
 
 if TYPE_CHECKING:
     from store.models import Annotation
@@ -194,6 +194,18 @@ def _f32(x: float) -> float:
     return array("f", (x,))[0]
 
 
+K1_PLUS_1 = _f32(K1 + 1)
+
+
+def bm25_weights(tf: Sequence[int], docs: Sequence[int], norms: Sequence[float]) -> "array[float]":
+    """store.search.index.saturated's float32 weights, the same floats: each operation is made
+    in double (exact for these operands) and rounded to float32 (a division's double rounding is
+    innocuous at these precisions)."""
+    numerators = array("f", [t * K1_PLUS_1 for t in tf])
+    denominators = array("f", [norms[d] + t for d, t in zip(docs, tf)])
+    return array("f", [x / y for x, y in zip(numerators, denominators)])
+
+
 def rank(vocab: Vocabulary, reader: PackReader, idf: Sequence[float], words: list[str],
          extra: dict[str, list[int]]) -> tuple[list[int], int]:
     """Documents matching any query word, those holding every content word first, each part best
@@ -203,6 +215,7 @@ def rank(vocab: Vocabulary, reader: PackReader, idf: Sequence[float], words: lis
     present: dict[int, int] = {}
     content = set(content_words(words))
     offsets = vocab.offsets
+    norms = cast("array[float]", reader.read("norms"))
     for word in dict.fromkeys(words):
         variants = vocab.expand(word)
         score: dict[int, float] = {}
@@ -219,14 +232,19 @@ def rank(vocab: Vocabulary, reader: PackReader, idf: Sequence[float], words: lis
             term_idf = min(idf[tid], ceiling)
             sim32, cover32 = _f32(sim), _f32(cover)
             w = _f32(term_idf * sim32)
-            weights = array("f", [x * w for x in cast("array[float]", reader.read("weights", a, b))])  # float32
             docs = cast("array[int]", reader.read("docs", a, b))
+            weights = array("f", [x * w for x in bm25_weights(cast("array[int]", reader.read("tf", a, b)), docs, norms)])
             if counts and cover > 0:
                 counted.update(docs)
+            if not score and w > 0:  # the first variant: every posting (weight > 0) is the best yet
+                score.update(zip(docs, weights))
+                sim_of.update(dict.fromkeys(docs, cover32))
+                continue
+            get_score, get_sim = score.get, sim_of.get
             for d, v in zip(docs, weights):
-                if v > score.get(d, 0.0):
+                if v > get_score(d, 0.0):
                     score[d] = v
-                if cover32 >= sim_of.get(d, 0.0):  # >=: a look-alike (coverage 0) still records d
+                if cover32 >= get_sim(d, 0.0):  # >=: a look-alike (coverage 0) still records d
                     sim_of[d] = cover32
         keys = list(score)
         total.update(zip(keys, array("f", [total.get(d, 0.0) + score[d] for d in keys])))

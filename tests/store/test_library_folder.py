@@ -164,7 +164,7 @@ def test_a_cache_claiming_absurd_lengths_is_rebuilt_not_believed(tmp_path, run_c
     assert Library(lib.folder)._load_index_cache() is not None  # rebuilt
 
 
-@pytest.mark.parametrize("section", ["docs", "weights", "titles", "terms"])
+@pytest.mark.parametrize("section", ["docs", "tf", "norms", "titles", "terms"])
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_cache_garbled_under_a_sound_header_is_rebuilt_not_believed(tmp_path, run_cli, section):
     """Bytes of one section replaced, every length still true: the full search checks each

@@ -361,7 +361,7 @@ def test_packed_and_argsort_postings_orders_agree(monkeypatch):
     monkeypatch.setattr(search_mod, "TF_BITS", 60)  # no longer fits in 64 bits: the fallback
     fallback = search_mod.SearchIndex.build(docs)
     assert packed.vocab == fallback.vocab
-    for name in ("offsets", "docs", "weights", "idf"):
+    for name in ("offsets", "docs", "tf", "idf", "norms"):
         assert np.array_equal(getattr(packed, name), getattr(fallback, name)), name
 
 
