@@ -5,6 +5,7 @@ scans of one field over every line (titles, authors, batches) that build no pape
 
 from __future__ import annotations
 
+import mmap
 import re
 from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar, cast, overload
@@ -24,12 +25,12 @@ _COLUMN_PATTERNS: dict[str, re.Pattern[bytes]] = {}  # key -> its value's patter
 class PaperList:
     """A list of papers parsed on first access, from the corpus file's bytes.
 
-    The file is kept as one bytes object plus the offsets of its lines (found
-    with numpy), not split into a bytes object per line: at 300k papers that
-    split cost a second copy of a 400 MB file.
+    The file is kept as one bytes object (or, a big file, its read-only mapping: see
+    store.annotations.nofollow.read_or_map) plus the offsets of its lines, not split into a
+    bytes object per line: at 300k papers that split cost a second copy of a 400 MB file.
     """
 
-    def __init__(self, data: bytes = b"", starts: np.ndarray | None = None, path: Path | None = None):
+    def __init__(self, data: bytes | mmap.mmap = b"", starts: np.ndarray | None = None, path: Path | None = None):
         self._data = data
         self._starts = starts if starts is not None else np.zeros(1, dtype=np.int64)  # n + 1 line starts
         self._papers: list[Paper | None] = [None] * (len(self._starts) - 1)

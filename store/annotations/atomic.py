@@ -123,7 +123,7 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_bytes(path: Path | str, data: bytes, follow_links: bool = False) -> None:
+def atomic_write_bytes(path: Path | str, data: bytes, follow_links: bool = False, shared: bool = False) -> None:
     """Replace ``path`` with ``data`` atomically and durably.
 
     Args:
@@ -131,13 +131,15 @@ def atomic_write_bytes(path: Path | str, data: bytes, follow_links: bool = False
         data: the complete new content.
         follow_links: write the file a link at ``path`` leads to (the user's own settings, which
             dotfile managers link); else a link at ``path`` is replaced, never written through.
+        shared: a new file gets the permissions the umask gives any program's new file (an export,
+            made to be handed on), not the library's owner-only ones.
     """
-    atomic_write_chunks(path, (data,), follow_links)
+    atomic_write_chunks(path, (data,), follow_links, shared=shared)
 
 
-def atomic_write_text(path: Path | str, text: str, follow_links: bool = False) -> None:
+def atomic_write_text(path: Path | str, text: str, follow_links: bool = False, shared: bool = False) -> None:
     """Text (UTF-8) form of :func:`atomic_write_bytes`."""
-    atomic_write_bytes(path, text.encode("utf-8"), follow_links)
+    atomic_write_bytes(path, text.encode("utf-8"), follow_links, shared)
 
 
 def append_durably(path: Path | str, data: bytes, valid_length: int) -> int:
@@ -177,13 +179,13 @@ def append_durably(path: Path | str, data: bytes, valid_length: int) -> int:
 
 
 def atomic_write_chunks(path: Path | str, chunks: Iterable[bytes | memoryview],
-                        follow_links: bool = False, durable: bool = True) -> None:
+                        follow_links: bool = False, durable: bool = True, shared: bool = False) -> None:
     """:func:`atomic_write_bytes` for content produced piece by piece (a 30k-paper corpus
     is ~40 MB: joining it first tripled the import's peak memory for a moment)."""
     def write(handle: BinaryIO) -> None:
         for chunk in chunks:
             handle.write(chunk)
-    atomic_write_stream(path, write, follow_links, durable)
+    atomic_write_stream(path, write, follow_links, durable, shared)
 
 
 def write_target(path: Path | str) -> Path:
@@ -200,6 +202,21 @@ def write_target(path: Path | str) -> Path:
         return path.resolve(strict=False)
     except (RuntimeError, OSError) as exc:  # RuntimeError: Python 3.11's "Symlink loop"
         raise WriteFailedError(path, OSError(errno.ELOOP, "a symbolic link loop")) from exc
+
+
+def current_umask() -> int:
+    """The process's umask, read without changing it where Linux says it (os.umask both sets
+    and reads: another thread creating a file meanwhile would get the wrong one)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
 
 
 STALE_TMP_SECONDS = 3600  # a temporary file this old was left by a write that was killed
@@ -219,7 +236,7 @@ def stale_temp_files(folder: Path, name: str = "*") -> list[Path]:
 
 
 def atomic_write_stream(path: Path | str, write: Callable[[BinaryIO], object],
-                        follow_links: bool = False, durable: bool = True) -> None:
+                        follow_links: bool = False, durable: bool = True, shared: bool = False) -> None:
     """Atomically and durably replace ``path`` with what ``write(handle)`` writes to a binary file.
 
     ``durable=False`` leaves out the fsyncs, for a cache: a cut-off cache is found out by its
@@ -227,7 +244,8 @@ def atomic_write_stream(path: Path | str, write: Callable[[BinaryIO], object],
 
     A link at ``path`` is replaced by the new file, never written through, unless ``follow_links``
     (see :func:`write_target`); an existing file keeps its permissions (a new one is private to
-    its owner, as notes and reading lists may be); a stale temporary file of an earlier, killed
+    its owner, as notes and reading lists may be, unless ``shared``: see :func:`atomic_write_bytes`);
+    a stale temporary file of an earlier, killed
     write to the same file is removed.
     """
     shown = Path(path)
@@ -237,6 +255,8 @@ def atomic_write_stream(path: Path | str, write: Callable[[BinaryIO], object],
         mode: int | None = stat.S_IMODE(found.st_mode) if stat.S_ISREG(found.st_mode) else None
     except OSError:
         mode = None
+    if mode is None and shared:
+        mode = 0o666 & ~current_umask()
     for stale in stale_temp_files(path.parent, glob_escape(path.name)):
         try:
             stale.unlink()

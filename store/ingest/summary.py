@@ -36,7 +36,7 @@ class ImportSummary:
         return (f"read {counted(self.read, 'abstract')} from {counted(self.files, 'file')}: {self.new:,} new, "
                 f"{counted(self.exact, 'exact duplicate')}, {counted(self.near, 'near-duplicate')} merged, "
                 f"{self.known:,} already in the library"
-                + (f", {counted(self.updated, 'known paper')} completed ({self._added()})" if self.updated else "")
+                + (f", {self._added()} added to {counted(self.updated, 'paper')} already there" if self.updated else "")
                 + (f", {counted(self.revised, 'paper')} updated to a newer version (marks kept)" if self.revised else "")
                 + (f"; passed over {counted(self.skipped, 'paragraph')} too short to be an abstract"
                    if self.skipped else "")
@@ -47,7 +47,7 @@ class ImportSummary:
                    "(your library now holds your papers)" if self.replaced_sample else "")
                 + (f"; the {counted(self.sample_kept, 'bundled sample paper')} stay, as some are annotated "
                    "(`papersift remove --sample` removes them)" if self.sample_kept else "")
-                + (f"; batch {self.batch} (new: lists it)" if self.batch else ""))
+                + (f"; saved as batch {self.batch} (search new: to list it)" if self.batch else ""))
 
     def _added(self) -> str:
         """What known papers got, commonest first: "2 titles, 2 author lists, 1 venue"."""

@@ -98,6 +98,8 @@ class Library(LibraryCore):
         return self.finder.search(text, sort, limit)
     def filter_tables_ready(self, q: Query) -> bool:
         return self.finder.filter_tables_ready(q)
+    def compound_words(self, q: Query) -> dict[str, str]:
+        return self.finder.compound_words(q)
 
 
     # ------------------- more like this, recommendations, topics (store.library.discovery)

@@ -90,6 +90,11 @@ class LibraryCore:
         return len(self.corpus)
 
     @property
+    def loaded_index(self) -> SearchIndex | None:
+        """The search index if it is in memory (None: the next use reads or builds it)."""
+        return self._index
+
+    @property
     def index(self) -> SearchIndex:
         """The search index: from the on-disk cache when it matches the corpus, else built."""
         index = self._index

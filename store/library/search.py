@@ -20,7 +20,7 @@ from store.search.result import SearchResult
 from store.search.compounds import candidates_and_pattern
 from store.search.query import Query, parse_query
 from store.search.quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_matches
-from store.search.vocab import alternatives, content_words, joined_spellings
+from store.search.vocab import alternatives, content_words, joined_compound, joined_spellings
 from store.text import search_tokens
 
 if TYPE_CHECKING:
@@ -77,29 +77,41 @@ class LibrarySearch:
         self._ann_tokens = {}
         self._apart_memo = {}
 
-    def _apart(self, q: Query) -> dict[str, np.ndarray]:
-        """Per compound of the query (sim-to-real), the papers where its parts stand next to each
-        other apart (sim to real, sim 2 real), read from their text (store.search.compounds);
-        those holding a joined spelling the index already finds."""
-        index = self._core.index
+    def compound_words(self, q: Query) -> dict[str, str]:
+        """The query's words whose parts may stand apart in a paper, each with its compound: a
+        hyphenated word is its own (sim-to-real), a word written together may stand for one
+        (multitask: multi-task, see ``joined_compound``; known once the index is loaded, which
+        this never waits for: the app asks it between keys)."""
+        index = self._core.loaded_index
         out = {}
         for word in dict.fromkeys(q.words):
-            if "-" not in word:
-                continue
-            typing = word == q.typing
-            hit = self._apart_memo.get((word, typing))
+            compound = word if "-" in word else joined_compound(word, index.vocabulary) if index is not None else None
+            if compound is not None:
+                out[word] = compound
+        return out
+
+    def _apart(self, q: Query) -> dict[str, tuple[str, np.ndarray]]:
+        """Per word of the query that is or stands for a compound (sim-to-real; multitask), the
+        compound and the papers where its parts stand next to each other apart (sim to real, sim 2
+        real, multi task), read from their text (store.search.compounds); those holding a joined
+        spelling the index already finds."""
+        index = self._core.index
+        out = {}
+        for word, compound in self.compound_words(q).items():
+            typing = word == q.typing and compound == word  # (a joined word's rest is whole)
+            hit = self._apart_memo.get((compound, typing))
             if hit is None or hit[0] is not index:
-                found = candidates_and_pattern(index, word, typing)
+                found = candidates_and_pattern(index, compound, typing)
                 docs = np.zeros(0, dtype=np.int64)
                 if found is not None:
                     candidates, pattern, pattern_bytes = found
-                    for tid, *_ in index.vocabulary.expand(word, typing):  # a joined spelling: found already
+                    for tid, *_ in index.vocabulary.expand(compound, typing):  # a joined spelling: found already
                         candidates[index.docs[index.offsets[tid]:index.offsets[tid + 1]]] = False
                     docs = np.flatnonzero(self.filters.phrases.matching(pattern, pattern_bytes, candidates))
                 if len(self._apart_memo) >= APART_MEMO_MAX:  # a long session's typed compounds: start afresh
                     self._apart_memo = {}
-                hit = self._apart_memo[(word, typing)] = (index, docs)
-            out[word] = hit[1]
+                hit = self._apart_memo[(compound, typing)] = (index, docs)
+            out[word] = (compound, hit[1])
         return out
 
     def filter_tables_ready(self, q: Query) -> bool:
@@ -149,7 +161,7 @@ class LibrarySearch:
                 order = order[mask[order]]
             matched = set()
         elif q.words:
-            apart = self._apart(q) if any("-" in w for w in q.words) else None
+            apart = self._apart(q)
             ranking = self._core.index.rank(q.words, mask, extra=self._annotation_matches(q.words, anns),
                                             typing=q.typing, apart=apart)
             widened = self._widened(apart or {})
@@ -170,14 +182,19 @@ class LibrarySearch:
         return SearchResult(indices=order, total=n, matched_terms=matched, errors=q.errors,
                             full=min(full, len(order)) if ranked else None, widened=widened, found=found)
 
-    def _widened(self, apart: dict[str, np.ndarray]) -> list[str]:
+    def _widened(self, apart: dict[str, tuple[str, np.ndarray]]) -> list[str]:
         """Per compound, what else it counted: its other spellings in the library, written as a
         reader would (sim2real, sim-to-real) and the parts apart ("sim to real"):
-        ``sim-to-real (also sim2real, sim to real)``."""
+        ``sim-to-real (also sim2real, sim to real)``; a word written together that counted its
+        compound's parts apart says so the other way round: ``multi-task (also multitask)``."""
         vocabulary = self._core.index.vocabulary
         notes = []
-        for word, docs in apart.items():
-            parts = word.split("-")
+        for word, (compound, docs) in apart.items():
+            parts = compound.split("-")
+            if word != compound:
+                if len(docs):
+                    notes.append(f"{_written(parts)} (also {word})")
+                continue
             typed = "".join(parts)
             shown = []
             for spelled in joined_spellings(word):

@@ -217,7 +217,7 @@ class SearchIndex:
 
     def rank(self, words: list[str], candidates: np.ndarray | None = None,
              extra: dict[str, tuple[np.ndarray, np.ndarray]] | None = None, typing: str | None = None,
-             apart: dict[str, np.ndarray] | None = None) -> Ranking:
+             apart: dict[str, tuple[str, np.ndarray]] | None = None) -> Ranking:
         """Rank documents for query words.
 
         Args:
@@ -225,8 +225,9 @@ class SearchIndex:
             candidates: optional boolean mask of documents allowed (filters).
             extra: per word, (documents, weights) matched outside the index (tags, notes).
             typing: the word still being typed, if any (its completions count: ``Vocabulary.expand``).
-            apart: per compound, the documents where its parts stand together but apart (sim to
-                real), found by reading them (``LibrarySearch``): they hold the compound too.
+            apart: per word that is or stands for a compound (sim-to-real; multitask), the compound
+                and the documents where its parts stand together but apart (sim to real), found by
+                reading them (``LibrarySearch``): they hold the word too.
 
         Returns:
             A :class:`Ranking` of the documents matching at least one word (not by a
@@ -240,12 +241,12 @@ class SearchIndex:
         matched: set[str] = set()
         for word in dict.fromkeys(words):
             term_score, term_sim, counted = self.word_scores(word, matched, typing=word == typing)
-            if apart and word in apart and len(apart[word]):
-                d = apart[word]
-                term_score[d] = np.maximum(term_score[d], self.parts_score(word)[d])
+            if apart and word in apart and len(apart[word][1]):
+                compound, d = apart[word]
+                term_score[d] = np.maximum(term_score[d], self.parts_score(compound)[d])
                 term_sim[d] = 1.0
                 counted[d] = True
-                matched.update(p for p in word.split("-") if p not in STOP_WORDS)
+                matched.update(p for p in compound.split("-") if p not in STOP_WORDS)
             if extra and word in extra:
                 d, w = extra[word]
                 term_score[d] = np.maximum(term_score[d], w)

@@ -32,7 +32,8 @@ from store.annotations.nofollow import open_no_link
 from store.search.packfile import PackReader, chunk_loader, items_sections, read_item, stamp_matches
 from store.search.query import parse_query
 from store.text import search_tokens
-from store.search.vocab import COVERAGE_WEIGHT, K1, SortedWords, Vocabulary, content_words, idf_ceiling, index_size
+from store.search.forms import form_key
+from store.search.vocab import COVERAGE_WEIGHT, K1, SortedWords, joined_compound, Vocabulary, content_words, idf_ceiling, index_size
 
 if TYPE_CHECKING:
     from store.models import Annotation
@@ -171,6 +172,8 @@ def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage]
     vocab = Vocabulary(SortedWords(loader=chunk_loader(reader, "terms")), SortedWords(loader=chunk_loader(reader, "stems")),
                        cast("array[int]", reader.read("stem_offsets")), cast("array[int]", reader.read("stem_members")),
                        offsets)
+    if any(_parts_meet(vocab, reader, compound) for compound in filter(None, (joined_compound(w, vocab) for w in words))):
+        return None  # a word written together whose parts may stand apart in a paper: the full path reads them
     texts = [(pid, a) for pid, a in annotations.items() if a.tags or a.note]
     extra: dict[str, list[int]] = {}
     if texts:
@@ -188,6 +191,22 @@ def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage]
         rows.append(Row(pid, read_item(reader, "titles", d), bool(reader.read("derived", d, d + 1)[0]),
                         annotations.get(pid)))
     return rows, n_docs, full
+
+
+def _parts_meet(vocab: Vocabulary, reader: PackReader, compound: str) -> bool:
+    """Whether some paper holds both parts of a two-part compound (its last part in any form):
+    only there may they stand apart next to each other."""
+    first, last = compound.split("-")
+    tid = vocab.terms.find(first)
+    if tid is None:
+        return False
+    holding = set(cast("array[int]", reader.read("docs", vocab.offsets[tid], vocab.offsets[tid + 1])))
+    ids = set(vocab.with_stem(form_key(last)))
+    exact = vocab.terms.find(last)
+    if exact is not None:
+        ids.add(exact)
+    return any(not holding.isdisjoint(cast("array[int]", reader.read("docs", vocab.offsets[i], vocab.offsets[i + 1])))
+               for i in ids)
 
 
 def _f32(x: float) -> float:

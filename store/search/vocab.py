@@ -133,6 +133,33 @@ def joined_spellings(word: str) -> list[str]:
     return spellings
 
 
+# Prefixes a word written together may have been written apart with (multitask: multi-task,
+# multi task). Chosen on ICML and ICLR 2024: the ones whose apart spelling is the compound's
+# (not "re", "un", "de", "out", "co", "inter": their joined words are mostly words of their own,
+# "recent", "design"). Longest first, so "multi" is tried before a shorter prefix could be.
+JOINED_PREFIXES = ("pseudo", "cross", "hyper", "multi", "super", "under", "meta", "non", "over", "post",
+                   "pre", "self", "semi", "sub", "bi")
+JOINED_REST_MIN = 4  # letters after the prefix: "overall" (over + all) stays one word
+
+
+def joined_compound(word: str, vocabulary: "Vocabulary") -> str | None:
+    """The compound a word written together stands for where a library writes it apart
+    ("multitask" -> "multi-task", whose parts apart the full search reads), or None: the word
+    begins with one of ``JOINED_PREFIXES``, the prefix is a word of the library on its own, and
+    the rest is one of its words in some form."""
+    if "-" in word or not word.isalpha():
+        return None
+    for prefix in JOINED_PREFIXES:
+        if word.startswith(prefix) and len(word) - len(prefix) >= JOINED_REST_MIN:
+            rest = word[len(prefix):]
+            if vocabulary.terms.find(prefix) is None:
+                return None
+            if vocabulary.terms.find(rest) is None and not vocabulary.with_stem(form_key(rest)):
+                return None
+            return f"{prefix}-{rest}"
+    return None
+
+
 LAST_CHAR = "\U0010ffff"  # sorts after every character: word + LAST_CHAR bounds word's completions
 
 

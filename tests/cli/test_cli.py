@@ -497,3 +497,22 @@ def test_an_error_names_a_file_with_odd_characters_escaped_not_stripped(run_cli,
     odd.write_text("x")
     proc = run_cli("import", str(odd), check=False)
     assert proc.returncode == 1 and "bad\\x1b[2Jclear.bib'" in proc.stderr and "\x1b" not in proc.stderr
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_an_export_gets_the_permissions_of_any_new_file(run_cli, tmp_path):
+    """A reading list is made to be handed on: a new export file takes the umask's permissions
+    (not the library's owner-only ones), and an existing one keeps its own."""
+    import os
+    import stat
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "list.md"
+        run_cli("export", "--format", "md", "--output", str(out))
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644
+        out.chmod(0o600)
+        run_cli("export", "--format", "md", "--output", str(out))
+        assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((run_cli.library / "corpus.jsonl").stat().st_mode) == 0o600  # the library's own: private

@@ -68,6 +68,29 @@ def test_a_compounds_spellings_are_one_term_and_its_parts_must_stand_together(ru
     assert found(rules, "fine-tuning") == {"finetuned"}  # the last part in any of its forms
 
 
+def test_a_word_written_together_finds_its_parts_written_apart(rules):
+    """"multitask" finds "multi task" (as "multi-task" finds "multitask"), never "multiple tasks";
+    the note says what it counted."""
+    lib, _ = rules
+    assert found(rules, "multitask") == found(rules, "multi-task") == {"multitask", "multi task"}
+    assert found(rules, "multitask", cursor=9) == {"multitask", "multi task"}  # typed: the same set
+    assert lib.search("multitask").widened == ["multi-task (also multitask)"]
+    assert "multi" in lib.search("multitask").matched_terms  # the parts are highlighted where they stand apart
+
+
+def test_only_a_known_prefix_and_a_whole_rest_make_a_joined_word_a_compound(rules):
+    from store.search.vocab import joined_compound
+    lib, _ = rules
+    vocabulary = lib.index.vocabulary
+    assert joined_compound("multitask", vocabulary) == "multi-task"
+    assert joined_compound("multitasking", vocabulary) == "multi-tasking"  # the rest in some form (task)
+    assert joined_compound("multiple", vocabulary) is None      # "ple": too short to be a word's rest
+    assert joined_compound("transfer", vocabulary) is None      # no prefix
+    assert joined_compound("subgraph", vocabulary) is None      # "sub" is no word of this library on its own
+    assert joined_compound("multi-task", vocabulary) is None    # a compound already
+    assert lib.search("transfer").widened == []
+
+
 def test_a_compounds_inner_parts_are_never_widened(rules):
     assert found(rules, "sim-to-rea") == set()  # done: "rea" is no word here, and no part is a prefix
     assert found(rules, "sim-to-rea", cursor=10) == {"hyphen", "digit", "spaced", "digit-spaced"}  # being typed: it may be
@@ -142,7 +165,7 @@ def test_the_command_line_counts_by_the_same_rules(rules, tmp_path):
         assert proc.returncode == 0, proc.stderr
         return proc
 
-    for query in ("sim-to-real", "sim2real", "multi-task", "in-hand", "policy", "gans", "sim"):
+    for query in ("sim-to-real", "sim2real", "multi-task", "multitask", "in-hand", "policy", "gans", "sim"):
         want = {lib.corpus.papers[int(i)].id for i in lib.search(query).matches}
         assert want, query
         listed = run("list", "--query", query, "--format", "json")

@@ -132,7 +132,7 @@ def test_reimport_adds_venue_and_year_to_papers_read_without(tmp_path):
     lib.import_paths([bare])
     assert (lib.corpus.papers[0].venue, lib.corpus.papers[0].year) == ("", "")
     summary = lib.import_paths([named])
-    assert summary.updated == 1 and "1 known paper completed (1 venue or year)" in summary.line()
+    assert summary.updated == 1 and "1 venue or year added to 1 paper already there" in summary.line()
     assert Library(tmp_path / "lib").corpus.papers[0].published == "NeurIPS 2026"  # saved
     assert lib.import_paths([other]).updated == 0 and lib.corpus.papers[0].published == "NeurIPS 2026"
 

@@ -265,3 +265,32 @@ def test_a_link_in_backups_is_no_backup_and_repair_removes_only_the_link(tmp_pat
     before = victim.read_bytes()
     repaired = run_doctor(lib.folder, repair=True)
     assert repaired.healthy and not link.is_symlink() and victim.read_bytes() == before
+
+
+def test_a_big_corpus_is_mapped_and_reads_saves_and_imports_as_one_read(tmp_path, monkeypatch):
+    """A corpus file past nofollow.MAP_FROM is mapped, not read (no private copy at 300k papers):
+    the same papers, a triage, an import and its save, and the old mapping stays whole while the
+    file is replaced by the save (papersift only ever renames a new file over it)."""
+    import mmap
+
+    from store.annotations import nofollow
+    from store.corpus import Corpus
+    lib = Library.open(tmp_path / "read")
+    want = [p.to_record() for p in lib.corpus]
+    monkeypatch.setattr(nofollow, "MAP_FROM", 0)
+    mapped = Corpus.load(lib.corpus_path)
+    assert isinstance(mapped.papers._data, mmap.mmap)
+    assert [p.to_record() for p in mapped] == want
+    again = Library.open(tmp_path / "read", seed_if_new=False)
+    assert isinstance(again.corpus.papers._data, mmap.mmap)
+    again.set_status([want[3]["id"]], "read")
+    (tmp_path / "day.txt").write_text("DAY\n\n" + "A mapped corpus takes new papers as a read one does, "
+                                      "and every paper before them stays exactly as it was written.\n")
+    summary = again.import_paths([tmp_path / "day.txt"])
+    assert summary.new == 1
+    assert [p.to_record() for p in mapped] == want  # the file under it was replaced, not rewritten
+    fresh = Library.open(tmp_path / "read", seed_if_new=False)
+    assert [p.to_record() for p in fresh.corpus][:len(want)] == want and len(fresh.corpus) == len(want) + 1
+    assert fresh.annotation(want[3]["id"]).status == "read"
+    lib.corpus_path.write_bytes(lib.corpus_path.read_bytes().rstrip(b"\n"))  # cut before its last newline
+    assert len(Corpus.load(lib.corpus_path)) == len(want) + 1

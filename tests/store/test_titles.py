@@ -138,7 +138,7 @@ def test_real_title_wins_even_when_it_arrives_later(tmp_path):
     p = lib.corpus.papers[0]
     assert p.title == rec["title"] and not p.derived_title and p.authors == rec["authors"]
     # the import says what the known paper got (it had said "titles/authors/venues/keywords" whatever came)
-    assert "1 known paper completed (1 title, 1 author list)" in summary.line()
+    assert "1 title, 1 author list added to 1 paper already there" in summary.line()
     assert summary.to_dict()["added"] == {"title": 1, "authors": 1}
 
 

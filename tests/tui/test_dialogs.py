@@ -318,10 +318,37 @@ async def test_export_choices_show_the_pick_by_shape_not_only_colour(lib, make):
             assert all(("●" in t) != ("○" in t) for t in shown.values()), shown
             return [bid for bid, t in shown.items() if "●" in t]
 
-        assert picked("format") == ["fmt-md"] and picked("scope") == ["scope-to-read"]
+        assert picked("format") == ["fmt-md"] and picked("scope") == ["scope-list"]  # nothing to read yet
         await pilot.press("down", "enter")
         await pilot.pause()
         assert picked("format") == ["fmt-csv"]
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_export_choices_say_how_many_papers_and_a_missing_folder_is_offered(lib, make, tmp_path):
+    """Each choice of papers shows its count; with nothing marked to read, the dialog starts on the
+    current list and says why; a destination in a folder that does not exist asks to create it."""
+    lib.set_status([p.id for p in list(lib.corpus)[:2]], "skipped")
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        await pilot.pause()
+        labels = {b.id: str(b.label) for b in app.screen.query_one("#scope").query("RadioButton")}
+        shown = len(screen(app).results.indices)  # no query: the whole list
+        assert labels["scope-list"] == f"the current list ({shown:,})" and labels["scope-to-read"] == "my to-read list (0)"
+        assert labels["scope-annotated"] == "everything I annotated (2)" and labels["scope-all"] == f"the whole library ({len(lib):,})"
+        assert app.screen.query_one("#scope").pressed_button.id == "scope-list"
+        assert "nothing is marked to read yet" in str(app.screen.query_one("#scope-why").render())
+        target = tmp_path / "new" / "deeper" / "list.md"
+        app.screen.query_one("#dest").value = str(target)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "does not exist. Create it" in str(app.screen.query_one(Label).render())
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.screen is screen(app) and target.is_file()
+        assert [n.message for n in app._notifications][-1].endswith(f"papers as Markdown reading list to {target}")
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
@@ -500,7 +527,7 @@ async def test_the_export_dialog_starts_on_its_picks_keeps_a_typed_path_and_says
         await pilot.press("x")
         await pilot.pause()
         await pilot.press("down", "down", "down", "down", "enter")          # BibTeX
-        await pilot.press("tab", "down", "enter")                           # from my to-read list: everything I annotated
+        await pilot.press("tab", "down", "down", "down", "enter")  # from the current list (none to read): everything I annotated
         app.screen.query_one("#dest").value = str(tmp_path / "mine.bib")
         await pilot.press("ctrl+s")
         await pilot.pause()

@@ -300,6 +300,23 @@ async def test_select_several_and_apply(lib, make):
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_the_tag_panel_hint_fits_where_the_focus_is(lib, make):
+    """An untagged paper's panel says which key leads to it; in the panel, the key is no help:
+    it says to type below."""
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        tags = screen(app).tag_panel.query_one("#paper-tags")
+        assert "none yet — press t" in str(tags.render())
+        await pilot.press("t")
+        await settle(pilot)
+        assert "none yet — type one below" in str(tags.render())
+        await pilot.press("escape")
+        await settle(pilot)
+        assert "none yet — press t" in str(tags.render())
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_select_all_refuses_a_list_a_bad_filter_left_whole(lib, make):
     """`star:>=a` is not applied, so the list shows every paper: `A` selects nothing (a delete
     after it would have offered to remove the whole library) and says why."""

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def register(add) -> None:
     """Add this module's subcommands to the parser (``add`` is build_parser's helper)."""
-    p = add("fetch", "fetch the newest papers of arXiv categories and import them (a batch: new: lists it)",
+    p = add("fetch", "fetch the newest papers of arXiv categories and import them (as one batch: search new: to list it)",
             ("text", "json"), run=fetch, creates=True)
     p.add_argument("source", choices=("arxiv",), help="where from (arxiv: its API)")
     p.add_argument("categories", nargs="+", metavar="CATEGORY", help="arXiv categories: cs.LG cs.RO stat.ML")

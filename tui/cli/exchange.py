@@ -96,7 +96,7 @@ def _write(args: argparse.Namespace, text: str, papers: int) -> int:
         if not path.parent.is_dir():
             raise PapersiftError(f"{path.parent}: no such folder for the export")
         was_link = path.is_symlink()
-        atomic_write_text(path, text)  # a new file renamed over the target: never through a link
+        atomic_write_text(path, text, shared=True)  # a new file renamed over the target: never through a link
         through = " (it replaced a link there; what the link led to is unchanged)" if was_link else ""
         out.say(f"exported {counted(papers, 'paper')} to {path}{through}", stderr=True)
     else:

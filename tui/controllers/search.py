@@ -106,7 +106,7 @@ class Searching:
                 and self.library.filter_tables_ready(q))
 
     def _big_compound(self, q: Query) -> bool:
-        return len(self.library) > limits.BIG_LIBRARY and any("-" in w for w in q.words)
+        return len(self.library) > limits.BIG_LIBRARY and bool(self.library.compound_words(q))
 
     def needs_model(self, q: Query, query: str) -> bool:
         """Whether this search uses the similarity model (more like this, recommendations, topics)."""

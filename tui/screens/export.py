@@ -75,8 +75,9 @@ class ExportScreen(ModalScreen[str | None]):
                     for key in FORMATS:
                         yield Choice(FORMAT_LABELS[key], value=key == fmt, id=f"fmt-{key}")
                 with PickedRadioSet(id="scope"):
+                    sizes = self._scope_sizes()
                     for key, label in SCOPES:
-                        yield Choice(label, value=key == scope, id=f"scope-{key}")
+                        yield Choice(f"{label} ({sizes[key]:,})", value=key == scope, id=f"scope-{key}")
             if why:
                 yield Label(why, id="scope-why", markup=False)
             yield Label("Destination: a file path, or [b]clipboard[/b]", id="dest-label")
@@ -107,13 +108,28 @@ class ExportScreen(ModalScreen[str | None]):
         pressed = self.query_one(f"#{set_id}", RadioSet).pressed_button
         return (pressed.id or "").removeprefix(prefix) if pressed else ""
 
+    def _scope_sizes(self) -> dict[str, int]:
+        """How many papers each choice of papers holds (what the dialog shows beside each)."""
+        results = getattr(self.main_screen, "results", None)
+        corpus = self.library.corpus
+        annotated = [a for pid, a in self.library.annotations.items() if corpus.index_of(pid) is not None]
+        listed = 0 if results is None else len(results.indices[:results.full])  # (as _pairs takes them)
+        return {"list": listed,
+                "selection": len(results.selected) if results is not None else 0,
+                "to-read": sum(1 for a in annotated if a.status == "to-read"),
+                "annotated": len(annotated), "all": len(self.library)}
+
     def _scope(self, last: object) -> tuple[str, str]:
-        """Which papers the dialog starts on, and a line saying why when it is not the default."""
+        """Which papers the dialog starts on, and a line saying why when it is not the default:
+        the selection, else the last export's choice, else the to-read list, or the current list
+        while nothing is marked to read."""
         picked = len(self.main_screen.results.selected) if hasattr(self.main_screen, "results") else 0
         if picked:
             return "selection", f"Which papers: the {counted(picked, 'selected paper')}"
         if last in dict(SCOPES) and last != "selection":
             return str(last), ("" if last == "to-read" else f"Which papers: {dict(SCOPES)[str(last)]}, as your last export")
+        if self._scope_sizes()["to-read"] == 0 and hasattr(self.main_screen, "results"):
+            return "list", "Which papers: the current list (nothing is marked to read yet)"
         return "to-read", ""
 
     @on(RadioSet.Changed, "#format")
@@ -167,18 +183,26 @@ class ExportScreen(ModalScreen[str | None]):
             self.notify(refused, severity="error")
         elif path.is_dir():
             self.notify(f"{path} is a folder: name a file in it", severity="error")
-        elif not path.parent.is_dir():
-            self.notify(f"{path.parent}: no such folder", severity="error")
+        elif path.parent.exists() and not path.parent.is_dir():
+            self.notify(f"{path.parent} is a file, not a folder", severity="error")
+        elif not path.parent.is_dir():  # a folder named for the export, as a shell's mkdir -p would make it
+            self.app.push_screen(ConfirmScreen(f"{path.parent} does not exist. Create it and export there?"),
+                                 lambda yes: self._write(path, text, what, make_folder=True) if yes else None)
         elif path.exists():  # an earlier export the user may have edited: ask first
             self.app.push_screen(ConfirmScreen(f"{path} exists. Replace it?"),
                                  lambda yes: self._write(path, text, what) if yes else None)
         else:
             self._write(path, text, what)
 
-    def _write(self, path: Path, text: str, what: str) -> None:
+    def _write(self, path: Path, text: str, what: str, make_folder: bool = False) -> None:
         was_link = path.is_symlink()  # (now, not when "Replace it?" was asked: a link swapped in meanwhile)
         try:
-            atomic_write_text(path, text)  # a new file renamed over the target: never through a link
+            if make_folder:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise WriteFailedError(path.parent, exc) from exc
+            atomic_write_text(path, text, shared=True)  # a new file renamed over the target: never through a link
         except WriteFailedError as exc:  # every OSError of the atomic write: it names the file itself
             self.notify(str(exc), severity="error")
             return

@@ -12,7 +12,7 @@ from collections import Counter
 
 from rapidfuzz import fuzz, process
 from textual.content import Content
-from textual import on
+from textual import events, on
 from textual.containers import Vertical
 from textual.message import Message
 from textual.suggester import Suggester
@@ -112,6 +112,7 @@ class TagPanel(Vertical):
         super().__init__(**kwargs)
         self.library = library
         self._keyword_tags: dict[str, str] = {}  # the shown paper's keywords as tags it lacks: tag -> keyword
+        self._shown: tuple[str | None, list[str] | None] = (None, None)  # show_paper's last arguments
 
     def compose(self):
         yield Static("[b]Tags[/b]", id="paper-tags")
@@ -122,6 +123,7 @@ class TagPanel(Vertical):
     def show_paper(self, paper_id: str | None, selected: list[str] | None = None) -> None:
         """The tags on the highlighted paper, or, with papers ``selected`` (what a tag key acts on
         then), on those: each with how many of them have it."""
+        self._shown = (paper_id, selected)
         tags = self.library.annotation(paper_id).tags if paper_id else []
         # Text, never markup: a tag is the user's (or a colleague's) words, "a[b" and "[/dim]" included.
         chips = [(("" if i == 0 else " ") + "#" + display_safe(t, False), "bold magenta") for i, t in enumerate(tags)]
@@ -133,14 +135,21 @@ class TagPanel(Vertical):
             heading = f"On the {counted(len(selected), 'selected paper')}"
             chips = [(("" if i == 0 else " ") + "#" + display_safe(t, False) + f" {n}/{len(selected)}", "bold magenta")
                      for i, (t, n) in enumerate(held.most_common())]
-        shown = Content.assemble((heading, "bold"), "\n",
-                                 *(chips or [(f"none yet — press {key_label(self.app, 'main.tag')}", "dim")]))
+        # In the panel, the key that leads here is no help: the input below is.
+        hint = "none yet — type one below" if self.has_focus_within else f"none yet — press {key_label(self.app, 'main.tag')}"
+        shown = Content.assemble((heading, "bold"), "\n", *(chips or [(hint, "dim")]))
         self.query_one("#paper-tags", Static).update(shown)
         paper = self.library.paper(paper_id) if paper_id else None
         offered = keyword_tags([*paper.keywords, paper.area], set(tags)) if paper else {}
         if offered != self._keyword_tags:
             self._keyword_tags = offered
             self.refresh_tags()
+
+    @on(events.DescendantFocus)
+    @on(events.DescendantBlur)
+    def _focus_moved(self) -> None:
+        if self.is_mounted:
+            self.show_paper(*self._shown)
 
     def refresh_tags(self) -> None:
         typed = self.query_one(TagInput).value
