@@ -5,6 +5,7 @@ scans of one field over every line (titles, authors, batches) that build no pape
 
 from __future__ import annotations
 
+import copy
 import mmap
 import re
 from pathlib import Path
@@ -39,6 +40,16 @@ class PaperList:
 
     def __len__(self) -> int:
         return len(self._papers)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "PaperList":
+        """A copy sharing the file's bytes (never changed: bytes, or a read-only mapping, which
+        cannot be copied), and nothing else."""
+        clone = copy.copy(self)
+        memo[id(self)] = clone
+        for name, value in vars(self).items():
+            if name != "_data":
+                setattr(clone, name, copy.deepcopy(value, memo))
+        return clone
 
     def _line(self, i: int) -> bytes | None:
         if i >= len(self._starts) - 1:

@@ -31,6 +31,7 @@ def read_or_map(path: Path) -> bytes | mmap.mmap:
     none of it in the process's private memory). papersift never rewrites a library file in place
     (every save writes a new file and renames it over), so a mapping stays whole."""
     with open_no_link(path) as fh:
-        if os.fstat(fh.fileno()).st_size < MAP_FROM:
+        size = os.fstat(fh.fileno()).st_size
+        if size < MAP_FROM or size == 0:  # (an empty file cannot be mapped)
             return fh.read()
         return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)

@@ -20,12 +20,14 @@ from store.search.result import SearchResult
 from store.search.compounds import candidates_and_pattern
 from store.search.query import Query, parse_query
 from store.search.quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_matches
-from store.search.vocab import alternatives, content_words, joined_compound, joined_spellings
+from store.search.vocab import (alternatives, compound_part_ids, content_words, joined_compound, joined_spellings,
+                                worth_reading)
 from store.text import search_tokens
 
 if TYPE_CHECKING:
     from store.library.core import LibraryCore
     from store.library.discovery import Discovery
+    from store.search.index import SearchIndex
 
 def _spelled_parts(parts: list[str], spelled: str) -> list[str]:
     """The parts of a joined spelling, in the alternatives it took (simtoreal -> sim, to, real)."""
@@ -86,9 +88,22 @@ class LibrarySearch:
         out = {}
         for word in dict.fromkeys(q.words):
             compound = word if "-" in word else joined_compound(word, index.vocabulary) if index is not None else None
-            if compound is not None:
+            if compound is not None and (compound == word or (index is not None and self._parts_meet(index, word, compound))):
                 out[word] = compound
         return out
+
+    @staticmethod
+    def _parts_meet(index: SearchIndex, word: str, compound: str) -> bool:
+        """store.search.quick's test, in numpy: papers hold both parts often enough to be read."""
+        first, last = compound.split("-")
+        tid = index.vocabulary.terms.find(first)
+        if tid is None:
+            return False
+        vocabulary = index.vocabulary
+        rest = [index.docs[index.offsets[i]:index.offsets[i + 1]] for i in compound_part_ids(last, vocabulary)]
+        holding = index.docs[index.offsets[tid]:index.offsets[tid + 1]]
+        together = np.intersect1d(holding, np.concatenate(rest)) if rest else holding[:0]
+        return worth_reading(word, vocabulary, len(together))
 
     def _apart(self, q: Query) -> dict[str, tuple[str, np.ndarray]]:
         """Per word of the query that is or stands for a compound (sim-to-real; multitask), the

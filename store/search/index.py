@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import os
 from array import array
 from collections import Counter
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from typing import Any, Sequence, cast
 
 import numpy as np
 
-from store.search.packfile import PackReader, pack, words_sections
+from store.search.packfile import PackReader, file_bytes, pack, words_sections
 from store.parallel import release_free_memory
 from store.text import index_tokens
 from store.search.vocab import (B, COVERAGE_WEIGHT, INDEX_VERSION, K1, STOP_WORDS, SortedWords, Vocabulary, alternatives,
@@ -136,11 +135,8 @@ class SearchIndex:
             n_docs = index_size(cast("array[int]", reader.read("meta")))  # a "q" section
             if n_docs is None:
                 return None
-            # One allocation of the file's size: read() after the header line had joined the
-            # buffered rest with the remainder, briefly holding the file twice (+300 MB at 300k).
-            data = bytearray(os.fstat(handle.fileno()).st_size - reader.base)
-            handle.seek(reader.base)
-            if handle.readinto(data) != len(data):
+            data = file_bytes(handle, reader.base)
+            if data is None:
                 return None
 
             def view(name: str, dtype: type[np.generic]) -> np.ndarray:

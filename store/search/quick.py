@@ -32,8 +32,7 @@ from store.annotations.nofollow import open_no_link
 from store.search.packfile import PackReader, chunk_loader, items_sections, read_item, stamp_matches
 from store.search.query import parse_query
 from store.text import search_tokens
-from store.search.forms import form_key
-from store.search.vocab import COVERAGE_WEIGHT, K1, SortedWords, joined_compound, Vocabulary, content_words, idf_ceiling, index_size
+from store.search.vocab import COVERAGE_WEIGHT, K1, SortedWords, compound_part_ids, joined_compound, worth_reading, Vocabulary, content_words, idf_ceiling, index_size
 
 if TYPE_CHECKING:
     from store.models import Annotation
@@ -172,7 +171,7 @@ def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage]
     vocab = Vocabulary(SortedWords(loader=chunk_loader(reader, "terms")), SortedWords(loader=chunk_loader(reader, "stems")),
                        cast("array[int]", reader.read("stem_offsets")), cast("array[int]", reader.read("stem_members")),
                        offsets)
-    if any(_parts_meet(vocab, reader, compound) for compound in filter(None, (joined_compound(w, vocab) for w in words))):
+    if any(_parts_meet(vocab, reader, w, c) for w in words if (c := joined_compound(w, vocab)) is not None):
         return None  # a word written together whose parts may stand apart in a paper: the full path reads them
     texts = [(pid, a) for pid, a in annotations.items() if a.tags or a.note]
     extra: dict[str, list[int]] = {}
@@ -193,20 +192,18 @@ def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage]
     return rows, n_docs, full
 
 
-def _parts_meet(vocab: Vocabulary, reader: PackReader, compound: str) -> bool:
-    """Whether some paper holds both parts of a two-part compound (its last part in any form):
-    only there may they stand apart next to each other."""
+def _parts_meet(vocab: Vocabulary, reader: PackReader, word: str, compound: str) -> bool:
+    """Whether the full search would read a joined word's parts apart: papers hold both parts
+    (its last in any form), often enough (store.search.vocab.worth_reading)."""
     first, last = compound.split("-")
     tid = vocab.terms.find(first)
     if tid is None:
         return False
     holding = set(cast("array[int]", reader.read("docs", vocab.offsets[tid], vocab.offsets[tid + 1])))
-    ids = set(vocab.with_stem(form_key(last)))
-    exact = vocab.terms.find(last)
-    if exact is not None:
-        ids.add(exact)
-    return any(not holding.isdisjoint(cast("array[int]", reader.read("docs", vocab.offsets[i], vocab.offsets[i + 1])))
-               for i in ids)
+    both: set[int] = set()
+    for i in compound_part_ids(last, vocab):
+        both.update(holding.intersection(cast("array[int]", reader.read("docs", vocab.offsets[i], vocab.offsets[i + 1]))))
+    return worth_reading(word, vocab, len(both))
 
 
 def _f32(x: float) -> float:

@@ -14,6 +14,7 @@ import pytest
 
 from store import Library
 from store.search.packfile import PackReader, chunk_loader, pack, words_sections
+from store.search.query import parse_query
 from store.search.quick import quick_search
 
 from ..conftest import DATA, ROOT
@@ -57,13 +58,18 @@ def test_quick_search_ranks_exactly_as_the_library(icml):
     lib, recs = icml
     qs = queries(recs)
     assert len(qs) > 100
+    answered = 0
     for q in qs:
         found = quick_search(lib.folder, q, None)
-        assert found is not None, q
+        if found is None:  # a word written together whose parts may stand apart (nonsmooth): the full path's
+            assert lib.compound_words(parse_query(q)), q
+            continue
+        answered += 1
         rows, total, _full = found
         assert total == len(lib)
         expected = [lib.corpus.papers[i].id for i in lib.search(q).indices]
         assert [r.id for r in rows] == expected, q
+    assert answered > 100
 
 
 def test_quick_rows_carry_titles_and_annotations(icml):
@@ -198,5 +204,8 @@ def test_float32_arithmetic_is_reproduced_on_a_larger_library(tmp_path):
         words = re.findall(r"[a-z]{3,}", lib.corpus.papers[i].abstract.lower())
         q = " ".join(rng.sample(words, rng.choice([1, 2, 3])))
         q = q[:-1] if rng.random() < 0.3 else q
-        rows, _, _ = quick_search(lib.folder, q, None)
-        assert [r.id for r in rows] == [lib.corpus.papers[j].id for j in lib.search(q).indices], q
+        found = quick_search(lib.folder, q, None)
+        if found is None:  # a word written together whose parts may stand apart: the full path's
+            assert lib.compound_words(parse_query(q)), q
+            continue
+        assert [r.id for r in found[0]] == [lib.corpus.papers[j].id for j in lib.search(q).indices], q
