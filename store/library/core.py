@@ -145,31 +145,31 @@ class LibraryCore:
             papers = self.corpus.papers
             replaced = {i: index_document(papers[i]) for i in changed_rows(self.corpus, n_before)}
             added = papers[n_before:]
-            shown = quick.display_columns(old.extra, n_before)
             index = updated(old, replaced, [index_document(p) for p in added],
                             [normalized.pop(p.id, None) for p in added])
-            del old  # (its file's bytes, ~270 MB at 300k, freed before the new index is written)
-            return self._install_index(index, shown)
+            kept = old.extra  # (its display sections, spliced into the new file's)
+            del old  # (the postings of its file, ~270 MB at 300k, freed before the new index is written)
+            return self._install_index(index, (kept, n_before))
         return self.build_index(normalized)
 
-    def _install_index(self, index: SearchIndex,
-                       shown: tuple[list[str], list[bool]] | None = None) -> SearchIndex:
-        """Hold the index and cache it on disk, with what a one-shot search prints: the titles and
-        derived flags ``shown`` for the first papers (from the index this one updates), the
-        parsed papers' and the rest's read from the corpus file's bytes (no paper is parsed)."""
+    def _install_index(self, index: SearchIndex, kept: tuple[dict[str, memoryview], int] | None = None) -> SearchIndex:
+        """Hold the index and cache it on disk, with what a one-shot search prints: the ids,
+        titles and derived flags, spliced from ``kept`` (the sections of the index file this one
+        updates, for its first papers) where it can, else read from the corpus file's bytes (no
+        paper is parsed)."""
         self._index = index
         papers = self.corpus.papers
+        shown = None
+        if kept is not None:
+            extra, n = kept
+            changed = {i: (p.title, p.derived_title) for i, p in papers.parsed_items() if i < n}
+            shown = quick.spliced_display_sections(extra, n, changed,
+                                                   [(p.id, p.title, p.derived_title) for p in papers[n:]])
         if shown is None:
             titles, derived = papers.titles()
-        else:
-            titles, derived = shown
-            titles += [p.title for p in papers[len(titles):]]
-            derived += [p.derived_title for p in papers[len(derived):]]
-            for i, paper in papers.parsed_items():  # (a title that arrived, a new version's)
-                titles[i], derived[i] = paper.title, paper.derived_title
+            shown = quick.display_sections(self.corpus.ids(), titles, derived)
         try:
-            atomic_write_chunks(self.index_path, stamped(self.corpus.generation, index.dump_chunks(
-                quick.display_sections(self.corpus.ids(), titles, derived))), durable=False)
+            atomic_write_chunks(self.index_path, stamped(self.corpus.generation, index.dump_chunks(shown)), durable=False)
         except OSError:
             pass
         return index

@@ -30,18 +30,23 @@ ITEM_SIZE = {"i": 4, "q": 8, "f": 4, "b": 1, "H": 2, "s": 1}
 
 def pack(sections: list[tuple[str, str, object]]) -> list[bytes | memoryview]:
     """The file's chunks for ``(name, kind, data)`` sections; data is bytes-like
-    (an ``array``, a contiguous numpy array, ``bytes``) or, for kind ``s``, a str."""
+    (an ``array``, a contiguous numpy array, ``bytes``), a list of such pieces written one after
+    another (a section spliced from an older file's), or, for kind ``s``, a str."""
     body: list[bytes | memoryview] = []
     entries = []
     pos = 0
     for name, kind, data in sections:
-        raw = data.encode("utf-8") if isinstance(data, str) else memoryview(data).cast("B")  # type: ignore[arg-type]
-        entries.append(f"{name}:{kind}:{pos}:{len(raw)}:{zlib.crc32(raw):08x}")
-        body.append(raw)
-        pad = -len(raw) % 8
+        pieces = data if isinstance(data, list) else [data]
+        raws = [p.encode("utf-8") if isinstance(p, str) else memoryview(p).cast("B") for p in pieces]  # type: ignore[arg-type]
+        crc = size = 0
+        for raw in raws:
+            crc, size = zlib.crc32(raw, crc), size + len(raw)
+        entries.append(f"{name}:{kind}:{pos}:{size}:{crc:08x}")
+        body.extend(raws)
+        pad = -size % 8
         if pad:
             body.append(b"\0" * pad)
-        pos += len(raw) + pad
+        pos += size + pad
     header = f"{MAGIC} {VERSION} {sys.byteorder} " + " ".join(entries) + "\n"
     return [header.encode("ascii"), *body]
 

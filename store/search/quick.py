@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 from array import array
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
@@ -48,22 +49,43 @@ def display_sections(ids: list[str], titles: list[str], derived: list[bool]) -> 
     return [*items_sections("ids", ids), *items_sections("titles", titles), ("derived", "b", array("b", derived))]
 
 
-def display_columns(extra: dict[str, memoryview], n: int) -> tuple[list[str], list[bool]] | None:
-    """The titles and derived flags :func:`display_sections` stored, from the sections of a loaded
-    index file (``SearchIndex.extra``); None unless they are there for ``n`` papers."""
+def spliced_display_sections(extra: dict[str, memoryview], n: int, changed: dict[int, tuple[str, bool]],
+                             added: list[tuple[str, str, bool]]) -> list[tuple[str, str, object]] | None:
+    """:func:`display_sections` for papers ``0..n-1`` as stored in ``extra`` (the sections of the
+    index file an update started from, checked by their CRCs when it was read) with the titles of
+    ``changed`` rows replaced, then ``added`` papers (id, title, derived): spliced from the stored
+    bytes, no title decoded or encoded again (at 300k papers ~0.3 s of an import). None unless
+    the sections are there for ``n`` papers."""
     try:
-        blob, derived = bytes(extra["titles"]), extra["derived"].cast("b")
-        offsets = extra["titles_offsets"].cast("q")
+        ids, id_offsets = extra["ids"], extra["ids_offsets"].cast("q")
+        blob, offsets, derived = extra["titles"], extra["titles_offsets"].cast("q"), extra["derived"]
     except (KeyError, TypeError, ValueError):
         return None
-    if len(offsets) != n + 1 or len(derived) != n or offsets[0] != 0 or offsets[-1] != len(blob):
+    if len(offsets) != n + 1 or len(id_offsets) != n + 1 or len(derived) != n or offsets[0] != 0 \
+            or id_offsets[0] != 0 or offsets[n] != len(blob) or id_offsets[n] != len(ids):
         return None
-    ends = offsets.tolist()
-    try:
-        titles = [blob[ends[i]:ends[i + 1]].decode("utf-8") for i in range(n)]
-    except (UnicodeDecodeError, IndexError):
-        return None
-    return titles, [bool(x) for x in derived.tolist()]
+    new_ids = [pid.encode("utf-8") for pid, _, _ in added]
+    id_ends = array("q", id_offsets)
+    id_ends.extend(accumulate(map(len, new_ids), initial=id_offsets[n]))
+    del id_ends[n + 1]  # (accumulate's initial value is the last old offset, already there)
+    pieces: list[bytes | memoryview] = []
+    lengths = [offsets[i + 1] - offsets[i] for i in range(n)]
+    flags = bytearray(derived)
+    done = 0
+    for i in sorted(changed):
+        title, flag = changed[i]
+        raw = title.encode("utf-8")
+        pieces += [blob[offsets[done]:offsets[i]], raw]
+        lengths[i], flags[i], done = len(raw), flag, i + 1
+    pieces.append(blob[offsets[done]:offsets[n]])
+    new_titles = [title.encode("utf-8") for _, title, _ in added]
+    pieces += new_titles
+    lengths += map(len, new_titles)
+    flags += bytes(bool(flag) for _, _, flag in added)
+    title_ends = array("q", [0])
+    title_ends.extend(accumulate(lengths))
+    return [("ids", "s", [ids, *new_ids]), ("ids_offsets", "q", id_ends),
+            ("titles", "s", pieces), ("titles_offsets", "q", title_ends), ("derived", "b", flags)]
 
 
 def annotation_matches(words: list[str], texts: list[tuple[int | None, set[str]]]) -> dict[str, list[int]]:

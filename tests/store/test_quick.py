@@ -209,3 +209,29 @@ def test_float32_arithmetic_is_reproduced_on_a_larger_library(tmp_path):
             assert lib.compound_words(parse_query(q)), q
             continue
         assert [r.id for r in found[0]] == [lib.corpus.papers[j].id for j in lib.search(q).indices], q
+
+
+def test_display_sections_spliced_from_a_file_are_those_made_anew():
+    """An import splices the ids, titles and flags of the papers it did not touch from the file
+    it updates: byte for byte what they are made anew, a changed title (any script) included."""
+    from store.search.packfile import pack
+    from store.search.quick import display_sections, spliced_display_sections
+    ids = [f"id{i}" for i in range(6)]
+    titles = ["Graph nets", "", "Ré-sumé — naïve", "图神经网络", "Plain", "Last"]
+    derived = [True, False, True, False, True, True]
+    old = pack(display_sections(ids, titles, derived))
+    header, *body = old
+    data = b"".join(bytes(c) for c in body)
+    extra = {}
+    for entry in header.decode().split()[3:]:
+        name, _kind, offset, length, _crc = entry.split(":")
+        extra[name] = memoryview(data)[int(offset):int(offset) + int(length)]
+    changed = {2: ("Résumé, second version", False), 4: ("Plain", True)}
+    added = [("id6", "Nouveau ✓", True), ("id7", "", False)]
+    want_titles = [changed.get(i, (t, d))[0] for i, (t, d) in enumerate(zip(titles, derived))] + ["Nouveau ✓", ""]
+    want_derived = [changed.get(i, (t, d))[1] for i, (t, d) in enumerate(zip(titles, derived))] + [True, False]
+    spliced = spliced_display_sections(extra, 6, changed, added)
+    assert spliced is not None
+    as_bytes = lambda chunks: b"".join(bytes(c) for c in chunks)  # noqa: E731
+    assert as_bytes(pack(spliced)) == as_bytes(pack(display_sections(ids + ["id6", "id7"], want_titles, want_derived)))
+    assert spliced_display_sections(extra, 5, changed, added) is None  # sections of another size
