@@ -168,6 +168,7 @@ def test_retitle_says_plainly_when_no_paper_needs_a_derived_title(run_cli, tmp_p
         assert out.strip() == "every paper came with a title of its own: no title to derive", out
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_retitle_marks_titles_current_even_when_none_change(run_cli):
     """A library from before the title rules were numbered whose titles happen to be current:
     retitle changes none, but the header then says they are current (the app stops saying so)."""
@@ -319,6 +320,7 @@ def test_importing_a_folder_skips_a_library_inside_it(run_cli, tmp_path):
     assert proc.returncode == 1 and "is a papersift library folder" in proc.stderr
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_counts_in_sentences_agree_in_number(run_cli, tmp_path):
     one = tmp_path / "one.txt"
     one.write_text("Header\n\nA single abstract about diffusion models for robot policy learning in the wild.\n")

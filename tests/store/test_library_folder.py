@@ -129,6 +129,7 @@ def test_an_atomic_write_replaces_a_link_and_keeps_its_target(tmp_path, victim):
     assert not link.is_symlink() and mode(link) == 0o600
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_library_is_never_made_in_a_folder_of_other_files(tmp_path, run_cli):
     home = tmp_path / "home"
     home.mkdir()
@@ -267,6 +268,7 @@ def test_a_link_in_backups_is_no_backup_and_repair_removes_only_the_link(tmp_pat
     assert repaired.healthy and not link.is_symlink() and victim.read_bytes() == before
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_big_corpus_is_mapped_and_reads_saves_and_imports_as_one_read(tmp_path, monkeypatch):
     """A corpus file past nofollow.MAP_FROM is mapped, not read (no private copy at 300k papers):
     the same papers, a triage, an import and its save, and the old mapping stays whole while the

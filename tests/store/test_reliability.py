@@ -239,6 +239,7 @@ def test_invalid_settings_file_falls_back_with_a_message(tmp_path):
     assert settings_ == Settings() and "settings.json" in problem
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_doctor_command_on_a_healthy_library(lib, run_cli):
     """The CLI's doctor checks the index cache with the Library (imported only when needed)."""
     proc = run_cli("doctor", library=lib.folder, check=False)

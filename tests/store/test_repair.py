@@ -64,6 +64,7 @@ def test_a_cut_snapshot_with_a_journal_behind_it_is_rebuilt_and_what_is_lost_is_
     assert run_doctor(lib.folder).problems == [] or said_lost  # a later doctor agrees with what was said
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_garbled_middle_keeps_the_whole_records_before_it(tmp_path):
     lib = many_changes(tmp_path, n=520)
     before = tags_of(lib.folder)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from store import Library
 
@@ -51,6 +52,7 @@ def test_recommend_learns_a_tag_and_explains(tmp_path):
     assert not any("mine" in lib.annotation(r.paper.id).tags for r in recs)
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_three_stars_of_a_planted_topic_bring_that_topic_first(tmp_path):
     """Few-shot: 12 papers on a planted topic among the ICLR slice; three starred, the top 10
     recommendations are that topic (the classifier alone, fitted to 3 positives against hundreds,

@@ -16,6 +16,7 @@ from ..conftest import recording, wait_workers
 from .driving import cur, screen, settle, type_search
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 @pytest.mark.parametrize("typed", ["tag:x graph", "\"neural net\""])  # inline, and a worker (a phrase)
 async def test_one_parse_per_keystroke(lib, tmp_path, monkeypatch, typed):
     monkeypatch.setenv("PAPERSIFT_NO_SYSTEM_CLIPBOARD", "1")

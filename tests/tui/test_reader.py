@@ -252,6 +252,7 @@ def test_scripts_unicode_cannot_write_keep_their_grouping():
     assert_reads_as(cases)
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_tex_quotes_and_dashes_are_typeset(lib, make, tmp_path):
     """``quotes'' and -- dashes outside any LaTeX command (2-5 % of ICML/ICLR abstracts) show as
     typography in the reader and in plain-text output, as they would in the paper."""
