@@ -183,6 +183,7 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
         separate.setdefault(a, set()).add(b)
         separate.setdefault(b, set()).add(a)
     summary.read += len(records)
+    before = len(corpus)  # papers the library held: a record of one of these is "already in the library"
     arxiv: ArxivIndex | None = None  # the library's arXiv papers by id, made on the first arXiv record
     for n, rec in enumerate(records, start=1):
         if progress and n % 500 == 0:
@@ -199,9 +200,9 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
                 _add_source(paper.sources, src)
             seen_arxiv = rec.external_id and paper.external_id and arxiv_key(rec.external_id) is not None \
                 and (arxiv_key(rec.external_id) or ("",))[0] == (arxiv_key(paper.external_id) or ("",))[0]
-            if added and not seen_arxiv:
+            if added and not seen_arxiv and idx >= before:  # a text twice in this import
                 summary.exact += 1
-            else:  # (the same arXiv paper again, from another listing: a cross-list, not a duplicate text)
+            else:  # a paper the library held (from any file), or the same arXiv paper from another listing
                 summary.known += 1
             got = _enrich(paper, rec)
             if rec.external_id and arxiv_key(rec.external_id) and _more_categories(paper, rec.keywords):

@@ -206,9 +206,9 @@ class LibrarySearch:
         notes = []
         for word, (compound, docs) in apart.items():
             parts = compound.split("-")
-            if word != compound:
+            if word != compound:  # what was typed, and the parts apart it counted too
                 if len(docs):
-                    notes.append(f"{_written(parts)} (also {word})")
+                    notes.append(f"{_written(parts)} (also {word}, {' '.join(parts)})")
                 continue
             typed = "".join(parts)
             shown = []

@@ -174,3 +174,20 @@ def test_candidates_from_a_row_on_are_those_of_every_row():
         every = candidate_pairs(keys)
         for m in (1, 100, 2500, 2999):
             assert candidate_pairs(keys, from_row=m) == {r: e for r, e in every.items() if r >= m}, (high, m)
+
+
+def test_a_paper_the_library_holds_is_already_there_from_any_file(tmp_path):
+    """The same abstracts from another file (a dump, then the JSON with titles) are papers the
+    library holds, not exact duplicates; a text twice in one import is an exact duplicate."""
+    from store import Library
+    texts = ["A graph network that learns message passing over molecules, tested on three benchmarks.",
+             "Robots learn to grasp unseen objects from a few human videos and a pessimistic critic."]
+    (tmp_path / "dump.txt").write_text("DUMP\n\n" + "\n\n".join(texts + texts[:1]))
+    lib = Library(tmp_path / "lib")
+    first = lib.import_paths([tmp_path / "dump.txt"])
+    assert (first.new, first.exact, first.known) == (2, 1, 0)
+    (tmp_path / "p.jsonl").write_text("".join(json.dumps({"abstract": t, "title": f"Paper {k}"}) + "\n"
+                                              for k, t in enumerate(texts)))
+    again = lib.import_paths([tmp_path / "p.jsonl"])
+    assert (again.new, again.exact, again.known, again.updated) == (0, 0, 2, 2)
+    assert "0 exact duplicates" in again.line() and "2 already in the library" in again.line()

@@ -353,7 +353,7 @@ def test_an_import_prepared_for_a_corpus_that_changed_prepares_again(lib, tmp_pa
     monkeypatch.setattr(store.ingest.importer, "prepare_merge", prepare_then_other_writes)
     summary = lib.import_paths([mine])
     assert calls == [2, 1, 2]  # mine, the other's, mine again (the corpus had changed)
-    assert (summary.new, summary.exact) == (1, 1)  # the other's paper gains this file as a source
+    assert (summary.new, summary.known) == (1, 1)  # the other's paper: already in the library (this file its source too)
     assert len(Library(lib.folder).corpus) == len(lib.corpus) == 37
 
 

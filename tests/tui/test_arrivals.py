@@ -48,6 +48,28 @@ async def test_opening_after_an_import_starts_on_the_new_papers(tmp_path):
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_the_opening_note_goes_once_another_list_is_shown(tmp_path):
+    """"12 new since your last visit (batch:>1)" speaks of the list the app opened on: esc (the
+    whole library) or another search leaves the header to the library's own counts."""
+    settings = tmp_path / "settings.json"
+    lib = Library.open(tmp_path / "daily", seed_if_new=False)
+    lib.import_paths([DAYS[0]])
+    await _open(lib, settings)
+    lib.import_paths([DAYS[1]])
+    app = make_app(Library(lib.folder), settings_path=settings)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_workers(app, pilot)
+        await pilot.pause(0.1)
+        await wait_workers(app, pilot)
+        header = app.main_screen.query_one(TriageHeader)
+        assert app.main_screen.query_text == "batch:>1" and "12 new since your last visit" in header._shown
+        await pilot.press("escape")
+        await wait_workers(app, pilot)
+        await pilot.pause(0.1)
+        assert app.main_screen.query_text == "" and "new since" not in (header._shown or "")
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_the_setting_turns_it_off(tmp_path):
     settings = tmp_path / "settings.json"
     lib = Library.open(tmp_path / "daily", seed_if_new=False)

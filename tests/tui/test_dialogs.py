@@ -340,9 +340,19 @@ async def test_export_choices_say_how_many_papers_and_a_missing_folder_is_offere
         assert labels["scope-annotated"] == "everything I annotated (2)" and labels["scope-all"] == f"the whole library ({len(lib):,})"
         assert app.screen.query_one("#scope").pressed_button.id == "scope-list"
         assert "nothing is marked to read yet" in str(app.screen.query_one("#scope-why").render())
+        app.screen.query_one("#dest").value = "  "
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert [n.message for n in app._notifications][-1] == "type a file path, or clipboard"
+        (tmp_path / "x.bib").write_text("")
+        app.screen.query_one("#dest").value = str(tmp_path / "x.bib" / "sub" / "list.md")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert [n.message for n in app._notifications][-1] == f"{tmp_path / 'x.bib'} is a file, not a folder"
         target = tmp_path / "new" / "deeper" / "list.md"
         app.screen.query_one("#dest").value = str(target)
-        await pilot.press("ctrl+s")
+        app.screen.query_one("#dest").focus()
+        await pilot.press("enter")  # enter in the destination exports, as ctrl+s does
         await pilot.pause()
         assert "does not exist. Create it" in str(app.screen.query_one(Label).render())
         await pilot.press("y")

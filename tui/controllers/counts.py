@@ -39,7 +39,7 @@ class Counts:
         self.show_list_title()
         # What a filter could not apply (did you mean), and what a compound counted besides its
         # own spelling ("sim-to-real (also sim2real)"): in the header, where a line has room.
-        self.show_header("; ".join([*result.errors, *(f"counted: {note}" for note in result.widened)]))
+        self.show_header("; ".join([*result.errors, *(["counted: " + ", ".join(result.widened)] if result.widened else [])]))
 
     def annotations_changed(self, changed: list[str] | None) -> None:
         """Annotations changed (those of the papers ``changed``, when known): count again."""

@@ -183,11 +183,12 @@ class Triage:
         annotated = sum(1 for i in ids if i in self.library.annotations)
         question = (f"Remove {self._named(ids)} from the library"
                     + (f", with the annotations of {annotated:,}" if annotated else "")
-                    + f"? (a backup is taken; {key_label(app, 'main.undo')} brings them back)")
+                    + f"? (a backup is taken; {key_label(app, 'main.undo')} brings {'it' if len(ids) == 1 else 'them'} back)")
 
         def landed(n: object) -> None:
             removed = n if isinstance(n, int) else len(ids)
-            self.view.notify(f"removed {counted(removed, 'paper')}; {key_label(app, 'main.undo')} brings them back")
+            self.view.notify(f"removed {counted(removed, 'paper')}; {key_label(app, 'main.undo')} brings "
+                             f"{'it' if removed == 1 else 'them'} back")
             self.view.results.clear_selection()
             self._after_corpus_change()
 

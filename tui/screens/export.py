@@ -34,6 +34,10 @@ SCOPES = (("list", "the current list"), ("selection", "the selected papers"), ("
           ("annotated", "everything I annotated"), ("all", "the whole library"))
 
 
+EMPTY = {"list": "the current list is empty", "selection": "no paper is selected",
+         "to-read": "nothing is marked to read", "annotated": "no paper is annotated", "all": "the library is empty"}
+
+
 class Choice(RadioButton):
     """A radio button whose pick shows by its shape too (● picked, ○ not): Textual draws both as
     ● in two colours, which a terminal without colour, or a screen reader's text, cannot tell apart."""
@@ -163,16 +167,20 @@ class ExportScreen(ModalScreen[str | None]):
         return lib.pairs("")
 
     @on(Button.Pressed, "#run")
+    @on(Input.Submitted, "#dest")
     def action_run(self) -> None:
         fmt = self._chosen("format", "fmt-") or "md"
         scope = self._chosen("scope", "scope-") or "to-read"
         pairs = self._pairs(scope)
         if not pairs:
-            self.notify(f"nothing to export: {dict(SCOPES)[scope]} is empty", severity="warning")
+            self.notify(f"nothing to export: {EMPTY[scope]}", severity="warning")
             return
         text = export_text(pairs, fmt, library_name=self.library.name)
         what = f"exported {counted(len(pairs), 'paper')} as {FORMAT_LABELS[fmt]}"
         dest = self.query_one("#dest", Input).value.strip()
+        if not dest:
+            self.notify("type a file path, or clipboard", severity="error")
+            return
         if dest.lower() == "clipboard":
             self._choice = (fmt, scope, dest)  # remembered once the export is done
             self._done(f"{what} to the {copy_text(self.app, text)}")
@@ -183,8 +191,8 @@ class ExportScreen(ModalScreen[str | None]):
             self.notify(refused, severity="error")
         elif path.is_dir():
             self.notify(f"{path} is a folder: name a file in it", severity="error")
-        elif path.parent.exists() and not path.parent.is_dir():
-            self.notify(f"{path.parent} is a file, not a folder", severity="error")
+        elif (blocking := next((p for p in path.parents if p.exists()), None)) is not None and not blocking.is_dir():
+            self.notify(f"{blocking} is a file, not a folder", severity="error")
         elif not path.parent.is_dir():  # a folder named for the export, as a shell's mkdir -p would make it
             self.app.push_screen(ConfirmScreen(f"{path.parent} does not exist. Create it and export there?"),
                                  lambda yes: self._write(path, text, what, make_folder=True) if yes else None)

@@ -127,6 +127,7 @@ class MainScreen(Screen[None]):
                                              else ("", None, []))
         new, seen = getattr(self.app, "new_since_visit", (0, 0))
         updated = getattr(self.app, "updated_since_visit", 0)
+        self._standing_for = f"batch:>{seen}" if new else None  # the query the standing note speaks of
         if new or updated:
             self.counts.standing = "; ".join(
                 [f"{new:,} new since your last visit (batch:>{seen})"] * bool(new)
@@ -139,6 +140,7 @@ class MainScreen(Screen[None]):
         except Exception as exc:  # the saved sort cannot be had: the import order, said and logged
             result = self._drop_saved_sort(exc)
         self.show_results("", result)
+        self._opened = True  # from here, another query than the note's drops "312 new since your last visit"
         self.reading.show_now()  # nothing is being typed yet: the first paper at once
         self.set_focus(self.results)
         self.sync.tell_problems()
@@ -247,6 +249,8 @@ class MainScreen(Screen[None]):
             if idx is not None:
                 results.move_to_paper(idx)
         sort = f" · sort: {self.sort}" if not query.strip() and self.sort != "import" else ""  # (the default unsaid: room for "2 selected")
+        if getattr(self, "_opened", False) and query.strip() != (getattr(self, "_standing_for", None) or ""):
+            self.counts.standing = ""  # the opening's note, once another list is shown
         self.counts.new_results(result, sort)
         self.reading.follow_results()
 
