@@ -395,6 +395,8 @@ async def test_sort_cycles_and_persists(lib, make, tmp_path):
     async with again.run_test() as pilot:
         await settle(pilot)
         assert screen(again).sort == "star" and int(screen(again).results.indices[0]) == 9
+        await pilot.press("S")
+        assert screen(again).sort == "random"  # one person's library: no team's stars to sort by
     other = Library.open(tmp_path / "other")  # another library keeps its own order (import)
     third = make(other)
     async with third.run_test() as pilot:
