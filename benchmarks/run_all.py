@@ -197,7 +197,7 @@ async def _pilot_benches(lib_dir: Path, repeat: int) -> dict:
                 if n in (1, 3, 8, 20):
                     results[f"key_{n}"].append(dt)
         for q in (TYPO_QUERIES * repeat)[: max(repeat, len(TYPO_QUERIES))]:
-            app.main_screen.library.index.vocabulary.expand.cache_clear()  # a typo is a word never typed before
+            app.main_screen.library.index.vocabulary.forget_expansions()  # a typo is a word never typed before
             await reset(q[:-1])
             results["key_typo"].append(await clock.measure(app, pilot, q[-1], shown(q)))
         await reset("")

@@ -246,6 +246,10 @@ class Vocabulary:
         # index file's bytes (which ``offsets`` views) would outlive the index until a GC pass.
         self._expanded: dict[tuple[str, bool], tuple[tuple[int, float, float, bool], ...]] = {}
 
+    def forget_expansions(self) -> None:
+        """Drop the remembered :meth:`expand` results (a benchmark's "word never typed before")."""
+        self._expanded.clear()
+
     def expand(self, word: str, typing: bool = False) -> tuple[tuple[int, float, float, bool], ...]:
         """:meth:`_expand`, remembered (the last 4,096 words asked, cleared when full)."""
         key = (word, typing)
