@@ -78,20 +78,25 @@ def default_keymap() -> dict[str, list[str]]:
 
 
 def binding(action_id: str, description: str, show: bool = True, priority: bool = False,
-            action: str | None = None) -> Binding:
+            action: str | None = None, group: Binding.Group | None = None,
+            label: str | None = None) -> Binding:
     """A Binding whose keys come from keymap.toml (``action_id`` is "context.action").
 
     Args:
         action: the action to run, when it is not the id's action name (e.g.
             "screen.leave_tags": focus changes run on the screen at once,
             not through a message that would arrive after the next key).
+        group: shown in the footer as one entry with the neighbouring bindings of the same
+            group ("J K Next/prev").
+        label: the footer's shorter word for it ("List"), where ``description`` is what help
+            and the command palette say ("Back to list").
     """
     keys = default_keymap().get(action_id)
     if not keys:
         raise KeyError(f"{action_id} is not in keymap.toml")
     REGISTRY[action_id] = BindingInfo(action_id, description, show)
-    return Binding(",".join(keys), action or action_id.split(".", 1)[1], description, show=show,
-                   priority=priority, id=action_id)
+    return Binding(",".join(keys), action or action_id.split(".", 1)[1], label or description, show=show,
+                   priority=priority, id=action_id, group=group)
 
 
 def key_label(app, action_id: str) -> str:

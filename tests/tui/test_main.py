@@ -195,6 +195,33 @@ async def test_footer_offers_no_key_that_a_text_box_would_type(lib, make):
         assert Library(lib.folder).annotation(lib.corpus.papers[0].id).star == 0
 
 
+def footer_cut(app) -> list[str]:
+    """The footer's keys that the command palette's key (docked right) or the edge covers."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey, FooterLabel
+    footer = app.screen.query_one(Footer)
+    keys = list(footer.query(FooterKey)) + list(footer.query(FooterLabel))
+    palette = [k for k in keys if "-command-palette" in k.classes]
+    edge = palette[0].region.x if palette else footer.region.right
+    return [str(k.render()) for k in keys if k not in palette and k.region.right > edge]
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_every_footer_key_fits_in_120_columns(lib, make):
+    """At 120 columns the reader's footer ended "x Ex" under the palette's key, and offered
+    no J / K: every pane's keys fit there, the reader's J K among them."""
+    from textual.widgets._footer import FooterKey
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for keys, pane in (((), "list"), (("enter",), "reader"), (("escape", "t"), "tag panel"),
+                           (("escape", "slash"), "search box"), (("escape", "e"), "note editor")):
+            await pilot.press(*keys)
+            await settle(pilot)
+            assert not footer_cut(app), (pane, footer_cut(app))
+            if pane == "reader":
+                assert {"J", "K", "x", "question_mark"} <= {k.key for k in app.screen.query(FooterKey)}
+
+
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_narrow_footer_shows_help_and_quit_first(lib, make):
     """At 80 columns the footer is cut after a few keys: ? Help and q Quit come first there."""

@@ -5,22 +5,27 @@ restyled) on every bindings change, and a focus change is one: at start-up the
 main screen's focus moves several times before the first paint, which cost
 ~0.2 s of rebuilt footers. Coalescing the requests (tui.compat) shows the same keys.
 
-Below 120 columns ? Help and q Quit come first: at 80 columns the footer is
-cut after about ten keys, and help is where the rest are listed.
+Below 160 columns the keys sit closer (the stock compact style), so that every key a
+pane offers fits in 120. Below 120 columns ? Help and q Quit come first: at 80 columns
+the footer is cut after about ten keys, and help is where the rest are listed.
 """
 
 from __future__ import annotations
 
 from ..compat import CoalescedFooter
 
-NARROW_BELOW = 120  # columns
+COMPACT_BELOW = 160  # columns
+NARROW_BELOW = 120
 FIRST_WHEN_NARROW = ("help", "quit")  # the app bindings' actions
 
 
 class Footer(CoalescedFooter):
+    # The stock compact style sets a group's label ("J K Next/prev") against the next key.
+    DEFAULT_CSS = "Footer.-compact FooterLabel { margin-right: 1; }"
     _narrow = False
 
     def on_resize(self, event) -> None:
+        self.compact = event.size.width < COMPACT_BELOW
         narrow = event.size.width < NARROW_BELOW
         if narrow != self._narrow:
             self._narrow = narrow

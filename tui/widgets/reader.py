@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.text import Text
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -29,15 +30,18 @@ STATUS_STYLE = {"unread": "dim", "to-read": "bold cyan", "read": "green", "skipp
 NOTE_PREVIEW_CHARS = 2_000  # of a note, in the reader (the note editor holds all of it)
 
 
+PAPERS = Binding.Group("Next/prev")  # J and K, one footer entry
+
+
 class Reader(VerticalScroll, can_focus=True):
     """Scrollable view of one paper."""
 
     BINDINGS = [
-        binding("reader.back", "Back to list", action="screen.reader_back"),
+        binding("reader.back", "Back to list", action="screen.reader_back", label="List"),
         binding("reader.scroll_down", "Scroll down", show=False),
         binding("reader.scroll_up", "Scroll up", show=False),
-        binding("reader.next_paper", "Next paper", show=False, action="screen.next_paper"),
-        binding("reader.prev_paper", "Previous paper", show=False, action="screen.prev_paper"),
+        binding("reader.next_paper", "Next paper", action="screen.next_paper", group=PAPERS),
+        binding("reader.prev_paper", "Previous paper", action="screen.prev_paper", group=PAPERS),
     ]
     COMPONENT_CLASSES = {"reader--match"}
     DEFAULT_CSS = """
