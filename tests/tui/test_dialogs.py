@@ -52,7 +52,10 @@ async def test_tag_typeahead_add_remove_and_filter(lib, make):
         assert app.library.annotation(pid).tags == ["reinforcement-learning", "new-idea"]
         await pilot.press(*"-new-idea", "enter")
         assert app.library.annotation(pid).tags == ["reinforcement-learning"]
-        await pilot.press("ctrl+f")
+        await pilot.press("ctrl+f")                 # nothing picked in the emptied box: it says so
+        await settle(pilot)
+        assert [n.message for n in app._notifications][-1] == "Pick a tag first: type it, or ↓ to highlight one"
+        await pilot.press("down", "ctrl+f")
         await settle(pilot)
         assert screen(app).query_one("#search").value == "tag:reinforcement-learning"
         assert screen(app).results.border_title.startswith("2 / 35")
@@ -631,3 +634,37 @@ async def test_help_clears_the_first_starts_notice(lib, make):
         await pilot.pause()
         assert type(app.screen).__name__ == "HelpScreen" and not list(app._notifications)
 
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_enter_on_an_empty_tag_box_says_what_to_do_and_a_picked_row_is_added(lib, make):
+    """`t` then enter did nothing at all. With the box empty no row looks picked; enter says how
+    to pick one, ↓ picks the first and enter adds it; the list's title says what it holds."""
+    lib.add_tags([lib.corpus.papers[5].id], ["bandits"])
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        pid = cur(app)[0]
+        panel = screen(app).query_one("#tags")
+        options = panel.query_one("#all-tags")
+        title = panel.query_one("#all-tags-title")
+        await pilot.press("t")
+        await settle(pilot)
+        assert options.highlighted is None and str(title.render()) == "All tags"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.library.annotation(pid).tags == []
+        assert [n.message for n in app._notifications][-1] == "Type a tag, or ↓ to pick one from the list, then enter"
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert app.library.annotation(pid).tags == ["bandits"]
+        assert options.highlighted is None                  # what was picked is not picked again
+        await pilot.press(*"ban")
+        await settle(pilot)
+        assert str(title.render()) == 'Tags like "ban"'
+        await pilot.press("backspace", "backspace", "backspace", *"?!", "enter")
+        await settle(pilot)
+        assert [n.message for n in app._notifications][-1] == "Tag '?!' has no letter or digit"
+        await pilot.press("escape", "t")                    # opened again: empty, nothing picked
+        await settle(pilot)
+        assert options.highlighted is None and screen(app).tag_input.value == ""

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from store.models import normalize_tag, tag_problem
+
+from ..keymap import key_label
 from ..widgets.reader import Reader
 from ..widgets.results import ResultsList
 
@@ -41,10 +44,12 @@ class Tags:
         self.came_from = view.focused if isinstance(view.focused, (Reader, ResultsList)) else view.results
         view.set_class(True, "-tagging")  # shows the panel on narrow terminals
         view.set_focus(widget)
+        if widget is view.all_tags:  # in the list itself, its first row is where enter starts
+            view.tag_panel.move_highlight(0)
 
     def leave(self) -> None:
         """Back where `t` was pressed; a half-typed tag is dropped (the next `t` starts empty)."""
-        self.view.tag_input.value = ""
+        self.view.tag_panel.reset()
         self.view.set_class(False, "-tagging")
         self.view.set_focus(self.came_from or self.view.results)
 
@@ -54,7 +59,7 @@ class Tags:
         view = self.view
         focused = view.focused
         if view.has_class("-tagging") and focused is not None and view.tag_panel not in focused.ancestors_with_self:
-            view.tag_input.value = ""
+            view.tag_panel.reset()
             view.set_class(False, "-tagging")
 
     def apply_highlighted(self) -> None:
@@ -62,6 +67,16 @@ class Tags:
         choice = self.view.tag_panel.choice()
         if choice:
             self.apply_text(choice)
+            return
+        typed = self.view.tag_input.value.strip()
+        problem = tag_problem(normalize_tag(typed.lstrip("-"))) if typed.lstrip("-") else None
+        if problem:
+            self.view.notify(problem[0].upper() + problem[1:], severity="warning")
+        elif typed.startswith("-") and typed.lstrip("-"):
+            self.view.notify(f"No tag like #{normalize_tag(typed[1:])} to take off", severity="warning")
+        else:
+            down = key_label(self.view.app, "tags.next")
+            self.view.notify(f"Type a tag, or {down} to pick one from the list, then enter")
 
     def move_highlight(self, step: int) -> None:
         self.view.tag_panel.move_highlight(step)
@@ -75,10 +90,13 @@ class Tags:
             self.triage.apply(lambda ids: self.library.remove_tags(ids, [text[1:]]), what=f"#{text[1:]} taken off")
         else:
             self.triage.apply(lambda ids: self.library.add_tags(ids, [text]), what=f"#{text} added")
-        self.view.tag_input.value = ""
+        self.view.tag_panel.reset()
 
     def filter_by_highlighted(self) -> None:
         query = self.view.tag_panel.highlighted_filter()
-        if query:
+        if query is None:
+            down = key_label(self.view.app, "tags.next")
+            self.view.notify(f"Pick a tag first: type it, or {down} to highlight one")
+        else:
             self.view.search_box.value = query
             self.leave()

@@ -117,7 +117,7 @@ class TagPanel(Vertical):
     def compose(self):
         yield Static("[b]Tags[/b]", id="paper-tags")
         yield TagInput(placeholder="tag… (-tag removes)", suggester=TagSuggester(self.library), id="tag-input")
-        yield Static("[b]All tags[/b]", id="all-tags-title")
+        yield Static(Content.assemble(("All tags", "bold")), id="all-tags-title")
         yield TagList(id="all-tags")
 
     def show_paper(self, paper_id: str | None, selected: list[str] | None = None) -> None:
@@ -163,7 +163,8 @@ class TagPanel(Vertical):
         rows += [Option(tag_prompt(t, "keyword"), id=t) for t in offered]
         body = typed.lstrip("-").strip().lower()
         new = normalize_tag(body)
-        if new and not typed.startswith("-") and new not in counts and new not in offered:
+        if (new and not typed.startswith("-") and new not in counts and new not in offered
+                and tag_problem(new) is None):  # (enter on no row says what is wrong with it)
             # Creating a tag is a choice of its own: Enter on a completion never makes "ba" by
             # accident. The row comes after the tags that start with what is typed (completions) and
             # before looser matches, so a word no tag starts with is a new tag at one Enter.
@@ -171,9 +172,20 @@ class TagPanel(Vertical):
             rows.insert(completions, Option(Content.assemble(("+ new tag ", "dim"), f'"{display_safe(new, False)}"'),
                                             id=NEW_TAG + new))
         options.add_options(rows)
-        self.query_one("#all-tags-title", Static).display = bool(counts or offered)
-        if rows:
-            options.highlighted = 0 if typed else min(highlighted or 0, len(rows) - 1)
+        title = self.query_one("#all-tags-title", Static)
+        title.display = bool(counts or offered)
+        title.update(Content.assemble(("Tags like ", "bold"), f'"{display_safe(body, False)}"') if body
+                     else Content.assemble(("All tags", "bold")))
+        # With the box empty, a row is highlighted only once ↓ / ↑ picked it: enter then adds it.
+        if rows and typed:
+            options.highlighted = 0
+        elif rows and highlighted is not None:
+            options.highlighted = min(highlighted, len(rows) - 1)
+
+    def reset(self) -> None:
+        """An empty box and no row picked: how the panel opens."""
+        self.query_one(TagInput).value = ""
+        self.query_one("#all-tags", OptionList).highlighted = None
 
     def highlighted_tag(self) -> str | None:
         options = self.query_one("#all-tags", OptionList)
@@ -184,17 +196,19 @@ class TagPanel(Vertical):
 
     def choice(self) -> str:
         """What ``enter`` in the box applies: the highlighted row's tag (``-tag`` to remove, when a
-        '-' was typed), the new tag when that row is highlighted, or '' when nothing is."""
+        '-' was typed), the new tag when that row is highlighted, or '' when nothing is (an empty
+        box highlights a row only once ↓ / ↑ picked it)."""
         typed = self.query_one(TagInput).value.strip()
-        tag = self.highlighted_tag() if typed.lstrip("-") else None
+        tag = self.highlighted_tag() if typed.lstrip("-") or not typed else None
         if tag is None:
             return ""
         return ("-" if typed.startswith("-") else "") + tag
 
     def move_highlight(self, step: int) -> None:
+        """Move the list's highlight ``step`` rows; from none, ↓ and ↑ (and 0) pick the first."""
         options = self.query_one("#all-tags", OptionList)
         if options.option_count:
-            current = options.highlighted if options.highlighted is not None else -step
+            current = options.highlighted if options.highlighted is not None else min(-step, 0)
             options.highlighted = max(0, min(options.option_count - 1, current + step))
 
     def highlighted_filter(self) -> str | None:
@@ -208,7 +222,9 @@ class TagPanel(Vertical):
         return f"tag:{tag}"
 
     @on(Input.Changed, "#tag-input")
-    def _typed(self) -> None:
+    def _typed(self, event: Input.Changed) -> None:
+        if not event.value:  # emptied (a tag added, or erased): what was highlighted was not picked
+            self.query_one("#all-tags", OptionList).highlighted = None
         self.refresh_tags()
 
     @on(OptionList.OptionSelected, "#all-tags")
