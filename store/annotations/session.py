@@ -1,14 +1,15 @@
 """What a sitting changed: the annotations when the app opened against those when it closed.
 
-The app prints this line on the terminal as it quits ("this session: 23 papers marked (12 read,
-8 to-read, 3 skipped) · stars on 4 · tags on 2 · 1 note; saved in …"), so a researcher leaving
-an evening's triage sees what was kept, and where, without opening anything.
+The app prints this line on the terminal as it quits ("this session: 120 papers imported
+(batch 5) · 23 papers marked (12 read, 8 to-read, 3 skipped) · stars on 4 · tags on 2 · 1 note ·
+2 papers removed; saved in …"), so a researcher leaving an evening's triage sees what was kept,
+and where, without opening anything.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Collection, Mapping
+from typing import Collection, Mapping, Sequence
 
 from store.models import Annotation
 from store.wording import counted
@@ -27,7 +28,8 @@ def _parts(a: Annotation | None) -> tuple[str, int, tuple[str, ...], str]:
     return ("unread", 0, (), "") if a is None else (a.status, a.star, tuple(a.tags), a.note)
 
 
-def session_line(before: Snapshot, after: Snapshot, only: Collection[str] | None = None) -> str:
+def session_line(before: Snapshot, after: Snapshot, only: Collection[str] | None = None,
+                 removed: Collection[str] = (), imported: Sequence[tuple[int, int]] = ()) -> str:
     """One line saying what changed between two snapshots ("" when nothing did).
 
     A paper counts under "marked" when its status differs, by the status it ended with (back to
@@ -36,12 +38,16 @@ def session_line(before: Snapshot, after: Snapshot, only: Collection[str] | None
     Args:
         only: the papers this session changed (``LibraryCore.touched``): a change another
             process made meanwhile (a colleague, a second terminal) is not this session's.
+        removed: the papers this session took out of the library (``LibraryCore.removed``): said
+            as removed, not as their marks gone back to unread.
+        imported: this session's imports, each (new papers, batch).
     """
     statuses: Counter[str] = Counter()
     stars = tags = notes = 0
+    mine = (lambda pid: pid not in removed) if only is None else (lambda pid: pid in only and pid not in removed)
     changed: list[tuple[Annotation | None, Annotation | None]] = [
-        (before.get(pid), a) for pid, a in after.items() if before.get(pid) is not a and (only is None or pid in only)]
-    changed += [(a, None) for pid, a in before.items() if pid not in after and (only is None or pid in only)]
+        (before.get(pid), a) for pid, a in after.items() if before.get(pid) is not a and mine(pid)]
+    changed += [(a, None) for pid, a in before.items() if pid not in after and mine(pid)]
     for was, now in changed:
         old, new = _parts(was), _parts(now)
         if old == new:
@@ -52,6 +58,11 @@ def session_line(before: Snapshot, after: Snapshot, only: Collection[str] | None
         tags += old[2] != new[2]
         notes += old[3] != new[3]
     parts = []
+    new = sum(n for n, _ in imported)
+    if new:
+        batches = [str(b) for n, b in imported if n and b]
+        parts.append(f"{counted(new, 'paper')} imported"
+                     + (f" (batch{'es' if len(batches) > 1 else ''} {', '.join(batches)})" if batches else ""))
     if statuses:
         detail = ", ".join(f"{statuses[s]:,} {s}" for s in ("read", "to-read", "skipped", "unread") if statuses[s])
         parts.append(f"{counted(sum(statuses.values()), 'paper')} marked ({detail})")
@@ -61,4 +72,6 @@ def session_line(before: Snapshot, after: Snapshot, only: Collection[str] | None
         parts.append(f"tags on {counted(tags, 'paper')}")
     if notes:
         parts.append(counted(notes, "note"))
+    if removed:
+        parts.append(f"{counted(len(removed), 'paper')} removed")
     return "this session: " + " · ".join(parts) if parts else ""

@@ -68,6 +68,7 @@ class LibraryCore:
         # The papers whose records this Library changed (its changes, undos and redos): what the
         # app's "this session" line counts, never another process's changes read meanwhile.
         self.touched: set[str] = set()
+        self.removed: set[str] = set()  # the papers this Library took out (an undo puts them back)
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
         self._invalidators: list[Callable[[], None]] = []

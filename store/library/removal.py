@@ -81,6 +81,7 @@ def remove_papers(lib: LibraryCore, ids: list[str], label: str) -> int:
                         member=lib.member, owner=lib.owner)
         lib.install(cleared)
         _save_without(lib, {p.id for p in gone})
+        lib.removed.update(p.id for p in gone)
     return len(gone)
 
 
@@ -153,8 +154,10 @@ def redo_corpus(lib: LibraryCore, entry: dict[str, Any], undone: bool) -> None:
                 for i, rec in enumerate(records) if lib.corpus.index_of(rec["id"]) is None]
         if back:
             _save_with(lib, back)
+        lib.removed.difference_update(rec["id"] for rec in records)
     else:
         _save_without(lib, {rec["id"] for rec in records})
+        lib.removed.update(rec["id"] for rec in records)
 
 
 def replace_untouched_sample(lib: LibraryCore) -> int:

@@ -189,7 +189,7 @@ def test_importing_from_the_app_and_finding_by_keyword(tmp_path):
     data = Path(__file__).resolve().parents[1] / "data" / "iclr_slice.jsonl"
     iclr.write_text("".join(line + "\n" for line in data.read_text().splitlines()[:3]))
     try:
-        tmux.start(papersift_cmd())
+        tmux.start(papersift_cmd() + "; sleep 30")      # the pane outlives the app: its last line is read
         tmux.wait_for("35 / 35")
         tmux.keys("i", pause=0.5)
         tmux.wait_for("Import")
@@ -199,8 +199,13 @@ def test_importing_from_the_app_and_finding_by_keyword(tmp_path):
         tmux.keys("/", *'kw:"in-context"', "Enter")
         tmux.wait_for("1 / 3")
         tmux.wait_for("keywords In-context learning")
+        tmux.keys("Delete", pause=0.4)                  # remove it, once asked
+        tmux.wait_for("Remove")
+        tmux.keys("y", pause=0.4)
+        tmux.wait_for("removed 1 paper")
         tmux.keys("q")
-        tmux.wait_gone()
+        # what the sitting did, on the terminal after it: the import and the removal, said as such
+        tmux.wait_for("this session: 3 papers imported (batch 2) · 1 paper removed; saved in")
     finally:
         tmux.kill()
 

@@ -461,6 +461,29 @@ def test_the_session_line_counts_only_this_sessions_changes(lib):
         "this session: 1 paper marked (1 read) · stars on 1 paper"
 
 
+def test_the_session_line_says_removed_papers_and_imports_as_such(lib):
+    """A removed paper read "2 papers marked (2 unread)": its marks went with it. It is said as
+    removed (an undo takes it back), and this session's imports come first."""
+    from store.annotations.session import session_line, snapshot
+    ids = [p.id for p in lib.corpus]
+    lib.set_status(ids[:2], "read")
+    opened = snapshot(lib.annotations)
+    lib.set_status([ids[5]], "to-read")
+    lib.remove(ids[:3])
+
+    def line(imported=()):
+        return session_line(opened, snapshot(lib.annotations), only=lib.touched, removed=lib.removed,
+                            imported=imported)
+    assert line() == "this session: 1 paper marked (1 to-read) · 3 papers removed"
+    assert line([(120, 5), (0, 0), (3, 6)]) == (
+        "this session: 123 papers imported (batches 5, 6) · 1 paper marked (1 to-read) · 3 papers removed")
+    assert line([(0, 7)]) == "this session: 1 paper marked (1 to-read) · 3 papers removed"  # none new
+    lib.undo()
+    assert line() == "this session: 1 paper marked (1 to-read)" and lib.removed == set()
+    lib.redo()
+    assert line() == "this session: 1 paper marked (1 to-read) · 3 papers removed"
+
+
 def test_a_change_never_edits_the_annotations_a_reader_holds(lib):
     """Copy on write: a worker's snapshot stays as it was while the UI thread triages."""
     a, b, _ = first_ids(lib)

@@ -488,10 +488,12 @@ async def test_import_dialog_adds_papers_without_leaving_the_app(lib, make, tmp_
         assert app.screen is screen(app)
         await import_path(*"ba", "right", "enter")  # completed to bad.jsonl
         assert "bad.jsonl, line 2" in said() and len(app.library) == 35
+        assert screen(app).sync.imports == []  # (the quit line says nothing of it)
         app.library.set_star([app.library.corpus.papers[0].id], 1)  # an annotated sample stays
         await import_path(*"icm", "right", "enter")
         assert "read 1 abstract from 1 file: 1 new" in said() and "sample papers stay" in said()
         assert screen(app).results.border_title.startswith("36 / 36") and len(Library(lib.folder)) == 36
+        assert screen(app).sync.imports == [(1, Library(lib.folder).corpus.papers[-1].batch)]  # for the quit line
         await pilot.press("slash", *"venue:icml", "enter")
         await settle(pilot)
         assert screen(app).results.border_title.startswith("1 / 36")

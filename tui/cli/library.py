@@ -117,7 +117,7 @@ def open_app(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     if app.main_screen.writes is not None:  # changes that waited for another papersift's lock
         for failure in app.main_screen.writes.drain(lambda line: out.say(line, stderr=True)):
             out.say(f"error: {failure}", stderr=True)
-    _say_what_the_session_kept(lib, opened_with)
+    _say_what_the_session_kept(lib, opened_with, app.main_screen.sync.imports)
     print_unsaved_notes(app.main_screen.unsaved_notes)
     return (app.return_code or 1) if crashed else 0
 
@@ -333,14 +333,15 @@ def import_with_progress(lib: Library, paths: list[str]):
             state["bar"].stop()
 
 
-def _say_what_the_session_kept(lib: Library, opened_with) -> None:
+def _say_what_the_session_kept(lib: Library, opened_with, imported: list[tuple[int, int]]) -> None:
     """After the app closes: what the sitting changed, and where it is kept (nothing if nothing)."""
     from store.annotations.session import session_line, snapshot
     try:
         lib.refresh()  # as saved, another terminal's changes included
     except PapersiftError:
         return  # the app has already said what is wrong with the file
-    line = session_line(opened_with, snapshot(lib.annotations), only=lib.touched)
+    line = session_line(opened_with, snapshot(lib.annotations), only=lib.touched, removed=lib.removed,
+                        imported=imported)
     if line:
         out.say(f"{line}; saved in {lib.folder}", stderr=True)
 

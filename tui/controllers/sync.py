@@ -18,6 +18,7 @@ from store.corpus import file_signature
 if TYPE_CHECKING:
     from store import Library
     from store.corpus import Corpus
+    from store.ingest.summary import ImportSummary
 
     from .search import Searching
     from .view import MainView
@@ -42,6 +43,7 @@ class Sync:
         self._unreadable_corpus: Signature | None = None  # signature of a corpus that could not be read
         self._annotations_problem: str | None = None  # the damaged annotations file, once reported
         self._own_import: Signature | None = None  # the corpus file this app's own import wrote
+        self.imports: list[tuple[int, int]] = []  # this app's imports, each (new papers, batch): the quit line
 
     def poll(self) -> None:
         """Look for another process's changes (the screen calls this every 2 s)."""
@@ -67,9 +69,11 @@ class Sync:
         for problem in self.library.take_problems():
             self.view.notify(problem, severity="warning", timeout=30)
 
-    def imported(self, line: str, signature: Signature | None) -> None:
+    def imported(self, summary: ImportSummary, signature: Signature | None) -> None:
         """This app's own import finished: said here, its papers arrive as another process's would."""
-        self.view.notify(line, timeout=10)
+        self.view.notify(summary.line(), timeout=10)
+        if summary.new:
+            self.imports.append((summary.new, summary.batch))
         self._own_import = signature  # (unannounced when they arrive)
         self.poll()
 

@@ -171,8 +171,7 @@ class Triage:
             self.view.app.call_from_thread(self.view.notify, f"nothing imported: {exc}", severity="error",
                                            timeout=15)
             return
-        self.view.app.call_from_thread(self.sync.imported, summary.line(),
-                                       file_signature(self.library.corpus_path))
+        self.view.app.call_from_thread(self.sync.imported, summary, file_signature(self.library.corpus_path))
 
     def remove(self) -> None:
         """Remove the selection (or the highlighted paper) and its annotations, once confirmed."""
