@@ -58,10 +58,10 @@ def session_line(before: Snapshot, after: Snapshot, only: Collection[str] | None
         tags += old[2] != new[2]
         notes += old[3] != new[3]
     parts = []
-    new = sum(n for n, _ in imported)
-    if new:
+    arrived = sum(n for n, _ in imported)
+    if arrived:
         batches = [str(b) for n, b in imported if n and b]
-        parts.append(f"{counted(new, 'paper')} imported"
+        parts.append(f"{counted(arrived, 'paper')} imported"
                      + (f" (batch{'es' if len(batches) > 1 else ''} {', '.join(batches)})" if batches else ""))
     if statuses:
         detail = ", ".join(f"{statuses[s]:,} {s}" for s in ("read", "to-read", "skipped", "unread") if statuses[s])
