@@ -44,7 +44,10 @@ def session_line(before: Snapshot, after: Snapshot, only: Collection[str] | None
     """
     statuses: Counter[str] = Counter()
     stars = tags = notes = 0
-    mine = (lambda pid: pid not in removed) if only is None else (lambda pid: pid in only and pid not in removed)
+
+    def mine(pid: str) -> bool:
+        return (only is None or pid in only) and pid not in removed
+
     changed: list[tuple[Annotation | None, Annotation | None]] = [
         (before.get(pid), a) for pid, a in after.items() if before.get(pid) is not a and mine(pid)]
     changed += [(a, None) for pid, a in before.items() if pid not in after and mine(pid)]
