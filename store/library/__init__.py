@@ -83,8 +83,8 @@ class Library(LibraryCore):
     @property
     def titles_outdated(self) -> bool:
         return self.papers.titles_outdated
-    def retitle(self, dry_run: bool = False) -> Retitled:
-        return self.papers.retitle(dry_run)
+    def retitle(self, dry_run: bool = False, again: bool = False) -> Retitled:
+        return self.papers.retitle(dry_run, again)
     def dedup_report(self) -> list[dict[str, Any]]:
         return self.papers.dedup_report()
     def near_duplicate_finder(self) -> Callable[[str], str | None]:

@@ -37,6 +37,7 @@ class Retitled:
     derived: int  # papers whose title was derived from the abstract
     backup: Path | None  # the corpus as it was before (None when nothing changed, or a dry run)
     dry_run: bool = False
+    current: bool = False  # the titles were this version's already, and left as they are (no ``again``)
 
 
 class PaperChanges:
@@ -122,13 +123,18 @@ class PaperChanges:
         corpus = self._core.corpus
         return len(corpus) > 0 and corpus.title_rules < versions.TITLE_RULES and corpus.has_derived_titles()
 
-    def retitle(self, dry_run: bool = False) -> Retitled:
+    def retitle(self, dry_run: bool = False, again: bool = False) -> Retitled:
         """Derive again the titles of the papers that came without one, with this version's rules.
 
         A library keeps the titles it was imported with; when :mod:`store.ingest.titles` improves,
         this brings them up to date. Titles read from a file (JSON, CSV, BibTeX) are never touched.
         The corpus is backed up and saved atomically, as an import does; ``dry_run`` says what would
         change and writes nothing.
+
+        Titles already made by this version's rules stay as they are unless ``again``: a derived
+        title weighs a name against the library (how many papers use it), so a grown library can
+        name a paper differently, for better or worse, and a title a person has seen should not
+        move on its own.
         """
         from store.ingest.title_library import field_names, name_tokens, settle
         from store.ingest.titles import derive_titles
@@ -139,6 +145,8 @@ class PaperChanges:
             backup = None
             try:
                 papers = [p for p in self._core.corpus if p.derived_title]
+                if not again and self._core.corpus.title_rules >= versions.TITLE_RULES:
+                    return Retitled([], len(papers), None, dry_run=dry_run, current=True)
                 fields = field_names(name_tokens(p.abstract) for p in self._core.corpus) if papers else frozenset()
                 read = [p.title for p in self._core.corpus if not p.derived_title]
                 pairs = [derive_titles(p.abstract) for p in papers]

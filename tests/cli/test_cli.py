@@ -153,9 +153,35 @@ def test_retitle_brings_derived_titles_up_to_date(run_cli, tmp_path):
     assert json.loads(run_cli("show", derived.id, "--format", "json").stdout)["title"] == expected
     assert "Zorbulon" not in run_cli("search", "zorbulon").stdout
     assert json.loads(run_cli("retitle", "--format", "json").stdout) == {
-        "changed": 0, "derived": 35, "papers": 36, "dry_run": False, "backup": None, "changes": []}
+        "changed": 0, "derived": 35, "papers": 36, "dry_run": False, "current": True, "backup": None, "changes": []}
     assert any(p.name.startswith("corpus") and "retitle" in p.name for p in (run_cli.library / "backups").iterdir())
     assert not Library(run_cli.library).titles_outdated  # the header says so now
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_retitle_leaves_current_titles_as_they_are_unless_asked_again(run_cli):
+    """A title derived by this version's rules weighs its names against the library, so a grown
+    library can name a paper otherwise, often worse ("A rigorous approach" for "DDS: Denoised
+    Diffusion Smoothing"). Such titles stay unless --again asks, which shows and undoes as ever."""
+    from store import Library
+
+    run_cli("list")
+    lib = Library(run_cli.library)
+    paper = next(p for p in lib.corpus if p.derived_title)
+    derived = paper.title
+    paper.title = "Zorbulon: as this version named it in a smaller library"
+    lib.corpus.save(lib.corpus_path)
+    assert not Library(run_cli.library).titles_outdated
+    for extra in ([], ["--dry-run"]):
+        out = run_cli("retitle", *extra).stdout
+        assert out.startswith("the 35 derived titles are this version's already, and stay as they are while "
+                              "the library grows; --again derives them anew"), out
+    assert Library(run_cli.library).paper(paper.id).title.startswith("Zorbulon")
+    assert "→ " + derived in run_cli("retitle", "--again", "--dry-run").stdout
+    assert Library(run_cli.library).paper(paper.id).title.startswith("Zorbulon")
+    assert run_cli("retitle", "--again").stdout.startswith("1 title derived anew, of 35 papers")
+    assert Library(run_cli.library).paper(paper.id).title == derived
+    assert "retitle 1 paper" in run_cli("undo").stdout
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

@@ -111,8 +111,10 @@ def _redo(run_cli, tmp_path):
 
 
 def _retitle(run_cli, tmp_path):
-    out = json.loads(run_cli("retitle", "--format", "json").stdout)
-    assert set(out) >= {"changed"} or out is not None
+    out = json.loads(run_cli("retitle", "--format", "json").stdout)  # a new library's titles are current
+    assert (out["changed"], out["derived"], out["current"], out["backup"]) == (0, 35, True, None)
+    out = json.loads(run_cli("retitle", "--again", "--format", "json").stdout)
+    assert (out["changed"], out["derived"], out["current"]) == (0, 35, False)  # the same library: the same titles
 
 
 def _history(run_cli, tmp_path):

@@ -85,6 +85,9 @@ def register(add) -> None:
     p = add("retitle", "derive again, with this version's rules, the titles of papers imported without one",
             ("text", "json"), run=retitle)
     p.add_argument("--dry-run", action="store_true", help="list the titles that would change; change nothing")
+    p.add_argument("--again", action="store_true",
+                   help="derive anew titles this version already made (a grown library can name a paper "
+                        "differently; without it they stay as they are)")
     add("stats", "counts by status, star, tag, venue and area; the commonest keywords", ("text", "json"), run=stats)
     p = add("dedup", "near-duplicate merges: --report lists them, --split ID undoes one", ("text", "json"), run=dedup)
     g = p.add_mutually_exclusive_group(required=True)
@@ -189,15 +192,21 @@ def note(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
 
 
 def retitle(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    done = lib.retitle(dry_run=args.dry_run)
+    done = lib.retitle(dry_run=args.dry_run, again=args.again)
     if args.format == "json":
         out.emit_json({"changed": len(done.changes), "derived": done.derived, "papers": len(lib),
-                       "dry_run": done.dry_run, "backup": str(done.backup) if done.backup else None,
+                       "dry_run": done.dry_run, "current": done.current,
+                       "backup": str(done.backup) if done.backup else None,
                        "changes": [{"id": pid, "old": old, "new": new} for pid, old, new in done.changes]})
         return 0
     console = out.console()
     if not done.derived:  # every paper came with its title: nothing to derive, said plainly
         console.print("every paper came with a title of its own: no title to derive", highlight=False)
+        return 0
+    if done.current:
+        console.print(f"the {counted(done.derived, 'derived title')} are this version's already, and stay as they "
+                      "are while the library grows; --again derives them anew against today's papers "
+                      "(--again --dry-run shows what would change)", highlight=False, markup=False)
         return 0
     verb = "would be derived anew" if done.dry_run else "derived anew"
     console.print(f"{counted(len(done.changes), 'title')} {verb}, of {counted(done.derived, 'paper')} without a "
