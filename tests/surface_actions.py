@@ -423,7 +423,7 @@ async def _import_run(d: Drive, fire: Fire) -> None:
     await d.settle()
     said = " ".join(d.new_notices())
     # The first import into the bundled sample replaces it (and says so); else the paper joins.
-    assert len(d.lib) == (1 if "replaced the 35 bundled sample papers" in said else n + 1), said
+    assert len(d.lib) == (1 if f"replaced the {n} bundled sample papers" in said else n + 1), said
     assert [p.id for p, _ in d.lib.pairs("quadruped doors")] != [], said
 
 

@@ -110,6 +110,8 @@ class Sync:
         self.search.again()
         if read[0].file_signature is not None and read[0].file_signature == self._own_import:
             return  # this app's own import: its summary was said already
+        if self.view.working("import"):
+            return  # this app's import saved and its summary is on its way (a poll came between)
         added = len(self.library) - before
         self.view.notify(f"the library changed on disk: {added:+,} {'paper' if abs(added) == 1 else 'papers'}, "
                          f"{len(self.library):,} now" if added else "the library changed on disk: papers reloaded")
