@@ -190,12 +190,18 @@ def line_starts(data: bytes | mmap.mmap) -> np.ndarray:
     """0, then the offset after each newline (int64): line i is ``data[starts[i]:starts[i+1]]``
     for data that ends with a newline. ``bytes.find`` runs at memchr's speed: at 300k lines of 430 MB it takes a tenth of
     the time of a comparison over the whole buffer, and no buffer-sized temporary."""
+    from store.annotations.nofollow import RELEASE_EVERY, release_pages
     starts = [0]
     append, find = starts.append, data.find
     at = find(b"\n")
+    released, next_release = 0, RELEASE_EVERY
     while at >= 0:
         append(at + 1)
+        if at > next_release:  # a mapped file's pages, read, go back to the page cache as the scan goes
+            released = release_pages(data, released, at)
+            next_release = at + RELEASE_EVERY
         at = find(b"\n", at + 1)
+    release_pages(data, released, len(data))
     return np.fromiter(starts, dtype=np.int64, count=len(starts))
 
 

@@ -152,7 +152,7 @@ class SearchIndex:
             for name, (_, offset, length) in reader.sections.items():  # every section, the quick
                 if offset + length > len(data):                          # path's titles too (~1 ms a MB)
                     raise ValueError(f"section {name} is cut short")
-                reader.check(name, memoryview(data)[offset:offset + length])
+                reader.check_in(name, data)
             vocabulary = Vocabulary(SortedWords(words("terms")), SortedWords(words("stems")), array("i", view("stem_offsets", np.int32)),
                                     array("i", view("stem_members", np.int32)), view("offsets", np.int64))
             lengths = view("lengths", np.float32)
