@@ -11,14 +11,12 @@ pass :data:`FOLD_LIMIT` of the library, the model is built anew.
 
 from __future__ import annotations
 
-import zipfile
-import zlib
 from pathlib import Path
 
 import numpy as np
 
-from store.annotations.nofollow import open_no_link
-from store.discovery.similar import SIMILAR_CACHE_VERSION, Similarity, doc_term_matrix, split_words
+from store.discovery.model_file import read_model, words
+from store.discovery.similar import Similarity, doc_term_matrix
 from store.search.index import SearchIndex
 
 FOLD_LIMIT = 0.2  # of the library: more papers folded in since the last SVD, and it is done again
@@ -29,16 +27,12 @@ def folded(path: Path, index: SearchIndex, ids: list[str]) -> Similarity | None:
     cache is missing, damaged, holds no basis, or too many papers would be folded in."""
     if index.lengths is None or len(ids) != index.n_docs:
         return None
-    try:
-        with open_no_link(path) as fh, np.load(fh, allow_pickle=False) as z:
-            if int(z["version"][0]) != SIMILAR_CACHE_VERSION or "basis" not in z.files or "latent" not in z.files:
-                return None
-            old_latent, basis = z["latent"], z["basis"]
-            basis_terms, old_ids = split_words(z["basis_terms"]), split_words(z["ids"])
-            old_lengths, folded_before, feedback = z["lengths"], int(z["folded"][0]), bool(z["feedback"][0])
-    except (OSError, ValueError, KeyError, EOFError, IndexError, TypeError, UnicodeDecodeError,
-            zipfile.BadZipFile, zlib.error):  # a cache is untrusted: damaged is missing
+    file = read_model(path, None)  # (of an earlier corpus: any generation)
+    if file is None or "basis" not in file.arrays or "latent" not in file.arrays or "lengths" not in file.arrays:
         return None
+    old_latent, basis = file.arrays["latent"], file.arrays["basis"]
+    basis_terms, old_ids = words(file.texts.get("basis_terms", "")), words(file.texts.get("ids", ""))
+    old_lengths, folded_before, feedback = file.arrays["lengths"], file.meta["folded"], bool(file.meta["feedback"])
     if len(old_latent) != len(old_ids) or len(old_lengths) != len(old_ids) or len(basis) != len(basis_terms) \
             or old_latent.ndim != 2 or basis.ndim != 2 or basis.shape[1] != old_latent.shape[1]:
         return None

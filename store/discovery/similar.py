@@ -12,9 +12,6 @@ from 0.374 (TF-IDF cosine) to 0.437 (``benchmarks/similar_quality.py``).
 
 from __future__ import annotations
 
-import zipfile
-import zlib
-
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -24,7 +21,9 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 
 from store.annotations.nofollow import open_no_link
+from store.discovery.model_file import MODEL_VERSION, ModelFile, model_chunks, read_model
 from store.search.index import SearchIndex, saturated
+from store.search.packfile import PackReader, stamp_matches
 
 LSA_WEIGHT = 1.0
 FEEDBACK_K = 10
@@ -72,7 +71,6 @@ def lsa_basis(matrix: sp.csr_matrix, dims: int | None = None) -> tuple[np.ndarra
     return latent, np.ascontiguousarray(vt.T, dtype=np.float32)
 
 
-SIMILAR_CACHE_VERSION = 2  # 2: term ids are sorted-vocabulary positions (index format 8)
 
 
 class Similarity:
@@ -89,6 +87,7 @@ class Similarity:
     folded: int
 
     def __init__(self, index: SearchIndex | None, use_lsa: bool = True, feedback: bool = True):
+        self.file: ModelFile | None = None  # the mapped file a loaded model's arrays view
         if index is None:  # filled in by load() or store.discovery.fold
             return
         self.matrix = doc_term_matrix(index)
@@ -103,55 +102,60 @@ class Similarity:
         self.folded = 0  # papers placed by folding since the last SVD
 
     def save(self, handle: BinaryIO, token: str) -> None:
-        """Write the model (numpy's .npz, uncompressed) tagged with ``token`` (the corpus generation)."""
-        arrays = {"version": np.array([SIMILAR_CACHE_VERSION]), "token": np.frombuffer(token.encode(), np.uint8),
-                  "feedback": np.array([self.feedback])}
-        for name, m in (("m", self.matrix), ("t", self.matrix_t)):
-            arrays.update({f"{name}_data": m.data, f"{name}_indices": m.indices, f"{name}_indptr": m.indptr,
-                           f"{name}_shape": np.array(m.shape)})
-        if self.latent is not None:
-            arrays["latent"] = self.latent
-        if self.basis is not None and self.ids and len(self.lengths) == len(self.ids):
+        """Write the model tagged with ``token`` (the corpus generation): see store.discovery.model_file."""
+        with_basis = self.basis is not None and self.ids and len(self.lengths) == len(self.ids)
+        basis = terms = None
+        if with_basis:
+            assert self.basis is not None
             used = np.flatnonzero(np.abs(self.basis).sum(axis=1) > 0)  # terms out of the matrix have no loadings
-            arrays.update({"basis": self.basis[used], "basis_terms": _joined([self.terms[i] for i in used]),
-                           "ids": _joined(self.ids), "lengths": self.lengths, "folded": np.array([self.folded])})
-        np.savez(handle, **arrays)  # type: ignore[arg-type]  # numpy's stub: **arrays could be its allow_pickle: bool
+            basis, terms = self.basis[used], [self.terms[i] for i in used]
+        for chunk in model_chunks(token, {"m": self.matrix, "t": self.matrix_t}, self.latent, self.feedback,
+                                  self.folded, basis, terms, self.ids if with_basis else None,
+                                  self.lengths if with_basis else None):
+            handle.write(chunk)
 
     @staticmethod
     def cache_matches(path: Path, token: str) -> bool:
-        """Whether the saved model is for this corpus (reads only its tag, not the arrays)."""
+        """Whether the saved model is for this corpus (reads only its tag and header, not the arrays)."""
         try:
-            with open_no_link(path) as fh, np.load(fh, allow_pickle=False) as z:
-                return int(z["version"][0]) == SIMILAR_CACHE_VERSION and bytes(z["token"]).decode() == token
-        except (OSError, ValueError, KeyError, EOFError):
+            with open_no_link(path) as fh:
+                if not stamp_matches(fh, token):
+                    return False
+                meta = PackReader(fh).read("meta")
+                return len(meta) > 0 and meta[0] == MODEL_VERSION
+        except (OSError, ValueError, KeyError):
             return False
 
     @classmethod
     def load(cls, path: Path, token: str) -> "Similarity | None":
-        """The saved model, or None when it is missing, damaged, or for another corpus."""
-        try:
-            with open_no_link(path) as fh, np.load(fh, allow_pickle=False) as z:
-                if int(z["version"][0]) != SIMILAR_CACHE_VERSION or bytes(z["token"]).decode() != token:
-                    return None
-                self = cls(None)
-                self.matrix, self.matrix_t = (
-                    sp.csr_matrix((z[f"{n}_data"], z[f"{n}_indices"], z[f"{n}_indptr"]), shape=tuple(z[f"{n}_shape"]))
-                    for n in ("m", "t"))
-                self.latent = z["latent"] if "latent" in z.files else None
-                self.feedback = bool(z["feedback"][0])
-                self.basis = None  # (read by store.discovery.fold when it needs them)
-                self.terms, self.ids, self.lengths, self.folded = [], [], np.zeros(0, np.float32), 0
-                return self
-        except (OSError, ValueError, KeyError, EOFError, IndexError, TypeError, UnicodeDecodeError,
-                zipfile.BadZipFile, zlib.error):  # a cache is untrusted: damaged is missing (rebuilt)
+        """The saved model (mapped: see store.discovery.model_file), or None when it is missing,
+        damaged, or for another corpus."""
+        file = read_model(path, token)
+        if file is None:
             return None
+        self = cls(None)
+        self.file = file
+        self.matrix, self.matrix_t = file.matrices["m"], file.matrices["t"]
+        self.latent = file.arrays.get("latent")
+        self.feedback = bool(file.meta["feedback"])
+        self.basis = None  # (read by store.discovery.fold when it needs them)
+        self.terms, self.ids, self.lengths, self.folded = [], [], np.zeros(0, np.float32), 0
+        return self
 
     def _blend(self, rows: np.ndarray) -> np.ndarray:
         """Blended similarity of the given papers to every paper (len(rows) x n)."""
         s: np.ndarray = (self.matrix[rows] @ self.matrix_t).toarray()
+        self._let_go()
         if self.latent is not None:
             s += LSA_WEIGHT * (self.latent[rows] @ self.latent.T)
+            self._let_go()
         return s
+
+    def _let_go(self) -> None:
+        """A mapped model's pages that a product read go back to the page cache: each product
+        reads a few hundred MB at 300k papers, and holding them all would double the app."""
+        if self.file is not None:
+            self.file.release()
 
     def scores(self, doc: int) -> np.ndarray:
         """Similarity of every paper to ``doc`` (higher is closer)."""
@@ -172,17 +176,6 @@ class Similarity:
         top = np.argpartition(-s, limit)[:limit]
         top = top[np.argsort(-s[top])]
         return [(int(i), float(s[i])) for i in top]
-
-
-def _joined(words: list[str]) -> np.ndarray:
-    """Words without newlines as one uint8 array (an .npz holds no strings without pickling)."""
-    return np.frombuffer("\n".join(words).encode("utf-8"), dtype=np.uint8)
-
-
-def split_words(array: np.ndarray) -> list[str]:
-    """The words :func:`_joined` joined."""
-    text = array.tobytes().decode("utf-8")
-    return text.split("\n") if text else []
 
 
 def explain(matrix: sp.csr_matrix, w: np.ndarray, doc: int, vocab: list[str], top: int = 5) -> list[str]:
