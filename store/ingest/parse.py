@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 from pathlib import Path
 
 
@@ -24,8 +25,32 @@ from store.wording import counted, first_few
 IMPORTABLE_SUFFIXES = formats.IMPORTABLE_SUFFIXES  # (the table's: store.formats)
 
 
-def expand_paths(paths: list[Path | str]) -> list[Path]:
-    """Files named, plus importable files under folders named (sorted, no link loops).
+# Files a folder of dumps holds that are not dumps: a folder walk passes them over (named
+# alone, a file is read as asked). A README's paragraphs would otherwise become papers.
+NOT_DUMP_NAMES = ("readme", "changelog", "license", "licence", "copying", "contributing", "code_of_conduct")
+OWN_EXPORT_HEADINGS = (b"# Reading list", b"# Team shortlist")  # papersift's Markdown exports
+
+
+def not_a_dump(path: Path) -> bool:
+    """Whether a file found in a folder is a README-like file or one of papersift's own Markdown
+    exports (its reading list or shortlist: its lines would come back as papers)."""
+    if path.stem.lower().split(".")[0] in NOT_DUMP_NAMES:
+        return True
+    if path.suffix.lower() not in (".md", ".txt", ".markdown"):
+        return False
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(400).lstrip(b"\xef\xbb\xbf")
+    except OSError:
+        return False
+    lines = head.split(b"\n")
+    return (head.startswith(OWN_EXPORT_HEADINGS) and len(lines) > 2
+            and re.match(rb"[\d,]+ papers?, exported \d{4}-\d{2}-\d{2}", lines[2]) is not None)
+
+
+def expand_paths(paths: list[Path | str], passed: list[Path] | None = None) -> list[Path]:
+    """Files named, plus importable files under folders named (sorted, no link loops), less the
+    files of a folder that are not dumps (:func:`not_a_dump`: added to ``passed``).
 
     Raises:
         InputError: a path does not exist, or a folder holds nothing importable.
@@ -38,7 +63,8 @@ def expand_paths(paths: list[Path | str]) -> list[Path]:
                 raise InputError(path, "is a papersift library folder, not a dump (open it with `papersift --library "
                                        "FOLDER`; merge its annotations into another with `papersift "
                                        "import-annotations`, from a `papersift export --format json`)")
-            found = []
+            found: list[Path] = []
+            skipped: list[Path] = []
             # followlinks=False: a symlink loop cannot make the walk endless. A library
             # folder inside (its corpus.jsonl and annotations.json) is not input.
             for root, dirs, names in os.walk(path, followlinks=False):
@@ -46,9 +72,16 @@ def expand_paths(paths: list[Path | str]) -> list[Path]:
                 for name in sorted(names):
                     p = Path(root) / name
                     if not name.startswith(".") and p.suffix.lower() in IMPORTABLE_SUFFIXES and p.is_file():
-                        found.append(p)
+                        if not_a_dump(p):
+                            skipped.append(p)
+                        else:
+                            found.append(p)
             if not found:
-                raise InputError(path, f"folder holds no importable files ({formats.importable_list()})")
+                raise InputError(path, f"folder holds no importable files ({formats.importable_list()})"
+                                 + (f"; passed over {', '.join(p.name for p in skipped[:3])} (not dumps)"
+                                    if skipped else ""))
+            if passed is not None:
+                passed.extend(skipped)
             files.extend(found)
         elif path.is_file():
             files.append(path)

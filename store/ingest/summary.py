@@ -27,6 +27,7 @@ class ImportSummary:
     batch: int = 0  # the batch this import is (its papers' ``batch``); 0 when it changed nothing
     replaced_sample: int = 0  # the bundled sample's papers this first import replaced
     sample_kept: int = 0  # sample papers kept because some are annotated (the line says how to remove them)
+    passed_over: list[str] = field(default_factory=list)  # files of a folder that are not dumps (READMEs, exports)
 
     @property
     def changed(self) -> bool:
@@ -38,6 +39,8 @@ class ImportSummary:
                 f"{self.known:,} already in the library"
                 + (f", {self._added()} added to {counted(self.updated, 'paper')} already there" if self.updated else "")
                 + (f", {counted(self.revised, 'paper')} updated to a newer version (marks kept)" if self.revised else "")
+                + (f"; passed over {first_few(self.passed_over)} (a README, licence or papersift export "
+                   "is no dump; name a file to read it anyway)" if self.passed_over else "")
                 + (f"; passed over {counted(self.skipped, 'paragraph')} too short to be an abstract"
                    if self.skipped else "")
                 + (f"; passed over {counted(len(self.no_abstract), 'entry', 'entries')} without an abstract "
@@ -56,7 +59,7 @@ class ImportSummary:
     def to_dict(self) -> dict[str, object]:
         return {**{k: getattr(self, k) for k in ("files", "read", "new", "exact", "near", "known", "updated", "skipped",
                                                  "replaced_sample", "revised", "batch")},
-                "added": dict(self.added), "no_abstract": list(self.no_abstract)}
+                "added": dict(self.added), "no_abstract": list(self.no_abstract), "passed_over": list(self.passed_over)}
 
 
 # What a known paper may get from a re-import (see _enrich), as the import summary names it.

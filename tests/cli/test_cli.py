@@ -544,3 +544,26 @@ def test_an_export_gets_the_permissions_of_any_new_file(run_cli, tmp_path):
     finally:
         os.umask(old)
     assert stat.S_IMODE((run_cli.library / "corpus.jsonl").stat().st_mode) == 0o600  # the library's own: private
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_a_folder_import_passes_over_its_readme_and_papersifts_own_exports(run_cli, tmp_path):
+    """`papersift import corpora/` made papers of the folder's README paragraphs, and a reading
+    list exported into a dumps folder came back as papers ("- OVI: an interactive IL …"). A
+    folder walk passes them over and says so; named alone, a file is read as asked."""
+    dumps = tmp_path / "dumps"
+    dumps.mkdir()
+    (dumps / "day.txt").write_text("DAY\n\nWe show that sparse autoencoders recover monosemantic features from "
+                                   "the residual stream of a small transformer trained on code.\n")
+    (dumps / "README.md").write_text("# Dumps\n\nThese files are the listings we fetched each morning for the "
+                                     "group, one per day, kept here as they came from the feed.\n")
+    run_cli("import", str(SEEDS))
+    pid = json.loads(run_cli("list", "--format", "json").stdout)[0]["id"]
+    run_cli("status", pid, "to-read")
+    run_cli("export", "--format", "md", "--status", "to-read", "--output", str(dumps / "reading-list.md"))
+    assert (dumps / "reading-list.md").read_text().startswith("# Reading list")
+    out = json.loads(run_cli("import", str(dumps), "--format", "json").stdout)
+    assert (out["new"], out["files"], sorted(out["passed_over"])) == (1, 1, ["README.md", "reading-list.md"])
+    line = run_cli("import", str(dumps)).stdout
+    assert "passed over README.md, reading-list.md (a README, licence or papersift export is no dump" in line
+    assert json.loads(run_cli("import", str(dumps / "README.md"), "--format", "json").stdout)["new"] == 1
