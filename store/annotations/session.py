@@ -29,11 +29,13 @@ def _parts(a: Annotation | None) -> tuple[str, int, tuple[str, ...], str]:
 
 
 def session_line(before: Snapshot, after: Snapshot, only: Collection[str] | None = None,
-                 removed: Collection[str] = (), imported: Sequence[tuple[int, int]] = ()) -> str:
+                 removed: Collection[str] = (), imported: Sequence[tuple[int, int]] = (),
+                 restored: Collection[str] = ()) -> str:
     """One line saying what changed between two snapshots ("" when nothing did).
 
     A paper counts under "marked" when its status differs, by the status it ended with (back to
-    unread counts as such); stars, tags and notes count the papers where they differ.
+    unread counts as such); stars, tags and notes count the papers where they differ, said by
+    which way they went (an undo of a note written earlier clears it: "1 note cleared").
 
     Args:
         only: the papers this session changed (``LibraryCore.touched``): a change another
@@ -41,12 +43,13 @@ def session_line(before: Snapshot, after: Snapshot, only: Collection[str] | None
         removed: the papers this session took out of the library (``LibraryCore.removed``): said
             as removed, not as their marks gone back to unread.
         imported: this session's imports, each (new papers, batch).
+        restored: papers an earlier session removed that an undo here brought back, marks and all.
     """
     statuses: Counter[str] = Counter()
-    stars = tags = notes = 0
+    moved: Counter[str] = Counter()  # "stars up", "stars down", "tags on", "tags off", "notes", "notes cleared"
 
     def mine(pid: str) -> bool:
-        return (only is None or pid in only) and pid not in removed
+        return (only is None or pid in only) and pid not in removed and pid not in restored
 
     changed: list[tuple[Annotation | None, Annotation | None]] = [
         (before.get(pid), a) for pid, a in after.items() if before.get(pid) is not a and mine(pid)]
@@ -57,9 +60,12 @@ def session_line(before: Snapshot, after: Snapshot, only: Collection[str] | None
             continue
         if old[0] != new[0]:
             statuses[new[0]] += 1
-        stars += old[1] != new[1]
-        tags += old[2] != new[2]
-        notes += old[3] != new[3]
+        if old[1] != new[1]:
+            moved["stars up" if new[1] > old[1] else "stars down"] += 1
+        if old[2] != new[2]:
+            moved["tags on" if set(new[2]) - set(old[2]) else "tags off"] += 1
+        if old[3] != new[3]:
+            moved["notes" if new[3] else "notes cleared"] += 1
     parts = []
     arrived = sum(n for n, _ in imported)
     if arrived:
@@ -69,12 +75,16 @@ def session_line(before: Snapshot, after: Snapshot, only: Collection[str] | None
     if statuses:
         detail = ", ".join(f"{statuses[s]:,} {s}" for s in ("read", "to-read", "skipped", "unread") if statuses[s])
         parts.append(f"{counted(sum(statuses.values()), 'paper')} marked ({detail})")
-    if stars:
-        parts.append(f"stars on {counted(stars, 'paper')}")
-    if tags:
-        parts.append(f"tags on {counted(tags, 'paper')}")
-    if notes:
-        parts.append(counted(notes, "note"))
+    for key, said in (("stars up", "stars on {}"), ("stars down", "stars lowered on {}"),
+                      ("tags on", "tags on {}"), ("tags off", "tags taken off {}")):
+        if moved[key]:
+            parts.append(said.format(counted(moved[key], "paper")))
+    if moved["notes"]:
+        parts.append(counted(moved["notes"], "note"))
+    if moved["notes cleared"]:
+        parts.append(counted(moved["notes cleared"], "note") + " cleared")
     if removed:
         parts.append(f"{counted(len(removed), 'paper')} removed")
+    if restored:
+        parts.append(f"{counted(len(restored), 'paper')} restored")
     return "this session: " + " · ".join(parts) if parts else ""

@@ -69,6 +69,7 @@ class LibraryCore:
         # app's "this session" line counts, never another process's changes read meanwhile.
         self.touched: set[str] = set()
         self.removed: set[str] = set()  # the papers this Library took out (an undo puts them back)
+        self.restored: set[str] = set()  # papers an earlier removal took out that an undo here brought back
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
         self._invalidators: list[Callable[[], None]] = []

@@ -81,8 +81,28 @@ def remove_papers(lib: LibraryCore, ids: list[str], label: str) -> int:
                         member=lib.member, owner=lib.owner)
         lib.install(cleared)
         _save_without(lib, {p.id for p in gone})
-        lib.removed.update(p.id for p in gone)
+        taken_out(lib, [p.id for p in gone])
     return len(gone)
+
+
+def taken_out(lib: LibraryCore, ids: list[str]) -> None:
+    """What the session line says of papers removed here: removed, or, if an undo here had
+    brought them back, nothing any more."""
+    for pid in ids:
+        if pid in lib.restored:
+            lib.restored.discard(pid)
+        else:
+            lib.removed.add(pid)
+
+
+def brought_back(lib: LibraryCore, ids: list[str]) -> None:
+    """The other way: a paper removed here is no longer removed; one an earlier session removed
+    is restored."""
+    for pid in ids:
+        if pid in lib.removed:
+            lib.removed.discard(pid)
+        else:
+            lib.restored.add(pid)
 
 
 def skipped_before(lib: LibraryCore, date: str) -> list[str]:
@@ -154,10 +174,10 @@ def redo_corpus(lib: LibraryCore, entry: dict[str, Any], undone: bool) -> None:
                 for i, rec in enumerate(records) if lib.corpus.index_of(rec["id"]) is None]
         if back:
             _save_with(lib, back)
-        lib.removed.difference_update(rec["id"] for rec in records)
+        brought_back(lib, [rec["id"] for rec in records])
     else:
         _save_without(lib, {rec["id"] for rec in records})
-        lib.removed.update(rec["id"] for rec in records)
+        taken_out(lib, [rec["id"] for rec in records])
 
 
 def replace_untouched_sample(lib: LibraryCore) -> int:

@@ -181,6 +181,22 @@ def test_a_note_being_typed_survives_the_terminal_closing(tmp_path):
     assert not (tmp_path / "lib" / "note-drafts.json").exists()
 
 
+def test_quitting_while_a_note_is_written_says_its_draft_is_kept(tmp_path):
+    """ctrl+q in the note editor quits at once; the line left on the terminal says the text is
+    kept, and where it comes back."""
+    tmux, _ = terminal(tmp_path, "psq")
+    try:
+        tmux.start(papersift_cmd() + "; sleep 30")      # the pane outlives the app: its last line is read
+        tmux.wait_for("35 / 35")
+        tmux.keys("e", pause=0.5)
+        tmux.wait_for("Save note")
+        tmux.keys(*"ask Ana", pause=1.2)                # (a draft is kept half a second after typing)
+        tmux.keys("C-q")
+        tmux.wait_for("1 unsaved note draft kept: the note editor offers it again on its paper")
+    finally:
+        tmux.kill()
+
+
 def test_importing_from_the_app_and_finding_by_keyword(tmp_path):
     """i, a path, enter: the papers arrive in the open app (read from disk in a thread), and their
     keywords show in the reader and filter the list."""

@@ -484,6 +484,34 @@ def test_the_session_line_says_removed_papers_and_imports_as_such(lib):
     assert line() == "this session: 1 paper marked (1 to-read) · 3 papers removed"
 
 
+def test_the_session_line_says_an_undo_of_an_earlier_sessions_change_as_what_it_did(lib):
+    """Undone here, a note, star and tag written in an earlier session read "1 note · stars on
+    1 paper · tags on 1 paper", as if added; an earlier removal undone said nothing, and undone
+    then redone said "1 paper removed"."""
+    from store.annotations.session import session_line, snapshot
+    ids = [p.id for p in lib.corpus]
+    lib.set_note(ids[0], "ask Ana")
+    lib.bump_star([ids[1]], 2)
+    lib.add_tags([ids[2]], ["rl"])
+    lib.set_status([ids[3]], "read")
+    lib.remove([ids[3]])
+    here = Library(lib.folder)  # the next session
+    opened = snapshot(here.annotations)
+
+    def line():
+        return session_line(opened, snapshot(here.annotations), only=here.touched, removed=here.removed,
+                            restored=here.restored)
+    here.undo()
+    assert line() == "this session: 1 paper restored"
+    for _ in range(4):  # its status, the tag, the star, the note
+        here.undo()
+    assert line() == ("this session: stars lowered on 1 paper · tags taken off 1 paper · 1 note cleared · "
+                      "1 paper restored")
+    for _ in range(5):
+        here.redo()
+    assert line() == ""  # as it opened
+
+
 def test_a_change_never_edits_the_annotations_a_reader_holds(lib):
     """Copy on write: a worker's snapshot stays as it was while the UI thread triages."""
     a, b, _ = first_ids(lib)

@@ -350,9 +350,13 @@ def _say_what_the_session_kept(lib: Library, opened_with, imported: list[tuple[i
     except PapersiftError:
         return  # the app has already said what is wrong with the file
     line = session_line(opened_with, snapshot(lib.annotations), only=lib.touched, removed=lib.removed,
-                        imported=imported)
+                        imported=imported, restored=lib.restored)
     if line:
         out.say(f"{line}; saved in {lib.folder}", stderr=True)
+    drafts = lib.drafts.count()  # (the app quit with a note being written: its text is kept)
+    if drafts:
+        out.say(f"{counted(drafts, 'unsaved note draft')} kept: the note editor offers "
+                f"{'it' if drafts == 1 else 'each'} again on its paper", stderr=True)
 
 
 def print_unsaved_notes(notes: dict[str, str]) -> None:
