@@ -60,6 +60,10 @@ RELATED_SIM = 0.8
 # word's papers in the top k), mean of seeds 0-2: ICML 79.6 -> 85.1 %, ICLR 80.2 -> 85.8 %;
 # known-item search unchanged (ICML 78.7 %, ICLR 78.7 %).
 MEANT_MIN_DF = 2
+# ...unless a look-alike one edit away is held by this many times as many papers: a misspelling
+# several authors share ("langauge" in three ICLR papers' keywords, "language" in a thousand)
+# is still read as the word it misspells too, else `langauge models agents` found one paper.
+TYPO_OVER_MEANT = 100
 # Words a query need not contain for a paper to be in its result set ("diffusion models for protein
 # design": every paper with diffusion, models, protein and design); they still weigh in the ranking.
 STOP_WORDS = frozenset("""a an the of for to in on at by with from and or as via into onto over under
@@ -333,7 +337,10 @@ class Vocabulary:
                     if i not in out:
                         out[i] = FUZZY1_SIM if dist == 1 else FUZZY2_SIM
                         lookalikes.add(i)
-        meant = sum(self._df(i) for i in whole) >= MEANT_MIN_DF
+        held = sum(self._df(i) for i in whole)
+        meant = held >= MEANT_MIN_DF and not any(
+            dist == 1 and sum(self._df(i) for i in self.with_stem(st)) >= TYPO_OVER_MEANT * held
+            for st, dist in near.items())
         if not whole and not pref and not related and near and len([d for d in near.values() if d == min(near.values())]) == 1:
             # An unambiguous correction (one word's forms at the fewest edits, and the typed word is
             # neither a word here nor the start of one): it counts as the word it stands for, its

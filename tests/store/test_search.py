@@ -631,3 +631,27 @@ def test_an_index_is_freed_without_waiting_for_a_gc_pass():
         assert gone() is None
     finally:
         gc.enable()
+
+
+def test_a_misspelling_several_abstracts_share_still_finds_the_word_it_misspells(tmp_path):
+    """`langauge models agents` found one paper in ICML + ICLR: three ICLR papers misspell the
+    word, so it was taken as meant. Held a hundred times more often, its look-alike one edit
+    away counts too; a look-alike held only fifty times more often does not."""
+    pool = ("planning memory tools games code robots dialogue search maps web vision audio proofs "
+            "graphs tables charts music chemistry biology physics finance law medicine sports weather "
+            "traffic energy climate farming retail").split()
+    rng = random.Random(7)
+
+    def text(lead: str) -> str:  # (distinct enough never to be merged as near-duplicates)
+        return f"{lead} " + " ".join(rng.sample(pool, 12)) + f" and {rng.randrange(10**6)} other findings."
+    rows = [text("We build langauge agents for") for _ in range(2)]
+    rows += [text("Our language agents study") for _ in range(200)]
+    rows += [text("A glosary annotator note on") for _ in range(2)]
+    rows += [text("The glossary each annotator met covers") for _ in range(100)]
+    (tmp_path / "d.jsonl").write_text("".join(json.dumps({"abstract": r}) + "\n" for r in rows))
+    lib = Library.open(tmp_path / "lib", seed_if_new=False)
+    lib.import_paths([tmp_path / "d.jsonl"])
+    found = lib.search("langauge agents")
+    assert found.found == 202
+    assert lib.paper(lib.corpus.papers[int(found.indices[0])].id).abstract.startswith("We build langauge")
+    assert lib.search("glosary annotator").found == 2  # (100 / 2: fifty times as many) taken as meant
