@@ -642,7 +642,6 @@ async def test_help_clears_the_first_starts_notice(lib, make):
 async def test_enter_on_an_empty_tag_box_says_what_to_do_and_a_picked_row_is_added(lib, make):
     """`t` then enter did nothing at all. With the box empty no row looks picked; enter says how
     to pick one, ↓ picks the first and enter adds it; the list's title says what it holds."""
-    lib.add_tags([lib.corpus.papers[5].id], ["bandits"])
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
@@ -650,6 +649,12 @@ async def test_enter_on_an_empty_tag_box_says_what_to_do_and_a_picked_row_is_add
         panel = screen(app).query_one("#tags")
         options = panel.query_one("#all-tags")
         title = panel.query_one("#all-tags-title")
+        await pilot.press("t", "enter")                     # no tag in the library yet
+        await settle(pilot)
+        assert [n.message for n in app._notifications][-1] == "Type a tag, then enter"
+        await pilot.press("escape")
+        app.library.add_tags([lib.corpus.papers[5].id], ["bandits"])
+        panel.refresh_tags()  # (as a triage key or another process's change does)
         await pilot.press("t")
         await settle(pilot)
         assert options.highlighted is None and str(title.render()) == "All tags"

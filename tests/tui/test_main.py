@@ -213,13 +213,18 @@ async def test_every_footer_key_fits_in_120_columns(lib, make):
     from textual.widgets._footer import FooterKey
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:
-        for keys, pane in (((), "list"), (("enter",), "reader"), (("escape", "t"), "tag panel"),
+        for keys, pane in (((), "list"), (("enter",), "reader"), (("escape", "t"), "tag panel"), (("escape", "T"), "tag list"),
                            (("escape", "slash"), "search box"), (("escape", "e"), "note editor")):
             await pilot.press(*keys)
             await settle(pilot)
             assert not footer_cut(app), (pane, footer_cut(app))
+            shown = {k.key for k in app.screen.query(FooterKey)}
             if pane == "reader":
-                assert {"J", "K", "x", "question_mark"} <= {k.key for k in app.screen.query(FooterKey)}
+                assert {"J", "K", "x", "question_mark"} <= shown
+            if pane == "tag list":  # enter adds the highlighted tag there too
+                assert {"enter", "ctrl+f", "x"} <= shown
+            if pane == "search box":
+                assert "up" in shown  # an earlier search
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
@@ -424,6 +429,13 @@ async def test_sort_cycles_and_persists(lib, make, tmp_path):
         assert screen(again).sort == "star" and int(screen(again).results.indices[0]) == 9
         await pilot.press("S")
         assert screen(again).sort == "random"  # one person's library: no team's stars to sort by
+        await pilot.press("slash", *"status:unread", "enter", "S")  # a filter alone is sorted: said nothing
+        await settle(pilot)
+        assert not [n for n in again._notifications if "sort:" in n.message]
+        await pilot.press("slash", "ctrl+u", *"graph", "enter", "S")  # words rank by match: said
+        await settle(pilot)
+        assert [n.message for n in again._notifications if "sort:" in n.message][-1].endswith(
+            "(applies to a list without search words: words rank by match)")
     other = Library.open(tmp_path / "other")  # another library keeps its own order (import)
     third = make(other)
     async with third.run_test() as pilot:
@@ -611,3 +623,7 @@ async def test_the_remove_key_removes_with_a_backup_and_undo_brings_papers_back(
         await settle(pilot)
         assert len(Library(lib.folder)) == 35 and Library(lib.folder).annotation(first).tags == ["keep"]
         assert screen(app).results.border_title.startswith("35 / 35")
+        await pilot.press("g", "delete")                          # one paper: "its annotations"
+        await pilot.pause()
+        assert str(app.screen.question).endswith(", with its annotations? (a backup is taken; z brings it back)")
+        await pilot.press("n")

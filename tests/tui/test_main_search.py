@@ -368,6 +368,12 @@ async def test_the_dashboard_charts_the_current_searchs_result_set(lib, make):
         await pilot.pause(0.3)
         shown = app.export_screenshot().replace("&#160;", " ")
         assert "This search" in shown and "2 papers hold every word" in shown
+        await pilot.press("escape", "slash", "ctrl+u", *"status:unread", "enter")  # a filter has no words
+        await settle(pilot)
+        await pilot.press("d")
+        await pilot.pause(0.3)
+        shown = app.export_screenshot().replace("&#160;", " ")
+        assert "35 papers match it" in shown and "hold every word" not in shown
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

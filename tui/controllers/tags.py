@@ -74,6 +74,8 @@ class Tags:
             self.view.notify(problem[0].upper() + problem[1:], severity="warning")
         elif typed.startswith("-") and typed.lstrip("-"):
             self.view.notify(f"No tag like #{normalize_tag(typed[1:])} to take off", severity="warning")
+        elif not self.view.tag_panel.rows:  # no tag yet, and this paper has no keywords
+            self.view.notify("Type a tag, then enter")
         else:
             down = key_label(self.view.app, "tags.next")
             self.view.notify(f"Type a tag, or {down} to pick one from the list, then enter")

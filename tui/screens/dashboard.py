@@ -12,6 +12,8 @@ from textual.widgets import Label, Sparkline, Static
 
 from store import Library
 from store.safe_text import display_safe
+from store.search.query import parse_query
+from store.wording import counted
 
 from ..keymap import binding, key_label
 from ..widgets.footer import Footer
@@ -101,8 +103,9 @@ class DashboardScreen(ModalScreen[None]):
                 done = sum(1 for i in ids if i in anns and anns[i].status != "unread")
                 statuses = {s: sum(1 for i in ids if (anns[i].status if i in anns else "unread") == s)
                             for s in ("to-read", "read", "skipped")}
+                held = "hold every word" if parse_query(query).words else "match it"  # (a filter has no words)
                 yield Label(Text.assemble(("This search", "bold"), f" ({display_safe(query, False)}): "
-                                          f"{len(ids):,} papers hold every word, {done:,} triaged · "
+                                          f"{counted(len(ids), 'paper')} {held}, {done:,} triaged · "
                                           + " · ".join(f"{c:,} {s}" for s, c in statuses.items())))
             yield Label(f"Triage over time {'(' + first + ' → ' + last + ')' if first else '(nothing triaged yet)'}")
             yield Sparkline(timeline, id="timeline")

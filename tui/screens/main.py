@@ -22,9 +22,11 @@ from textual.screen import Screen
 
 from store import Library
 from store.library.search import SORTS
+from store.search.query import parse_query
 
 from ..keymap import binding, key_label
 from ..messages import AnnotationsChanged
+
 from ..widgets.footer import Footer
 from ..widgets.header import TriageHeader
 from ..widgets.reader import Reader
@@ -309,8 +311,8 @@ class MainScreen(Screen[None]):
         self.sort = offered[(offered.index(self.sort) + 1) % len(offered)] if self.sort in offered else offered[0]
         if hasattr(self.app, "remember_sort"):  # (the app that keeps places; this library's alone)
             self.app.remember_sort(self.sort)
-        if self.search.query_text.strip():
-            self.notify(f"sort: {self.sort} (applies when the search box is empty)")
+        if parse_query(self.search.query_text).words:  # (a filter alone, as new: or tag:x, is sorted)
+            self.notify(f"sort: {self.sort} (applies to a list without search words: words rank by match)")
         self.search.again()
 
     def action_topics(self) -> None:

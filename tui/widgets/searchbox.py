@@ -17,7 +17,7 @@ class SearchBox(TypingKeys, ImmediateInput):
     the box (focus goes to the list) and asking for an earlier search are posted up as messages."""
 
     BINDINGS = [binding("search.done", "Back to list"),
-                binding("search.previous", "Earlier search", show=False)]
+                binding("search.previous", "Earlier search")]
 
     class Left(Message):
         """The user left the box (Enter or Escape) with this search."""

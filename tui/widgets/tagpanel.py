@@ -82,8 +82,9 @@ class TagList(OptionList):
     """Every tag with its count (T focuses it): enter adds the highlighted tag; the panel's
     other keys (back to the list, filter by the tag) work here as in the type-ahead box."""
 
-    BINDINGS = [binding("tags.filter", "Filter by tag", action="screen.filter_by_tag"),
-                binding("tags.back", "Back to list", action="screen.leave_tags")]
+    BINDINGS = [binding("tags.apply", "Add highlighted", action="select", label="Add"),
+                binding("tags.filter", "Filter by tag", action="screen.filter_by_tag", label="Filter"),
+                binding("tags.back", "Back to list", action="screen.leave_tags", label="List")]
 
 
 def tag_prompt(tag: str, note: str) -> Content:
@@ -186,6 +187,11 @@ class TagPanel(Vertical):
         """An empty box and no row picked: how the panel opens."""
         self.query_one(TagInput).value = ""
         self.query_one("#all-tags", OptionList).highlighted = None
+
+    @property
+    def rows(self) -> int:
+        """How many rows the list below the box offers."""
+        return self.query_one("#all-tags", OptionList).option_count
 
     def highlighted_tag(self) -> str | None:
         options = self.query_one("#all-tags", OptionList)
