@@ -480,9 +480,15 @@ async def test_import_dialog_adds_papers_without_leaving_the_app(lib, make, tmp_
 
         await pilot.press("i")
         await pilot.pause()
+        await pilot.press("enter")                                 # nothing typed: it says what to type
+        await pilot.pause()
+        assert "type the path of a file or folder" in str(app.screen.query_one("#import-error").render())
         await pilot.press(*"nowhere.txt", "enter")
         await pilot.pause()
         assert "no such file or folder" in str(app.screen.query_one("#import-error").render())
+        await pilot.press("backspace")                             # another path now: the error goes
+        await pilot.pause()
+        assert str(app.screen.query_one("#import-error").render()) == ""
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen(app)

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from rich.text import Text
+from textual import on
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
@@ -90,6 +91,7 @@ class ImportScreen(ModalScreen[Path | None]):
     def action_run(self) -> None:
         value = self.query_one(ImportInput).value.strip()
         if not value:
+            self.query_one("#import-error", Label).update(Text("type the path of a file or folder to import"))
             return
         path = Path(value).expanduser()
         if refused := self.confinement.refusal(path):  # first: a refused path is refused, there or not
@@ -102,3 +104,8 @@ class ImportScreen(ModalScreen[Path | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    @on(Input.Changed, "#import-path")
+    def _typed(self) -> None:
+        """What was said of the path before is about another path now."""
+        self.query_one("#import-error", Label).update("")
