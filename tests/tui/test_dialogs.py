@@ -681,3 +681,23 @@ async def test_enter_on_an_empty_tag_box_says_what_to_do_and_a_picked_row_is_add
         await pilot.press("escape", "t")                    # opened again: empty, nothing picked
         await settle(pilot)
         assert options.highlighted is None and screen(app).tag_input.value == ""
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_the_note_editor_keeps_its_keys_whole_under_a_long_title(lib, make, tmp_path):
+    """At 120 columns a long title cut the note editor's header at "ctrl+": the keys have a line
+    of their own, and the title is cut with an ellipsis."""
+    title = "OneVeriAgent: " + "a very long title about verifying agents in open-ended workflows " * 3
+    (tmp_path / "t.jsonl").write_text(json.dumps({"title": title, "abstract": "We verify agents in open-ended "
+                                                  "workflows with a checker that reads their traces."}) + "\n")
+    lib.import_paths([tmp_path / "t.jsonl"])
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("G", "e")
+        await settle(pilot)
+        shown = app.export_screenshot().replace("&#160;", " ")
+        assert "ctrl+s save · esc cancel" in shown
+        heading = app.screen.query_one("#note-title")
+        assert heading.size.height == 1 and heading.styles.text_overflow == "ellipsis"  # one line, cut
+        assert "OneVeriAgent: a very long title" in shown

@@ -46,6 +46,8 @@ class NoteScreen(ModalScreen[str | None]):
     NoteScreen { align: center middle; }
     NoteScreen > Vertical { width: 90%; max-width: 100; height: 70%; border: thick $accent; background: $surface; }
     NoteScreen TextArea { height: 1fr; }
+    /* a long title is cut with an ellipsis on its own line: the keys above it stay whole */
+    NoteScreen #note-title { width: 100%; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def __init__(self, title: str, note: str, draft: str | None = None,
@@ -61,9 +63,10 @@ class NoteScreen(ModalScreen[str | None]):
 
     def compose(self):
         with Vertical():
-            yield Label(Text.assemble(("Note", "bold"), f" — {display_safe(self.title_text, False)}   ",
+            yield Label(Text.assemble(("Note", "bold"), "   ",
                                       (f"{key_label(self.app, 'note.save')} save · "
                                        f"{key_label(self.app, 'note.cancel')} cancel", "dim")))
+            yield Label(Text(display_safe(self.title_text, False)), id="note-title")
             text = self.draft if self.draft is not None else self.original
             yield NoteArea(text, id="note-text", soft_wrap=True, show_line_numbers=False)
         yield Footer()  # this dialog's keys, over the main screen's
