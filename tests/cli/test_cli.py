@@ -567,3 +567,16 @@ def test_a_folder_import_passes_over_its_readme_and_papersifts_own_exports(run_c
     line = run_cli("import", str(dumps)).stdout
     assert "passed over README.md, reading-list.md (a README, licence or papersift export is no dump" in line
     assert json.loads(run_cli("import", str(dumps / "README.md"), "--format", "json").stdout)["new"] == 1
+
+
+def test_list_offers_every_sort_the_app_has(run_cli):
+    """`S` in the app offers "recommended"; `list --sort` did not."""
+    from store.library.search import SORTS
+    from tui.cli.library import LIST_SORTS
+    assert LIST_SORTS == SORTS
+    in_order = [r["id"] for r in json.loads(run_cli("list", "--format", "json").stdout)]
+    run_cli("star", in_order[20], "3")
+    ranked = [r["id"] for r in json.loads(run_cli("list", "--sort", "recommended", "--format", "json").stdout)]
+    assert sorted(ranked) == sorted(in_order) and ranked != in_order  # the same papers, learnt from the star
+    proc = run_cli("search", "", check=False)
+    assert proc.returncode == 2 and "what to search for? give words or filters" in proc.stderr

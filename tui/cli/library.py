@@ -34,6 +34,10 @@ class Opened:
     new_library: bool = False
 
 
+# store.library.search.SORTS, written out: the parser is built for every command, a one-shot
+# search too, which must not import numpy (a test keeps the two the same).
+LIST_SORTS = ("import", "status", "star", "team-stars", "random", "recommended")
+
 def register(add) -> None:
     """Add these commands to the parser (``add`` is tui.cli.build_parser's helper)."""
     p = add("open", "open the app (importing FILEs first; a library folder given alone is opened)", None, run=open_app,
@@ -51,7 +55,8 @@ def register(add) -> None:
     p.add_argument("--status", choices=STATUSES)
     p.add_argument("--tag", action="append", default=[])
     p.add_argument("--query", default="", help="a search query (same syntax as the app)")
-    p.add_argument("--sort", choices=("import", "status", "star", "team-stars", "random"), default="import")
+    p.add_argument("--sort", choices=LIST_SORTS, default="import",
+                   help="the order of a list without search words (recommended: from your stars and to-read)")
     p.add_argument("--limit", type=out.count_arg, help="at most this many papers (default: all)")
     p = add("search", "fuzzy, ranked search (any word order, typos forgiven)", run=list_papers)
     p.add_argument("query", nargs="+", help="words, and filters such as status:unread tag:rl -tag:maybe star:>=2 "

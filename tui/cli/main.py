@@ -123,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
         args.query += extra  # `papersift search robots -tag:maybe`: a query filter, not an option
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if args.command == "search" and not " ".join(args.query).strip():  # (`papersift search ""`)
+        subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        subparsers.choices["search"].error("what to search for? give words or filters "
+                                           "(`papersift list` lists every paper)")
     try:
         if args.member is not None:
             from store.team.members import checked_member
