@@ -127,6 +127,14 @@ class PapersiftApp(SerialKeys, App):
         self.updated_since_visit = sum(int(b.get("revised") or 0) for b in batches if int(b["n"]) > seen)
         return sum(int(b.get("new") or 0) for b in batches if int(b["n"]) > seen), seen
 
+    def saw_batch(self, batch: int) -> None:
+        """This app imported ``batch`` and showed it: not new at the next visit, if every batch
+        before it was seen (one another process added meanwhile stays new)."""
+        entry = self.settings.places.get(self._place_key)
+        seen = entry.get("seen_batch") if isinstance(entry, dict) else None
+        if isinstance(seen, int) and batch == seen + 1:
+            self._save_place(lambda s: s.update_place(self._place_key, seen_batch=batch))
+
     def remember_place(self, query: str, paper: str | None, history: list[str]) -> None:
         """Save where this library was left."""
         self._save_place(lambda s: s.remember_place(self._place_key, query, paper, history))

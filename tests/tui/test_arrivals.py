@@ -96,3 +96,29 @@ async def test_the_reader_marks_an_updated_paper(tmp_path):
         console = Console(width=120, record=True)
         console.print(reader.query_one("#reader-body").content)
         assert "updated (v2)" in console.export_text()
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_new_since_the_last_visit_counts_what_the_list_holds_and_not_this_apps_import(tmp_path):
+    """The header said "12 new" over a list of 11 once one was removed, and papers imported from
+    the app in the last session, seen there, were "new" at the next."""
+    settings = tmp_path / "settings.json"
+    lib = Library.open(tmp_path / "daily", seed_if_new=False)
+    lib.import_paths([DAYS[0]])
+    await _open(lib, settings)
+    lib.import_paths([DAYS[1]])
+    lib.remove([lib.corpus.papers[-1].id])  # one of the day's papers
+    query, header, shown = await _open(Library(lib.folder), settings)
+    assert query == "batch:>1" and shown == 11 and "11 new since your last visit" in header, header
+
+    app = make_app(Library(lib.folder), settings_path=settings)
+    async with app.run_test(size=(120, 36)) as pilot:  # an import from the app, seen there
+        await wait_workers(app, pilot)
+        app.main_screen.triage.import_path(DAYS[2])
+        await wait_workers(app, pilot)
+        app.main_screen.sync.poll()
+        await wait_workers(app, pilot)
+        await pilot.pause(0.1)
+    assert Library(lib.folder).corpus.batches[-1]["n"] == 3
+    query, header, _ = await _open(Library(lib.folder), settings)
+    assert "new since" not in header, header

@@ -74,6 +74,8 @@ class Sync:
         self.view.notify(summary.line(), timeout=10)
         if summary.new:
             self.imports.append((summary.new, summary.batch))
+        if summary.batch and hasattr(self.view.app, "saw_batch"):  # (shown here: not new next time)
+            self.view.app.saw_batch(summary.batch)
         self._own_import = signature  # (unannounced when they arrive)
         self.poll()
 

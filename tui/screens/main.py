@@ -130,10 +130,9 @@ class MainScreen(Screen[None]):
         new, seen = getattr(self.app, "new_since_visit", (0, 0))
         updated = getattr(self.app, "updated_since_visit", 0)
         self._standing_for = f"batch:>{seen}" if new else None  # the query the standing note speaks of
+        self._updated_since = updated
         if new or updated:
-            self.counts.standing = "; ".join(
-                [f"{new:,} new since your last visit (batch:>{seen})"] * bool(new)
-                + [f"{updated:,} updated to a newer version (updated:)"] * bool(updated))
+            self.counts.standing = self._standing_note(new)
         if paper is not None and self.library.corpus.index_of(paper) is None:
             paper = None  # gone since (a merge, another library at the same path)
         self._stay_on = None if query else paper
@@ -251,10 +250,20 @@ class MainScreen(Screen[None]):
             if idx is not None:
                 results.move_to_paper(idx)
         sort = f" · sort: {self.sort}" if not query.strip() and self.sort != "import" else ""  # (the default unsaid: room for "2 selected")
-        if getattr(self, "_opened", False) and query.strip() != (getattr(self, "_standing_for", None) or ""):
+        standing_for = getattr(self, "_standing_for", None) or ""
+        if getattr(self, "_opened", False) and query.strip() != standing_for:
             self.counts.standing = ""  # the opening's note, once another list is shown
+        elif standing_for and query.strip() == standing_for and self.counts.standing and result.found is not None:
+            # The imports' own count said how many they added; papers removed since are not in the list.
+            self.counts.standing = self._standing_note(result.found)
         self.counts.new_results(result, sort)
         self.reading.follow_results()
+
+    def _standing_note(self, new: int) -> str:
+        """The opening's header note: "312 new since your last visit (batch:>7)" and the updated."""
+        updated = getattr(self, "_updated_since", 0)
+        return "; ".join([f"{new:,} new since your last visit ({self._standing_for})"] * bool(new)
+                         + [f"{updated:,} updated to a newer version (updated:)"] * bool(updated))
 
     def repaint(self, changed: list[str] | None = None) -> None:
         """Annotations changed (those of the papers ``changed``, when known): repaint rows, reader,
