@@ -87,7 +87,8 @@ def register(add) -> None:
     p.add_argument("--query", help="remove the papers of this search's result set (same syntax as the app)")
     p.add_argument("--sample", action="store_true", help="remove the bundled sample papers")
     p.add_argument("--dry-run", action="store_true", help="list what would be removed; remove nothing")
-    p = add("retitle", "derive again, with this version's rules, the titles of papers imported without one",
+    p = add("retitle", "derive again, with this version's rules, the titles of papers imported without one "
+                       "(titles this version made stay, unless --again)",
             ("text", "json"), run=retitle)
     p.add_argument("--dry-run", action="store_true", help="list the titles that would change; change nothing")
     p.add_argument("--again", action="store_true",
