@@ -346,8 +346,8 @@ def main() -> None:
             print(f"| cold start -> list painted | {ms(row['cold_start']['median'])} | {ms(row['cold_start']['p95'])} |")
         if "session_memory" in row:
             mem = row["session_memory"]
-            model = "model ready" if mem["model_ready"] else "no model: built on request above 100k papers"
-            print(f"| app session peak RSS (start, search, {model}) | {mem['app_mb']:,.0f} MB | "
+            model = "more like this" if mem["model_ready"] else "more like this not ready"
+            print(f"| app session peak RSS (start, search, read, {model}) | {mem['app_mb']:,.0f} MB | "
                   f"(model helper {mem['helper_mb']:,.0f} MB) |")
         for k, label in (("key_1", "1 char"), ("key_3", "3 chars"), ("key_8", "8 chars"), ("key_20", "20 chars"),
                          ("key_typo", "typo")):

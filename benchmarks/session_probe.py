@@ -1,4 +1,4 @@
-"""Peak memory of an app session: start, first paint, a search, the more-like-this model ready.
+"""Peak memory of an app session: start, first paint, a search, reading, more like this (asked for).
 
 Run in a fresh process on a library; prints JSON: the app process's peak RSS and
 the peak RSS of its children (the helper that builds the model when it is not
@@ -40,7 +40,13 @@ async def main(folder: str) -> dict:
         while not app.library.similarity_ready and time.monotonic() < deadline and any(
                 w.group == "prepare" and w.is_running for w in app.main_screen.workers):
             await pilot.pause(0.2)
-        await pilot.press("down", "down", "down")
+        await pilot.press("down", "down", "down", "enter", "J")  # read a paper, and the next
+        await pilot.pause(0.5)
+        await pilot.press("escape", "m")  # more like this, on request (a huge library builds the model now)
+        await pilot.pause(2.0)
+        while time.monotonic() < deadline and (not app.library.similarity_ready or any(
+                w.is_running for w in app.main_screen.workers)):
+            await pilot.pause(0.2)
         await pilot.pause(0.5)
     return {"app_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "helper_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,

@@ -12,6 +12,7 @@ from 0.374 (TF-IDF cosine) to 0.437 (``benchmarks/similar_quality.py``).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -88,6 +89,7 @@ class Similarity:
 
     def __init__(self, index: SearchIndex | None, use_lsa: bool = True, feedback: bool = True):
         self.file: ModelFile | None = None  # the mapped file a loaded model's arrays view
+        self._query_lock = threading.Lock()
         if index is None:  # filled in by load() or store.discovery.fold
             return
         self.matrix = doc_term_matrix(index)
@@ -158,7 +160,12 @@ class Similarity:
             self.file.release()
 
     def scores(self, doc: int) -> np.ndarray:
-        """Similarity of every paper to ``doc`` (higher is closer)."""
+        """Similarity of every paper to ``doc`` (higher is closer). One at a time: two queries
+        at once (the reader's panel and the `m` list) would each map the pages they read."""
+        with self._query_lock:
+            return self._scores(doc)
+
+    def _scores(self, doc: int) -> np.ndarray:
         base: np.ndarray = self._blend(np.array([doc]))[0]
         if not self.feedback or len(base) <= FEEDBACK_K + 1:
             return base
