@@ -348,7 +348,7 @@ def main() -> None:
             mem = row["session_memory"]
             model = "more like this" if mem["model_ready"] else "more like this not ready"
             print(f"| app session peak RSS (start, search, read, {model}) | {mem['app_mb']:,.0f} MB | "
-                  f"(model helper {mem['helper_mb']:,.0f} MB) |")
+                  f"(private {mem.get('private_mb', 0):,.0f} MB; model helper {mem['helper_mb']:,.0f} MB) |")
         for k, label in (("key_1", "1 char"), ("key_3", "3 chars"), ("key_8", "8 chars"), ("key_20", "20 chars"),
                          ("key_typo", "typo")):
             if k in row:

@@ -26,7 +26,27 @@ def library_folder(text: str) -> str:
     return text
 
 
+class PrivatePeak:
+    """The most private (anonymous) memory the process held, sampled every 20 ms: the part of
+    its RSS no other process shares and the kernel cannot drop (RSS counts the mapped caches'
+    clean pages too, which the page cache holds anyway)."""
+
+    def __init__(self) -> None:
+        import threading
+        self.mb = 0.0
+        threading.Thread(target=self._sample, daemon=True).start()
+
+    def _sample(self) -> None:
+        while True:
+            with open("/proc/self/status") as fh:
+                for line in fh:
+                    if line.startswith("RssAnon:"):
+                        self.mb = max(self.mb, int(line.split()[1]) / 1024)
+            time.sleep(0.02)
+
+
 async def main(folder: str) -> dict:
+    private = PrivatePeak()
     from store import Library
     from tui.app import make_app
     app = make_app(Library(folder), keymap_path=None, settings_path=None)
@@ -49,6 +69,7 @@ async def main(folder: str) -> dict:
             await pilot.pause(0.2)
         await pilot.pause(0.5)
     return {"app_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "private_mb": private.mb,
             "helper_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
             "model_ready": app.library.similarity_ready}
 
