@@ -87,6 +87,16 @@ def bench_import(path: Path, repeat: int) -> tuple[dict, dict, Path]:
     return stats(times), stats(rss), keep  # type: ignore[return-value]
 
 
+def bench_import_floor(path: Path, repeat: int) -> dict:
+    """Seconds of benchmarks/import_floor.py (read, split, shingle on one core) in fresh processes."""
+    xs = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, str(HERE / "import_floor.py"), str(path)], capture_output=True,
+                             text=True, check=True)
+        xs.append(json.loads(out.stdout.strip().splitlines()[-1])["seconds"])
+    return stats(xs)
+
+
 def _probe_env() -> dict:
     """The app probes start with no user settings and leave none in the user's folder (they
     would note their temporary libraries as places to resume, and a user's sort choice would
@@ -281,6 +291,17 @@ def bench_search_vs_fzf(lib: Path, path: Path, repeat: int) -> dict:
     return out
 
 
+def print_import_rows(row: dict) -> None:
+    """The import's rows: its time, its floor and their ratio, its peak memory."""
+    print(f"| import + dedup (whole process) | {ms(row['import']['median'])} | {ms(row['import']['p95'])} |")
+    if "import_floor" in row:
+        floor = row["import_floor"]
+        print(f"| floor of an import: read, split, shingle on one core (benchmarks/import_floor.py) | "
+              f"{ms(floor['median'])} | {ms(floor['p95'])} |")
+        print(f"| import + dedup / floor | {row['import']['median'] / floor['median']:.2f}x | |")
+    print(f"| import peak RSS | {row['import_peak_rss_mb']['median']:,.0f} MB | {row['import_peak_rss_mb']['p95']:,.0f} MB |")
+
+
 def ms(x: float) -> str:
     return f"{x * 1000:,.1f} ms" if x < 1 else f"{x:,.2f} s"
 
@@ -314,7 +335,8 @@ def main() -> None:
     for n, repeat, parts in jobs:
         path = corpus(n)
         imp, rss, lib = bench_import(path, max(1, min(repeat, 3)) if "import" in parts else 1)
-        row = {"import": imp, "import_peak_rss_mb": rss}
+        row = {"import": imp, "import_peak_rss_mb": rss,
+               "import_floor": bench_import_floor(path, max(1, min(repeat, 3)) if "import" in parts else 1)}
         if "cold" in parts:
             row["cold_start"] = bench_cold_start(lib, repeat)
         if "session" in parts:
@@ -340,8 +362,7 @@ def main() -> None:
         print(f"\n### {n:,} abstracts\n")
         print("| measure | median | p95 |")
         print("|---|---|---|")
-        print(f"| import + dedup (whole process) | {ms(row['import']['median'])} | {ms(row['import']['p95'])} |")
-        print(f"| import peak RSS | {row['import_peak_rss_mb']['median']:,.0f} MB | {row['import_peak_rss_mb']['p95']:,.0f} MB |")
+        print_import_rows(row)
         if "cold_start" in row:
             print(f"| cold start -> list painted | {ms(row['cold_start']['median'])} | {ms(row['cold_start']['p95'])} |")
         if "session_memory" in row:

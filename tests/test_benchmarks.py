@@ -25,9 +25,10 @@ def test_benchmarks_run_at_small_n():
     assert proc.returncode == 0, proc.stderr[-3000:]
     row = json.loads(proc.stdout)["sizes"]["300"]
     for key in ("import", "import_peak_rss_mb", "cold_start", "session_memory", "key_1", "key_20", "key_typo",
-                "page_down", "triage_10pct", "triage_100pct", "search_vs_fzf", "process_floor"):
+                "page_down", "triage_10pct", "triage_100pct", "search_vs_fzf", "process_floor", "import_floor"):
         assert key in row, key
     assert row["session_memory"]["model_ready"] and row["import"]["median"] > 0
+    assert 0 < row["import_floor"]["median"] and row["session_memory"]["private_mb"] > 0
 
 
 def test_search_quality_benchmark_reports_and_analyses():
