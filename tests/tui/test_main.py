@@ -203,7 +203,7 @@ def footer_cut(app) -> list[str]:
     keys = list(footer.query(FooterKey)) + list(footer.query(FooterLabel))
     palette = [k for k in keys if "-command-palette" in k.classes]
     edge = palette[0].region.x if palette else footer.region.right
-    return [str(k.render()) for k in keys if k not in palette and k.region.right > edge]
+    return [str(k.render()) for k in keys if k not in palette and k.display and k.region.right > edge]
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
@@ -229,15 +229,22 @@ async def test_every_footer_key_fits_in_120_columns(lib, make):
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_narrow_footer_shows_help_and_quit_first(lib, make):
-    """At 80 columns the footer is cut after a few keys: ? Help and q Quit come first there."""
+    """At 80 columns the footer is cut after a few keys: ? Help and q Quit come first there, and
+    the keys the palette's would cover are not shown ("s Ski▏^p palette", a stray "g" after it)."""
     from textual.widgets._footer import FooterKey
-    for width, first in ((80, ["help", "quit"]), (160, ["screen.open_reader", "select"])):
+    for width, first in ((80, ["help", "quit"]), (100, ["help", "quit"]), (160, ["screen.open_reader", "select"])):
         app = make(lib)
         async with app.run_test(size=(width, 24)) as pilot:
             await settle(pilot)
             keys = [k.action for k in app.screen.query(FooterKey) if "-command-palette" not in k.classes]
             assert keys[:2] == first, (width, keys)
             assert "help" in keys and "quit" in keys
+            for pane in ((), ("enter",), ("escape", "T")):
+                await pilot.press(*pane)
+                await settle(pilot)
+                assert not footer_cut(app), (width, pane, footer_cut(app))
+                shown = [k for k in app.screen.query(FooterKey) if k.display]
+                assert len(shown) >= 4 and all(k.region.width for k in shown), (width, pane)
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

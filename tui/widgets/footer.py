@@ -12,6 +12,8 @@ the footer is cut after about ten keys, and help is where the rest are listed.
 
 from __future__ import annotations
 
+from textual.widgets._footer import FooterKey, FooterLabel
+
 from ..compat import CoalescedFooter
 
 COMPACT_BELOW = 160  # columns
@@ -38,4 +40,20 @@ class Footer(CoalescedFooter):
             first = sorted((k for k in keys if getattr(k, "action", None) in FIRST_WHEN_NARROW),
                            key=lambda k: FIRST_WHEN_NARROW.index(getattr(k, "action", None)))
             keys = first + [k for k in keys if k not in first]
+        self.call_after_refresh(self.call_after_refresh, self._drop_covered)  # (once the new keys are laid out)
         yield from keys
+
+    def _drop_covered(self, tries: int = 5) -> None:
+        """Keys that would run under the palette's key (docked right) are not shown: a key is
+        offered whole or not at all ("s Ski▏^p palette" read as a key of its own)."""
+        shown = [c for c in self.query_children() if isinstance(c, (FooterKey, FooterLabel)) and c.display]
+        keys = [c for c in shown if "-command-palette" not in c.classes]
+        palette = [c for c in shown if "-command-palette" in c.classes]
+        if not all(c.region.width for c in shown):  # not laid out yet
+            if tries:
+                self.call_after_refresh(self._drop_covered, tries - 1)
+            return
+        edge = palette[0].region.x if palette else self.region.right
+        for key in keys:
+            if key.region.right > edge:
+                key.display = False
