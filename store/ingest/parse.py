@@ -34,8 +34,11 @@ OWN_EXPORT_HEADINGS = (b"# Reading list", b"# Team shortlist")  # papersift's Ma
 def not_a_dump(path: Path) -> bool:
     """Whether a file found in a folder is a README-like file or one of papersift's own Markdown
     exports (its reading list or shortlist: its lines would come back as papers)."""
-    if path.stem.lower().split(".")[0] in NOT_DUMP_NAMES:
-        return True
+    return path.stem.lower().split(".")[0] in NOT_DUMP_NAMES or own_export(path)
+
+
+def own_export(path: Path) -> bool:
+    """Whether a file is one of papersift's own Markdown exports (its header and count line)."""
     if path.suffix.lower() not in (".md", ".txt", ".markdown"):
         return False
     try:
@@ -84,6 +87,10 @@ def expand_paths(paths: list[Path | str], passed: list[Path] | None = None) -> l
                 passed.extend(skipped)
             files.extend(found)
         elif path.is_file():
+            if own_export(path):  # named, it is still no dump: each bullet would become a paper
+                raise InputError(path, "is a reading list papersift exported (Markdown), not a dump: nothing "
+                                       "imported (its papers' marks travel as `papersift export --format json`, "
+                                       "read back by `papersift import-annotations`)")
             files.append(path)
         elif path.exists():
             raise InputError(path, "not a regular file")

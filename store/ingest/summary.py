@@ -39,8 +39,8 @@ class ImportSummary:
                 f"{self.known:,} already in the library"
                 + (f", {self._added()} added to {counted(self.updated, 'paper')} already there" if self.updated else "")
                 + (f", {counted(self.revised, 'paper')} updated to a newer version (marks kept)" if self.revised else "")
-                + (f"; passed over {first_few(self.passed_over)} (a README, licence or papersift export "
-                   "is no dump; name a file to read it anyway)" if self.passed_over else "")
+                + (f"; passed over {first_few(self.passed_over)} (READMEs, licences and papersift's own "
+                   "exports are not dumps)" if self.passed_over else "")
                 + (f"; passed over {counted(self.skipped, 'paragraph')} too short to be an abstract"
                    if self.skipped else "")
                 + (f"; passed over {counted(len(self.no_abstract), 'entry', 'entries')} without an abstract "

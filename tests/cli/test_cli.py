@@ -550,7 +550,8 @@ def test_an_export_gets_the_permissions_of_any_new_file(run_cli, tmp_path):
 def test_a_folder_import_passes_over_its_readme_and_papersifts_own_exports(run_cli, tmp_path):
     """`papersift import corpora/` made papers of the folder's README paragraphs, and a reading
     list exported into a dumps folder came back as papers ("- OVI: an interactive IL …"). A
-    folder walk passes them over and says so; named alone, a file is read as asked."""
+    folder walk passes them over and says so; named alone, a README is read as asked, and an export
+    is refused by name."""
     dumps = tmp_path / "dumps"
     dumps.mkdir()
     (dumps / "day.txt").write_text("DAY\n\nWe show that sparse autoencoders recover monosemantic features from "
@@ -565,8 +566,11 @@ def test_a_folder_import_passes_over_its_readme_and_papersifts_own_exports(run_c
     out = json.loads(run_cli("import", str(dumps), "--format", "json").stdout)
     assert (out["new"], out["files"], sorted(out["passed_over"])) == (1, 1, ["README.md", "reading-list.md"])
     line = run_cli("import", str(dumps)).stdout
-    assert "passed over README.md, reading-list.md (a README, licence or papersift export is no dump" in line
+    assert "passed over README.md, reading-list.md (READMEs, licences and papersift's own exports" in line
     assert json.loads(run_cli("import", str(dumps / "README.md"), "--format", "json").stdout)["new"] == 1
+    named = run_cli("import", str(dumps / "reading-list.md"), check=False)  # named, an export is still no dump
+    assert named.returncode == 1 and "is a reading list papersift exported (Markdown), not a dump" in named.stderr
+    assert len(json.loads(run_cli("list", "--format", "json").stdout)) == 37
 
 
 def test_list_offers_every_sort_the_app_has(run_cli):
