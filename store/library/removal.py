@@ -174,7 +174,10 @@ def redo_corpus(lib: LibraryCore, entry: dict[str, Any], undone: bool) -> None:
                 for i, rec in enumerate(records) if lib.corpus.index_of(rec["id"]) is None]
         if back:
             _save_with(lib, back)
-        brought_back(lib, [rec["id"] for rec in records])
+        # A paper an import brought back meanwhile only gets its marks back: not restored, and
+        # no longer removed either.
+        brought_back(lib, [paper.id for _, paper in back])
+        lib.removed.difference_update(rec["id"] for rec in records)
     else:
         _save_without(lib, {rec["id"] for rec in records})
         taken_out(lib, [rec["id"] for rec in records])

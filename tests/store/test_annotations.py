@@ -494,6 +494,7 @@ def test_the_session_line_says_an_undo_of_an_earlier_sessions_change_as_what_it_
     lib.bump_star([ids[1]], 2)
     lib.add_tags([ids[2]], ["rl"])
     lib.set_status([ids[3]], "read")
+    removed_text = lib.paper(ids[3]).abstract
     lib.remove([ids[3]])
     here = Library(lib.folder)  # the next session
     opened = snapshot(here.annotations)
@@ -510,6 +511,13 @@ def test_the_session_line_says_an_undo_of_an_earlier_sessions_change_as_what_it_
     for _ in range(5):
         here.redo()
     assert line() == ""  # as it opened
+    back_in = Library(lib.folder)  # the removed paper imported again, then the removal undone
+    (lib.folder.parent / "again.jsonl").write_text(json.dumps({"abstract": removed_text}) + "\n")
+    back_in.import_paths([lib.folder.parent / "again.jsonl"])
+    opened = snapshot(back_in.annotations)
+    back_in.undo()
+    assert "restored" not in session_line(opened, snapshot(back_in.annotations), only=back_in.touched,
+                                          removed=back_in.removed, restored=back_in.restored)
 
 
 def test_a_change_never_edits_the_annotations_a_reader_holds(lib):
