@@ -35,6 +35,10 @@ class NoteDrafts:
         """How many notes have an unsaved draft."""
         return len(self._load())
 
+    def papers(self) -> list[str]:
+        """The ids of the papers whose note has an unsaved draft."""
+        return [pid for pid, entry in self._load().items() if isinstance(entry, dict)]
+
     def get(self, paper_id: str) -> tuple[str, str] | None:
         """The draft of this paper's note and when it was kept, if there is one."""
         entry = self._load().get(paper_id)

@@ -193,6 +193,10 @@ def test_quitting_while_a_note_is_written_says_its_draft_is_kept(tmp_path):
         tmux.keys(*"ask Ana", pause=1.2)                # (a draft is kept half a second after typing)
         tmux.keys("C-q")
         tmux.wait_for("1 unsaved note draft kept: the note editor offers it again on its paper")
+        tmux.kill()
+        time.sleep(0.5)
+        tmux.start(papersift_cmd())                     # and the next start says so, naming the paper
+        tmux.wait_for("1 unsaved note draft kept, on")
     finally:
         tmux.kill()
 

@@ -109,6 +109,11 @@ async def test_note_editor_saves_and_asks_before_discarding(lib, make):
         await pilot.press("e", "escape")  # unchanged: closes without asking
         await pilot.pause()
         assert app.screen is screen(app)
+        said = [n.message for n in app._notifications]
+        assert said[-1] == "note saved"
+        await pilot.press("e", "down", "down", "end", *["backspace"] * 20, "ctrl+s")  # emptied: said as cleared
+        await settle(pilot)
+        assert cur(app)[1].note == "" and [n.message for n in app._notifications][-1] == "note cleared"
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
@@ -436,6 +441,7 @@ async def test_tag_panel_offers_the_papers_keywords_as_tags(lib, make, tmp_path)
         await pilot.press("G")  # the second JSON paper
         await settle(pilot)
         assert offered() == ["#offline-rl keyword", "#pessimism keyword"]
+        assert str(panel.query_one("#all-tags-title").render()) == "This paper's keywords, as tags"  # no tag yet
         await pilot.press("k")  # the first: its 80-letter keyword is too long for a tag
         await settle(pilot)
         assert offered() == ["#offline-rl keyword"]

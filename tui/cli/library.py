@@ -114,6 +114,12 @@ def open_app(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     if imported:  # said in the app, where the person is looking, and left on the terminal after it
         app.startup_notices.append(imported)
     app.startup_notices += opened.problems
+    if drafted := [pid for pid in lib.drafts.papers() if lib.corpus.index_of(pid) is not None]:
+        from ..render import plain_title
+        first = plain_title(lib.paper(drafted[0]).title)
+        app.startup_notices.append(f"{counted(len(drafted), 'unsaved note draft')} kept, on “{first[:60]}”"
+                                   + (f" and {len(drafted) - 1:,} more" if len(drafted) > 1 else "")
+                                   + ": the note editor offers it again there")
     app.first_start = opened.new_library and not imported and len(lib) > 0  # the seeds: say so, and how to import
     from store.annotations.session import snapshot
     opened_with = snapshot(lib.annotations)
@@ -153,6 +159,8 @@ def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     else:
         parts = [args.query] + [f"status:{args.status}"] * bool(args.status) + [f"tag:{t}" for t in args.tag]
         result = lib.search(" ".join(p for p in parts if p), sort=args.sort, limit=args.limit)
+        if args.sort == "recommended" and not any(a.star or a.status == "to-read" for a in lib.annotations.values()):
+            out.say("nothing to learn from yet (no starred or to-read paper): in import order", stderr=True)
     for err in result.errors:
         out.console(stderr=True).print(f"[yellow]warning:[/yellow] {out.escaped(err)}")  # a query may hold "[x]"
     for note in result.widened:  # a compound counted in its other spellings

@@ -262,7 +262,8 @@ class Triage:
 
             def landed(_result: object) -> None:
                 keep_draft(None)
-                self.view.notify("note saved")
+                self.view.notify("note saved" if text.strip() else "note cleared" if note.strip()
+                                 else "no note to save")
                 self.view.repaint()
             assert self.view.writes is not None  # made on mount
             self.view.writes.submit(lambda: self.library.set_note(pid, text), landed, failed)

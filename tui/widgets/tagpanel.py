@@ -176,7 +176,7 @@ class TagPanel(Vertical):
         title = self.query_one("#all-tags-title", Static)
         title.display = bool(counts or offered)
         title.update(Content.assemble(("Tags like ", "bold"), f'"{display_safe(body, False)}"') if body
-                     else Content.assemble(("All tags", "bold")))
+                     else Content.assemble(("All tags" if counts else "This paper's keywords, as tags", "bold")))
         # With the box empty, a row is highlighted only once ↓ / ↑ picked it: enter then adds it.
         if rows and typed:
             options.highlighted = 0
