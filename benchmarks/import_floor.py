@@ -12,8 +12,8 @@ Usage: python benchmarks/import_floor.py DUMP   (prints the seconds it took, as 
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 import time
 
 
@@ -31,4 +31,7 @@ def main(path: str) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(sys.argv[1])))
+    parser = argparse.ArgumentParser(description="The floor of an import: read, split and shingle a dump on "
+                                                 "one core (JSON: seconds, abstracts, shingles).")
+    parser.add_argument("dump", help="a dump file (one abstract per paragraph)")
+    print(json.dumps(main(parser.parse_args().dump)))
