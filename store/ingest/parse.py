@@ -88,9 +88,9 @@ def expand_paths(paths: list[Path | str], passed: list[Path] | None = None) -> l
             files.extend(found)
         elif path.is_file():
             if own_export(path):  # named, it is still no dump: each bullet would become a paper
-                raise InputError(path, "is a reading list papersift exported (Markdown), not a dump: nothing "
-                                       "imported (its papers' marks travel as `papersift export --format json`, "
-                                       "read back by `papersift import-annotations`)")
+                raise InputError(path, "is a reading list papersift exported (Markdown), not a dump (its papers' "
+                                       "marks travel as `papersift export --format json`, read back by "
+                                       "`papersift import-annotations`)")
             files.append(path)
         elif path.exists():
             raise InputError(path, "not a regular file")

@@ -196,9 +196,9 @@ class Library(LibraryCore):
                 return None
             self.reload_annotations()
             self.touched.update(paper_of(key) for key in (entry.get("before") or {}))
-            redo_corpus(self, entry, undone=undone)  # a removal's papers, back or out
+            said = redo_corpus(self, entry, undone=undone)  # a removal's papers, back or out
             redo_titles(self, entry, undone=undone)  # a retitle's titles, back or again
-            return str(entry["label"])
+            return str(entry["label"]) + said
 
     def remove(self, ids: Iterable[str], label: str = "") -> int:
         """Remove papers and their annotations: a backup first, one undo step (see store.library.removal)."""

@@ -163,11 +163,12 @@ def _save_with(lib: LibraryCore, back: list[tuple[int | None, Paper]]) -> None:
     lib.invalidate()
 
 
-def redo_corpus(lib: LibraryCore, entry: dict[str, Any], undone: bool) -> None:
-    """The corpus side of undoing (``undone``) or redoing a removal: its papers back, or out again."""
+def redo_corpus(lib: LibraryCore, entry: dict[str, Any], undone: bool) -> str:
+    """The corpus side of undoing (``undone``) or redoing a removal: its papers back, or out again.
+    Returns what the undo's label should add ("" mostly): that the papers were back already."""
     records = entry.get("papers") or []
     if entry.get("action") != REMOVE_ACTION or not records:
-        return
+        return ""
     if undone:
         places = entry.get("places") or []
         back = [(places[i] if i < len(places) and isinstance(places[i], int) else None, Paper.from_record(rec))
@@ -178,9 +179,14 @@ def redo_corpus(lib: LibraryCore, entry: dict[str, Any], undone: bool) -> None:
         # no longer removed either.
         brought_back(lib, [paper.id for _, paper in back])
         lib.removed.difference_update(rec["id"] for rec in records)
+        already = len(records) - len(back)
+        if already:
+            return (" (the paper was back already, imported again: its marks are back)" if len(records) == 1
+                    else f" ({already:,} of its papers were back already, imported again: their marks are back)")
     else:
         _save_without(lib, {rec["id"] for rec in records})
         taken_out(lib, [rec["id"] for rec in records])
+    return ""
 
 
 def replace_untouched_sample(lib: LibraryCore) -> int:

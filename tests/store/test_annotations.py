@@ -515,7 +515,7 @@ def test_the_session_line_says_an_undo_of_an_earlier_sessions_change_as_what_it_
     (lib.folder.parent / "again.jsonl").write_text(json.dumps({"abstract": removed_text}) + "\n")
     back_in.import_paths([lib.folder.parent / "again.jsonl"])
     opened = snapshot(back_in.annotations)
-    back_in.undo()
+    assert back_in.undo() == "remove 1 paper (the paper was back already, imported again: its marks are back)"
     assert "restored" not in session_line(opened, snapshot(back_in.annotations), only=back_in.touched,
                                           removed=back_in.removed, restored=back_in.restored)
 

@@ -245,6 +245,16 @@ async def test_narrow_footer_shows_help_and_quit_first(lib, make):
                 assert not footer_cut(app), (width, pane, footer_cut(app))
                 shown = [k for k in app.screen.query(FooterKey) if k.display]
                 assert len(shown) >= 4 and all(k.region.width for k in shown), (width, pane)
+    app = make(lib)  # resized, narrow to narrower and back: the keys are fitted to each width
+    async with app.run_test(size=(120, 30)) as pilot:
+        counts = {}
+        for width in (100, 80, 100, 80, 160):
+            await pilot.resize_terminal(width, 30)
+            await settle(pilot)
+            await pilot.pause(0.1)
+            assert not footer_cut(app), (width, footer_cut(app))
+            counts.setdefault(width, set()).add(sum(1 for k in app.screen.query(FooterKey) if k.display))
+        assert all(len(c) == 1 for c in counts.values()) and max(counts[80]) < max(counts[100]) < max(counts[160])
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

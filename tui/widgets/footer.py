@@ -26,11 +26,14 @@ class Footer(CoalescedFooter):
     DEFAULT_CSS = "Footer.-compact FooterLabel { margin-right: 1; }"
     _narrow = False
 
+    _keys_width = 0  # the width the keys were last laid out for
+
     def on_resize(self, event) -> None:
+        """A new width: the keys laid out again, and those that do not fit it left out anew."""
         self.compact = event.size.width < COMPACT_BELOW
-        narrow = event.size.width < NARROW_BELOW
-        if narrow != self._narrow:
-            self._narrow = narrow
+        self._narrow = event.size.width < NARROW_BELOW
+        if event.size.width != self._keys_width:
+            self._keys_width = event.size.width
             self.refresh(recompose=True)
 
     def compose(self):

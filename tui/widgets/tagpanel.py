@@ -72,7 +72,7 @@ class TagInput(TypingKeys, Input):
                 binding("tags.next", "Next tag", action="screen.tag_highlight(1)"),
                 binding("tags.previous", "Previous tag", show=False, action="screen.tag_highlight(-1)"),
                 binding("tags.filter", "Filter by tag", action="screen.filter_by_tag"),
-                binding("tags.back", "Back to list", action="screen.leave_tags")]
+                binding("tags.back", "Back where t or T was pressed", action="screen.leave_tags", label="Back")]
 
 
 NEW_TAG = "\x00new:"  # the id of the "+ new tag" row (no tag can hold a NUL)
@@ -84,7 +84,7 @@ class TagList(OptionList):
 
     BINDINGS = [binding("tags.apply", "Add highlighted", action="select", label="Add"),
                 binding("tags.filter", "Filter by tag", action="screen.filter_by_tag", label="Filter"),
-                binding("tags.back", "Back to list", action="screen.leave_tags", label="List")]
+                binding("tags.back", "Back where t or T was pressed", action="screen.leave_tags", label="Back")]
 
 
 def tag_prompt(tag: str, note: str) -> Content:
