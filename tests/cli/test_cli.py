@@ -573,6 +573,7 @@ def test_a_folder_import_passes_over_its_readme_and_papersifts_own_exports(run_c
     assert len(json.loads(run_cli("list", "--format", "json").stdout)) == 37
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_list_offers_every_sort_the_app_has(run_cli):
     """`S` in the app offers "recommended"; `list --sort` did not."""
     from store.library.search import SORTS

@@ -309,6 +309,7 @@ def _rss_file_mb() -> float:
     pytest.skip("no RssFile in /proc/self/status")
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_whole_file_scan_of_a_mapping_leaves_its_pages_to_the_page_cache(tmp_path, monkeypatch):
     """Finding a corpus's lines and checking an index's sections read every page of a mapped
     file: at 300k papers that left 700 MB counted as the app's memory for the session. The pages
