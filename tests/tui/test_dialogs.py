@@ -183,6 +183,7 @@ async def test_help_screen_shows_live_keymap(lib, make):
         assert app.screen is screen(app)
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_user_keymap_overrides_an_action(lib, make):
     app = make(lib, '[main]\nread = "R"\n[list]\ncursor_down = ["ctrl+n", "j"]\n')
     async with app.run_test() as pilot:
@@ -222,6 +223,7 @@ async def test_hints_name_the_keys_of_the_live_keymap(lib, make):
         assert app.screen is screen(app)
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 @pytest.mark.parametrize("text,expected", [
     ('[main\nread = "R"\n', "line 1: invalid TOML"),
     ('[main]\nfly = "f"\n', "line 2: unknown action 'main.fly'"),

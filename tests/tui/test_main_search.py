@@ -87,6 +87,7 @@ async def test_a_filters_first_table_is_built_off_the_ui_thread(lib, make, monke
         assert built_in[-1] == ("venues", False) and screen(app).results.border_title.startswith("35 / 35")
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_pasted_ids_list_those_papers(lib, make):
     """Ids copied with I (one per line) and pasted into the search box list exactly those papers."""
     ids = [lib.corpus.papers[i].id for i in (4, 9, 17)]

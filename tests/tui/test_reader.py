@@ -14,6 +14,7 @@ from ..conftest import DATA, assert_reads_as
 from .driving import screen, settle
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_startup_list_reader_header(lib, make):
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
