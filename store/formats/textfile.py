@@ -4,11 +4,13 @@ the size, a binary file and bad bytes refused by name and byte offset."""
 from __future__ import annotations
 
 import codecs
+import mmap
 from pathlib import Path
 
 from store.errors import InputError
 
 MAX_FILE_BYTES = 2 * 1024**3
+_WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
 def read_text(path: Path) -> str:
@@ -28,19 +30,60 @@ def read_text(path: Path) -> str:
         raise InputError(path, "is a folder, not a file") from None
     except OSError as exc:
         raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
-    for bom, enc in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-                     (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+    for bom, enc in zip(_WIDE_BOMS, ("utf-32", "utf-32", "utf-16", "utf-16")):
         if data.startswith(bom):
             try:
                 return data.decode(enc).lstrip("\ufeff")
             except UnicodeDecodeError as exc:
                 raise InputError(path, f"invalid {enc.upper()} at byte offset {exc.start}") from None
-    nul = data.find(b"\x00")
-    if nul != -1:
-        raise InputError(path, f"binary data (NUL byte at byte offset {nul}); expected a text file")
+    refuse_binary(path, data)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(path, f"not valid UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start}", line=line) from None
+        raise not_utf8(path, data, exc.start) from None
     return text.lstrip("\ufeff")
+
+
+def refuse_binary(path: Path, data: bytes | mmap.mmap) -> None:
+    """Raise InputError when the bytes hold a NUL (a binary file, or UTF-16 without its BOM)."""
+    nul = data.find(b"\x00")
+    if nul != -1:
+        raise InputError(path, f"binary data (NUL byte at byte offset {nul}); expected a text file")
+
+
+def not_utf8(path: Path, data: bytes | mmap.mmap, offset: int) -> InputError:
+    """The error for a byte at ``offset`` that is not UTF-8, with its line."""
+    step = 16 << 20  # (a mapping has no count(): counted a slice at a time)
+    line = 1 + sum(data[at:min(at + step, offset)].count(b"\n") for at in range(0, offset, step))
+    return InputError(path, f"not valid UTF-8: byte 0x{data[offset]:02x} at byte offset {offset}", line=line)
+
+
+def map_utf8(path: Path) -> mmap.mmap | None:
+    """A file's bytes mapped read-only, for a reader that decodes them a line at a time (a big
+    dump: as one str, its text took as much memory again as the file, twice that with one
+    character outside Latin-1, and its list of lines more). None for a file with a UTF-16/32
+    BOM (decoded whole by :func:`read_text`). The size limit and binary data are refused as
+    :func:`read_text` refuses them; bad UTF-8 is the reader's to find, per line.
+
+    Raises:
+        InputError: unreadable, too big, empty, or binary.
+    """
+    try:
+        with open(path, "rb") as fh:
+            size = path.stat().st_size
+            if size > MAX_FILE_BYTES:
+                raise InputError(path, f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
+            data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    except FileNotFoundError:
+        raise InputError(path, "file disappeared while importing") from None
+    except (OSError, ValueError) as exc:  # (ValueError: an empty file cannot be mapped)
+        raise InputError(path, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    if data[:4].startswith(_WIDE_BOMS):
+        data.close()
+        return None
+    try:
+        refuse_binary(path, data)
+    except InputError:
+        data.close()
+        raise
+    return data

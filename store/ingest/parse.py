@@ -14,8 +14,8 @@ from pathlib import Path
 
 
 from store import formats
-from store.formats.dump import MIN_ABSTRACT_WORDS
-from store.formats.textfile import read_text
+from store.formats.dump import MIN_ABSTRACT_WORDS, parse_dump_mapped
+from store.formats.textfile import map_utf8, read_text
 from store.errors import InputError
 from store.locations import is_library_dir
 from store.ingest.raw_record import (MAX_ABSTRACT_CHARS, RawRecord, Records)
@@ -23,6 +23,8 @@ from store.ingest.sizegate import refuse_early
 from store.wording import counted, first_few
 
 IMPORTABLE_SUFFIXES = formats.IMPORTABLE_SUFFIXES  # (the table's: store.formats)
+MAP_DUMPS_FROM = 16 << 20  # bytes: a dump this big is read a line at a time from a mapping
+SNIFF_BYTES = 1 << 20  # a big file's start that tells its format
 
 
 # Files a folder of dumps holds that are not dumps: a folder walk passes them over (named
@@ -115,17 +117,23 @@ def _link_trouble(path: Path) -> str:
 def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
     """Parse one file by its suffix; a dump is the fallback format.
 
+    A big UTF-8 dump is read through a mapping of its bytes, a line at a time (see
+    :func:`store.formats.dump.parse_dump_mapped`); any other file is decoded whole.
+
     Args:
         path: the file.
         display_name: the name recorded in each record's source (default: file name).
     """
     suffix = path.suffix.lower()
     refuse_early(path, suffix, MAX_ABSTRACT_CHARS)  # an oversized abstract, before the file is in memory
-    text = read_text(path)
     name = display_name or path.name
-    records: list[RawRecord] = formats.load(formats.reader_for(suffix, text).reader)(text, path, name)
+    records: list[RawRecord] | None = _parse_mapped_dump(path, suffix, name)
+    text: str | None = None  # (a mapped dump's text is never held whole)
+    if records is None:
+        text = read_text(path)
+        records = formats.load(formats.reader_for(suffix, text).reader)(text, path, name)
     if not records:
-        why = " (the file is empty)" if not text.strip() else ""
+        why = " (the file is empty)" if text is not None and not text.strip() else ""
         if isinstance(records, Records) and records.skipped:
             why = f" ({records.skipped} paragraphs, all shorter than {MIN_ABSTRACT_WORDS} words)"
         if isinstance(records, Records) and records.no_abstract:
@@ -134,3 +142,24 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
     return records
 
 
+def _parse_mapped_dump(path: Path, suffix: str, name: str) -> Records | None:
+    """The records of a big UTF-8 file read as a dump (its first MiB says which format it is:
+    every sniffer looks at a file's start), read through a mapping; None for any other file."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return None  # (read_text says why)
+    if size < MAP_DUMPS_FROM or suffix in formats.STRUCTURED_SUFFIXES:
+        return None
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(SNIFF_BYTES).decode("utf-8", "ignore")
+    except OSError:
+        return None
+    if formats.reader_for(suffix, head).name != "dump":
+        return None
+    data = map_utf8(path)
+    if data is None:
+        return None
+    with data:
+        return parse_dump_mapped(data, path, name)

@@ -355,3 +355,69 @@ def test_bibtex_string_macros_are_resolved_in_concatenations(tmp_path):
                    '  abstract = {We compare deep and shallow networks on many tasks and find that depth helps.},\n}\n')
     rec = list(parse_file(src))[0]
     assert rec.title == "Deep and Shallow Nets" and rec.venue in ("Deep", "")
+
+
+_LONG = "word " * 100_001
+MAPPED_CASES = {
+    "header and crlf": "\ufeffICML 2024 Papers\r\n\r\n" + ABS1 + "\r\n\r\n" + ABS2 + "\r\n",
+    "lone cr": "Top abstracts\r\r" + ABS1.replace(". ", ".\r") + "\r\r\r" + ABS2,
+    "one short header only": "ICML 2024\n",
+    "header-like line then one abstract": "Short line here\n\n" + ABS1,
+    "one abstract, no header": ABS1 + "\n",
+    "nbsp blank lines and wrapping": ABS1.replace(" It", "\n  It") + "\n\u00a0 \n" + ABS2 + "\n\t\n",
+    "short paragraphs": "too short\n\n" + ABS1 + "\n\nalso short\n",
+    "only short": "a b c\n\nd e f\n",
+    "wide characters": ABS1 + " — naïve ∑\n\n" + ABS2,
+    "too long": ABS1 + "\n\n" + _LONG + "\n",
+    "two boms": "\ufeff\ufeff" + ABS1,
+}
+
+
+@pytest.mark.parametrize("case", sorted(MAPPED_CASES))
+def test_a_big_dump_read_through_a_mapping_reads_as_its_text_does(tmp_path, monkeypatch, case):
+    """A dump over parse.MAP_DUMPS_FROM is decoded a line at a time from a mapping of its bytes: the
+    same records (abstracts, positions, header's venue, lines of short paragraphs) and the same errors."""
+    from store.ingest import parse
+
+    path = write(tmp_path, "dump.txt", MAPPED_CASES[case])
+
+    def outcome() -> object:
+        try:
+            recs = parse_file(path)
+        except InputError as exc:
+            return str(exc)
+        return [vars(r) for r in recs], getattr(recs, "skipped", 0), getattr(recs, "first_skipped_line", None)
+
+    whole = outcome()
+    monkeypatch.setattr(parse, "MAP_DUMPS_FROM", 1)
+    mapped = outcome()
+    assert mapped == whole
+    monkeypatch.setattr(parse, "read_text", None)  # (the mapped read is the one taken: no whole text)
+    assert outcome() == whole
+
+
+@pytest.mark.parametrize("content, said", [
+    (ABS1.encode() + b"\n\nbad \xff byte here and more words to pass\n", "not valid UTF-8: byte 0xff at byte offset"),
+    (ABS1.encode() + b"\x00", "binary data (NUL byte at byte offset"),
+])
+def test_a_mapped_dump_s_bad_bytes_are_named_with_offset_and_line(tmp_path, monkeypatch, content, said):
+    from store.ingest import parse
+
+    path = write(tmp_path, "dump.txt", content)
+    with pytest.raises(InputError) as whole:
+        parse_file(path)
+    monkeypatch.setattr(parse, "MAP_DUMPS_FROM", 1)
+    with pytest.raises(InputError) as mapped:
+        parse_file(path)
+    assert said in str(mapped.value) and str(mapped.value) == str(whole.value)
+
+
+def test_a_big_utf16_dump_or_json_file_is_decoded_whole(tmp_path, monkeypatch):
+    """Only UTF-8 dumps are mapped: a UTF-16 file (its BOM) and a structured file are read as before."""
+    from store.ingest import parse
+
+    monkeypatch.setattr(parse, "MAP_DUMPS_FROM", 1)
+    utf16 = write(tmp_path, "w.txt", ("\ufeff" + ABS1 + "\n\n" + ABS2).encode("utf-16-le"))
+    assert [r.abstract for r in parse_file(utf16)] == [ABS1, ABS2]
+    bib = write(tmp_path, "refs.txt", "@article{k,\n  title={T},\n  abstract={" + ABS1 + "}\n}\n")
+    assert parse_file(bib)[0].title == "T"
