@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterator, TypeVar, cast, overload
 import numpy as np
 import orjson
 
+from store.annotations.nofollow import RELEASE_EVERY, release_pages
 from store.errors import CorruptFileError
 from store.models import Paper
 
@@ -116,6 +117,21 @@ class PaperList:
     def append(self, paper: Paper) -> None:
         self._papers.append(paper)
 
+    def in_memory(self) -> int:
+        """How many papers are held as objects (parsed, or added since the file was read)."""
+        return len(self._papers) - self._papers.count(None)
+
+    def unparsed_fields(self, keys: tuple[str, ...]) -> Iterator[list[Any]]:
+        """Some fields of every paper, in order, as :meth:`fields` reads them, keeping no paper: a
+        pass over every line (the index build's) leaves no Paper behind, and a mapped file's pages
+        go back to the page cache as the pass leaves them (store.annotations.nofollow)."""
+        released = 0
+        n_lines = len(self._starts) - 1
+        for i in range(len(self._papers)):
+            yield self.fields(i, keys)
+            if i < n_lines and self._starts[i] - released >= RELEASE_EVERY:
+                released = release_pages(self._data, released, int(self._starts[i]))
+
     def column(self, key: str) -> list[Any]:
         """One field of every paper (``"authors"``, ``"venue"``, ``"year"``, ``"batch"``: a string, a list
         or a whole number), without parsing the
@@ -164,6 +180,7 @@ class PaperList:
         derived = [True] * n
         if self._data:
             found = [(m.start(), m.group(1), m.group(2)) for m in _TITLE_AT.finditer(self._data)]
+            release_pages(self._data, 0, len(self._data))  # (a mapped file's pages, read: back to the page cache)
             lines = np.searchsorted(self._starts, [pos for pos, _, _ in found], side="right") - 1
             values = orjson.loads(b"[" + b",".join([raw for _, raw, _ in found]) + b"]")  # one call for all
             for i, value, (_, _, flag) in zip(lines.tolist(), values, found):

@@ -93,3 +93,21 @@ def release_free_memory(collect: bool = True) -> None:
         libc.malloc_trim(0)
     except (OSError, AttributeError):
         pass
+
+
+def map_big_blocks() -> None:
+    """Have glibc map every block of 128 KB or more on its own, and unmap it when freed.
+
+    glibc raises that threshold (up to 32 MB) each time a mapped block is freed, after which
+    mid-sized arrays (an import's per-slice temporaries, a chunk's replies) come from the heap,
+    whose freed pages stay the process's between its long-lived objects. Fixing it keeps a big
+    import's index build from stacking on them. No-op where ``mallopt`` is unavailable.
+    """
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(-3, 128 * 1024)  # M_MMAP_THRESHOLD (a fixed one: no dynamic raising)
+    except (OSError, AttributeError):
+        pass

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import mmap
 import re
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
 from store.ingest.raw_record import RawRecord, Records, check_length
 
-BOM = b"\xef\xbb\xbf"
 MIN_ABSTRACT_WORDS = 8  # a shorter dump paragraph is a heading or stray line, not an abstract
 
 
@@ -45,45 +43,10 @@ def parse_dump(text: str, path: Path, name: str) -> Records:
     return dump_records(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), path, name)
 
 
-def parse_dump_mapped(data: bytes | mmap.mmap, path: Path, name: str) -> Records:
-    """:func:`parse_dump` of a file's mapped UTF-8 bytes (see store.formats.textfile.map_utf8),
-    decoded a line at a time: only the abstracts are ever held, not the file's text or its lines.
-    The mapping's pages are given back as the scan passes them (store.annotations.nofollow)."""
-    return dump_records(_mapped_lines(data, path), path, name)
-
-
-def _mapped_lines(data: bytes | mmap.mmap, path: Path) -> Iterator[str]:
-    """The lines :func:`parse_dump` splits its text into, decoded one by one: a leading BOM
-    dropped, CRLF and a lone CR each ending a line. A byte that is not UTF-8 is an InputError
-    with its offset in the file and its line."""
-    from store.annotations.nofollow import RELEASE_EVERY, release_pages
-    from store.formats.textfile import not_utf8
-
-    pos, end = 0, len(data)
-    while data[pos:pos + 3] == BOM:
-        pos += 3
-    released = 0
-    while True:
-        nl = data.find(b"\n", pos)
-        stop = end if nl == -1 else nl
-        raw = data[pos:stop]
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise not_utf8(path, data, pos + exc.start) from None
-        if "\r" in line:
-            yield from line.removesuffix("\r").split("\r") if nl != -1 else line.split("\r")
-        else:
-            yield line
-        if nl == -1:
-            return
-        pos = nl + 1
-        if pos - released >= RELEASE_EVERY:
-            released = release_pages(data, released, pos)
-
-
 def dump_records(lines: Iterable[str], path: Path, name: str) -> Records:
-    """A dump's records from its lines (newlines taken off)."""
+    """A dump's records from its lines (newlines taken off): :func:`parse_dump` splits its text, a
+    big file's are decoded one at a time from its mapped bytes (store.formats.textfile.mapped_lines),
+    so that only the abstracts are ever held, not the file's text or its lines."""
     paragraphs: list[tuple[int, list[str]]] = []
     current: list[str] = []
     start = 0

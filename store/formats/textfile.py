@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 import mmap
 from pathlib import Path
+from typing import Iterator
 
 from store.errors import InputError
 
@@ -87,3 +88,32 @@ def map_utf8(path: Path) -> mmap.mmap | None:
         data.close()
         raise
     return data
+
+
+def mapped_lines(data: bytes | mmap.mmap, path: Path) -> Iterator[str]:
+    """The lines a reader splitting the text at newlines gets, decoded one by one: a leading BOM
+    dropped, CRLF and a lone CR each ending a line. A byte that is not UTF-8 is an InputError
+    with its offset in the file and its line."""
+    from store.annotations.nofollow import RELEASE_EVERY, release_pages
+
+    pos, end = 0, len(data)
+    while data[pos:pos + 3] == codecs.BOM_UTF8:
+        pos += 3
+    released = 0
+    while True:
+        nl = data.find(b"\n", pos)
+        stop = end if nl == -1 else nl
+        raw = data[pos:stop]
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise not_utf8(path, data, pos + exc.start) from None
+        if "\r" in line:
+            yield from line.removesuffix("\r").split("\r") if nl != -1 else line.split("\r")
+        else:
+            yield line
+        if nl == -1:
+            return
+        pos = nl + 1
+        if pos - released >= RELEASE_EVERY:
+            released = release_pages(data, released, pos)

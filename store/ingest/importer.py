@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from store.ingest.dedup_cache import KnownPapers
 from store.corpus import Corpus, paper_id
 from store.ingest.dedup import BANDS, Match, band_keys, candidate_pairs, is_near_duplicate, shingles, signatures, similarity
 from store.models import Paper, Source, Variant
-from store.parallel import map_list, shared_pool
+from store.parallel import map_list, release_free_memory, shared_pool
 from store.ingest.raw_record import RawRecord
 from store.ingest.summary import ImportSummary
 from store.text import normalize
@@ -43,28 +43,34 @@ def _fingerprints(shs: list[np.ndarray]) -> np.ndarray:
     return band_keys(signatures(shs)) if shs else np.zeros((0, BANDS), dtype=np.uint64)
 
 
-# What the merge needs of a paper already in the library (shingles, made when a candidate needs them
-# if the keys came from store.ingest.dedup_cache; LSH band keys; name-shaped words), and of a record
-# not yet in it (shingles, band keys, derived title and the title without its name, names).
-_Known = tuple[np.ndarray, np.ndarray, str]
-_New = tuple[np.ndarray, np.ndarray, tuple[str, str | None] | None, str]
+# What the merge needs of a paper already in the library (LSH band keys; name-shaped words), and of a
+# record not yet in it (band keys, derived title and the title without its name, names). Shingles are
+# not kept: the few rows a candidate pair names are shingled again when it is weighed (at 300k papers
+# every row's shingles held ~210 MB).
+_Known = tuple[np.ndarray, str]
+_New = tuple[np.ndarray, tuple[str, str | None] | None, str]
+KEEP_NORMALIZED_CHARS = 96_000_000  # an import of abstracts up to this many characters keeps their normalized texts
 
 
-def _new_paper_chunk(items: list[tuple[str, str, bool]]) -> list[_New]:
-    """For (normalized abstract, abstract, whether it needs a title): shingles, LSH band keys, the derived
-    title with the title it has without its leading name (or None: see store.ingest.titles.derive_titles),
-    and the abstract's name-shaped words.
+def _ids_chunk(abstracts: list[str]) -> list[str]:
+    return [paper_id(normalize(a)) for a in abstracts]
+
+
+def _new_paper_chunk(items: list[tuple[str | None, str, bool]]) -> list[_New]:
+    """For (normalized abstract, or None to normalize it here; abstract; whether it needs a title): LSH
+    band keys, the derived title with the title it has without its leading name (or None: see
+    store.ingest.titles.derive_titles), and the abstract's name-shaped words.
     """
-    shs = [shingles(norm) for norm, _, _ in items]
-    return [(sh, keys, derive_titles(abstract) if untitled else None, name_tokens(abstract))
-            for sh, keys, (_, abstract, untitled) in zip(shs, _fingerprints(shs), items)]
+    keys = _fingerprints([shingles(normalize(a) if norm is None else norm) for norm, a, _ in items])
+    return [(k, derive_titles(abstract) if untitled else None, name_tokens(abstract))
+            for k, (_, abstract, untitled) in zip(keys, items)]
 
 
 def _known_paper_chunk(abstracts: list[str]) -> list[_Known]:
-    """Shingles and band keys of papers already in the library (to find near duplicates of them), and
-    their name-shaped words (a name many abstracts use is the field's: see store.ingest.title_library)."""
-    shs = [shingles(normalize(a)) for a in abstracts]
-    return [(sh, keys, name_tokens(a)) for sh, keys, a in zip(shs, _fingerprints(shs), abstracts)]
+    """Band keys of papers already in the library (to find near duplicates of them), and their
+    name-shaped words (a name many abstracts use is the field's: see store.ingest.title_library)."""
+    keys = _fingerprints([shingles(normalize(a)) for a in abstracts])
+    return [(k, name_tokens(a)) for k, a in zip(keys, abstracts)]
 
 
 def normalize_all(texts: list[str]) -> list[str]:
@@ -78,7 +84,7 @@ class KnownRows:
     candidate pair needs them, when the keys came from the cache), LSH band keys, and over all of
     them, how many use each name-shaped word and (from the cache) their titles' hashes."""
 
-    shingles: list[np.ndarray | None]
+    shingles: list[np.ndarray | None]  # (None until needed: see _Known)
     keys: np.ndarray  # (papers, BANDS)
     name_df: Counter[str]  # name-shaped word -> papers using it
     titles: np.ndarray | None  # hashes of the papers' titles (store.ingest.dedup_cache), if kept
@@ -94,7 +100,7 @@ class MergePrep:
     """
 
     generation: str
-    norms: list[str]                 # normalized abstract per record
+    norms: list[str] | None          # normalized abstract per record (None: a big import's, not kept)
     rids: list[str]                  # paper id per record
     known: KnownRows | None          # shingles, band keys, names of the corpus's papers (empty: not needed)
     new: dict[int, _New] | None      # record index -> shingles, band keys, derived title, names (unknown records)
@@ -108,9 +114,17 @@ def prepare_merge(corpus: Corpus, records: list[RawRecord], cached: KnownPapers 
         cached: the library's papers' band keys and names, kept from the last import (see
             store.ingest.dedup_cache); used when they are of this corpus, so its papers are not read.
     """
+    # A big import's normalized texts (~370 MB at 300k papers) are not kept: each is made in a worker
+    # for its id, and again for its shingles; the index build normalizes again as it goes (~8 s at
+    # 300k, one core), and a candidate pair's rows are made from their records.
+    keep = sum(len(r.abstract) for r in records) <= KEEP_NORMALIZED_CHARS
     with shared_pool():
-        norms = normalize_all([r.abstract for r in records])
-        rids = [paper_id(n) for n in norms]
+        norms: list[str] | None = None
+        if keep:
+            norms = normalize_all([r.abstract for r in records])
+            rids = [paper_id(n) for n in norms]
+        else:
+            rids = map_list(_ids_chunk, [r.abstract for r in records])
         unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
         known = KnownRows([], np.zeros((0, BANDS), dtype=np.uint64), Counter(), None)
         if unknown and len(corpus):
@@ -120,11 +134,14 @@ def prepare_merge(corpus: Corpus, records: list[RawRecord], cached: KnownPapers 
                 rows = map_list(_known_paper_chunk, [p.abstract for p in corpus])
                 name_df: Counter[str] = Counter()
                 for r in rows:
-                    name_df.update(r[2].split())
-                known = KnownRows([r[0] for r in rows], np.array([r[1] for r in rows], dtype=np.uint64).reshape(-1, BANDS),
+                    name_df.update(r[1].split())
+                known = KnownRows([None] * len(rows), np.array([r[0] for r in rows], dtype=np.uint64).reshape(-1, BANDS),
                                   name_df, None)
                 del rows
-        prepared = map_list(_new_paper_chunk, [(norms[i], records[i].abstract, not records[i].title) for i in unknown])
+        prepared = map_list(_new_paper_chunk, [(norms[i] if norms is not None else None, records[i].abstract,
+                                                not records[i].title) for i in unknown])
+    if norms is None:
+        release_free_memory(collect=False)  # (the workers' replies' pages, back before the merge)
     return MergePrep(corpus.generation, norms, rids, known, dict(zip(unknown, prepared)))
 
 
@@ -141,6 +158,7 @@ def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSumma
     record that became a paper, never into one that was itself merged away.
 
     Args:
+        records: consumed: each entry is let go of as it is merged.
         prep: the per-abstract work, done beforehand by :func:`prepare_merge` (and consumed
             here); done again if it was for another version of the corpus.
 
@@ -163,12 +181,12 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
     known = prep.known if m else KnownRows([], np.zeros((0, BANDS), dtype=np.uint64), Counter(), None)
     prepared = [prep.new[i] for i in unknown]
     prep.known = prep.new = None  # the shingles of every paper: freed once the candidates are found
-    shs: list[np.ndarray | None] = known.shingles + [p[0] for p in prepared]
-    keys = np.concatenate([known.keys, np.array([p[1] for p in prepared], dtype=np.uint64).reshape(-1, BANDS)])
-    candidates = candidate_pairs(keys, from_row=m) if shs else {}
-    titles = {i: p[2][0] for i, p in zip(unknown, prepared) if p[2] is not None}
-    nameless = {i: p[2][1] for i, p in zip(unknown, prepared) if p[2] is not None and p[2][1] is not None}
-    names = {m + n: p[3] for n, p in enumerate(prepared)}  # row -> name-shaped words (the records' rows)
+    shs: list[np.ndarray | None] = known.shingles + [None] * len(prepared)
+    keys = np.concatenate([known.keys, np.array([p[0] for p in prepared], dtype=np.uint64).reshape(-1, BANDS)])
+    candidates = candidate_pairs(keys, from_row=m) if len(shs) else {}
+    titles = {i: p[1][0] for i, p in zip(unknown, prepared) if p[1] is not None}
+    nameless = {i: p[1][1] for i, p in zip(unknown, prepared) if p[1] is not None and p[1][1] is not None}
+    names = {m + n: p[2] for n, p in enumerate(prepared)}  # row -> name-shaped words (the records' rows)
     name_df, known_titles = known.name_df, known.titles  # (name_df taken over: updated in place below)
     fresh: list[tuple[Paper, str | None]] = []  # new papers with a derived title (and the title without its
     # name), settled at the end (see store.ingest.title_library)
@@ -185,11 +203,12 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
     summary.read += len(records)
     before = len(corpus)  # papers the library held: a record of one of these is "already in the library"
     arxiv: ArxivIndex | None = None  # the library's arXiv papers by id, made on the first arXiv record
-    for n, rec in enumerate(records, start=1):
+    shingled = _shingled(shs, corpus, [r.abstract for r in records] if norms is None else [], norms, unknown)
+    for n, rec in enumerate(_handed_out(records), start=1):
         if progress and n % 500 == 0:
             progress(n, len(records))
         i = n - 1
-        norm, rid = norms[i], rids[i]
+        norm, rid = norms[i] if norms is not None else None, rids[i]
         src = Source(rec.file, rec.position)
         idx = corpus.index_of(rid)
         if idx is not None:
@@ -230,7 +249,7 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
                     summary.known += 1
                 continue
         row = row_of[i]
-        match = _best_match(row, candidates.get(row, ()), _shingled(shs, corpus), owner, separate.get(rid, ()))
+        match = _best_match(row, candidates.get(row, ()), shingled, owner, separate.get(rid, ()))
         if match is not None:
             idx = corpus.index_of(match.key)
             assert idx is not None  # match.key is a paper's id (owner)
@@ -262,7 +281,8 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
         owner[row] = rid
         paper_rows.append(row)
         name_df.update(names[row].split())
-        new_norms[rid] = norm
+        if norm is not None:
+            new_norms[rid] = norm
         summary.new += 1
         if paper.derived_title:
             fresh.append((paper, nameless.get(i)))
@@ -312,15 +332,35 @@ def _title_hashes(corpus: Corpus, known: np.ndarray | None) -> np.ndarray:
     return out
 
 
-def _shingled(shs: list[np.ndarray | None], corpus: Corpus) -> Callable[[int], np.ndarray]:
-    """A row's shingles: a library paper's whose band keys came from the cache is shingled when a
-    candidate pair first needs it (a few of a day's import), and kept."""
+def _shingled(shs: list[np.ndarray | None], corpus: Corpus, abstracts: list[str], norms: list[str] | None,
+              unknown: list[int]) -> Callable[[int], np.ndarray]:
+    """A row's shingles, made when a candidate pair first needs it (a few rows of an import) and
+    kept: rows below ``len(corpus)`` at the start are the library's papers, the rest the
+    records of ``unknown`` in order (their normalized texts, else their ``abstracts``)."""
+    m = len(shs) - len(unknown)
+
     def get(row: int) -> np.ndarray:
         sh = shs[row]
         if sh is None:
-            sh = shs[row] = shingles(normalize(corpus.papers[row].abstract))
+            if row < m:
+                text = normalize(corpus.papers[row].abstract)
+            else:
+                i = unknown[row - m]
+                text = norms[i] if norms is not None else normalize(abstracts[i])
+            sh = shs[row] = shingles(text)
         return sh
     return get
+
+
+_SPENT = RawRecord("", "", 0)  # what a merged record's place in its list holds (see _handed_out)
+
+
+def _handed_out(records: list[RawRecord]) -> Iterator[RawRecord]:
+    """The records in order, each let go of by the list as it is handed out: the merge is their
+    last user, and a record's lists and fields go as its paper is made (~100 MB at 300k)."""
+    for i, rec in enumerate(records):
+        records[i] = _SPENT
+        yield rec
 
 
 def _best_match(row: int, earlier: Iterable[int], shs: Callable[[int], np.ndarray], owner: list[str | None],

@@ -14,8 +14,8 @@ from pathlib import Path
 
 
 from store import formats
-from store.formats.dump import MIN_ABSTRACT_WORDS, parse_dump_mapped
-from store.formats.textfile import map_utf8, read_text
+from store.formats.dump import MIN_ABSTRACT_WORDS, dump_records
+from store.formats.textfile import map_utf8, mapped_lines, read_text
 from store.errors import InputError
 from store.locations import is_library_dir
 from store.ingest.raw_record import (MAX_ABSTRACT_CHARS, RawRecord, Records)
@@ -118,7 +118,8 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
     """Parse one file by its suffix; a dump is the fallback format.
 
     A big UTF-8 dump is read through a mapping of its bytes, a line at a time (see
-    :func:`store.formats.dump.parse_dump_mapped`); any other file is decoded whole.
+    :func:`store.formats.textfile.mapped_lines`), the mapping's pages given back as it goes; any
+    other file is decoded whole.
 
     Args:
         path: the file.
@@ -162,4 +163,4 @@ def _parse_mapped_dump(path: Path, suffix: str, name: str) -> Records | None:
     if data is None:
         return None
     with data:
-        return parse_dump_mapped(data, path, name)
+        return dump_records(mapped_lines(data, path), path, name)

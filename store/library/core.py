@@ -23,7 +23,7 @@ from store.annotations.journal import record_key
 from store.annotations.lock import LibraryLock
 from store.corpus import Corpus, file_signature, migrate_v1
 from store.errors import PapersiftError, UnknownPaperError
-from store.library.increments import changed_rows, index_document
+from store.library.increments import IndexDocuments, changed_rows, index_document
 from store.models import TEAM, Annotation, Paper
 from store.search import quick
 from store.search.index import SearchIndex
@@ -130,9 +130,8 @@ class LibraryCore:
             normalized: paper id -> normalized abstract already computed (by an import).
         """
         # Taken out of the dict: build() frees each text once it is tokenized (~400 MB at 300k).
-        papers = list(self.corpus)
-        norms = [normalized.pop(p.id, None) for p in papers] if normalized else None
-        return self._install_index(SearchIndex.build([index_document(p) for p in papers], norms))
+        norms = [normalized.pop(pid, None) for pid in self.corpus.ids()] if normalized else None
+        return self._install_index(SearchIndex.build(IndexDocuments(self.corpus.papers), norms))
 
     def update_index(self, generation: str, n_before: int, normalized: dict[str, str]) -> SearchIndex:
         """The index after an import that started from the corpus of ``generation`` with ``n_before``

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from store.ingest.summary import ImportSummary
     from store.library.core import LibraryCore
 
+REREAD_FROM = 50_000  # papers held as objects after an import's save: read back from the file past this
 SPLIT_ACTION = "split"
 RETITLE_ACTION = "retitle"
 SPLIT_OF = "split_of"  # the undo entry of a split names the paper its variants leave
@@ -61,11 +62,12 @@ class PaperChanges:
         # Imported here: parsing and dedup cost a `papersift search` process ~30 ms of imports.
         from store.ingest.importer import merge_records, prepare_merge
         from store.ingest.summary import ImportSummary
-        from store.parallel import release_free_memory, shared_pool
+        from store.parallel import map_big_blocks, release_free_memory, shared_pool
         from store.ingest.parse import expand_paths, parse_file
         from store.ingest.batches import next_batch, record_batch
         from store.ingest import dedup_cache
 
+        map_big_blocks()
         passed: list[Path] = []
         files = expand_paths(list(paths), passed)
         records = []
@@ -75,6 +77,7 @@ class PaperChanges:
             skipped += getattr(parsed, "skipped", 0)
             no_abstract += [f"{f.name}: {key}" for key in getattr(parsed, "no_abstract", ())]
             records.extend(parsed)
+            del parsed  # (the last file's list would keep every record it read past the merge)
         summary = ImportSummary(files=len(files), skipped=skipped, no_abstract=no_abstract,
                                 passed_over=[p.name for p in passed])
         # The lock is held only to merge and save: the per-abstract work before it and the index
@@ -109,6 +112,12 @@ class PaperChanges:
                         self._core.corpus.save(self._core.corpus_path)
                         if after is not None:
                             dedup_cache.save(dedup_path, self._core.corpus.generation, after)
+                        del after, cached  # (their name counts' words, kept, would pin the heap's pages)
+                        if self._core.corpus.papers.in_memory() >= REREAD_FROM:
+                            # Read back as the app reads it (papers parsed when asked): the index
+                            # build then holds no Paper (~670 MB at 300k papers).
+                            self._core.corpus = Corpus.load(self._core.corpus_path)
+                            release_free_memory(collect=False)
                 except BaseException:
                     self._core.corpus = Corpus.load(self._core.corpus_path) if self._core.corpus_path.exists() else Corpus()
                     self._core.invalidate()

@@ -77,7 +77,7 @@ class SearchIndex:
         return saturated(self.tf[a:b].astype(np.float32), self.norms[self.docs[a:b] if docs is None else docs])
 
     @classmethod
-    def build(cls, docs: list[tuple[str, str]], normalized: list[str | None] | None = None) -> "SearchIndex":
+    def build(cls, docs: Sequence[tuple[str, str]], normalized: list[str | None] | None = None) -> "SearchIndex":
         """Index (title, abstract) pairs; document i is the i-th pair.
 
         Args:
@@ -85,7 +85,7 @@ class SearchIndex:
                 the list is consumed (entries set to None as they are used).
         """
         term_id: dict[str, int] = {}
-        rows, cols, tfs, lengths = count_terms(docs, normalized, term_id, range(len(docs)))
+        rows, per_doc, tfs, lengths = count_terms(docs, normalized, term_id, range(len(docs)))
         # Assemble the postings with as few full-size temporaries as possible (a
         # 30k-paper import peaked here): compact ids by a lookup table, sort once.
         # A term's id is its position in the sorted vocabulary (store.search.vocab finds terms by bisection).
@@ -97,13 +97,12 @@ class SearchIndex:
         del vocab_terms
         remap = np.zeros(int(sparse_ids.max()) + 1 if len(sparse_ids) else 1, dtype=np.int32)
         remap[sparse_ids[np.asarray(by_term, dtype=np.int64)]] = np.arange(len(by_term), dtype=np.int32)
-        rows_a = remap[np.frombuffer(rows, dtype=np.int32)]
-        del remap, rows, sparse_ids, by_term
+        del sparse_ids, by_term
         if normalized is not None:
             release_free_memory()  # the normalized texts freed above (~400 MB at 300k)
-        postings = [rows_a, cols, tfs]
-        del rows_a, cols, tfs  # handed over, so the sort can free each as it goes
-        cols_a, tf_a, offsets = _sort_postings(postings, len(vocab), len(docs))
+        postings = [rows, per_doc, tfs]
+        del rows, per_doc, tfs  # handed over, so the sort can free each as it goes
+        cols_a, tf_a, offsets = _sort_postings(postings, remap, len(vocab), len(docs))
         idf = idf_weights(offsets, len(docs))
         stems, stem_offsets, stem_members = stem_tables(vocab)
         return cls(Vocabulary(SortedWords(vocab), SortedWords(stems), stem_offsets, stem_members, offsets),
@@ -270,8 +269,9 @@ class SearchIndex:
 
 def count_terms(docs: Sequence[tuple[str, str]], normalized: list[str | None] | None, term_id: dict[str, int],
                 numbers: Sequence[int]) -> tuple["array[int]", "array[int]", "array[int]", np.ndarray]:
-    """Count each document's terms: (sparse term ids, document numbers, term frequencies) per
-    posting, and each document's length. Document k of ``docs`` is numbered ``numbers[k]``.
+    """Count each document's terms: sparse term ids per posting, how many postings each document
+    has (:func:`posting_docs`), term frequencies per posting (capped at TF_MAX), and each
+    document's length. Document k of ``docs`` is numbered ``numbers[k]``.
 
     A term's sparse id comes from ``term_id`` (new terms are added), by dict.setdefault fed by a
     counter, all in C (map): ids of new terms are sparse (the counter also ticks for known terms)
@@ -283,8 +283,8 @@ def count_terms(docs: Sequence[tuple[str, str]], normalized: list[str | None] | 
     """
     ticket = itertools.count(len(term_id))
     rows = array("i")
-    cols = array("i")
-    tfs = array("i")  # term frequencies are whole numbers (title and lead weights too)
+    per_doc = array("i")  # postings of each document (its number on each is made when needed: posting_docs)
+    tfs = array("H")  # term frequencies are whole numbers (title and lead weights too), kept as uint16
     lengths = np.zeros(len(docs), dtype=np.float32)
     for k, (title, abstract) in enumerate(docs):
         norm = normalized[k] if normalized is not None else None
@@ -299,11 +299,17 @@ def count_terms(docs: Sequence[tuple[str, str]], normalized: list[str | None] | 
             counts.update(toks[:LEAD_WORDS] * LEAD_WEIGHT)
         for tok in index_tokens(title):
             counts[tok] += TITLE_WEIGHT
-        lengths[k] = sum(counts.values())
+        lengths[k] = length = sum(counts.values())
         rows.extend(map(term_id.setdefault, counts, ticket))
-        cols.extend(array("i", [numbers[k]]) * len(counts))
-        tfs.extend(counts.values())
-    return rows, cols, tfs, lengths
+        per_doc.append(len(counts))
+        tfs.extend(counts.values() if length <= TF_MAX else (min(n, TF_MAX) for n in counts.values()))
+    return rows, per_doc, tfs, lengths
+
+
+def posting_docs(per_doc: "array[int]", numbers: Sequence[int]) -> np.ndarray:
+    """The document number of every posting of :func:`count_terms` (int32), from how many postings
+    each document has (the index build makes them a slice at a time instead: see _sort_postings)."""
+    return np.repeat(np.asarray(numbers, dtype=np.int32), np.frombuffer(per_doc, dtype=np.int32))
 
 
 def mean_length(lengths: np.ndarray) -> float:
@@ -348,48 +354,56 @@ def doc_norms(lengths: np.ndarray, avg: float) -> np.ndarray:
 
 
 TF_BITS = 16
+TF_MAX = (1 << 16) - 1  # a posting's term frequency is capped here (kept as uint16)
+PACK_STEP = 1 << 20  # postings packed (and unpacked) a slice at a time (each slice's temporaries ~40 MB)
 TRIM_EVERY = 50_000  # documents between handing freed texts back while indexing
 
 
-def _sort_postings(postings: list[Any], n_terms: int, n_docs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _sort_postings(postings: list[Any], remap: np.ndarray, n_terms: int,
+                   n_docs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Order postings by (term, document): documents and term frequencies, and each term's offset.
 
     Term, document and frequency are packed into one uint64 and sorted in place,
-    instead of an argsort (an int64 index per posting) and two gathers: at 300k
-    papers (37M postings) that was ~300 MB less at the import's peak. Falls back
-    to the argsort where the three do not fit in 64 bits.
+    instead of an argsort (an int64 index per posting) and two gathers; the packing and
+    the unpacking go a slice at a time, so no full-size temporary sits beside the three
+    arrays (at 300k papers, 37M postings: ~450 MB less at the import's peak than whole-array
+    steps and an argsort). Falls back to the argsort where the three do not fit in 64 bits.
 
     Args:
-        postings: [term ids (int32 array), documents, frequencies (array.array)];
-            emptied, so each is freed once packed.
+        postings: :func:`count_terms`'s sparse term ids, postings per document and term
+            frequencies (array.array); emptied, so each is freed once packed.
+        remap: sparse term id -> term id (its place in the sorted vocabulary).
     """
-    rows, cols, tfs = postings
+    rows = np.frombuffer(postings[0], dtype=np.int32)
+    ends = np.cumsum(np.frombuffer(postings[1], dtype=np.int32), dtype=np.int64)  # each document's last posting + 1
+    tfs = np.frombuffer(postings[2], dtype=np.uint16)
     postings.clear()
     doc_bits = max(1, n_docs.bit_length())
     shift = doc_bits + TF_BITS
     if max(1, n_terms.bit_length()) + shift > 64:
-        order = np.argsort(rows, kind="stable")
+        terms = remap[rows]
+        order = np.argsort(terms, kind="stable")
         offsets = np.zeros(n_terms + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rows, minlength=n_terms), out=offsets[1:])
-        tf_capped = np.minimum(np.frombuffer(tfs, dtype=np.int32), np.iinfo(np.uint16).max)  # (kept as uint16)
-        return np.frombuffer(cols, dtype=np.int32)[order], tf_capped[order].astype(np.uint16), offsets
-    key = rows.astype(np.uint64)
-    del rows
-    key <<= np.uint64(shift)
-    part = np.frombuffer(cols, dtype=np.int32).astype(np.uint64)
-    del cols
-    part <<= np.uint64(TF_BITS)
-    key |= part
-    del part
-    part = np.minimum(np.frombuffer(tfs, dtype=np.int32), (1 << TF_BITS) - 1).astype(np.uint64)
-    del tfs
-    key |= part
-    del part
+        np.cumsum(np.bincount(terms, minlength=n_terms), out=offsets[1:])
+        docs = np.searchsorted(ends, np.arange(len(rows), dtype=np.int64), side="right").astype(np.int32)
+        return docs[order], tfs[order], offsets
+    n = len(rows)
+    key = packed = np.empty(n, dtype=np.uint64)
+    for a in range(0, n, PACK_STEP):
+        b = min(n, a + PACK_STEP)
+        packed = remap[rows[a:b]].astype(np.uint64)
+        packed <<= np.uint64(shift)
+        packed |= np.searchsorted(ends, np.arange(a, b, dtype=np.int64), side="right").astype(np.uint64) << np.uint64(TF_BITS)
+        packed |= tfs[a:b]
+        key[a:b] = packed
+    del rows, ends, tfs, packed
     key.sort()
     offsets = np.searchsorted(key, np.arange(n_terms + 1, dtype=np.uint64) << np.uint64(shift)).astype(np.int64)
-    part = key >> np.uint64(TF_BITS)
-    part &= np.uint64((1 << doc_bits) - 1)
-    cols_sorted = part.astype(np.int32)
-    del part
-    key &= np.uint64((1 << TF_BITS) - 1)
-    return cols_sorted, key.astype(np.uint16), offsets
+    cols_sorted = np.empty(n, dtype=np.int32)
+    tf_sorted = np.empty(n, dtype=np.uint16)
+    doc_mask = np.uint64((1 << doc_bits) - 1)
+    for a in range(0, n, PACK_STEP):
+        b = min(n, a + PACK_STEP)
+        cols_sorted[a:b] = (key[a:b] >> np.uint64(TF_BITS)) & doc_mask
+        tf_sorted[a:b] = key[a:b] & np.uint64(TF_MAX)
+    return cols_sorted, tf_sorted, offsets

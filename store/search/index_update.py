@@ -16,7 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
-from store.search.index import TF_BITS, SearchIndex, count_terms, idf_weights
+from store.search.index import SearchIndex, count_terms, idf_weights, posting_docs
 from store.search.forms import form_keys
 from store.search.vocab import SortedWords, Vocabulary, stem_tables
 
@@ -40,7 +40,7 @@ def updated(index: SearchIndex, replaced: dict[int, tuple[str, str]], added: Seq
         norms = [None] * len(replaced)
         norms += normalized
     term_id: dict[str, int] = {}
-    rows, cols, tfs, new_lengths = count_terms(texts, norms, term_id, numbers)
+    rows, per_doc, tfs, new_lengths = count_terms(texts, norms, term_id, numbers)
 
     # The vocabulary: the old terms, with the new ones inserted in order.
     old_vocab = index.vocab
@@ -57,8 +57,8 @@ def updated(index: SearchIndex, replaced: dict[int, tuple[str, str]], added: Seq
 
     # The new postings, ordered by (term, document).
     new_terms = remap[np.frombuffer(rows, dtype=np.int32)]
-    new_docs = np.frombuffer(cols, dtype=np.int32).astype(np.int64)
-    new_tf = np.minimum(np.frombuffer(tfs, dtype=np.int32), (1 << TF_BITS) - 1).astype(np.uint16)
+    new_docs = posting_docs(per_doc, numbers).astype(np.int64)
+    new_tf = np.frombuffer(tfs, dtype=np.uint16).copy()
     order = np.argsort((new_terms << 32) | new_docs, kind="stable")
     new_terms, new_docs, new_tf = new_terms[order], new_docs[order], new_tf[order]
 

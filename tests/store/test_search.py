@@ -358,11 +358,14 @@ def test_packed_and_argsort_postings_orders_agree(monkeypatch):
     docs = [("", f"graph neural network {i} message passing graph") for i in range(50)] + \
            [("Title words", "diffusion models for images and graph")] * 3
     packed = search_mod.SearchIndex.build(docs)
+    monkeypatch.setattr(search_mod, "PACK_STEP", 7)  # packed and unpacked in many slices
+    sliced = search_mod.SearchIndex.build(docs)
     monkeypatch.setattr(search_mod, "TF_BITS", 60)  # no longer fits in 64 bits: the fallback
     fallback = search_mod.SearchIndex.build(docs)
-    assert packed.vocab == fallback.vocab
+    assert packed.vocab == fallback.vocab == sliced.vocab
     for name in ("offsets", "docs", "tf", "idf", "norms"):
         assert np.array_equal(getattr(packed, name), getattr(fallback, name)), name
+        assert np.array_equal(getattr(packed, name), getattr(sliced, name)), name
 
 
 def reader_text(title: str, keywords: list[str], abstract: str) -> str:
