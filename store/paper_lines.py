@@ -179,8 +179,10 @@ class PaperList:
         titles: list[str | None] = [None] * n
         derived = [True] * n
         if self._data:
-            found = [(m.start(), m.group(1), m.group(2)) for m in _TITLE_AT.finditer(self._data)]
-            release_pages(self._data, 0, len(self._data))  # (a mapped file's pages, read: back to the page cache)
+            found = []
+            for a, b in self._windows():
+                found += [(m.start(), m.group(1), m.group(2)) for m in _TITLE_AT.finditer(self._data, a, b)]
+                release_pages(self._data, a, b)  # (a mapped file's pages, read: back to the page cache)
             lines = np.searchsorted(self._starts, [pos for pos, _, _ in found], side="right") - 1
             values = orjson.loads(b"[" + b",".join([raw for _, raw, _ in found]) + b"]")  # one call for all
             for i, value, (_, _, flag) in zip(lines.tolist(), values, found):
@@ -188,6 +190,17 @@ class PaperList:
                     titles[i] = value
                     derived[i] = flag == b"true"
         return titles, derived
+
+    def _windows(self) -> Iterator[tuple[int, int]]:
+        """The file's papers' lines as spans of whole lines of about RELEASE_EVERY bytes (a scan
+        by span gives a mapped file's pages back as it goes, not after a whole pass)."""
+        starts = self._starts
+        at, lines_end = int(starts[0]), int(starts[-1])
+        while at < lines_end:
+            k = int(np.searchsorted(starts, at + RELEASE_EVERY, side="left"))  # the first line from there
+            end = int(starts[k]) if k < len(starts) else lines_end
+            yield at, end
+            at = end
 
     def as_read(self, i: int) -> Paper | None:
         """Paper ``i`` as its line in the file reads, whatever its object holds now (None for a

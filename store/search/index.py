@@ -98,11 +98,18 @@ class SearchIndex:
         remap = np.zeros(int(sparse_ids.max()) + 1 if len(sparse_ids) else 1, dtype=np.int32)
         remap[sparse_ids[np.asarray(by_term, dtype=np.int64)]] = np.arange(len(by_term), dtype=np.int32)
         del sparse_ids, by_term
+        # Sparse ids run up to the number of postings (the counter ticks for every term of every
+        # document), so remap is as big as the postings: each is made a term id in place, a slice
+        # at a time, and remap is gone before the sort's packed keys are made.
+        terms = np.frombuffer(rows, dtype=np.int32)
+        for a in range(0, len(terms), PACK_STEP):
+            terms[a:a + PACK_STEP] = remap[terms[a:a + PACK_STEP]]
+        del remap, terms
         if normalized is not None:
             release_free_memory()  # the normalized texts freed above (~400 MB at 300k)
         postings = [rows, per_doc, tfs]
         del rows, per_doc, tfs  # handed over, so the sort can free each as it goes
-        cols_a, tf_a, offsets = _sort_postings(postings, remap, len(vocab), len(docs))
+        cols_a, tf_a, offsets = _sort_postings(postings, len(vocab), len(docs))
         idf = idf_weights(offsets, len(docs))
         stems, stem_offsets, stem_members = stem_tables(vocab)
         return cls(Vocabulary(SortedWords(vocab), SortedWords(stems), stem_offsets, stem_members, offsets),
@@ -292,8 +299,11 @@ def count_terms(docs: Sequence[tuple[str, str]], normalized: list[str | None] | 
         if norm is not None:
             assert normalized is not None  # norm came from it
             normalized[k] = None  # the caller hands the texts over: free each once tokenized
-            if k % TRIM_EVERY == TRIM_EVERY - 1:
-                release_free_memory(collect=False)  # so the postings reuse the texts' pages
+        if k % TRIM_EVERY == TRIM_EVERY - 1:
+            # Freed texts' pages back to the OS: the handed-over ones, and those of the free space
+            # an import left in the heap, which each document's passing objects touch again
+            # (at 300k papers that put ~300 MB back in the process during this loop).
+            release_free_memory(collect=False)
         counts = Counter(toks)
         if LEAD_WEIGHT:
             counts.update(toks[:LEAD_WORDS] * LEAD_WEIGHT)
@@ -356,11 +366,10 @@ def doc_norms(lengths: np.ndarray, avg: float) -> np.ndarray:
 TF_BITS = 16
 TF_MAX = (1 << 16) - 1  # a posting's term frequency is capped here (kept as uint16)
 PACK_STEP = 1 << 20  # postings packed (and unpacked) a slice at a time (each slice's temporaries ~40 MB)
-TRIM_EVERY = 50_000  # documents between handing freed texts back while indexing
+TRIM_EVERY = 50_000  # documents between handing freed memory back while indexing
 
 
-def _sort_postings(postings: list[Any], remap: np.ndarray, n_terms: int,
-                   n_docs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _sort_postings(postings: list[Any], n_terms: int, n_docs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Order postings by (term, document): documents and term frequencies, and each term's offset.
 
     Term, document and frequency are packed into one uint64 and sorted in place,
@@ -370,9 +379,9 @@ def _sort_postings(postings: list[Any], remap: np.ndarray, n_terms: int,
     steps and an argsort). Falls back to the argsort where the three do not fit in 64 bits.
 
     Args:
-        postings: :func:`count_terms`'s sparse term ids, postings per document and term
-            frequencies (array.array); emptied, so each is freed once packed.
-        remap: sparse term id -> term id (its place in the sorted vocabulary).
+        postings: term ids (their places in the sorted vocabulary), postings per document and
+            term frequencies, as :func:`count_terms` makes them (array.array); emptied, so each is
+            freed once packed.
     """
     rows = np.frombuffer(postings[0], dtype=np.int32)
     ends = np.cumsum(np.frombuffer(postings[1], dtype=np.int32), dtype=np.int64)  # each document's last posting + 1
@@ -381,17 +390,16 @@ def _sort_postings(postings: list[Any], remap: np.ndarray, n_terms: int,
     doc_bits = max(1, n_docs.bit_length())
     shift = doc_bits + TF_BITS
     if max(1, n_terms.bit_length()) + shift > 64:
-        terms = remap[rows]
-        order = np.argsort(terms, kind="stable")
+        order = np.argsort(rows, kind="stable")
         offsets = np.zeros(n_terms + 1, dtype=np.int64)
-        np.cumsum(np.bincount(terms, minlength=n_terms), out=offsets[1:])
+        np.cumsum(np.bincount(rows, minlength=n_terms), out=offsets[1:])
         docs = np.searchsorted(ends, np.arange(len(rows), dtype=np.int64), side="right").astype(np.int32)
         return docs[order], tfs[order], offsets
     n = len(rows)
     key = packed = np.empty(n, dtype=np.uint64)
     for a in range(0, n, PACK_STEP):
         b = min(n, a + PACK_STEP)
-        packed = remap[rows[a:b]].astype(np.uint64)
+        packed = rows[a:b].astype(np.uint64)
         packed <<= np.uint64(shift)
         packed |= np.searchsorted(ends, np.arange(a, b, dtype=np.int64), side="right").astype(np.uint64) << np.uint64(TF_BITS)
         packed |= tfs[a:b]

@@ -17,7 +17,7 @@ from store import Library
 from store.ingest import importer, parse
 from store.library import papers as library_papers
 
-from ..conftest import DATA
+from ..conftest import DATA, SEEDS
 
 
 def _variant(text: str, rng: random.Random) -> str:
@@ -82,3 +82,22 @@ def test_a_big_import_s_ways_of_holding_less_give_the_same_library(tmp_path, mon
     assert big[1] == small[1]
     assert big[2] == small[2] and all(big[2])
     assert big[3] == small[3]
+
+
+def test_titles_read_from_the_file_a_span_at_a_time_are_those_of_one_pass(tmp_path, monkeypatch):
+    """The titles scan (the one-shot search's titles, a retitle's names) reads a mapped corpus a
+    span of whole lines at a time, giving its pages back as it goes: the same titles and flags."""
+    from store.corpus import Corpus
+    from store import paper_lines
+
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([DATA / "icml_slice.jsonl", DATA / "iclr_slice.jsonl", SEEDS])  # (seeds: derived titles)
+    path = lib.folder / "corpus.jsonl"
+    whole = Corpus.load(path).papers._scan_titles()  # (titles() would parse a line the scan missed)
+    monkeypatch.setattr(paper_lines, "RELEASE_EVERY", 1)  # a span a line
+    spans = list(Corpus.load(path).papers._windows())
+    assert len(spans) == len(lib.corpus) and spans[0][0] < spans[-1][1]
+    assert Corpus.load(path).papers._scan_titles() == whole
+    monkeypatch.setattr(paper_lines, "RELEASE_EVERY", 5000)  # a few lines a span
+    assert Corpus.load(path).papers._scan_titles() == whole
+    assert set(whole[1]) == {True, False} and None not in whole[0]
