@@ -38,7 +38,7 @@ TYPO_QUERIES = ["trasnformer", "difusion", "reinforcment", "langauge", "optimzat
 SEARCH_QUERIES = ["graph neural network", "diffusion", "transfomer attention"]
 
 
-PARTS = ("import", "cold", "session", "keys", "fzf", "triage")
+PARTS = ("import", "cold", "session", "keys", "settle", "fzf", "triage")
 
 
 def stats(xs: list[float]) -> dict:
@@ -137,13 +137,17 @@ class PaintClock:
 
     def __init__(self, results) -> None:
         self.stamps: list[float] = []
-        original = results.render_line
+        self.watch(results)
+
+    def watch(self, widget) -> None:
+        """Stamp every row ``widget`` renders too."""
+        original = widget.render_line
 
         def render_line(y):
             strip = original(y)
             self.stamps.append(time.perf_counter())
             return strip
-        results.render_line = render_line
+        widget.render_line = render_line
 
     async def measure(self, app, pilot, event, changed) -> float:
         """Post ``event``; wait until ``changed()`` and the following repaint has finished."""
@@ -223,6 +227,85 @@ async def _pilot_benches(lib_dir: Path, repeat: int) -> dict:
     if failures:
         print(f"warning: no repaint seen for {len(failures)} keystrokes: {failures[:5]}", file=sys.stderr)
     return {k: stats(v) for k, v in results.items() if v}
+
+
+def stats90(xs: list[float]) -> dict:
+    """:func:`stats` with the 90th percentile beside (the whole screen's budget is a p90's)."""
+    out = stats(xs)
+    ordered = sorted(xs)
+    out["p90"] = ordered[min(len(ordered) - 1, int(round(0.9 * (len(ordered) - 1))))]
+    return out
+
+
+async def _settle_benches(lib_dir: Path, repeat: int) -> dict:
+    """Key -> the whole screen settled: the list repainted with the key's results, the reader showing
+    the highlighted paper (its title and abstract rendered), and, when the more-like-this model is
+    ready, the reader's panel of similar papers filled for it; the clock stops at the last row any
+    of them rendered. Typed characters (each waits for the screen to settle: in a library of more
+    than 2,000 papers the reader follows the results once typing pauses, tui.limits.READER_DELAY)
+    and down in the list (the reader follows the cursor at once)."""
+    from store import Library
+    from tui.app import make_app
+
+    out: dict[str, list[float]] = {"settle_type": [], "settle_down": [], "settle_similar": []}
+    app = make_app(Library(lib_dir), keymap_path=None, settings_path=Path(tempfile.mkdtemp()) / "s.json")
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = app.main_screen
+        box, reader, reading = screen.query_one("#search"), screen.reader, screen.reading
+        clock = PaintClock(screen.results)
+        clock.watch(reader.query_one("#reader-body"))
+        clock.watch(reader.query_one("#reader-similar"))
+        filled: list[int | None] = [None]  # the paper the similar panel was last filled for
+        original_similar = reader.show_similar
+
+        def show_similar(paper_index, titles):
+            original_similar(paper_index, titles)
+            filled[0] = paper_index
+        reader.show_similar = show_similar
+        original_show = screen.show_results
+
+        def show(query, result, keep_paper=False):
+            original_show(query, result, keep_paper)
+            screen._shown_query = query
+        screen.show_results = show
+
+        def settled(q: str | None, panel: bool):
+            def check() -> bool:
+                if q is not None and (getattr(screen, "_shown_query", None) != q or box.value != q):
+                    return False
+                idx = screen.results.current_index
+                if reading._timer is not None or reader.paper_index != idx:
+                    return False
+                return not panel or idx is None or filled[0] == idx
+            return check
+
+        async def reset(value: str) -> None:
+            box.value = value
+            box.cursor_position = len(value)
+            await idle_workers(app)
+            await pilot.pause(0.4)  # (the reader's and the panel's timers)
+            screen.set_focus(box)
+            await pilot.pause()
+
+        for q in (QUERIES * repeat)[: max(repeat, len(QUERIES))]:
+            await reset("")
+            for n, ch in enumerate(q[:12], start=1):
+                try:
+                    out["settle_type"].append(await clock.measure(app, pilot, "space" if ch == " " else ch,
+                                                                  settled(q[:n], False)))
+                except TimeoutError:
+                    await reset(q[:n])
+        await reset("")
+        screen.set_focus(screen.results)
+        await pilot.pause()
+        for k in range(max(12, 4 * repeat)):
+            key = "down" if k % 8 < 4 else "up"
+            panel = screen.library.similarity_ready and k % 2 == 1  # every other press waits for the panel too
+            filled[0] = None
+            dt = await clock.measure(app, pilot, key, settled(None, panel))
+            out["settle_similar" if panel else "settle_down"].append(dt)
+            await pilot.pause(0.4)
+    return {k: stats90(v) for k, v in out.items() if v}
 
 
 async def _triage_bench(lib_dir: Path, fraction: float, presses: int) -> dict:
@@ -312,8 +395,32 @@ def print_import_rows(row: dict, n: int = 0) -> None:
           f"{row['import_peak_rss_mb']['p95']:,.0f} MB |")
 
 
+def print_settle_rows(row: dict, n: int) -> None:
+    """Key -> whole screen settled: typing, moving in the list, and with the similar panel."""
+    for k, label in (("settle_type", "typed character"), ("settle_down", "up/down in the list"),
+                     ("settle_similar", "up/down in the list, more-like-this panel filled")):
+        if k in row:
+            held = " (budget ≤ 100 ms median, p90 ≤ 200 ms)" if n == 300000 and k != "settle_similar" else ""
+            print(f"| key -> whole screen settled ({label}){held} | {ms(row[k]['median'])} | "
+                  f"{ms(row[k]['p95'])} (p90 {ms(row[k]['p90'])}) |")
+
+
 def ms(x: float) -> str:
     return f"{x * 1000:,.1f} ms" if x < 1 else f"{x:,.2f} s"
+
+
+def app_benches(lib: Path, parts: set[str], repeat: int) -> dict:
+    """The app's rows: cold start, a session's memory, keystrokes, the whole screen settling."""
+    row: dict = {}
+    if "cold" in parts:
+        row["cold_start"] = bench_cold_start(lib, repeat)
+    if "session" in parts:
+        row["session_memory"] = bench_session_memory(lib)
+    if "keys" in parts:
+        row.update(asyncio.run(_pilot_benches(lib, repeat)))
+    if "settle" in parts:
+        row.update(asyncio.run(_settle_benches(lib, repeat)))
+    return row
 
 
 def main() -> None:
@@ -347,12 +454,7 @@ def main() -> None:
         imp, rss, lib = bench_import(path, max(1, min(repeat, 3)) if "import" in parts else 1)
         row = {"import": imp, "import_peak_rss_mb": rss,
                "import_floor": bench_import_floor(path, max(1, min(repeat, 3)) if "import" in parts else 1)}
-        if "cold" in parts:
-            row["cold_start"] = bench_cold_start(lib, repeat)
-        if "session" in parts:
-            row["session_memory"] = bench_session_memory(lib)
-        if "keys" in parts:
-            row.update(asyncio.run(_pilot_benches(lib, repeat)))
+        row.update(app_benches(lib, parts, repeat))
         if "fzf" in parts:
             row["search_vs_fzf"] = bench_search_vs_fzf(lib, path, repeat)
             row["process_floor"] = bench_process_floor(repeat)
@@ -384,6 +486,7 @@ def main() -> None:
                          ("key_typo", "typo")):
             if k in row:
                 print(f"| keystroke -> results repainted ({label}) | {ms(row[k]['median'])} | {ms(row[k]['p95'])} |")
+        print_settle_rows(row, n)
         if "page_down" in row:
             print(f"| page down | {ms(row['page_down']['median'])} | {ms(row['page_down']['p95'])} |")
         for frac in (10, 50, 100):

@@ -9,9 +9,12 @@ from __future__ import annotations
 import pytest
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from .conftest import DATA
 
 pytestmark = [pytest.mark.slow, pytest.mark.bench]
 
@@ -25,8 +28,10 @@ def test_benchmarks_run_at_small_n():
     assert proc.returncode == 0, proc.stderr[-3000:]
     row = json.loads(proc.stdout)["sizes"]["300"]
     for key in ("import", "import_peak_rss_mb", "cold_start", "session_memory", "key_1", "key_20", "key_typo",
-                "page_down", "triage_10pct", "triage_100pct", "search_vs_fzf", "process_floor", "import_floor"):
+                "page_down", "triage_10pct", "triage_100pct", "search_vs_fzf", "process_floor", "import_floor",
+                "settle_type", "settle_down", "settle_similar"):
         assert key in row, key
+    assert 0 < row["settle_type"]["median"] <= row["settle_type"]["p90"] <= row["settle_type"]["p95"]
     assert row["session_memory"]["model_ready"] and row["import"]["median"] > 0
     assert 0 < row["import_floor"]["median"] and row["session_memory"]["private_mb"] > 0
 
@@ -83,3 +88,21 @@ def test_daily_import_benchmark_compares_with_a_full_rebuild():
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "| import, whole process: median / p95 |" in proc.stdout
     assert "the same corpus and index from both: yes" in proc.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("e2e")  # (a real terminal: timing-sensitive, beside the e2e tests)
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
+def test_the_tmux_settle_benchmark_types_and_moves_in_a_real_terminal(tmp_path):
+    """benchmarks/tmux_settle.py on a small library: papersift in tmux, a row for typing and one for moving."""
+    from store import Library
+
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([DATA / "icml_slice.jsonl"])
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "tmux_settle.py"), str(lib.folder)],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = {line.split("|")[1].strip(): line.split("|")[2:5] for line in proc.stdout.splitlines()
+            if line.startswith("| typed") or line.startswith("| up/down")}
+    assert set(rows) == {"typed character", "up/down in the list"}
+    assert rows["typed character"][2].strip() == "40" and rows["up/down in the list"][2].strip() == "12"
