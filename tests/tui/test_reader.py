@@ -476,3 +476,38 @@ async def test_notices_quote_searches_and_tags_as_typed_not_as_markup(lib, make,
         undone = [Content.from_markup(n.message).plain if n.markup else n.message
                   for n in app._notifications if n.message.startswith("undone")]
         assert undone == ["undone: tag +[draft]"]
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_while_typing_more_like_this_waits_twice_as_long_as_a_lookup_takes(lib, make, monkeypatch):
+    """In a big library the panel's lookup waits for a pause: SIMILAR_DELAY, and while the search box
+    has the focus at least twice the last lookup's time (a lookup holds the GIL for much of it, and
+    a key typed meanwhile waited for it); moving in the list keeps SIMILAR_DELAY."""
+    import tui.limits as limits
+
+    monkeypatch.setattr(limits, "BIG_LIBRARY", 10)
+    _ = lib.similarity  # the model is ready
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        main = screen(app)
+        await settle(pilot)
+        waits: list[float] = []
+        original = main.set_timer
+        monkeypatch.setattr(main, "set_timer", lambda delay, *a, **k: (waits.append(delay), original(delay, *a, **k))[1])
+        real_show = main.similar.show
+        monkeypatch.setattr(main.similar, "show", lambda paper_index: None)  # (no lookup runs meanwhile)
+        main.similar._lookup_seconds = 0.5  # as a lookup at 300k papers takes
+        await pilot.press("down")  # in the list
+        await pilot.pause()
+        assert limits.SIMILAR_DELAY in waits and 1.0 not in waits
+        waits.clear()
+        await pilot.press("slash")
+        await pilot.press("g", "r", "a", "p", "h")
+        await pilot.pause(limits.READER_DELAY + 0.1)
+        await settle(pilot)
+        assert 1.0 in waits and limits.SIMILAR_DELAY not in waits
+        # the lookup, when it runs, says how long it took
+        main.similar._lookup_seconds = 0.0
+        real_show(main.results.current_index)
+        await settle(pilot)
+        assert 0 < main.similar._lookup_seconds < 0.5

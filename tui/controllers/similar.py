@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,7 @@ class Similar:
         self.library = library
         self.view = view
         self._timer: Timer | None = None
+        self._lookup_seconds = 0.0  # how long the last lookup took (the pause to wait for: soon)
 
     def more_like_this(self) -> None:
         """List the papers most like the highlighted one (escape returns to the full list)."""
@@ -96,17 +98,25 @@ class Similar:
         if len(self.library) <= limits.BIG_LIBRARY:
             self.show(paper_index)
         else:
-            self._timer = self.view.set_timer(limits.SIMILAR_DELAY, lambda: self.show(paper_index))
+            # While typing, a pause at least twice as long as a lookup takes: at 300k papers one
+            # takes 0.2-0.4 s, mostly holding the GIL, and a key typed meanwhile waited for it
+            # (the list and reader settled 126 ms after a typed key with the model ready, 86 ms
+            # without). Moving through the list keeps the short wait: its keys were not held up.
+            typing = self.view.focused is self.view.search_box
+            delay = max(limits.SIMILAR_DELAY, 2 * self._lookup_seconds if typing else 0)
+            self._timer = self.view.set_timer(delay, lambda: self.show(paper_index))
 
     def show(self, paper_index: int) -> None:
         """Five nearest papers in the reader, computed off the UI thread."""
         self.view.run_in_thread(partial(self._show_in_thread, paper_index), group="similar")
 
     def _show_in_thread(self, paper_index: int) -> None:
+        started = time.perf_counter()
         try:
             sims = self.library.similarity.similar(paper_index, 5)
         except Exception:  # never let the side panel break reading
             return
+        self._lookup_seconds = time.perf_counter() - started
         if get_current_worker().is_cancelled:
             return
         titles = [(i, self.library.corpus.papers[i].title) for i, _ in sims]
