@@ -101,7 +101,9 @@ def map_big_blocks() -> None:
     glibc raises that threshold (up to 32 MB) each time a mapped block is freed, after which
     mid-sized arrays (an import's per-slice temporaries, a chunk's replies) come from the heap,
     whose freed pages stay the process's between its long-lived objects. Fixing it keeps a big
-    import's index build from stacking on them. No-op where ``mallopt`` is unavailable.
+    import's index build from stacking on them. It holds for the rest of the process (an app that
+    imported keeps it: a mapping per big block costs a system call, not memory). No-op where
+    ``mallopt`` is unavailable.
     """
     import ctypes
     import ctypes.util
