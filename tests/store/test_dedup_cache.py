@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from store import locations
-from store.ingest import dedup_cache, importer
+from store.ingest import dedup_cache, merge_prep
 from store.ingest.dedup import shingles
 from store.ingest.title_library import name_tokens, title_hash
 from store.library import Library
@@ -25,7 +25,7 @@ SLICE = DATA / "icml_slice.jsonl"
 
 
 def keys_of(text: str) -> np.ndarray:
-    return importer._fingerprints([shingles(normalize(text))])[0]
+    return merge_prep.fingerprints([shingles(normalize(text))])[0]
 
 
 def cache_of(lib: Library) -> dedup_cache.KnownPapers | None:
@@ -65,8 +65,8 @@ def test_a_second_import_reads_the_cache_and_merges_as_without_it(tmp_path, monk
         lib.import_paths([SLICE])
     (without.folder / locations.DEDUP_CACHE_FILE).unlink()
     shingled = []
-    real = importer._known_paper_chunk
-    monkeypatch.setattr(importer, "_known_paper_chunk", lambda abstracts: shingled.append(len(abstracts)) or real(abstracts))
+    real = merge_prep._known_paper_chunk
+    monkeypatch.setattr(merge_prep, "_known_paper_chunk", lambda abstracts: shingled.append(len(abstracts)) or real(abstracts))
     a = Library.open(with_cache.folder, seed_if_new=False).import_paths(day)
     assert shingled == []  # the library's papers were not shingled again
     b = Library.open(without.folder, seed_if_new=False).import_paths(day)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from store import Library
-from store.ingest import importer, parse
+from store.ingest import merge_prep, parse
 from store.library import papers as library_papers
 
 from ..conftest import DATA, SEEDS
@@ -75,7 +75,7 @@ def test_a_big_import_s_ways_of_holding_less_give_the_same_library(tmp_path, mon
     small = _import_both(tmp_path, "small")
     assert small[0][0][3] == 20 and small[0][1][3] == 20  # (near duplicates of new and of library papers)
     monkeypatch.setattr(parse, "MAP_DUMPS_FROM", 1)
-    monkeypatch.setattr(importer, "KEEP_NORMALIZED_CHARS", 0)
+    monkeypatch.setattr(merge_prep, "KEEP_NORMALIZED_CHARS", 0)
     monkeypatch.setattr(library_papers, "REREAD_FROM", 1)
     big = _import_both(tmp_path, "big")
     assert big[0] == small[0]
