@@ -16,7 +16,8 @@ from typing import Sequence
 
 import numpy as np
 
-from store.search.index import SearchIndex, count_terms, idf_weights, posting_docs
+from store.search.index import SearchIndex, idf_weights
+from store.search.postings import count_terms, posting_docs
 from store.search.forms import form_keys
 from store.search.vocab import SortedWords, Vocabulary, stem_tables
 

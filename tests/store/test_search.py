@@ -355,12 +355,13 @@ def test_packed_and_argsort_postings_orders_agree(monkeypatch):
     """The index sorts postings by a packed key; the argsort fallback must give the same index."""
     import numpy as np
     import store.search.index as search_mod
+    import store.search.postings as postings_mod
     docs = [("", f"graph neural network {i} message passing graph") for i in range(50)] + \
            [("Title words", "diffusion models for images and graph")] * 3
     packed = search_mod.SearchIndex.build(docs)
-    monkeypatch.setattr(search_mod, "PACK_STEP", 7)  # packed and unpacked in many slices
+    monkeypatch.setattr(postings_mod, "PACK_STEP", 7)  # packed and unpacked in many slices
     sliced = search_mod.SearchIndex.build(docs)
-    monkeypatch.setattr(search_mod, "TF_BITS", 60)  # no longer fits in 64 bits: the fallback
+    monkeypatch.setattr(postings_mod, "TF_BITS", 60)  # no longer fits in 64 bits: the fallback
     fallback = search_mod.SearchIndex.build(docs)
     assert packed.vocab == fallback.vocab == sliced.vocab
     for name in ("offsets", "docs", "tf", "idf", "norms"):
