@@ -165,6 +165,35 @@ class PaintClock:
         raise TimeoutError("the list never repainted for this key")
 
 
+class SearchDriver:
+    """Benchmark-only: the search box of an app under Pilot, and which query the list shows."""
+
+    def __init__(self, app, pilot) -> None:
+        self.app, self.pilot, self.screen = app, pilot, app.main_screen
+        self.box = self.screen.query_one("#search")
+        self.screen._shown_query = None
+        original_show = self.screen.show_results
+
+        def show(query, result, keep_paper=False):
+            original_show(query, result, keep_paper)
+            self.screen._shown_query = query
+        self.screen.show_results = show
+
+    def shown(self, q: str):
+        """Whether the list shows the results for exactly this query (polled on every turn of the
+        event loop the app runs on: cheap)."""
+        return lambda: self.screen._shown_query == q and self.box.value == q
+
+    async def reset(self, value: str, wait: float = 0.0) -> None:
+        """The box holds ``value``, every worker is done (and ``wait`` seconds passed), the box has the focus."""
+        self.box.value = value
+        self.box.cursor_position = len(value)
+        await idle_workers(self.app)
+        await self.pilot.pause(wait or None)
+        self.screen.set_focus(self.box)
+        await self.pilot.pause()
+
+
 async def _pilot_benches(lib_dir: Path, repeat: int) -> dict:
     from store import Library
     from tui.app import make_app
@@ -175,29 +204,10 @@ async def _pilot_benches(lib_dir: Path, repeat: int) -> dict:
     app = make_app(Library(lib_dir), keymap_path=None, settings_path=Path(tempfile.mkdtemp()) / "s.json")
     async with app.run_test(size=(160, 45)) as pilot:
         screen = app.main_screen
-        box = screen.query_one("#search")
         results_list = screen.results
         clock = PaintClock(results_list)
-
-        async def reset(value: str) -> None:
-            box.value = value
-            box.cursor_position = len(value)
-            await idle_workers(app)
-            await pilot.pause()
-            screen.set_focus(box)
-            await pilot.pause()
-
-        def shown(q: str):
-            # the list shows the results for exactly this query (its border title is set with them)
-            # (cheap: it is polled on every turn of the event loop the app runs on)
-            return lambda: getattr(screen, "_shown_query", None) == q and box.value == q
-
-        original_show = screen.show_results
-
-        def show(query, result, keep_paper=False):
-            original_show(query, result, keep_paper)
-            screen._shown_query = query
-        screen.show_results = show
+        typing = SearchDriver(app, pilot)
+        reset, shown = typing.reset, typing.shown
 
         for q in (QUERIES * repeat)[: max(repeat, len(QUERIES))]:
             await reset("")
@@ -251,7 +261,7 @@ async def _settle_benches(lib_dir: Path, repeat: int) -> dict:
     app = make_app(Library(lib_dir), keymap_path=None, settings_path=Path(tempfile.mkdtemp()) / "s.json")
     async with app.run_test(size=(160, 45)) as pilot:
         screen = app.main_screen
-        box, reader, reading = screen.query_one("#search"), screen.reader, screen.reading
+        reader, reading = screen.reader, screen.reading
         clock = PaintClock(screen.results)
         clock.watch(reader.query_one("#reader-body"))
         clock.watch(reader.query_one("#reader-similar"))
@@ -262,16 +272,11 @@ async def _settle_benches(lib_dir: Path, repeat: int) -> dict:
             original_similar(paper_index, titles)
             filled[0] = paper_index
         reader.show_similar = show_similar
-        original_show = screen.show_results
-
-        def show(query, result, keep_paper=False):
-            original_show(query, result, keep_paper)
-            screen._shown_query = query
-        screen.show_results = show
+        typing = SearchDriver(app, pilot)
 
         def settled(q: str | None, panel: bool):
             def check() -> bool:
-                if q is not None and (getattr(screen, "_shown_query", None) != q or box.value != q):
+                if q is not None and not typing.shown(q)():
                     return False
                 idx = screen.results.current_index
                 if reading._timer is not None or reader.paper_index != idx:
@@ -280,12 +285,7 @@ async def _settle_benches(lib_dir: Path, repeat: int) -> dict:
             return check
 
         async def reset(value: str) -> None:
-            box.value = value
-            box.cursor_position = len(value)
-            await idle_workers(app)
-            await pilot.pause(0.4)  # (the reader's and the panel's timers)
-            screen.set_focus(box)
-            await pilot.pause()
+            await typing.reset(value, wait=0.4)  # (the reader's and the panel's timers)
 
         for q in (QUERIES * repeat)[: max(repeat, len(QUERIES))]:
             await reset("")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import codecs
 import mmap
+import os
 from pathlib import Path
 from typing import Iterator
 
@@ -71,7 +72,7 @@ def map_utf8(path: Path) -> mmap.mmap | None:
     """
     try:
         with open(path, "rb") as fh:
-            size = path.stat().st_size
+            size = os.fstat(fh.fileno()).st_size  # (the file opened, not whatever the name holds now)
             if size > MAX_FILE_BYTES:
                 raise InputError(path, f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
             data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)

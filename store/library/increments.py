@@ -13,7 +13,7 @@ from store.paper_lines import PaperList
 def index_document(paper: Paper) -> tuple[str, str]:
     """What the search index holds of a paper: (title with keywords, abstract). Keywords count as
     the title does: both say in a few words what the paper is about."""
-    return " ".join([paper.title, *paper.keywords]), paper.abstract
+    return _document([paper.title, paper.keywords, paper.abstract])
 
 
 class IndexDocuments(Sequence[tuple[str, str]]):
@@ -44,6 +44,7 @@ class IndexDocuments(Sequence[tuple[str, str]]):
 
 
 def _document(fields: list[Any]) -> tuple[str, str]:
+    """:func:`index_document` of a paper's title, keywords and abstract (IndexDocuments.KEYS)."""
     title, keywords, abstract = fields
     return " ".join([title, *keywords]), abstract
 
