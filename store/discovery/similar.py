@@ -30,6 +30,7 @@ LSA_WEIGHT = 1.0
 FEEDBACK_K = 10
 FEEDBACK_BETA = 1.0
 LABEL_SAMPLE = 80  # abstracts per topic read for its label's phrases
+BAND_BYTES = 16 << 20  # a mapped model is read this much at a time by a query (Similarity._like)
 
 
 def lsa_dims(n_docs: int) -> int:
@@ -144,14 +145,44 @@ class Similarity:
         self.terms, self.ids, self.lengths, self.folded = [], [], np.zeros(0, np.float32), 0
         return self
 
-    def _blend(self, rows: np.ndarray) -> np.ndarray:
-        """Blended similarity of the given papers to every paper (len(rows) x n)."""
-        s: np.ndarray = (self.matrix[rows] @ self.matrix_t).toarray()
+    def _like(self, row: sp.csr_matrix, vector: np.ndarray | None) -> np.ndarray:
+        """Blended similarity to every paper of a query given as a row of the matrix (1 x terms)
+        and its latent ``vector``: ``row @ matrix_t + LSA_WEIGHT * latent @ vector``.
+
+        A mapped model is read a band at a time (:data:`BAND_BYTES`): the query's term rows of
+        the transposed matrix with pread (:meth:`ModelFile.read_rows`), the latent vectors through
+        the mapping, each band's pages given back before the next. At 300k papers a query reads
+        ~150 MB of latent vectors and up to ~120 MB of term rows, which held at once made the
+        model most of the app's memory."""
+        if self.file is None or self.file.fd is None:
+            out: np.ndarray = (row @ self.matrix_t).toarray()[0]
+            if self.latent is not None and vector is not None:
+                out += LSA_WEIGHT * (self.latent @ vector)
+            return out
+        file = self.file
+        out = np.zeros(self.matrix.shape[0], dtype=np.float32)
+        indptr = file.indptr["t"]
+        lengths = (indptr[row.indices + 1] - indptr[row.indices]) * (file.arrays["t_indices"].itemsize + 4)
+        band = np.cumsum(lengths) // BAND_BYTES
+        for group in np.split(np.arange(len(row.indices)), np.flatnonzero(np.diff(band)) + 1):
+            out += file.read_rows("t", row.indices[group]).T @ row.data[group]
+        if self.latent is not None and vector is not None:
+            step = max(1, BAND_BYTES // max(1, self.latent.shape[1] * self.latent.itemsize))
+            for at in range(0, len(out), step):
+                out[at:at + step] += LSA_WEIGHT * (self.latent[at:at + step] @ vector)
+                file.release()
+        return out
+
+    def _rows(self, rows: np.ndarray) -> sp.csr_matrix:
+        """Rows of the matrix (papers' term weights), read from a mapped model with pread."""
+        return self.file.read_rows("m", rows) if self.file is not None else self.matrix[rows]
+
+    def _latent_rows(self, rows: np.ndarray) -> np.ndarray | None:
+        if self.latent is None:
+            return None
+        vectors = np.array(self.latent[rows])
         self._let_go()
-        if self.latent is not None:
-            s += LSA_WEIGHT * (self.latent[rows] @ self.latent.T)
-            self._let_go()
-        return s
+        return vectors
 
     def _let_go(self) -> None:
         """A mapped model's pages that a product read go back to the page cache: each product
@@ -166,14 +197,24 @@ class Similarity:
             return self._scores(doc)
 
     def _scores(self, doc: int) -> np.ndarray:
-        base: np.ndarray = self._blend(np.array([doc]))[0]
+        latent = self._latent_rows(np.array([doc]))
+        base = self._like(self._rows(np.array([doc])), None if latent is None else latent[0])
         if not self.feedback or len(base) <= FEEDBACK_K + 1:
             return base
         masked = base.copy()
         masked[doc] = -np.inf
         top = np.argpartition(-masked, FEEDBACK_K)[:FEEDBACK_K]
-        blended: np.ndarray = base + FEEDBACK_BETA * (base[top] @ self._blend(top)) / FEEDBACK_K
-        return blended
+        return base + FEEDBACK_BETA * self._feedback(top, base[top]) / FEEDBACK_K
+
+    def _feedback(self, top: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """``weights @ blend(top)``, made as one product: the blend is linear in the query's
+        row, so the neighbours' rows are summed (weighted) first and multiplied once. The same
+        scores as ten rows multiplied and then summed (to float rounding), in less than half the
+        time at 300k papers (the ten rows' products held ~29M nonzeros; the summed row's ~300k)."""
+        w = weights.astype(np.float32)
+        row = sp.csr_matrix(w[None, :]) @ self._rows(top)
+        latent = self._latent_rows(top)
+        return self._like(row, None if latent is None else w @ latent)
 
     def similar(self, doc: int, limit: int = 10) -> list[tuple[int, float]]:
         """The ``limit`` most similar papers (not ``doc`` itself), best first."""

@@ -118,3 +118,62 @@ def test_the_model_cache_is_mapped_and_a_forged_one_is_rebuilt(tmp_path, monkeyp
         again = Library(tmp_path / "lib")
         assert not again.load_similarity_cache()
         assert again.similarity.similar(7) == want  # built anew
+
+
+def test_feedback_scores_are_the_ten_neighbours_rows_blended_and_summed(tmp_path):
+    """Pseudo-relevance feedback is made as one product of the neighbours' summed rows; the blend
+    is linear, so the scores are those of the definition: each of the ten nearest papers' blended
+    similarity to every paper, weighted by its own score, summed (float rounding aside)."""
+    from store.discovery import similar as S
+    lib, _ = iclr_library(tmp_path)
+    sim = lib.similarity
+    assert sim.feedback and sim.latent is not None
+    m, mt, latent = sim.matrix, sim.matrix_t, sim.latent
+    for doc in (0, 17, 101):
+        def blend(rows):
+            return (m[rows] @ mt).toarray() + S.LSA_WEIGHT * (latent[rows] @ latent.T)
+        base = blend(np.array([doc]))[0]
+        masked = base.copy()
+        masked[doc] = -np.inf
+        top = np.argpartition(-masked, S.FEEDBACK_K)[:S.FEEDBACK_K]
+        want = base + S.FEEDBACK_BETA * (base[top] @ blend(top)) / S.FEEDBACK_K
+        got = sim.scores(doc)
+        assert np.allclose(got, want, atol=1e-5)
+        want[doc] = got[doc] = -np.inf
+        assert list(np.argsort(-got)[:10]) == list(np.argsort(-want)[:10])
+
+
+def test_a_mapped_model_reads_its_term_rows_a_band_at_a_time(tmp_path, monkeypatch):
+    """A mapped model reads a query's rows with pread, a band of rows at a time (scattered rows
+    read through the mapping mapped whole page-cache folios: ~300 MB of the app at 300k papers):
+    the rows read equal the matrix's, and the neighbours (with bands of a few rows each) equal the
+    model's held in memory. A file changed in place under the app (never done by papersift, which
+    renames a new file over) so that a row names a column past the shape raises ValueError
+    instead of reaching scipy's unchecked product."""
+    from store.annotations import nofollow
+    from store.discovery import similar as S
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    in_memory = lib.similarity
+    assert in_memory.file is None
+    monkeypatch.setattr(nofollow, "MAP_FROM", 0)
+    monkeypatch.setattr(S, "BAND_BYTES", 4096)  # (a few term rows a band)
+    loaded = Library(tmp_path / "lib")
+    assert loaded.load_similarity_cache()
+    model = loaded.similarity
+    assert model.file is not None and model.file.fd is not None
+    rows = np.array([5, 0, 42, 5, len(lib) - 1])
+    for name, matrix in (("m", model.matrix), ("t", model.matrix_t)):
+        got = model.file.read_rows(name, rows)
+        assert got.data.flags.writeable and (got != matrix[rows]).nnz == 0  # (private: not the read-only mapping)
+    for doc in (0, 7, 150):
+        want, got = in_memory.similar(doc), model.similar(doc)
+        assert [i for i, _ in got] == [i for i, _ in want]
+        assert np.allclose([s for _, s in got], [s for _, s in want], atol=1e-5)
+
+    offset = model.file.places["t_indices"]
+    with open(lib.similar_path, "r+b") as fh:  # every column number of the transposed matrix: past the shape
+        fh.seek(offset)
+        fh.write(b"\xff\xff\xff\x7f" * (len(model.matrix_t.indices)))
+    with pytest.raises(ValueError, match="past its shape"):
+        model.similar(7)
