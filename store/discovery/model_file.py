@@ -14,8 +14,6 @@ the sparse matrices' offsets and column numbers are checked against their shapes
 
 from __future__ import annotations
 
-import os
-import weakref
 from array import array
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -68,53 +66,13 @@ class ModelFile:
     numpy views of the arrays (text sections as str), and the two matrices over them."""
 
     def __init__(self, meta: dict[str, int], arrays: dict[str, np.ndarray], texts: dict[str, str],
-                 buffer: bytearray | memoryview, places: dict[str, int] | None = None,
-                 fd: int | None = None) -> None:
+                 buffer: bytearray | memoryview) -> None:
         self.meta = meta
         self.arrays = arrays
         self.texts = texts
         self.buffer = buffer  # what the arrays view (a mapping's pages are given back by release())
         rows, cols = meta["rows"], meta["cols"]
         self.matrices = {"m": self.csr("m", (rows, cols)), "t": self.csr("t", (cols, rows))}
-        # A mapped file's matrix rows are read with pread (read_rows): where each section starts
-        # in the file, an open descriptor of the file mapped, and the row offsets (private copies:
-        # 1.2 MB at 300k papers).
-        self.fd = fd
-        self.places = places or {}
-        self.indptr = {name: np.array(m.indptr) for name, m in self.matrices.items()} if fd is not None else {}
-        if fd is not None:
-            weakref.finalize(self, os.close, fd)
-
-    def read_rows(self, name: str, rows: np.ndarray) -> sp.csr_matrix:
-        """Rows ``rows`` of matrix ``name``, in that order, read from the file with pread into
-        private arrays. Reading a few hundred scattered rows through the mapping mapped each
-        one's whole page-cache folio (up to 2 MB on a kernel that keeps a freshly written file in
-        large folios): a query's rows took ~300 MB of the app's memory, however soon they were
-        given back. ValueError if the file no longer holds what was checked (a short read, a
-        column past the shape)."""
-        import scipy.sparse as sp
-        if self.fd is None:
-            return self.matrices[name][rows]
-        indptr, shape = self.indptr[name], self.matrices[name].shape
-        starts, lengths = indptr[rows], indptr[rows + 1] - indptr[rows]
-        kind = self.arrays[f"{name}_indices"].dtype
-        indices = np.empty(int(lengths.sum()), dtype=kind)
-        data = np.empty(len(indices), dtype=np.float32)
-        parts: list[tuple[np.ndarray, int, int]] = [  # (the array's bytes, its item size, its place in the file)
-            (indices.view(np.uint8), indices.itemsize, self.places[f"{name}_indices"]),
-            (data.view(np.uint8), data.itemsize, self.places[f"{name}_data"])]
-        at = 0
-        for start, length in zip(starts.tolist(), lengths.tolist()):
-            for raw, size, place in parts:
-                view = raw.data[at * size:(at + length) * size]
-                if os.preadv(self.fd, [view], place + start * size) != len(view):
-                    raise ValueError(f"matrix {name} is shorter than it was")
-            at += length
-        if len(indices) and (int(indices.min()) < 0 or int(indices.max()) >= shape[1]):
-            raise ValueError(f"matrix {name} names a column past its shape")
-        offsets = np.zeros(len(rows) + 1, dtype=kind)
-        np.cumsum(lengths, out=offsets[1:])
-        return sp.csr_matrix((data, indices, offsets), shape=(len(rows), shape[1]), copy=False)
 
     def csr(self, name: str, shape: tuple[int, int]) -> sp.csr_matrix:
         """Matrix ``name`` ("m" or "t") over the mapped arrays (no copy), once its offsets and
@@ -142,7 +100,6 @@ class ModelFile:
 def read_model(path: Path, token: str | None) -> ModelFile | None:
     """The model file at ``path`` if it is this version's and, given a ``token``, of that corpus
     generation; None when it is missing, of another generation or version, or damaged."""
-    fd: int | None = None
     try:
         with open_no_link(path) as fh:
             generation = fh.readline(256).rstrip(b"\n")
@@ -154,7 +111,6 @@ def read_model(path: Path, token: str | None) -> ModelFile | None:
                 return None
             meta = dict(zip(META, (int(v) for v in values)))
             data = file_bytes(fh, reader.base)
-            fd = os.dup(fh.fileno()) if isinstance(data, memoryview) else None
         if data is None:
             return None
         arrays: dict[str, np.ndarray] = {}
@@ -175,16 +131,11 @@ def read_model(path: Path, token: str | None) -> ModelFile | None:
             if dims <= 0 or len(arrays["basis"]) % dims:
                 return None
             arrays["basis"] = arrays["basis"].reshape(-1, dims)
-        places = {name: reader.base + offset for name, (_, offset, _) in reader.sections.items()}
-        file = ModelFile(meta, arrays, texts, data, places, fd)
-        fd = None  # (the file closes it)
+        file = ModelFile(meta, arrays, texts, data)
         file.release()  # (what the checks of the matrices read)
         return file
     except (OSError, ValueError, KeyError, IndexError, UnicodeDecodeError):
         return None
-    finally:
-        if fd is not None:
-            os.close(fd)
 
 
 def words(text: str) -> list[str]:

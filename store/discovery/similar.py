@@ -30,7 +30,7 @@ LSA_WEIGHT = 1.0
 FEEDBACK_K = 10
 FEEDBACK_BETA = 1.0
 LABEL_SAMPLE = 80  # abstracts per topic read for its label's phrases
-BAND_BYTES = 16 << 20  # a mapped model is read this much at a time by a query (Similarity._like)
+BAND_BYTES = 16 << 20  # a query reads a mapped model a window of this many bytes at a time (Similarity._like)
 
 
 def lsa_dims(n_docs: int) -> int:
@@ -149,33 +149,38 @@ class Similarity:
         """Blended similarity to every paper of a query given as a row of the matrix (1 x terms)
         and its latent ``vector``: ``row @ matrix_t + LSA_WEIGHT * latent @ vector``.
 
-        A mapped model is read a band at a time (:data:`BAND_BYTES`): the query's term rows of
-        the transposed matrix with pread (:meth:`ModelFile.read_rows`), the latent vectors through
-        the mapping, each band's pages given back before the next. At 300k papers a query reads
-        ~150 MB of latent vectors and up to ~120 MB of term rows, which held at once made the
-        model most of the app's memory."""
-        if self.file is None or self.file.fd is None:
-            out: np.ndarray = (row @ self.matrix_t).toarray()[0]
+        A mapped model is read a window of the file at a time (:data:`BAND_BYTES`), its pages
+        given back before the next: the query's term rows in the file's order, grouped by the
+        window they lie in, then the latent vectors. At 300k papers a query reads ~150 MB of
+        latent vectors and up to ~120 MB of term rows; read in one go and given back after, the
+        scattered term rows mapped each one's whole page-cache folio (up to 2 MB where the kernel
+        keeps a freshly written file in large folios), ~300 MB of the app."""
+        t = self.matrix_t
+        if self.file is None:
+            out: np.ndarray = (row @ t).toarray()[0]
             if self.latent is not None and vector is not None:
                 out += LSA_WEIGHT * (self.latent @ vector)
             return out
-        file = self.file
         out = np.zeros(self.matrix.shape[0], dtype=np.float32)
-        indptr = file.indptr["t"]
-        lengths = (indptr[row.indices + 1] - indptr[row.indices]) * (file.arrays["t_indices"].itemsize + 4)
-        band = np.cumsum(lengths) // BAND_BYTES
-        for group in np.split(np.arange(len(row.indices)), np.flatnonzero(np.diff(band)) + 1):
-            out += file.read_rows("t", row.indices[group]).T @ row.data[group]
+        order = np.argsort(row.indices)
+        terms, weights = row.indices[order], row.data[order]
+        window = t.indptr[terms] * (t.indices.itemsize + t.data.itemsize) // BAND_BYTES
+        for group in np.split(np.arange(len(terms)), np.flatnonzero(np.diff(window)) + 1):
+            if len(group):
+                out += t[terms[group]].T @ weights[group]
+                self._let_go()
         if self.latent is not None and vector is not None:
             step = max(1, BAND_BYTES // max(1, self.latent.shape[1] * self.latent.itemsize))
             for at in range(0, len(out), step):
                 out[at:at + step] += LSA_WEIGHT * (self.latent[at:at + step] @ vector)
-                file.release()
+                self._let_go()
         return out
 
     def _rows(self, rows: np.ndarray) -> sp.csr_matrix:
-        """Rows of the matrix (papers' term weights), read from a mapped model with pread."""
-        return self.file.read_rows("m", rows) if self.file is not None else self.matrix[rows]
+        """Rows of the matrix (papers' term weights), copied (a mapped model's pages given back)."""
+        copied: sp.csr_matrix = self.matrix[rows]
+        self._let_go()
+        return copied
 
     def _latent_rows(self, rows: np.ndarray) -> np.ndarray | None:
         if self.latent is None:
