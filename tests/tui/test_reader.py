@@ -480,9 +480,9 @@ async def test_notices_quote_searches_and_tags_as_typed_not_as_markup(lib, make,
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_while_typing_more_like_this_waits_twice_as_long_as_a_lookup_takes(lib, make, monkeypatch):
-    """In a big library the panel's lookup waits for a pause: SIMILAR_DELAY, and while the search box
-    has the focus at least twice the last lookup's time (a lookup holds the GIL for much of it, and
-    a key typed meanwhile waited for it); moving in the list keeps SIMILAR_DELAY."""
+    """In a big library, while the search box has the focus, the panel's lookup waits for a pause of
+    at least twice the last lookup's time (every key changes the paper, and a lookup takes CPU the
+    next key's search wants); moving in the list starts one at once (see the next test)."""
     import tui.limits as limits
 
     monkeypatch.setattr(limits, "BIG_LIBRARY", 10)
@@ -495,19 +495,92 @@ async def test_while_typing_more_like_this_waits_twice_as_long_as_a_lookup_takes
         original = main.set_timer
         monkeypatch.setattr(main, "set_timer", lambda delay, *a, **k: (waits.append(delay), original(delay, *a, **k))[1])
         real_show = main.similar.show
-        monkeypatch.setattr(main.similar, "show", lambda paper_index: None)  # (no lookup runs meanwhile)
-        main.similar._lookup_seconds = 0.5  # as a lookup at 300k papers takes
-        await pilot.press("down")  # in the list
+        shown: list[int] = []
+        monkeypatch.setattr(main.similar, "show", shown.append)  # (no lookup runs meanwhile)
+        main.similar._lookup_seconds = 0.5  # as a lookup at 300k papers took before its rows were summed
+        main.similar._found.clear()  # (the next paper was looked up ahead at start)
+        await pilot.press("down")  # in the list: at once, no timer
         await pilot.pause()
-        assert limits.SIMILAR_DELAY in waits and 1.0 not in waits
-        waits.clear()
+        assert shown == [main.results.current_index] and 1.0 not in waits and limits.SIMILAR_DELAY not in waits
+        shown.clear()
         await pilot.press("slash")
         await pilot.press("g", "r", "a", "p", "h")
         await pilot.pause(limits.READER_DELAY + 0.1)
         await settle(pilot)
-        assert 1.0 in waits and limits.SIMILAR_DELAY not in waits
+        assert 1.0 in waits and limits.SIMILAR_DELAY not in waits and not shown
         # the lookup, when it runs, says how long it took
         main.similar._lookup_seconds = 0.0
         real_show(main.results.current_index)
         await settle(pilot)
         assert 0 < main.similar._lookup_seconds < 0.5
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_moving_in_the_list_runs_one_lookup_at_a_time_for_where_the_cursor_is(lib, make, monkeypatch):
+    """In a big library a key in the list starts the panel's lookup at once; keys pressed while it
+    runs start none, and when it ends the paper the cursor is on then is looked up (not each paper
+    passed). Once the cursor rests the next paper is looked up ahead: a key then fills the panel
+    at once; going back shows a kept answer without a lookup."""
+    import threading
+
+    import tui.limits as limits
+
+    monkeypatch.setattr(limits, "BIG_LIBRARY", 10)
+    monkeypatch.setattr(limits, "SIMILAR_DELAY", 5.0)  # (no pause is waited for in the list)
+    sim = lib.similarity  # the model is ready
+    gate = threading.Event()
+    looked_up: list[int] = []
+    original = sim.similar
+
+    def slow_similar(doc: int, limit: int = 10):
+        looked_up.append(doc)
+        gate.wait(5)
+        return original(doc, limit)
+    monkeypatch.setattr(sim, "similar", slow_similar)
+    app = make(lib)
+
+    def panel() -> str:
+        return str(reader.query_one("#reader-similar").render())
+
+    async def until(check) -> None:
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if check():
+                return
+        raise AssertionError("not within 5 s")
+    async with app.run_test(size=(160, 45)) as pilot:
+        main = screen(app)
+        reader = main.query_one("#reader")
+        gate.set()
+        await settle(pilot)
+        await until(lambda: main.similar._running is None and "More like this" in panel())
+        main.similar._found.clear()
+        looked_up.clear()
+        gate.clear()
+        main.set_focus(main.results)
+        await pilot.press("down")
+        await pilot.pause(0.05)
+        first = main.results.current_index
+        assert looked_up == [first]  # at once, no pause waited for
+        await pilot.press("down", "down", "down")
+        await pilot.pause(0.05)
+        assert looked_up == [first]  # one at a time
+        gate.set()
+        rest = main.results.current_index
+        papers = [int(i) for i in main.results.indices[:8]]
+        await until(lambda: main.similar._running is None and len(looked_up) == 3)
+        # the paper passed over was not looked up; the next one was, ahead of the cursor
+        assert looked_up == [first, rest, papers[papers.index(rest) + 1]]
+        assert reader.paper_index == rest and "More like this" in panel()
+        ahead = looked_up[-1]
+        await pilot.press("down")
+        await pilot.pause()
+        assert reader.paper_index == ahead and "More like this" in panel()  # filled at once
+        await until(lambda: main.similar._running is None and len(looked_up) == 4)
+        assert looked_up[-1] == papers[papers.index(rest) + 2]
+        n = len(looked_up)
+        await pilot.press("up")  # back: the kept answer at once, and the paper above looked up ahead
+        await pilot.pause()
+        assert reader.paper_index == rest and "More like this" in panel()
+        await until(lambda: main.similar._running is None and len(looked_up) == n + 1)
+        assert looked_up[-1] == papers[papers.index(rest) - 1]

@@ -89,6 +89,7 @@ class Reading:
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+        self.similar.hold()  # (the paper the reader shows is about to change)
         if len(self.library) <= limits.BIG_LIBRARY:
             self.show_current()
         else:

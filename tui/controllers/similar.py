@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from collections import OrderedDict
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,11 @@ if TYPE_CHECKING:
     from .view import MainView
 
 
+FOUND_KEPT = 256  # papers whose nearest papers are kept (a few KB): going back shows them at once
+
+Titles = list[tuple[int, str]]
+
+
 class Similar:
     """More like this, the model's lifecycle and the reader's nearest papers.
 
@@ -40,6 +46,11 @@ class Similar:
         self.view = view
         self._timer: Timer | None = None
         self._lookup_seconds = 0.0  # how long the last lookup took (the pause to wait for: soon)
+        self._running: int | None = None  # the paper a lookup is running for
+        self._next: int | None = None  # the paper to look up when it ends (the cursor moved meanwhile)
+        self._found: OrderedDict[tuple[str, int], Titles] = OrderedDict()  # (corpus generation, paper)
+        self._cursor_was = 0  # the list's cursor when the reader last changed paper (which way it moves)
+        self._step = 1
 
     def more_like_this(self) -> None:
         """List the papers most like the highlighted one (escape returns to the full list)."""
@@ -86,41 +97,93 @@ class Similar:
         _ = lib.similarity  # (built, or loaded from the cache the helper wrote)
 
     def soon(self, paper_index: int) -> None:
-        """Nearest papers for the reader once the cursor rests (big libraries).
+        """Nearest papers for the reader (big libraries: one lookup at a time, never a queue).
 
-        At 30k papers a lookup takes ~20 ms of CPU, much of it holding the GIL;
-        run on every keystroke and every row passed while scrolling, it delayed
-        the list's own repaint. Small libraries look up at once.
+        Moving in the list starts a lookup at once when none runs, else when the running one
+        ends, for the paper the cursor is on then: a held key looks up only where the cursor is
+        when each lookup ends. Once the cursor rests, the next paper the way it moves is looked up
+        ahead (the next key, or a triage key that moves on, shows its panel at once), and the
+        last papers' neighbours are kept. While typing, the lookup waits for a pause at least
+        twice as long as the last one took: every key changes the paper, and a lookup takes CPU
+        the next key's search wants. Small libraries look up at once.
         """
+        self.hold()
+        found = self._found.get(self._key(paper_index))
+        if found is not None:
+            self._show_titles(paper_index, found)
+            self._look_ahead(paper_index)
+        elif len(self.library) <= limits.BIG_LIBRARY:
+            self.show(paper_index)
+        elif self.view.focused is self.view.search_box:
+            delay = max(limits.SIMILAR_DELAY, 2 * self._lookup_seconds)
+            self._timer = self.view.set_timer(delay, lambda: self.show(paper_index))
+        elif self._running is None:
+            self.show(paper_index)
+        elif self._running != paper_index:
+            self._next = paper_index
+
+    def hold(self) -> None:
+        """No lookup for the paper the reader shows now (a key typed: another is coming)."""
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        if len(self.library) <= limits.BIG_LIBRARY:
-            self.show(paper_index)
-        else:
-            # While typing, a pause at least twice as long as a lookup takes: at 300k papers one
-            # takes 0.2-0.4 s, mostly holding the GIL, and a key typed meanwhile waited for it
-            # (the list and reader settled 126 ms after a typed key with the model ready, 86 ms
-            # without). Moving through the list keeps the short wait: its keys were not held up.
-            typing = self.view.focused is self.view.search_box
-            delay = max(limits.SIMILAR_DELAY, 2 * self._lookup_seconds if typing else 0)
-            self._timer = self.view.set_timer(delay, lambda: self.show(paper_index))
+
+    def _key(self, paper_index: int) -> tuple[str, int]:
+        return self.library.corpus.generation, paper_index
+
+    def _look_ahead(self, paper_index: int) -> None:
+        """Look up the paper after ``paper_index`` in the list (the way the cursor last moved),
+        unless a lookup runs, the cursor moved on, or the search box has the focus."""
+        results = self.view.results
+        if (self._running is not None or len(self.library) <= limits.BIG_LIBRARY
+                or results.current_index != paper_index or self._key(paper_index) not in self._found
+                or self.view.focused is self.view.search_box):
+            return
+        cursor = results.cursor
+        if cursor != self._cursor_was:
+            self._step = 1 if cursor > self._cursor_was else -1
+            self._cursor_was = cursor
+        ahead = cursor + self._step
+        if 0 <= ahead < len(results.indices):
+            nxt = int(results.indices[ahead])
+            if self._key(nxt) not in self._found:
+                self.show(nxt)
 
     def show(self, paper_index: int) -> None:
         """Five nearest papers in the reader, computed off the UI thread."""
-        self.view.run_in_thread(partial(self._show_in_thread, paper_index), group="similar")
+        self._running, self._next = paper_index, None
+        key = self._key(paper_index)
+        self.view.run_in_thread(partial(self._show_in_thread, paper_index, key), group="similar")
 
-    def _show_in_thread(self, paper_index: int) -> None:
+    def _show_in_thread(self, paper_index: int, key: tuple[str, int]) -> None:
         started = time.perf_counter()
+        titles: Titles | None = None
         try:
             sims = self.library.similarity.similar(paper_index, 5)
+            self._lookup_seconds = time.perf_counter() - started
+            titles = [(i, self.library.corpus.papers[i].title) for i, _ in sims]
         except Exception:  # never let the side panel break reading
-            return
-        self._lookup_seconds = time.perf_counter() - started
-        if get_current_worker().is_cancelled:
-            return
-        titles = [(i, self.library.corpus.papers[i].title) for i, _ in sims]
-        self.view.app.call_from_thread(self._show_titles, paper_index, titles)
+            pass
+        if not get_current_worker().is_cancelled:
+            self.view.app.call_from_thread(self._ended, paper_index, key, titles)
+
+    def _ended(self, paper_index: int, key: tuple[str, int], titles: Titles | None) -> None:
+        """A lookup ended (on the UI thread): its panel shown and kept, and then the paper the
+        cursor moved to meanwhile looked up, or the next one ahead."""
+        if self._running == paper_index:
+            self._running = None
+        if titles is not None and key == self._key(paper_index):  # (not from before an import)
+            self._found[key] = titles
+            self._found.move_to_end(key)
+            while len(self._found) > FOUND_KEPT:
+                self._found.popitem(last=False)
+            self._show_titles(paper_index, titles)
+        if self._running is None and self._next is not None:
+            self.show(self._next)
+        elif titles is not None:
+            current = self.view.results.current_index
+            if current is not None:
+                self._look_ahead(current)
 
     def _show_titles(self, paper_index: int, titles: list[tuple[int, str]]) -> None:
         """:meth:`show`'s answer, on the UI thread, where the reader is looked up: it may be gone by
