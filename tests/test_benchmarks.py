@@ -29,7 +29,7 @@ def test_benchmarks_run_at_small_n():
     row = json.loads(proc.stdout)["sizes"]["300"]
     for key in ("import", "import_peak_rss_mb", "cold_start", "session_memory", "key_1", "key_20", "key_typo",
                 "page_down", "triage_10pct", "triage_100pct", "search_vs_fzf", "process_floor", "import_floor",
-                "settle_type", "settle_down", "settle_similar"):
+                "settle_type", "settle_down", "settle_similar", "settle_jump"):
         assert key in row, key
     assert 0 < row["settle_type"]["median"] <= row["settle_type"]["p90"] <= row["settle_type"]["p95"]
     assert row["session_memory"]["model_ready"] and row["import"]["median"] > 0
