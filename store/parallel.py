@@ -12,9 +12,10 @@ import contextlib
 import multiprocessing
 import os
 import threading
-from typing import TYPE_CHECKING, Callable, Iterator, Literal, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterator, Literal, TypeVar, cast
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
     from multiprocessing.pool import Pool
 
 T = TypeVar("T")
@@ -113,3 +114,49 @@ def map_big_blocks() -> None:
         libc.mallopt(-3, 128 * 1024)  # M_MMAP_THRESHOLD (a fixed one: no dynamic raising)
     except (OSError, AttributeError):
         pass
+
+
+@contextlib.contextmanager
+def beside(fn: Callable[[], R]) -> Iterator[Callable[[], R] | None]:
+    """Run ``fn`` in a forked child while the block runs here; the block gets a function that
+    waits for ``fn``'s result (pickled back through a pipe), or None where forking is not possible
+    (the caller then does the work itself). ``fn`` is not pickled: the child inherits it. If the
+    child dies without an answer (killed, out of memory) the function raises ChildProcessError;
+    an exception ``fn`` raised is raised again here."""
+    if not _can_fork():
+        yield None
+        return
+    ctx = multiprocessing.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_answer, args=(fn, send), daemon=True)
+    child.start()
+    send.close()
+    answered = False
+
+    def result() -> R:
+        nonlocal answered
+        try:
+            ok, value = receive.recv()
+        except EOFError:
+            raise ChildProcessError(f"the worker ended without an answer (exit code {child.exitcode})") from None
+        finally:
+            answered = True
+        if not ok:
+            raise value
+        return cast(R, value)
+    try:
+        yield result
+    finally:
+        if not answered:  # (the block failed: the child may be blocked writing its answer)
+            child.terminate()
+        child.join()
+        receive.close()
+
+
+def _answer(fn: Callable[[], object], send: Connection) -> None:
+    try:
+        answer: tuple[bool, object] = (True, fn())
+    except BaseException as e:  # noqa: BLE001 (sent to the parent, which raises it)
+        answer = (False, e)
+    send.send(answer)
+    send.close()

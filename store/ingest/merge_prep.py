@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -52,6 +53,30 @@ def _new_paper_chunk(items: list[tuple[str | None, str, bool]]) -> list[_New]:
     keys = fingerprints([shingles(normalize(a) if norm is None else norm) for norm, a, _ in items])
     return [(k, derive_titles(abstract) if untitled else None, name_tokens(abstract))
             for k, (_, abstract, untitled) in zip(keys, items)]
+
+
+def _first_import_chunk(keep: bool, items: list[tuple[str, bool]]) -> list[tuple[str, str, _New]]:
+    """For (abstract, whether it needs a title) of an import into an empty library: the normalized
+    abstract ("" unless ``keep``), its paper id, and :func:`_new_paper_chunk`'s answer."""
+    norms = [normalize(abstract) for abstract, _ in items]
+    keys = fingerprints([shingles(norm) for norm in norms])
+    return [(norm if keep else "", paper_id(norm), (k, derive_titles(abstract) if untitled else None,
+                                                   name_tokens(abstract)))
+            for norm, k, (abstract, untitled) in zip(norms, keys, items)]
+
+
+def _prepare_first(corpus: Corpus, records: list[RawRecord], keep: bool) -> MergePrep:
+    """:func:`prepare_merge` into a library with no papers: every record is new, so one pass over
+    them does it all (not two, with the normalized texts sent to the workers and back between)."""
+    with shared_pool():
+        rows = map_list(partial(_first_import_chunk, keep), [(r.abstract, not r.title) for r in records])
+    prep = MergePrep(corpus.generation, [row[0] for row in rows] if keep else None, [row[1] for row in rows],
+                     KnownRows([], np.zeros((0, BANDS), dtype=np.uint64), Counter(), None),
+                     {i: row[2] for i, row in enumerate(rows)})
+    del rows
+    if not keep:
+        release_free_memory(collect=False)
+    return prep
 
 
 def _known_paper_chunk(abstracts: list[str]) -> list[_Known]:
@@ -106,6 +131,8 @@ def prepare_merge(corpus: Corpus, records: list[RawRecord], cached: KnownPapers 
     # for its id, and again for its shingles; the index build normalizes again as it goes (~8 s at
     # 300k, one core), and a candidate pair's rows are made from their records.
     keep = sum(len(r.abstract) for r in records) <= KEEP_NORMALIZED_CHARS
+    if not len(corpus):
+        return _prepare_first(corpus, records, keep)
     with shared_pool():
         norms: list[str] | None = None
         if keep:

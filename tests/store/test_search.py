@@ -369,6 +369,38 @@ def test_packed_and_argsort_postings_orders_agree(monkeypatch):
         assert np.array_equal(getattr(packed, name), getattr(sliced, name)), name
 
 
+@pytest.mark.parametrize("worker", ["answers", "dies"])
+def test_an_index_counted_in_two_halves_is_the_index_counted_in_one(monkeypatch, worker):
+    """A big index build counts its second half's terms in a forked worker: the index is the same,
+    array for array; if the worker dies without an answer, its half is counted here."""
+    import os
+
+    import numpy as np
+    import store.search.index as search_mod
+    import store.search.postings as postings_mod
+    docs = [(f"Title {i % 7}", f"graph neural network {i} message passing {'diffusion ' * (i % 3)}graph")
+            for i in range(400)] + [("Other words", "only in the second half: zebra quagga")] * 5
+    normalized = [None] * len(docs)
+    monkeypatch.setenv("PAPERSIFT_NO_PARALLEL", "1")
+    whole = search_mod.SearchIndex.build(docs, list(normalized))
+    monkeypatch.delenv("PAPERSIFT_NO_PARALLEL")
+    monkeypatch.setattr(postings_mod, "SPLIT_COUNT", (10, 10_000))
+    here, counted = os.getpid(), []
+    original = postings_mod._count_dense
+
+    def count_dense(part, norms):
+        counted.append(len(part))
+        if worker == "dies" and os.getpid() != here:
+            os._exit(9)
+        return original(part, norms)
+    monkeypatch.setattr(postings_mod, "_count_dense", count_dense)
+    halves = search_mod.SearchIndex.build(docs, list(normalized))
+    assert counted == ([] if worker == "answers" else [len(docs) - len(docs) // 2])  # (the worker's calls are its own)
+    assert halves.vocab == whole.vocab and "quagga" in whole.vocab
+    for name in ("offsets", "docs", "tf", "idf", "norms", "lengths"):
+        assert np.array_equal(getattr(halves, name), getattr(whole, name)), name
+
+
 def reader_text(title: str, keywords: list[str], abstract: str) -> str:
     """What a phrase is looked for in, the plain way: the reader's text, case-folded, white space collapsed."""
     from store.safe_text import display_safe

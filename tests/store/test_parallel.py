@@ -1,0 +1,45 @@
+"""store.parallel: work beside the process in a forked child."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from store import parallel
+
+
+def test_beside_runs_the_work_in_another_process_and_hands_its_answer_back():
+    here = os.getpid()
+    with parallel.beside(lambda: (os.getpid(), list(range(5)))) as answer:
+        assert answer is not None
+        pid, items = answer()
+    assert pid != here and items == [0, 1, 2, 3, 4]
+
+
+def test_beside_raises_the_workers_exception_here():
+    def fails() -> int:
+        raise ValueError("bad input in the worker")
+    with parallel.beside(fails) as answer:
+        assert answer is not None
+        with pytest.raises(ValueError, match="bad input in the worker"):
+            answer()
+
+
+def test_a_worker_that_dies_without_an_answer_raises_child_process_error():
+    with parallel.beside(lambda: os._exit(3)) as answer:
+        assert answer is not None
+        with pytest.raises(ChildProcessError, match="exit code 3"):
+            answer()
+
+
+def test_a_block_that_fails_before_asking_does_not_wait_for_the_worker():
+    big = b"x" * (8 << 20)  # more than a pipe holds: the worker blocks writing it
+    with pytest.raises(RuntimeError), parallel.beside(lambda: big):
+        raise RuntimeError("the block failed")
+
+
+def test_without_fork_the_caller_is_told_to_do_the_work(monkeypatch):
+    monkeypatch.setenv("PAPERSIFT_NO_PARALLEL", "1")
+    with parallel.beside(lambda: 1) as answer:
+        assert answer is None
