@@ -75,6 +75,18 @@ def lsa_basis(matrix: sp.csr_matrix, dims: int | None = None) -> tuple[np.ndarra
 
 
 
+Stop = Callable[[], bool] | None  # whether a running query is no longer wanted
+
+
+class LookupStopped(Exception):
+    """A query was stopped: its answer is no longer wanted (see Similarity.similar)."""
+
+
+def _check(stop: Stop) -> None:
+    if stop is not None and stop():
+        raise LookupStopped
+
+
 class Similarity:
     """Nearest neighbours of papers (indices into the corpus)."""
 
@@ -145,7 +157,7 @@ class Similarity:
         self.terms, self.ids, self.lengths, self.folded = [], [], np.zeros(0, np.float32), 0
         return self
 
-    def _like(self, row: sp.csr_matrix, vector: np.ndarray | None) -> np.ndarray:
+    def _like(self, row: sp.csr_matrix, vector: np.ndarray | None, stop: Stop = None) -> np.ndarray:
         """Blended similarity to every paper of a query given as a row of the matrix (1 x terms)
         and its latent ``vector``: ``row @ matrix_t + LSA_WEIGHT * latent @ vector``.
 
@@ -154,7 +166,8 @@ class Similarity:
         window they lie in, then the latent vectors. At 300k papers a query reads ~150 MB of
         latent vectors and up to ~120 MB of term rows; read in one go and given back after, the
         scattered term rows mapped each one's whole page-cache folio (up to 2 MB where the kernel
-        keeps a freshly written file in large folios), ~300 MB of the app."""
+        keeps a freshly written file in large folios), ~300 MB of the app. ``stop`` is asked between
+        windows: when it says so the query ends (:class:`LookupStopped`)."""
         t = self.matrix_t
         if self.file is None:
             out: np.ndarray = (row @ t).toarray()[0]
@@ -169,11 +182,13 @@ class Similarity:
             if len(group):
                 out += t[terms[group]].T @ weights[group]
                 self._let_go()
+                _check(stop)
         if self.latent is not None and vector is not None:
             step = max(1, BAND_BYTES // max(1, self.latent.shape[1] * self.latent.itemsize))
             for at in range(0, len(out), step):
                 out[at:at + step] += LSA_WEIGHT * (self.latent[at:at + step] @ vector)
                 self._let_go()
+                _check(stop)
         return out
 
     def _rows(self, rows: np.ndarray) -> sp.csr_matrix:
@@ -195,23 +210,25 @@ class Similarity:
         if self.file is not None:
             self.file.release()
 
-    def scores(self, doc: int) -> np.ndarray:
+    def scores(self, doc: int, stop: Stop = None) -> np.ndarray:
         """Similarity of every paper to ``doc`` (higher is closer). One at a time: two queries
         at once (the reader's panel and the `m` list) would each map the pages they read."""
         with self._query_lock:
-            return self._scores(doc)
+            return self._scores(doc, stop)
 
-    def _scores(self, doc: int) -> np.ndarray:
+    def _scores(self, doc: int, stop: Stop) -> np.ndarray:
+        _check(stop)  # (a query that waited for the lock may no longer be wanted)
         latent = self._latent_rows(np.array([doc]))
-        base = self._like(self._rows(np.array([doc])), None if latent is None else latent[0])
+        base = self._like(self._rows(np.array([doc])), None if latent is None else latent[0], stop)
         if not self.feedback or len(base) <= FEEDBACK_K + 1:
             return base
         masked = base.copy()
         masked[doc] = -np.inf
         top = np.argpartition(-masked, FEEDBACK_K)[:FEEDBACK_K]
-        return base + FEEDBACK_BETA * self._feedback(top, base[top]) / FEEDBACK_K
+        _check(stop)
+        return base + FEEDBACK_BETA * self._feedback(top, base[top], stop) / FEEDBACK_K
 
-    def _feedback(self, top: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    def _feedback(self, top: np.ndarray, weights: np.ndarray, stop: Stop) -> np.ndarray:
         """``weights @ blend(top)``, made as one product: the blend is linear in the query's
         row, so the neighbours' rows are summed (weighted) first and multiplied once. The same
         scores as ten rows multiplied and then summed (to float rounding), in less than half the
@@ -219,11 +236,12 @@ class Similarity:
         w = weights.astype(np.float32)
         row = sp.csr_matrix(w[None, :]) @ self._rows(top)
         latent = self._latent_rows(top)
-        return self._like(row, None if latent is None else w @ latent)
+        return self._like(row, None if latent is None else w @ latent, stop)
 
-    def similar(self, doc: int, limit: int = 10) -> list[tuple[int, float]]:
-        """The ``limit`` most similar papers (not ``doc`` itself), best first."""
-        s = self.scores(doc)
+    def similar(self, doc: int, limit: int = 10, stop: Stop = None) -> list[tuple[int, float]]:
+        """The ``limit`` most similar papers (not ``doc`` itself), best first. ``stop``: asked as
+        the query goes (a mapped model's, between windows); when it says so, LookupStopped."""
+        s = self.scores(doc, stop)
         s[doc] = -np.inf
         limit = min(limit, len(s) - 1)
         top = np.argpartition(-s, limit)[:limit]

@@ -172,3 +172,26 @@ def test_a_mapped_model_is_read_a_window_at_a_time(tmp_path, monkeypatch):
             assert np.allclose([s for _, s in got], [s for _, s in want], atol=1e-5)
         counts = len(released)
         assert counts > (100 if band == 4096 else 0) and (band == 4096 or counts < 40), (band, counts)
+
+
+def test_a_lookup_that_is_no_longer_wanted_stops_between_windows(tmp_path, monkeypatch):
+    """A mapped model's query asks ``stop`` between windows of the file and ends with LookupStopped
+    when it says so (the app stops a lookup for a paper the reader has left)."""
+    from store.annotations import nofollow
+    from store.discovery import similar as S
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    _ = lib.similarity
+    monkeypatch.setattr(nofollow, "MAP_FROM", 0)
+    monkeypatch.setattr(S, "BAND_BYTES", 4096)
+    model = Library(tmp_path / "lib")
+    assert model.load_similarity_cache()
+    asked: list[int] = []
+
+    def stop_after(n: int):
+        return lambda: (asked.append(1), len(asked) > n)[1]
+    with pytest.raises(S.LookupStopped):
+        model.similarity.similar(3, stop=stop_after(4))
+    assert len(asked) == 5
+    asked.clear()
+    assert len(model.similarity.similar(3, stop=stop_after(10**6))) == 10 and len(asked) > 5

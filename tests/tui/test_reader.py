@@ -520,22 +520,31 @@ async def test_moving_in_the_list_runs_one_lookup_at_a_time_for_where_the_cursor
     """In a big library a key in the list starts the panel's lookup at once; keys pressed while it
     runs start none, and when it ends the paper the cursor is on then is looked up (not each paper
     passed). Once the cursor rests the next paper is looked up ahead: a key then fills the panel
-    at once; going back shows a kept answer without a lookup."""
+    at once; going back shows a kept answer without a lookup. A key typed in the search box stops
+    a running lookup."""
     import threading
 
     import tui.limits as limits
+    from store.discovery.similar import LookupStopped
 
     monkeypatch.setattr(limits, "BIG_LIBRARY", 10)
-    monkeypatch.setattr(limits, "SIMILAR_DELAY", 5.0)  # (no pause is waited for in the list)
     sim = lib.similarity  # the model is ready
     gate = threading.Event()
     looked_up: list[int] = []
     original = sim.similar
 
-    def slow_similar(doc: int, limit: int = 10):
+    outcomes: list[str] = []
+
+    def slow_similar(doc: int, limit: int = 10, stop=None):
         looked_up.append(doc)
         gate.wait(5)
-        return original(doc, limit)
+        try:
+            found = original(doc, limit, stop)
+        except LookupStopped:
+            outcomes.append("stopped")
+            raise
+        outcomes.append("found")
+        return found
     monkeypatch.setattr(sim, "similar", slow_similar)
     app = make(lib)
 
@@ -554,6 +563,7 @@ async def test_moving_in_the_list_runs_one_lookup_at_a_time_for_where_the_cursor
         gate.set()
         await settle(pilot)
         await until(lambda: main.similar._running is None and "More like this" in panel())
+        monkeypatch.setattr(limits, "SIMILAR_DELAY", 5.0)  # (no pause is waited for in the list)
         main.similar._found.clear()
         looked_up.clear()
         gate.clear()
@@ -584,3 +594,18 @@ async def test_moving_in_the_list_runs_one_lookup_at_a_time_for_where_the_cursor
         assert reader.paper_index == rest and "More like this" in panel()
         await until(lambda: main.similar._running is None and len(looked_up) == n + 1)
         assert looked_up[-1] == papers[papers.index(rest) - 1]
+        # a key typed while a lookup runs stops it: nothing is shown for the paper left, and the
+        # list's next key starts a lookup at once
+        gate.clear()
+        main.similar._found.clear()
+        await pilot.press("down")
+        await pilot.pause(0.05)
+        running = main.similar._running
+        assert running is not None and looked_up[-1] == running
+        await pilot.press("slash", "g")
+        await pilot.pause(0.05)
+        assert main.similar._running is None
+        outcomes.clear()
+        gate.set()
+        await until(lambda: bool(outcomes))
+        assert outcomes == ["stopped"]

@@ -107,7 +107,7 @@ class Similar:
         twice as long as the last one took: every key changes the paper, and a lookup takes CPU
         the next key's search wants. Small libraries look up at once.
         """
-        self.hold()
+        self._stop_timer()
         found = self._found.get(self._key(paper_index))
         if found is not None:
             self._show_titles(paper_index, found)
@@ -123,7 +123,15 @@ class Similar:
             self._next = paper_index
 
     def hold(self) -> None:
-        """No lookup for the paper the reader shows now (a key typed: another is coming)."""
+        """No lookup for the paper the reader shows now (a key typed: another is coming): a pending
+        one is not started, and a running one stops at its next window and shows nothing (at 300k
+        papers a lookup takes ~0.1 s of a core, which the key's search wants)."""
+        self._stop_timer()
+        if self._running is not None:
+            self.view.cancel_workers("similar")
+            self._running = self._next = None
+
+    def _stop_timer(self) -> None:
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
@@ -159,10 +167,11 @@ class Similar:
         started = time.perf_counter()
         titles: Titles | None = None
         try:
-            sims = self.library.similarity.similar(paper_index, 5)
+            worker = get_current_worker()
+            sims = self.library.similarity.similar(paper_index, 5, stop=lambda: worker.is_cancelled)
             self._lookup_seconds = time.perf_counter() - started
             titles = [(i, self.library.corpus.papers[i].title) for i, _ in sims]
-        except Exception:  # never let the side panel break reading
+        except Exception:  # never let the side panel break reading (a stopped lookup ends here too)
             pass
         if not get_current_worker().is_cancelled:
             self.view.app.call_from_thread(self._ended, paper_index, key, titles)
