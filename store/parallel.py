@@ -138,6 +138,7 @@ def beside(fn: Callable[[], R]) -> Iterator[Callable[[], R] | None]:
         try:
             ok, value = receive.recv()
         except EOFError:
+            child.join(5)  # (its exit code, once it is reaped)
             raise ChildProcessError(f"the worker ended without an answer (exit code {child.exitcode})") from None
         finally:
             answered = True
