@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from run_all import OUT, corpus, papersift_cmd, stats, timed_process  # noqa: E402
+from run_all import OUT, corpus, papersift_cmd, peak_process, stats, timed_process  # noqa: E402
 
 CACHES = ("index.cache", "dedup.cache")
 QUERY = "graph neural network"
@@ -120,7 +120,7 @@ def main() -> None:
                     for name in CACHES:
                         (lib / name).unlink(missing_ok=True)
                 os.sync()  # the copy's dirty pages written out first: not the timed import's to wait for
-                t, peak = timed_process(papersift_cmd() + ["--library", str(lib), "import", str(day)])
+                t, peak = peak_process(papersift_cmd() + ["--library", str(lib), "import", str(day)])
                 times[kind].append(t)
                 rss[kind].append(peak / 1024)
                 keys[kind].append(first_keys(lib))
