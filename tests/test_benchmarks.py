@@ -106,3 +106,22 @@ def test_the_tmux_settle_benchmark_types_and_moves_in_a_real_terminal(tmp_path):
             if line.startswith("| typed") or line.startswith("| up/down")}
     assert set(rows) == {"typed character", "up/down in the list"}
     assert rows["typed character"][2].strip() == "40" and rows["up/down in the list"][2].strip() == "12"
+
+
+def test_a_child_s_peak_memory_is_its_own_not_the_benchmark_process_s():
+    """The kernel's peak RSS of an exec'd child starts at the high-water mark of the process that
+    started it: run_all.py, hundreds of MB after its app benchmarks, made every child report at
+    least that. peak_process starts the child from a small process."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import run_all
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    held = bytearray(300 << 20)
+    for i in range(0, len(held), 4096):
+        held[i] = 1
+    _, inherited = run_all.timed_process([sys.executable, "-c", "pass"])
+    _, own = run_all.peak_process([sys.executable, "-c", "x = bytearray(60 << 20); x[::4096] = b'1' * len(x[::4096])"])
+    assert inherited / 1024 > 290  # (what the kernel reports for a child started from here)
+    assert 60 < own / 1024 < 150, own / 1024
+    del held
