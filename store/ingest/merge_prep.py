@@ -59,10 +59,8 @@ def _first_import_chunk(keep: bool, items: list[tuple[str, bool]]) -> list[tuple
     """For (abstract, whether it needs a title) of an import into an empty library: the normalized
     abstract ("" unless ``keep``), its paper id, and :func:`_new_paper_chunk`'s answer."""
     norms = [normalize(abstract) for abstract, _ in items]
-    keys = fingerprints([shingles(norm) for norm in norms])
-    return [(norm if keep else "", paper_id(norm), (k, derive_titles(abstract) if untitled else None,
-                                                   name_tokens(abstract)))
-            for norm, k, (abstract, untitled) in zip(norms, keys, items)]
+    new = _new_paper_chunk([(norm, abstract, untitled) for norm, (abstract, untitled) in zip(norms, items)])
+    return [(norm if keep else "", paper_id(norm), prepared) for norm, prepared in zip(norms, new)]
 
 
 def _prepare_first(corpus: Corpus, records: list[RawRecord], keep: bool) -> MergePrep:

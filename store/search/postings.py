@@ -133,10 +133,10 @@ def count_both_halves(docs: Sequence[tuple[str, str]], normalized: list[str | No
 
 def _count_dense(docs: Sequence[tuple[str, str]], normalized: list[str | None] | None
                  ) -> tuple[list[str], "array[int]", "array[int]", "array[int]", np.ndarray]:
-    """:func:`count_terms` with the terms as words and dense ids into them (the worker's answer)."""
+    """:func:`count_terms` with the terms as words and dense ids into them (the worker's answer;
+    ``normalized`` is consumed as there)."""
     term_id: dict[str, int] = {}
-    rows, per_doc, tfs, lengths = count_terms(docs, None if normalized is None else list(normalized), term_id,
-                                              range(len(docs)))
+    rows, per_doc, tfs, lengths = count_terms(docs, normalized, term_id, range(len(docs)))
     sparse = np.fromiter(term_id.values(), dtype=np.int64, count=len(term_id))
     dense = np.zeros(int(sparse.max()) + 1 if len(sparse) else 1, dtype=np.int32)
     dense[sparse] = np.arange(len(sparse), dtype=np.int32)

@@ -165,15 +165,15 @@ class Similar:
 
     def _show_in_thread(self, paper_index: int, key: tuple[str, int]) -> None:
         started = time.perf_counter()
+        worker = get_current_worker()
         titles: Titles | None = None
         try:
-            worker = get_current_worker()
             sims = self.library.similarity.similar(paper_index, 5, stop=lambda: worker.is_cancelled)
             self._lookup_seconds = time.perf_counter() - started
             titles = [(i, self.library.corpus.papers[i].title) for i, _ in sims]
         except Exception:  # never let the side panel break reading (a stopped lookup ends here too)
             pass
-        if not get_current_worker().is_cancelled:
+        if not worker.is_cancelled:
             self.view.app.call_from_thread(self._ended, paper_index, key, titles)
 
     def _ended(self, paper_index: int, key: tuple[str, int], titles: Titles | None) -> None:
@@ -194,7 +194,7 @@ class Similar:
             if current is not None:
                 self._look_ahead(current)
 
-    def _show_titles(self, paper_index: int, titles: list[tuple[int, str]]) -> None:
+    def _show_titles(self, paper_index: int, titles: Titles) -> None:
         """:meth:`show`'s answer, on the UI thread, where the reader is looked up: it may be gone by
         then (the app closing as the lookup finished), and a worker that looked it up itself failed,
         taking the app down with a traceback."""
