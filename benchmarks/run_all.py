@@ -176,7 +176,10 @@ class PaintClock:
         app.post_message(events.Key(event, " " if event == "space" else event if len(event) == 1 else None))
         deadline = t0 + 10
         while not changed() and time.perf_counter() < deadline:
-            await asyncio.sleep(0)
+            # A sleep, not asyncio.sleep(0): a loop that never waits keeps the GIL from the app's
+            # threads (a more-like-this lookup took twice as long while it spun). The clock reads
+            # the rows' stamps, so polling every millisecond costs the figure nothing.
+            await asyncio.sleep(0.001)
         while time.perf_counter() < deadline:  # the repaint after the change (it may already be done)
             await asyncio.sleep(0.002)
             if self.stamps and time.perf_counter() - self.stamps[-1] > 0.02:
