@@ -346,6 +346,45 @@ async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, 
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_a_search_slower_than_the_pause_is_the_pause_the_reader_follows_its_results(lib, make, monkeypatch):
+    """In a big library the reader waits for typing to pause, counted from the key: a search that
+    took longer than READER_DELAY (in a worker; its answer dropped had a key come meanwhile) was
+    the pause, and the reader follows its results once the list has painted, not READER_DELAY later."""
+    import time
+
+    import tui.limits as main_mod
+    from tui.controllers.similar import Similar
+    monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
+    monkeypatch.setattr(main_mod, "READER_DELAY", 0.8)
+    monkeypatch.setattr(Similar, "prepare", lambda self: None)
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        main = screen(app)
+        reader = main.query_one("#reader")
+        await settle(pilot)
+        await pilot.press("slash")
+        await pilot.pause()
+        original = app.library.search
+
+        def slow_search(*args, **kwargs):
+            time.sleep(0.9)
+            return original(*args, **kwargs)
+        monkeypatch.setattr(app.library, "search", slow_search)
+        main.search._seconds = 1.0  # (slow: the next search runs in a worker)
+        first = reader.paper_index
+        for key in "everanimate":
+            await pilot.press(key)
+        started = time.perf_counter()
+        while main.search.query_text != "everanimate" or len(main.results.indices) != 1:
+            await pilot.pause(0.02)
+        assert time.perf_counter() - started < 5
+        top = main.results.current_index
+        assert top != first
+        await pilot.pause(0.25)  # far less than READER_DELAY
+        assert reader.paper_index == top
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, make, monkeypatch):
     """A keystroke repaints the list and the search box only: no layout pass of the
     screen (which re-measured the reader's abstract on every key) and, in a big library,

@@ -5,6 +5,7 @@ that move from paper to paper or to the next unread one.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from textual.content import Content
@@ -85,7 +86,12 @@ class Reading:
 
     def follow_results(self) -> None:
         """New results are in the list: the reader shows their first paper (in a big library once
-        typing pauses: the list repaints now, the reader, a full re-render of an abstract, later)."""
+        typing pauses: the list repaints now, the reader, a full re-render of an abstract, later).
+
+        The pause counts from the key that was typed, not from the results: a search that took
+        longer than READER_DELAY (a big library's, in a worker, whose answer is dropped when a key
+        comes meanwhile) was itself the pause, and the reader follows as soon as the list has
+        painted (READER_MIN_WAIT)."""
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
@@ -93,7 +99,8 @@ class Reading:
         if len(self.library) <= limits.BIG_LIBRARY:
             self.show_current()
         else:
-            self._timer = self.view.set_timer(limits.READER_DELAY, self._due)
+            waited = time.perf_counter() - self.search.typed_at
+            self._timer = self.view.set_timer(max(limits.READER_MIN_WAIT, limits.READER_DELAY - waited), self._due)
             self._timer_paper = self.view.results.current_index
 
     def highlighted(self) -> None:

@@ -53,6 +53,7 @@ class Searching:
         self._searched_once = False
         self.restored: str | None = None  # the saved search put back at start, until it has run once
         self.cursor: int | None = None  # where the box's cursor stood after the last edit typed in it
+        self.typed_at = 0.0  # when the last edit was typed in the box (time.perf_counter)
 
     def changed(self, value: str) -> None:
         """The search box's text changed (typed, pasted or set by an action)."""
@@ -61,7 +62,10 @@ class Searching:
         self._searched_once = True
         # The word the cursor is on is still being typed (its completions count): only for text
         # typed in the box, not a search an action put there (restored, a tag's filter).
-        self.cursor = edit_point(self.query_text, value) if self.view.search_box.has_focus else None
+        typed = self.view.search_box.has_focus
+        self.cursor = edit_point(self.query_text, value) if typed else None
+        if typed:
+            self.typed_at = time.perf_counter()
         self.query_text = value
         self.run(value, parse_query(value, self.cursor))  # the one parse of this keystroke
 
