@@ -29,6 +29,7 @@ from store.search.packfile import PackReader, stamp_matches
 LSA_WEIGHT = 1.0
 FEEDBACK_K = 10
 FEEDBACK_BETA = 1.0
+FEEDBACK_TERMS = 200  # the feedback's terms: the neighbours' summed row's heaviest (Similarity._feedback)
 LABEL_SAMPLE = 80  # abstracts per topic read for its label's phrases
 BAND_BYTES = 16 << 20  # a query reads a mapped model a window of this many bytes at a time (Similarity._like)
 
@@ -229,12 +230,21 @@ class Similarity:
         return base + FEEDBACK_BETA * self._feedback(top, base[top], stop) / FEEDBACK_K
 
     def _feedback(self, top: np.ndarray, weights: np.ndarray, stop: Stop) -> np.ndarray:
-        """``weights @ blend(top)``, made as one product: the blend is linear in the query's
-        row, so the neighbours' rows are summed (weighted) first and multiplied once. The same
-        scores as ten rows multiplied and then summed (to float rounding), in less than half the
-        time at 300k papers (the ten rows' products held ~29M nonzeros; the summed row's ~300k)."""
+        """``weights @ blend(top)`` with the summed row's :data:`FEEDBACK_TERMS` heaviest terms,
+        made as one product: the blend is linear in the query's row, so the neighbours' rows are
+        summed (weighted) first and multiplied once (ten rows multiplied and then summed held ~29M
+        nonzeros at 300k papers).
+
+        The term selection is Rocchio's with a cut: ten abstracts' rows sum to 600-1,000 terms,
+        whose lists of papers cover ~40 % of the matrix at 300k papers, and the light ones (words
+        every abstract writes) rank nothing. Cut to the heaviest 200: on ICLR 2024 the share of the
+        top 5 in the query's area is the same (0.439 -> 0.440; 100 to 400 terms measure the same),
+        and a 300k lookup takes ~50 ms instead of ~85."""
         w = weights.astype(np.float32)
         row = sp.csr_matrix(w[None, :]) @ self._rows(top)
+        if row.nnz > FEEDBACK_TERMS:
+            keep = np.sort(np.argpartition(-row.data, FEEDBACK_TERMS)[:FEEDBACK_TERMS])
+            row = sp.csr_matrix((row.data[keep], row.indices[keep], np.array([0, FEEDBACK_TERMS])), shape=row.shape)
         latent = self._latent_rows(top)
         return self._like(row, None if latent is None else w @ latent, stop)
 

@@ -122,26 +122,33 @@ def test_the_model_cache_is_mapped_and_a_forged_one_is_rebuilt(tmp_path, monkeyp
 
 
 def test_feedback_scores_are_the_ten_neighbours_rows_blended_and_summed(tmp_path):
-    """Pseudo-relevance feedback is made as one product of the neighbours' summed rows; the blend
-    is linear, so the scores are those of the definition: each of the ten nearest papers' blended
-    similarity to every paper, weighted by its own score, summed (float rounding aside)."""
+    """Pseudo-relevance feedback is made as one product of the neighbours' summed rows, cut to
+    their heaviest terms; the blend is linear, so the scores are those of the definition: the ten
+    nearest papers' rows weighted by their scores, summed, the heaviest FEEDBACK_TERMS kept, blended
+    with every paper, and their latent vectors likewise (float rounding aside)."""
     from store.discovery import similar as S
     lib, _ = iclr_library(tmp_path)
     sim = lib.similarity
     assert sim.feedback and sim.latent is not None
     m, mt, latent = sim.matrix, sim.matrix_t, sim.latent
+    cut = 0
     for doc in (0, 17, 101):
-        def blend(rows):
-            return (m[rows] @ mt).toarray() + S.LSA_WEIGHT * (latent[rows] @ latent.T)
-        base = blend(np.array([doc]))[0]
+        base = (m[[doc]] @ mt).toarray()[0] + S.LSA_WEIGHT * (latent[doc] @ latent.T)
         masked = base.copy()
         masked[doc] = -np.inf
         top = np.argpartition(-masked, S.FEEDBACK_K)[:S.FEEDBACK_K]
-        want = base + S.FEEDBACK_BETA * (base[top] @ blend(top)) / S.FEEDBACK_K
+        summed = (base[top] @ m[top].toarray())
+        heaviest = np.argsort(-summed)[:S.FEEDBACK_TERMS]
+        kept = np.zeros_like(summed)
+        kept[heaviest] = summed[heaviest]
+        cut += int(np.count_nonzero(summed) > S.FEEDBACK_TERMS)
+        feedback = (m @ kept) + S.LSA_WEIGHT * (latent @ (base[top] @ latent[top]))
+        want = base + S.FEEDBACK_BETA * feedback / S.FEEDBACK_K
         got = sim.scores(doc)
         assert np.allclose(got, want, atol=1e-5)
         want[doc] = got[doc] = -np.inf
         assert list(np.argsort(-got)[:10]) == list(np.argsort(-want)[:10])
+    assert cut  # (the neighbours' rows held more terms than are kept)
 
 
 def test_a_mapped_model_is_read_a_window_at_a_time(tmp_path, monkeypatch):
