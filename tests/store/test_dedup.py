@@ -191,3 +191,15 @@ def test_a_paper_the_library_holds_is_already_there_from_any_file(tmp_path):
     again = lib.import_paths([tmp_path / "p.jsonl"])
     assert (again.new, again.exact, again.known, again.updated) == (0, 0, 2, 2)
     assert "0 exact duplicates" in again.line() and "2 already in the library" in again.line()
+
+
+def test_batch_signatures_are_each_sets_own_minhash():
+    """Signatures made many sets at a pass (in one reused buffer) equal each set's own MinHash,
+    across chunk boundaries, for sets longer than a pass's budget and for one-shingle sets."""
+    from store.ingest.dedup import signature, signatures
+    rng = np.random.default_rng(3)
+    sets = [rng.integers(0, 2**32, size=n, dtype=np.uint64).astype(np.uint32)
+            for n in (1, 5, 300, 40, 5000, 2, 700, 1, 90, 3000)]
+    for chunk, budget in ((128, 1 << 13), (3, 64), (2, 1000)):
+        got = signatures(sets, chunk, budget)
+        assert [list(row) for row in got] == [list(signature(s)) for s in sets]
