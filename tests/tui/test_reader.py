@@ -648,3 +648,51 @@ async def test_moving_in_the_list_runs_one_lookup_at_a_time_for_where_the_cursor
         gate.set()
         await until(lambda: bool(outcomes))
         assert outcomes == ["stopped"]
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_moving_between_papers_lays_out_the_abstract_only(lib, make, monkeypatch):
+    """A layout pass redraws the whole screen (~25 ms at 160 columns in a real terminal): moving to
+    the next paper lays out the reader's new abstract, and not the more-like-this panel (blanked
+    and filled at the height it had), the tag panel (unchanged on an untagged paper) or the
+    reader's width (its scrollbar's gutter kept for short abstracts and long). Each panel still
+    shows what it should."""
+    from textual.widget import Widget
+    _ = lib.similarity  # the model is ready: the panel fills for each paper
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        main = screen(app)
+        reader = main.query_one("#reader")
+        main.set_focus(main.results)
+        await settle(pilot)
+        await pilot.press("down")  # (the panel filled once: its height known)
+        await settle(pilot)
+        layouts: list[str] = []
+        original_refresh = Widget.refresh
+
+        def refresh(self, *regions, layout=False, **kwargs):
+            if layout:
+                layouts.append(self.id or type(self).__name__)
+            return original_refresh(self, *regions, layout=layout, **kwargs)
+        monkeypatch.setattr(Widget, "refresh", refresh)
+        widths = set()
+        for key in ["down"] * 6 + ["up"] * 3:
+            await pilot.press(key)
+            await settle(pilot)
+            similar = str(reader.query_one("#reader-similar").render())
+            assert reader.paper_index == main.results.current_index and "More like this" in similar
+            body = reader.query_one("#reader-body")
+            shown = "".join(seg.text for y in range(2) for seg in body.render_line(y))
+            assert lib.corpus.papers[reader.paper_index].title.split()[0] in shown
+            widths.add(reader.query_one("#reader-body").size.width)
+        assert "reader-similar" not in layouts and "paper-tags" not in layouts, layouts
+        assert len(widths) == 1  # (the abstracts' heights differ: some overflow the reader, some not)
+        assert "reader-body" in layouts
+        # A tag on the paper shows in its panel (a change of the panel: laid out then).
+        await pilot.press("t")
+        await pilot.pause()
+        for ch in "tagged-here":
+            await pilot.press(ch)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "#tagged-here" in str(main.query_one("#paper-tags").render())

@@ -45,7 +45,7 @@ class Reader(VerticalScroll, can_focus=True):
     ]
     COMPONENT_CLASSES = {"reader--match"}
     DEFAULT_CSS = """
-    Reader { padding: 0 1; }
+    Reader { padding: 0 1; scrollbar-gutter: stable; }
     Reader > .reader--match { color: $warning; text-style: bold underline; }
     Reader > Static { width: 100%; }
     /* one line per similar title: a wrapped title would lose its bullet's indent */
@@ -58,6 +58,7 @@ class Reader(VerticalScroll, can_focus=True):
         self.paper_index: int | None = None
         self.links: list[str] = []
         self.matched: set[str] = set()  # casefolded words the current search matched
+        self._similar_lines = 0  # the more-like-this panel's height
 
     def compose(self):
         yield Static(id="reader-body")
@@ -70,7 +71,15 @@ class Reader(VerticalScroll, can_focus=True):
         text = Text("More like this (m lists more)\n", style="bold")
         for _, title in titles:
             text.append("  · " + plain_title(title) + "\n", style="dim")
-        self.query_one("#reader-similar", Static).update(text)
+        self._set_similar(text)
+
+    def _set_similar(self, text: Text) -> None:
+        """The panel's text, laid out again only when its height changes. Its lines never wrap
+        (CSS), so as many lines are as high: a layout pass redraws the whole screen (~25 ms at 160
+        columns in a real terminal), and the panel's blanking and filling took one each per paper."""
+        lines = text.plain.count("\n")
+        self.query_one("#reader-similar", Static).update(text, layout=lines != self._similar_lines)
+        self._similar_lines = lines
 
     recommendation: Recommendation | None = None  # the shown paper's, in a recommended list
 
@@ -78,7 +87,8 @@ class Reader(VerticalScroll, can_focus=True):
         """Display a paper (None: the list is empty)."""
         if paper_index != self.paper_index:
             self.scroll_home(animate=False)
-            self.query_one("#reader-similar", Static).update("")
+            # The last paper's panel blanked, its room kept for the next one's (see _set_similar).
+            self._set_similar(Text(" \n" * self._similar_lines))
         self.paper_index = paper_index
         body = self.query_one("#reader-body", Static)
         if paper_index is None:

@@ -114,6 +114,7 @@ class TagPanel(Vertical):
         self.library = library
         self._keyword_tags: dict[str, str] = {}  # the shown paper's keywords as tags it lacks: tag -> keyword
         self._shown: tuple[str | None, list[str] | None] = (None, None)  # show_paper's last arguments
+        self._tag_parts: tuple[str | tuple[str, str], ...] = ()  # what #paper-tags shows (Content.assemble's parts)
 
     def compose(self):
         yield Static("[b]Tags[/b]", id="paper-tags")
@@ -138,8 +139,10 @@ class TagPanel(Vertical):
                      for i, (t, n) in enumerate(held.most_common())]
         # In the panel, the key that leads here is no help: the input below is.
         hint = "none yet — type one below" if self.has_focus_within else f"none yet — press {key_label(self.app, 'main.tag')}"
-        shown = Content.assemble((heading, "bold"), "\n", *(chips or [(hint, "dim")]))
-        self.query_one("#paper-tags", Static).update(shown)
+        parts: tuple[str | tuple[str, str], ...] = ((heading, "bold"), "\n", *(chips or [(hint, "dim")]))
+        if parts != self._tag_parts:  # (most papers show "none yet": no layout pass of the screen for them)
+            self._tag_parts = parts
+            self.query_one("#paper-tags", Static).update(Content.assemble(*parts))
         paper = self.library.paper(paper_id) if paper_id else None
         offered = keyword_tags([*paper.keywords, paper.area], set(tags)) if paper else {}
         if offered != self._keyword_tags:
