@@ -3,7 +3,10 @@ the screen read with capture-pane every few milliseconds.
 
 For each key the clock stops at the last change of the screen's text seen before it stayed the
 same for QUIET seconds (longer than the reader's wait for a pause in typing, tui.limits.READER_DELAY,
-plus a render): the list's rows, the reader's title and abstract, the search box. A capture takes
+plus a render): the list's rows, the reader's title and abstract, its more-like-this panel, the
+search box. While typing, the panel waits for a longer pause than the reader (tui.controllers.similar)
+and fills within QUIET for some keys and not others: a second row for typed characters leaves the
+panel's filling out (a change of the panel's rows alone, right of its heading). A capture takes
 a few milliseconds (a tmux client process), so the figures carry that much error; they include the
 terminal's own drawing, which the Pilot rows of run_all.py do not.
 
@@ -40,19 +43,48 @@ class Pane:
 
     def settle_after(self, key: str, literal: bool = False) -> float:
         """Seconds from sending ``key`` to the last change of the screen before QUIET."""
+        return self.settle_parts(key, literal)[0]
+
+    def settle_parts(self, key: str, literal: bool = False) -> tuple[float, float]:
+        """Seconds from sending ``key`` to the last change of the screen before QUIET, and to the
+        last change other than the more-like-this panel's (see :func:`panel_only`)."""
         before = self.screen()
         t0 = time.perf_counter()
         self.tmux("send-keys", "-t", self.name, *(["-l", key] if literal else [key]))
-        last_change, shown = None, before
+        last_change = last_other = None
+        shown = before
         while True:
             now = time.perf_counter()
             screen = self.screen()
             if screen != shown:
-                shown, last_change = screen, time.perf_counter()
+                last_change = time.perf_counter()
+                if not panel_only(shown, screen):
+                    last_other = last_change
+                shown = screen
             if now - (last_change or t0) > QUIET:
-                return (last_change or t0) - t0
+                return (last_change or t0) - t0, (last_other or t0) - t0
             if now - t0 > 10:
                 raise TimeoutError(f"the screen never settled after {key!r}")
+
+
+PANEL_HEAD = "More like this ("
+PANEL_ROWS = 6  # the heading and five titles (tui.controllers.similar looks up five)
+
+
+def panel_only(old: str, new: str) -> bool:
+    """Whether the change from ``old`` to ``new`` is the reader's more-like-this panel filling and
+    nothing else: every changed row is one of the panel's, in the columns right of where its
+    heading starts (the list shares those rows on the left)."""
+    rows = new.splitlines()
+    head = next((i for i, row in enumerate(rows) if PANEL_HEAD in row), None)
+    if head is None:
+        return False
+    col = rows[head].index(PANEL_HEAD)
+    before = old.splitlines()
+    changed = [i for i in range(max(len(rows), len(before)))
+               if (rows[i] if i < len(rows) else None) != (before[i] if i < len(before) else None)]
+    return bool(changed) and all(head <= i < head + PANEL_ROWS and i < len(before)
+                                 and rows[i][:col] == before[i][:col] for i in changed)
 
 
 def stats(xs: list[float]) -> str:
@@ -78,6 +110,7 @@ def main() -> None:
     pane.tmux("-f", "/dev/null", "new-session", "-d", "-s", pane.name, "-x", "160", "-y", "45", cmd)
     pane.tmux("set-option", "-g", "escape-time", "0")
     typed: list[float] = []
+    typed_text: list[float] = []  # the same keys, the more-like-this panel's filling left out
     moved: list[float] = []
     try:
         deadline = time.monotonic() + 120
@@ -87,7 +120,9 @@ def main() -> None:
         for q in QUERIES * args.repeat:
             pane.settle_after("/")
             for ch in q[:10]:
-                typed.append(pane.settle_after(ch, literal=True))
+                whole, text = pane.settle_parts(ch, literal=True)
+                typed.append(whole)
+                typed_text.append(text)
             pane.settle_after("Escape")  # the search box done: the list
             pane.settle_after("Escape")  # the filter cleared
         for k in range(12 * args.repeat):
@@ -98,6 +133,7 @@ def main() -> None:
     print("| key -> whole screen settled, in tmux | median | p90 | keys |")
     print("|---|---|---|---|")
     print(f"| typed character | {stats(typed)} |")
+    print(f"| typed character, list and reader (the more-like-this panel left out) | {stats(typed_text)} |")
     print(f"| up/down in the list | {stats(moved)} |")
 
 

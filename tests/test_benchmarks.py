@@ -104,8 +104,29 @@ def test_the_tmux_settle_benchmark_types_and_moves_in_a_real_terminal(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     rows = {line.split("|")[1].strip(): line.split("|")[2:5] for line in proc.stdout.splitlines()
             if line.startswith("| typed") or line.startswith("| up/down")}
-    assert set(rows) == {"typed character", "up/down in the list"}
+    assert set(rows) == {"typed character", "typed character, list and reader (the more-like-this panel left out)",
+                         "up/down in the list"}
     assert rows["typed character"][2].strip() == "40" and rows["up/down in the list"][2].strip() == "12"
+
+
+def test_the_tmux_benchmark_tells_the_panel_filling_from_other_changes():
+    """tmux_settle.panel_only: the panel's rows changing right of its heading is the panel filling;
+    a change in the list beside them, or below them, is not."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("tmux_settle", ROOT / "benchmarks" / "tmux_settle.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = [f"list row {i:02d}   | abstract line {i}" for i in range(12)]
+    blank = rows[:5] + [f"list row {i:02d}   | " for i in range(5, 11)] + rows[11:]
+    filled = rows[:5] + ["list row 05   | More like this (m lists more)"] + [f"list row {i:02d}   |   · title {i}"
+                                                                          for i in range(6, 11)] + rows[11:]
+    assert bench.panel_only("\n".join(blank), "\n".join(filled))
+    moved_list = [r.replace("list row 07", "LIST ROW 07") for r in filled]
+    assert not bench.panel_only("\n".join(blank), "\n".join(moved_list))
+    below = filled[:11] + ["list row 11   | another abstract line"]
+    assert not bench.panel_only("\n".join(blank), "\n".join(below))
+    assert not bench.panel_only("\n".join(rows), "\n".join(rows[:3] + ["x"] + rows[4:]))
 
 
 def test_a_child_s_peak_memory_is_its_own_not_the_benchmark_process_s():
