@@ -5,9 +5,10 @@ same statistics search uses, so nothing is tokenized twice), L2-normalized.
 "More like this" blends that cosine with the cosine in a latent space (LSA: a
 truncated SVD of the same matrix, ~sqrt(n)/1.5 dimensions: few, so it captures
 topics rather than wording), then adds pseudo-relevance feedback: the scores
-of the query's ten nearest neighbours, weighted by their similarity. On ICLR
-2024's primary areas the share of top-5 neighbours in the query's area goes
-from 0.374 (TF-IDF cosine) to 0.437 (``benchmarks/similar_quality.py``).
+of the query's ten nearest neighbours, weighted by their similarity (their
+summed row's heaviest terms). On ICLR 2024's primary areas the share of top-5
+neighbours in the query's area goes from 0.375 (TF-IDF cosine) to 0.440
+(``benchmarks/similar_quality.py``).
 """
 
 from __future__ import annotations
