@@ -32,7 +32,6 @@ _BOLD_ACRONYM = re.compile(r"\(\s*(?:\*\*|\\textbf\{)(?P<name>" + _NAME + r")(?:
 _SENTENCE_STOP = re.compile(r"[.;]\s")
 # Cheap tests before the patterns they stand for (one literal scan each, not a match at every word).
 _PASSIVE = re.compile(r"s (?:proposed|introduced|presented|developed)\b")
-_NAMING_CUE = re.compile("|".join(NAMING_WORDS))
 _WE_CALL_CUE = re.compile(r"e (?:call|term|dub|name|coin) ")
 # A long form in capitals and its acronym, right after the verb or set off by a comma: "we propose
 # Cross-Risk Minimization (XRM)", "we propose a novel algorithm, Scheduled Multi-Task Training (SMT), that".
@@ -86,7 +85,7 @@ def claimed_names(abstract: str, intros: list[re.Match[str]] | None = None) -> l
                 found.append((apposed.group("name"), at + apposed.start("name"), at + apposed.end("name")))
     head = abstract[:3000]
     patterns = [_PROPOSED] if _PASSIVE.search(head) else []
-    if _NAMING_CUE.search(head):
+    if any(w in head for w in NAMING_WORDS):  # (a substring test: ~20x cheaper than a regex search)
         patterns.append(_CALLED)
     if _WE_CALL_CUE.search(head):
         patterns.append(_WE_CALL)

@@ -82,7 +82,6 @@ _MARKUP = re.compile(r"[*$_`{}]|\\[a-zA-Z]+")  # braces too: "{E}fficient {M}ark
 _TEX_QUOTES = re.compile(r"(?:``|'')([^`'\n]{1,80}?)''")
 _TEX_SINGLE = re.compile(r"(?<!`)`([^`'\n]{1,80}?)'(?!')")
 _EMPTY_PARENS = re.compile(r"\(\s*\)")  # a parenthesis emptied by taking the name out of it
-_SPACES = re.compile(r"\s+")
 _MATH_TAIL = re.compile(r"\$.*")
 _MATH = re.compile(r"\$[^$]*\$?")
 _INLINE_MATH = re.compile(r"\$([^$]{1,120})\$")
@@ -109,11 +108,16 @@ def clean_phrase(text: str) -> str:
     """A phrase of an abstract as title text: math as Unicode, markup and emphasis dropped, spaces folded."""
     if "`" in text or "''" in text:  # ``domains'' -> “domains”, `upsampling' -> ‘upsampling’ (the markup
         text = _TEX_SINGLE.sub(r"‘\1’", _TEX_QUOTES.sub(r"“\1”", text))  # below drops a backtick)
-    text = _INLINE_MATH.sub(_math_as_text, text)
-    text = _TEXT_CMD.sub(lambda m: m.group(1) or m.group(2) or "", text)
-    text = _EMPTY_PARENS.sub("", _MARKUP.sub("", text))
+    # (each rule only where its first character is: a title is made of a few phrases of every abstract)
+    if "$" in text:
+        text = _INLINE_MATH.sub(_math_as_text, text)
+    if "\\" in text:
+        text = _TEXT_CMD.sub(lambda m: m.group(1) or m.group(2) or "", text)
+    text = _MARKUP.sub("", text)
+    if "(" in text:
+        text = _EMPTY_PARENS.sub("", text)
     text = text.replace("---", "—").replace("--", "–")  # TeX's dashes, as the reader shows them
-    return _SPACES.sub(" ", text).strip(" ,;:.").lstrip(")] –—")
+    return " ".join(text.split()).strip(" ,;:.").lstrip(")] –—")  # (str.split: the white space \\s matches)
 
 
 def trim_words(text: str, max_words: int) -> str:

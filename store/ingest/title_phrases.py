@@ -252,7 +252,7 @@ def question_of(abstract: str) -> str:
     """ "... raises a question: how do LLMs handle such trade-offs?" -> "How do LLMs handle such
     trade-offs?"; "" if the abstract asks none that stands alone ("would it be encountered in practice?",
     "what prevents us from doing this?")."""
-    m = _QUESTION.search(abstract)
+    m = _QUESTION.search(abstract) if "?" in abstract else None  # (the search tries every position)
     if not m:
         return ""
     q = clean_phrase(m.group(1)).rstrip("?") + "?"
