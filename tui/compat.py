@@ -18,6 +18,11 @@ this file and running that test.
   :class:`PickedRadioSet`.
 - ``App._keymap``: the live keymap (Textual has ``set_keymap`` but no getter).
   See :func:`live_keymap`.
+- ``Widget._size_updated``: a layout pass that changes a widget's size sets its virtual size as a
+  reactive that asks for another layout pass, a second redraw of the screen (~25 ms at 160×45 in a
+  real terminal) for each paper shown in the reader. The reader's abstract and the reader itself
+  take their new size quietly: it changes nothing else's place (the reader always shows its
+  scrollbar). See :class:`QuietlySizedStatic`, :class:`QuietlySizedScroll`.
 - textual-serve's ``Server._make_app`` (tui.serve adds the access guard to the web app it
   builds; textual-serve has no hook for middleware). It stays in tui.serve, which imports
   aiohttp only when serving; the test checks it too.
@@ -28,7 +33,8 @@ from __future__ import annotations
 from textual import events
 from textual.app import App
 from textual.geometry import Size
-from textual.widgets import Footer, Input, RadioButton, RadioSet
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Input, RadioButton, RadioSet, Static
 
 class ImmediateInput(Input):
     """An Input that calls :meth:`value_changed_now` from inside Input's own value watcher, and
@@ -101,3 +107,20 @@ class PickedRadioSet(RadioSet):
     def highlighted(self) -> int | None:
         """The index of the button the keyboard highlight is on."""
         return self._selected
+
+
+class QuietlySizedStatic(Static):
+    """A Static whose new size, found by a layout pass, asks for no second pass (its height is its
+    text's; nothing else's place depends on it but through the pass that found it)."""
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
+
+
+class QuietlySizedScroll(VerticalScroll):
+    """A VerticalScroll likewise (its scroll range still follows its content: Textual updates the
+    scrollbars either way). For a scroll whose scrollbar is always shown (``overflow-y: scroll``):
+    one that comes and goes changes its content's width, which does need the second pass."""
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        return super()._size_updated(size, virtual_size, container_size, layout=False)

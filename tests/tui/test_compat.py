@@ -89,3 +89,48 @@ async def test_a_picked_radio_set_highlights_its_pick():
         await pilot.pause()
         assert app.query_one("#picked", compat.PickedRadioSet).highlighted == 2
         assert app.query_one("#stock", RadioSet)._selected == 0  # what Textual does alone
+
+
+def test_widgets_still_take_their_size_from_the_layout_pass_through_size_updated():
+    """Widget._size_updated(size, virtual_size, container_size, layout): the screen's layout pass
+    calls it, and layout=False sets the virtual size without asking for another pass
+    (tui.compat.QuietlySizedStatic, QuietlySizedScroll)."""
+    from textual.screen import Screen
+    from textual.widget import Widget
+    params = list(inspect.signature(Widget._size_updated).parameters)
+    assert params == ["self", "size", "virtual_size", "container_size", "layout"], \
+        "Widget._size_updated changed (tui.compat.QuietlySizedStatic)"
+    assert "_size_updated(" in inspect.getsource(Screen._refresh_layout), "the layout pass no longer calls it"
+    source = inspect.getsource(Widget._size_updated)
+    assert "set_reactive(Widget.virtual_size" in source and "if layout" in source
+
+
+async def test_a_quietly_sized_scroll_still_scrolls_its_whole_content():
+    """The reader's classes take a new size without a second layout pass, and still scroll all of
+    a longer text and none of a shorter one."""
+    from textual.geometry import Size
+
+    class Reading(App[None]):
+        CSS = "QuietlySizedScroll { overflow-y: scroll; height: 10; }"
+
+        def compose(self) -> ComposeResult:
+            with compat.QuietlySizedScroll():
+                yield compat.QuietlySizedStatic("short", id="text")
+
+    app = Reading()
+    async with app.run_test(size=(40, 12)) as pilot:
+        scroll = app.query_one(compat.QuietlySizedScroll)
+        text = app.query_one("#text", compat.QuietlySizedStatic)
+        await pilot.pause()
+        assert scroll.max_scroll_y == 0
+        text.update("\n".join(f"line {i}" for i in range(30)))
+        await pilot.pause()
+        await pilot.pause()
+        assert scroll.virtual_size.height >= 30 and scroll.max_scroll_y >= 20
+        scroll.scroll_end(animate=False)
+        await pilot.pause()
+        assert scroll.scroll_y == scroll.max_scroll_y
+        text.update("short again")
+        await pilot.pause()
+        await pilot.pause()
+        assert scroll.max_scroll_y == 0 and text.size == Size(text.size.width, 1)

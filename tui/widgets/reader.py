@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 from rich.console import Group
 from rich.text import Text
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from store import Library
 from store.safe_text import display_safe
 
+from ..compat import QuietlySizedScroll, QuietlySizedStatic
 from ..keymap import binding, key_label
 from ..render import highlight_words, plain_title, render_abstract
 
@@ -33,7 +33,7 @@ NOTE_PREVIEW_CHARS = 2_000  # of a note, in the reader (the note editor holds al
 PAPERS = Binding.Group("Next/prev")  # J and K, one footer entry
 
 
-class Reader(VerticalScroll, can_focus=True):
+class Reader(QuietlySizedScroll, can_focus=True):
     """Scrollable view of one paper."""
 
     BINDINGS = [
@@ -45,7 +45,8 @@ class Reader(VerticalScroll, can_focus=True):
     ]
     COMPONENT_CLASSES = {"reader--match"}
     DEFAULT_CSS = """
-    Reader { padding: 0 1; scrollbar-gutter: stable; }
+    /* its scrollbar always shown: the abstract's width never changes (see tui.compat) */
+    Reader { padding: 0 1; overflow-y: scroll; }
     Reader > .reader--match { color: $warning; text-style: bold underline; }
     Reader > Static { width: 100%; }
     /* one line per similar title: a wrapped title would lose its bullet's indent */
@@ -61,7 +62,7 @@ class Reader(VerticalScroll, can_focus=True):
         self._similar_lines = 0  # the more-like-this panel's height
 
     def compose(self):
-        yield Static(id="reader-body")
+        yield QuietlySizedStatic(id="reader-body")
         yield Static(id="reader-similar")
 
     def show_similar(self, paper_index: int, titles: list[tuple[int, str]]) -> None:
