@@ -5,7 +5,6 @@ BIG_LIBRARY = 2000
 AUTO_MODEL_MAX = 100_000   # papers; above this the similarity model is built only when asked for (m)
 SIMILAR_DELAY = 0.15       # seconds
 READER_DELAY = 0.05        # seconds: the reader follows the search results once typing pauses
-READER_MIN_WAIT = 0.01     # seconds: the least the reader waits after new results (the list paints first)
 INLINE_SEARCH_SECONDS = 0.015  # searches quicker than this run on the UI thread (see tui.controllers.search)
 # A "phrase" in a big library waits this long in its worker before searching, and is dropped if a
 # key came meanwhile: a worker cannot be stopped once it runs, and typing '"capacity' at 300k

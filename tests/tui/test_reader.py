@@ -349,7 +349,8 @@ async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, 
 async def test_a_search_slower_than_the_pause_is_the_pause_the_reader_follows_its_results(lib, make, monkeypatch):
     """In a big library the reader waits for typing to pause, counted from the key: a search that
     took longer than READER_DELAY (in a worker; its answer dropped had a key come meanwhile) was
-    the pause, and the reader follows its results once the list has painted, not READER_DELAY later."""
+    the pause, and the reader shows its paper with the new list (one frame for both in a real
+    terminal), not READER_DELAY later."""
     import time
 
     import tui.limits as main_mod
@@ -372,6 +373,13 @@ async def test_a_search_slower_than_the_pause_is_the_pause_the_reader_follows_it
         monkeypatch.setattr(app.library, "search", slow_search)
         main.search._seconds = 1.0  # (slow: the next search runs in a worker)
         first = reader.paper_index
+        with_list: list[tuple[int | None, int | None]] = []  # (the list's paper, the reader's) as each list is shown
+        original_show = main.show_results
+
+        def show_results(*args, **kwargs):
+            original_show(*args, **kwargs)
+            with_list.append((main.results.current_index, reader.paper_index))
+        monkeypatch.setattr(main, "show_results", show_results)
         for key in "everanimate":
             await pilot.press(key)
         started = time.perf_counter()
@@ -380,7 +388,8 @@ async def test_a_search_slower_than_the_pause_is_the_pause_the_reader_follows_it
         assert time.perf_counter() - started < 5
         top = main.results.current_index
         assert top != first
-        await pilot.pause(0.25)  # far less than READER_DELAY
+        assert with_list[-1] == (top, top)  # in the same handling as the list: the same frame
+        await pilot.pause(0.25)
         assert reader.paper_index == top
 
 

@@ -90,8 +90,8 @@ class Reading:
 
         The pause counts from the key that was typed, not from the results: a search that took
         longer than READER_DELAY (a big library's, in a worker, whose answer is dropped when a key
-        comes meanwhile) was itself the pause, and the reader follows as soon as the list has
-        painted (READER_MIN_WAIT)."""
+        comes meanwhile) was itself the pause, and the reader shows its paper with the new list, in
+        the same frame (a real terminal draws a frame in ~20 ms at 160×45: one, not two)."""
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
@@ -99,8 +99,11 @@ class Reading:
         if len(self.library) <= limits.BIG_LIBRARY:
             self.show_current()
         else:
-            waited = time.perf_counter() - self.search.typed_at
-            self._timer = self.view.set_timer(max(limits.READER_MIN_WAIT, limits.READER_DELAY - waited), self._due)
+            wait = limits.READER_DELAY - (time.perf_counter() - self.search.typed_at)
+            if wait <= 0:
+                self.show_current()
+            else:
+                self._timer = self.view.set_timer(wait, self._due)
             self._timer_paper = self.view.results.current_index
 
     def highlighted(self) -> None:
