@@ -117,7 +117,7 @@ def clean_phrase(text: str) -> str:
     if "(" in text:
         text = _EMPTY_PARENS.sub("", text)
     text = text.replace("---", "—").replace("--", "–")  # TeX's dashes, as the reader shows them
-    return " ".join(text.split()).strip(" ,;:.").lstrip(")] –—")  # (str.split: the white space \\s matches)
+    return " ".join(text.split()).strip(" ,;:.").lstrip(")] –—")  # (str.split splits where \s matches)
 
 
 def trim_words(text: str, max_words: int) -> str:

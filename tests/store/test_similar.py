@@ -137,12 +137,12 @@ def test_feedback_scores_are_the_ten_neighbours_rows_blended_and_summed(tmp_path
         masked = base.copy()
         masked[doc] = -np.inf
         top = np.argpartition(-masked, S.FEEDBACK_K)[:S.FEEDBACK_K]
-        summed = (base[top] @ m[top].toarray())
+        summed = base[top] @ m[top].toarray()
         heaviest = np.argsort(-summed)[:S.FEEDBACK_TERMS]
         kept = np.zeros_like(summed)
         kept[heaviest] = summed[heaviest]
         cut += int(np.count_nonzero(summed) > S.FEEDBACK_TERMS)
-        feedback = (m @ kept) + S.LSA_WEIGHT * (latent @ (base[top] @ latent[top]))
+        feedback = m @ kept + S.LSA_WEIGHT * (latent @ (base[top] @ latent[top]))
         want = base + S.FEEDBACK_BETA * feedback / S.FEEDBACK_K
         got = sim.scores(doc)
         assert np.allclose(got, want, atol=1e-5)

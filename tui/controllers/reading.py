@@ -104,7 +104,7 @@ class Reading:
                 self.show_current()
             else:
                 self._timer = self.view.set_timer(wait, self._due)
-            self._timer_paper = self.view.results.current_index
+                self._timer_paper = self.view.results.current_index
 
     def highlighted(self) -> None:
         """The list's cursor moved. New results post this too: their first paper is already in the
