@@ -95,8 +95,9 @@ def test_the_model_cache_is_mapped_and_a_forged_one_is_rebuilt(tmp_path, monkeyp
     loaded = Library(tmp_path / "lib")
     assert loaded.load_similarity_cache()
     model = loaded.similarity
-    for array in (model.matrix.data, model.matrix.indices, model.matrix_t.indptr, model.latent):
+    for array in (model.matrix.data, model.matrix.indices, model.matrix_t.indptr):
         assert not array.flags.owndata and not array.flags.writeable  # views of the read-only mapping
+    assert model.latent is not None and model.latent.flags.owndata  # (held: every lookup reads it all)
     got = model.similar(7)  # (read a window at a time: sums in another order, to float rounding)
     assert [i for i, _ in got] == [i for i, _ in want] and np.allclose([s for _, s in got], [s for _, s in want])
 
@@ -121,12 +122,16 @@ def test_the_model_cache_is_mapped_and_a_forged_one_is_rebuilt(tmp_path, monkeyp
         assert again.similarity.similar(7) == want  # built anew
 
 
-def test_feedback_scores_are_the_ten_neighbours_rows_blended_and_summed(tmp_path):
+@pytest.mark.parametrize("candidates", [2000, 60])
+def test_feedback_scores_are_the_ten_neighbours_rows_blended_and_summed(tmp_path, monkeypatch, candidates):
     """Pseudo-relevance feedback is made as one product of the neighbours' summed rows, cut to
     their heaviest terms; the blend is linear, so the scores are those of the definition: the ten
     nearest papers' rows weighted by their scores, summed, the heaviest FEEDBACK_TERMS kept, blended
-    with every paper, and their latent vectors likewise (float rounding aside)."""
+    with every paper, and their latent vectors likewise (float rounding aside). The feedback scores
+    the CANDIDATES papers nearest by the first pass (all of them in a library that small); the
+    others score -inf, and the nearest ten are the definition's."""
     from store.discovery import similar as S
+    monkeypatch.setattr(S, "CANDIDATES", candidates)
     lib, _ = iclr_library(tmp_path)
     sim = lib.similarity
     assert sim.feedback and sim.latent is not None
@@ -144,11 +149,34 @@ def test_feedback_scores_are_the_ten_neighbours_rows_blended_and_summed(tmp_path
         cut += int(np.count_nonzero(summed) > S.FEEDBACK_TERMS)
         feedback = m @ kept + S.LSA_WEIGHT * (latent @ (base[top] @ latent[top]))
         want = base + S.FEEDBACK_BETA * feedback / S.FEEDBACK_K
+        among = np.argsort(-masked)[:min(candidates, len(base) - 1)]
         got = sim.scores(doc)
-        assert np.allclose(got, want, atol=1e-5)
+        assert np.allclose(got[among], want[among], atol=1e-5)
+        others = np.setdiff1d(np.arange(len(base)), np.append(among, doc))
+        assert len(others) == max(0, len(base) - 1 - candidates) and np.all(got[others] == -np.inf)
         want[doc] = got[doc] = -np.inf
         assert list(np.argsort(-got)[:10]) == list(np.argsort(-want)[:10])
     assert cut  # (the neighbours' rows held more terms than are kept)
+    assert len(lib) > 60  # (the second run leaves papers out)
+    listed = sim.similar(5, limit=len(lib))
+    assert len(listed) == min(candidates, len(lib) - 1) and all(score > -np.inf for _, score in listed)
+
+
+@pytest.mark.parametrize("n,k", [(300_000, 10), (300_000, 2000), (50_000, 5), (1000, 10), (200, 10), (12, 12), (12, 30)])
+def test_largest_finds_the_k_largest_values(n, k):
+    """similar.largest: the indices of the k largest values, as np.argpartition gives them, through
+    its block maxima (and plain partitioning where the blocks would be too small); a -inf and
+    repeated values among them."""
+    from store.discovery.similar import largest
+    rng = np.random.default_rng(n + k)
+    values = rng.standard_normal(n).astype(np.float32)
+    values[rng.integers(0, n, 3)] = -np.inf
+    values[rng.integers(0, n, n // 10)] = 0.5  # (ties, below the largest)
+    values[rng.integers(0, n)] = 9.0
+    got = largest(values, k)
+    want = np.argpartition(-values, min(k, n - 1))[:k]
+    assert len(got) == min(k, n) and len(set(got.tolist())) == len(got)
+    assert np.array_equal(np.sort(values[got]), np.sort(values[want]))
 
 
 def test_a_mapped_model_is_read_a_window_at_a_time(tmp_path, monkeypatch):
