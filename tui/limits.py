@@ -3,7 +3,10 @@
 # Papers above which the reader and "more like this" wait for a pause and a helper builds the model.
 BIG_LIBRARY = 2000
 AUTO_MODEL_MAX = 100_000   # papers; above this the similarity model is built only when asked for (m)
-SIMILAR_DELAY = 0.15       # seconds
+SIMILAR_DELAY = 0.15       # seconds: the least pause "more like this" waits for in a burst of typing
+# Keys typed in the search box less than this apart are a burst (more are coming): the reader's
+# more-like-this lookup waits for a pause then, and starts with the reader otherwise.
+TYPING_BURST = 0.25         # seconds: 40 words a minute is a key every ~0.3 s
 READER_DELAY = 0.05        # seconds: the reader follows the search results once typing pauses
 INLINE_SEARCH_SECONDS = 0.015  # searches quicker than this run on the UI thread (see tui.controllers.search)
 # A "phrase" in a big library waits this long in its worker before searching, and is dropped if a

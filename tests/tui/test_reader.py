@@ -528,9 +528,10 @@ async def test_notices_quote_searches_and_tags_as_typed_not_as_markup(lib, make,
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_while_typing_more_like_this_waits_twice_as_long_as_a_lookup_takes(lib, make, monkeypatch):
-    """In a big library, while the search box has the focus, the panel's lookup waits for a pause of
-    at least twice the last lookup's time (every key changes the paper, and a lookup takes CPU the
-    next key's search wants); moving in the list starts one at once (see the next test)."""
+    """In a big library, while keys come in a burst in the search box, the panel's lookup waits for
+    a pause of at least twice the last lookup's time (every key changes the paper, and a lookup
+    takes CPU the next key's search wants); a key typed after a pause, or moving in the list (see
+    the next test), starts one at once."""
     import tui.limits as limits
 
     monkeypatch.setattr(limits, "BIG_LIBRARY", 10)
@@ -552,10 +553,24 @@ async def test_while_typing_more_like_this_waits_twice_as_long_as_a_lookup_takes
         assert set(shown) == {main.results.current_index} and 1.0 not in waits and limits.SIMILAR_DELAY not in waits
         shown.clear()
         await pilot.press("slash")
-        await pilot.press("g", "r", "a", "p", "h")
+        await pilot.press("g")  # the first key typed, after a pause: at once
+        await pilot.pause(limits.READER_DELAY + 0.1)
+        await settle(pilot)
+        assert set(shown) == {main.results.current_index} and 1.0 not in waits  # (the stand-in sets no _running)
+        shown.clear()
+        burst = limits.TYPING_BURST
+        monkeypatch.setattr(limits, "TYPING_BURST", 30.0)  # (each key close enough to the last, however slow the test)
+        await pilot.press("r", "a", "p", "h")
         await pilot.pause(limits.READER_DELAY + 0.1)
         await settle(pilot)
         assert 1.0 in waits and limits.SIMILAR_DELAY not in waits and not shown
+        monkeypatch.setattr(limits, "TYPING_BURST", burst)
+        await pilot.pause(burst + 0.05)  # (a pause: the next key is not in the burst)
+        waits.clear()
+        await pilot.press("s")
+        await pilot.pause(limits.READER_DELAY + 0.1)
+        await settle(pilot)
+        assert set(shown) == {main.results.current_index} and 1.0 not in waits
         # the lookup, when it runs, says how long it took
         main.similar._lookup_seconds = 0.0
         real_show(main.results.current_index)
@@ -642,21 +657,21 @@ async def test_moving_in_the_list_runs_one_lookup_at_a_time_for_where_the_cursor
         assert reader.paper_index == rest and "More like this" in panel()
         await until(lambda: main.similar._running is None and len(looked_up) == n + 1)
         assert looked_up[-1] == papers[papers.index(rest) - 1]
-        # a key typed while a lookup runs stops it: nothing is shown for the paper left, and the
-        # list's next key starts a lookup at once
+        # a key typed while a lookup runs stops it: nothing is shown for the paper left (the key's
+        # first paper is looked up instead: a key after a pause)
         gate.clear()
         main.similar._found.clear()
         await pilot.press("down")
         await pilot.pause(0.05)
         running = main.similar._running
         assert running is not None and looked_up[-1] == running
+        outcomes.clear()
         await pilot.press("slash", "g")
         await pilot.pause(0.05)
-        assert main.similar._running is None
-        outcomes.clear()
+        assert main.similar._running != running
         gate.set()
-        await until(lambda: bool(outcomes))
-        assert outcomes == ["stopped"]
+        await until(lambda: len(outcomes) == 2)
+        assert sorted(outcomes) == ["found", "stopped"] and looked_up[-1] == main.results.current_index != running
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

@@ -40,12 +40,16 @@ class Searching:
         library: what is searched.
         view: the main screen (its list is given each result set).
         ensure_model: gets the similarity model (built elsewhere for a big library); blocks.
+        on_typed: told of each edit typed in the box, before its search (a lookup for the paper the
+            last one showed is no longer wanted: the CPU is the search's).
     """
 
-    def __init__(self, library: Library, view: MainView, ensure_model: Callable[[], None]) -> None:
+    def __init__(self, library: Library, view: MainView, ensure_model: Callable[[], None],
+                 on_typed: Callable[[], None]) -> None:
         self.library = library
         self.view = view
         self.ensure_model = ensure_model
+        self.on_typed = on_typed
         self.query_text = ""  # the box's text, as last searched
         self.history: list[str] = []  # searches left with enter/esc/down, oldest first
         self._recalled: tuple[list[str], int] | None = None  # up-arrow walk: older searches, position
@@ -66,6 +70,7 @@ class Searching:
         self.cursor = edit_point(self.query_text, value) if typed else None
         if typed:
             self.typed_at = time.perf_counter()
+            self.on_typed()
         self.query_text = value
         self.run(value, parse_query(value, self.cursor))  # the one parse of this keystroke
 

@@ -50,6 +50,8 @@ class Similar:
         self._next: int | None = None  # the paper to look up when it ends (the cursor moved meanwhile)
         self._found: OrderedDict[tuple[str, int], Titles] = OrderedDict()  # (corpus generation, paper)
         self._cursor_was = 0  # the list's cursor when the reader last changed paper (which way it moves)
+        self._typed_at = 0.0  # when the last key was typed in the search box (time.perf_counter)
+        self._typing_gap = float("inf")  # seconds between the last two keys typed there
         self._step = 1
 
     def more_like_this(self) -> None:
@@ -99,13 +101,14 @@ class Similar:
     def soon(self, paper_index: int) -> None:
         """Nearest papers for the reader (big libraries: one lookup at a time, never a queue).
 
-        Moving in the list starts a lookup at once when none runs, else when the running one
-        ends, for the paper the cursor is on then: a held key looks up only where the cursor is
-        when each lookup ends. Once the cursor rests, the next paper the way it moves is looked up
-        ahead (the next key, or a triage key that moves on, shows its panel at once), and the
-        last papers' neighbours are kept. While typing, the lookup waits for a pause at least
-        twice as long as the last one took: every key changes the paper, and a lookup takes CPU
-        the next key's search wants. Small libraries look up at once.
+        A lookup starts at once when none runs, else when the running one ends, for the paper the
+        reader shows then: a held key looks up only where the cursor is when each lookup ends. Once
+        the cursor rests in the list, the next paper the way it moves is looked up ahead (the next
+        key, or a triage key that moves on, shows its panel at once), and the last papers'
+        neighbours are kept. While keys come in a burst in the search box (the last two less than
+        limits.TYPING_BURST apart) the lookup waits for a pause at least twice as long as the last
+        one took: each key changes the paper, and a lookup takes CPU the next key's search wants
+        (a key typed stops a running lookup: :meth:`typed`). Small libraries look up at once.
         """
         self._stop_timer()
         found = self._found.get(self._key(paper_index))
@@ -114,13 +117,20 @@ class Similar:
             self._look_ahead(paper_index)
         elif len(self.library) <= limits.BIG_LIBRARY:
             self.show(paper_index)
-        elif self.view.focused is self.view.search_box:
+        elif self.view.focused is self.view.search_box and self._typing_gap < limits.TYPING_BURST:
             delay = max(limits.SIMILAR_DELAY, 2 * self._lookup_seconds)
             self._timer = self.view.set_timer(delay, lambda: self.show(paper_index))
         elif self._running is None:
             self.show(paper_index)
         elif self._running != paper_index:
             self._next = paper_index
+
+    def typed(self) -> None:
+        """A key was typed in the search box: its search is coming, and the paper the reader shows
+        will change. A running lookup stops (the CPU is the search's), and the pace is noted."""
+        now = time.perf_counter()
+        self._typing_gap, self._typed_at = now - self._typed_at, now
+        self.hold()
 
     def hold(self) -> None:
         """No lookup for the paper the reader shows now (a key typed: another is coming): a pending
