@@ -94,7 +94,9 @@ def test_daily_import_benchmark_compares_with_a_full_rebuild():
 @pytest.mark.xdist_group("e2e")  # (a real terminal: timing-sensitive, beside the e2e tests)
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
 def test_the_tmux_settle_benchmark_types_and_moves_in_a_real_terminal(tmp_path):
-    """benchmarks/tmux_settle.py on a small library: papersift in tmux, a row for typing and one for moving."""
+    """benchmarks/tmux_settle.py on a small library: papersift in tmux, rows for typing (a key at a
+    time, and the last key of a burst) and for moving, the screen's changes told by tmux's
+    control-mode client."""
     from store import Library
 
     lib = Library(tmp_path / "lib")
@@ -103,10 +105,13 @@ def test_the_tmux_settle_benchmark_types_and_moves_in_a_real_terminal(tmp_path):
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-3000:]
     rows = {line.split("|")[1].strip(): line.split("|")[2:5] for line in proc.stdout.splitlines()
-            if line.startswith("| typed") or line.startswith("| up/down")}
+            if line.startswith(("| typed", "| up/down", "| last key"))}
     assert set(rows) == {"typed character", "typed character, list and reader (the more-like-this panel left out)",
-                         "up/down in the list"}
+                         "last key of a burst, a key every 0.1 s",
+                         "last key of a burst, list and reader (the panel left out)", "up/down in the list"}
     assert rows["typed character"][2].strip() == "40" and rows["up/down in the list"][2].strip() == "12"
+    assert rows["last key of a burst, a key every 0.1 s"][2].strip() == "4"
+    assert all(float(row[0].split()[0].replace(",", "")) > 0 for row in rows.values())  # (each key changed the screen)
 
 
 def test_the_tmux_benchmark_tells_the_panel_filling_from_other_changes():
