@@ -556,7 +556,7 @@ async def test_while_typing_more_like_this_waits_twice_as_long_as_a_lookup_takes
         await pilot.press("g")  # the first key typed, after a pause: at once
         await pilot.pause(limits.READER_DELAY + 0.1)
         await settle(pilot)
-        assert set(shown) == {main.results.current_index} and 1.0 not in waits  # (the stand-in sets no _running)
+        assert main.results.current_index in shown and 1.0 not in waits  # (the stand-in sets no _running)
         shown.clear()
         burst = limits.TYPING_BURST
         monkeypatch.setattr(limits, "TYPING_BURST", 30.0)  # (each key close enough to the last, however slow the test)
@@ -570,7 +570,7 @@ async def test_while_typing_more_like_this_waits_twice_as_long_as_a_lookup_takes
         await pilot.press("s")
         await pilot.pause(limits.READER_DELAY + 0.1)
         await settle(pilot)
-        assert set(shown) == {main.results.current_index} and 1.0 not in waits
+        assert main.results.current_index in shown and 1.0 not in waits
         # the lookup, when it runs, says how long it took
         main.similar._lookup_seconds = 0.0
         real_show(main.results.current_index)
