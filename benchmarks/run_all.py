@@ -273,9 +273,10 @@ async def _settle_benches(lib_dir: Path, repeat: int) -> dict:
     """Key -> the whole screen settled: the list repainted with the key's results, the reader showing
     the highlighted paper (its title and abstract rendered), and, when the more-like-this model is
     ready, the reader's panel of similar papers filled for it; the clock stops at the last row any
-    of them rendered. Typed characters (each waits for the screen to settle: in a library of more
-    than 2,000 papers the reader follows the results once typing pauses, tui.limits.READER_DELAY)
-    and down in the list (the reader follows the cursor at once)."""
+    of them rendered. Typed characters (each waits for the screen to settle, so each comes after a
+    pause: the reader comes with the list; in a burst of keys, tui.limits.TYPING_BURST, a library of
+    more than 2,000 papers would wait for the pause, tui.limits.READER_DELAY) and down in the list
+    (the reader follows the cursor at once)."""
     from store import Library
     from tui.app import make_app
 

@@ -4,10 +4,11 @@
 BIG_LIBRARY = 2000
 AUTO_MODEL_MAX = 100_000   # papers; above this the similarity model is built only when asked for (m)
 SIMILAR_DELAY = 0.15       # seconds: the least pause "more like this" waits for in a burst of typing
-# Keys typed in the search box less than this apart are a burst (more are coming): the reader's
-# more-like-this lookup waits for a pause then, and starts with the reader otherwise.
+# Keys typed in the search box less than this apart are a burst (more are coming): in a big
+# library the reader and its more-like-this lookup wait for a pause then; a key typed after a
+# pause brings the reader with the list, and its lookup once that frame is drawn.
 TYPING_BURST = 0.25         # seconds: 40 words a minute is a key every ~0.3 s
-READER_DELAY = 0.05        # seconds: the reader follows the search results once typing pauses
+READER_DELAY = 0.05        # seconds: in a burst, the reader follows the search results once typing pauses
 INLINE_SEARCH_SECONDS = 0.015  # searches quicker than this run on the UI thread (see tui.controllers.search)
 # A "phrase" in a big library waits this long in its worker before searching, and is dropped if a
 # key came meanwhile: a worker cannot be stopped once it runs, and typing '"capacity' at 300k

@@ -311,8 +311,9 @@ async def test_hostile_abstract_never_reaches_the_screen_raw(lib, make, tmp_path
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, make, monkeypatch):
-    """Above BIG_LIBRARY papers the reader and "more like this" follow the list once
-    typing pauses, and a slow search moves to a worker: the results must be the same."""
+    """Above BIG_LIBRARY papers, while keys come in a burst, the reader and "more like this"
+    follow the list once typing pauses; a key typed after a pause brings the reader with the list
+    (one frame, not two); a slow search moves to a worker: the results must be the same."""
     import tui.limits as main_mod
     from tui.controllers.search import Searching
     monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
@@ -324,6 +325,12 @@ async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, 
         first = reader.paper_index
         assert first is not None  # at start the reader shows the first paper at once
         await pilot.press("slash")
+        main.query_one("#search").value = "everanimate"  # typed after a pause: the reader with the list
+        assert reader.paper_index == main.results.current_index != first
+        main.query_one("#search").value = ""
+        await settle(pilot)
+        first = reader.paper_index
+        monkeypatch.setattr(main_mod, "TYPING_BURST", 30.0)  # (the keys below in a burst, however slow the test)
         main.query_one("#search").value = "everanimate"         # as a keystroke does, in one go
         top = main.results.current_index
         assert app.library.corpus.papers[top].title.startswith("EverAnimate") and len(main.results.indices) == 1
@@ -395,7 +402,7 @@ async def test_a_search_slower_than_the_pause_is_the_pause_the_reader_follows_it
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, make, monkeypatch):
-    """A keystroke repaints the list and the search box only: no layout pass of the
+    """A keystroke in a burst repaints the list and the search box only: no layout pass of the
     screen (which re-measured the reader's abstract on every key) and, in a big library,
     no reader render until typing pauses. The scrollbar still follows the result count."""
     from textual.widget import Widget
@@ -405,6 +412,7 @@ async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, 
     from tui.widgets.reader import Reader
     monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
     monkeypatch.setattr(main_mod, "READER_DELAY", 1.0)  # longer than any gap between keys here, however slow
+    monkeypatch.setattr(main_mod, "TYPING_BURST", 30.0)  # (the keys a burst, however slow the test)
     # The more-like-this model, ready at a moment of its own, would show the reader again.
     monkeypatch.setattr(Similar, "prepare", lambda self: None)
     app = make(lib)
@@ -415,7 +423,8 @@ async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, 
         viewport = results.scrollable_content_region.height
         assert len(results.indices) == 35 > viewport and results.show_vertical_scrollbar
         await pilot.press("slash")  # focus moves: the footer lays itself out for the box's keys
-        await pilot.pause()
+        await pilot.press("m")  # the first key, after a pause: the reader comes with the list
+        await settle(pilot)
         layouts, shows = [], []
         original_refresh, original_show = Widget.refresh, Reader.show
 
@@ -425,7 +434,7 @@ async def test_typing_lays_nothing_out_and_leaves_the_reader_for_the_pause(lib, 
             return original_refresh(self, *regions, layout=layout, **kwargs)
         monkeypatch.setattr(Widget, "refresh", refresh)
         monkeypatch.setattr(Reader, "show", lambda self, i: (shows.append(i), original_show(self, i))[1])
-        for key in "model":  # "m" ... "model": many results, all overflowing the list
+        for key in "odel":  # "mo" ... "model": many results, all overflowing the list
             await pilot.press(key)
             await pilot.pause()
             assert len(results.indices) > viewport
@@ -571,6 +580,21 @@ async def test_while_typing_more_like_this_waits_twice_as_long_as_a_lookup_takes
         await pilot.pause(limits.READER_DELAY + 0.1)
         await settle(pilot)
         assert main.results.current_index in shown and 1.0 not in waits
+        # Not in a burst, the lookup starts once the frame showing the paper is drawn (run beside
+        # the frame's drawing, each took twice as long); a key typed before then starts none.
+        paper = main.results.current_index
+        main.similar._found.clear()
+        shown.clear()
+        main.similar.soon(paper)
+        assert shown == []
+        await pilot.pause()
+        assert shown == [paper]
+        shown.clear()
+        main.similar.soon(paper)
+        main.similar.hold()
+        await pilot.pause()
+        await settle(pilot)
+        assert shown == []
         # the lookup, when it runs, says how long it took
         main.similar._lookup_seconds = 0.0
         real_show(main.results.current_index)

@@ -85,8 +85,9 @@ class Reading:
             results.scroll_to_region(Region(0, results.cursor, 1, 1), animate=False, immediate=True)
 
     def follow_results(self) -> None:
-        """New results are in the list: the reader shows their first paper (in a big library once
-        typing pauses: the list repaints now, the reader, a full re-render of an abstract, later).
+        """New results are in the list: the reader shows their first paper (in a big library, while
+        keys come in a burst, once typing pauses: the list repaints now, the reader, a full
+        re-render of an abstract, later; a key typed after a pause brings both in one frame).
 
         The pause counts from the key that was typed, not from the results: a search that took
         longer than READER_DELAY (a big library's, in a worker, whose answer is dropped when a key
@@ -100,7 +101,7 @@ class Reading:
             self.show_current()
         else:
             wait = limits.READER_DELAY - (time.perf_counter() - self.search.typed_at)
-            if wait <= 0:
+            if wait <= 0 or not self.search.in_burst():
                 self.show_current()
             else:
                 self._timer = self.view.set_timer(wait, self._due)
@@ -138,7 +139,7 @@ class Reading:
         reader.show(idx)
         self.show_title()
         if idx is not None and len(self.library) > 1 and self.library.similarity_ready:
-            self.similar.soon(idx)
+            self.similar.soon(idx, burst=self.search.in_burst())
         self.show_tags()
 
     def show_tags(self) -> None:

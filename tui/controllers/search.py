@@ -58,6 +58,12 @@ class Searching:
         self.restored: str | None = None  # the saved search put back at start, until it has run once
         self.cursor: int | None = None  # where the box's cursor stood after the last edit typed in it
         self.typed_at = 0.0  # when the last edit was typed in the box (time.perf_counter)
+        self.typing_gap = float("inf")  # seconds between the last two edits typed there
+
+    def in_burst(self) -> bool:
+        """Whether keys are coming in a burst in the search box (the last two were typed less than
+        limits.TYPING_BURST apart, and it still has the focus): the next key is near."""
+        return self.view.focused is self.view.search_box and self.typing_gap < limits.TYPING_BURST
 
     def changed(self, value: str) -> None:
         """The search box's text changed (typed, pasted or set by an action)."""
@@ -69,7 +75,8 @@ class Searching:
         typed = self.view.search_box.has_focus
         self.cursor = edit_point(self.query_text, value) if typed else None
         if typed:
-            self.typed_at = time.perf_counter()
+            now = time.perf_counter()
+            self.typing_gap, self.typed_at = now - self.typed_at, now
             self.on_typed()
         self.query_text = value
         self.run(value, parse_query(value, self.cursor))  # the one parse of this keystroke

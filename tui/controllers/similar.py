@@ -50,9 +50,8 @@ class Similar:
         self._next: int | None = None  # the paper to look up when it ends (the cursor moved meanwhile)
         self._found: OrderedDict[tuple[str, int], Titles] = OrderedDict()  # (corpus generation, paper)
         self._cursor_was = 0  # the list's cursor when the reader last changed paper (which way it moves)
-        self._typed_at = 0.0  # when the last key was typed in the search box (time.perf_counter)
-        self._typing_gap = float("inf")  # seconds between the last two keys typed there
         self._step = 1
+        self._drawn_first: int | None = None  # the paper whose lookup waits for the frame showing it
 
     def more_like_this(self) -> None:
         """List the papers most like the highlighted one (escape returns to the full list)."""
@@ -98,17 +97,19 @@ class Similar:
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         _ = lib.similarity  # (built, or loaded from the cache the helper wrote)
 
-    def soon(self, paper_index: int) -> None:
+    def soon(self, paper_index: int, burst: bool = False) -> None:
         """Nearest papers for the reader (big libraries: one lookup at a time, never a queue).
 
-        A lookup starts at once when none runs, else when the running one ends, for the paper the
-        reader shows then: a held key looks up only where the cursor is when each lookup ends. Once
-        the cursor rests in the list, the next paper the way it moves is looked up ahead (the next
-        key, or a triage key that moves on, shows its panel at once), and the last papers'
-        neighbours are kept. While keys come in a burst in the search box (the last two less than
-        limits.TYPING_BURST apart) the lookup waits for a pause at least twice as long as the last
-        one took: each key changes the paper, and a lookup takes CPU the next key's search wants
-        (a key typed stops a running lookup: :meth:`typed`). Small libraries look up at once.
+        A lookup starts once the frame showing the paper is drawn (run beside the drawing, on two
+        cores, each took about twice as long: the whole screen settled later) when none runs, else
+        when the running one ends, for the paper the reader shows then: a held key looks up only
+        where the cursor is when each lookup ends. Once the cursor rests in the list, the next
+        paper the way it moves is looked up ahead (the next key, or a triage key that moves on,
+        shows its panel at once), and the last papers' neighbours are kept. While keys come in a
+        ``burst`` in the search box (Searching.in_burst) the lookup waits for a pause at least
+        twice as long as the last one took: each key changes the paper, and a lookup takes CPU the
+        next key's search wants (a key typed stops a running lookup: :meth:`hold`). Small libraries
+        look up at once.
         """
         self._stop_timer()
         found = self._found.get(self._key(paper_index))
@@ -117,26 +118,29 @@ class Similar:
             self._look_ahead(paper_index)
         elif len(self.library) <= limits.BIG_LIBRARY:
             self.show(paper_index)
-        elif self.view.focused is self.view.search_box and self._typing_gap < limits.TYPING_BURST:
+        elif burst:
             delay = max(limits.SIMILAR_DELAY, 2 * self._lookup_seconds)
             self._timer = self.view.set_timer(delay, lambda: self.show(paper_index))
-        elif self._running is None:
+        else:
+            self._drawn_first = paper_index
+            self.view.call_after_refresh(self._after_frame, paper_index)
+
+    def _after_frame(self, paper_index: int) -> None:
+        """The frame showing the paper is drawn: its lookup starts, or waits for the running one."""
+        if self._drawn_first != paper_index:
+            return  # (held, or another paper since)
+        self._drawn_first = None
+        if self._running is None:
             self.show(paper_index)
         elif self._running != paper_index:
             self._next = paper_index
-
-    def typed(self) -> None:
-        """A key was typed in the search box: its search is coming, and the paper the reader shows
-        will change. A running lookup stops (the CPU is the search's), and the pace is noted."""
-        now = time.perf_counter()
-        self._typing_gap, self._typed_at = now - self._typed_at, now
-        self.hold()
 
     def hold(self) -> None:
         """No lookup for the paper the reader shows now (a key typed: another is coming): a pending
         one is not started, and a running one stops at its next window and shows nothing (at 300k
         papers a lookup takes ~0.1 s of a core, which the key's search wants)."""
         self._stop_timer()
+        self._drawn_first = None
         if self._running is not None:
             self.view.cancel_workers("similar")
             self._running = self._next = None

@@ -95,7 +95,7 @@ class MainScreen(Screen[None]):
         self._stay_on: str | None = None  # a paper id the next results keep the cursor on
         # The controllers, each given what it calls (see tui/controllers/view.py for what it uses of this screen).
         self.similar = Similar(library, self)
-        self.search = Searching(library, self, ensure_model=self.similar.ensure_model, on_typed=self.similar.typed)
+        self.search = Searching(library, self, ensure_model=self.similar.ensure_model, on_typed=self.similar.hold)
         self.sync = Sync(library, self, self.search)
         self.triage = Triage(library, self, self.search, self.sync)
         self.tags = Tags(library, self, self.triage)
