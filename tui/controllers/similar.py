@@ -138,7 +138,7 @@ class Similar:
     def hold(self) -> None:
         """No lookup for the paper the reader shows now (a key typed: another is coming): a pending
         one is not started, and a running one stops at its next window and shows nothing (at 300k
-        papers a lookup takes ~0.1 s of a core, which the key's search wants)."""
+        papers a lookup takes 25-45 ms of a core, which the key's search wants)."""
         self._stop_timer()
         self._drawn_first = None
         if self._running is not None:
