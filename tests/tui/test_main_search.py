@@ -332,7 +332,7 @@ async def test_a_big_library_resumes_its_search_after_the_first_paint(lib, make,
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
-async def test_a_search_lists_its_result_set_then_weaker_matches_and_A_selects_the_set(lib, make):
+async def test_a_search_lists_its_result_set_then_weaker_matches_and_A_selects_the_set(lib, make, monkeypatch):
     from tui.screens.export import ExportScreen
     app = make(lib)
     query = "language models agents"
@@ -344,6 +344,7 @@ async def test_a_search_lists_its_result_set_then_weaker_matches_and_A_selects_t
         results = screen(app).results
         assert results.full == len(expected) == 2 and len(results.indices) > 2
         assert results.border_title.startswith("2 / 35") and "weaker" in results.border_title
+        assert "closest" not in results.border_title  # (all of them listed)
         assert set(results.set_ids) == expected
         assert "weaker matches: most but not all words" in app.export_screenshot().replace("&#160;", " ")
         await pilot.press("A")
@@ -356,6 +357,15 @@ async def test_a_search_lists_its_result_set_then_weaker_matches_and_A_selects_t
         assert "no paper has every word" in app.export_screenshot().replace("&#160;", " ")
         export = ExportScreen(lib, screen(app))
         assert export._pairs("list") == []                 # the list's set is empty: nothing to export
+        # More weaker matches than are listed: the title says those listed are the closest.
+        import store.library.search
+        import store.search.quick
+        weaker = len(results.indices) - results.full
+        for module in (store.search.quick, store.library.search):
+            monkeypatch.setattr(module, "WEAKER_SHOWN", weaker - 1)
+        await pilot.press("escape", "slash", "ctrl+u", *"language models agents", "enter")
+        await settle(pilot)
+        assert f"+{weaker - 1} closest weaker" in results.border_title
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

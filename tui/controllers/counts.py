@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from store.search import quick
+
 from ..widgets.header import TriageHeader
 
 if TYPE_CHECKING:
@@ -69,7 +71,9 @@ class Counts:
             left = shown - int(np.count_nonzero(self.triaged_mask()[results.indices[:shown]]))
             unread = f" · {left:,} unread"
         # The count is the result set's (every word); weaker matches below the divider are not in it.
-        more = f" · +{weaker:,} weaker" if weaker else ""
+        # At the cap the weaker matches listed are the closest of more: "+100 weaker" read as a count.
+        more = ("" if not weaker else f" · +{weaker:,} weaker" if weaker < quick.WEAKER_SHOWN
+                else f" · +{weaker:,} closest weaker")
         results.border_title = (f"{shown:,} / {total:,}{unread}{more}{sort}"
                                 + (f" · {picked:,} selected" if picked else ""))
 
