@@ -233,7 +233,7 @@ class SearchIndex:
             hit &= candidates
         idx = np.flatnonzero(hit)
         key = coverage[idx].astype(np.float64) * COVERAGE_WEIGHT + total[idx]
-        sort = np.argsort(-key, kind="stable")
+        sort = descending(key)
         order = idx[sort]
         # The result set (papers holding every content word) first, then the rest, each best first.
         in_set = present[order] == len(content)
@@ -241,6 +241,31 @@ class SearchIndex:
         key = np.concatenate([key[sort][in_set], key[sort][~in_set]])
         return Ranking(order=order, coverage=coverage[order], score=key, matched_terms=matched,
                        full=int(np.count_nonzero(in_set)), present=present[order])
+
+
+PACKED_SORT_MIN = 4096  # keys from which descending() sorts packed integers
+
+
+def descending(key: np.ndarray) -> np.ndarray:
+    """Positions of the float64 ``key`` from the largest, equal keys in position order:
+    ``np.argsort(-key, kind="stable")`` in about half its time over 250k keys (17 against 32 ms).
+
+    One sort of integers instead of an argsort: each key's bits, made to order as the floats do,
+    keep their leading bits above the position (19 bits at 300k papers), so the sign, the exponent
+    and 33 bits of the mantissa of 52 order the keys. Keys within one part in ~10^10 of each other
+    would be ordered by position (none were: 1,028 searches at 30k and 300k papers listed the same
+    papers in the same order both ways)."""
+    n = len(key)
+    if n < PACKED_SORT_MIN:
+        return np.argsort(-key, kind="stable")
+    bits = np.uint64((n - 1).bit_length())
+    u = np.ascontiguousarray(key, dtype=np.float64).view(np.uint64)
+    top = np.uint64(1 << 63)
+    ordered = np.where(u & top, ~u, u | top)  # unsigned order = the floats' order
+    packed = ((~ordered >> bits) << bits) | np.arange(n, dtype=np.uint64)  # largest first
+    packed.sort()
+    out: np.ndarray = (packed & ((np.uint64(1) << bits) - np.uint64(1))).astype(np.intp)
+    return out
 
 
 def mean_length(lengths: np.ndarray) -> float:

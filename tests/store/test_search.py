@@ -6,6 +6,7 @@ import json
 import random
 import re
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -691,3 +692,17 @@ def test_a_misspelling_several_abstracts_share_still_finds_the_word_it_misspells
     assert found.found == 202
     assert lib.paper(lib.corpus.papers[int(found.indices[0])].id).abstract.startswith("We build langauge")
     assert lib.search("glosary annotator").found == 2  # (100 / 2: fifty times as many) taken as meant
+
+
+@pytest.mark.parametrize("n", [10, 5000, 300_000])
+def test_descending_orders_keys_as_a_stable_argsort_does(n):
+    """store.search.index.descending: the positions from the largest key, equal keys in position
+    order, as ``np.argsort(-key, kind="stable")`` gives them (a packed integer sort from
+    PACKED_SORT_MIN keys): ties, negative keys, keys a float32 apart, and a few positions apart."""
+    from store.search.index import descending
+    rng = np.random.default_rng(n)
+    key = (rng.integers(0, 4, n) * 2.0 + rng.random(n).astype(np.float32)).astype(np.float64)
+    key[rng.integers(0, n, max(1, n // 5))] = 1.5  # ties
+    key[: max(1, n // 100)] *= -1
+    key[-1] = np.nextafter(np.float32(1.5), np.float32(2)).astype(np.float64)  # next to a tie
+    assert np.array_equal(descending(key), np.argsort(-key, kind="stable"))
