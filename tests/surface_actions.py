@@ -214,6 +214,17 @@ async def _more_like_this(d: Drive, fire: Fire) -> None:
     neighbours = [p.id for p, _ in d.lib.similar(pid, 5)]
     shown = [d.lib.corpus.papers[int(i)].id for i in d.main.results.indices[:5]]
     assert shown == neighbours, (shown, neighbours)
+    await d.act("list.clear_filter")  # left where it opened: back to the paper it was for
+    await d.settle()
+    assert d.main.query_text == "" and d.current()[0] == pid, (d.current(), pid)
+    await fire()
+    await d.pilot.pause(0.1)
+    await d.settle()
+    await d.act("list.cursor_down")  # a neighbour read: the list stays on it
+    neighbour = d.current()[0]
+    await d.act("list.clear_filter")
+    await d.settle()
+    assert d.main.query_text == "" and d.current()[0] == neighbour != pid
 
 
 @scenario("main.remove")

@@ -308,11 +308,23 @@ class MainScreen(Screen[None]):
         box = self.search_box
         if box.value:
             # The whole library again, the cursor staying on the paper being looked at
-            # (as mail readers do when a limit is lifted), not on the library's first paper.
-            self._stay_on = self.current_paper_id()
+            # (as mail readers do when a limit is lifted), not on the library's first paper;
+            # more like this left where it opened (its first row) goes back to the paper it was for.
+            self._stay_on = self._similar_origin() if self.results.cursor == 0 else None
+            self._stay_on = self._stay_on or self.current_paper_id()
             box.value = ""  # the box's watcher runs the search
         elif self.results.selected:
             self.results.clear_selection()
+
+    def _similar_origin(self) -> str | None:
+        """The paper a ``similar:`` search lists neighbours of (None for another search)."""
+        key = parse_query(self.search_box.value).similar
+        if not key:
+            return None
+        try:
+            return self.library.paper(key).id
+        except Exception:  # (a paper removed since, a mistyped id: the list's own paper then)
+            return None
 
     def action_sort(self) -> None:
         # (the team's stars only where there is a team: alone, they are "star")
