@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
 from store import Library
+from store.errors import PapersiftError
 from store.library.search import SORTS
 from store.search.query import parse_query
 
@@ -310,8 +311,7 @@ class MainScreen(Screen[None]):
             # The whole library again, the cursor staying on the paper being looked at
             # (as mail readers do when a limit is lifted), not on the library's first paper;
             # more like this left where it opened (its first row) goes back to the paper it was for.
-            self._stay_on = self._similar_origin() if self.results.cursor == 0 else None
-            self._stay_on = self._stay_on or self.current_paper_id()
+            self._stay_on = (self.results.cursor == 0 and self._similar_origin()) or self.current_paper_id()
             box.value = ""  # the box's watcher runs the search
         elif self.results.selected:
             self.results.clear_selection()
@@ -323,7 +323,7 @@ class MainScreen(Screen[None]):
             return None
         try:
             return self.library.paper(key).id
-        except Exception:  # (a paper removed since, a mistyped id: the list's own paper then)
+        except PapersiftError:  # (a paper removed since, a mistyped id: the list's own paper then)
             return None
 
     def action_sort(self) -> None:
