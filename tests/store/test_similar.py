@@ -230,3 +230,37 @@ def test_a_lookup_that_is_no_longer_wanted_stops_between_windows(tmp_path, monke
     assert len(asked) == 5
     asked.clear()
     assert len(model.similarity.similar(3, stop=stop_after(10**6))) == 10 and len(asked) > 5
+
+
+def test_a_lookup_shares_its_term_rows_with_a_second_thread(tmp_path, monkeypatch):
+    """A mapped model's lookup runs the latent product and half of each window's term rows (the
+    feedback's) on a second thread: the rows both threads read add up to the in-memory model's
+    product, neighbours and scores alike, whatever the window size."""
+    import threading
+
+    from store.annotations import nofollow
+    from store.discovery import similar as S
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    in_memory = lib.similarity
+    monkeypatch.setattr(nofollow, "MAP_FROM", 0)
+    loaded = Library(tmp_path / "lib")
+    assert loaded.load_similarity_cache()
+    model = loaded.similarity
+    ran: dict[str, list[str]] = {"terms": [], "latent": []}
+    term_product, latent_product = S._term_product, S._latent_product
+    monkeypatch.setattr(S, "_term_product", lambda *a: (ran["terms"].append(threading.current_thread().name),
+                                                         term_product(*a))[1])
+    monkeypatch.setattr(S, "_latent_product", lambda *a: (ran["latent"].append(threading.current_thread().name),
+                                                          latent_product(*a))[1])
+    for band in (1 << 30, 8192):
+        monkeypatch.setattr(S, "BAND_BYTES", band)
+        for doc in (0, 7, 150):
+            want, got = in_memory.scores(doc), model.scores(doc)
+            kept = want > -np.inf
+            assert np.array_equal(kept, got > -np.inf)
+            assert np.allclose(got[kept], want[kept], atol=1e-5)
+            assert [i for i, _ in model.similar(doc)] == [i for i, _ in in_memory.similar(doc)]
+    here = threading.current_thread().name
+    assert ran["latent"] and all(name.startswith("similar-lane") for name in ran["latent"])
+    assert here in ran["terms"] and any(name.startswith("similar-lane") for name in ran["terms"])
