@@ -160,6 +160,7 @@ async def _unread_moves(d: Drive, fire: Fire) -> None:
 
 @scenario("main.undo", "main.redo")
 async def _undo_redo(d: Drive, fire: Fire) -> None:
+    """The step is made, and the cursor goes back to the paper it changed (moved away from since)."""
     pid = d.current()[0]
     d.lib.set_status([pid], "unread")
     await d.act("main.read")
@@ -167,9 +168,15 @@ async def _undo_redo(d: Drive, fire: Fire) -> None:
     if d.key_fired == "main.redo":
         await d.act("main.undo")
         assert d.lib.annotation(pid).status == "unread"
+    d.main.results.action_cursor_down()  # (away from it, whichever pane has the focus)
+    d.main.results.action_cursor_down()
+    await d.pilot.pause()
+    assert d.current()[0] != pid
     await d.pilot.pause(0.05)
     await fire()
     assert d.lib.annotation(pid).status == ("read" if d.key_fired == "main.redo" else "unread")
+    await d.settle()
+    assert d.current()[0] == pid, (d.current()[0], pid)
 
 
 @scenario("main.copy_abstract", "main.copy_citation", "main.copy_ids")
@@ -199,9 +206,17 @@ async def _open_link(d: Drive, fire: Fire) -> None:
 
 @scenario("main.sort")
 async def _sort(d: Drive, fire: Fire) -> None:
+    """The next order, the highlighted paper still highlighted (the list not sent to its top)."""
     before = d.main.sort
+    for _ in range(3):
+        d.main.results.action_cursor_down()  # (whichever pane has the focus)
+    await d.pilot.pause()
+    pid, cursor = d.current()[0], d.cursor()
+    assert cursor == 3
     await fire()
+    await d.settle()
     assert d.main.sort == SORTS[(SORTS.index(before) + 1) % len(SORTS)]
+    assert d.current()[0] == pid, (d.main.sort, d.current()[0], pid)
 
 
 @scenario("main.more_like_this")

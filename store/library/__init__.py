@@ -12,7 +12,7 @@ the parts, passing each what it uses, and writes out each of their methods as on
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
 
 import numpy as np
 
@@ -38,6 +38,14 @@ if TYPE_CHECKING:
     from store.discovery.similar import Similarity
     from store.ingest.summary import ImportSummary
     from store.library.discovery import Recommendation
+
+
+class HistoryStep(NamedTuple):
+    """An undo or redo made: what it said, and the ids of the papers whose marks it changed (in
+    the order the change listed them)."""
+
+    label: str
+    papers: list[str]
 
 
 class Library(LibraryCore):
@@ -179,14 +187,24 @@ class Library(LibraryCore):
 
     def undo(self) -> str | None:
         """Undo this member's newest change (persisted across restarts). Returns its label, or None."""
-        return self._history_step(undone=True)
+        step = self.undo_step()
+        return step and step.label
 
     def redo(self) -> str | None:
         """Make again the change this member's newest undo reverted (until they make a new change).
         Returns its label, or None."""
+        step = self.redo_step()
+        return step and step.label
+
+    def undo_step(self) -> HistoryStep | None:
+        """:meth:`undo`, telling which papers it changed (the app shows the first)."""
+        return self._history_step(undone=True)
+
+    def redo_step(self) -> HistoryStep | None:
+        """:meth:`redo`, telling which papers it changed."""
         return self._history_step(undone=False)
 
-    def _history_step(self, undone: bool) -> str | None:
+    def _history_step(self, undone: bool) -> HistoryStep | None:
         with self.lock.held():
             self.refresh()
             self.refresh_corpus()
@@ -195,10 +213,11 @@ class Library(LibraryCore):
             if entry is None:
                 return None
             self.reload_annotations()
-            self.touched.update(paper_of(key) for key in (entry.get("before") or {}))
+            papers = list(dict.fromkeys(paper_of(key) for key in (entry.get("before") or {})))
+            self.touched.update(papers)
             said = redo_corpus(self, entry, undone=undone)  # a removal's papers, back or out
             redo_titles(self, entry, undone=undone)  # a retitle's titles, back or again
-            return str(entry["label"]) + said
+            return HistoryStep(str(entry["label"]) + said, papers)
 
     def remove(self, ids: Iterable[str], label: str = "") -> int:
         """Remove papers and their annotations: a backup first, one undo step (see store.library.removal)."""

@@ -582,3 +582,21 @@ def test_a_long_note_is_kept_in_the_undo_history_as_its_edits(lib):
     with pytest.raises(PapersiftError, match="at most 100,000"):
         lib.set_note(a, "y" * (MAX_NOTE_CHARS + 1))
     assert lib.annotation(a).note == versions[-1]
+
+
+def test_an_undo_step_names_the_papers_it_changed(tmp_path):
+    """Library.undo_step / redo_step: the label undo prints, and the papers the step changed (the
+    app moves its cursor to the first the list shows)."""
+    from ..conftest import DATA
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    a, b, c = (p.id for p in list(lib.corpus)[:3])
+    lib.add_tags([b, a], ["speech"])
+    lib.set_status([c], "read")
+    step = lib.undo_step()
+    assert step is not None and step.papers == [c] and "read" in step.label
+    step = lib.undo_step()
+    assert step is not None and sorted(step.papers) == sorted([a, b]) and lib.annotation(a).tags == []
+    redone = lib.redo_step()
+    assert redone is not None and sorted(redone.papers) == sorted([a, b]) and lib.annotation(b).tags == ["speech"]
+    assert lib.undo() == redone.label and lib.undo() is None  # (the status's undo was made before)

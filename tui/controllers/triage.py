@@ -6,12 +6,12 @@ another process's lock in the UI thread; the screen repaints what shows the chan
 
 from __future__ import annotations
 
-import webbrowser
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from store import Library, PapersiftError
+from store.library import HistoryStep
 from store.corpus import file_signature
 from store.wording import counted
 from store.safe_text import display_safe
@@ -128,22 +128,38 @@ class Triage:
         self.apply(lambda ids: self.library.bump_star(ids, step), what="a star more" if step > 0 else "a star less")
 
     def undo(self) -> None:
-        self._history_step(self.library.undo, "undo")
+        """Undo the last change, and show the paper it changed (the cursor stays where it is when
+        that paper is the highlighted one, or one of a selection's that is)."""
+        self._history_step(self.library.undo_step, "undo")
 
     def redo(self) -> None:
         """Make again what the last undo reverted (one undo too many), until a new change is made."""
-        self._history_step(self.library.redo, "redo")
+        self._history_step(self.library.redo_step, "redo")
 
-    def _history_step(self, step: Callable[[], str | None], verb: str) -> None:
+    def _history_step(self, step: Callable[[], HistoryStep | None], verb: str) -> None:
         papers = len(self.library)
 
-        def landed(label: object) -> None:
-            self.view.notify(f"{verb}ne: {label}" if label else f"nothing to {verb}")
+        def landed(made: object) -> None:
+            assert made is None or isinstance(made, HistoryStep)
+            self.view.notify(f"{verb}ne: {made.label}" if made else f"nothing to {verb}")
+            changed = made.papers if made else []
             if len(self.library) != papers:
+                if changed:
+                    self.view.stay_on(changed[0])  # (the list searched again shows it)
                 self._after_corpus_change()  # a removal undone or redone: papers came back or went
+            elif changed and self.current_paper_id() not in changed:
+                self._show_first(changed)
             self.view.repaint()
         assert self.view.writes is not None  # made on mount
         self.view.writes.submit(step, landed, self.write_failed)  # (a full disk, a damaged file: said)
+
+    def _show_first(self, ids: list[str]) -> None:
+        """Move the cursor to the first of these papers that the list shows."""
+        corpus = self.library.corpus
+        for pid in ids:
+            idx = corpus.index_of(pid)
+            if idx is not None and self.view.results.move_to_paper(idx):
+                return
 
     # ---------------------------------------------------- import and removal
     def import_files(self) -> None:
@@ -303,6 +319,8 @@ class Triage:
                              "(only those are opened; it is shown in the reader)", severity="warning")
             return
         try:
+            import webbrowser  # (on first use: its import costs the start ~10 ms)
+
             opened = webbrowser.open(link)
         except Exception:
             opened = False

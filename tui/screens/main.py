@@ -334,6 +334,7 @@ class MainScreen(Screen[None]):
             self.app.remember_sort(self.sort)
         if parse_query(self.search.query_text).words:  # (a filter alone, as new: or tag:x, is sorted)
             self.notify(f"sort: {self.sort} (applies to a list without search words: words rank by match)")
+        self._keep_paper = True  # (the highlighted paper stays highlighted, wherever the new order puts it)
         self.search.again()
 
     def action_topics(self) -> None:
