@@ -14,6 +14,8 @@ the sparse matrices' offsets and column numbers are checked against their shapes
 
 from __future__ import annotations
 
+import os
+import weakref
 from array import array
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from store.annotations.nofollow import RELEASE_EVERY, open_no_link, release_pages
+from store.discovery.term_rows import TermRows
 from store.search.packfile import PackReader, file_bytes, pack, stamped
 
 if TYPE_CHECKING:
@@ -73,6 +76,7 @@ class ModelFile:
         self.buffer = buffer  # what the arrays view (a mapping's pages are given back by release())
         rows, cols = meta["rows"], meta["cols"]
         self.matrices = {"m": self.csr("m", (rows, cols)), "t": self.csr("t", (cols, rows))}
+        self.term_rows: TermRows | None = None  # a mapped file's: the term matrix's rows read with pread
 
     def csr(self, name: str, shape: tuple[int, int]) -> sp.csr_matrix:
         """Matrix ``name`` ("m" or "t") over the mapped arrays (no copy), once its offsets and
@@ -100,6 +104,7 @@ class ModelFile:
 def read_model(path: Path, token: str | None) -> ModelFile | None:
     """The model file at ``path`` if it is this version's and, given a ``token``, of that corpus
     generation; None when it is missing, of another generation or version, or damaged."""
+    fd = -1
     try:
         with open_no_link(path) as fh:
             generation = fh.readline(256).rstrip(b"\n")
@@ -111,6 +116,7 @@ def read_model(path: Path, token: str | None) -> ModelFile | None:
                 return None
             meta = dict(zip(META, (int(v) for v in values)))
             data = file_bytes(fh, reader.base)
+            fd = os.dup(fh.fileno()) if isinstance(data, memoryview) else -1  # (the term rows' reads)
         if data is None:
             return None
         arrays: dict[str, np.ndarray] = {}
@@ -133,9 +139,18 @@ def read_model(path: Path, token: str | None) -> ModelFile | None:
             arrays["basis"] = arrays["basis"].reshape(-1, dims)
         file = ModelFile(meta, arrays, texts, data)
         file.release()  # (what the checks of the matrices read)
+        if fd >= 0:  # mapped: a big model, whose term rows a lookup reads with pread
+            t = file.matrices["t"]
+            file.term_rows = TermRows(fd, path, reader.base + reader.sections["t_indices"][1],
+                                      reader.base + reader.sections["t_data"][1], t.indptr, t.indices.dtype, rows)
+            fd = -1
+            weakref.finalize(file, file.term_rows.close)  # (its file closed with the model)
         return file
     except (OSError, ValueError, KeyError, IndexError, UnicodeDecodeError):
         return None
+    finally:
+        if fd >= 0:  # (not handed to the model: it was refused)
+            os.close(fd)
 
 
 def words(text: str) -> list[str]:

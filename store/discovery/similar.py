@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import BinaryIO
 
@@ -25,7 +24,9 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 
 from store.annotations.nofollow import open_no_link
+from store.errors import PapersiftError
 from store.discovery.model_file import MODEL_VERSION, ModelFile, model_chunks, read_model
+from store.discovery.term_rows import Lanes, halves, latent_product, term_product
 from store.search.index import SearchIndex, saturated
 from store.search.packfile import PackReader, stamp_matches
 
@@ -35,8 +36,8 @@ FEEDBACK_BETA = 1.0
 FEEDBACK_TERMS = 200  # the feedback's terms: the neighbours' summed row's heaviest (Similarity._feedback)
 CANDIDATES = 2000  # papers the feedback scores: the nearest by the first pass (Similarity._scores)
 LABEL_SAMPLE = 80  # abstracts per topic read for its label's phrases
-# A query reads a mapped model's term rows a window of this many bytes at a time (Similarity._like).
-# At 300k papers: 16 MB windows, 31-35 ms a lookup; 64 MB, 24 ms (the app +14 MB); 128 MB, 28-30 ms.
+# A mapped model's latent vectors are copied into memory this many bytes at a time, the mapping's
+# pages given back after each (Similarity.load).
 BAND_BYTES = 64 << 20
 
 
@@ -116,33 +117,6 @@ class LookupStopped(Exception):
 def _check(stop: Stop) -> None:
     if stop is not None and stop():
         raise LookupStopped
-
-
-def _term_product(t: sp.csr_matrix, terms: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """``weights @ t[terms]`` as a dense row (zeros when there are no terms)."""
-    if not len(terms):
-        return np.zeros(t.shape[1], dtype=np.float32)
-    return np.asarray(t[terms].T @ weights, dtype=np.float32)
-
-
-def _latent_product(latent: np.ndarray, vector: np.ndarray) -> np.ndarray:
-    """``latent @ vector`` in numpy's own loop on this thread: BLAS would spread it over both
-    cores, which the term rows' product is using too."""
-    out: np.ndarray = np.einsum("ij,j->i", latent, vector)
-    return out
-
-
-class Lanes:
-    """A second thread for a lookup's independent parts: ``start(fn, ...)`` runs ``fn`` there
-    and returns its Future. One thread, started on first use and shut down with the process."""
-
-    def __init__(self) -> None:
-        self._pool: ThreadPoolExecutor | None = None
-
-    def start(self, fn: Callable[..., np.ndarray], *args: object) -> Future[np.ndarray]:
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(1, thread_name_prefix="similar-lane")
-        return self._pool.submit(fn, *args)
 
 
 class Similarity:
@@ -230,55 +204,51 @@ class Similarity:
         """Blended similarity to every paper of a query given as a row of the matrix (1 x terms)
         and its latent ``vector``: ``row @ matrix_t + LSA_WEIGHT * latent @ vector``.
 
-        The work is shared with a second thread (:class:`Lanes`; numpy's and scipy's loops run
-        without the GIL): the latent product there while the term rows are read here, or, with
-        no latent product, half of each window's term rows there. At 300k papers a lookup took
-        28-33 ms so, 40-46 ms on one thread (whose latent product in BLAS took both cores, and
-        BLAS's threads then spin a while on the core the app draws with), the same hour.
-
-        A mapped model's term rows are read a window of the file at a time (:data:`BAND_BYTES`),
-        its pages given back before the next: the query's term rows in the file's order, grouped by
-        the window they lie in. At 300k papers a query reads up to ~120 MB of term rows; read in one
-        go and given back after, the scattered rows mapped each one's whole page-cache folio (up to
-        2 MB where the kernel keeps a freshly written file in large folios), ~300 MB of the app.
-        ``stop`` is asked between windows: when it says so the query ends (:class:`LookupStopped`)."""
-        t = self.matrix_t
+        The work is shared with a second thread (:class:`~store.discovery.term_rows.Lanes`):
+        the latent product there while the term rows are read here, or, with no latent product,
+        half of the term rows there. A mapped model's term rows are read with pread
+        (:class:`~store.discovery.term_rows.TermRows`); ``stop`` is asked between its buffers:
+        when it says so the query ends (:class:`LookupStopped`). At 300k papers, the same hour, a
+        lookup took 17 ms back to back and 24-28 ms after pauses so; 28 / 33 ms on two threads
+        through the mapping; 46 / 40 ms on one thread, whose latent product in BLAS took both cores."""
         latent = None
         if self.latent is not None and vector is not None:
-            latent = self._lanes.start(_latent_product, self.latent, vector.astype(np.float32) * np.float32(LSA_WEIGHT))
-        if self.file is None:
-            out: np.ndarray = (row @ t).toarray()[0]
+            latent = self._lanes.start(latent_product, self.latent, vector.astype(np.float32) * np.float32(LSA_WEIGHT))
+        order = np.argsort(row.indices)
+        terms, weights = row.indices[order], row.data[order].astype(np.float32)
+        rows = self.file.term_rows if self.file is not None else None
+
+        def product(terms: np.ndarray, weights: np.ndarray, slot: int = 0) -> np.ndarray:
+            if rows is None:
+                return term_product(self.matrix_t, terms, weights)
+            return rows.product(terms, weights, slot, lambda: _check(stop))
+        if latent is None:  # the rows in two halves of about as many postings, one on each thread
+            t = self.matrix_t
+            cut = halves(t.indptr[terms + 1] - t.indptr[terms])
+            there = self._lanes.start(product, terms[cut:], weights[cut:], 1)
+            out = product(terms[:cut], weights[:cut])
+            out += there.result()
         else:
-            out = np.zeros(self.matrix.shape[0], dtype=np.float32)
-            order = np.argsort(row.indices)
-            terms, weights = row.indices[order], row.data[order]
-            window = t.indptr[terms] * (t.indices.itemsize + t.data.itemsize) // BAND_BYTES
-            for group in np.split(np.arange(len(terms)), np.flatnonzero(np.diff(window)) + 1):
-                if not len(group):
-                    continue
-                if latent is None:  # the window's rows in two halves of about as many postings
-                    sizes = np.cumsum(t.indptr[terms[group] + 1] - t.indptr[terms[group]])
-                    cut = int(np.searchsorted(sizes, sizes[-1] // 2)) + 1
-                    there = self._lanes.start(_term_product, t, terms[group[cut:]], weights[group[cut:]])
-                    out += _term_product(t, terms[group[:cut]], weights[group[:cut]])
-                    out += there.result()
-                else:
-                    out += _term_product(t, terms[group], weights[group])
-                self._let_go()
-                _check(stop)
-        if latent is not None:
+            out = product(terms, weights)
             out += latent.result()
+        _check(stop)
         return out
 
     def _rows(self, rows: np.ndarray) -> sp.csr_matrix:
-        """Rows of the matrix (papers' term weights), copied (a mapped model's pages given back)."""
+        """Rows of the matrix (papers' term weights), copied (a mapped model's pages given back).
+        A mapped file's rows are checked again as they are copied (a few hundred terms): one
+        written over in place since it was opened would have scipy's products, which check no
+        bounds, write past their arrays."""
         copied: sp.csr_matrix = self.matrix[rows]
         self._let_go()
+        if self.file is not None and copied.nnz and int(copied.indices.max()) >= self.matrix.shape[1]:
+            raise PapersiftError("the more-like-this cache changed while in use; start papersift again "
+                                 "(it checks the cache and rebuilds it)")
         return copied
 
     def _let_go(self) -> None:
-        """A mapped model's pages that a product read go back to the page cache: a query reads
-        ~100 MB of term rows at 300k papers, and holding them all would double the app."""
+        """A mapped model's pages that a read of papers' rows touched go back to the page cache
+        (the term rows, the bulk of a query's reading, are read with pread: see _like)."""
         if self.file is not None:
             self.file.release()
 

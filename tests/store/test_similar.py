@@ -179,13 +179,12 @@ def test_largest_finds_the_k_largest_values(n, k):
     assert np.array_equal(np.sort(values[got]), np.sort(values[want]))
 
 
-def test_a_mapped_model_is_read_a_window_at_a_time(tmp_path, monkeypatch):
-    """A mapped model is read a window of the file at a time, its pages given back before the
-    next (scattered rows read in one go mapped whole page-cache folios: ~300 MB of the app at 300k
-    papers): with windows of a few rows each, the neighbours equal the model's held in memory, and
-    the pages are given back after every window."""
+def test_a_mapped_models_term_rows_are_read_a_buffer_at_a_time(tmp_path, monkeypatch):
+    """A mapped model's term rows are read with pread into buffers of CHUNK_POSTINGS postings (a
+    row longer than that in pieces), not through the mapping: whatever the buffer's size, the
+    neighbours and scores are the model's held in memory, and the mapping is left alone."""
     from store.annotations import nofollow
-    from store.discovery import similar as S
+    from store.discovery import term_rows as R
     lib = Library(tmp_path / "lib")
     lib.import_paths([DATA / "iclr_slice.jsonl"])
     in_memory = lib.similarity
@@ -195,30 +194,33 @@ def test_a_mapped_model_is_read_a_window_at_a_time(tmp_path, monkeypatch):
     assert loaded.load_similarity_cache()
     model = loaded.similarity
     assert model.file is not None and isinstance(model.file.buffer, memoryview)  # (mapped)
-    released = []
-    original = model.file.release
-    monkeypatch.setattr(model.file, "release", lambda: (released.append(1), original())[1])
-    for band in (1 << 30, 4096):
-        monkeypatch.setattr(S, "BAND_BYTES", band)
-        released.clear()
+    assert model.file.term_rows is not None
+    reads = []
+    read = R.TermRows._read
+    monkeypatch.setattr(R.TermRows, "_read", lambda self, into, at: (reads.append(len(into)), read(self, into, at))[1])
+    longest = int(np.diff(model.matrix_t.indptr).max())
+    for chunk in (1 << 20, 64, 7):
+        monkeypatch.setattr(R, "CHUNK_POSTINGS", chunk)
+        reads.clear()
         for doc in (0, 7, 150):
             want, got = in_memory.similar(doc), model.similar(doc)
             assert [i for i, _ in got] == [i for i, _ in want]
             assert np.allclose([s for _, s in got], [s for _, s in want], atol=1e-5)
-        counts = len(released)
-        assert counts > (100 if band == 4096 else 0) and (band == 4096 or counts < 40), (band, counts)
+        assert reads and max(reads) <= chunk
+        assert chunk > longest or max(reads) == chunk  # (a row longer than a buffer was read in pieces)
 
 
-def test_a_lookup_that_is_no_longer_wanted_stops_between_windows(tmp_path, monkeypatch):
-    """A mapped model's query asks ``stop`` between windows of the file and ends with LookupStopped
-    when it says so (the app stops a lookup for a paper the reader has left)."""
+def test_a_lookup_that_is_no_longer_wanted_stops_between_buffers(tmp_path, monkeypatch):
+    """A mapped model's query asks ``stop`` between buffers of term rows and ends with
+    LookupStopped when it says so (the app stops a lookup for a paper the reader has left)."""
     from store.annotations import nofollow
     from store.discovery import similar as S
+    from store.discovery import term_rows as R
     lib = Library(tmp_path / "lib")
     lib.import_paths([DATA / "iclr_slice.jsonl"])
     _ = lib.similarity
     monkeypatch.setattr(nofollow, "MAP_FROM", 0)
-    monkeypatch.setattr(S, "BAND_BYTES", 4096)
+    monkeypatch.setattr(R, "CHUNK_POSTINGS", 64)
     model = Library(tmp_path / "lib")
     assert model.load_similarity_cache()
     asked: list[int] = []
@@ -233,13 +235,14 @@ def test_a_lookup_that_is_no_longer_wanted_stops_between_windows(tmp_path, monke
 
 
 def test_a_lookup_shares_its_term_rows_with_a_second_thread(tmp_path, monkeypatch):
-    """A mapped model's lookup runs the latent product and half of each window's term rows (the
-    feedback's) on a second thread: the rows both threads read add up to the in-memory model's
-    product, neighbours and scores alike, whatever the window size."""
+    """A lookup runs the latent product and half of the feedback's term rows on a second thread,
+    each thread reading into a buffer of its own: what both read adds up to the in-memory model's
+    product, neighbours and scores alike, whatever the buffer's size."""
     import threading
 
     from store.annotations import nofollow
     from store.discovery import similar as S
+    from store.discovery import term_rows as R
     lib = Library(tmp_path / "lib")
     lib.import_paths([DATA / "iclr_slice.jsonl"])
     in_memory = lib.similarity
@@ -247,14 +250,14 @@ def test_a_lookup_shares_its_term_rows_with_a_second_thread(tmp_path, monkeypatc
     loaded = Library(tmp_path / "lib")
     assert loaded.load_similarity_cache()
     model = loaded.similarity
-    ran: dict[str, list[str]] = {"terms": [], "latent": []}
-    term_product, latent_product = S._term_product, S._latent_product
-    monkeypatch.setattr(S, "_term_product", lambda *a: (ran["terms"].append(threading.current_thread().name),
-                                                         term_product(*a))[1])
-    monkeypatch.setattr(S, "_latent_product", lambda *a: (ran["latent"].append(threading.current_thread().name),
-                                                          latent_product(*a))[1])
-    for band in (1 << 30, 8192):
-        monkeypatch.setattr(S, "BAND_BYTES", band)
+    ran: dict[str, list[tuple[str, int]]] = {"terms": [], "latent": []}
+    product, latent_product = R.TermRows.product, S.latent_product
+    monkeypatch.setattr(R.TermRows, "product", lambda self, terms, weights, slot=0, between=None: (
+        ran["terms"].append((threading.current_thread().name, slot)), product(self, terms, weights, slot, between))[1])
+    monkeypatch.setattr(S, "latent_product", lambda *a: (ran["latent"].append((threading.current_thread().name, 1)),
+                                                         latent_product(*a))[1])
+    for chunk in (1 << 20, 50):
+        monkeypatch.setattr(R, "CHUNK_POSTINGS", chunk)
         for doc in (0, 7, 150):
             want, got = in_memory.scores(doc), model.scores(doc)
             kept = want > -np.inf
@@ -262,5 +265,35 @@ def test_a_lookup_shares_its_term_rows_with_a_second_thread(tmp_path, monkeypatc
             assert np.allclose(got[kept], want[kept], atol=1e-5)
             assert [i for i, _ in model.similar(doc)] == [i for i, _ in in_memory.similar(doc)]
     here = threading.current_thread().name
-    assert ran["latent"] and all(name.startswith("similar-lane") for name in ran["latent"])
-    assert here in ran["terms"] and any(name.startswith("similar-lane") for name in ran["terms"])
+    assert ran["latent"] and all(name.startswith("similar-lane") for name, _ in ran["latent"])
+    assert (here, 0) in ran["terms"] and ("similar-lane_0", 1) in ran["terms"]
+    assert {slot for name, slot in ran["terms"] if name == here} == {0}  # (a buffer each)
+
+
+def test_a_model_file_changed_in_place_after_its_checks_is_refused_not_believed(tmp_path, monkeypatch):
+    """The term rows are read from the file at each lookup, after the checks made when it was
+    opened: a file written over in place since (papersift replaces its caches by renaming, so
+    someone else did) is refused with a PapersiftError naming it. A paper number past the
+    matrix's shape would have scipy's product (which checks no bounds) write out of its array."""
+    from store import PapersiftError
+    from store.annotations import nofollow
+    from store.discovery.model_file import read_model
+    from store.search.packfile import PackReader
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    _ = lib.similarity
+    monkeypatch.setattr(nofollow, "MAP_FROM", 0)
+    model = Library(tmp_path / "lib")
+    assert model.load_similarity_cache()
+    path = model.similar_path
+    with open(path, "rb") as fh:
+        fh.readline()
+        reader = PackReader(fh)
+        _, offset, length = reader.sections["t_indices"]
+        at = reader.base + offset
+    with open(path, "r+b") as fh:  # (in place: the same file the model has open)
+        fh.seek(at)
+        fh.write(np.full(length // 4, 10**7, dtype=np.int32).tobytes())
+    with pytest.raises(PapersiftError, match="changed while in use"):
+        model.similarity.similar(3)
+    assert read_model(path, None) is None  # (and the next start checks it, and rebuilds it)
