@@ -435,6 +435,45 @@ async def _closes(d: Drive, fire: Fire) -> None:
     assert len(d.lib) == n
 
 
+@scenario("help.scroll_down", "help.scroll_up")
+async def _help_scrolls(d: Drive, fire: Fire) -> None:
+    from textual.containers import VerticalScroll
+    body = d.app.screen.query_one(VerticalScroll)
+    if d.key_fired == "help.scroll_up":
+        body.scroll_to(y=5, animate=False)
+        await d.settle()
+    before = body.scroll_y
+    await fire()
+    await d.settle()
+    assert body.scroll_y == (before + 1 if d.key_fired == "help.scroll_down" else before - 1), (before, body.scroll_y)
+
+
+@scenario("topics.down", "topics.up", "topics.open")
+async def _topic_keys(d: Drive, fire: Fire) -> None:
+    from textual.widgets import OptionList
+    options = d.app.screen.query_one(OptionList)
+    title = d.app.screen.query_one("#topics-title")
+    for _ in range(400):  # (the topic map is made in a thread: the title says when it is shown)
+        if "building" not in str(title.render()):
+            break
+        await d.pilot.pause(0.05)
+    if len(d.lib) < 10:  # (the sample, once an import replaced it: too few papers for topics)
+        assert options.option_count == 0
+        await fire()
+        await d.settle()
+        assert isinstance(d.app.screen, TopicsScreen)  # (nothing to move to or open: nothing happens)
+        return
+    assert options.option_count >= 2, options.option_count
+    options.highlighted = 1 if d.key_fired == "topics.up" else 0
+    await d.settle()
+    await fire()
+    await d.settle()
+    if d.key_fired == "topics.open":
+        assert d.app.screen is d.main and d.main.query_text.startswith("topic:"), d.main.query_text
+    else:
+        assert options.highlighted == (1 if d.key_fired == "topics.down" else 0)
+
+
 @scenario("import.run")
 async def _import_run(d: Drive, fire: Fire) -> None:
     dump = d.tmp / "one.txt"

@@ -256,7 +256,10 @@ class Similarity:
         """Similarity of every paper to ``doc`` (higher is closer). One at a time: two queries
         at once (the reader's panel and the `m` list) would each map the pages they read."""
         with self._query_lock:
-            return self._scores(doc, stop)
+            try:
+                return self._scores(doc, stop)
+            finally:
+                self._lanes.close()
 
     def _scores(self, doc: int, stop: Stop) -> np.ndarray:
         _check(stop)  # (a query that waited for the lock may no longer be wanted)

@@ -27,7 +27,9 @@ CHUNK_POSTINGS = 1 << 20  # postings a buffer holds (4 MB of paper numbers, 4 MB
 class Lanes:
     """A second thread for a lookup's independent parts: ``start(fn, ...)`` runs ``fn`` there
     and returns its Future (numpy's and scipy's loops run without the GIL). One thread, started
-    on first use and shut down with the process."""
+    on first use and ended by :meth:`close` when the lookup is done: a thread left running would
+    keep a later import in the same process from forking its workers (store.parallel forks
+    only a single-threaded process)."""
 
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
@@ -36,6 +38,12 @@ class Lanes:
         if self._pool is None:
             self._pool = ThreadPoolExecutor(1, thread_name_prefix="similar-lane")
         return self._pool.submit(fn, *args)
+
+    def close(self) -> None:
+        """End the thread, once what it was given is done (a stopped lookup's half, a few ms)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
 
 
 def term_product(t: sp.csr_matrix, terms: np.ndarray, weights: np.ndarray) -> np.ndarray:

@@ -41,8 +41,8 @@ if TYPE_CHECKING:
 
 
 class HistoryStep(NamedTuple):
-    """An undo or redo made: what it said, and the ids of the papers whose marks it changed (in
-    the order the change listed them)."""
+    """An undo or redo made: what it said, and the ids of the papers it changed (a removal's
+    papers first, then those whose marks it changed, in the order the change listed them)."""
 
     label: str
     papers: list[str]
@@ -213,8 +213,10 @@ class Library(LibraryCore):
             if entry is None:
                 return None
             self.reload_annotations()
-            papers = list(dict.fromkeys(paper_of(key) for key in (entry.get("before") or {})))
-            self.touched.update(papers)
+            marked = [paper_of(key) for key in (entry.get("before") or {})]
+            self.touched.update(marked)
+            removed = [str(rec["id"]) for rec in entry.get("papers") or [] if isinstance(rec, dict) and "id" in rec]
+            papers = list(dict.fromkeys([*removed, *marked]))  # (a removal's papers, marked or not)
             said = redo_corpus(self, entry, undone=undone)  # a removal's papers, back or out
             redo_titles(self, entry, undone=undone)  # a retitle's titles, back or again
             return HistoryStep(str(entry["label"]) + said, papers)

@@ -600,3 +600,7 @@ def test_an_undo_step_names_the_papers_it_changed(tmp_path):
     redone = lib.redo_step()
     assert redone is not None and sorted(redone.papers) == sorted([a, b]) and lib.annotation(b).tags == ["speech"]
     assert lib.undo() == redone.label and lib.undo() is None  # (the status's undo was made before)
+    d, e = (p.id for p in list(lib.corpus)[3:5])
+    lib.remove([e, d])  # (unmarked papers: the removal's record names them)
+    step = lib.undo_step()
+    assert step is not None and step.papers == [e, d] and len(lib) == 200

@@ -297,3 +297,32 @@ def test_a_model_file_changed_in_place_after_its_checks_is_refused_not_believed(
     with pytest.raises(PapersiftError, match="changed while in use"):
         model.similarity.similar(3)
     assert read_model(path, None) is None  # (and the next start checks it, and rebuilds it)
+
+
+def test_a_lookup_leaves_no_thread_behind_and_an_import_after_it_still_forks(tmp_path, monkeypatch):
+    """The lookup's second thread ends with the lookup (a stopped one's too): store.parallel forks
+    an import's workers only in a single-threaded process, and a thread left running made every
+    later import in the process serial."""
+    import threading
+
+    from store import parallel
+    from store.annotations import nofollow
+    from store.discovery import similar as S
+    from store.discovery import term_rows as R
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    _ = lib.similarity
+    monkeypatch.setattr(nofollow, "MAP_FROM", 0)
+    monkeypatch.setattr(R, "CHUNK_POSTINGS", 64)
+    model = Library(tmp_path / "lib")
+    assert model.load_similarity_cache()
+    threads = threading.active_count()
+    assert model.similarity.similar(3)
+    assert threading.active_count() == threads
+    asked: list[int] = []
+    with pytest.raises(S.LookupStopped):
+        model.similarity.similar(4, stop=lambda: (asked.append(1), len(asked) > 3)[1])
+    assert threading.active_count() == threads
+    if threads == 1:  # (a test run's own threads aside)
+        with parallel.beside(lambda: 7) as answer:
+            assert answer is not None and answer() == 7

@@ -646,3 +646,32 @@ async def test_the_remove_key_removes_with_a_backup_and_undo_brings_papers_back(
         await pilot.pause()
         assert str(app.screen.question).endswith(", with its annotations? (a backup is taken; z brings it back)")
         await pilot.press("n")
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_removing_and_undoing_keeps_the_cursor_on_a_paper_that_is_there(lib, make):
+    """Removing a selection above the cursor leaves the highlighted paper highlighted (its row
+    moves up); `z` then lands on a paper that came back, wherever the cursor went meanwhile (none
+    of these papers is marked: the removal's own record names them); `Z` takes them out again and
+    the cursor stays on the paper it was on."""
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "j", "space", "space")  # rows 2 and 3 selected, the cursor on row 4
+        gone = set(screen(app).results.selected)
+        kept = cur(app)[0]
+        assert kept not in gone and not any(pid in app.library.annotations for pid in gone)
+        await pilot.press("delete")
+        await pilot.pause()
+        await pilot.press("y")
+        await settle(pilot)
+        assert len(app.library) == 33 and cur(app)[0] == kept and screen(app).results.cursor == 2
+        await pilot.press("j", "j", "j")
+        await pilot.press("z")
+        await settle(pilot)
+        assert len(app.library) == 35 and cur(app)[0] in gone
+        await pilot.press("g", "j", "j", "j", "j", "j", "j")
+        elsewhere = cur(app)[0]
+        await pilot.press("Z")
+        await settle(pilot)
+        assert len(app.library) == 33 and cur(app)[0] == elsewhere

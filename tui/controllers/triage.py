@@ -7,6 +7,7 @@ another process's lock in the UI thread; the screen repaints what shows the chan
 from __future__ import annotations
 
 from functools import partial
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -138,15 +139,16 @@ class Triage:
 
     def _history_step(self, step: Callable[[], HistoryStep | None], verb: str) -> None:
         papers = len(self.library)
+        shown = self.current_paper_id()
 
         def landed(made: object) -> None:
             assert made is None or isinstance(made, HistoryStep)
             self.view.notify(f"{verb}ne: {made.label}" if made else f"nothing to {verb}")
             changed = made.papers if made else []
-            if len(self.library) != papers:
-                if changed:
-                    self.view.stay_on(changed[0])  # (the list searched again shows it)
-                self._after_corpus_change()  # a removal undone or redone: papers came back or went
+            if len(self.library) != papers:  # a removal undone or redone: papers came back or went
+                corpus = self.library.corpus
+                here = [pid for pid in (*changed, shown) if pid and corpus.index_of(pid) is not None]
+                self._after_corpus_change(here[0] if here else None)  # (a paper back, else the one shown)
             elif changed and self.current_paper_id() not in changed:
                 self._show_first(changed)
             self.view.repaint()
@@ -206,10 +208,14 @@ class Triage:
             self.view.notify(f"removed {counted(removed, 'paper')}; {key_label(app, 'main.undo')} brings "
                              f"{'it' if removed == 1 else 'them'} back")
             self.view.results.clear_selection()
-            self._after_corpus_change()
+            self._after_corpus_change(stay)
+
+        stay: str | None = None
 
         def decided(yes: bool | None) -> None:
+            nonlocal stay
             if yes:
+                stay = self._kept_near(set(ids))
                 assert self.view.writes is not None  # made on mount
                 self.view.writes.submit(lambda: self.library.remove(ids), landed, self.write_failed)
 
@@ -226,9 +232,22 @@ class Triage:
         more = ", …" if len(ids) > shown else ""
         return f"{counted(len(ids), 'paper')}: {', '.join(title(pid) for pid in ids[:shown])}{more}"
 
-    def _after_corpus_change(self) -> None:
+    def _kept_near(self, going: set[str]) -> str | None:
+        """The paper to highlight once ``going`` are removed: the highlighted one if it stays, else
+        the nearest that stays below it in the list, else above."""
+        results, papers = self.view.results, self.library.corpus.papers
+        cursor = results.cursor
+        for row in chain(range(cursor, len(results.indices)), range(cursor - 1, -1, -1)):
+            pid = papers[int(results.indices[row])].id  # (a few rows: the walk stops at the first kept)
+            if pid not in going:
+                return pid
+        return None
+
+    def _after_corpus_change(self, stay: str | None = None) -> None:
         """This library's own corpus changed (a removal, or its undo): search again at once (the
-        list's rows point into the old corpus), repaint."""
+        list's rows point into the old corpus; ``stay``: the paper to keep highlighted), repaint."""
+        if stay is not None:
+            self.view.stay_on(stay)
         self.view.forget_triaged()
         query = self.search.query_text
         self.view.show_results(query, self.library.search(query, sort=self.view.sort), keep_paper=True)

@@ -84,7 +84,9 @@ def keys_table(keymap: dict[str, str]) -> Table:
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [binding("help.close", "Close help")]
+    BINDINGS = [binding("help.close", "Close help"),
+                binding("help.scroll_down", "Scroll down", show=False),
+                binding("help.scroll_up", "Scroll up", show=False)]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll { width: 90%; max-width: 100; height: 90%; border: thick $accent; background: $surface; padding: 0 1; }
@@ -99,3 +101,9 @@ class HelpScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_scroll_down(self) -> None:
+        self.query_one(VerticalScroll).scroll_down(animate=False)
+
+    def action_scroll_up(self) -> None:
+        self.query_one(VerticalScroll).scroll_up(animate=False)

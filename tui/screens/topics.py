@@ -44,7 +44,10 @@ def topic_prompt(row: dict, biggest: int, bar_width: int = WIDE_BAR) -> Text:
 class TopicsScreen(ModalScreen[int | None]):
     """Dismisses with the chosen topic number (None when closed)."""
 
-    BINDINGS = [binding("topics.close", "Close topics")]
+    BINDINGS = [binding("topics.open", "Show the topic's papers", label="Papers"),
+                binding("topics.close", "Close topics"),
+                binding("topics.down", "Next topic", show=False),
+                binding("topics.up", "Previous topic", show=False)]
     DEFAULT_CSS = """
     TopicsScreen { align: center middle; }
     TopicsScreen > Vertical { width: 95%; height: 90%; border: thick $accent; background: $surface; padding: 0 1; }
@@ -95,3 +98,12 @@ class TopicsScreen(ModalScreen[int | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_open(self) -> None:
+        self.query_one(OptionList).action_select()
+
+    def action_down(self) -> None:
+        self.query_one(OptionList).action_cursor_down()
+
+    def action_up(self) -> None:
+        self.query_one(OptionList).action_cursor_up()
