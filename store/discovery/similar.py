@@ -24,9 +24,8 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 
 from store.annotations.nofollow import open_no_link
-from store.errors import PapersiftError
 from store.discovery.model_file import MODEL_VERSION, ModelFile, model_chunks, read_model
-from store.discovery.term_rows import Lanes, halves, latent_product, term_product
+from store.discovery.term_rows import Lanes, changed_in_use, halves, latent_product, term_product
 from store.search.index import SearchIndex, saturated
 from store.search.packfile import PackReader, stamp_matches
 
@@ -241,9 +240,9 @@ class Similarity:
         bounds, write past their arrays."""
         copied: sp.csr_matrix = self.matrix[rows]
         self._let_go()
-        if self.file is not None and copied.nnz and int(copied.indices.max()) >= self.matrix.shape[1]:
-            raise PapersiftError("the more-like-this cache changed while in use; start papersift again "
-                                 "(it checks the cache and rebuilds it)")
+        mapped = self.file.term_rows if self.file is not None else None
+        if mapped is not None and copied.nnz and int(copied.indices.max()) >= self.matrix.shape[1]:
+            raise changed_in_use(mapped.path)
         return copied
 
     def _let_go(self) -> None:

@@ -125,7 +125,7 @@ class TermRows:
                 ws.append(weight)
                 at += 1
             if filled and int(indices[:filled].view(f"u{isize}").max()) >= self.n_docs:
-                raise self._changed()
+                raise changed_in_use(self.path)
             rows = sp.csr_matrix((data[:filled], indices[:filled], np.array(ends, dtype=self.index_dtype)),
                                  shape=(len(ws), self.n_docs), copy=False)
             out += rows.T @ np.array(ws, dtype=np.float32)
@@ -135,10 +135,11 @@ class TermRows:
 
     def _read(self, into: np.ndarray, offset: int) -> None:
         if len(into) and os.preadv(self.fd, [into.data.cast("B")], offset) != into.nbytes:
-            raise self._changed()
+            raise changed_in_use(self.path)
 
-    def _changed(self) -> PapersiftError:
-        """The file no longer holds what was checked when it was opened (changed in place: papersift
-        replaces its caches by renaming, so someone else wrote it). The next start rebuilds it."""
-        return PapersiftError(f"{shown_path(self.path)}: the more-like-this cache changed while in use; "
-                              "start papersift again (it checks the cache and rebuilds it)")
+
+def changed_in_use(path: Path) -> PapersiftError:
+    """A mapped model file no longer holds what was checked when it was opened (changed in place:
+    papersift replaces its caches by renaming, so someone else wrote it). The next start rebuilds it."""
+    return PapersiftError(f"{shown_path(path)}: the more-like-this cache changed while in use; "
+                          "start papersift again (it checks the cache and rebuilds it)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -10,6 +11,9 @@ import pytest
 from store import Library
 
 from ..conftest import DATA
+
+if TYPE_CHECKING:
+    from store.discovery.similar import Similarity
 
 
 def iclr_library(tmp_path) -> tuple[Library, list[str]]:
@@ -179,19 +183,26 @@ def test_largest_finds_the_k_largest_values(n, k):
     assert np.array_equal(np.sort(values[got]), np.sort(values[want]))
 
 
+def mapped_model(tmp_path, monkeypatch) -> tuple[Similarity, Library]:
+    """The ICLR slice's model as built (held in memory), and its library opened again with the
+    model's cache file mapped (every file is: MAP_FROM 0), its term rows then read with pread."""
+    from store.annotations import nofollow
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    in_memory = lib.similarity
+    monkeypatch.setattr(nofollow, "MAP_FROM", 0)
+    loaded = Library(tmp_path / "lib")
+    assert loaded.load_similarity_cache()
+    return in_memory, loaded
+
+
 def test_a_mapped_models_term_rows_are_read_a_buffer_at_a_time(tmp_path, monkeypatch):
     """A mapped model's term rows are read with pread into buffers of CHUNK_POSTINGS postings (a
     row longer than that in pieces), not through the mapping: whatever the buffer's size, the
     neighbours and scores are the model's held in memory, and the mapping is left alone."""
-    from store.annotations import nofollow
     from store.discovery import term_rows as R
-    lib = Library(tmp_path / "lib")
-    lib.import_paths([DATA / "iclr_slice.jsonl"])
-    in_memory = lib.similarity
+    in_memory, loaded = mapped_model(tmp_path, monkeypatch)
     assert in_memory.file is None
-    monkeypatch.setattr(nofollow, "MAP_FROM", 0)
-    loaded = Library(tmp_path / "lib")
-    assert loaded.load_similarity_cache()
     model = loaded.similarity
     assert model.file is not None and isinstance(model.file.buffer, memoryview)  # (mapped)
     assert model.file.term_rows is not None
@@ -213,16 +224,10 @@ def test_a_mapped_models_term_rows_are_read_a_buffer_at_a_time(tmp_path, monkeyp
 def test_a_lookup_that_is_no_longer_wanted_stops_between_buffers(tmp_path, monkeypatch):
     """A mapped model's query asks ``stop`` between buffers of term rows and ends with
     LookupStopped when it says so (the app stops a lookup for a paper the reader has left)."""
-    from store.annotations import nofollow
     from store.discovery import similar as S
     from store.discovery import term_rows as R
-    lib = Library(tmp_path / "lib")
-    lib.import_paths([DATA / "iclr_slice.jsonl"])
-    _ = lib.similarity
-    monkeypatch.setattr(nofollow, "MAP_FROM", 0)
     monkeypatch.setattr(R, "CHUNK_POSTINGS", 64)
-    model = Library(tmp_path / "lib")
-    assert model.load_similarity_cache()
+    _, model = mapped_model(tmp_path, monkeypatch)
     asked: list[int] = []
 
     def stop_after(n: int):
@@ -240,15 +245,9 @@ def test_a_lookup_shares_its_term_rows_with_a_second_thread(tmp_path, monkeypatc
     product, neighbours and scores alike, whatever the buffer's size."""
     import threading
 
-    from store.annotations import nofollow
     from store.discovery import similar as S
     from store.discovery import term_rows as R
-    lib = Library(tmp_path / "lib")
-    lib.import_paths([DATA / "iclr_slice.jsonl"])
-    in_memory = lib.similarity
-    monkeypatch.setattr(nofollow, "MAP_FROM", 0)
-    loaded = Library(tmp_path / "lib")
-    assert loaded.load_similarity_cache()
+    in_memory, loaded = mapped_model(tmp_path, monkeypatch)
     model = loaded.similarity
     ran: dict[str, list[tuple[str, int]]] = {"terms": [], "latent": []}
     product, latent_product = R.TermRows.product, S.latent_product
@@ -276,15 +275,9 @@ def test_a_model_file_changed_in_place_after_its_checks_is_refused_not_believed(
     someone else did) is refused with a PapersiftError naming it. A paper number past the
     matrix's shape would have scipy's product (which checks no bounds) write out of its array."""
     from store import PapersiftError
-    from store.annotations import nofollow
     from store.discovery.model_file import read_model
     from store.search.packfile import PackReader
-    lib = Library(tmp_path / "lib")
-    lib.import_paths([DATA / "iclr_slice.jsonl"])
-    _ = lib.similarity
-    monkeypatch.setattr(nofollow, "MAP_FROM", 0)
-    model = Library(tmp_path / "lib")
-    assert model.load_similarity_cache()
+    _, model = mapped_model(tmp_path, monkeypatch)
     path = model.similar_path
     with open(path, "rb") as fh:
         fh.readline()
@@ -306,16 +299,10 @@ def test_a_lookup_leaves_no_thread_behind_and_an_import_after_it_still_forks(tmp
     import threading
 
     from store import parallel
-    from store.annotations import nofollow
     from store.discovery import similar as S
     from store.discovery import term_rows as R
-    lib = Library(tmp_path / "lib")
-    lib.import_paths([DATA / "iclr_slice.jsonl"])
-    _ = lib.similarity
-    monkeypatch.setattr(nofollow, "MAP_FROM", 0)
     monkeypatch.setattr(R, "CHUNK_POSTINGS", 64)
-    model = Library(tmp_path / "lib")
-    assert model.load_similarity_cache()
+    _, model = mapped_model(tmp_path, monkeypatch)
     threads = threading.active_count()
     assert model.similarity.similar(3)
     assert threading.active_count() == threads

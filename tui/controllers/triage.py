@@ -203,14 +203,14 @@ class Triage:
                        if annotated else "")
                     + f"? (a backup is taken; {key_label(app, 'main.undo')} brings {'it' if len(ids) == 1 else 'them'} back)")
 
+        stay: str | None = None  # the paper highlighted after: chosen once the removal is confirmed
+
         def landed(n: object) -> None:
             removed = n if isinstance(n, int) else len(ids)
             self.view.notify(f"removed {counted(removed, 'paper')}; {key_label(app, 'main.undo')} brings "
                              f"{'it' if removed == 1 else 'them'} back")
             self.view.results.clear_selection()
             self._after_corpus_change(stay)
-
-        stay: str | None = None
 
         def decided(yes: bool | None) -> None:
             nonlocal stay
