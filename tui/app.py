@@ -21,7 +21,7 @@ from store.wording import counted
 from .commands import ActionsProvider
 from .confine import Confinement
 from .keyqueue import SerialKeys
-from .compat import live_keymap
+from .compat import live_keymap, quicker_frames
 from .keymap import binding, key_label, load_keymap
 from .screens.help import HelpScreen
 from .screens.main import MainScreen
@@ -41,6 +41,7 @@ class PapersiftApp(SerialKeys, App):
 
     def __init__(self, library: Library, keymap: dict[str, str], keymap_problems: list[str],
                  settings: Settings, settings_path: Path | None = None, resume: bool = True) -> None:
+        quicker_frames()  # (before any of its screens starts its frame clock)
         super().__init__()
         self.library = library
         self.keymap_problems = keymap_problems

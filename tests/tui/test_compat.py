@@ -134,3 +134,19 @@ async def test_a_quietly_sized_scroll_still_scrolls_its_whole_content():
         await pilot.pause()
         await pilot.pause()
         assert scroll.max_scroll_y == 0 and text.size == Size(text.size.width, 1)
+
+
+async def test_screens_draw_at_most_a_frame_period_after_their_last_frame(tmp_path):
+    """quicker_frames sets the period of the clock a screen draws its changes on (Textual's
+    ``textual.screen.UPDATE_PERIOD``, read when a screen starts that clock)."""
+    import textual.screen
+
+    from store import Library
+    from tui.app import make_app
+    assert hasattr(textual.screen, "UPDATE_PERIOD"), "textual.screen.UPDATE_PERIOD is gone (tui.compat.quicker_frames)"
+    app = make_app(Library(tmp_path / "lib"), keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    assert textual.screen.UPDATE_PERIOD == compat.FRAME_PERIOD
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        timers = [t for t in app.screen._timers if t.name == "screen_update"]
+        assert [t._interval for t in timers] == [compat.FRAME_PERIOD], "a screen's frame clock is no longer its update timer"
