@@ -509,8 +509,9 @@ def main() -> None:
         if "session_memory" in row:
             mem = row["session_memory"]
             model = "more like this" if mem["model_ready"] else "more like this not ready"
-            print(f"| app session peak RSS (start, search, read, {model}){budget(n, 'app_mb')} | {mem['app_mb']:,.0f} MB | "
-                  f"(private {mem.get('private_mb', 0):,.0f} MB; model helper {mem['helper_mb']:,.0f} MB) |")
+            lookup = f"app {mem['app_mb']:,.0f} + lookup helper {mem['lookup_mb']:,.0f} MB; " if mem["lookup_mb"] else ""
+            print(f"| app session peak RSS (start, search, read, {model}){budget(n, 'app_mb')} | {mem['session_mb']:,.0f} MB | "
+                  f"({lookup}private {mem.get('private_mb', 0):,.0f} MB; model helper {mem['helper_mb']:,.0f} MB) |")
         for k, label in (("key_1", "1 char"), ("key_3", "3 chars"), ("key_8", "8 chars"), ("key_20", "20 chars"),
                          ("key_typo", "typo")):
             if k in row:

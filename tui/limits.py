@@ -3,6 +3,9 @@
 # Papers above which the reader and "more like this" wait for a pause and a helper builds the model.
 BIG_LIBRARY = 2000
 AUTO_MODEL_MAX = 100_000   # papers; above this the similarity model is built only when asked for (m)
+# Papers above which more-like-this lookups run in a helper process (store.discovery.lookups): at
+# 300k a lookup takes 20-30 ms there, on the other core, while the app draws the paper it is for.
+LOOKUP_HELPER = 100_000
 SIMILAR_DELAY = 0.15       # seconds: the least pause "more like this" waits for in a burst of typing
 # Keys typed in the search box less than this apart are a burst (more are coming): in a big
 # library the reader and its more-like-this lookup wait for a pause then; a key typed after a

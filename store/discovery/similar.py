@@ -123,7 +123,6 @@ class Similarity:
 
     matrix: sp.csr_matrix
     matrix_t: sp.csr_matrix
-    latent: np.ndarray | None
     basis: np.ndarray | None
     feedback: bool
     terms: list[str]
@@ -134,6 +133,9 @@ class Similarity:
     def __init__(self, index: SearchIndex | None, use_lsa: bool = True, feedback: bool = True):
         self.file: ModelFile | None = None  # the mapped file a loaded model's arrays view
         self._query_lock = threading.Lock()
+        self._latent: np.ndarray | None = None
+        self._latent_in_file: np.ndarray | None = None  # a loaded model's, not yet copied (see latent)
+        self._latent_lock = threading.Lock()
         self._lanes = Lanes()
         if index is None:  # filled in by load() or store.discovery.fold
             return
@@ -177,27 +179,42 @@ class Similarity:
     def load(cls, path: Path, token: str) -> "Similarity | None":
         """The saved model, or None when it is missing, damaged, or for another corpus. Its term
         matrices stay mapped (see store.discovery.model_file); its latent vectors are copied into
-        memory: every lookup reads them all (~150 MB at 300k papers), and mapped they cost page
-        faults on every lookup and, given back after it, the kernel's unmapping; held in the
-        mapping instead they would count in the app's memory the same."""
+        memory on first use (see :attr:`latent`)."""
         file = read_model(path, token)
         if file is None:
             return None
         self = cls(None)
         self.file = file
         self.matrix, self.matrix_t = file.matrices["m"], file.matrices["t"]
-        self.latent = None
-        latent = file.arrays.get("latent")
-        if latent is not None:  # copied a window at a time (the mapping's pages given back after each)
-            self.latent = np.empty(latent.shape, dtype=np.float32)
-            step = max(1, BAND_BYTES // max(1, latent.shape[1] * latent.itemsize))
-            for at in range(0, len(latent), step):
-                self.latent[at:at + step] = latent[at:at + step]
-                file.release()
+        self._latent_in_file = file.arrays.get("latent")
         self.feedback = bool(file.meta["feedback"])
         self.basis = None  # (read by store.discovery.fold when it needs them)
         self.terms, self.ids, self.lengths, self.folded = [], [], np.zeros(0, np.float32), 0
         return self
+
+    @property
+    def latent(self) -> np.ndarray | None:
+        """The papers' latent vectors (rows). A loaded model's are copied into memory on first use,
+        a window at a time (the mapping's pages given back after each): every lookup reads them
+        all (~150 MB at 300k papers), and mapped they cost page faults on every lookup and, given
+        back after it, the kernel's unmapping. Not before first use: an app whose lookups a helper
+        process answers (store.discovery.lookups) never holds them."""
+        if self._latent is None and self._latent_in_file is not None:
+            with self._latent_lock:
+                mapped = self._latent_in_file
+                if self._latent is None and mapped is not None:
+                    latent = np.empty(mapped.shape, dtype=np.float32)
+                    step = max(1, BAND_BYTES // max(1, mapped.shape[1] * mapped.itemsize))
+                    for at in range(0, len(mapped), step):
+                        latent[at:at + step] = mapped[at:at + step]
+                        if self.file is not None:
+                            self.file.release()
+                    self._latent, self._latent_in_file = latent, None
+        return self._latent
+
+    @latent.setter
+    def latent(self, value: np.ndarray | None) -> None:
+        self._latent, self._latent_in_file = value, None
 
     def _like(self, row: sp.csr_matrix, vector: np.ndarray | None, stop: Stop = None) -> np.ndarray:
         """Blended similarity to every paper of a query given as a row of the matrix (1 x terms)

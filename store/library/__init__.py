@@ -35,7 +35,7 @@ from store.search.result import SearchResult
 from store.wording import counted
 
 if TYPE_CHECKING:
-    from store.discovery.similar import Similarity
+    from store.discovery.similar import Similarity, Stop
     from store.ingest.summary import ImportSummary
     from store.library.discovery import Recommendation
 
@@ -130,6 +130,12 @@ class Library(LibraryCore):
         return self.discovery.prepare_similarity_cache()
     def similar(self, key: str, limit: int = 10) -> list[tuple[Paper, float]]:
         return self.discovery.similar(key, limit)
+    def nearest(self, idx: int, limit: int, stop: Stop = None) -> list[tuple[int, float]]:
+        return self.discovery.nearest(idx, limit, stop)
+    def lookups_elsewhere(self) -> bool:
+        return self.discovery.lookups_elsewhere()
+    def end_lookups(self) -> None:
+        self.discovery.close()
     def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]:
         return self.discovery.recommend(tag, limit)
     def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:

@@ -15,7 +15,8 @@ from store.errors import PapersiftError
 from store.models import Paper, normalize_tag
 
 if TYPE_CHECKING:
-    from store.discovery.similar import Similarity
+    from store.discovery.lookups import LookupHelper
+    from store.discovery.similar import Similarity, Stop
     from store.library.core import LibraryCore
     from store.library.stats import LibraryStats
 
@@ -46,11 +47,56 @@ class Discovery:
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
         self._topics_lock = threading.Lock()
         self.last_recommendations: dict[str, Recommendation] = {}  # paper id -> its Recommendation (see recommend)
+        self._helper: LookupHelper | None = None  # a process answering nearest() (lookups_elsewhere)
+        self._helper_lock = threading.Lock()
 
     def invalidate(self) -> None:
-        """Drop the model and the topics (the corpus changed)."""
+        """Drop the model and the topics (the corpus changed), and the helper serving the model."""
         self._similarity = None
         self._topics = None
+        self.close()
+
+    def close(self) -> None:
+        """End the lookup helper, if one runs (the library is closing, or its corpus changed)."""
+        with self._helper_lock:
+            helper, self._helper = self._helper, None
+        if helper is not None:
+            helper.close()
+
+    def lookups_elsewhere(self) -> bool:
+        """Have a helper process (store.discovery.lookups) answer :meth:`nearest`, once the model is
+        loaded from its file; True when one serves it. A big library's app does: its lookups run
+        on the other core while it draws, and the latent vectors stay out of its process."""
+        from store.discovery.lookups import LookupHelper
+        sim = self._similarity
+        if sim is None or sim.file is None:
+            return False  # (built here, not loaded: no file the helper could load)
+        with self._helper_lock:
+            if self._helper is None and self._similarity is sim:
+                self._helper = LookupHelper(self._core.similar_path, self._core.corpus.generation,
+                                            len(self._core.corpus))
+            return self._helper is not None
+
+    @property
+    def helper_pid(self) -> int | None:
+        """The lookup helper's process id (None: lookups run in this process)."""
+        helper = self._helper
+        return helper.pid if helper is not None else None
+
+    def nearest(self, idx: int, limit: int, stop: Stop = None) -> list[tuple[int, float]]:
+        """The ``limit`` papers most like paper ``idx`` (corpus indices and scores, best first),
+        from the lookup helper if one runs, else here (also when the helper cannot answer: it is
+        ended, and lookups stay here). ``stop``: see Similarity.similar (LookupStopped)."""
+        from store.discovery.lookups import HelperGone
+        helper = self._helper
+        if helper is not None:
+            try:
+                return helper.similar(idx, limit, stop)
+            except HelperGone:
+                with self._helper_lock:
+                    if self._helper is helper:
+                        self._helper = None
+        return self.similarity.similar(idx, limit, stop)
 
     @property
     def similarity(self) -> Similarity:
@@ -138,7 +184,7 @@ class Discovery:
         """Papers most like the given one, best first."""
         idx = self._core.corpus.index_of(self._core.paper(key).id)
         assert idx is not None  # the id of a paper of the corpus
-        return [(self._core.corpus.papers[i], s) for i, s in self.similarity.similar(idx, limit)]
+        return [(self._core.corpus.papers[i], s) for i, s in self.nearest(idx, limit)]
 
     def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]:
         """Unread papers ranked by what the user tagged ``tag`` (or starred / put in to-read).

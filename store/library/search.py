@@ -231,7 +231,7 @@ class LibrarySearch:
                 return np.arange(0)
             assert doc is not None  # the id of a paper of the corpus
             # (the 200 nearest picked, not all the papers sorted: ~25 ms of a 300k lookup)
-            return np.array([i for i, _ in self._discovery.similarity.similar(doc, 200)], dtype=np.int64)
+            return np.array([i for i, _ in self._discovery.nearest(doc, 200)], dtype=np.int64)
         try:
             recs = self._discovery.recommend(None if q.recommend == "stars" else q.recommend, limit=len(self._core.corpus))
         except PapersiftError as exc:

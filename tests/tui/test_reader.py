@@ -3,6 +3,7 @@ typeset, hostile text kept off the screen, the reader's keys and its deferral in
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 
@@ -754,3 +755,43 @@ async def test_moving_between_papers_lays_out_the_abstract_only(lib, make, monke
         await pilot.press("enter")
         await settle(pilot)
         assert "#tagged-here" in str(main.query_one("#paper-tags").render())
+
+
+async def test_a_huge_librarys_panel_is_looked_up_by_a_helper_process(tmp_path, make, monkeypatch):
+    """Above LOOKUP_HELPER papers the model, once loaded, is served by a helper process: the panel
+    lists the same papers as the library's own lookup, the app never copies the latent vectors,
+    and the helper ends with the app."""
+    import tui.limits as limits
+    from store import Library
+    built = Library(tmp_path / "lib")
+    built.import_paths([DATA / "iclr_slice.jsonl"])
+    built.prepare_similarity_cache()
+    monkeypatch.setattr(limits, "BIG_LIBRARY", 10)
+    monkeypatch.setattr(limits, "LOOKUP_HELPER", 10)
+    lib = Library(tmp_path / "lib")
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        main = screen(app)
+        reader = main.query_one("#reader")
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if lib.discovery.helper_pid is not None and "More like this" in str(reader.query_one("#reader-similar").render()):
+                break
+        pid = lib.discovery.helper_pid
+        assert pid is not None
+        main.set_focus(main.results)
+        await pilot.press("down", "down")
+        shown = main.results.current_index
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if reader.paper_index == shown and main.similar._running is None and main.similar._key(shown) in main.similar._found:
+                break
+        panel = str(reader.query_one("#reader-similar").render())
+        assert lib.similarity._latent is None
+    want = [lib.corpus.papers[i].title for i, _ in lib.similarity.similar(shown, 5)]
+    assert all(title[:40] in panel for title in want), (want, panel)
+    assert lib.discovery.helper_pid is None
+    with pytest.raises(FileNotFoundError):
+        for _ in range(100):
+            open(f"/proc/{pid}/status").close()
+            await asyncio.sleep(0.05)

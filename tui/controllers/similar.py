@@ -52,6 +52,7 @@ class Similar:
         self._cursor_was = 0  # the list's cursor when the reader last changed paper (which way it moves)
         self._step = 1
         self._drawn_first: int | None = None  # the paper whose lookup waits for the frame showing it
+        self._elsewhere = False  # a helper process answers the lookups (see ensure_model)
 
     def more_like_this(self) -> None:
         """List the papers most like the highlighted one (escape returns to the full list)."""
@@ -96,6 +97,13 @@ class Similar:
                 [sys.executable, "-m", "store.discovery.prepare", str(lib.folder)], check=False,
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         _ = lib.similarity  # (built, or loaded from the cache the helper wrote)
+        if len(lib) > limits.LOOKUP_HELPER:
+            self._elsewhere = lib.lookups_elsewhere()
+
+    def end(self) -> None:
+        """The screen is going: the lookup helper ends too."""
+        self._elsewhere = False
+        self.library.end_lookups()
 
     def soon(self, paper_index: int, burst: bool = False) -> None:
         """Nearest papers for the reader (big libraries: one lookup at a time, never a queue).
@@ -121,13 +129,16 @@ class Similar:
         elif burst:
             delay = max(limits.SIMILAR_DELAY, 2 * self._lookup_seconds)
             self._timer = self.view.set_timer(delay, lambda: self.show(paper_index))
+        elif self._elsewhere:  # the lookup runs on the other core while the frame is drawn
+            self._after_frame(paper_index, drawn=False)
         else:
             self._drawn_first = paper_index
             self.view.call_after_refresh(self._after_frame, paper_index)
 
-    def _after_frame(self, paper_index: int) -> None:
-        """The frame showing the paper is drawn: its lookup starts, or waits for the running one."""
-        if self._drawn_first != paper_index:
+    def _after_frame(self, paper_index: int, drawn: bool = True) -> None:
+        """The frame showing the paper is drawn (or, a helper looking up, about to be): its lookup
+        starts, or waits for the running one."""
+        if drawn and self._drawn_first != paper_index:
             return  # (held, or another paper since)
         self._drawn_first = None
         if self._running is None:
@@ -182,7 +193,7 @@ class Similar:
         worker = get_current_worker()
         titles: Titles | None = None
         try:
-            sims = self.library.similarity.similar(paper_index, 5, stop=lambda: worker.is_cancelled)
+            sims = self.library.nearest(paper_index, 5, stop=lambda: worker.is_cancelled)
             self._lookup_seconds = time.perf_counter() - started
             titles = [(i, self.library.corpus.papers[i].title) for i, _ in sims]
         except Exception:  # never let the side panel break reading (a stopped lookup ends here too)

@@ -175,6 +175,7 @@ class MainScreen(Screen[None]):
         return self.library.search("", sort=self.sort)
 
     def on_unmount(self) -> None:
+        self.similar.end()
         if hasattr(self.app, "remember_place"):  # the next start picks up here
             self.app.remember_place(self.search.query_text, self.reading.left_at, self.search.history)
 
