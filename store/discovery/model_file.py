@@ -77,6 +77,8 @@ class ModelFile:
         rows, cols = meta["rows"], meta["cols"]
         self.matrices = {"m": self.csr("m", (rows, cols)), "t": self.csr("t", (cols, rows))}
         self.term_rows: TermRows | None = None  # a mapped file's: the term matrix's rows read with pread
+        self.doc_rows: TermRows | None = None  # and the document matrix's (the same file, closed with term_rows)
+        self.latent_at = -1  # a mapped file's: where the latent vectors start in it (copy_latent)
 
     def csr(self, name: str, shape: tuple[int, int]) -> sp.csr_matrix:
         """Matrix ``name`` ("m" or "t") over the mapped arrays (no copy), once its offsets and
@@ -94,6 +96,21 @@ class ModelFile:
                 raise ValueError(f"matrix {name} names a column past its shape")
             self.release()
         return sp.csr_matrix((data, indices, indptr), shape=shape, copy=False)
+
+    def copy_latent(self) -> np.ndarray | None:
+        """The latent vectors in an array of their own (None: the model has none). A mapped file's
+        are read with pread: copied through the mapping, a window at a time given back after, the
+        copy held up to a window of the file's pages besides (64 MB; more where the kernel maps a
+        freshly written file in large folios)."""
+        latent = self.arrays.get("latent")
+        if latent is None:
+            return None
+        out = np.empty(latent.shape, dtype=np.float32)
+        if self.term_rows is not None and self.latent_at >= 0:
+            self.term_rows.read_into(out.reshape(-1), self.latent_at)
+        else:
+            out[...] = latent
+        return out
 
     def release(self) -> None:
         """Give the mapped file's pages back to the page cache (they map again when read: a
@@ -128,7 +145,7 @@ def read_model(path: Path, token: str | None) -> ModelFile | None:
             else:
                 dtype = DTYPE[kind]
                 arrays[name] = np.frombuffer(data, dtype=dtype, count=length // np.dtype(dtype).itemsize, offset=offset)
-        rows, dims = meta["rows"], meta["dims"]
+        rows, cols, dims = meta["rows"], meta["cols"], meta["dims"]
         if "latent" in arrays:
             if dims <= 0 or len(arrays["latent"]) != rows * dims:
                 return None
@@ -141,8 +158,13 @@ def read_model(path: Path, token: str | None) -> ModelFile | None:
         file.release()  # (what the checks of the matrices read)
         if fd >= 0:  # mapped: a big model, whose term rows a lookup reads with pread
             t = file.matrices["t"]
+            if "latent" in arrays:
+                file.latent_at = reader.base + reader.sections["latent"][1]
+            m = file.matrices["m"]
             file.term_rows = TermRows(fd, path, reader.base + reader.sections["t_indices"][1],
                                       reader.base + reader.sections["t_data"][1], t.indptr, t.indices.dtype, rows)
+            file.doc_rows = TermRows(fd, path, reader.base + reader.sections["m_indices"][1],
+                                     reader.base + reader.sections["m_data"][1], m.indptr, m.indices.dtype, cols)
             fd = -1
             weakref.finalize(file, file.term_rows.close)  # (its file closed with the model)
         return file

@@ -21,11 +21,10 @@ from typing import BinaryIO
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.linalg import svds
 
 from store.annotations.nofollow import open_no_link
 from store.discovery.model_file import MODEL_VERSION, ModelFile, model_chunks, read_model
-from store.discovery.term_rows import Lanes, changed_in_use, halves, latent_product, term_product
+from store.discovery.term_rows import Lanes, halves, latent_product, term_product
 from store.search.index import SearchIndex, saturated
 from store.search.packfile import PackReader, stamp_matches
 
@@ -35,9 +34,6 @@ FEEDBACK_BETA = 1.0
 FEEDBACK_TERMS = 200  # the feedback's terms: the neighbours' summed row's heaviest (Similarity._feedback)
 CANDIDATES = 2000  # papers the feedback scores: the nearest by the first pass (Similarity._scores)
 LABEL_SAMPLE = 80  # abstracts per topic read for its label's phrases
-# A mapped model's latent vectors are copied into memory this many bytes at a time, the mapping's
-# pages given back after each (Similarity.load).
-BAND_BYTES = 64 << 20
 
 
 def lsa_dims(n_docs: int) -> int:
@@ -69,6 +65,7 @@ def lsa_basis(matrix: sp.csr_matrix, dims: int | None = None) -> tuple[np.ndarra
     """Row-normalized latent vectors (documents x dims) and the basis that makes them from a
     document's row (terms x dims: ``row @ basis`` is the row's latent vector before normalizing),
     with which store.discovery.fold places papers added later without another SVD."""
+    from scipy.sparse.linalg import svds  # (here: ~10 MB of ARPACK and scipy.linalg a lookup never needs)
     k = max(2, min(dims or lsa_dims(matrix.shape[0]), min(matrix.shape) - 1))
     # In single precision, as the matrix is stored: no float64 copy of it, and ARPACK's
     # Lanczos vectors take half the memory (30k papers: helper peak 450 -> ~370 MB).
@@ -134,7 +131,7 @@ class Similarity:
         self.file: ModelFile | None = None  # the mapped file a loaded model's arrays view
         self._query_lock = threading.Lock()
         self._latent: np.ndarray | None = None
-        self._latent_in_file: np.ndarray | None = None  # a loaded model's, not yet copied (see latent)
+        self._latent_from: ModelFile | None = None  # a loaded model's file, its latent vectors not yet copied
         self._latent_lock = threading.Lock()
         self._lanes = Lanes()
         if index is None:  # filled in by load() or store.discovery.fold
@@ -186,7 +183,7 @@ class Similarity:
         self = cls(None)
         self.file = file
         self.matrix, self.matrix_t = file.matrices["m"], file.matrices["t"]
-        self._latent_in_file = file.arrays.get("latent")
+        self._latent_from = file if "latent" in file.arrays else None
         self.feedback = bool(file.meta["feedback"])
         self.basis = None  # (read by store.discovery.fold when it needs them)
         self.terms, self.ids, self.lengths, self.folded = [], [], np.zeros(0, np.float32), 0
@@ -194,27 +191,21 @@ class Similarity:
 
     @property
     def latent(self) -> np.ndarray | None:
-        """The papers' latent vectors (rows). A loaded model's are copied into memory on first use,
-        a window at a time (the mapping's pages given back after each): every lookup reads them
-        all (~150 MB at 300k papers), and mapped they cost page faults on every lookup and, given
-        back after it, the kernel's unmapping. Not before first use: an app whose lookups a helper
-        process answers (store.discovery.lookups) never holds them."""
-        if self._latent is None and self._latent_in_file is not None:
+        """The papers' latent vectors (rows). A loaded model's are copied into memory on first use
+        (ModelFile.copy_latent): every lookup reads them all (~150 MB at 300k papers), and mapped
+        they cost page faults on every lookup and, given back after it, the kernel's unmapping. Not
+        before first use: an app whose lookups a helper process answers (store.discovery.lookups)
+        never holds them."""
+        if self._latent is None and self._latent_from is not None:
             with self._latent_lock:
-                mapped = self._latent_in_file
-                if self._latent is None and mapped is not None:
-                    latent = np.empty(mapped.shape, dtype=np.float32)
-                    step = max(1, BAND_BYTES // max(1, mapped.shape[1] * mapped.itemsize))
-                    for at in range(0, len(mapped), step):
-                        latent[at:at + step] = mapped[at:at + step]
-                        if self.file is not None:
-                            self.file.release()
-                    self._latent, self._latent_in_file = latent, None
+                file = self._latent_from
+                if self._latent is None and file is not None:
+                    self._latent, self._latent_from = file.copy_latent(), None
         return self._latent
 
     @latent.setter
     def latent(self, value: np.ndarray | None) -> None:
-        self._latent, self._latent_in_file = value, None
+        self._latent, self._latent_from = value, None
 
     def _like(self, row: sp.csr_matrix, vector: np.ndarray | None, stop: Stop = None) -> np.ndarray:
         """Blended similarity to every paper of a query given as a row of the matrix (1 x terms)
@@ -251,22 +242,14 @@ class Similarity:
         return out
 
     def _rows(self, rows: np.ndarray) -> sp.csr_matrix:
-        """Rows of the matrix (papers' term weights), copied (a mapped model's pages given back).
-        A mapped file's rows are checked again as they are copied (a few hundred terms): one
-        written over in place since it was opened would have scipy's products, which check no
-        bounds, write past their arrays."""
+        """Rows of the matrix (papers' term weights), copied: a mapped model's read with pread and
+        checked as they are read (TermRows.rows: one written over in place since it was opened
+        would have scipy's products, which check no bounds, write past their arrays)."""
+        mapped = self.file.doc_rows if self.file is not None else None
+        if mapped is not None:
+            return mapped.rows(rows)
         copied: sp.csr_matrix = self.matrix[rows]
-        self._let_go()
-        mapped = self.file.term_rows if self.file is not None else None
-        if mapped is not None and copied.nnz and int(copied.indices.max()) >= self.matrix.shape[1]:
-            raise changed_in_use(mapped.path)
         return copied
-
-    def _let_go(self) -> None:
-        """A mapped model's pages that a read of papers' rows touched go back to the page cache
-        (the term rows, the bulk of a query's reading, are read with pread: see _like)."""
-        if self.file is not None:
-            self.file.release()
 
     def scores(self, doc: int, stop: Stop = None) -> np.ndarray:
         """Similarity of every paper to ``doc`` (higher is closer). One at a time: two queries

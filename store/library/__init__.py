@@ -136,6 +136,9 @@ class Library(LibraryCore):
         return self.discovery.lookups_elsewhere()
     def end_lookups(self) -> None:
         self.discovery.close()
+    @property
+    def lookup_helper_pid(self) -> int | None:
+        return self.discovery.helper_pid
     def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]:
         return self.discovery.recommend(tag, limit)
     def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:

@@ -206,9 +206,12 @@ def test_a_mapped_models_term_rows_are_read_a_buffer_at_a_time(tmp_path, monkeyp
     model = loaded.similarity
     assert model.file is not None and isinstance(model.file.buffer, memoryview)  # (mapped)
     assert model.file.term_rows is not None
+    assert model.latent is not None and np.array_equal(model.latent, in_memory.latent)  # (read with pread too)
     reads = []
-    read = R.TermRows._read
-    monkeypatch.setattr(R.TermRows, "_read", lambda self, into, at: (reads.append(len(into)), read(self, into, at))[1])
+    read = R.TermRows.read_into
+    terms = model.file.term_rows  # (the papers' own rows are read whole: see the next test)
+    monkeypatch.setattr(R.TermRows, "read_into", lambda self, into, at: (
+        reads.append(len(into)) if self is terms else None, read(self, into, at))[1])
     longest = int(np.diff(model.matrix_t.indptr).max())
     for chunk in (1 << 20, 64, 7):
         monkeypatch.setattr(R, "CHUNK_POSTINGS", chunk)
@@ -219,6 +222,27 @@ def test_a_mapped_models_term_rows_are_read_a_buffer_at_a_time(tmp_path, monkeyp
             assert np.allclose([s for _, s in got], [s for _, s in want], atol=1e-5)
         assert reads and max(reads) <= chunk
         assert chunk > longest or max(reads) == chunk  # (a row longer than a buffer was read in pieces)
+
+
+def test_a_mapped_models_latent_vectors_are_read_with_pread_and_a_file_cut_short_is_named(tmp_path, monkeypatch):
+    """The latent vectors are copied on first use, read with pread (no page of the mapping
+    touched); a file cut short since its checks is refused with an error naming it."""
+    from store.errors import PapersiftError
+    in_memory, loaded = mapped_model(tmp_path, monkeypatch)
+    model = loaded.similarity
+    assert model.file is not None and model.file.latent_at > 0
+    assert model._latent is None  # (not before first use)
+    assert np.array_equal(model.latent, in_memory.latent)
+    rows = np.array([3, 0, 150])  # the papers' rows, read with pread, are the matrix's
+    assert model.file.doc_rows is not None
+    got, want = model.file.doc_rows.rows(rows), in_memory.matrix[rows]
+    assert (got != want).nnz == 0 and got.shape == want.shape
+    again = Library(tmp_path / "lib")
+    assert again.load_similarity_cache()
+    with open(again.similar_path, "r+b") as fh:
+        fh.truncate(again.similarity.file.latent_at + 100)
+    with pytest.raises(PapersiftError, match="similar.cache: the more-like-this cache changed while in use"):
+        _ = again.similarity.latent
 
 
 def test_a_lookup_that_is_no_longer_wanted_stops_between_buffers(tmp_path, monkeypatch):

@@ -2,7 +2,8 @@
 
 The similarity model is built once the list is usable: in this process for a small library,
 in a helper process (``python -m store.discovery.prepare``) for a big one, so the UI never
-stalls; the papers like the highlighted one follow it in the reader once the cursor rests.
+stalls; the papers like the highlighted one follow it in the reader once the cursor rests. In a
+huge library another helper process answers the lookups (store.discovery.lookups).
 """
 
 from __future__ import annotations
@@ -52,7 +53,6 @@ class Similar:
         self._cursor_was = 0  # the list's cursor when the reader last changed paper (which way it moves)
         self._step = 1
         self._drawn_first: int | None = None  # the paper whose lookup waits for the frame showing it
-        self._elsewhere = False  # a helper process answers the lookups (see ensure_model)
 
     def more_like_this(self) -> None:
         """List the papers most like the highlighted one (escape returns to the full list)."""
@@ -98,18 +98,19 @@ class Similar:
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         _ = lib.similarity  # (built, or loaded from the cache the helper wrote)
         if len(lib) > limits.LOOKUP_HELPER:
-            self._elsewhere = lib.lookups_elsewhere()
+            lib.lookups_elsewhere()  # (a helper process answers the lookups from now on)
 
     def end(self) -> None:
         """The screen is going: the lookup helper ends too."""
-        self._elsewhere = False
         self.library.end_lookups()
 
     def soon(self, paper_index: int, burst: bool = False) -> None:
         """Nearest papers for the reader (big libraries: one lookup at a time, never a queue).
 
         A lookup starts once the frame showing the paper is drawn (run beside the drawing, on two
-        cores, each took about twice as long: the whole screen settled later) when none runs, else
+        cores, each took about twice as long: the whole screen settled later), or at once when a
+        helper process answers it (above LOOKUP_HELPER papers: it runs on the other core while the
+        frame is drawn, and no longer takes turns with it for the GIL), when none runs, else
         when the running one ends, for the paper the reader shows then: a held key looks up only
         where the cursor is when each lookup ends. Once the cursor rests in the list, the next
         paper the way it moves is looked up ahead (the next key, or a triage key that moves on,
@@ -129,7 +130,7 @@ class Similar:
         elif burst:
             delay = max(limits.SIMILAR_DELAY, 2 * self._lookup_seconds)
             self._timer = self.view.set_timer(delay, lambda: self.show(paper_index))
-        elif self._elsewhere:  # the lookup runs on the other core while the frame is drawn
+        elif self.library.lookup_helper_pid is not None:  # it runs on the other core while the frame is drawn
             self._after_frame(paper_index, drawn=False)
         else:
             self._drawn_first = paper_index
