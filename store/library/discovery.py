@@ -88,6 +88,7 @@ class Discovery:
         from the lookup helper if one runs, else here (also when the helper cannot answer: it is
         ended, and lookups stay here). ``stop``: see Similarity.similar (LookupStopped)."""
         from store.discovery.lookups import HelperGone
+        from store.discovery.similar import LookupStopped
         helper = self._helper
         if helper is not None:
             try:
@@ -96,6 +97,10 @@ class Discovery:
                 with self._helper_lock:
                     if self._helper is helper:
                         self._helper = None
+                sim = self._similarity
+                if sim is None:  # (the corpus changed meanwhile, which ended the helper: not a model to build here)
+                    raise LookupStopped from None
+                return sim.similar(idx, limit, stop)
         return self.similarity.similar(idx, limit, stop)
 
     @property

@@ -233,3 +233,19 @@ def test_an_answer_out_of_the_corpus_ends_the_helper(built):
     with pytest.raises(L.HelperGone):
         client.similar(3, 50)
     assert client.pid is None
+
+
+def test_a_lookup_under_way_when_the_corpus_changes_is_stopped_not_rebuilt_here(built, monkeypatch):
+    """The corpus changing ends the helper; a lookup waiting for it then stops (its answer would
+    be for the old corpus) instead of building the new corpus's model in the asking thread."""
+    lib = opened(built)
+    assert lib.lookups_elsewhere()
+    real = L.LookupHelper.similar
+
+    def invalidated_meanwhile(self, paper, limit, stop=None):
+        lib.invalidate()  # (ends this helper: it cannot answer)
+        return real(self, paper, limit, stop)
+    monkeypatch.setattr(L.LookupHelper, "similar", invalidated_meanwhile)
+    monkeypatch.setattr(type(lib.discovery), "_build_similarity", lambda self: pytest.fail("built here"))
+    with pytest.raises(LookupStopped):
+        lib.nearest(4, 5)
