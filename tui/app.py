@@ -7,11 +7,13 @@ CLI, the tests and the benchmarks alike.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
 from store import Library
 from store.locations import user_keymap_path
@@ -88,6 +90,11 @@ class PapersiftApp(SerialKeys, App):
         """Every notice is plain text: they quote searches, tags, file names and keymap sections,
         and as Textual markup "[MASK]", "[draft]" or "[main]" would vanish from them."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's commands in the palette but its "Keys" panel: the help (?) lists every key,
+        and escape does not close that panel (only the palette's "Keys" again does)."""
+        return (command for command in super().get_system_commands(screen) if command.title != "Keys")
 
     def current_keymap(self) -> dict[str, str]:
         """The live keymap: action id -> comma-separated keys."""

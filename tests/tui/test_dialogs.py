@@ -709,3 +709,52 @@ async def test_the_note_editor_keeps_its_keys_whole_under_a_long_title(lib, make
         heading = app.screen.query_one("#note-title")
         assert heading.size.height == 1 and heading.styles.text_overflow == "ellipsis"  # one line, cut
         assert "OneVeriAgent: a very long title" in shown
+
+
+def test_the_help_lists_every_action_of_the_keymap_before_any_screen_was_opened():
+    """In a fresh process (the app loads some screens when first opened, and their bindings register
+    as they load) the help's table has a row for every action of keymap.toml."""
+    import subprocess
+    import sys
+    script = ("import tui.app\n"  # (what a start loads: the app, its main screen and their widgets)
+              "from rich.console import Console\n"
+              "from tui.keymap import load_keymap\n"
+              "from tui.screens.help import keys_table\n"
+              "console = Console(width=200, record=True)\n"
+              "console.print(keys_table(load_keymap(None)[0]))\n"
+              "print(console.export_text())\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    listed = {line.split()[-1] for line in out.splitlines() if line.split()}
+    from tui.keymap import default_keymap
+    assert set(default_keymap()) - listed == set()
+
+
+async def test_the_palette_offers_textuals_commands_but_its_keys_panel(lib, make):
+    """ctrl+p lists Textual's own commands (theme, quit, screenshot) but not its "Keys" panel, which
+    escape does not close: the help (?) lists every key."""
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Theme" in titles and "Quit" in titles and "Keys" not in titles
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_filtering_right_after_adding_a_tag_filters_by_that_tag(lib, make):
+    """T, enter adds the highlighted tag (and the highlight goes); ctrl+f then filters by the tag
+    just added, not "pick a tag first". After a removal it still asks."""
+    ids = [p.id for p in lib.corpus]
+    lib.add_tags(ids[3:5], ["agents"])
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        main = screen(app)
+        await pilot.press("T", "enter")
+        await pilot.pause()
+        assert app.library.annotation(ids[0]).tags == ["agents"]
+        await pilot.press("ctrl+f")
+        await settle(pilot)
+        assert main.query_one("#search").value == "tag:agents" and main.results.border_title.startswith("3 / 35")
+        await pilot.press("escape", "t", *"-agents", "enter", "ctrl+f")
+        await settle(pilot)
+        assert [n.message for n in app._notifications][-1] == "Pick a tag first: type it, or ↓ to highlight one"

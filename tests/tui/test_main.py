@@ -675,3 +675,46 @@ async def test_removing_and_undoing_keeps_the_cursor_on_a_paper_that_is_there(li
         await pilot.press("Z")
         await settle(pilot)
         assert len(app.library) == 33 and cur(app)[0] == elsewhere
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_more_like_this_comes_back_after_an_import_in_the_app(lib, make, tmp_path):
+    """An import drops the more-like-this model (the corpus changed); the app makes it again, and
+    the reader's panel shows for the highlighted paper, old or new, without a restart."""
+    app = make(lib)
+    dump = tmp_path / "more.txt"
+    dump.write_text("ICML 2024 Papers\n\nWe study grokking in small transformers trained on modular "
+                    "arithmetic and show that weight decay drives the late jump in test accuracy.\n")
+
+    def panel() -> str:
+        return str(screen(app).reader.query_one("#reader-similar").render())
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if "More like this" in panel():
+                break
+        assert "More like this" in panel()
+        app.library.set_star([app.library.corpus.papers[0].id], 1)  # (the sample stays: an import adds to it)
+        screen(app).triage.import_path(dump)
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if len(app.library) == 36 and not app.library.similarity_ready:
+                break
+        screen(app).sync.poll()
+        await settle(pilot)
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if app.library.similarity_ready and "More like this" in panel():
+                break
+        assert len(app.library) == 36 and app.library.similarity_ready
+        assert "More like this" in panel()
+        await pilot.press("G")  # the new paper, the last
+        await settle(pilot)
+        shown = screen(app).reader.paper_index
+        assert shown is not None and "grokking" in app.library.corpus.papers[shown].abstract
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if "More like this" in panel():
+                break
+        assert "More like this" in panel()

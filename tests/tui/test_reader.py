@@ -757,6 +757,7 @@ async def test_moving_between_papers_lays_out_the_abstract_only(lib, make, monke
         assert "#tagged-here" in str(main.query_one("#paper-tags").render())
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_a_huge_librarys_panel_is_looked_up_by_a_helper_process(tmp_path, make, monkeypatch):
     """Above LOOKUP_HELPER papers the model, once loaded, is served by a helper process: the panel
     lists the same papers as the library's own lookup, the app never copies the latent vectors,

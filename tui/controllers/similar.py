@@ -69,6 +69,17 @@ class Similar:
             self.view.search_box.value = f"similar:{pid}"
             self.view.set_focus(self.view.results)
 
+    def model_soon(self) -> None:
+        """Get the model once the list is up: at start, and after the corpus changed (an import, a
+        removal or its undo, papers another process wrote), which dropped it; the reader's panel
+        comes back when it is there. A huge library's is made only when asked for (m), unless its
+        cache is fresh."""
+        lib = self.library
+        if lib.similarity_ready:
+            return
+        if len(lib) <= limits.AUTO_MODEL_MAX or lib.similarity_cache_fresh():
+            self.view.set_timer(1.0 if len(lib) > limits.BIG_LIBRARY else 0.05, self.prepare)
+
     def prepare(self) -> None:
         """Get the similarity model after the first paint, in a worker: from its cache, else built
         by a helper.

@@ -105,7 +105,7 @@ class Sync:
         shown = self.library.corpus.papers[idx].id if idx is not None else None
         if read is None or not self.library.install_corpus(*read):
             return
-        self.view.forget_triaged()  # positions may have moved
+        self.view.corpus_changed()  # positions may have moved
         self.view.stay_on(shown)
         if len(self.library) < before:  # papers removed elsewhere: no row may point past the end meanwhile
             results.set_results(np.arange(0), set())

@@ -35,6 +35,7 @@ class Tags:
         self.view = view
         self.triage = triage
         self.came_from: Widget | None = None  # where `t` was pressed: esc in the tag panel goes back there
+        self._just_added: str | None = None  # the tag enter last added in the open panel (filter_by_highlighted)
 
     def open(self, widget: Widget) -> None:
         """Focus ``widget`` of the tag panel (its input, or the library's tags)."""
@@ -49,6 +50,7 @@ class Tags:
 
     def leave(self) -> None:
         """Back where `t` was pressed; a half-typed tag is dropped (the next `t` starts empty)."""
+        self._just_added = None
         self.view.tag_panel.reset()
         self.view.set_class(False, "-tagging")
         self.view.set_focus(self.came_from or self.view.results)
@@ -90,12 +92,18 @@ class Tags:
             return
         if text.startswith("-"):
             self.triage.apply(lambda ids: self.library.remove_tags(ids, [text[1:]]), what=f"#{text[1:]} taken off")
+            self._just_added = None
         else:
             self.triage.apply(lambda ids: self.library.add_tags(ids, [text]), what=f"#{text} added")
+            self._just_added = normalize_tag(text)
         self.view.tag_panel.reset()
 
     def filter_by_highlighted(self) -> None:
+        """The list filtered by the highlighted tag; with none highlighted and nothing typed, by the
+        tag enter just added (the panel's highlight goes as the tag is added)."""
         query = self.view.tag_panel.highlighted_filter()
+        if query is None and self._just_added and not self.view.tag_input.value.strip():
+            query = f"tag:{self._just_added}"
         if query is None:
             down = key_label(self.view.app, "tags.next")
             self.view.notify(f"Pick a tag first: type it, or {down} to highlight one")

@@ -248,7 +248,7 @@ class Triage:
         list's rows point into the old corpus; ``stay``: the paper to keep highlighted), repaint."""
         if stay is not None:
             self.view.stay_on(stay)
-        self.view.forget_triaged()
+        self.view.corpus_changed()
         query = self.search.query_text
         self.view.show_results(query, self.library.search(query, sort=self.view.sort), keep_paper=True)
         self.view.repaint()

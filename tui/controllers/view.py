@@ -86,8 +86,9 @@ class MainView(Protocol):
     def repaint(self, changed: list[str] | None = None) -> None:
         """Annotations changed (of the papers ``changed``, when known): repaint what shows them."""
         ...
-    def forget_triaged(self) -> None:
-        """Paper positions moved (a removal, a reload): the triaged mask is taken again."""
+    def corpus_changed(self) -> None:
+        """The corpus changed (an import, a removal, a reload): paper positions moved (the triaged
+        mask is taken again), and the more-like-this model the change dropped is made again."""
         ...
     def stay_on(self, paper_id: str | None) -> None:
         """The next result set keeps the cursor on ``paper_id`` (when it is in it)."""

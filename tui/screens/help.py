@@ -60,6 +60,9 @@ def syntax_table() -> Table:
 
 def keys_table(keymap: dict[str, str]) -> Table:
     """Action, keys and action id for every binding, by context, in keymap.toml's order."""
+    # The screens the app loads when first opened register their bindings as they load: all of
+    # them, so the help lists their keys before they were ever opened.
+    from . import confirm, dashboard, export, import_dialog, note, team, topics  # noqa: F401
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
     table.add_column("keys", style="bold cyan", no_wrap=True)
     table.add_column("action")

@@ -161,9 +161,7 @@ class MainScreen(Screen[None]):
             self.notify("back where you left off", timeout=4)
         self.tag_panel.refresh_tags()
         self.set_interval(2.0, self.sync.poll)
-        # The model behind "more like this" is built after the list is up and usable.
-        if len(self.library) <= limits.AUTO_MODEL_MAX or self.library.similarity_cache_fresh():
-            self.set_timer(1.0 if len(self.library) > limits.BIG_LIBRARY else 0.05, self.similar.prepare)
+        self.similar.model_soon()  # the model behind "more like this", after the list is up and usable
 
     def _drop_saved_sort(self, exc: Exception) -> SearchResult:
         from store.logbook import record_exception
@@ -224,8 +222,9 @@ class MainScreen(Screen[None]):
     def show_current(self) -> None:
         self.reading.show_current()
 
-    def forget_triaged(self) -> None:
+    def corpus_changed(self) -> None:
         self.counts.forget_triaged()
+        self.similar.model_soon()
 
     def stay_on(self, paper_id: str | None) -> None:
         self._stay_on = paper_id
