@@ -147,6 +147,11 @@ async def idle_workers(app) -> None:
         await asyncio.sleep(0.005)
 
 
+# The whole screen is settled when no row was rendered for this long: a screen draws at most every
+# 1/240 s (tui.compat.FRAME_PERIOD), but the reader's frame may come a few frames after the list's.
+SETTLED_QUIET = 0.06
+
+
 class PaintClock:
     """Benchmark-only hooks: when did the results list last render rows, and when did a write finish?
 
@@ -156,6 +161,8 @@ class PaintClock:
 
     def __init__(self, results) -> None:
         self.stamps: list[float] = []
+        self.t0 = 0.0  # when the key being measured was posted
+        self._last: dict[int, float] = {}  # id(widget) -> when it last rendered a row
         self.watch(results)
 
     def watch(self, widget) -> None:
@@ -164,15 +171,23 @@ class PaintClock:
 
         def render_line(y):
             strip = original(y)
-            self.stamps.append(time.perf_counter())
+            now = time.perf_counter()
+            self.stamps.append(now)
+            self._last[id(widget)] = now
             return strip
         widget.render_line = render_line
 
-    async def measure(self, app, pilot, event, changed) -> float:
-        """Post ``event``; wait until ``changed()`` and the following repaint has finished."""
+    def drawn(self, widget) -> bool:
+        """Whether ``widget`` rendered a row since the key was posted (a check that its state
+        changed is not enough: the frame that draws it may come a tick later)."""
+        return self._last.get(id(widget), 0.0) > self.t0
+
+    async def measure(self, app, pilot, event, changed, quiet: float = 0.02) -> float:
+        """Post ``event``; wait until ``changed()`` and the following repaint has finished (no row
+        rendered for ``quiet`` seconds)."""
         from textual import events
         self.stamps.clear()
-        t0 = time.perf_counter()
+        t0 = self.t0 = time.perf_counter()
         app.post_message(events.Key(event, " " if event == "space" else event if len(event) == 1 else None))
         deadline = t0 + 10
         while not changed() and time.perf_counter() < deadline:
@@ -182,7 +197,7 @@ class PaintClock:
             await asyncio.sleep(0.001)
         while time.perf_counter() < deadline:  # the repaint after the change (it may already be done)
             await asyncio.sleep(0.002)
-            if self.stamps and time.perf_counter() - self.stamps[-1] > 0.02:
+            if self.stamps and time.perf_counter() - self.stamps[-1] > quiet:
                 return self.stamps[-1] - t0
         raise TimeoutError("the list never repainted for this key")
 
@@ -286,25 +301,32 @@ async def _settle_benches(lib_dir: Path, repeat: int) -> dict:
         screen = app.main_screen
         reader, reading = screen.reader, screen.reading
         clock = PaintClock(screen.results)
-        clock.watch(reader.query_one("#reader-body"))
-        clock.watch(reader.query_one("#reader-similar"))
+        body, similar = reader.query_one("#reader-body"), reader.query_one("#reader-similar")
+        clock.watch(body)
+        clock.watch(similar)
         filled: list[int | None] = [None]  # the paper the similar panel was last filled for
         original_similar = reader.show_similar
 
         def show_similar(paper_index, titles):
             original_similar(paper_index, titles)
-            filled[0] = paper_index
+            if paper_index == reader.paper_index:  # (a paper looked up ahead is not shown)
+                filled[0] = paper_index
         reader.show_similar = show_similar
         typing = SearchDriver(app, pilot)
 
         def settled(q: str | None, panel: bool):
+            was = reader.paper_index  # (before the key)
+
             def check() -> bool:
                 if q is not None and not typing.shown(q)():
                     return False
                 idx = screen.results.current_index
                 if reading._timer is not None or reader.paper_index != idx:
                     return False
-                return not panel or idx is None or filled[0] == idx
+                if idx != was and not clock.drawn(body):  # another paper, not yet drawn
+                    return False
+                # (the panel below a long abstract may be out of the reader's view: not drawn at all)
+                return not panel or idx is None or (filled[0] == idx and (clock.drawn(similar) or not similar.region))
             return check
 
         async def reset(value: str) -> None:
@@ -315,7 +337,7 @@ async def _settle_benches(lib_dir: Path, repeat: int) -> dict:
             for n, ch in enumerate(q[:12], start=1):
                 try:
                     out["settle_type"].append(await clock.measure(app, pilot, "space" if ch == " " else ch,
-                                                                  settled(q[:n], False)))
+                                                                  settled(q[:n], False), SETTLED_QUIET))
                 except TimeoutError:
                     await reset(q[:n])
         await reset("")
@@ -323,7 +345,8 @@ async def _settle_benches(lib_dir: Path, repeat: int) -> dict:
         await pilot.pause()
         for k in range(max(12, 4 * repeat)):
             filled[0] = None
-            out["settle_down"].append(await clock.measure(app, pilot, "down" if k % 8 < 4 else "up", settled(None, False)))
+            out["settle_down"].append(await clock.measure(app, pilot, "down" if k % 8 < 4 else "up", settled(None, False),
+                                                          SETTLED_QUIET))
             await pilot.pause(0.4)
         if screen.library.similarity_ready:  # the panel too: down the list (the next paper's neighbours
             # are looked up while the cursor rests, as when reading down the list), and page down (a
@@ -331,7 +354,7 @@ async def _settle_benches(lib_dir: Path, repeat: int) -> dict:
             for name, key in (("settle_similar", "down"), ("settle_jump", "pagedown")):
                 for _ in range(max(6, 2 * repeat)):
                     filled[0] = None
-                    out[name].append(await clock.measure(app, pilot, key, settled(None, True)))
+                    out[name].append(await clock.measure(app, pilot, key, settled(None, True), SETTLED_QUIET))
                     await pilot.pause(0.4)
     return {k: stats90(v) for k, v in out.items() if v}
 
