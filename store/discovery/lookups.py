@@ -64,7 +64,7 @@ class LookupHelper:
                 raise HelperGone
             try:
                 if not self._ready:
-                    self._wait(proc, 0, None, FIRST_ANSWER)
+                    self._wait(proc, 0, stop, FIRST_ANSWER)
                     number, count = self._header(proc)
                     if number != 0 or count != self.n_docs:
                         raise HelperGone  # another model than this corpus's
@@ -102,6 +102,8 @@ class LookupHelper:
             if time.monotonic() > deadline:
                 raise HelperGone
             if stop is not None and not asked_to_stop and stop():
+                if number == 0:  # (the helper is still loading: nothing asked yet; the next call waits on)
+                    raise LookupStopped
                 write_all(proc.stdin.fileno(), QUESTION.pack(number, -1, 0))
                 asked_to_stop = True
 

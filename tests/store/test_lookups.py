@@ -249,3 +249,22 @@ def test_a_lookup_under_way_when_the_corpus_changes_is_stopped_not_rebuilt_here(
     monkeypatch.setattr(type(lib.discovery), "_build_similarity", lambda self: pytest.fail("built here"))
     with pytest.raises(LookupStopped):
         lib.nearest(4, 5)
+
+
+def test_a_stop_while_the_helper_is_still_loading_ends_the_wait_and_the_next_call_waits_on(built, monkeypatch):
+    lib = opened(built)
+    real_load = Similarity.load.__func__
+
+    def slow_load(cls, path, token):
+        time.sleep(0.5)
+        return real_load(cls, path, token)
+    monkeypatch.setattr(Similarity, "load", classmethod(slow_load))
+    served = Served(built, lib.corpus.generation)
+    client = served.helper(len(lib))
+    started = time.monotonic()
+    with pytest.raises(LookupStopped):
+        client.similar(3, 5, stop=lambda: True)
+    assert time.monotonic() - started < 0.4  # (not the helper's whole loading)
+    assert client.similar(3, 5) == lib.similarity.similar(3, 5)
+    client.close()
+    served.thread.join(5)
