@@ -69,14 +69,16 @@ def halves(sizes: np.ndarray) -> int:
 
 
 class TermRows:
-    """The term matrix's rows in a model file, read with pread (see the module's docstring).
+    """A sparse matrix's rows in a model file, read with pread (see the module's docstring): the
+    term matrix's (a lookup's products), and the same way the document matrix's (its papers' own
+    rows: :meth:`rows`).
 
     Args:
         fd: the file, open for reading (closed by :meth:`close`).
         path: its path, named when what it holds no longer fits its checked shape.
-        indices_at, data_at: where the matrix's paper numbers and weights start in the file.
+        indices_at, data_at: where the matrix's column numbers and weights start in the file.
         indptr: the rows' offsets (checked, in memory or mapped).
-        n_docs: papers (the matrix's columns).
+        n_docs: the matrix's columns (papers, for the term matrix; terms, for the document matrix).
     """
 
     def __init__(self, fd: int, path: Path, indices_at: int, data_at: int, indptr: np.ndarray,
