@@ -60,7 +60,9 @@ def _in_math(text: str, at: int) -> bool:
 
 def repair_escapes(text: str) -> str:
     """``text`` with each unambiguous eaten backslash put back (see the module docstring)."""
-    if not text or not _CANDIDATE.search(text):
+    # (seven substring tests: ~20x cheaper than the pattern's scan, and almost no text has one)
+    if not ("\t" in text or "\n" in text or "\r" in text or "\b" in text or "\f" in text or "\v" in text
+            or "\a" in text) or not _CANDIDATE.search(text):
         return text
     out: list[str] = []
     last = 0

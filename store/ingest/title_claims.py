@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from store.ingest.title_names import _NAME, FIELD_TERMS, INTRO, NAMING_WORDS, is_name
+from store.ingest.title_names import _NAME, FIELD_TERMS, INTRO, NAMING_WORDS, has_naming_word, is_name
 
 _MARKS = r"[\s*\"“`']*(?:\\textbf\{|\\textsc\{|\\emph\{|\\texttt\{|\{\\bf\s|\{\\sc\s|\$\\text\w*\{)?\s*"
 # Plain capitalized words make a name only right after the verb and before an apposition:
@@ -30,9 +30,8 @@ _APPOSED = re.compile(r"[,:]\s*" + _MARKS + r"(?P<name>" + _NAME + r")" + r"(?=[
                       r"for|designed|built|based|consisting)\b|\s*[(:—–]|\s(?:that|which|to|for)\b|\.|$))")
 _BOLD_ACRONYM = re.compile(r"\(\s*(?:\*\*|\\textbf\{)(?P<name>" + _NAME + r")(?:\*\*|\})\s*\)")
 _SENTENCE_STOP = re.compile(r"[.;]\s")
-# Cheap tests before the patterns they stand for (one literal scan each, not a match at every word).
+# A cheap test before the pattern it stands for (one literal scan, not a match at every word).
 _PASSIVE = re.compile(r"s (?:proposed|introduced|presented|developed)\b")
-_WE_CALL_CUE = re.compile(r"e (?:call|term|dub|name|coin) ")
 # A long form in capitals and its acronym, right after the verb or set off by a comma: "we propose
 # Cross-Risk Minimization (XRM)", "we propose a novel algorithm, Scheduled Multi-Task Training (SMT), that".
 _SPELLED_OUT = re.compile(r"(?:^\s*|[,:]\s*)(?:[*\s]*[A-Z][\w-]*\**\s+){1,6}\(\s*(?:\*\*)?(?P<name>" + _NAME + r")(?:\*\*)?\s*\)")
@@ -84,10 +83,12 @@ def claimed_names(abstract: str, intros: list[re.Match[str]] | None = None) -> l
             if claimable(apposed.group("name")) and not _LISTED.search(sentence, 0, apposed.start()):
                 found.append((apposed.group("name"), at + apposed.start("name"), at + apposed.end("name")))
     head = abstract[:3000]
-    patterns = [_PROPOSED] if _PASSIVE.search(head) else []
-    if any(w in head for w in NAMING_WORDS):  # (a substring test: ~20x cheaper than a regex search)
+    passive = ("s proposed" in head or "s introduced" in head or "s presented" in head or "s developed" in head)
+    patterns = [_PROPOSED] if passive and _PASSIVE.search(head) else []
+    if has_naming_word(head):
         patterns.append(_CALLED)
-    if _WE_CALL_CUE.search(head):
+    # ("we call it", "we term our method": substring tests, far cheaper than a scan for them)
+    if "e call " in head or "e term " in head or "e dub " in head or "e name " in head or "e coin " in head:
         patterns.append(_WE_CALL)
     for pattern in patterns:
         for m in pattern.finditer(head):

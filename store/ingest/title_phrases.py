@@ -169,6 +169,7 @@ _VAGUE = re.compile(r"(?:two|three|four|five|several|some|various|many|multiple|
 
 
 _SENTENCE_BREAK = re.compile(r"[.!?]\s")
+_FOCUS_FIRST = "IiTtOoHhWw"  # the letters _FOCUS can start with
 
 
 _FOCUS_LEAD = re.compile(r"(?:the (?:problem|question|task|issue|challenge) of)\s+", re.I)
@@ -205,8 +206,11 @@ def focus_of(abstract: str, intros: list[re.Match[str]]) -> str:
     sentence that opens such abstracts, or a later "we construct tests for each ..." does.
     """
     end = intros[0].start() if intros else len(abstract)
-    m = _FOCUS.match(abstract, 0, end) or next(
-        (m for brk in _SENTENCE_BREAK.finditer(abstract, 0, end) if (m := _FOCUS.match(abstract, brk.end(), end))), None)
+    m = _FOCUS.match(abstract, 0, end)
+    for brk in () if m else _SENTENCE_BREAK.finditer(abstract, 0, end):
+        # (a sentence can match only if it starts with one of _FOCUS's first letters: tested first)
+        if abstract[brk.end():brk.end() + 1] in _FOCUS_FIRST and (m := _FOCUS.match(abstract, brk.end(), end)):
+            break
     if not m:
         return ""
     clause = _to_clause_end(m.group("rest"))

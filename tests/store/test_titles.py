@@ -142,9 +142,10 @@ def test_real_title_wins_even_when_it_arrives_later(tmp_path):
     assert summary.to_dict()["added"] == {"title": 1, "authors": 1}
 
 
-def test_lookahead_prechecks_keep_every_match():
-    """_WRAPPED and INTRO start with a lookahead (a cheap first-character check, for speed);
-    without it they must find exactly the same matches, so no form starts with another character."""
+def test_fast_forms_keep_every_match():
+    """INTRO starts with a lookahead (a cheap first-character check, for speed): without it, it
+    finds exactly the same matches. _WRAPPED's forms each start with a literal character (so the
+    scan skips the others in C): they find what the four forms, as written plainly, find."""
     import json
     import re
     from pathlib import Path
@@ -155,13 +156,20 @@ def test_lookahead_prechecks_keep_every_match():
     texts = [json.loads(line)["abstract"] for name in ("icml_slice.jsonl", "iclr_slice.jsonl")
              for line in (data / name).read_text().splitlines() if line.strip()]
     texts += ["We propose **Zorb-Net**, a net.", r"Here we introduce $\textbf{Q}$, then \emph{K2}.",
-              "this work presents *HiMo* and in this paper, we develop XNet."]
-    for rx in (title_names._WRAPPED, title_names.INTRO):
-        assert rx.pattern.startswith("(?=[")
-        plain = re.compile(rx.pattern[rx.pattern.index("]") + 2:])
-        spans = [[(m.span(), m.groups()) for m in rx.finditer(t)] for t in texts]
-        assert spans == [[(m.span(), m.groups()) for m in plain.finditer(t)] for t in texts]
-        assert any(spans)
+              "this work presents *HiMo* and in this paper, we develop XNet.", r"a*B* and **C* and *D*; \textsc{EE}$",
+              r"$\textit{Fo}$ \textbf{Ba}r $\textbf{Q2}"]
+    rx = title_names.INTRO
+    assert rx.pattern.startswith("(?=[")
+    plain = re.compile(rx.pattern[rx.pattern.index("]") + 2:])
+    spans = [[(m.span(), m.groups()) for m in rx.finditer(t)] for t in texts]
+    assert spans == [[(m.span(), m.groups()) for m in plain.finditer(t)] for t in texts] and any(spans)
+    name = title_names._NAME
+    four = re.compile(r"\*\*\s*(" + name + r"(?:\s+[A-Z][A-Za-z0-9-]*){0,2})\s*\*\*(?![A-Za-z])"
+                      r"|\$?\\text(?:bf|sc|tt|it)\{\s*(" + name + r")\s*\}(?![A-Za-z])\$?"
+                      r"|\\emph\{\s*(" + name + r")\s*\}|(?<![*\w])\*(" + name + r")\*(?!\*)")
+    found = [[(m.span(), next(g for g in m.groups() if g)) for m in title_names._WRAPPED.finditer(t)] for t in texts]
+    assert found == [[(m.span(), next(g for g in m.groups() if g)) for m in four.finditer(t)] for t in texts]
+    assert sum(map(len, found)) >= 8
 
 
 def test_math_in_a_derived_title_is_shown_not_dropped():
