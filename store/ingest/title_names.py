@@ -153,6 +153,7 @@ _LOOKS_NAMEY = re.compile(r"[A-Z0-9]")
 _PLAIN_FOLLOW = re.compile(r"\s*(?:\*\*|\}\$?)?\s*[,:(]")
 _APPOS_COMMA = re.compile(r",\s+(?:an?|the)\s")
 _LAST_TOKEN = re.compile(r"(?<![\w$\\])(" + _NAME + r")$")
+_NAME_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789$\\.-+^{}#"  # every one _NAME has (ASCII)
 _CAPS_WORDS = re.compile(r"(?:\s+[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)*)+(?![\w-])")  # more upper-case words of a name
 _APPOS = re.compile(r"\s*(?:\)|\*\*|\}\$?)?\s*(?:,|:|\(|—|--)\s*(?:which is\s+)?(?:an?|the)\s")
 
@@ -231,6 +232,9 @@ def find_name(abstract: str, intros: list[re.Match[str]] | None = None,  # noqa:
     # "SPABA, an adaptation of ...": find the comma first (cheap), then the word before it.
     for comma in _APPOS_COMMA.finditer(abstract):
         start = max(0, comma.start() - 40)
+        window = abstract[start:comma.start()]
+        if window.isascii():  # the name is in the run of a name's characters before the comma: searched alone
+            start += len(window.rstrip(_NAME_CHARS))
         last = _LAST_TOKEN.search(abstract, start, comma.start())
         if last and _LOOKS_NAMEY.search(last.group(1), 1):
             add(last.group(1), last.start(1), last.end(1), 1, False)

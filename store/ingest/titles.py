@@ -249,11 +249,12 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
         return title
 
     def places(pattern: re.Pattern[str]) -> list[int]:
-        return [m.start() for m in pattern.finditer(title) if m.start() <= limit
-                and len(title[:m.start()].split()) >= 3 and title.count("(", 0, m.start()) == title.count(")", 0, m.start())
-                and not _LEADS_ON.search(title, 0, m.start()) and not _VERB_OPEN.search(title, 0, m.start())
-                and not _lone_adjective(title[:m.start()].rsplit(None, 3)[-3:], -1)
-                and not (title.startswith((" and ", " or ", ","), m.start()) and _ARTICLE_AND_WORD.search(title, 0, m.start()))]
+        # (up to the limit only: a title's phrases past it cannot be kept)
+        return [at for at in (m.start() for m in pattern.finditer(title, 0, limit + 16)) if at <= limit
+                and len(title[:at].split()) >= 3 and title.count("(", 0, at) == title.count(")", 0, at)
+                and not _LEADS_ON.search(title, 0, at) and not _VERB_OPEN.search(title, 0, at)
+                and not _lone_adjective(title[:at].rsplit(None, 3)[-3:], -1)
+                and not (title.startswith((" and ", " or ", ","), at) and _ARTICLE_AND_WORD.search(title, 0, at))]
 
     cuts = places(_CUT_AT)
     if not cuts or cuts[-1] < limit // 2:
