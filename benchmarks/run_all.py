@@ -91,10 +91,17 @@ def peak_process(cmd: list[str]) -> tuple[float, int]:
     return float(elapsed), int(rss)
 
 
-def bench_import(path: Path, repeat: int) -> tuple[dict, dict, Path]:
-    times, rss = [], []
+def bench_import(path: Path, repeat: int) -> tuple[dict, dict, Path, dict, float]:
+    """The import of ``path`` into a fresh library, ``repeat`` times, each run after one of its floor
+    (benchmarks/import_floor.py: read, split, shingle on one core), so that the ratio of the two sees
+    the same machine. Returns the import's seconds and peak RSS (MB), the first run's library, the
+    floor's seconds, and the share of the machine's CPU that other processes used in the second
+    before each import (the import uses both cores, its floor one: a busy machine slows the import more)."""
+    times, rss, floors, busy = [], [], [], []
     keep = None
     for _ in range(repeat):
+        floors.append(import_floor_seconds(path))
+        busy.append(machine_busy())
         lib = Path(tempfile.mkdtemp(prefix="psbench-"))
         t, r = peak_process(papersift_cmd() + ["--library", str(lib), "import", str(path)])
         times.append(t)
@@ -103,17 +110,29 @@ def bench_import(path: Path, repeat: int) -> tuple[dict, dict, Path]:
             keep = lib
         else:
             shutil.rmtree(lib)
-    return stats(times), stats(rss), keep  # type: ignore[return-value]
+    assert keep is not None
+    return stats(times), stats(rss), keep, stats(floors), max(busy)
 
 
-def bench_import_floor(path: Path, repeat: int) -> dict:
-    """Seconds of benchmarks/import_floor.py (read, split, shingle on one core) in fresh processes."""
-    xs = []
-    for _ in range(repeat):
-        out = subprocess.run([sys.executable, str(HERE / "import_floor.py"), str(path)], capture_output=True,
-                             text=True, check=True)
-        xs.append(json.loads(out.stdout.strip().splitlines()[-1])["seconds"])
-    return stats(xs)
+def import_floor_seconds(path: Path) -> float:
+    """Seconds of one benchmarks/import_floor.py run, in a fresh process."""
+    out = subprocess.run([sys.executable, str(HERE / "import_floor.py"), str(path)], capture_output=True,
+                         text=True, check=True)
+    return float(json.loads(out.stdout.strip().splitlines()[-1])["seconds"])
+
+
+def machine_busy(seconds: float = 1.0) -> float:
+    """The share (0-1) of all cores' time that was not idle over ``seconds`` (Linux /proc/stat; 0 elsewhere)."""
+    def sample() -> tuple[int, int]:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        return sum(fields), fields[3] + fields[4]  # (all, idle + iowait)
+    try:
+        total0, idle0 = sample()
+        time.sleep(seconds)
+        total1, idle1 = sample()
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return 1 - (idle1 - idle0) / max(1, total1 - total0)
 
 
 def _probe_env() -> dict:
@@ -440,6 +459,9 @@ def budget(n: int, key: str) -> str:
     return f" (budget {held})" if held else ""
 
 
+BUSY = 0.1  # other processes' share of the CPU before an import above which the table says so
+
+
 def print_import_rows(row: dict, n: int = 0) -> None:
     """The import's rows: its time, its floor and their ratio, its peak memory, with their budgets."""
     print(f"| import + dedup (whole process) | {ms(row['import']['median'])} | {ms(row['import']['p95'])} |")
@@ -448,6 +470,9 @@ def print_import_rows(row: dict, n: int = 0) -> None:
         print(f"| floor of an import: read, split, shingle on one core (benchmarks/import_floor.py) | "
               f"{ms(floor['median'])} | {ms(floor['p95'])} |")
         print(f"| import + dedup / floor{budget(n, 'ratio')} | {row['import']['median'] / floor['median']:.2f}x | |")
+    if row.get("busy_before_import", 0) > BUSY:
+        print(f"| (other processes used {row['busy_before_import']:.0%} of the CPU just before an import: "
+              f"it reads slow) | | |")
     print(f"| import peak RSS{budget(n, 'import_mb')} | {row['import_peak_rss_mb']['median']:,.0f} MB | "
           f"{row['import_peak_rss_mb']['p95']:,.0f} MB |")
 
@@ -509,9 +534,8 @@ def main() -> None:
                           if shutil.which("fzf") else None}, "sizes": {}}
     for n, repeat, parts in jobs:
         path = corpus(n)
-        imp, rss, lib = bench_import(path, max(1, min(repeat, 3)) if "import" in parts else 1)
-        row = {"import": imp, "import_peak_rss_mb": rss,
-               "import_floor": bench_import_floor(path, max(1, min(repeat, 3)) if "import" in parts else 1)}
+        imp, rss, lib, floor, busy = bench_import(path, max(1, min(repeat, 3)) if "import" in parts else 1)
+        row: dict = {"import": imp, "import_peak_rss_mb": rss, "import_floor": floor, "busy_before_import": busy}
         row.update(app_benches(lib, parts, repeat))
         if "fzf" in parts:
             row["search_vs_fzf"] = bench_search_vs_fzf(lib, path, repeat)

@@ -34,6 +34,24 @@ def test_benchmarks_run_at_small_n():
     assert 0 < row["settle_type"]["median"] <= row["settle_type"]["p90"] <= row["settle_type"]["p95"]
     assert row["session_memory"]["model_ready"] and row["import"]["median"] > 0
     assert 0 < row["import_floor"]["median"] and row["session_memory"]["private_mb"] > 0
+    assert 0 <= row["busy_before_import"] <= 1  # (other processes' share of the CPU before the import)
+
+
+def test_import_rows_say_when_the_machine_was_busy(capsys):
+    """The ratio's row stands with its floor; a note follows when other processes used the CPU
+    just before an import (it then reads slow)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("run_all", ROOT / "benchmarks" / "run_all.py")
+    assert spec and spec.loader
+    run_all = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run_all)
+    row = {"import": {"median": 9.0, "p95": 9.5}, "import_floor": {"median": 2.25, "p95": 2.3},
+           "import_peak_rss_mb": {"median": 230.0, "p95": 240.0}, "busy_before_import": 0.02}
+    run_all.print_import_rows(row, 30000)
+    quiet = capsys.readouterr().out
+    assert "| import + dedup / floor (budget ≤ 4.5x) | 4.00x |" in quiet and "other processes" not in quiet
+    run_all.print_import_rows({**row, "busy_before_import": 0.4}, 30000)
+    assert "other processes used 40% of the CPU just before an import" in capsys.readouterr().out
 
 
 def test_search_quality_benchmark_reports_and_analyses():
