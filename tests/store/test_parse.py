@@ -50,7 +50,7 @@ def test_utf16_with_bom(tmp_path):
 
 @pytest.mark.parametrize("content,needle", [
     (b"", "empty"),
-    (b"   \n\n  \n", "empty"),
+    (b"   \n\n  \n", "only whitespace"),
     (b"\x00\x01\x02binary", "NUL byte at byte offset 0"),
     (b"good text\n\nbad \xff byte", "byte offset 15"),
 ])
