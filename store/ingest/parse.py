@@ -134,7 +134,9 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
         text = read_text(path)
         records = formats.load(formats.reader_for(suffix, text).reader)(text, path, name)
     if not records:
-        why = "" if text is None or text.strip() else " (the file is empty)" if not text else " (the file holds only whitespace)"
+        why = ""
+        if text is not None and not text.strip():
+            why = " (the file is empty)" if not text else " (the file holds only whitespace)"
         if isinstance(records, Records) and records.skipped:
             why = f" ({records.skipped} paragraphs, all shorter than {MIN_ABSTRACT_WORDS} words)"
         if isinstance(records, Records) and records.no_abstract:

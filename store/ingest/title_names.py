@@ -42,6 +42,8 @@ def has_naming_word(text: str) -> bool:
     """Whether one of NAMING_WORDS is in ``text`` (five substring tests: ~20x cheaper than a regex
     search over it, and spelled out, as a generator's frames cost more than the tests)."""
     return "called" in text or "named" in text or "dubbed" in text or "termed" in text or "coined" in text
+
+
 _CALLED = re.compile(r"\b(?:" + "|".join(NAMING_WORDS) + r")\s+(?:as\s+)?(?:[\"'“*$]|\\textbf\{)*\s*(" + _NAME + ")")
 _PAREN = re.compile(r"\(\s*(?:\*\*|\\textbf\{|\$\\text\w+\{)?(" + _NAME + r")(?:\}\$|\}|\*\*)?\s*\)")
 _COMMON = {

@@ -249,7 +249,8 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
         return title
 
     def places(pattern: re.Pattern[str]) -> list[int]:
-        # (up to the limit only: a title's phrases past it cannot be kept)
+        # (read up to the limit only: no cut past it is kept, and a cut's lookahead reads at most ten
+        # characters on: "\stowards\s")
         return [at for at in (m.start() for m in pattern.finditer(title, 0, limit + 16)) if at <= limit
                 and len(title[:at].split()) >= 3 and title.count("(", 0, at) == title.count(")", 0, at)
                 and not _LEADS_ON.search(title, 0, at) and not _VERB_OPEN.search(title, 0, at)

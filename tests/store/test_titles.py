@@ -172,6 +172,23 @@ def test_fast_forms_keep_every_match():
     assert sum(map(len, found)) >= 8
 
 
+def test_name_chars_hold_every_ascii_character_a_name_has():
+    """find_name searches the name before an apposition's comma in the run of _NAME_CHARS before it:
+    no other ASCII character may be part of a name (else that search would miss names)."""
+    import string
+
+    from store.ingest import title_names
+
+    outside = [c for c in string.printable if c not in title_names._NAME_CHARS]
+    assert " " in outside and "," in outside and "(" in outside
+    for c in outside:
+        for text in (f"Ab{c}Cd", f"$\\al{c}$-Xy", f"X$^{c}2$", f"A.{c}1", f"A-{c}B", f"A+{c}", f"{c}#A1"):
+            assert all(c not in m.group() for m in title_names._NAME_RE.finditer(text)), (c, text)
+    for c in "$\\.-+^{}#":  # each of the others is in some name
+        assert any(c in m.group() for text in ("$\\alpha$-IRIS", "T$^{2}$SQNet", "Qwen2.5", "C++", "C#")
+                   for m in title_names._NAME_RE.finditer(text)), c
+
+
 def test_math_in_a_derived_title_is_shown_not_dropped():
     """Cases from ICML 2024 whose derived titles lost their math ("for computing -return")."""
     assert derive_title("Chunked-TD uses predicted probabilities of transitions from a model for computing "
