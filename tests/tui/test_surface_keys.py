@@ -167,3 +167,31 @@ async def test_every_action_on_2000_real_papers(session, slice_template, tmp_pat
 
 def first_key(action_id: str) -> str:
     return next(k for a, k in every_key() if a == action_id)
+
+
+DIALOGS = ("help", "import", "export", "dashboard", "topics", "team", "note", "confirm")
+
+
+@pytest.mark.slow  # (one session through every dialog, ~3 s)
+async def test_every_dialog_footer_offers_its_shown_keys(sample_template, tmp_path, person):
+    """Each dialog's footer offers every key its screen shows (keymap.toml's actions of that context
+    whose binding is shown): the topic browser's list took enter for itself, and its footer offered
+    only "esc Close topics". Generated from keymap.toml: a new dialog key is checked the day it is added."""
+    from textual.widgets._footer import FooterKey
+
+    from tui.keymap import REGISTRY, default_keymap
+
+    lib = library_copy(sample_template, tmp_path / "lib")
+    app = app_for(lib, tmp_path)
+    async with app.run_test(size=(160, 45)) as pilot:
+        d = Drive(app, pilot, tmp_path)
+        await d.settle()
+        for context in DIALOGS:
+            await enter(d, context)
+            await d.settle()
+            offered = {k.key for k in app.screen.query(FooterKey)}
+            for action_id in by_context()[context]:
+                info = REGISTRY.get(action_id)
+                if info is not None and info.show:
+                    assert set(default_keymap().get(action_id)) & offered, (context, action_id, offered)
+            await d.back_to_list()

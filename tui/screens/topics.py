@@ -44,7 +44,8 @@ def topic_prompt(row: dict, biggest: int, bar_width: int = WIDE_BAR) -> Text:
 class TopicsScreen(ModalScreen[int | None]):
     """Dismisses with the chosen topic number (None when closed)."""
 
-    BINDINGS = [binding("topics.open", "Show the topic's papers", label="Papers"),
+    # (before the list's own enter, which the footer does not show: so that it offers this one)
+    BINDINGS = [binding("topics.open", "Show the topic's papers", label="Papers", priority=True),
                 binding("topics.close", "Close topics"),
                 binding("topics.down", "Next topic", show=False),
                 binding("topics.up", "Previous topic", show=False)]
