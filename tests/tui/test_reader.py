@@ -12,7 +12,7 @@ from rich.style import Style
 from rich.text import Text
 
 from ..conftest import DATA, assert_reads_as
-from .driving import screen, settle
+from .driving import screen, settle, until
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
@@ -339,9 +339,7 @@ async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, 
         await pilot.pause(main_mod.READER_DELAY + 0.1)
         await settle(pilot)
         assert reader.paper_index == top                        # the reader caught up
-        await pilot.pause(main_mod.SIMILAR_DELAY + 0.1)
-        await settle(pilot)
-        assert "More like this" in str(reader.query_one("#reader-similar").render())
+        await until(pilot, lambda: "More like this" in str(reader.query_one("#reader-similar").render()))
         # a search slower than the inline budget goes to a worker, with the same result
         calls = []
         original = Searching.in_worker
@@ -639,18 +637,12 @@ async def test_moving_in_the_list_runs_one_lookup_at_a_time_for_where_the_cursor
     def panel() -> str:
         return str(reader.query_one("#reader-similar").render())
 
-    async def until(check) -> None:
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if check():
-                return
-        raise AssertionError("not within 5 s")
     async with app.run_test(size=(160, 45)) as pilot:
         main = screen(app)
         reader = main.query_one("#reader")
         gate.set()
         await settle(pilot)
-        await until(lambda: main.similar._running is None and "More like this" in panel())
+        await until(pilot, lambda: main.similar._running is None and "More like this" in panel())
         monkeypatch.setattr(limits, "SIMILAR_DELAY", 5.0)  # (no pause is waited for in the list)
         main.similar._found.clear()
         looked_up.clear()
@@ -666,7 +658,7 @@ async def test_moving_in_the_list_runs_one_lookup_at_a_time_for_where_the_cursor
         gate.set()
         rest = main.results.current_index
         papers = [int(i) for i in main.results.indices[:8]]
-        await until(lambda: main.similar._running is None and len(looked_up) == 3)
+        await until(pilot, lambda: main.similar._running is None and len(looked_up) == 3)
         # the paper passed over was not looked up; the next one was, ahead of the cursor
         assert looked_up == [first, rest, papers[papers.index(rest) + 1]]
         assert reader.paper_index == rest and "More like this" in panel()
@@ -674,13 +666,13 @@ async def test_moving_in_the_list_runs_one_lookup_at_a_time_for_where_the_cursor
         await pilot.press("down")
         await pilot.pause()
         assert reader.paper_index == ahead and "More like this" in panel()  # filled at once
-        await until(lambda: main.similar._running is None and len(looked_up) == 4)
+        await until(pilot, lambda: main.similar._running is None and len(looked_up) == 4)
         assert looked_up[-1] == papers[papers.index(rest) + 2]
         n = len(looked_up)
         await pilot.press("up")  # back: the kept answer at once, and the paper above looked up ahead
         await pilot.pause()
         assert reader.paper_index == rest and "More like this" in panel()
-        await until(lambda: main.similar._running is None and len(looked_up) == n + 1)
+        await until(pilot, lambda: main.similar._running is None and len(looked_up) == n + 1)
         assert looked_up[-1] == papers[papers.index(rest) - 1]
         # a key typed while a lookup runs stops it: nothing is shown for the paper left (the key's
         # first paper is looked up instead: a key after a pause)
@@ -695,7 +687,7 @@ async def test_moving_in_the_list_runs_one_lookup_at_a_time_for_where_the_cursor
         await pilot.pause(0.05)
         assert main.similar._running != running
         gate.set()
-        await until(lambda: len(outcomes) == 2)
+        await until(pilot, lambda: len(outcomes) == 2)
         assert sorted(outcomes) == ["found", "stopped"] and looked_up[-1] == main.results.current_index != running
 
 
