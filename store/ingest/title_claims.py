@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from store.ingest.title_names import _NAME, FIELD_TERMS, INTRO, NAMING_WORDS, has_naming_word, is_name
+from store.ingest.title_names import _NAME, FIELD_TERMS, INTRO, NAMING_WORDS, has_naming_word, is_name, split_word
 
 _MARKS = r"[\s*\"“`']*(?:\\textbf\{|\\textsc\{|\\emph\{|\\texttt\{|\{\\bf\s|\{\\sc\s|\$\\text\w*\{)?\s*"
 # Plain capitalized words make a name only right after the verb and before an apposition:
@@ -97,4 +97,4 @@ def claimed_names(abstract: str, intros: list[re.Match[str]] | None = None) -> l
             if claimable(m.group("name")):
                 found.append((m.group("name"), m.start("name"), m.end("name")))
     return [(name.rstrip(".-"), start, max(end - len(name) + len(name.rstrip(".-")), start + len(name.rstrip(".-"))))
-            for name, start, end in found]
+            for name, start, end in found if not split_word(abstract, start, end)]  # (not "Fre" of \textbf{Fre}quency)

@@ -160,6 +160,25 @@ _CAPS_WORDS = re.compile(r"(?:\s+[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)*)+(?![\w-])")  # m
 _APPOS = re.compile(r"\s*(?:\)|\*\*|\}\$?)?\s*(?:,|:|\(|—|--)\s*(?:which is\s+)?(?:an?|the)\s")
 
 
+# What an abstract sets inside a word to stress its letters ("**N**eural", "\\textbf{Fre}quency"),
+# or to write a star as itself ("O\\*NET": Markdown's escape).
+_WORD_MARKUP = "*}$\\"
+
+
+def split_word(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a piece of a word that emphasis splits: a letter just across
+    markup before it ("eural-Nets" from "**N**eural-Nets", "NET" from "O\\*NET") or after it ("Fre"
+    from "\\textbf{Fre}quency", "D" from "**D**eep"). Markup outside a word splits nothing: "**LASER**:"."""
+    before = start
+    while before > 0 and text[before - 1] in _WORD_MARKUP:
+        before -= 1
+    after = end
+    while after < len(text) and text[after] in _WORD_MARKUP:
+        after += 1
+    return ((before < start and before > 0 and text[before - 1].isalpha())
+            or (after > end and after < len(text) and text[after].isalpha()))
+
+
 def find_name(abstract: str, intros: list[re.Match[str]] | None = None,  # noqa: C901 (the title rules, in order)
               claimed: Sequence[tuple[str, int, int]] = ()) -> tuple[str, int] | None:
     """The introduced method/benchmark name and the offset just after it, if any.
@@ -179,6 +198,8 @@ def find_name(abstract: str, intros: list[re.Match[str]] | None = None,  # noqa:
     def add(name: str, start: int, end: int, score: int, plain_ok: bool, follow: bool = True) -> None:
         name = name.strip()
         if " " in name and not is_name(name.split()[0]):  # "**Deep Learning**" is emphasis, not a name
+            return
+        if split_word(abstract, start, end):  # "**N**eural-Nets": the rest of a word, not a name
             return
         if is_name(_MATH.sub("", name) or name):
             score += 2

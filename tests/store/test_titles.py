@@ -300,6 +300,26 @@ def test_no_name_from_math_a_bold_discourse_word_or_half_an_upper_case_name():
         "STEP-BACK PROMPTING: a simple prompting technique for abstraction"
 
 
+def test_a_word_split_by_emphasis_gives_no_name():
+    """Abstracts that stress a name's letters inside its words (ICML and ICLR 2024, title rules 11)
+    had titles named after a piece of a word: "eural-Nets: a novel framework ..." (from
+    "**D**eep **N**eural-Nets"), "Fre: quency Enhanced ..." (from "\\textbf{Fre}quency"),
+    "nd-to-End: an E" (from "***E**nd-to-End **E**fficient ..."). A name set off whole still leads."""
+    stressed = ("To bridge this gap, we propose a scalable algorithm called **D**eep **N**eural-Nets **A**ssisted "
+                "**S**emiparametric **E**stimation by leveraging the universal approximation property of networks.")
+    assert not derive_title(stressed).startswith(("eural", "D:", "N:"))
+    braced = ("We propose a simple yet novel method called \\textbf{Fre}quency \\textbf{E}nhanced Continuous-Time "
+              "\\textbf{Dy}namic \\textbf{G}raph model for link prediction on temporal graphs.")
+    assert derive_title(braced).startswith("A simple yet novel method called Frequency Enhanced")
+    assert derive_title("We introduce **LASER**: **L**ine**A**r Compre**S**sion in Wir**E**less Distributed "
+                        "Optimization, a scheme for federated learning.").startswith("LASER: ")
+    assert derive_title("In this paper, we introduce \\textbf{FROSTER}, an effective framework for open-vocabulary "
+                        "action recognition.").startswith("FROSTER: an effective framework")
+    markdown = ("To show it, we introduce the first occupation-level quantification of risk-aware productivity "
+                "gains over a realistic task distribution, using standard O\\*NET computer-occupation tasks.")
+    assert derive_title(markdown).startswith("The first occupation-level quantification")  # not "NET: …"
+
+
 def test_the_title_rules_are_numbered():
     """Libraries record the rules their derived titles were made with (store.versions.TITLE_RULES)
     and the app offers `papersift retitle` when they are older. So a change to the rules must come
@@ -315,7 +335,8 @@ def test_the_title_rules_are_numbered():
               5: "03ff9bf3e8d658a0", 6: "354275dc60e38882", 7: "354275dc60e38882",
               8: "354275dc60e38882",  # 7 changed 6 titles and 8 changed 9, none of these
               9: "f51d2c48cc8e249a",  # whole phrases of up to 90 characters; names the abstract presents as its own
-              10: "4bffdcdd636a3fed"}  # claimed names lead; no background opener, glued name, lone adjective, stray quote
+              10: "4bffdcdd636a3fed",  # claimed names lead; no background opener, glued name, lone adjective, stray quote
+              11: "4bffdcdd636a3fed"}  # no name from a word emphasis splits ("**N**eural"): 6 of 4,870, none of these
     assert digest == pinned.get(TITLE_RULES), (
         f"derived titles changed: bump TITLE_RULES in store/versions.py and pin {digest!r} to it")
 
