@@ -31,9 +31,11 @@ _SUBORDINATE = re.compile(r"(?:as|despite|while|although|though|since|because|wh
                           r"once|by|for (?:many|decades|years|the first time)|in (?:many|most|recent)|recently)\b", re.I)
 
 
-_WE_VERB = re.compile(r"(?:(?:(?:in this|this) (?:paper|work),?\s+)?we\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|"
+_WE_VERB = re.compile(r"(?:(?:(?:in this|this) (?:paper|work|study),?\s+)?we\s+(?:\w+ly\s+)?(?:study|analy[sz]e|investigate|"
                       r"consider|examine|explore|address|revisit|tackle|introduce|propose|present|develop|"
-                      r"design|provide|focus on|(?:show|prove|find|demonstrate|argue|observe|establish) that)|"
+                      r"design|provide|focus on|(?:show|prove|find|demonstrate|argue|observe|establish) that|"
+                      r"derive|prove|establish|give|describe|pioneer|utilize|characterize|quantify|formulate|"
+                      r"take (?:a|the first) steps? towards?|aim(?:\s+at)?)|"
                       r"this (?:paper|work|study)\s+(?:\w+ly\s+)?(?:studies|analy[sz]es|investigates|considers|examines|"
                       r"explores|addresses|revisits|tackles|focuses on|describes|presents|provides|offers))\s+", re.I)
 
