@@ -132,11 +132,11 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
     text: str | None = None  # (a mapped dump's text is never held whole)
     if records is None:
         text = read_text(path)
+        if not text.strip():  # (before any reader: a CSV reader would name its missing header instead)
+            raise InputError(path, "no abstracts found " + ("(the file is empty)" if not text else "(the file holds only whitespace)"))
         records = formats.load(formats.reader_for(suffix, text).reader)(text, path, name)
     if not records:
         why = ""
-        if text is not None and not text.strip():
-            why = " (the file is empty)" if not text else " (the file holds only whitespace)"
         if isinstance(records, Records) and records.skipped:
             why = f" ({records.skipped} paragraphs, all shorter than {MIN_ABSTRACT_WORDS} words)"
         if isinstance(records, Records) and records.no_abstract:

@@ -55,10 +55,11 @@ def test_utf16_with_bom(tmp_path):
     (b"good text\n\nbad \xff byte", "byte offset 15"),
 ])
 def test_bad_files_name_the_problem(tmp_path, content, needle):
-    p = write(tmp_path, "bad.txt", content)
-    with pytest.raises(InputError) as err:
-        parse_file(p)
-    assert "bad.txt" in str(err.value) and needle in str(err.value)
+    for name in ("bad.txt", "bad.csv", "bad.jsonl", "bad.bib", "bad.ris"):  # (whatever reads it: the same reason)
+        p = write(tmp_path, name, content)
+        with pytest.raises(InputError) as err:
+            parse_file(p)
+        assert name in str(err.value) and needle in str(err.value), (name, str(err.value))
 
 
 def test_header_only_is_an_error(tmp_path):
