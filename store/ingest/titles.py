@@ -203,10 +203,29 @@ _TO_GLOSS = re.compile(r"^([^:]{1,60}): to ([a-z]+ .+)$")
 _BACK_AT_END = re.compile(r"\s+(?:to\s+(?:\w+\s+)?|for\s+|of\s+)(?:this|these|those|such)\s+\w+$")
 
 
+# A phrase that ends on a number or a web address after a lower-case word was cut at a dot inside it
+# ("by an average of 2" of "2.9%", "containing 14" of "14.7B", "with 1" of a list's "1)", "at
+# https://github" of the address): the number goes, with the words that led to it.
+_CUT_NUMBER = re.compile(r"(?<![\w-])[a-z]+:?\s+(?:\d+-?|https?://\S*)$")
+_NUMBER_LEADS = _DANGLING | frozenset("containing including over average approximately nearly around roughly".split())
+
+
+def _without_cut_number(phrase: str) -> str:
+    """``phrase`` without a number or web address it was cut inside (see _CUT_NUMBER), and the words
+    that led to it; as it is otherwise ("k ≥ 0", "Llama 2")."""
+    m = _CUT_NUMBER.search(phrase)
+    if not m:
+        return phrase
+    words = phrase[:m.end() - len(m.group().split()[-1])].split()
+    while len(words) > 2 and words[-1].lower().rstrip(":") in _NUMBER_LEADS:
+        words.pop()
+    return " ".join(words).rstrip(" ,;:")
+
+
 def _fitted(choice: str) -> str:
     """The chosen phrase as a list row: in the gerund, paired, whole, fitted (and paired again, as a
     cut may fall between two quotes)."""
-    choice = _GLOSS_LEAD.sub(r"\1: ", choice)
+    choice = _without_cut_number(_GLOSS_LEAD.sub(r"\1: ", choice))
     purpose = _TO_GLOSS.match(choice)  # "SelfExtend: to extend the context window" -> "SelfExtend: extending …"
     if purpose:
         done = gerund("To " + purpose.group(2))

@@ -337,6 +337,23 @@ def test_in_this_paper_we_verb_gives_what_follows():
         assert derive_title(abstract) == title, (derive_title(abstract), title)
 
 
+def test_a_title_cut_inside_a_number_or_an_address_ends_before_it():
+    """A phrase stops at a sentence's dot, and a dot inside "2.9%", "14.7B" or a web address cut
+    it there ("Llip: improving zero-shot classification by an average of 2", "LRP: library at
+    https://github": ICML and ICLR 2024, title rules 11). A number that ends a name stays."""
+    flamingo = ("Augmenting large language models (LLMs) to understand audio is critically important. In this paper, "
+                "we propose Audio Flamingo, a novel audio language model with 1) strong audio understanding abilities, "
+                "2) the ability to quickly adapt to unseen tasks, and 3) strong multi-turn dialogue abilities.")
+    assert derive_title(flamingo) == "Audio Flamingo: a novel audio language model"
+    from store.ingest.titles import _without_cut_number
+    assert _without_cut_number("Llip: improving zero-shot classification by an average of 2") == (
+        "Llip: improving zero-shot classification")
+    assert _without_cut_number("GRIT: an instruction tuning dataset including 1") == "GRIT: an instruction tuning dataset"
+    assert _without_cut_number("DOMINO: open source at https://github") == "DOMINO: open source"
+    for kept in ("k-RPW: a new family of distances parameterized by k ≥ 0", "Fine-tuning Llama 2", "GPT-4"):
+        assert _without_cut_number(kept) == kept
+
+
 def test_the_title_rules_are_numbered():
     """Libraries record the rules their derived titles were made with (store.versions.TITLE_RULES)
     and the app offers `papersift retitle` when they are older. So a change to the rules must come
