@@ -213,7 +213,8 @@ _NUMBER_LEADS = _DANGLING | frozenset("containing including over average approxi
 def _without_cut_number(phrase: str) -> str:
     """``phrase`` without a number or web address it was cut inside (see _CUT_NUMBER), and the words
     that led to it; as it is otherwise ("k ≥ 0", "Llama 2")."""
-    m = _CUT_NUMBER.search(phrase)
+    # (most phrases end on a letter: tested before the pattern's scan)
+    m = _CUT_NUMBER.search(phrase) if phrase[-1:].isdigit() or phrase.endswith("-") or "://" in phrase else None
     if not m:
         return phrase
     words = phrase[:m.end() - len(m.group().split()[-1])].split()
