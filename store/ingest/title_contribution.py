@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from store.ingest.title_names import clean_phrase, trim_words
+from store.ingest.title_text import clean_phrase, trim_words
 from store.ingest.title_phrases import PURPOSE_BACK, WHOLE_TITLE_WORDS, gerund, informative, verb_as_gerund
 
 _CONTRIBUTES = re.compile(r"(?=[WwTt])\b(?:[Ww]e|[Tt]his (?:paper|work|study|article))\s+(?:\w+ly\s+)?"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from store.ingest.title_names import clean_phrase, trim_words
+from store.ingest.title_text import clean_phrase, trim_words
 from store.ingest.title_phrases import (ADJECTIVE_LIST, ANAPHORA, BAD_START, LONE_WORD, WHOLE_TITLE_WORDS, gerund,
                                         informative, verb_as_gerund)
 

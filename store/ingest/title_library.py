@@ -26,7 +26,7 @@ from typing import Iterable
 
 from store.escapes import repair_escapes
 from store.ingest.title_claims import claimed_names
-from store.ingest.title_names import clean_phrase
+from store.ingest.title_text import clean_phrase
 from store.ingest.title_phrases import SENTENCE_END, verb_as_gerund
 from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title
 

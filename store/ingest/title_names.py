@@ -1,6 +1,5 @@
-"""Names and text for derived titles: which method or benchmark name an abstract introduces,
-whether it presents the name as its own, what an acronym stands for, and a phrase of the abstract
-cleaned into title text (math as Unicode, markup dropped).
+"""Names for derived titles: which method or benchmark name an abstract introduces, whether it
+presents the name as its own, and what an acronym stands for.
 
 :mod:`store.ingest.titles` builds the title from these.
 """
@@ -9,9 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 
-from store.latex import plain_text
+from store.ingest.title_text import INLINE_MATH, clean_phrase
 
 # A name: a token with an inner capital or digit (VIPBench, UniCon3R, HuPER,
 # GPT-4V, EverAnimate) or all-caps of 3+ letters; optional hyphenated parts; a power inside
@@ -85,60 +83,9 @@ def is_name(token: str) -> bool:
     return inner_upper or has_digit
 
 
-# Patterns are compiled once here: re's own cache lookups cost more than the matching on short texts.
-_TEXT_CMD = re.compile(r"\\text\w*\{([^{}]*)\}|\\emph\{([^{}]*)\}")
-_MARKUP = re.compile(r"[*$_`{}]|\\[a-zA-Z]+")  # braces too: "{E}fficient {M}arkov" -> "Efficient Markov"
-_TEX_QUOTES = re.compile(r"(?:``|'')([^`'\n]{1,80}?)''")
-_TEX_SINGLE = re.compile(r"(?<!`)`([^`'\n]{1,80}?)'(?!')")
-_EMPTY_PARENS = re.compile(r"\(\s*\)")  # a parenthesis emptied by taking the name out of it
 _MATH_TAIL = re.compile(r"\$.*")
 _MATH = re.compile(r"\$[^$]*\$?")
-_INLINE_MATH = re.compile(r"\$([^$]{1,120})\$")
-_PLAIN_SPAN = re.compile(r"\$\s*[A-Za-z0-9]+\s*\$")
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
-CLAUSE_END = re.compile(r"[,.;]")
-
-
-def _math_as_text(m: re.Match[str]) -> str:
-    """One ``$...$`` span as Unicode ("$\\alpha$-tasks" -> "α-tasks", not "-tasks"), keeping the
-    spaces at its edges: a span may be a misread pair ("$\\textit{$\\underline{G}$raph $...").
-    """
-    inner = m.group(1)
-    return inner[:len(inner) - len(inner.lstrip())] + _span_text(m.group()) + inner[len(inner.rstrip()):]
-
-
-@lru_cache(maxsize=4096)
-def _span_text(span: str) -> str:
-    # Imports derive thousands of titles; "$k$" needs no LaTeX converter, and spans repeat.
-    return span.strip("$ ") if _PLAIN_SPAN.fullmatch(span) else plain_text(span)
-
-
-def clean_phrase(text: str) -> str:
-    """A phrase of an abstract as title text: math as Unicode, markup and emphasis dropped, spaces folded."""
-    if "`" in text or "''" in text:  # ``domains'' -> “domains”, `upsampling' -> ‘upsampling’ (the markup
-        text = _TEX_SINGLE.sub(r"‘\1’", _TEX_QUOTES.sub(r"“\1”", text))  # below drops a backtick)
-    # (each rule only where its first character is: a title is made of a few phrases of every abstract)
-    if "$" in text:
-        text = _INLINE_MATH.sub(_math_as_text, text)
-    if "\\" in text:
-        text = _TEXT_CMD.sub(lambda m: m.group(1) or m.group(2) or "", text)
-    text = _MARKUP.sub("", text)
-    if "(" in text:
-        text = _EMPTY_PARENS.sub("", text)
-    text = text.replace("---", "—").replace("--", "–")  # TeX's dashes, as the reader shows them
-    return " ".join(text.split()).strip(" ,;:.").lstrip(")] –—")  # (str.split splits where \s matches)
-
-
-def trim_words(text: str, max_words: int) -> str:
-    """At most ``max_words`` words (… marks a cut), never ending inside an unclosed parenthesis."""
-    parts = text.split()
-    cut = len(parts) > max_words
-    text = " ".join(parts[:max_words])
-    if text.count("(") > text.count(")"):
-        shorter = text[:text.rfind("(")].rstrip(" ,;:–—-")
-        if len(shorter.split()) >= 2:
-            text, cut = shorter, True
-    return text + "…" if cut else text
 
 
 def _plain_name_ok(token: str) -> bool:
@@ -244,7 +191,7 @@ def find_name(abstract: str, intros: list[re.Match[str]] | None = None,  # noqa:
             continue  # "an area called *Active Exploration*": a plain word that starts a term
         add(m.group(1), m.start(1), m.end(), 3, True, follow=False)  # "a framework named Ditto to ..."
     acronyms: list[tuple[int, str, int]] = []  # ("(" position, acronym, end)
-    maths = [m.span() for m in _INLINE_MATH.finditer(abstract)] if "$" in abstract else []
+    maths = [m.span() for m in INLINE_MATH.finditer(abstract)] if "$" in abstract else []
     for m in _PAREN.finditer(abstract):
         if len(m.group(1)) >= 3 and not any(a < m.start() < b for a, b in maths):  # not "$d^{-(r-1)}$"
             called = _CALLED.search(abstract, max(0, m.start() - 80), m.start()) if naming else None

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from store.ingest.title_names import CLAUSE_END, NAMING_WORDS, clean_phrase, trim_words
+from store.ingest.title_names import NAMING_WORDS
+from store.ingest.title_text import CLAUSE_END, clean_phrase, trim_words
 
 WHOLE_TITLE_WORDS = 40  # no phrase the rules take runs longer; a bibliography takes it whole
 

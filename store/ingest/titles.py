@@ -30,7 +30,8 @@ from store.escapes import repair_escapes
 from store.ingest.title_claims import claimable, claimed_names
 from store.ingest.title_contribution import contribution_object
 from store.ingest.title_glosses import phrase_after, phrase_before, purpose_after, purpose_before, what_it_does
-from store.ingest.title_names import INTRO, clean_phrase, expansion, find_name, own_name, trim_words
+from store.ingest.title_names import INTRO, expansion, find_name, own_name
+from store.ingest.title_text import clean_phrase, trim_words
 from store.ingest.title_phrases import (ADJECTIVE_LIST, SENTENCE_END, WHOLE_TITLE_WORDS, capitalized, contribution,
                                         first_clause, focus_of, gerund, informative, intro_phrase, question_of)
 

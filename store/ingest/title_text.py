@@ -1,0 +1,65 @@
+"""A phrase of an abstract as title text: math as Unicode, markup and emphasis dropped, TeX's
+quotes and dashes as the reader shows them, spaces folded; and a phrase cut to a number of words.
+
+Every title rule (:mod:`store.ingest.titles` and the ``title_*`` modules) hands its phrase through
+these.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from store.latex import plain_text
+
+# Patterns are compiled once here: re's own cache lookups cost more than the matching on short texts.
+_TEXT_CMD = re.compile(r"\\text\w*\{([^{}]*)\}|\\emph\{([^{}]*)\}")
+_MARKUP = re.compile(r"[*$_`{}]|\\[a-zA-Z]+")  # braces too: "{E}fficient {M}arkov" -> "Efficient Markov"
+_TEX_QUOTES = re.compile(r"(?:``|'')([^`'\n]{1,80}?)''")
+_TEX_SINGLE = re.compile(r"(?<!`)`([^`'\n]{1,80}?)'(?!')")
+_EMPTY_PARENS = re.compile(r"\(\s*\)")  # a parenthesis emptied by taking the name out of it
+INLINE_MATH = re.compile(r"\$([^$]{1,120})\$")
+_PLAIN_SPAN = re.compile(r"\$\s*[A-Za-z0-9]+\s*\$")
+CLAUSE_END = re.compile(r"[,.;]")
+
+
+def _math_as_text(m: re.Match[str]) -> str:
+    """One ``$...$`` span as Unicode ("$\\alpha$-tasks" -> "α-tasks", not "-tasks"), keeping the
+    spaces at its edges: a span may be a misread pair ("$\\textit{$\\underline{G}$raph $...").
+    """
+    inner = m.group(1)
+    return inner[:len(inner) - len(inner.lstrip())] + _span_text(m.group()) + inner[len(inner.rstrip()):]
+
+
+@lru_cache(maxsize=4096)
+def _span_text(span: str) -> str:
+    # Imports derive thousands of titles; "$k$" needs no LaTeX converter, and spans repeat.
+    return span.strip("$ ") if _PLAIN_SPAN.fullmatch(span) else plain_text(span)
+
+
+def clean_phrase(text: str) -> str:
+    """A phrase of an abstract as title text: math as Unicode, markup and emphasis dropped, spaces folded."""
+    if "`" in text or "''" in text:  # ``domains'' -> “domains”, `upsampling' -> ‘upsampling’ (the markup
+        text = _TEX_SINGLE.sub(r"‘\1’", _TEX_QUOTES.sub(r"“\1”", text))  # below drops a backtick)
+    # (each rule only where its first character is: a title is made of a few phrases of every abstract)
+    if "$" in text:
+        text = INLINE_MATH.sub(_math_as_text, text)
+    if "\\" in text:
+        text = _TEXT_CMD.sub(lambda m: m.group(1) or m.group(2) or "", text)
+    text = _MARKUP.sub("", text)
+    if "(" in text:
+        text = _EMPTY_PARENS.sub("", text)
+    text = text.replace("---", "—").replace("--", "–")  # TeX's dashes, as the reader shows them
+    return " ".join(text.split()).strip(" ,;:.").lstrip(")] –—")  # (str.split splits where \s matches)
+
+
+def trim_words(text: str, max_words: int) -> str:
+    """At most ``max_words`` words (… marks a cut), never ending inside an unclosed parenthesis."""
+    parts = text.split()
+    cut = len(parts) > max_words
+    text = " ".join(parts[:max_words])
+    if text.count("(") > text.count(")"):
+        shorter = text[:text.rfind("(")].rstrip(" ,;:–—-")
+        if len(shorter.split()) >= 2:
+            text, cut = shorter, True
+    return text + "…" if cut else text
