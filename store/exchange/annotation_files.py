@@ -24,9 +24,9 @@ import orjson
 
 from store.choices import FORMULA_START
 from store.errors import InputError
-from store.choices import MAX_STAR, STATUSES
 from store.formats.textfile import read_text
 from store.formats.records import split_triage_lines
+from store.exchange.checks import FIELD_CHECKS, record_problem
 from store.exchange.team_file import TEAM_FORMAT, TEAM_VERSION, is_team_text
 from store.team.members import member_problem
 
@@ -67,17 +67,15 @@ def read_annotation_records(path: Path) -> list[dict[str, Any]]:
 
 
 def _checked(rec: object, path: Path, line: int | None, where: str | None) -> dict[str, Any]:
-    if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
-        raise InputError(path, "each paper needs a string \"id\"", line=line, where=where)
-    status, star, tags = rec.get("status", "unread"), rec.get("star", 0), rec.get("tags", [])
-    if status not in STATUSES:
-        raise InputError(path, f"unknown status {status!r}", line=line, where=where)
-    if not isinstance(star, int) or isinstance(star, bool) or not 0 <= star <= MAX_STAR:
-        raise InputError(path, f"star must be 0-{MAX_STAR}", line=line, where=where)
-    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-        raise InputError(path, "tags must be a list of strings", line=line, where=where)
-    if not isinstance(rec.get("note", ""), str) or not isinstance(rec.get("abstract", ""), str):
-        raise InputError(path, "note and abstract must be strings", line=line, where=where)
+    """The record when every field is of its kind and size (store.exchange.checks), else the
+    error naming the file, the line (or entry) and the field."""
+    if not isinstance(rec, dict):
+        raise InputError(path, "each paper's record is an object with a string \"id\"", line=line, where=where)
+    for name in ("title", "abstract"):  # (a format without them reads None: no text to match by)
+        if rec.get(name, "") is None:
+            rec[name] = ""
+    if problem := record_problem(rec):
+        raise InputError(path, problem, line=line, where=where)
     return rec
 
 
@@ -102,16 +100,21 @@ def _team(lines: list[_Found], path: Path) -> list[_Found]:
     head = lines[0][0]
     if not isinstance(head, dict) or head.get("format") != TEAM_FORMAT:
         raise InputError(path, f"not a papersift team file (its first line names \"format\": \"{TEAM_FORMAT}\")", line=1)
-    if not isinstance(head.get("version"), int) or head["version"] > TEAM_VERSION:
-        raise InputError(path, f"team file version {head.get('version')!r} is newer than this papersift reads", line=1)
+    version = head.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= TEAM_VERSION:
+        newer = isinstance(version, int) and not isinstance(version, bool) and version > TEAM_VERSION
+        raise InputError(path, f"team file version {repr(version)[:40]} " + (
+            "is newer than this papersift reads" if newer else "is no version number (1, 2, ...)"), line=1)
     member = head.get("member")
     if not isinstance(member, str) or (problem := member_problem(member)):
         raise InputError(path, f"the header's member: {problem if isinstance(member, str) else 'missing'}", line=1)
     for rec, n, _ in lines[1:]:
         if not isinstance(rec, dict):
             raise InputError(path, "each line is a paper's record (a JSON object)", line=n)
+        if "member" in rec and (problem := FIELD_CHECKS["member"](rec["member"])):
+            raise InputError(path, f"\"member\" {problem}", line=n)
         if rec.get("member", member) != member:
-            raise InputError(path, f"a record of {rec.get('member')!r} in {member}'s file", line=n)
+            raise InputError(path, f"a record of member {rec['member']!r} in {member}'s file", line=n)
         rec["member"] = member
     return lines[1:]
 
@@ -128,7 +131,10 @@ def _json(text: str, path: Path) -> list[_Found]:
                                "nor CSL-JSON (a list of items)")
     if not isinstance(doc.get("version"), int) or doc["version"] > 1:
         raise InputError(path, f"export format version {doc.get('version')!r} is newer than this papersift reads")
-    return [(r, None, f"paper {i}") for i, r in enumerate(doc.get("papers") or [], start=1)]
+    papers = doc.get("papers") or []
+    if not isinstance(papers, list):
+        raise InputError(path, "\"papers\" must be a list of paper records")
+    return [(r, None, f"paper {i}") for i, r in enumerate(papers, start=1)]
 
 
 def _csl(item: object) -> object:
