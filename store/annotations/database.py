@@ -36,6 +36,7 @@ from store.models import Annotation
 from store.annotations.note_edits import long_notes_as_edits, records_of
 
 HISTORY_LIMIT = 500
+PENDING = "pending"  # the meta table's record of a corpus write still to make (a removal's)
 COMPACT_LINES = 500        # journal entries before they are folded into a new snapshot
 COMPACT_BYTES = 4 << 20
 
@@ -260,12 +261,13 @@ class AnnotationStore:
         return result
 
     def apply(self, changes: dict[str, Annotation], action: str, label: str, history: bool = True,
-              extra: dict[str, Any] | None = None, member: str = "", owner: str = "") -> None:
+              extra: dict[str, Any] | None = None, member: str = "", owner: str = "",
+              pending: dict[str, Any] | None = None) -> None:
         """Store new annotation states and (optionally) an undo entry, together.
 
         Args:
             changes: record key (a paper id, or ``PAPERID@member``) -> its new annotation (a default
-                annotation is removed).
+                annotation is removed, unless it keeps change times: a cleared mark, ``is_cleared``).
             member: who made the change: the undo entry is theirs (each member undoes their own).
             owner: the member the library's unnamed records belong to, recorded if none is yet.
             action: machine name of the action ("status", "star", "tag", ...).
@@ -273,6 +275,9 @@ class AnnotationStore:
             history: record an undo entry.
             extra: more for the undo entry (a removal's paper records); it is written even when
                 no annotation changes.
+            pending: the corpus write that must follow (a removal's), recorded in the same write
+                and cleared by :meth:`clear_pending` once done: a kill between the two leaves it
+                here for the next open to finish (:func:`store.library.removal.finish_cut_step`).
         """
         def mutate(data: dict[str, Any]) -> None:
             ann = data[ANN]
@@ -281,7 +286,7 @@ class AnnotationStore:
             for pid, new in changes.items():
                 key = str(doc_id_for(pid))
                 before[pid] = ann.get(key)
-                if new.is_default():
+                if new.is_default() and not new.is_cleared():  # (a cleared mark keeps its change times)
                     ann.pop(key, None)
                     after[pid] = None
                 else:
@@ -291,6 +296,8 @@ class AnnotationStore:
                 entry = {"time": now_iso(), "action": action, "label": label, "before": before, "after": after,
                          **({"member": member} if member else {}), **(extra or {})}
                 _push(data[HIST], long_notes_as_edits(entry))
+            if pending is not None:
+                data[META][PENDING] = pending
             for k in [k for k, e in data[REDO].items() if made_by(e, member, owner)]:
                 del data[REDO][k]  # a new change: what its member undid before it cannot be redone
 
@@ -311,6 +318,9 @@ class AnnotationStore:
                                      "outside papersift's history")
             _set_records(data[ANN], before)
             _push(data[REDO], entry)
+            if entry.get("papers"):  # a removal's papers go back into the corpus next
+                data[META][PENDING] = {"action": "restore", "papers": entry["papers"],
+                                       "places": entry.get("places") or []}
             return entry
 
         if not (self.storage.read() or {}).get(HIST):
@@ -340,11 +350,29 @@ class AnnotationStore:
             assert after is not None  # records_of checks the same notes as for "before", just above
             _set_records(ann, after)
             _push(data[HIST], entry)
+            if entry.get("papers"):  # a removal's papers go out of the corpus next
+                data[META][PENDING] = {"action": "remove", "ids": [r.get("id") for r in entry["papers"]
+                                                                   if isinstance(r, dict)]}
             return entry
 
         if not (self.storage.read() or {}).get(REDO):
             return None
         return self._transaction(mutate)
+
+    def pending(self) -> dict[str, Any] | None:
+        """The corpus write a removal, or its undo or redo, recorded before making it (None when
+        every step is whole): see ``apply``'s ``pending``."""
+        meta = (self.storage.read() or {}).get(META) or {}
+        step = meta.get(PENDING)
+        return step if isinstance(step, dict) else None
+
+    def clear_pending(self) -> None:
+        """The corpus write recorded as pending is done."""
+        def mutate(data: dict[str, Any]) -> None:
+            data[META].pop(PENDING, None)
+
+        if self.pending() is not None:
+            self._transaction(mutate)
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
         """The newest undo entries, newest first (every member's)."""

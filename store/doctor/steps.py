@@ -11,8 +11,10 @@ from typing import Any
 
 from store import locations
 from store.annotations.database import JournaledJSONStorage
-from store.annotations.journal import ANN, HIST, REDO, doc_id_for
+from store.annotations.database import PENDING
+from store.annotations.journal import ANN, HIST, META, REDO, doc_id_for, paper_of
 from store.corpus import Corpus
+from store.library.removal import STAGED
 from store.doctor.report import DoctorReport
 from store.wording import counted
 
@@ -69,52 +71,78 @@ def check_links_and_modes(folder: Path, repair: bool, report: DoctorReport) -> N
 
 def check_cut_removals(data: dict[str, Any], corpus: Corpus, corpus_path: Path, anns: dict[str, Any],
                         storage: JournaledJSONStorage, repair: bool, report: DoctorReport) -> set[str]:
-    """A removal is written in two steps: its undo entry (the papers' records, their annotations
-    cleared), then the corpus without them. A kill between them leaves papers in the corpus
-    without the annotations they had: found here from the entry, and put back by a repair (the
-    removal never completed, so what was there is what stays)."""
+    """A removal is written in steps: its undo entry (every member's records of the papers,
+    cleared) with a mark that its corpus write is pending, then the corpus, then the mark cleared.
+    A kill between them leaves the mark: said here, and finished by the next open of the library
+    (a repair opens it). A removal made before the mark was written leaves none: its undo entry
+    with every one of its papers still in the corpus is taken for a cut one, and a repair puts
+    back every record the entry holds (each member's and the assignment), since that removal
+    never completed; its entry then goes (undoing it would add nothing)."""
+    step = (data.get(META) or {}).get(PENDING)
+    if isinstance(step, dict):
+        what = "an undo of a removal" if step.get("action") == "restore" else "a removal"
+        report.problems.append(f"{what} was cut short (the process was stopped); it is finished the next time "
+                               "the library is opened (`papersift doctor --repair` finishes it now)")
     lost: dict[str, dict[str, Any]] = {}
     cut_entries = []  # the undo entries of removals whose corpus write never happened
     for key, entry in (data.get(HIST) or {}).items():
-        if not isinstance(entry, dict) or entry.get("action") != "remove":
+        if not isinstance(entry, dict) or entry.get("action") != "remove" or entry.get(STAGED):
             continue
         records = [r for r in entry.get("papers") or [] if isinstance(r, dict)]
-        if records and all(corpus.index_of(r.get("id", "")) is not None for r in records):
-            cut_entries.append(key)
-        for rec in entry.get("papers") or []:
-            pid = rec.get("id") if isinstance(rec, dict) else None
-            before = (entry.get("before") or {}).get(pid)
-            if pid and corpus.index_of(pid) is not None and isinstance(before, dict) \
-                    and isinstance(before.get("note", ""), str):
-                now = anns.get(str(doc_id_for(pid)))
-                since = changed_after(data, pid, str(entry.get("time", "")))
-                if now is None and not since:
-                    lost[pid] = before
-                elif (merged := _under(now if isinstance(now, dict) else {"paper_id": pid}, before, since)) != now:
-                    lost[pid] = merged  # annotated again since the cut: what it had goes back under that
-    undone = check_cut_undos(data, corpus, corpus_path, anns, repair, report)
+        if not records or not all(corpus.index_of(str(r.get("id", ""))) is not None for r in records):
+            continue
+        cut_entries.append(key)
+        befores = entry.get("before") or {}
+        for rkey, before in (befores.items() if isinstance(befores, dict) else []):
+            pid = paper_of(str(rkey))
+            if corpus.index_of(pid) is None or not isinstance(before, dict) \
+                    or not isinstance(before.get("note", ""), str):
+                continue
+            now = anns.get(str(doc_id_for(rkey)))
+            since = changed_after(data, str(rkey), entry.get("seq"))
+            if now is None and not since:
+                lost[rkey] = before
+            elif (merged := _under(now if isinstance(now, dict) else
+                                   {k: before[k] for k in ("paper_id", "member") if k in before},
+                                   before, since)) != now:
+                lost[rkey] = merged  # annotated again since the cut: what it had goes back under that
+    if isinstance(step, dict):  # (an undo's papers, not yet back: their records are no orphans)
+        undone = {str(r.get("id")) for r in step.get("papers") or [] if isinstance(r, dict)}
+    else:
+        undone = check_cut_undos(data, corpus, corpus_path, anns, repair, report)
+    if isinstance(step, dict) and repair:
+        from store.library import Library  # (opening it finishes the step, under the library's lock)
+        finished = Library(corpus_path.parent).take_problems()
+        report.repaired += [f for f in finished if "cut short" in f]
+        return undone
     if not lost:
         return undone
-    report.problems.append(f"a removal was cut short: {counted(len(lost), 'paper')} still in the library without "
+    papers = {paper_of(k) for k in lost}
+    report.problems.append(f"a removal was cut short: {counted(len(papers), 'paper')} still in the library without "
                            f"the annotations they had (`papersift doctor --repair` puts them back)")
     if repair:
-        for pid, before in lost.items():
-            anns[str(doc_id_for(pid))] = before
+        for rkey, before in lost.items():
+            anns[str(doc_id_for(rkey))] = before
         data[ANN] = anns
         for key in cut_entries:  # the removal never happened: no undo step for it, and nothing to find again
             del data[HIST][key]
         storage.write(data)  # a full snapshot; the journal is folded in
-        report.repaired.append(f"put back the annotations of {counted(len(lost), 'paper')} a cut-short removal "
-                               "had cleared")
+        report.repaired.append(f"put back the annotations of {counted(len(papers), 'paper')} a cut-short removal "
+                               "had cleared (every member's)")
     return undone
 
 
-def changed_after(data: dict[str, Any], pid: str, since: str) -> set[str]:
-    """The fields of a paper's annotation (status, star, note, ``#tag``) some change after
-    ``since`` set, to any value: read from the undo history's entries, whose before and after say."""
+def changed_after(data: dict[str, Any], pid: str, since: Any) -> set[str]:
+    """The fields of a record (``pid``: a record key, a paper id for the owner's) that some change
+    after the entry numbered ``since`` set, to any value (status, star, note, ``#tag``): read from
+    the undo history's later entries (numbered in order: two changes within one millisecond keep
+    their order), whose before and after say."""
+    if not isinstance(since, int):
+        return set()
     fields: set[str] = set()
     for entry in (data.get(HIST) or {}).values():
-        if not isinstance(entry, dict) or str(entry.get("time", "")) <= since or entry.get("action") == "remove":
+        seq = entry.get("seq") if isinstance(entry, dict) else None
+        if not isinstance(seq, int) or seq <= since or entry.get("action") == "remove":
             continue
         befores, afters = entry.get("before") or {}, entry.get("after") or {}
         if not isinstance(befores, dict) or not isinstance(afters, dict) or pid not in afters:

@@ -24,7 +24,7 @@ from store.library.discovery import Discovery
 from store.library.marks import Marks
 from store.annotations.journal import paper_of
 from store.library.papers import PaperChanges, Retitled, redo_titles
-from store.library.removal import redo_corpus, remove_papers
+from store.library.removal import finish_cut_step, redo_corpus, remove_papers
 from store.library.search import SORTS, LibrarySearch  # noqa: F401 (re-exported)
 from store.library.stats import LibraryStats
 from store.library.team import Team
@@ -65,6 +65,12 @@ class Library(LibraryCore):
         self.lab = Team(self)  # members, assignments, everyone's marks side by side
         self.on_invalidate(self.discovery.invalidate)
         self.on_invalidate(self.finder.invalidate)
+        try:  # a removal a kill cut short: finished before anything reads the library
+            finished = finish_cut_step(self)
+        except OSError as exc:  # (a read-only or full disk: the step stays marked, said, and is tried next time)
+            finished = f"a removal cut short could not be finished: {exc.strerror or exc}"
+        if finished:
+            self.notices.append(finished)
 
     # ----------------------------------------------------------------- opening
     @classmethod
@@ -227,6 +233,7 @@ class Library(LibraryCore):
             removed = [str(rec["id"]) for rec in entry.get("papers") or [] if isinstance(rec, dict) and "id" in rec]
             papers = list(dict.fromkeys([*removed, *marked]))  # (a removal's papers, marked or not)
             said = redo_corpus(self, entry, undone=undone)  # a removal's papers, back or out
+            self.store.clear_pending()  # (the corpus write the step marked pending is made)
             redo_titles(self, entry, undone=undone)  # a retitle's titles, back or again
             return HistoryStep(str(entry["label"]) + said, papers)
 

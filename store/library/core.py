@@ -61,6 +61,10 @@ class LibraryCore:
         # Each replaced whole on every change, never edited in place (see install): worker threads read them.
         self.annotations: dict[str, Annotation] = {}  # the member's own marks, by paper id
         self.team: dict[str, dict[str, Annotation]] = {}  # every member's marks (this member's included)
+        # Every member's cleared records (back at their defaults, keeping when each mark was taken
+        # back: Annotation.is_cleared), by member and paper id: no marks, so no view above holds
+        # them; a change or a merge starts from them, and a team file carries them.
+        self.cleared: dict[str, dict[str, Annotation]] = {}
         self.assignments: dict[str, str] = {}  # paper id -> the member it is assigned to
         self.owner = self.member  # whose records carry no member name (see AnnotationStore.owner)
         self._team_stamps: dict[str, dict[str, str]] = {}  # paper id -> its assignment's change times
@@ -73,6 +77,7 @@ class LibraryCore:
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
         self._invalidators: list[Callable[[], None]] = []
+        self.notices: list[str] = []  # what the library put right on its own (a step a kill cut short), said once
 
     def _migrate_if_needed(self) -> None:
         """A version-1 library (corpus.json) is converted once, with the old file kept in backups/."""
@@ -199,8 +204,13 @@ class LibraryCore:
             assignee = self.assignments.get(paper_id, "")
             stamps = self._team_stamps.get(paper_id, {})
             return Annotation(paper_id, member=TEAM, assignee=assignee, stamps=dict(stamps))
-        ann = self.team.get(member, {}).get(paper_id)
+        ann = self.team.get(member, {}).get(paper_id) or self.cleared.get(member, {}).get(paper_id)
         return ann.copy() if ann else Annotation(paper_id, member=self.stored_member(member))
+
+    def member_records(self, member: str) -> dict[str, Annotation]:
+        """A member's records by paper id: their marks and their cleared records (what a team file
+        carries, so that taking a mark back reaches the lead as a change)."""
+        return {**self.cleared.get(member, {}), **self.team.get(member, {})}
 
     def stored_member(self, member: str) -> str:
         """The member name a record stores: '' for the library's owner."""
@@ -215,6 +225,7 @@ class LibraryCore:
         and ``assignments``."""
         self.owner = self.store.owner() or self.member
         team: dict[str, dict[str, Annotation]] = {}
+        cleared: dict[str, dict[str, Annotation]] = {}
         assignments: dict[str, str] = {}
         stamps: dict[str, dict[str, str]] = {}
         for ann in self.store.load_records().values():
@@ -223,8 +234,9 @@ class LibraryCore:
                     assignments[ann.paper_id] = ann.assignee
                 stamps[ann.paper_id] = ann.stamps
             else:
-                team.setdefault(self.shown_member(ann), {})[ann.paper_id] = ann
+                (cleared if ann.is_default() else team).setdefault(self.shown_member(ann), {})[ann.paper_id] = ann
         self.team, self.assignments, self._team_stamps = team, assignments, stamps
+        self.cleared = cleared
         self.annotations = team.get(self.member, {})
 
     def corpus_changed_on_disk(self) -> bool:
@@ -274,8 +286,10 @@ class LibraryCore:
 
     def take_problems(self) -> list[str]:
         """Damage found in the annotations journal since last asked (each kept in backups/ and
-        said once): for the CLI's stderr and the app's notices."""
-        return self.store.storage.take_reports()
+        said once), and a step a kill cut short that opening the library finished: for the CLI's
+        stderr and the app's notices."""
+        notices, self.notices = self.notices, []
+        return notices + self.store.storage.take_reports()
 
     def change(self, paper_ids: Iterable[str], fn: Callable[[Annotation], None], action: str, label: str,
                member: str | None = None) -> int:
@@ -317,7 +331,7 @@ class LibraryCore:
         """Make stored changes the library's annotations: new mappings, never an edit of one a
         worker thread may be reading (copy on write: a search holds one snapshot throughout)."""
         self.touched.update(a.paper_id for a in changes.values())
-        team = dict(self.team)
+        team, cleared = dict(self.team), dict(self.cleared)
         assignments, stamps = self.assignments, self._team_stamps
         for new in changes.values():
             if new.member == TEAM:
@@ -335,7 +349,13 @@ class LibraryCore:
                 anns.pop(new.paper_id, None)
             else:
                 anns[new.paper_id] = new.copy()
-        self.team, self.assignments, self._team_stamps = team, assignments, stamps
+            if new.is_cleared() or new.paper_id in cleared.get(name, {}):  # (a member's cleared records)
+                gone = cleared[name] = dict(cleared.get(name, {})) if cleared.get(name) is self.cleared.get(name) \
+                    else cleared[name]
+                gone.pop(new.paper_id, None)
+                if new.is_cleared():
+                    gone[new.paper_id] = new.copy()
+        self.team, self.assignments, self._team_stamps, self.cleared = team, assignments, stamps, cleared
         self.annotations = team.get(self.member, {})
 
     def replace_annotations(self, changes: dict[str, Annotation], action: str, label: str) -> int:
@@ -357,7 +377,8 @@ class LibraryCore:
         removal stores, so undo puts all of them back."""
         wanted = set(paper_ids)
         cleared = {record_key(pid, self.stored_member(name)): Annotation(pid, member=self.stored_member(name))
-                   for name, anns in self.team.items() for pid in anns if pid in wanted}
+                   for marks in (self.team, self.cleared) for name, anns in marks.items() for pid in anns
+                   if pid in wanted}
         cleared.update({record_key(pid, TEAM): Annotation(pid, member=TEAM)
                         for pid in wanted if pid in self.assignments or pid in self._team_stamps})
         return cleared

@@ -2,9 +2,11 @@
 
 A removal takes the papers and their annotations out as one change: both files are backed up
 first, and one undo entry holds the removed papers' records and their places in the import
-order, so ``undo`` puts the papers back where they were, with their annotations (and ``redo``
-takes them out again). The entry is written before the
-corpus: a kill between the two leaves the papers in place and an undo that adds nothing twice.
+order, so ``undo`` puts the papers back where they were, with every member's annotations (and
+``redo`` takes them out again). The entry is written before the corpus, together with a mark that
+the corpus write is pending; the mark is cleared once it is made. A kill between the two leaves
+the mark, and the next open of the library finishes the step and says so
+(:func:`finish_cut_step`), so no state half-way between is ever shown or built upon.
 
 The bundled NeurIPS sample fills a new library so the app opens onto something. The first
 import into a library that holds only the untouched sample (every paper read from the bundled
@@ -22,10 +24,12 @@ import orjson
 from store import locations
 from store.annotations.atomic import append_durably
 from store.annotations.backups import backup_file
-from store.annotations.database import now_iso
+from store.annotations.database import HISTORY_LIMIT, now_iso
+from store.annotations.journal import paper_of
 from store.errors import PapersiftError
 from store.corpus import Corpus
-from store.models import Paper
+from store.models import TEAM, Annotation, Paper
+from store.wording import counted
 
 if TYPE_CHECKING:
     from store.library.core import LibraryCore
@@ -63,8 +67,13 @@ def annotated_sample(lib: LibraryCore) -> int:
     return len(ids) if any(i in lib.annotations for i in ids) else 0
 
 
-def remove_papers(lib: LibraryCore, ids: list[str], label: str) -> int:
-    """Take papers and their annotations out of the library (one undo step). Returns how many."""
+def remove_papers(lib: LibraryCore, ids: list[str], label: str, archived: str = "") -> int:
+    """Take papers and their annotations out of the library (one undo step). Returns how many.
+
+    Three writes: the undo entry (every member's records of the papers, cleared) with the corpus
+    write marked pending, then (for ``archived``, an archive's time) the archive's lines, then the
+    corpus without the papers, then the mark cleared. A kill anywhere between them leaves the mark,
+    and the next open finishes the step (:func:`finish_cut_step`)."""
     with lib.lock.held():
         lib.refresh()
         lib.refresh_corpus()
@@ -76,13 +85,105 @@ def remove_papers(lib: LibraryCore, ids: list[str], label: str) -> int:
         backup_file(lib.annotations_path, REMOVE_ACTION)
         backup_file(lib.corpus_path, REMOVE_ACTION, replaced_whole=True)
         cleared = lib.records_of_papers(p.id for p in gone)  # every member's, and the assignment
+        lines = _archive_lines(gone, lib.team, lib.assignments, archived) if archived else b""
         places = [lib.corpus.index_of(p.id) for p in gone]
-        lib.store.apply(cleared, REMOVE_ACTION, label, extra={"papers": [p.to_record() for p in gone], "places": places},
-                        member=lib.member, owner=lib.owner)
+        extra: dict[str, Any] = {"papers": [p.to_record() for p in gone], "places": places, STAGED: True}
+        pending: dict[str, Any] = {"action": REMOVE_ACTION, "ids": [p.id for p in gone]}
+        if archived:
+            extra[ARCHIVED] = pending[ARCHIVED] = archived
+        lib.store.apply(cleared, REMOVE_ACTION, label, extra=extra, member=lib.member, owner=lib.owner,
+                        pending=pending)
         lib.install(cleared)
+        if lines:
+            _append_archive(lib, lines)
         _save_without(lib, {p.id for p in gone})
+        lib.store.clear_pending()
         taken_out(lib, [p.id for p in gone])
     return len(gone)
+
+
+STAGED = "staged"  # an undo entry whose corpus write is marked pending until made (the doctor's older check skips it)
+ARCHIVED = "archived"  # an archive's time: on its undo entry, its pending mark and each of its lines
+
+
+def finish_cut_step(lib: LibraryCore) -> str:
+    """Finish a removal, or its undo or redo, that a kill cut short between its writes (its
+    pending mark is still in the annotations file): the papers out of the corpus (and into the
+    archive, for an archive), or back in. Run when a library opens; a step under way in another
+    process holds the lock, so it is never taken for a cut one. Returns what to tell the user
+    ("" when every step was whole)."""
+    if lib.store.pending() is None:
+        return ""
+    with lib.lock.held():
+        lib.refresh()
+        lib.refresh_corpus()
+        step = lib.store.pending()
+        if step is None:
+            return ""
+        said = ""
+        if step.get("action") == REMOVE_ACTION:
+            ids = {i for i in step.get("ids") or [] if isinstance(i, str)}
+            if isinstance(step.get(ARCHIVED), str):
+                _archive_cut_lines(lib, step[ARCHIVED])
+            present = {i for i in ids if lib.corpus.index_of(i) is not None}
+            if present:
+                _save_without(lib, present)
+            said = (f"a removal of {counted(len(ids), 'paper')} was cut short (the process was stopped); it is "
+                    "finished now (`papersift undo` puts them back with every member's marks)")
+        elif step.get("action") == "restore":
+            records = [r for r in step.get("papers") or [] if isinstance(r, dict) and isinstance(r.get("id"), str)]
+            places = step.get("places") or []
+            back = [(places[i] if i < len(places) and isinstance(places[i], int) else None, Paper.from_record(rec))
+                    for i, rec in enumerate(records) if lib.corpus.index_of(rec["id"]) is None]
+            if back:
+                _save_with(lib, back)
+            said = (f"an undo of a removal was cut short (the process was stopped); it is finished now: "
+                    f"{counted(len(records), 'paper')} back with their marks")
+        lib.store.clear_pending()
+        return said
+
+
+def _archive_lines(papers: list[Paper], team: dict[str, dict[str, Any]], assignments: dict[str, str],
+                   when: str) -> bytes:
+    """The archive's lines: each paper with every member's marks, and its assignment."""
+    lines = []
+    for paper in papers:
+        marks = {name: anns[paper.id].to_record() for name, anns in team.items() if paper.id in anns}
+        if paper.id in assignments:
+            marks["@assignment"] = {"assignee": assignments[paper.id]}
+        lines.append(orjson.dumps({ARCHIVED: when, "paper": paper.to_record(), "marks": marks}) + b"\n")
+    return b"".join(lines)
+
+
+def _append_archive(lib: LibraryCore, lines: bytes) -> None:
+    path = lib.folder / locations.ARCHIVE_FILE
+    length = path.stat().st_size if path.exists() else 0
+    append_durably(path, lines, length)
+
+
+def _archive_cut_lines(lib: LibraryCore, when: str) -> None:
+    """An archive cut short before its lines were written: written now, from its undo entry (the
+    papers and every member's records as they were)."""
+    path = lib.folder / locations.ARCHIVE_FILE
+    token = orjson.dumps({ARCHIVED: when})[1:-1]  # '"archived":"..."', as each of its lines starts
+    if path.exists() and token in path.read_bytes():
+        return
+    entry = next((e for e in lib.store.history(limit=HISTORY_LIMIT) if e.get(ARCHIVED) == when), None)
+    if entry is None:
+        return
+    papers = [Paper.from_record(r) for r in entry.get("papers") or [] if isinstance(r, dict)]
+    team: dict[str, dict[str, Any]] = {}
+    assignments: dict[str, str] = {}
+    for key, rec in (entry.get("before") or {}).items():
+        if not isinstance(rec, dict):
+            continue
+        ann = Annotation.from_record(rec)
+        if ann.member == TEAM:
+            if ann.assignee:
+                assignments[paper_of(key)] = ann.assignee
+        else:
+            team.setdefault(ann.member or lib.owner, {})[paper_of(key)] = ann
+    _append_archive(lib, _archive_lines(papers, team, assignments, when))
 
 
 def taken_out(lib: LibraryCore, ids: list[str]) -> None:
@@ -122,22 +223,9 @@ def skipped_before(lib: LibraryCore, date: str) -> list[str]:
 
 def archive_papers(lib: LibraryCore, ids: list[str], label: str) -> int:
     """Move papers out of the library into ``archive.jsonl`` (each line the paper and every member's
-    marks, appended and fsynced before anything is taken out), then remove them as one undo step:
-    undo puts them back with their marks; the archive keeps them whatever happens to the history."""
-    with lib.lock.held():
-        lib.refresh()
-        lines = []
-        when = now_iso()
-        for pid in dict.fromkeys(ids):
-            paper = lib.paper(pid)
-            marks = {name: anns[pid].to_record() for name, anns in lib.team.items() if pid in anns}
-            if pid in lib.assignments:
-                marks["@assignment"] = {"assignee": lib.assignments[pid]}
-            lines.append(orjson.dumps({"archived": when, "paper": paper.to_record(), "marks": marks}) + b"\n")
-        path = lib.folder / locations.ARCHIVE_FILE
-        length = path.stat().st_size if path.exists() else 0
-        append_durably(path, b"".join(lines), length)
-    return remove_papers(lib, ids, label)
+    marks, fsynced before the corpus is written) as one undo step: undo puts them back with their
+    marks; the archive keeps them whatever happens to the history."""
+    return remove_papers(lib, ids, label, archived=now_iso())
 
 
 def _save_without(lib: LibraryCore, ids: set[str]) -> None:

@@ -3,7 +3,8 @@ moments of its measured length, then `doctor --repair` runs. Nothing acknowledge
 nothing is half done: the library holds what was there before the command or what the command
 makes, never a mixture, and a doctor after the repair finds nothing.
 
-The commands: `remove` (its undo entry, then the corpus), `undo` of a removal (the annotations,
+The commands: `remove` and `archive` (the undo entry with the corpus write marked pending, the
+archive's lines, the corpus), `assign`, `undo` of a removal (the annotations,
 then the corpus), `import`, `retitle`, `tags rename`, `import-annotations`, `dedup --split` (the
 split papers' annotations, then the corpus) and `doctor --repair` itself, on a cut snapshot with a
 journal behind it."""
@@ -38,7 +39,8 @@ DAYS = DATA / "arxiv_days"  # recorded days of arXiv's feed (a batch import, a n
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory):
-    """2,000 papers, 600 of them tagged #alpha, one with a note; 40 with a near-duplicate variant
+    """2,000 papers, 600 of them tagged #alpha and skipped (and tagged #hers by ana, assigned to
+    ben), one with a note; 40 with a near-duplicate variant
     (the first of them tagged too), and a file of 300 new papers to import."""
     root = tmp_path_factory.mktemp("kill")
     records = [json.loads(line) for line in SLICE.read_text().splitlines()]
@@ -55,6 +57,9 @@ def template(tmp_path_factory):
     ids = [p.id for p in lib.corpus.papers]
     lib.add_tags(ids[:600], ["alpha"])
     lib.set_note(ids[0], NOTE)
+    lib.set_status(ids[:600], "skipped")  # (what `archive --skipped-before` takes)
+    Library(folder, member="ana").add_tags(ids[:600], ["hers"])  # another member's marks on the same papers
+    lib.lab.assign(["ben"], ids[:600])
     merged = next(p.id for p in lib.corpus.papers if p.variants)
     lib.add_tags([merged], ["merged"])
     return folder, ids[:600], merged, fresh
@@ -79,15 +84,35 @@ def all_or_none(flags: list[bool], what: str) -> bool:
 
 
 def commands(ids: list[str], merged: str, fresh: Path) -> dict[str, Command]:
+    def every_mark(lib: Library) -> bool:
+        ana = Library(lib.folder, member="ana")
+        return all(tagged(lib, ids, "alpha")) and all(tagged(ana, ids, "hers")) \
+            and all(lib.assignments.get(i) == "ben" for i in ids)
+
     def removal(lib: Library) -> str:
         here = [lib.corpus.index_of(i) is not None for i in ids]
         if all_or_none(here, "papers left"):
-            assert all(tagged(lib, ids, "alpha")), "papers present without their tags"
+            assert every_mark(lib), "papers present without every member's marks"
             return "present"
         assert lib.undo() is not None
         back = Library(lib.folder)
-        assert all(tagged(back, ids, "alpha")), "an undo that brings papers back bare"
+        assert every_mark(back), "an undo that brings papers back without every member's marks"
         return "removed"
+
+    def archived(lib: Library) -> str:
+        lines = (lib.folder / locations.ARCHIVE_FILE)
+        listed = [json.loads(x)["paper"]["id"] for x in lines.read_bytes().splitlines()] if lines.exists() else []
+        state = removal(lib)
+        assert sorted(listed) == (sorted(ids) if state == "removed" else []), "the archive and the library disagree"
+        return state
+
+    def assigned(lib: Library) -> str:
+        owners = [lib.assignments.get(i) for i in ids]
+        assert all(tagged(lib, ids, "alpha"))
+        if all(o == "ben" for o in owners):
+            return "before"
+        assert all(o in ("ana", "carl") for o in owners), "an assignment half made"
+        return "assigned"
 
     def imported(lib: Library) -> str:
         assert all(tagged(lib, ids, "alpha"))
@@ -157,6 +182,10 @@ def commands(ids: list[str], merged: str, fresh: Path) -> dict[str, Command]:
     return {
         "batch import": Command(first_day, batched, {"before", "imported"}),
         "remove": Command(lambda d, w: ["remove", "--query", "tag:alpha"], removal, {"present", "removed"}),
+        "archive": Command(lambda d, w: ["archive", "--skipped-before", "2999-01-01"], archived,
+                           {"present", "removed"}),
+        "assign": Command(lambda d, w: ["assign", "--to", "ana,carl", "--query", "tag:alpha"], assigned,
+                          {"before", "assigned"}),
         "undo": Command(lambda d, w: (Library(d).remove(ids), ["undo"])[1], removal, {"present", "removed"}),
         "import": Command(lambda d, w: ["import", str(fresh)], imported, {"before", "imported"}),
         "retitle": Command(stale_titles, retitled, {"before", "retitled"}),
@@ -209,8 +238,8 @@ def loop(folder: Path, tmp_path: Path, prepare: Callable[[Path, Path], list[str]
     return seen
 
 
-@pytest.mark.parametrize("name", ["remove", "undo", "import", "batch import", "retitle", "tags rename",
-                                  "import-annotations", "dedup --split"])
+@pytest.mark.parametrize("name", ["remove", "archive", "assign", "undo", "import", "batch import", "retitle",
+                                  "tags rename", "import-annotations", "dedup --split"])
 def test_killed_at_evenly_spread_moments_nothing_is_lost_or_half_done(template, tmp_path, name):
     folder, ids, merged, fresh = template
     command = commands(ids, merged, fresh)[name]
@@ -221,6 +250,20 @@ def test_killed_at_evenly_spread_moments_nothing_is_lost_or_half_done(template, 
         return command.check(lib)
     seen = loop(folder, tmp_path, command.prepare, after)
     assert seen == command.states  # (the measuring run completes; a kill at once leaves what was there)
+
+
+@pytest.mark.parametrize("name", ["remove", "archive", "undo"])
+def test_killed_then_opened_a_step_is_never_left_half_done(template, tmp_path, name):
+    """No doctor: the next open alone finishes a step a kill cut short (and says so), so what
+    anyone sees is the step whole or not begun, and undo restores every member's marks."""
+    folder, ids, merged, fresh = template
+    command = commands(ids, merged, fresh)[name]
+
+    def after(lib_dir: Path) -> str:
+        lib = Library(lib_dir)
+        assert lib.store.pending() is None, "a step still half done after the open"
+        return command.check(lib)
+    assert loop(folder, tmp_path, command.prepare, after) == command.states
 
 
 def test_a_repair_killed_at_any_moment_then_run_again_keeps_what_an_uncut_repair_keeps(tmp_path):

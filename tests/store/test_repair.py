@@ -22,17 +22,6 @@ def many_changes(tmp_path, n: int = 600) -> Library:
     return lib
 
 
-def removal_cut_short(lib: Library, ids: list[str], monkeypatch) -> None:
-    """``lib.remove(ids)`` killed between its two writes: the undo entry written, the corpus not."""
-    import store.library.removal as removal
-    monkeypatch.setattr(removal, "_save_without", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
-    try:
-        lib.remove(ids)
-    except KeyboardInterrupt:
-        pass
-    monkeypatch.undo()
-
-
 def tags_of(folder) -> dict[str, set[str]]:
     lib = Library(folder)
     return {pid: set(a.tags) for pid, a in lib.annotations.items() if a.tags}
@@ -79,75 +68,93 @@ def test_a_garbled_middle_keeps_the_whole_records_before_it(tmp_path):
     assert any("whole record" in r for r in report.repaired)
 
 
-def test_a_removal_cut_between_its_two_writes_is_found_and_rolled_back(tmp_path, monkeypatch):
-    """The kill the fault sweep found: the undo entry written (annotations cleared), the corpus
-    not yet. doctor names it; --repair puts the annotations back; the library is whole again."""
-    import store.library.removal as removal
-    lib = Library.open(tmp_path / "lib")
-    ids = [p.id for p in lib.corpus.papers][:5]
+def marked_by_two(tmp_path, n: int = 5) -> tuple[Library, list[str]]:
+    """A library whose first ``n`` papers carry the owner's tags and note, ana's stars and status,
+    and an assignment to ben: every kind of record a removal clears."""
+    lib = Library.open(tmp_path / "lib", member="olga")
+    ids = [p.id for p in lib.corpus.papers][:n]
     lib.add_tags(ids, ["keep"])
     lib.set_note(ids[0], "my thoughts")
+    ana = Library(lib.folder, member="ana")
+    ana.set_star(ids, 2)
+    ana.set_status(ids, "to-read")
+    lib.lab.assign(["ben"], ids)
+    return Library(lib.folder, member="olga"), ids
 
-    def killed(*args, **kwargs):
-        raise KeyboardInterrupt  # the process dies here, between the two writes
 
-    monkeypatch.setattr(removal, "_save_without", killed)
+def every_mark(folder, ids: list[str]) -> tuple:
+    olga, ana = Library(folder, member="olga"), Library(folder, member="ana")
+    return ([olga.annotation(i).tags for i in ids], olga.annotation(ids[0]).note,
+            [(ana.annotation(i).star, ana.annotation(i).status) for i in ids], [olga.assignments.get(i) for i in ids])
+
+
+def cut_between_writes(lib: Library, ids: list[str], monkeypatch, where: str = "_save_without",
+                       archive: bool = False) -> None:
+    """``lib.remove(ids)`` (or an archive of them) killed after its undo entry, before ``where``."""
+    import store.library.removal as removal
+    monkeypatch.setattr(removal, where, lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
     try:
-        lib.remove(ids)
+        removal.archive_papers(lib, ids, "archive") if archive else lib.remove(ids)
     except KeyboardInterrupt:
         pass
     monkeypatch.undo()
-    fresh = Library(lib.folder)
-    assert len(fresh) == 35 and not any(fresh.annotation(i).tags for i in ids)  # the damage, as found
+
+
+def test_a_removal_cut_between_its_writes_is_finished_at_the_next_open_and_undo_brings_every_mark(
+        tmp_path, monkeypatch):
+    """The kill the fault sweep found: the undo entry written (every member's records cleared), the
+    corpus not yet. The doctor names it; the next open finishes the removal and says so; undo puts
+    back every member's marks and the assignment."""
+    lib, ids = marked_by_two(tmp_path)
+    before = every_mark(lib.folder, ids)
+    cut_between_writes(lib, ids, monkeypatch)
     report = run_doctor(lib.folder)
-    assert any("a removal was cut short: 5 papers" in p for p in report.problems) and not report.healthy
-    report = run_doctor(lib.folder, repair=True)
-    assert report.healthy, report.problems
-    back = Library(lib.folder)
-    assert all(back.annotation(i).tags == ["keep"] for i in ids) and back.annotation(ids[0]).note == "my thoughts"
+    assert any("a removal was cut short" in p for p in report.problems) and not report.healthy
+    fresh = Library(lib.folder, member="olga")
+    said = fresh.take_problems()
+    assert any("removal of 5 papers was cut short" in s and "finished" in s for s in said), said
+    assert len(fresh) == 30 and all(fresh.corpus.index_of(i) is None for i in ids)  # finished, not half done
+    assert Library(lib.folder).take_problems() == []  # said once: the step is whole now
     assert run_doctor(lib.folder).problems == []
-    back.remove_tags([ids[1]], ["keep"])  # a change of the user's after the repair is not found again
-    assert run_doctor(lib.folder).problems == [] and Library(lib.folder).annotation(ids[1]).tags == []
+    assert fresh.undo() is not None
+    assert len(Library(lib.folder)) == 35 and every_mark(lib.folder, ids) == before
 
 
-def test_a_paper_annotated_again_after_a_cut_removal_gets_back_what_it_had(tmp_path, monkeypatch):
-    """The removal cut short, then the user stars one of its papers before any doctor: the repair
-    puts its status, tags and note back under the new star."""
-    lib = Library.open(tmp_path / "lib")
-    ids = [p.id for p in lib.corpus.papers][:5]
-    lib.set_status(ids, "read")
-    lib.add_tags(ids, ["keep"])
-    removal_cut_short(lib, ids, monkeypatch)
-    Library(lib.folder).set_star([ids[0]], 3)
+def test_doctor_repair_of_a_cut_removal_keeps_what_undo_restores(tmp_path, monkeypatch):
+    """`doctor --repair` (before any open) finishes the step too, and leaves the undo entry that
+    puts back every member's records: it never drops a record undo would restore."""
+    lib, ids = marked_by_two(tmp_path)
+    before = every_mark(lib.folder, ids)
+    cut_between_writes(lib, ids, monkeypatch)
     report = run_doctor(lib.folder, repair=True)
-    assert any("a removal was cut short: 5 papers" in p for p in report.problems) and report.healthy
-    back = Library(lib.folder)
-    assert (back.annotation(ids[0]).star, back.annotation(ids[0]).status, back.annotation(ids[0]).tags) == (3, "read", ["keep"])
-    assert all(back.annotation(i).status == "read" for i in ids)
+    assert report.healthy and any("cut short" in r for r in report.repaired), report
     assert run_doctor(lib.folder).problems == []
+    back = Library(lib.folder, member="olga")
+    assert len(back) == 30 and back.undo() is not None
+    assert every_mark(lib.folder, ids) == before
 
 
-def test_a_change_to_the_default_after_a_cut_removal_is_kept(tmp_path, monkeypatch):
-    """After the cut, the user sets a paper's star and then clears it, and clears a tag it got
-    anew: the repair does not bring back the values the user has since set aside."""
-    lib = Library.open(tmp_path / "lib")
-    ids = [p.id for p in lib.corpus.papers][:3]
-    lib.set_star(ids, 2)
-    lib.add_tags(ids, ["keep"])
-    removal_cut_short(lib, ids, monkeypatch)
-    later = Library(lib.folder)
-    later.set_star([ids[0]], 3)
-    later.set_star([ids[0]], 0)  # set aside, after the cut
-    later.add_tags([ids[1]], ["keep"])
-    later.remove_tags([ids[1]], ["keep"])
-    assert run_doctor(lib.folder, repair=True).healthy
-    back = Library(lib.folder)
-    assert back.annotation(ids[0]).star == 0 and back.annotation(ids[0]).tags == ["keep"]
-    assert back.annotation(ids[1]).tags == [] and back.annotation(ids[1]).star == 2
-    assert back.annotation(ids[2]).star == 2 and back.annotation(ids[2]).tags == ["keep"]
+@pytest.mark.parametrize("where", ["_append_archive", "_save_without"])
+def test_an_archive_cut_short_is_finished_with_its_lines_written_once(tmp_path, monkeypatch, where):
+    """An archive killed after its undo entry, before its lines (or before the corpus): the next
+    open writes what is missing, once, with every member's marks, and takes the papers out."""
+    import orjson
+
+    lib, ids = marked_by_two(tmp_path, n=3)
+    cut_between_writes(lib, ids, monkeypatch, where=where, archive=True)
+    fresh = Library(lib.folder, member="olga")
+    assert any("cut short" in s for s in fresh.take_problems())
+    assert all(fresh.corpus.index_of(i) is None for i in ids)
+    lines = [orjson.loads(x) for x in (lib.folder / "archive.jsonl").read_bytes().splitlines()]
+    assert sorted(x["paper"]["id"] for x in lines) == sorted(ids)  # each once
+    first = next(x for x in lines if x["paper"]["id"] == ids[0])
+    assert first["marks"]["olga"]["note"] == "my thoughts" and first["marks"]["ana"]["star"] == 2
+    assert first["marks"]["@assignment"] == {"assignee": "ben"}
+    Library(lib.folder)  # a second open writes nothing more
+    assert len((lib.folder / "archive.jsonl").read_bytes().splitlines()) == 3
 
 
-def test_an_undo_of_a_removal_cut_between_its_two_writes_is_finished(tmp_path, monkeypatch):
+def test_an_undo_of_a_removal_cut_between_its_writes_is_finished_at_the_next_open(tmp_path, monkeypatch):
     import store.library as library_module
     lib = Library.open(tmp_path / "lib")
     ids = [p.id for p in lib.corpus.papers][:3]
@@ -166,14 +173,85 @@ def test_an_undo_of_a_removal_cut_between_its_two_writes_is_finished(tmp_path, m
         pass
     monkeypatch.undo()
     report = run_doctor(lib.folder)
-    assert any("an undo of a removal was cut short: 7 papers" in p for p in report.problems)
-    assert run_doctor(lib.folder, repair=True).healthy
+    assert any("an undo of a removal was cut short" in p for p in report.problems)
     back = Library(lib.folder)
+    assert any("undo of a removal was cut short" in s for s in back.take_problems())
     assert len(back) == 35 and all(back.annotation(i).tags == ["keep"] for i in ids)  # the bare ones too
+    assert run_doctor(lib.folder).problems == []
+    assert back.redo() is not None and len(Library(lib.folder)) == 28  # the step is whole: redo takes them out
+
+
+def as_an_older_papersift_left_it(folder) -> None:
+    """A cut removal as a papersift before the pending mark left it: no mark, no staged entry."""
+    from store.annotations.database import JournaledJSONStorage
+    from store.annotations.journal import HIST, META
+
+    storage = JournaledJSONStorage(folder / "annotations.json")
+    data = storage.read()
+    data[META].pop("pending")
+    for entry in data[HIST].values():
+        entry.pop("staged", None)
+    storage.write(data)
+
+
+def test_an_older_cut_removal_is_rolled_back_by_the_repair_with_every_members_records(tmp_path, monkeypatch):
+    lib, ids = marked_by_two(tmp_path)
+    before = every_mark(lib.folder, ids)
+    cut_between_writes(lib, ids, monkeypatch)
+    as_an_older_papersift_left_it(lib.folder)
+    fresh = Library(lib.folder)
+    assert len(fresh) == 35 and not any(fresh.annotation(i).tags for i in ids)  # the damage, as found
+    report = run_doctor(lib.folder)
+    assert any("a removal was cut short: 5 papers" in p for p in report.problems) and not report.healthy
+    report = run_doctor(lib.folder, repair=True)
+    assert report.healthy, report.problems
+    assert every_mark(lib.folder, ids) == before  # ana's and the assignment too, not only the owner's
+    assert run_doctor(lib.folder).problems == []
+    back = Library(lib.folder, member="olga")
+    back.remove_tags([ids[1]], ["keep"])  # a change of the user's after the repair is not found again
+    assert run_doctor(lib.folder).problems == [] and Library(lib.folder).annotation(ids[1]).tags == []
+
+
+def test_a_paper_annotated_again_after_an_older_cut_removal_gets_back_what_it_had(tmp_path, monkeypatch):
+    """The removal cut short (by an older papersift), then the user stars one of its papers before
+    any doctor: the repair puts its status, tags and note back under the new star."""
+    lib = Library.open(tmp_path / "lib")
+    ids = [p.id for p in lib.corpus.papers][:5]
+    lib.set_status(ids, "read")
+    lib.add_tags(ids, ["keep"])
+    cut_between_writes(lib, ids, monkeypatch)
+    as_an_older_papersift_left_it(lib.folder)
+    Library(lib.folder).set_star([ids[0]], 3)
+    report = run_doctor(lib.folder, repair=True)
+    assert any("a removal was cut short: 5 papers" in p for p in report.problems) and report.healthy
+    back = Library(lib.folder)
+    assert (back.annotation(ids[0]).star, back.annotation(ids[0]).status, back.annotation(ids[0]).tags) == (3, "read", ["keep"])
+    assert all(back.annotation(i).status == "read" for i in ids)
     assert run_doctor(lib.folder).problems == []
 
 
-@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_a_change_to_the_default_after_an_older_cut_removal_is_kept(tmp_path, monkeypatch):
+    """After the cut, the user sets a paper's star and then clears it, and clears a tag it got
+    anew: the repair does not bring back the values the user has since set aside (in the order
+    the changes were made, even within one millisecond)."""
+    lib = Library.open(tmp_path / "lib")
+    ids = [p.id for p in lib.corpus.papers][:3]
+    lib.set_star(ids, 2)
+    lib.add_tags(ids, ["keep"])
+    cut_between_writes(lib, ids, monkeypatch)
+    as_an_older_papersift_left_it(lib.folder)
+    later = Library(lib.folder)
+    later.set_star([ids[0]], 3)
+    later.set_star([ids[0]], 0)  # set aside, after the cut
+    later.add_tags([ids[1]], ["keep"])
+    later.remove_tags([ids[1]], ["keep"])
+    assert run_doctor(lib.folder, repair=True).healthy
+    back = Library(lib.folder)
+    assert back.annotation(ids[0]).star == 0 and back.annotation(ids[0]).tags == ["keep"]
+    assert back.annotation(ids[1]).tags == [] and back.annotation(ids[1]).star == 2
+    assert back.annotation(ids[2]).star == 2 and back.annotation(ids[2]).tags == ["keep"]
+
+
 def test_a_cut_corpus_keeps_its_whole_lines_and_counts_the_papers_no_backup_holds(tmp_path, run_cli):
     """Papers imported after the newest backup, then the file cut: the repair keeps every whole
     line (not the older backup alone), fills in from the backup what it can, and counts the rest."""
