@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
+from store.safe_text import display_safe
+
 if TYPE_CHECKING:
     from store import Library
     from store.library.team import MemberProgress
@@ -31,7 +33,8 @@ def team_table(library: Library, rows: list[MemberProgress] | None = None) -> Ta
         table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for row in library.lab.progress() if rows is None else rows:
         you = row.member == library.member
-        name = row.member if len(row.member) <= NAME else row.member[:NAME - 1] + "…"
+        member = display_safe(row.member, keep_newlines=False)  # (a name is checked on load; never raw to a terminal)
+        name = member if len(member) <= NAME else member[:NAME - 1] + "…"
         share = f"{row.triaged_assigned:,}/{row.assigned:,}" if row.assigned else "—"
         agree = f"{row.agreement:.0%} of {row.shared:,}" if row.agreement is not None else "—"
         table.add_row(Text(name + (" (you)" if you else ""), style="bold" if you else ""), share,

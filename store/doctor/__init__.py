@@ -32,7 +32,7 @@ from store.doctor.report import DoctorReport
 from store.annotations.drafts import NoteDrafts
 from store.errors import CorruptFileError
 from store.annotations.journal import ANN, HIST, REDO, doc_id_for, forget_acked, journal_path_for, key_of
-from store.models import clean_tag
+from store.models import TEAM, clean_tag
 from store.wording import counted
 from store.safe_text import has_unsafe, shown_unsafe
 
@@ -294,6 +294,7 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
             report.ok.append(f"undo history: {counted(len(data.get(HIST) or {}), 'entry', 'entries')}")
     if ann_path.exists() and _check_annotations_file(ann_path) is None:
         _check_tags(ann_path, repair, report)
+        _check_member_names(ann_path, report)
     # 4. unsaved note drafts, backups (the index cache: check_index_cache)
     drafts = NoteDrafts(folder / locations.DRAFTS_FILE).count()
     if drafts:
@@ -342,6 +343,35 @@ def _check_tags(ann_path: Path, repair: bool, report: DoctorReport) -> None:
     storage.write(data)
     report.repaired.append(f"cleaned the tags of {counted(len(bad), 'annotation')} "
                            f"(the file as it was: {locations.BACKUP_DIR}/{backup.name if backup else '-'})")
+
+
+def _check_member_names(ann_path: Path, report: DoctorReport) -> None:
+    """Records under a member, an assignee or an owner that is no usable member name (a forged or
+    damaged file: an escape sequence, a space, 10,000 characters). The library never shows them
+    nor counts them as a member; they are listed here, written safely, and kept as found (whose
+    marks they are is for a person to say)."""
+    from store.annotations.journal import META
+    from store.team.members import member_problem
+
+    data = JournaledJSONStorage(ann_path).read() or {}
+    names: list[str] = []
+    for rec in (data.get(ANN) or {}).values():
+        if not isinstance(rec, dict):
+            continue
+        for field in ("member", "assignee"):
+            value = rec.get(field)
+            if field == "member" and value == TEAM:
+                continue
+            if value not in (None, "") and (not isinstance(value, str) or member_problem(value)):
+                names.append(str(value))
+    owner = ((data.get(META) or {}).get("1") or {}).get("owner")
+    if owner not in (None, "") and (not isinstance(owner, str) or member_problem(owner)):
+        names.append(str(owner))
+    if not names:
+        return
+    shown = ", ".join(sorted({f"'{shown_unsafe(n[:40])}'" for n in names})[:5])
+    report.problems.append(f"{counted(len(names), 'record')} under a member name papersift cannot use ({shown}): "
+                           "not shown nor counted as a member; kept as found")
 
 
 def check_index_cache(library: Library, repair: bool, report: DoctorReport) -> None:

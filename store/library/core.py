@@ -28,7 +28,9 @@ from store.models import TEAM, Annotation, Paper
 from store.search import quick
 from store.search.index import SearchIndex
 from store.search.packfile import stamp_matches, stamped
-from store.team.members import checked_member, default_member
+from store.safe_text import shown_unsafe
+from store.team.members import checked_member, default_member, member_problem
+from store.wording import counted
 
 BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded by a backup
 
@@ -67,6 +69,8 @@ class LibraryCore:
         self.cleared: dict[str, dict[str, Annotation]] = {}
         self.assignments: dict[str, str] = {}  # paper id -> the member it is assigned to
         self.owner = self.member  # whose records carry no member name (see AnnotationStore.owner)
+        self.notices: list[str] = []  # what the library put right on its own (a step a kill cut short), said once
+        self._unusable_said = 0  # records under unusable member names already said
         self._team_stamps: dict[str, dict[str, str]] = {}  # paper id -> its assignment's change times
         self.reload_annotations()
         # The papers whose records this Library changed (its changes, undos and redos): what the
@@ -77,7 +81,6 @@ class LibraryCore:
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
         self._invalidators: list[Callable[[], None]] = []
-        self.notices: list[str] = []  # what the library put right on its own (a step a kill cut short), said once
 
     def _migrate_if_needed(self) -> None:
         """A version-1 library (corpus.json) is converted once, with the old file kept in backups/."""
@@ -223,18 +226,29 @@ class LibraryCore:
     def reload_annotations(self) -> None:
         """Read every member's records into the views: ``annotations`` (this member's), ``team``
         and ``assignments``."""
-        self.owner = self.store.owner() or self.member
+        stored_owner = self.store.owner()
+        self.owner = stored_owner if stored_owner and member_problem(stored_owner) is None else self.member
         team: dict[str, dict[str, Annotation]] = {}
         cleared: dict[str, dict[str, Annotation]] = {}
         assignments: dict[str, str] = {}
         stamps: dict[str, dict[str, str]] = {}
+        unusable: list[str] = []  # names a forged or damaged file holds: never shown, never a member
         for ann in self.store.load_records().values():
             if ann.member == TEAM:
-                if ann.assignee:
+                if ann.assignee and member_problem(ann.assignee) is None:
                     assignments[ann.paper_id] = ann.assignee
+                elif ann.assignee:
+                    unusable.append(ann.assignee)
                 stamps[ann.paper_id] = ann.stamps
+            elif member_problem(name := self.shown_member(ann)) is None:
+                (cleared if ann.is_default() else team).setdefault(name, {})[ann.paper_id] = ann
             else:
-                (cleared if ann.is_default() else team).setdefault(self.shown_member(ann), {})[ann.paper_id] = ann
+                unusable.append(name)
+        if unusable and len(unusable) != self._unusable_said:
+            self._unusable_said = len(unusable)
+            self.notices.append(f"{self.annotations_path.name}: {counted(len(unusable), 'record')} under a member "
+                                f"name papersift cannot use (e.g. '{shown_unsafe(unusable[0][:40])}'): kept, not "
+                                "shown (`papersift doctor` lists them)")
         self.team, self.assignments, self._team_stamps = team, assignments, stamps
         self.cleared = cleared
         self.annotations = team.get(self.member, {})
