@@ -174,6 +174,13 @@ class Annotation:
         """True when nothing has been said about the paper."""
         return self.status == "unread" and not self.star and not self.tags and not self.note and not self.assignee
 
+    def is_cleared(self) -> bool:
+        """A member's record back at its defaults that keeps its change times (a tombstone): every
+        mark was taken back, and when. It is stored and travels in team files so that the clearing
+        reaches a colleague's copy as a change (a merge applies it where it is newer); it is no
+        mark, so the library's views of marks never hold it (see LibraryCore.cleared)."""
+        return self.member != TEAM and self.is_default() and bool(self.stamps)
+
     @property
     def marked(self) -> bool:
         """Whether its member said anything of the paper (a status, a star, a tag or a note)."""

@@ -108,14 +108,22 @@ def test_redo_never_overwrites_a_change_it_did_not_see(lib):
     assert Library(lib.folder).redo() is None and Library(lib.folder).annotation(a).status == "to-read"
 
 
-def test_default_annotations_are_not_stored(lib):
+def test_a_mark_taken_back_is_stored_as_its_change_times_alone(lib):
+    """A record back at its defaults keeps when each mark was taken back (so a team file carries
+    the clearing to the lead), and is no mark: no view of the marks holds it."""
     a = first_ids(lib, 1)[0]
     lib.set_status([a], "read")
     lib.set_status([a], "unread")
     lib.store.compact()  # fold the journal into annotations.json
     data = json.loads(lib.annotations_path.read_text())
-    assert data["annotations"] == {}
+    (rec,) = data["annotations"].values()
+    assert rec["status"] == "unread" and set(rec["stamps"]) == {"status"}
     assert data["meta"]["1"]["format"] == "papersift-annotations"
+    reopened = Library(lib.folder)
+    assert reopened.annotations == {} and reopened.team.get(reopened.member, {}) == {}
+    assert reopened.annotation(a).stamps == rec["stamps"] and list(reopened.member_records(reopened.member)) == [a]
+    reopened.remove([a])  # a removal takes it too (undo puts it back)
+    assert reopened.member_records(reopened.member) == {}
 
 
 def test_tag_rename_merge_and_counts(lib):

@@ -61,8 +61,11 @@ def export(lib: Library, args: argparse.Namespace, opened=None) -> int:
     query = selection_query(args.status, args.tag, args.star, args.query)
     if args.format == "team":
         from store.exchange.team_file import team_text
-        anns = lib.annotations if not query else {p.id: a for p, a in lib.pairs(query) if p.id in lib.annotations}
-        return _write(args, team_text(lib.member, anns.values()), len(anns))
+        anns = lib.member_records(lib.member)  # (a mark taken back travels too: the lead takes it back)
+        if query:
+            chosen = {p.id for p, _ in lib.pairs(query)}
+            anns = {pid: a for pid, a in anns.items() if pid in chosen}
+        return _write(args, team_text(lib.member, anns.values()), sum(1 for a in anns.values() if a.marked))
     if args.team is not None:
         if args.team < 1:
             raise PapersiftError(f"--team {args.team}: the shortlist's bar is a number of stars, 1 or more")
