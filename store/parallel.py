@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 from typing import TYPE_CHECKING, Callable, Iterator, Literal, TypeVar, cast
 
@@ -46,11 +47,16 @@ def shared_pool() -> Iterator[None]:
     _shared_pool = False  # "inside a block, no pool yet"
     try:
         yield
-    finally:
+    except BaseException:  # (Ctrl-C, an error): the workers are stopped, not waited for
         pool, _shared_pool = _shared_pool, None
         if pool:
-            pool.close()
+            pool.terminate()
             pool.join()
+        raise
+    pool, _shared_pool = _shared_pool, None
+    if pool:
+        pool.close()
+        pool.join()
 
 
 def map_list(fn: Callable[[list[T]], list[R]], items: list[T]) -> list[R]:
@@ -62,13 +68,31 @@ def map_list(fn: Callable[[list[T]], list[R]], items: list[T]) -> list[R]:
     size = -(-len(items) // (workers * 2))
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     if _shared_pool is False:
-        _shared_pool = multiprocessing.get_context("fork").Pool(workers)
+        _shared_pool = multiprocessing.get_context("fork").Pool(workers, initializer=worker_started, initargs=(os.getpid(),))
     if _shared_pool:
         parts = _shared_pool.map(fn, chunks)
     else:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=worker_started, initargs=(os.getpid(),)) as pool:
             parts = pool.map(fn, chunks)
     return [r for part in parts for r in part]
+
+
+def worker_started(parent: int) -> None:
+    """In a forked worker, first: Ctrl-C is the parent's to handle (a terminal sends it to the
+    whole process group; the parent stops its workers and says what became of the library), and
+    the worker ends with its parent (a parent killed outright leaves no worker behind, writing
+    into a closed pipe)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+        import ctypes.util
+
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # (the parent died before the line above)
+        os._exit(0)
 
 
 def release_free_memory(collect: bool = True) -> None:
@@ -128,7 +152,7 @@ def beside(fn: Callable[[], R]) -> Iterator[Callable[[], R] | None]:
         return
     ctx = multiprocessing.get_context("fork")
     receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_answer, args=(fn, send), daemon=True)
+    child = ctx.Process(target=_answer, args=(fn, send, os.getpid()), daemon=True)
     child.start()
     send.close()
     answered = False
@@ -154,10 +178,14 @@ def beside(fn: Callable[[], R]) -> Iterator[Callable[[], R] | None]:
         receive.close()
 
 
-def _answer(fn: Callable[[], object], send: Connection) -> None:
+def _answer(fn: Callable[[], object], send: Connection, parent: int) -> None:
+    worker_started(parent)
     try:
         answer: tuple[bool, object] = (True, fn())
     except BaseException as e:  # noqa: BLE001 (sent to the parent, which raises it)
         answer = (False, e)
-    send.send(answer)
-    send.close()
+    try:
+        send.send(answer)
+        send.close()
+    except (BrokenPipeError, OSError):  # (the parent stopped waiting: nobody to answer)
+        pass

@@ -299,11 +299,29 @@ def run(args: argparse.Namespace) -> int:
     if cmd != "open":
         for problem in problems:
             out.say(f"warning: {problem}", stderr=True)
+    files = _library_files(lib)
     try:
         return args.func(lib, args, Opened(problems, new_library))
+    except KeyboardInterrupt:  # (Ctrl-C: the workers ignore it and are stopped; what became of the library is said)
+        if _library_files(lib) == files:
+            out.say("interrupted: the library is unchanged", stderr=True)
+        else:
+            out.say("interrupted: the library's files are whole, with the changes saved before the interrupt "
+                    "(`papersift history` lists them)", stderr=True)
+        return 130
     finally:  # what the command's writes found (a fold postponed by a full disk): said after its outcome
         for problem in lib.take_problems():
             out.say(f"warning: {problem}", stderr=True)
+
+
+def _library_files(lib) -> list[tuple[int, int, int] | None]:
+    """The (inode, size, mtime) of each of the library's data files: what an interrupted command
+    compares to say whether it changed anything."""
+    from store.corpus import file_signature
+
+    return [file_signature(lib.folder / name) for name in (locations.CORPUS_FILE, locations.ANNOTATIONS_FILE,
+                                                             locations.ANNOTATIONS_FILE + ".journal",
+                                                             locations.ARCHIVE_FILE)]
 
 
 def _quick_search(args: argparse.Namespace) -> bool:

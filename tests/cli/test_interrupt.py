@@ -1,0 +1,91 @@
+"""Ctrl-C during a big import (the terminal sends SIGINT to the whole process group: the parent and
+its forked workers) ends it at once, says what became of the library, prints no traceback and
+leaves no process; a parent killed outright leaves no worker behind either."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ..conftest import papersift_argv
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def big_dump(tmp_path_factory) -> Path:
+    """12,000 generated abstracts: enough for the import to fork its workers (store.parallel)."""
+    out = tmp_path_factory.mktemp("big") / "big.txt"
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), "12000", str(out)], check=True,
+                   capture_output=True, timeout=300)
+    return out
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.iterdir()) if p.name in ("corpus.jsonl", "annotations.json")}
+
+
+def group(pgid: int) -> list[str]:
+    found = subprocess.run(["pgrep", "-g", str(pgid)], capture_output=True, text=True).stdout.split()
+    return [pid for pid in found if pid != str(pgid) or _alive(pgid)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").exists() and Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+
+
+def started_import(folder: Path, dump: Path) -> subprocess.Popen:
+    """`papersift import` in a session of its own (as a terminal's foreground job), once its
+    workers are running."""
+    env = {**os.environ, "PAPERSIFT_LIBRARY": str(folder)}
+    proc = subprocess.Popen([*papersift_argv(), "import", str(dump)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while len(group(proc.pid)) < 2:  # the forked workers are up
+        assert proc.poll() is None and time.monotonic() < deadline, "the import never forked its workers"
+        time.sleep(0.02)
+    return proc
+
+
+def test_ctrl_c_ends_an_import_at_once_and_says_the_library_is_unchanged(tmp_path, big_dump, run_cli):
+    folder = tmp_path / "lib"
+    run_cli("list", "--limit", "1", library=folder)  # a library (the sample) to import into
+    before = digest(folder)
+    proc = started_import(folder, big_dump)
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+    sent = time.monotonic()
+    out, err = proc.communicate(timeout=10)
+    assert time.monotonic() - sent < 1.0, "Ctrl-C took over a second"
+    assert proc.returncode == 130
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-2000:]
+    assert "interrupted: the library is unchanged" in err
+    time.sleep(0.3)
+    assert group(proc.pid) == [], "a worker outlived the interrupted import"
+    assert digest(folder) == before
+
+
+def test_a_parent_killed_outright_leaves_no_worker(tmp_path, big_dump, run_cli):
+    folder = tmp_path / "lib"
+    run_cli("list", "--limit", "1", library=folder)
+    proc = started_import(folder, big_dump)
+    os.kill(proc.pid, signal.SIGKILL)
+    _, err = proc.communicate(timeout=10)
+    deadline = time.monotonic() + 2
+    while group(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert group(proc.pid) == [], "workers left running after their parent was killed"
+    assert "BrokenPipeError" not in err and "Traceback" not in err
