@@ -17,6 +17,7 @@ remove it.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -213,8 +214,12 @@ def skipped_before(lib: LibraryCore, date: str) -> list[str]:
     Raises:
         PapersiftError: ``date`` is not a date (2026-11-01).
     """
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
-        raise PapersiftError(f"--skipped-before {date!r}: a date, as 2026-11-01")
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+            raise ValueError(date)
+        datetime.strptime(date, "%Y-%m-%d")  # (a real day: not 2026-13-45)
+    except ValueError:
+        raise PapersiftError(f"--skipped-before {date!r}: a date, as 2026-11-01") from None
     starred = {pid for anns in lib.team.values() for pid, a in anns.items() if a.star}
     return [pid for pid, a in lib.annotations.items()
             if a.status == "skipped" and pid not in starred and (a.stamps.get("status") or a.updated or "9")[:10] < date

@@ -8,6 +8,8 @@ journaled, backed up, undone and merged exactly as a mark is.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Sequence
 
@@ -132,10 +134,21 @@ class Team:
         names = [checked_member(m) for m in dict.fromkeys(members)]
         if not names:
             raise PapersiftError("no members to assign to (e.g. --to ana,ben,chen)")
+        known = [m for m in self.members() if m in self._core.team or m in self._core.assignments.values()]
+        for name in names:  # (`ANA` beside a member ana would start a member no one can be --as)
+            same = [m for m in known if m != name and m.casefold() == name.casefold()]
+            if same:
+                raise PapersiftError(f"member {name!r} differs from the member {same[0]!r} only in case: "
+                                     f"--to {','.join(same[0] if n == name else n for n in names)}")
         shares = list(weights) if weights is not None else [1.0] * len(names)
-        if len(shares) != len(names) or any(not w > 0 for w in shares):
+        if len(shares) != len(names) or any(not (w > 0 and math.isfinite(w)) for w in shares):
             raise PapersiftError(f"--weights needs one positive number per member ({len(names)}: "
                                  f"{', '.join(names)}), e.g. {','.join(['1'] * len(names))}")
+        top = max(shares)
+        shares = [w / top for w in shares]  # (relative: 1e308,1e308 is 1,1)
+        if min(shares) < 1e-6:
+            raise PapersiftError(f"--weights {','.join(f'{w:g}' for w in (weights or []))}: a share a millionth "
+                                 "of another's is no share; give every member at least that")
         ids = list(dict.fromkeys(paper_ids))
         if not ids:
             raise PapersiftError("nothing to assign: every paper no member has marked is assigned already, "

@@ -1,0 +1,53 @@
+"""Values a user mistypes (a weight of inf, a member's name in the wrong case, a day that does
+not exist) get one clear line and a non-zero exit, never a traceback, and change nothing."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+
+def digest(folder) -> str:
+    return hashlib.sha256(b"".join((folder / n).read_bytes() for n in ("corpus.jsonl", "annotations.json")
+                                   if (folder / n).exists())).hexdigest()
+
+
+def refused(run_cli, folder, *args: str) -> str:
+    before = digest(folder)
+    proc = run_cli(*args, library=folder, check=False)
+    assert proc.returncode == 1, (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+    assert digest(folder) == before
+    return proc.stderr
+
+
+@pytest.mark.parametrize("weights", ["inf,1", "nan,1", "-1,1", "0,0", "1", "1,1e-9", "1,x"])
+def test_weights_that_are_no_shares_are_refused(run_cli, tmp_path, weights):
+    folder = tmp_path / "lib"
+    run_cli("list", "--limit", "1", library=folder)
+    assert "--weights" in refused(run_cli, folder, "assign", "--to", "ana,ben", "--weights", weights)
+
+
+def test_huge_weights_are_relative(run_cli, tmp_path):
+    folder = tmp_path / "lib"
+    proc = run_cli("assign", "--to", "ana,ben", "--weights", "1e308,1e308", "--format", "json", library=folder)
+    assert "Traceback" not in proc.stderr
+    import json
+    shares = json.loads(proc.stdout)["assigned"]
+    assert abs(shares["ana"] - shares["ben"]) <= 1
+
+
+def test_a_member_named_again_in_another_case_is_refused(run_cli, tmp_path):
+    folder = tmp_path / "lib"
+    pid = run_cli("list", "--format", "json", library=folder).stdout.split('"id": "')[1][:12]
+    run_cli("--as", "ana", "star", pid, "3", library=folder)
+    said = refused(run_cli, folder, "assign", "--to", "ANA,ben")
+    assert "'ANA' differs from the member 'ana' only in case: --to ana,ben" in said
+
+
+@pytest.mark.parametrize("day", ["2026-13-45", "2026-02-30", "26-1-1", "yesterday"])
+def test_archive_takes_only_real_days(run_cli, tmp_path, day):
+    folder = tmp_path / "lib"
+    run_cli("list", "--limit", "1", library=folder)
+    assert "--skipped-before" in refused(run_cli, folder, "archive", "--skipped-before", day)
