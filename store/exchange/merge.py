@@ -205,10 +205,11 @@ def _short(value: object) -> str:
 
 
 def known_stamps(library: Library, pid: str, history: list[dict[str, Any]],
-                 member: str | None = None) -> frozenset[tuple[str, str]]:
+                 member: str | None = None, planned: Annotation | None = None) -> frozenset[tuple[str, str]]:
     """(field, time) of every state this library's undo history holds for a paper (a member's
     record of it: this member's by default): a colleague's field with one of these times is a
-    state we had, not a change of theirs."""
+    state we had, not a change of theirs. ``planned``: the record an earlier file of the same
+    import made of it (a state the library will have had)."""
     member = member or library.member
     key = record_key(pid, library.stored_member(member))
     found: set[tuple[str, str]] = set()
@@ -219,13 +220,24 @@ def known_stamps(library: Library, pid: str, history: list[dict[str, Any]],
                 found.update((rec.get("stamps") or {}).items())
     current = library.member_annotation(pid, member)
     found.update(current.stamps.items())
+    if planned is not None:
+        found.update(planned.stamps.items())
     return frozenset(found)
 
 
 def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
-               written: datetime | None = None) -> tuple[dict[str, Annotation], MergeReport]:
+               written: datetime | None = None,
+               planned: dict[str, Annotation] | None = None) -> tuple[dict[str, Annotation], MergeReport]:
     """Work out the merged annotations without writing anything. ``written`` is when the file was
-    written (its modification time): what a stamp ahead of this machine's clock counts as."""
+    written (its modification time): what a stamp ahead of this machine's clock counts as.
+    ``planned``: record key -> the record earlier files of the same import made (this file merges
+    into those, as if they were stored: several files, one write)."""
+    planned = planned or {}
+
+    def current(pid: str, member: str) -> Annotation:
+        made = planned.get(record_key(pid, library.stored_member(member)))
+        return made.copy() if made is not None else library.member_annotation(pid, member)
+
     report = MergeReport(records=len(records))
     corpus = library.corpus
     folded: dict[str, Annotation] = {}
@@ -265,7 +277,7 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
         key = record_key(pid, library.stored_member(member))
         member_of[key] = (pid, member)
         seen[key] = seen.get(key, 0) + 1
-        theirs = _theirs(rec, pid, report.warnings, library.member_annotation(pid, member), clock)
+        theirs = _theirs(rec, pid, report.warnings, current(pid, member), clock)
         if isinstance(rec.get("stamps"), dict):
             fieldwise.add(key)  # (even when none of its stamps is a time: then nothing is its change)
         if key in folded:  # a second record of one paper in one file: one record, its newest changes
@@ -277,8 +289,8 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
         if seen[key] > 1:
             report.warnings.append(f"{shown}: {seen[key]} records in {source} for this paper: merged as one "
                                    f"(each field's newest change)")
-        local = library.member_annotation(pid, member)
-        known = known_stamps(library, pid, history, member)
+        local = current(pid, member)
+        known = known_stamps(library, pid, history, member, planned.get(key))
         merged, conflicts = merge_one(local, theirs, source, known, key in fieldwise)
         merged.member = local.member  # (theirs came without the name this library stores it under)
         if merged == local:

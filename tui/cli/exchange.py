@@ -108,51 +108,39 @@ def _write(args: argparse.Namespace, text: str, papers: int) -> int:
 
 
 def import_annotations(lib: Library, args: argparse.Namespace, opened=None) -> int:
-    """Each file is read and checked before any is merged: a bad one changes nothing."""
-    from datetime import datetime, timezone
-    from store.exchange.annotation_files import read_annotation_records
-    from store.exchange.merge import plan_merge  # (dedup's imports: only when merging)
-    paths = [Path(f) for f in args.files]
-    for path in paths:
-        if not path.is_file():
-            raise PapersiftError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
-    read = [(path, read_annotation_records(path)) for path in paths]
-    for path, records in read:  # a file of another library refuses the whole import, before any merge
-        _, report = plan_merge(lib, records, source=path.name)
-        if records and len(report.unknown) == len(records):
-            if any("member" in rec for rec in records):  # a team file: marks, no papers
-                raise PapersiftError(f"{path.name}: none of the papers of its {counted(len(records), 'record')} is "
-                                     "in this library (a team file from another library?); a team file carries "
-                                     "marks, not papers: import the file its library was made from first")
-            raise PapersiftError(f"{path.name}: none of the papers of its {counted(len(records), 'record')} is in "
-                                 f"this library (a file from another library?); import the papers first (a JSON "
-                                 f"export carries them: papersift import {path.name}), then the annotations")
-    reports = []
-    for path, records in read:
-        written = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
-        changes, report = plan_merge(lib, records, source=path.name, written=written)
-        if records and records[0].get("member") == lib.member:  # a colleague who forgot --as?
-            report.warnings.insert(0, f"{path.name} holds {lib.member}'s marks, yours: merged into your own "
-                                      "(a colleague's team file names them: did they forget --as NAME?)")
-        if not args.dry_run:
-            lib.replace_annotations(changes, "import-annotations", f"import annotations from {path.name}")
-        reports.append((path, report))
+    """Every file is read and checked before any is merged, and all are merged as one write: a bad
+    one changes nothing (store.exchange.import_files)."""
+    from store.exchange.import_files import merge_files
+    merged = merge_files(lib, [Path(f) for f in args.files], dry_run=args.dry_run)
     if args.format == "json":
-        if len(reports) == 1:
-            out.emit_json({**reports[0][1].to_dict(), "dry_run": args.dry_run})
+        rows = [{**m.report.to_dict(), "unknown_count": len(m.report.unknown)} for m in merged]
+        if len(rows) == 1:
+            out.emit_json({**rows[0], "dry_run": args.dry_run})
         else:
-            out.emit_json({"files": [{"file": p.name, **r.to_dict()} for p, r in reports], "dry_run": args.dry_run})
+            out.emit_json({"files": [{"file": m.path.name, **row} for m, row in zip(merged, rows)],
+                           "dry_run": args.dry_run})
         return 0
     c = out.console()
     verb = "would change" if args.dry_run else "changed"
-    for path, report in reports:
-        head = f"{path.name}: " if len(reports) > 1 else ""
-        c.print(f"{head}{counted(report.records, 'record')}: {report.by_id} matched by id, {report.by_text} by text, "
-                f"{len(report.unknown)} unknown; {verb} {len(report.changes)}, {report.unchanged} already up to date",
-                markup=False)
+    for m in merged:
+        report = m.report
+        head = f"{m.path.name}: " if len(merged) > 1 else ""
+        c.print(f"{head}{counted(report.records, 'record')}: {report.by_id:,} matched by id, {report.by_text:,} by "
+                f"text, {len(report.unknown):,} unknown; {verb} {len(report.changes):,}, {report.unchanged:,} already "
+                "up to date", markup=False)
         out.print_labelled(c, [("", report.changes), ("conflict ", report.conflicts),
-                               ("unknown paper ", report.unknown), ("warning ", report.warnings)])
+                               ("unknown paper ", _first(report.unknown)), ("warning ", report.warnings)])
     return 0
+
+
+SHOWN_UNKNOWN = 10  # unknown papers named one a line; the rest counted (a file of another library names 478k)
+
+
+def _first(lines: list[str], shown: int = SHOWN_UNKNOWN) -> list[str]:
+    """The first ``shown`` lines, and how many more there are."""
+    if len(lines) <= shown:
+        return lines
+    return [*lines[:shown], f"… and {len(lines) - shown:,} more"]
 
 
 def serve(lib: Library, args: argparse.Namespace, opened=None) -> int:
