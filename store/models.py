@@ -220,15 +220,18 @@ class Annotation:
 
     @classmethod
     def from_record(cls, rec: dict[str, Any]) -> "Annotation":
+        # (A time or a list of conflicts of the wrong kind, stored by a papersift that took a
+        # colleague's record unchecked, reads as none: the next merge compares it with a time.)
+        created, updated, conflicts = rec.get("created", ""), rec.get("updated", ""), rec.get("conflicts")
         return cls(
             paper_id=rec["paper_id"],
             status=rec.get("status", "unread"),
             star=int(rec.get("star", 0)),
             tags=list(rec.get("tags") or []),
             note=rec.get("note", ""),
-            created=rec.get("created", ""),
-            updated=rec.get("updated", ""),
-            conflicts=list(rec.get("conflicts") or []),
+            created=created if isinstance(created, str) else "",
+            updated=updated if isinstance(updated, str) else "",
+            conflicts=[c for c in conflicts if isinstance(c, dict)] if isinstance(conflicts, list) else [],
             stamps=dict(rec.get("stamps") or {}),
             member=str(rec.get("member") or ""),
             assignee=str(rec.get("assignee") or ""),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -118,7 +119,6 @@ def test_a_bad_field_of_any_kind_is_refused_by_file_and_line_and_changes_nothing
     run_cli("--as", "ana", "star", pid, "1", library=lead)  # the lead has ana's record: a merge compares with it
     good = {"id": other, "status": "read", "star": 0, "tags": [], "note": "", "created": "2026-01-01T00:00:00.000+00:00",
             "updated": "2026-01-01T00:00:00.000+00:00", "stamps": {"status": "2026-01-01T00:00:00.000+00:00"}}
-    from datetime import datetime, timezone
     later = datetime.now(timezone.utc).isoformat(timespec="milliseconds")  # (after the lead's star)
     bad_rec = {**good, "id": pid, "star": 2, "stamps": {"star": later}}
     cases = {name: {**bad_rec, name: value} for name, (value, _) in BAD.items()}
@@ -198,3 +198,23 @@ def test_unknown_papers_are_counted_and_a_few_named(run_cli, lead, tmp_path):
     assert "5,000 unknown" in proc.stdout or "5000 unknown" in proc.stdout
     assert "and 4,990 more" in proc.stdout
     assert ids_of(run_cli, "--query", "by:ana", library=lead) == [known]
+
+
+def test_a_library_holding_a_bad_creation_time_still_merges(run_cli, lead, tmp_path):
+    """A record an older papersift stored unchecked (``"created": 5``) no longer stops the next
+    legitimate import with a traceback."""
+    from store import Library
+    pid = ids_of(run_cli, library=lead)[0]
+    run_cli("--as", "ana", "star", pid, "1", library=lead)
+    lib = Library(lead)
+    lib.store.compact()
+    data = json.loads(lib.annotations_path.read_text())
+    for rec in data["annotations"].values():
+        rec.update(created=5, updated=[1], conflicts=7)
+    lib.annotations_path.write_text(json.dumps(data))
+    later = datetime.now(timezone.utc).isoformat(timespec="milliseconds")  # (after ana's star here)
+    path = team_file(tmp_path / "ana.json", "ana", [{"id": pid, "star": 3, "created": later, "updated": later,
+                                                      "stamps": {"star": later}}])
+    proc = run_cli("import-annotations", str(path), library=lead, check=False)
+    no_traceback(proc)
+    assert proc.returncode == 0 and ids_of(run_cli, "--query", "star-by:ana:>=3", library=lead) == [pid]
