@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from store import locations
@@ -27,6 +28,9 @@ def register(add) -> None:
     p.add_argument("--limit", type=out.count_arg, default=5000, help="at most this many papers (default 5000)")
     p.add_argument("--api", default=None, help=argparse.SUPPRESS)  # (tests: a local server's recorded feeds)
     p.add_argument("--delay", type=float, default=None, help=argparse.SUPPRESS)  # (tests: no 3 s wait)
+    # (tests: a dripping server met in seconds; store.ingest.arxiv_fetch names the defaults)
+    p.add_argument("--request-deadline", type=float, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--fetch-deadline", type=float, default=None, help=argparse.SUPPRESS)
     p = add("archive", "move old skipped papers out of the way (kept, with every mark, in archive.jsonl; one undo step)",
             ("text", "json"), run=archive)
     p.add_argument("--skipped-before", metavar="DATE", required=True,
@@ -42,9 +46,14 @@ def fetch(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     from store.ingest import arxiv_fetch
 
     since = arxiv_fetch.since_date(args.since)
+    folder = lib.folder / locations.FETCHED_DIR
+    _check_folder(folder)  # (before asking arXiv anything)
     got = arxiv_fetch.fetch(args.categories, since, api=args.api or arxiv_fetch.API,
                             delay=arxiv_fetch.DELAY if args.delay is None else max(0.0, args.delay), limit=args.limit,
-                            say=lambda line: out.say(line, stderr=True) if sys.stderr.isatty() else None)
+                            say=lambda line: out.say(line, stderr=True) if sys.stderr.isatty() else None,
+                            note=lambda line: out.say(line, stderr=True),  # (every wait, said wherever stderr goes)
+                            request_deadline=_seconds(args.request_deadline, arxiv_fetch.REQUEST_DEADLINE),
+                            fetch_deadline=_seconds(args.fetch_deadline, arxiv_fetch.FETCH_DEADLINE))
     if not got.entries:
         if args.format == "json":
             out.emit_json({"fetched": 0, "requests": got.requests, "new": 0, "batch": 0, "papers": len(lib)})
@@ -52,8 +61,10 @@ def fetch(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
             out.say(f"nothing new on arXiv in {', '.join(args.categories)} since {since:%Y-%m-%d} "
                     f"({got.requests} requests); the library is unchanged")
         return 0
-    folder = lib.folder / locations.FETCHED_DIR
-    folder.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
+    try:
+        folder.mkdir(mode=PRIVATE_FOLDER)
+    except FileExistsError:
+        _check_folder(folder)
     saved = folder / f"arxiv-{'-'.join(args.categories)}-{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}.xml"
     atomic_write_text(saved, got.text)
     summary = import_with_progress(lib, [str(saved)])
@@ -66,6 +77,27 @@ def fetch(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     out.say(summary.line() + f"; the library now holds {counted(len(lib), 'paper')}"
             + (f" — `new:` lists batch {summary.batch}" if summary.batch else ""))
     return 0
+
+
+def _seconds(given: float | None, default: float) -> float:
+    return default if given is None or not given > 0 else min(given, default)
+
+
+def _check_folder(folder: Path) -> None:
+    """LIBRARY/fetched/ is a folder, or is not there yet: a file or a link in its place (a shared
+    library folder may hold anything) is named, and nothing is fetched."""
+    import os
+    import stat
+
+    from store.errors import PapersiftError
+    try:
+        mode = os.lstat(folder).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISDIR(mode):
+        kind = "a link" if stat.S_ISLNK(mode) else "a file" if stat.S_ISREG(mode) else "not a folder"
+        raise PapersiftError(f"{folder} is {kind}, where papersift keeps what it fetches (a folder): move it away "
+                             "and fetch again; nothing was imported")
 
 
 def archive(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
