@@ -18,7 +18,7 @@ from store.choices import DERIVED
 from store.errors import InputError
 from store.escapes import repair_escapes
 from store.formats.records import Pair, team_line, title_of
-from store.ingest.raw_record import Records, record_from_obj
+from store.ingest.raw_record import Records, record_from_obj, web_link
 from store.latex import plain_text
 from store.models import Paper
 from store.search.keywords import join_keywords, tags_and_keywords
@@ -354,8 +354,8 @@ def to_bibtex(pairs: list[Pair]) -> str:
             fields.append(("keywords", bib_escape(join_keywords(labels))))
         if ann.note:
             fields.append(("note", bib_escape(ann.note, fold=False)))
-        if paper.url:
-            fields.append(("url", bib_escape(paper.url)))
+        if link := web_link(paper.url):  # (a corpus from elsewhere may hold any link: only http(s) is written)
+            fields.append(("url", bib_escape(link)))
         if paper.derived_title:
             fields.append(("papersift_title", DERIVED))
         fields += [("papersift_id", paper.id), ("papersift_status", ann.status)]

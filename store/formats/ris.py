@@ -21,7 +21,7 @@ from store.choices import DERIVED
 from store.errors import InputError
 from store.escapes import repair_escapes
 from store.formats.records import Pair, title_of, triage_lines
-from store.ingest.raw_record import Records, record_from_obj
+from store.ingest.raw_record import Records, record_from_obj, web_link
 from store.latex import plain_text
 from store.search.keywords import tags_and_keywords
 
@@ -154,8 +154,8 @@ def to_ris(pairs: list[Pair]) -> str:
         if ann.note.strip():
             rec.append(f"N1  - {note_html(ann.note)}")
         rec += [f"N1  - {line}" for line in triage_lines(ann)]
-        if paper.url:
-            rec.append(f"UR  - {_ris_value(paper.url)}")
+        if link := web_link(paper.url):  # (a corpus from elsewhere may hold any link: only http(s) is written)
+            rec.append(f"UR  - {_ris_value(link)}")
         rec.append("ER  - ")
         out.append("\n".join(rec))
     return "\n\n".join(out) + "\n"

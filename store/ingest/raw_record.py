@@ -49,6 +49,19 @@ class RawRecord:
     area: str = ""
 
 
+_WEB_LINK = re.compile(r"https?://[^\s/?#]", re.IGNORECASE)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def web_link(value: object) -> str:
+    """A link as papersift keeps and writes it: an http(s) address (white space around it trimmed),
+    else ''. A feed or a shared file may carry a ``javascript:``, ``file:`` or ``data:`` link, which a
+    click in a reference manager or a rendered export would follow; every reader's records and every
+    exported url pass through here."""
+    link = value.strip() if isinstance(value, str) else ""
+    return link if _WEB_LINK.match(link) and not _CONTROL.search(link) else ""
+
+
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 
 
@@ -109,7 +122,7 @@ def record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | No
     abstract = abstract.strip()
     check_length(path, abstract, line, where)
     return RawRecord(abstract=abstract, file=name, position=pos, title=" ".join(title.split()),
-                     authors=authors, external_id=str(ext), url=url if isinstance(url, str) else "",
+                     authors=authors, external_id=str(ext), url=web_link(url),
                      venue=" ".join(venue.split()) if isinstance(venue, str) else "", year=year,
                      keywords=keywords, area=clean_label(area) if isinstance(area, str) else "")
 
