@@ -17,7 +17,7 @@ import hashlib
 import mmap
 import uuid
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, TypeGuard
 
 import numpy as np
 import orjson
@@ -179,11 +179,39 @@ class Corpus:
         corpus.generation = str(header.get("generation", ""))
         rules = header.get("title_rules")
         corpus.title_rules = rules if isinstance(rules, int) else 0  # absent: titles from before the numbering
-        batches = header.get("batches")
-        corpus.batches = [b for b in batches if isinstance(b, dict) and isinstance(b.get("n"), int)] \
-            if isinstance(batches, list) else []
+        corpus.batches = checked_batches(header.get("batches"))
         corpus.file_signature = signature
         return corpus
+
+
+MAX_BATCH = 1_000_000_000  # an import's number: far past any library's imports, far inside int64
+
+
+def is_batch_number(value: object) -> TypeGuard[int]:
+    """A batch's number: a whole number from 1 to MAX_BATCH (not a bool, a float or a string)."""
+    return type(value) is int and 1 <= value <= MAX_BATCH
+
+
+def checked_batches(records: object) -> list[dict[str, Any]]:
+    """The corpus header's batch records, type-checked: the file may come from a colleague's library,
+    or from anyone. A record that is not an object, or whose number is not a batch number (negative,
+    ``true``, 10**30, "9") or repeats an earlier record's, is passed over; the rest keep their number,
+    with their counts whole numbers from 0 (else 0), their time a string and their files strings."""
+    kept: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for b in records if isinstance(records, list) else []:
+        if not isinstance(b, dict) or not is_batch_number(n := b.get("n")) or n in seen:
+            continue
+        seen.add(n)
+        files = b.get("files")
+        kept.append({**b, "n": n, "time": b["time"] if isinstance(b.get("time"), str) else "",
+                     "new": _count(b.get("new")), "revised": _count(b.get("revised")),
+                     "files": [f for f in files if isinstance(f, str)][:20] if isinstance(files, list) else []})
+    return kept
+
+
+def _count(value: object) -> int:
+    return value if type(value) is int and 0 <= value <= 1 << 53 else 0
 
 
 def line_starts(data: bytes | mmap.mmap) -> np.ndarray:

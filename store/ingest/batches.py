@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from store.corpus import Corpus
+from store.corpus import Corpus, is_batch_number
 from store.models import Paper
 
 # An arXiv id as the feeds and the snapshot write it: new style (2401.12345, 2401.12345v2) or old
@@ -70,7 +70,9 @@ def revise(paper: Paper, abstract: str, title: str, version: int, batch: int, ex
 
 
 def next_batch(corpus: Corpus) -> int:
-    return max((int(b["n"]) for b in corpus.batches), default=0) + 1
+    """The number the next import takes: one past the highest kept (the corpus reads its records
+    type-checked, :func:`store.corpus.checked_batches`; a number out of range is passed over here too)."""
+    return max((b["n"] for b in corpus.batches if is_batch_number(b.get("n"))), default=0) + 1
 
 
 def record_batch(corpus: Corpus, first_new: int, number: int, time: str, revised: int,
@@ -89,5 +91,7 @@ def record_batch(corpus: Corpus, first_new: int, number: int, time: str, revised
 
 
 def last_batch(corpus: Corpus) -> dict[str, Any] | None:
-    """The newest batch that added papers (what ``new:`` lists)."""
-    return next((b for b in reversed(corpus.batches) if b.get("new")), None)
+    """The newest batch that added papers (what ``new:`` lists): the highest number, wherever a
+    corpus file's header put it."""
+    return max((b for b in corpus.batches if is_batch_number(b.get("n")) and b.get("new")), key=lambda b: b["n"],
+               default=None)

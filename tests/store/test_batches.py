@@ -115,3 +115,25 @@ def test_a_new_version_brings_its_link_and_a_cross_list_its_category(daily):
     revised = daily.paper("2412.10003")
     assert revised.url.endswith("2412.10003v2")
     assert daily.paper("2412.10005").keywords == ["cs.LG", "cs.RO"]  # day two's cross-list to cs.RO
+
+
+def test_forged_batch_records_are_passed_over_when_read():
+    # A corpus file's header is read as untrusted: numbers that are not 1..MAX_BATCH, repeats and
+    # records that are not objects are passed over; the counts, time and files of the rest are typed.
+    from store.corpus import MAX_BATCH, checked_batches
+    forged = [{"n": 1, "new": 3, "time": "t", "files": ["a.xml", 5]}, {"n": True, "new": 9}, {"n": -2, "new": 1},
+              {"n": 0}, {"n": 10**30}, {"n": 1e3}, {"n": "4"}, {"n": MAX_BATCH + 1}, "x", None, {"n": 1, "new": 7},
+              {"n": 3, "new": "many", "revised": -1, "time": 5, "files": "x", "note": "kept"}]
+    assert checked_batches(forged) == [
+        {"n": 1, "new": 3, "revised": 0, "time": "t", "files": ["a.xml"]},
+        {"n": 3, "new": 0, "revised": 0, "time": "", "files": [], "note": "kept"}]
+    assert checked_batches({"n": 1}) == [] and checked_batches(None) == []
+
+
+def test_the_next_and_the_last_batch_read_only_batch_numbers(daily):
+    from store.ingest.batches import last_batch, next_batch
+    daily.import_paths([DAYS[0]])
+    daily.corpus.batches += [{"n": -5, "new": 3}, {"n": 2**63, "new": 1}, {"n": True, "new": 1}]
+    assert next_batch(daily.corpus) == 2 and last_batch(daily.corpus)["n"] == 1
+    daily.corpus.batches = [{"n": 4, "new": 2}, {"n": 2, "new": 5}]  # out of order: the highest is the newest
+    assert next_batch(daily.corpus) == 5 and last_batch(daily.corpus)["n"] == 4
