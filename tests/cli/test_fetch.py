@@ -193,3 +193,29 @@ def test_rss_and_oai_files_import_offline_alike(run_cli, tmp_path):
     assert (out["new"], out["batch"]) == (1, 3)
     found = json.loads(run_cli("list", "--query", "new:", "--format", "json", library=lib).stdout)
     assert [r["title"] for r in found] == ["Harvested"]
+
+
+def test_retry_after_is_read_in_every_form_and_every_wait_capped_and_said():
+    # (the hostile-server tests drive this through the CLI; here each form, and the cap on each path)
+    from datetime import datetime, timedelta, timezone
+    from email.utils import format_datetime
+
+    from store.ingest import arxiv_fetch as af
+    soon = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=90), usegmt=True)
+    assert af._retry_after("7") == 7 and af._retry_after(" 0 ") == 0 and af._retry_after("9" * 400) == 10**12
+    assert 80 < af._retry_after(soon) <= 90
+    assert af._retry_after("Sun, 06 Nov 2099 08:49:37 -0000") > 10**9  # (a naive date: UTC, as the RFC says)
+    assert af._retry_after("Sun, 06 Nov 1994 08:49:37 GMT") == 0
+    for garbage in (None, "", "soon", "-5", "1.5", "1e9", "nan", "٣", "Sun, 99 Zzz 2099"):
+        assert af._retry_after(garbage) is None, garbage
+    for asked in ("999999", "9" * 400, "Wed, 21 Oct 2099 07:28:00 GMT", "soon", None):
+        said: list[str] = []
+        slept: list[float] = []
+        session = af._Session(af.API, ("https", "export.arxiv.org", 443), 3.0, slept.append, said.append, 90.0,
+                              float("inf"), 900.0, lambda: 0.0)
+        session.wait(256.0, "HTTP 503", asked, 2)  # (a long backoff: the one waited when Retry-After is not read)
+        assert slept == [af.MAX_WAIT]
+        assert len(said) == 1 and f"waiting {af.MAX_WAIT:.0f} s" in said[0]
+    with pytest.raises(af.FetchError, match="the fetch's 900 s are up"):  # a wait past the fetch's deadline
+        af._Session(af.API, ("https", "export.arxiv.org", 443), 3.0, slept.append, said.append, 90.0, 60.0, 900.0,
+                    lambda: 0.0).wait(1.0, "HTTP 503", "100", 2)

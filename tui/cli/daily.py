@@ -26,7 +26,8 @@ def register(add) -> None:
     p.add_argument("categories", nargs="+", metavar="CATEGORY", help="arXiv categories: cs.LG cs.RO stat.ML")
     p.add_argument("--since", metavar="DATE", help="papers submitted since this date (default: the last day)")
     p.add_argument("--limit", type=out.count_arg, default=5000, help="at most this many papers (default 5000)")
-    p.add_argument("--api", default=None, help=argparse.SUPPRESS)  # (tests: a local server's recorded feeds)
+    p.add_argument("--api", default=None, metavar="URL",
+                   help="a mirror of arXiv's API (redirects only on its host; answers capped in size and time)")
     p.add_argument("--delay", type=float, default=None, help=argparse.SUPPRESS)  # (tests: no 3 s wait)
     # (tests: a dripping server met in seconds; store.ingest.arxiv_fetch names the defaults)
     p.add_argument("--request-deadline", type=float, default=None, help=argparse.SUPPRESS)
