@@ -202,8 +202,10 @@ class _Session:
                 problem = f"the answer was cut off ({_reason(exc)})"
             except _Late:
                 problem = f"the answer took over {self.request_deadline:.0f} s"
-            except (ET.ParseError, zlib.error) as exc:
+            except ET.ParseError as exc:
                 problem = f"the answer is not whole XML ({_shown(str(exc), 60)})"
+            except zlib.error as exc:
+                problem = f"the answer's gzip is broken ({_shown(str(exc), 60)})"
             if attempt == ATTEMPTS:
                 break
             self.wait(backoff, problem, asked, attempt + 1)
