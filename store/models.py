@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from store.annotations.fields import read_fields
 from store.choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
 from store.safe_text import has_unsafe, shown_unsafe, strip_unsafe
 
@@ -220,22 +221,31 @@ class Annotation:
 
     @classmethod
     def from_record(cls, rec: dict[str, Any]) -> "Annotation":
+        """The annotation a stored record holds, each field of the wrong kind read as its default
+        (see :meth:`read`); the record must be one (store.annotations.fields.is_record)."""
+        return cls.read(rec)[0]
+
+    @classmethod
+    def read(cls, rec: dict[str, Any]) -> tuple["Annotation", list[str]]:
+        """:meth:`from_record`, and the names of the fields that held something of the wrong kind
+        (a forged or damaged library folder's): read as their defaults, in memory only."""
         # (A time or a list of conflicts of the wrong kind, stored by a papersift that took a
         # colleague's record unchecked, reads as none: the next merge compares it with a time.)
         created, updated, conflicts = rec.get("created", ""), rec.get("updated", ""), rec.get("conflicts")
+        fields, bad = read_fields(rec)
         return cls(
             paper_id=rec["paper_id"],
-            status=rec.get("status", "unread"),
-            star=int(rec.get("star", 0)),
-            tags=list(rec.get("tags") or []),
-            note=rec.get("note", ""),
+            status=fields["status"],
+            star=fields["star"],
+            tags=fields["tags"],
+            note=fields["note"],
             created=created if isinstance(created, str) else "",
             updated=updated if isinstance(updated, str) else "",
             conflicts=[c for c in conflicts if isinstance(c, dict)] if isinstance(conflicts, list) else [],
-            stamps=dict(rec.get("stamps") or {}),
+            stamps=fields["stamps"],
             member=str(rec.get("member") or ""),
             assignee=str(rec.get("assignee") or ""),
-        )
+        ), bad
 
 
 @dataclass

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import os
+from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, NoReturn, TypeVar
@@ -29,6 +30,7 @@ from tinydb.storages import Storage
 
 from store.annotations.atomic import append_durably, atomic_write_bytes
 from store.annotations.backups import keep_damaged
+from store.annotations.fields import is_record
 from store.annotations.journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO, Replay,  # noqa: F401
                       doc_id_for, journal_path_for, judge, key_of, read_acked, read_snapshot, replay_journal, write_acked)
 from store.errors import PapersiftError
@@ -215,11 +217,31 @@ class AnnotationStore:
         self.path = path
         self.db = TinyDB(path, storage=JournaledJSONStorage)
         self.storage: JournaledJSONStorage = self.db.storage  # type: ignore[assignment]
+        self.unreadable: Counter[str] = Counter()  # what the last load_records could not read (see there)
 
     def load_records(self) -> dict[str, Annotation]:
         """Every stored annotation record, by record key: ``PAPERID`` for the owner's,
-        ``PAPERID@member`` for another member's or the team's (:func:`record_key`)."""
-        return {key_of(rec): Annotation.from_record(rec) for rec in self.db.table(ANN).all()}
+        ``PAPERID@member`` for another member's or the team's (:func:`record_key`).
+
+        A library folder is untrusted input: a stored value that is no record (not a dict, or
+        its paper id no string) is skipped, and a field of the wrong kind is read as its default
+        (store.annotations.fields), both counted in ``unreadable`` (field, or "record", -> how
+        many records; "fields": the records with any). In memory only: the file keeps them as found, for ``doctor --repair``.
+        """
+        table = (self.storage.read() or {}).get(ANN) or {}
+        records: dict[str, Annotation] = {}
+        unreadable: Counter[str] = Counter()
+        for rec in table.values():
+            if not is_record(rec):
+                unreadable["record"] += 1
+                continue
+            ann, bad = Annotation.read(rec)
+            if bad:
+                unreadable.update(bad)
+                unreadable["fields"] += 1
+            records[key_of(rec)] = ann
+        self.unreadable = unreadable
+        return records
 
     def owner(self) -> str:
         """The member whose records carry no member name (the one who made the library), or ''

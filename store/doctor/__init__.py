@@ -17,9 +17,10 @@ from __future__ import annotations
 import copy
 import errno
 import os
+from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 
 from store import locations, versions
@@ -32,6 +33,7 @@ from store.doctor.report import DoctorReport
 from store.annotations.drafts import NoteDrafts
 from store.errors import CorruptFileError
 from store.annotations.journal import ANN, HIST, REDO, doc_id_for, forget_acked, journal_path_for, key_of
+from store.annotations.fields import is_record, read_fields, repaired
 from store.models import TEAM, clean_tag
 from store.wording import counted
 from store.safe_text import has_unsafe, shown_unsafe
@@ -257,10 +259,11 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
         anns = data.get(ANN) or {}
         undone = doctor_steps.check_cut_removals(data, corpus, corpus_path, anns, storage, repair, report)
         splitting = doctor_steps.check_cut_splits(data, corpus, corpus_path, anns, repair, report)
-        orphans = {k: v for k, v in anns.items() if corpus.index_of(v.get("paper_id", "")) is None
-                   and v.get("paper_id") not in undone}
+        records = {k: v for k, v in anns.items() if is_record(v)}  # (the others: _check_fields)
+        orphans = {k: v for k, v in records.items() if corpus.index_of(v["paper_id"]) is None
+                   and v["paper_id"] not in undone}
         moved = {}
-        for key, rec in anns.items():
+        for key, rec in records.items():
             if rec.get("paper_id") in splitting and not repair:
                 continue  # (said above, as a cut split)
             idx = corpus.index_of(rec.get("paper_id", ""))
@@ -269,7 +272,8 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
             elif idx is not None and str(doc_id_for(key_of(rec))) != key:
                 moved[key] = rec["paper_id"]
         if orphans:
-            report.problems.append(f"{counted(len(orphans), 'annotation')} pointing at no paper (kept; e.g. {next(iter(orphans.values()))['paper_id']})")
+            report.problems.append(f"{counted(len(orphans), 'annotation')} pointing at no paper (kept; e.g. "
+                                   f"{shown_unsafe(next(iter(orphans.values()))['paper_id'][:40])})")
         else:
             report.ok.append(f"every annotation points at a paper ({counted(len(anns), 'annotation')})")
         if moved:
@@ -293,6 +297,7 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
         else:
             report.ok.append(f"undo history: {counted(len(data.get(HIST) or {}), 'entry', 'entries')}")
     if ann_path.exists() and _check_annotations_file(ann_path) is None:
+        _check_fields(ann_path, repair, report)
         _check_tags(ann_path, repair, report)
         _check_member_names(ann_path, report)
     # 4. unsaved note drafts, backups (the index cache: check_index_cache)
@@ -326,10 +331,10 @@ def _check_tags(ann_path: Path, repair: bool, report: DoctorReport) -> None:
     storage = JournaledJSONStorage(ann_path)
     data = copy.deepcopy(storage.read() or {})
     anns = data.get(ANN) or {}
-    bad = {key: rec for key, rec in anns.items() if any(has_unsafe(t) for t in rec.get("tags") or [])}
+    bad = {key: rec for key, rec in anns.items() if is_record(rec) and any(has_unsafe(t) for t in _tags(rec))}
     if not bad:
         return
-    shown = ", ".join(sorted({f"'{shown_unsafe(t)}'" for rec in bad.values() for t in rec["tags"] if has_unsafe(t)})[:5])
+    shown = ", ".join(sorted({f"'{shown_unsafe(t[:40])}'" for rec in bad.values() for t in _tags(rec) if has_unsafe(t)})[:5])
     report.problems.append(f"{counted(len(bad), 'annotation')} with tags holding control or invisible "
                            f"characters ({shown}); `doctor --repair` cleans them")
     if not repair:
@@ -337,12 +342,75 @@ def _check_tags(ann_path: Path, repair: bool, report: DoctorReport) -> None:
     storage.compact()
     backup = backup_file(ann_path, "clean-tags")
     for key, rec in bad.items():
-        tags = [clean_tag(t)[0] for t in rec["tags"]]
+        tags = [clean_tag(t)[0] for t in _tags(rec)]
         anns[key] = {**rec, "tags": list(dict.fromkeys(t for t in tags if t))}
     data[ANN] = anns
     storage.write(data)
     report.repaired.append(f"cleaned the tags of {counted(len(bad), 'annotation')} "
                            f"(the file as it was: {locations.BACKUP_DIR}/{backup.name if backup else '-'})")
+
+
+def _tags(rec: dict[str, Any]) -> list[str]:
+    """The tags of a stored record that are tags (strings; the others: _check_fields)."""
+    tags = rec.get("tags")
+    return [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else []
+
+
+def _check_fields(ann_path: Path, repair: bool, report: DoctorReport) -> None:
+    """Records a forged or damaged file holds that papersift cannot read in full: a field of the
+    wrong kind (a status that is no status, a star of 10**30, tags that are a string, a note that
+    is a number; the library reads each as its default, store.annotations.fields) or a value that
+    is no record at all (skipped). Named, written safely; when repairing, after a backup, those
+    fields are reset to their defaults (the rest of each record kept) and the values that are no
+    record are taken out."""
+    import reprlib
+
+    storage = JournaledJSONStorage(ann_path)
+    data = copy.deepcopy(storage.read() or {})
+    anns = data.get(ANN) or {}
+    fields: Counter[str] = Counter()
+    example: dict[str, object] = {}
+    bad, junk = [], []
+    for key, rec in anns.items():
+        if not is_record(rec):
+            junk.append(key)
+            continue
+        if wrong := read_fields(rec)[1]:
+            bad.append(key)
+            fields.update(wrong)
+            for name in wrong:
+                example.setdefault(name, rec.get(name))
+    if not bad and not junk:
+        return
+    short = reprlib.Repr()  # (a 50 MB note or 100,000 tags quoted in a few words)
+    short.maxstring, short.maxother, short.maxlist, short.maxdict = 40, 40, 3, 2
+    if bad:
+        named = ", ".join(f"{name} ({n:,}; e.g. {shown_unsafe(short.repr(example[name]))})"
+                          for name, n in sorted(fields.items()))
+        report.problems.append(f"{counted(len(bad), 'annotation')} with fields papersift cannot read: {named}; read as "
+                               "their defaults (`doctor --repair` resets them)")
+    if junk:
+        report.problems.append(f"{counted(len(junk), 'stored value')} in {ann_path.name} that "
+                               f"{'is' if len(junk) == 1 else 'are'} no annotation record (e.g. "
+                               f"{shown_unsafe(short.repr(anns[junk[0]]))}): skipped (`doctor --repair` takes "
+                               f"{'it' if len(junk) == 1 else 'them'} out)")
+    if not repair:
+        return
+    storage.compact()
+    backup = backup_file(ann_path, "reset-forged-fields")
+    for key in bad:
+        anns[key] = repaired(anns[key])
+    for key in junk:
+        del anns[key]
+    data[ANN] = anns
+    storage.write(data)
+    done = [f"reset {', '.join(sorted(fields))} of {counted(len(bad), 'annotation')} in {ann_path.name} to their "
+            "defaults (the rest of each kept)"] if bad else []
+    if junk:
+        done.append(f"took {counted(len(junk), 'value')} that {'is' if len(junk) == 1 else 'are'} no annotation "
+                    f"record out of {ann_path.name}")
+    report.repaired.append(" and ".join(done) + f" (the file as it was: {locations.BACKUP_DIR}/"
+                           f"{backup.name if backup else '-'})")
 
 
 def _check_member_names(ann_path: Path, report: DoctorReport) -> None:

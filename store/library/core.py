@@ -19,6 +19,7 @@ from store.annotations.atomic import PRIVATE_FOLDER, atomic_write_chunks, open_r
 from store.annotations.backups import backup_file
 from store.annotations.database import AnnotationStore, now_iso
 from store.annotations.drafts import NoteDrafts
+from store.annotations.fields import CHECKED
 from store.annotations.journal import record_key
 from store.annotations.lock import LibraryLock
 from store.corpus import Corpus, file_signature, migrate_v1
@@ -71,6 +72,7 @@ class LibraryCore:
         self.owner = self.member  # whose records carry no member name (see AnnotationStore.owner)
         self.notices: list[str] = []  # what the library put right on its own (a step a kill cut short), said once
         self._unusable_said = 0  # records under unusable member names already said
+        self._unreadable_said = (0, 0)  # records with fields of the wrong kind, and values that are none, said
         self._team_stamps: dict[str, dict[str, str]] = {}  # paper id -> its assignment's change times
         self.reload_annotations()
         # The papers whose records this Library changed (its changes, undos and redos): what the
@@ -249,9 +251,28 @@ class LibraryCore:
             self.notices.append(f"{self.annotations_path.name}: {counted(len(unusable), 'record')} under a member "
                                 f"name papersift cannot use (e.g. '{shown_unsafe(unusable[0][:40])}'): kept, not "
                                 "shown (`papersift doctor` lists them)")
+        self._say_unreadable()
         self.team, self.assignments, self._team_stamps = team, assignments, stamps
         self.cleared = cleared
         self.annotations = team.get(self.member, {})
+
+    def _say_unreadable(self) -> None:
+        """Records a forged or damaged file holds that papersift cannot read in full (a status that
+        is no status, a star of 10**30, a value that is no record): said once (again when their
+        number changes), never written back (``doctor --repair`` resets them after a backup)."""
+        found = self.store.unreadable
+        fields = [name for name in CHECKED if found[name]]
+        said = (found["fields"], found["record"])
+        if said == self._unreadable_said or not any(said):
+            return
+        self._unreadable_said = said
+        parts = [f"{counted(found['fields'], 'record')} with {', '.join(fields)} of the wrong kind (read as "
+                 "the defaults)"] if found["fields"] else []
+        if found["record"]:
+            parts.append(f"{counted(found['record'], 'value')} that {'is' if found['record'] == 1 else 'are'} no "
+                         "annotation record (skipped)")
+        self.notices.append(f"{self.annotations_path.name}: papersift cannot read {' and '.join(parts)}; the file "
+                            "is left as found (`papersift doctor` lists them, `doctor --repair` resets them)")
 
     def corpus_changed_on_disk(self) -> bool:
         """Whether the corpus file was written since this library read or wrote it (a stat)."""

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from store import locations, versions
+from store.annotations.fields import is_record, read_fields
 from store.annotations.journal import ANN, journal_path_for, read_snapshot, replay_journal
 from store.annotations.nofollow import open_no_link
 from store.search.packfile import PackReader, chunk_loader, items_sections, read_item, stamp_matches
@@ -157,10 +158,14 @@ def _read_annotations(path: Path) -> dict[str, Triage] | None:
     replay_journal(journal, data, json.loads)
     if signature() != before:
         return None
-    records = (data.get(ANN) or {}).values()
-    if any("member" in rec for rec in records):
-        return None  # a team's library: whose marks count depends on who asks (the full path knows)
-    return {rec["paper_id"]: Triage(rec) for rec in records}
+    found = {}
+    for rec in (data.get(ANN) or {}).values():
+        if not is_record(rec) or "member" in rec:
+            return None  # a team's library: whose marks count depends on who asks (the full path knows)
+        found[rec["paper_id"]] = triage = Triage(rec)
+        if triage.unreadable:
+            return None  # a forged or damaged record: the full path reads it and says so
+    return found
 
 
 class Triage:
@@ -168,13 +173,11 @@ class Triage:
     ``Annotation.from_record`` reads it (importing store.models, with dataclasses,
     would cost the search ~8 ms)."""
 
-    __slots__ = ("status", "star", "tags", "note")
+    __slots__ = ("status", "star", "tags", "note", "unreadable")
 
     def __init__(self, rec: dict[str, Any]) -> None:
-        self.status = rec.get("status", "unread")
-        self.star = int(rec.get("star", 0))
-        self.tags = list(rec.get("tags") or [])
-        self.note = rec.get("note", "")
+        fields, self.unreadable = read_fields(rec)  # (the fields of the wrong kind: read as their defaults)
+        self.status, self.star, self.tags, self.note = fields["status"], fields["star"], fields["tags"], fields["note"]
 
 
 def _stat(path: Path) -> os.stat_result | None:

@@ -193,9 +193,15 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     out.print()
     out.print(render_abstract(p.abstract)[0])  # LaTeX as Unicode, emphasis styled (JSON keeps the source)
     if a.note:
+        from store.models import MAX_NOTE_CHARS
+
         out.print()
         out.print("[bold]Note[/bold]")
-        out.print(escape(display_safe(a.note)))
+        # (a forged folder's note may be 50 MB: a terminal gets what a note can hold, JSON all of it)
+        out.print(escape(display_safe(a.note[:MAX_NOTE_CHARS])))
+        if len(a.note) > MAX_NOTE_CHARS:
+            out.print(f"[dim]… and {len(a.note) - MAX_NOTE_CHARS:,} more characters (more than a note holds; "
+                      "`--format json` prints it whole)[/dim]")
 
 
 def print_stats(stats: dict, fmt: str) -> None:
