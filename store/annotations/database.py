@@ -35,6 +35,7 @@ from store.annotations.journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERS
                       doc_id_for, journal_path_for, judge, key_of, read_acked, read_snapshot, replay_journal, write_acked)
 from store.errors import PapersiftError
 from store.models import Annotation
+from store.safe_text import has_unsafe, strip_unsafe
 from store.annotations.note_edits import long_notes_as_edits, records_of
 
 HISTORY_LIMIT = 500
@@ -218,6 +219,7 @@ class AnnotationStore:
         self.db = TinyDB(path, storage=JournaledJSONStorage)
         self.storage: JournaledJSONStorage = self.db.storage  # type: ignore[assignment]
         self.unreadable: Counter[str] = Counter()  # what the last load_records could not read (see there)
+        self.unsound: dict[str, int] = {}  # history table -> its entries papersift cannot read (see _sound)
 
     def load_records(self) -> dict[str, Annotation]:
         """Every stored annotation record, by record key: ``PAPERID`` for the owner's,
@@ -330,7 +332,7 @@ class AnnotationStore:
         returns it, or None when there is nothing to undo."""
         def mutate(data: dict[str, Any]) -> dict[str, Any] | None:
             hist = data[HIST]
-            mine = [k for k, e in hist.items() if made_by(e, member, owner)]
+            mine = [k for k in self._sound(HIST, hist) if made_by(hist[k], member, owner)]
             if not mine:
                 return None
             entry: dict[str, Any] = hist.pop(max(mine, key=int))
@@ -343,7 +345,7 @@ class AnnotationStore:
             if entry.get("papers"):  # a removal's papers go back into the corpus next
                 data[META][PENDING] = {"action": "restore", "papers": entry["papers"],
                                        "places": entry.get("places") or []}
-            return entry
+            return shown_entry(entry)
 
         if not (self.storage.read() or {}).get(HIST):
             return None
@@ -358,7 +360,7 @@ class AnnotationStore:
         """
         def mutate(data: dict[str, Any]) -> dict[str, Any] | None:
             redo = data[REDO]
-            mine = [k for k, e in redo.items() if made_by(e, member, owner)]
+            mine = [k for k in self._sound(REDO, redo) if made_by(redo[k], member, owner)]
             if not mine:
                 return None
             entry: dict[str, Any] = redo.pop(max(mine, key=int))
@@ -375,7 +377,7 @@ class AnnotationStore:
             if entry.get("papers"):  # a removal's papers go out of the corpus next
                 data[META][PENDING] = {"action": "remove", "ids": [r.get("id") for r in entry["papers"]
                                                                    if isinstance(r, dict)]}
-            return entry
+            return shown_entry(entry)
 
         if not (self.storage.read() or {}).get(REDO):
             return None
@@ -397,9 +399,59 @@ class AnnotationStore:
             self._transaction(mutate)
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
-        """The newest undo entries, newest first (every member's)."""
+        """The newest undo entries, newest first (every member's; none papersift cannot read)."""
         hist = (self.storage.read() or {}).get(HIST) or {}
-        return [hist[k] for k in sorted(hist, key=int, reverse=True)[:limit]]
+        return [shown_entry(hist[k]) for k in sorted(self._sound(HIST, hist), key=int, reverse=True)[:limit]]
+
+    def _sound(self, name: str, table: dict[str, Any]) -> list[str]:
+        """The keys of a history table's entries papersift can show, undo and redo (see
+        :func:`sound_entry`); how many others it holds is kept in ``unsound`` (a forged or damaged
+        file's: passed over, never a traceback, said once by the library)."""
+        keys = [k for k, e in table.items() if k.isdigit() and sound_entry(e)]
+        self.unsound[name] = len(table) - len(keys)
+        return keys
+
+
+def sound_entry(entry: object) -> bool:
+    """Whether an undo entry is one papersift can show, undo and redo: a dict with a time and a
+    label that are strings, whose before and after map record keys to records (or None), its long
+    notes' edits and a removal's papers of the kinds undo reads. A forged or damaged file's entry
+    that is not is passed over (store.doctor counts it)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("label"), str) or not isinstance(entry.get("time"), str):
+        return False
+    for side in ("before", "after"):
+        records = entry.get(side)
+        if not isinstance(records, dict) or not all(_is_key(k) and (r is None or is_record(r))
+                                                    for k, r in records.items()):
+            return False
+    edits = entry.get("note_edits")
+    if edits is not None and not (isinstance(edits, dict) and all(_is_edit(k, e) for k, e in edits.items())):
+        return False
+    papers = entry.get("papers")
+    return papers is None or isinstance(papers, list) and all(
+        isinstance(p, dict) and isinstance(p.get("id"), str) and isinstance(p.get("abstract"), str) for p in papers)
+
+
+def _is_key(key: str) -> bool:
+    """Whether a history entry's key is a record key (a paper id in hex, and a member)."""
+    try:
+        doc_id_for(key)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_edit(key: str, edit: object) -> bool:
+    """Whether a long note's edit in an undo entry is one undo can apply (store.annotations.note_edits)."""
+    return _is_key(key) and isinstance(edit, dict) and all(type(edit.get(k)) is int for k in ("at", "tail")) \
+        and all(isinstance(edit.get(k), str) for k in ("was", "now", "before", "after"))
+
+
+def shown_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """An undo entry as it is shown: its label without escape sequences or control characters
+    (a forged file's label could clear the screen); the stored entry is not changed."""
+    label = entry["label"]
+    return entry if not has_unsafe(label) else {**entry, "label": strip_unsafe(label)}
 
 
 def made_by(entry: Any, member: str, owner: str) -> bool:
@@ -423,8 +475,8 @@ def _set_records(ann: dict[str, Any], records: dict[str, Any]) -> None:
 def _push(table: dict[str, Any], entry: dict[str, Any]) -> None:
     """Add an entry as the table's newest (numbered after the others), keeping the newest
     ``HISTORY_LIMIT``."""
-    seq = max((int(k) for k in table), default=0) + 1
+    seq = max((int(k) for k in table if k.isdigit()), default=0) + 1
     table[str(seq)] = {"seq": seq, **{k: v for k, v in entry.items() if k != "seq"}}
-    if len(table) > HISTORY_LIMIT:
-        for k in sorted(table, key=int)[: len(table) - HISTORY_LIMIT]:
+    if len(table) > HISTORY_LIMIT:  # (a key that is no number, a forged file's, goes first)
+        for k in sorted(table, key=lambda k: int(k) if k.isdigit() else -1)[: len(table) - HISTORY_LIMIT]:
             del table[k]

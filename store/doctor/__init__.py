@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 
 from store import locations, versions
-from store.annotations.database import AnnotationStore, JournaledJSONStorage
+from store.annotations.database import AnnotationStore, JournaledJSONStorage, sound_entry
 from store.annotations.atomic import atomic_write_bytes, stale_temp_files
 from store.annotations.backups import backup_file, damaged_copies, list_backups
 from store.corpus import Corpus
@@ -291,9 +291,12 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
                 storage.write(data)  # a full snapshot; the journal is folded in
                 report.repaired.append(f"re-pointed {counted(len(moved), 'annotation')} to their papers")
         bad_hist = [k for table in (HIST, REDO) for k, e in (data.get(table) or {}).items()
-                    if not isinstance(e, dict) or "before" not in e or "after" not in e]
+                    if not k.isdigit() or not sound_entry(e)]
         if bad_hist:
-            report.problems.append(f"{counted(len(bad_hist), 'malformed undo entry', 'malformed undo entries')}")
+            report.problems.append(f"{counted(len(bad_hist), 'malformed undo entry', 'malformed undo entries')} "
+                                   "(passed over by history, undo and redo; `doctor --repair` takes them out)")
+            if repair:
+                _drop_bad_history(ann_path, storage, report)
         else:
             report.ok.append(f"undo history: {counted(len(data.get(HIST) or {}), 'entry', 'entries')}")
     if ann_path.exists() and _check_annotations_file(ann_path) is None:
@@ -348,6 +351,23 @@ def _check_tags(ann_path: Path, repair: bool, report: DoctorReport) -> None:
     storage.write(data)
     report.repaired.append(f"cleaned the tags of {counted(len(bad), 'annotation')} "
                            f"(the file as it was: {locations.BACKUP_DIR}/{backup.name if backup else '-'})")
+
+
+def _drop_bad_history(ann_path: Path, storage: JournaledJSONStorage, report: DoctorReport) -> None:
+    """Undo entries papersift cannot show, undo or redo (a forged or damaged file's) taken out of
+    the history, after a backup of the file as it was."""
+    storage.compact()
+    backup = backup_file(ann_path, "drop-malformed-undo")
+    data = copy.deepcopy(storage.read() or {})
+    dropped = 0
+    for table in (HIST, REDO):
+        entries = data.get(table) or {}
+        for key in [k for k, e in entries.items() if not k.isdigit() or not sound_entry(e)]:
+            del entries[key]
+            dropped += 1
+    storage.write(data)
+    report.repaired.append(f"took {counted(dropped, 'malformed undo entry', 'malformed undo entries')} out of the "
+                           f"history (the file as it was: {locations.BACKUP_DIR}/{backup.name if backup else '-'})")
 
 
 def _tags(rec: dict[str, Any]) -> list[str]:

@@ -73,6 +73,7 @@ class LibraryCore:
         self.notices: list[str] = []  # what the library put right on its own (a step a kill cut short), said once
         self._unusable_said = 0  # records under unusable member names already said
         self._unreadable_said = (0, 0)  # records with fields of the wrong kind, and values that are none, said
+        self._unsound_said = 0  # undo entries papersift cannot read, said
         self._team_stamps: dict[str, dict[str, str]] = {}  # paper id -> its assignment's change times
         self.reload_annotations()
         # The papers whose records this Library changed (its changes, undos and redos): what the
@@ -323,6 +324,12 @@ class LibraryCore:
         """Damage found in the annotations journal since last asked (each kept in backups/ and
         said once), and a step a kill cut short that opening the library finished: for the CLI's
         stderr and the app's notices."""
+        unsound = sum(self.store.unsound.values())  # (counted by the last history, undo or redo)
+        if unsound and unsound != self._unsound_said:
+            self._unsound_said = unsound
+            self.notices.append(f"{self.annotations_path.name}: papersift cannot read "
+                                f"{counted(unsound, 'undo entry', 'undo entries')} (not the kind it writes): passed "
+                                "over by history, undo and redo, and left as found (`papersift doctor` counts them)")
         notices, self.notices = self.notices, []
         return notices + self.store.storage.take_reports()
 
