@@ -223,6 +223,94 @@ def damaged_name(abstract: str, title: str) -> str:
     return ""
 
 
+# --- what a reader holding the real titles sees: a title read alone -----------------------------------
+# These read the title only, so the same detector gives the real titles' own rate beside the derived ones'.
+
+_OPENER = re.compile(
+    r"^(?:in this (?:position )?(?:paper|work|study|article)|this (?:position )?(?:paper|work|study|article)|we|our|"
+    r"recent(?:ly)?|recent (?:years|advances|advancements|works?|progress|studies)|inspired by|motivated by|"
+    r"despite|while|whereas|although|though|it is|there (?:is|are|has|have)|existing|current(?:ly)?|however|"
+    r"to (?:address|tackle|this end|overcome|bridge|fill|mitigate|solve)|building (?:on|upon)|based on|given|"
+    r"with the|as (?:a|an|the)?|here|in recent|over the (?:past|last))\b", re.I)
+_GENERIC_HEAD = re.compile(r"^(?:an?|the)\s+(?:(?:novel|new|simple|general|generic|unified|effective|efficient|"
+                           r"principled|flexible|powerful|innovative|practical|straightforward|first|theoretical|"
+                           r"yet|and|,)\s*)*(?:\w+\s+)?(?:framework|method|approach|algorithm|model|technique|"
+                           r"strategy|paradigm|architecture|scheme|pipeline|system|module|solution|perspective|"
+                           r"tool|mechanism)s?$", re.I)
+
+
+def generic_opener(title: str) -> str:
+    """The title opens as a sentence does ("In this paper", "Recent advances", "We"), or is a
+    generic phrase alone, with no name before it ("A novel training framework")."""
+    m = _OPENER.match(title)
+    if m:
+        return m.group()
+    # (after a name, "FineSSL: a novel SSL approach", the name says which paper: weak, not generic)
+    return "generic" if ": " not in title[:60] and _GENERIC_HEAD.match(title) else ""
+
+
+# A finite verb in the title's main clause: the title is a sentence ("Layer normalization (LN) is a
+# ubiquitous technique"). A relative clause ("that can capture"), a purpose ("to use") or a name's
+# gloss after "and" are not its main clause.
+_FINITE = re.compile(r"(?<![\w-])(?:is|are|was|were|has|have|had|remains?|can|could|may|might|should|must|will|would|shows?|"
+                     r"showed|requires?|suffers?|relies|rely|lacks?|struggles?|achieves?|enables?|allows?|"
+                     r"provides?|leads?|becomes?|demonstrates?|offers?|poses?|faces?|plays?|exhibits?|yields?|"
+                     r"depends|emerged|attracted|gained|witnessed|received)(?![\w-])", re.I)
+_NOT_MAIN = re.compile(r"\b(?:that|which|who|whose|where|when|to|and|while|whether|how|what|why|if)\b", re.I)
+
+
+def sentence(title: str) -> str:
+    """The finite verb of a title that is a sentence (a question is a title, not a sentence)."""
+    if title.rstrip().endswith("?"):
+        return ""
+    gloss = title.split(": ", 1)[-1]
+    main = _NOT_MAIN.split(gloss, maxsplit=1)[0]
+    m = _FINITE.search(main)
+    return m.group() if m else ""
+
+
+_PARTICIPLES = frozenset("trained based designed used called named termed dubbed built tailored aimed developed "
+                         "applied intended dedicated suited optimized optimised given leveraging using including "
+                         "such".split())
+
+
+def dangling(title: str) -> str:
+    """The word a title ends on that needs what follows: an article, a preposition, a conjunction,
+    a participle ("trained"), a lone adjective ("a novel"); see also :func:`cut`."""
+    words = title.rstrip("… ").split()
+    if not words:
+        return ""
+    last = words[-1].strip(",;:.\"'”)").lower()
+    if last in _PARTICIPLES or last in _FUNCTION or (last in _ADJECTIVES and len(words) > 1):
+        return last
+    return cut(title)
+
+
+def ellipsis(title: str) -> str:
+    return "…" if "…" in title or title.rstrip().endswith("...") else ""
+
+
+LONG_WORDS = 16
+
+
+def long_title(title: str) -> str:
+    n = len(title.split())
+    return f"{n} words" if n > LONG_WORDS else ""
+
+
+def name_kept(abstract: str, title: str, real: str) -> bool | None:
+    """Whether the name the abstract introduces is in the title, for a paper whose real title holds
+    it (None for the others: the name is not what its authors title it by)."""
+    names = [n for n in claimed_names(abstract) if normal(n) in normal(real)]
+    if not names:
+        return None
+    return any(normal(n) in normal(title) for n in names)
+
+
+READER_CLASSES = {"opener": generic_opener, "sentence": sentence, "dangling": dangling, "ellipsis": ellipsis,
+                  "long": long_title}
+
+
 CLASSES = ("missed", "background", "glued", "cut", "unbalanced", "damaged")
 
 

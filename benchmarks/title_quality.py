@@ -46,7 +46,7 @@ import numpy as np
 from scipy.sparse import csr_matrix, diags
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from title_classes import CLASSES, claimed_names, classify  # noqa: E402
+from title_classes import CLASSES, READER_CLASSES, claimed_names, classify, name_kept  # noqa: E402
 
 from store.ingest.title_library import field_names, leading_name, name_tokens, settle  # noqa: E402
 from store.escapes import repair_escapes  # noqa: E402
@@ -191,6 +191,27 @@ def class_rates(derived: list[str], recs: list[dict]) -> tuple[dict[str, float],
     return rates, introducing, cases
 
 
+def reader_rates(titles: list[str], recs: list[dict], real: bool = False) -> dict[str, float]:
+    """The share of titles in each of the reader's classes (title_classes.READER_CLASSES), and the
+    share of papers whose real title holds the introduced name that keep it (``name kept``)."""
+    n = max(len(titles), 1)
+    rates = {c: sum(1 for t in titles if fn(t)) / n for c, fn in READER_CLASSES.items()}
+    kept = [name_kept(r["abstract"], t, r["title"]) for t, r in zip(titles, recs)]
+    judged = [k for k in kept if k is not None]
+    rates["name kept"] = sum(judged) / max(len(judged), 1)
+    rates["judged"] = len(judged)
+    return rates
+
+
+READER_HEADER = ("| corpus · titles | generic opener | sentence | dangling last word | \"…\" | over 16 words | "
+                 "name kept (papers) |\n|---|---|---|---|---|---|---|")
+
+
+def reader_row(label: str, r: dict[str, float]) -> str:
+    return (f"| {label} | {r['opener']:.2%} | {r['sentence']:.2%} | {r['dangling']:.2%} | {r['ellipsis']:.2%} | "
+            f"{r['long']:.2%} | {r['name kept']:.1%} ({int(r['judged'])}) |")
+
+
 CLASS_HEADER = ("| corpus | introduce a name | introduced name missed | background opener | glued | cut | unbalanced | "
                 "damaged name |\n|---|---|---|---|---|---|---|---|")
 
@@ -227,11 +248,14 @@ def main() -> None:
     print("| corpus · titles | recog@1 | duplicates | field acronym as own | ending in … | longest | name | word F1 |")
     print("|---|---|---|---|---|---|---|---|")
     classes = []
+    readers = []
     for path in paths:
         recs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         titles, seconds = derive_all(recs)
         rates, introducing, cases = class_rates(titles, recs)
         classes.append(class_row(path.name, rates, introducing))
+        readers.append(reader_row(f"{path.name} · derived", reader_rates(titles, recs)))
+        readers.append(reader_row(f"{path.name} · real", reader_rates([r["title"] for r in recs], recs)))
         for reason, title, real in cases[args.show] if args.show else ():
             print(f"{args.show.upper()} [{reason}] {title!r}\n     real: {real!r}")
         print(row(f"{path.name} ({len(recs):,}) · derived", measures(titles, recs)))
@@ -254,6 +278,9 @@ def main() -> None:
     print()
     print(CLASS_HEADER)
     print("\n".join(classes))
+    print()
+    print(READER_HEADER)
+    print("\n".join(readers))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from store.ingest.title_text import clean_phrase, trim_words
-from store.ingest.title_phrases import PURPOSE_BACK, WHOLE_TITLE_WORDS, gerund, informative, verb_as_gerund
+from store.ingest.title_phrases import ANAPHORA, PURPOSE_BACK, VAGUE, WHOLE_TITLE_WORDS, gerund, informative, verb_as_gerund
 
 _CONTRIBUTES = re.compile(r"(?=[WwTt])\b(?:[Ww]e|[Tt]his (?:paper|work|study|article))\s+(?:\w+ly\s+)?"
                           r"(?:propose|introduce|present|develop|design|devise)s?\s+(?:and\s+[a-z]+\s+)?(?P<rest>[^.;]{0,300})")
@@ -33,6 +33,10 @@ _EVIDENCE = re.compile(r"(?:(?:extensive|comprehensive|numerical|empirical|exper
                        r"(?:results|experiments|evaluations|evidence|analys[ie]s|simulations|findings)\b", re.I)
 _OBJECT_END = re.compile(r"[,;:(]|\s[—–]\s|—|--")
 _GLOSS = re.compile(r"\s*[*}$]*\s*(?:\([^()]{1,12}\)\s*)?,\s*((?:an?|the)\s[^,;:()]{6,160})")  # (an acronym may come first)
+# ", an exact, parallel decoding algorithm that ...": a gloss whose adjectives are listed with commas, up
+# to its noun (a clause after it is no part of it)
+_LISTED_GLOSS = re.compile(r"\s*(?:\([^()]{1,12}\)\s*)?,\s*((?:an?|the)\s[\w-]+(?:,\s+(?:and\s+|or\s+)?[\w-]+)+"
+                           r"(?:\s(?!(?:that|which|to|for|with|designed|based|where|by|in|on|of)\b)[\w-]+){1,4})")
 # "a novel self-attention mechanism, Linear Log-Normal Attention, designed to ...": the name it is given
 _NAMED_AFTER = re.compile(r"\s*,\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*){1,4})\s*(?:\([^()]{1,12}\)\s*)?[,.]")
 # "we propose instruments to measure these quantities and introduce X": the second object
@@ -77,7 +81,7 @@ def _first_object(rest: str) -> str:
     if _REFERS_BACK.search(obj):
         return ""  # "a principled framework for assessing this assumption": what it is was said before
     after = rest[cut.start():] if cut else ""
-    gloss = _GLOSS.match(after)
+    gloss = _GLOSS.match(after) or _LISTED_GLOSS.match(after)
     if gloss and 1 <= len(obj.split()) <= 6 and not obj.lower().startswith(("a ", "an ", "the ")):
         return f"{_sentence_case(obj)}: {clean_phrase(gloss.group(1))}"  # a term, then what it is
     named = _NAMED_AFTER.match(after)
@@ -99,5 +103,113 @@ def contribution_object(abstract: str) -> str:
     for m in _CONTRIBUTES.finditer(abstract):
         title = _object_of(m.group("rest"))
         if title:
+            return trim_words(title, WHOLE_TITLE_WORDS)
+    return ""
+
+
+# "We obtain the first positive results for X", "This paper leverages the framework of X", "In this
+# position paper, we argue that X is Y": a sentence of the paper's own whose verb is no "we propose".
+_OWN = re.compile(r"(?:(?:[Ii]n this (?:position )?(?:paper|work|study),?\s+|[Hh]ere,?\s+|[Ii]n (?:this|our) work,?\s+)?[Ww]e"
+                  r"|[Tt]his (?:position )?(?:paper|work|study|article)|[Oo]ur (?:work|paper|study))\s+"
+                  r"(?:(?:\w+ly|also|further|first|then|now)\s+)?(?:(?:aims?|seeks?|attempts?|tries|try) to\s+)?"
+                  r"(?:take (?:a|the first) (?:steps?|attempt) (?:in|to|towards?)\s+)?"
+                  r"(?P<verb>[a-z]+)\s+(?P<rest>[^.;]{0,300})")
+_OWN_START = re.compile(r"\b(?:[Ww]e|[Tt]his|[Oo]ur|[Ii]n|[Hh]ere)\b")
+# Verbs whose object is what the paper is: titled by the object.
+_GIVES = frozenset("obtain obtains give gives provide provides establish establishes derive derives prove proves "
+                   "describe describes offer offers contribute contributes construct constructs build builds create "
+                   "creates release releases curate curates put puts formulate formulates design designs develop develops "
+                   "introduce introduces propose proposes present presents".split())
+# Verbs of what the paper does: titled in the gerund ("Leveraging the framework of X").
+_DOES = frozenset("study studies analyze analyzes analyse analyses investigate investigates explore explores "
+                  "examine examines revisit revisits consider considers address addresses tackle tackles "
+                  "characterize characterizes leverage leverages use uses utilize utilizes apply applies extend "
+                  "extends generalize generalizes formalize formalizes quantify quantifies compare compares "
+                  "evaluate evaluates benchmark benchmarks measure measures identify identifies rethink rethinks "
+                  "bridge bridges connect connects unify unifies improve improves reduce reduces learn learns "
+                  "model models adapt adapts train trains reimagine reimagines explain explains studying analyzing "
+                  "investigating exploring understanding initiate initiates resolve resolves employ employs reveal "
+                  "reveals approach approaches formalize formalizes solve solves discover discovers demonstrate "
+                  "enhance enhances accelerate accelerates scale scales automate automates estimate estimates "
+                  "detect detects uncover uncovers disentangle disentangles probe probes reassess reassesses "
+                  "expose exposes".split())
+_CONCERNED = re.compile(r"(?:(?:is|are) (?:concerned with|about|devoted to|dedicated to)|deals? with)\s+(.+)")
+# Words after "we" that are no action the paper is titled by ("we lack", "we posit that", "we find").
+_NOT_ACTIONS = frozenset("lack lacks posit argue believe hypothesize note observe find show want need have has are "
+                         "were was is can may will must should could would also then first further warn call "
+                         "refer term dub name denote say ask think know see hope expect wish let make do does did "
+                         "get got remark recall conclude conjecture".split())
+_CLAIM = re.compile(r"(?:argue|show|posit|contend|claim|advocate|suggest)s?\s+(?:that\s+)?(?P<claim>[^.;]{8,200})")
+_COPULA = re.compile(r"^(?P<subject>[^,]{3,80}?)\s+(?:is|are|should be|must be|can be|will be)\s+(?P<what>.{6,})$")
+
+
+_MEANS = re.compile(r"[^,;]{0,60}?\b(?:via|through|using|with|by (?:proposing|introducing|developing|designing|using))\s+"
+                    r"((?:an?|the|our)\s.+)")
+
+
+_PROPOSING = re.compile(r"\bby (?:proposing|introducing|developing|presenting|designing|constructing)\s+(.+)")
+
+
+def _present(verb: str) -> str:
+    """A past form as the present one the word lists hold ("curated" -> "curates", "studied" ->
+    "studies"); an unknown one as it is."""
+    for form in (verb[:-3] + "ies", verb[:-1] + "s", verb[:-2] + "s", verb[:-3] + "s"):
+        if form in _DOES or form in _GIVES:
+            return form
+    return verb
+
+
+def _base(verb: str) -> str:
+    """A verb's base form ("studies" -> "study", "addresses" -> "address", "uses" -> "use")."""
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith(("ches", "shes", "sses", "xes", "zzes")):
+        return verb[:-2]
+    return verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
+
+
+def own_sentence_object(abstract: str) -> str:
+    """The first sentence of the paper's own that gives a title (see _OWN): its object, the
+    action in the gerund, or a position paper's claim "X is Y" as "X as Y"; "" if none does."""
+    for start in _OWN_START.finditer(abstract):  # (a match can start only at one of these words: tried there)
+        m = _OWN.match(abstract, start.start())
+        if not m or (m.start() and abstract[m.start() - 1] not in " \n"):
+            continue
+        verb, rest = m.group("verb"), _LEAD.sub("", m.group("rest"))
+        if verb in ("have", "has") and (done := re.match(r"([a-z]+ed)\s+(.+)", rest)):
+            verb, rest = done.group(1), done.group(2)  # "we have employed X": as "we employed X"
+        if verb.endswith("ed") and verb not in _NOT_ACTIONS:
+            verb = _present(verb)
+        proposing = _PROPOSING.search(rest)
+        if proposing and (obj := _first_object(proposing.group(1))):
+            return trim_words(obj, WHOLE_TITLE_WORDS)  # "we extend X by proposing Y": Y is the paper
+        means = _MEANS.match(rest) if _REFERS_BACK.match(rest) else None
+        if means:  # "we address this issue via a novel error-feedback technique": the means is the paper
+            rest, verb = means.group(1), "gives"
+        if rest.startswith(("that ", "how ", "whether ", "this ", "these ", "it ", "them ")) and verb not in _DOES:
+            claim = _CLAIM.match(f"{verb} {rest}")
+            said = _COPULA.match(clean_phrase(claim.group("claim"))) if claim else None
+            if said and not _REFERS_BACK.search(said.group("subject")):
+                title = f"{_sentence_case(said.group('subject'))} as {said.group('what')}"
+                return trim_words(_OBJECT_END.split(title, maxsplit=1)[0], WHOLE_TITLE_WORDS)
+            continue
+        if ANAPHORA.match(rest) or VAGUE.match(rest):
+            continue  # "we revisit the problem from X", "we study two key quantities": said before, or after
+        concerned = _CONCERNED.match(f"{verb} {rest}")
+        if concerned:  # "This paper is concerned with the problem of X", "we deal with X"
+            verb, rest = ("gives", concerned.group(1)) if concerned.group(0).startswith(("is ", "are ")) \
+                else ("deals", f"with {concerned.group(1)}")
+        if verb in _GIVES or verb == "gives":
+            title = _first_object(rest)
+        elif verb == "deals":
+            obj = _first_object(rest[5:])
+            title = f"Dealing with {obj[:1].lower()}{obj[1:]}" if obj else ""
+        elif verb in _DOES or (verb not in _NOT_ACTIONS and len(verb) > 3 and not verb.endswith(("ly", "ed"))):
+            obj = _first_object(rest)
+            title = gerund(f"To {_base(verb)} {obj[:1].lower()}{obj[1:]}") if obj else ""
+            title = "" if title.startswith("To ") else title
+        else:
+            continue
+        if title and not _EVIDENCE.match(title):
             return trim_words(title, WHOLE_TITLE_WORDS)
     return ""

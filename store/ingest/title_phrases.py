@@ -166,7 +166,7 @@ _FOCUS = re.compile(  # tried at sentence starts only: a search with a lookbehin
 
 
 # "two self-attention mechanisms: ...", "a new perspective: ...": what comes next says what they are.
-_VAGUE = re.compile(r"(?:two|three|four|five|several|some|various|many|multiple|different|a few|a (?:new|novel)|"
+VAGUE = re.compile(r"(?:two|three|four|five|several|some|various|many|multiple|different|a few|a (?:new|novel)|"
                     r"an? (?:\w+ )?(?:and \w+ )?(?:phenomenon|question|challenge|perspective|dilemma|problem))\b",
                     re.I)
 
@@ -225,7 +225,7 @@ def focus_of(abstract: str, intros: list[re.Match[str]]) -> str:
         rest = _LENS.sub("", clean_phrase(means.group(1)), count=1) if means else ""
         named = True  # a name, however short
     if (len(rest.split()) < (2 if named else 4) or not informative(rest) or ANAPHORA.match(rest)
-            or _VAGUE.match(rest)):
+            or VAGUE.match(rest)):
         return ""
     return rest
 

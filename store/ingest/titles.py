@@ -28,12 +28,13 @@ import re
 
 from store.escapes import repair_escapes
 from store.ingest.title_claims import claimable, claimed_names
-from store.ingest.title_contribution import contribution_object
+from store.ingest.title_contribution import contribution_object, own_sentence_object
 from store.ingest.title_glosses import phrase_after, phrase_before, purpose_after, purpose_before, what_it_does
 from store.ingest.title_names import INTRO, expansion, find_name, own_name
 from store.ingest.title_text import clean_phrase, trim_words
-from store.ingest.title_phrases import (ADJECTIVE_LIST, SENTENCE_END, WHOLE_TITLE_WORDS, capitalized, contribution,
-                                        first_clause, focus_of, gerund, informative, intro_phrase, question_of)
+from store.ingest.title_phrases import (ADJECTIVE_LIST, ANAPHORA, SENTENCE_END, WHOLE_TITLE_WORDS, capitalized,
+                                        contribution, first_clause, focus_of, gerund, informative, intro_phrase,
+                                        question_of, verb_as_gerund)
 
 MAX_TITLE_CHARS = 90  # a list row's title: the longest complete phrase that fits (see fit_title)
 WHOLE_SLACK = 6  # a whole phrase a few characters longer is kept whole rather than cut
@@ -154,9 +155,49 @@ def balanced(title: str) -> str:
 def _tidy_end(title: str) -> str:
     """No title ends on a word that leads into what was cut away ("LESS: a simple integration of a",
     where a parenthesis followed; "A scheduling strategy that", where a comma did): such words
-    go, and "…" says something did."""
-    kept = _without_dangling(title.rstrip("…"))
-    return title if len(kept.split()) == len(title.rstrip("…").split()) else kept + "…"
+    go, and so do the adjectives and participles left before them ("a model trained")."""
+    whole = title.rstrip("…")
+    kept = _without_dangling(whole)
+    return whole if len(kept.split()) == len(whole.split()) else _noun_end(kept)
+
+
+# Words a phrase cut short may end on that wait for a noun or a complement: participles and adjectives.
+_WAITING = re.compile(r"(?:trained|designed|based|built|tailored|aimed|developed|used|applied|intended|dedicated|"
+                      r"suited|able|capable|due|prone|specifically|[a-z]+ly|" + _LONE_ADJECTIVE.pattern[3:-2] + r")$")
+
+
+_PARTICIPLE_END = re.compile(r"\s+(?:trained|designed|based|built|tailored|developed|used|applied|able|capable)$")
+
+
+def _complete(title: str) -> str:
+    """A phrase that ends on a participle waiting for its complement ("Transformers trained", "an
+    environment based") or on an adjective after a preposition or an article ("a class of deep"):
+    ended before them."""
+    while True:
+        m = _PARTICIPLE_END.search(title)
+        words = title.split()
+        if m and len(words) > 3 and not words[-2].endswith(":"):
+            title = _without_dangling(title[:m.start()])
+            continue
+        if len(words) > 3 and words[-2].lower() in _DANGLING and not words[-2].endswith(":") \
+                and _WAITING.match(words[-1].lower()) and words[-1].lower() not in _NOT_ADJECTIVES \
+                and not words[-1][:1].isupper():
+            title = _without_dangling(" ".join(words[:-1]))
+            continue
+        return title
+
+
+def _noun_end(text: str) -> str:
+    """A phrase cut short, ended on the last word that can end it: what waits for a noun or a
+    complement (see _WAITING and _DANGLING) goes, down to three words or the name's colon."""
+    words = text.split()
+    while len(words) > 3 and not words[-2].endswith(":"):
+        last = words[-1].lower().rstrip(",;:")
+        if last in _DANGLING or (_WAITING.match(last) and last not in _NOT_ADJECTIVES):
+            words.pop()
+        else:
+            break
+    return " ".join(words).rstrip(" ,;:–—-")
 
 
 def whole_title(abstract: str) -> str:
@@ -192,6 +233,8 @@ def derive_titles(abstract: str, not_names: frozenset[str] = frozenset()) -> tup
     text = repair_escapes(abstract)
     named, nameless, claimed = _derive_both(text, not_names)
     title = _fitted(named)
+    if _GENERIC_GLOSS.match(title):  # (fitted down to "NAME: a novel approach": what it does, shorter)
+        title = _fitted(_extended(text, title, title.partition(": ")[0]))
     if nameless is not None and " " not in title and not claimable(title) and not _set_off(text, title):
         return _fitted(nameless), None  # tidied down to a plain word ("Active: the Geometric"): no name
     return title, title if claimed else _fitted(nameless) if nameless is not None else None
@@ -236,12 +279,12 @@ def _fitted(choice: str) -> str:
     back = _BACK_AT_END.search(choice)
     if back and len(choice[:back.start()].split()) >= 3:
         choice = choice[:back.start()]
-    whole = _tidy_end(balanced(gerund(choice)))
+    whole = _complete(_tidy_end(balanced(gerund(choice))))
     fitted = fit_title(whole)
     if fitted == whole:
         return fitted
     again = balanced(fitted)
-    return fitted if again == fitted else _tidy_end(again)
+    return _complete(fitted if again == fitted else _tidy_end(again))
 
 
 # Where a phrase may end: before a clause ("that", "which", a comma) or a phrase that qualifies what
@@ -258,13 +301,22 @@ _LEADS_ON = re.compile(r"\b(?:designed|built|tailored|aimed|based|developed|used
 # "a framework to explore | X", "a method for representing | X", "a model that is able | to X": a verb
 # still waiting for its object.
 _VERB_OPEN = re.compile(r"\bto\s+[a-z]+$|\b(?:for|by|of|in)\s+[a-z]+ing$|\b(?:is|are|be)\s+(?:able|[a-z]+ed)$")
+# The nouns a title's phrase is headed by ("a physics-based differentiable tactile simulation system"):
+# where a phrase too long for a row, with no other place to end, still ends whole.
+_HEAD_NOUN = re.compile(r"\b(?:framework|method|approach|algorithm|model|system|platform|benchmark|dataset|simulator|"
+                        r"agents?|network|technique|module|library|toolkit|architecture|pipeline|loss|objective|"
+                        r"estimator|metric|attack|defen[cs]e|paradigm|strategy|scheme|mechanism|policy|policies|"
+                        r"representations?|learning|optimi[sz]ation|inference|generation|prediction|detection|"
+                        r"models|methods|algorithms|networks|frameworks|datasets|benchmarks|tasks?|problems?|"
+                        r"analysis|theory|bounds?|guarantees?|regret|complexity|distributions?|structures?)\b(?![\w-])")
 _CUT_LATE = re.compile(r"\s(?=(?:of|on|to|at|into|over|as|between|among|against)\s)")
 
 
 def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
     """The longest complete phrase of ``title`` within ``limit`` characters: cut where a clause or
-    a phrase starts ("X for Y in Z" -> "X for Y"), never inside parentheses nor before the third word.
-    "…" only when no such place fits (a 90-character run without one)."""
+    a phrase starts ("X for Y in Z" -> "X for Y"), never inside parentheses nor before the third word;
+    where no such place fits (a 90-character run without one), after the last head noun within it,
+    else at its last word that can end a phrase. Never "…": a title is stored whole."""
     title = title.rstrip("…").strip(" ,;:")
     if len(title) <= limit + WHOLE_SLACK:
         return title
@@ -275,7 +327,7 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
         return [at for at in (m.start() for m in pattern.finditer(title, 0, limit + 16)) if at <= limit
                 and len(title[:at].split()) >= 3 and title.count("(", 0, at) == title.count(")", 0, at)
                 and not _LEADS_ON.search(title, 0, at) and not _VERB_OPEN.search(title, 0, at)
-                and not _lone_adjective(title[:at].rsplit(None, 3)[-3:], -1)
+                and not _lone_adjective(title[:at].rsplit(None, 3)[-3:], -1) and not _GENERIC_GLOSS.match(title[:at])
                 and not (title.startswith((" and ", " or ", ","), at) and _ARTICLE_AND_WORD.search(title, 0, at))]
 
     cuts = places(_CUT_AT)
@@ -283,10 +335,15 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
         cuts = sorted(cuts + [at for at in places(_CUT_LATE) if at >= limit // 2])
     if cuts:
         return _without_dangling(title[:cuts[-1]])
+    nouns = [m.end() for m in _HEAD_NOUN.finditer(title, 0, limit) if len(title[:m.end()].split()) >= 3
+             and title.count("(", 0, m.end()) == title.count(")", 0, m.end())
+             and not _GENERIC_GLOSS.match(title[:m.end()])]
+    if nouns:  # no phrase ends within the limit: the phrase up to its last head noun there is whole
+        return title[:nouns[-1]]
     head = _without_dangling(title[:title.rfind(" ", 0, limit)])
     while (_LEADS_ON.search(head) or _VERB_OPEN.search(head)) and len(head.split()) > 3:
         head = _without_dangling(head.rsplit(" ", 1)[0])
-    return head + "…"
+    return _noun_end(head)
 
 
 def _derive(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
@@ -311,6 +368,8 @@ def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tupl
         nameless = _through_adjectives(abstract, capitalized(focus) if focus else (
             contribution(abstract, intros) or question_of(abstract) or _opening(abstract, intros)
             or trim_words(clean_phrase(abstract), WHOLE_TITLE_WORDS) or "(empty abstract)"))
+    if nameless is not None and _GENERIC_GLOSS.match(nameless):
+        nameless = _extended(abstract, nameless)
     if not found:
         assert nameless is not None
         return nameless, None, False
@@ -319,10 +378,62 @@ def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tupl
     if not named:  # a plain word with nothing to say of it: the paper is titled without it
         assert nameless is not None  # (only a claimed name has no alternative, and it is name-shaped)
         return nameless, None, False
-    named = _through_adjectives(abstract, named)
+    named = _through_adjectives(abstract, _extended(abstract, named, name))
     if "$" in name or "\\" in name:  # a name's math reads as written, as the rest of the title: T²SQNet, π0.5
         named = named.replace(name, clean_phrase(name))
     return named, nameless, own
+
+
+# A first clause that is the sentence's start, not a title ("We initiate the study of X", "In this
+# position paper", "This paper leverages X"): the paper's own sentence is read for its object instead.
+_OPENER = re.compile(r"(?:We|Our|This (?:paper|work|study)|In this|Here)\b")
+# A gloss that names only the kind of thing ("ROAD: a novel approach", "A principled framework"): what the
+# abstract says next of it ("that leverages X", "for selecting a prompt", "tailored to node
+# classification") makes it a title.
+_GENERIC_GLOSS = re.compile(r"^(?:[^:]{1,60}: )?(?:an?|the)\s+(?:(?:novel|new|simple|general|generic|unified|effective|"
+                            r"efficient|principled|flexible|powerful|innovative|practical|lightweight|first|hybrid|"
+                            r"learning|generative|randomized|resulting|yet|and|,)\s*)*(?:[\w-]+\s+)?(?:framework|"
+                            r"method|approach|algorithm|model|technique|strategy|paradigm|architecture|scheme|"
+                            r"pipeline|system|module|solution|tool|mechanism)s?$", re.I)
+_NEXT = re.compile(r"[\s*}\"'”`]*(?:\([^()]{1,20}\)\s*)?(?:,?\s*(?:called|named|dubbed|termed|referred to as)\s+"
+                   r"(?:\$?\\text\w*\{[^{}]{1,40}\}\$?|[*\"“]*[^\s,.]+[*\"”]*)\s*(?:\([^()]{1,40}\))?\s*)?,?\s*"
+                   r"(?:(?:which|that)\s+(?:(?:\w+ly|first|also|further|then|both)\s+)?(?:(?P<does>[a-z]+s\s[^,.;:()]{4,120})|(?:can|could|will)\s+"
+                   r"(?:\w+ly\s+)?(?P<can>[a-z]+\s[^,.;:()]{4,120})|is\s+(?P<is>(?:capable of|able to|designed (?:to|for)|"
+                   r"tailored (?:to|for)|particularly \w+ (?:to|for)|specifically \w+ (?:to|for))\s[^,.;:()]{4,120}))|"
+                   r"(?P<purpose>(?:for|of|to|tailored (?:to|for)|designed (?:to|for)|based on|capable of|aimed at|"
+                   r"featuring|supporting|enabling|leveraging|using|with)\s[^,.;:()]{4,120}))")
+
+
+def _extended(abstract: str, title: str, name: str = "") -> str:
+    """A generic gloss (see _GENERIC_GLOSS) with what the abstract says next of it, or of the name;
+    the title as it is when the abstract says nothing more, or points back ("to address this")."""
+    head, sep, gloss = title.rpartition(": ")
+    if not _GENERIC_GLOSS.match(gloss or title):
+        return title
+    lower = abstract.lower()
+    for anchor in (gloss, name):
+        at = lower.find(anchor.lower()) if anchor else -1
+        m = _NEXT.match(abstract, at + len(anchor)) if at >= 0 else None
+        if not m:
+            continue
+        if m.group("does"):
+            more = verb_as_gerund(m.group("does"))
+            if more == m.group("does"):
+                continue  # (no verb of the third person: "that is", "that has")
+        elif m.group("can"):
+            more = gerund("To " + m.group("can"))
+            more = "" if more.startswith("To ") else more[0].lower() + more[1:]
+        else:
+            more = m.group("is") or m.group("purpose")
+        more = clean_phrase(more)
+        if not more or more.split()[0] in ("is", "are", "has", "was") or ANAPHORA.match(more.split(" ", 1)[-1]) \
+                or _POINTS_BACK.search(more):
+            continue
+        return f"{title} {more}"
+    return title
+
+
+_POINTS_BACK = re.compile(r"\b(?:this|these|those|such|it|them|above|aforementioned)\b", re.I)
 
 
 _OURS = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article))\b", re.I)
@@ -333,7 +444,10 @@ def _opening(abstract: str, intros: list[re.Match[str]]) -> str:
     later contribution sentence says the paper is (store.ingest.title_contribution), if one does."""
     first = SENTENCE_END.split(abstract.strip(), maxsplit=1)[0]
     later = intros or "devis" in abstract or "his study" in abstract  # (contribution_object's cues, cheaply)
-    return (later and not _OURS.search(first) and contribution_object(abstract)) or first_clause(abstract)
+    if _OURS.search(first):
+        clause = first_clause(abstract)
+        return (_OPENER.match(clause) and own_sentence_object(abstract)) or clause
+    return (later and contribution_object(abstract)) or own_sentence_object(abstract) or first_clause(abstract)
 
 
 def _named(abstract: str, name: str, end: int, long: str, focus: str, intros: list[re.Match[str]]) -> str:

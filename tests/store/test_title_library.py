@@ -119,8 +119,8 @@ def test_titles_are_unique_in_a_library_with_planted_near_twins(tmp_path):
              "diffusion guidance and a learned prior over diffusion noise for stochastic futures."]
     unnamed = ["Large language models are increasingly used to write code. We measure how often generated code "
                "compiles, and how compiler feedback repairs code that does not compile.",
-               "Large language models are increasingly used to write code. We audit licences of generated "
-               "snippets: licence text, licence conflicts and the licences of training repositories."]
+               "Large language models are increasingly used to write code. We find that licences of generated "
+               "snippets conflict: licence text, licence conflicts and the licences of training repositories."]
     dump = tmp_path / "d.txt"
     dump.write_text("Dump\n\n" + "\n\n".join([r["abstract"].replace("\n\n", "\n") for r in recs] + named + unnamed) + "\n")
     lib = Library(tmp_path / "lib")
