@@ -309,7 +309,8 @@ class AnnotationStore:
             after: dict[str, dict[str, Any] | None] = {}
             for pid, new in changes.items():
                 key = str(doc_id_for(pid))
-                before[pid] = ann.get(key)
+                old = ann.get(key)
+                before[pid] = old if isinstance(old, dict) else None  # (a forged file's value that is no record: none)
                 if new.is_default() and not new.is_cleared():  # (a cleared mark keeps its change times)
                     ann.pop(key, None)
                     after[pid] = None
@@ -414,14 +415,15 @@ class AnnotationStore:
 
 def sound_entry(entry: object) -> bool:
     """Whether an undo entry is one papersift can show, undo and redo: a dict with a time and a
-    label that are strings, whose before and after map record keys to records (or None), its long
-    notes' edits and a removal's papers of the kinds undo reads. A forged or damaged file's entry
-    that is not is passed over (store.doctor counts it)."""
+    label that are strings, whose before and after map record keys to dicts or None (the records
+    are checked as they are read: store.annotations.fields), with its long notes' edits and a
+    removal's papers of the kinds undo reads. A forged or damaged file's entry that is not is
+    passed over (store.doctor counts it)."""
     if not isinstance(entry, dict) or not isinstance(entry.get("label"), str) or not isinstance(entry.get("time"), str):
         return False
     for side in ("before", "after"):
         records = entry.get(side)
-        if not isinstance(records, dict) or not all(_is_key(k) and (r is None or is_record(r))
+        if not isinstance(records, dict) or not all(_is_key(k) and (r is None or isinstance(r, dict))
                                                     for k, r in records.items()):
             return False
     edits = entry.get("note_edits")

@@ -27,6 +27,8 @@ def long_notes_as_edits(entry: dict[str, Any]) -> dict[str, Any]:
     for pid, after in entry["after"].items():
         before = entry["before"].get(pid)
         old, new = (before or {}).get("note", ""), (after or {}).get("note", "")
+        if not isinstance(old, str) or not isinstance(new, str):
+            continue  # (a forged file's note that is no text: kept whole, as it was)
         if max(len(old), len(new)) <= NOTE_INLINE or old == new:
             continue
         at = 0
@@ -57,8 +59,9 @@ def records_of(entry: dict[str, Any], side: str, ann: dict[str, Any],
     records = dict(entry[side])
     other = current_is or ("after" if side == "before" else "before")
     for pid, edit in edits.items():
-        now = (ann.get(str(doc_id_for(pid))) or {}).get("note", "")
-        if _sha(now) != edit[other]:
+        rec = ann.get(str(doc_id_for(pid)))
+        now = rec.get("note", "") if isinstance(rec, dict) else ""
+        if not isinstance(now, str) or _sha(now) != edit[other]:
             return None
         if records.get(pid) is not None:
             note = now[:edit["at"]] + edit["was" if side == "before" else "now"] + now[len(now) - edit["tail"]:]
