@@ -50,6 +50,7 @@ from title_classes import CLASSES, READER_CLASSES, claimed_names, classify, name
 
 from store.ingest.title_library import field_names, leading_name, name_tokens, settle  # noqa: E402
 from store.escapes import repair_escapes  # noqa: E402
+from store.title_kinds import is_excerpt  # noqa: E402
 from store.ingest.title_contribution import contribution_object  # noqa: E402
 from store.ingest.title_names import INTRO  # noqa: E402
 from store.ingest.title_phrases import contribution, first_clause, focus_of, question_of  # noqa: E402
@@ -195,7 +196,11 @@ def reader_rates(titles: list[str], recs: list[dict], real: bool = False) -> dic
     """The share of titles in each of the reader's classes (title_classes.READER_CLASSES), and the
     share of papers whose real title holds the introduced name that keep it (``name kept``)."""
     n = max(len(titles), 1)
-    rates = {c: sum(1 for t in titles if fn(t)) / n for c, fn in READER_CLASSES.items()}
+    # An excerpt is shown marked as the abstract's own words, never as a title (store.title_kinds):
+    # counted apart, and not in the classes of titles shown as titles.
+    excerpts = [not real and is_excerpt(t, True) for t in titles]
+    rates = {c: sum(1 for t, x in zip(titles, excerpts) if fn(t) and not x) / n for c, fn in READER_CLASSES.items()}
+    rates["excerpt"] = sum(excerpts) / n
     kept = [name_kept(r["abstract"], t, r["title"]) for t, r in zip(titles, recs)]
     judged = [k for k in kept if k is not None]
     rates["name kept"] = sum(judged) / max(len(judged), 1)
@@ -204,12 +209,12 @@ def reader_rates(titles: list[str], recs: list[dict], real: bool = False) -> dic
 
 
 READER_HEADER = ("| corpus · titles | generic opener | sentence | dangling last word | \"…\" | over 16 words | "
-                 "name kept (papers) |\n|---|---|---|---|---|---|---|")
+                 "name kept (papers) | shown as an excerpt |\n|---|---|---|---|---|---|---|---|")
 
 
 def reader_row(label: str, r: dict[str, float]) -> str:
     return (f"| {label} | {r['opener']:.2%} | {r['sentence']:.2%} | {r['dangling']:.2%} | {r['ellipsis']:.2%} | "
-            f"{r['long']:.2%} | {r['name kept']:.1%} ({int(r['judged'])}) |")
+            f"{r['long']:.2%} | {r['name kept']:.1%} ({int(r['judged'])}) | {r['excerpt']:.2%} |")
 
 
 CLASS_HEADER = ("| corpus | introduce a name | introduced name missed | background opener | glued | cut | unbalanced | "
@@ -255,7 +260,7 @@ def main() -> None:
         rates, introducing, cases = class_rates(titles, recs)
         classes.append(class_row(path.name, rates, introducing))
         readers.append(reader_row(f"{path.name} · derived", reader_rates(titles, recs)))
-        readers.append(reader_row(f"{path.name} · real", reader_rates([r["title"] for r in recs], recs)))
+        readers.append(reader_row(f"{path.name} · real", reader_rates([r["title"] for r in recs], recs, real=True)))
         for reason, title, real in cases[args.show] if args.show else ():
             print(f"{args.show.upper()} [{reason}] {title!r}\n     real: {real!r}")
         print(row(f"{path.name} ({len(recs):,}) · derived", measures(titles, recs)))

@@ -14,6 +14,8 @@ MARKDOWN_GROUPS = ("status", "tag", "venue", "area")  # a Markdown reading list'
 # How exports mark a title papersift derived (BibTeX papersift_title, RIS U1, CSV/JSON derived_title),
 # and how imports recognise one, so a re-imported derived title stays derived (a real one can replace it).
 DERIVED = "derived from the abstract"
+EXCERPT = "no title: the first words of what the paper says it does"  # (store.title_kinds)
+TITLE_MARKS = (DERIVED, EXCERPT)  # what an export says of a title papersift made: read back as no title
 # A CSV cell starting with one of these is a formula to a spreadsheet: the CSV export prefixes it
 # with ' (store.formats.delimited.neutralize), and the CSV import takes the ' off again (parse_csv there).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

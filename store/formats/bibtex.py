@@ -14,12 +14,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Callable
 
-from store.choices import DERIVED
+from store.choices import TITLE_MARKS
 from store.errors import InputError
 from store.escapes import repair_escapes
 from store.formats.records import Pair, team_line, title_of
 from store.ingest.raw_record import Records, record_from_obj, web_link
 from store.latex import plain_text
+from store.title_kinds import title_mark
 from store.models import Paper
 from store.search.keywords import join_keywords, tags_and_keywords
 
@@ -254,7 +255,7 @@ def parse_bibtex(text: str, path: Path, name: str) -> Records:
             continue
         obj = {
             "abstract": bib_unescape(abstract),
-            "title": "" if entry.get("papersift_title") == DERIVED else bib_unescape(entry.get("title", ""), strip_braces=True),
+            "title": "" if entry.get("papersift_title") in TITLE_MARKS else bib_unescape(entry.get("title", ""), strip_braces=True),
             "authors": [bib_unescape(a, strip_braces=True).strip() for a in re.split(r"\s+and\s+", entry.get("author", ""))
                         if a.strip()],
             "id": entry.get("ID", ""),
@@ -357,7 +358,7 @@ def to_bibtex(pairs: list[Pair]) -> str:
         if link := web_link(paper.url):  # (a corpus from elsewhere may hold any link: only http(s) is written)
             fields.append(("url", bib_escape(link)))
         if paper.derived_title:
-            fields.append(("papersift_title", DERIVED))
+            fields.append(("papersift_title", title_mark(paper)))
         fields += [("papersift_id", paper.id), ("papersift_status", ann.status)]
         if ann.star:
             fields.append(("papersift_star", str(ann.star)))

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import orjson
 
-from store.choices import DERIVED
 from store.escapes import repair_escapes
 from store.formats.records import Pair, team_records, title_of, triage_lines
 from store.latex import plain_text
 from store.search.keywords import join_keywords, tags_and_keywords
+from store.title_kinds import title_mark
 
 
 # ------------------------------------------------------------------ CSL-JSON
@@ -39,7 +39,7 @@ def to_csl_json(pairs: list[Pair]) -> str:
         custom = {"papersift_status": ann.status, "papersift_star": ann.star, "papersift_tags": ann.tags,
                   "papersift_note": ann.note}
         if paper.derived_title:
-            custom["papersift_title"] = DERIVED
+            custom["papersift_title"] = title_mark(paper)
         if team := team_records(ann):
             custom["papersift_team"] = team
         item["custom"] = custom

@@ -11,11 +11,18 @@ from store.choices import DERIVED
 from store.formats.records import Pair, team_line, title_of
 from store.latex import plain_text
 from store.models import Annotation, Paper
+from store.title_kinds import EXCERPT_NOTE, is_excerpt, shown_title
 from store.wording import counted
 
 # A title papersift derived is said to be one wherever it is shared (DERIVED, in every format): never
 # passed off as the paper's own.
 DERIVED_MD = f"*(title {DERIVED})*"
+EXCERPT_MD = f"*({EXCERPT_NOTE})*"
+
+
+def _title_mark(paper: Paper) -> str:
+    """What a derived title is marked with: derived, or an excerpt (store.title_kinds)."""
+    return EXCERPT_MD if is_excerpt(paper.title, paper.derived_title) else DERIVED_MD
 
 
 STATUS_HEADINGS = {"to-read": "To read", "unread": "Unread", "read": "Read", "skipped": "Skipped"}
@@ -53,8 +60,9 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
         for paper, ann in groups[key]:
             stars = " " + "★" * ann.star if ann.star else ""
             tags = " " + " ".join(f"`#{t}`" for t in ann.tags) if ann.tags else ""
-            derived = " " + DERIVED_MD if paper.derived_title else ""
-            lines.append(f"- **{md_escape(title_of(paper))}**{derived}{stars}{tags} (id `{paper.id}`)")
+            derived = " " + _title_mark(paper) if paper.derived_title else ""
+            lines.append(f"- **{md_escape(shown_title(title_of(paper), paper.derived_title))}**{derived}{stars}{tags} "
+                         f"(id `{paper.id}`)")
             byline = paper.byline(" — ")
             if byline:
                 lines.append(f"  {md_escape(byline)}")
@@ -71,9 +79,9 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
 def citation_line(paper: Paper, ann: Annotation) -> str:
     """One Markdown line to paste in a chat or a doc (the app's Y): title (marked when papersift
     derived it), authors, venue and year, id, link, tags and note."""
-    line = f"- **{md_escape(title_of(paper))}**"
+    line = f"- **{md_escape(shown_title(title_of(paper), paper.derived_title))}**"
     if paper.derived_title:
-        line += " " + DERIVED_MD
+        line += " " + _title_mark(paper)
     if paper.authors:
         names = paper.authors
         who = names[0] if len(names) == 1 else " and ".join(names) if len(names) == 2 else f"{names[0]} et al."

@@ -17,13 +17,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from store.choices import DERIVED
+from store.choices import TITLE_MARKS
 from store.errors import InputError
 from store.escapes import repair_escapes
 from store.formats.records import Pair, title_of, triage_lines
 from store.ingest.raw_record import Records, record_from_obj, web_link
 from store.latex import plain_text
 from store.search.keywords import tags_and_keywords
+from store.title_kinds import title_mark
 
 _TAG = re.compile(r"([A-Z][A-Z0-9]) {1,2}-(?: (.*)|\s*)$")
 
@@ -105,7 +106,7 @@ def parse_ris(text: str, path: Path, name: str) -> Records:
         if not abstract:
             records.no_abstract.append(entry.first("ID") or f"line {entry.line}")
             continue
-        derived = entry.first("U1") == f"title {DERIVED}"  # papersift's own export
+        derived = entry.first("U1") in [f"title {mark}" for mark in TITLE_MARKS]  # papersift's own export
         obj = {"abstract": abstract, "title": "" if derived else entry.first("TI", "T1", "CT"), "authors": entry.all("AU", "A1"),
                "id": entry.first("ID"), "url": entry.first("UR").split(";")[0].strip(), "doi": entry.first("DO"),
                "venue": entry.first("T2", "JO", "JF", "BT"),
@@ -141,7 +142,7 @@ def to_ris(pairs: list[Pair]) -> str:
     for paper, ann in pairs:
         rec = ["TY  - GEN", f"ID  - {paper.id}", f"TI  - {_ris_value(title_of(paper))}"]
         if paper.derived_title:
-            rec.append(f"U1  - title {DERIVED}")
+            rec.append(f"U1  - title {title_mark(paper)}")
         rec += [f"AU  - {_ris_value(a)}" for a in paper.authors]
         if paper.year:
             rec.append(f"PY  - {paper.year}")

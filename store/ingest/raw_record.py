@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from store.choices import DERIVED
+from store.choices import TITLE_MARKS
 from store.errors import InputError
 from store.ingest.arxiv_snapshot import snapshot_fields
 from store.ingest.openreview import is_note, note_fields
@@ -92,7 +92,7 @@ def record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | No
         raise InputError(path, f"\"abstract\" must be a non-empty string ({got})", line=line, where=where)
     title = obj.get("title") or ""
     custom = obj.get("custom")  # CSL-JSON
-    if obj.get("derived_title") in (True, "true") or (isinstance(custom, dict) and custom.get("papersift_title") == DERIVED):
+    if obj.get("derived_title") in (True, "true") or (isinstance(custom, dict) and custom.get("papersift_title") in TITLE_MARKS):
         title = ""  # papersift's own export said it derived this title: derive it again, marked as derived
     if not isinstance(title, str):
         raise InputError(path, f"\"title\" must be a string, not {type(title).__name__}", line=line, where=where)

@@ -133,6 +133,7 @@ _DOES = frozenset("study studies analyze analyzes analyse analyses investigate i
                   "enhance enhances accelerate accelerates scale scales automate automates estimate estimates "
                   "detect detects uncover uncovers disentangle disentangles probe probes reassess reassesses "
                   "expose exposes".split())
+_AND_VERB = re.compile(r"and\s+([a-z]{3,})\s+(.+)")
 _CONCERNED = re.compile(r"(?:(?:is|are) (?:concerned with|about|devoted to|dedicated to)|deals? with)\s+(.+)")
 # Words after "we" that are no action the paper is titled by ("we lack", "we posit that", "we find").
 _NOT_ACTIONS = frozenset("lack lacks posit argue believe hypothesize note observe find show want need have has are "
@@ -140,7 +141,8 @@ _NOT_ACTIONS = frozenset("lack lacks posit argue believe hypothesize note observ
                          "refer term dub name denote say ask think know see hope expect wish let make do does did "
                          "get got remark recall conclude conjecture".split())
 _CLAIM = re.compile(r"(?:argue|show|posit|contend|claim|advocate|suggest)s?\s+(?:that\s+)?(?P<claim>[^.;]{8,200})")
-_COPULA = re.compile(r"^(?P<subject>[^,]{3,80}?)\s+(?:is|are|should be|must be|can be|will be)\s+(?P<what>.{6,})$")
+_COPULA = re.compile(r"^(?P<subject>[^,]{3,80}?)\s+(?:is|are|should be|must be|can be|will be|represents?|"
+                     r"constitutes?|remains?)\s+(?P<what>(?:an?|the|one of the)\s.{4,})$")  # (a noun phrase: "X is not Y" stays a claim)
 
 
 _MEANS = re.compile(r"[^,;]{0,60}?\b(?:via|through|using|with|by (?:proposing|introducing|developing|designing|using))\s+"
@@ -186,6 +188,14 @@ def own_sentence_object(abstract: str) -> str:
         means = _MEANS.match(rest) if _REFERS_BACK.match(rest) else None
         if means:  # "we address this issue via a novel error-feedback technique": the means is the paper
             rest, verb = means.group(1), "gives"
+        also = _AND_VERB.match(rest)
+        if also and verb not in _NOT_ACTIONS and also.group(1) not in _NOT_ACTIONS:  # "we define and explore X"
+            obj = _first_object(also.group(2))
+            if obj and not ANAPHORA.match(obj):
+                both = gerund(f"To {_base(verb)} {obj}").split(" ", 1)[0]
+                second = gerund(f"To {_base(also.group(1))} {obj}").split(" ", 1)[0]
+                if not both.startswith("To") and not second.startswith("To"):
+                    return trim_words(f"{both} and {second.lower()} {obj[:1].lower()}{obj[1:]}", WHOLE_TITLE_WORDS)
         if rest.startswith(("that ", "how ", "whether ", "this ", "these ", "it ", "them ")) and verb not in _DOES:
             claim = _CLAIM.match(f"{verb} {rest}")
             said = _COPULA.match(clean_phrase(claim.group("claim"))) if claim else None

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from store.escapes import repair_escapes
+from store.title_kinds import EXCERPT_START
 from store.ingest.title_claims import claimable, claimed_names
 from store.ingest.title_contribution import contribution_object, own_sentence_object
 from store.ingest.title_glosses import phrase_after, phrase_before, purpose_after, purpose_before, what_it_does
@@ -235,6 +236,8 @@ def derive_titles(abstract: str, not_names: frozenset[str] = frozenset()) -> tup
     title = _fitted(named)
     if _GENERIC_GLOSS.match(title):  # (fitted down to "NAME: a novel approach": what it does, shorter)
         title = _fitted(_extended(text, title, title.partition(": ")[0]))
+    if EXCERPT_START.match(title):  # no rule found a phrase: said honestly (store.title_kinds)
+        return excerpt(text), None
     if nameless is not None and " " not in title and not claimable(title) and not _set_off(text, title):
         return _fitted(nameless), None  # tidied down to a plain word ("Active: the Geometric"): no name
     return title, title if claimed else _fitted(nameless) if nameless is not None else None
@@ -252,6 +255,24 @@ _BACK_AT_END = re.compile(r"\s+(?:to\s+(?:\w+\s+)?|for\s+|of\s+)(?:this|these|th
 # https://github" of the address): the number goes, with the words that led to it.
 _CUT_NUMBER = re.compile(r"(?<![\w-])[a-z]+:?\s+(?:\d+-?|https?://\S*)$")
 _NUMBER_LEADS = _DANGLING | frozenset("containing including over average approximately nearly around roughly".split())
+
+
+_OWN_SENTENCE = re.compile(r"(?:^|(?<=[.!?])\s+)((?:(?:In this (?:position )?(?:paper|work|study)|Here|In (?:this|our) work)"
+                           r",?\s+we|We|This (?:position )?(?:paper|work|study)|Our (?:work|paper|study))\s[^.!?]{12,})")
+EXCERPT_WORDS = 14
+
+
+def excerpt(abstract: str) -> str:
+    """The first words of the abstract's first sentence of the paper's own ("In this paper, we
+    address this question in the canonical case of binary predictions"), else of its first
+    sentence: what a paper no rule could title shows, marked (store.title_kinds). At most
+    EXCERPT_WORDS words and a list row's width; stored without "…" (the views add it)."""
+    own = _OWN_SENTENCE.search(abstract)
+    sentence = own.group(1) if own else SENTENCE_END.split(abstract.strip(), maxsplit=1)[0]
+    words = clean_phrase(sentence).split()[:EXCERPT_WORDS]
+    while len(" ".join(words)) > MAX_TITLE_CHARS and len(words) > 3:
+        words.pop()
+    return _without_dangling(" ".join(words)) or "(empty abstract)"
 
 
 def _without_cut_number(phrase: str) -> str:
@@ -436,6 +457,7 @@ def _extended(abstract: str, title: str, name: str = "") -> str:
 _POINTS_BACK = re.compile(r"\b(?:this|these|those|such|it|them|above|aforementioned)\b", re.I)
 
 
+_ARGUED = re.compile(r"(?:In this (?:position )?paper,?\s+)?We (?:argue|posit|contend|claim|advocate)\b")
 _OURS = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article))\b", re.I)
 
 
@@ -446,6 +468,8 @@ def _opening(abstract: str, intros: list[re.Match[str]]) -> str:
     later = intros or "devis" in abstract or "his study" in abstract  # (contribution_object's cues, cheaply)
     if _OURS.search(first):
         clause = first_clause(abstract)
+        if _ARGUED.match(first):  # "We argue that X is the next Y": the claim as a title ("X as the next Y")
+            return own_sentence_object(first) or clause
         return (_OPENER.match(clause) and own_sentence_object(abstract)) or clause
     return (later and contribution_object(abstract)) or own_sentence_object(abstract) or first_clause(abstract)
 

@@ -17,6 +17,7 @@ from store.choices import STATUS_GLYPH as GLYPH
 from store.search.quick import Row
 from store.wording import counted
 from store.safe_text import display_safe
+from store.title_kinds import EXCERPT_NOTE, is_excerpt, shown_title
 
 if TYPE_CHECKING:
     from store import Library
@@ -130,7 +131,7 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None, found: int |
     table.add_column("title", overflow="ellipsis", no_wrap=True, max_width=title_width)
     table.add_column("tags", style="cyan", overflow="ellipsis", no_wrap=True, max_width=tags_width)
     for r, tag_text in zip(rows, tags):
-        title = Text(plain_title(r.title), style="italic" if r.derived_title else "")
+        title = Text(shown_title(plain_title(r.title), r.derived_title), style="italic" if r.derived_title else "")
         table.add_row(r.id, GLYPH[r.status], stars(r.star) if r.star else "", title, Text(tag_text))
     out.print(table)
     if total is not None:
@@ -169,7 +170,8 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     from ..render import plain_title, render_abstract
 
     out = console()
-    marker = " [dim](derived title)[/dim]" if p.derived_title else ""
+    marker = (f"… [dim]({EXCERPT_NOTE})[/dim]" if is_excerpt(p.title, p.derived_title)
+              else " [dim](derived title)[/dim]" if p.derived_title else "")
     out.print(f"[bold]{escape(plain_title(p.title))}[/bold]{marker}")
     byline = p.byline()
     if byline:

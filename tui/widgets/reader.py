@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from store import Library
 from store.safe_text import display_safe
+from store.title_kinds import EXCERPT_NOTE, is_excerpt
 
 from ..compat import QuietlySizedScroll, QuietlySizedStatic
 from ..keymap import binding, key_label
@@ -103,7 +104,9 @@ class Reader(QuietlySizedScroll, can_focus=True):
         self.links = links + ([paper.url] if paper.url and paper.url not in links else [])
         match = self.get_component_rich_style("reader--match")
         title = highlight_words(Text(plain_title(paper.title), style="bold"), self.matched, match)
-        if paper.derived_title:
+        if is_excerpt(paper.title, paper.derived_title):
+            title.append(f"…  ({EXCERPT_NOTE})", style="dim italic")
+        elif paper.derived_title:
             title.append("  (derived title)", style="dim italic")
         if paper.revised:  # a newer arXiv version replaced the text (the earlier ones are kept)
             title.append(f"  updated (v{paper.version})", style="bold cyan")

@@ -1,0 +1,38 @@
+"""A paper no rule could title shows, in the list and the reader, the first words of what it says it
+does, marked as such (store.title_kinds), never as if it were a title."""
+
+from __future__ import annotations
+
+import os
+
+from rich.console import Console
+
+from store import Library
+from store.title_kinds import EXCERPT_NOTE
+
+from .driving import screen
+
+NO_PHRASE = ("It is widely agreed that when AI models assist decision-makers in high-stakes domains, they should "
+             "communicate the confidence of their predictions. However, decision-makers struggle to use it. In this "
+             "paper, we address this question in the canonical case of binary predictions and binary decisions.")
+
+
+async def test_the_list_and_the_reader_mark_an_excerpt(tmp_path, make):
+    lib = Library(tmp_path / "lib")
+    (tmp_path / "d.txt").write_text("Dump\n\n" + NO_PHRASE + "\n\nWe propose ZephyrNet, a method for video "
+                                    "prediction from optical flow.\n")
+    lib.import_paths([tmp_path / "d.txt"])
+    app = make(lib)
+    async with app.run_test(size=(160, 30)) as pilot:
+        await pilot.pause()
+        results = screen(app).results
+        rows = [results.render_line(y).text for y in range(2)]
+        assert any("“In this paper, we address this question" in r for r in rows), rows  # (cut to the pane)
+        assert any("ZephyrNet: a method for video prediction" in r and "“" not in r for r in rows), rows
+        excerpt_row = next(i for i, r in enumerate(rows) if "“" in r)
+        for _ in range(excerpt_row):
+            await pilot.press("j")
+        await pilot.pause()
+        console = Console(width=160, record=True, file=open(os.devnull, "w"))
+        console.print(screen(app).query_one("#reader-body").content)
+        assert f"({EXCERPT_NOTE})" in console.export_text()
