@@ -15,6 +15,23 @@ from store.choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
 from store.safe_text import has_unsafe, shown_unsafe, strip_unsafe
 
 
+MAX_COUNT = 10**9  # a batch or version number past this is forged (a corpus file is untrusted input)
+
+
+def _count(value: Any) -> int:
+    """A batch, revision or version number from a corpus record: a whole number from 0 to MAX_COUNT,
+    else 0 (a forged ``true``, ``-7``, ``10**30`` or ``"x"`` reads as none)."""
+    return value if type(value) is int and 0 <= value <= MAX_COUNT else 0
+
+
+def _web_link(value: Any) -> str:
+    """A paper's link from a corpus record: an http(s) address without control characters, else ""
+    (a shared corpus's ``javascript:`` or ``file:`` link is never shown, opened or exported)."""
+    if not isinstance(value, str) or not value.lower().startswith(("http://", "https://")):
+        return ""
+    return "" if any(ord(ch) < 32 or 0x7f <= ord(ch) <= 0x9f for ch in value) else value
+
+
 @dataclass
 class Source:
     """Where an abstract was read: file name and 1-based abstract position."""
@@ -137,15 +154,15 @@ class Paper:
                 for v in rec.get("variants") or []
             ],
             external_id=rec.get("external_id", ""),
-            url=rec.get("url", ""),
+            url=_web_link(rec.get("url")),
             venue=rec.get("venue", ""),
             year=rec.get("year", ""),
             keywords=list(rec.get("keywords") or []),
             area=rec.get("area", ""),
-            batch=int(rec.get("batch") or 0),
+            batch=_count(rec.get("batch")),
             added=str(rec.get("added") or ""),
-            revised=int(rec.get("revised") or 0),
-            version=int(rec.get("version") or 0),
+            revised=_count(rec.get("revised")),
+            version=_count(rec.get("version")),
             versions=list(rec.get("versions") or []),
         )
 
