@@ -326,9 +326,37 @@ _OURS = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work))\b")
 _LEAD_WORDS = 6  # "we propose a new benchmark, NAME": the name within the verb's first words
 
 
+_THEIRS_BEFORE = re.compile(r"\b(?:they|authors|previous(?:ly)?|prior|existing|recent(?:ly)?|[A-Z][a-z]+ et al\.?)\b"
+                            r"[^.;]{0,40}\b(?:dubbed|called|named|termed|coined|proposed|introduced)\b[^.;]{0,30}$")
+
+
+_NEW_WORDS = re.compile(r"\b(?:novel|new|propos|introduc|present|here)", re.I)
+
+
+def _fields_name(abstract: str, name: str) -> bool:
+    """Whether ``name`` is first defined in background: its first use is an acronym in parentheses
+    ("... Models (DPMs)") in a sentence that says nothing of the paper's own, or a name others gave."""
+    at = abstract.find(name)
+    if at < 0:
+        return False
+    start = max(abstract.rfind(". ", 0, at), -2) + 2
+    stop = abstract.find(". ", at)
+    sentence = abstract[start:stop if stop >= 0 else len(abstract)]
+    if _THEIRS_BEFORE.search(abstract, start, at):
+        return True
+    # The abstract's first sentence, background (no "we", nothing new), defining the acronym: the field's.
+    return (start == 0 and abstract[at - 1:at] == "(" and abstract[at + len(name):at + len(name) + 1] == ")"
+            and not _OURS.search(sentence) and not _NEW_WORDS.search(sentence)
+            and not _MARKED.search(abstract, max(0, at - 12), at))
+
+
 def own_name(abstract: str, name: str, end: int, intros: list[re.Match[str]], long: str) -> bool:
     """Whether the abstract presents ``name`` (whose long form is ``long``, or "") as its own
-    contribution (see _MARKED and above)."""
+    contribution (see _MARKED and above). A name first defined in a sentence of background
+    ("Diffusion Probabilistic Models (DPMs) face a challenge"), or given by others ("which they
+    dubbed the DKM"), is the field's, however the paper goes on to use it."""
+    if _fields_name(abstract, name):
+        return False
     for at in {abstract.find(name), abstract.rfind(name, 0, end)}:
         if at < 0:
             continue

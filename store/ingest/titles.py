@@ -247,7 +247,8 @@ def derive_titles(abstract: str, not_names: frozenset[str] = frozenset()) -> tup
 _GLOSS_LEAD = re.compile(r"^([^:]{1,60}): (?:\([^()]{1,12}\)\s*(?:as\s+)?|[-–—]\s*)")
 _TO_GLOSS = re.compile(r"^([^:]{1,60}): to ([a-z]+ .+)$")
 # "a clustering principle to overcome these challenges": what those are was said before; the title stops.
-_BACK_AT_END = re.compile(r"\s+(?:to\s+(?:\w+\s+)?|for\s+|of\s+)(?:this|these|those|such)\s+\w+$")
+_BACK_AT_END = re.compile(r"\s+(?:to|for|of|in|on|with)\s+(?:[\w-]+\s+){0,2}?(?:this|these|those|such|the above(?:-mentioned)?|"
+                          r"the aforementioned|above-mentioned|aforementioned)\s+\w+$")
 
 
 # A phrase that ends on a number or a web address after a lower-case word was cut at a dot inside it
@@ -305,7 +306,16 @@ def _fitted(choice: str) -> str:
     if fitted == whole:
         return fitted
     again = balanced(fitted)
-    return _complete(fitted if again == fitted else _tidy_end(again))
+    fitted = fitted if again == fitted else _tidy_end(again)
+    # A short clause the cut ran into says half of what it would ("a framework that has the
+    # flexibility", "a model that sheds light"): the phrase ends before it.
+    clause = _CUT_CLAUSE.search(fitted)
+    after = whole[len(fitted):].split()[:1] if whole.startswith(fitted) else []
+    kept = _without_dangling(fitted[:clause.start()]) if clause else ""
+    if clause and after and after[0].lower() in _COMPLEMENT and len(kept.split()) >= 3 \
+            and not _GENERIC_GLOSS.match(kept) and not kept.endswith("ed"):
+        fitted = kept
+    return _complete(fitted)
 
 
 # Where a phrase may end: before a clause ("that", "which", a comma) or a phrase that qualifies what
@@ -454,6 +464,8 @@ def _extended(abstract: str, title: str, name: str = "") -> str:
     return title
 
 
+_CUT_CLAUSE = re.compile(r",?\s+(?:that|which|who)\s+(?:[\w-]+\s+){1,3}[\w-]+$")  # (a longer one says enough)
+_COMPLEMENT = frozenset("to on of into about than as onto upon".split())  # what a cut clause's verb was waiting for
 _POINTS_BACK = re.compile(r"\b(?:this|these|those|such|it|them|above|aforementioned)\b", re.I)
 
 
