@@ -47,12 +47,13 @@ def stats(xs: list[float]) -> dict:
     return {"median": statistics.median(xs), "p95": p95, "n": len(xs)}
 
 
-def corpus(n: int) -> Path:
-    path = OUT / f"c{n}.txt"
+def corpus(n: int, real: bool = False) -> Path:
+    path = OUT / (f"c{n}-real.txt" if real else f"c{n}.txt")
     if not path.exists():
         OUT.mkdir(exist_ok=True)
         # its progress line goes to stderr: stdout is the report (JSON with --json)
-        subprocess.run([sys.executable, str(HERE / "generate.py"), str(n), str(path)], check=True, stdout=sys.stderr)
+        subprocess.run([sys.executable, str(HERE / "generate.py"), str(n), str(path), *(["--real"] if real else [])],
+                       check=True, stdout=sys.stderr)
     return path
 
 
@@ -515,6 +516,7 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[6000, 30000])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--real", action="store_true", help="corpora of real text only (generate.py --real)")
     ap.add_argument("--quick", action="store_true", help="smoke run: one repeat, fewer presses")
     ap.add_argument("--parts", default=",".join(PARTS),
                     help=f"comma-separated subset of {','.join(PARTS)} (e.g. import,cold,session,keys,fzf for 300k)")
@@ -533,7 +535,7 @@ def main() -> None:
                           "fzf": subprocess.run(["fzf", "--version"], capture_output=True, text=True).stdout.strip()
                           if shutil.which("fzf") else None}, "sizes": {}}
     for n, repeat, parts in jobs:
-        path = corpus(n)
+        path = corpus(n, args.real)
         imp, rss, lib, floor, busy = bench_import(path, max(1, min(repeat, 3)) if "import" in parts else 1)
         row: dict = {"import": imp, "import_peak_rss_mb": rss, "import_floor": floor, "busy_before_import": busy}
         row.update(app_benches(lib, parts, repeat))
