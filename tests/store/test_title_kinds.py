@@ -52,3 +52,13 @@ def test_exports_mark_an_excerpt_and_read_it_back_as_no_title(tmp_path):
         (tmp_path / f"e.{fmt}").write_text(text)
         other.import_paths([tmp_path / f"e.{fmt}"])
         assert other.corpus.papers[0].derived_title and other.corpus.papers[0].title == paper.title
+
+
+def test_json_says_an_excerpt(tmp_path):
+    import json
+    lib = Library(tmp_path / "lib")
+    (tmp_path / "d.txt").write_text("Dump\n\n" + NO_PHRASE + "\n\nWe propose ZephyrNet, a method for video "
+                                    "prediction from optical flow.\n")
+    lib.import_paths([tmp_path / "d.txt"])
+    rows = {r["title"][:9]: r for r in json.loads(export_text(lib.pairs(""), "json"))["papers"]}
+    assert rows["In this p"]["title_excerpt"] is True and "title_excerpt" not in rows["ZephyrNet"]
