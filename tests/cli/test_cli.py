@@ -359,7 +359,8 @@ def test_counts_in_sentences_agree_in_number(run_cli, tmp_path):
 def test_search_says_how_many_it_found(run_cli):
     """Under the table, the size of the result set, as the app's list title says it, through the
     one-shot path (words alone) and the library's (a filter), with --limit and without."""
-    every = json.loads(run_cli("search", "learning", "--format", "json", "--limit", "100").stdout)
+    every = [p for p in json.loads(run_cli("search", "learning", "--format", "json", "--limit", "100").stdout)
+             if p["all_words"]]  # (the weaker matches follow the result set, marked all_words false)
     assert len(every) > 3
     for query in (["learning"], ["learning", "status:unread"]):
         out = run_cli("search", *query, "--limit", "2").stdout
@@ -588,3 +589,22 @@ def test_list_offers_every_sort_the_app_has(run_cli):
     assert sorted(ranked) == sorted(in_order) and ranked != in_order  # the same papers, learnt from the star
     proc = run_cli("search", "", check=False)
     assert proc.returncode == 2 and "what to search for? give words or filters" in proc.stderr
+
+
+def test_search_shows_the_weaker_matches_below_a_divider(run_cli, tmp_path):
+    """A one-shot search that finds one paper holding every word shows, as the app does, the papers
+    holding most of them below a divider; JSON marks which hold every word."""
+    dump = tmp_path / "d.txt"
+    dump.write_text("Dump\n\nWe train legged robots on rough terrain with a learned gait.\n\n"
+                    "We train legged robots to climb stairs with a learned gait.\n\n"
+                    "Terrain maps from satellite images help farmers plan.\n")
+    folder = tmp_path / "lib"
+    run_cli("import", str(dump), library=folder)
+    out = run_cli("search", "legged", "robots", "terrain", library=folder).stdout
+    lines = out.splitlines()
+    divider = next(i for i, line in enumerate(lines) if "weaker matches: most but not all words" in line)
+    assert "rough terrain" in " ".join(lines[:divider]) or divider == 2  # (the set: one row above it)
+    assert "1 found · 1 weaker match below" in out
+    rows = json.loads(run_cli("search", "legged", "robots", "terrain", "--format", "json", library=folder).stdout)
+    assert [r["all_words"] for r in rows] == [True, False]
+    assert "rough terrain" in rows[0]["abstract"] and "stairs" in rows[1]["abstract"]

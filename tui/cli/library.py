@@ -166,13 +166,14 @@ def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     for note in result.widened:  # a compound counted in its other spellings
         out.say(f"counted as one term: {note}", stderr=True)
     shown = result.matches
+    full = None  # (a search shows the weaker matches after the result set, as the app does below its divider)
     if not len(shown) and result.weaker:  # no paper holds every word: say so
         out.say("no paper holds every word of the query" + ("; the best partial matches:" if searching
                                                               else " (`papersift search` shows partial matches)"),
                 stderr=True)
-        if searching:
-            shown = result.indices
-    out.print_papers(lib, shown, args.format, total=len(lib), found=result.found)
+    if searching:
+        shown, full = result.indices, len(result.matches)
+    out.print_papers(lib, shown, args.format, total=len(lib), found=result.found, full=full)
     return 0
 
 

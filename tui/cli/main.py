@@ -336,5 +336,5 @@ def _quick_search(args: argparse.Namespace) -> bool:
     rows, total, full = found
     if not full and rows:
         out.say("no paper holds every word of the query; the best partial matches:", stderr=True)
-    out.print_rows(rows[:full] if full else rows, args.format, total=total, found=full)
+    out.print_rows(rows, args.format, total=total, found=full, full=full)
     return True

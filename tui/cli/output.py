@@ -86,18 +86,23 @@ def stars(n: int) -> str:
     return "★" * n + "☆" * (3 - n)
 
 
-def print_papers(lib: Library, indices, fmt: str, total: int | None = None, found: int | None = None) -> None:
-    """Print papers (corpus indices) as a table, plain lines or JSON (``found``: see print_rows)."""
+def print_papers(lib: Library, indices, fmt: str, total: int | None = None, found: int | None = None,
+                 full: int | None = None) -> None:
+    """Print papers (corpus indices) as a table, plain lines or JSON (``found``, ``full``: see
+    print_rows; in JSON each paper of a search says whether it holds every word, ``all_words``)."""
     papers = [lib.corpus.papers[int(i)] for i in indices]
     if fmt == "json":
         from store.formats.records import paper_record
 
-        emit_json([paper_record(p, lib.annotation(p.id)) for p in papers])
+        emit_json([{**paper_record(p, lib.annotation(p.id)), **({"all_words": i < full} if full is not None else {})}
+                   for i, p in enumerate(papers)])
         return
-    print_rows([Row(p.id, p.title, p.derived_title, lib.annotations.get(p.id)) for p in papers], fmt, total, found)
+    print_rows([Row(p.id, p.title, p.derived_title, lib.annotations.get(p.id)) for p in papers], fmt, total, found,
+               full)
 
 
-def print_rows(rows: list[Row], fmt: str, total: int | None = None, found: int | None = None) -> None:
+def print_rows(rows: list[Row], fmt: str, total: int | None = None, found: int | None = None,
+               full: int | None = None) -> None:
     """Print papers as a table or plain lines (from a Library, or from store.search.quick).
 
     Args:
@@ -105,6 +110,8 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None, found: int |
         found: how many papers the query found (its result set, before ``--limit``), said with it
             as the app's list title says it: "20 shown of 1,234 found"; 0 when the rows are partial
             matches only.
+        full: how many of the rows hold every word of a search: the weaker matches after them are
+            set below a divider in a table, as in the app (None: no search, no divider).
     """
     if fmt == "plain":
         for r in rows:
@@ -130,13 +137,20 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None, found: int |
     table.add_column("★", no_wrap=True, style="yellow", width=3)
     table.add_column("title", overflow="ellipsis", no_wrap=True, max_width=title_width)
     table.add_column("tags", style="cyan", overflow="ellipsis", no_wrap=True, max_width=tags_width)
-    for r, tag_text in zip(rows, tags):
+    for i, (r, tag_text) in enumerate(zip(rows, tags)):
+        if i == full and i > 0:  # (the result set above, the weaker matches below)
+            table.add_row("", "", "", Text(WEAKER_DIVIDER, style="dim"), "")
         title = Text(shown_title(plain_title(r.title), r.derived_title), style="italic" if r.derived_title else "")
         table.add_row(r.id, GLYPH[r.status], stars(r.star) if r.star else "", title, Text(tag_text))
     out.print(table)
     if total is not None:
         found = None if found is not None and found >= total else found  # (every paper: nothing to count)
-        out.print(f"[dim]{found_line(len(rows), found)} · {counted(total, 'paper')} in the library[/dim]")
+        weaker = max(0, len(rows) - full) if full and found else 0  # (a search's rows below its divider)
+        more = f" · {counted(weaker, 'weaker match', 'weaker matches')} below" if weaker > 0 else ""
+        out.print(f"[dim]{found_line(len(rows) - weaker, found)}{more} · {counted(total, 'paper')} in the library[/dim]")
+
+
+WEAKER_DIVIDER = "── weaker matches: most but not all words ──"  # (the app's list says it so too)
 
 
 def found_line(shown: int, found: int | None) -> str:
