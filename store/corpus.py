@@ -27,11 +27,16 @@ from store.errors import CorruptFileError, UnknownPaperError
 from store.paper_lines import READ_TITLE, PaperList
 from store.versions import CORPUS_FORMAT, CORPUS_VERSION, TITLE_RULES
 from store.models import Paper
+from store.wording import counted
 
 
 def paper_id(normalized: str) -> str:
     """Stable id of a normalized abstract: 12 hex digits of its SHA-1."""
     return hashlib.sha1(normalized.encode("utf-8")).hexdigest()[:12]
+
+
+MIN_PREFIX = 2  # the shortest id prefix taken for a paper's id
+PREFIX_CANDIDATES = 8  # the candidates an ambiguous prefix names
 
 
 class Corpus:
@@ -85,21 +90,24 @@ class Corpus:
         return self._by_id.get(key)
 
     def resolve(self, key: str) -> Paper:
-        """The paper for an id, alias or unambiguous id prefix (>= 4 chars).
+        """The paper for an id, alias or unambiguous id prefix (>= 2 characters, as git takes one).
 
         Raises:
-            UnknownPaperError: no paper, or the prefix is ambiguous.
+            UnknownPaperError: no paper, or the prefix is ambiguous (its candidates named).
         """
         key = key.strip().lower()
         idx = self._by_id.get(key)
         if idx is not None:
             return self.papers[idx]
-        if len(key) >= 4:
-            hits = {i for k, i in self._by_id.items() if k.startswith(key)}
+        if len(key) >= MIN_PREFIX:
+            hits = sorted({i for k, i in self._by_id.items() if k.startswith(key)})
             if len(hits) == 1:
-                return self.papers[hits.pop()]
+                return self.papers[hits[0]]
             if len(hits) > 1:
-                raise UnknownPaperError(f"id prefix {key!r} matches {len(hits)} papers; give more characters")
+                named = ", ".join(self.papers[i].id for i in hits[:PREFIX_CANDIDATES])
+                more = f" and {len(hits) - PREFIX_CANDIDATES:,} more" if len(hits) > PREFIX_CANDIDATES else ""
+                raise UnknownPaperError(f"id prefix {key!r} is ambiguous: {counted(len(hits), 'paper')} start with it "
+                                        f"({named}{more}); give more characters")
         raise UnknownPaperError(f"no paper with id {key!r} (see `papersift list`)")
 
     def rebuild_lookup(self) -> None:
@@ -170,7 +178,8 @@ class Corpus:
             raise CorruptFileError(path, f"format version {version} needs migrating (papersift does this on open)")
         ids, count = header.get("ids"), header.get("count")
         if not isinstance(ids, list) or count != len(ids) or n_lines - 1 != count:
-            raise CorruptFileError(path, f"expected {count} papers but found {n_lines - 1} lines (truncated?)")
+            said = counted(count, "paper") if isinstance(count, int) else "a count of papers"
+            raise CorruptFileError(path, f"expected {said} but found {counted(n_lines - 1, 'line')} (truncated?)")
         corpus = cls(separate=header.get("separate") or [])
         corpus.papers = PaperList(data, starts[1:], path)
         corpus._by_id = {pid: i for i, pid in enumerate(ids)}

@@ -37,3 +37,20 @@ def test_the_model_helper_answers_help_and_refuses_a_folder_without_a_library(tm
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "no papersift library there" in proc.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_count_and_its_noun_agree():
+    """No message says "1 papers": a number written before a plural noun in an f-string goes through
+    store.wording.counted, which picks the singular for one."""
+    import re
+    nouns = ("papers", "members", "tags", "files", "notes", "records", "entries", "matches", "abstracts", "requests",
+             "lines", "annotations", "changes", "batches", "authors", "keywords")
+    placeholder = re.compile(r"\{[^{}]*\}\s+(?:" + "|".join(nouns) + r")\b")
+    found = []
+    for folder in ("store", "tui"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if 'f"' in line or "f'" in line:
+                    found += [f"{path.relative_to(ROOT)}:{no}: {m.group()}" for m in placeholder.finditer(line)
+                              if "counted(" not in m.group() and "{pid}" not in m.group()]  # ("ID tags: #x")
+    assert not found, "use store.wording.counted:\n" + "\n".join(found)

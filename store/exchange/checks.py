@@ -15,6 +15,7 @@ from store.choices import MAX_STAR, STATUSES
 from store.exchange.stamps import canonical
 from store.models import MAX_NOTE_CHARS
 from store.team.members import member_problem
+from store.wording import counted
 
 MAX_ID_CHARS = 1_000
 MAX_TITLE_CHARS = 10_000
@@ -61,7 +62,7 @@ def _tags(value: object) -> str | None:
     if not isinstance(value, list):
         return f"must be a list of tags, not {_kind(value)}"
     if len(value) > MAX_TAGS:
-        return f"holds {len(value):,} tags; at most {MAX_TAGS:,}"
+        return f"holds {counted(len(value), 'tag')}; at most {MAX_TAGS:,}"
     for tag in value:
         if problem := text_problem(tag, MAX_RAW_TAG_CHARS):
             return f"a tag {problem}"

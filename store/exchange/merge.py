@@ -25,6 +25,7 @@ from store.annotations.journal import record_key
 from store.corpus import paper_id
 from store.models import STAMPED, Annotation, clean_tag, note_problem
 from store.text import normalize
+from store.wording import counted
 
 if TYPE_CHECKING:
     from store.library import Library
@@ -287,7 +288,7 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
         pid, member = member_of[key]
         shown = pid if member == library.member else f"{pid} ({member})"
         if seen[key] > 1:
-            report.warnings.append(f"{shown}: {seen[key]} records in {source} for this paper: merged as one "
+            report.warnings.append(f"{shown}: {counted(seen[key], 'record')} in {source} for this paper: merged as one "
                                    f"(each field's newest change)")
         local = current(pid, member)
         known = known_stamps(library, pid, history, member, planned.get(key))

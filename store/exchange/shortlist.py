@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from store.formats.records import marks_line, title_of
 from store.formats.markdown import md_escape
+from store.wording import counted
 
 if TYPE_CHECKING:
     from store.library import Library
@@ -20,7 +21,7 @@ def team_shortlist(lib: Library, at_least: int, query: str = "", abstracts: bool
     chosen = sorted((pid for pid, n in totals.items() if n >= at_least and (wanted is None or pid in wanted)),
                     key=lambda pid: (-totals[pid], lib.corpus.index_of(pid) or 0))
     lines = [f"# Team shortlist — {lib.name}", "",
-             f"{len(chosen):,} papers with {at_least}+ stars from the team (members: {', '.join(lib.lab.members())}).", ""]
+             f"{counted(len(chosen), 'paper')} with {at_least}+ stars from the team (members: {', '.join(lib.lab.members())}).", ""]
     for pid in chosen:
         paper = lib.paper(pid)
         lines.append(f"## {md_escape(title_of(paper))} — ★{totals[pid]}")

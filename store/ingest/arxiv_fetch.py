@@ -30,6 +30,7 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Callable
 
 from store.errors import PapersiftError
+from store.wording import counted
 
 if TYPE_CHECKING:
     import httpx
@@ -144,7 +145,7 @@ def fetch(categories: list[str], since: datetime, api: str = API, delay: float =
                 except RecursionError:  # (ElementTree writes recursively; it reads without)
                     raise FetchError("an entry of arXiv's answer nests elements too deep to write: not kept; "
                                      "nothing was imported") from None
-            say(f"{len(entries):,} entries so far")
+            say(f"{counted(len(entries), 'entry', 'entries')} so far")
             if older or len(page) < int(params["max_results"]):
                 break
             start += len(page)

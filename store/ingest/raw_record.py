@@ -75,7 +75,7 @@ def year_of(value: object) -> str:
 
 def check_length(path: Path, abstract: str, line: int | None, where: str | None) -> None:
     if len(abstract) > MAX_ABSTRACT_CHARS:
-        raise InputError(path, f"abstract is {len(abstract):,} characters; the limit is {MAX_ABSTRACT_CHARS:,} "
+        raise InputError(path, f"an abstract is at most {MAX_ABSTRACT_CHARS:,} characters, and this one is longer "
                                "(is this really one abstract?)", line=line, where=where)
 
 

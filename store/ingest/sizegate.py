@@ -48,8 +48,8 @@ def _scan(handle: BinaryIO, path: Path, limit: int, per_line: bool) -> None:
             total = line if per_line else para + line
             if total > limit:
                 unit = "record" if per_line else "paragraph"
-                raise InputError(path, f"the {unit} starting here passes {limit:,} characters; an abstract is at "
-                                       f"most {limit // (12 if per_line else 2):,} (is this really one abstract?)",
+                raise InputError(path, f"an abstract is at most {limit // (12 if per_line else 2):,} characters, and "
+                                       f"the {unit} starting here is far longer (is this really one abstract?)",
                                  line=line_no if per_line else start)
             if nl == -1:
                 break

@@ -364,7 +364,7 @@ class LibraryCore:
             if len(changes) >= BULK_BACKUP_THRESHOLD:
                 self.store.compact()  # a backup of annotations.json must hold the journal too
                 backup_file(self.annotations_path, f"bulk-{action}")
-            self.store.apply(changes, action, label if papers == 1 or counted_label else f"{label} on {papers} papers",
+            self.store.apply(changes, action, label if papers == 1 or counted_label else f"{label} on {counted(papers, 'paper')}",
                              member=self.member, owner=self.owner)
             self.install(changes)
             return papers

@@ -51,3 +51,32 @@ def test_archive_takes_only_real_days(run_cli, tmp_path, day):
     folder = tmp_path / "lib"
     run_cli("list", "--limit", "1", library=folder)
     assert "--skipped-before" in refused(run_cli, folder, "archive", "--skipped-before", day)
+
+
+def test_an_id_prefix_as_git_takes_one(run_cli, tmp_path):
+    """A unique prefix names its paper; an ambiguous one says so and names the candidates."""
+    import json
+    folder = tmp_path / "lib"
+    ids = [p["id"] for p in json.loads(run_cli("list", "--format", "json", library=folder).stdout)]
+    unique = next(i[:n] for n in (2, 3, 4, 5) for i in ids if sum(j.startswith(i[:n]) for j in ids) == 1)
+    run_cli("status", unique, "to-read", library=folder)
+    assert json.loads(run_cli("show", unique, "--format", "json", library=folder).stdout)["status"] == "to-read"
+    shared = next(i[:2] for i in ids if sum(j.startswith(i[:2]) for j in ids) > 1)
+    said = refused(run_cli, folder, "status", shared, "read")
+    assert f"id prefix '{shared}' is ambiguous" in said
+    assert all(i in said for i in ids if i.startswith(shared))
+
+
+@pytest.mark.parametrize("typo, meant", [("--fromat", "--format"), ("--limt", "--limit"), ("--qurey", "--query")])
+def test_a_mistyped_option_gets_a_did_you_mean(run_cli, tmp_path, typo, meant):
+    proc = run_cli("list", typo, "x", library=tmp_path / "lib", check=False)
+    assert proc.returncode == 2 and f"did you mean '{meant}'?" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_too_long_abstract_is_said_with_one_limit(run_cli, tmp_path):
+    import re
+    dump = tmp_path / "d.txt"
+    dump.write_text("Dump\n\n" + "word " * 60_000 + "\n")
+    proc = run_cli("import", str(dump), library=tmp_path / "lib", check=False)
+    assert proc.returncode == 1 and "an abstract is at most" in proc.stderr
+    assert len(re.findall(r"\d[\d,]{3,}", proc.stderr.split("error:")[-1])) == 1, proc.stderr  # one number: the limit

@@ -327,7 +327,7 @@ def test_the_size_gate_names_the_line_and_lets_normal_files_through(tmp_path):
     refuse_early(ok, ".txt", 100_000)
     long_line = tmp_path / "long.jsonl"
     long_line.write_text('{"abstract": "fine"}\n' + '{"abstract": "' + "x" * 1_300_000 + '"}\n')
-    with pytest.raises(InputError, match=r"long.jsonl, line 2: the record starting here passes 1,200,000"):
+    with pytest.raises(InputError, match=r"long.jsonl, line 2: an abstract is at most 100,000 characters, and the record starting here is far longer"):
         refuse_early(long_line, ".jsonl", 100_000)
     wrapped = tmp_path / "wrapped.txt"  # hard-wrapped: many short lines make one long paragraph
     wrapped.write_text("header\n\n" + "short line of words\n" * 12_000)

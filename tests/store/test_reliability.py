@@ -70,7 +70,7 @@ def test_fifty_megabyte_paragraph_is_refused_quickly(annotated, tmp_path):
     big.write_text("Header\n\n" + ("word " * 10_000_000))
     before = snapshot(annotated)
     t = time.perf_counter()
-    with pytest.raises(InputError, match="big.txt, line 3: the paragraph starting here passes 200,000 characters"):
+    with pytest.raises(InputError, match="big.txt, line 3: an abstract is at most 100,000 characters, and the paragraph starting here is far longer"):
         annotated.import_paths([big])
     assert time.perf_counter() - t < 20 and snapshot(annotated) == before
 

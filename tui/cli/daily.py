@@ -60,7 +60,7 @@ def fetch(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
             out.emit_json({"fetched": 0, "requests": got.requests, "new": 0, "batch": 0, "papers": len(lib)})
         else:
             out.say(f"nothing new on arXiv in {', '.join(args.categories)} since {since:%Y-%m-%d} "
-                    f"({got.requests} requests); the library is unchanged")
+                    f"({counted(got.requests, 'request')}); the library is unchanged")
         return 0
     try:
         folder.mkdir(mode=PRIVATE_FOLDER)
@@ -73,7 +73,7 @@ def fetch(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
         out.emit_json({**summary.to_dict(), "papers": len(lib), "fetched": got.entries, "requests": got.requests,
                        "saved": str(saved)})
         return 0
-    out.say(f"fetched {got.entries:,} entries since {since:%Y-%m-%d} ({got.requests} requests; kept in "
+    out.say(f"fetched {counted(got.entries, 'entry', 'entries')} since {since:%Y-%m-%d} ({counted(got.requests, 'request')}; kept in "
             f"{locations.FETCHED_DIR}/{saved.name})")
     out.say(summary.line() + f"; the library now holds {counted(len(lib), 'paper')}"
             + (f" — `new:` lists batch {summary.batch}" if summary.batch else ""))

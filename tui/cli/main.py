@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     if extra and args.command == "search" and all(_NEGATED_FILTER.fullmatch(x) for x in extra):
         args.query += extra  # `papersift search robots -tag:maybe`: a query filter, not an option
     elif extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.error(f"unrecognized arguments: {' '.join(extra)}" + _option_hint(parser, args.command, extra))
     if args.command == "search" and not " ".join(args.query).strip():  # (`papersift search ""`)
         subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         subparsers.choices["search"].error("what to search for? give words or filters "
@@ -232,6 +232,24 @@ def _unknown_command(argv: list[str], commands: list[str]) -> str | None:
     if OSA.distance(first, best) <= max(1, len(first) // 3):
         return f"unknown command '{first}' — did you mean '{best}'?"
     return f"unknown command '{first}' (papersift --help lists them; a file to open must be a path that exists)"
+def _option_hint(parser: argparse.ArgumentParser, command: str | None, extra: list[str]) -> str:
+    """ " — did you mean '--format'?" for a mistyped option (``--fromat``), the command's own options
+    and the global ones compared; "" when no option is near."""
+    typed = next((x.split("=", 1)[0] for x in extra if x.startswith("--")), None)
+    if typed is None:
+        return ""
+    options = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+    subparsers = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    if subparsers is not None and command in subparsers.choices:
+        options += [o for a in subparsers.choices[command]._actions for o in a.option_strings if o.startswith("--")]
+    from rapidfuzz.distance import OSA  # (a swap of two letters counts as one edit: "--fromat")
+
+    best = min(options, key=lambda o: (OSA.distance(typed, o), abs(len(o) - len(typed))), default=None)
+    if best is None or OSA.distance(typed, best) > max(1, len(typed) // 3):
+        return ""
+    return f" — did you mean '{best}'?"
+
+
 _QUERY_OPTIONS = ("--query", "--weights")  # their value may start with "-" (`--query -tag:maybe`)
 
 

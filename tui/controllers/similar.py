@@ -16,6 +16,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
+from store.wording import counted
 
 from .. import limits
 from ..keymap import key_label
@@ -62,7 +63,7 @@ class Similar:
             if not self.view.working("prepare"):
                 self.prepare()
             again = key_label(self.view.app, "main.more_like_this")
-            self.view.notify(f"building the similarity model for {len(self.library):,} papers in the background; "
+            self.view.notify(f"building the similarity model for {counted(len(self.library), 'paper')} in the background; "
                              f"press {again} again when the reader shows “More like this”")
             return
         if pid:

@@ -33,7 +33,7 @@ class TeamScreen(ModalScreen[None]):
         lib.refresh()  # (members triaging the same folder: their latest marks)
         assigned = len(lib.assignments)
         with VerticalScroll():
-            yield Label(f"[b]Team[/b] — {counted(len(lib.lab.members()), 'member')}, {assigned:,} of {len(lib):,} papers "
+            yield Label(f"[b]Team[/b] — {counted(len(lib.lab.members()), 'member')}, {assigned:,} of {counted(len(lib), 'paper')} "
                         f"assigned   [dim]{key_label(self.app, 'team.close')} closes[/dim]")
             yield Static(team_table(lib), id="team-table")
             yield Static(Text("Share: papers triaged (given a status) of those assigned. Triaged: in all, as "

@@ -14,6 +14,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from store import Library
+from store.wording import counted
 
 from ..keymap import binding, key_label
 from ..widgets.footer import Footer
@@ -87,7 +88,7 @@ class TopicsScreen(ModalScreen[int | None]):
         if rows:
             options.highlighted = 0
             title.update(f"[b]Topics[/b] — {len(rows)} clusters of "
-                         f"{sum(r['papers'] for r in rows):,} papers, largest first (papers, % triaged, label)   "
+                         f"{counted(sum(r['papers'] for r in rows), 'paper')}, largest first (papers, % triaged, label)   "
                          f"[dim]⏎ shows a topic's papers · {key_label(self.app, 'topics.close')} closes[/dim]")
         else:
             title.update("[b]Topics[/b] [dim](a library needs at least 10 papers for topics) · "
