@@ -331,7 +331,7 @@ def test_the_size_gate_names_the_line_and_lets_normal_files_through(tmp_path):
         refuse_early(long_line, ".jsonl", 100_000)
     wrapped = tmp_path / "wrapped.txt"  # hard-wrapped: many short lines make one long paragraph
     wrapped.write_text("header\n\n" + "short line of words\n" * 12_000)
-    with pytest.raises(InputError, match=r"wrapped.txt, line 3: the paragraph starting here"):
+    with pytest.raises(InputError, match=r"wrapped.txt, line 3: an abstract is at most 100,000 characters, and the paragraph starting here"):
         refuse_early(wrapped, ".txt", 100_000)
     bib = tmp_path / "refs.txt"  # BibTeX in a .txt: entries, not paragraphs; the parser judges them
     bib.write_text("@misc{a,\n abstract = {" + "y " * 150_000 + "}\n}\n")
