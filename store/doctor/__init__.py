@@ -303,6 +303,7 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
         _check_fields(ann_path, repair, report)
         _check_tags(ann_path, repair, report)
         _check_member_names(ann_path, report)
+    _check_archive(folder / locations.ARCHIVE_FILE, repair, report)
     # 4. unsaved note drafts, backups (the index cache: check_index_cache)
     drafts = NoteDrafts(folder / locations.DRAFTS_FILE).count()
     if drafts:
@@ -431,6 +432,23 @@ def _check_fields(ann_path: Path, repair: bool, report: DoctorReport) -> None:
                     f"record out of {ann_path.name}")
     report.repaired.append(" and ".join(done) + f" (the file as it was: {locations.BACKUP_DIR}/"
                            f"{backup.name if backup else '-'})")
+
+
+def _check_archive(path: Path, repair: bool, report: DoctorReport) -> None:
+    """The archive's last line is whole (a stopped archive's append can leave it cut: the next open
+    writes its papers' lines again, whole, and the cut bytes go to backups/); a repair does the same."""
+    if not path.is_file() or path.is_symlink():
+        return
+    data = path.read_bytes()
+    whole = data.rfind(b"\n") + 1
+    if whole == len(data):
+        return
+    report.problems.append(f"{path.name} ends in a line cut short ({len(data) - whole:,} bytes)")
+    if repair:
+        kept = backup_file(path, "archive-cut-line")
+        atomic_write_bytes(path, data[:whole])
+        report.repaired.append(f"cut the archive's last line short of its cut part (kept in "
+                               f"{locations.BACKUP_DIR}/{kept.name if kept else '-'})")
 
 
 def _check_member_names(ann_path: Path, report: DoctorReport) -> None:

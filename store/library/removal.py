@@ -157,22 +157,48 @@ def _archive_lines(papers: list[Paper], team: dict[str, dict[str, Any]], assignm
 
 
 def _append_archive(lib: LibraryCore, lines: bytes) -> None:
+    """Append whole lines to the archive, after its last whole line: a line a kill cut short (never
+    acknowledged) is kept in backups/, said, and written over, so no new line lands on it."""
     path = lib.folder / locations.ARCHIVE_FILE
-    length = path.stat().st_size if path.exists() else 0
-    append_durably(path, lines, length)
+    data = path.read_bytes() if path.exists() else b""
+    whole = data.rfind(b"\n") + 1
+    if whole < len(data):
+        kept = backup_file(path, "archive-cut-line")
+        lib.notices.append(f"{locations.ARCHIVE_FILE} ended in a line a stopped archive cut short: kept in "
+                           f"{locations.BACKUP_DIR}/{kept.name if kept else '-'}, and its paper archived again whole")
+    append_durably(path, lines, whole)
+
+
+def _archived_ids(lib: LibraryCore, when: str) -> set[str]:
+    """The papers whose whole line the archive holds for the archive made at ``when``."""
+    path = lib.folder / locations.ARCHIVE_FILE
+    found: set[str] = set()
+    if not path.exists():
+        return found
+    token = orjson.dumps({ARCHIVED: when})[1:-1]  # '"archived":"..."', as each of its lines starts
+    for line in path.read_bytes().split(b"\n")[:-1]:  # (the last piece is "" or a cut line)
+        if token in line:
+            try:
+                rec = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            paper = rec.get("paper") if isinstance(rec, dict) else None
+            if isinstance(paper, dict) and isinstance(paper.get("id"), str):
+                found.add(paper["id"])
+    return found
 
 
 def _archive_cut_lines(lib: LibraryCore, when: str) -> None:
-    """An archive cut short before its lines were written: written now, from its undo entry (the
-    papers and every member's records as they were)."""
-    path = lib.folder / locations.ARCHIVE_FILE
-    token = orjson.dumps({ARCHIVED: when})[1:-1]  # '"archived":"..."', as each of its lines starts
-    if path.exists() and token in path.read_bytes():
-        return
+    """An archive cut short before all its lines were written: the missing ones written now (each
+    paper's line once), from its undo entry (the papers and every member's records as they were)."""
     entry = next((e for e in lib.store.history(limit=HISTORY_LIMIT) if e.get(ARCHIVED) == when), None)
     if entry is None:
         return
-    papers = [Paper.from_record(r) for r in entry.get("papers") or [] if isinstance(r, dict)]
+    have = _archived_ids(lib, when)
+    papers = [Paper.from_record(r) for r in entry.get("papers") or [] if isinstance(r, dict)
+              and r.get("id") not in have]
+    if not papers:
+        return
     team: dict[str, dict[str, Any]] = {}
     assignments: dict[str, str] = {}
     for key, rec in (entry.get("before") or {}).items():

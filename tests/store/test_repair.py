@@ -301,3 +301,49 @@ def _with_papers_since_the_backup(tmp_path):
     extra.write_text("".join(line + "\n" for line in SLICE.read_text().splitlines()[:300]))
     lib.import_paths([extra])  # backs the 35-paper corpus up first
     return lib, len(lib)
+
+
+def test_an_archive_killed_mid_line_is_finished_with_each_paper_once_and_the_cut_line_kept(tmp_path, monkeypatch):
+    """A kill inside the archive's append leaves whole lines and a cut one: the next open writes the
+    missing papers' lines (each paper once), after the last whole line; the cut bytes go to backups/."""
+    import orjson
+
+    lib, ids = marked_by_two(tmp_path, n=4)
+    cut_between_writes(lib, ids, monkeypatch, where="_append_archive", archive=True)
+    entry = next(e for e in lib.store.history(limit=50) if e.get("archived"))
+    whole = orjson.dumps({"archived": entry["archived"], "paper": entry["papers"][0], "marks": {}}) + b"\n"
+    torn = orjson.dumps({"archived": entry["archived"], "paper": entry["papers"][1], "marks": {}})[:40]
+    (lib.folder / "archive.jsonl").write_bytes(whole + torn)
+    fresh = Library(lib.folder, member="olga")
+    said = fresh.take_problems()
+    assert any("cut short" in s and "archive.jsonl" in s for s in said), said
+    lines = (lib.folder / "archive.jsonl").read_bytes().split(b"\n")
+    assert lines[-1] == b""
+    listed = [orjson.loads(x)["paper"]["id"] for x in lines[:-1]]
+    assert sorted(listed) == sorted(ids)  # each paper once, every line whole
+    assert any(torn in b.read_bytes() for b in (lib.folder / "backups").glob("archive.jsonl*"))
+
+
+def test_a_new_archive_starts_on_a_line_of_its_own(tmp_path):
+    lib, ids = marked_by_two(tmp_path, n=2)
+    (lib.folder / "archive.jsonl").write_bytes(b'{"archived": "2026-01-01T00:00:00Z", "paper": {"id": "x"')
+    from store.library.removal import archive_papers
+
+    archive_papers(lib, ids, "archive")
+    import orjson
+    lines = (lib.folder / "archive.jsonl").read_bytes().split(b"\n")
+    assert [orjson.loads(x)["paper"]["id"] for x in lines[:-1]] == ids
+
+
+def test_doctor_names_a_cut_archive_line_and_the_repair_keeps_it(tmp_path):
+    lib, ids = marked_by_two(tmp_path, n=2)
+    from store.library.removal import archive_papers
+
+    archive_papers(lib, ids, "archive")
+    path = lib.folder / "archive.jsonl"
+    whole = path.read_bytes()
+    path.write_bytes(whole + b'{"archived": "x", "pap')
+    assert any("archive.jsonl ends in a line cut short" in p for p in run_doctor(lib.folder).problems)
+    assert run_doctor(lib.folder, repair=True).healthy
+    assert path.read_bytes() == whole and run_doctor(lib.folder).problems == []
+    assert any(b.read_bytes().endswith(b'"pap') for b in (lib.folder / "backups").glob("archive.jsonl*"))
