@@ -24,6 +24,27 @@ def _count(value: Any) -> int:
     return value if type(value) is int and 0 <= value <= MAX_COUNT else 0
 
 
+def _text(value: Any) -> str:
+    """A text field of a corpus record: a string, else "" (a forged ``42`` or ``null`` reads as none)."""
+    return value if isinstance(value, str) else ""
+
+
+def _texts(value: Any) -> list[str]:
+    """A list of texts of a corpus record: its strings (a forged ``["A", 5]`` keeps "A")."""
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def paper_record_problems(rec: dict[str, Any]) -> list[str]:
+    """The fields of a corpus record of the wrong kind (what :meth:`Paper.from_record` reads as none):
+    for the doctor, which names them."""
+    bad: list[str] = [name for name in ("abstract", "title", "external_id", "venue", "year", "area", "url")
+           if name in rec and not isinstance(rec[name], str)]
+    bad += [name for name in ("authors", "keywords", "aliases") if name in rec and
+            (not isinstance(rec[name], list) or not all(isinstance(v, str) for v in rec[name]))]
+    bad += [name for name in ("batch", "revised", "version") if name in rec and rec[name] != _count(rec[name])]
+    return bad
+
+
 def _web_link(value: Any) -> str:
     """A paper's link from a corpus record: an http(s) address without control characters, else ""
     (a shared corpus's ``javascript:`` or ``file:`` link is never shown, opened or exported)."""
@@ -138,12 +159,12 @@ class Paper:
     def from_record(cls, rec: dict[str, Any]) -> "Paper":
         return cls(
             id=rec["id"],
-            abstract=rec["abstract"],
-            title=rec.get("title", ""),
+            abstract=_text(rec["abstract"]),
+            title=_text(rec.get("title")),
             derived_title=bool(rec.get("derived_title", True)),
-            authors=list(rec.get("authors") or []),
+            authors=_texts(rec.get("authors")),
             sources=[Source(**s) for s in rec.get("sources") or []],
-            aliases=list(rec.get("aliases") or []),
+            aliases=_texts(rec.get("aliases")),
             variants=[
                 Variant(
                     id=v["id"],
@@ -153,12 +174,12 @@ class Paper:
                 )
                 for v in rec.get("variants") or []
             ],
-            external_id=rec.get("external_id", ""),
+            external_id=_text(rec.get("external_id")),
             url=_web_link(rec.get("url")),
-            venue=rec.get("venue", ""),
-            year=rec.get("year", ""),
-            keywords=list(rec.get("keywords") or []),
-            area=rec.get("area", ""),
+            venue=_text(rec.get("venue")),
+            year=_text(rec.get("year")),
+            keywords=_texts(rec.get("keywords")),
+            area=_text(rec.get("area")),
             batch=_count(rec.get("batch")),
             added=str(rec.get("added") or ""),
             revised=_count(rec.get("revised")),

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from store import locations, versions
 from store.annotations.database import AnnotationStore, JournaledJSONStorage, sound_entry
-from store.annotations.atomic import atomic_write_bytes, stale_temp_files
+from store.annotations.atomic import atomic_write_bytes, open_reading, stale_temp_files
 from store.annotations.backups import backup_file, damaged_copies, list_backups
 from store.corpus import Corpus
 from store.doctor import steps as doctor_steps
@@ -215,6 +215,7 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C90
         sound, problem = _load_checked_corpus(corpus_path)
         if sound is not None:
             report.ok.append(f"{corpus_path.name}: parses, ids consistent")
+            _check_corpus_fields(corpus_path, sound, repair, report)
             if sound.title_rules < versions.TITLE_RULES and sound.has_derived_titles():
                 report.ok.append("titles: derived by an earlier papersift's rules; `papersift retitle` derives "
                                  "them with this version's")
@@ -432,6 +433,37 @@ def _check_fields(ann_path: Path, repair: bool, report: DoctorReport) -> None:
                     f"record out of {ann_path.name}")
     report.repaired.append(" and ".join(done) + f" (the file as it was: {locations.BACKUP_DIR}/"
                            f"{backup.name if backup else '-'})")
+
+
+def _check_corpus_fields(path: Path, corpus: Corpus, repair: bool, report: DoctorReport) -> None:
+    """Paper records with a field of the wrong kind (a forged or hand-edited corpus: a title that
+    is a number, authors that are not texts): read as none by papersift, named here; a repair
+    writes the corpus as papersift reads it, after a backup."""
+    import orjson
+
+    from store.models import paper_record_problems
+
+    bad: list[str] = []
+    with open_reading(path) as fh:
+        for no, line in enumerate(fh, 1):
+            if no == 1 or not line.strip():
+                continue
+            try:
+                rec = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue  # (a damaged line is the load's to say)
+            fields = paper_record_problems(rec) if isinstance(rec, dict) else []
+            if fields:
+                bad.append(f"line {no}: {', '.join(fields)}")
+    if not bad:
+        return
+    report.problems.append(f"{path.name}: {counted(len(bad), 'paper')} with fields of the wrong kind, read as none "
+                           f"({'; '.join(bad[:3])}{' …' if len(bad) > 3 else ''})")
+    if repair:
+        kept = backup_file(path, "reset-forged-fields", replaced_whole=True)
+        corpus.save(path)
+        report.repaired.append(f"wrote {path.name} with those fields as papersift reads them (the file as it was: "
+                               f"{locations.BACKUP_DIR}/{kept.name if kept else '-'})")
 
 
 def _check_archive(path: Path, repair: bool, report: DoctorReport) -> None:

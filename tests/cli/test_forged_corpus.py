@@ -39,3 +39,28 @@ def test_a_link_that_is_no_web_address_is_never_shown_or_exported(run_cli, tmp_p
         out = run_cli("export", "--format", fmt, library=folder).stdout
         assert "javascript:" not in out, fmt
     assert "javascript:" not in run_cli("show", pid, library=folder).stdout
+
+
+@pytest.mark.parametrize("fields", [{"authors": ["A", 5]}, {"title": 42}, {"abstract": None},
+                                    {"keywords": "x"}, {"venue": 3, "year": [1]}])
+def test_a_field_of_the_wrong_kind_reads_as_none_and_doctor_names_it(run_cli, tmp_path, fields):
+    folder = tmp_path / "lib"
+    pid = forge(folder, **fields)
+    for args in (("list",), ("show", pid), ("search", "benchmark"), *(("export", "--format", f) for f in
+                 ("md", "csv", "bibtex", "org", "csl-json", "ris", "json"))):
+        proc = run_cli(*args, library=folder, check=False)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, (args, proc.stderr[-800:])
+    proc = run_cli("doctor", library=folder, check=False)
+    assert proc.returncode == 1 and "fields of the wrong kind" in proc.stdout + proc.stderr
+    assert run_cli("doctor", "--repair", library=folder, check=False).returncode == 0
+    assert run_cli("doctor", library=folder, check=False).returncode == 0
+
+
+async def test_the_app_opens_on_a_forged_corpus(tmp_path):
+    from tui.app import make_app
+    folder = tmp_path / "lib"
+    forge(folder, authors=["A", 5], title=42)
+    app = make_app(Library(folder), keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("j", "k")
+        await pilot.pause()
