@@ -241,7 +241,7 @@ def skipped_before(lib: LibraryCore, date: str) -> list[str]:
         PapersiftError: ``date`` is not a date (2026-11-01).
     """
     try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+        if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", date):  # (ASCII digits: "２０２６" compares wrongly)
             raise ValueError(date)
         datetime.strptime(date, "%Y-%m-%d")  # (a real day: not 2026-13-45)
     except ValueError:

@@ -64,6 +64,23 @@ class Assigned:
         return sum(self.shares.values())
 
 
+def check_weights(names: Sequence[str], weights: Sequence[float]) -> list[float]:
+    """The members' relative shares (``1e308,1e308`` is ``1,1``).
+
+    Raises:
+        PapersiftError: not one finite positive number per member, or a share a millionth of another's.
+    """
+    if len(weights) != len(names) or any(not (w > 0 and math.isfinite(w)) for w in weights):
+        raise PapersiftError(f"--weights needs one positive number per member ({len(names)}: "
+                             f"{', '.join(names)}), e.g. {','.join(['1'] * len(names))}")
+    top = max(weights)
+    shares = [w / top for w in weights]
+    if min(shares) < 1e-6:
+        raise PapersiftError(f"--weights {','.join(f'{w:g}' for w in weights)}: a share a millionth of another's is "
+                             "no share; give every member at least that")
+    return shares
+
+
 class Team:
     """members(), assign(), clear_assignments(), progress(), marks_of() and team_stars() of a
     :class:`~store.library.Library`."""
@@ -140,15 +157,7 @@ class Team:
             if same:
                 raise PapersiftError(f"member {name!r} differs from the member {same[0]!r} only in case: "
                                      f"--to {','.join(same[0] if n == name else n for n in names)}")
-        shares = list(weights) if weights is not None else [1.0] * len(names)
-        if len(shares) != len(names) or any(not (w > 0 and math.isfinite(w)) for w in shares):
-            raise PapersiftError(f"--weights needs one positive number per member ({len(names)}: "
-                                 f"{', '.join(names)}), e.g. {','.join(['1'] * len(names))}")
-        top = max(shares)
-        shares = [w / top for w in shares]  # (relative: 1e308,1e308 is 1,1)
-        if min(shares) < 1e-6:
-            raise PapersiftError(f"--weights {','.join(f'{w:g}' for w in (weights or []))}: a share a millionth "
-                                 "of another's is no share; give every member at least that")
+        shares = check_weights(names, weights) if weights is not None else [1.0] * len(names)
         ids = list(dict.fromkeys(paper_ids))
         if not ids:
             raise PapersiftError("nothing to assign: every paper no member has marked is assigned already, "

@@ -68,11 +68,17 @@ def member_list(text: str) -> list[str]:
     """Members written as ``ana,ben,chen`` (spaces allowed), each checked, each once.
 
     Raises:
-        PapersiftError: an empty list or a bad name.
+        PapersiftError: an empty list, an empty or bad name, or a name given twice (``--to ana,ana``
+            would deal ana two shares, and ``ana,,ben`` is a typo).
     """
-    names = list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
-    if not names:
+    parts = [part.strip() for part in text.split(",")]
+    if not any(parts):
         raise PapersiftError("no members given (e.g. --to ana,ben,chen)")
-    for name in names:
+    if "" in parts:
+        raise PapersiftError(f"{text!r}: an empty name between commas (e.g. --to ana,ben,chen)")
+    twice = sorted({p for p in parts if parts.count(p) > 1})
+    if twice:
+        raise PapersiftError(f"{', '.join(twice)} named twice (each member once; --weights gives one a larger share)")
+    for name in parts:
         checked_member(name)
-    return names
+    return parts

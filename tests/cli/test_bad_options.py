@@ -46,7 +46,7 @@ def test_a_member_named_again_in_another_case_is_refused(run_cli, tmp_path):
     assert "'ANA' differs from the member 'ana' only in case: --to ana,ben" in said
 
 
-@pytest.mark.parametrize("day", ["2026-13-45", "2026-02-30", "26-1-1", "yesterday"])
+@pytest.mark.parametrize("day", ["2026-13-45", "2026-02-30", "26-1-1", "yesterday", "２０２６-01-01"])
 def test_archive_takes_only_real_days(run_cli, tmp_path, day):
     folder = tmp_path / "lib"
     run_cli("list", "--limit", "1", library=folder)
@@ -80,3 +80,16 @@ def test_a_too_long_abstract_is_said_with_one_limit(run_cli, tmp_path):
     proc = run_cli("import", str(dump), library=tmp_path / "lib", check=False)
     assert proc.returncode == 1 and "an abstract is at most" in proc.stderr
     assert len(re.findall(r"\d[\d,]{3,}", proc.stderr.split("error:")[-1])) == 1, proc.stderr  # one number: the limit
+
+
+def test_weights_are_checked_when_nothing_is_left_to_assign(run_cli, tmp_path):
+    folder = tmp_path / "lib"
+    run_cli("assign", "--to", "ana,ben", library=folder)  # every paper assigned: nothing left
+    assert "--weights" in refused(run_cli, folder, "assign", "--to", "ana,ben", "--weights", "inf,1")
+
+
+@pytest.mark.parametrize("names, said", [("ana,ana", "ana named twice"), ("ana,,ben", "an empty name")])
+def test_a_member_named_twice_or_an_empty_name_is_refused(run_cli, tmp_path, names, said):
+    folder = tmp_path / "lib"
+    run_cli("list", "--limit", "1", library=folder)
+    assert said in refused(run_cli, folder, "assign", "--to", names)

@@ -7,6 +7,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from store.errors import PapersiftError
+from store.library.team import check_weights
 from store.team.members import member_list
 from store.wording import counted
 
@@ -44,12 +45,15 @@ def assign(lib: Library, args: argparse.Namespace, opened=None) -> int:
     if not args.to:
         raise PapersiftError("whom to? --to ana,ben,chen (or --clear to take assignments off)")
     members = member_list(args.to)
+    weights = _weights(args.weights)
+    if weights is not None:  # (checked before anything else: "nothing to assign" never hides a bad value)
+        check_weights(members, weights)
     todo = ids if ids is not None else lib.lab.untriaged()
     if not todo and ids is None:  # (not a mistake: every paper has its member; said, and nothing changes)
         out.say("nothing to assign: every paper no member has marked is assigned already (--query Q re-splits "
                 "a set; --clear takes assignments off)")
         return 0
-    done = lib.lab.assign(members, todo, _weights(args.weights))
+    done = lib.lab.assign(members, todo, weights)
     if args.format == "json":
         out.emit_json({"assigned": done.shares, "total": done.total, "reassigned": done.moved})
         return 0
