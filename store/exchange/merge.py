@@ -101,7 +101,7 @@ def _stamp_key(key: str) -> str:
 
 def merge_one(local: Annotation, theirs: Annotation, source: str,
               known: frozenset[tuple[str, str]] = frozenset(),
-              fieldwise: bool | None = None) -> tuple[Annotation, list[str]]:
+              fieldwise: bool | None = None, theirs_alone: bool = False) -> tuple[Annotation, list[str]]:
     """Merge ``theirs`` into ``local``; returns the result and conflict descriptions.
 
     Field by field when their record carries change times (``stamps``): a field they never
@@ -111,6 +111,9 @@ def merge_one(local: Annotation, theirs: Annotation, source: str,
     annotation's ``conflicts``. Tags merge one by one the same way, additions and removals alike.
     A record without change times (an older papersift's) merges by whole records:
     :func:`merge_whole`.
+
+    ``theirs_alone``: the record is another member's, from their own file; only they change it (this
+    library holds what their earlier files said), so their newer change wins with no conflict.
     """
     if local.is_default() and not local.updated and not local.stamps:
         return copy.deepcopy(theirs), []
@@ -132,7 +135,7 @@ def merge_one(local: Annotation, theirs: Annotation, source: str,
         if not ms or ms < ts:
             setattr(new, name, other)
             new.stamps[name] = ts
-        if ms and ms > base:  # both changed it since the state they share: the newer won; the other is kept, listed
+        if ms and ms > base and not theirs_alone:  # both changed it since the state they share: the newer won; the other is kept, listed
             kept, lost, lost_when = (other, mine, ms) if ms < ts else (mine, other, ts)
             new.conflicts.append({"field": name, "kept": kept, "other": lost, "other_updated": lost_when,
                                   "source": source if kept == mine else "local"})
@@ -292,7 +295,8 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
                                    f"(each field's newest change)")
         local = current(pid, member)
         known = known_stamps(library, pid, history, member, planned.get(key))
-        merged, conflicts = merge_one(local, theirs, source, known, key in fieldwise)
+        merged, conflicts = merge_one(local, theirs, source, known, key in fieldwise,
+                                      theirs_alone=member != library.member)
         merged.member = local.member  # (theirs came without the name this library stores it under)
         if merged == local:
             report.unchanged += 1

@@ -218,3 +218,23 @@ def test_a_library_holding_a_bad_creation_time_still_merges(run_cli, lead, tmp_p
     proc = run_cli("import-annotations", str(path), library=lead, check=False)
     no_traceback(proc)
     assert proc.returncode == 0 and ids_of(run_cli, "--query", "star-by:ana:>=3", library=lead) == [pid]
+
+
+def test_a_members_own_newer_change_is_no_conflict(run_cli, lead, tmp_path):
+    """ana starred a paper before the lead copied the library, then took the star back: the lead's
+    import takes it back without a conflict (only ana changes ana's marks), in either order."""
+    pid = ids_of(run_cli, library=lead)[0]
+    run_cli("--as", "ana", "star", pid, "3", library=lead)
+    ana = tmp_path / "ana"
+    shutil.copytree(lead, ana)
+    old = tmp_path / "ana-old.json"
+    run_cli("--as", "ana", "export", "--format", "team", "-o", str(old), library=ana)
+    run_cli("--as", "ana", "star", pid, "0", library=ana)
+    new = tmp_path / "ana-new.json"
+    run_cli("--as", "ana", "export", "--format", "team", "-o", str(new), library=ana)
+    said = run_cli("import-annotations", str(new), library=lead).stdout + \
+        run_cli("import-annotations", str(old), library=lead).stdout
+    assert "conflict" not in said.lower(), said
+    assert ids_of(run_cli, "--query", "star-by:ana", library=lead) == []
+    shown = json.loads(run_cli("--as", "ana", "show", pid, "--format", "json", library=lead).stdout)
+    assert not shown.get("conflicts"), shown.get("conflicts")
