@@ -281,7 +281,7 @@ class Annotation:
             updated=updated if isinstance(updated, str) else "",
             conflicts=[c for c in conflicts if isinstance(c, dict)] if isinstance(conflicts, list) else [],
             stamps=fields["stamps"],
-            member=str(rec.get("member") or ""),
+            member=str(rec.get("member") or ""),  # (a number reads as its digits, the doctor's way too)
             assignee=str(rec.get("assignee") or ""),
         ), bad
 

@@ -498,6 +498,7 @@ def _check_member_names(ann_path: Path, report: DoctorReport) -> None:
             continue
         for field in ("member", "assignee"):
             value = rec.get(field)
+            value = str(value) if isinstance(value, int) and not isinstance(value, bool) else value  # (read so)
             if field == "member" and value == TEAM:
                 continue
             if value not in (None, "") and (not isinstance(value, str) or member_problem(value)):
