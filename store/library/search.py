@@ -163,13 +163,15 @@ class LibrarySearch:
             limit: keep only the first ``limit`` results.
         """
         q = text if isinstance(text, Query) else parse_query(text)
+        n = len(self._core.corpus)
+        if q.unknown_filters:  # a filter no one knows ("statu:read"): no paper, never all of them unfiltered
+            return SearchResult(indices=np.arange(0, dtype=np.int64), total=n, errors=q.errors, found=0)
         full = 0
         widened: list[str] = []  # what a compound counted besides its own spelling
         # One snapshot of the annotations for the whole search: the app searches in a worker thread
         # while its UI thread triages, and a change installs a new mapping (never edits this one).
         anns = self._core.annotations
         mask = self.filters.mask(q, anns)
-        n = len(self._core.corpus)
         if q.similar or q.recommend:
             order = self._ordering(q)
             if mask is not None:

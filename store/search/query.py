@@ -72,6 +72,7 @@ class Query:
         self.similar = similar
         self.recommend = recommend  # "stars" or a tag
         self.errors: list[str] = []
+        self.unknown_filters: list[str] = []  # keys no filter has ("statu:"): such a query lists no paper
         self.trailing_space = trailing_space
         self.text = ""  # what it was parsed from (set by parse_query)
 
@@ -235,11 +236,23 @@ def _topic(q: Query, value: str, negated: bool) -> None:
 _READERS = {"status": _status, "is": _status, "year": _year, "star": _star, "stars": _star, "topic": _topic}
 
 
+def _unknown_filter(key: str) -> str:
+    """What is said of a filter no one knows: the nearest known one first, then them all."""
+    import difflib
+    everyone = {*_LISTS, *_READERS, *_TEAM_KEYS, *_ARRIVAL_KEYS, "similar", "rec"}
+    known = sorted(everyone - {"keyword", "keywords", "stars", "is"})
+    near = difflib.get_close_matches(key, sorted(everyone), n=1, cutoff=0.6)
+    guess = f": did you mean {near[0]}:?" if near else ""
+    return (f"unknown filter {key + ':'!r}{guess} (filters: {', '.join(k + ':' for k in known)}; "
+            f"a word with a colon: put it in quotes)")
+
+
 def parse_query(text: str, cursor: int | None = None) -> Query:
     """Split a query string into words, phrases and filters.
 
     Unknown filter values are reported in ``errors`` and ignored, so a
-    half-typed filter never empties the list.
+    half-typed filter never empties the list. An unknown filter (``statu:read``) is reported too,
+    and kept in ``unknown_filters``: the search lists no paper rather than every one.
 
     Args:
         cursor: where the cursor stands in the search box, while it is typed in: the word it is on
@@ -291,9 +304,8 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
                 _READERS[key](q, value, negated)
             continue
         if sep and key.isalpha() and key.isascii() and not value.startswith("/"):  # (not a pasted URL)
-            known = sorted({*_LISTS, *_READERS, *_TEAM_KEYS, *_ARRIVAL_KEYS, "similar", "rec"} - {"keyword", "keywords", "stars", "is"})
-            q.errors.append(f"unknown filter {key + ':'!r} (filters: {', '.join(k + ':' for k in known)}; "
-                            f"a word with a colon: put it in quotes)")
+            q.unknown_filters.append(key)
+            q.errors.append(_unknown_filter(key))
             continue
         if negated and not sep and search_tokens(tok):
             q.not_phrases.append(tok[1:])  # -word: as -"word"

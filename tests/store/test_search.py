@@ -706,3 +706,12 @@ def test_descending_orders_keys_as_a_stable_argsort_does(n):
     key[: max(1, n // 100)] *= -1
     key[-1] = np.nextafter(np.float32(1.5), np.float32(2)).astype(np.float64)  # next to a tie
     assert np.array_equal(descending(key), np.argsort(-key, kind="stable"))
+
+
+def test_an_unknown_filter_lists_no_paper_and_names_the_nearest(lib):
+    """``statu:read`` is no filter: no paper is listed (never every paper, the filter dropped), and
+    the error names the filter it most likely means; a half-typed value still lists them all."""
+    result = lib.search("statu:read")
+    assert len(result.indices) == 0 and result.found == 0
+    assert result.errors and "did you mean status:?" in result.errors[0]
+    assert len(lib.search("star:").indices) == len(lib)

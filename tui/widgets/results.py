@@ -10,6 +10,7 @@ tag chips.
 from __future__ import annotations
 
 import numpy as np
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region, Size
@@ -257,6 +258,8 @@ class ResultsList(ScrollView, can_focus=True):
         line = int(scroll_y) + y
         width = self.size.width
         base = self._base_style or self.rich_style
+        if not len(self.indices) and self.unapplied:
+            return self._said_line(line, width, base)
         row = self._row(line)
         if row is None:
             text = Text(DIVIDER if self.full else NO_FULL_MATCH, style=self._style("dim"), no_wrap=True, end="")
@@ -269,6 +272,22 @@ class ResultsList(ScrollView, can_focus=True):
             text.stylize(self._style("cursor"))
         strip = Strip(text.render(self.app.console), text.cell_len)
         return strip.crop_extend(scroll_x, scroll_x + width, base).apply_offsets(scroll_x, line)
+
+    _said: tuple[tuple[str, ...], int, list[Strip]] | None = None
+
+    def _said_line(self, line: int, width: int, base: Style) -> Strip:
+        """A line of what an empty list says instead of papers: why the search lists none (an
+        unknown filter), whole, wrapped to the list's width."""
+        said = self._said
+        if said is None or said[:2] != (tuple(self.unapplied), width):
+            text = Text("\n".join(display_safe(e, False) for e in self.unapplied), style=self._style("match"))
+            lines = text.wrap(self.app.console, max(width - 2, 10))
+            strips = [Strip([Segment(" "), *piece.render(self.app.console)], piece.cell_len + 1) for piece in lines]
+            said = self._said = (tuple(self.unapplied), width, strips)
+        strips = said[2]
+        if line >= len(strips):
+            return Strip.blank(width, base)
+        return strips[line].crop_extend(0, width, base).apply_offsets(0, line)
 
     def _row_text(self, row: int) -> Text:
         idx = int(self.indices[row])

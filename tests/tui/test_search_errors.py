@@ -1,0 +1,32 @@
+"""A search the parser cannot apply as written, in the app: an unknown filter (``statu:read``) is
+said in full where it can be read, and the list does not fill with every paper."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from store.search.query import parse_query
+
+from .driving import screen, type_search
+from .screentext import screen_lines
+
+
+@pytest.mark.parametrize("width", [80, 160])
+async def test_an_unknown_filter_is_said_whole_and_lists_no_paper(lib, make, width):
+    app = make(lib)
+    async with app.run_test(size=(width, 30)) as pilot:
+        before = len(screen(app).results.indices)
+        assert before == len(lib)
+        results = await type_search(app, pilot, "statu:read")
+        assert len(results.indices) == 0, "an unknown filter listed every paper"
+        error = parse_query("statu:read").errors[0]
+        box = results.content_region  # the list's own lines, the reader's beside them left out
+        lines = screen_lines(app)[box.y:box.bottom]
+        shown = re.sub(r"\s+", " ", " ".join(line[box.x:box.right] for line in lines))
+        assert error in shown, f"the error is not on the screen whole: {error!r}"
+        # Fixed, the list is back.
+        await pilot.press(*["backspace"] * len(":read"), *"s:unread")
+        await pilot.pause()
+        assert len(results.indices) == len(lib) and not results.unapplied
