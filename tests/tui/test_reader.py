@@ -87,11 +87,30 @@ async def test_on_a_narrow_terminal_the_focused_reader_takes_the_whole_width(lib
         await pilot.pause()
         assert results.cursor == 34 and results.scroll_y > 0
         assert results.scroll_y <= 34 < results.scroll_y + results.scrollable_content_region.height
-    async with make(lib).run_test(size=(160, 45)) as pilot:  # wide: both stay, as before
-        app = pilot.app
+
+
+@pytest.mark.parametrize("width", [80, 120, 200])
+async def test_read_in_full_the_abstract_has_the_screens_width(lib, make, width):
+    """``enter`` reads in full at any width: the reader takes the list's and the tag panel's room,
+    its abstract the screen's width (less the reader's border, padding and scrollbar); esc gives
+    the list and the panel back."""
+    app = make(lib)
+    async with app.run_test(size=(width, 30)) as pilot:
+        main = screen(app)
+        reader, body = main.query_one("#reader"), main.query_one("#reader-body")
+        beside = body.region.width
         await pilot.press("enter")
         await pilot.pause()
-        assert screen(app).query_one("#left").display and screen(app).query_one("#left").region.width > 30
+        assert app.focused is reader and reader.region.width == width
+        assert body.region.width >= width - 6 > beside
+        assert not main.query_one("#left").display and str(reader.border_title).startswith("1 / 35")
+        await pilot.press("t")  # the tag panel over the reader while tagging, the list still hidden
+        await pilot.pause()
+        assert main.query_one("#tags").display and not main.query_one("#left").display
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        assert app.focused is main.results and main.query_one("#left").display
+        assert body.region.width == beside
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

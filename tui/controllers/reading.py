@@ -1,5 +1,5 @@
 """Reading on the main screen: the reader follows the highlighted paper (at once in a small
-library, once typing pauses in a big one), takes the room on a narrow terminal, and the keys
+library, once typing pauses in a big one), takes the whole width when read in full, and the keys
 that move from paper to paper or to the next unread one.
 """
 
@@ -47,14 +47,14 @@ class Reading:
         self.tags = tags
         self._timer: Timer | None = None  # a pending reader update (typing in a big library)
         self._timer_paper: int | None = None  # the paper the pending update is for
-        self._list_scroll_y = 0.0  # where the list was when the reader took its room (narrow terminals)
+        self._list_scroll_y = 0.0  # where the list was when the reader took its room
         self.left_at: str | None = None  # the paper in the reader: where the library is left on quit
 
     def show_title(self) -> None:
         """Where the reader is in the list, while it has the list's room (it is hidden then)."""
         view, results = self.view, self.view.results
         reader = view.reader
-        if view.has_class("-reading") and view.has_class("-narrow") and len(results.indices):
+        if view.has_class("-reading") and len(results.indices):
             query = " ".join(self.search.query_text.split())
             # Content, not a str: a str is read as markup, and a search for "[MASK]" would vanish.
             reader.border_title = Content(f"{results.cursor + 1:,} / {len(results.indices):,}"
@@ -63,8 +63,9 @@ class Reading:
             reader.border_title = ""
 
     def focus_moved(self) -> None:
-        """On a narrow terminal the reader, once focused, takes the list's room too: at 80 columns an
-        abstract in half the width is three screens of scrolling, in the whole width about one.
+        """The reader, once focused (enter: read in full), takes the list's and the tag panel's room,
+        at any width: at 80 columns an abstract in half the width is three screens of scrolling, in
+        the whole width about one.
         Triage keys work there and advance as in the list; esc (or /) brings the list back."""
         view = self.view
         reader = view.reader
