@@ -23,14 +23,14 @@ from store.wording import counted
 from .commands import ActionsProvider
 from .confine import Confinement
 from .keyqueue import SerialKeys
-from .compat import live_keymap, quicker_frames
+from .compat import PlainQuitHint, live_keymap, quicker_frames
 from .keymap import binding, key_label, load_keymap
 from .screens.help import HelpScreen
 from .screens.main import MainScreen
 from .settings import Settings
 
 
-class PapersiftApp(SerialKeys, App):
+class PapersiftApp(SerialKeys, PlainQuitHint, App):
     TITLE = "papersift"
     COMMANDS = App.COMMANDS | {ActionsProvider}
     BINDINGS = [

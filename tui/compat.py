@@ -27,6 +27,9 @@ this file and running that test.
   this period (Textual's frame-rate cap, 1/60 s), counted from its last frame; a change made just
   after a frame, the reader's more-like-this panel once its lookup ends, waited up to ~17 ms (and
   a busy event loop's lateness on top) for a tick. See :func:`quicker_frames`.
+- ``App.action_help_quit`` (Textual binds ctrl+c to it): it says how to quit in Textual markup
+  (``Press [b]ctrl+q[/b] to quit the app``), and every notice of this app is plain text (they quote
+  searches and tags), so the markup showed as written. See :class:`PlainQuitHint`.
 - textual-serve's ``Server._make_app`` (tui.serve adds the access guard to the web app it
   builds; textual-serve has no hook for middleware). It stays in tui.serve, which imports
   aiohttp only when serving; the test checks it too.
@@ -69,6 +72,19 @@ class ImmediateInput(Input):
                 self.insert_text_at_cursor(line)
             else:
                 self.replace(line, *self.selection)
+
+
+class PlainQuitHint(App):
+    """App mixin: ctrl+c says how to quit as Textual does, in words with no markup."""
+
+    def action_help_quit(self) -> None:
+        """Bound by Textual to ctrl+c: a reflex to quit, answered with the key that quits from
+        anywhere (the first active binding to quit, as Textual picks it: ctrl+q, which works in the
+        search box too)."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self.notify(f"Press {key} to quit the app", title="Do you want to quit?")
+                return
 
 
 class CoalescedFooter(Footer):

@@ -150,3 +150,10 @@ async def test_screens_draw_at_most_a_frame_period_after_their_last_frame(tmp_pa
         await pilot.pause()
         timers = [t for t in app.screen._timers if t.name == "screen_update"]
         assert [t._interval for t in timers] == [compat.FRAME_PERIOD], "a screen's frame clock is no longer its update timer"
+
+
+def test_ctrl_c_is_still_bound_to_help_quit():
+    bound = {b.key: b.action for b in App.BINDINGS if not isinstance(b, tuple)}
+    assert bound.get("ctrl+c") == "help_quit", "Textual no longer binds ctrl+c to help_quit (tui.compat.PlainQuitHint)"
+    assert "[b]" in inspect.getsource(App.action_help_quit), \
+        "App.action_help_quit changed its notice (tui.compat.PlainQuitHint says it in plain words)"
