@@ -8,7 +8,6 @@ journaled, backed up, undone and merged exactly as a mark is.
 
 from __future__ import annotations
 
-import math
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Sequence
@@ -18,7 +17,7 @@ import numpy as np
 from store.errors import PapersiftError
 from store.models import TEAM, Annotation, MarkedAnnotation
 from store.search.suggest import nearest, no_match
-from store.team.members import checked_member
+from store.team.members import check_weights, checked_member
 from store.team.view import keeps, member_names, team_stars
 from store.wording import counted
 
@@ -62,23 +61,6 @@ class Assigned:
     @property
     def total(self) -> int:
         return sum(self.shares.values())
-
-
-def check_weights(names: Sequence[str], weights: Sequence[float]) -> list[float]:
-    """The members' relative shares (``1e308,1e308`` is ``1,1``).
-
-    Raises:
-        PapersiftError: not one finite positive number per member, or a share a millionth of another's.
-    """
-    if len(weights) != len(names) or any(not (w > 0 and math.isfinite(w)) for w in weights):
-        raise PapersiftError(f"--weights needs one positive number per member ({len(names)}: "
-                             f"{', '.join(names)}), e.g. {','.join(['1'] * len(names))}")
-    top = max(weights)
-    shares = [w / top for w in weights]
-    if min(shares) < 1e-6:
-        raise PapersiftError(f"--weights {','.join(f'{w:g}' for w in weights)}: a share a millionth of another's is "
-                             "no share; give every member at least that")
-    return shares
 
 
 class Team:

@@ -9,8 +9,10 @@ plain words (letters, digits, ``. _ -``; at most 64 characters): they are typed 
 from __future__ import annotations
 
 import getpass
+import math
 import os
 import re
+from typing import Sequence
 
 from store.errors import PapersiftError
 
@@ -82,3 +84,20 @@ def member_list(text: str) -> list[str]:
     for name in parts:
         checked_member(name)
     return parts
+
+
+def check_weights(names: Sequence[str], weights: Sequence[float]) -> list[float]:
+    """The members' relative shares (``1e308,1e308`` is ``1,1``).
+
+    Raises:
+        PapersiftError: not one finite positive number per member, or a share a millionth of another's.
+    """
+    if len(weights) != len(names) or any(not (w > 0 and math.isfinite(w)) for w in weights):
+        raise PapersiftError(f"--weights needs one positive number per member ({len(names)}: "
+                             f"{', '.join(names)}), e.g. {','.join(['1'] * len(names))}")
+    top = max(weights)
+    shares = [w / top for w in weights]
+    if min(shares) < 1e-6:
+        raise PapersiftError(f"--weights {','.join(f'{w:g}' for w in weights)}: a share a millionth of another's is "
+                             "no share; give every member at least that")
+    return shares

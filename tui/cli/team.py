@@ -7,8 +7,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from store.errors import PapersiftError
-from store.library.team import check_weights
-from store.team.members import member_list
+from store.team.members import check_weights, member_list
 from store.wording import counted
 
 from . import output as out
