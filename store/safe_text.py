@@ -42,6 +42,13 @@ def shown_unsafe(text: str) -> str:
                    for ch in text)
 
 
+def shown_label(text: str) -> str:
+    """A short label (a tag) as a view shows it: as it is, or, holding anything unsafe, with each
+    such character written as its escape, so a tag a forged file made of escape codes alone is
+    still seen (``#\x1b]0;…``), never run, and never an empty ``#``."""
+    return shown_unsafe(text) if has_unsafe(text) else text
+
+
 def strip_unsafe(text: str) -> str:
     """``text`` without escape sequences, control or invisible characters (tab and newline too)."""
     return _CONTROL.sub("", ESCAPE_SEQUENCE.sub("", text)).replace("\t", " ").replace("\n", " ")

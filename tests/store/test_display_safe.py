@@ -331,3 +331,10 @@ def test_long_abstracts_import_in_bounded_memory(run_cli, tmp_path):
     assert kb <= 1024 * 1024, f"peak {kb // 1024} MB importing 54 MB of long abstracts"
     listed = run_cli("list", "--format", "json", "--limit", "1000", library=tmp_path / "lib").stdout
     assert len(json.loads(listed)) == 600
+
+
+def test_a_tag_of_escape_codes_alone_is_seen_escaped_never_run_nor_empty():
+    from store.safe_text import shown_label
+    assert shown_label("rl") == "rl"
+    shown = shown_label("\x1b]0;pwned\x07")
+    assert shown and "\x1b" not in shown and "\x07" not in shown and "\\x1b" in shown

@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from store import Library
-from store.safe_text import display_safe
+from store.safe_text import display_safe, shown_label
 from store.title_kinds import EXCERPT_NOTE, is_excerpt
 
 from ..compat import QuietlySizedScroll, QuietlySizedStatic
@@ -119,7 +119,7 @@ class Reader(QuietlySizedScroll, can_focus=True):
                 parts.append(Text.assemble((name + " ", "dim"), (display_safe(value, False), "cyan")))
         meta = Text.assemble((ann.status, STATUS_STYLE[ann.status]), "  ",
                              ("★" * ann.star + "☆" * (3 - ann.star), "yellow"), "  ",
-                             (" ".join("#" + display_safe(t, False) for t in ann.tags), "bold magenta")
+                             (" ".join("#" + shown_label(t) for t in ann.tags), "bold magenta")
                              if ann.tags else ("no tags", "dim"))
         parts.append(meta)
         team = self.team_line(paper.id)
@@ -172,7 +172,7 @@ class Reader(QuietlySizedScroll, can_focus=True):
             if ann.status != "unread":
                 line.append(" " + ann.status, style=STATUS_STYLE[ann.status])
             for tag in ann.tags:
-                line.append(" #" + display_safe(tag, False), style="magenta")
+                line.append(" #" + shown_label(tag), style="magenta")
             if ann.note:
                 line.append(" “" + display_safe(" ".join(ann.note.split())[:80], False) + "”", style="italic")
         return line

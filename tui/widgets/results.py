@@ -20,7 +20,7 @@ from textual.strip import Strip
 
 from store import Library
 from store.choices import STATUS_GLYPH as GLYPH
-from store.safe_text import display_safe
+from store.safe_text import display_safe, shown_label
 from store.title_kinds import shown_title
 
 from ..keymap import binding
@@ -307,7 +307,7 @@ class ResultsList(ScrollView, can_focus=True):
             tag_text.append(f" →{assignee}", style=self._style("dim"))
         for tag in tags:
             tag_text.append(" ")
-            tag_text.append(f"#{display_safe(tag, False)}", style=self._style("tag"))
+            tag_text.append(f"#{shown_label(tag)}", style=self._style("tag"))
         title = shown_title(plain_title(paper.title), paper.derived_title)  # (an excerpt: quoted, "…")
         width = self.scrollable_content_region.width  # excludes the scrollbar
         room = max(width - text.cell_len - min(tag_text.cell_len, width // 3), 10)

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from store import Library
 from store.models import normalize_tag, tag_problem
-from store.safe_text import display_safe
+from store.safe_text import display_safe, shown_label
 from store.wording import counted
 
 from ..keymap import TypingKeys, binding, key_label
@@ -89,7 +89,7 @@ class TagList(OptionList):
 
 def tag_prompt(tag: str, note: str) -> Content:
     """A tag list row, "#tag 3" (the count or "keyword" dim), as Content: never parsed as markup."""
-    return Content.assemble("#" + display_safe(tag, False) + " ", (note, "dim"))
+    return Content.assemble("#" + shown_label(tag) + " ", (note, "dim"))
 
 
 class TagPanel(Vertical):
@@ -128,14 +128,14 @@ class TagPanel(Vertical):
         self._shown = (paper_id, selected)
         tags = self.library.annotation(paper_id).tags if paper_id else []
         # Text, never markup: a tag is the user's (or a colleague's) words, "a[b" and "[/dim]" included.
-        chips = [(("" if i == 0 else " ") + "#" + display_safe(t, False), "bold magenta") for i, t in enumerate(tags)]
+        chips = [(("" if i == 0 else " ") + "#" + shown_label(t), "bold magenta") for i, t in enumerate(tags)]
         heading = "On this paper"
         if selected:
             # (the stored annotations, not copies: this runs on every cursor move while papers are selected)
             anns = self.library.annotations
             held = Counter(t for pid in selected if (a := anns.get(pid)) is not None for t in a.tags)
             heading = f"On the {counted(len(selected), 'selected paper')}"
-            chips = [(("" if i == 0 else " ") + "#" + display_safe(t, False) + f" {n}/{len(selected)}", "bold magenta")
+            chips = [(("" if i == 0 else " ") + "#" + shown_label(t) + f" {n}/{len(selected)}", "bold magenta")
                      for i, (t, n) in enumerate(held.most_common())]
         # In the panel, the key that leads here is no help: the input below is.
         hint = "none yet — type one below" if self.has_focus_within else f"none yet — press {key_label(self.app, 'main.tag')}"
