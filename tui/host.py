@@ -9,12 +9,19 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+    from store import Library
+
+    from .widgets.reader import Reader
     from .widgets.results import ResultsList
+    from .widgets.searchbox import SearchBox
 
     class MainScreenLike(Screen[None]):
-        """The main screen as the palette targets it: a screen whose actions run, with its list."""
+        """The main screen as the palette targets it: a screen whose actions run, with its list,
+        reader and search box."""
 
         results: ResultsList
+        reader: Reader
+        search_box: SearchBox
 
 
 class KeymapHost(Protocol):
@@ -31,3 +38,4 @@ class SettingsHost(Protocol):
 
 class PaletteHost(KeymapHost, Protocol):
     main_screen: MainScreenLike
+    library: Library

@@ -155,7 +155,8 @@ async def test_triage_keys_from_the_reader(sample_template, tmp_path, person):
 
 @pytest.mark.slow  # (the key surface on the sample, every context, stays in the fast tier)
 async def test_actions_from_the_command_palette(sample_template, tmp_path, person):
-    await drive(sample_template, tmp_path, person, [(a, "list", "palette", "") for a in PALETTE])
+    # (each from where its key works: the reader's J from the reader, an earlier search from the box)
+    await drive(sample_template, tmp_path, person, [(a, context_of(a), "palette", "") for a in PALETTE])
 
 
 @pytest.mark.slow  # (the key surface on the sample, every context, stays in the fast tier)
