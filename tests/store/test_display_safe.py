@@ -308,7 +308,7 @@ def test_a_huge_paragraph_is_refused_before_the_file_is_in_memory(run_cli, tmp_p
             fh.write(words)
     env = {**os.environ, "PAPERSIFT_LIBRARY": str(tmp_path / "lib")}
     rc, kb, err = _peak_kb([*run_cli.cmd, "import", str(big)], env)
-    assert rc == 1 and "one.txt, line 3: the paragraph starting here passes 200,000 characters" in err
+    assert rc == 1 and "one.txt, line 3: an abstract is at most 100,000 characters, and the paragraph starting here" in err
     assert kb <= 150 * 1024, f"peak {kb // 1024} MB refusing a 50 MB paragraph"
     assert not (tmp_path / "lib" / "corpus.jsonl").exists()
 
