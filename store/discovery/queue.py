@@ -1,0 +1,236 @@
+"""The triage queue: which paper to show next, learned again from every mark.
+
+A screening loop (one paper shown at a time, re-ranked after each mark) in three parts:
+
+- :func:`text_features`: the papers as vectors: TF-IDF over words and word pairs (sublinear term
+  frequency, rows L2-normalized), built once per corpus;
+- :class:`Queue`: the marks so far and a linear model over those vectors, fitted to the marked
+  papers only (a balanced logistic regression, warm-started from the previous fit, so a re-rank
+  after one more mark costs a few solver steps and one product with the matrix); ``order()``
+  ranks the unmarked papers by it, wanted-first ("certainty" sampling, as ASReview does);
+- :func:`stop_estimate`: a stopping rule with a statistical basis (Callaghan & Müller-Hansen
+  2020): the papers read last are treated as a random draw from what was unread before them, which
+  a ranking that puts wanted papers first makes conservative; if drawing so few wanted papers would
+  be unlikely (p < alpha) were more than 5 % of the wanted papers still unread, it says stop.
+
+What a mark means: star and to-read are wanted, skipped is unwanted (:func:`mark_of`). "Read"
+alone says nothing either way and is left out (see docs/discovery.md for the measurement).
+Chosen with ``benchmarks/screening.py`` on ICLR 2024's primary areas.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+
+
+def _tokens(text: str) -> list[str]:
+    return WORD.findall(text.lower())
+
+
+def text_features(texts: Sequence[str], pairs: bool = True, min_df: int = 2,
+                  max_df_ratio: float = 0.5, sublinear: bool = True) -> sp.csr_matrix:
+    """Documents x terms: sublinear TF-IDF over words (and adjacent word pairs), rows L2-normalized.
+
+    Args:
+        texts: one string per paper (its title and abstract).
+        pairs: also count each pair of adjacent words as a term.
+        min_df: terms in fewer papers are dropped (they cannot generalize from one paper to another).
+        max_df_ratio: terms in more than this share of the papers are dropped.
+        sublinear: weigh a term's count c as 1 + log(c) (else c).
+    """
+    ids: dict[str, int] = {}
+    rows: list[np.ndarray] = []
+    cols: list[np.ndarray] = []
+    for i, text in enumerate(texts):
+        toks = np.fromiter((ids.setdefault(t, len(ids)) for t in _tokens(text)), dtype=np.int64)
+        cols.append(toks)
+        rows.append(np.full(len(toks), i, dtype=np.int64))
+    n_words = max(len(ids), 1)
+    if pairs:
+        # a pair (a, b) is the term n_words * (a + 1) + b: one integer, made in numpy per paper
+        for i in range(len(texts)):
+            t = cols[i]
+            if len(t) > 1:
+                cols.append(n_words * (t[:-1] + 1) + t[1:])
+                rows.append(np.full(len(t) - 1, i, dtype=np.int64))
+    row = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+    col = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
+    keys, col = np.unique(col, return_inverse=True)
+    counts = sp.csr_matrix((np.ones(len(row), dtype=np.float32), (row, col)), shape=(len(texts), len(keys)))
+    counts.sum_duplicates()
+    df = np.diff(counts.tocsc().indptr)
+    keep = np.flatnonzero((df >= min_df) & (df <= max(2, max_df_ratio * len(texts))))
+    m = counts[:, keep].tocsr()
+    idf = np.log((1 + len(texts)) / (1 + df[keep])).astype(np.float32) + 1
+    if sublinear:
+        m.data = (1 + np.log(m.data)).astype(np.float32)
+    m = (m @ sp.diags(idf)).tocsr()
+    norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    return sp.csr_matrix(sp.diags((1.0 / norms).astype(np.float32)) @ m, dtype=np.float32)
+
+
+def mark_of(status: str, star: int) -> bool | None:
+    """What a triage mark says for the queue: True wanted, False unwanted, None nothing.
+
+    Starred and to-read papers are wanted, skipped ones unwanted; "read" (and unread) say
+    nothing: a paper read but neither starred nor skipped may be either."""
+    if star > 0 or status == "to-read":
+        return True
+    if status == "skipped":
+        return False
+    return None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The queue's model, chosen with benchmarks/screening.py (ICLR 2024 primary areas)."""
+    c: float = 1.0           # inverse regularization of the logistic regression (as scikit-learn's C)
+    iterations: int = 60     # L-BFGS steps per re-rank at most (warm-started: few are used)
+    tolerance: float = 1e-4  # L-BFGS's gradient tolerance
+    ratio: float = 1.0       # the wanted papers' total weight over the unwanted ones' (1: balanced)
+    pseudo: int = 0          # unmarked papers drawn at each re-rank as (weak) unwanted ones (BMI)
+    pseudo_weight: float = 1.0  # each such paper's weight, as a share of an unwanted paper's
+
+
+class Queue:
+    """The papers in the order to show them, re-ranked after each mark.
+
+    Args:
+        matrix: papers x terms (:func:`text_features`), rows L2-normalized.
+        settings: the model's settings (the defaults are the measured ones).
+    """
+
+    def __init__(self, matrix: sp.csr_matrix, settings: Settings | None = None) -> None:
+        self.matrix = sp.csr_matrix(matrix, dtype=np.float32)
+        self.settings = settings or Settings()
+        self.marks: dict[int, bool] = {}
+        self._weights = np.zeros(self.matrix.shape[1] + 1)
+        self._rng = np.random.default_rng(0)
+
+    def mark(self, row: int, wanted: bool | None) -> None:
+        """Record (or with None, forget) what the reader said of paper ``row``."""
+        if wanted is None:
+            self.marks.pop(int(row), None)
+        else:
+            self.marks[int(row)] = bool(wanted)
+
+    def scores(self) -> np.ndarray:
+        """Every paper's score (higher: more likely wanted), from the marks so far."""
+        rows = np.fromiter(self.marks, dtype=np.int64, count=len(self.marks))
+        y = np.fromiter(self.marks.values(), dtype=bool, count=len(self.marks))
+        if not y.any():
+            return np.zeros(self.matrix.shape[0])
+        if y.all():
+            centre = np.asarray(self.matrix[rows].mean(axis=0)).ravel()
+            return np.asarray(self.matrix @ centre).ravel()
+        sample_weight = None
+        if self.settings.pseudo:
+            unmarked = np.setdiff1d(np.arange(self.matrix.shape[0]), rows)
+            draw = self._rng.choice(unmarked, size=min(self.settings.pseudo, len(unmarked)), replace=False)
+            rows = np.concatenate([rows, draw])
+            y = np.concatenate([y, np.zeros(len(draw), dtype=bool)])
+            sample_weight = np.concatenate([np.ones(len(self.marks)), np.full(len(draw), self.settings.pseudo_weight)])
+        self._weights = fit_logistic(self.matrix[rows], y, self._weights, self.settings, sample_weight)
+        scores: np.ndarray = np.asarray(self.matrix @ self._weights[:-1]).ravel() + self._weights[-1]
+        return scores
+
+    def order(self) -> np.ndarray:
+        """The unmarked papers' rows, the one to show first first."""
+        scores = self.scores()
+        unmarked = np.ones(self.matrix.shape[0], dtype=bool)
+        unmarked[np.fromiter(self.marks, dtype=np.int64, count=len(self.marks))] = False
+        rows = np.flatnonzero(unmarked)
+        return rows[np.argsort(-scores[rows], kind="stable")]
+
+
+def fit_logistic(x: sp.csr_matrix, y: np.ndarray, start: np.ndarray, settings: Settings,
+                 sample_weight: np.ndarray | None = None) -> np.ndarray:
+    """A logistic regression with balanced classes (each class weighs half), L2-damped; the last
+    weight is the intercept (not damped). Warm-started from ``start``."""
+    from scipy.optimize import minimize
+
+    n = len(y)
+    sign = np.where(y, 1.0, -1.0)
+    sw = np.ones(n) if sample_weight is None else sample_weight
+    pos = max(float(sw[y].sum()), 1e-9)
+    neg = max(float(sw[~y].sum()), 1e-9)
+    share = settings.ratio / (1 + settings.ratio)   # of the total weight n, the wanted papers'
+    weight = sw * np.where(y, n * share / pos, n * (1 - share) / neg)
+    lam = 1.0 / settings.c
+    # only the terms the marked papers hold: the others' weights stay 0 under L2 damping
+    cols = np.unique(x.indices)
+    xc = sp.csr_matrix(x[:, cols], dtype=np.float64)
+    xt = xc.T.tocsr()
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        z = sign * (xc @ w[:-1] + w[-1])
+        value = float(weight @ np.logaddexp(0.0, -z)) + 0.5 * lam * float(w[:-1] @ w[:-1])
+        g = -weight * sign * _sigmoid(-z)
+        grad = np.empty_like(w)
+        grad[:-1] = xt @ g + lam * w[:-1]
+        grad[-1] = g.sum()
+        return value, grad
+
+    result = minimize(loss, np.append(start[cols], start[-1]), jac=True, method="L-BFGS-B",
+                      options={"maxiter": settings.iterations, "gtol": settings.tolerance})
+    out = np.zeros_like(start)
+    out[cols] = result.x[:-1]
+    out[-1] = result.x[-1]
+    return out
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    out: np.ndarray = np.exp(-np.logaddexp(0.0, -z))
+    return out
+
+
+def stop_estimate(labels_in_order: Sequence[bool] | np.ndarray, n_total: int, recall: float = 0.95,
+                  alpha: float = 0.05) -> tuple[float, bool]:
+    """Whether screening can stop, by Callaghan & Müller-Hansen's (2020) hypergeometric test.
+
+    For every window of the last k papers read, the test asks: were fewer than ``recall`` of the
+    wanted papers found so far, the unread papers plus the window would hold at least K wanted
+    ones; how likely is it that k papers drawn at random from them hold as few as the window
+    does? The smallest such probability is the p-value; below ``alpha`` it says stop.
+
+    Args:
+        labels_in_order: what each paper read so far was (True wanted), in the order read.
+        n_total: papers in the corpus (read and unread).
+
+    Returns:
+        (expected_remaining, stop): an estimate of the wanted papers still unread (the rate of the
+        last 10 % read, at least 50 papers' worth, over the unread ones: an upper estimate while
+        the ranking still finds them), and whether the test says ``recall`` is reached with
+        confidence 1 - alpha.
+    """
+    from scipy.stats import hypergeom
+
+    seen = np.asarray(labels_in_order, dtype=bool)
+    n = len(seen)
+    found = int(seen.sum())
+    unread = n_total - n
+    window = min(n, max(50, n // 10))
+    expected = float(seen[n - window:].mean()) * unread if window else 0.0
+    if found == 0 or n == 0:
+        return expected, False
+    # windows of geometrically spaced sizes (~64 of them, every size up to 16): testing each of
+    # thousands of sizes costs ~20 ms at 2,000 papers read and finds no earlier safe stop
+    ks = np.unique(np.concatenate([np.arange(1, min(n, 16) + 1),
+                                   np.geomspace(1, n, 48).round().astype(np.int64)]))
+    in_window = np.cumsum(seen[::-1])[ks - 1]   # wanted papers among the last k read
+    before = found - in_window                  # found before the window
+    urn = unread + ks                           # the window and the unread papers
+    # fewest wanted papers the urn holds if recall were below target: total > found / recall
+    least = np.floor(found / recall - before + 1).astype(np.int64)
+    # (an urn too small to hold that many: recall below target is impossible, p = 0)
+    p = hypergeom.cdf(in_window, urn, np.minimum(least, urn), ks)
+    p[least > urn] = 0.0
+    return expected, bool(np.min(p) < alpha)
