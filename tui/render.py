@@ -107,6 +107,19 @@ def plain_title(title: str) -> str:
     return " ".join(plain_text(title).split())  # (plain_text makes it display-safe)
 
 
+def like_names(library, ids: list[str]) -> str:
+    """The marked papers a recommendation is like, each as what it is: ``★ TraceML`` (starred),
+    ``→ ScrapeBench`` (to-read, no star), the title alone (tagged only); papers since removed left out."""
+    names = []
+    for pid in ids:
+        if library.corpus.index_of(pid) is None:
+            continue
+        ann = library.annotation(pid)
+        mark = "★ " if ann.star else "→ " if ann.status == "to-read" else ""
+        names.append(mark + display_safe(short_title(library.paper(pid).title), False))
+    return ", ".join(names)
+
+
 def short_title(title: str, words: int = 4) -> str:
     """A title as a reader refers to it: its name before a colon ("TraceML"), else its first words."""
     plain = plain_title(title)

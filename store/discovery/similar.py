@@ -26,6 +26,7 @@ from store.annotations.nofollow import open_no_link
 from store.discovery.model_file import MODEL_VERSION, ModelFile, model_chunks, read_model
 from store.discovery.term_rows import Lanes, halves, latent_product, term_product
 from store.search.index import SearchIndex, saturated
+from store.discovery.content_words import is_content_word
 from store.search.packfile import PackReader, stamp_matches
 
 LSA_WEIGHT = 1.0
@@ -298,6 +299,17 @@ class Similarity:
             out += LSA_WEIGHT * (self.latent[among] @ (w @ self.latent[top]))
         return out
 
+    def closeness(self, doc: int, others: np.ndarray) -> np.ndarray:
+        """How alike ``doc`` and each of ``others`` are, 0 (nothing in common) to 1 (the same
+        words and topics): the mean of their word (TF-IDF) and topic (LSA) cosines, as a person
+        reads a similarity; the ranking's scores add what the nearest papers share, and are not."""
+        rows = self._rows(np.concatenate([[doc], others]).astype(np.int64))
+        words = np.asarray((rows[1:] @ rows[0].T).toarray()).ravel()
+        latent = self.latent
+        both = words if latent is None else (words + LSA_WEIGHT * (latent[others] @ latent[doc])) / (1 + LSA_WEIGHT)
+        out: np.ndarray = np.clip(both, 0.0, 1.0)
+        return out
+
     def similar(self, doc: int, limit: int = 10, stop: Stop = None) -> list[tuple[int, float]]:
         """The ``limit`` most similar papers (not ``doc`` itself), best first: at most
         :data:`CANDIDATES`. ``stop``: asked as the query goes (a mapped model's, between windows);
@@ -311,8 +323,9 @@ class Similarity:
 
 
 def explain(matrix: sp.csr_matrix, w: np.ndarray, doc: int, vocab: list[str], top: int = 5) -> list[str]:
-    """The terms that contribute most to a paper's recommendation score (function words left
-    out: "because: them, same" explains nothing)."""
+    """The terms that contribute most to a paper's recommendation score: content words only
+    (function words and the words every abstract writes left out: "because: them, same" or
+    "negligible, higher, methodology" explains nothing; see :mod:`store.discovery.content_words`)."""
     row = matrix[doc]
     contrib = row.data * w[row.indices]
     out: list[str] = []
@@ -320,9 +333,14 @@ def explain(matrix: sp.csr_matrix, w: np.ndarray, doc: int, vocab: list[str], to
         if contrib[i] <= 0 or len(out) == top:
             break
         term = vocab[row.indices[i]]
-        if term not in LABEL_STOP and len(term) >= 3:
+        if term not in LABEL_STOP and is_content_word(term) and not _a_form_of(term, out):
             out.append(term)
     return out
+
+
+def _a_form_of(term: str, named: list[str]) -> bool:
+    """Whether ``term`` is the singular or plural of a term already named ("agents" after "agent")."""
+    return any(term in (other + "s", other + "es") or other in (term + "s", term + "es") for other in named)
 
 
 def kmeans(vectors: np.ndarray, k: int, iters: int = 30, seed: int = 0) -> np.ndarray:

@@ -186,10 +186,13 @@ class Discovery:
         return self._similarity is not None
 
     def similar(self, key: str, limit: int = 10) -> list[tuple[Paper, float]]:
-        """Papers most like the given one, best first."""
+        """Papers most like the given one, best first (the model's ranking), each with its
+        similarity to it from 0 to 1 (:meth:`Similarity.closeness`: what a person can read)."""
         idx = self._core.corpus.index_of(self._core.paper(key).id)
         assert idx is not None  # the id of a paper of the corpus
-        return [(self._core.corpus.papers[i], s) for i, s in self.nearest(idx, limit)]
+        near = [i for i, _ in self.nearest(idx, limit)]
+        close: list[float] = self.similarity.closeness(idx, np.array(near, dtype=np.int64)).tolist() if near else []
+        return [(self._core.corpus.papers[i], round(float(c), 4)) for i, c in zip(near, close)]
 
     def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]:
         """Unread papers ranked by what the user tagged ``tag`` (or starred / put in to-read).

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 def register(add) -> None:
     """Add these commands to the parser (``add`` is tui.cli.build_parser's helper)."""
     p = add("similar", "papers most like this one (TF-IDF + LSA)", run=ranked)
+    p.epilog = ("Each line: a paper's id, its similarity to ID from 0.00 (nothing in common) to 1.00 (the "
+                "same words and topics: the mean of the two papers' word and topic cosines), its title. "
+                "The order is the model's, which also weighs what the nearest papers share.")
     p.add_argument("id")
     p.add_argument("--limit", type=out.count_arg, default=10, help="at most this many papers (default 10)")
     p = add("recommend", "unread papers ranked by your tags, stars and to-read list (a linear model per tag)",
@@ -43,11 +46,13 @@ def ranked(lib: Library, args: argparse.Namespace, opened=None) -> int:
         return 0
     from store.safe_text import display_safe
 
-    from ..render import short_title
+    from ..render import like_names
     for p, score, terms, like in rows:
         why = f"\t(because: {', '.join(terms)})" if terms else ""
-        near = ("\t(like " + ", ".join(f"★ {short_title(lib.paper(i).title)}" for i in like) + ")") if like else ""
-        sys.stdout.write(f"{p.id}\t{score:.3f}\t{display_safe(p.title, False)}{why}{near}\n")
+        names = like_names(lib, like)
+        near = f"\t(like {names})" if names else ""
+        shown = f"{score:.2f}" if args.command == "similar" else f"{score:.3f}"  # (similar's: 0-1)
+        sys.stdout.write(f"{p.id}\t{shown}\t{display_safe(p.title, False)}{why}{near}\n")
     return 0
 
 

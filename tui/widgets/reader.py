@@ -127,13 +127,12 @@ class Reader(QuietlySizedScroll, can_focus=True):
             parts.append(team)
         rec = self.recommendation
         if rec is not None and rec.paper.id == paper.id and (rec.because or rec.like):
-            from ..render import short_title
+            from ..render import like_names
             why = Text("recommended", style="bold green")
             if rec.because:
                 why.append(f" because: {', '.join(rec.because)}", style="green")
-            if rec.like:
-                why.append(" · like " + ", ".join(f"★ {short_title(self.library.paper(i).title)}" for i in rec.like
-                                                 if self.library.corpus.index_of(i) is not None), style="green")
+            if like := like_names(self.library, rec.like):
+                why.append(" · like " + like, style="green")
             parts.append(why)
         parts += [Text(""), highlight_words(abstract, self.matched, match), Text("")]
         if ann.note:
