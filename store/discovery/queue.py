@@ -4,18 +4,23 @@ A screening loop (one paper shown at a time, re-ranked after each mark) in three
 
 - :func:`text_features`: the papers as vectors: TF-IDF over words and word pairs (sublinear term
   frequency, rows L2-normalized), built once per corpus;
-- :class:`Queue`: the marks so far and a linear model over those vectors, fitted to the marked
-  papers only (a balanced logistic regression, warm-started from the previous fit, so a re-rank
-  after one more mark costs a few solver steps and one product with the matrix); ``order()``
-  ranks the unmarked papers by it, wanted-first ("certainty" sampling, as ASReview does);
+- :class:`Queue`: the marks so far and a linear model over those vectors: a logistic regression
+  with balanced classes, fitted to the marked papers plus a fixed draw of 1,000 unmarked ones taken
+  as unwanted (most papers are: Cormack & Grossman's BMI does the same; on ICLR 2024's areas it
+  moved WSS@95 from 0.70 to 0.74, 300 drawn: 0.73), warm-started from the previous fit, so a re-rank
+  after one more mark costs a few solver steps and one product with the matrix. ``order()`` ranks
+  the unmarked papers by it, wanted-first ("certainty" sampling, as ASReview does). With only
+  wanted marks it ranks by their centroid; with no wanted mark, in corpus order;
 - :func:`stop_estimate`: a stopping rule with a statistical basis (Callaghan & Müller-Hansen
   2020): the papers read last are treated as a random draw from what was unread before them, which
   a ranking that puts wanted papers first makes conservative; if drawing so few wanted papers would
   be unlikely (p < alpha) were more than 5 % of the wanted papers still unread, it says stop.
 
 What a mark means: star and to-read are wanted, skipped is unwanted (:func:`mark_of`). "Read"
-alone says nothing either way and is left out (see docs/discovery.md for the measurement).
-Chosen with ``benchmarks/screening.py`` on ICLR 2024's primary areas.
+alone says nothing either way and is left out (a replay cannot observe it: not measured).
+Chosen with ``benchmarks/screening.py`` on ICLR 2024's primary areas (tried and dropped there:
+LSA dimensions appended to the terms, which helped a broad area and hurt a small one; a heavier
+weight on wanted papers, as ASReview's 9.8; C = 0.3 or 3).
 """
 
 from __future__ import annotations
@@ -94,9 +99,9 @@ class Settings:
     """The queue's model, chosen with benchmarks/screening.py (ICLR 2024 primary areas)."""
     c: float = 1.0           # inverse regularization of the logistic regression (as scikit-learn's C)
     iterations: int = 60     # L-BFGS steps per re-rank at most (warm-started: few are used)
-    tolerance: float = 1e-4  # L-BFGS's gradient tolerance
+    tolerance: float = 1e-3  # L-BFGS's gradient tolerance (the ranking needs no closer fit)
     ratio: float = 1.0       # the wanted papers' total weight over the unwanted ones' (1: balanced)
-    pseudo: int = 0          # unmarked papers drawn at each re-rank as (weak) unwanted ones (BMI)
+    pseudo: int = 1000       # unmarked papers taken as unwanted (Cormack & Grossman's BMI does so)
     pseudo_weight: float = 1.0  # each such paper's weight, as a share of an unwanted paper's
 
 
@@ -113,7 +118,8 @@ class Queue:
         self.settings = settings or Settings()
         self.marks: dict[int, bool] = {}
         self._weights = np.zeros(self.matrix.shape[1] + 1)
-        self._rng = np.random.default_rng(0)
+        # unmarked papers taken as unwanted (most are: wanted papers are a few per cent)
+        self._draw = np.random.default_rng(0).permutation(self.matrix.shape[0])[: 2 * self.settings.pseudo + 64]
 
     def mark(self, row: int, wanted: bool | None) -> None:
         """Record (or with None, forget) what the reader said of paper ``row``."""
@@ -133,8 +139,9 @@ class Queue:
             return np.asarray(self.matrix @ centre).ravel()
         sample_weight = None
         if self.settings.pseudo:
-            unmarked = np.setdiff1d(np.arange(self.matrix.shape[0]), rows)
-            draw = self._rng.choice(unmarked, size=min(self.settings.pseudo, len(unmarked)), replace=False)
+            # a fixed draw (in a fixed order, marked papers passed over): the model changes by one
+            # mark a re-rank, so the warm-started solver needs few steps
+            draw = self._draw[~np.isin(self._draw, rows)][: self.settings.pseudo]
             rows = np.concatenate([rows, draw])
             y = np.concatenate([y, np.zeros(len(draw), dtype=bool)])
             sample_weight = np.concatenate([np.ones(len(self.marks)), np.full(len(draw), self.settings.pseudo_weight)])
@@ -166,9 +173,9 @@ def fit_logistic(x: sp.csr_matrix, y: np.ndarray, start: np.ndarray, settings: S
     weight = sw * np.where(y, n * share / pos, n * (1 - share) / neg)
     lam = 1.0 / settings.c
     # only the terms the marked papers hold: the others' weights stay 0 under L2 damping
-    cols = np.unique(x.indices)
+    cols = np.flatnonzero(np.bincount(x.indices, minlength=x.shape[1]))
     xc = sp.csr_matrix(x[:, cols], dtype=np.float64)
-    xt = xc.T.tocsr()
+    xt = xc.T          # (a CSC view: its product needs no conversion)
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
         z = sign * (xc @ w[:-1] + w[-1])
