@@ -68,7 +68,11 @@ def test_ctrl_c_ends_an_import_at_once_and_says_the_library_is_unchanged(tmp_pat
     proc = started_import(folder, big_dump)
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
     sent = time.monotonic()
-    out, err = proc.communicate(timeout=10)
+    try:
+        out, err = proc.communicate(timeout=10)
+    finally:  # (a hang fails the test, and leaves no process behind)
+        if proc.poll() is None or group(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
     assert time.monotonic() - sent < 1.0, "Ctrl-C took over a second"
     assert proc.returncode == 130
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-2000:]
@@ -83,7 +87,11 @@ def test_a_parent_killed_outright_leaves_no_worker(tmp_path, big_dump, run_cli):
     run_cli("list", "--limit", "1", library=folder)
     proc = started_import(folder, big_dump)
     os.kill(proc.pid, signal.SIGKILL)
-    _, err = proc.communicate(timeout=10)
+    try:
+        _, err = proc.communicate(timeout=10)
+    finally:  # (workers that outlive it fail the test below, and are ended here)
+        if group(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
     deadline = time.monotonic() + 2
     while group(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
