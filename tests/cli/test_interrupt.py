@@ -70,15 +70,18 @@ def test_ctrl_c_ends_an_import_at_once_and_says_the_library_is_unchanged(tmp_pat
     sent = time.monotonic()
     try:
         out, err = proc.communicate(timeout=10)
-    finally:  # (a hang fails the test, and leaves no process behind)
-        if proc.poll() is None or group(proc.pid):
-            os.killpg(proc.pid, signal.SIGKILL)
+    except BaseException:  # (a hang fails the test, and leaves no process behind)
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
     assert time.monotonic() - sent < 1.0, "Ctrl-C took over a second"
     assert proc.returncode == 130
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-2000:]
     assert "interrupted: the library is unchanged" in err
     time.sleep(0.3)
-    assert group(proc.pid) == [], "a worker outlived the interrupted import"
+    left = group(proc.pid)
+    if left:
+        os.killpg(proc.pid, signal.SIGKILL)
+    assert left == [], "a worker outlived the interrupted import"
     assert digest(folder) == before
 
 
@@ -89,11 +92,14 @@ def test_a_parent_killed_outright_leaves_no_worker(tmp_path, big_dump, run_cli):
     os.kill(proc.pid, signal.SIGKILL)
     try:
         _, err = proc.communicate(timeout=10)
-    finally:  # (workers that outlive it fail the test below, and are ended here)
-        if group(proc.pid):
-            os.killpg(proc.pid, signal.SIGKILL)
+    except BaseException:  # (a hang fails the test, and leaves no process behind)
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
     deadline = time.monotonic() + 2
     while group(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert group(proc.pid) == [], "workers left running after their parent was killed"
+    left = group(proc.pid)
+    if left:
+        os.killpg(proc.pid, signal.SIGKILL)
+    assert left == [], "workers left running after their parent was killed"
     assert "BrokenPipeError" not in err and "Traceback" not in err
