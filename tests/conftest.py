@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# Every subprocess a test starts (the CLI, the app in tmux) runs this checkout's code, whichever
+# checkout the editable install last pointed at.
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
 SEEDS = ROOT / "seeds"
 DATA = Path(__file__).resolve().parent / "data"
 
