@@ -64,11 +64,12 @@ class Marks:
         return self._core.change(paper_ids, fn, "untag", f"tag -{', -'.join(sorted(clean))}")
 
     def set_note(self, paper_id: str, note: str) -> int:
-        if problem := note_problem(note.rstrip()):
+        note = note.replace("\x00", "").rstrip()  # (a NUL is no text: no file papersift reads may hold one)
+        if problem := note_problem(note):
             raise PapersiftError(problem)
 
         def fn(a: Annotation) -> None:
-            a.note = note.rstrip()
+            a.note = note
         return self._core.change([paper_id], fn, "note", "note")
 
     def rename_tag(self, old: str, new: str) -> int:

@@ -113,8 +113,8 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None, found: int |
         full: how many of the rows hold every word of a search: the weaker matches after them are
             set below a divider in a table, as in the app (None: no search, no divider).
     """
-    if fmt == "plain":
-        for r in rows:
+    if fmt == "plain":  # (for a pipe: a search's result set alone, the weaker matches being no result)
+        for r in rows[:full] if full else rows:
             tag_line = display_safe(" ".join("#" + t for t in r.tags), False)
             sys.stdout.write(f"{r.id}\t{r.status}\t{r.star}\t{display_safe(r.title, False)}\t{tag_line}\n")
         return
