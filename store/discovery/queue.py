@@ -1,97 +1,55 @@
 """The triage queue: which paper to show next, learned again from every mark.
 
-A screening loop (one paper shown at a time, re-ranked after each mark) in three parts:
+A screening loop (one paper shown at a time, re-ranked after each mark) in two parts, over the
+papers as the similarity model has them (:func:`store.discovery.similar.doc_term_matrix`: the
+search index's BM25-saturated term weights x idf, rows L2-normalized; on ICLR 2024's areas they
+did as well as TF-IDF over words and word pairs, and they are built and cached already):
 
-- :func:`text_features`: the papers as vectors: TF-IDF over words and word pairs (sublinear term
-  frequency, rows L2-normalized), built once per corpus;
 - :class:`Queue`: the marks so far and a linear model over those vectors: a logistic regression
-  with balanced classes, fitted to the marked papers plus a fixed draw of 1,000 unmarked ones taken
-  as unwanted (most papers are: Cormack & Grossman's BMI does the same; on ICLR 2024's areas it
-  moved WSS@95 from 0.70 to 0.74, 300 drawn: 0.73), warm-started from the previous fit, so a re-rank
-  after one more mark costs a few solver steps and one product with the matrix. ``order()`` ranks
+  with balanced classes, fitted to the marked papers plus a fixed draw of up to 3,000 unmarked ones
+  taken as unwanted (most papers are: Cormack & Grossman's BMI does the same. On ICLR 2024's areas
+  the more were drawn the better: 700 drawn, WSS@95 0.729; 1,000: 0.736; 1,500: 0.742; every
+  unmarked paper: 0.744), warm-started from the previous fit, so a re-rank after one more mark
+  costs a few solver steps and one product with the matrix. ``order()`` ranks
   the unmarked papers by it, wanted-first ("certainty" sampling, as ASReview does). With only
-  wanted marks it ranks by their centroid; with no wanted mark, in corpus order;
+  skipped papers it ranks by how unlike them a paper is; with no mark, in corpus order;
 - :func:`stop_estimate`: a stopping rule with a statistical basis (Callaghan & Müller-Hansen
   2020): the papers read last are treated as a random draw from what was unread before them, which
   a ranking that puts wanted papers first makes conservative; if drawing so few wanted papers would
   be unlikely (p < alpha) were more than 5 % of the wanted papers still unread, it says stop.
 
-What a mark means: star and to-read are wanted, skipped is unwanted (:func:`mark_of`). "Read"
-alone says nothing either way and is left out (a replay cannot observe it: not measured).
-Chosen with ``benchmarks/screening.py`` on ICLR 2024's primary areas (tried and dropped there:
-LSA dimensions appended to the terms, which helped a broad area and hurt a small one; a heavier
-weight on wanted papers, as ASReview's 9.8; C = 0.3 or 3).
+What a mark means (:func:`mark_of`): skipped is unwanted; to-read, read, a tag and stars are
+wanted, to-read and each star counting most (a replay has only yes and no: the weights are a
+choice, not a measurement).
+Chosen with ``benchmarks/screening.py`` on ICLR 2024's primary areas, and reported on its
+author keywords (see docs/quality.md). Tried and dropped on the areas: TF-IDF over words and word
+pairs (as good, but a second matrix to build and keep); the drawn papers' weight fading as skipped
+papers accumulate (0.714: the draw keeps its use to the end); LSA dimensions appended to the terms
+(helped a broad area, hurt a small one); a heavier weight on wanted papers, as ASReview's 9.8;
+C = 0.5 (as good) or 2 (0.731).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
-WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 
+def mark_of(status: str, star: int, tagged: bool = False) -> tuple[bool, float] | None:
+    """What a triage mark says for the queue: (wanted, how much it counts), or None for nothing.
 
-def _tokens(text: str) -> list[str]:
-    return WORD.findall(text.lower())
-
-
-def text_features(texts: Sequence[str], pairs: bool = True, min_df: int = 2,
-                  max_df_ratio: float = 0.5, sublinear: bool = True) -> sp.csr_matrix:
-    """Documents x terms: sublinear TF-IDF over words (and adjacent word pairs), rows L2-normalized.
-
-    Args:
-        texts: one string per paper (its title and abstract).
-        pairs: also count each pair of adjacent words as a term.
-        min_df: terms in fewer papers are dropped (they cannot generalize from one paper to another).
-        max_df_ratio: terms in more than this share of the papers are dropped.
-        sublinear: weigh a term's count c as 1 + log(c) (else c).
-    """
-    ids: dict[str, int] = {}
-    rows: list[np.ndarray] = []
-    cols: list[np.ndarray] = []
-    for i, text in enumerate(texts):
-        toks = np.fromiter((ids.setdefault(t, len(ids)) for t in _tokens(text)), dtype=np.int64)
-        cols.append(toks)
-        rows.append(np.full(len(toks), i, dtype=np.int64))
-    n_words = max(len(ids), 1)
-    if pairs:
-        # a pair (a, b) is the term n_words * (a + 1) + b: one integer, made in numpy per paper
-        for i in range(len(texts)):
-            t = cols[i]
-            if len(t) > 1:
-                cols.append(n_words * (t[:-1] + 1) + t[1:])
-                rows.append(np.full(len(t) - 1, i, dtype=np.int64))
-    row = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
-    col = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
-    keys, col = np.unique(col, return_inverse=True)
-    counts = sp.csr_matrix((np.ones(len(row), dtype=np.float32), (row, col)), shape=(len(texts), len(keys)))
-    counts.sum_duplicates()
-    df = np.diff(counts.tocsc().indptr)
-    keep = np.flatnonzero((df >= min_df) & (df <= max(2, max_df_ratio * len(texts))))
-    m = counts[:, keep].tocsr()
-    idf = np.log((1 + len(texts)) / (1 + df[keep])).astype(np.float32) + 1
-    if sublinear:
-        m.data = (1 + np.log(m.data)).astype(np.float32)
-    m = (m @ sp.diags(idf)).tocsr()
-    norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
-    norms[norms == 0] = 1.0
-    return sp.csr_matrix(sp.diags((1.0 / norms).astype(np.float32)) @ m, dtype=np.float32)
-
-
-def mark_of(status: str, star: int) -> bool | None:
-    """What a triage mark says for the queue: True wanted, False unwanted, None nothing.
-
-    Starred and to-read papers are wanted, skipped ones unwanted; "read" (and unread) say
-    nothing: a paper read but neither starred nor skipped may be either."""
-    if star > 0 or status == "to-read":
-        return True
+    Skipped is unwanted (weight 1), whatever else the paper carries. Everything else the reader
+    did to a paper says "wanted", by how much: to-read 1, read 0.5 (read and kept, neither skipped
+    nor put aside: a weak yes), a tag 0.5 more, each star 0.5 more. An untouched paper says
+    nothing. (Weights are within a class: the classes are balanced, so they say which wanted
+    papers the model leans on most, not how many unwanted ones a wanted one outweighs.)"""
     if status == "skipped":
-        return False
-    return None
+        return (False, 1.0)
+    weight = {"to-read": 1.0, "read": 0.5}.get(status, 0.0) + 0.5 * bool(tagged) + 0.5 * max(0, star)
+    return (True, weight) if weight > 0 else None
 
 
 @dataclass(frozen=True)
@@ -101,7 +59,7 @@ class Settings:
     iterations: int = 60     # L-BFGS steps per re-rank at most (warm-started: few are used)
     tolerance: float = 1e-3  # L-BFGS's gradient tolerance (the ranking needs no closer fit)
     ratio: float = 1.0       # the wanted papers' total weight over the unwanted ones' (1: balanced)
-    pseudo: int = 1000       # unmarked papers taken as unwanted (Cormack & Grossman's BMI does so)
+    pseudo: int = 3000       # unmarked papers taken as unwanted (Cormack & Grossman's BMI does so)
     pseudo_weight: float = 1.0  # each such paper's weight, as a share of an unwanted paper's
 
 
@@ -117,34 +75,56 @@ class Queue:
         self.matrix = sp.csr_matrix(matrix, dtype=np.float32)
         self.settings = settings or Settings()
         self.marks: dict[int, bool] = {}
+        self.weights: dict[int, float] = {}  # how much each mark counts (1 unless said)
         self._weights = np.zeros(self.matrix.shape[1] + 1)
         # unmarked papers taken as unwanted (most are: wanted papers are a few per cent)
         self._draw = np.random.default_rng(0).permutation(self.matrix.shape[0])[: 2 * self.settings.pseudo + 64]
 
-    def mark(self, row: int, wanted: bool | None) -> None:
-        """Record (or with None, forget) what the reader said of paper ``row``."""
+    def mark(self, row: int, wanted: bool | None, weight: float = 1.0) -> None:
+        """Record (or with None, forget) what the reader said of paper ``row``, counting ``weight``."""
         if wanted is None:
             self.marks.pop(int(row), None)
+            self.weights.pop(int(row), None)
         else:
             self.marks[int(row)] = bool(wanted)
+            self.weights[int(row)] = float(weight)
+
+    def set_marks(self, marks: dict[int, tuple[bool, float]]) -> None:
+        """Replace every mark at once (the library's annotations, read again); the fitted model
+        is kept as the next fit's start."""
+        self.marks = {int(r): bool(w) for r, (w, _) in marks.items()}
+        self.weights = {int(r): float(c) for r, (_, c) in marks.items()}
+
+    @property
+    def term_weights(self) -> np.ndarray:
+        """The last fitted model's weight per term (for the terms that explain a score)."""
+        return self._weights[:-1]
 
     def scores(self) -> np.ndarray:
-        """Every paper's score (higher: more likely wanted), from the marks so far."""
+        """Every paper's score (higher: more likely wanted), from the marks so far.
+
+        From the first mark: skipped papers alone rank the others by how unlike them they are;
+        once a paper is wanted, the model is fitted (the unmarked draw stands for the unwanted
+        ones until the reader has skipped some)."""
         rows = np.fromiter(self.marks, dtype=np.int64, count=len(self.marks))
         y = np.fromiter(self.marks.values(), dtype=bool, count=len(self.marks))
-        if not y.any():
+        counts = np.fromiter((self.weights.get(int(r), 1.0) for r in rows), dtype=np.float64, count=len(rows))
+        if not len(rows):
             return np.zeros(self.matrix.shape[0])
-        if y.all():
-            centre = np.asarray(self.matrix[rows].mean(axis=0)).ravel()
+        if not y.any():
+            away = np.asarray(self.matrix[rows].mean(axis=0)).ravel()
+            return -np.asarray(self.matrix @ away).ravel()
+        if y.all() and not self.settings.pseudo:
+            centre = np.asarray(self.matrix[rows].T @ (counts / counts.sum())).ravel()
             return np.asarray(self.matrix @ centre).ravel()
-        sample_weight = None
+        sample_weight = counts
         if self.settings.pseudo:
             # a fixed draw (in a fixed order, marked papers passed over): the model changes by one
             # mark a re-rank, so the warm-started solver needs few steps
             draw = self._draw[~np.isin(self._draw, rows)][: self.settings.pseudo]
             rows = np.concatenate([rows, draw])
             y = np.concatenate([y, np.zeros(len(draw), dtype=bool)])
-            sample_weight = np.concatenate([np.ones(len(self.marks)), np.full(len(draw), self.settings.pseudo_weight)])
+            sample_weight = np.concatenate([counts, np.full(len(draw), self.settings.pseudo_weight)])
         self._weights = fit_logistic(self.matrix[rows], y, self._weights, self.settings, sample_weight)
         scores: np.ndarray = np.asarray(self.matrix @ self._weights[:-1]).ravel() + self._weights[-1]
         return scores

@@ -12,6 +12,7 @@ the parts, passing each what it uses, and writes out each of their methods as on
 from __future__ import annotations
 
 from pathlib import Path
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
 
 import numpy as np
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from store.discovery.similar import Similarity, Stop
     from store.ingest.summary import ImportSummary
     from store.library.discovery import Recommendation
+    from store.library.screening import Estimate
 
 
 class HistoryStep(NamedTuple):
@@ -124,7 +126,7 @@ class Library(LibraryCore):
     def similarity_ready(self) -> bool:
         return self.discovery.similarity_ready
     @property
-    def last_recommendations(self) -> dict[str, Recommendation]:
+    def last_recommendations(self) -> Mapping[str, Recommendation]:
         return self.discovery.last_recommendations
     def build_similarity_elsewhere(self, run: Callable[[], object]) -> None:
         self.discovery.build_similarity_elsewhere(run)
@@ -145,8 +147,12 @@ class Library(LibraryCore):
     @property
     def lookup_helper_pid(self) -> int | None:
         return self.discovery.helper_pid
-    def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]:
-        return self.discovery.recommend(tag, limit)
+    def recommend(self, tag: str | None = None, limit: int = 20, explain: bool = True) -> list[Recommendation]:
+        return self.discovery.recommend(tag, limit, explain)
+    def screening_estimate(self) -> Estimate | None:
+        return self.discovery.screening.estimate()
+    def most_likely(self, rows: np.ndarray) -> int | None:
+        return self.discovery.most_likely(rows)
     def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
         return self.discovery.topics(k)
     def topic_summary(self, k: int | None = None) -> list[dict[str, Any]]:

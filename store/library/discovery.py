@@ -7,11 +7,13 @@ lock, so the app can build it in a background worker while the user works.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 import numpy as np
 
 from store.errors import PapersiftError
+from store.library.screening import Screening
 from store.models import Paper, normalize_tag
 
 if TYPE_CHECKING:
@@ -34,6 +36,39 @@ class Recommendation(NamedTuple):
     like: list[str]
 
 
+class Explained(Mapping[str, Recommendation]):
+    """A ranked list's recommendations by paper id, each explained when first asked for (the
+    reader shows one paper at a time: explaining the 200 first of every re-rank took most of it)."""
+
+    def __init__(self, discovery: Discovery, rows: np.ndarray, scores: np.ndarray, wanted: np.ndarray) -> None:
+        self._discovery = discovery
+        self._rows = rows
+        self._listed = np.zeros(len(scores), dtype=bool)
+        self._listed[rows] = True
+        self._scores = scores
+        self._wanted = wanted
+        weights = discovery.screening.term_weights()
+        self._weights = np.zeros(0) if weights is None else weights.copy()
+        self._done: dict[str, Recommendation] = {}
+
+    def __getitem__(self, pid: str) -> Recommendation:
+        if pid not in self._done:
+            row = self._discovery._core.corpus.index_of(pid)
+            if row is None or row >= len(self._listed) or not self._listed[row]:
+                raise KeyError(pid)
+            because, like = self._discovery.explain(row, self._weights, self._wanted)
+            self._done[pid] = Recommendation(self._discovery._core.corpus.papers[row], float(self._scores[row]),
+                                             because, like)
+        return self._done[pid]
+
+    def __iter__(self) -> Iterator[str]:
+        papers = self._discovery._core.corpus.papers
+        return (papers[int(i)].id for i in self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
 class Discovery:
     """similar(), recommend(), topics() and topic_summary(): the part of :class:`~store.library.Library`
     that finds papers by what they are like. It owns the model (built once, behind its lock) and
@@ -46,7 +81,9 @@ class Discovery:
         self._similarity_lock = threading.Lock()
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
         self._topics_lock = threading.Lock()
-        self.last_recommendations: dict[str, Recommendation] = {}  # paper id -> its Recommendation (see recommend)
+        # paper id -> its Recommendation, explained (see recommend): the list shown's, for the reader
+        self.last_recommendations: Mapping[str, Recommendation] = {}
+        self.screening = Screening(core, lambda: self.similarity)  # the triage queue (rec:stars, the recommended sort)
         self._helper: LookupHelper | None = None  # a process answering nearest() (lookups_elsewhere)
         self._helper_lock = threading.Lock()
 
@@ -54,6 +91,7 @@ class Discovery:
         """Drop the model and the topics (the corpus changed), and the helper serving the model."""
         self._similarity = None
         self._topics = None
+        self.screening.invalidate()
         self.close()
 
     def close(self) -> None:
@@ -194,30 +232,28 @@ class Discovery:
         close: list[float] = self.similarity.closeness(idx, np.array(near, dtype=np.int64)).tolist() if near else []
         return [(self._core.corpus.papers[i], round(float(c), 4)) for i, c in zip(near, close)]
 
-    def recommend(self, tag: str | None = None, limit: int = 20) -> list[Recommendation]:
-        """Unread papers ranked by what the user tagged ``tag`` (or starred / put in to-read).
+    def recommend(self, tag: str | None = None, limit: int = 20, explain: bool = True) -> list[Recommendation]:
+        """Unread papers ranked by the triage queue (no ``tag``: every mark teaches it, see
+        :mod:`store.discovery.queue`), or by what the user tagged ``tag``.
 
-        The model leans on the marked papers' centroid while they are few and on a classifier as
-        they grow (see :mod:`store.discovery.recommend`); a ★★★ counts more than a ★, skipped papers count
-        against. Each recommendation comes with the terms that weigh most for it and the marked
-        papers it is closest to.
+        For a tag the model leans on the tagged papers' centroid while they are few and on a
+        classifier as they grow (see :mod:`store.discovery.recommend`); a ★★★ counts more than a
+        ★, skipped papers count against. Each recommendation comes with the terms that weigh most
+        for it and the marked papers it is closest to (``explain``: at once, else when
+        :attr:`last_recommendations` is asked for one: a list's ordering needs none).
         """
+        if not tag:
+            return self._from_queue(limit, explain)
         from store.discovery.recommend import blended_scores, closest_marked, star_weight
         from store.discovery.similar import explain
 
         index_of = self._core.corpus.index_of
         anns = self._core.annotations  # one snapshot (a worker thread may run this while the UI triages)
-        if tag:
-            tag = normalize_tag(tag)
-            marked = {index_of(pid): star_weight(a.star, a.status) for pid, a in anns.items() if tag in a.tags}
-            what = f"tag {tag!r}"
-        else:
-            marked = {index_of(pid): star_weight(a.star, a.status) for pid, a in anns.items()
-                      if a.star or a.status == "to-read"}
-            what = "starred or to-read papers"
+        tag = normalize_tag(tag)
+        marked = {index_of(pid): star_weight(a.star, a.status) for pid, a in anns.items() if tag in a.tags}
         marked.pop(None, None)
         if not marked:
-            raise PapersiftError(f"nothing to learn from: no {what} yet")
+            raise PapersiftError(f"nothing to learn from: no tag {tag!r} yet")
         pos = np.array(sorted(i for i in marked if i is not None), dtype=np.int64)  # (None was popped)
         weights = np.array([marked[i] for i in pos], dtype=np.float64)
         skipped = np.array(sorted(i for i in (index_of(pid) for pid, a in anns.items() if a.status == "skipped")
@@ -243,6 +279,39 @@ class Discovery:
         # EXPLAINED only, as terms and neighbours cost a sparse row each).
         self.last_recommendations = {r.paper.id: r for r in out[:EXPLAINED]}
         return out
+
+    def _from_queue(self, limit: int, explain: bool) -> list[Recommendation]:
+        """The triage queue's order, the first ``limit`` papers (``explain``: explained at once)."""
+        rows, scores = self.screening.ranked()
+        wanted = self.screening.wanted_rows()
+        if len(rows) == len(scores):
+            raise PapersiftError("nothing to learn from yet: mark a paper (read, to-read, skip, a star or a tag)")
+        explained = Explained(self, rows, scores, wanted)
+        papers = self._core.corpus.papers
+        out = [explained[papers[int(i)].id] if explain and n < EXPLAINED else
+               Recommendation(papers[int(i)], float(scores[i]), [], []) for n, i in enumerate(rows[:limit])]
+        self.last_recommendations = explained
+        return out
+
+    def most_likely(self, rows: np.ndarray) -> int | None:
+        """Of the papers at ``rows`` (a list's), the unmarked one the triage queue ranks first;
+        None when none is unmarked. Raises PapersiftError before any paper is marked."""
+        scores, marks = self.screening.scores()
+        if not marks:
+            raise PapersiftError("nothing to learn from yet: mark a paper (read, to-read, skip, a star or a tag)")
+        rows = np.asarray(rows, dtype=np.int64)
+        rows = rows[[int(r) not in marks for r in rows]] if len(rows) else rows
+        return int(rows[np.argmax(scores[rows])]) if len(rows) else None
+
+    def explain(self, row: int, weights: np.ndarray, wanted: np.ndarray) -> tuple[list[str], list[str]]:
+        """Why paper ``row`` ranks where it does: the terms that weigh most for it under ``weights``
+        and the ids of the ``wanted`` papers it is closest to."""
+        from store.discovery.recommend import closest_marked
+        from store.discovery.similar import explain
+        sim = self.similarity
+        because = explain(sim.matrix, weights, row, self._core.index.vocab) if len(weights) else []
+        like = closest_marked(sim.matrix, sim.latent, row, wanted) if len(wanted) else []
+        return because, [self._core.corpus.papers[j].id for j in like]
 
     def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
         """A topic number per paper and a label per topic (spherical k-means on the latent vectors)."""

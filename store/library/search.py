@@ -235,7 +235,8 @@ class LibrarySearch:
             # (the 200 nearest picked, not all the papers sorted: ~25 ms of a 300k lookup)
             return np.array([i for i, _ in self._discovery.nearest(doc, 200)], dtype=np.int64)
         try:
-            recs = self._discovery.recommend(None if q.recommend == "stars" else q.recommend, limit=len(self._core.corpus))
+            recs = self._discovery.recommend(None if q.recommend == "stars" else q.recommend, limit=len(self._core.corpus),
+                                             explain=False)
         except PapersiftError as exc:
             q.errors.append(str(exc))
             return np.arange(0)
@@ -247,7 +248,7 @@ class LibrarySearch:
         if sort == "random":
             rng = np.random.default_rng(self._shuffle_seed)
             return rng.permutation(order)
-        if sort == "recommended":  # from stars and to-read; unchanged order when there is nothing to learn from
+        if sort == "recommended":  # the triage queue's order (marked papers last); unchanged when nothing is marked
             ranked = self._ordering(Query(recommend="stars"))
             if not len(ranked):
                 return order

@@ -1,13 +1,15 @@
-"""The triage queue (store.discovery.queue): features, re-ranking after marks, the stopping rule."""
+"""The triage queue (store.discovery.queue): re-ranking after marks, what a mark means, the
+stopping rule."""
 
 from __future__ import annotations
 
 import json
 
 import numpy as np
-import scipy.sparse as sp
 
-from store.discovery.queue import Queue, Settings, mark_of, stop_estimate, text_features
+from store.discovery.queue import Queue, Settings, mark_of, stop_estimate
+from store.discovery.similar import doc_term_matrix
+from store.search.index import SearchIndex
 
 from ..conftest import DATA
 
@@ -16,16 +18,13 @@ TEXTS = ["graph neural networks for molecules", "graph neural networks message p
          "diffusion models for image generation", "graph neural networks on citation graphs"]
 
 
-def test_features_are_unit_rows_over_words_and_pairs():
-    m = text_features(TEXTS)
-    assert m.shape[0] == len(TEXTS) and m.dtype == np.float32
-    assert np.allclose(sp.linalg.norm(m, axis=1), 1.0, atol=1e-5)
-    words = text_features(TEXTS, pairs=False)
-    assert m.shape[1] > words.shape[1]   # "graph neural", "neural networks", ... are terms too
+def features(texts: list[str]):
+    """The papers as the app's queue has them (the similarity model's matrix)."""
+    return doc_term_matrix(SearchIndex.build([("", t) for t in texts]), min_df=1)
 
 
 def test_marks_rank_like_papers_first_and_leave_marked_out():
-    q = Queue(text_features(TEXTS))
+    q = Queue(features(TEXTS))
     q.mark(0, True)
     q.mark(2, False)
     order = q.order()
@@ -35,24 +34,45 @@ def test_marks_rank_like_papers_first_and_leave_marked_out():
     assert 0 in q.order().tolist()
 
 
-def test_only_wanted_marks_rank_by_their_centroid_and_no_marks_keep_corpus_order():
-    q = Queue(text_features(TEXTS))
+def test_a_first_mark_teaches_whatever_it_is():
+    """No mark: corpus order. One wanted paper: its like first. Only skipped papers: the papers
+    least like them first (the queue learns from the first mark, not the first star)."""
+    q = Queue(features(TEXTS))
     assert q.order().tolist() == list(range(len(TEXTS)))
     q.mark(2, True)
     assert q.order()[0] == 3
+    q = Queue(features(TEXTS))
+    q.mark(0, False)
+    q.mark(1, False)
+    assert q.order()[-1] == 5 and q.order()[0] in (2, 3, 4)
+
+
+def test_a_heavier_mark_pulls_harder():
+    """Two wanted papers on different subjects: the one that counts more (a star) leads."""
+    q = Queue(features(TEXTS), Settings(pseudo=0))
+    q.mark(0, True, 1.0)
+    q.mark(2, True, 3.0)
+    assert q.order()[0] == 3
+    q.mark(0, True, 3.0)
+    q.mark(2, True, 1.0)
+    assert q.order()[0] in (1, 5)
 
 
 def test_what_marks_mean():
-    assert mark_of("to-read", 0) is True and mark_of("unread", 2) is True
-    assert mark_of("skipped", 0) is False
-    assert mark_of("read", 0) is None and mark_of("unread", 0) is None
+    assert mark_of("skipped", 3, True) == (False, 1.0)             # skipped outweighs a star or a tag
+    assert mark_of("to-read", 0) == (True, 1.0)
+    assert mark_of("read", 0) == (True, 0.5)                       # read and kept: a weak yes
+    assert mark_of("unread", 0, True) == (True, 0.5)               # a tag alone: a weak yes
+    assert mark_of("unread", 2) == (True, 1.0) and mark_of("to-read", 3)[1] > mark_of("to-read", 1)[1]
+    assert mark_of("unread", 0) is None
 
 
 def test_ranks_an_area_first_on_the_iclr_slice():
     records = [json.loads(l) for l in (DATA / "iclr_slice.jsonl").read_text(encoding="utf-8").splitlines() if l.strip()]
     y = np.array([r.get("primary_area") == "reinforcement learning" for r in records])
     assert 10 <= y.sum() <= 40
-    q = Queue(text_features([f"{r['title']}\n{r['abstract']}" for r in records]), Settings(pseudo=50))
+    matrix = doc_term_matrix(SearchIndex.build([(r["title"], r["abstract"]) for r in records]))
+    q = Queue(matrix, Settings(pseudo=50))
     rng = np.random.default_rng(0)
     for row in list(rng.choice(np.flatnonzero(y), 4, replace=False)) + list(rng.choice(np.flatnonzero(~y), 20,
                                                                                        replace=False)):

@@ -1,0 +1,85 @@
+"""The library's triage queue (store.library.screening): the recommended order learns from every
+mark, explains a paper when asked, and says how far down it is worth reading."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from store import Library
+from store.errors import PapersiftError
+from store.library.screening import Estimate
+
+from ..conftest import DATA
+
+
+def _library(tmp_path):
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    areas = {json.loads(line)["title"]: json.loads(line)["primary_area"]
+             for line in (DATA / "iclr_slice.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()}
+    return lib, [areas.get(p.title) for p in lib.corpus]
+
+
+def test_nothing_marked_is_said_and_a_skip_alone_teaches(tmp_path):
+    lib, areas = _library(tmp_path)
+    with pytest.raises(PapersiftError, match="nothing to learn from yet: mark a paper"):
+        lib.recommend(None)
+    with pytest.raises(PapersiftError, match="nothing to learn from yet"):
+        lib.most_likely(np.arange(10))
+    assert lib.screening_estimate() is None
+    ids = lib.corpus.ids()
+    rl = [i for i, a in enumerate(areas) if a == "reinforcement learning"]
+    lib.set_status([ids[i] for i in rl[:5]], "skipped")          # five RL papers skipped
+    recs = lib.recommend(None, limit=20)
+    assert not any(r.paper.id in {ids[i] for i in rl[:5]} for r in recs)
+    assert sum(lib.corpus.index_of(r.paper.id) in rl for r in recs) <= 1   # the rest of RL pushed down
+    assert lib.screening_estimate() is None                           # nothing wanted yet
+
+
+def test_every_mark_teaches_and_the_list_is_explained_when_asked(tmp_path):
+    lib, areas = _library(tmp_path)
+    ids = lib.corpus.ids()
+    rl = [i for i, a in enumerate(areas) if a == "reinforcement learning"]
+    lib.set_status([ids[rl[0]]], "read")        # read and kept: a weak yes
+    lib.add_tags([ids[rl[1]]], ["agents"])      # a tag alone: a weak yes
+    lib.set_star([ids[rl[2]]], 1)
+    recs = lib.recommend(None, limit=10)
+    assert sum(lib.corpus.index_of(r.paper.id) in rl for r in recs) >= 5
+    assert all(r.because and r.like for r in recs)
+    assert all(set(r.like) <= {ids[i] for i in rl[:3]} for r in recs)
+    whole = lib.recommend(None, limit=len(lib), explain=False)   # the recommended sort's ordering
+    assert not any(r.because for r in whole)
+    later = whole[-1].paper.id
+    explained = lib.last_recommendations[later]             # the reader asks for one: explained then
+    assert explained.paper.id == later and explained.because
+    assert len(whole) == len(lib) - 3 == len(lib.last_recommendations)   # the marked papers are not in it
+    assert lib.last_recommendations.get(lib.corpus.ids()[rl[0]]) is None
+
+
+def test_most_likely_is_the_list_papers_first_in_the_queue(tmp_path):
+    lib, areas = _library(tmp_path)
+    ids = lib.corpus.ids()
+    rl = [i for i, a in enumerate(areas) if a == "reinforcement learning"]
+    lib.set_status([ids[rl[0]]], "to-read")
+    rows = np.array([i for i in range(len(lib)) if i != rl[0]][:120])
+    best = lib.most_likely(rows)
+    ranked = [lib.corpus.index_of(r.paper.id) for r in lib.recommend(None, limit=len(lib))]
+    assert best == min(rows.tolist(), key=ranked.index)
+    lib.set_status([ids[i] for i in rows], "skipped")
+    assert lib.most_likely(rows) is None                      # every paper of that list is marked
+
+
+def test_the_estimate_in_words(tmp_path):
+    assert Estimate(3, 40.0, 900, False, 12).words() == "3 wanted found; mark 38 more to estimate how many are left"
+    assert Estimate(30, 4.4, 2100, False, 300).words() == "30 wanted found; about 4 more expected among 2,100 unread"
+    assert Estimate(30, 0.2, 2100, True, 900).words() == ("30 wanted found; none expected among 2,100 unread · "
+                                                         "95% found (95% confidence): you may stop")
+    lib, areas = _library(tmp_path)
+    ids = lib.corpus.ids()
+    lib.set_status(ids[:60], "skipped")
+    lib.set_status([ids[i] for i in range(60) if areas[i] == "reinforcement learning"] or [ids[0]], "to-read")
+    est = lib.screening_estimate()
+    assert est is not None and est.marked == 60 and est.unread == len(lib) - 60 and est.found >= 1
