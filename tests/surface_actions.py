@@ -158,6 +158,29 @@ async def _unread_moves(d: Drive, fire: Fire) -> None:
     assert d.main.results.current_index == want
 
 
+@scenario("main.likely")
+async def _most_likely(d: Drive, fire: Fire) -> None:
+    """The cursor goes to the unmarked paper the triage queue ranks first: after a star on one
+    paper and a skip on another, the paper of the list most like the starred one and unlike the
+    skipped one (not a marked one, not the row it stood on)."""
+    import numpy as np
+    papers = d.lib.corpus.papers
+    rows = [int(i) for i in d.main.results.indices]
+    d.lib.set_star([papers[rows[3]].id], 2)
+    d.lib.set_status([papers[rows[4]].id], "skipped")
+    d.main.repaint()
+    d.main.results.move_to_paper(rows[0])
+    await d.settle()
+    want = d.lib.most_likely(np.array(rows))
+    assert want is not None and want not in (rows[0], rows[3], rows[4])
+    await fire()
+    for _ in range(50):
+        await d.settle()
+        if d.main.results.current_index == want:
+            break
+    assert d.main.results.current_index == want
+
+
 @scenario("main.undo", "main.redo")
 async def _undo_redo(d: Drive, fire: Fire) -> None:
     """The step is made, and the cursor goes back to the paper it changed (moved away from since)."""

@@ -583,7 +583,7 @@ def test_list_offers_every_sort_the_app_has(run_cli):
     in_order = [r["id"] for r in json.loads(run_cli("list", "--format", "json").stdout)]
     untaught = run_cli("list", "--sort", "recommended", "--format", "json")
     assert [r["id"] for r in json.loads(untaught.stdout)] == in_order
-    assert "nothing to learn from yet (no starred or to-read paper): in import order" in untaught.stderr
+    assert "nothing to learn from yet (no paper marked: read, to-read, skipped, a star or a tag): in import order" in untaught.stderr
     run_cli("star", in_order[20], "3")
     ranked = [r["id"] for r in json.loads(run_cli("list", "--sort", "recommended", "--format", "json").stdout)]
     assert sorted(ranked) == sorted(in_order) and ranked != in_order  # the same papers, learnt from the star

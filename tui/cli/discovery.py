@@ -23,9 +23,10 @@ def register(add) -> None:
                 "The order is the model's, which also weighs what the nearest papers share.")
     p.add_argument("id")
     p.add_argument("--limit", type=out.count_arg, default=10, help="at most this many papers (default 10)")
-    p = add("recommend", "unread papers ranked by your tags, stars and to-read list (a linear model per tag)",
-            run=ranked)
-    p.add_argument("--tag", help="learn from this tag (default: your starred and to-read papers)")
+    p = add("recommend", "the triage queue: unread papers most likely wanted, learned from every mark "
+            "(or, with --tag, like the papers of a tag)", run=ranked)
+    p.add_argument("--tag", help="learn from this tag (default: every mark: stars, to-read, read and tags "
+                   "for, skipped against)")
     p.add_argument("--limit", type=out.count_arg, default=20, help="at most this many papers (default 20)")
     p = add("topics", "cluster the library into topics with labels, counts and triage progress", ("table", "json"),
             run=topics)

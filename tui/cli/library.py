@@ -159,8 +159,10 @@ def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     else:
         parts = [args.query] + [f"status:{args.status}"] * bool(args.status) + [f"tag:{t}" for t in args.tag]
         result = lib.search(" ".join(p for p in parts if p), sort=args.sort, limit=args.limit)
-        if args.sort == "recommended" and not any(a.star or a.status == "to-read" for a in lib.annotations.values()):
-            out.say("nothing to learn from yet (no starred or to-read paper): in import order", stderr=True)
+        if args.sort == "recommended" and not any(a.status != "unread" or a.star or a.tags
+                                                   for a in lib.annotations.values()):
+            out.say("nothing to learn from yet (no paper marked: read, to-read, skipped, a star or a tag): "
+                    "in import order", stderr=True)
     for err in result.errors:
         out.console(stderr=True).print(f"[yellow]warning:[/yellow] {out.escaped(err)}")  # a query may hold "[x]"
     for note in result.widened:  # a compound counted in its other spellings

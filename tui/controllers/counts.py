@@ -34,6 +34,7 @@ class Counts:
         self._shown = (0, 0, "", 0)  # result set, library size, sort note, weaker matches
         self._triaged: np.ndarray | None = None  # see triaged_mask
         self.standing = ""  # kept in the header while it has no other note ("312 new since your last visit")
+        self.screening = ""  # while the list is the triage queue: how far down it is worth reading
 
     def new_results(self, result: SearchResult, sort_note: str) -> None:
         """A result set is in the list: count it (the header says what a filter could not apply)."""
@@ -88,4 +89,4 @@ class Counts:
         lib = self.library
         lab = any(anns for name, anns in lib.team.items() if name != lib.member) or bool(lib.assignments)
         name = f"{lib.name} · as {lib.member}" if lab else lib.name  # (in a lab's library: who you are)
-        self.header.show(name, lib.triaged_count(), len(lib), note or self.standing)
+        self.header.show(name, lib.triaged_count(), len(lib), "; ".join(filter(None, [note or self.standing, self.screening])))

@@ -16,6 +16,7 @@ from store.wording import counted
 from .. import limits
 
 if TYPE_CHECKING:
+    import numpy as np
     from textual.timer import Timer
 
     from store import Library
@@ -153,6 +154,26 @@ class Reading:
 
     def back_to_list(self) -> None:
         self.view.set_focus(self.view.results)
+
+    def jump_likely(self) -> None:
+        """The paper of this list the triage queue ranks first (of those not marked yet): ranked
+        again from every mark in a worker, then the cursor goes there."""
+        rows = self.view.results.indices.copy()
+        self.view.run_in_thread(lambda: self._likely_in_thread(rows), group="likely")
+
+    def _likely_in_thread(self, rows: np.ndarray) -> None:
+        from store.errors import PapersiftError
+        try:
+            idx: int | str | None = self.library.most_likely(rows)
+        except PapersiftError as exc:
+            idx = str(exc)
+        self.view.app.call_from_thread(self._go_likely, idx)
+
+    def _go_likely(self, idx: int | str | None) -> None:
+        if isinstance(idx, str):
+            self.view.notify(idx, severity="warning")
+        elif idx is None or not self.view.results.move_to_paper(idx):
+            self.view.notify("every paper in this list is marked already", severity="warning")
 
     def jump_unread(self, step: int) -> None:
         """The next (``step`` 1) or previous (-1) unread paper in the list."""

@@ -16,6 +16,7 @@ from .. import limits
 
 if TYPE_CHECKING:
     from store import Library
+    from store.search.result import SearchResult
 
     from .view import MainView
 
@@ -107,7 +108,7 @@ class Searching:
                 return
             self._seconds = time.perf_counter() - t
             self.view.cancel_workers("search")
-            self.view.show_results(value, result)
+            self._show(value, result, "")
         else:
             self.in_worker(value, q)
 
@@ -116,7 +117,8 @@ class Searching:
         table (see Library.filter_tables_ready), or scan text (a phrase; in a big library, a
         compound, whose parts apart are read in the papers: "model-based" at 30k papers first
         folds every text, ~0.5 s)."""
-        if self._seconds > limits.INLINE_SEARCH_SECONDS:
+        if self._seconds > limits.INLINE_SEARCH_SECONDS or self._is_queue(q, query):
+            # (the triage queue is fitted again to the marks: in a worker, off the key's path)
             return False
         return (not (q.phrases or q.not_phrases) and not self._big_compound(q) and (not self.needs_model(q, query) or self.library.similarity_ready)
                 and self.library.filter_tables_ready(q))
@@ -163,7 +165,26 @@ class Searching:
             self._seconds = time.perf_counter() - t  # a quick one again: back to inline
         if worker.is_cancelled or query != self.query_text:
             return  # the user typed on; this result is stale
-        self.view.app.call_from_thread(self.view.show_results, query, result)
+        screening = self._screening_words(q, query)
+        if worker.is_cancelled or query != self.query_text:
+            return
+        self.view.app.call_from_thread(self._show, query, result, screening)
+
+    def _show(self, query: str, result: SearchResult, screening: str) -> None:
+        self.view.counts.screening = screening
+        self.view.show_results(query, result)
+
+    def _is_queue(self, q: Query, query: str) -> bool:
+        """Whether the list is the triage queue (rec:stars, or the recommended sort of the whole list)."""
+        return q.recommend == "stars" or (not query.strip() and self.view.sort == "recommended")
+
+    def _screening_words(self, q: Query, query: str) -> str:
+        """How far down the triage queue is worth reading (the header says it while the list is the
+        queue: rec:stars or the recommended sort); "" for any other list."""
+        if not self._is_queue(q, query):
+            return ""
+        estimate = self.library.screening_estimate()
+        return "" if estimate is None else estimate.words()
 
     def failed(self, query: str, exc: Exception) -> None:
         """A search raised: the traceback goes to the library's log and one line to the screen. The

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from store.search.result import SearchResult
 
     from ..widgets.reader import Reader
+    from .counts import Counts
     from ..widgets.results import ResultsList
     from ..widgets.searchbox import SearchBox
     from ..widgets.tagpanel import TagInput, TagPanel
@@ -34,6 +35,7 @@ class MainView(Protocol):
     sort: str  # the list's order when the search box is empty (cycled by `main.sort`)
     writes: Writes | None  # the screen's write queue (made on mount: it needs the app)
     unsaved_notes: dict[str, str]  # notes neither saved nor kept as a draft (a full disk)
+    counts: Counts  # what the list's title and the header count (and say: the triage queue's estimate)
 
     # ------------------------------------------------------------- its widgets
     @property

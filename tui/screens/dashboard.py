@@ -107,6 +107,10 @@ class DashboardScreen(ModalScreen[None]):
                 yield Label(Text.assemble(("This search", "bold"), f" ({display_safe(query, False)}): "
                                           f"{counted(len(ids), 'paper')} {held}, {done:,} triaged · "
                                           + " · ".join(f"{c:,} {s}" for s, c in statuses.items())))
+            estimate = lib.screening_estimate()  # (no model: the marks and the stopping rule alone)
+            yield Label(Text.assemble(("How far to read", "bold"), ": " + (
+                estimate.words() if estimate else "nothing marked wanted yet (a star, to-read, read or a tag)")),
+                id="screening")
             yield Label(f"Triage over time {'(' + first + ' → ' + last + ')' if first else '(nothing triaged yet)'}")
             yield Sparkline(timeline, id="timeline")
             with Horizontal():

@@ -69,6 +69,7 @@ class MainScreen(Screen[None]):
         binding("main.tag", "Tag"),
         binding("main.note", "Note"),
         binding("main.next_unread", "Next unread", show=False),
+        binding("main.likely", "Most likely", show=False),
         binding("main.prev_unread", "Previous unread", show=False),
         binding("main.undo", "Undo"),
         binding("main.redo", "Redo", show=False),
@@ -93,6 +94,7 @@ class MainScreen(Screen[None]):
         # The editor offers them again, and the command line prints any left when the app closes.
         self.unsaved_notes: dict[str, str] = {}
         self._keep_paper = False  # the next list shown stays on its paper (a recommended list re-ranked)
+        self._pin_paper = False  # ... and on its row, the others ranked around it
         self._stay_on: str | None = None  # a paper id the next results keep the cursor on
         # The controllers, each given what it calls (see tui/controllers/view.py for what it uses of this screen).
         self.similar = Similar(library, self)
@@ -241,8 +243,9 @@ class MainScreen(Screen[None]):
         if query == self.search.restored:
             self.search.restored = None  # the saved search ran
         keep_paper, self._keep_paper = keep_paper or self._keep_paper, False
+        pin, self._pin_paper = self._pin_paper, False
         results = self.results
-        results.set_results(result.indices, result.matched_terms, keep_paper=keep_paper, full=result.full)
+        results.set_results(result.indices, result.matched_terms, keep_paper=keep_paper, full=result.full, pin=pin)
         results.unapplied = list(result.errors)  # (select-all refuses a list a bad filter left whole)
         self.reader.matched = result.matched_terms
         if self._stay_on is not None:  # after the papers were reloaded (see Sync)
@@ -275,8 +278,9 @@ class MainScreen(Screen[None]):
         self.tag_panel.refresh_tags()
         if changed is not None and self.search.recommending():
             # Learning as you go: a star or a status changes what is recommended; the list is ranked
-            # again in a worker (the model is cached: the update is a small solve), staying on its paper.
-            self._keep_paper = True
+            # again in a worker (the model is cached: the update is a small solve), staying on its paper
+            # and its row (the row being read does not jump; the key main.likely goes to the first).
+            self._keep_paper = self._pin_paper = True
             self.search.again()
 
     @on(AnnotationsChanged)
@@ -367,6 +371,7 @@ class MainScreen(Screen[None]):
     def action_next_paper(self) -> None: self.results.action_cursor_down()  # from the reader: read in place
     def action_prev_paper(self) -> None: self.results.action_cursor_up()
     def action_next_unread(self) -> None: self.reading.jump_unread(1)
+    def action_likely(self) -> None: self.reading.jump_likely()
     def action_prev_unread(self) -> None: self.reading.jump_unread(-1)
     def action_more_like_this(self) -> None: self.similar.more_like_this()
     def action_tag(self) -> None: self.tags.open(self.tag_input)

@@ -78,10 +78,16 @@ class ResultsList(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------ content
     def set_results(self, indices: np.ndarray, matched: set[str], keep_paper: bool = False,
-                    full: int | None = None) -> None:
+                    full: int | None = None, pin: bool = False) -> None:
         """Show new results; the cursor goes to the top (or stays on its paper). ``full``: how
-        many lead as the result set (the rest follow a divider as weaker matches)."""
+        many lead as the result set (the rest follow a divider as weaker matches). ``pin`` (with
+        ``keep_paper``): the paper stays on its row too, the others ranked around it (a
+        recommended list ranked again after a mark: the row being read does not jump)."""
         current = self.current_index if keep_paper else None
+        if current is not None and pin and len(indices):
+            hits = np.flatnonzero(indices == current)
+            if len(hits):
+                indices = np.insert(np.delete(indices, hits[0]), min(self.cursor, len(indices) - 1), current)
         self.indices = indices
         self.matched = matched
         self.full = full if full is not None and full < len(indices) else None

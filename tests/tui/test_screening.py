@@ -1,0 +1,84 @@
+"""Screening through the keys alone: a reader who finds one wanted paper by a search, then takes
+the most likely paper (main.likely) and marks it, again and again, finds the wanted papers first;
+the recommended list stays on the row being read; the header says how far to read."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from store import Library
+
+from ..conftest import DATA
+from .driving import screen, settle, until
+
+AREA = "reinforcement learning"
+
+
+def _labelled(tmp_path):
+    lib = Library.open(tmp_path / "lib", seed_if_new=False)
+    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    areas = {json.loads(line)["title"]: json.loads(line)["primary_area"]
+             for line in (DATA / "iclr_slice.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()}
+    wanted = {p.id for p in lib.corpus if areas.get(p.title) == AREA}
+    assert 10 <= len(wanted) <= 40
+    return lib, wanted
+
+
+@pytest.mark.slow  # (about 10 s: 40 marks, each ranked again in a worker)
+async def test_screening_through_the_keys_finds_the_wanted_papers_first(tmp_path, make):
+    lib, wanted = _labelled(tmp_path)
+    app = make(lib)
+    marks = 40   # a fifth of the slice
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        main = screen(app)
+        await pilot.press("slash", *"reinforcement learning", "enter")
+        await settle(pilot)
+        seen: list[str] = []
+
+        def current() -> str:
+            return lib.corpus.papers[main.results.current_index].id
+
+        first = current()
+        await pilot.press("a" if first in wanted else "s")
+        seen.append(first)
+        await pilot.press("escape")   # the search cleared: the whole list again
+        await settle(pilot)
+        assert len(main.results.indices) == len(lib)
+        for _ in range(marks - 1):
+            await pilot.press("L")
+            await until(pilot, lambda: current() not in seen)
+            pid = current()
+            await pilot.press("a" if pid in wanted else "s")
+            seen.append(pid)
+            await until(pilot, lambda marked=pid: lib.annotation(marked).status != "unread")
+        found = sum(p in wanted for p in seen)
+        # reading a fifth of the papers in the queue's order finds far more than a fifth of the wanted ones
+        assert found >= 0.6 * len(wanted), (found, len(wanted))
+        assert {p for p, a in lib.annotations.items() if a.status == "to-read"} == set(seen) & wanted
+
+
+@pytest.mark.slow  # (a few seconds: the model is built for the list)
+async def test_the_recommended_list_keeps_the_row_being_read_and_says_how_far_to_read(tmp_path, make):
+    lib, wanted = _labelled(tmp_path)
+    ids = [p.id for p in lib.corpus]
+    lib.set_status([i for i in ids[:60] if i not in wanted], "skipped")
+    lib.set_status([i for i in ids[:60] if i in wanted], "to-read")
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        main = screen(app)
+        while main.sort != "recommended":
+            await pilot.press("S")
+            await settle(pilot)
+        header = app.export_screenshot().replace("&#160;", " ")
+        assert "wanted found" in header and "unread" in header
+        await pilot.press("j", "j", "j")
+        row, paper = main.results.cursor, main.results.current_index
+        await pilot.press("plus")               # a star on the paper read: the list is ranked again
+        await settle(pilot)
+        await until(pilot, lambda: lib.annotation(lib.corpus.papers[paper].id).star == 1)
+        await settle(pilot)
+        assert main.results.cursor == row and main.results.current_index == paper
