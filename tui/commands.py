@@ -74,7 +74,8 @@ def _archive(app: App) -> None:
 # The command line's commands the keys do not already run (more like this, topics, team and export
 # have keys): (palette name, what it does, what runs it).
 CLI_COMMANDS: tuple[tuple[str, str, Callable[[App], None]], ...] = (
-    ("Recommendations", "unread papers like your starred and to-read ones (papersift recommend)", _recommendations),
+    ("Recommendations", "the triage queue: unread papers most likely wanted, learned from every mark "
+     "(papersift recommend)", _recommendations),
     ("Fetch from arXiv", "the day's papers of arXiv categories (papersift fetch: says the command)", _fetch),
     ("Archive old skipped papers", "out of the way, kept with their marks (papersift archive: says the command)",
      _archive),

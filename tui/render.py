@@ -109,13 +109,15 @@ def plain_title(title: str) -> str:
 
 def like_names(library, ids: list[str]) -> str:
     """The marked papers a recommendation is like, each as what it is: ``★ TraceML`` (starred),
-    ``→ ScrapeBench`` (to-read, no star), the title alone (tagged only); papers since removed left out."""
+    ``→ ScrapeBench`` (to-read, no star), ``✓ DiffPO`` (read), ``# Dual RL`` (tagged only);
+    papers since removed left out."""
     names = []
     for pid in ids:
         if library.corpus.index_of(pid) is None:
             continue
         ann = library.annotation(pid)
-        mark = "★ " if ann.star else "→ " if ann.status == "to-read" else ""
+        mark = ("★ " if ann.star else "→ " if ann.status == "to-read" else "✓ " if ann.status == "read"
+                else "# " if ann.tags else "")
         names.append(mark + display_safe(short_title(library.paper(pid).title), False))
     return ", ".join(names)
 

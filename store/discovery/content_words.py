@@ -11,6 +11,8 @@ methodology" learns nothing of the paper).
 
 from __future__ import annotations
 
+import re
+
 from store.search.vocab import STOP_WORDS
 
 GENERIC_WORDS = frozenset("""
@@ -61,3 +63,16 @@ def is_content_word(term: str) -> bool:
     """Whether ``term`` (an indexed term: folded, a compound joined) names a subject: three
     letters or more, not a stop word, not a word of writing about research."""
     return len(term) >= 3 and term not in STOP_WORDS and term not in GENERIC_WORDS
+
+
+_WRITTEN = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+")
+
+
+def as_written(terms: list[str], text: str) -> list[str]:
+    """The terms as the paper writes them: the index joins a hyphenated word ("sample-efficient"
+    is the term ``sampleefficient``), which no reader recognizes; a term the text holds with
+    hyphens is given so (the first such spelling, in lower case), the others as they are."""
+    spelled: dict[str, str] = {}
+    for word in _WRITTEN.findall(text):
+        spelled.setdefault(word.replace("-", "").lower(), word.lower())
+    return [spelled.get(t, t) for t in terms]

@@ -180,23 +180,26 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 
 
 def stop_estimate(labels_in_order: Sequence[bool] | np.ndarray, n_total: int, recall: float = 0.95,
-                  alpha: float = 0.05) -> tuple[float, bool]:
-    """Whether screening can stop, by Callaghan & Müller-Hansen's (2020) hypergeometric test.
+                  alpha: float = 0.05) -> tuple[int | None, bool]:
+    """How many wanted papers may still be unread, and whether screening can stop, by Callaghan &
+    Müller-Hansen's (2020) hypergeometric test.
 
-    For every window of the last k papers read, the test asks: were fewer than ``recall`` of the
-    wanted papers found so far, the unread papers plus the window would hold at least K wanted
-    ones; how likely is it that k papers drawn at random from them hold as few as the window
-    does? The smallest such probability is the p-value; below ``alpha`` it says stop.
+    For every window of the last k papers read, the test treats the window as k papers drawn at
+    random from the unread papers plus the window (a ranking that puts wanted papers first makes
+    that conservative). Were fewer than ``recall`` of the wanted papers found so far, that urn
+    would hold at least K wanted ones; how likely is it that the window holds as few as it does?
+    The smallest such probability over the windows is the p-value; below ``alpha`` it says stop.
+    The same test, asked of every count m, bounds what is left: the largest m of wanted papers
+    still unread that no window makes unlikely (p >= alpha).
 
     Args:
         labels_in_order: what each paper read so far was (True wanted), in the order read.
         n_total: papers in the corpus (read and unread).
 
     Returns:
-        (expected_remaining, stop): an estimate of the wanted papers still unread (the rate of the
-        last 10 % read, at least 50 papers' worth, over the unread ones: an upper estimate while
-        the ranking still finds them), and whether the test says ``recall`` is reached with
-        confidence 1 - alpha.
+        (most_left, stop): at most how many wanted papers are still unread, with confidence
+        1 - alpha (None before a wanted paper is found: nothing bounds it), and whether the test
+        says ``recall`` is reached with that confidence.
     """
     from scipy.stats import hypergeom
 
@@ -204,10 +207,8 @@ def stop_estimate(labels_in_order: Sequence[bool] | np.ndarray, n_total: int, re
     n = len(seen)
     found = int(seen.sum())
     unread = n_total - n
-    window = min(n, max(50, n // 10))
-    expected = float(seen[n - window:].mean()) * unread if window else 0.0
     if found == 0 or n == 0:
-        return expected, False
+        return None, False
     # windows of geometrically spaced sizes (~64 of them, every size up to 16): testing each of
     # thousands of sizes costs ~20 ms at 2,000 papers read and finds no earlier safe stop
     ks = np.unique(np.concatenate([np.arange(1, min(n, 16) + 1),
@@ -220,4 +221,16 @@ def stop_estimate(labels_in_order: Sequence[bool] | np.ndarray, n_total: int, re
     # (an urn too small to hold that many: recall below target is impossible, p = 0)
     p = hypergeom.cdf(in_window, urn, np.minimum(least, urn), ks)
     p[least > urn] = 0.0
-    return expected, bool(np.min(p) < alpha)
+    # the bound: per window, the largest m (0..unread) with cdf(window's count | m + its count
+    # wanted in the urn) >= alpha (the cdf falls as m grows: a search by halves, all windows at once)
+    lo = np.zeros(len(ks), dtype=np.int64)           # plausible (m = 0 always is)
+    hi = np.full(len(ks), unread, dtype=np.int64)
+    ok_hi = hypergeom.cdf(in_window, urn, hi + in_window, ks) >= alpha
+    lo[ok_hi] = hi[ok_hi]
+    while np.any(hi - lo > 1):
+        mid = (lo + hi) // 2
+        ok = hypergeom.cdf(in_window, urn, mid + in_window, ks) >= alpha
+        lo = np.where(ok, mid, lo)
+        hi = np.where(ok, hi, mid)
+        hi = np.maximum(hi, lo)
+    return int(lo.min()), bool(np.min(p) < alpha)

@@ -57,9 +57,13 @@ class Explained(Mapping[str, Recommendation]):
             if row is None or row >= len(self._listed) or not self._listed[row]:
                 raise KeyError(pid)
             because, like = self._discovery.explain(row, self._weights, self._wanted)
-            self._done[pid] = Recommendation(self._discovery._core.corpus.papers[row], float(self._scores[row]),
-                                             because, like)
+            self._done[pid] = Recommendation(self._discovery._core.corpus.papers[row], self.score(row), because, like)
         return self._done[pid]
+
+    def score(self, row: int) -> float:
+        """The paper's score from 0 to 1 (the model's odds as a share: which papers it favours,
+        not a calibrated chance that a paper is wanted)."""
+        return round(float(1.0 / (1.0 + np.exp(-self._scores[row]))), 4)
 
     def __iter__(self) -> Iterator[str]:
         papers = self._discovery._core.corpus.papers
@@ -239,13 +243,14 @@ class Discovery:
         For a tag the model leans on the tagged papers' centroid while they are few and on a
         classifier as they grow (see :mod:`store.discovery.recommend`); a ★★★ counts more than a
         ★, skipped papers count against. Each recommendation comes with the terms that weigh most
-        for it and the marked papers it is closest to (``explain``: at once, else when
-        :attr:`last_recommendations` is asked for one: a list's ordering needs none).
+        for it and the marked papers it is closest to (the queue's: with ``explain``, at once, else
+        when :attr:`last_recommendations` is asked for one; a tag's: the first EXPLAINED).
         """
         if not tag:
             return self._from_queue(limit, explain)
+        from store.discovery.content_words import as_written
         from store.discovery.recommend import blended_scores, closest_marked, star_weight
-        from store.discovery.similar import explain
+        from store.discovery.similar import explain as terms_for
 
         index_of = self._core.corpus.index_of
         anns = self._core.annotations  # one snapshot (a worker thread may run this while the UI triages)
@@ -273,25 +278,32 @@ class Discovery:
                 out.append(Recommendation(self._core.corpus.papers[int(i)], float(scores[i]), [], []))
                 continue
             like = [self._core.corpus.papers[j].id for j in closest_marked(sim.matrix, sim.latent, int(i), pos)]
-            out.append(Recommendation(self._core.corpus.papers[int(i)], float(scores[i]),
-                                      explain(sim.matrix, w, int(i), self._core.index.vocab), like))
+            paper = self._core.corpus.papers[int(i)]
+            out.append(Recommendation(paper, float(scores[i]), as_written(
+                terms_for(sim.matrix, w, int(i), self._core.index.vocab), f"{paper.title}\n{paper.abstract}"), like))
         # Explained in the reader while the list is this recommendation's (a long list: the first
         # EXPLAINED only, as terms and neighbours cost a sparse row each).
         self.last_recommendations = {r.paper.id: r for r in out[:EXPLAINED]}
         return out
 
-    def _from_queue(self, limit: int, explain: bool) -> list[Recommendation]:
-        """The triage queue's order, the first ``limit`` papers (``explain``: explained at once)."""
-        rows, scores = self.screening.ranked()
-        wanted = self.screening.wanted_rows()
+    def queue_order(self) -> np.ndarray:
+        """The unmarked papers' positions in the triage queue's order (a list's ordering: each is
+        explained when :attr:`last_recommendations` is asked for it). Raises PapersiftError
+        before any paper is marked."""
+        rows, scores, wanted = self.screening.ranked()
         if len(rows) == len(scores):
             raise PapersiftError("nothing to learn from yet: mark a paper (read, to-read, skip, a star or a tag)")
-        explained = Explained(self, rows, scores, wanted)
+        self.last_recommendations = Explained(self, rows, scores, wanted)
+        return rows
+
+    def _from_queue(self, limit: int, explain: bool) -> list[Recommendation]:
+        """The triage queue's order, the first ``limit`` papers (``explain``: explained at once)."""
+        rows = self.queue_order()
+        explained = self.last_recommendations
+        assert isinstance(explained, Explained)
         papers = self._core.corpus.papers
-        out = [explained[papers[int(i)].id] if explain and n < EXPLAINED else
-               Recommendation(papers[int(i)], float(scores[i]), [], []) for n, i in enumerate(rows[:limit])]
-        self.last_recommendations = explained
-        return out
+        return [explained[papers[int(i)].id] if explain and n < EXPLAINED else
+                Recommendation(papers[int(i)], explained.score(int(i)), [], []) for n, i in enumerate(rows[:limit])]
 
     def most_likely(self, rows: np.ndarray) -> int | None:
         """Of the papers at ``rows`` (a list's), the unmarked one the triage queue ranks first;
@@ -308,8 +320,11 @@ class Discovery:
         and the ids of the ``wanted`` papers it is closest to."""
         from store.discovery.recommend import closest_marked
         from store.discovery.similar import explain
+        from store.discovery.content_words import as_written
         sim = self.similarity
-        because = explain(sim.matrix, weights, row, self._core.index.vocab) if len(weights) else []
+        paper = self._core.corpus.papers[row]
+        because = as_written(explain(sim.matrix, weights, row, self._core.index.vocab),
+                             f"{paper.title}\n{paper.abstract}") if len(weights) else []
         like = closest_marked(sim.matrix, sim.latent, row, wanted) if len(wanted) else []
         return because, [self._core.corpus.papers[j].id for j in like]
 

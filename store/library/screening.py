@@ -23,28 +23,29 @@ if TYPE_CHECKING:
 
 
 RECALL = 0.95   # the share of the wanted papers the stopping rule asks about
-ALPHA = 0.05    # its risk: "95 % found" is said with 95 % confidence
-FEW = 50        # marks under which the rate of the last ones read says nothing yet
+ALPHA = 0.05    # its risk: the test's p-value under which "95 % found" is said
+FEW = 50        # marks under which no estimate is said (a bound from a few marks says little)
 
 
 class Estimate(NamedTuple):
-    """How far the reader has got: wanted papers found, those expected still among the unread
-    ones, the unread count, and whether the stopping rule says 95 % are found."""
+    """How far the reader has got: wanted papers found, at most how many are likely still among
+    the unread ones (the stopping test's bound, see :func:`store.discovery.queue.stop_estimate`),
+    the unread count, whether the stopping rule says 95 % are found, and how many papers are
+    marked."""
 
     found: int
-    expected: float
+    most_left: int
     unread: int
     stop: bool
     marked: int
 
     def words(self) -> str:
         """In plain words, for the header and the dashboard."""
-        more = round(self.expected)
-        head = (f"{self.found:,} wanted found; mark {FEW - self.marked} more to estimate how many are left"
-                if self.marked < FEW else
-                f"{self.found:,} wanted found; about {more:,} more expected among {self.unread:,} unread"
-                if more else f"{self.found:,} wanted found; none expected among {self.unread:,} unread")
-        return head + (f" · {RECALL:.0%} found ({1 - ALPHA:.0%} confidence): you may stop" if self.stop else "")
+        if self.marked < FEW:
+            return f"{self.found:,} wanted found; mark {FEW - self.marked} more to estimate how many are left"
+        head = (f"{self.found:,} wanted found; likely at most {self.most_left:,} more among {self.unread:,} unread"
+                if self.most_left else f"{self.found:,} wanted found; likely none left among {self.unread:,} unread")
+        return head + (f" · {RECALL:.0%} found by the stopping test: you may stop" if self.stop else "")
 
 
 def marks_of(annotations: dict[str, Annotation], index_of: Callable[[str], int | None]) -> dict[int, tuple[bool, float]]:
@@ -93,23 +94,20 @@ class Screening:
             self._last = (marks, scores)
             return scores, marks
 
-    def ranked(self) -> tuple[np.ndarray, np.ndarray]:
-        """The unmarked papers' positions, most likely wanted first, and every paper's score."""
+    def ranked(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The unmarked papers' positions, most likely wanted first; every paper's score; and the
+        positions of the papers marked wanted (sorted), all from one reading of the marks."""
         scores, marks = self.scores()
         unmarked = np.ones(len(scores), dtype=bool)
         unmarked[np.fromiter(marks, dtype=np.int64, count=len(marks))] = False
         rows = np.flatnonzero(unmarked)
-        return rows[np.argsort(-scores[rows], kind="stable")], scores
+        wanted = np.array(sorted(i for i, (w, _) in marks.items() if w), dtype=np.int64)
+        return rows[np.argsort(-scores[rows], kind="stable")], scores, wanted
 
     def term_weights(self) -> np.ndarray | None:
         """The last fitted model's weight per term (None before a model was fitted)."""
         queue = self._queue
         return None if queue is None or not queue.marks else queue.term_weights
-
-    def wanted_rows(self) -> np.ndarray:
-        """The positions of the papers the marks call wanted."""
-        marks = marks_of(self._core.annotations, self._core.corpus.index_of)
-        return np.array(sorted(i for i, (w, _) in marks.items() if w), dtype=np.int64)
 
     def estimate(self) -> Estimate | None:
         """Wanted papers found and expected still unread, by the stopping rule of
@@ -125,5 +123,6 @@ class Screening:
         labels = [w for _, w in marked]
         if not any(labels):
             return None
-        expected, stop = stop_estimate(labels, len(core.corpus), RECALL, ALPHA)
-        return Estimate(sum(labels), expected, len(core.corpus) - len(labels), stop, len(labels))
+        most_left, stop = stop_estimate(labels, len(core.corpus), RECALL, ALPHA)
+        unread = len(core.corpus) - len(labels)
+        return Estimate(sum(labels), unread if most_left is None else most_left, unread, stop, len(labels))

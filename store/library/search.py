@@ -235,8 +235,9 @@ class LibrarySearch:
             # (the 200 nearest picked, not all the papers sorted: ~25 ms of a 300k lookup)
             return np.array([i for i, _ in self._discovery.nearest(doc, 200)], dtype=np.int64)
         try:
-            recs = self._discovery.recommend(None if q.recommend == "stars" else q.recommend, limit=len(self._core.corpus),
-                                             explain=False)
+            if q.recommend == "stars":   # the triage queue: its order as positions, explained when the reader asks
+                return self._discovery.queue_order()
+            recs = self._discovery.recommend(q.recommend, limit=len(self._core.corpus), explain=False)
         except PapersiftError as exc:
             q.errors.append(str(exc))
             return np.arange(0)

@@ -86,11 +86,29 @@ def test_ranks_an_area_first_on_the_iclr_slice():
 def test_stop_rule_waits_while_wanted_papers_keep_coming_and_stops_after_a_long_dry_run():
     n = 2000
     hits = [True] * 40 + [False] * 10
-    assert stop_estimate(hits, n) == (stop_estimate(hits, n)[0], False)
+    most, stop = stop_estimate(hits, n)
+    assert not stop and 100 < most <= n - len(hits)     # ten dry papers bound little
     dry = hits + [False] * 1500   # (40 found: 3 missing would be below 95 %)
-    remaining, stop = stop_estimate(dry, n)
-    assert stop and remaining == 0.0
-    assert not stop_estimate([], n)[1] and not stop_estimate([False] * 100, n)[1]
+    most, stop = stop_estimate(dry, n)
+    assert stop and most <= 2                           # the bound agrees with the stop
+    assert stop_estimate([], n) == (None, False) and stop_estimate([False] * 100, n) == (None, False)
+
+
+def test_the_bound_falls_as_the_dry_run_lengthens_and_holds_on_random_orders():
+    """The most left is the test's bound: the longer the run without a wanted paper, the lower it
+    is; on random orders (the test's assumption) the true count left exceeds it in about one run
+    of five (the smallest p over many windows: the bound is that much bolder than one test's;
+    a queue that finds wanted papers first makes it conservative)."""
+    bounds = [stop_estimate([True] * 30 + [False] * k, 2000)[0] for k in (50, 200, 800)]
+    assert bounds[0] > bounds[1] > bounds[2]
+    rng = np.random.default_rng(2)
+    over = 0
+    for _ in range(20):
+        labels = rng.permutation(np.arange(1000) < 50)
+        k = 400
+        most, _ = stop_estimate(labels[:k], len(labels))
+        over += int(labels[k:].sum()) > most
+    assert over <= 6
 
 
 def test_stop_rule_is_right_on_random_orders_most_of_the_time():

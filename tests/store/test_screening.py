@@ -73,13 +73,19 @@ def test_most_likely_is_the_list_papers_first_in_the_queue(tmp_path):
 
 
 def test_the_estimate_in_words(tmp_path):
-    assert Estimate(3, 40.0, 900, False, 12).words() == "3 wanted found; mark 38 more to estimate how many are left"
-    assert Estimate(30, 4.4, 2100, False, 300).words() == "30 wanted found; about 4 more expected among 2,100 unread"
-    assert Estimate(30, 0.2, 2100, True, 900).words() == ("30 wanted found; none expected among 2,100 unread · "
-                                                         "95% found (95% confidence): you may stop")
+    assert Estimate(3, 40, 900, False, 12).words() == "3 wanted found; mark 38 more to estimate how many are left"
+    assert Estimate(30, 4, 2100, False, 300).words() == "30 wanted found; likely at most 4 more among 2,100 unread"
+    assert Estimate(30, 0, 2100, True, 900).words() == ("30 wanted found; likely none left among 2,100 unread · "
+                                                       "95% found by the stopping test: you may stop")
     lib, areas = _library(tmp_path)
     ids = lib.corpus.ids()
     lib.set_status(ids[:60], "skipped")
     lib.set_status([ids[i] for i in range(60) if areas[i] == "reinforcement learning"] or [ids[0]], "to-read")
     est = lib.screening_estimate()
     assert est is not None and est.marked == 60 and est.unread == len(lib) - 60 and est.found >= 1
+
+
+def test_because_words_are_spelled_as_the_paper_writes_them():
+    from store.discovery.content_words import as_written
+    text = "A sample-efficient, model-based method. Model-based control is sample efficient."
+    assert as_written(["sampleefficient", "modelbased", "control"], text) == ["sample-efficient", "model-based", "control"]

@@ -77,8 +77,16 @@ async def test_the_recommended_list_keeps_the_row_being_read_and_says_how_far_to
         assert "wanted found" in header and "unread" in header
         await pilot.press("j", "j", "j")
         row, paper = main.results.cursor, main.results.current_index
+        above = [int(i) for i in main.results.indices[:row]]
         await pilot.press("plus")               # a star on the paper read: the list is ranked again
         await settle(pilot)
         await until(pilot, lambda: lib.annotation(lib.corpus.papers[paper].id).star == 1)
         await settle(pilot)
         assert main.results.cursor == row and main.results.current_index == paper
+        # the rows above stay as they were; the rows below are the queue's new order
+        ranked = [int(i) for i in lib.search("", sort="recommended").indices]
+        shown = [int(i) for i in main.results.indices]
+        assert shown[:row] == above
+        assert shown[row + 1:] == [i for i in ranked if i not in above and i != paper]
+        await pilot.press("L")                  # the queue's first, wherever it is in the list
+        await until(pilot, lambda: main.results.current_index == ranked[0])

@@ -172,8 +172,12 @@ class Reading:
     def _go_likely(self, idx: int | str | None) -> None:
         if isinstance(idx, str):
             self.view.notify(idx, severity="warning")
-        elif idx is None or not self.view.results.move_to_paper(idx):
+        elif idx is None:
             self.view.notify("every paper in this list is marked already", severity="warning")
+        elif idx == self.view.results.current_index:
+            self.view.notify("this is the paper of the list most likely wanted", timeout=3)
+        elif not self.view.results.move_to_paper(idx):
+            self.view.notify("the list changed meanwhile: press again", severity="warning")
 
     def jump_unread(self, step: int) -> None:
         """The next (``step`` 1) or previous (-1) unread paper in the list."""

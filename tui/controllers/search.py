@@ -184,7 +184,12 @@ class Searching:
         if not self._is_queue(q, query):
             return ""
         estimate = self.library.screening_estimate()
-        return "" if estimate is None else estimate.words()
+        if estimate is not None:
+            return estimate.words()
+        if any(a.status != "unread" or a.star or a.tags for a in self.library.annotations.values()):
+            return "no paper marked wanted yet (to-read, read, a star or a tag): none found to count from"
+        # (rec:stars says why it is empty in its own words; the sort keeps the list, in import order)
+        return "" if q.recommend else "nothing marked yet: in import order until a mark (the queue learns from every one)"
 
     def failed(self, query: str, exc: Exception) -> None:
         """A search raised: the traceback goes to the library's log and one line to the screen. The

@@ -81,18 +81,28 @@ class ResultsList(ScrollView, can_focus=True):
                     full: int | None = None, pin: bool = False) -> None:
         """Show new results; the cursor goes to the top (or stays on its paper). ``full``: how
         many lead as the result set (the rest follow a divider as weaker matches). ``pin`` (with
-        ``keep_paper``): the paper stays on its row too, the others ranked around it (a
-        recommended list ranked again after a mark: the row being read does not jump)."""
+        ``keep_paper``): a recommended list ranked again after a mark: the rows above the cursor
+        stay as they were and the paper on its row; only the rows below take the new order."""
         current = self.current_index if keep_paper else None
+        pinned_at: int | None = None
         if current is not None and pin and len(indices):
-            hits = np.flatnonzero(indices == current)
-            if len(hits):
-                indices = np.insert(np.delete(indices, hits[0]), min(self.cursor, len(indices) - 1), current)
+            # the rows above the cursor (passed over) keep their order, the paper its row (less the
+            # rows above that left the list; a paper marked away from the list: the next one takes
+            # its row), and the rows below are the new ranking's rest: reading on down meets the
+            # paper now ranked first
+            passed = self.indices[:self.cursor]
+            passed = passed[np.isin(passed, indices)]
+            here = [current] if current in indices else []
+            rest = indices[~np.isin(indices, np.append(passed, here))]
+            indices = np.concatenate([passed, here, rest]).astype(indices.dtype)
+            pinned_at = len(passed)
         self.indices = indices
         self.matched = matched
         self.full = full if full is not None and full < len(indices) else None
         pos = 0
-        if current is not None:
+        if pinned_at is not None:
+            pos = min(pinned_at, max(len(indices) - 1, 0))
+        elif current is not None:
             hits = np.flatnonzero(indices == current)
             pos = int(hits[0]) if len(hits) else min(self.cursor, max(len(indices) - 1, 0))
         self._set_virtual_height(self._lines())
