@@ -66,6 +66,7 @@ async def test_the_recommended_list_keeps_the_row_being_read_and_says_how_far_to
     ids = [p.id for p in lib.corpus]
     lib.set_status([i for i in ids[:60] if i not in wanted], "skipped")
     lib.set_status([i for i in ids[:60] if i in wanted], "to-read")
+    assert any(i in wanted for i in ids[:60])
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
@@ -74,7 +75,15 @@ async def test_the_recommended_list_keeps_the_row_being_read_and_says_how_far_to
             await pilot.press("S")
             await settle(pilot)
         header = app.export_screenshot().replace("&#160;", " ")
-        assert "wanted found" in header and "unread" in header
+        est = lib.screening_estimate()
+        assert est is not None and est.marked == 60
+        assert f"{est.found} wanted found; mark" not in header and "wanted found; likely at most" in header
+        await pilot.press("d")                  # the dashboard says it too
+        await settle(pilot)
+        dashboard = app.export_screenshot().replace("&#160;", " ")
+        assert "How far to read" in dashboard and f"{est.found} wanted found" in dashboard
+        await pilot.press("escape")
+        await settle(pilot)
         await pilot.press("j", "j", "j")
         row, paper = main.results.cursor, main.results.current_index
         above = [int(i) for i in main.results.indices[:row]]
@@ -90,3 +99,19 @@ async def test_the_recommended_list_keeps_the_row_being_read_and_says_how_far_to
         assert shown[row + 1:] == [i for i in ranked if i not in above and i != paper]
         await pilot.press("L")                  # the queue's first, wherever it is in the list
         await until(pilot, lambda: main.results.current_index == ranked[0])
+
+
+@pytest.mark.slow  # (a few seconds: the model is built for the list)
+async def test_the_recommended_sort_says_when_nothing_is_marked_and_L_says_what_to_do(tmp_path, make):
+    lib, _ = _labelled(tmp_path)
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        main = screen(app)
+        while main.sort != "recommended":
+            await pilot.press("S")
+            await settle(pilot)
+        assert "nothing marked yet: in import order" in app.export_screenshot().replace("&#160;", " ")
+        assert [int(i) for i in main.results.indices] == list(range(len(lib)))
+        await pilot.press("L")
+        await until(pilot, lambda: any("nothing to learn from yet" in n.message for n in app._notifications))
