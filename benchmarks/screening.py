@@ -281,7 +281,7 @@ def run(records: list[dict], labels: list[str], seeds: list[int], methods: Seque
                 if m == "papersift":
                     order, ms = replay(lambda: Queue(matrix, settings), y, prior)
                 elif m == "tfidf_lr":
-                    order, ms = replay(lambda: Queue(plain, Settings()), y, prior)
+                    order, ms = replay(lambda: Queue(plain, Settings(pseudo=0)), y, prior)  # marked papers only
                 elif m == "random":
                     order, ms = random_order(y, prior, seed)
                 else:
@@ -302,32 +302,49 @@ def summary(results: dict[str, list[dict]]) -> dict[str, dict]:
 
 
 def timing(sizes: list[int], marks: int = 60) -> dict[str, dict]:
-    """Median and p95 CPU ms per re-rank (and the wall median) at synthetic corpus sizes (benchmarks/generate.py), after
-    ``marks`` marks (a tenth wanted), then 20 re-ranks each after one more mark."""
+    """CPU ms per re-rank (median, p95; and the wall median) at synthetic corpus sizes
+    (benchmarks/generate.py), after ``marks`` marks (a tenth wanted), then 20 re-ranks each after
+    one more mark: the queue alone (``Queue.order``), and in a library as the app's worker does it
+    (``Library.search`` with the recommended sort, and the stopping rule's estimate for the header)."""
+    from store import Library
+
     out = {}
     for n in sizes:
         path = Path(tempfile.gettempdir()) / f"papersift_screening_{n}.txt"
         if not path.exists():
             subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), str(n), str(path)], check=True)
-        paras = [p for p in path.read_text(encoding="utf-8").split("\n\n")[1:] if p.strip()]
-        t = time.perf_counter()
-        matrix = app_matrix([{"abstract": p} for p in paras])
-        build = time.perf_counter() - t
-        rng = np.random.default_rng(0)
-        queue = Queue(matrix)
-        rows = rng.permutation(len(paras))
-        for i, row in enumerate(rows[:marks]):
-            queue.mark(int(row), i % 10 == 0)
-        queue.order()
-        times, walls = [], []
-        for i, row in enumerate(rows[marks:marks + 20]):
-            queue.mark(int(row), i % 7 == 0)
-            t, w = time.process_time(), time.perf_counter()
+        with tempfile.TemporaryDirectory() as tmp:
+            lib = Library(Path(tmp) / "lib")
+            lib.import_paths([path])
+            t = time.perf_counter()
+            matrix = lib.similarity.matrix
+            build = time.perf_counter() - t
+            ids = lib.corpus.ids()
+            rng = np.random.default_rng(0)
+            rows = rng.permutation(len(ids))
+            queue = Queue(matrix)
+            for i, row in enumerate(rows[:marks]):
+                queue.mark(int(row), i % 10 == 0)
+                lib.set_status([ids[int(row)]], "to-read" if i % 10 == 0 else "skipped")
             queue.order()
-            times.append(1000 * (time.process_time() - t))
-            walls.append(1000 * (time.perf_counter() - w))
-        out[str(len(paras))] = {"median_ms": float(np.median(times)), "p95_ms": float(np.percentile(times, 95)),
-                                "wall_median_ms": float(np.median(walls)), "build_s": build, "terms": matrix.shape[1]}
+            lib.search("", sort="recommended")
+            times, walls, app, app_walls = [], [], [], []
+            for i, row in enumerate(rows[marks:marks + 20]):
+                queue.mark(int(row), i % 7 == 0)
+                t, w = time.process_time(), time.perf_counter()
+                queue.order()
+                times.append(1000 * (time.process_time() - t))
+                walls.append(1000 * (time.perf_counter() - w))
+                lib.set_status([ids[int(row)]], "to-read" if i % 7 == 0 else "skipped")
+                t, w = time.process_time(), time.perf_counter()
+                lib.search("", sort="recommended")
+                lib.screening_estimate()
+                app.append(1000 * (time.process_time() - t))
+                app_walls.append(1000 * (time.perf_counter() - w))
+        out[str(len(ids))] = {"median_ms": float(np.median(times)), "p95_ms": float(np.percentile(times, 95)),
+                              "wall_median_ms": float(np.median(walls)), "app_median_ms": float(np.median(app)),
+                              "app_p95_ms": float(np.percentile(app, 95)), "app_wall_median_ms": float(np.median(app_walls)),
+                              "build_s": build, "terms": matrix.shape[1]}
     return out
 
 
@@ -347,10 +364,12 @@ def main() -> None:
         res = timing(args.timing or [6000, 30000])
         if args.json:
             print(json.dumps(res))
+        print("| papers | queue re-rank, CPU median / p95 | wall median | in the library (search + estimate), CPU median / p95 "
+              "| wall median | model built |\n|---|---|---|---|---|---|")
         for n, r in res.items():
-            print(f"| re-rank at {n} papers | median {r['median_ms']:.1f} ms | p95 {r['p95_ms']:.1f} ms (CPU) "
-              f"| wall median {r['wall_median_ms']:.1f} ms "
-                  f"| features built in {r['build_s']:.1f} s, {r['terms']} terms |")
+            print(f"| {int(n):,} | {r['median_ms']:.1f} / {r['p95_ms']:.1f} ms | {r['wall_median_ms']:.1f} ms "
+                  f"| {r['app_median_ms']:.1f} / {r['app_p95_ms']:.1f} ms | {r['app_wall_median_ms']:.1f} ms "
+                  f"| {r['build_s']:.1f} s, {r['terms']:,} terms |")
         return
     if not args.label:
         parser.error("--label is required")
