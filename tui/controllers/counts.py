@@ -35,6 +35,7 @@ class Counts:
         self._triaged: np.ndarray | None = None  # see triaged_mask
         self.standing = ""  # kept in the header while it has no other note ("312 new since your last visit")
         self.screening = ""  # while the list is the triage queue: how far down it is worth reading
+        self.result_note = ""  # what the list's search said (a filter not applied, a compound counted)
 
     def new_results(self, result: SearchResult, sort_note: str) -> None:
         """A result set is in the list: count it (the header says what a filter could not apply)."""
@@ -42,7 +43,8 @@ class Counts:
         self.show_list_title()
         # What a filter could not apply (did you mean), and what a compound counted besides its
         # own spelling ("sim-to-real (also sim2real)"): in the header, where a line has room.
-        self.show_header("; ".join([*result.errors, *(["counted: " + ", ".join(result.widened)] if result.widened else [])]))
+        self.result_note = "; ".join([*result.errors, *(["counted: " + ", ".join(result.widened)] if result.widened else [])])
+        self.show_header(self.result_note)
 
     def annotations_changed(self, changed: list[str] | None) -> None:
         """Annotations changed (those of the papers ``changed``, when known): count again."""
