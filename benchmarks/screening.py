@@ -48,9 +48,8 @@ import scipy.sparse as sp  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from store.discovery.queue import Queue, Settings, queue_features, stop_estimate, word_pairs  # noqa: E402
+from store.discovery.queue import Queue, Settings, stop_estimate  # noqa: E402
 from store.discovery.similar import doc_term_matrix  # noqa: E402
-from store.library.screening import PAIRS_UP_TO  # noqa: E402
 from store.search.index import SearchIndex  # noqa: E402
 
 METHODS = ("papersift", "asreview", "random", "tfidf_lr")
@@ -82,11 +81,9 @@ def texts_of(records: list[dict]) -> list[str]:
 
 
 def app_matrix(records: list[dict]):
-    """The papers as the app's queue sees them (store.library.screening): the similarity model's
-    term weights over the search index of (title, abstract), and the word pairs beside them."""
-    docs = [(r.get("title") or "", r.get("abstract") or "") for r in records]
-    pairs = word_pairs([f"{t}\n{a}" for t, a in docs]) if len(docs) <= PAIRS_UP_TO else None
-    return queue_features(doc_term_matrix(SearchIndex.build(docs)), pairs)
+    """The papers as the app's queue sees them: the similarity model's TF-IDF over the search
+    index of (title, abstract) (store.discovery.similar.doc_term_matrix)."""
+    return doc_term_matrix(SearchIndex.build([(r.get("title") or "", r.get("abstract") or "") for r in records]))
 
 
 def prior_of(y: np.ndarray, seed: int) -> tuple[int, int]:

@@ -1,12 +1,9 @@
 """The triage queue: which paper to show next, learned again from every mark.
 
-A screening loop (one paper shown at a time, re-ranked after each mark) in two parts, over
-:func:`queue_features`: the papers as the similarity model has them
-(:func:`store.discovery.similar.doc_term_matrix`: the search index's BM25-saturated term weights
-x idf) with their adjacent word pairs beside them (:func:`word_pairs`), each row L2-normalized.
-The pairs find a topic named by a phrase ("language model": on ICLR 2024's author keywords its
-papers were found 0.02 later than by ASReview without them, 0.004 sooner with them), and cost the
-areas nothing (WSS@95 0.744 without, 0.743 with).
+A screening loop (one paper shown at a time, re-ranked after each mark) in two parts, over the
+papers as the similarity model has them (:func:`store.discovery.similar.doc_term_matrix`: the
+search index's BM25-saturated term weights x idf, rows L2-normalized; on ICLR 2024's areas they
+did as well as TF-IDF over words and word pairs, and they are built and cached already):
 
 - :class:`Queue`: the marks so far and a linear model over those vectors: a logistic regression
   with balanced classes, fitted to the marked papers plus a fixed draw of up to 3,000 unmarked ones
@@ -25,10 +22,8 @@ What a mark means (:func:`mark_of`): skipped is unwanted; to-read, read, a tag a
 wanted, to-read and each star counting most (a replay has only yes and no: the weights are a
 choice, not a measurement).
 Chosen with ``benchmarks/screening.py`` on ICLR 2024's primary areas, and reported on its
-author keywords (see docs/quality.md). Tried and dropped: TF-IDF over words and word pairs in place of
-the term weights (the small neuroscience area 0.02 behind ASReview); the top-ranked unmarked
-papers kept out of the draw (0.740); a second model on plain TF-IDF averaged in (neuroscience
-0.04 behind); the drawn papers' weight fading as skipped
+author keywords (see docs/quality.md). Tried and dropped on the areas: TF-IDF over words and word
+pairs (as good, but a second matrix to build and keep); the drawn papers' weight fading as skipped
 papers accumulate (0.714: the draw keeps its use to the end); LSA dimensions appended to the terms
 (helped a broad area, hurt a small one); a heavier weight on wanted papers, as ASReview's 9.8;
 C = 0.5 (as good) or 2 (0.731).
@@ -36,55 +31,11 @@ C = 0.5 (as good) or 2 (0.731).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-
-WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
-
-
-def word_pairs(texts: Sequence[str], min_df: int = 2, max_df_ratio: float = 0.5) -> sp.csr_matrix:
-    """Papers x adjacent word pairs ("language model", "graph neural"): sublinear TF-IDF, rows
-    L2-normalized; pairs in fewer than ``min_df`` papers or more than ``max_df_ratio`` of them
-    dropped. A topic named by a phrase is found by its pair where its words alone are common."""
-    ids: dict[str, int] = {}
-    rows: list[np.ndarray] = []
-    cols: list[np.ndarray] = []
-    for i, text in enumerate(texts):
-        toks = np.fromiter((ids.setdefault(t, len(ids)) for t in WORD.findall(text.lower())), dtype=np.int64)
-        if len(toks) > 1:
-            # a pair (a, b) is one integer: n * a + b, n the vocabulary so far bounded below
-            cols.append(toks[:-1] * (1 << 24) + toks[1:])
-            rows.append(np.full(len(toks) - 1, i, dtype=np.int64))
-    if not cols:
-        return sp.csr_matrix((len(texts), 0), dtype=np.float32)
-    keys, col = np.unique(np.concatenate(cols), return_inverse=True)
-    row = np.concatenate(rows)
-    counts = sp.csr_matrix((np.ones(len(row), dtype=np.float32), (row, col)), shape=(len(texts), len(keys)))
-    counts.sum_duplicates()
-    df = np.diff(counts.tocsc().indptr)
-    keep = np.flatnonzero((df >= min_df) & (df <= max(2, max_df_ratio * len(texts))))
-    m = counts[:, keep].tocsr()
-    m.data = (1 + np.log(m.data)).astype(np.float32)
-    m = (m @ sp.diags((np.log((1 + len(texts)) / (1 + df[keep])) + 1).astype(np.float32))).tocsr()
-    return _unit_rows(m)
-
-
-def queue_features(terms: sp.csr_matrix, pairs: sp.csr_matrix | None) -> sp.csr_matrix:
-    """The queue's vectors: the term weights (the similarity model's) and, beside them, the word
-    pairs, the rows of each weighing alike, the whole row L2-normalized."""
-    if pairs is None or not pairs.shape[1]:
-        return sp.csr_matrix(terms, dtype=np.float32)
-    return _unit_rows(sp.hstack([terms, pairs]).tocsr())
-
-
-def _unit_rows(m: sp.csr_matrix) -> sp.csr_matrix:
-    norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
-    norms[norms == 0] = 1.0
-    return sp.csr_matrix(sp.diags((1.0 / norms).astype(np.float32)) @ m, dtype=np.float32)
 
 
 def mark_of(status: str, star: int, tagged: bool = False) -> tuple[bool, float] | None:

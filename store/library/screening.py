@@ -13,9 +13,8 @@ import threading
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import numpy as np
-import scipy.sparse as sp
 
-from store.discovery.queue import Queue, mark_of, queue_features, stop_estimate, word_pairs
+from store.discovery.queue import Queue, mark_of, stop_estimate
 
 if TYPE_CHECKING:
     from store.discovery.similar import Similarity
@@ -26,7 +25,6 @@ if TYPE_CHECKING:
 RECALL = 0.95   # the share of the wanted papers the stopping rule asks about
 ALPHA = 0.05    # its risk: the test's p-value under which "95 % found" is said
 FEW = 50        # marks under which no estimate is said (a bound from a few marks says little)
-PAIRS_UP_TO = 20_000  # papers up to which the queue weighs word pairs too (~5 s to build at 30k)
 
 
 class Estimate(NamedTuple):
@@ -90,19 +88,11 @@ class Screening:
             if self._last is not None and self._last[0] == marks:
                 return self._last[1], marks
             if self._queue is None:
-                self._queue = Queue(self._features())
+                self._queue = Queue(self._similarity().matrix)
             self._queue.set_marks(marks)
             scores = self._queue.scores()
             self._last = (marks, scores)
             return scores, marks
-
-    def _features(self) -> sp.csr_matrix:
-        """The similarity model's term weights, and word pairs beside them up to PAIRS_UP_TO papers."""
-        terms = self._similarity().matrix
-        papers = self._core.corpus.papers
-        if len(papers) > PAIRS_UP_TO:
-            return queue_features(terms, None)
-        return queue_features(terms, word_pairs([f"{p.title}\n{p.abstract}" for p in papers]))
 
     def ranked(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The unmarked papers' positions, most likely wanted first; every paper's score; and the

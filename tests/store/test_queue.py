@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 
-from store.discovery.queue import Queue, Settings, mark_of, queue_features, stop_estimate, word_pairs
+from store.discovery.queue import Queue, Settings, mark_of, stop_estimate
 from store.discovery.similar import doc_term_matrix
 from store.search.index import SearchIndex
 
@@ -21,20 +21,6 @@ TEXTS = ["graph neural networks for molecules", "graph neural networks message p
 def features(texts: list[str]):
     """The papers as the app's queue has them (the similarity model's matrix)."""
     return doc_term_matrix(SearchIndex.build([("", t) for t in texts]), min_df=1)
-
-
-def test_word_pairs_tell_a_phrase_from_its_words_apart():
-    """"a language model" and "the model of a language" share both words, not the pair; the queue's
-    vectors hold the words and the pairs, each row of unit length."""
-    texts = ["we train a language model on code", "a language model for proofs",
-             "the model of a language is learned", "a model learns the language of birds"]
-    pairs = word_pairs(texts)
-    assert pairs.shape == (4, 1)                                   # only "language model" is in two papers
-    assert pairs[:, 0].toarray().ravel().tolist() == [1.0, 1.0, 0.0, 0.0]
-    both = queue_features(features(texts), pairs)
-    assert both.shape[1] == features(texts).shape[1] + 1
-    assert np.allclose(np.sqrt(both.multiply(both).sum(axis=1)), 1.0, atol=1e-5)
-    assert queue_features(features(texts), None).shape == features(texts).shape
 
 
 def test_marks_rank_like_papers_first_and_leave_marked_out():
