@@ -633,6 +633,7 @@ async def test_the_remove_key_removes_with_a_backup_and_undo_brings_papers_back(
         assert isinstance(app.screen, ConfirmScreen)
         asked = str(app.screen.question)  # it names the selection's papers, not the one the reader shows
         assert asked.startswith("Remove 2 papers: “") and all(t in asked for t in titles), asked
+        assert ", with the annotations of 1 of them? (a backup is taken" in asked, asked   # (paper 0 is tagged)
         await pilot.press("y")
         await settle(pilot)
         assert len(app.library) == 33 and len(Library(lib.folder)) == 33

@@ -199,7 +199,7 @@ class Triage:
         app = self.view.app
         annotated = sum(1 for i in ids if i in self.library.annotations)
         question = (f"Remove {self._named(ids)} from the library"
-                    + ((", with its annotations" if len(ids) == 1 else f", with the annotations of {annotated:,}")
+                    + ((", with its annotations" if len(ids) == 1 else f", with the annotations of {annotated:,} of them")
                        if annotated else "")
                     + f"? (a backup is taken; {key_label(app, 'main.undo')} brings {'it' if len(ids) == 1 else 'them'} back)")
 
