@@ -343,32 +343,6 @@ def _a_form_of(term: str, named: list[str]) -> bool:
     return any(term in (other + "s", other + "es") or other in (term + "s", term + "es") for other in named)
 
 
-def kmeans(vectors: np.ndarray, k: int, iters: int = 30, seed: int = 0) -> np.ndarray:
-    """Spherical k-means (cosine) with k-means++ seeding; returns a label per row."""
-    rng = np.random.default_rng(seed)
-    n = len(vectors)
-    k = max(1, min(k, n))
-    centers = [vectors[rng.integers(n)]]
-    dist = np.full(n, np.inf)
-    for _ in range(1, k):
-        dist = np.minimum(dist, 1 - vectors @ centers[-1])
-        p = np.clip(dist, 0, None) ** 2
-        centers.append(vectors[rng.choice(n, p=p / p.sum()) if p.sum() > 0 else rng.integers(n)])
-    c = np.array(centers)
-    labels = np.zeros(n, dtype=np.int32)
-    for _ in range(iters):
-        new = np.argmax(vectors @ c.T, axis=1)
-        if np.array_equal(new, labels) and _:
-            break
-        labels = new
-        for j in range(k):
-            members = vectors[labels == j]
-            if len(members):
-                m = members.sum(axis=0)
-                c[j] = m / (np.linalg.norm(m) or 1.0)
-    return labels
-
-
 LABEL_STOP = frozenset("""a about above across after again against all also among an and any are as at be
 because been before being between both but by can could did do does doing during each either else
 every few for from further had has have having here how however if in into is it its itself just

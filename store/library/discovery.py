@@ -340,7 +340,8 @@ class Discovery:
             with self._topics_lock:
                 topics = self._topics
                 if topics is None or k is not None:
-                    from store.discovery.similar import kmeans, topic_labels
+                    from store.discovery.clusters import kmeans
+                    from store.discovery.similar import topic_labels
                     sim = self.similarity
                     n_topics = k or max(2, min(50, int(round(np.sqrt(len(self._core.corpus) / 2)))))
                     vectors = sim.latent if sim.latent is not None else sim.matrix.toarray()

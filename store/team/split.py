@@ -1,6 +1,6 @@
 """Split a library's papers among a team's members by topic, in shares proportional to their weights.
 
-How: spherical k-means (:func:`store.discovery.similar.kmeans`) cuts the papers into a few dozen
+How: spherical k-means (:func:`store.discovery.clusters.kmeans`) cuts the papers into a few dozen
 fine topics; the topics are then dealt to the members whole, a balanced k-means over the topics
 rather than the papers: each member has a centre, the topic that prefers one member most clearly
 (the largest gap between its best and second-best member) is dealt first, to its best member
@@ -28,7 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from store.discovery.similar import kmeans
+from store.discovery.clusters import kmeans
 
 FINE_TOPICS = 40  # fine topics at least (measured on ICLR: 30-60 alike, 120 worse) ...
 TOPICS_PER_MEMBER = 6  # ... and at least this many per member, so each share is several whole topics

@@ -26,6 +26,13 @@ def _labelled(tmp_path):
     return lib, wanted
 
 
+async def _sort_recommended(pilot, main) -> None:
+    """`S` until the list is in the recommended order (the triage queue's)."""
+    while main.sort != "recommended":
+        await pilot.press("S")
+        await settle(pilot)
+
+
 @pytest.mark.slow  # (about 10 s: 40 marks, each ranked again in a worker)
 async def test_screening_through_the_keys_finds_the_wanted_papers_first(tmp_path, make):
     lib, wanted = _labelled(tmp_path)
@@ -71,9 +78,7 @@ async def test_the_recommended_list_keeps_the_row_being_read_and_says_how_far_to
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
         main = screen(app)
-        while main.sort != "recommended":
-            await pilot.press("S")
-            await settle(pilot)
+        await _sort_recommended(pilot, main)
         header = app.export_screenshot().replace("&#160;", " ")
         est = lib.screening_estimate()
         assert est is not None and est.marked == 60
@@ -108,9 +113,7 @@ async def test_the_recommended_sort_says_when_nothing_is_marked_and_L_says_what_
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
         main = screen(app)
-        while main.sort != "recommended":
-            await pilot.press("S")
-            await settle(pilot)
+        await _sort_recommended(pilot, main)
         assert "nothing marked yet: in import order" in app.export_screenshot().replace("&#160;", " ")
         assert [int(i) for i in main.results.indices] == list(range(len(lib)))
         await pilot.press("L")
