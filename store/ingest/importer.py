@@ -17,7 +17,7 @@ import numpy as np
 from store.ingest.batches import ArxivIndex, arxiv_key, held_version, revise
 from store.ingest.dedup_cache import KnownPapers
 from store.corpus import Corpus
-from store.ingest.dedup import BANDS, Match, candidate_pairs, is_near_duplicate, shingles, similarity
+from store.ingest.dedup import BANDS, Match, is_near_duplicate, shingles
 from store.ingest.merge_prep import KnownRows, MergePrep, fingerprints
 from store.ingest.merge_prep import prepare_merge as prepare_merge  # (an import's two steps, named here together)
 from store.models import Paper, Source, Variant
@@ -25,7 +25,7 @@ from store.ingest.raw_record import RawRecord
 from store.ingest.summary import ImportSummary
 from store.text import normalize
 from store.ingest.title_library import FIELD_DF, TakenTitles, name_tokens, settle, title_hash
-from store.ingest.titles import derive_title
+from store.ingest.titles import derive_title, derive_titles
 
 
 def _add_source(sources: list[Source], src: Source) -> bool:
@@ -68,14 +68,12 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
     unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
     # Rows 0..m-1: the library's papers; then one row per unknown record, in file order.
     m = len(corpus) if unknown else 0
-    known = prep.known if m else KnownRows([], np.zeros((0, BANDS), dtype=np.uint64), Counter(), None)
+    known = prep.known if m else KnownRows(np.zeros((0, BANDS), dtype=np.uint64), Counter(), None)
     prepared = [prep.new[i] for i in unknown]
-    prep.known = prep.new = None  # the shingles of every paper: freed once the candidates are found
-    shs: list[np.ndarray | None] = known.shingles + [None] * len(prepared)
+    assert prep.pairs is not None
+    candidates, prep.known, prep.new, prep.pairs = prep.pairs, None, None, None
     keys = np.concatenate([known.keys, np.array([p[0] for p in prepared], dtype=np.uint64).reshape(-1, BANDS)])
-    candidates = candidate_pairs(keys, from_row=m) if len(shs) else {}
-    titles = {i: p[1][0] for i, p in zip(unknown, prepared) if p[1] is not None}
-    nameless = {i: p[1][1] for i, p in zip(unknown, prepared) if p[1] is not None and p[1][1] is not None}
+    titles = {i: p[1] for i, p in zip(unknown, prepared) if p[1] is not None}  # record -> (title, title without its name)
     names = {m + n: p[2] for n, p in enumerate(prepared)}  # row -> name-shaped words (the records' rows)
     name_df, known_titles = known.name_df, known.titles  # (name_df taken over: updated in place below)
     fresh: list[tuple[Paper, str | None]] = []  # new papers with a derived title (and the title without its
@@ -93,7 +91,6 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
     summary.read += len(records)
     before = len(corpus)  # papers the library held: a record of one of these is "already in the library"
     arxiv: ArxivIndex | None = None  # the library's arXiv papers by id, made on the first arXiv record
-    shingled = _shingled(shs, corpus, [r.abstract for r in records] if norms is None else [], norms, unknown)
     for n, rec in enumerate(_handed_out(records), start=1):
         if progress and n % 500 == 0:
             progress(n, len(records))
@@ -139,7 +136,7 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
                     summary.known += 1
                 continue
         row = row_of[i]
-        match = _best_match(row, candidates.get(row, ()), shingled, owner, separate.get(rid, ()))
+        match = _best_match(candidates.get(row, ()), owner, separate.get(rid, ()))
         if match is not None:
             idx = corpus.index_of(match.key)
             assert idx is not None  # match.key is a paper's id (owner)
@@ -151,10 +148,12 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
             _enrich(paper, rec)
             summary.near += 1
             continue
+        derived = None if rec.title else titles.get(i) or derive_titles(rec.abstract)  # (not made beforehand
+        # for a record the pairs showed near an earlier one that was itself merged away)
         paper = Paper(
             id=rid,
             abstract=rec.abstract,
-            title=rec.title or titles.get(i) or derive_title(rec.abstract),
+            title=rec.title if derived is None else derived[0],
             derived_title=not rec.title,
             authors=list(rec.authors),
             sources=[src],
@@ -174,8 +173,8 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
         if norm is not None:
             new_norms[rid] = norm
         summary.new += 1
-        if paper.derived_title:
-            fresh.append((paper, nameless.get(i)))
+        if derived is not None:
+            fresh.append((paper, derived[1]))
     if fresh:
         fields = frozenset(name for name, n in name_df.items() if n >= FIELD_DF)
         _settle_titles(corpus, fresh, fields, known_titles)
@@ -204,6 +203,7 @@ def _settle_titles(corpus: Corpus, fresh: list[tuple[Paper, str | None]], fields
     else:
         ids = {p.id for p, _ in fresh}
         taken = [title for title, pid in zip(corpus.papers.titles()[0], corpus.ids()) if pid not in ids]
+    fresh = [(p, alternative) for p, alternative in fresh if p.derived_title]  # (not one that a later record titled)
     papers = [p for p, _ in fresh]
     settled = settle([p.abstract for p in papers], [p.title for p in papers], fields, taken,
                      nameless=[alternative for _, alternative in fresh])
@@ -222,26 +222,6 @@ def _title_hashes(corpus: Corpus, known: np.ndarray | None) -> np.ndarray:
     return out
 
 
-def _shingled(shs: list[np.ndarray | None], corpus: Corpus, abstracts: list[str], norms: list[str] | None,
-              unknown: list[int]) -> Callable[[int], np.ndarray]:
-    """A row's shingles, made when a candidate pair first needs it (a few rows of an import) and
-    kept: rows below ``len(corpus)`` at the start are the library's papers, the rest the
-    records of ``unknown`` in order (their normalized texts, else their ``abstracts``)."""
-    m = len(shs) - len(unknown)
-
-    def get(row: int) -> np.ndarray:
-        sh = shs[row]
-        if sh is None:
-            if row < m:
-                text = normalize(corpus.papers[row].abstract)
-            else:
-                i = unknown[row - m]
-                text = norms[i] if norms is not None else normalize(abstracts[i])
-            sh = shs[row] = shingles(text)
-        return sh
-    return get
-
-
 _SPENT = RawRecord("", "", 0)  # what a merged record's place in its list holds (see _handed_out)
 
 
@@ -253,15 +233,15 @@ def _handed_out(records: list[RawRecord]) -> Iterator[RawRecord]:
         yield rec
 
 
-def _best_match(row: int, earlier: Iterable[int], shs: Callable[[int], np.ndarray], owner: list[str | None],
+def _best_match(weighed: Iterable[tuple[int, float, float]], owner: list[str | None],
                 exclude: Iterable[str]) -> Match | None:
-    """The most similar earlier paper that passes the merge rule (the earliest among equals)."""
+    """The most similar earlier paper that passes the merge rule (the earliest among equals), of the
+    earlier rows weighed against this one (row, Jaccard, containment: see store.ingest.merge_prep)."""
     best: Match | None = None
-    for j in earlier:
+    for j, jac, cont in weighed:
         key = owner[j]
         if key is None or key in exclude:
             continue
-        jac, cont = similarity(shs(row), shs(j))
         if is_near_duplicate(jac, cont) and (best is None or jac > best.jaccard):
             best = Match(key, jac, cont)
     return best

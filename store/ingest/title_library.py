@@ -22,13 +22,15 @@ import zlib
 
 import re
 from collections import Counter
-from typing import Iterable
+from itertools import islice
+from typing import Iterable, Iterator
 
 from store.escapes import repair_escapes
 from store.ingest.title_claims import claimed_names
 from store.ingest.title_text import clean_phrase
 from store.ingest.title_phrases import SENTENCE_END, verb_as_gerund
 from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title
+from store.parallel import map_list
 
 FIELD_DF = 3  # abstracts that use a name before it is the field's, not a paper's
 # Runs that start with a capital; the names among them (an inner capital or digit) are what counts.
@@ -117,9 +119,15 @@ def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], take
         elif not any(name == c[0] for c in claimed_names(repair_escapes(abstracts[i]))):
             out[i] = derive_title(abstracts[i], not_names=fields)
     seen = taken if isinstance(taken, TakenTitles) else TakenTitles(taken)
+    # The titles that repeat a taken or an earlier one get their tails made first, on the cores (a
+    # dump with many near-identical openings repeats a third of its titles); a title that repeats
+    # one of the tails chosen has them made as it comes.
+    first: dict[str, int] = {}
+    repeats = [i for i, title in enumerate(out) if title.casefold() in seen or first.setdefault(title.casefold(), i) != i]
+    ready = dict(zip(repeats, map_list(_first_tails, [(abstracts[i], out[i]) for i in repeats])))
     for i, title in enumerate(out):
         if title.casefold() in seen:
-            out[i] = distinguished(abstracts[i], title, seen)
+            out[i] = distinguished(abstracts[i], title, seen, ready.get(i))
         seen.add(out[i].casefold())
     return out
 
@@ -151,30 +159,66 @@ def _fresh_start(phrase: str, have: set[str]) -> str:
     return verb_as_gerund(" ".join(words[start:]))
 
 
-def distinguished(abstract: str, title: str, seen: "set[str] | TakenTitles") -> str:
-    """``title`` with the phrase of ``abstract`` that tells it apart: the clause with the most words
-    the title lacks and the abstract repeats (its subject), earliest first; a number if none does."""
+def _tails(abstract: str, title: str) -> tuple[str, Iterator[str]]:
+    """The title's kept start and, lazily, the titles that would tell it apart, best first: with
+    the clause holding the most words the title lacks and the abstract repeats (its subject),
+    earliest first (see :func:`distinguished`)."""
     tf = Counter(_WORD.findall(abstract.lower()))
     have = set(_WORD.findall(title.lower()))
+    repeated = {w for w, n in tf.items() if n > 1} - have - _FILLER  # (a set operation in C per clause)
 
     def new_words(phrase: str) -> int:
-        return sum(1 for w in set(_WORD.findall(phrase.lower())) - have - _FILLER if tf[w] > 1)
+        return len(repeated.intersection(_WORD.findall(phrase.lower())))
 
     base = title if len(title) <= BASE_CHARS else fit_title(title, BASE_CHARS)
-    room = SETTLED_CHARS - len(base) - 3
-    # Ranked on the clauses as written (cheap); only the ones tried are cleaned into phrases.
-    ranked = sorted(((new_words(text), at, text) for at, text in _clauses(abstract)), key=lambda c: (-c[0], c[1]))
-    for count, _, text in ranked:
-        if not count:
-            break
-        phrase = _fresh_start(_as_phrase(text), have)
-        if len(phrase.split()) < 2 or not new_words(phrase):
-            continue
-        tail = fit_title(phrase, room)
-        candidate = f"{base} — {tail[0].lower() + tail[1:] if tail[1:2].islower() else tail}"
+
+    def tails() -> Iterator[str]:
+        room = SETTLED_CHARS - len(base) - 3
+        # Ranked on the clauses as written (cheap); only the ones tried are cleaned into phrases.
+        ranked = sorted(((new_words(text), at, text) for at, text in _clauses(abstract)), key=lambda c: (-c[0], c[1]))
+        for count, _, text in ranked:
+            if not count:
+                break
+            phrase = _fresh_start(_as_phrase(text), have)
+            if len(phrase.split()) < 2 or not new_words(phrase):
+                continue
+            tail = fit_title(phrase, room)
+            yield f"{base} — {tail[0].lower() + tail[1:] if tail[1:2].islower() else tail}"
+    return base, tails()
+
+
+def distinguished(abstract: str, title: str, seen: "set[str] | TakenTitles",
+                  ready: "tuple[str, list[str], bool] | None" = None) -> str:
+    """``title`` with the phrase of ``abstract`` that tells it apart: the clause with the most words
+    the title lacks and the abstract repeats (its subject), earliest first; a number if none does.
+
+    Args:
+        ready: :func:`_first_tails`' answer for this abstract and title, if made beforehand.
+    """
+    base, first, complete = ready if ready is not None else (None, [], False)
+    for candidate in first:
         if candidate.casefold() not in seen:
             return candidate
+    if not complete:
+        base, rest = _tails(abstract, title)
+        for candidate in islice(rest, len(first), None):
+            if candidate.casefold() not in seen:
+                return candidate
     n = 2
     while f"{base} ({n})".casefold() in seen:
         n += 1
     return f"{base} ({n})"
+
+
+FIRST_TAILS = 1  # the tails made beforehand, on the cores, for each title that repeats another
+
+
+def _first_tails(pairs: list[tuple[str, str]]) -> list[tuple[str, list[str], bool]]:
+    """For (abstract, title): the kept start, the first :data:`FIRST_TAILS` tails, and whether
+    those are all there are (fewer were found)."""
+    out = []
+    for abstract, title in pairs:
+        base, tails = _tails(abstract, title)
+        first = list(islice(tails, FIRST_TAILS))
+        out.append((base, first, len(first) < FIRST_TAILS))
+    return out

@@ -13,7 +13,7 @@ from store import Library
 from store.exchange.export import export_text
 from store.latex import plain_text
 from store.escapes import repair_escapes
-from store.ingest.title_library import distinguished
+from store.ingest.title_library import distinguished, settle
 from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title
 
 from ..conftest import DATA, ROOT, bib_entries
@@ -147,6 +147,21 @@ def test_titles_are_unique_in_a_library_with_planted_near_twins(tmp_path):
 def test_distinguished_falls_back_to_a_number():
     seen = {"a method", "a method — for things"}
     assert distinguished("A method.", "A method", seen) == "A method (2)"
+
+
+def test_settle_gives_the_same_titles_with_the_tails_made_on_the_cores(monkeypatch):
+    """Repeated titles get their first distinguishing phrase made beforehand, on the cores; where that
+    phrase is taken too the next one is made as it comes: the titles are those of a serial run."""
+    recs = [json.loads(line) for name in ("icml_slice.jsonl", "iclr_slice.jsonl")
+            for line in (DATA / name).read_text().splitlines()]
+    abstracts = [r["abstract"] for r in recs] * 12  # every title repeated (over 3,000: the cores are used)
+    titles = [derive_title(a) for a in abstracts]
+    # The first paper's title and its first distinguishing phrase are taken: its repeats need the next.
+    taken = [titles[0], distinguished(abstracts[0], titles[0], {titles[0].casefold()})]
+    parallel = settle(abstracts, titles, frozenset(), taken)
+    monkeypatch.setenv("PAPERSIFT_NO_PARALLEL", "1")
+    assert settle(abstracts, titles, frozenset(), taken) == parallel
+    assert len(set(t.casefold() for t in parallel)) == len(parallel)
 
 
 def test_titles_are_whole_phrases():
