@@ -12,6 +12,7 @@ Usage: python benchmarks/title_grading.py CORPUS.jsonl SEED OUT
 """
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import re
@@ -28,7 +29,13 @@ from store.ingest.titles import derive_title  # noqa: E402
 from store.latex import plain_text  # noqa: E402
 from title_quality import _matrix, title_index  # noqa: E402
 
-path, seed = sys.argv[1], int(sys.argv[2])
+parser = argparse.ArgumentParser(description="A blind reading of derived titles beside the oracle's closest span "
+                                             "of the abstract: writes OUT.md for a reader, OUT.json and OUT.key.json.")
+parser.add_argument("corpus", help="a JSONL corpus with real titles (icml2024.jsonl, iclr2024.jsonl)")
+parser.add_argument("seed", type=int, help="the random draw of 40 papers")
+parser.add_argument("out", help="the path the three files start with")
+args = parser.parse_args()
+path, seed = args.corpus, args.seed
 recs = [json.loads(l) for l in open(path)]
 abstracts = [r["abstract"] for r in recs]
 real = [r["title"] for r in recs]
@@ -68,7 +75,7 @@ for n, i in enumerate(picks, 1):
     rng.shuffle(cands)
     items.append({"n": n, "real_title": real[i], "abstract": abstracts[i], "A": cands[0][1], "B": cands[1][1]})
     key.append({"n": n, "A": cands[0][0], "B": cands[1][0]})
-out = sys.argv[3]
+out = args.out
 json.dump(items, open(out + ".json", "w"), indent=1, ensure_ascii=False)
 json.dump(key, open(out + ".key.json", "w"))
 with open(out + ".md", "w") as f:

@@ -169,8 +169,9 @@ class Filters:
         mask &= passing
 
     def _by_team(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        """by:, star-by:, team-star:, split: and assigned: (see store.library.team). A member no one
-        knows here matches nothing, and is said with the nearest name."""
+        """by:, star-by:, status-by:, tag-by:, note-by:, team-star:, split: and assigned: (see
+        store.library.team): each member's own marks. A member no one knows here matches nothing,
+        and is said with the nearest name."""
         if not q.team:
             return
         core = self._core
@@ -197,6 +198,17 @@ class Filters:
                 hit = of(pid for pid, a in given.items() if op(a.star, value))
                 if op(0, value):  # (star-by:ana:<1 holds for every paper she gave no star)
                     hit |= ~of(pid for pid, a in given.items() if a.star)
+            elif f.kind == "status-by":
+                given = team.get(f.value, {})
+                if f.detail == "unread":  # (every paper she gave no other status)
+                    hit = ~of(pid for pid, a in given.items() if a.status != "unread")
+                else:  # (no status named: any but unread)
+                    hit = of(pid for pid, a in given.items() if a.status == f.detail or not f.detail and a.status != "unread")
+            elif f.kind == "tag-by":
+                hit = of(pid for pid, a in team.get(f.value, {}).items() if (f.detail in a.tags if f.detail else a.tags))
+            elif f.kind == "note-by":
+                hit = of(pid for pid, a in team.get(f.value, {}).items()
+                         if a.note and (not f.detail or f.detail in a.note.casefold()))
             elif f.kind == "team-star":
                 assert f.compare is not None
                 op, value = f.compare

@@ -193,7 +193,8 @@ class Team:
     # ------------------------------------------------------------------ the team view
     def progress(self) -> list[MemberProgress]:
         """Per member: assigned, triaged (of their share and in all), stars given, and agreement
-        with the others on the papers two of them triaged."""
+        with the others on the papers two of them triaged. Whoever is triaging now is a row only
+        with marks or a share of their own."""
         team = self._core.team
         rows = {name: MemberProgress(name) for name in self.members()}
         for pid, name in self._core.assignments.items():
@@ -216,4 +217,7 @@ class Team:
                     if other != name:
                         rows[name].shared += 1
                         rows[name].agreed += kept == other_kept
+        me = self._core.member
+        if me in rows and not rows[me].assigned and not team.get(me):
+            del rows[me]  # (who only assigned papers, or opened the library, is no member of the lab)
         return list(rows.values())

@@ -67,7 +67,7 @@ class Query:
         self.not_star: Comparison | None = None
         self.topics: set[int] = set()
         self.not_topics: set[int] = set()
-        self.team: list[Filter] = []  # by:, star-by:, team-star:, split:, assigned: (a lab's marks)
+        self.team: list[Filter] = []  # by:, star-by:, status-by:, tag-by:, note-by:, team-star:, split:, assigned:
         self.arrivals: list[Filter] = []  # new:, batch:, added:, updated: (when papers arrived)
         self.similar = similar
         self.recommend = recommend  # "stars" or a tag
@@ -104,19 +104,22 @@ class Filter:
     """One filter of the families kept as a list: ``kind`` names it, ``value`` is what was typed
     after the colon (a member's name, a date), ``compare`` an (operator, number) when it compares.
 
-    A lab's marks: "by" (the member triaged it), "star-by" (the member's stars compare), "team-star"
-    (every member's stars summed compare), "split" (one member starred it, another skipped it),
-    "assigned" (to the member; "" for anyone). Arrivals: "new" (the newest batch), "batch" (its
-    number compares), "added" (its date compares with ``value``), "updated" (a newer version arrived).
+    A lab's marks: "by" (the member triaged it), "star-by" (the member's stars compare),
+    "status-by", "tag-by" and "note-by" (the member's status is ``detail``; the member tagged it
+    ``detail``, or anything; the member's note holds ``detail``, or anything), "team-star" (every
+    member's stars summed compare), "split" (one member starred it, another skipped it), "assigned"
+    (to the member; "" for anyone). Arrivals: "new" (the newest batch), "batch" (its number
+    compares), "added" (its date compares with ``value``), "updated" (a newer version arrived).
     """
 
-    __slots__ = ("kind", "value", "compare", "negated")
+    __slots__ = ("kind", "value", "compare", "negated", "detail")
 
-    def __init__(self, kind: str, value: str = "", compare: Comparison | None = None, negated: bool = False):
-        self.kind, self.value, self.compare, self.negated = kind, value, compare, negated
+    def __init__(self, kind: str, value: str = "", compare: Comparison | None = None, negated: bool = False,
+                 detail: str = ""):
+        self.kind, self.value, self.compare, self.negated, self.detail = kind, value, compare, negated, detail
 
     def __repr__(self) -> str:
-        return f"Filter({self.kind!r}, {self.value!r}, {self.compare!r}, negated={self.negated})"
+        return f"Filter({self.kind!r}, {self.value!r}, {self.compare!r}, negated={self.negated}, detail={self.detail!r})"
 
 
 def _comparison(value: str) -> Comparison | None:
@@ -126,9 +129,12 @@ def _comparison(value: str) -> Comparison | None:
 
 
 def _team(q: Query, key: str, value: str, negated: bool) -> None:
-    """by:NAME, star-by:NAME:>=2 (star-by:NAME is >=1), team-star:>=3, split:, assigned:NAME
-    (assigned: alone is anyone; -assigned: is nobody)."""
-    if key == "split":
+    """by:NAME, star-by:NAME:>=2 (star-by:NAME is >=1), status-by:NAME:to-read, tag-by:NAME:rl
+    (tag-by:NAME: any tag), note-by:NAME:word (note-by:NAME: any note), team-star:>=3, split:,
+    assigned:NAME (assigned: alone is anyone; -assigned: is nobody)."""
+    if key in ("status-by", "tag-by", "note-by"):
+        _member_mark(q, key, value, negated)
+    elif key == "split":
         q.team.append(Filter("split", negated=negated))
     elif key == "assigned":
         q.team.append(Filter("assigned", value, negated=negated))
@@ -146,6 +152,24 @@ def _team(q: Query, key: str, value: str, negated: bool) -> None:
             q.errors.append(f"bad star-by filter {value!r} (a member and their stars, e.g. star-by:ana:>=2)")
         else:
             q.team.append(Filter("star-by", member, stars, negated))
+
+
+def _member_mark(q: Query, key: str, value: str, negated: bool) -> None:
+    """status-by:NAME[:STATUS] (a status's start will do: status-by:ana:to; none: any status but
+    unread), tag-by:NAME[:TAG] (none: any tag), note-by:NAME[:WORD] (none: any note)."""
+    member, _, detail = value.partition(":")
+    if key == "status-by" and detail:
+        hits = [s for s in STATUSES if s.startswith(detail.lower())]
+        if not member or not hits:
+            q.errors.append(f"bad status-by filter {value!r} (a member and a status, e.g. status-by:ana:to-read; "
+                            f"statuses: {', '.join(STATUSES)})")
+            return
+        detail = hits[0]
+    if not member:
+        q.errors.append(f"bad {key} filter {value!r} (a member, e.g. {key}:ana, "
+                        + {"status-by": "status-by:ana:to-read)", "tag-by": "tag-by:ana:rl)"}.get(key, "note-by:ana:baseline)"))
+        return
+    q.team.append(Filter(key, member, negated=negated, detail=detail.lower() if key == "tag-by" else detail.casefold()))
 
 
 def _arrival(q: Query, key: str, value: str, negated: bool) -> None:
@@ -169,9 +193,9 @@ def _arrival(q: Query, key: str, value: str, negated: bool) -> None:
             q.arrivals.append(Filter("added", m.group(2), (_OPS[m.group(1) or ""], 0), negated))
 
 
-_TEAM_KEYS = ("by", "star-by", "team-star", "split", "assigned")
+_TEAM_KEYS = ("by", "star-by", "status-by", "tag-by", "note-by", "team-star", "split", "assigned")
 _ARRIVAL_KEYS = ("new", "batch", "added", "updated")
-_NEEDS_VALUE = ("by", "star-by", "team-star")  # (split: and assigned: mean something bare)
+_NEEDS_VALUE = ("by", "star-by", "status-by", "tag-by", "note-by", "team-star")  # (split: and assigned: mean something bare)
 
 
 def fold_name(text: str) -> str:

@@ -65,6 +65,9 @@ def lib(tmp_path_factory):
     ana, ben = Library(root / "lib", member="ana"), Library(root / "lib", member="ben")  # a lab's marks too
     ana.set_star(ids[0:30], 2)
     ana.set_status(ids[100:120], "skipped")
+    ana.add_tags(ids[110:140:2], ["rl"])
+    ben.set_note(ids[45], "a Baseline worth rerunning")
+    ben.set_note(ids[46], "read the appendix")
     ben.set_star(ids[100:110], 1)
     ben.set_status(ids[20:40], "read")
     lib.lab.assign(["ana", "ben"], ids[200:260])
@@ -108,6 +111,9 @@ def oracle_families(lib: Library) -> dict[str, tuple[str, object]]:
         "topic": ("topic:0", None),  # the model's own labels: checked against lib.topics() below
         "by": ("by:ben", lambda p, a: member_ann(lib, "ben", p.id).marked),
         "star-by": ("star-by:ana:>=2", lambda p, a: member_ann(lib, "ana", p.id).star >= 2),
+        "status-by": ("status-by:ana:skipped", lambda p, a: member_ann(lib, "ana", p.id).status == "skipped"),
+        "tag-by": ("tag-by:ana:rl", lambda p, a: "rl" in member_ann(lib, "ana", p.id).tags),
+        "note-by": ("note-by:ben:baseline", lambda p, a: "baseline" in member_ann(lib, "ben", p.id).note.casefold()),
         "team-star": ("team-star:>=3", lambda p, a: team_star(lib, p.id) >= 3),
         "split": ("split:", lambda p, a: split_one(lib, p.id)),
         "assigned": ("assigned:ben", lambda p, a: lib.assignments.get(p.id) == "ben"),
@@ -146,7 +152,7 @@ def test_every_filter_family_of_the_parser_has_a_row(lib):
 
 @pytest.mark.parametrize("family", ["status", "is", "tag", "star", "stars", "kw", "keyword", "keywords", "author",
                                     "venue", "year", "file", "id", "phrase", "topic", "by", "star-by",
-                                    "team-star", "split", "assigned", "new", "batch", "updated"])
+                                    "status-by", "tag-by", "note-by", "team-star", "split", "assigned", "new", "batch", "updated"])
 # (added: every paper here arrived on one day, so no date selects some and leaves some: tests/store/test_batches.py)
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_each_family_alone_and_negated_matches_the_papers(lib, family):
@@ -168,7 +174,8 @@ def test_families_combined_and_negated_together(lib):
     fams = oracle_families(lib)
     combos = [("status", "-tag"), ("-status", "star", "file"), ("kw", "-year", "-phrase"), ("venue", "-author"),
               ("-star", "-status", "-file"), ("tag", "star", "-id"), ("by", "-star-by", "-assigned"),
-              ("team-star", "-split", "status"), ("batch", "-new", "-updated")]
+              ("team-star", "-split", "status"), ("batch", "-new", "-updated"),
+              ("by", "-status-by", "star-by"), ("status-by", "-tag-by", "-assigned"), ("-note-by", "by", "-star")]
     for combo in combos:
         typed, preds = [], []
         for part in combo:
@@ -209,3 +216,22 @@ def test_the_command_line_gives_the_same_sets(lib):
                 "-transformer"]
     for query in queries:
         assert listed(lib, query) == found(lib, query), query
+
+
+@pytest.mark.parametrize(("typed", "want"), [
+    ("status-by:ana", lambda ann: ann.status != "unread"),
+    ("status-by:ana:un", lambda ann: ann.status == "unread"),
+    ("tag-by:ana", lambda ann: bool(ann.tags)),
+    ("note-by:ben", lambda ann: bool(ann.note)),
+])
+def test_a_member_filter_without_its_detail_reads_any_and_unread_is_every_other(lib, typed, want):
+    """status-by:ana is any status she gave; status-by:ana:unread every paper she gave none; tag-by:
+    and note-by: without a tag or a word are any tag, any note."""
+    member = typed.split(":")[1]
+    assert sorted(found(lib, typed)) == sorted(p.id for p in lib.corpus.papers if want(member_ann(lib, member, p.id)))
+
+
+def test_a_member_filter_that_cannot_be_read_is_said():
+    from store.search.query import parse_query
+    assert "statuses: unread" in parse_query("status-by:ana:done").errors[0]
+    assert "tag-by:ana:rl" in parse_query("tag-by::rl").errors[0]

@@ -46,11 +46,48 @@ async def test_team_screen_lists_each_member(tmp_path):
         assert isinstance(app.screen, TeamScreen)
         table = _text(team_table(lib))
         rows = {line.split()[0]: line for line in table.splitlines()[1:] if line.strip()}
-        assert set(rows) == {"ana", "ben", "lead"}
+        assert set(rows) == {"ana", "ben"}  # (lead only assigned the papers: no member of the lab)
         assert "4 on 2" in rows["ana"] and "0% of 1" in rows["ana"] and "3 on 1" in rows["ben"]
-        assert "(you)" in rows["lead"]
+        assert "2 members" in _text(app.screen.query_one("Label").render())
         await pilot.press("escape")
         assert not isinstance(app.screen, TeamScreen)
+    lib.set_star(ids[5:6], 1)  # a mark of their own: lead is a member now
+    rows = {line.split()[0]: line for line in _text(team_table(lib)).splitlines()[1:] if line.strip()}
+    assert set(rows) == {"ana", "ben", "lead"} and "(you)" in rows["lead"]
+
+
+@pytest.mark.slow
+async def test_a_member_opens_on_their_share_and_one_key_shows_the_whole_library(tmp_path):
+    """--as ana opens on the papers assigned to ana, and the header says so; esc shows the whole
+    library; the member filters read ana's own marks (status-by:ana:to-read)."""
+    lib, ids = _lab(tmp_path / "lib")
+    ana = Library(lib.folder, member="ana")
+    share = [pid for pid, name in ana.assignments.items() if name == "ana"]
+    ana.set_status(share[:3], "to-read")
+    app = make_app(Library(lib.folder, member="ana"), settings_path=tmp_path / "settings.json")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_workers(app, pilot)
+        await pilot.pause(0.1)
+        await wait_workers(app, pilot)
+        main = app.main_screen
+        from tui.widgets.header import TriageHeader
+        header = main.query_one(TriageHeader)
+        assert main.query_text == "assigned:ana" and sorted(main.results.shown_ids()) == sorted(share)
+        assert f"ana's share: {len(share)} papers (assigned:ana)" in (header._shown or "")
+        await pilot.press("escape")
+        await wait_workers(app, pilot)
+        await pilot.pause(0.1)
+        assert main.query_text == "" and len(main.results.shown_ids()) == len(lib)
+        assert "share" not in (header._shown or "")
+        await pilot.press("slash")
+        await pilot.press(*"assigned:ana status-by:ana:to-read")
+        await pilot.press("enter")
+        await wait_workers(app, pilot)
+        assert sorted(main.results.shown_ids()) == sorted(share[:3])
+    lead = make_app(Library(lib.folder, member="lead"), settings_path=tmp_path / "lead.json")
+    async with lead.run_test(size=(140, 40)) as pilot:  # no share of their own: the whole library
+        await wait_workers(lead, pilot)
+        assert lead.main_screen.query_text == "" and len(lead.main_screen.results.shown_ids()) == len(lib)
 
 
 @pytest.mark.slow

@@ -40,6 +40,7 @@ SEARCH_SYNTAX = (
     ("id:3f2a  3f2a9c01d4e7", "papers by id or id prefix; whole ids (from an export, or I) need no id:"),
     ("similar:ID  rec:stars  rec:TAG", "more like a paper; recommended from your stars or a tag"),
     ("by:ana  star-by:ana:>=2", "a lab's library: what a member triaged, starred (--as NAME says who you are)"),
+    ("status-by:ana:to-read  tag-by:ana:rl  note-by:ana", "a member's own status, tags, notes (bare: any)"),
     ("team-star:>=3  split:", "every member's stars summed; starred by one member, skipped by another"),
     ("assigned:ana  -assigned:", "a member's share (papersift assign); assigned to no one"),
     ("new:  batch:3  batch:>=2", "the newest import's papers; an import by its number (papersift fetch, import)"),

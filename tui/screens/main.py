@@ -43,6 +43,7 @@ from ..controllers.tags import Tags
 from ..controllers.triage import Triage
 from ..writes import Writes
 from .. import limits
+from ..opening import share_query, standing_note
 if TYPE_CHECKING:
     from textual.widget import Widget
     from textual.worker import Worker
@@ -134,7 +135,10 @@ class MainScreen(Screen[None]):
         updated = getattr(self.app, "updated_since_visit", 0)
         self._standing_for = f"batch:>{seen}" if new else None  # the query the standing note speaks of
         self._updated_since = updated
-        if new or updated:
+        self._share = share_query(self.library, query, new, getattr(self.app, "resume", True))  # they open on it
+        if self._share:
+            query, paper, self._standing_for = self._share, None, self._share
+        if new or updated or self._share:
             self.counts.standing = self._standing_note(new)
         if paper is not None and self.library.corpus.index_of(paper) is None:
             paper = None  # gone since (a merge, another library at the same path)
@@ -148,7 +152,11 @@ class MainScreen(Screen[None]):
         self.reading.show_now()  # nothing is being typed yet: the first paper at once
         self.set_focus(self.results)
         self.sync.tell_problems()
-        if query and new and query == f"batch:>{seen}":  # papers arrived: start on them
+        if self._share:  # a lab member's own papers: they start there
+            self.search.resume(query, None)
+            self.notify(f"your share, {self.library.member}: the papers assigned to you · "
+                        f"{key_label(self.app, 'list.clear_filter')} shows the whole library", timeout=8)
+        elif query and new and query == f"batch:>{seen}":  # papers arrived: start on them
             self.search.resume(query, None)
             self.notify(f"{new:,} new since your last visit · {key_label(self.app, 'list.clear_filter')} "
                         "shows the whole library", timeout=8)
@@ -264,10 +272,9 @@ class MainScreen(Screen[None]):
         self.reading.follow_results()
 
     def _standing_note(self, new: int) -> str:
-        """The opening's header note: "312 new since your last visit (batch:>7)" and the updated."""
-        updated = getattr(self, "_updated_since", 0)
-        return "; ".join([f"{new:,} new since your last visit ({self._standing_for})"] * bool(new)
-                         + [f"{updated:,} updated to a newer version (updated:)"] * bool(updated))
+        """The opening's header note (tui.opening.standing_note)."""
+        return standing_note(self.library.member, getattr(self, "_share", ""), self._standing_for, new,
+                             getattr(self, "_updated_since", 0))
 
     def repaint(self, changed: list[str] | None = None) -> None:
         """Annotations changed (those of the papers ``changed``, when known): repaint rows, reader,

@@ -32,14 +32,16 @@ class TeamScreen(ModalScreen[None]):
         lib = self.library
         lib.refresh()  # (members triaging the same folder: their latest marks)
         assigned = len(lib.assignments)
+        rows = lib.lab.progress()
         with VerticalScroll():
-            yield Label(f"[b]Team[/b] — {counted(len(lib.lab.members()), 'member')}, {assigned:,} of {counted(len(lib), 'paper')} "
+            yield Label(f"[b]Team[/b] — {counted(len(rows), 'member')}, {assigned:,} of {counted(len(lib), 'paper')} "
                         f"assigned   [dim]{key_label(self.app, 'team.close')} closes[/dim]")
-            yield Static(team_table(lib), id="team-table")
+            yield Static(team_table(lib, rows), id="team-table")
             yield Static(Text("Share: papers triaged (given a status) of those assigned. Triaged: in all, as "
                               "the header counts. Agree: of the papers two members both judged, the share "
                               "where both kept it (a star, read or to read) or both skipped it. In the list: by:NAME, "
-                              "star-by:NAME:>=2, team-star:>=3, split: (starred by one, skipped by another), "
+                              "star-by:NAME:>=2, status-by:NAME:to-read, tag-by:NAME:TAG, note-by:NAME, team-star:>=3, "
+                              "split: (starred by one, skipped by another), "
                               "assigned:NAME.", style="dim"), id="team-help")
             if not assigned:
                 yield Static(Text("Nothing is assigned yet: papersift assign --to ana,ben,chen splits the "
