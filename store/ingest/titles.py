@@ -17,7 +17,8 @@ to a list row as a whole phrase (:func:`fit_title`). A real title always wins.
 
 :mod:`store.ingest.title_names` and :mod:`store.ingest.title_claims` find the name,
 :mod:`store.ingest.title_glosses` what the abstract says it is, :mod:`store.ingest.title_phrases` and
-:mod:`store.ingest.title_contribution` the phrases of a paper titled without one; :mod:`store.ingest.title_library` settles titles across a library (a
+:mod:`store.ingest.title_contribution` the phrases of a paper titled without one, :mod:`store.ingest.title_ends` how
+a title ends; :mod:`store.ingest.title_library` settles titles across a library (a
 field's acronym, duplicates). ``benchmarks/title_quality.py`` measures them; ``store.versions.TITLE_RULES``
 numbers the rules (bump it with any change: a test pins the titles to it).
 """
@@ -32,8 +33,10 @@ from store.ingest.title_claims import claimable, claimed_names
 from store.ingest.title_contribution import contribution_object, own_sentence_object
 from store.ingest.title_glosses import phrase_after, phrase_before, purpose_after, purpose_before, what_it_does
 from store.ingest.title_names import INTRO, expansion, find_name, own_name
+from store.ingest.title_ends import (DANGLING, balanced, complete, lone_adjective,
+                                     noun_end, through_adjectives, tidy_end, without_dangling)
 from store.ingest.title_text import clean_phrase, trim_words
-from store.ingest.title_phrases import (ADJECTIVE_LIST, ANAPHORA, SENTENCE_END, WHOLE_TITLE_WORDS, capitalized,
+from store.ingest.title_phrases import (ANAPHORA, SENTENCE_END, WHOLE_TITLE_WORDS, capitalized,
                                         contribution, first_clause, focus_of, gerund, informative, intro_phrase,
                                         question_of, verb_as_gerund)
 
@@ -41,170 +44,10 @@ MAX_TITLE_CHARS = 90  # a list row's title: the longest complete phrase that fit
 WHOLE_SLACK = 6  # a whole phrase a few characters longer is kept whole rather than cut
 
 
-_SPACES = re.compile(r"\s+")
-_DANGLING = frozenset("called named termed dubbed coined namely under during towards toward over between among "
-                      "across within without through whether against about upon beyond simply is are was were be "
-                      "a an the of in on at to for with by from as and or but that which whose where when "
-                      "such than into onto via".split())
-
-
-# An article and an adjective with no noun after them ("EquiBot: a robust"): the head noun was cut away.
-_LONE_ADJECTIVE = re.compile(r"(?:novel|new|simple|general|first|robust|unified|large|small|deep|neural|low-cost|"
-                             r"[\w-]+(?:ive|ous|able|ible|ful|al|ic)|[\w-]+-(?:free|based|scale|aware|cost|level|driven|specific|agnostic|"
-                             r"like|[a-z]+ed))$")
-_NOT_ADJECTIVES = frozenset("objective alternative representative incentive derivative initiative variable table "
-                            "signal interval retrieval proposal potential manual trial metric logic topic critic "
-                            "heuristic arithmetic".split())
-_ARTICLES = frozenset(("a", "an", "the"))
-
-
-def _lone_adjective(words: list[str], kept: int) -> bool:
-    """Whether ``words[:kept]`` ends on an article and an adjective (``kept`` -1: all the words)."""
-    kept = len(words) if kept < 0 else kept
-    last = words[kept - 1].lower().rstrip(",;:")
-    return (kept > 2 and words[kept - 2].lower() in _ARTICLES and last not in _NOT_ADJECTIVES
-            and _LONE_ADJECTIVE.match(last) is not None)
-
-
-def _without_dangling(text: str) -> str:
-    """``text`` without the words at its end that lead into something ("a method for", "X of the",
-    "NAME: a robust")."""
-    words = text.split()
-    kept = len(words)
-    while kept > 1 and not words[kept - 2].endswith(":"):
-        if words[kept - 1].lower() in _DANGLING:
-            kept -= 1
-        elif _lone_adjective(words, kept):
-            kept -= 2
-        else:
-            break
-    return " ".join(words[:kept]).rstrip(" ,;:–—-")
-
-
-_ORDINALS = frozenset("first second most".split())
-_NOT_AN_ADJECTIVE = re.compile(r",\s+(?:(?:and|or|but|yet)\s+)?(?:a|an|the|which|that|where|whose|we|it|this|these|while|"
-                               r"i\.e|e\.g|including|such|as|to|for|with|by|in|on|of)\b", re.I)
-
-
-def _through_adjectives(abstract: str, phrase: str) -> str:
-    """``phrase`` carried on to its head noun when a comma between adjectives cut it ("a novel,
-    brain-inspired architecture for X" had become "a novel"); as it is otherwise."""
-    words = phrase.rstrip("…").split()
-    if len(words) < 2:
-        return phrase
-    if not _lone_adjective(words, len(words)):
-        # Any word after an article ("an efficient", "the slow", "the first open-sourced") when the
-        # abstract goes on with a comma and another single word that is no clause: a cut list.
-        lead = words[-3].lower() if len(words) > 2 and words[-2].lower() in _ORDINALS else words[-2].lower()
-        if lead not in _ARTICLES:
-            return phrase
-    tail = " ".join(words[-2:])
-    at = abstract.find(tail)
-    more = ADJECTIVE_LIST.match(abstract, at + len(tail)) if at >= 0 else None
-    if not more or len(more.group().split()) < 2 or _NOT_AN_ADJECTIVE.match(more.group()):
-        return phrase
-    return trim_words(clean_phrase(" ".join(words) + more.group()), WHOLE_TITLE_WORDS)
-
-
-_ENUMERATOR = re.compile(r"(?:^|(?<=\s))\(?(?:[1-9]|[a-h]|i{1,3}|iv)\)\s+")  # "(1) X", "of 1) X and 2) Y"
-_APOSTROPHE = re.compile(r"(?<=\w)’(?=\w)|(?<=s)’(?=\s|$)")  # Parkinson’s, models’
-_PAIRS = (("(", ")"), ("[", "]"), ("“", "”"), ("‘", "’"))
-_PAIRED_CHARS = re.compile(r"[()\[\]“”‘’\"`]|''")
-_TEX_QUOTED = re.compile(r"(?:``|'')(.+?)(?:''|”|\")")
-_OPENING_PAIR = re.compile(r'^(["“‘(\[])([^"”’)\]]{1,60})(["”’)\]])')
-
-
-def balanced(title: str) -> str:
-    """``title`` with its brackets and quotes paired: TeX quotes (``x'' and ''x'') as “x”, list
-    numbers ("(1)", "2)") dropped, a quote or bracket left without its partner dropped (an
-    unclosed "(" with what follows it, when enough is left before it), and no title opening on a
-    bracket or quote: "“Forward-only” algorithms" reads "Forward-only algorithms"."""
-    if not _PAIRED_CHARS.search(title):
-        return title  # most titles: nothing to pair (the import derives one a paper)
-    if "`" in title or "''" in title:
-        title = _TEX_QUOTED.sub(r"“\1”", title).replace("``", "").replace("''", "")
-    if ")" in title:
-        title = _ENUMERATOR.sub("", title)
-    for left, right in _PAIRS:
-        if left not in title and right not in title:
-            continue
-        text = _APOSTROPHE.sub("\0", title) if right == "’" else title  # apostrophes kept aside
-        stray, opened = [], []
-        for i, ch in enumerate(text):
-            if ch == left:
-                opened.append(i)
-            elif ch == right:
-                if opened:
-                    opened.pop()
-                else:
-                    stray.append(i)  # a closer without its opener
-        if opened and left == "(" and len(title[:opened[0]].split()) >= 3:
-            title = title[:opened[0]].rstrip(" ,;:–—-")
-        elif stray or opened:
-            drop = set(stray) | set(opened)
-            title = "".join(ch for i, ch in enumerate(title) if i not in drop)
-    if title.count('"') % 2:
-        at = title.rfind('"')
-        title = title[:at] + title[at + 1:]
-    opener = _OPENING_PAIR.match(title)
-    if opener:
-        title = opener.group(2) + title[opener.end():]
-    title = title.lstrip("\"“‘([)]”’ ")
-    return _SPACES.sub(" ", title).strip()
-
-
-def _tidy_end(title: str) -> str:
-    """No title ends on a word that leads into what was cut away ("LESS: a simple integration of a",
-    where a parenthesis followed; "A scheduling strategy that", where a comma did): such words
-    go, and so do the adjectives and participles left before them ("a model trained")."""
-    whole = title.rstrip("…")
-    kept = _without_dangling(whole)
-    return whole if len(kept.split()) == len(whole.split()) else _noun_end(kept)
-
-
-# Words a phrase cut short may end on that wait for a noun or a complement: participles and adjectives.
-_WAITING = re.compile(r"(?:trained|designed|based|built|tailored|aimed|developed|used|applied|intended|dedicated|"
-                      r"suited|able|capable|due|prone|specifically|[a-z]+ly|" + _LONE_ADJECTIVE.pattern[3:-2] + r")$")
-
-
-_PARTICIPLE_END = re.compile(r"\s+(?:trained|designed|based|built|tailored|developed|used|applied|able|capable)$")
-
-
-def _complete(title: str) -> str:
-    """A phrase that ends on a participle waiting for its complement ("Transformers trained", "an
-    environment based") or on an adjective after a preposition or an article ("a class of deep"):
-    ended before them."""
-    while True:
-        m = _PARTICIPLE_END.search(title)
-        words = title.split()
-        if m and len(words) > 3 and not words[-2].endswith(":"):
-            title = _without_dangling(title[:m.start()])
-            continue
-        if len(words) > 3 and words[-2].lower() in _DANGLING and not words[-2].endswith(":") \
-                and _WAITING.match(words[-1].lower()) and words[-1].lower() not in _NOT_ADJECTIVES \
-                and not words[-1][:1].isupper():
-            title = _without_dangling(" ".join(words[:-1]))
-            continue
-        return title
-
-
-def _noun_end(text: str) -> str:
-    """A phrase cut short, ended on the last word that can end it: what waits for a noun or a
-    complement (see _WAITING and _DANGLING) goes, down to three words or the name's colon."""
-    words = text.split()
-    while len(words) > 3 and not words[-2].endswith(":"):
-        last = words[-1].lower().rstrip(",;:")
-        if last in _DANGLING or (_WAITING.match(last) and last not in _NOT_ADJECTIVES):
-            words.pop()
-        else:
-            break
-    return " ".join(words).rstrip(" ,;:–—-")
-
-
 def whole_title(abstract: str) -> str:
     """:func:`derive_title` before it is fitted to a list row: the whole phrase (up to
     WHOLE_TITLE_WORDS words), for a bibliography."""
-    return _tidy_end(balanced(gerund(_derive(repair_escapes(abstract))))).rstrip("…").rstrip(" ,;:–—-")
+    return tidy_end(balanced(gerund(_derive(repair_escapes(abstract))))).rstrip("…").rstrip(" ,;:–—-")
 
 
 def derive_title(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
@@ -255,7 +98,7 @@ _BACK_AT_END = re.compile(r"\s+(?:to|for|of|in|on|with)\s+(?:[\w-]+\s+){0,2}?(?:
 # ("by an average of 2" of "2.9%", "containing 14" of "14.7B", "with 1" of a list's "1)", "at
 # https://github" of the address): the number goes, with the words that led to it.
 _CUT_NUMBER = re.compile(r"(?<![\w-])[a-z]+:?\s+(?:\d+-?|https?://\S*)$")
-_NUMBER_LEADS = _DANGLING | frozenset("containing including over average approximately nearly around roughly".split())
+_NUMBER_LEADS = DANGLING | frozenset("containing including over average approximately nearly around roughly".split())
 
 
 _OWN_SENTENCE = re.compile(r"(?:^|(?<=[.!?])\s+)((?:(?:In this (?:position )?(?:paper|work|study)|Here|In (?:this|our) work)"
@@ -273,7 +116,7 @@ def excerpt(abstract: str) -> str:
     words = clean_phrase(sentence).split()[:EXCERPT_WORDS]
     while len(" ".join(words)) > MAX_TITLE_CHARS and len(words) > 3:
         words.pop()
-    return _without_dangling(" ".join(words)) or "(empty abstract)"
+    return without_dangling(" ".join(words)) or "(empty abstract)"
 
 
 def _without_cut_number(phrase: str) -> str:
@@ -301,21 +144,21 @@ def _fitted(choice: str) -> str:
     back = _BACK_AT_END.search(choice)
     if back and len(choice[:back.start()].split()) >= 3:
         choice = choice[:back.start()]
-    whole = _complete(_tidy_end(balanced(gerund(choice))))
+    whole = complete(tidy_end(balanced(gerund(choice))))
     fitted = fit_title(whole)
     if fitted == whole:
         return fitted
     again = balanced(fitted)
-    fitted = fitted if again == fitted else _tidy_end(again)
+    fitted = fitted if again == fitted else tidy_end(again)
     # A short clause the cut ran into says half of what it would ("a framework that has the
     # flexibility", "a model that sheds light"): the phrase ends before it.
     clause = _CUT_CLAUSE.search(fitted)
     after = whole[len(fitted):].split()[:1] if whole.startswith(fitted) else []
-    kept = _without_dangling(fitted[:clause.start()]) if clause else ""
+    kept = without_dangling(fitted[:clause.start()]) if clause else ""
     if clause and after and after[0].lower() in _COMPLEMENT and len(kept.split()) >= 3 \
             and not _GENERIC_GLOSS.match(kept) and not kept.endswith("ed"):
         fitted = kept
-    return _complete(fitted)
+    return complete(fitted)
 
 
 # Where a phrase may end: before a clause ("that", "which", a comma) or a phrase that qualifies what
@@ -358,23 +201,23 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
         return [at for at in (m.start() for m in pattern.finditer(title, 0, limit + 16)) if at <= limit
                 and len(title[:at].split()) >= 3 and title.count("(", 0, at) == title.count(")", 0, at)
                 and not _LEADS_ON.search(title, 0, at) and not _VERB_OPEN.search(title, 0, at)
-                and not _lone_adjective(title[:at].rsplit(None, 3)[-3:], -1) and not _GENERIC_GLOSS.match(title[:at])
+                and not lone_adjective(title[:at].rsplit(None, 3)[-3:], -1) and not _GENERIC_GLOSS.match(title[:at])
                 and not (title.startswith((" and ", " or ", ","), at) and _ARTICLE_AND_WORD.search(title, 0, at))]
 
     cuts = places(_CUT_AT)
     if not cuts or cuts[-1] < limit // 2:
         cuts = sorted(cuts + [at for at in places(_CUT_LATE) if at >= limit // 2])
     if cuts:
-        return _without_dangling(title[:cuts[-1]])
+        return without_dangling(title[:cuts[-1]])
     nouns = [m.end() for m in _HEAD_NOUN.finditer(title, 0, limit) if len(title[:m.end()].split()) >= 3
              and title.count("(", 0, m.end()) == title.count(")", 0, m.end())
              and not _GENERIC_GLOSS.match(title[:m.end()])]
     if nouns:  # no phrase ends within the limit: the phrase up to its last head noun there is whole
         return title[:nouns[-1]]
-    head = _without_dangling(title[:title.rfind(" ", 0, limit)])
+    head = without_dangling(title[:title.rfind(" ", 0, limit)])
     while (_LEADS_ON.search(head) or _VERB_OPEN.search(head)) and len(head.split()) > 3:
-        head = _without_dangling(head.rsplit(" ", 1)[0])
-    return _noun_end(head)
+        head = without_dangling(head.rsplit(" ", 1)[0])
+    return noun_end(head)
 
 
 def _derive(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
@@ -396,7 +239,7 @@ def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tupl
     focus = focus_of(abstract, [m for m in intros if not m.group().startswith(("and", "then"))])
     nameless = None
     if not own:  # (a claimed name is never taken away: its title needs no alternative)
-        nameless = _through_adjectives(abstract, capitalized(focus) if focus else (
+        nameless = through_adjectives(abstract, capitalized(focus) if focus else (
             contribution(abstract, intros) or question_of(abstract) or _opening(abstract, intros)
             or trim_words(clean_phrase(abstract), WHOLE_TITLE_WORDS) or "(empty abstract)"))
     if nameless is not None and _GENERIC_GLOSS.match(nameless):
@@ -409,7 +252,7 @@ def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tupl
     if not named:  # a plain word with nothing to say of it: the paper is titled without it
         assert nameless is not None  # (only a claimed name has no alternative, and it is name-shaped)
         return nameless, None, False
-    named = _through_adjectives(abstract, _extended(abstract, named, name))
+    named = through_adjectives(abstract, _extended(abstract, named, name))
     if "$" in name or "\\" in name:  # a name's math reads as written, as the rest of the title: T²SQNet, π0.5
         named = named.replace(name, clean_phrase(name))
     return named, nameless, own

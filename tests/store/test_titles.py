@@ -3,7 +3,7 @@
 import pytest
 
 from store import Library
-from store.ingest.titles import balanced, derive_title, fit_title
+from store.ingest.titles import derive_title, fit_title
 
 from ..conftest import DATA
 
@@ -495,18 +495,6 @@ def test_a_cut_never_leaves_a_lone_adjective_or_a_participle():
 ])
 def test_quotes_and_brackets_pair_up(abstract, title):
     assert derive_title(abstract) == title
-
-
-@pytest.mark.parametrize("title, fixed", [
-    ("AQLM: extreme'' LLM compression", "AQLM: extreme LLM compression"),
-    ("A method inspired by \"stochastic resonance", "A method inspired by stochastic resonance"),
-    ("What is it—discriminative inference (fast", "What is it—discriminative inference"),
-    ("A pipeline consisting of 1) a retriever and 2) a reader", "A pipeline consisting of a retriever and a reader"),
-    ("“Forward-only” algorithms that avoid a backward pass", "Forward-only algorithms that avoid a backward pass"),
-    ("Parkinson’s disease and models’ errors", "Parkinson’s disease and models’ errors"),
-])
-def test_balanced(title, fixed):
-    assert balanced(title) == fixed
 
 
 @pytest.mark.parametrize("abstract, title", [
