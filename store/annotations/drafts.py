@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from store.annotations.database import now_iso
+from store.annotations.storage import now_iso
 from store.annotations.atomic import atomic_write_text
 
 

@@ -1,6 +1,6 @@
 """Reading the annotations file: a TinyDB JSON snapshot plus its journal of later changes.
 
-Pure functions, apart from :class:`store.annotations.database.JournaledJSONStorage` (which
+Pure functions, apart from :class:`store.annotations.storage.JournaledJSONStorage` (which
 also writes and caches) so a one-shot ``papersift search`` (:mod:`store.search.quick`)
 reads annotations exactly as the storage does without importing TinyDB. The JSON
 parser is passed in (orjson in the app; the standard library where start-up time

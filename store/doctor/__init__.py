@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Callable
 
 
 from store import locations, versions
-from store.annotations.database import AnnotationStore, JournaledJSONStorage, sound_entry
+from store.annotations.database import AnnotationStore, sound_entry
+from store.annotations.storage import JournaledJSONStorage
 from store.annotations.atomic import atomic_write_bytes, open_reading, stale_temp_files
 from store.annotations.backups import backup_file, damaged_copies, list_backups
 from store.corpus import Corpus

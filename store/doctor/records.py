@@ -11,7 +11,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 from store import locations
-from store.annotations.database import JournaledJSONStorage, sound_entry
+from store.annotations.database import sound_entry
+from store.annotations.storage import JournaledJSONStorage
 from store.annotations.atomic import atomic_write_bytes, open_reading
 from store.annotations.backups import backup_file
 from store.corpus import Corpus

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from store import locations
-from store.annotations.database import JournaledJSONStorage
+from store.annotations.storage import JournaledJSONStorage
 from store.annotations.database import PENDING
 from store.annotations.journal import ANN, HIST, META, REDO, doc_id_for, paper_of
 from store.corpus import Corpus

@@ -17,7 +17,8 @@ from typing import Callable, Iterable
 from store import locations
 from store.annotations.atomic import PRIVATE_FOLDER, atomic_write_chunks, open_reading, refuse_links
 from store.annotations.backups import backup_file
-from store.annotations.database import AnnotationStore, now_iso
+from store.annotations.database import AnnotationStore
+from store.annotations.storage import now_iso
 from store.annotations.drafts import NoteDrafts
 from store.annotations.fields import CHECKED
 from store.annotations.journal import record_key

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from store import locations, versions
 from store.annotations.backups import backup_file
-from store.annotations.database import now_iso
+from store.annotations.storage import now_iso
 from store.annotations.journal import record_key
 from store.corpus import Corpus
 from store.errors import PapersiftError

@@ -25,7 +25,8 @@ import orjson
 from store import locations
 from store.annotations.atomic import append_durably
 from store.annotations.backups import backup_file
-from store.annotations.database import HISTORY_LIMIT, now_iso
+from store.annotations.database import HISTORY_LIMIT
+from store.annotations.storage import now_iso
 from store.annotations.journal import paper_of
 from store.errors import PapersiftError
 from store.corpus import Corpus

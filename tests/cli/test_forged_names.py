@@ -9,7 +9,7 @@ import json
 import pytest
 
 from store import Library
-from store.annotations.database import JournaledJSONStorage
+from store.annotations.storage import JournaledJSONStorage
 from store.annotations.journal import ANN, META, doc_id_for, record_key
 
 TITLE = "\x1b]0;pwned\x07"  # sets the terminal window's title

@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 
-import store.annotations.database
+import store.annotations.storage
 import store.annotations.atomic
 from store import Library
 from tui.cli import main
@@ -82,7 +82,7 @@ def test_every_write_step_failing_leaves_the_printed_outcome_true(op, tmp_path, 
     extra = tmp_path / "more.jsonl"
     extra.write_text('{"title": "New", "abstract": "A new paper about injected write failures on a full disk."}\n')
     if op.startswith("note"):
-        monkeypatch.setattr(store.annotations.database, "COMPACT_LINES", 1)  # every change folds: the 500th, sooner
+        monkeypatch.setattr(store.annotations.storage, "COMPACT_LINES", 1)  # every change folds: the 500th, sooner
     argv = OPERATIONS[op](ids, extra)
     said_postponed = False
     for n in range(1, 200):

@@ -269,7 +269,7 @@ def test_a_triage_key_appends_to_the_journal_not_the_whole_file(lib):
 
 
 def test_the_journal_is_folded_into_a_new_snapshot(lib, monkeypatch):
-    import store.annotations.database as ann_mod
+    import store.annotations.storage as ann_mod
     monkeypatch.setattr(ann_mod, "COMPACT_LINES", 3)
     ids = first_ids(lib, 6)
     for pid in ids:
@@ -406,7 +406,7 @@ def test_a_sequence_gap_and_an_old_journal_are_damage(lib):
 
 
 def test_a_kill_between_snapshot_and_journal_reset_replays_nothing_twice(lib, monkeypatch):
-    import store.annotations.database as ann_mod
+    import store.annotations.storage as ann_mod
     a, b, c = first_ids(lib)
     lib.set_status([a], "read")
     lib.set_status([b], "read")

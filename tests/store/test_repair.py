@@ -183,7 +183,7 @@ def test_an_undo_of_a_removal_cut_between_its_writes_is_finished_at_the_next_ope
 
 def as_an_older_papersift_left_it(folder) -> None:
     """A cut removal as a papersift before the pending mark left it: no mark, no staged entry."""
-    from store.annotations.database import JournaledJSONStorage
+    from store.annotations.storage import JournaledJSONStorage
     from store.annotations.journal import HIST, META
 
     storage = JournaledJSONStorage(folder / "annotations.json")
