@@ -20,11 +20,11 @@ from store.annotations.backups import backup_file
 from store.annotations.database import AnnotationStore
 from store.annotations.storage import now_iso
 from store.annotations.drafts import NoteDrafts
-from store.annotations.fields import CHECKED
 from store.annotations.journal import record_key
 from store.annotations.lock import LibraryLock
 from store.corpus import Corpus, file_signature, migrate_v1
 from store.errors import PapersiftError, UnknownPaperError
+from store.library.member_views import MemberViews, read_views, unreadable_notice, with_changes
 from store.library.increments import IndexDocuments, changed_rows, index_document
 from store.models import TEAM, Annotation, Paper
 from store.search import quick
@@ -232,49 +232,28 @@ class LibraryCore:
         and ``assignments``."""
         stored_owner = self.store.owner()
         self.owner = stored_owner if stored_owner and member_problem(stored_owner) is None else self.member
-        team: dict[str, dict[str, Annotation]] = {}
-        cleared: dict[str, dict[str, Annotation]] = {}
-        assignments: dict[str, str] = {}
-        stamps: dict[str, dict[str, str]] = {}
-        unusable: list[str] = []  # names a forged or damaged file holds: never shown, never a member
-        for ann in self.store.load_records().values():
-            if ann.member == TEAM:
-                if ann.assignee and member_problem(ann.assignee) is None:
-                    assignments[ann.paper_id] = ann.assignee
-                elif ann.assignee:
-                    unusable.append(ann.assignee)
-                stamps[ann.paper_id] = ann.stamps
-            elif member_problem(name := self.shown_member(ann)) is None:
-                (cleared if ann.is_default() else team).setdefault(name, {})[ann.paper_id] = ann
-            else:
-                unusable.append(name)
+        views, unusable = read_views(self.store.load_records().values(), self.shown_member)
         if unusable and len(unusable) != self._unusable_said:
             self._unusable_said = len(unusable)
             self.notices.append(f"{self.annotations_path.name}: {counted(len(unusable), 'record')} under a member "
                                 f"name papersift cannot use (e.g. '{shown_unsafe(unusable[0][:40])}'): kept, not "
                                 "shown (`papersift doctor` lists them)")
         self._say_unreadable()
-        self.team, self.assignments, self._team_stamps = team, assignments, stamps
-        self.cleared = cleared
-        self.annotations = team.get(self.member, {})
+        self._set_views(views)
+
+    def _set_views(self, views: MemberViews) -> None:
+        self.team, self.assignments, self._team_stamps, self.cleared = (views.team, views.assignments, views.stamps,
+                                                                        views.cleared)
+        self.annotations = views.team.get(self.member, {})
 
     def _say_unreadable(self) -> None:
-        """Records a forged or damaged file holds that papersift cannot read in full (a status that
-        is no status, a star of 10**30, a value that is no record): said once (again when their
-        number changes), never written back (``doctor --repair`` resets them after a backup)."""
+        """Records a forged or damaged file holds that papersift cannot read in full: said once
+        (again when their number changes; see store.library.member_views.unreadable_notice)."""
         found = self.store.unreadable
-        fields = [name for name in CHECKED if found[name]]
         said = (found["fields"], found["record"])
-        if said == self._unreadable_said or not any(said):
-            return
-        self._unreadable_said = said
-        parts = [f"{counted(found['fields'], 'record')} with {', '.join(fields)} of the wrong kind (read as "
-                 "the defaults)"] if found["fields"] else []
-        if found["record"]:
-            parts.append(f"{counted(found['record'], 'value')} that {'is' if found['record'] == 1 else 'are'} no "
-                         "annotation record (skipped)")
-        self.notices.append(f"{self.annotations_path.name}: papersift cannot read {' and '.join(parts)}; the file "
-                            "is left as found (`papersift doctor` lists them, `doctor --repair` resets them)")
+        if said != self._unreadable_said and any(said):
+            self._unreadable_said = said
+            self.notices.append(unreadable_notice(found, self.annotations_path.name))
 
     def corpus_changed_on_disk(self) -> bool:
         """Whether the corpus file was written since this library read or wrote it (a stat)."""
@@ -374,32 +353,8 @@ class LibraryCore:
         """Make stored changes the library's annotations: new mappings, never an edit of one a
         worker thread may be reading (copy on write: a search holds one snapshot throughout)."""
         self.touched.update(a.paper_id for a in changes.values())
-        team, cleared = dict(self.team), dict(self.cleared)
-        assignments, stamps = self.assignments, self._team_stamps
-        for new in changes.values():
-            if new.member == TEAM:
-                assignments = dict(assignments) if assignments is self.assignments else assignments
-                stamps = dict(stamps) if stamps is self._team_stamps else stamps
-                if new.assignee:
-                    assignments[new.paper_id] = new.assignee
-                else:
-                    assignments.pop(new.paper_id, None)
-                stamps[new.paper_id] = dict(new.stamps)
-                continue
-            name = self.shown_member(new)
-            anns = team[name] = dict(team.get(name, {})) if team.get(name) is self.team.get(name) else team[name]
-            if new.is_default():
-                anns.pop(new.paper_id, None)
-            else:
-                anns[new.paper_id] = new.copy()
-            if new.is_cleared() or new.paper_id in cleared.get(name, {}):  # (a member's cleared records)
-                gone = cleared[name] = dict(cleared.get(name, {})) if cleared.get(name) is self.cleared.get(name) \
-                    else cleared[name]
-                gone.pop(new.paper_id, None)
-                if new.is_cleared():
-                    gone[new.paper_id] = new.copy()
-        self.team, self.assignments, self._team_stamps, self.cleared = team, assignments, stamps, cleared
-        self.annotations = team.get(self.member, {})
+        self._set_views(with_changes(MemberViews(self.team, self.cleared, self.assignments, self._team_stamps),
+                                     changes.values(), self.shown_member))
 
     def replace_annotations(self, changes: dict[str, Annotation], action: str, label: str) -> int:
         """Store exact annotations (timestamps as given; each under the member it carries), with a
