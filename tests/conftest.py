@@ -49,7 +49,7 @@ def holds_library(folder: Path) -> bool:
 
 def _commands_that_need_a_library() -> set[str]:
     from tui.cli import command_names
-    return set(command_names()) - {"open", "import", "serve", "fetch"}
+    return set(command_names()) - {"open", "import", "serve", "fetch", "sync"}
 
 
 _NOT_CREATING = _commands_that_need_a_library()

@@ -56,32 +56,36 @@ def read_files(paths: list[Path]) -> list[_Read]:
     return read
 
 
-def merge_files(lib: Library, paths: list[Path], dry_run: bool = False) -> list[FileMerge]:
+def merge_files(lib: Library, paths: list[Path], dry_run: bool = False, strict: bool = True) -> list[FileMerge]:
     """Merge the files into the library as one change (nothing written with ``dry_run``).
+
+    Args:
+        strict: a file none of whose papers is here is refused (a file of another library); a
+            lab's sync passes False (marks of papers this library lacks are counted, not merged).
 
     Raises:
         PapersiftError: a file that cannot be read or merged (nothing is changed).
     """
     read = read_files(paths)
-    changes, merged = _plan(lib, read)
+    changes, merged = _plan(lib, read, strict)
     if dry_run or not changes:
         return merged
     with lib.lock.held():
         if lib.refresh():  # another process wrote since: merged again into what it wrote
-            changes, merged = _plan(lib, read)
+            changes, merged = _plan(lib, read, strict)
         names = ", ".join(p.name for p in paths)
         lib.replace_annotations(changes, "import-annotations", f"import annotations from {names}")
     return merged
 
 
-def _plan(lib: Library, read: list[_Read]) -> tuple[dict[str, Annotation], list[FileMerge]]:
+def _plan(lib: Library, read: list[_Read], strict: bool = True) -> tuple[dict[str, Annotation], list[FileMerge]]:
     from store.exchange.merge import plan_merge  # (dedup's imports: only when merging)
 
     planned: dict[str, Annotation] = {}
     merged = []
     for path, records, written in read:
         changes, report = plan_merge(lib, records, source=path.name, written=written, planned=planned)
-        if records and len(report.unknown) == len(records):
+        if strict and records and len(report.unknown) == len(records):
             raise _another_library(path, records)
         if records and records[0].get("member") == lib.member:  # a colleague who forgot --as?
             report.warnings.insert(0, f"{path.name} holds {lib.member}'s marks, yours: merged into your own "

@@ -12,7 +12,7 @@ import pytest
 
 from tui.cli import command_names
 
-from ..conftest import SEEDS, start_serve, stop
+from ..conftest import DATA, SEEDS, start_serve, stop
 
 
 def ids_of(proc) -> list[str]:
@@ -192,6 +192,18 @@ def _team(run_cli, tmp_path):
     assert rows["ana"]["stars"] == 2 and rows["ana"]["starred"] == 1 and rows["ana"]["triaged"] == 0  # (no status)
 
 
+def _sync(run_cli, tmp_path):
+    import subprocess
+    remote = tmp_path / "lab.git"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
+    run_cli("import", str(DATA / "icml_slice.jsonl"))  # (the sample is no one's to send: papers of the lab's own)
+    run_cli("--as", "ana", "star", json.loads(run_cli("list", "--query", "file:icml", "--format", "json").stdout)[0]["id"], "2")
+    out = json.loads(run_cli("--as", "ana", "sync", str(remote), "--format", "json").stdout)
+    assert out["pushed"] and out["sent"] == 1 and out["marks"] == {}
+    ben = json.loads(run_cli("--as", "ben", "sync", str(remote), "--format", "json", library=tmp_path / "ben").stdout)
+    assert ben["marks"] == {"ana": 1}  # (a new folder: the lab's library, made by the sync)
+
+
 def _fetch(run_cli, tmp_path):
     from .test_fetch import Recorded, day
     server = Recorded([(200, {}, day(1))])
@@ -214,7 +226,7 @@ def _archive(run_cli, tmp_path):
     assert ids_of(run_cli("list", "--query", "status:skipped", "--format", "json")) == [pid]
 
 
-TYPICAL = {"archive": _archive, "fetch": _fetch, "assign": _assign, "team": _team, "open": _open, "import": _import, "list": _list, "search": _search, "show": _show, "status": _status,
+TYPICAL = {"archive": _archive, "fetch": _fetch, "assign": _assign, "team": _team, "sync": _sync, "open": _open, "import": _import, "list": _list, "search": _search, "show": _show, "status": _status,
            "star": _star, "tag": _tag, "tags": _tags, "note": _note, "remove": _remove, "undo": _undo,
            "redo": _redo, "retitle": _retitle, "history": _history, "stats": _stats, "dedup": _dedup,
            "doctor": _doctor, "similar": _similar, "recommend": _recommend, "topics": _topics,

@@ -308,7 +308,7 @@ def run(args: argparse.Namespace) -> int:
     cmd = args.command
     if cmd == "open" and len(args.files) == 1 and args.library is None and locations.is_library_dir(Path(args.files[0])):
         args.library, args.files = args.files[0], []  # `papersift ~/papers/neurips`: open that library
-    seed = cmd not in ("import", "fetch") and not (cmd == "open" and args.files)
+    seed = cmd not in ("import", "fetch", "sync") and not (cmd == "open" and args.files)
     new_library = not (locations.library_dir(args.library) / locations.CORPUS_FILE).exists()
     lib = Library.open(args.library, seed_if_new=seed, member=getattr(args, "member", None))
     problems = lib.take_problems()  # damage found (and kept in backups/) while opening: said first

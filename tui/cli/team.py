@@ -1,5 +1,6 @@
 """The ``papersift`` commands of a lab triaging one library together: ``assign`` (split the papers
-among members, by topic) and ``team`` (each member's progress, stars and agreement)."""
+among members, by topic), ``team`` (each member's progress, stars and agreement) and ``sync``
+(everyone's marks and papers through a git repository: store.team.sync)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ def register(add) -> None:
     p.add_argument("--weights", metavar="W", help="relative shares, one per member: --weights 2,1,1")
     p.add_argument("--clear", action="store_true", help="take the assignment off the papers (all, or --query's)")
     add("team", "each member's share, progress, stars given and agreement", ("table", "json"), run=team)
+    p = add("sync", "bring the lab's marks and papers in and send yours, through a git repository (each member "
+                    "writes only their own file); in a new folder it makes the lab's library", ("text", "json"),
+            run=sync, creates=True)
+    p.add_argument("remote", nargs="?", help="the lab's git repository: an address, or a bare repository's folder "
+                                             "(kept: later syncs use it)")
 
 
 def _weights(text: str | None) -> list[float] | None:
@@ -71,4 +77,15 @@ def team(lib: Library, args: argparse.Namespace, opened=None) -> int:
     out.console().print(f"team · {lib.name}: {counted(len(rows), 'member')}, {len(lib.assignments):,} of "
                         f"{counted(len(lib), 'paper')} assigned", markup=False)
     out.console().print(team_table(lib, rows))
+    return 0
+
+
+def sync(lib: Library, args: argparse.Namespace, opened=None) -> int:
+    from store.team.sync import sync as run_sync
+
+    report = run_sync(lib, args.remote)
+    if args.format == "json":
+        out.emit_json(report.to_dict())
+    else:
+        out.say(report.line())
     return 0

@@ -1,0 +1,294 @@
+"""A lab's library kept in sync through a git repository: ``papersift sync REMOTE`` once (the
+remote is remembered), then ``papersift sync``; the app syncs too.
+
+The repository holds, per member, two files only that member writes:
+
+- ``members/NAME.jsonl``: their marks, as a team file (store.exchange.team_file: sorted, one
+  record a line, each with its change times);
+- ``papers/NAME.jsonl``: the papers they brought (imported, fetched) that no other member's file
+  holds yet, one record a line, sorted by paper id.
+
+A sync fetches, checks that every new commit changes only the files of the member it names (a
+``papersift-member: NAME`` line; a member's file changed by anyone else is refused, with the
+commit), takes the papers it does not have and every member's marks (merged field by field by
+their change times, as ``import-annotations`` does: in any order, the same library), writes this
+member's two files, commits and pushes; a push another member's beat is fetched and tried again.
+Since no two members write one file, git never has a conflict to show. Offline, or with a remote
+that refuses, the sync fails in one line and the library keeps everything: the repository's copy
+is remade from the library at every sync, so the next one catches up.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from store import locations
+from store.annotations.atomic import atomic_write_bytes, atomic_write_text
+from store.annotations.lock import LibraryLock
+from store.annotations.nofollow import read_no_link
+from store.errors import PapersiftError
+from store.exchange.team_file import team_text
+from store.team.git_remote import SyncError, checked_remote, git, said, shown_remote
+from store.team.members import member_problem
+from store.wording import counted
+
+if TYPE_CHECKING:
+    from store.library import Library
+    from store.models import Paper
+
+BRANCH = "main"
+TRAILER = "papersift-member: "
+MAX_FILE_BYTES = 512 << 20  # a member's file larger than this is refused, not read
+ATTEMPTS = 8  # pushes a sync tries while other members' pushes beat it
+
+
+@dataclass
+class SyncReport:
+    """What a sync did: marks taken per member, papers arrived, this member's marks sent."""
+
+    remote: str
+    marks: dict[str, int] = field(default_factory=dict)  # member -> papers whose marks changed here
+    papers: int = 0  # papers that arrived from the others
+    pushed: bool = False  # this member's files went up
+    sent: int = 0  # this member's marked papers the repository now holds
+    when: str = ""
+
+    def line(self) -> str:
+        """One line for a terminal or the app's header."""
+        got = [f"{name} +{counted(n, 'mark')}" for name, n in sorted(self.marks.items()) if n]
+        got += [f"{counted(self.papers, 'paper')} arrived"] * bool(self.papers)
+        return (f"synced with {self.remote}: " + ("; ".join(got) if got else "nothing new")
+                + (f"; your {counted(self.sent, 'marked paper')} sent" if self.pushed and self.sent else ""))
+
+    def to_dict(self) -> dict[str, object]:
+        return {"remote": self.remote, "marks": self.marks, "papers": self.papers, "pushed": self.pushed,
+                "sent": self.sent, "when": self.when}
+
+
+def remembered(lib: Library) -> dict[str, Any]:
+    """The library's sync settings (``remote``, ``seen``: the last remote commit taken, ``when``)."""
+    path = lib.folder / locations.SYNC_FILE
+    try:
+        data = json.loads(read_no_link(path)[:1 << 20])
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) and isinstance(data.get("remote"), str) else {}
+
+
+def _remember(lib: Library, settings: dict[str, Any]) -> None:
+    atomic_write_text(lib.folder / locations.SYNC_FILE, json.dumps(settings, indent=1) + "\n")
+
+
+def sync(lib: Library, remote: str | None = None) -> SyncReport:
+    """Sync the library with its remote (``remote``, kept for next time; else the one kept).
+
+    Raises:
+        SyncError: no remote yet, git missing, the remote unreachable or refusing, or a commit that
+            changes another member's file (nothing of that fetch is taken).
+    """
+    settings = remembered(lib)
+    if remote is not None:
+        settings = {"remote": checked_remote(remote)} if remote != settings.get("remote") else settings
+    if not settings.get("remote"):
+        raise SyncError("sync: no remote yet: papersift sync REMOTE (a git address, or a bare repository's folder "
+                        "on a shared drive); later syncs use it")
+    remote = checked_remote(settings["remote"])
+    repo = lib.folder / locations.SYNC_DIR
+    report = SyncReport(shown_remote(remote))
+    with LibraryLock(lib.folder / "sync.lock", timeout=300).held():
+        _prepare(repo, remote)
+        verified = settings.get("seen") if settings.get("remote") == remote else None  # (checked up to here)
+        for attempt in range(ATTEMPTS):
+            head = _fetch(repo)
+            if remembered(lib).get("remote") != remote:  # (reachable: kept, whatever comes next)
+                _remember(lib, {"remote": remote})
+            if head:
+                _check_commits(repo, verified, head)
+                verified = head
+                git(repo, "reset", "--quiet", "--hard", head)
+            _take(lib, repo, report)
+            _write_own(lib, repo, report)
+            local = git(repo, "rev-parse", "--verify", "--quiet", "HEAD", check=False).stdout.strip()
+            if not local or local == head:  # (nothing of this member's that the remote lacks)
+                break
+            if _push(repo, head):
+                report.pushed = True
+                break
+            time.sleep(random.uniform(0.05, 0.4) * (attempt + 1))  # (another member pushed first)
+        else:
+            raise SyncError(f"sync: {ATTEMPTS} pushes were each beaten by another member's: try again")
+        settings["seen"] = git(repo, "rev-parse", "HEAD", check=False).stdout.strip() or settings.get("seen")
+        from store.annotations.storage import now_iso
+        report.when = settings["when"] = now_iso()
+        _remember(lib, settings)
+    return report
+
+
+def _prepare(repo: Path, remote: str) -> None:
+    """The library's clone of the remote (made once), pointing at ``remote``."""
+    if (repo / ".git").is_dir() and git(repo, "remote", "get-url", "origin", check=False).stdout.strip() != remote:
+        shutil.rmtree(repo)  # another remote: its clone goes (the library is what counts; it is remade)
+    if not (repo / ".git").is_dir():
+        repo.mkdir(mode=0o700, exist_ok=True)
+        git(repo, "init", "--quiet", "-b", BRANCH)
+        git(repo, "remote", "add", "origin", remote)
+
+
+def _fetch(repo: Path) -> str:
+    """The remote branch's commit after a fetch ("" for a repository with no commit yet)."""
+    done = git(repo, "fetch", "--quiet", "--no-tags", "origin", check=False)
+    if done.returncode:
+        raise SyncError(f"sync: cannot fetch from the remote ({said(done.stderr)}): nothing changed here; the next "
+                        "sync catches up")
+    found = git(repo, "rev-parse", "--verify", "--quiet", f"refs/remotes/origin/{BRANCH}", check=False)
+    return found.stdout.strip() if found.returncode == 0 else ""
+
+
+def _check_commits(repo: Path, seen: str | None, head: str) -> None:
+    """Every commit since ``seen`` changes only the files of the member its trailer names.
+
+    Raises:
+        SyncError: one that does not, named (nothing of this fetch is taken).
+    """
+    ancestor = bool(seen) and git(repo, "merge-base", "--is-ancestor", str(seen), head, check=False).returncode == 0
+    listing = git(repo, "log", "--format=%x00%H%x01%B%x01", "--name-only", "--no-renames",
+                  f"{seen}..{head}" if ancestor else head).stdout
+    for entry in listing.split("\x00")[1:]:
+        sha, message, names = (entry.split("\x01") + ["", ""])[:3]
+        member = next((line[len(TRAILER):].strip() for line in message.splitlines() if line.startswith(TRAILER)), "")
+        own = {f"members/{member}.jsonl", f"papers/{member}.jsonl"}
+        foreign = [name for name in names.split() if name not in own]
+        if foreign:
+            who = f"says it is {member}'s" if member else "names no member"
+            raise SyncError(f"sync: commit {sha[:12]} writes {shown_remote(foreign[0])} but {who}: refused, nothing "
+                            "taken (each member writes only their own files; ask who made it)")
+
+
+def _member_files(repo: Path, folder: str) -> dict[str, Path]:
+    """member -> their file in ``folder`` (names no member may have, and links, passed over)."""
+    found: dict[str, Path] = {}
+    place = repo / folder
+    if not place.is_dir() or place.is_symlink():
+        return found
+    for path in sorted(place.iterdir()):
+        name = path.name[:-len(".jsonl")] if path.name.endswith(".jsonl") else ""
+        if name and member_problem(name) is None and path.is_file() and not path.is_symlink():
+            found[name] = path
+    return found
+
+
+def _take(lib: Library, repo: Path, report: SyncReport) -> None:
+    """The papers the library does not have yet, then every member's marks."""
+    new_papers = []
+    for path in _member_files(repo, "papers").values():
+        for record in _records(path):
+            pid = record.get("papersift_id")
+            if isinstance(pid, str) and lib.corpus.index_of(pid) is None and "abstract" in record:
+                new_papers.append(record)
+    if new_papers:
+        arrived = lib.folder / locations.SYNC_DIR / ".arrived"  # (outside the work tree's files: git ignores it)
+        arrived.mkdir(mode=0o700, exist_ok=True)
+        source = arrived / "synced.jsonl"
+        atomic_write_bytes(source, b"".join(orjson.dumps(r) + b"\n" for r in new_papers))
+        summary = lib.import_paths([source], replace_sample=True)  # (an untouched sample makes way, as for an import)
+        report.papers += summary.new
+        source.unlink()
+    files = _member_files(repo, "members")
+    if not files:
+        return
+    from store.exchange.import_files import merge_files
+    for name, path in files.items():
+        head = _records(path, first_only=True)
+        if not head or head[0].get("member") != name:
+            raise SyncError(f"sync: members/{name}.jsonl is no team file of {name}'s: refused, nothing taken")
+    try:
+        merged = merge_files(lib, list(files.values()), strict=False)  # (a mark on a paper not here: passed over)
+    except PapersiftError as exc:
+        raise SyncError(f"sync: {exc}") from None
+    for (name, _), done in zip(files.items(), merged):
+        if name != lib.member and done.report.changes:
+            report.marks[name] = report.marks.get(name, 0) + len(done.report.changes)
+
+
+def _records(path: Path, first_only: bool = False) -> list[dict[str, Any]]:
+    """A member file's records (objects only; a line that is none is passed over)."""
+    try:
+        if path.lstat().st_size > MAX_FILE_BYTES:
+            raise SyncError(f"sync: {path.parent.name}/{path.name} is over {MAX_FILE_BYTES >> 20} MB: refused")
+        data = read_no_link(path)  # (never through a link)
+    except OSError as exc:
+        raise SyncError(f"sync: {path.parent.name}/{path.name}: cannot be read ({exc.strerror or exc})") from None
+    out = []
+    for line in data.splitlines():
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(record, dict):
+            out.append(record)
+            if first_only:
+                break
+    return out
+
+
+def paper_line(paper: Paper) -> dict[str, Any]:
+    """A paper as its member's papers file holds it: what another library needs to import it (a
+    derived title is derived there again)."""
+    record: dict[str, Any] = {"papersift_id": paper.id, "abstract": paper.abstract}
+    if not paper.derived_title and paper.title:
+        record["title"] = paper.title
+    for key, value in (("authors", paper.authors), ("url", paper.url), ("id", paper.external_id),
+                       ("venue", paper.venue), ("year", paper.year), ("keywords", paper.keywords), ("area", paper.area)):
+        if value:
+            record[key] = value
+    return record
+
+
+def _write_own(lib: Library, repo: Path, report: SyncReport) -> None:
+    """This member's two files from the library; committed when they changed."""
+    me = lib.member
+    others: set[str] = set()
+    for name, path in _member_files(repo, "papers").items():
+        if name != me:
+            others.update(r["papersift_id"] for r in _records(path) if isinstance(r.get("papersift_id"), str))
+    mine_path = repo / "papers" / f"{me}.jsonl"
+    kept = {r.get("papersift_id") for r in _records(mine_path)} if mine_path.is_file() else set()
+    from store.library.removal import sample_ids  # (the use case sits above the library's parts)
+    sample = set(sample_ids(lib))  # (the bundled sample every new library starts with is no one's to send)
+    papers = sorted((p for p in lib.corpus.papers if (p.id in kept or p.id not in others) and p.id not in sample),
+                    key=lambda p: p.id)
+    records = lib.member_records(me)
+    report.sent = sum(1 for a in records.values() if a.marked)
+    (repo / "members").mkdir(mode=0o700, exist_ok=True)
+    (repo / "papers").mkdir(mode=0o700, exist_ok=True)
+    atomic_write_text(repo / "members" / f"{me}.jsonl", team_text(me, records.values()))
+    atomic_write_bytes(mine_path, b"".join(orjson.dumps(paper_line(p), option=orjson.OPT_SORT_KEYS) + b"\n"
+                                           for p in papers))
+    git(repo, "add", "--", f"members/{me}.jsonl", f"papers/{me}.jsonl")
+    if git(repo, "diff", "--cached", "--quiet", check=False).returncode:
+        git(repo, "-c", f"user.name={me}", "-c", f"user.email={me}@papersift.invalid", "commit", "--quiet",
+            "-m", f"papersift sync: {me}\n\n{TRAILER}{me}")
+
+
+def _push(repo: Path, fetched: str) -> bool:
+    """Push this member's commit: True when it went up, False when another member's push came first
+    (the remote's branch moved since ``fetched``: taken in, and tried again).
+
+    Raises:
+        SyncError: the remote refused it (a permission, a protected branch): nothing lost.
+    """
+    done = git(repo, "push", "--quiet", "--porcelain", "origin", f"HEAD:refs/heads/{BRANCH}", check=False)
+    if done.returncode == 0:
+        return True
+    if _fetch(repo) != fetched:  # (a rejection, or a lock two pushes raced for: someone else's commit came first)
+        return False
+    raise SyncError(f"sync: the remote refused your marks ({said(done.stderr or done.stdout)}): nothing lost here; "
+                    "the next sync sends them")

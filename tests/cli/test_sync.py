@@ -1,0 +1,171 @@
+"""papersift sync: a lab's library kept in sync through a git repository (store.team.sync), driven
+as the lab would: three members in three library folders and a bare repository on this machine."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+
+import pytest
+
+from store import Library
+from store.locations import SYNC_DIR
+
+from ..conftest import DATA, papersift_argv
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync runs the git program")
+
+MEMBERS = ("ana", "ben", "chen")
+
+
+def _bare(path):
+    subprocess.run(["git", "init", "--quiet", "--bare", str(path)], check=True)
+    return path
+
+
+def _papersift(folder, member: str, *args: str, wait: bool = True):
+    env = {**os.environ, "PAPERSIFT_LIBRARY": str(folder), "NO_COLOR": "1", "COLUMNS": "160"}
+    proc = subprocess.Popen([*papersift_argv(), "--as", member, *args], env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    if not wait:
+        return proc
+    out, err = proc.communicate(timeout=180)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def _ok(proc) -> str:
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def _marks(folder, member: str) -> dict[str, tuple]:
+    """A member's marks as a library holds them: paper id -> (status, star, tags, note)."""
+    lib = Library(folder)
+    return {pid: (a.status, a.star, tuple(sorted(a.tags)), a.note) for pid, a in lib.team.get(member, {}).items()}
+
+
+def _tree(remote) -> list[str]:
+    return subprocess.run(["git", "--git-dir", str(remote), "ls-tree", "-r", "--name-only", "main"],
+                          capture_output=True, text=True, check=True).stdout.split()
+
+
+@pytest.mark.slow  # (ten rounds of three syncs at once: ~40 s)
+def test_three_members_sync_at_once_for_ten_rounds_and_end_with_everything(tmp_path):
+    """Each round every member marks papers (chen imports a new day's feed in round 3), then all
+    three sync at once: after a last round every library holds every paper and every member's
+    marks, and the repository one marks file and one papers file per member."""
+    remote = _bare(tmp_path / "lab.git")
+    folders = {m: tmp_path / m for m in MEMBERS}
+    _ok(_papersift(folders["ana"], "ana", "import", str(DATA / "icml_slice.jsonl")))
+    for m in ("ben", "chen"):
+        Library.open(folders[m])  # (a new library: the bundled sample, which sync replaces)
+    rng = random.Random(7)
+    for round_no in range(10):
+        for m in MEMBERS:
+            lib = Library(folders[m], member=m)
+            ids = [p.id for p in lib.corpus]
+            if round_no and len(ids) > 40:
+                picks = rng.sample(ids, 4)
+                lib.set_star(picks[:1], rng.randint(1, 3))
+                lib.set_status(picks[1:2], rng.choice(["read", "to-read", "skipped"]))
+                lib.add_tags(picks[2:3], [f"{m}-{round_no}"])
+                lib.set_note(picks[3], f"{m} in round {round_no}")
+        if round_no == 3:
+            _ok(_papersift(folders["chen"], "chen", "import", str(DATA / "arxiv_days" / "day1.xml")))
+        procs = [_papersift(folders[m], m, "sync", str(remote), wait=False) for m in MEMBERS]
+        for proc in procs:
+            out, err = proc.communicate(timeout=180)
+            assert proc.returncode == 0, err
+    for _ in range(2):  # (who synced first in the last round gets the others' last pushes)
+        for m in MEMBERS:
+            _ok(_papersift(folders[m], m, "sync"))
+    papers = {m: {p.id for p in Library(folders[m]).corpus} for m in MEMBERS}
+    assert papers["ana"] == papers["ben"] == papers["chen"] and len(papers["ana"]) > 300
+    for m in MEMBERS:
+        own = _marks(folders[m], m)
+        assert len(own) >= 20
+        assert all(_marks(folders[other], m) == own for other in MEMBERS), m
+    assert sorted(_tree(remote)) == sorted([f"members/{m}.jsonl" for m in MEMBERS] + [f"papers/{m}.jsonl" for m in MEMBERS])
+
+
+def test_a_first_sync_brings_the_papers_and_marks_and_says_so(tmp_path):
+    remote = _bare(tmp_path / "lab.git")
+    ana, ben = tmp_path / "ana", tmp_path / "ben"
+    _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
+    lib = Library(ana, member="ana")
+    ids = [p.id for p in lib.corpus][:3]
+    lib.set_star(ids[:2], 2)
+    lib.set_status(ids[2:], "to-read")
+    said = _ok(_papersift(ana, "ana", "sync", str(remote)))
+    assert said.startswith("synced with ") and "your 3 marked papers sent" in said
+    Library.open(ben)
+    said = _ok(_papersift(ben, "ben", "sync", str(remote)))
+    assert "ana +3 marks" in said and f"{len(lib.corpus)} papers arrived" in said
+    assert _marks(ben, "ana") == _marks(ana, "ana")
+    again = _ok(_papersift(ben, "ben", "sync"))  # the remote is remembered
+    assert "nothing new" in again
+    assert (ben / "sync.json").stat().st_mode & 0o777 == 0o600
+    listed = _ok(_papersift(ben, "ben", "list", "--query", "star-by:ana:>=2", "--format", "plain"))
+    assert sorted(line.split("\t")[0] for line in listed.splitlines()) == sorted(ids[:2])
+
+
+def test_offline_the_sync_fails_in_one_line_and_changes_nothing(tmp_path):
+    ana = tmp_path / "ana"
+    _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
+    Library(ana, member="ana").set_star([Library(ana).corpus.papers[0].id], 1)
+    before = {name: (ana / name).read_bytes() for name in ("corpus.jsonl", "annotations.json")}
+    proc = _papersift(ana, "ana", "sync", str(tmp_path / "nowhere.git"))
+    assert proc.returncode != 0 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot fetch from the remote" in lines[0] and "the next sync catches up" in lines[0]
+    assert {name: (ana / name).read_bytes() for name in before} == before
+
+
+def test_a_refused_push_loses_nothing_and_the_next_sync_sends_it(tmp_path):
+    remote = _bare(tmp_path / "lab.git")
+    hook = remote / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'branch is protected' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    ana = tmp_path / "ana"
+    _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
+    pid = Library(ana).corpus.papers[0].id
+    Library(ana, member="ana").set_star([pid], 3)
+    proc = _papersift(ana, "ana", "sync", str(remote))
+    assert proc.returncode != 0 and "the remote refused your marks" in proc.stderr and "nothing lost" in proc.stderr
+    assert _marks(ana, "ana")[pid][1] == 3
+    hook.unlink()
+    assert "your 1 marked paper sent" in _ok(_papersift(ana, "ana", "sync"))
+    assert "members/ana.jsonl" in _tree(remote)
+
+
+def test_a_members_file_changed_by_someone_else_is_refused_with_the_commit(tmp_path):
+    remote = _bare(tmp_path / "lab.git")
+    ana, ben = tmp_path / "ana", tmp_path / "ben"
+    _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
+    Library(ana, member="ana").set_star([Library(ana).corpus.papers[0].id], 1)
+    _ok(_papersift(ana, "ana", "sync", str(remote)))
+    work = tmp_path / "forger"
+    subprocess.run(["git", "clone", "--quiet", "--branch", "main", str(remote), str(work)], check=True)
+    path = work / "members" / "ana.jsonl"
+    path.write_text(path.read_text().replace('"star":1', '"star":3'))
+    git = ["git", "-C", str(work), "-c", "user.name=ben", "-c", "user.email=ben@x"]
+    subprocess.run([*git, "commit", "--quiet", "-am", "tweak\n\npapersift-member: ben"], check=True)
+    subprocess.run([*git, "push", "--quiet", "origin", "main"], check=True)
+    sha = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    Library.open(ben)
+    proc = _papersift(ben, "ben", "sync", str(remote))
+    assert proc.returncode != 0 and sha[:12] in proc.stderr and "members/ana.jsonl" in proc.stderr
+    assert "refused, nothing taken" in proc.stderr
+    assert not _marks(ben, "ana") and not (ben / SYNC_DIR / "members").exists()
+
+
+def test_an_address_with_a_password_is_refused_and_never_kept(tmp_path):
+    ana = tmp_path / "ana"
+    Library.open(ana)
+    proc = _papersift(ana, "ana", "sync", "https://ana:hunter2@git.example.org/lab.git")
+    assert proc.returncode != 0 and "hunter2" not in proc.stderr and "credential helper" in proc.stderr
+    assert not (ana / "sync.json").exists()
+    proc = _papersift(ana, "ana", "sync")
+    assert proc.returncode != 0 and "no remote yet" in proc.stderr
