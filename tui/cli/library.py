@@ -134,7 +134,11 @@ def open_app(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
             out.say(f"error: {failure}", stderr=True)
     _say_what_the_session_kept(lib, opened_with, app.main_screen.sync.imports)
     print_unsaved_notes(app.main_screen.unsaved_notes)
+    if not crashed:
+        from .team import sync_on_quit
+        sync_on_quit(lib)
     return (app.return_code or 1) if crashed else 0
+
 
 
 def import_files(lib: Library, args: argparse.Namespace, opened: Opened) -> int:

@@ -36,6 +36,7 @@ class Counts:
         self.standing = ""  # kept in the header while it has no other note ("312 new since your last visit")
         self.screening = ""  # while the list is the triage queue: how far down it is worth reading
         self.result_note = ""  # what the list's search said (a filter not applied, a compound counted)
+        self.lab_sync = ""  # a lab's git sync: "synced 2 min ago · ben +12 marks" (controllers.lab_sync)
 
     def new_results(self, result: SearchResult, sort_note: str) -> None:
         """A result set is in the list: count it (the header says what a filter could not apply)."""
@@ -91,4 +92,4 @@ class Counts:
         lib = self.library
         lab = any(anns for name, anns in lib.team.items() if name != lib.member) or bool(lib.assignments)
         name = f"{lib.name} · as {lib.member}" if lab else lib.name  # (in a lab's library: who you are)
-        self.header.show(name, lib.triaged_count(), len(lib), "; ".join(filter(None, [note or self.standing, self.screening])))
+        self.header.show(name, lib.triaged_count(), len(lib), "; ".join(filter(None, [note or self.standing, self.screening, self.lab_sync])))

@@ -39,6 +39,8 @@ from ..controllers.reading import Reading
 from ..controllers.search import Searching
 from ..controllers.similar import Similar
 from ..controllers.sync import Sync
+from ..controllers import lab_sync
+from ..controllers.lab_sync import LabSync
 from ..controllers.tags import Tags
 from ..controllers.triage import Triage
 from ..writes import Writes
@@ -171,6 +173,10 @@ class MainScreen(Screen[None]):
             self.notify("back where you left off", timeout=4)
         self.tag_panel.refresh_tags()
         self.set_interval(2.0, self.sync.poll)
+        self.lab_sync = LabSync(self.library, self, self.counts)  # a lab's git remote: synced now and every few minutes
+        if self.lab_sync.run():
+            self.set_interval(lab_sync.EVERY, self.lab_sync.run)
+            self.set_interval(30.0, self.lab_sync.show)
         self.similar.model_soon()  # the model behind "more like this", after the list is up and usable
 
     def _drop_saved_sort(self, exc: Exception) -> SearchResult:
