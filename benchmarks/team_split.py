@@ -23,8 +23,9 @@ labels come from vectors much like the ones split, so ICML's coherence leans opt
 Speed: the split of 30,000 papers from benchmarks/generate.py (the app's LSA vectors, 115
 dimensions) and of 30,000 synthetic 128-dimension vectors, best of 3.
 
-Usage: python benchmarks/team_split.py [--iclr PATH] [--icml PATH] [--size 30000] [--smoke]
-(--smoke: the test slices in tests/data and 1,000 generated papers, a few seconds.)
+Usage: python benchmarks/team_split.py [--iclr PATH] [--icml PATH] [--size 30000] [--smoke] [--interest]
+(--smoke: the test slices in tests/data and 1,000 generated papers, a few seconds. --interest: only
+``assign --by-interest``, see :func:`by_interest`.)
 """
 
 from __future__ import annotations
@@ -193,6 +194,53 @@ def synthetic(n: int, d: int = 128, topics: int = 60, seed: int = 0) -> np.ndarr
     return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
 
 
+def by_interest(recs: list[dict], draws: range) -> str:
+    """``assign --by-interest`` on ICLR: three members, each with five starred papers of each of
+    their own three areas (drawn at random, general ML left out); the rest is assigned. Per draw:
+    the share of each member's areas' papers that reach them (mean over the members), the same for
+    the plain topic split (its members matched to the areas as well as they can be), random's, and
+    an oracle's: interest as the cosine to each area's centroid over all its papers (labels the
+    app never has). Interest is read in more-like-this's LSA vectors, as the app reads it; the
+    settings (5 nearest, no feedback, the topic bonus) were chosen on draws 0-14."""
+    from itertools import permutations
+
+    from store.team.interest import interest, split_by_interest
+    labels = np.array([r["primary_area"] for r in recs])
+    areas = [a for a in np.unique(labels) if not a.startswith("general machine learning")]
+    vectors = split_vectors(recs)
+    latent_all = latent(recs)
+    table = ["| draws | by interest | topic split (best matching) | random | oracle (area centroids) | imbalance |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    got: list[list[float]] = [[], [], [], []]
+    worst_balance = 0.0
+    for draw in draws:
+        rng = np.random.default_rng(draw)
+        chosen = rng.choice(areas, 9, replace=False)
+        mine = [chosen[3 * m:3 * m + 3] for m in range(3)]
+        starred = [np.concatenate([rng.choice(np.flatnonzero(labels == a), 5, replace=False) for a in areas_m])
+                   for areas_m in mine]
+        rest = np.setdiff1d(np.arange(len(recs)), np.concatenate(starred))
+        sizes = share_sizes(len(rest), [1.0] * 3)
+        topic = split_by_topic(vectors[rest], [1.0] * 3)
+        owner = split_by_interest(interest(latent_all, starred)[rest], topic, sizes)
+        worst_balance = max(worst_balance, imbalance(owner, [1.0] * 3))
+        wanted = [np.isin(labels[rest], mine[m]) for m in range(3)]
+
+        def reach(split: np.ndarray, order: tuple[int, ...] = (0, 1, 2), wanted: list[np.ndarray] = wanted) -> float:
+            return float(np.mean([np.mean(split[wanted[m]] == order[m]) for m in range(3)]))
+        centres = {a: latent_all[labels == a].mean(0) / np.linalg.norm(latent_all[labels == a].mean(0)) for a in chosen}
+        oracle_scores = np.stack([np.max(np.stack([latent_all[rest] @ centres[a] for a in mine[m]], 1), 1)
+                                  for m in range(3)], 1).astype(np.float32)
+        results = (reach(owner), max(reach(topic, order) for order in permutations(range(3))),
+                   float(np.mean([reach(random_split(sizes, s)) for s in range(RANDOM_SEEDS)])),
+                   reach(split_by_interest(oracle_scores, topic, sizes)))
+        for k, value in enumerate(results):
+            got[k].append(value)
+    table.append(f"| ICLR, draws {draws.start}-{draws.stop - 1} | {np.mean(got[0]):.3f} (worst {min(got[0]):.3f}) "
+                 f"| {np.mean(got[1]):.3f} | {np.mean(got[2]):.3f} | {np.mean(got[3]):.3f} | {worst_balance:.4f} |")
+    return "\n".join(table)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--iclr", type=Path, default=CORPORA / "iclr2024.jsonl")
@@ -200,7 +248,14 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=30000, help="papers for the timing (default 30000)")
     ap.add_argument("--members", type=int, nargs="+", default=[2, 3, 4, 5])
     ap.add_argument("--smoke", action="store_true", help="the test slices and 1,000 papers: a few seconds")
+    ap.add_argument("--interest", action="store_true", help="only assign --by-interest on ICLR (draws 0-14 tuned, "
+                                                             "15-34 held out)")
     args = ap.parse_args()
+    if args.interest:
+        iclr = records(SLICES / "iclr_slice.jsonl" if args.smoke else args.iclr)
+        print(by_interest(iclr, range(0, 2) if args.smoke else range(0, 15)))
+        print(by_interest(iclr, range(2, 3) if args.smoke else range(15, 35)).split("\n", 2)[2])
+        return
     if args.smoke:
         args.iclr, args.icml, args.size = SLICES / "iclr_slice.jsonl", SLICES / "icml_slice.jsonl", 1000
     iclr, icml = records(args.iclr), records(args.icml)

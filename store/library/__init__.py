@@ -64,7 +64,7 @@ class Library(LibraryCore):
         self.finder = LibrarySearch(self, self.discovery)  # search, filters, sort orders (and their tables)
         self.papers = PaperChanges(self)  # imports, retitling, near-duplicate merges
         self.marks = Marks(self)  # status, stars, tags and notes, each change one history entry
-        self.lab = Team(self)  # members, assignments, everyone's marks side by side
+        self.lab = Team(self, lambda: self.discovery.similarity.latent)  # members, assignments, everyone's marks
         self.on_invalidate(self.discovery.invalidate)
         self.on_invalidate(self.finder.invalidate)
         try:  # a removal a kill cut short: finished before anything reads the library

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -67,8 +67,11 @@ class Team:
     """members(), assign(), clear_assignments(), progress(), marks_of() and team_stars() of a
     :class:`~store.library.Library`."""
 
-    def __init__(self, core: LibraryCore) -> None:
+    def __init__(self, core: LibraryCore, latent: Callable[[], np.ndarray | None] | None = None) -> None:
+        """``latent``: more-like-this's latent vectors of every paper, row-normalized (None: ten
+        papers or fewer), what ``assign --by-interest`` compares papers in."""
         self._core = core
+        self._latent = latent
 
     def members(self) -> list[str]:
         """Everyone with marks or an assignment here, and whoever is triaging now, sorted."""
@@ -120,13 +123,21 @@ class Team:
 
     # ------------------------------------------------------------------ assigning
     def assign(self, members: Sequence[str], paper_ids: Sequence[str], weights: Sequence[float] | None = None,
-               seed: int = 0) -> Assigned:
+               seed: int = 0, by_interest: bool = False, seed_papers: Mapping[str, Sequence[str]] | None = None
+               ) -> Assigned:
         """Split the papers among the members, one undo step: each paper to exactly one member,
         shares in proportion to ``weights`` (equal by default), papers of one topic kept with one
         member as far as the balance allows (:func:`store.team.split.split_by_topic`).
 
+        Args:
+            by_interest: each paper to the member whose own papers it is most like (their stars and
+                to-reads, and ``seed_papers``), the shares kept (store.team.interest); topics where
+                interest says nothing.
+            seed_papers: member -> papers standing for their interest (what a seed phrase found).
+
         Raises:
-            PapersiftError: no papers, no members, a bad name, or weights that do not fit.
+            PapersiftError: no papers, no members, a bad name, weights that do not fit, or (by
+                interest) no member with a paper of their own.
         """
         from store.team.split import split_by_topic
 
@@ -147,7 +158,10 @@ class Team:
                                  "assignments off)")
         index_of = self._core.corpus.index_of
         rows = np.array([index_of(pid) for pid in ids], dtype=np.int64)
-        owner = split_by_topic(self.vectors(rows, seed), shares, seed=seed)
+        if by_interest:
+            owner = self._by_interest(names, rows, shares, seed, seed_papers or {})
+        else:
+            owner = split_by_topic(self.vectors(rows, seed), shares, seed=seed)
         target = {pid: names[int(k)] for pid, k in zip(ids, owner)}
         done = Assigned(shares={name: 0 for name in names})
         for pid, name in target.items():
@@ -159,6 +173,30 @@ class Team:
         label = f"assign {counted(len(ids), 'paper')} to {', '.join(names)}"
         self._core.change_records([(pid, TEAM) for pid in ids], fn, ASSIGN_ACTION, label, counted_label=True)
         return done
+
+    def interest_papers(self, member: str) -> list[str]:
+        """The papers that say what a member cares about: those they starred or mean to read."""
+        return [pid for pid, a in self._core.team.get(member, {}).items() if a.star > 0 or a.status == "to-read"]
+
+    def _by_interest(self, names: list[str], rows: np.ndarray, shares: Sequence[float], seed: int,
+                     seed_papers: Mapping[str, Sequence[str]]) -> np.ndarray:
+        """Member index per row of ``rows``: store.team.interest over vectors made of the papers
+        being assigned and the members' own papers together."""
+        from store.team.interest import interest, split_by_interest
+        from store.team.split import share_sizes, split_by_topic
+
+        index_of = self._core.corpus.index_of
+        own = {name: [i for i in map(index_of, [*self.interest_papers(name), *seed_papers.get(name, ())]) if i is not None]
+               for name in names}
+        if not any(own.values()):
+            raise PapersiftError("--by-interest: no member has starred a paper or marked one to read yet; seed them "
+                                 "with a phrase (--seed ben=\"legged locomotion\") or split by topic (without --by-interest)")
+        topic = split_by_topic(self.vectors(rows, seed), shares, seed=seed)
+        latent = self._latent() if self._latent is not None else None
+        if latent is None or len(latent) != len(self._core.corpus):  # (ten papers or fewer: no latent space)
+            return topic
+        scores = interest(latent, [np.array(own[name], dtype=np.int64) for name in names])
+        return split_by_interest(scores[rows], topic, share_sizes(len(rows), shares))
 
     def vectors(self, rows: np.ndarray, seed: int = 0) -> np.ndarray:
         """Latent topic vectors of the papers at these corpus positions (store.team.vectors): the

@@ -67,6 +67,35 @@ def test_assign_splits_every_untriaged_paper_once_and_evenly(run_cli, tmp_path):
     assert proc.returncode == 1 and "one positive number per member" in proc.stderr
 
 
+@pytest.mark.slow
+def test_assign_by_interest_gives_each_member_the_papers_like_their_own(run_cli, tmp_path):
+    """ana starred two reinforcement-learning papers; ben and chen are seeded with a phrase: the
+    shares stay even, and most papers of each interest reach the member who holds it."""
+    lead = tmp_path / "lead"
+    run_cli("import", str(DATA / "iclr_slice.jsonl"), library=lead)
+    rl = ids_of(run_cli, "--query", '"reinforcement learning"', library=lead)
+    for pid in rl[:2]:
+        run_cli("--as", "ana", "star", pid, "2", library=lead)
+    total = len(ids_of(run_cli, "--query", "-star-by:ana", library=lead))
+    out = json.loads(run_cli("assign", "--to", "ana,ben,chen", "--by-interest", "--seed", "ben=diffusion",
+                             "--seed", "chen=graph neural network", "--format", "json", library=lead).stdout)
+    assert out["total"] == total and max(out["assigned"].values()) - min(out["assigned"].values()) <= 1
+    for member, query in (("ana", '"reinforcement learning"'), ("ben", "diffusion"), ("chen", '"graph neural"')):
+        topical = set(ids_of(run_cli, "--query", f"{query} -star-by:ana", library=lead))
+        mine = set(ids_of(run_cli, "--query", f"{query} -star-by:ana assigned:{member}", library=lead))
+        assert len(topical) >= 8 and len(mine) >= 0.6 * len(topical), (member, len(mine), len(topical))
+    for bad, said in ((["--seed", "ben=diffusion"], "add --by-interest"),
+                      (["--by-interest", "--seed", "dan=diffusion"], "dan is not among --to"),
+                      (["--by-interest", "--seed", "ben"], "a member and search words"),
+                      (["--by-interest", "--seed", "ben=zzzqqqxx"], "no paper here holds these words")):
+        proc = run_cli("assign", "--to", "ana,ben,chen", "--query", "diffusion", *bad, library=lead, check=False)
+        assert proc.returncode == 1 and said in proc.stderr, (bad, proc.stderr)
+    fresh = tmp_path / "fresh"
+    run_cli("import", str(DATA / "iclr_slice.jsonl"), library=fresh)
+    proc = run_cli("assign", "--to", "ana,ben", "--by-interest", library=fresh, check=False)
+    assert proc.returncode == 1 and "no member has starred a paper" in proc.stderr
+
+
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_assign_after_an_import_deals_out_only_the_new_papers(run_cli, tmp_path):
     lead = tmp_path / "lead"

@@ -24,6 +24,12 @@ def register(add) -> None:
     p.add_argument("--query", default="", help="split this search's papers instead (same syntax as the app)")
     p.add_argument("--weights", metavar="W", help="relative shares, one per member: --weights 2,1,1")
     p.add_argument("--clear", action="store_true", help="take the assignment off the papers (all, or --query's)")
+    p.add_argument("--by-interest", action="store_true",
+                   help="each paper to the member whose stars and to-reads it is most like (shares kept; "
+                        "by topic where interest says nothing)")
+    p.add_argument("--seed", action="append", default=[], metavar="NAME=WORDS",
+                   help="what a member with no marks yet cares about, as search words: --seed ben=\"legged "
+                        "locomotion\" (with --by-interest; repeat for more members)")
     add("team", "each member's share, progress, stars given and agreement", ("table", "json"), run=team)
     p = add("sync", "bring the lab's marks and papers in and send yours, through a git repository (each member "
                     "writes only their own file); in a new folder it makes the lab's library", ("text", "json"),
@@ -39,6 +45,26 @@ def _weights(text: str | None) -> list[float] | None:
         return [float(w) for w in text.split(",")]
     except ValueError:
         raise PapersiftError(f"--weights {text!r}: numbers, comma-separated (e.g. 2,1,1)") from None
+
+
+SEED_PAPERS = 10  # the papers a seed phrase stands for: its search's first ten
+
+
+def _seed_papers(lib: Library, given: list[str], members: list[str]) -> dict[str, list[str]]:
+    """--seed NAME=WORDS, each read as the first papers a search for WORDS lists."""
+    seeds: dict[str, list[str]] = {}
+    for text in given:
+        name, sep, words = text.partition("=")
+        name, words = name.strip(), words.strip()
+        if not sep or not words:
+            raise PapersiftError(f"--seed {text!r}: a member and search words, e.g. --seed ben=\"legged locomotion\"")
+        if name not in members:
+            raise PapersiftError(f"--seed {text!r}: {name} is not among --to {','.join(members)}")
+        found = lib.search(words, limit=SEED_PAPERS)
+        if not len(found.indices):
+            raise PapersiftError(f"--seed {text!r}: no paper here holds these words")
+        seeds.setdefault(name, []).extend(lib.corpus.papers[int(i)].id for i in found.indices[:SEED_PAPERS])
+    return seeds
 
 
 def assign(lib: Library, args: argparse.Namespace, opened=None) -> int:
@@ -58,7 +84,10 @@ def assign(lib: Library, args: argparse.Namespace, opened=None) -> int:
         out.say("nothing to assign: every paper no member has marked is assigned already (--query Q re-splits "
                 "a set; --clear takes assignments off)")
         return 0
-    done = lib.lab.assign(members, todo, weights)
+    if args.seed and not args.by_interest:
+        raise PapersiftError("--seed says what a member cares about for --by-interest: add --by-interest")
+    seeds = _seed_papers(lib, args.seed, members)
+    done = lib.lab.assign(members, todo, weights, by_interest=args.by_interest, seed_papers=seeds)
     if args.format == "json":
         out.emit_json({"assigned": done.shares, "total": done.total, "reassigned": done.moved})
         return 0
