@@ -71,6 +71,18 @@ def _archive(app: App) -> None:
                f"one starred; without --dry-run they move to archive.jsonl (one undo step)", timeout=20)
 
 
+def _sync(app: App) -> None:
+    screen = cast("PaletteHost", app).main_screen
+    if screen.lab_sync.run():
+        app.notify("syncing with the lab's repository…", timeout=4)
+    elif screen.lab_sync.enabled():
+        app.notify("a sync is running already", timeout=4)
+    else:
+        app.notify(f"this library has no lab repository yet: {_command_line(app)} sync REMOTE (a git address "
+                   "or a bare repository's folder) once; then the app syncs as it opens and every few minutes",
+                   timeout=20)
+
+
 # The command line's commands the keys do not already run (more like this, topics, team and export
 # have keys): (palette name, what it does, what runs it).
 CLI_COMMANDS: tuple[tuple[str, str, Callable[[App], None]], ...] = (
@@ -79,6 +91,8 @@ CLI_COMMANDS: tuple[tuple[str, str, Callable[[App], None]], ...] = (
     ("Fetch from arXiv", "the day's papers of arXiv categories (papersift fetch: says the command)", _fetch),
     ("Archive old skipped papers", "out of the way, kept with their marks (papersift archive: says the command)",
      _archive),
+    ("Sync with the lab", "everyone's marks and papers in, yours out, through the lab's git repository "
+     "(papersift sync)", _sync),
 )
 
 

@@ -11,17 +11,19 @@ if TYPE_CHECKING:
 
     from store import Library
 
+    from .controllers.lab_sync import LabSync
     from .widgets.reader import Reader
     from .widgets.results import ResultsList
     from .widgets.searchbox import SearchBox
 
     class MainScreenLike(Screen[None]):
         """The main screen as the palette targets it: a screen whose actions run, with its list,
-        reader and search box."""
+        reader and search box, and the lab's sync."""
 
         results: ResultsList
         reader: Reader
         search_box: SearchBox
+        lab_sync: LabSync
 
 
 class KeymapHost(Protocol):

@@ -97,3 +97,33 @@ async def test_commands_that_need_arguments_say_the_command_line(lib, make, name
         await run_command(pilot, name)
         said = [n.message for n in app._notifications]
         assert any("papersift" in m and command in m and str(lib.folder) in m for m in said), said
+
+
+async def test_sync_from_the_palette_says_how_to_set_it_up_without_a_repository(lib, make):
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await run_command(pilot, "Sync with the lab")
+        said = [n.message for n in app._notifications]
+        assert any("sync REMOTE" in m and str(lib.folder) in m for m in said), said
+
+
+async def test_sync_from_the_palette_syncs_a_library_with_a_repository(lib, make, tmp_path):
+    import shutil
+    import subprocess
+    if shutil.which("git") is None:
+        pytest.skip("sync runs the git program")
+    from store.team.sync import sync
+    remote = tmp_path / "lab.git"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
+    sync(lib, str(remote))
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for _ in range(300):  # (the sync the app starts as it opens)
+            if not screen(app).lab_sync._running:
+                break
+            await pilot.pause(0.1)
+        await run_command(pilot, "Sync with the lab")
+        said = [n.message for n in app._notifications]
+        assert any("syncing with the lab" in m for m in said), said
