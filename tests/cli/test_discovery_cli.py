@@ -15,7 +15,7 @@ def test_recommend_marks_the_like_papers_and_explains_with_content_words(run_cli
     run_cli("star", STARRED, "2")
     run_cli("star", STARRED_TOO, "1")
     run_cli("status", TO_READ, "to-read")
-    lines = run_cli("recommend", "--limit", "15").stdout.splitlines()
+    lines = run_cli("recommend", "--limit", "15", "--format", "plain").stdout.splitlines()
     assert lines
     likes = [m for line in lines for m in re.findall(r"\(like (.*)\)$", line)]
     named = [name.strip() for like in likes for name in like.split(", ")]
@@ -27,8 +27,23 @@ def test_recommend_marks_the_like_papers_and_explains_with_content_words(run_cli
 
 
 def test_similar_prints_a_similarity_from_0_to_1_and_says_what_it_is(run_cli):
-    lines = run_cli("similar", STARRED, "--limit", "5").stdout.splitlines()
+    lines = run_cli("similar", STARRED, "--limit", "5", "--format", "plain").stdout.splitlines()
     scores = [line.split("\t")[1] for line in lines]
     assert len(scores) == 5 and all(re.fullmatch(r"0\.\d\d|1\.00", s) for s in scores), scores
     helped = " ".join(run_cli("similar", "--help").stdout.split())
     assert "similarity" in helped and "0" in helped and "1" in helped, helped
+
+
+def test_the_table_is_a_table_that_fits_the_terminal(run_cli):
+    """--format table (the default) is columns with a header, each row within the terminal's width
+    (the tests' 160 columns), the title cut with "…" rather than the id; plain stays one
+    tab-separated line a paper, for scripts."""
+    run_cli("star", STARRED, "2")
+    table = run_cli("recommend", "--limit", "5").stdout.splitlines()
+    assert table[0].split() == ["id", "score", "title", "why"] and len(table) == 6
+    assert all(len(line) <= 160 for line in table) and all(re.match(r"[0-9a-f]{12}  ", line) for line in table[1:])
+    assert not any("\t" in line for line in table)
+    plain = run_cli("recommend", "--limit", "5", "--format", "plain").stdout.splitlines()
+    assert [line.split("\t")[0] for line in plain] == [line.split()[0] for line in table[1:]]
+    similar = run_cli("similar", STARRED, "--limit", "3").stdout.splitlines()
+    assert similar[0].split() == ["id", "score", "title"] and len(similar) == 4

@@ -48,12 +48,48 @@ def ranked(lib: Library, args: argparse.Namespace, opened=None) -> int:
     from store.safe_text import display_safe
 
     from ..render import like_names
+    if args.format == "table":
+        return _ranked_table(lib, rows, args.command)
     for p, score, terms, like in rows:
         why = f"\t(because: {', '.join(terms)})" if terms else ""
         names = like_names(lib, like)
         near = f"\t(like {names})" if names else ""
         shown = f"{score:.2f}" if args.command == "similar" else f"{score:.3f}"  # (similar's: 0-1)
         sys.stdout.write(f"{p.id}\t{shown}\t{display_safe(p.title, False)}{why}{near}\n")
+    return 0
+
+
+def _ranked_table(lib: Library, rows: Sequence[tuple[Paper, float, list[str], list[str]]], command: str) -> int:
+    """``similar`` and ``recommend`` as a table that fits the terminal: id, score, title (cut to
+    fit), and why (the words it shares, the marked papers it is like)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from store.safe_text import display_safe
+    from store.title_kinds import shown_title
+
+    from ..render import like_names, plain_title
+    console = out.console()
+    # Widths set here (as the list's table does): with every column no_wrap, Rich narrows a wide
+    # table by cutting all columns, and the id went first.
+    rest = max(30, console.width - 12 - 5 - 2 * 3)
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    table.add_column("id", style="dim", no_wrap=True, width=12)
+    table.add_column("score", justify="right", no_wrap=True, width=5)
+    whys = ["; ".join(filter(None, [", ".join(terms), f"like {names}" if (names := like_names(lib, like)) else ""]))
+            for _, _, terms, like in rows]
+    table.add_column("title", overflow="ellipsis", no_wrap=True, max_width=rest * 3 // 5 if any(whys) else rest)
+    if any(whys):
+        table.add_column("why", style="dim", overflow="ellipsis", no_wrap=True, max_width=rest - rest * 3 // 5)
+    for (p, score, _, _), why in zip(rows, whys):
+        title = Text(shown_title(plain_title(p.title), p.derived_title), style="italic" if p.derived_title else "")
+        table.add_row(p.id, f"{score:.2f}" if command == "similar" else f"{score:.3f}", title,
+                      *([Text(display_safe(why, False))] if any(whys) else []))
+    if rows:
+        console.print(table)
+    else:
+        console.print("[dim]nothing to list: mark a few papers first (a star, to read, skipped)[/dim]"
+                      if command == "recommend" else "[dim]no paper is like it[/dim]")
     return 0
 
 
