@@ -1,11 +1,10 @@
 """What the app opens on, and the header's note about it: papers arrived since the last visit
-("312 new since your last visit (batch:>7)"), or a lab member's share ("ana's share: 120 papers
+("312 new since your last visit (batch:>7)"), or a lab member's share ("ana's share
 (assigned:ana)"). Pure functions of the library and the visit's counts."""
 
 from __future__ import annotations
 
 from store import Library
-from store.wording import counted
 
 
 def share_query(library: Library, query: str, new: int, resume: bool) -> str:
@@ -21,7 +20,7 @@ def share_query(library: Library, query: str, new: int, resume: bool) -> str:
 def standing_note(member: str, share: str, standing_for: str | None, new: int, updated: int) -> str:
     """The opening's header note. ``new``: the papers the opening list holds (its share's, or those
     arrived since ``standing_for``'s batch); ``updated``: papers a newer version replaced since."""
-    if share:
-        return f"{member}'s share: {counted(new, 'paper')} ({share})" if new else f"{member}'s share ({share})"
+    if share:  # (how many: the list's title says; the header keeps room for the sync's note)
+        return f"{member}'s share ({share})"
     return "; ".join([f"{new:,} new since your last visit ({standing_for})"] * bool(new)
                      + [f"{updated:,} updated to a newer version (updated:)"] * bool(updated))
