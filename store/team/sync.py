@@ -133,7 +133,14 @@ def sync(lib: Library, remote: str | None = None) -> SyncReport:
 
 
 def _prepare(repo: Path, remote: str) -> None:
-    """The library's clone of the remote (made once), pointing at ``remote``."""
+    """The library's clone of the remote (made once), pointing at ``remote``.
+
+    Raises:
+        SyncError: the clone's place is a link (a library folder is untrusted: nothing is written
+            through one).
+    """
+    if repo.is_symlink() or (repo / ".git").is_symlink():
+        raise SyncError(f"sync: {repo} is a link: refused (remove it; the next sync makes the folder anew)")
     if (repo / ".git").is_dir() and git(repo, "remote", "get-url", "origin", check=False).stdout.strip() != remote:
         shutil.rmtree(repo)  # another remote: its clone goes (the library is what counts; it is remade)
     if not (repo / ".git").is_dir():

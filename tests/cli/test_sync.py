@@ -169,3 +169,15 @@ def test_an_address_with_a_password_is_refused_and_never_kept(tmp_path):
     assert not (ana / "sync.json").exists()
     proc = _papersift(ana, "ana", "sync")
     assert proc.returncode != 0 and "no remote yet" in proc.stderr
+
+
+def test_a_sync_folder_that_is_a_link_is_refused(tmp_path):
+    remote = _bare(tmp_path / "lab.git")
+    ana = tmp_path / "ana"
+    Library.open(ana)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (ana / SYNC_DIR).symlink_to(elsewhere)
+    proc = _papersift(ana, "ana", "sync", str(remote))
+    assert proc.returncode != 0 and "is a link: refused" in proc.stderr
+    assert list(elsewhere.iterdir()) == []
