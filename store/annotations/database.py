@@ -29,7 +29,7 @@ from store.annotations.fields import is_record
 from store.annotations.journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO, Replay,  # noqa: F401
                       doc_id_for, journal_path_for, judge, key_of, read_acked, read_snapshot, replay_journal, write_acked)
 from store.errors import PapersiftError
-from store.models import Annotation
+from store.models import TEAM, Annotation
 from store.safe_text import has_unsafe, strip_unsafe
 from store.annotations.note_edits import long_notes_as_edits, records_of
 
@@ -144,7 +144,8 @@ class AnnotationStore:
 
         Args:
             changes: record key (a paper id, or ``PAPERID@member``) -> its new annotation (a default
-                annotation is removed, unless it keeps change times: a cleared mark, ``is_cleared``).
+                annotation is removed, unless it keeps change times: a cleared mark, ``is_cleared``,
+                or an assignment taken off).
             member: who made the change: the undo entry is theirs (each member undoes their own).
             owner: the member the library's unnamed records belong to, recorded if none is yet.
             action: machine name of the action ("status", "star", "tag", ...).
@@ -164,7 +165,9 @@ class AnnotationStore:
                 key = str(doc_id_for(pid))
                 old = ann.get(key)
                 before[pid] = old if isinstance(old, dict) else None  # (a forged file's value that is no record: none)
-                if new.is_default() and not new.is_cleared():  # (a cleared mark keeps its change times)
+                # A cleared mark keeps its change times, and so does an assignment taken off (a lab's
+                # sync passes it on: store.team.sync).
+                if new.is_default() and not new.is_cleared() and not (new.member == TEAM and new.stamps):
                     ann.pop(key, None)
                     after[pid] = None
                 else:

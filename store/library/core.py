@@ -75,7 +75,7 @@ class LibraryCore:
         self._unusable_said = 0  # records under unusable member names already said
         self._unreadable_said = (0, 0)  # records with fields of the wrong kind, and values that are none, said
         self._unsound_said = 0  # undo entries papersift cannot read, said
-        self._team_stamps: dict[str, dict[str, str]] = {}  # paper id -> its assignment's change times
+        self.assignment_stamps: dict[str, dict[str, str]] = {}  # paper id -> its assignment's change times (kept cleared)
         self.reload_annotations()
         # The papers whose records this Library changed (its changes, undos and redos): what the
         # app's "this session" line counts, never another process's changes read meanwhile.
@@ -209,7 +209,7 @@ class LibraryCore:
         fresh default one, carrying the member as its record stores it."""
         if member == TEAM:
             assignee = self.assignments.get(paper_id, "")
-            stamps = self._team_stamps.get(paper_id, {})
+            stamps = self.assignment_stamps.get(paper_id, {})
             return Annotation(paper_id, member=TEAM, assignee=assignee, stamps=dict(stamps))
         ann = self.team.get(member, {}).get(paper_id) or self.cleared.get(member, {}).get(paper_id)
         return ann.copy() if ann else Annotation(paper_id, member=self.stored_member(member))
@@ -242,7 +242,7 @@ class LibraryCore:
         self._set_views(views)
 
     def _set_views(self, views: MemberViews) -> None:
-        self.team, self.assignments, self._team_stamps, self.cleared = (views.team, views.assignments, views.stamps,
+        self.team, self.assignments, self.assignment_stamps, self.cleared = (views.team, views.assignments, views.stamps,
                                                                         views.cleared)
         self.annotations = views.team.get(self.member, {})
 
@@ -353,7 +353,7 @@ class LibraryCore:
         """Make stored changes the library's annotations: new mappings, never an edit of one a
         worker thread may be reading (copy on write: a search holds one snapshot throughout)."""
         self.touched.update(a.paper_id for a in changes.values())
-        self._set_views(with_changes(MemberViews(self.team, self.cleared, self.assignments, self._team_stamps),
+        self._set_views(with_changes(MemberViews(self.team, self.cleared, self.assignments, self.assignment_stamps),
                                      changes.values(), self.shown_member))
 
     def replace_annotations(self, changes: dict[str, Annotation], action: str, label: str) -> int:
@@ -378,7 +378,7 @@ class LibraryCore:
                    for marks in (self.team, self.cleared) for name, anns in marks.items() for pid in anns
                    if pid in wanted}
         cleared.update({record_key(pid, TEAM): Annotation(pid, member=TEAM)
-                        for pid in wanted if pid in self.assignments or pid in self._team_stamps})
+                        for pid in wanted if pid in self.assignments or pid in self.assignment_stamps})
         return cleared
 
     def tag_counts(self) -> Counter[str]:

@@ -87,8 +87,9 @@ def git(repo: Path, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True
 
 
 def said(text: str) -> str:
-    """What git said, as one line a terminal may show: its last meaningful line, cleaned."""
+    """What git said, as one line a terminal may show: its first error (the cause, before what
+    followed from it), cleaned."""
     lines = [strip_unsafe(line).strip() for line in text.splitlines()]
     lines = [line for line in lines if line and not line.startswith(("hint:", "To ", "From "))]
-    line = next((ln for ln in reversed(lines) if re.match(r"(?:fatal|error|remote|!)", ln)), lines[-1] if lines else "")
+    line = next((ln for ln in lines if re.match(r"(?:fatal|error|remote|!)", ln)), lines[-1] if lines else "")
     return line[:300] or "(git said nothing)"

@@ -1,12 +1,14 @@
 """A lab's library kept in sync through a git repository: ``papersift sync REMOTE`` once (the
 remote is remembered), then ``papersift sync``; the app syncs too.
 
-The repository holds, per member, two files only that member writes:
+The repository holds, per member, three files only that member writes:
 
 - ``members/NAME.jsonl``: their marks, as a team file (store.exchange.team_file: sorted, one
   record a line, each with its change times);
 - ``papers/NAME.jsonl``: the papers they brought (imported, fetched) that no other member's file
-  holds yet, one record a line, sorted by paper id.
+  holds yet, one record a line, sorted by paper id;
+- ``assignments/NAME.jsonl``: every assignment their library holds, with its time (one taken off
+  too): the newest of a paper's wins, so whoever ran ``assign`` reaches everyone.
 
 A sync fetches, checks that every new commit changes only the files of the member it names (a
 ``papersift-member: NAME`` line; a member's file changed by anyone else is refused, with the
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
     from store.models import Paper
 
 BRANCH = "main"
+FOLDERS = ("members", "papers", "assignments")  # each member's three files, one in each
 TRAILER = "papersift-member: "
 MAX_FILE_BYTES = 512 << 20  # a member's file larger than this is refused, not read
 ATTEMPTS = 8  # pushes a sync tries while other members' pushes beat it
@@ -57,6 +60,8 @@ class SyncReport:
     remote: str
     marks: dict[str, int] = field(default_factory=dict)  # member -> papers whose marks changed here
     papers: int = 0  # papers that arrived from the others
+    assigned: int = 0  # papers whose assignment changed here (someone ran assign)
+    brought: int = 0  # papers this member's file offers the others
     pushed: bool = False  # this member's files went up
     sent: int = 0  # this member's marked papers the repository now holds
     when: str = ""
@@ -65,12 +70,15 @@ class SyncReport:
         """One line for a terminal or the app's header."""
         got = [f"{name} +{counted(n, 'mark')}" for name, n in sorted(self.marks.items()) if n]
         got += [f"{counted(self.papers, 'paper')} arrived"] * bool(self.papers)
+        got += [f"{counted(self.assigned, 'assignment')} changed"] * bool(self.assigned)
+        sent = [f"your {counted(self.sent, 'marked paper')}"] * bool(self.sent) + \
+            [f"{counted(self.brought, 'paper')} you brought"] * bool(self.brought)
         return (f"synced with {self.remote}: " + ("; ".join(got) if got else "nothing new")
-                + (f"; your {counted(self.sent, 'marked paper')} sent" if self.pushed and self.sent else ""))
+                + (f"; {' and '.join(sent)} sent" if self.pushed and sent else ""))
 
     def to_dict(self) -> dict[str, object]:
-        return {"remote": self.remote, "marks": self.marks, "papers": self.papers, "pushed": self.pushed,
-                "sent": self.sent, "when": self.when}
+        return {"remote": self.remote, "marks": self.marks, "papers": self.papers, "assigned": self.assigned,
+                "pushed": self.pushed, "sent": self.sent, "brought": self.brought, "when": self.when}
 
 
 def remembered(lib: Library) -> dict[str, Any]:
@@ -171,7 +179,7 @@ def _check_commits(repo: Path, seen: str | None, head: str) -> None:
     for entry in listing.split("\x00")[1:]:
         sha, message, names = (entry.split("\x01") + ["", ""])[:3]
         member = next((line[len(TRAILER):].strip() for line in message.splitlines() if line.startswith(TRAILER)), "")
-        own = {f"members/{member}.jsonl", f"papers/{member}.jsonl"}
+        own = {f"{folder}/{member}.jsonl" for folder in FOLDERS}
         foreign = [name for name in names.split() if name not in own]
         if foreign:
             who = f"says it is {member}'s" if member else "names no member"
@@ -223,6 +231,30 @@ def _take(lib: Library, repo: Path, report: SyncReport) -> None:
     for (name, _), done in zip(files.items(), merged):
         if name != lib.member and done.report.changes:
             report.marks[name] = report.marks.get(name, 0) + len(done.report.changes)
+    report.assigned += _take_assignments(lib, repo)
+
+
+def _take_assignments(lib: Library, repo: Path) -> int:
+    """The newest assignment of each paper any member's file holds, where it is newer than the
+    library's (an assignment taken off travels too: its record keeps the time). How many changed."""
+    from store.exchange.stamps import canonical
+    from store.models import TEAM, Annotation
+
+    newest: dict[str, tuple[str, str]] = {}  # paper id -> (when, assignee: "" for none)
+    for path in _member_files(repo, "assignments").values():
+        for record in _records(path):
+            pid, who, when = record.get("id"), record.get("assignee"), canonical(str(record.get("at", "")))
+            if (isinstance(pid, str) and isinstance(who, str) and when is not None
+                    and (not who or member_problem(who) is None) and (pid not in newest or when > newest[pid][0])):
+                newest[pid] = (when, who)
+    changes = {}
+    for pid, (when, who) in newest.items():
+        if lib.corpus.index_of(pid) is None:
+            continue
+        held = lib.member_annotation(pid, TEAM)
+        if when > (canonical(held.stamps.get("assignee", "")) or "") and who != held.assignee:
+            changes[pid] = Annotation(pid, member=TEAM, assignee=who, stamps={"assignee": when})
+    return lib.replace_annotations(changes, "sync", f"sync: {counted(len(changes), 'assignment')} from the lab")
 
 
 def _records(path: Path, first_only: bool = False) -> list[dict[str, Any]]:
@@ -272,14 +304,20 @@ def _write_own(lib: Library, repo: Path, report: SyncReport) -> None:
     sample = set(sample_ids(lib))  # (the bundled sample every new library starts with is no one's to send)
     papers = sorted((p for p in lib.corpus.papers if (p.id in kept or p.id not in others) and p.id not in sample),
                     key=lambda p: p.id)
+    report.brought = sum(1 for p in papers if p.id not in kept)
     records = lib.member_records(me)
     report.sent = sum(1 for a in records.values() if a.marked)
     (repo / "members").mkdir(mode=0o700, exist_ok=True)
     (repo / "papers").mkdir(mode=0o700, exist_ok=True)
     atomic_write_text(repo / "members" / f"{me}.jsonl", team_text(me, records.values()))
+    (repo / "assignments").mkdir(mode=0o700, exist_ok=True)
+    atomic_write_bytes(repo / "assignments" / f"{me}.jsonl", b"".join(
+        orjson.dumps({"id": pid, "assignee": lib.assignments.get(pid, ""), "at": stamps["assignee"]},
+                     option=orjson.OPT_SORT_KEYS) + b"\n"
+        for pid, stamps in sorted(lib.assignment_stamps.items()) if stamps.get("assignee")))
     atomic_write_bytes(mine_path, b"".join(orjson.dumps(paper_line(p), option=orjson.OPT_SORT_KEYS) + b"\n"
                                            for p in papers))
-    git(repo, "add", "--", f"members/{me}.jsonl", f"papers/{me}.jsonl")
+    git(repo, "add", "--", f"members/{me}.jsonl", f"papers/{me}.jsonl", f"assignments/{me}.jsonl")
     if git(repo, "diff", "--cached", "--quiet", check=False).returncode:
         git(repo, "-c", f"user.name={me}", "-c", f"user.email={me}@papersift.invalid", "commit", "--quiet",
             "-m", f"papersift sync: {me}\n\n{TRAILER}{me}")

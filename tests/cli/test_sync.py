@@ -87,7 +87,8 @@ def test_three_members_sync_at_once_for_ten_rounds_and_end_with_everything(tmp_p
         own = _marks(folders[m], m)
         assert len(own) >= 20
         assert all(_marks(folders[other], m) == own for other in MEMBERS), m
-    assert sorted(_tree(remote)) == sorted([f"members/{m}.jsonl" for m in MEMBERS] + [f"papers/{m}.jsonl" for m in MEMBERS])
+    assert sorted(_tree(remote)) == sorted(f"{folder}/{m}.jsonl" for m in MEMBERS
+                                           for folder in ("members", "papers", "assignments"))
 
 
 def test_a_first_sync_brings_the_papers_and_marks_and_says_so(tmp_path):
@@ -99,7 +100,7 @@ def test_a_first_sync_brings_the_papers_and_marks_and_says_so(tmp_path):
     lib.set_star(ids[:2], 2)
     lib.set_status(ids[2:], "to-read")
     said = _ok(_papersift(ana, "ana", "sync", str(remote)))
-    assert said.startswith("synced with ") and "your 3 marked papers sent" in said
+    assert said.startswith("synced with ") and f"your 3 marked papers and {len(lib.corpus)} papers you brought sent" in said
     Library.open(ben)
     said = _ok(_papersift(ben, "ben", "sync", str(remote)))
     assert "ana +3 marks" in said and f"{len(lib.corpus)} papers arrived" in said
@@ -181,3 +182,25 @@ def test_a_sync_folder_that_is_a_link_is_refused(tmp_path):
     proc = _papersift(ana, "ana", "sync", str(remote))
     assert proc.returncode != 0 and "is a link: refused" in proc.stderr
     assert list(elsewhere.iterdir()) == []
+
+
+def test_an_assignment_travels_and_so_does_taking_it_back(tmp_path):
+    """The lead's `assign` reaches every member's library (each opens on their share); an
+    assignment taken off travels too; the repository holds one assignments file per member."""
+    remote = _bare(tmp_path / "lab.git")
+    lead, ben = tmp_path / "lead", tmp_path / "ben"
+    _ok(_papersift(lead, "lead", "import", str(DATA / "icml_slice.jsonl")))
+    _ok(_papersift(lead, "lead", "assign", "--to", "ana,ben"))
+    assigned = dict(Library(lead).assignments)
+    _ok(_papersift(lead, "lead", "sync", str(remote)))
+    said = _ok(_papersift(ben, "ben", "sync", str(remote)))
+    assert f"{len(assigned)} assignments changed" in said
+    assert Library(ben).assignments == assigned
+    assert "assignments/lead.jsonl" in _tree(remote)
+    _ok(_papersift(lead, "lead", "assign", "--clear"))
+    _ok(_papersift(lead, "lead", "sync"))
+    _ok(_papersift(ben, "ben", "sync"))
+    assert Library(ben).assignments == {}
+    _ok(_papersift(ben, "ben", "sync"))  # (ben's own file now says the same: nothing comes back)
+    _ok(_papersift(lead, "lead", "sync"))
+    assert Library(lead).assignments == {}

@@ -24,6 +24,9 @@ def test_a_remote_is_shown_without_a_password():
 
 def test_what_git_says_is_one_clean_line():
     text = "hint: try pulling\nTo /x\n ! [remote rejected] main -> main (pre-receive hook declined)\nerror: failed to push\n"
-    assert said(text) == "error: failed to push"
+    assert said(text) == "! [remote rejected] main -> main (pre-receive hook declined)"
+    missing = ("fatal: '/mnt/lab.git' does not appear to be a git repository\nfatal: Could not read from remote "
+               "repository.\n\nPlease make sure you have the correct access rights\n")
+    assert said(missing) == "fatal: '/mnt/lab.git' does not appear to be a git repository"
     assert said("remote: \x1b[31mno\x1b[0m access\n") == "remote: no access"
     assert said("") == "(git said nothing)"

@@ -60,6 +60,8 @@ def _seed_papers(lib: Library, given: list[str], members: list[str]) -> dict[str
             raise PapersiftError(f"--seed {text!r}: a member and search words, e.g. --seed ben=\"legged locomotion\"")
         if name not in members:
             raise PapersiftError(f"--seed {text!r}: {name} is not among --to {','.join(members)}")
+        if name in seeds:
+            raise PapersiftError(f"--seed {text!r}: {name} has a seed already; one a member (put the words together)")
         found = lib.search(words, limit=SEED_PAPERS)
         if not len(found.indices):
             raise PapersiftError(f"--seed {text!r}: no paper here holds these words")
@@ -79,14 +81,14 @@ def assign(lib: Library, args: argparse.Namespace, opened=None) -> int:
     weights = _weights(args.weights)
     if weights is not None:  # (checked before anything else: "nothing to assign" never hides a bad value)
         check_weights(members, weights)
+    if args.seed and not args.by_interest:
+        raise PapersiftError("--seed says what a member cares about for --by-interest: add --by-interest")
+    seeds = _seed_papers(lib, args.seed, members)  # (checked before "nothing to assign", as the weights are)
     todo = ids if ids is not None else lib.lab.untriaged()
     if not todo and ids is None:  # (not a mistake: every paper has its member; said, and nothing changes)
         out.say("nothing to assign: every paper no member has marked is assigned already (--query Q re-splits "
                 "a set; --clear takes assignments off)")
         return 0
-    if args.seed and not args.by_interest:
-        raise PapersiftError("--seed says what a member cares about for --by-interest: add --by-interest")
-    seeds = _seed_papers(lib, args.seed, members)
     done = lib.lab.assign(members, todo, weights, by_interest=args.by_interest, seed_papers=seeds)
     if args.format == "json":
         out.emit_json({"assigned": done.shares, "total": done.total, "reassigned": done.moved})

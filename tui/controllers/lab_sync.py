@@ -78,7 +78,8 @@ class LabSync:
     def _done(self, report: dict[str, Any] | None, error: str) -> None:
         self._running = False
         if report is None:
-            self.counts.lab_sync = f"sync failed: {error}"
+            cause = error.split("): ", 1)[0] + ")" if "): " in error else error  # (the cause; the rest is in the notice)
+            self.counts.lab_sync = f"sync failed: {cause}"
             self.view.notify(f"sync: {error}", severity="warning", timeout=10)
         else:
             self._synced_at = time.monotonic()
