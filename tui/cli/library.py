@@ -67,8 +67,8 @@ def register(add) -> None:
     p = add("status", "set the reading status of papers", ("text", "json"), run=set_status)
     p.add_argument("ids", nargs="+", metavar="ID")
     p.add_argument("status", choices=STATUSES)
-    p = add("star", "set a star rating 0-3", ("text", "json"), run=set_star)
-    p.add_argument("id")
+    p = add("star", "set a star rating 0-3 on papers", ("text", "json"), run=set_star)
+    p.add_argument("ids", nargs="+", metavar="ID")
     p.add_argument("stars", type=int, choices=range(0, 4), metavar="N")
     p = add("tag", "add (or --remove) tags on a paper", ("text", "json"), run=tag)
     p.add_argument("id")
@@ -195,9 +195,10 @@ def set_status(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
 
 
 def set_star(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    pid = lib.paper(args.id).id
-    lib.set_star([pid], args.stars)
-    return _ack(args, f"{pid} starred {out.stars(args.stars)}", lib, [pid])
+    ids = list(dict.fromkeys(lib.paper(i).id for i in args.ids))
+    lib.set_star(ids, args.stars)
+    return _ack(args, f"{ids[0] if len(ids) == 1 else counted(len(ids), 'paper')} starred {out.stars(args.stars)}",
+                lib, ids)
 
 
 def tag(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
