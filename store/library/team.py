@@ -198,6 +198,20 @@ class Team:
         scores = interest(latent, [np.array(own[name], dtype=np.int64) for name in names])
         return split_by_interest(scores[rows], topic, share_sizes(len(rows), shares))
 
+    def why_assigned(self, paper_id: str) -> tuple[str, str] | None:
+        """(the member, the paper of their own it is most like) for an assigned paper, read as
+        ``assign --by-interest`` reads interest (more-like-this's latent vectors); None when it is
+        not assigned or the member has no paper of their own (a split by topic put it there)."""
+        member = self._core.assignments.get(paper_id)
+        index_of = self._core.corpus.index_of
+        row = index_of(paper_id)
+        own = [i for i in map(index_of, self.interest_papers(member)) if i is not None] if member else []
+        latent = self._latent() if own and self._latent is not None else None
+        if member is None or row is None or latent is None or len(latent) != len(self._core.corpus):
+            return None
+        nearest = own[int(np.argmax(latent[own] @ latent[row]))]
+        return member, self._core.corpus.papers[nearest].id
+
     def vectors(self, rows: np.ndarray, seed: int = 0) -> np.ndarray:
         """Latent topic vectors of the papers at these corpus positions (store.team.vectors): the
         more-like-this model's TF-IDF rows, reduced by a randomized SVD of just these papers."""

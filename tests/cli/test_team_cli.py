@@ -84,6 +84,13 @@ def test_assign_by_interest_gives_each_member_the_papers_like_their_own(run_cli,
         topical = set(ids_of(run_cli, "--query", f"{query} -star-by:ana", library=lead))
         mine = set(ids_of(run_cli, "--query", f"{query} -star-by:ana assigned:{member}", library=lead))
         assert len(topical) >= 8 and len(mine) >= 0.6 * len(topical), (member, len(mine), len(topical))
+    anas = ids_of(run_cli, "--query", '"reinforcement learning" assigned:ana', library=lead)[:2]
+    why = json.loads(run_cli("team", *anas, "--format", "json", library=lead).stdout)
+    assert [w["assigned"] for w in why] == ["ana", "ana"] and all(w["like"] in rl[:2] for w in why)
+    said = run_cli("team", anas[0], library=lead).stdout
+    assert said.startswith(f"{anas[0]}  → ana (like ") and "by topic" not in said
+    bens = ids_of(run_cli, "--query", "assigned:ben", library=lead)[:1]  # (ben's seed is no mark of his)
+    assert "(by topic: no paper of theirs to go by)" in run_cli("team", *bens, library=lead).stdout
     for bad, said in ((["--seed", "ben=diffusion"], "add --by-interest"),
                       (["--by-interest", "--seed", "dan=diffusion"], "dan is not among --to"),
                       (["--by-interest", "--seed", "ben"], "a member and search words"),

@@ -30,7 +30,10 @@ def register(add) -> None:
     p.add_argument("--seed", action="append", default=[], metavar="NAME=WORDS",
                    help="what a member with no marks yet cares about, as search words: --seed ben=\"legged "
                         "locomotion\" (with --by-interest; repeat for more members)")
-    add("team", "each member's share, progress, stars given and agreement", ("table", "json"), run=team)
+    p = add("team", "each member's share, progress, stars given and agreement (with IDs: whom each paper went to, "
+                    "and why)", ("table", "json"), run=team)
+    p.add_argument("ids", nargs="*", metavar="ID", help="papers: whom each is assigned to, and the paper of theirs "
+                                                        "it is most like")
     p = add("sync", "bring the lab's marks and papers in and send yours, through a git repository (each member "
                     "writes only their own file); in a new folder it makes the lab's library", ("text", "json"),
             run=sync, creates=True)
@@ -100,6 +103,8 @@ def assign(lib: Library, args: argparse.Namespace, opened=None) -> int:
 
 
 def team(lib: Library, args: argparse.Namespace, opened=None) -> int:
+    if args.ids:
+        return _why(lib, args)
     rows = lib.lab.progress()
     if args.format == "json":
         out.emit_json({"members": [r.to_dict() for r in rows], "you": lib.member})
@@ -133,3 +138,26 @@ def sync_on_quit(lib: Library) -> None:
         out.say(run_sync(lib).line(), stderr=True)
     except SyncError as exc:
         out.say(f"warning: {exc}", stderr=True)
+
+
+def _why(lib: Library, args: argparse.Namespace) -> int:
+    """``team ID...``: each paper's member, and the paper of theirs it is most like."""
+    from store.safe_text import display_safe
+
+    from ..render import like_names
+    found = []
+    for key in args.ids:
+        pid = lib.paper(key).id
+        member = lib.assignments.get(pid)
+        why = lib.lab.why_assigned(pid)
+        found.append({"id": pid, "assigned": member, "like": why[1] if why else None})
+    if args.format == "json":
+        out.emit_json(found)
+        return 0
+    for row in found:
+        if row["assigned"] is None:
+            out.say(f"{row['id']}  assigned to no one")
+            continue
+        like = f" (like {like_names(lib, [row['like']])})" if row["like"] else " (by topic: no paper of theirs to go by)"
+        out.say(f"{row['id']}  → {display_safe(str(row['assigned']), False)}{like}")
+    return 0
