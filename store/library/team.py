@@ -123,8 +123,8 @@ class Team:
 
     # ------------------------------------------------------------------ assigning
     def assign(self, members: Sequence[str], paper_ids: Sequence[str], weights: Sequence[float] | None = None,
-               seed: int = 0, by_interest: bool = False, seed_papers: Mapping[str, Sequence[str]] | None = None
-               ) -> Assigned:
+               seed: int = 0, by_interest: bool = False, seed_papers: Mapping[str, Sequence[str]] | None = None,
+               new_members: bool = False) -> Assigned:
         """Split the papers among the members, one undo step: each paper to exactly one member,
         shares in proportion to ``weights`` (equal by default), papers of one topic kept with one
         member as far as the balance allows (:func:`store.team.split.split_by_topic`).
@@ -134,6 +134,7 @@ class Team:
                 to-reads, and ``seed_papers``), the shares kept (store.team.interest); topics where
                 interest says nothing.
             seed_papers: member -> papers standing for their interest (what a seed phrase found).
+            new_members: a name close to a member's (``bne`` beside ben) is a new member, not a typo.
 
         Raises:
             PapersiftError: no papers, no members, a bad name, weights that do not fit, or (by
@@ -150,6 +151,12 @@ class Team:
             if same:
                 raise PapersiftError(f"member {name!r} differs from the member {same[0]!r} only in case: "
                                      f"--to {','.join(same[0] if n == name else n for n in names)}")
+            close = None if name in known or new_members else \
+                next((m for m in known if m not in names and _typo_of(name, m)), None)
+            if close:  # ("bne" beside ben would start a member by mistake)
+                raise PapersiftError(f"{name} is no member here yet; did you mean {close}? (--to "
+                                     f"{','.join(close if n == name else n for n in names)}; a new member after all: "
+                                     f"--new-members)")
         shares = check_weights(names, weights) if weights is not None else [1.0] * len(names)
         ids = list(dict.fromkeys(paper_ids))
         if not ids:
@@ -273,3 +280,14 @@ class Team:
         if me in rows and not rows[me].assigned and not team.get(me):
             del rows[me]  # (who only assigned papers, or opened the library, is no member of the lab)
         return list(rows.values())
+
+
+def _typo_of(name: str, member: str) -> bool:
+    """Whether ``name`` reads as a slip of ``member``: the same letters swapped, one more, one
+    fewer or one other (``bne``, ``benn``, ``bn``, ``ban`` for ben)."""
+    if abs(len(name) - len(member)) > 1 or name == member:
+        return False
+    if sorted(name) == sorted(member):
+        return True
+    from rapidfuzz.distance import Levenshtein
+    return Levenshtein.distance(name, member) <= 1

@@ -238,6 +238,12 @@ def test_names_that_would_start_a_member_by_mistake(run_cli, tmp_path, monkeypat
     proc = run_cli("--as", "anaa", "star", first, "1", library=lead)
     assert "anaa has no marks here yet: a new member" in proc.stderr and "did you mean ana?" in proc.stderr
     assert "has no marks" not in run_cli("--as", "anaa", "star", first, "3", library=lead).stderr  # known now
+    run_cli("--as", "ben", "star", ids_of(run_cli, library=lead)[1], "1", library=lead)
+    for typo in ("bne", "benn", "bn"):  # a slip in --to would start a member
+        proc = run_cli("assign", "--to", f"ana,{typo}", library=lead, check=False)
+        assert proc.returncode == 1 and f"{typo} is no member here yet; did you mean ben?" in proc.stderr, proc.stderr
+    assert ids_of(run_cli, "--query", "assigned:", library=lead) == []
+    assert "assigned" in run_cli("assign", "--to", "ana,bne", "--new-members", library=lead).stdout  # meant it
     from store.team.members import usable_name
     assert usable_name("jdoe@CORP") == "jdoe-CORP" and usable_name("x" * 80) == "x" * 64 and usable_name("@@") == "me"
 

@@ -24,6 +24,8 @@ def register(add) -> None:
     p.add_argument("--query", default="", help="split this search's papers instead (same syntax as the app)")
     p.add_argument("--weights", metavar="W", help="relative shares, one per member: --weights 2,1,1")
     p.add_argument("--clear", action="store_true", help="take the assignment off the papers (all, or --query's)")
+    p.add_argument("--new-members", action="store_true",
+                   help="a name close to a member's (bne beside ben) is a new member, not a typo")
     p.add_argument("--by-interest", action="store_true",
                    help="each paper to the member whose stars and to-reads it is most like (shares kept; "
                         "by topic where interest says nothing)")
@@ -92,7 +94,8 @@ def assign(lib: Library, args: argparse.Namespace, opened=None) -> int:
         out.say("nothing to assign: every paper no member has marked is assigned already (--query Q re-splits "
                 "a set; --clear takes assignments off)")
         return 0
-    done = lib.lab.assign(members, todo, weights, by_interest=args.by_interest, seed_papers=seeds)
+    done = lib.lab.assign(members, todo, weights, by_interest=args.by_interest, seed_papers=seeds,
+                          new_members=args.new_members)
     if args.format == "json":
         out.emit_json({"assigned": done.shares, "total": done.total, "reassigned": done.moved})
         return 0
