@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from ..conftest import DATA
+
 # A real terminal and a real app are timing-sensitive: the e2e group runs on one xdist worker, one
 # test after another (--dist loadgroup), beside the rest of the suite.
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("e2e"),
@@ -250,6 +252,35 @@ def test_a_three_word_search_counts_what_list_query_lists(tmp_path):
             time.sleep(0.2)  # (the last keys may still be on their way: the count settles on the query)
             shown = tmux.screen()
         assert f" {len(listed)} / 35 ·" in shown, shown
+        tmux.keys("q")
+        tmux.wait_gone()
+    finally:
+        tmux.kill()
+
+
+def test_reading_in_full_after_a_search_redraws_the_whole_screen(tmp_path):
+    """enter in the search box, then enter on the list: the reader takes the whole width, drawn
+    so (the three panes were once left on screen until the terminal was resized)."""
+    tmux, env = terminal(tmp_path, "rf")
+    from store import Library
+    Library.open(tmp_path / "lib", seed_if_new=False).import_paths([DATA / "iclr_slice.jsonl"])
+    try:
+        tmux.start(papersift_cmd(), width=160, height=45)
+        tmux.wait_for("On this paper")
+        tmux.keys("/", pause=0.5)
+        tmux.keys(*"graph", pause=1.0)
+        tmux.keys("Enter", pause=1.5)  # (a person's pace: the list settles, then enter reads in full)
+        tmux.wait_for("22 / 200 ·")
+        tmux.keys("Enter")
+        deadline = time.monotonic() + 10
+        shown = tmux.screen()
+        while "On this paper" in shown and time.monotonic() < deadline:
+            time.sleep(0.1)
+            shown = tmux.screen()
+        lines = shown.splitlines()
+        assert "On this paper" not in shown and lines[1].startswith("╭─ 1 / "), shown  # the reader, at the left edge
+        tmux.keys("Escape")
+        tmux.wait_for("On this paper")  # the list and the tag panel back
         tmux.keys("q")
         tmux.wait_gone()
     finally:

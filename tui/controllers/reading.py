@@ -78,6 +78,10 @@ class Reading:
         else:  # the list as it was left, scrolled only as far as the cursor (moved by triage) needs
             view.call_after_refresh(self._list_back_in_view, self._list_scroll_y)
         view.set_class(reading, "-reading")
+        # The panes change places: the whole screen is laid out again. (The reader takes its size
+        # quietly, tui.compat.QuietlySizedScroll; after a search in a real terminal, the class alone
+        # left the three panes drawn until the next resize.)
+        view.refresh(layout=True)
         self.show_title()
 
     def _list_back_in_view(self, scroll_y: float) -> None:
