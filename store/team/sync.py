@@ -122,8 +122,8 @@ def sync(lib: Library, remote: str | None = None) -> SyncReport:
                 _check_commits(repo, verified, head)
                 verified = head
                 git(repo, "reset", "--quiet", "--hard", head)
-            _take(lib, repo, report)
-            _write_own(lib, repo, report)
+            offered = _take(lib, repo, report)
+            _write_own(lib, repo, report, offered)
             local = git(repo, "rev-parse", "--verify", "--quiet", "HEAD", check=False).stdout.strip()
             if not local or local == head:  # (nothing of this member's that the remote lacks)
                 break
@@ -200,14 +200,19 @@ def _member_files(repo: Path, folder: str) -> dict[str, Path]:
     return found
 
 
-def _take(lib: Library, repo: Path, report: SyncReport) -> None:
-    """The papers the library does not have yet, then every member's marks."""
+def _take(lib: Library, repo: Path, report: SyncReport) -> dict[str, set[str]]:
+    """The papers the library does not have yet, then every member's marks. Returns the paper ids
+    each member's papers file offers (read once: :func:`_write_own` needs them too)."""
     new_papers = []
-    for path in _member_files(repo, "papers").values():
+    offered: dict[str, set[str]] = {}
+    for name, path in _member_files(repo, "papers").items():
+        ids = offered[name] = set()
         for record in _records(path):
             pid = record.get("papersift_id")
-            if isinstance(pid, str) and lib.corpus.index_of(pid) is None and "abstract" in record:
-                new_papers.append(record)
+            if isinstance(pid, str):
+                ids.add(pid)
+                if lib.corpus.index_of(pid) is None and "abstract" in record:
+                    new_papers.append(record)
     if new_papers:
         arrived = lib.folder / locations.SYNC_DIR / ".arrived"  # (outside the work tree's files: git ignores it)
         arrived.mkdir(mode=0o700, exist_ok=True)
@@ -217,8 +222,14 @@ def _take(lib: Library, repo: Path, report: SyncReport) -> None:
         report.papers += summary.new
         source.unlink()
     files = _member_files(repo, "members")
-    if not files:
-        return
+    if files:
+        _take_marks(lib, files, report)
+    report.assigned += _take_assignments(lib, repo)
+    return offered
+
+
+def _take_marks(lib: Library, files: dict[str, Path], report: SyncReport) -> None:
+    """Every member's team file merged (by change times, as ``import-annotations`` merges)."""
     from store.exchange.import_files import merge_files
     for name, path in files.items():
         head = _records(path, first_only=True)
@@ -231,7 +242,6 @@ def _take(lib: Library, repo: Path, report: SyncReport) -> None:
     for (name, _), done in zip(files.items(), merged):
         if name != lib.member and done.report.changes:
             report.marks[name] = report.marks.get(name, 0) + len(done.report.changes)
-    report.assigned += _take_assignments(lib, repo)
 
 
 def _take_assignments(lib: Library, repo: Path) -> int:
@@ -291,15 +301,13 @@ def paper_line(paper: Paper) -> dict[str, Any]:
     return record
 
 
-def _write_own(lib: Library, repo: Path, report: SyncReport) -> None:
-    """This member's two files from the library; committed when they changed."""
+def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, set[str]]) -> None:
+    """This member's three files from the library; committed when they changed. ``offered``: the
+    paper ids each member's papers file holds (:func:`_take`)."""
     me = lib.member
-    others: set[str] = set()
-    for name, path in _member_files(repo, "papers").items():
-        if name != me:
-            others.update(r["papersift_id"] for r in _records(path) if isinstance(r.get("papersift_id"), str))
+    others = set().union(*(ids for name, ids in offered.items() if name != me))
     mine_path = repo / "papers" / f"{me}.jsonl"
-    kept = {r.get("papersift_id") for r in _records(mine_path)} if mine_path.is_file() else set()
+    kept = offered.get(me, set())
     from store.library.removal import sample_ids  # (the use case sits above the library's parts)
     sample = set(sample_ids(lib))  # (the bundled sample every new library starts with is no one's to send)
     papers = sorted((p for p in lib.corpus.papers if (p.id in kept or p.id not in others) and p.id not in sample),
