@@ -13,11 +13,12 @@ import multiprocessing
 import os
 import signal
 import threading
-from typing import TYPE_CHECKING, Callable, Iterator, Literal, TypeVar, cast
+from functools import partial
+from typing import TYPE_CHECKING, Callable, Iterator, TypeVar, cast
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
-    from multiprocessing.pool import Pool
+    from multiprocessing.process import BaseProcess
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -29,52 +30,22 @@ def _can_fork() -> bool:
             and (os.cpu_count() or 1) > 1 and not os.environ.get("PAPERSIFT_NO_PARALLEL"))
 
 
-_shared_pool: Pool | Literal[False] | None = None  # None: outside a block; False: inside one, no pool yet
-
-
-@contextlib.contextmanager
-def shared_pool() -> Iterator[None]:
-    """Reuse one pool of forked workers for every :func:`map_list` inside the block.
-
-    An import maps twice (normalize, then fingerprint and title); forking and
-    reaping the workers once instead of twice saves ~50 ms. The workers are
-    forked at the first big map, so they see the parent's state as of then.
-    """
-    global _shared_pool
-    if _shared_pool is not None:  # nested: the outer block owns the pool
-        yield
-        return
-    _shared_pool = False  # "inside a block, no pool yet"
-    try:
-        yield
-    except BaseException:  # (Ctrl-C, an error): the workers are stopped, not waited for
-        pool, _shared_pool = _shared_pool, None
-        if pool:
-            pool.terminate()
-            pool.join()
-        raise
-    pool, _shared_pool = _shared_pool, None
-    if pool:
-        pool.close()
-        pool.join()
-
-
 def map_list(fn: Callable[[list[T]], list[R]], items: list[T]) -> list[R]:
-    """``fn`` maps a list to a list of the same length; run it over chunks in parallel."""
-    global _shared_pool
-    if len(items) < MIN_ITEMS or not (_shared_pool or _can_fork()):
+    """``fn`` maps a list to a list of the same length; run it over chunks in parallel.
+
+    Each chunk but the first goes to a child forked for this map (it inherits ``fn`` and its chunk:
+    nothing is pickled on the way out, only the answers come back); the first is done here
+    meanwhile. A pool of long-lived workers would save the forks (a few ms each) but brings
+    threads and locks of its own, which an interrupt can leave held."""
+    if len(items) < MIN_ITEMS or not _can_fork():
         return fn(items)
     workers = min(os.cpu_count() or 1, 8)
-    size = -(-len(items) // (workers * 2))
-    chunks = [items[i:i + size] for i in range(0, len(items), size)]
-    if _shared_pool is False:
-        _shared_pool = multiprocessing.get_context("fork").Pool(workers, initializer=worker_started, initargs=(os.getpid(),))
-    if _shared_pool:
-        parts = _shared_pool.map(fn, chunks)
-    else:
-        with multiprocessing.get_context("fork").Pool(workers, initializer=worker_started, initargs=(os.getpid(),)) as pool:
-            parts = pool.map(fn, chunks)
-    return [r for part in parts for r in part]
+    size = -(-len(items) // workers)
+    chunks = [items[i:i + size] for i in range(size, len(items), size)]
+    with _forked([partial(fn, chunk) for chunk in chunks]) as answers:
+        first = fn(items[:size])
+        rest = [answer() for answer in answers]
+    return [r for part in (first, *rest) for r in part]
 
 
 def worker_started(parent: int) -> None:
@@ -83,6 +54,7 @@ def worker_started(parent: int) -> None:
     the worker ends with its parent (a parent killed outright leaves no worker behind, writing
     into a closed pipe)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (held back while it was forked)
     try:
         import ctypes
         import ctypes.util
@@ -150,32 +122,57 @@ def beside(fn: Callable[[], R]) -> Iterator[Callable[[], R] | None]:
     if not _can_fork():
         yield None
         return
-    ctx = multiprocessing.get_context("fork")
-    receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_answer, args=(fn, send, os.getpid()), daemon=True)
-    child.start()
-    send.close()
-    answered = False
+    with _forked([fn]) as answers:
+        yield answers[0]
 
-    def result() -> R:
-        nonlocal answered
-        try:
-            ok, value = receive.recv()
-        except EOFError:
-            child.join(5)  # (its exit code, once it is reaped)
-            raise ChildProcessError(f"the worker ended without an answer (exit code {child.exitcode})") from None
-        finally:
-            answered = True
-        if not ok:
-            raise value
-        return cast(R, value)
+
+@contextlib.contextmanager
+def _forked(fns: list[Callable[[], R]]) -> Iterator[list[Callable[[], R]]]:
+    """A forked child per function, each computing it; the block gets one waiting function per
+    child. When the block ends (or fails, or Ctrl-C stops it) every child still running is killed
+    and every child is reaped: none outlives the block.
+
+    The children are forked with Ctrl-C (SIGINT, which a terminal sends to the whole process
+    group) held back, so that neither a child before it ignores it nor the parent in the middle of
+    forking is interrupted; one that arrived meanwhile is raised here once every child is known."""
+    ctx = multiprocessing.get_context("fork")
+    started: list[tuple[BaseProcess, Connection]] = []
+
+    def waiter(k: int) -> Callable[[], R]:
+        def result() -> R:
+            child, receive = started[k]
+            try:
+                ok, value = receive.recv()
+            except EOFError:
+                child.join(5)  # (its exit code, once it is reaped)
+                raise ChildProcessError(f"the worker ended without an answer (exit code {child.exitcode})") from None
+            if not ok:
+                raise value
+            return cast(R, value)
+        return result
     try:
-        yield result
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for fn in fns:
+                receive, send = ctx.Pipe(duplex=False)
+                child = ctx.Process(target=_answer, args=(fn, send, os.getpid()), daemon=True)
+                try:
+                    child.start()
+                finally:
+                    send.close()
+                started.append((child, receive))
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # (a Ctrl-C held back is raised here)
+        yield [waiter(k) for k in range(len(started))]
     finally:
-        if not answered:  # (the block failed: the child may be blocked writing its answer)
-            child.terminate()
-        child.join()
-        receive.close()
+        for proc, _ in started:
+            # One still running may be blocked writing an answer no one will read (the block
+            # failed, or Ctrl-C came while its answer was being read): it is killed, not waited for.
+            if proc.exitcode is None:
+                proc.kill()
+        for proc, pipe in started:
+            proc.join()
+            pipe.close()
 
 
 def _answer(fn: Callable[[], object], send: Connection, parent: int) -> None:

@@ -19,7 +19,7 @@ from store.ingest.dedup_cache import KnownPapers
 from store.ingest.raw_record import RawRecord
 from store.ingest.title_library import name_tokens
 from store.ingest.titles import derive_titles
-from store.parallel import map_list, release_free_memory, shared_pool
+from store.parallel import map_list, release_free_memory
 from store.text import normalize
 
 
@@ -70,14 +70,13 @@ def _first_import_chunk(keep: bool, abstracts: list[str]) -> list[tuple[str, str
 def _prepare_first(corpus: Corpus, records: list[RawRecord], keep: bool) -> MergePrep:
     """:func:`prepare_merge` into a library with no papers: every record is new, so one pass over
     them does it all (not two, with the normalized texts sent to the workers and back between)."""
-    with shared_pool():
-        rows = map_list(partial(_first_import_chunk, keep), [r.abstract for r in records])
-        prep = MergePrep(corpus.generation, [row[0] for row in rows] if keep else None, [row[1] for row in rows],
-                         KnownRows(np.zeros((0, BANDS), dtype=np.uint64), Counter(), None),
-                         {i: row[2] for i, row in enumerate(rows)})
-        del rows
-        _weigh_pairs(prep, corpus, records)
-        _title_papers(prep, corpus, records)
+    rows = map_list(partial(_first_import_chunk, keep), [r.abstract for r in records])
+    prep = MergePrep(corpus.generation, [row[0] for row in rows] if keep else None, [row[1] for row in rows],
+                     KnownRows(np.zeros((0, BANDS), dtype=np.uint64), Counter(), None),
+                     {i: row[2] for i, row in enumerate(rows)})
+    del rows
+    _weigh_pairs(prep, corpus, records)
+    _title_papers(prep, corpus, records)
     if not keep:
         release_free_memory(collect=False)
     return prep
@@ -191,32 +190,31 @@ def prepare_merge(corpus: Corpus, records: list[RawRecord], cached: KnownPapers 
     keep = sum(len(r.abstract) for r in records) <= KEEP_NORMALIZED_CHARS
     if not len(corpus):
         return _prepare_first(corpus, records, keep)
-    with shared_pool():
-        norms: list[str] | None = None
-        if keep:
-            norms = normalize_all([r.abstract for r in records])
-            rids = [paper_id(n) for n in norms]
+    norms: list[str] | None = None
+    if keep:
+        norms = normalize_all([r.abstract for r in records])
+        rids = [paper_id(n) for n in norms]
+    else:
+        rids = map_list(_ids_chunk, [r.abstract for r in records])
+    unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
+    known = KnownRows(np.zeros((0, BANDS), dtype=np.uint64), Counter(), None)
+    if unknown and len(corpus):
+        if cached is not None and len(cached) == len(corpus):
+            known = KnownRows(cached.keys, cached.name_df, cached.titles)
         else:
-            rids = map_list(_ids_chunk, [r.abstract for r in records])
-        unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
-        known = KnownRows(np.zeros((0, BANDS), dtype=np.uint64), Counter(), None)
-        if unknown and len(corpus):
-            if cached is not None and len(cached) == len(corpus):
-                known = KnownRows(cached.keys, cached.name_df, cached.titles)
-            else:
-                rows = map_list(_known_paper_chunk, [p.abstract for p in corpus])
-                name_df: Counter[str] = Counter()
-                for r in rows:
-                    name_df.update(r[1].split())
-                known = KnownRows(np.array([r[0] for r in rows], dtype=np.uint64).reshape(-1, BANDS),
-                                  name_df, None)
-                del rows
-        prepared = map_list(partial(_new_paper_chunk, keep), [(norms[i] if norms is not None else None, records[i].abstract)
-                                               for i in unknown])
-        prep = MergePrep(corpus.generation, norms, rids, known, dict(zip(unknown, prepared)))
-        del prepared
-        _weigh_pairs(prep, corpus, records)
-        _title_papers(prep, corpus, records)
+            rows = map_list(_known_paper_chunk, [p.abstract for p in corpus])
+            name_df: Counter[str] = Counter()
+            for r in rows:
+                name_df.update(r[1].split())
+            known = KnownRows(np.array([r[0] for r in rows], dtype=np.uint64).reshape(-1, BANDS),
+                              name_df, None)
+            del rows
+    prepared = map_list(partial(_new_paper_chunk, keep), [(norms[i] if norms is not None else None, records[i].abstract)
+                                           for i in unknown])
+    prep = MergePrep(corpus.generation, norms, rids, known, dict(zip(unknown, prepared)))
+    del prepared
+    _weigh_pairs(prep, corpus, records)
+    _title_papers(prep, corpus, records)
     if norms is None:
         release_free_memory(collect=False)  # (the workers' replies' pages, back before the merge)
     return prep

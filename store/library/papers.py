@@ -62,7 +62,7 @@ class PaperChanges:
         # Imported here: parsing and dedup cost a `papersift search` process ~30 ms of imports.
         from store.ingest.importer import merge_records, prepare_merge
         from store.ingest.summary import ImportSummary
-        from store.parallel import map_big_blocks, release_free_memory, shared_pool
+        from store.parallel import map_big_blocks, release_free_memory
         from store.ingest.parse import expand_paths, parse_file
         from store.ingest.batches import next_batch, record_batch
         from store.ingest import dedup_cache
@@ -83,45 +83,44 @@ class PaperChanges:
         # The lock is held only to merge and save: the per-abstract work before it and the index
         # build after it need none, and an app on this library waits for the lock to save a key
         # press (2,610 papers into 29,100: held 0.4 s instead of 6.7 s).
-        with shared_pool():
-            self._core.refresh_corpus()  # read without the lock: writers replace the file atomically
-            if replace_sample and not all(locations.bundled_seeds_dir() in f.resolve().parents for f in files):
-                summary.replaced_sample = replace_untouched_sample(self._core)  # your first import: your papers
-                summary.sample_kept = 0 if summary.replaced_sample else annotated_sample(self._core)
-            dedup_path = self._core.folder / locations.DEDUP_CACHE_FILE
-            cached = dedup_cache.load(dedup_path, self._core.corpus.generation, len(self._core.corpus))
-            prep = prepare_merge(self._core.corpus, records, cached)
-            with self._core.lock.held():
-                self._core.refresh_corpus()
-                # Merge in place (no copy of a 30k-paper corpus); if anything fails
-                # before the atomic save, reload the untouched file.
-                generation = self._core.corpus.generation  # what the cached index was made from
-                try:
-                    first_new, summary.batch = len(self._core.corpus), next_batch(self._core.corpus)
-                    new_norms = merge_records(self._core.corpus, records, summary, progress, prep)
-                    after = prep.after or (cached if cached is not None and len(cached) == len(self._core.corpus)
-                                           and not summary.revised else None)
-                    if record_batch(self._core.corpus, first_new, summary.batch, now_iso(), summary.revised,
-                                    [f.name for f in files]) is None:
-                        summary.batch = 0
-                    del records, prep  # the raw records (every abstract again) are not needed past here
-                    release_free_memory()
-                    if summary.changed or not self._core.corpus_path.exists():
-                        if self._core.corpus_path.exists():
-                            backup_file(self._core.corpus_path, "import", replaced_whole=True)
-                        self._core.corpus.save(self._core.corpus_path)
-                        if after is not None:
-                            dedup_cache.save(dedup_path, self._core.corpus.generation, after)
-                        del after, cached  # (their name counts' words, kept, would pin the heap's pages)
-                        if self._core.corpus.papers.in_memory() >= REREAD_FROM:
-                            # Read back as the app reads it (papers parsed when asked): the index
-                            # build then holds no Paper (~670 MB at 300k papers).
-                            self._core.corpus = Corpus.load(self._core.corpus_path)
-                            release_free_memory(collect=False)
-                except BaseException:
-                    self._core.corpus = Corpus.load(self._core.corpus_path) if self._core.corpus_path.exists() else Corpus()
-                    self._core.invalidate()
-                    raise
+        self._core.refresh_corpus()  # read without the lock: writers replace the file atomically
+        if replace_sample and not all(locations.bundled_seeds_dir() in f.resolve().parents for f in files):
+            summary.replaced_sample = replace_untouched_sample(self._core)  # your first import: your papers
+            summary.sample_kept = 0 if summary.replaced_sample else annotated_sample(self._core)
+        dedup_path = self._core.folder / locations.DEDUP_CACHE_FILE
+        cached = dedup_cache.load(dedup_path, self._core.corpus.generation, len(self._core.corpus))
+        prep = prepare_merge(self._core.corpus, records, cached)
+        with self._core.lock.held():
+            self._core.refresh_corpus()
+            # Merge in place (no copy of a 30k-paper corpus); if anything fails
+            # before the atomic save, reload the untouched file.
+            generation = self._core.corpus.generation  # what the cached index was made from
+            try:
+                first_new, summary.batch = len(self._core.corpus), next_batch(self._core.corpus)
+                new_norms = merge_records(self._core.corpus, records, summary, progress, prep)
+                after = prep.after or (cached if cached is not None and len(cached) == len(self._core.corpus)
+                                       and not summary.revised else None)
+                if record_batch(self._core.corpus, first_new, summary.batch, now_iso(), summary.revised,
+                                [f.name for f in files]) is None:
+                    summary.batch = 0
+                del records, prep  # the raw records (every abstract again) are not needed past here
+                release_free_memory()
+                if summary.changed or not self._core.corpus_path.exists():
+                    if self._core.corpus_path.exists():
+                        backup_file(self._core.corpus_path, "import", replaced_whole=True)
+                    self._core.corpus.save(self._core.corpus_path)
+                    if after is not None:
+                        dedup_cache.save(dedup_path, self._core.corpus.generation, after)
+                    del after, cached  # (their name counts' words, kept, would pin the heap's pages)
+                    if self._core.corpus.papers.in_memory() >= REREAD_FROM:
+                        # Read back as the app reads it (papers parsed when asked): the index
+                        # build then holds no Paper (~670 MB at 300k papers).
+                        self._core.corpus = Corpus.load(self._core.corpus_path)
+                        release_free_memory(collect=False)
+            except BaseException:
+                self._core.corpus = Corpus.load(self._core.corpus_path) if self._core.corpus_path.exists() else Corpus()
+                self._core.invalidate()
+                raise
         if summary.changed or self._core._index is None:
             self._core.invalidate()
             self._core.update_index(generation, first_new, new_norms)

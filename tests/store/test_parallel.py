@@ -43,3 +43,40 @@ def test_without_fork_the_caller_is_told_to_do_the_work(monkeypatch):
     monkeypatch.setenv("PAPERSIFT_NO_PARALLEL", "1")
     with parallel.beside(lambda: 1) as answer:
         assert answer is None
+
+
+def test_map_list_spreads_the_chunks_over_children_with_the_serial_answer(monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 10)
+    monkeypatch.setattr(parallel, "_can_fork", lambda: True)
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    items = list(range(100))
+    got = parallel.map_list(lambda chunk: [(x * x, os.getpid()) for x in chunk], items)
+    assert [sq for sq, _ in got] == [x * x for x in items]
+    assert len({pid for _, pid in got}) == 3 and got[0][1] == os.getpid()  # the first chunk is done here
+
+
+INTERRUPTED_READ = r"""
+import multiprocessing.connection, os, sys
+from store import parallel
+
+def interrupted(self):  # Ctrl-C arriving while the worker's answer is being read
+    raise KeyboardInterrupt
+multiprocessing.connection.Connection.recv = interrupted
+try:
+    with parallel.beside(lambda: b"x" * (8 << 20)) as answer:  # more than a pipe holds
+        answer()
+except KeyboardInterrupt:
+    print("interrupted", multiprocessing.active_children())
+"""
+
+
+def test_ctrl_c_while_an_answer_is_read_leaves_no_worker_and_no_wait():
+    """The worker is blocked writing an answer nobody will read: it is killed, not waited for."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED_READ], cwd=root, capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.stdout.strip() == "interrupted []", done.stderr[-2000:]
