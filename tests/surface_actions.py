@@ -497,6 +497,35 @@ async def _topic_keys(d: Drive, fire: Fire) -> None:
         assert options.highlighted == (1 if d.key_fired == "topics.down" else 0)
 
 
+@scenario("team.down", "team.up", "team.open", "team.marks")
+async def _team_keys(d: Drive, fire: Fire) -> None:
+    from textual.widgets import OptionList
+
+    from store.library import Library
+    first = [next(iter(d.lib.corpus)).id]  # (two members: ana with a share and a star, ben with a star;
+    d.lib.lab.assign(["ana"], first)        # an import may have left the library one paper)
+    Library(d.lib.folder, member="ana").set_star(first, 1)
+    Library(d.lib.folder, member="ben").set_star(first, 2)
+    d.lib.refresh()
+    d.app.pop_screen()
+    await d.act("app.team")  # (listed as they are now)
+    options = d.app.screen.query_one(OptionList)
+    names = [options.get_option_at_index(i).id for i in range(options.option_count)]
+    assert {"ana", "ben"} <= set(names), names
+    start = names.index("ben") if d.key_fired in ("team.up", "team.marks") else names.index("ana")
+    options.highlighted = start
+    await d.settle()
+    await fire()
+    await d.settle()
+    if d.key_fired == "team.open":
+        assert d.app.screen is d.main and d.main.query_text == "assigned:ana", d.main.query_text
+        assert set(d.main.results.shown_ids()) == {pid for pid, who in d.lib.assignments.items() if who == "ana"}
+    elif d.key_fired == "team.marks":
+        assert d.app.screen is d.main and d.main.query_text == "by:ben", d.main.query_text
+    else:
+        assert options.highlighted == start + (1 if d.key_fired == "team.down" else -1)
+
+
 @scenario("import.run")
 async def _import_run(d: Drive, fire: Fire) -> None:
     dump = d.tmp / "one.txt"

@@ -197,7 +197,13 @@ class PapersiftApp(SerialKeys, PlainQuitHint, App):
 
     def action_team(self) -> None:
         from .screens.team import TeamScreen
-        self.push_screen(TeamScreen(self.library))
+
+        def chosen(search: str | None) -> None:  # a member picked: their papers in the list
+            if search is not None:
+                self.main_screen.search_box.value = search
+                self.main_screen.set_focus(self.main_screen.results)
+
+        self.push_screen(TeamScreen(self.library), chosen)
 
     def action_export(self) -> None:
         from .screens.export import ExportScreen

@@ -43,3 +43,20 @@ def team_table(library: Library, rows: list[MemberProgress] | None = None) -> Ta
     return table
 
 
+
+
+def team_lines(library: Library, rows: list[MemberProgress], width: int) -> tuple[Text, list[Text]]:
+    """:func:`team_table` cut into its header line and one line per member (in ``rows``' order),
+    its columns aligned as the table lays them out at ``width``: the team screen's list."""
+    from rich.console import Console
+
+    console = Console(width=max(width, 40), color_system="truecolor", legacy_windows=False)
+    lines = console.render_lines(team_table(library, rows), console.options, pad=False)
+    texts = []
+    for line in lines:
+        text = Text()
+        for seg in line:
+            if not seg.control:
+                text.append(seg.text, seg.style)
+        texts.append(text)
+    return texts[0], texts[1:1 + len(rows)]

@@ -51,6 +51,14 @@ async def test_team_screen_lists_each_member(tmp_path):
         assert "2 members" in _text(app.screen.query_one("Label").render())
         await pilot.press("escape")
         assert not isinstance(app.screen, TeamScreen)
+        await pilot.press("w", "j", "enter")  # ben (the second row): his share in the list
+        await wait_workers(app, pilot)
+        main = app.main_screen
+        assert main.query_text == "assigned:ben"
+        assert sorted(main.results.shown_ids()) == sorted(p for p, who in lib.assignments.items() if who == "ben")
+        await pilot.press("w", "m")  # (the screen opens on the first member, or on you): ana's marks
+        await wait_workers(app, pilot)
+        assert main.query_text == "by:ana" and sorted(main.results.shown_ids()) == sorted(ids[:2])
     lib.set_star(ids[5:6], 1)  # a mark of their own: lead is a member now
     rows = {line.split()[0]: line for line in _text(team_table(lib)).splitlines()[1:] if line.strip()}
     assert set(rows) == {"ana", "ben", "lead"} and "(you)" in rows["lead"]
