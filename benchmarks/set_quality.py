@@ -36,7 +36,13 @@ CORPORA = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora"
 DEFAULT = [CORPORA / "icml2024.jsonl", CORPORA / "iclr2024.jsonl"]
 
 S = r"[-\s\u2010-\u2015]?"  # what may stand between a compound's parts: a hyphen, a space or nothing
-D = r"[-\s\u2010-\u2015]"   # a hyphen or a space (not nothing: "ood" is not "out-of-distribution")
+D = r"[-\s\u2010-\u2015]"   # a hyphen or a space (not nothing: "ood" is no spelling of "out-of-distribution";
+#                             the acronym OOD, which the papers define, counts as it: written in the expression)
+
+# An acronym the papers define stands for its expansion and the other way round (store.search.acronyms):
+# the reference of one holds the other, each word of the expansion held by the acronym.
+LLM = rf"LLMs?|large{D}language{D}models?"
+PDE = rf"PDEs?|partial{D}differential{D}equations?"
 
 # (class, query, one expression per term). A term's expression is matched as a whole word.
 QUERIES: list[tuple[str, str, list[str]]] = [
@@ -67,10 +73,10 @@ QUERIES: list[tuple[str, str, list[str]]] = [
     ("forms", "adversarial", [r"adversarial"]),
     ("forms", "matrices", [r"matri(x|ces)"]),
     ("forms", "hypothesis", [r"hypothes(is|es)"]),
-    ("forms", "LLM", [r"LLMs?"]),
-    ("forms", "LLMs", [r"LLMs?"]),
-    ("forms", "GNNs", [r"GNNs?"]),
-    ("forms", "MDP", [r"MDPs?"]),
+    ("forms", "LLM", [LLM]),
+    ("forms", "LLMs", [LLM]),
+    ("forms", "GNNs", [rf"GNNs?|graph{D}neural{D}networks?"]),
+    ("forms", "MDP", [rf"MDPs?|markov{D}decision{D}process(es)?"]),
     ("forms", "GPUs", [r"GPUs?"]),
     ("forms", "ViT", [r"ViTs?"]),
     ("forms", "VAEs", [r"VAEs?"]),
@@ -89,20 +95,20 @@ QUERIES: list[tuple[str, str, list[str]]] = [
     ("compound", "self-supervised", [rf"self{S}supervised"]),
     ("compound", "large-scale", [rf"large{S}scale"]),
     ("compound", "end-to-end", [rf"end{S}to{S}end"]),
-    ("compound", "state-of-the-art", [rf"state{D}of{D}the{D}art"]),
-    ("compound", "out-of-distribution", [rf"out{D}of{D}distribution"]),
-    ("compound", "vision-language", [rf"vision{S}language"]),
+    ("compound", "state-of-the-art", [rf"state{D}of{D}the{D}art|SOTAs?"]),
+    ("compound", "out-of-distribution", [rf"out{D}of{D}distribution|OODs?"]),
+    ("compound", "vision-language", [rf"vision{S}language|VLs?"]),
     ("compound", "text-to-image", [rf"text{S}(to|2){S}image"]),
     ("compound", "non-convex", [rf"non{S}convex"]),
     ("compound", "3d", [rf"3{S}d"]),
     ("compound", "2d", [rf"2{S}d"]),
     ("compound", "1-lipschitz", [rf"1{S}lipschitz"]),
     ("combo", "diffusion policy", [r"diffusion", r"polic(y|ies)"]),
-    ("combo", "graph neural networks", [r"graphs?", r"neural", r"networks?"]),
+    ("combo", "graph neural networks", [r"graphs?|GNNs?", r"neural|GNNs?", r"networks?|GNNs?"]),
     ("combo", "pre-trained language models", [rf"pre{S}train(s|ed|ing)?", r"languages?", r"models?"]),
     ("combo", "few-shot learning", [rf"few{S}shot", r"learn(s|ed|t|ing)?"]),
-    ("combo", "off-policy evaluation", [rf"off{S}polic(y|ies)", r"evaluations?"]),
-    ("combo", "LLM agents", [r"LLMs?", r"agents?"]),
+    ("combo", "off-policy evaluation", [rf"off{S}polic(y|ies)|OPEs?", r"evaluations?|OPEs?"]),
+    ("combo", "LLM agents", [LLM, r"agents?"]),
     ("combo", "zero-shot classification", [rf"zero{S}shot", r"classifications?"]),
     ("combo", "trajectories sampled", [r"trajector(y|ies)", r"sampl(e|es|ed|ing)"]),
     ("combo", "multi-task reinforcement learning", [rf"multi{S}task(s|ing)?", r"reinforcement", r"learn(s|ed|t|ing)?"]),
@@ -133,11 +139,11 @@ HELDOUT: list[tuple[str, str, list[str]]] = [
     # "retrieval" is a derived noun, not a form of the verb.
     ("forms", "retrieved", [r"retriev(e|es|ed|ing)"]),
     ("forms", "labeled", [r"label(s|ed|led|ing|ling)?"]),
-    ("forms", "RNNs", [r"RNNs?"]),
-    ("forms", "SDEs", [r"SDEs?"]),
-    ("forms", "PDEs", [r"PDEs?"]),
-    ("forms", "CNNs", [r"CNNs?"]),
-    ("forms", "VLMs", [r"VLMs?"]),
+    ("forms", "RNNs", [rf"RNNs?|recurrent{D}neural{D}networks?"]),
+    ("forms", "SDEs", [rf"SDEs?|stochastic{D}differential{D}equations?"]),
+    ("forms", "PDEs", [PDE]),
+    ("forms", "CNNs", [rf"CNNs?|convolutional{D}neural{D}networks?"]),
+    ("forms", "VLMs", [rf"VLMs?|vision{D}language{D}models?"]),
     ("compound", "data-driven", [rf"data{S}driven"]),
     ("compound", "black-box", [rf"black{S}box(es)?"]),
     ("compound", "long-tailed", [rf"long{S}tail(s|ed)?"]),
@@ -151,7 +157,7 @@ HELDOUT: list[tuple[str, str, list[str]]] = [
     # the noun ("trade-offs", "tradeoff") and the verb ("trading off") are one term
     ("compound", "trade-offs", [rf"trad(e|es|ed|ing){S}offs?"]),
     ("compound", "multi-agent", [rf"multi{S}agents?"]),
-    ("compound", "mixture-of-experts", [rf"mixture{D}of{D}experts?"]),
+    ("compound", "mixture-of-experts", [rf"mixture{D}of{D}experts?|MoEs?"]),
     ("compound", "coarse-to-fine", [rf"coarse{S}(to|2){S}fine"]),
     ("compound", "text-to-3D", [rf"text{S}(to|2){S}3{S}d"]),
     # "$4$-bit" (LaTeX) is the same term
@@ -161,10 +167,10 @@ HELDOUT: list[tuple[str, str, list[str]]] = [
     ("combo", "cross-domain generalization", [rf"cross{S}domains?", r"generali[sz]ations?"]),
     ("combo", "non-stationary environments", [rf"non{S}stationary", r"environments?"]),
     ("combo", "fine-grained image classification", [rf"fine{S}grained", r"images?", r"classifications?"]),
-    ("combo", "pruning LLMs", [r"prun(e|es|ed|ing)", r"LLMs?"]),
+    ("combo", "pruning LLMs", [r"prun(e|es|ed|ing)", LLM]),
     ("combo", "denoising diffusion models", [rf"de{S}nois(e|es|ed|ing)", r"diffusions?", r"models?"]),
-    ("combo", "open-source LLMs", [rf"open{S}sourc(e|es|ed|ing)", r"LLMs?"]),
-    ("combo", "neural PDE solvers", [r"neural", r"PDEs?", r"solvers?"]),
+    ("combo", "open-source LLMs", [rf"open{S}sourc(e|es|ed|ing)", LLM]),
+    ("combo", "neural PDE solvers", [r"neural", PDE, r"solvers?"]),
 ]
 
 # Written together: each two-part compound above with its parts joined ("multitask" for multi-task),

@@ -34,7 +34,8 @@ SYNC_DIR = "sync"  # the library's clone of that remote: this member's files and
 LIBRARY_DATA = (CORPUS_FILE, CORPUS_FILE_V1, ANNOTATIONS_FILE, ANNOTATIONS_FILE + ".journal",
                 ANNOTATIONS_FILE + ".acked", DRAFTS_FILE, LOCK_FILE, LOG_FILE, BACKUP_DIR, "exports", FETCHED_DIR,
                 ARCHIVE_FILE)
-LIBRARY_CACHES = (INDEX_CACHE_FILE, SIMILAR_CACHE_FILE, PHRASE_CACHE_FILE, DEDUP_CACHE_FILE)
+ACRONYMS_FILE = "acronyms.json"  # the acronyms the papers define (store.search.acronyms); disposable
+LIBRARY_CACHES = (INDEX_CACHE_FILE, SIMILAR_CACHE_FILE, PHRASE_CACHE_FILE, DEDUP_CACHE_FILE, ACRONYMS_FILE)
 
 
 def is_library_dir(path: Path) -> bool:

@@ -66,6 +66,7 @@ class PaperChanges:
         from store.ingest.parse import expand_paths, parse_file
         from store.ingest.batches import next_batch, record_batch
         from store.ingest import dedup_cache
+        from store.search import acronyms
 
         map_big_blocks()
         passed: list[Path] = []
@@ -124,6 +125,9 @@ class PaperChanges:
         if summary.changed or self._core._index is None:
             self._core.invalidate()
             self._core.update_index(generation, first_new, new_norms)
+        if summary.changed:  # (the acronyms the papers define: the new papers' added, for the first search)
+            acronyms.kept_after_import(self._core.folder / locations.ACRONYMS_FILE, self._core.corpus.papers,
+                                       self._core.corpus.generation, generation, first_new, bool(summary.revised))
         return summary
 
     @property

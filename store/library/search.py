@@ -17,6 +17,7 @@ from store.errors import PapersiftError
 from store.models import Annotation
 from store.library.filters import Filters
 from store.search.result import SearchResult
+from store.search import acronyms
 from store.search.compounds import candidates_and_pattern
 from store.search.query import Query, parse_query
 from store.search.quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_matches
@@ -49,6 +50,7 @@ def _written(parts: list[str]) -> str:
     return out
 
 
+ACRONYM_SHARE = 0.1  # a paper holding an acronym: each word of its expansion scores this share of the acronym's score
 APART_MEMO_MAX = 256  # compounds whose papers apart are kept (each a few hundred ids)
 SORTS = ("import", "status", "star", "team-stars", "random", "recommended")
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
@@ -72,12 +74,35 @@ class LibrarySearch:
         # (compound, typed) -> the papers where its parts stand together but apart (see _apart), for the
         # index they were found in: typing on after "sim-to-real" reads no paper again.
         self._apart_memo: dict[tuple[str, bool], tuple[object, np.ndarray]] = {}
+        self._acronyms: tuple[str, acronyms.Table] | None = None  # (corpus generation, its acronyms)
 
     def invalidate(self) -> None:
         """Drop the tables (the corpus changed)."""
         self.filters.invalidate()
         self._ann_tokens = {}
         self._apart_memo = {}
+        self._acronyms = None
+
+    def acronym_table(self) -> acronyms.Table:
+        """The acronyms the library's papers define (store.search.acronyms): kept on disk for the
+        corpus generation (an import adds its new papers'), counted in every paper's line when
+        missing or stale (~0.3 s at 30k papers) and kept for the next session and the one-shot
+        search."""
+        from store import locations
+
+        corpus = self._core.corpus
+        generation = corpus.generation
+        if self._acronyms is not None and self._acronyms[0] == generation:
+            return self._acronyms[1]
+        path = self._core.folder / locations.ACRONYMS_FILE
+        kept = acronyms.read_counts(path, generation)
+        if kept is None:
+            kept = (acronyms.count(corpus.papers.record_chunks()), len(corpus))
+            if generation:
+                acronyms.write_counts(path, generation, *kept)
+        table = acronyms.table_of(kept[0])
+        self._acronyms = (generation, table)
+        return table
 
     def compound_words(self, q: Query) -> dict[str, str]:
         """The query's words whose parts may stand apart in a paper, each with its compound: a
@@ -90,6 +115,10 @@ class LibrarySearch:
             compound = word if "-" in word else joined_compound(word, index.vocabulary) if index is not None else None
             if compound is not None and (compound == word or (index is not None and self._parts_meet(index, word, compound))):
                 out[word] = compound
+        if self._acronyms is not None and self._acronyms[0] == self._core.corpus.generation:  # (never learned here)
+            table = self._acronyms[1]  # an acronym the papers define stands for its expansion's words apart
+            used = (lambda t: index.vocabulary.terms.find(t) is not None) if index is not None else None
+            out.update({w: "-".join(table[a]) for w in q.words if (a := acronyms.acronym_of(w, table, used)) is not None})
         return out
 
     @staticmethod
@@ -106,9 +135,10 @@ class LibrarySearch:
         return worth_reading(word, vocabulary, len(together))
 
     def _apart(self, q: Query) -> dict[str, tuple[str, np.ndarray]]:
-        """Per word of the query that is or stands for a compound (sim-to-real; multitask), the
-        compound and the papers where its parts stand next to each other apart (sim to real, sim 2
-        real, multi task), read from their text (store.search.compounds); those holding a joined
+        """Per word of the query that is or stands for a compound (sim-to-real; multitask; an
+        acronym the papers define: llm for large-language-model), the compound and the papers where
+        its parts stand next to each other apart (sim to real, sim 2 real, multi task, large
+        language models), read from their text (store.search.compounds); those holding a joined
         spelling the index already finds."""
         index = self._core.index
         out = {}
@@ -130,8 +160,10 @@ class LibrarySearch:
         return out
 
     def filter_tables_ready(self, q: Query) -> bool:
-        """Whether ``q``'s filters can be had without building a table (see Filters.tables_ready)."""
-        return self.filters.tables_ready(q)
+        """Whether ``q``'s filters can be had without building a table (see Filters.tables_ready),
+        and its words without learning the library's acronyms (see :meth:`acronym_table`)."""
+        return self.filters.tables_ready(q) and (not q.words or (self._acronyms is not None
+                                                                  and self._acronyms[0] == self._core.corpus.generation))
 
 
     def _annotation_matches(self, words: list[str],
@@ -178,15 +210,21 @@ class LibrarySearch:
                 order = order[mask[order]]
             matched = set()
         elif q.words:
+            words = q.words
+            table = self.acronym_table()  # (an acronym's papers apart come with the compounds')
             apart = self._apart(q)
-            ranking = self._core.index.rank(q.words, mask, extra=self._annotation_matches(q.words, anns),
-                                            typing=q.typing, apart=apart)
-            widened = self._widened(apart or {})
+            extra = self._annotation_matches(words, anns)
+            spelled = self._spelled_out(words, table, extra)
+            ranking = self._core.index.rank(words, mask, extra=extra, typing=q.typing, apart=apart)
+            terms = self._core.index.vocabulary.terms
+            known = {w: a for w in apart if (a := acronyms.acronym_of(w, table, lambda t: terms.find(t) is not None))}
+            widened = [*(f"{acronyms.shown(w, a)} (also {' '.join(table[a])})" for w, a in known.items()), *spelled,
+                       *self._widened({w: hit for w, hit in apart.items() if w not in known})]
             order, matched, full = ranking.order, ranking.matched_terms, ranking.full
             # store.search.quick.weaker_kept's rule, in numpy (a one-letter query matches most of a 300k library)
             assert ranking.present is not None  # rank() sets it
             rest = ranking.present[full:]
-            kept = np.flatnonzero(rest * 2 > len(content_words(q.words))) if full else np.arange(len(rest))
+            kept = np.flatnonzero(rest * 2 > len(content_words(words))) if full else np.arange(len(rest))
             order = np.concatenate([order[:full], order[full:][kept[:WEAKER_SHOWN]]])
         else:
             order = np.flatnonzero(mask) if mask is not None else np.arange(n)
@@ -198,6 +236,34 @@ class LibrarySearch:
             order = order[:limit]
         return SearchResult(indices=order, total=n, matched_terms=matched, errors=q.errors,
                             full=min(full, len(order)) if ranked else None, widened=widened, found=found)
+
+    def _spelled_out(self, words: list[str], table: acronyms.Table,
+                     extra: dict[str, tuple[np.ndarray, np.ndarray]]) -> list[str]:
+        """Where the query spells out an acronym the papers define (large language models), the
+        papers holding the acronym (LLM, LLMs) hold each of those words too, scored as a share of
+        the acronym's score (the papers writing the words typed rank first): added to ``extra``.
+        (As any words typed, they also find the papers holding them apart.) Returns what the
+        header says ("large language models (also LLM)")."""
+        index = self._core.index
+        notes = []
+        for start, end, acronym in acronyms.spelled_runs(words, table):
+            score, _, counted = index.word_scores(acronym)
+            docs = np.flatnonzero(counted)
+            if not len(docs):
+                continue
+            weights = score[docs] * np.float32(ACRONYM_SHARE)
+            for word in words[start:end]:
+                if word in extra:  # (a tag or note match too: the better of the two)
+                    d, w = extra[word]
+                    both = np.concatenate([d, docs])
+                    best = np.concatenate([w, weights])
+                    order = np.lexsort((-best, both))
+                    first = np.concatenate([[True], both[order][1:] != both[order][:-1]])
+                    extra[word] = (both[order][first], best[order][first])
+                else:
+                    extra[word] = (docs, weights)
+            notes.append(f"{' '.join(words[start:end])} (also {acronym.upper()})")
+        return notes
 
     def _widened(self, apart: dict[str, tuple[str, np.ndarray]]) -> list[str]:
         """Per compound, what else it counted: its other spellings in the library, written as a

@@ -14,8 +14,9 @@ pure Python: the same vocabulary expansion (:mod:`store.search.vocab`), and floa
 arithmetic reproduced step by step (a product or sum of two float32 values is
 exact in a Python float; storing it in ``array("f")`` rounds it as numpy
 does), so the order is identical, ties included (a test compares them).
-Anything else (filters, a compound such as sim-to-real, a stale or missing cache, a damaged file) returns
-None and the caller takes the full path, which reports problems properly.
+Anything else (filters, a compound such as sim-to-real, an acronym the papers define or its
+expansion, a stale or missing cache, a damaged file) returns None and the caller takes the full
+path, which reports problems properly.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from store import locations, versions
+from store.search import acronyms
 from store.annotations.fields import is_record, read_fields
 from store.annotations.journal import ANN, journal_path_for, read_snapshot, replay_journal
 from store.annotations.nofollow import open_no_link
@@ -133,6 +135,9 @@ def quick_search(folder: Path, text: str, limit: int | None) -> tuple[list[Row],
         annotations = _read_annotations(folder / locations.ANNOTATIONS_FILE)
         if annotations is None:
             return None
+        table = acronyms.read_table(folder / locations.ACRONYMS_FILE, head.group(1).decode())
+        if table is None or acronyms.involves(q.words, table):
+            return None  # an acronym the papers define, or the acronyms not learned yet: the full path
         with open_no_link(folder / locations.INDEX_CACHE_FILE) as fh:
             if not stamp_matches(fh, head.group(1)):
                 return None  # the cache is from another state of the corpus

@@ -609,3 +609,29 @@ def test_search_shows_the_weaker_matches_below_a_divider(run_cli, tmp_path):
     rows = json.loads(run_cli("search", "legged", "robots", "terrain", "--format", "json", library=folder).stdout)
     assert [r["all_words"] for r in rows] == [True, False]
     assert "rough terrain" in rows[0]["abstract"] and "stairs" in rows[1]["abstract"]
+
+
+def test_search_takes_an_acronym_the_papers_define_for_its_expansion(run_cli, tmp_path):
+    """`papersift search LLM planning` finds the paper that writes "large language models" too,
+    and the expansion typed finds the one that writes only LLMs; each says what it counted. The
+    second run (the acronyms learned and kept) answers alike."""
+    dump = tmp_path / "d.txt"
+    dump.write_text("Dump\n\n" + "\n\n".join([
+        "We study how large language models (LLMs) memorize rare facts during pretraining on the web.",
+        "Large language models (LLMs) can be jailbroken by adversarial suffixes found with greedy search.",
+        "We distill large language models (LLMs) into small students for on-device question answering.",
+        "Planning household tasks with LLMs grounded in a scene graph works on a real robot.",
+        "We show that large language models can do task planning for robots from few examples.",
+        "Classical planning with symbolic solvers scales to long horizons in logistics.",
+    ]) + "\n")
+    folder = tmp_path / "lib"
+    run_cli("import", str(dump), library=folder)
+    for _ in range(2):
+        short = run_cli("search", "LLM", "planning", "--format", "json", library=folder).stdout
+        long = run_cli("search", "large", "language", "model", "planning", "--format", "json", library=folder).stdout
+        found = {q: {r["abstract"][:30] for r in json.loads(out) if r["all_words"]} for q, out in (("s", short), ("l", long))}
+        assert found["s"] == found["l"] == {"Planning household tasks with ", "We show that large language mo"}
+    proc = run_cli("search", "LLM", "planning", library=folder)
+    assert "counted as one term: LLM (also large language models)" in proc.stderr
+    assert "large language model (also LLM)" in run_cli("search", "large language model planning", library=folder).stderr
+    assert "Classical planning" not in proc.stdout.split("weaker")[0]

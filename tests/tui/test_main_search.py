@@ -426,3 +426,32 @@ async def test_a_typed_word_keeps_its_count_when_the_search_is_done_and_a_compou
         assert len(results.set_ids) == 3
         header = screen(app).query_one("#header")
         assert "counted: sim-to-real (also sim2real, sim to real)" in header._shown  # where did-you-mean goes
+
+
+@pytest.mark.slow
+async def test_an_acronym_the_papers_define_counts_its_expansion_in_the_app(tmp_path, make):
+    """Typing "LLM planning" lists the paper that writes "large language models" too, and the
+    header says what was counted; typing the expansion lists the papers writing only LLMs."""
+    dump = tmp_path / "d.txt"
+    dump.write_text("T\n\n" + "\n\n".join([
+        "We study how large language models (LLMs) memorize rare facts during pretraining on the web.",
+        "Large language models (LLMs) can be jailbroken by adversarial suffixes found with greedy search.",
+        "We distill large language models (LLMs) into small students for on-device question answering.",
+        "Planning household tasks with LLMs grounded in a scene graph works on a real robot.",
+        "We show that large language models can do task planning for robots from few examples.",
+        "Classical planning with symbolic solvers scales to long horizons in logistics."]))
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([dump])
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        for typed, note in (("LLM planning ", "LLM (also large language models)"),
+                            ("large language model planning ", "large language model (also LLM)")):
+            screen(app).search_box.value = ""
+            await settle(pilot)
+            results = await type_search(app, pilot, typed)
+            await wait_workers(app, pilot)
+            await settle(pilot)
+            shown = {lib.paper(pid).abstract[:12] for pid in results.set_ids}
+            assert shown == {"Planning hou", "We show that"}, (typed, shown)
+            assert f"counted: {note}" in screen(app).query_one("#header")._shown
