@@ -211,7 +211,7 @@ class LibrarySearch:
             matched = set()
         elif q.words:
             words = q.words
-            table = self.acronym_table()  # (an acronym's papers apart come with the compounds')
+            table = self.acronym_table()  # (learned first: an acronym's papers apart come with the compounds')
             apart = self._apart(q)
             extra = self._annotation_matches(words, anns)
             spelled = self._spelled_out(words, table, extra)
@@ -240,10 +240,10 @@ class LibrarySearch:
     def _spelled_out(self, words: list[str], table: acronyms.Table,
                      extra: dict[str, tuple[np.ndarray, np.ndarray]]) -> list[str]:
         """Where the query spells out an acronym the papers define (large language models), the
-        papers holding the acronym (LLM, LLMs) hold each of those words too, scored as a share of
-        the acronym's score (the papers writing the words typed rank first): added to ``extra``.
-        (As any words typed, they also find the papers holding them apart.) Returns what the
-        header says ("large language models (also LLM)")."""
+        papers holding the acronym (LLM, LLMs) hold each of those words too, each scored a tenth of
+        the acronym's score (``ACRONYM_SHARE``, chosen on ICLR's known-item queries): added to
+        ``extra``. (As any words typed, they also find the papers holding them apart.) Returns
+        what the header says ("large language models (also LLM)")."""
         index = self._core.index
         notes = []
         for start, end, acronym in acronyms.spelled_runs(words, table):
