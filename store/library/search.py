@@ -74,7 +74,8 @@ class LibrarySearch:
         # (compound, typed) -> the papers where its parts stand together but apart (see _apart), for the
         # index they were found in: typing on after "sim-to-real" reads no paper again.
         self._apart_memo: dict[tuple[str, bool], tuple[object, np.ndarray]] = {}
-        self._acronyms: tuple[str, acronyms.Table] | None = None  # (corpus generation, its acronyms)
+        # (corpus generation, its acronyms, each as the papers write it): see acronym_table
+        self._acronyms: tuple[str, acronyms.Table, dict[str, str]] | None = None
 
     def invalidate(self) -> None:
         """Drop the tables (the corpus changed)."""
@@ -90,19 +91,28 @@ class LibrarySearch:
         search."""
         from store import locations
 
-        corpus = self._core.corpus
-        generation = corpus.generation
+        if not self._acronyms_kept():
+            corpus = self._core.corpus
+            counts = acronyms.count(corpus.papers.record_chunks())
+            if corpus.generation:
+                acronyms.write_counts(self._core.folder / locations.ACRONYMS_FILE, corpus.generation, counts, len(corpus))
+            self._acronyms = (corpus.generation, acronyms.table_of(counts), acronyms.written_of(counts))
+        assert self._acronyms is not None
+        return self._acronyms[1]
+
+    def _acronyms_kept(self) -> bool:
+        """Whether this corpus's acronyms are at hand: in memory, or read from what is kept on disk
+        (a small file: cheap enough between keys)."""
+        from store import locations
+
+        generation = self._core.corpus.generation
         if self._acronyms is not None and self._acronyms[0] == generation:
-            return self._acronyms[1]
-        path = self._core.folder / locations.ACRONYMS_FILE
-        kept = acronyms.read_counts(path, generation)
+            return True
+        kept = acronyms.read_counts(self._core.folder / locations.ACRONYMS_FILE, generation)
         if kept is None:
-            kept = (acronyms.count(corpus.papers.record_chunks()), len(corpus))
-            if generation:
-                acronyms.write_counts(path, generation, *kept)
-        table = acronyms.table_of(kept[0])
-        self._acronyms = (generation, table)
-        return table
+            return False
+        self._acronyms = (generation, acronyms.table_of(kept[0]), acronyms.written_of(kept[0]))
+        return True
 
     def compound_words(self, q: Query) -> dict[str, str]:
         """The query's words whose parts may stand apart in a paper, each with its compound: a
@@ -115,11 +125,19 @@ class LibrarySearch:
             compound = word if "-" in word else joined_compound(word, index.vocabulary) if index is not None else None
             if compound is not None and (compound == word or (index is not None and self._parts_meet(index, word, compound))):
                 out[word] = compound
-        if self._acronyms is not None and self._acronyms[0] == self._core.corpus.generation:  # (never learned here)
-            table = self._acronyms[1]  # an acronym the papers define stands for its expansion's words apart
-            used = (lambda t: index.vocabulary.terms.find(t) is not None) if index is not None else None
-            out.update({w: "-".join(table[a]) for w in q.words if (a := acronyms.acronym_of(w, table, used)) is not None})
+        out.update(self._acronym_compounds(q))
         return out
+
+    def _acronym_compounds(self, q: Query) -> dict[str, str]:
+        """The query's words that are acronyms the papers define, each with its expansion as a
+        compound (llm: large-language-models); none while the acronyms are not learned (never
+        here: the app asks between keys)."""
+        if self._acronyms is None or self._acronyms[0] != self._core.corpus.generation:
+            return {}
+        index = self._core.loaded_index
+        table = self._acronyms[1]
+        used = (lambda t: index.vocabulary.terms.find(t) is not None) if index is not None else None
+        return {w: "-".join(table[a]) for w in q.words if (a := acronyms.acronym_of(w, table, used)) is not None}
 
     @staticmethod
     def _parts_meet(index: SearchIndex, word: str, compound: str) -> bool:
@@ -139,9 +157,11 @@ class LibrarySearch:
         acronym the papers define: llm for large-language-model), the compound and the papers where
         its parts stand next to each other apart (sim to real, sim 2 real, multi task, large
         language models), read from their text (store.search.compounds); those holding a joined
-        spelling the index already finds."""
+        spelling the index already finds, except for an acronym, whose own postings do not hold
+        its expansion's joined spelling ("reinforcement-learning" is indexed "reinforcementlearning")."""
         index = self._core.index
         out = {}
+        acronym_words = self._acronym_compounds(q)
         for word, compound in self.compound_words(q).items():
             typing = word == q.typing and compound == word  # (a joined word's rest is whole)
             hit = self._apart_memo.get((compound, typing))
@@ -156,14 +176,17 @@ class LibrarySearch:
                 if len(self._apart_memo) >= APART_MEMO_MAX:  # a long session's typed compounds: start afresh
                     self._apart_memo = {}
                 hit = self._apart_memo[(compound, typing)] = (index, docs)
-            out[word] = (compound, hit[1])
+            docs = hit[1]
+            if word in acronym_words:
+                joined = [index.docs[index.offsets[tid]:index.offsets[tid + 1]] for tid, *_ in index.vocabulary.expand(compound)]
+                docs = np.union1d(docs, np.concatenate(joined)) if joined else docs
+            out[word] = (compound, docs)
         return out
 
     def filter_tables_ready(self, q: Query) -> bool:
         """Whether ``q``'s filters can be had without building a table (see Filters.tables_ready),
-        and its words without learning the library's acronyms (see :meth:`acronym_table`)."""
-        return self.filters.tables_ready(q) and (not q.words or (self._acronyms is not None
-                                                                  and self._acronyms[0] == self._core.corpus.generation))
+        and its words without counting the library's acronyms (see :meth:`acronym_table`)."""
+        return self.filters.tables_ready(q) and (not q.words or self._acronyms_kept())
 
 
     def _annotation_matches(self, words: list[str],
@@ -218,7 +241,8 @@ class LibrarySearch:
             ranking = self._core.index.rank(words, mask, extra=extra, typing=q.typing, apart=apart)
             terms = self._core.index.vocabulary.terms
             known = {w: a for w in apart if (a := acronyms.acronym_of(w, table, lambda t: terms.find(t) is not None))}
-            widened = [*(f"{acronyms.shown(w, a)} (also {' '.join(table[a])})" for w, a in known.items()), *spelled,
+            written = self._acronyms[2] if self._acronyms is not None else {}
+            widened = [*(f"{acronyms.shown(w, a, written)} (also {' '.join(table[a])})" for w, a in known.items()), *spelled,
                        *self._widened({w: hit for w, hit in apart.items() if w not in known})]
             order, matched, full = ranking.order, ranking.matched_terms, ranking.full
             # store.search.quick.weaker_kept's rule, in numpy (a one-letter query matches most of a 300k library)
@@ -262,7 +286,8 @@ class LibrarySearch:
                     extra[word] = (both[order][first], best[order][first])
                 else:
                     extra[word] = (docs, weights)
-            notes.append(f"{' '.join(words[start:end])} (also {acronym.upper()})")
+            written = self._acronyms[2] if self._acronyms is not None else {}
+            notes.append(f"{' '.join(words[start:end])} (also {acronyms.shown(acronym, acronym, written)})")
         return notes
 
     def _widened(self, apart: dict[str, tuple[str, np.ndarray]]) -> list[str]:

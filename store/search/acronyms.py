@@ -82,7 +82,7 @@ def _key(words: Iterable[str]) -> tuple[str, ...]:
     return (*words[:-1], _singular(words[-1])) if words else words
 
 
-Counts = Counter[tuple[str, tuple[str, ...]]]  # (acronym as spelled, the words defining it) -> definitions
+Counts = Counter[tuple[str, tuple[str, ...]]]  # (acronym as written, the words defining it) -> definitions
 
 
 def count(chunks: Iterable[bytes | memoryview]) -> Counts:
@@ -91,11 +91,11 @@ def count(chunks: Iterable[bytes | memoryview]) -> Counts:
     for chunk in chunks:
         data = bytes(chunk)
         for m in _DEFINED.finditer(data):
-            acronym = m.group(1).decode("ascii").casefold()
+            written = m.group(1).decode("ascii")
             before = data[max(0, m.start() - LOOKBACK):m.start()].decode("utf-8", "ignore").casefold()
-            found = defined(before, acronym)
-            if found is not None:
-                counts[found] += 1
+            found = defined(before, written.casefold())
+            if found is not None:  # (as written, its plural's "s" dropped: "MoE", "CoT", "LLM")
+                counts[(written[:len(found[0])], found[1])] += 1
     return counts
 
 
@@ -104,7 +104,8 @@ def table_of(counts: Counts) -> Table:
     expansion as most often written."""
     by_key: defaultdict[str, Counter[tuple[str, ...]]] = defaultdict(Counter)
     spellings: defaultdict[tuple[str, tuple[str, ...]], Counter[tuple[str, ...]]] = defaultdict(Counter)
-    for (acronym, words), n in counts.items():
+    for (written, words), n in counts.items():
+        acronym = written.casefold()
         by_key[acronym][_key(words)] += n
         spellings[(acronym, _key(words))][words] += n
     table: Table = {}
@@ -113,6 +114,14 @@ def table_of(counts: Counts) -> Table:
         if n >= MIN_DEFINED and n >= MAJORITY * total and acronym not in STOP_WORDS and acronym not in BETWEEN:
             table[acronym] = min(spellings[(acronym, best)].items(), key=lambda kv: (-kv[1], kv[0]))[0]
     return table
+
+
+def written_of(counts: Counts) -> dict[str, str]:
+    """Each acronym as its definitions most often write it ("moe": "MoE")."""
+    forms: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    for (written, _), n in counts.items():
+        forms[written.casefold()][written] += n
+    return {a: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0] for a, c in forms.items()}
 
 
 def learn(chunks: Iterable[bytes | memoryview]) -> Table:
@@ -156,9 +165,9 @@ def involves(words: list[str], table: Table) -> bool:
     return any(acronym_of(w, table) is not None for w in words) or bool(spelled_runs(words, table))
 
 
-def shown(word: str, acronym: str) -> str:
-    """An acronym as a reader writes it: "LLM", "LLMs"."""
-    return acronym.upper() + word[len(acronym):]
+def shown(word: str, acronym: str, written: dict[str, str]) -> str:
+    """An acronym as the papers write it, in the form typed: "LLM", "LLMs", "MoE"."""
+    return written.get(acronym, acronym.upper()) + word[len(acronym):]
 
 
 def kept_after_import(path: Path, lines: PaperLines, generation: str, before: str, first_new: int,

@@ -146,3 +146,24 @@ def test_the_one_shot_search_leaves_acronyms_to_the_full_search(iclr):
     assert quick.quick_search(folder, "diffusion", 5) is not None
     assert quick.quick_search(folder, "LLM agents", 5) is None
     assert quick.quick_search(folder, "large language model agents", 5) is None
+
+
+def test_an_acronym_is_shown_as_written_and_finds_its_expansion_hyphenated(tmp_path):
+    """MoE is said as the papers write it (not MOE); `RL` finds the paper that writes only
+    "reinforcement-learning" (indexed joined, so no paper's text need be read for it)."""
+    dump = tmp_path / "d.txt"
+    dump.write_text("D\n\n" + "\n\n".join([
+        "Sparse mixture of experts (MoE) layers route each token to two experts of a large transformer.",
+        "We balance the load of a mixture of experts (MoE) with an auxiliary loss on router entropy.",
+        "A mixture of experts (MoEs) for vision scales image classification to billions of parameters.",
+        "Legged robots learn to walk with offline reinforcement learning (RL) from logged gaits.",
+        "Traffic signals are timed by reinforcement learning (RL) agents trained in a city simulator.",
+        "Power grids are balanced by reinforcement learning (RL) controllers under demand shocks.",
+        "Which reinforcement-learning algorithms can transformers implement in context, provably?"]) + "\n")
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([dump])
+    assert lib.search("moe").widened == ["MoE (also mixture of experts)"]
+    assert lib.search("mixture of experts routing").widened == ["mixture of experts (also MoE)"]
+    result = lib.search("RL")
+    found = {lib.corpus.papers[int(i)].abstract[:12] for i in result.indices[:result.full]}
+    assert "Which reinfo" in found and len(found) == 4
