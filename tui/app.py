@@ -177,7 +177,12 @@ class PapersiftApp(SerialKeys, PlainQuitHint, App):
 
     @property
     def _place_key(self) -> str:
-        return str(self.library.folder.resolve())
+        """Where this library's place is kept in the settings: the folder, and for a member other
+        than the library's owner (``--as ana``) the member too, so that each member comes back to
+        their own search, paper and sort, not to whoever opened the library last."""
+        folder = str(self.library.folder.resolve())
+        member = self.library.member
+        return folder if member == self.library.owner else f"{folder} (as {member})"
 
     def handle_bindings_clash(self, clashed_bindings: set[Binding], node) -> None:
         keys = ", ".join(sorted({b.key for b in clashed_bindings}))

@@ -128,3 +128,28 @@ async def test_reader_and_list_show_everyones_marks(tmp_path):
         await pilot.press("enter")
         await wait_workers(app, pilot)
         assert main.results.shown_ids() == [ids[0]]
+
+
+@pytest.mark.slow
+async def test_each_member_comes_back_to_their_own_place(tmp_path):
+    """One library, one settings file: ana leaves the app on a search; ben, opening it next, gets
+    his share, not ana's search; ana, back, gets her search."""
+    lib, ids = _lab(tmp_path / "lib")
+    settings = tmp_path / "settings.json"
+    app = make_app(Library(lib.folder, member="ana"), settings_path=settings)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_workers(app, pilot)
+        app.main_screen.search_box.value = "diffusion"
+        await wait_workers(app, pilot)
+        await pilot.pause(0.1)
+        await pilot.press("ctrl+q")
+    app = make_app(Library(lib.folder, member="ben"), settings_path=settings)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_workers(app, pilot)
+        await pilot.pause(0.1)
+        assert app.main_screen.query_text == "assigned:ben"
+    app = make_app(Library(lib.folder, member="ana"), settings_path=settings)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_workers(app, pilot)
+        await pilot.pause(0.1)
+        assert app.main_screen.query_text == "diffusion"
