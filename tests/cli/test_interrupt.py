@@ -105,3 +105,32 @@ def test_a_parent_killed_outright_leaves_no_worker(tmp_path, big_dump, run_cli):
         os.killpg(proc.pid, signal.SIGKILL)
     assert left == [], "workers left running after their parent was killed"
     assert "BrokenPipeError" not in err and "Traceback" not in err
+
+
+def test_ctrl_c_after_the_import_was_saved_says_it_went_in(tmp_path, big_dump, run_cli):
+    """Ctrl-C once the corpus is saved (its index still being built): the import went in, and
+    the message says so (not "the changes saved before the interrupt", which `history` would not
+    list)."""
+    folder = tmp_path / "lib"
+    run_cli("list", "--limit", "1", library=folder)
+    corpus = folder / "corpus.jsonl"
+    before = corpus.stat().st_mtime_ns
+    proc = started_import(folder, big_dump)
+    deadline = time.monotonic() + 120
+    while corpus.stat().st_mtime_ns == before:  # (the corpus is replaced atomically: saved whole)
+        assert proc.poll() is None and time.monotonic() < deadline, "the import ended before its corpus was seen saved"
+        time.sleep(0.01)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=20)
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    assert "Traceback" not in err, err[-2000:]
+    if proc.returncode == 0:  # (the index was built before the interrupt arrived: nothing to say)
+        pytest.skip("the import ended before Ctrl-C arrived")
+    assert proc.returncode == 130
+    assert "interrupted after the import was saved: the library holds" in err, err
+    assert "`papersift list --query new:` lists the new ones" in err
+    listed = run_cli("list", "--query", "new:", "--format", "plain", library=folder)
+    assert len(listed.stdout.splitlines()) > 10_000

@@ -321,8 +321,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         return args.func(lib, args, Opened(problems, new_library))
     except KeyboardInterrupt:  # (Ctrl-C: the workers ignore it and are stopped; what became of the library is said)
-        if _library_files(lib) == files:
+        now = _library_files(lib)
+        if now == files:
             out.say("interrupted: the library is unchanged", stderr=True)
+        elif cmd in ("import", "fetch") and now[0] != files[0]:  # (the corpus saved: the import went in)
+            from store.wording import counted
+
+            out.say(f"interrupted after the import was saved: the library holds {counted(len(lib), 'paper')} "
+                    "(`papersift list --query new:` lists the new ones)", stderr=True)
         else:
             out.say("interrupted: the library's files are whole, with the changes saved before the interrupt "
                     "(`papersift history` lists them)", stderr=True)
