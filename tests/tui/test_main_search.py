@@ -385,6 +385,12 @@ async def test_the_dashboard_charts_the_current_searchs_result_set(lib, make):
         await pilot.pause(0.3)
         shown = app.export_screenshot().replace("&#160;", " ")
         assert "35 papers match it" in shown and "hold every word" not in shown
+        await pilot.press("escape", "slash", "ctrl+u", *"voice identity perception", "enter")
+        await settle(pilot)
+        await pilot.press("d")
+        await pilot.pause(0.3)
+        shown = app.export_screenshot().replace("&#160;", " ")
+        assert "1 paper holds every word" in shown  # (one paper: the verb agrees)
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

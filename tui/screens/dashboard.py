@@ -103,7 +103,9 @@ class DashboardScreen(ModalScreen[None]):
                 done = sum(1 for i in ids if i in anns and anns[i].status != "unread")
                 statuses = {s: sum(1 for i in ids if (anns[i].status if i in anns else "unread") == s)
                             for s in ("to-read", "read", "skipped")}
-                held = "hold every word" if parse_query(query).words else "match it"  # (a filter has no words)
+                one = len(ids) == 1
+                held = ("holds every word" if one else "hold every word") if parse_query(query).words \
+                    else ("matches it" if one else "match it")  # (a filter has no words)
                 yield Label(Text.assemble(("This search", "bold"), f" ({display_safe(query, False)}): "
                                           f"{counted(len(ids), 'paper')} {held}, {done:,} triaged · "
                                           + " · ".join(f"{c:,} {s}" for s, c in statuses.items())))
