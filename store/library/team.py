@@ -101,7 +101,7 @@ class Team:
         same = [m for m in known if m.casefold() == name.casefold()]
         if same:
             raise PapersiftError(f"member {name!r} differs from {same[0]!r} only in case: --as {same[0]}")
-        close = nearest(name, known)
+        close = next((m for m in known if _typo_of(name, m)), None) or nearest(name, known)  # (bne: ben)
         return (f"{name} has no marks here yet: a new member (members: {', '.join(known)})"
                 + (f"; did you mean {close}?" if close else ""))
 

@@ -239,6 +239,8 @@ def test_names_that_would_start_a_member_by_mistake(run_cli, tmp_path, monkeypat
     assert "anaa has no marks here yet: a new member" in proc.stderr and "did you mean ana?" in proc.stderr
     assert "has no marks" not in run_cli("--as", "anaa", "star", first, "3", library=lead).stderr  # known now
     run_cli("--as", "ben", "star", ids_of(run_cli, library=lead)[1], "1", library=lead)
+    proc = run_cli("--as", "ebn", "star", first, "1", library=lead)  # (letters swapped: said too)
+    assert "ebn has no marks here yet: a new member" in proc.stderr and "did you mean ben?" in proc.stderr
     for typo in ("bne", "benn", "bn"):  # a slip in --to would start a member
         proc = run_cli("assign", "--to", f"ana,{typo}", library=lead, check=False)
         assert proc.returncode == 1 and f"{typo} is no member here yet; did you mean ben?" in proc.stderr, proc.stderr
