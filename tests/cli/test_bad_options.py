@@ -73,6 +73,15 @@ def test_a_mistyped_option_gets_a_did_you_mean(run_cli, tmp_path, typo, meant):
     assert proc.returncode == 2 and f"did you mean '{meant}'?" in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize("argv, meant", [(("status", "0123456789ab", "readd"), "read"),
+                                         (("list", "--sort", "stauts"), "status"),
+                                         (("list", "--format", "jsno"), "json")])
+def test_a_mistyped_choice_gets_a_did_you_mean(run_cli, tmp_path, argv, meant):
+    proc = run_cli(*argv, library=tmp_path / "lib", check=False)
+    assert proc.returncode == 2 and f"did you mean '{meant}'?" in proc.stderr and "Traceback" not in proc.stderr
+    assert "invalid choice" in proc.stderr  # (argparse's own words, with the choices)
+
+
 def test_a_too_long_abstract_is_said_with_one_limit(run_cli, tmp_path):
     import re
     dump = tmp_path / "d.txt"

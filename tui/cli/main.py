@@ -14,7 +14,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NoReturn
 
 from store import locations
 from store.choices import STATUSES
@@ -71,14 +71,14 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
             search should not pay for twenty). None: all of them, for help.
         names: if given, every subcommand's name is appended to it.
     """
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="papersift", formatter_class=_Formatter,
         description="Triage and annotate research abstracts from the keyboard. "
                     "With no command, opens the app (importing any FILEs given first).")
     parser.add_argument("--library", metavar="DIR", help="library folder (default: $PAPERSIFT_LIBRARY or the user data folder)")
     parser.add_argument("--as", dest="member", metavar="NAME",
                         help="who is triaging, in a lab's library (default: $PAPERSIFT_USER or the login name)")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def add(name: str, help_: str, fmt: tuple[str, ...] | None = ("table", "plain", "json"), *,
             run: Callable, library: bool = True, creates: bool = False) -> argparse.ArgumentParser:
@@ -214,6 +214,21 @@ def _library_option_problem(argv: list[str], commands: list[str]) -> str | None:
             return (f"--library takes a folder, and {value!r} is a command: papersift --library DIR {value} "
                     f"(a folder named so: --library ./{value})")
     return None
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, with a did-you-mean for a value no choice is (``status ID readd``)."""
+
+    def error(self, message: str) -> NoReturn:
+        found = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if found:
+            from rapidfuzz.distance import OSA  # (a swap of two letters counts as one edit)
+
+            typed, choices = found.group(1), re.findall(r"'([^']*)'", found.group(2))
+            best = min(choices, key=lambda c: (OSA.distance(typed, c), abs(len(c) - len(typed))), default=None)
+            if best is not None and OSA.distance(typed, best) <= max(1, len(typed) // 3):
+                message += f" — did you mean '{best}'?"
+        super().error(message)
 
 
 def _unknown_command(argv: list[str], commands: list[str]) -> str | None:
