@@ -104,9 +104,13 @@ async def test_read_in_full_the_abstract_has_the_screens_width(lib, make, width)
         assert app.focused is reader and reader.region.width == width
         assert body.region.width >= width - 6 > beside
         assert not main.query_one("#left").display and str(reader.border_title).startswith("1 / 35")
-        await pilot.press("t")  # the tag panel over the reader while tagging, the list still hidden
+        await pilot.press("t")  # the tag panel beside the reader while tagging, the list still hidden
         await pilot.pause()
-        assert main.query_one("#tags").display and not main.query_one("#left").display
+        tags = main.query_one("#tags")
+        assert tags.display and not main.query_one("#left").display
+        # (beside, not over it: the reader narrows and wraps its text again, no line cut mid-word)
+        assert reader.region.right <= tags.region.x and reader.region.width + tags.region.width == width
+        assert body.region.width < width - 6
         await pilot.press("escape", "escape")
         await pilot.pause()
         assert app.focused is main.results and main.query_one("#left").display
