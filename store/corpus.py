@@ -110,6 +110,13 @@ class Corpus:
                                         f"({named}{more}); give more characters")
         raise UnknownPaperError(f"no paper with id {key!r} (see `papersift list`)")
 
+    def starting_with(self, prefix: str) -> list[int]:
+        """The positions of the papers whose id starts with ``prefix`` (of at least ``MIN_PREFIX``
+        characters; none for a shorter one), in corpus order."""
+        if len(prefix) < MIN_PREFIX:
+            return []
+        return sorted({i for k, i in self._by_id.items() if k.startswith(prefix)})
+
     def rebuild_lookup(self) -> None:
         self._by_id = {}
         for idx, paper in enumerate(self.papers):

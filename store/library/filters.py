@@ -279,11 +279,16 @@ class Filters:
         for keys, keep in ((q.ids, True), (q.not_ids, False)):
             if keys:
                 named = np.zeros(len(mask), dtype=bool)
+                corpus = self._core.corpus
                 for key in keys:
                     try:
-                        named[self._core.corpus.index_of(self._core.corpus.resolve(key).id)] = True
+                        named[corpus.index_of(corpus.resolve(key).id)] = True
                     except PapersiftError as exc:
-                        q.errors.append(str(exc))
+                        prefixed = corpus.starting_with(key.lower())
+                        if len(prefixed) > 1:  # (a prefix several ids begin with: a filter lists them all)
+                            named[prefixed] = True
+                        else:
+                            q.errors.append(str(exc))
                 mask &= named if keep else ~named
 
     def _by_labels(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:

@@ -289,6 +289,11 @@ def test_papers_by_id_pasted_or_prefixed(lib):
     assert [lib.corpus.papers[int(i)].id for i in lib.search(f"id:{a[:6]}").indices] == [a]
     assert len(lib.search(f"id:{b} status:read")) == 0  # combines with the other filters
     assert len(lib.search(f"-id:{a[:6]}")) == len(lib.corpus) - 1
+    ids = [p.id for p in lib.corpus]
+    shared = next(i[:2] for i in ids if sum(j.startswith(i[:2]) for j in ids) > 1)
+    prefixed = lib.search(f"id:{shared}")  # (a prefix several ids begin with: all of them, no error)
+    assert sorted(lib.corpus.papers[int(i)].id for i in prefixed.indices) == sorted(i for i in ids if i.startswith(shared))
+    assert not prefixed.errors and len(lib.search(f"-id:{shared}")) == len(ids) - len(prefixed.indices)
     missing = lib.search("0123456789ab")
     assert len(missing) == 0 and "no paper with id '0123456789ab'" in missing.errors[0]
 
