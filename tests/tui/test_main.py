@@ -719,3 +719,19 @@ async def test_more_like_this_comes_back_after_an_import_in_the_app(lib, make, t
             if "More like this" in panel():
                 break
         assert "More like this" in panel()
+
+
+async def test_u_on_an_unread_paper_says_it_is_already_unread(lib, make):
+    """u changes nothing on an unread paper (and does not move on): a notice says the key was taken."""
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        pid = cur(app)[0]
+        assert lib.annotation(pid).status == "unread"
+        await pilot.press("u")
+        await settle(pilot)
+        assert "already unread" in [str(n.message) for n in app._notifications]
+        await pilot.press("r", "k", "u")  # (read, back to it, unread: a change, no notice)
+        await settle(pilot)
+        assert [str(n.message) for n in app._notifications].count("already unread") == 1
+        assert lib.annotation(pid).status == "unread"

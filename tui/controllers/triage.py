@@ -82,11 +82,14 @@ class Triage:
         return shown, [corpus.papers[i].id for i in elsewhere]
 
     # -------------------------------------------------------------- triage
-    def apply(self, fn: Callable[[list[str]], object], advance: bool = False, what: str = "") -> None:
+    def apply(self, fn: Callable[[list[str]], object], advance: bool = False, what: str = "",
+              unchanged: str = "") -> None:
         """Make ``fn(ids)`` on the selection (or the highlighted paper) through the write queue.
 
         On a selection, the notice says what was done to how many papers (``what``: "marked read"),
-        and the selection stays, to be acted on again or cleared with the clear key."""
+        and the selection stays, to be acted on again or cleared with the clear key. ``unchanged``:
+        what to say when ``fn`` changed no paper (it returns how many it changed), where nothing
+        else would show that the key was taken ("already unread")."""
         results = self.view.results
         many = bool(results.selected)
         shown, elsewhere = self.selection() if many else (self.targets(), [])
@@ -94,8 +97,10 @@ class Triage:
         if not ids:
             return
 
-        def landed(_result: object) -> None:
-            if many:
+        def landed(result: object) -> None:
+            if unchanged and result == 0:
+                self.view.notify(unchanged)
+            elif many:
                 clear = key_label(self.view.app, "list.clear_filter")
                 self.view.notify(f"{what or 'done'}: {counted(len(ids), 'selected paper')}"
                                  + (f" ({len(elsewhere):,} of them not in this list)" if elsewhere else "")
@@ -123,7 +128,7 @@ class Triage:
     def set_status(self, status: str) -> None:
         """Mark read, to-read or skipped (then advance, as configured), or unread."""
         self.apply(lambda ids: self.library.set_status(ids, status), advance=status != "unread",
-                   what=f"marked {status}")
+                   what=f"marked {status}", unchanged="already unread" if status == "unread" else "")
 
     def bump_star(self, step: int) -> None:
         self.apply(lambda ids: self.library.bump_star(ids, step), what="a star more" if step > 0 else "a star less")
