@@ -758,3 +758,19 @@ async def test_filtering_right_after_adding_a_tag_filters_by_that_tag(lib, make)
         await pilot.press("escape", "t", *"-agents", "enter", "ctrl+f")
         await settle(pilot)
         assert [n.message for n in app._notifications][-1] == "Pick a tag first: type it, or ↓ to highlight one"
+
+
+async def test_the_import_path_completes_as_far_as_the_entries_agree(tmp_path):
+    """Two files begin alike: → completes their common start, never one of them unseen; once they
+    part, the first that matches; a folder ends in a separator."""
+    from tui.screens.import_dialog import PathSuggester
+
+    for name in ("icml2024.jsonl", "icml2024_dump.txt", "iclr.jsonl"):
+        (tmp_path / name).write_text("x")
+    (tmp_path / "icmldir").mkdir()
+    suggest = PathSuggester().get_suggestion
+    assert await suggest(f"{tmp_path}/icm") == f"{tmp_path}/icml"
+    assert await suggest(f"{tmp_path}/icml2") == f"{tmp_path}/icml2024"
+    assert await suggest(f"{tmp_path}/icml2024") == f"{tmp_path}/icml2024.jsonl"
+    assert await suggest(f"{tmp_path}/icml2024_") == f"{tmp_path}/icml2024_dump.txt"
+    assert await suggest(f"{tmp_path}/icmld") == f"{tmp_path}/icmldir/"

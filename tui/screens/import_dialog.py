@@ -24,7 +24,7 @@ from ..widgets.footer import Footer
 
 class PathSuggester(Suggester):
     """Completes the last part of a path from its folder's entries (a folder gets a trailing
-    separator; hidden entries only once a '.' is typed)."""
+    separator; hidden entries only once a '.' is typed; several entries: as far as they agree)."""
 
     def __init__(self, confinement: Confinement | None = None) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
@@ -41,11 +41,16 @@ class PathSuggester(Suggester):
             names = sorted(os.listdir(folder))
         except OSError:
             return None
-        for name in names:
-            if name.startswith(stem) and name != stem and (stem.startswith(".") or not name.startswith(".")):
-                done = value[:len(value) - len(stem)] + name
-                return done + (os.sep if (folder / name).is_dir() else "")
-        return None
+        matches = [name for name in names
+                   if name.startswith(stem) and name != stem and (stem.startswith(".") or not name.startswith("."))]
+        if not matches:
+            return None
+        # Several: as far as they agree first (icml2024 for icml2024.jsonl and icml2024_dump.txt),
+        # so that → never picks one of them unseen; once they part, the first.
+        shared = os.path.commonprefix(matches)
+        name = shared if len(matches) > 1 and len(shared) > len(stem) else matches[0]
+        done = value[:len(value) - len(stem)] + name
+        return done + (os.sep if name in matches and (folder / name).is_dir() else "")
 
 
 class ImportInput(TypingKeys, Input):
