@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -114,6 +115,13 @@ def test_assign_after_an_import_deals_out_only_the_new_papers(run_cli, tmp_path)
     assert out["total"] == 12 and out["reassigned"] == 0
     after = {m: set(ids_of(run_cli, "--query", f"assigned:{m}", library=lead)) for m in ("ana", "ben")}
     assert all(before[m] <= after[m] for m in before)  # each share stays its member's
+    first = ids_of(run_cli, library=lead)[0]
+    run_cli("--as", "ana", "star", first, "1", library=lead)
+    run_cli("import", str(DATA / "arxiv_days" / "day3.xml"), library=lead)
+    said = run_cli("assign", "--to", "ana,ben", library=lead).stdout
+    kept = len(ids_of(run_cli, "--query", "assigned:", library=lead)) - sum(int(n) for n in
+                                                                              re.findall(r"(?:ana|ben) (\d+)", said))
+    assert f"{kept} papers left as they are (marked by a member, or assigned already)" in said, said
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

@@ -101,7 +101,9 @@ def assign(lib: Library, args: argparse.Namespace, opened=None) -> int:
         return 0
     shares = ", ".join(f"{name} {n:,}" for name, n in done.shares.items())
     moved = f" ({counted(done.moved, 'paper')} had another member before)" if done.moved else ""
-    out.say(f"assigned {counted(done.total, 'paper')}: {shares}{moved}; `papersift undo` takes it back")
+    left = len(lib) - len(todo) if ids is None else 0  # (papers a member has marked keep their place)
+    kept = f"; {counted(left, 'paper')} left as they are (marked by a member, or assigned already)" if left else ""
+    out.say(f"assigned {counted(done.total, 'paper')}: {shares}{moved}{kept}; `papersift undo` takes it back")
     return 0
 
 
