@@ -15,6 +15,15 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
 SEEDS = ROOT / "seeds"
 DATA = Path(__file__).resolve().parent / "data"
+# A dump whose papers define LLM (three times, as store.search.acronyms needs), one paper writing
+# only "LLMs" and one only "large language models", both about planning, and one other planning paper.
+ACRONYM_DUMP = "Dump\n\n" + "\n\n".join([
+    "We study how large language models (LLMs) memorize rare facts during pretraining on the web.",
+    "Large language models (LLMs) can be jailbroken by adversarial suffixes found with greedy search.",
+    "We distill large language models (LLMs) into small students for on-device question answering.",
+    "Planning household tasks with LLMs grounded in a scene graph works on a real robot.",
+    "We show that large language models can do task planning for robots from few examples.",
+    "Classical planning with symbolic solvers scales to long horizons in logistics."]) + "\n"
 
 
 @pytest.fixture

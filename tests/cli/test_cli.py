@@ -15,7 +15,7 @@ from store.escapes import repair_escapes
 from store.latex import plain_text
 from store.safe_text import export_safe
 
-from ..conftest import DATA, SEEDS
+from ..conftest import ACRONYM_DUMP, DATA, SEEDS
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
@@ -616,14 +616,7 @@ def test_search_takes_an_acronym_the_papers_define_for_its_expansion(run_cli, tm
     and the expansion typed finds the one that writes only LLMs; each says what it counted. The
     second run (the acronyms learned and kept) answers alike."""
     dump = tmp_path / "d.txt"
-    dump.write_text("Dump\n\n" + "\n\n".join([
-        "We study how large language models (LLMs) memorize rare facts during pretraining on the web.",
-        "Large language models (LLMs) can be jailbroken by adversarial suffixes found with greedy search.",
-        "We distill large language models (LLMs) into small students for on-device question answering.",
-        "Planning household tasks with LLMs grounded in a scene graph works on a real robot.",
-        "We show that large language models can do task planning for robots from few examples.",
-        "Classical planning with symbolic solvers scales to long horizons in logistics.",
-    ]) + "\n")
+    dump.write_text(ACRONYM_DUMP)
     folder = tmp_path / "lib"
     run_cli("import", str(dump), library=folder)
     for _ in range(2):

@@ -12,7 +12,7 @@ from store import Library
 from store.search import query as query_module
 from tui.app import make_app
 
-from ..conftest import recording, wait_workers
+from ..conftest import ACRONYM_DUMP, recording, wait_workers
 from .driving import cur, screen, settle, type_search
 
 
@@ -439,13 +439,7 @@ async def test_an_acronym_the_papers_define_counts_its_expansion_in_the_app(tmp_
     """Typing "LLM planning" lists the paper that writes "large language models" too, and the
     header says what was counted; typing the expansion lists the papers writing only LLMs."""
     dump = tmp_path / "d.txt"
-    dump.write_text("T\n\n" + "\n\n".join([
-        "We study how large language models (LLMs) memorize rare facts during pretraining on the web.",
-        "Large language models (LLMs) can be jailbroken by adversarial suffixes found with greedy search.",
-        "We distill large language models (LLMs) into small students for on-device question answering.",
-        "Planning household tasks with LLMs grounded in a scene graph works on a real robot.",
-        "We show that large language models can do task planning for robots from few examples.",
-        "Classical planning with symbolic solvers scales to long horizons in logistics."]))
+    dump.write_text(ACRONYM_DUMP)
     lib = Library(tmp_path / "lib")
     lib.import_paths([dump])
     app = make(lib)
