@@ -237,8 +237,10 @@ class LibrarySearch:
             table = self.acronym_table()  # (learned first: an acronym's papers apart come with the compounds')
             apart = self._apart(q)
             extra = self._annotation_matches(words, anns)
-            spelled = self._spelled_out(words, table, extra)
+            acronym_terms: set[str] = set()
+            spelled = self._spelled_out(words, table, extra, acronym_terms)
             ranking = self._core.index.rank(words, mask, extra=extra, typing=q.typing, apart=apart)
+            ranking.matched_terms |= acronym_terms  # (highlighted too: "LLM" where "large language model" was typed)
             terms = self._core.index.vocabulary.terms
             known = {w: a for w in apart if (a := acronyms.acronym_of(w, table, lambda t: terms.find(t) is not None))}
             written = self._acronyms[2] if self._acronyms is not None else {}
@@ -262,16 +264,17 @@ class LibrarySearch:
                             full=min(full, len(order)) if ranked else None, widened=widened, found=found)
 
     def _spelled_out(self, words: list[str], table: acronyms.Table,
-                     extra: dict[str, tuple[np.ndarray, np.ndarray]]) -> list[str]:
+                     extra: dict[str, tuple[np.ndarray, np.ndarray]], terms: set[str]) -> list[str]:
         """Where the query spells out an acronym the papers define (large language models), the
         papers holding the acronym (LLM, LLMs) hold each of those words too, each scored a tenth of
         the acronym's score (``ACRONYM_SHARE``, chosen on ICLR's known-item queries): added to
         ``extra``. (As any words typed, they also find the papers holding them apart.) Returns
-        what the header says ("large language models (also LLM)")."""
+        what the header says ("large language models (also LLM)"); the acronym's terms found are
+        added to ``terms``."""
         index = self._core.index
         notes = []
         for start, end, acronym in acronyms.spelled_runs(words, table):
-            score, _, counted = index.word_scores(acronym)
+            score, _, counted = index.word_scores(acronym, terms)
             docs = np.flatnonzero(counted)
             if not len(docs):
                 continue
