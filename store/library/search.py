@@ -125,19 +125,20 @@ class LibrarySearch:
             compound = word if "-" in word else joined_compound(word, index.vocabulary) if index is not None else None
             if compound is not None and (compound == word or (index is not None and self._parts_meet(index, word, compound))):
                 out[word] = compound
-        out.update(self._acronym_compounds(q))
+        if self._acronyms is not None:  # (an acronym stands for its expansion's words: llm, large-language-models)
+            out.update({w: "-".join(self._acronyms[1][a]) for w, a in self._acronym_words(q).items()})
         return out
 
-    def _acronym_compounds(self, q: Query) -> dict[str, str]:
-        """The query's words that are acronyms the papers define, each with its expansion as a
-        compound (llm: large-language-models); none while the acronyms are not learned (never
-        here: the app asks between keys)."""
+    def _acronym_words(self, q: Query) -> dict[str, str]:
+        """The query's words that are acronyms the papers define, each with the acronym it is
+        ("llms": "llm"); none while the acronyms are not at hand (never counted here: the app asks
+        between keys)."""
         if self._acronyms is None or self._acronyms[0] != self._core.corpus.generation:
             return {}
         index = self._core.loaded_index
         table = self._acronyms[1]
         used = (lambda t: index.vocabulary.terms.find(t) is not None) if index is not None else None
-        return {w: "-".join(table[a]) for w in q.words if (a := acronyms.acronym_of(w, table, used)) is not None}
+        return {w: a for w in q.words if (a := acronyms.acronym_of(w, table, used)) is not None}
 
     @staticmethod
     def _parts_meet(index: SearchIndex, word: str, compound: str) -> bool:
@@ -161,7 +162,7 @@ class LibrarySearch:
         its expansion's joined spelling ("reinforcement-learning" is indexed "reinforcementlearning")."""
         index = self._core.index
         out = {}
-        acronym_words = self._acronym_compounds(q)
+        acronym_words = self._acronym_words(q)
         for word, compound in self.compound_words(q).items():
             typing = word == q.typing and compound == word  # (a joined word's rest is whole)
             hit = self._apart_memo.get((compound, typing))
@@ -241,8 +242,7 @@ class LibrarySearch:
             spelled = self._spelled_out(words, table, extra, acronym_terms)
             ranking = self._core.index.rank(words, mask, extra=extra, typing=q.typing, apart=apart)
             ranking.matched_terms |= acronym_terms  # (highlighted too: "LLM" where "large language model" was typed)
-            terms = self._core.index.vocabulary.terms
-            known = {w: a for w in apart if (a := acronyms.acronym_of(w, table, lambda t: terms.find(t) is not None))}
+            known = self._acronym_words(q)
             written = self._acronyms[2] if self._acronyms is not None else {}
             widened = [*(f"{acronyms.shown(w, a, written)} (also {' '.join(table[a])})" for w, a in known.items()), *spelled,
                        *self._widened({w: hit for w, hit in apart.items() if w not in known})]

@@ -221,14 +221,19 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         found = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
-        if found:
-            from rapidfuzz.distance import OSA  # (a swap of two letters counts as one edit)
-
-            typed, choices = found.group(1), re.findall(r"'([^']*)'", found.group(2))
-            best = min(choices, key=lambda c: (OSA.distance(typed, c), abs(len(c) - len(typed))), default=None)
-            if best is not None and OSA.distance(typed, best) <= max(1, len(typed) // 3):
-                message += f" — did you mean '{best}'?"
+        if found and (best := _closest(found.group(1), re.findall(r"'([^']*)'", found.group(2)))):
+            message += f" — did you mean '{best}'?"
         super().error(message)
+
+
+def _closest(typed: str, candidates: list[str]) -> str | None:
+    """The candidate a mistyped word most likely meant: the fewest edits (a swap of two letters
+    counting as one: "stauts", "--fromat"), then the length nearest the word's ("status", not
+    "stats"); None when even that one is more than a third of the word away."""
+    from rapidfuzz.distance import OSA
+
+    best = min(candidates, key=lambda c: (OSA.distance(typed, c), abs(len(c) - len(typed))), default=None)
+    return best if best is not None and OSA.distance(typed, best) <= max(1, len(typed) // 3) else None
 
 
 def _unknown_command(argv: list[str], commands: list[str]) -> str | None:
@@ -240,11 +245,8 @@ def _unknown_command(argv: list[str], commands: list[str]) -> str | None:
     _, first = words[0]
     if first in commands or Path(first).expanduser().exists() or not _COMMAND_LIKE.fullmatch(first):
         return None
-    from rapidfuzz.distance import OSA  # edits, a swap of two letters counting as one ("stauts")
-
-    # The fewest edits, then the length nearest the word's (a swap keeps it: "status", not "stats").
-    best = min(commands, key=lambda c: (OSA.distance(first, c), abs(len(c) - len(first))))
-    if OSA.distance(first, best) <= max(1, len(first) // 3):
+    best = _closest(first, list(commands))
+    if best:
         return f"unknown command '{first}' — did you mean '{best}'?"
     return f"unknown command '{first}' (papersift --help lists them; a file to open must be a path that exists)"
 def _option_hint(parser: argparse.ArgumentParser, command: str | None, extra: list[str]) -> str:
@@ -257,12 +259,8 @@ def _option_hint(parser: argparse.ArgumentParser, command: str | None, extra: li
     subparsers = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
     if subparsers is not None and command in subparsers.choices:
         options += [o for a in subparsers.choices[command]._actions for o in a.option_strings if o.startswith("--")]
-    from rapidfuzz.distance import OSA  # (a swap of two letters counts as one edit: "--fromat")
-
-    best = min(options, key=lambda o: (OSA.distance(typed, o), abs(len(o) - len(typed))), default=None)
-    if best is None or OSA.distance(typed, best) > max(1, len(typed) // 3):
-        return ""
-    return f" — did you mean '{best}'?"
+    best = _closest(typed, options)
+    return f" — did you mean '{best}'?" if best else ""
 
 
 _QUERY_OPTIONS = ("--query", "--weights")  # their value may start with "-" (`--query -tag:maybe`)
