@@ -14,6 +14,7 @@ Format history: version 1 was a single JSON document (``corpus.json``);
 from __future__ import annotations
 
 import hashlib
+import itertools
 import mmap
 import uuid
 from pathlib import Path
@@ -48,6 +49,9 @@ class Corpus:
         self.separate: set[frozenset[str]] = {frozenset(p) for p in separate or []}
         self.generation = ""  # changes on every save; the search-index cache records it
         self.file_signature: tuple[int, int, int] | None = None  # of the file last read or written (file_signature())
+        # Where each paper's line starts in that file (then where the last ends): the one-shot
+        # search reads a few papers' text from there (store.search.quick). None: never written.
+        self.line_starts: np.ndarray | None = None
         self.title_rules = TITLE_RULES  # the rules its derived titles were made with (see store.versions)
         # Every import that changed something, oldest first: {"n", "time", "new", "revised", "files"}
         # (store.ingest.batches); a paper's ``batch`` is the n of the one that added it.
@@ -146,16 +150,15 @@ class Corpus:
                 "separate": sorted(sorted(pair) for pair in self.separate), "title_rules": self.title_rules,
                 **({"batches": self.batches} if self.batches else {})}
 
-    def to_lines(self) -> Iterator[bytes | memoryview]:
-        """The file's lines (header, then one paper per line), each ending in a newline."""
-        yield orjson.dumps(self._header()) + b"\n"
-        yield from self.papers.record_chunks()
-
     def save(self, path: Path) -> None:
-        """Write the corpus atomically (streamed: no second copy in memory) under a new generation token."""
+        """Write the corpus atomically (streamed: no second copy in memory) under a new generation
+        token: the header, then one paper per line, each ending in a newline."""
         self.generation = uuid.uuid4().hex
-        atomic_write_chunks(path, self.to_lines())
+        header = orjson.dumps(self._header()) + b"\n"
+        written: list[np.ndarray] = []
+        atomic_write_chunks(path, itertools.chain([header], self.papers.record_chunks(written)))
         self.file_signature = file_signature(path)
+        self.line_starts = np.concatenate(written) + len(header)
 
     @classmethod
     def load(cls, path: Path) -> "Corpus":
@@ -197,6 +200,7 @@ class Corpus:
         corpus.title_rules = rules if isinstance(rules, int) else 0  # absent: titles from before the numbering
         corpus.batches = checked_batches(header.get("batches"))
         corpus.file_signature = signature
+        corpus.line_starts = starts[1:]
         return corpus
 
 

@@ -228,25 +228,39 @@ class PaperList:
         """(index, paper) for the papers parsed (or added) so far: what :meth:`scan` leaves out."""
         return ((i, p) for i, p in enumerate(self._papers) if p is not None)
 
-    def record_chunks(self) -> Iterator[bytes | memoryview]:
+    def record_chunks(self, written: list[np.ndarray] | None = None) -> Iterator[bytes | memoryview]:
         """Every paper's line with its newline, in order: a run of papers not parsed as one slice
         of the file's bytes (at 300k papers one write per paper took ~0.6 s), a parsed one
-        re-serialized (it may have changed)."""
+        re-serialized (it may have changed). ``written``, if given, receives where each line
+        starts from the first (then where the last ends), as arrays to concatenate."""
         view = memoryview(self._data)
         starts = self._starts
         n_lines = len(starts) - 1
         run = -1  # the first line of the current run of unparsed lines
+        at = 0  # where the next line starts in what was yielded
         for i, paper in enumerate(self._papers):
             if paper is None and i < n_lines:
                 if run < 0:
                     run = i
                 continue
             if run >= 0:
+                if written is not None:
+                    written.append(starts[run:i] - starts[run] + at)
+                at += int(starts[i] - starts[run])
                 yield view[starts[run]:starts[i]]
                 run = -1
-            yield self.record_bytes(i) + b"\n"
+            line = self.record_bytes(i) + b"\n"
+            if written is not None:
+                written.append(np.array([at], dtype=np.int64))
+            at += len(line)
+            yield line
         if run >= 0:
+            if written is not None:
+                written.append(starts[run:n_lines] - starts[run] + at)
+            at += int(starts[n_lines] - starts[run])
             yield view[starts[run]:starts[n_lines]]
+        if written is not None:
+            written.append(np.array([at], dtype=np.int64))
 
     def record_bytes(self, i: int) -> bytes:
         """The paper's line: untouched raw bytes, or the (possibly changed) object re-serialized."""

@@ -14,6 +14,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterable
 
+import numpy as np
+
 from store import locations
 from store.annotations.atomic import PRIVATE_FOLDER, atomic_write_chunks, open_reading, refuse_links
 from store.annotations.backups import backup_file
@@ -118,7 +120,14 @@ class LibraryCore:
             with self._index_lock:
                 index = self._index
                 if index is None:
-                    index = self._index = self._load_index_cache() or self.build_index()
+                    index = self._load_index_cache()
+                    starts = self.corpus.line_starts
+                    if index is not None and "lines" not in index.extra and starts is not None \
+                            and len(starts) == len(self.corpus) + 1:
+                        # A cache from before the one-shot search read papers again: written once
+                        # more with where their lines start (its other sections kept as they are).
+                        index = self._install_index(index, (index.extra, len(self.corpus)))
+                    index = self._index = index or self.build_index()
         return index
 
     def _load_index_cache(self, generation: str | None = None, n_docs: int | None = None) -> SearchIndex | None:
@@ -181,6 +190,9 @@ class LibraryCore:
         if shown is None:
             titles, derived = papers.titles()
             shown = quick.display_sections(self.corpus.ids(), titles, derived)
+        starts = self.corpus.line_starts  # (where the one-shot search reads a paper's text again)
+        if starts is not None and len(starts) == len(self.corpus) + 1:
+            shown = [*shown, ("lines", "q", np.ascontiguousarray(starts, dtype=np.int64))]
         try:
             atomic_write_chunks(self.index_path, stamped(self.corpus.generation, index.dump_chunks(shown)), durable=False)
         except OSError:

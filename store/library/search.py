@@ -17,7 +17,7 @@ from store.errors import PapersiftError
 from store.models import Annotation
 from store.library.filters import Filters
 from store.search.result import SearchResult
-from store.search import acronyms
+from store.search import acronyms, proximity
 from store.search.compounds import candidates_and_pattern
 from store.search.query import Query, parse_query
 from store.search.quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_matches
@@ -52,6 +52,7 @@ def _written(parts: list[str]) -> str:
 
 ACRONYM_SHARE = 0.1  # a paper holding an acronym: each word of its expansion scores this share of the acronym's score
 APART_MEMO_MAX = 256  # compounds whose papers apart are kept (each a few hundred ids)
+SPAN_TOKENS_KEPT = 4096  # papers whose words proximity keeps (~30 read per search; a few MB)
 SORTS = ("import", "status", "star", "team-stars", "random", "recommended")
 _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
 
@@ -76,11 +77,13 @@ class LibrarySearch:
         self._apart_memo: dict[tuple[str, bool], tuple[object, np.ndarray]] = {}
         # (corpus generation, its acronyms, each as the papers write it): see acronym_table
         self._acronyms: tuple[str, acronyms.Table, dict[str, str]] | None = None
+        self._span_tokens: dict[int, list[list[str]]] = {}  # paper position -> its words (see _tokens)
 
     def invalidate(self) -> None:
         """Drop the tables (the corpus changed)."""
         self.filters.invalidate()
         self._ann_tokens = {}
+        self._span_tokens = {}
         self._apart_memo = {}
         self._acronyms = None
 
@@ -247,6 +250,7 @@ class LibrarySearch:
             widened = [*(f"{acronyms.shown(w, a, written)} (also {' '.join(table[a])})" for w, a in known.items()), *spelled,
                        *self._widened({w: hit for w, hit in apart.items() if w not in known})]
             order, matched, full = ranking.order, ranking.matched_terms, ranking.full
+            order = self._together_first(words, order, ranking.score, full)
             # store.search.quick.weaker_kept's rule, in numpy (a one-letter query matches most of a 300k library)
             assert ranking.present is not None  # rank() sets it
             rest = ranking.present[full:]
@@ -262,6 +266,31 @@ class LibrarySearch:
             order = order[:limit]
         return SearchResult(indices=order, total=n, matched_terms=matched, errors=q.errors,
                             full=min(full, len(order)) if ranked else None, widened=widened, found=found)
+
+    def _together_first(self, words: list[str], order: np.ndarray, keys: np.ndarray, full: int) -> np.ndarray:
+        """``order`` with the first papers of its result set (``full`` long) reordered by how
+        close together each holds the query's words (store.search.proximity)."""
+        top = min(full, proximity.PROXIMITY_DEPTH)
+        groups = proximity.word_groups(words, self._core.index.vocabulary.forms)
+        if top < 2 or len(groups) < 2:
+            return order
+        spans = [proximity.min_span(self._tokens(int(i)), groups) for i in order[:top]]
+        if not any(spans):
+            return order
+        new = proximity.reordered(keys[:top].tolist(), spans, len(groups))
+        order = order.copy()
+        order[:top] = order[:top][new]
+        return order
+
+    def _tokens(self, doc: int) -> list[list[str]]:
+        """A paper's words as proximity reads them, kept: typing on reads the same first papers again."""
+        hit = self._span_tokens.get(doc)
+        if hit is None:
+            if len(self._span_tokens) >= SPAN_TOKENS_KEPT:
+                self._span_tokens = {}
+            fields = self._core.corpus.papers.fields(doc, proximity.TEXT_FIELDS)
+            hit = self._span_tokens[doc] = proximity.tokens_of(proximity.texts_of(fields))
+        return hit
 
     def _spelled_out(self, words: list[str], table: acronyms.Table,
                      extra: dict[str, tuple[np.ndarray, np.ndarray]], terms: set[str]) -> list[str]:

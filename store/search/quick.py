@@ -5,9 +5,11 @@ on importing numpy and loading the index and the corpus, all to print twenty
 lines. This module answers a plain word query (no filters) with the standard
 library and rapidfuzz: it checks the index file belongs to the corpus on
 disk (the corpus header's generation token), reads the vocabulary tables,
-then only the postings of the terms the query expands to, and only the ids
-and titles of the papers it prints. Annotations are read (status, star, tags
-to print; tags and notes are searched too) as the TinyDB storage reads them.
+then only the postings of the terms the query expands to, only the ids and
+titles of the papers it prints, and the text of the first papers of the result set (read again
+from the corpus file, where the index file says their lines start, to rank words standing
+together first: store.search.proximity). Annotations are read (status, star, tags to print;
+tags and notes are searched too) as the TinyDB storage reads them.
 
 The ranking is the one :meth:`store.search.index.SearchIndex.rank` computes, in
 pure Python: the same vocabulary expansion (:mod:`store.search.vocab`), and float32
@@ -28,8 +30,10 @@ from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
+import orjson
+
 from store import locations, versions
-from store.search import acronyms
+from store.search import acronyms, proximity
 from store.annotations.fields import is_record, read_fields
 from store.annotations.journal import ANN, journal_path_for, read_snapshot, replay_journal
 from store.annotations.nofollow import open_no_link
@@ -41,6 +45,7 @@ from store.search.vocab import COVERAGE_WEIGHT, K1, SortedWords, compound_part_i
 if TYPE_CHECKING:
     from store.models import Annotation
 
+LINE_MAX = 1 << 22  # a paper's line in the corpus file is far shorter (an abstract is at most 100,000 characters)
 ANNOTATION_WEIGHT = 8.0  # a query word found in a paper's tags or note (a strong, personal signal)
 # The corpus file's first bytes, as Corpus.save writes them (orjson, keys in this order).
 _CORPUS_HEAD = re.compile(re.escape(f'{{"format":"{versions.CORPUS_FORMAT}","version":{versions.CORPUS_VERSION},'
@@ -141,7 +146,7 @@ def quick_search(folder: Path, text: str, limit: int | None) -> tuple[list[Row],
         with open_no_link(folder / locations.INDEX_CACHE_FILE) as fh:
             if not stamp_matches(fh, head.group(1)):
                 return None  # the cache is from another state of the corpus
-            return _search(PackReader(fh), q.words, annotations, limit)
+            return _search(PackReader(fh), q.words, annotations, limit, (folder / locations.CORPUS_FILE, head.group(1)))
     except Exception:  # noqa: BLE001 - an optimisation only: anything unexpected takes the full path
         return None
 
@@ -192,8 +197,8 @@ def _stat(path: Path) -> os.stat_result | None:
         return None
 
 
-def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage],
-            limit: int | None) -> tuple[list[Row], int, int] | None:
+def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage], limit: int | None,
+            corpus: tuple[Path, bytes]) -> tuple[list[Row], int, int] | None:
     n_docs = index_size(cast("array[int]", reader.read("meta")))  # the sections' kinds: SearchIndex.dump_chunks
     if n_docs is None or reader.count("ids_offsets") != n_docs + 1:
         return None
@@ -213,13 +218,51 @@ def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage]
             return None  # keyed by an alias: the Library resolves those
         extra = annotation_matches(words, [(index_of[pid], set(search_tokens(" ".join(a.tags) + " " + a.note)))
                                            for pid, a in texts])
-    order, full = rank(vocab, reader, cast("array[float]", reader.read("idf")), words, extra)
+    order, full, key = rank(vocab, reader, cast("array[float]", reader.read("idf")), words, extra)
+    together = _together_first(vocab, reader, corpus, words, order, key, full)
+    if together is None:
+        return None
+    order = together
     rows = []
     for d in order[:limit]:
         pid = read_item(reader, "ids", d)
         rows.append(Row(pid, read_item(reader, "titles", d), bool(reader.read("derived", d, d + 1)[0]),
                         annotations.get(pid)))
     return rows, n_docs, full
+
+
+def _together_first(vocab: Vocabulary, reader: PackReader, corpus: tuple[Path, bytes], words: list[str],
+                    order: list[int], key: dict[int, float], full: int) -> list[int] | None:
+    """LibrarySearch._together_first without numpy: the first papers of the result set read
+    again from the corpus file (where the index file says their lines start), reordered by how
+    close together each holds the query's words. None when a line is not the paper the index
+    says (the corpus file changed meanwhile): the full path answers."""
+    top = min(full, proximity.PROXIMITY_DEPTH)
+    groups = proximity.word_groups(words, vocab.forms)
+    if top < 2 or len(groups) < 2:
+        return order
+    if "lines" not in reader:
+        return None
+    path, generation = corpus
+    spans = []
+    with open_no_link(path) as fh:
+        head = _CORPUS_HEAD.match(fh.read(200))
+        if head is None or head.group(1) != generation:
+            return None
+        for d in order[:top]:
+            start, end = cast("array[int]", reader.read("lines", d, d + 2))
+            if not 0 < start < end <= start + LINE_MAX:
+                return None
+            fh.seek(start)
+            rec = orjson.loads(fh.read(end - start))
+            if not isinstance(rec, dict) or rec.get("id") != read_item(reader, "ids", d):
+                return None
+            fields = [rec.get(k) or default for k, default in zip(proximity.TEXT_FIELDS, ("", [], ""))]
+            spans.append(proximity.min_span(proximity.tokens_of(proximity.texts_of(fields)), groups))
+    if not any(spans):
+        return order
+    new = proximity.reordered([key[d] for d in order[:top]], spans, len(groups))
+    return [order[i] for i in new] + order[top:]
 
 
 def _parts_meet(vocab: Vocabulary, reader: PackReader, word: str, compound: str) -> bool:
@@ -253,9 +296,9 @@ def bm25_weights(tf: Sequence[int], docs: Sequence[int], norms: Sequence[float])
 
 
 def rank(vocab: Vocabulary, reader: PackReader, idf: Sequence[float], words: list[str],
-         extra: dict[str, list[int]]) -> tuple[list[int], int]:
+         extra: dict[str, list[int]]) -> tuple[list[int], int, dict[int, float]]:
     """Documents matching any query word, those holding every content word first, each part best
-    first, and how many hold every one: SearchIndex.rank without numpy."""
+    first, how many hold every one, and each one's key: SearchIndex.rank without numpy."""
     total: dict[int, float] = {}
     coverage: dict[int, float] = {}
     present: dict[int, int] = {}
@@ -305,7 +348,7 @@ def rank(vocab: Vocabulary, reader: PackReader, idf: Sequence[float], words: lis
     full = [d for d in order if present.get(d, 0) == need]
     rest = [d for d in order if present.get(d, 0) != need]
     kept = weaker_kept(len(full), [present.get(d, 0) for d in rest], need)
-    return full + [rest[i] for i in kept], len(full)
+    return full + [rest[i] for i in kept], len(full), key
 
 
 WEAKER_SHOWN = 100  # weaker matches listed after the result set (or, when it is empty, in its place)

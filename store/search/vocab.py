@@ -222,6 +222,15 @@ class SortedWords:
         i = bisect.bisect_left(words, word)
         return start + i if i < len(words) and words[i] == word else None
 
+    def word_at(self, i: int) -> str:
+        """The word at position ``i``, in a chunk already read (every id a lookup handed out is)."""
+        if self.words is not None:
+            return self.words[i]
+        for start, words in self._chunks.values():
+            if start <= i < start + len(words):
+                return words[i - start]
+        raise IndexError(f"word {i} is in no chunk read")
+
     def completions(self, prefix: str) -> range:
         """Positions of the words starting with ``prefix`` (itself included)."""
         start, words = self.chunk(prefix[0])
@@ -263,6 +272,12 @@ class Vocabulary:
                 self._expanded.clear()
             hit = self._expanded[key] = self._expand(word, typing)
         return hit
+
+    def forms(self, word: str) -> frozenset[str]:
+        """The terms that are ``word`` itself or one of its forms ("models" for "model"), as
+        :meth:`expand` finds them: no look-alike, no completion."""
+        return frozenset(self.terms.word_at(tid) for tid, sim, cover, counts in self.expand(word)
+                         if counts and cover > 0 and sim >= STEM_SIM)
 
     def with_stem(self, st: str) -> Sequence[int]:
         """Ids of the terms whose form key is ``st``."""
