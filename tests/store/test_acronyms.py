@@ -77,8 +77,15 @@ def test_the_definitions_kept_on_disk_are_read_only_for_their_corpus_generation(
     assert acronyms.read_counts(path, "g1") == (counts, 3)
     assert acronyms.read_table(path, "g2") is None
     for forged in ([["rl", "not a list", 3]], [["rl", ["reinforcement"], True]], [["rl"]], "rows"):
-        path.write_text(json.dumps({"version": 1, "generation": "g1", "papers": 3, "counts": forged}))
-        assert acronyms.read_table(path, "g1") is None, forged  # (a forged file: no table)
+        path.write_text(json.dumps({"version": 2, "generation": "g1", "papers": 3, "table": {}}) + "\n"
+                        + json.dumps({"counts": forged}) + "\n")
+        assert acronyms.read_counts(path, "g1") is None, forged  # (a forged file: no counts)
+    for forged_table in ({"rl": "not a list"}, {"rl": []}, {"rl": [3]}, ["rl"]):
+        path.write_text(json.dumps({"version": 2, "generation": "g1", "papers": 3, "table": forged_table}) + "\n"
+                        + json.dumps({"counts": []}) + "\n")
+        assert acronyms.read_table(path, "g1") is None, forged_table  # (a forged file: no table)
+    path.write_text(json.dumps({"version": 1, "generation": "g1", "papers": 3, "counts": []}))
+    assert acronyms.read_table(path, "g1") is None and acronyms.read_counts(path, "g1") is None  # (an older file: counted anew)
     link = tmp_path / "link.json"
     acronyms.write_counts(tmp_path / "real.json", "g1", counts, 3)
     os.symlink(tmp_path / "real.json", link)
