@@ -6,7 +6,7 @@ The repository holds, per member, three files only that member writes:
 - ``members/NAME.jsonl``: their marks, as a team file (store.exchange.team_file: sorted, one
   record a line, each with its change times);
 - ``papers/NAME.jsonl``: the papers they brought (imported, fetched) that no other member's file
-  holds yet, one record a line, sorted by paper id;
+  holds yet, one record a line, in the order they were imported;
 - ``assignments/NAME.jsonl``: every assignment their library holds, with its time (one taken off
   too): the newest of a paper's wins, so whoever ran ``assign`` reaches everyone.
 
@@ -310,8 +310,9 @@ def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, 
     kept = offered.get(me, set())
     from store.library.removal import sample_ids  # (the use case sits above the library's parts)
     sample = set(sample_ids(lib))  # (the bundled sample every new library starts with is no one's to send)
-    papers = sorted((p for p in lib.corpus.papers if (p.id in kept or p.id not in others) and p.id not in sample),
-                    key=lambda p: p.id)
+    # In the library's order (the order they were imported: a day's listing as it came), which only
+    # grows at its end as papers arrive: the other libraries import them in that order.
+    papers = [p for p in lib.corpus.papers if (p.id in kept or p.id not in others) and p.id not in sample]
     report.brought = sum(1 for p in papers if p.id not in kept)
     records = lib.member_records(me)
     report.sent = sum(1 for a in records.values() if a.marked)

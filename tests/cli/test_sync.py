@@ -104,6 +104,7 @@ def test_a_first_sync_brings_the_papers_and_marks_and_says_so(tmp_path):
     Library.open(ben)
     said = _ok(_papersift(ben, "ben", "sync", str(remote)))
     assert "ana +3 marks" in said and f"{len(lib.corpus)} papers arrived" in said
+    assert [p.id for p in Library(ben).corpus] == [p.id for p in lib.corpus]  # (in the order ana imported them)
     assert _marks(ben, "ana") == _marks(ana, "ana")
     again = _ok(_papersift(ben, "ben", "sync"))  # the remote is remembered
     assert "nothing new" in again
