@@ -19,7 +19,7 @@ from store.errors import PapersiftError
 from store.models import Annotation
 from store.search.phrase_search import PhraseSearch
 from store.team.view import member_names, split_papers
-from store.search.query import Query, fold_name
+from store.search.query import Filter, Query, fold_name
 from store.search.suggest import no_match
 
 if TYPE_CHECKING:
@@ -189,35 +189,10 @@ class Filters:
             if f.value and f.value not in members:
                 q.errors.append(no_match("member", f.value, members, str))
                 hit = np.zeros(len(mask), dtype=bool)
-            elif f.kind == "by":
-                hit = of(pid for pid, a in team.get(f.value, {}).items() if a.marked)
-            elif f.kind == "star-by":
-                assert f.compare is not None
-                op, value = f.compare
-                given = team.get(f.value, {})
-                hit = of(pid for pid, a in given.items() if op(a.star, value))
-                if op(0, value):  # (star-by:ana:<1 holds for every paper she gave no star)
-                    hit |= ~of(pid for pid, a in given.items() if a.star)
-            elif f.kind == "status-by":
-                given = team.get(f.value, {})
-                if f.detail == "unread":  # (every paper she gave no other status)
-                    hit = ~of(pid for pid, a in given.items() if a.status != "unread")
-                else:  # (no status named: any but unread)
-                    hit = of(pid for pid, a in given.items() if a.status == f.detail or not f.detail and a.status != "unread")
-            elif f.kind == "tag-by":
-                hit = of(pid for pid, a in team.get(f.value, {}).items() if (f.detail in a.tags if f.detail else a.tags))
-            elif f.kind == "note-by":
-                hit = of(pid for pid, a in team.get(f.value, {}).items()
-                         if a.note and (not f.detail or f.detail in a.note.casefold()))
+            elif f.kind in _ONE_MEMBER:
+                hit = _ONE_MEMBER[f.kind](f, team.get(f.value, {}), of)
             elif f.kind == "team-star":
-                assert f.compare is not None
-                op, value = f.compare
-                totals = np.zeros(len(mask), dtype=np.int64)
-                for anns_of in team.values():
-                    for pid, a in anns_of.items():
-                        if a.star and (i := index_of(pid)) is not None:
-                            totals[i] += a.star
-                hit = op(totals, value)
+                hit = _team_stars(f, team, index_of, len(mask))
             elif f.kind == "split":
                 hit = of(split_papers(team))
             else:  # assigned
@@ -350,3 +325,53 @@ class Filters:
             if not self._by_venue(part).any():
                 said.append(no_match("venue", part, self._venues_and_years()[0], repr))
         return said
+
+
+# One member's filters: (the filter, that member's annotations, papers -> their rows as a mask).
+Rows = Callable[[Iterable[str]], np.ndarray]
+
+
+def _by(f: Filter, given: Mapping[str, Annotation], of: Rows) -> np.ndarray:
+    return of(pid for pid, a in given.items() if a.marked)
+
+
+def _star_by(f: Filter, given: Mapping[str, Annotation], of: Rows) -> np.ndarray:
+    assert f.compare is not None
+    op, value = f.compare
+    hit = of(pid for pid, a in given.items() if op(a.star, value))
+    if op(0, value):  # (star-by:ana:<1 holds for every paper she gave no star)
+        hit |= ~of(pid for pid, a in given.items() if a.star)
+    return hit
+
+
+def _status_by(f: Filter, given: Mapping[str, Annotation], of: Rows) -> np.ndarray:
+    if f.detail == "unread":  # (every paper she gave no other status)
+        return ~of(pid for pid, a in given.items() if a.status != "unread")
+    # (no status named: any but unread)
+    return of(pid for pid, a in given.items() if a.status == f.detail or not f.detail and a.status != "unread")
+
+
+def _tag_by(f: Filter, given: Mapping[str, Annotation], of: Rows) -> np.ndarray:
+    return of(pid for pid, a in given.items() if (f.detail in a.tags if f.detail else a.tags))
+
+
+def _note_by(f: Filter, given: Mapping[str, Annotation], of: Rows) -> np.ndarray:
+    return of(pid for pid, a in given.items() if a.note and (not f.detail or f.detail in a.note.casefold()))
+
+
+_ONE_MEMBER: dict[str, Callable[[Filter, Mapping[str, Annotation], Rows], np.ndarray]] = {
+    "by": _by, "star-by": _star_by, "status-by": _status_by, "tag-by": _tag_by, "note-by": _note_by}
+
+
+def _team_stars(f: Filter, team: Mapping[str, Mapping[str, Annotation]], index_of: Callable[[str], int | None],
+                n: int) -> np.ndarray:
+    """team-star: every member's stars summed, compared."""
+    assert f.compare is not None
+    op, value = f.compare
+    totals = np.zeros(n, dtype=np.int64)
+    for anns_of in team.values():
+        for pid, a in anns_of.items():
+            if a.star and (i := index_of(pid)) is not None:
+                totals[i] += a.star
+    hit: np.ndarray = op(totals, value)
+    return hit
