@@ -286,7 +286,6 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
     q = Query(trailing_space=text.endswith(" "))
     q.text = text
     for m in _TOKEN.finditer(text):
-        on_cursor = cursor is not None and m.start() < cursor <= m.end()
         if m.group(2) is not None:
             phrase = m.group(2).strip()
             if phrase:
@@ -296,46 +295,57 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
         if _PAPER_ID.fullmatch(tok):
             q.ids.append(tok.lower())
             continue
-        negated = tok.startswith("-") and len(tok) > 1
-        key, sep, value = (tok[1:] if negated else tok).partition(":")
-        key = key.lower()
-        if value.startswith('"'):  # kw:"federated learning"
-            value = " ".join(value.strip('"').split())
-        if sep and key in ("similar", "rec") and negated:
-            q.errors.append(f"{key}: orders the list and cannot be negated; to leave a paper out, use -id:ID")
+        if _took_filter(q, tok):
             continue
-        if sep and key in ("similar", "rec"):
-            if key == "similar" and value:
-                q.similar = value.lower()
-            elif key == "rec":
-                q.recommend = (value or "stars").lower()
-            continue
-        if sep and key in _TEAM_KEYS:
-            if value or key not in _NEEDS_VALUE:
-                _team(q, key, value, negated)
-            continue
-        if sep and key in _ARRIVAL_KEYS:
-            if value or key in ("new", "updated"):
-                _arrival(q, key, value, negated)
-            continue
-        if sep and (key in _LISTS or key in _READERS):
-            if not value:
-                continue  # still being typed
-            if key in _LISTS:
-                attribute, read = _LISTS[key]
-                getattr(q, f"not_{attribute}" if negated else attribute).append(read(value))
-            else:
-                _READERS[key](q, value, negated)
-            continue
-        if sep and key.isalpha() and key.isascii() and not value.startswith("/"):  # (not a pasted URL)
-            q.unknown_filters.append(key)
-            q.errors.append(_unknown_filter(key))
-            continue
-        if negated and not sep and search_tokens(tok):
+        if tok.startswith("-") and len(tok) > 1 and ":" not in tok and search_tokens(tok):
             q.not_phrases.append(tok[1:])  # -word: as -"word"
             continue
         terms = query_terms(tok)
         q.words.extend(terms)
-        if on_cursor and terms:
+        if cursor is not None and m.start() < cursor <= m.end() and terms:  # (the word being typed)
             q.typing = terms[-1] if not math_words(tok) else None
     return q
+
+
+def _took_filter(q: Query, tok: str) -> bool:
+    """Read ``tok`` into ``q`` if it is a filter (``key:value``, ``-key:value``): a known one, one
+    still being typed (no value yet: nothing asked), or one no one knows (said, and kept in
+    ``unknown_filters``). False for anything else: words, a pasted address, a ratio."""
+    negated = tok.startswith("-") and len(tok) > 1
+    key, sep, value = (tok[1:] if negated else tok).partition(":")
+    if not sep:
+        return False
+    key = key.lower()
+    if value.startswith('"'):  # kw:"federated learning"
+        value = " ".join(value.strip('"').split())
+    if key in ("similar", "rec"):
+        _ordering(q, key, value, negated)
+    elif key in _TEAM_KEYS:
+        if value or key not in _NEEDS_VALUE:
+            _team(q, key, value, negated)
+    elif key in _ARRIVAL_KEYS:
+        if value or key in ("new", "updated"):
+            _arrival(q, key, value, negated)
+    elif key in _LISTS:
+        if value:  # (else still being typed)
+            attribute, read = _LISTS[key]
+            getattr(q, f"not_{attribute}" if negated else attribute).append(read(value))
+    elif key in _READERS:
+        if value:
+            _READERS[key](q, value, negated)
+    elif key.isalpha() and key.isascii() and not value.startswith("/"):  # (not a pasted URL)
+        q.unknown_filters.append(key)
+        q.errors.append(_unknown_filter(key))
+    else:
+        return False
+    return True
+
+
+def _ordering(q: Query, key: str, value: str, negated: bool) -> None:
+    """similar:ID and rec:[stars|...]: they order the list rather than filter it."""
+    if negated:
+        q.errors.append(f"{key}: orders the list and cannot be negated; to leave a paper out, use -id:ID")
+    elif key == "similar" and value:
+        q.similar = value.lower()
+    elif key == "rec":
+        q.recommend = (value or "stars").lower()
