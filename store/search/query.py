@@ -81,11 +81,7 @@ class Query:
 
     @property
     def has_filters(self) -> bool:
-        return bool(self.phrases or self.not_phrases or self.statuses or self.not_statuses or self.tags
-                    or self.not_tags or self.star or self.not_star or self.topics or self.not_topics
-                    or self.authors or self.not_authors or self.ids or self.not_ids
-                    or self.venues or self.not_venues or self.year or self.not_year
-                    or self.keywords or self.not_keywords or self.files or self.not_files or self.team or self.arrivals)
+        return any(getattr(self, name) for name in _FILTER_FIELDS)
 
     @property
     def has_annotation_filters(self) -> bool:
@@ -98,6 +94,12 @@ class Query:
 
     def status_ok(self, status: str) -> bool:
         return (not self.statuses or status in self.statuses) and status not in self.not_statuses
+
+
+# The fields a filter fills in (a phrase filters too): any of them set, and the query filters.
+_FILTER_FIELDS = ("phrases", "not_phrases", "statuses", "not_statuses", "tags", "not_tags", "star", "not_star",
+                  "topics", "not_topics", "authors", "not_authors", "ids", "not_ids", "venues", "not_venues",
+                  "year", "not_year", "keywords", "not_keywords", "files", "not_files", "team", "arrivals")
 
 
 class Filter:
