@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import bisect
 from array import array
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from rapidfuzz import process
@@ -238,6 +239,17 @@ class SortedWords:
         return range(start + lo, start + bisect.bisect_left(words, prefix + LAST_CHAR, lo))
 
 
+@dataclass
+class _Expansion:
+    """What :meth:`Vocabulary._expand` builds for one word: term id -> similarity, and the terms
+    derived from its stem, those that rank without counting, and its look-alikes."""
+
+    out: dict[int, float] = field(default_factory=dict)
+    related: set[int] = field(default_factory=set)
+    completing: set[int] = field(default_factory=set)
+    lookalikes: set[int] = field(default_factory=set)
+
+
 class Vocabulary:
     """Sorted terms, their stems, and how often each term occurs (for prefix order).
 
@@ -309,69 +321,88 @@ class Vocabulary:
             return ()
         if "-" in word:
             return self._expand_compound(word, typing)
-        out: dict[int, float] = {}
+        e = _Expansion()
+        word_stem = form_key(word)
+        whole = self._own_forms(word, word_stem, e)
+        self._derived(word_stem, e)
+        e.completing = set(e.related)
+        pref = self._completions(word, bool(whole), e) if typing else []
+        # Typos (see _near): forgiven in a word of TYPO_MIN_LETTERS; a 4-letter word's only rank.
+        near, wholes = self._lookalikes(word, word_stem, e) if len(word) >= RANKED_TYPO_MIN_LETTERS else ({}, {})
+        meant = self._meant(whole, near)
+        if not whole and not pref and not e.related and near and list(near.values()).count(min(near.values())) == 1:
+            self._corrected(near, wholes, e)
+        if len(word) < TYPO_MIN_LETTERS:
+            e.completing.update(e.lookalikes)  # ranked, never counted
+        return tuple((i, sim, 0.0 if meant and i in e.lookalikes else sim, i not in e.completing)
+                     for i, sim in e.out.items())
+
+    def _lookalikes(self, word: str, word_stem: str, e: _Expansion) -> tuple[dict[str, int], dict[str, int]]:
+        """The forms of the words within reach of a typo, the closest first (see :meth:`_near`,
+        whose answer this returns)."""
+        near, wholes = self._near(word, word_stem)
+        for st, dist in sorted(near.items(), key=lambda kv: kv[1]):
+            for i in self.with_stem(st):
+                if i not in e.out:
+                    e.out[i] = FUZZY1_SIM if dist == 1 else FUZZY2_SIM
+                    e.lookalikes.add(i)
+        return near, wholes
+
+    def _meant(self, whole: list[int], near: dict[str, int]) -> bool:
+        """Whether the word, held in MEANT_MIN_DF papers, is taken as meant (its look-alikes then
+        count 0), unless a look-alike one edit away is TYPO_OVER_MEANT times as common."""
+        held = sum(self._df(i) for i in whole)
+        return held >= MEANT_MIN_DF and not any(
+            dist == 1 and sum(self._df(i) for i in self.with_stem(st)) >= TYPO_OVER_MEANT * held
+            for st, dist in near.items())
+
+    def _own_forms(self, word: str, word_stem: str, e: _Expansion) -> list[int]:
+        """The word itself and its other forms (policies -> policy, estimating -> estimated)."""
         exact = self.terms.find(word)
         if exact is not None:
-            out[exact] = 1.0
-        # Other forms of the word (policies -> policy, estimating -> estimated).
-        word_stem = form_key(word)
+            e.out[exact] = 1.0
         for i in self.with_stem(word_stem):
-            out.setdefault(i, STEM_SIM)
-        whole = list(out)  # the word itself, in some form
-        # Words derived from its stem: they rank a paper, never count it (optimal, optimization).
+            e.out.setdefault(i, STEM_SIM)
+        return list(e.out)
+
+    def _derived(self, word_stem: str, e: _Expansion) -> None:
+        """Words derived from its stem: they rank a paper, never count it (optimal, optimization)."""
         base = word_stem.split("+")[0]
-        related: set[int] = set()
         at = self.stems.find(base)
         for k in ([] if at is None else [at]) + list(self.stems.completions(base + "+")):
             for i in self.with_stem_at(k):
-                if i not in out:  # (the word's own forms are in already)
-                    out[i] = RELATED_SIM
-                    related.add(i)
-        completing: set[int] = set(related)
-        pref: list[int] = []
-        if typing:  # search as you type ("transf" -> transformer, transfer ...)
-            pref = [i for i in self.terms.completions(word) if i not in out or i in related]
-            if len(pref) > MAX_PREFIX:
-                pref.sort(key=lambda i: -self._df(i))  # stable: equally common terms stay alphabetical
-                pref = pref[:MAX_PREFIX]
-            for i in pref:
-                out[i] = PREFIX_SIM
-                related.discard(i)
-            if whole:
-                completing.update(pref)
-            else:
-                completing.difference_update(pref)
-        # Typos (see _near): forgiven in a word of TYPO_MIN_LETTERS; a 4-letter word's only rank.
-        lookalikes: set[int] = set()
-        near: dict[str, int] = {}  # form key -> fewest edits
-        wholes: dict[str, int] = {}  # a term found as a whole word -> its edits
-        if len(word) >= RANKED_TYPO_MIN_LETTERS:
-            near, wholes = self._near(word, word_stem)
-            for st, dist in sorted(near.items(), key=lambda kv: kv[1]):
-                for i in self.with_stem(st):
-                    if i not in out:
-                        out[i] = FUZZY1_SIM if dist == 1 else FUZZY2_SIM
-                        lookalikes.add(i)
-        held = sum(self._df(i) for i in whole)
-        meant = held >= MEANT_MIN_DF and not any(
-            dist == 1 and sum(self._df(i) for i in self.with_stem(st)) >= TYPO_OVER_MEANT * held
-            for st, dist in near.items())
-        if not whole and not pref and not related and near and len([d for d in near.values() if d == min(near.values())]) == 1:
-            # An unambiguous correction (one word's forms at the fewest edits, and the typed word is
-            # neither a word here nor the start of one): it counts as the word it stands for, its
-            # closest form fully, the other forms as other forms do ("difusion" -> diffusion).
-            best_stem = min(near, key=near.__getitem__)
-            spelled = sorted((d, t) for t, d in wholes.items() if form_key(t) == best_stem)
-            closest = self.terms.find(spelled[0][1]) if spelled else None
-            for i in self.with_stem(best_stem):
-                if i in lookalikes:
-                    out[i] = 1.0 if i == closest else STEM_SIM
-                    lookalikes.discard(i)
-            completing.update(lookalikes)  # the other look-alikes rank, as the word's would not count
-        if len(word) < TYPO_MIN_LETTERS:
-            completing.update(lookalikes)  # ranked, never counted
-        return tuple((i, sim, 0.0 if meant and i in lookalikes else sim, i not in completing)
-                     for i, sim in out.items())
+                if i not in e.out:  # (the word's own forms are in already)
+                    e.out[i] = RELATED_SIM
+                    e.related.add(i)
+
+    def _completions(self, word: str, whole: bool, e: _Expansion) -> list[int]:
+        """Search as you type ("transf" -> transformer, transfer ...): the commonest completions;
+        they count unless the word typed so far is a word here already."""
+        pref = [i for i in self.terms.completions(word) if i not in e.out or i in e.related]
+        if len(pref) > MAX_PREFIX:
+            pref.sort(key=lambda i: -self._df(i))  # stable: equally common terms stay alphabetical
+            pref = pref[:MAX_PREFIX]
+        for i in pref:
+            e.out[i] = PREFIX_SIM
+            e.related.discard(i)
+        if whole:
+            e.completing.update(pref)
+        else:
+            e.completing.difference_update(pref)
+        return pref
+
+    def _corrected(self, near: dict[str, int], wholes: dict[str, int], e: _Expansion) -> None:
+        """An unambiguous correction (one word's forms at the fewest edits, and the typed word is
+        neither a word here nor the start of one): it counts as the word it stands for, its
+        closest form fully, the other forms as other forms do ("difusion" -> diffusion)."""
+        best_stem = min(near, key=near.__getitem__)
+        spelled = sorted((d, t) for t, d in wholes.items() if form_key(t) == best_stem)
+        closest = self.terms.find(spelled[0][1]) if spelled else None
+        for i in self.with_stem(best_stem):
+            if i in e.lookalikes:
+                e.out[i] = 1.0 if i == closest else STEM_SIM
+                e.lookalikes.discard(i)
+        e.completing.update(e.lookalikes)  # the other look-alikes rank, as the word's would not count
 
     def _near(self, word: str, word_stem: str) -> tuple[dict[str, int], dict[str, int]]:
         """Typos: the form keys within reach of the word (key -> fewest edits), and the terms found
