@@ -45,19 +45,28 @@ def session_line(before: Snapshot, after: Snapshot, only: Collection[str] | None
         imported: this session's imports, each (new papers, batch).
         restored: papers an earlier session removed that an undo here brought back, marks and all.
     """
-    statuses: Counter[str] = Counter()
-    moved: Counter[str] = Counter()  # "stars up", "stars down", "tags on", "tags off", "notes", "notes cleared"
-
     def mine(pid: str) -> bool:
         return (only is None or pid in only) and pid not in removed and pid not in restored
 
     changed: list[tuple[Annotation | None, Annotation | None]] = [
         (before.get(pid), a) for pid, a in after.items() if before.get(pid) is not a and mine(pid)]
     changed += [(a, None) for pid, a in before.items() if pid not in after and mine(pid)]
+    statuses, moved = _tally(changed)
+    parts = [*_imported(imported), *_marked(statuses), *_moved(moved)]
+    if removed:
+        parts.append(f"{counted(len(removed), 'paper')} removed")
+    if restored:
+        parts.append(f"{counted(len(restored), 'paper')} restored")
+    return "this session: " + " · ".join(parts) if parts else ""
+
+
+def _tally(changed: list[tuple[Annotation | None, Annotation | None]]) -> tuple[Counter[str], Counter[str]]:
+    """The statuses papers ended with, where a status changed, and the moves of stars, tags and
+    notes ("stars up", "stars down", "tags on", "tags off", "notes", "notes cleared")."""
+    statuses: Counter[str] = Counter()
+    moved: Counter[str] = Counter()
     for was, now in changed:
         old, new = _parts(was), _parts(now)
-        if old == new:
-            continue
         if old[0] != new[0]:
             statuses[new[0]] += 1
         if old[1] != new[1]:
@@ -66,25 +75,31 @@ def session_line(before: Snapshot, after: Snapshot, only: Collection[str] | None
             moved["tags on" if set(new[2]) - set(old[2]) else "tags off"] += 1
         if old[3] != new[3]:
             moved["notes" if new[3] else "notes cleared"] += 1
-    parts = []
+    return statuses, moved
+
+
+def _imported(imported: Sequence[tuple[int, int]]) -> list[str]:
     arrived = sum(n for n, _ in imported)
-    if arrived:
-        batches = [str(b) for n, b in imported if n and b]
-        parts.append(f"{counted(arrived, 'paper')} imported"
-                     + (f" (batch{'es' if len(batches) > 1 else ''} {', '.join(batches)})" if batches else ""))
-    if statuses:
-        detail = ", ".join(f"{statuses[s]:,} {s}" for s in ("read", "to-read", "skipped", "unread") if statuses[s])
-        parts.append(f"{counted(sum(statuses.values()), 'paper')} marked ({detail})")
-    for key, said in (("stars up", "stars on {}"), ("stars down", "stars lowered on {}"),
-                      ("tags on", "tags on {}"), ("tags off", "tags taken off {}")):
-        if moved[key]:
-            parts.append(said.format(counted(moved[key], "paper")))
+    if not arrived:
+        return []
+    batches = [str(b) for n, b in imported if n and b]
+    return [f"{counted(arrived, 'paper')} imported"
+            + (f" (batch{'es' if len(batches) > 1 else ''} {', '.join(batches)})" if batches else "")]
+
+
+def _marked(statuses: Counter[str]) -> list[str]:
+    if not statuses:
+        return []
+    detail = ", ".join(f"{statuses[s]:,} {s}" for s in ("read", "to-read", "skipped", "unread") if statuses[s])
+    return [f"{counted(sum(statuses.values()), 'paper')} marked ({detail})"]
+
+
+def _moved(moved: Counter[str]) -> list[str]:
+    parts = [said.format(counted(moved[key], "paper"))
+             for key, said in (("stars up", "stars on {}"), ("stars down", "stars lowered on {}"),
+                               ("tags on", "tags on {}"), ("tags off", "tags taken off {}")) if moved[key]]
     if moved["notes"]:
         parts.append(counted(moved["notes"], "note"))
     if moved["notes cleared"]:
         parts.append(counted(moved["notes cleared"], "note") + " cleared")
-    if removed:
-        parts.append(f"{counted(len(removed), 'paper')} removed")
-    if restored:
-        parts.append(f"{counted(len(restored), 'paper')} restored")
-    return "this session: " + " · ".join(parts) if parts else ""
+    return parts
