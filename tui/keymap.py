@@ -192,54 +192,23 @@ def load_keymap(user_path: Path | None) -> tuple[dict[str, str], list[str]]:
         (keymap for ``App.set_keymap``: id -> "k1,k2", list of problems to show).
     """
     merged = {k: list(v) for k, v in default_keymap().items()}
-    problems: list[str] = []
     if user_path is None or not user_path.exists():
-        return {k: ",".join(v) for k, v in merged.items()}, problems
-    try:
-        if user_path.stat().st_size > MAX_KEYMAP_BYTES:
-            return ({k: ",".join(v) for k, v in merged.items()},
-                    [f"{user_path}: {user_path.stat().st_size:,} bytes; a keymap is at most {MAX_KEYMAP_BYTES // 1024} KB "
-                     "(using the default keys)"])
-        text = user_path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError) as exc:
-        return {k: ",".join(v) for k, v in merged.items()}, [f"{user_path}: cannot read ({exc}); using the default keys"]
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"line (\d+)", str(exc))
-        where = f", line {m.group(1)}" if m else ""
-        return ({k: ",".join(v) for k, v in merged.items()},
-                [f"{user_path}{where}: invalid TOML ({exc}); using the default keys"])
+        return _joined(merged), []
+    read = _read_user_keymap(user_path)
+    if isinstance(read, str):
+        return _joined(merged), [read]
+    text, data = read
+    problems: list[str] = []
     overrides: dict[str, list[str]] = {}
     for action_id, value in _flatten(data).items():
         ctx, _, action = action_id.partition(".")
         line = _line_of(text, ctx, action)
         loc = f"{user_path}" + (f", line {line}" if line else "")
-        if action_id not in merged:
-            problems.append(f"{loc}: unknown action {action_id!r} (see the help screen for action ids)")
-            continue
-        keys = _as_keys(value)
-        if keys is None:
-            problems.append(f"{loc}: {action_id} must be a key or a list of keys")
-            continue
-        if len(keys) > MAX_KEYS_PER_ACTION:
-            problems.append(f"{loc}: {action_id}: {len(keys):,} keys; an action takes at most {MAX_KEYS_PER_ACTION} "
-                            f"(keeping the default for {action_id})")
-            continue
-        long = [k for k in keys if len(k) > MAX_KEY_NAME]
-        if long:
-            problems.append(f"{loc}: {action_id}: a key name of {len(long[0]):,} characters "
-                            f"({long[0][:20]!r}…); key names are at most {MAX_KEY_NAME} (keeping the default)")
-            continue
-        bad = [k for k in keys if not valid_key(k)]
-        if bad:
-            problems.append(f"{loc}: {action_id}: unknown key name {bad[0]!r}")
-            continue
-        lost = [k for k in keys if _taken_by_text_box(ctx, k)]
-        if lost:
-            problems.append(f"{loc}: {action_id}: key {lost[0]!r} would never reach it (the text box there "
-                            f"takes it: typing or its own editing keys); keeping the default for {action_id}")
-            continue
-        overrides[action_id] = keys
+        keys, problem = _checked_keys(action_id, value, merged)
+        if problem:
+            problems.append(f"{loc}: {problem}")
+        elif keys is not None:
+            overrides[action_id] = keys
     trial = {**merged, **overrides}
     for key, a, b in _clashes(trial):
         culprit = b if b in overrides else a if a in overrides else None
@@ -252,4 +221,50 @@ def load_keymap(user_path: Path | None) -> tuple[dict[str, str], list[str]]:
                         f": key {key!r} is bound to both {other} and {culprit}; keeping the default for {culprit}")
         overrides.pop(culprit, None)
     merged.update(overrides)
-    return {k: ",".join(v) for k, v in merged.items()}, problems
+    return _joined(merged), problems
+
+
+def _joined(keymap: dict[str, list[str]]) -> dict[str, str]:
+    return {k: ",".join(v) for k, v in keymap.items()}
+
+
+def _read_user_keymap(user_path: Path) -> tuple[str, dict[str, object]] | str:
+    """The user's keymap file, as text and as TOML, or the problem that keeps the default keys."""
+    try:
+        size = user_path.stat().st_size
+        if size > MAX_KEYMAP_BYTES:
+            return (f"{user_path}: {size:,} bytes; a keymap is at most {MAX_KEYMAP_BYTES // 1024} KB "
+                    "(using the default keys)")
+        text = user_path.read_text(encoding="utf-8")
+        return text, tomllib.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"{user_path}: cannot read ({exc}); using the default keys"
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        where = f", line {m.group(1)}" if m else ""
+        return f"{user_path}{where}: invalid TOML ({exc}); using the default keys"
+
+
+def _checked_keys(action_id: str, value: object, merged: dict[str, list[str]]) -> tuple[list[str] | None, str]:
+    """A user's keys for an action, or what is wrong with them (said after the file and line)."""
+    if action_id not in merged:
+        return None, f"unknown action {action_id!r} (see the help screen for action ids)"
+    keys = _as_keys(value)
+    if keys is None:
+        return None, f"{action_id} must be a key or a list of keys"
+    if len(keys) > MAX_KEYS_PER_ACTION:
+        return None, (f"{action_id}: {len(keys):,} keys; an action takes at most {MAX_KEYS_PER_ACTION} "
+                      f"(keeping the default for {action_id})")
+    long = [k for k in keys if len(k) > MAX_KEY_NAME]
+    if long:
+        return None, (f"{action_id}: a key name of {len(long[0]):,} characters "
+                      f"({long[0][:20]!r}…); key names are at most {MAX_KEY_NAME} (keeping the default)")
+    bad = [k for k in keys if not valid_key(k)]
+    if bad:
+        return None, f"{action_id}: unknown key name {bad[0]!r}"
+    ctx = action_id.partition(".")[0]
+    lost = [k for k in keys if _taken_by_text_box(ctx, k)]
+    if lost:
+        return None, (f"{action_id}: key {lost[0]!r} would never reach it (the text box there "
+                      f"takes it: typing or its own editing keys); keeping the default for {action_id}")
+    return keys, ""
