@@ -108,10 +108,13 @@ class Corpus:
             if len(hits) == 1:
                 return self.papers[hits[0]]
             if len(hits) > 1:
-                named = ", ".join(self.papers[i].id for i in hits[:PREFIX_CANDIDATES])
+                named = ", ".join(f"{self.papers[i].id} “{_short(self.papers[i].title)}”" for i in hits[:PREFIX_CANDIDATES])
                 more = f" and {len(hits) - PREFIX_CANDIDATES:,} more" if len(hits) > PREFIX_CANDIDATES else ""
                 raise UnknownPaperError(f"id prefix {key!r} is ambiguous: {counted(len(hits), 'paper')} start with it "
                                         f"({named}{more}); give more characters")
+        elif key and any(k.startswith(key) for k in self._by_id):
+            raise UnknownPaperError(f"id prefix {key!r} is too short: a prefix names a paper from {MIN_PREFIX} "
+                                    "characters on (as git takes one)")
         raise UnknownPaperError(f"no paper with id {key!r} (see `papersift list`)")
 
     def starting_with(self, prefix: str) -> list[int]:
@@ -279,3 +282,8 @@ def migrate_v1(old: Path, new: Path) -> Corpus:
     corpus.save(new)
     return corpus
 
+
+def _short(title: str, width: int = 40) -> str:
+    """A title cut to ``width`` characters, for naming candidates in one line."""
+    title = " ".join(title.split())
+    return title if len(title) <= width else title[:width - 1].rstrip() + "…"

@@ -328,7 +328,8 @@ class Vocabulary:
         e.completing = set(e.related)
         pref = self._completions(word, bool(whole), e) if typing else []
         # Typos (see _near): forgiven in a word of TYPO_MIN_LETTERS; a 4-letter word's only rank.
-        near, wholes = self._lookalikes(word, word_stem, e) if len(word) >= RANKED_TYPO_MIN_LETTERS else ({}, {})
+        near, wholes = self._lookalikes(word, word_stem, bool(whole), e) if len(word) >= RANKED_TYPO_MIN_LETTERS \
+            else ({}, {})
         meant = self._meant(whole, near)
         if not whole and not pref and not e.related and near and list(near.values()).count(min(near.values())) == 1:
             self._corrected(near, wholes, e)
@@ -337,14 +338,21 @@ class Vocabulary:
         return tuple((i, sim, 0.0 if meant and i in e.lookalikes else sim, i not in e.completing)
                      for i, sim in e.out.items())
 
-    def _lookalikes(self, word: str, word_stem: str, e: _Expansion) -> tuple[dict[str, int], dict[str, int]]:
+    def _lookalikes(self, word: str, word_stem: str, whole: bool,
+                    e: _Expansion) -> tuple[dict[str, int], dict[str, int]]:
         """The forms of the words within reach of a typo, the closest first (see :meth:`_near`,
-        whose answer this returns)."""
+        whose answer this returns). Where the word typed is no word here, a word derived from
+        its stem that is also within reach is what was meant, misspelled: it counts as a
+        look-alike does ("reinforcment": reinforcement, not only the rarer "reinforment")."""
         near, wholes = self._near(word, word_stem)
         for st, dist in sorted(near.items(), key=lambda kv: kv[1]):
             for i in self.with_stem(st):
                 if i not in e.out:
                     e.out[i] = FUZZY1_SIM if dist == 1 else FUZZY2_SIM
+                    e.lookalikes.add(i)
+                elif not whole and i in e.related:
+                    e.related.discard(i)
+                    e.completing.discard(i)
                     e.lookalikes.add(i)
         return near, wholes
 

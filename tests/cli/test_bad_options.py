@@ -65,12 +65,17 @@ def test_an_id_prefix_as_git_takes_one(run_cli, tmp_path):
     said = refused(run_cli, folder, "status", shared, "read")
     assert f"id prefix '{shared}' is ambiguous" in said
     assert all(i in said for i in ids if i.startswith(shared))
+    titles = {p["id"]: p["title"] for p in json.loads(run_cli("list", "--format", "json", library=folder).stdout)}
+    assert titles[next(i for i in ids if i.startswith(shared))][:20] in said  # (each candidate with its title)
+    said = refused(run_cli, folder, "status", ids[0][0], "read")  # one character: too short, not "no paper"
+    assert f"id prefix '{ids[0][0]}' is too short" in said and "no paper" not in said
 
 
 @pytest.mark.parametrize("typo, meant", [("--fromat", "--format"), ("--limt", "--limit"), ("--qurey", "--query")])
 def test_a_mistyped_option_gets_a_did_you_mean(run_cli, tmp_path, typo, meant):
     proc = run_cli("list", typo, "x", library=tmp_path / "lib", check=False)
     assert proc.returncode == 2 and f"did you mean '{meant}'?" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("usage: papersift list")  # (the command's usage, where its options are)
 
 
 @pytest.mark.parametrize("argv, meant", [(("status", "0123456789ab", "readd"), "read"),

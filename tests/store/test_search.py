@@ -64,6 +64,18 @@ def test_a_typo_weighs_as_the_word_it_most_likely_means():
     assert sorted(top) == [9, 11]  # "transformers" (2 papers) before "transfer" and "transfusion"
 
 
+def test_a_typo_of_a_word_derived_from_its_stem_counts_as_that_word():
+    """`reinforcment` (no word here) shares its stem with "reinforcement", which alone would only
+    rank, never count (a derived word): within a typo's reach, it is what was meant, and the
+    papers holding it are the result set, not only the one that misspells it "reinforment"."""
+    from store.search.index import SearchIndex
+    docs = [("", f"reinforcement learning for task {i}") for i in range(6)]
+    docs += [("", "reinforment learning, misspelled once"), ("", "we reinforce the walls")]
+    ranking = SearchIndex.build(docs).rank(["reinforcment", "lerning"])
+    assert ranking.full == 7 and sorted(ranking.order[:7].tolist()) == list(range(7))
+    assert 7 not in ranking.order[:ranking.full].tolist()  # ("reinforce": a derived word, not a typo of it)
+
+
 def test_a_correctly_spelled_word_is_not_drowned_by_look_alikes(tmp_path):
     """'grokking' is in the library: papers saying "grouping" or "growing" (two edits away) do not
     count as holding it. Before, "grokking modular" ranked a paper saying "group ... modular"

@@ -121,12 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     if extra and args.command == "search" and all(_NEGATED_FILTER.fullmatch(x) for x in extra):
         args.query += extra  # `papersift search robots -tag:maybe`: a query filter, not an option
-    elif extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}" + _option_hint(parser, args.command, extra))
+    elif extra:  # (said with the command's own usage, where its options are)
+        _command_parser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}"
+                                                    + _option_hint(parser, args.command, extra))
     if args.command == "search" and not " ".join(args.query).strip():  # (`papersift search ""`)
-        subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        subparsers.choices["search"].error("what to search for? give words or filters "
-                                           "(`papersift list` lists every paper)")
+        _command_parser(parser, "search").error("what to search for? give words or filters "
+                                                "(`papersift list` lists every paper)")
     try:
         if args.member is not None:
             from store.team.members import checked_member
@@ -249,6 +249,15 @@ def _unknown_command(argv: list[str], commands: list[str]) -> str | None:
     if best:
         return f"unknown command '{first}' — did you mean '{best}'?"
     return f"unknown command '{first}' (papersift --help lists them; a file to open must be a path that exists)"
+def _command_parser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+    """The parser of ``command`` (``parser`` itself for none, or one it does not know)."""
+    subparsers = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    if subparsers is None or command not in subparsers.choices:
+        return parser
+    found: argparse.ArgumentParser = subparsers.choices[command]
+    return found
+
+
 def _option_hint(parser: argparse.ArgumentParser, command: str | None, extra: list[str]) -> str:
     """ " — did you mean '--format'?" for a mistyped option (``--fromat``), the command's own options
     and the global ones compared; "" when no option is near."""
