@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Provider
 
-from .keymap import REGISTRY
+from .keymap import REGISTRY, keys_shown
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -121,7 +121,8 @@ class ActionsProvider(Provider):
 
     def _entries(self):
         for description, action, ctx, keys in self._actions():
-            yield description, partial(self._run, action, ctx), f"key: {keys}"
+            shown = keys_shown(keys)
+            yield description, partial(self._run, action, ctx), f"key: {shown}" if shown else "no key"
         for name, what, run in CLI_COMMANDS:
             yield name, partial(run, self.app), what
 

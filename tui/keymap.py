@@ -107,6 +107,11 @@ def key_label(app, action_id: str) -> str:
     return format_key(keys[0]) if keys[0] else "?"
 
 
+def keys_shown(keys: str) -> str:
+    """A keymap entry ("slash", "g,home") as a reader names its keys: "/", "g or home"."""
+    return " or ".join(format_key(k.strip()) for k in keys.split(",") if k.strip())
+
+
 def typed_character(key: str) -> str | None:
     """The character a key types, if any: "r" -> "r", "plus" -> "+", "slash" -> "/", "ctrl+p" -> None.
 

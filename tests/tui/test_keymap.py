@@ -85,3 +85,9 @@ def test_an_oversized_keymap_is_refused_with_its_file_and_line(tmp_path):
     keymap, problems = load_keymap(many)
     assert keymap["main.read"] == "r" and "2,000 keys; an action takes at most 8" in problems[0]
     assert time.monotonic() - started < 2
+
+
+def test_keys_are_shown_as_a_reader_names_them():
+    from tui.keymap import keys_shown
+    assert keys_shown("slash") == "/" and keys_shown("escape") == "esc"
+    assert keys_shown("g,home") == "g or home" and keys_shown("") == ""
