@@ -11,3 +11,18 @@ def first_few(items: list[str], n: int = 3) -> str:
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """``1 paper``, ``2 papers``, ``1,000 papers`` (``plural`` for irregular nouns)."""
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+def share(part: int, whole: int) -> str:
+    """``part`` of ``whole`` as a percentage a reader can trust: 0 % only for none, 100 % only for
+    all (5 of 4,870 is "0.1%", 4,869 is "99.9%"), one decimal under 1 % and over 99 %."""
+    if whole <= 0 or part <= 0:
+        return "0%"
+    if part >= whole:
+        return "100%"
+    frac = part / whole
+    if frac < 0.001:
+        return "<0.1%"
+    if frac > 0.999:
+        return ">99.9%"
+    return f"{frac:.1%}" if frac < 0.01 or frac > 0.99 else f"{frac:.0%}"

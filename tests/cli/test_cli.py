@@ -87,6 +87,9 @@ def test_tags_with_brackets_print_as_typed(run_cli):
     assert "tag +[draft]" in run_cli("history").stdout
     assert "merged #[draft] into #[final] on 1 paper" in run_cli("tags", "merge", "[draft]", "--into", "[final]").stdout
     assert "undone: merge tags [draft] -> [final]" in run_cli("undo").stdout
+    assert "renamed #[draft] to #[final] on 1 paper" in run_cli("tags", "rename", "[draft]", "[final]").stdout
+    assert "(those a search for 'robot' finds)" in run_cli("remove", "--query", "robot", "--dry-run").stdout
+    assert "1 triaged (3%)" in run_cli("status", pid, "read").stdout + run_cli("stats").stdout  # (1 of 35)
     proc = run_cli("search", "status:[x]", check=False)  # a filter not applied as written: refused, as typed
     assert proc.returncode == 1 and "unknown status '[x]'" in proc.stderr
 

@@ -255,7 +255,7 @@ def remove(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     if args.sample:
         ids, what = sample_ids(lib), "the bundled sample"
     elif args.query:
-        ids, what = [p.id for p, _ in lib.pairs(args.query)], f"the papers of {args.query!r}"
+        ids, what = [p.id for p, _ in lib.pairs(args.query)], f"those a search for {args.query!r} finds"
     else:
         ids, what = [lib.paper(i).id for i in args.ids], ""
     annotated = sum(1 for i in ids if i in lib.annotations)
@@ -280,7 +280,8 @@ def tags(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
         if len(args.names) != 2:
             raise PapersiftError("usage: papersift tags rename OLD NEW")
         n = lib.rename_tag(*args.names)
-        out.say(f"renamed on {counted(n, 'paper')}")
+        old, new = (normalize_tag(t) for t in args.names)
+        out.say(f"renamed #{old} to #{new} on {counted(n, 'paper')}")
         return 0
     if args.action == "merge":
         if not args.into or not args.names:

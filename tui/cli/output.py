@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from store.choices import STATUS_GLYPH as GLYPH
 from store.search.quick import Row
-from store.wording import counted
+from store.wording import counted, share
 from store.safe_text import display_safe
 from store.title_kinds import EXCERPT_NOTE, is_excerpt, shown_title
 
@@ -227,7 +227,7 @@ def print_stats(stats: dict, fmt: str) -> None:
     out = console()
     n = stats["papers"] or 1
     out.print(f"[bold]{counted(stats['papers'], 'paper')}[/bold] from {counted(stats['sources'], 'source file')}, "
-              f"{stats['triaged']:,} triaged ({stats['triaged'] / n:.0%}), "
+              f"{stats['triaged']:,} triaged ({share(stats['triaged'], stats['papers'])}), "
               f"{counted(stats['near_duplicate_merges'], 'near-duplicate merge')}")
     for status, count in stats["status"].items():
         bar = "█" * round(30 * count / n)

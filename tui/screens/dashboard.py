@@ -13,7 +13,7 @@ from textual.widgets import Label, Sparkline, Static
 from store import Library
 from store.safe_text import display_safe
 from store.search.query import parse_query
-from store.wording import counted
+from store.wording import counted, share
 
 from ..keymap import binding, key_label
 from ..widgets.footer import Footer
@@ -96,7 +96,7 @@ class DashboardScreen(ModalScreen[None]):
         timeline, first, last = lib.triage_timeline()
         with VerticalScroll():
             yield Label(f"[b]Dashboard[/b] — {stats['triaged']:,} / {stats['papers']:,} triaged "
-                        f"({stats['triaged'] / n:.0%})   [dim]{key_label(self.app, 'dashboard.close')} closes[/dim]")
+                        f"({share(stats['triaged'], stats['papers'])})   [dim]{key_label(self.app, 'dashboard.close')} closes[/dim]")
             if self.search and self.search[0].strip():
                 query, ids = self.search
                 anns = lib.annotations

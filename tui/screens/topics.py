@@ -14,7 +14,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from store import Library
-from store.wording import counted
+from store.wording import counted, share
 
 from ..keymap import binding, key_label
 from ..widgets.footer import Footer
@@ -37,8 +37,8 @@ def topic_prompt(row: dict, biggest: int, bar_width: int = WIDE_BAR) -> Text:
     narrow screen the end of the line is what gets cut.
     """
     bar = topic_bar(row["papers"], row["triaged"], biggest, bar_width)
-    share = f"{row['triaged'] / row['papers']:.0%}" if row["papers"] else "–"
-    return (bar + Text(f" {row['papers']:>5,} {share:>4}  ") + Text(row["label"], style="bold")
+    shown = share(row["triaged"], row["papers"]) if row["papers"] else "–"
+    return (bar + Text(f" {row['papers']:>5,} {shown:>5}  ") + Text(row["label"], style="bold")
             + Text(f"  topic:{row['topic']}", style="dim"))
 
 

@@ -1,0 +1,14 @@
+"""How counts and shares are said (store.wording)."""
+
+from store.wording import counted, share
+
+
+def test_a_count_says_one_paper_and_two_papers():
+    assert counted(1, "paper") == "1 paper" and counted(2, "paper") == "2 papers" and counted(0, "paper") == "0 papers"
+    assert counted(1200, "paper") == "1,200 papers"
+
+
+def test_a_share_says_none_only_for_none_and_all_only_for_all():
+    assert share(0, 4870) == "0%" and share(5, 4870) == "0.1%" and share(1, 100_000) == "<0.1%"
+    assert share(37, 100) == "37%" and share(4865, 4870) == "99.9%" and share(4869, 4870) == ">99.9%" and share(4870, 4870) == "100%"
+    assert share(99_999, 100_000) == ">99.9%" and share(3, 0) == "0%"
