@@ -612,6 +612,16 @@ def test_search_shows_the_weaker_matches_below_a_divider(run_cli, tmp_path):
     rows = json.loads(run_cli("search", "legged", "robots", "terrain", "--format", "json", library=folder).stdout)
     assert [r["all_words"] for r in rows] == [True, False]
     assert "rough terrain" in rows[0]["abstract"] and "stairs" in rows[1]["abstract"]
+    # --limit cutting the weaker matches off says they go on past it (the one-shot path, and with a
+    # filter the Library's)
+    for extra in ((), ("-tag:none",)):
+        cut = run_cli("search", "legged", "robots", "terrain", *extra, "--limit", "1", library=folder).stdout
+        assert "1 found · more weaker matches past --limit" in cut and "weaker matches: most" not in cut
+    rows = json.loads(run_cli("search", "legged", "robots", "terrain", "--limit", "1", "--format", "json",
+                              library=folder).stdout)
+    assert [r["all_words"] for r in rows] == [True]
+    assert "more weaker" not in run_cli("search", "legged", "robots", "terrain", "--limit", "2", library=folder).stdout
+    assert run_cli("search", "zzzqqq", library=folder).stdout.splitlines() == ["none found · 3 papers in the library"]
 
 
 def test_search_takes_an_acronym_the_papers_define_for_its_expansion(run_cli, tmp_path):

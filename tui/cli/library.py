@@ -158,8 +158,8 @@ def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     typed = " ".join(args.query) if searching else args.query
     if problems := parse_query(typed).errors:  # a filter not applied as written: never "all papers"
         raise PapersiftError(f"the query {typed!r}: " + "; ".join(problems))
-    if searching:
-        result = lib.search(" ".join(args.query), limit=args.limit)
+    if searching:  # (one more than the limit: whether weaker matches go on past it)
+        result = lib.search(" ".join(args.query), limit=None if args.limit is None else args.limit + 1)
     else:
         parts = [args.query] + [f"status:{args.status}"] * bool(args.status) + [f"tag:{t}" for t in args.tag]
         result = lib.search(" ".join(p for p in parts if p), sort=args.sort, limit=args.limit)
@@ -177,9 +177,12 @@ def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
         out.say("no paper holds every word of the query" + ("; the best partial matches:" if searching
                                                               else " (`papersift search` shows partial matches)"),
                 stderr=True)
+    beyond = False
     if searching:
         shown, full = result.indices, len(result.matches)
-    out.print_papers(lib, shown, args.format, total=len(lib), found=result.found, full=full)
+        if args.limit is not None and len(shown) > args.limit:
+            beyond, shown, full = full <= args.limit, shown[:args.limit], min(full, args.limit)
+    out.print_papers(lib, shown, args.format, total=len(lib), found=result.found, full=full, beyond=beyond)
     return 0
 
 

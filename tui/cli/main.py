@@ -376,11 +376,13 @@ def _quick_search(args: argparse.Namespace) -> bool:
     from store.search.quick import quick_search
 
     folder = locations.library_dir(args.library)
-    found = quick_search(folder, " ".join(args.query), args.limit)
+    found = quick_search(folder, " ".join(args.query), None if args.limit is None else args.limit + 1)
     if found is None:
         return False
     rows, total, full = found
+    beyond = args.limit is not None and len(rows) > args.limit and full <= args.limit  # (weaker ones past it)
+    rows = rows if args.limit is None else rows[:args.limit]
     if not full and rows:
         out.say("no paper holds every word of the query; the best partial matches:", stderr=True)
-    out.print_rows(rows, args.format, total=total, found=full, full=full)
+    out.print_rows(rows, args.format, total=total, found=full, full=min(full, len(rows)), beyond=beyond)
     return True

@@ -87,7 +87,7 @@ def stars(n: int) -> str:
 
 
 def print_papers(lib: Library, indices, fmt: str, total: int | None = None, found: int | None = None,
-                 full: int | None = None) -> None:
+                 full: int | None = None, beyond: bool = False) -> None:
     """Print papers (corpus indices) as a table, plain lines or JSON (``found``, ``full``: see
     print_rows; in JSON each paper of a search says whether it holds every word, ``all_words``)."""
     papers = [lib.corpus.papers[int(i)] for i in indices]
@@ -98,11 +98,11 @@ def print_papers(lib: Library, indices, fmt: str, total: int | None = None, foun
                    for i, p in enumerate(papers)])
         return
     print_rows([Row(p.id, p.title, p.derived_title, lib.annotations.get(p.id)) for p in papers], fmt, total, found,
-               full)
+               full, beyond)
 
 
 def print_rows(rows: list[Row], fmt: str, total: int | None = None, found: int | None = None,
-               full: int | None = None) -> None:
+               full: int | None = None, beyond: bool = False) -> None:
     """Print papers as a table or plain lines (from a Library, or from store.search.quick).
 
     Args:
@@ -112,6 +112,7 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None, found: int |
             matches only.
         full: how many of the rows hold every word of a search: the weaker matches after them are
             set below a divider in a table, as in the app (None: no search, no divider).
+        beyond: weaker matches follow past the rows (``--limit`` cut them): said under the table.
     """
     if fmt == "plain":  # (for a pipe: a search's result set alone, the weaker matches being no result)
         for r in rows[:full] if full else rows:
@@ -142,11 +143,14 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None, found: int |
             table.add_row("", "", "", Text(WEAKER_DIVIDER, style="dim"), "")
         title = Text(shown_title(plain_title(r.title), r.derived_title), style="italic" if r.derived_title else "")
         table.add_row(r.id, GLYPH[r.status], stars(r.star) if r.star else "", title, Text(tag_text))
-    out.print(table)
+    if rows:  # (no header over nothing: "none found" says it)
+        out.print(table)
     if total is not None:
         found = None if found is not None and found >= total else found  # (every paper: nothing to count)
         weaker = max(0, len(rows) - full) if full and found else 0  # (a search's rows below its divider)
         more = f" · {counted(weaker, 'weaker match', 'weaker matches')} below" if weaker > 0 else ""
+        if beyond:
+            more += " · more weaker matches past --limit"
         out.print(f"[dim]{found_line(len(rows) - weaker, found)}{more} · {counted(total, 'paper')} in the library[/dim]")
 
 
