@@ -641,3 +641,16 @@ def test_search_takes_an_acronym_the_papers_define_for_its_expansion(run_cli, tm
     assert "counted as one term: LLM (also large language models)" in proc.stderr
     assert "large language model (also LLM)" in run_cli("search", "large language model planning", library=folder).stderr
     assert "Classical planning" not in proc.stdout.split("weaker")[0]
+
+
+def test_every_argument_of_every_command_is_explained_in_its_help():
+    """`papersift CMD --help` says what each argument is, positional ones too (generated from the
+    parsers: a new command's are covered the day it is added)."""
+    import argparse
+
+    from tui.cli.main import build_parser
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    missing = [f"{name} {a.dest}" for name, parser in commands.items() for a in parser._actions
+               if not isinstance(a, (argparse._SubParsersAction, argparse._HelpAction)) and not a.help]
+    assert not missing, missing

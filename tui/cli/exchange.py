@@ -51,7 +51,7 @@ def register(add) -> None:
     p.add_argument("--keymap", metavar="FILE", help="a keymap.toml overriding the default keys")
     p = add("import-annotations", "merge annotations from papersift exports or members' team files", ("text", "json"),
             run=import_annotations)
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE", help="papersift exports (JSON, JSONL, CSV) or team files")
     p.add_argument("--dry-run", action="store_true", help="show what would change; change nothing")
 
 

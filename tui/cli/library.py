@@ -42,7 +42,8 @@ def register(add) -> None:
     """Add these commands to the parser (``add`` is tui.cli.build_parser's helper)."""
     p = add("open", "open the app (importing FILEs first; a library folder given alone is opened)", None, run=open_app,
             creates=True)
-    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("files", nargs="*", metavar="FILE", help="files to import first (any format import reads), or a "
+                   "library folder to open")
     p.add_argument("--keymap", metavar="FILE", help="a keymap.toml overriding the default keys")
     p.add_argument("--fresh", action="store_true",
                    help="start with an empty search at the top of the list, not where this library was left")
@@ -50,10 +51,10 @@ def register(add) -> None:
     p.add_argument("--confine", action="append", metavar="DIR", help=argparse.SUPPRESS)
     p = add("import", "import dumps, JSON/JSONL (OpenReview too), CSV, BibTeX, RIS or arXiv files (or folders of them)",
             ("text", "json"), run=import_files, creates=True)
-    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders of them; the format is read from each file")
     p = add("list", "list papers, optionally filtered", run=list_papers)
-    p.add_argument("--status", choices=STATUSES)
-    p.add_argument("--tag", action="append", default=[])
+    p.add_argument("--status", choices=STATUSES, help="only papers with this reading status")
+    p.add_argument("--tag", action="append", default=[], help="only papers with this tag (again for more)")
     p.add_argument("--query", default="", help="a search query (same syntax as the app)")
     p.add_argument("--sort", choices=LIST_SORTS, default="import",
                    help="the order of a list without search words (recommended: from your stars and to-read)")
@@ -63,27 +64,28 @@ def register(add) -> None:
                    "author:peyre file:day2 \"exact phrase\"")
     p.add_argument("--limit", type=out.count_arg, default=20, help="at most this many papers (default 20)")
     p = add("show", "show one paper in full", ("text", "json"), run=show)
-    p.add_argument("id")
+    p.add_argument("id", help="a paper: its id, a unique prefix of it (as git takes one), or an arXiv id")
     p = add("status", "set the reading status of papers", ("text", "json"), run=set_status)
-    p.add_argument("ids", nargs="+", metavar="ID")
-    p.add_argument("status", choices=STATUSES)
+    p.add_argument("ids", nargs="+", metavar="ID", help="papers: ids or unique prefixes")
+    p.add_argument("status", choices=STATUSES, help="the status to give them")
     p = add("star", "set a star rating 0-3 on papers", ("text", "json"), run=set_star)
-    p.add_argument("ids", nargs="+", metavar="ID")
-    p.add_argument("stars", type=int, choices=range(0, 4), metavar="N")
+    p.add_argument("ids", nargs="+", metavar="ID", help="papers: ids or unique prefixes")
+    p.add_argument("stars", type=int, choices=range(0, 4), metavar="N", help="0 (no star) to 3")
     p = add("tag", "add (or --remove) tags on a paper", ("text", "json"), run=tag)
-    p.add_argument("id")
-    p.add_argument("tags", nargs="+", metavar="TAG")
-    p.add_argument("--remove", action="store_true")
+    p.add_argument("id", help="a paper: its id, a unique prefix of it (as git takes one), or an arXiv id")
+    p.add_argument("tags", nargs="+", metavar="TAG", help="tags, with or without their #")
+    p.add_argument("--remove", action="store_true", help="take these tags off instead")
     p = add("tags", "list tags with counts, or rename/merge them across the library", ("table", "json"), run=tags)
-    p.add_argument("action", nargs="?", choices=("list", "rename", "merge"), default="list")
+    p.add_argument("action", nargs="?", choices=("list", "rename", "merge"), default="list",
+                   help="list (the default), rename OLD NEW, or merge TAG... --into TAG")
     p.add_argument("names", nargs="*", metavar="TAG", help="rename: OLD NEW; merge: TAG... --into TAG")
     p.add_argument("--into", metavar="TAG", help="merge: the tag the others become")
     p = add("note", "set a paper's note (TEXT '-' reads standard input; '' clears it)", ("text", "json"), run=note)
-    p.add_argument("id")
-    p.add_argument("text")
+    p.add_argument("id", help="a paper: its id, a unique prefix of it (as git takes one), or an arXiv id")
+    p.add_argument("text", help="the note ('-': read from standard input; '': clear it)")
     p = add("remove", "remove papers and their annotations (a backup first; `papersift undo` brings them back)",
             ("text", "json"), run=remove)
-    p.add_argument("ids", nargs="*", metavar="ID")
+    p.add_argument("ids", nargs="*", metavar="ID", help="papers: ids or unique prefixes (or --query, --sample)")
     p.add_argument("--query", help="remove the papers of this search's result set (same syntax as the app)")
     p.add_argument("--sample", action="store_true", help="remove the bundled sample papers")
     p.add_argument("--dry-run", action="store_true", help="list what would be removed; remove nothing")
@@ -97,11 +99,11 @@ def register(add) -> None:
     add("stats", "counts by status, star, tag, venue and area; the commonest keywords", ("text", "json"), run=stats)
     p = add("dedup", "near-duplicate merges: --report lists them, --split ID undoes one", ("text", "json"), run=dedup)
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--report", action="store_true")
-    g.add_argument("--split", metavar="ID")
+    g.add_argument("--report", action="store_true", help="list the merges an import made")
+    g.add_argument("--split", metavar="ID", help="split a merged paper back into the papers it was made of")
     p = add("doctor", "check the library; --repair fixes what can be fixed safely (from backups)", ("text", "json"),
             run=doctor, library=False)
-    p.add_argument("--repair", action="store_true")
+    p.add_argument("--repair", action="store_true", help="fix what can be fixed safely (a backup first)")
 
 
 def open_app(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
