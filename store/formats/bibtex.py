@@ -338,15 +338,18 @@ def citation_keys(papers: list[Paper]) -> list[str]:
 
 
 def to_bibtex(pairs: list[Pair]) -> str:
-    """One @misc entry a paper: the abstract's LaTeX as written (:func:`bib_latex`),
-    the triage in papersift_* fields, which import-annotations reads back."""
+    """One entry a paper: @inproceedings with its venue as the booktitle (a conference's papers,
+    as reference managers and LaTeX styles expect them), @misc for one without a venue or from
+    arXiv; the abstract's LaTeX as written (:func:`bib_latex`), the triage in papersift_* fields,
+    which import-annotations reads back."""
     out = []
     for (paper, ann), key in zip(pairs, citation_keys([p for p, _ in pairs])):
         fields = [("title", "{" + bib_title(paper) + "}")]
         if paper.authors:
             fields.append(("author", " and ".join(bib_escape(a) for a in paper.authors)))
+        proceedings = bool(paper.venue) and not paper.venue.casefold().startswith("arxiv")
         if paper.venue:
-            fields.append(("howpublished", bib_escape(paper.venue)))
+            fields.append(("booktitle" if proceedings else "howpublished", bib_escape(paper.venue)))
         if paper.year:
             fields.append(("year", paper.year))
         fields.append(("abstract", bib_latex(repair_escapes(paper.abstract))))
@@ -367,5 +370,5 @@ def to_bibtex(pairs: list[Pair]) -> str:
         if team := team_line(ann):  # every member's marks, in a lab's library
             fields.append(("papersift_team", bib_escape(team)))
         body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields)
-        out.append(f"@misc{{{key},\n{body}\n}}\n")
+        out.append(f"@{'inproceedings' if proceedings else 'misc'}{{{key},\n{body}\n}}\n")
     return "\n".join(out)

@@ -92,7 +92,7 @@ def test_every_format_parses_back(lib):
     assert bib[0]["keywords"] == ", ".join(pairs[0][1].tags)
     # The seeds come without titles: the export says so rather than pass them off as the papers' own.
     assert all(e["papersift_title"] == "derived from the abstract" for e in bib)
-    assert {(e["howpublished"], e["year"]) for e in bib} == {("NeurIPS", "2026")}
+    assert {(e["ENTRYTYPE"], e["booktitle"], e["year"]) for e in bib} == {("inproceedings", "NeurIPS", "2026")}
 
     org = orgparse.loads(outs["org"])
     nodes = list(org[1:])
