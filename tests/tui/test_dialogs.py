@@ -774,3 +774,11 @@ async def test_the_import_path_completes_as_far_as_the_entries_agree(tmp_path):
     assert await suggest(f"{tmp_path}/icml2024") == f"{tmp_path}/icml2024.jsonl"
     assert await suggest(f"{tmp_path}/icml2024_") == f"{tmp_path}/icml2024_dump.txt"
     assert await suggest(f"{tmp_path}/icmld") == f"{tmp_path}/icmldir/"
+
+
+def test_a_tag_row_too_long_for_the_panel_is_one_line_cut_with_an_ellipsis():
+    """A keyword as a tag ("General Machine Learning (i.e., none of the above)") wrapped mid-word."""
+    from tui.widgets.tagpanel import ROW_WIDTH, tag_prompt
+    long = tag_prompt("general-machine-learning-(i.e.-none-of-the-above)", "keyword")
+    assert len(long.plain) == ROW_WIDTH and long.plain.endswith("… keyword") and long.plain.startswith("#general")
+    assert tag_prompt("rl", "3").plain == "#rl 3"

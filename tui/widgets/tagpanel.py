@@ -87,9 +87,17 @@ class TagList(OptionList):
                 binding("tags.back", "Back where t or T was pressed", action="screen.leave_tags", label="Back")]
 
 
-def tag_prompt(tag: str, note: str) -> Content:
-    """A tag list row, "#tag 3" (the count or "keyword" dim), as Content: never parsed as markup."""
-    return Content.assemble("#" + shown_label(tag) + " ", (note, "dim"))
+ROW_WIDTH = 26  # a tag list row's room: the panel's 30 columns, less its padding and scroll bar
+
+
+def tag_prompt(tag: str, note: str, width: int = ROW_WIDTH) -> Content:
+    """A tag list row, "#tag 3" (the count or "keyword" dim), as Content: never parsed as markup.
+    One line: a tag too long for the row is cut with an ellipsis (wrapped, it broke mid-word)."""
+    label = shown_label(tag)
+    room = width - len(note) - 2  # ("#" and the space before the note)
+    if len(label) > room:
+        label = label[:max(1, room - 1)] + "…"
+    return Content.assemble("#" + label + " ", (note, "dim"))
 
 
 class TagPanel(Vertical):
