@@ -6,8 +6,9 @@ main screen's focus moves several times before the first paint, which cost
 ~0.2 s of rebuilt footers. Coalescing the requests (tui.compat) shows the same keys.
 
 Below 160 columns the keys sit closer (the stock compact style), so that every key a
-pane offers fits in 120. Below 120 columns ? Help and q Quit come first: at 80 columns
-the footer is cut after about ten keys, and help is where the rest are listed.
+pane offers fits in 120. ? Help and q Quit come first at every width: at 80 columns the
+footer is cut after about ten keys, and help is where the rest are listed; wider, the keys
+keep the order a reader learned at 80.
 """
 
 from __future__ import annotations
@@ -17,32 +18,27 @@ from textual.widgets._footer import FooterKey, FooterLabel
 from ..compat import CoalescedFooter
 
 COMPACT_BELOW = 160  # columns
-NARROW_BELOW = 120
-FIRST_WHEN_NARROW = ("help", "quit")  # the app bindings' actions
+FIRST = ("help", "quit")  # the app bindings' actions
 
 
 class Footer(CoalescedFooter):
     # The stock compact style sets a group's label ("J K Next/prev") against the next key.
     DEFAULT_CSS = "Footer.-compact FooterLabel { margin-right: 1; }"
-    _narrow = False
-
     _keys_width = 0  # the width the keys were last laid out for
 
     def on_resize(self, event) -> None:
         """A new width: the keys laid out again, and those that do not fit it left out anew."""
         self.compact = event.size.width < COMPACT_BELOW
-        self._narrow = event.size.width < NARROW_BELOW
         if event.size.width != self._keys_width:
             self._keys_width = event.size.width
             self.refresh(recompose=True)
 
     def compose(self):
-        """The stock footer's keys; when narrow, help and quit first, so the cut never hides them."""
+        """The stock footer's keys, help and quit first, so the cut never hides them."""
         keys = list(super().compose())
-        if self._narrow:
-            first = sorted((k for k in keys if getattr(k, "action", None) in FIRST_WHEN_NARROW),
-                           key=lambda k: FIRST_WHEN_NARROW.index(getattr(k, "action", None)))
-            keys = first + [k for k in keys if k not in first]
+        first = sorted((k for k in keys if getattr(k, "action", None) in FIRST),
+                       key=lambda k: FIRST.index(getattr(k, "action", None)))
+        keys = first + [k for k in keys if k not in first]
         self.call_after_refresh(self.call_after_refresh, self._drop_covered)  # (once the new keys are laid out)
         yield from keys
 
