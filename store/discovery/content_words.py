@@ -56,6 +56,8 @@ mostly highly widely fully partly simply directly finally furthermore moreover a
 specifically particularly especially respectively overall despite across perform performs performed
 performing final relative relatively compared compare compares comparing forced isolated unified
 systematic systematically long alone continue continues second third find
+recently contribute contributes contributed contribution contributions development developments
+powerful utilized received acknowledged deal deals
 """.split())
 
 

@@ -322,19 +322,35 @@ class Similarity:
         return [(int(i), float(s[i])) for i in top if s[i] > -np.inf]
 
 
-def explain(matrix: sp.csr_matrix, w: np.ndarray, doc: int, vocab: list[str], top: int = 5) -> list[str]:
+SHARED_FIRST = 3  # "because" words the wanted papers share that are enough: the rest are not looked for
+
+
+def explain(matrix: sp.csr_matrix, w: np.ndarray, doc: int, vocab: list[str], top: int = 5,
+            shared: set[int] | None = None) -> list[str]:
     """The terms that contribute most to a paper's recommendation score: content words only
     (function words and the words every abstract writes left out: "because: them, same" or
-    "negligible, higher, methodology" explains nothing; see :mod:`store.discovery.content_words`)."""
+    "negligible, higher, methodology" explains nothing; see :mod:`store.discovery.content_words`).
+    With ``shared`` (the terms two or more of the wanted papers hold), those come first, and when
+    there are ``SHARED_FIRST`` of them the others are left out: a word one starred paper happens to
+    write ("acknowledged", "recently") weighs for it but says nothing of what the reader wants."""
     row = matrix[doc]
     contrib = row.data * w[row.indices]
+    order = [i for i in np.argsort(-contrib) if contrib[i] > 0]
     out: list[str] = []
-    for i in np.argsort(-contrib):
-        if contrib[i] <= 0 or len(out) == top:
-            break
-        term = vocab[row.indices[i]]
-        if term not in LABEL_STOP and is_content_word(term) and not _a_form_of(term, out):
-            out.append(term)
+
+    def take(picks: list[int]) -> None:
+        for i in picks:
+            if len(out) == top:
+                return
+            term = vocab[row.indices[i]]
+            if term not in LABEL_STOP and is_content_word(term) and not _a_form_of(term, out) and term not in out:
+                out.append(term)
+
+    if shared is not None:
+        take([i for i in order if int(row.indices[i]) in shared])
+        if len(out) >= SHARED_FIRST:
+            return out
+    take(order)
     return out
 
 

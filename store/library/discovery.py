@@ -85,6 +85,7 @@ class Discovery:
         self._similarity_lock = threading.Lock()
         self._topics: tuple[np.ndarray, dict[int, str]] | None = None
         self._topics_lock = threading.Lock()
+        self._shared: tuple[tuple[int, ...], set[int]] | None = None  # (wanted rows, the terms they share)
         # paper id -> its Recommendation, explained (see recommend): the list shown's, for the reader
         self.last_recommendations: Mapping[str, Recommendation] = {}
         self.screening = Screening(core, lambda: self.similarity)  # the triage queue (rec:stars, the recommended sort)
@@ -95,6 +96,7 @@ class Discovery:
         """Drop the model and the topics (the corpus changed), and the helper serving the model."""
         self._similarity = None
         self._topics = None
+        self._shared = None
         self.screening.invalidate()
         self.close()
 
@@ -323,10 +325,22 @@ class Discovery:
         from store.discovery.content_words import as_written
         sim = self.similarity
         paper = self._core.corpus.papers[row]
-        because = as_written(explain(sim.matrix, weights, row, self._core.index.vocab),
+        because = as_written(explain(sim.matrix, weights, row, self._core.index.vocab, shared=self._shared_terms(wanted)),
                              f"{paper.title}\n{paper.abstract}") if len(weights) else []
         like = closest_marked(sim.matrix, sim.latent, row, wanted) if len(wanted) else []
         return because, [self._core.corpus.papers[j].id for j in like]
+
+    def _shared_terms(self, wanted: np.ndarray) -> set[int] | None:
+        """The terms two or more of the ``wanted`` papers hold (None with fewer than two), kept
+        for the same papers: every row on screen is explained against them."""
+        key = tuple(int(i) for i in wanted)
+        if len(key) < 2:
+            return None
+        kept = self._shared
+        if kept is None or kept[0] != key:
+            counts = np.asarray((self.similarity.matrix[np.asarray(key)] > 0).sum(axis=0)).ravel()
+            kept = self._shared = (key, set(np.flatnonzero(counts >= 2).tolist()))
+        return kept[1]
 
     def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
         """A topic number per paper and a label per topic (spherical k-means on the latent vectors)."""

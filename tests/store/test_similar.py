@@ -337,3 +337,22 @@ def test_a_lookup_leaves_no_thread_behind_and_an_import_after_it_still_forks(tmp
     if threads == 1:  # (a test run's own threads aside)
         with parallel.beside(lambda: 7) as answer:
             assert answer is not None and answer() == 7
+
+
+def test_because_names_the_words_the_wanted_papers_share_first():
+    """A word one starred paper happens to write ("acknowledged") weighs for a paper but says
+    nothing of what the reader wants: with three words two starred papers share, it is left out."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    from store.discovery.similar import explain
+
+    vocab = ["agents", "planning", "tools", "invoking", "robots"]
+    wanted = sp.csr_matrix(np.array([[1, 1, 1, 1, 0], [1, 1, 1, 0, 1]], dtype=float))
+    shared = set(np.flatnonzero(np.asarray((wanted > 0).sum(axis=0)).ravel() >= 2).tolist())
+    paper = sp.csr_matrix(np.array([[0.2, 0.2, 0.2, 0.9, 0.0]]))
+    weights = np.array([1.0, 1.0, 1.0, 1.0, 1.0])
+    assert explain(paper, weights, 0, vocab)[0] == "invoking"  # (by weight alone)
+    assert explain(paper, weights, 0, vocab, shared=shared) == ["agents", "planning", "tools"]
+    few = {0}  # (fewer than three shared: the others fill in after them)
+    assert explain(paper, weights, 0, vocab, shared=few) == ["agents", "invoking", "planning", "tools"]
