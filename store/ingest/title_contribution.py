@@ -31,7 +31,7 @@ _LEAD = re.compile(r"^(?:(?:for the first time|in this (?:paper|work|article)|he
                    r"novel(?=ly))\s*,?\s*)+")
 _EVIDENCE = re.compile(r"(?:(?:extensive|comprehensive|numerical|empirical|experimental|theoretical|several|some|new)\s+)*"
                        r"(?:results|experiments|evaluations|evidence|analys[ie]s|simulations|findings)\b", re.I)
-_OBJECT_END = re.compile(r"[,;:(]|\s[—–]\s|—|--")
+_OBJECT_END = re.compile(r"[,;:]|(?<!\S)\(|\s[—–]\s|—|--")  # (a "(" after a word: math, 𝒪(1/T))
 _GLOSS = re.compile(r"\s*[*}$]*\s*(?:\([^()]{1,12}\)\s*)?,\s*((?:an?|the)\s[^,;:()]{6,160})")  # (an acronym may come first)
 # ", an exact, parallel decoding algorithm that ...": a gloss whose adjectives are listed with commas, up
 # to its noun (a clause after it is no part of it)

@@ -43,3 +43,13 @@ def test_an_opening_of_our_own_is_kept():
     """A first sentence that speaks for the paper is not background: it stays the title."""
     assert derive_title("We argue that scaling alone is not enough. We propose a benchmark of robot tasks.") \
         == "Scaling alone is not enough"
+
+
+def test_a_formulas_parentheses_stay_with_it():
+    """A "(" right after a symbol is a formula's ("𝒪(1/T)", "SO(d)"), not an aside: the title
+    was cut to "The first 𝒪"."""
+    from store.ingest.titles import derive_title
+    abstract = ("Stochastic natural gradient variational inference (NGVI) is a popular posterior inference method. "
+                "For conjugate likelihoods, we prove the first 𝒪(1/T) non-asymptotic convergence rate of "
+                "stochastic NGVI. The complexity is no worse than stochastic gradient descent.")
+    assert derive_title(abstract) == "The first 𝒪(1/T) non-asymptotic convergence rate of stochastic NGVI"

@@ -371,7 +371,8 @@ def test_the_title_rules_are_numbered():
               9: "f51d2c48cc8e249a",  # whole phrases of up to 90 characters; names the abstract presents as its own
               10: "4bffdcdd636a3fed",  # claimed names lead; no background opener, glued name, lone adjective, stray quote
               11: "23f83a73bd6fbadf",  # no name from a word emphasis splits; "In this paper, we derive X" -> "X"
-              12: "04d68acc84454f1c"}  # the paper's own sentence over a background one; a generic gloss says what it does; no "…"
+              12: "04d68acc84454f1c",  # the paper's own sentence over a background one; a generic gloss says what it does; no "…"
+              13: "d1350d1c79ebfb30"}  # a formula's parentheses stay with it: "the first 𝒪(1/T) rate", not "The first 𝒪"
     assert digest == pinned.get(TITLE_RULES), (
         f"derived titles changed: bump TITLE_RULES in store/versions.py and pin {digest!r} to it")
 
