@@ -65,19 +65,9 @@ def render_abstract(abstract: str) -> tuple[Text, list[str]]:
         pos = m.end()
         g = m.groupdict()
         if g["math"]:
-            wrapped = WRAPPED_MATH.match(g["math"])
-            if wrapped:
-                style = "bold" if wrapped.group(1) in ("textbf", "mathbf", "boldsymbol") else "italic"
-                out.append(latex_to_text(wrapped.group(2)), style=style)
-            else:
-                out.append(latex_to_text(g["math"].strip("$"), math=True), style="italic")
-        elif g["bold"]:  # italics inside are bold italics
-            at = 0
-            for inner in _ITALIC.finditer(g["bold"]):
-                out.append(_emphasised(g["bold"][at:inner.start()]), style="bold")
-                out.append(_emphasised(inner.group(1) or inner.group(2)), style="bold italic")
-                at = inner.end()
-            out.append(_emphasised(g["bold"][at:]), style="bold")
+            _math(out, g["math"])
+        elif g["bold"]:
+            _bold(out, g["bold"])
         elif g["bold2"] or g["bold3"] is not None:
             out.append(_emphasised(g["bold2"] or g["bold3"] or ""), style="bold")
         elif g["it"] or g["it2"] or g["it3"] is not None:
@@ -85,14 +75,39 @@ def render_abstract(abstract: str) -> tuple[Text, list[str]]:
         elif g["code"]:
             out.append(g["code"], style="reverse")
         else:
-            url = g["lurl"] or g["hurl"] or g["uurl"] or g["aurl"] or g["burl"] or g["url"]
-            links.append(url)
-            text_label = g["ltext"] or (g["htext"] if g["htext"] and g["htext"] != url else None)
-            label = text_to_unicode(text_label) if text_label else url
-            out.append(f"{label} [{len(links)}]" if text_label else label, style=Style(underline=True, link=url))
+            _link(out, g, links)
     if pos < len(text):
         out.append(text_to_unicode(text[pos:]))
     return out, links
+
+
+def _math(out: Text, math: str) -> None:
+    """``$...$``: a wrapped command's text in its style (\\textbf bold), else the math as Unicode, italic."""
+    wrapped = WRAPPED_MATH.match(math)
+    if wrapped:
+        style = "bold" if wrapped.group(1) in ("textbf", "mathbf", "boldsymbol") else "italic"
+        out.append(latex_to_text(wrapped.group(2)), style=style)
+    else:
+        out.append(latex_to_text(math.strip("$"), math=True), style="italic")
+
+
+def _bold(out: Text, bold: str) -> None:
+    """``**...**``, the italics inside it bold italic."""
+    at = 0
+    for inner in _ITALIC.finditer(bold):
+        out.append(_emphasised(bold[at:inner.start()]), style="bold")
+        out.append(_emphasised(inner.group(1) or inner.group(2)), style="bold italic")
+        at = inner.end()
+    out.append(_emphasised(bold[at:]), style="bold")
+
+
+def _link(out: Text, g: dict[str, str | None], links: list[str]) -> None:
+    """A link (Markdown, HTML, LaTeX \\url or a bare address): underlined, numbered when it has a label."""
+    url = g["lurl"] or g["hurl"] or g["uurl"] or g["aurl"] or g["burl"] or g["url"] or ""
+    links.append(url)
+    text_label = g["ltext"] or (g["htext"] if g["htext"] and g["htext"] != url else None)
+    label = text_to_unicode(text_label) if text_label else url
+    out.append(f"{label} [{len(links)}]" if text_label else label, style=Style(underline=True, link=url))
 
 
 def _emphasised(segment: str) -> str:
