@@ -33,36 +33,56 @@ def salvage(path: Path, backup: Corpus | None) -> Salvaged:
     held: every whole line is kept, and every paper of the backup that no line holds is added
     (``header_lost``; a paper removed since that backup may come back, never one lost)."""
     lines = read_no_link(path).split(b"\n")
-    header: object = None
+    head = _header(lines[0])
+    sound = head is not None
+    named = [i for i in head["ids"] if isinstance(i, str)] if head is not None else None
+    found = _whole_lines(lines[1 if sound else 0:], set(named) if named is not None else None)
+    whole = len(found)
+    from_backup = _from_backup(found, named, backup) if backup is not None else 0
+    order = named if named is not None else list(found)
+    if head is not None:
+        separate = [list(p) for p in head.get("separate") or [] if isinstance(p, list)]
+    else:
+        separate = [list(p) for p in backup.separate] if backup is not None else []
+    corpus = Corpus([found[pid] for pid in order if pid in found], separate)
+    rules = head.get("title_rules", 0) if head is not None else backup.title_rules if backup is not None else 0
+    corpus.title_rules = rules if isinstance(rules, int) else 0
+    lost = len(named) - len(found) if named is not None else 0
+    return Salvaged(corpus, whole, from_backup, lost, header_lost=not sound)
+
+
+def _header(line: bytes) -> dict[str, Any] | None:
+    """The file's header, if it is a corpus header still naming its papers."""
     try:
-        header = orjson.loads(lines[0])
+        header = orjson.loads(line)
     except orjson.JSONDecodeError:
-        pass
-    sound = isinstance(header, dict) and header.get("format") == CORPUS_FORMAT and isinstance(header.get("ids"), list)
-    head: dict[str, Any] = header if sound else {}  # type: ignore[assignment]
-    named = [i for i in head["ids"] if isinstance(i, str)] if sound else None
+        return None
+    if isinstance(header, dict) and header.get("format") == CORPUS_FORMAT and isinstance(header.get("ids"), list):
+        return header
+    return None
+
+
+def _whole_lines(lines: list[bytes], named: set[str] | None) -> dict[str, Paper]:
+    """The papers of the lines that read whole (the first line of an id kept), those the header
+    names only when it names any."""
     found: dict[str, Paper] = {}
-    for line in lines[1 if sound else 0:]:
+    for line in lines:
         try:
             paper = Paper.from_record(orjson.loads(line))
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
             continue  # a cut or garbled line
         if named is None or paper.id in named:
             found.setdefault(paper.id, paper)
-    whole = len(found)
-    from_backup = 0
-    if backup is not None:
-        for pid in named if named is not None else [p.id for p in backup.papers]:
-            idx = backup.index_of(pid)
-            if pid not in found and idx is not None and backup.papers[idx].id == pid:
-                found[pid] = backup.papers[idx]
-                from_backup += 1
-    order = named if named is not None else list(found)
-    separate = [list(p) for p in head.get("separate") or [] if isinstance(p, list)]
-    if not sound and backup is not None:
-        separate = [list(p) for p in backup.separate]
-    corpus = Corpus([found[pid] for pid in order if pid in found], separate)
-    rules = head.get("title_rules", backup.title_rules if backup is not None and not sound else 0)
-    corpus.title_rules = rules if isinstance(rules, int) else 0
-    lost = len(named) - len(found) if named is not None else 0
-    return Salvaged(corpus, whole, from_backup, lost, header_lost=not sound)
+    return found
+
+
+def _from_backup(found: dict[str, Paper], named: list[str] | None, backup: Corpus) -> int:
+    """Add to ``found`` the papers of ``backup`` no whole line held (those the header names, or
+    with no header every one); how many came."""
+    taken = 0
+    for pid in named if named is not None else [p.id for p in backup.papers]:
+        idx = backup.index_of(pid)
+        if pid not in found and idx is not None and backup.papers[idx].id == pid:
+            found[pid] = backup.papers[idx]
+            taken += 1
+    return taken
