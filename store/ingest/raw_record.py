@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from store.choices import TITLE_MARKS
 from store.errors import InputError
@@ -80,6 +80,9 @@ def check_length(path: Path, abstract: str, line: int | None, where: str | None)
 
 
 def record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | None, where: str | None) -> RawRecord:
+    """A record read from a JSON object: papersift's own export, OpenReview's notes, arXiv's
+    metadata snapshot, CSL-JSON (Zotero's), or any object with an "abstract". A field of the wrong
+    kind is an InputError naming the file and line."""
     if not isinstance(obj, dict):
         raise InputError(path, f"expected an object with an \"abstract\", found {type(obj).__name__}", line=line, where=where)
     if "authors_parsed" in obj or "versions" in obj:  # arXiv's metadata snapshot
@@ -90,31 +93,13 @@ def record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | No
     if not isinstance(abstract, str) or not abstract.strip():
         got = "missing" if abstract is None else ("empty" if isinstance(abstract, str) else f"a {type(abstract).__name__}")
         raise InputError(path, f"\"abstract\" must be a non-empty string ({got})", line=line, where=where)
-    title = obj.get("title") or ""
-    custom = obj.get("custom")  # CSL-JSON
-    if obj.get("derived_title") in (True, "true") or (isinstance(custom, dict) and custom.get("papersift_title") in TITLE_MARKS):
-        title = ""  # papersift's own export said it derived this title: derive it again, marked as derived
-    if not isinstance(title, str):
-        raise InputError(path, f"\"title\" must be a string, not {type(title).__name__}", line=line, where=where)
-    authors = obj.get("authors") or []
-    if not authors and isinstance(obj.get("author"), list):  # CSL-JSON, as Zotero (and papersift) export it
-        authors = [_csl_name(a, path, line, where) for a in obj["author"]]
-        authors = [a for a in authors if a]
-    if isinstance(authors, str):
-        authors = [a.strip() for a in re.split(r";| and ", authors) if a.strip()]
-    if not isinstance(authors, list) or not all(isinstance(a, str) for a in authors):
-        raise InputError(path, "\"authors\" must be a list of strings or one string", line=line, where=where)
+    title, authors = _title(obj, path, line, where), _authors(obj, path, line, where)
     ext = obj.get("id", "")
     if not isinstance(ext, (str, int)):
         raise InputError(path, f"\"id\" must be a string or number, not {type(ext).__name__}", line=line, where=where)
     venue = obj.get("venue") or obj.get("container-title") or ""  # CSL-JSON: container-title
     if isinstance(venue, list):  # CSL-JSON allows a list
         venue = next((v for v in venue if isinstance(v, str)), "")
-    issued = obj.get("issued")
-    year = year_of(obj.get("year")) or (year_of(str(issued.get("date-parts") or issued.get("raw") or ""))
-                                        if isinstance(issued, dict) else "")
-    doi = obj.get("DOI") or obj.get("doi")
-    url = obj.get("url") or obj.get("URL") or (f"https://doi.org/{doi.strip()}" if isinstance(doi, str) and doi.strip() else "")
     # JSON: "keywords" (OpenReview, ICLR dumps; papersift's own export); CSL-JSON: "keyword";
     # arXiv's snapshot: "categories" (via snapshot_fields). The area: OpenReview's "primary_area".
     keywords = keywords_of(obj.get("keywords"), obj.get("keyword"))
@@ -122,9 +107,45 @@ def record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | No
     abstract = abstract.strip()
     check_length(path, abstract, line, where)
     return RawRecord(abstract=abstract, file=name, position=pos, title=" ".join(title.split()),
-                     authors=authors, external_id=str(ext), url=web_link(url),
-                     venue=" ".join(venue.split()) if isinstance(venue, str) else "", year=year,
+                     authors=authors, external_id=str(ext), url=web_link(_url(obj)),
+                     venue=" ".join(venue.split()) if isinstance(venue, str) else "", year=_year(obj),
                      keywords=keywords, area=clean_label(area) if isinstance(area, str) else "")
+
+
+def _title(obj: dict[str, Any], path: Path, line: int | None, where: str | None) -> str:
+    """The record's title; "" where papersift's own export says it derived it (derived again)."""
+    title = obj.get("title") or ""
+    custom = obj.get("custom")  # CSL-JSON
+    if obj.get("derived_title") in (True, "true") or (isinstance(custom, dict) and custom.get("papersift_title") in TITLE_MARKS):
+        return ""
+    if not isinstance(title, str):
+        raise InputError(path, f"\"title\" must be a string, not {type(title).__name__}", line=line, where=where)
+    return title
+
+
+def _authors(obj: dict[str, Any], path: Path, line: int | None, where: str | None) -> list[str]:
+    """The authors: "authors" as a list or one string ("A; B", "A and B"), or CSL-JSON's "author" names."""
+    authors = obj.get("authors") or []
+    if not authors and isinstance(obj.get("author"), list):  # CSL-JSON, as Zotero (and papersift) export it
+        authors = [a for a in (_csl_name(a, path, line, where) for a in obj["author"]) if a]
+    if isinstance(authors, str):
+        authors = [a.strip() for a in re.split(r";| and ", authors) if a.strip()]
+    if not isinstance(authors, list) or not all(isinstance(a, str) for a in authors):
+        raise InputError(path, "\"authors\" must be a list of strings or one string", line=line, where=where)
+    return authors
+
+
+def _year(obj: dict[str, Any]) -> str:
+    """The year: "year", or CSL-JSON's "issued" date."""
+    issued = obj.get("issued")
+    return year_of(obj.get("year")) or (year_of(str(issued.get("date-parts") or issued.get("raw") or ""))
+                                        if isinstance(issued, dict) else "")
+
+
+def _url(obj: dict[str, Any]) -> object:
+    """The link: "url" (or "URL"), else the DOI's address."""
+    doi = obj.get("DOI") or obj.get("doi")
+    return obj.get("url") or obj.get("URL") or (f"https://doi.org/{doi.strip()}" if isinstance(doi, str) and doi.strip() else "")
 
 
 def _csl_name(name: object, path: Path, line: int | None, where: str | None) -> str:
