@@ -57,7 +57,10 @@ specifically particularly especially respectively overall despite across perform
 performing final relative relatively compared compare compares comparing forced isolated unified
 systematic systematically long alone continue continues second third find
 recently contribute contributes contributed contribution contributions development developments
-powerful utilized received acknowledged deal deals
+powerful utilized received acknowledged deal deals due even given overcome overcomes designed
+appealing strength strengths weakness weaknesses available publicly released code
+pertains pertain emerged emerge emerges depends depend
+https http www github com org html io
 """.split())
 
 

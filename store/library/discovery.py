@@ -326,7 +326,7 @@ class Discovery:
         sim = self.similarity
         paper = self._core.corpus.papers[row]
         because = as_written(explain(sim.matrix, weights, row, self._core.index.vocab, shared=self._shared_terms(wanted)),
-                             f"{paper.title}\n{paper.abstract}") if len(weights) else []
+                             "\n".join([paper.title, *paper.keywords, paper.abstract])) if len(weights) else []
         like = closest_marked(sim.matrix, sim.latent, row, wanted) if len(wanted) else []
         return because, [self._core.corpus.papers[j].id for j in like]
 

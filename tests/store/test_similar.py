@@ -356,3 +356,10 @@ def test_because_names_the_words_the_wanted_papers_share_first():
     assert explain(paper, weights, 0, vocab, shared=shared) == ["agents", "planning", "tools"]
     few = {0}  # (fewer than three shared: the others fill in after them)
     assert explain(paper, weights, 0, vocab, shared=few) == ["agents", "invoking", "planning", "tools"]
+
+
+def test_pieces_of_addresses_and_words_of_argument_are_no_reason():
+    """A reader of "because: github, https, due, even" learns nothing of the paper."""
+    from store.discovery.content_words import is_content_word
+    assert not any(is_content_word(w) for w in ("github", "https", "due", "even", "given", "overcome", "recently"))
+    assert all(is_content_word(w) for w in ("locomotion", "robot", "reinforcement", "hand"))
