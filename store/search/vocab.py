@@ -248,6 +248,7 @@ class _Expansion:
     related: set[int] = field(default_factory=set)
     completing: set[int] = field(default_factory=set)
     lookalikes: set[int] = field(default_factory=set)
+    far: set[int] = field(default_factory=set)  # look-alikes two edits away
 
 
 class Vocabulary:
@@ -331,6 +332,14 @@ class Vocabulary:
         near, wholes = self._lookalikes(word, word_stem, bool(whole), e) if len(word) >= RANKED_TYPO_MIN_LETTERS \
             else ({}, {})
         meant = self._meant(whole, near)
+        if whole and not meant:
+            # A word a paper or two hold (a name: "CrossLoco"): a look-alike two edits away counts only
+            # where it is a hundred times as common, as a misspelling's word is ("reinforment"), not
+            # a name's neighbour ("Crossdocked"): the others rank, never count.
+            held = sum(self._df(i) for i in whole)
+            rare = {i for i in e.far if self._df(i) < TYPO_OVER_MEANT * held}
+            e.lookalikes -= rare
+            e.completing |= rare
         if not whole and not pref and not e.related and near and list(near.values()).count(min(near.values())) == 1:
             self._corrected(near, wholes, e)
         if len(word) < TYPO_MIN_LETTERS:
@@ -350,6 +359,8 @@ class Vocabulary:
                 if i not in e.out:
                     e.out[i] = FUZZY1_SIM if dist == 1 else FUZZY2_SIM
                     e.lookalikes.add(i)
+                    if dist > 1:
+                        e.far.add(i)
                 elif not whole and i in e.related:
                     e.related.discard(i)
                     e.completing.discard(i)

@@ -76,6 +76,20 @@ def test_a_typo_of_a_word_derived_from_its_stem_counts_as_that_word():
     assert 7 not in ranking.order[:ranking.full].tolist()  # ("reinforce": a derived word, not a typo of it)
 
 
+def test_a_name_one_paper_holds_does_not_count_its_neighbours_two_edits_away():
+    """`CrossLoco` (one paper's name) is two edits from "crossdock": the docking papers rank after
+    it but are not found; a misspelling one paper holds (`reinforment`) still counts the word a
+    hundred times as common two edits away."""
+    from store.search.index import SearchIndex
+    docs = [("", "CrossLoco learns cross-embodiment locomotion"), ("", "crossdock poses for ligands"),
+            ("", "a crossdock benchmark of proteins"), ("", "reinforment learning, misspelled")]
+    docs += [("", f"reinforcement learning for task {i}") for i in range(100)]
+    index = SearchIndex.build(docs)
+    name = index.rank(["crossloco"])
+    assert name.full == 1 and name.order[0] == 0 and {1, 2} <= set(name.order.tolist())  # (ranked, not counted)
+    assert index.rank(["reinforment"]).full == 101
+
+
 def test_a_correctly_spelled_word_is_not_drowned_by_look_alikes(tmp_path):
     """'grokking' is in the library: papers saying "grouping" or "growing" (two edits away) do not
     count as holding it. Before, "grokking modular" ranked a paper saying "group ... modular"
