@@ -113,8 +113,7 @@ class Corpus:
                 raise UnknownPaperError(f"id prefix {key!r} is ambiguous: {counted(len(hits), 'paper')} start with it "
                                         f"({named}{more}); give more characters")
         elif key and any(k.startswith(key) for k in self._by_id):
-            raise UnknownPaperError(f"id prefix {key!r} is too short: a prefix names a paper from {MIN_PREFIX} "
-                                    "characters on (as git takes one)")
+            raise UnknownPaperError(f"id prefix {key!r} is too short: give {MIN_PREFIX} characters or more")
         raise UnknownPaperError(f"no paper with id {key!r} (see `papersift list`)")
 
     def starting_with(self, prefix: str) -> list[int]:

@@ -92,9 +92,9 @@ class PapersiftApp(SerialKeys, PlainQuitHint, App):
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """Textual's commands in the palette but its "Keys" panel: the help (?) lists every key,
-        and escape does not close that panel (only the palette's "Keys" again does)."""
-        return (command for command in super().get_system_commands(screen) if command.title != "Keys")
+        """Textual's commands in the palette but its "Keys" panel (the help, ?, lists every key,
+        and escape does not close that panel) and its "Quit" (the palette offers ours, with its key)."""
+        return (command for command in super().get_system_commands(screen) if command.title not in ("Keys", "Quit"))
 
     def current_keymap(self) -> dict[str, str]:
         """The live keymap: action id -> comma-separated keys."""

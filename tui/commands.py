@@ -88,9 +88,9 @@ def _sync(app: App) -> None:
 CLI_COMMANDS: tuple[tuple[str, str, Callable[[App], None]], ...] = (
     ("Recommendations", "the triage queue: unread papers most likely wanted, learned from every mark "
      "(papersift recommend)", _recommendations),
-    ("Fetch from arXiv", "the day's papers of arXiv categories (papersift fetch: says the command)", _fetch),
-    ("Archive old skipped papers", "out of the way, kept with their marks (papersift archive: says the command)",
-     _archive),
+    ("Fetch from arXiv", "the day's papers of arXiv categories: shows the command to run (papersift fetch)", _fetch),
+    ("Archive old skipped papers", "out of the way, kept with their marks: shows the command to run "
+     "(papersift archive)", _archive),
     ("Sync with the lab", "everyone's marks and papers in, yours out, through the lab's git repository "
      "(papersift sync)", _sync),
 )

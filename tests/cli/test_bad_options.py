@@ -80,6 +80,7 @@ def test_a_mistyped_option_gets_a_did_you_mean(run_cli, tmp_path, typo, meant):
 
 @pytest.mark.parametrize("argv, meant", [(("status", "0123456789ab", "readd"), "read"),
                                          (("list", "--sort", "stauts"), "status"),
+                                         (("list", "--sort", "stat"), "status"),  # (its start: not "star")
                                          (("list", "--format", "jsno"), "json")])
 def test_a_mistyped_choice_gets_a_did_you_mean(run_cli, tmp_path, argv, meant):
     proc = run_cli(*argv, library=tmp_path / "lib", check=False)

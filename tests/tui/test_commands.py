@@ -56,6 +56,7 @@ async def test_the_palette_lists_every_bound_action(lib, make):
         missing = [a for a in offered if REGISTRY[a].description not in listed]
         assert not missing, f"bound actions the palette does not offer: {missing}"
         assert {name for name, _, _ in CLI_COMMANDS} <= listed
+        assert "Quit" in listed and "Quit the application" not in " ".join(listed)  # (ours, with its key; once)
 
 
 @pytest.mark.parametrize("name, key", [("Next paper", "reader.next_paper"), ("Previous paper", "reader.prev_paper")])

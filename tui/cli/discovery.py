@@ -21,7 +21,7 @@ def register(add) -> None:
     p.epilog = ("Each line: a paper's id, its similarity to ID from 0.00 (nothing in common) to 1.00 (the "
                 "same words and topics: the mean of the two papers' word and topic cosines), its title. "
                 "The order is the model's, which also weighs what the nearest papers share.")
-    p.add_argument("id", help="a paper: its id, a unique prefix of it (as git takes one), or an arXiv id")
+    p.add_argument("id", metavar="ID", help="a paper: its id, a unique prefix of it (2 characters or more), or an arXiv id")
     p.add_argument("--limit", type=out.count_arg, default=10, help="at most this many papers (default 10)")
     p = add("recommend", "the triage queue: unread papers most likely wanted, learned from every mark "
             "(or, with --tag, like the papers of a tag)", run=ranked)

@@ -232,6 +232,9 @@ def _closest(typed: str, candidates: list[str]) -> str | None:
     "stats"); None when even that one is more than a third of the word away."""
     from rapidfuzz.distance import OSA
 
+    started = [c for c in candidates if c.startswith(typed) and c != typed]
+    if len(started) == 1 and len(typed) >= 3:  # the start of one of them ("stat" of "status")
+        return started[0]
     best = min(candidates, key=lambda c: (OSA.distance(typed, c), abs(len(c) - len(typed))), default=None)
     return best if best is not None and OSA.distance(typed, best) <= max(1, len(typed) // 3) else None
 
