@@ -51,12 +51,13 @@ async def test_the_palette_lists_every_bound_action(lib, make):
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        listed = set(await palette_prompts(pilot))
+        prompts = await palette_prompts(pilot)
+        listed = set(prompts)
         offered = [a for a in KEYMAP if a not in NOT_IN_PALETTE and a.split(".")[0] not in IN_DIALOGS]
         missing = [a for a in offered if REGISTRY[a].description not in listed]
         assert not missing, f"bound actions the palette does not offer: {missing}"
         assert {name for name, _, _ in CLI_COMMANDS} <= listed
-        assert "Quit" in listed and "Quit the application" not in " ".join(listed)  # (ours, with its key; once)
+        assert prompts.count("Quit") == 1  # (ours, with its key: not Textual's too)
 
 
 @pytest.mark.parametrize("name, key", [("Next paper", "reader.next_paper"), ("Previous paper", "reader.prev_paper")])
