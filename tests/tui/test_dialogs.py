@@ -776,9 +776,12 @@ async def test_the_import_path_completes_as_far_as_the_entries_agree(tmp_path):
     assert await suggest(f"{tmp_path}/icmld") == f"{tmp_path}/icmldir/"
 
 
-def test_a_tag_row_too_long_for_the_panel_is_one_line_cut_with_an_ellipsis():
-    """A keyword as a tag ("General Machine Learning (i.e., none of the above)") wrapped mid-word."""
-    from tui.widgets.tagpanel import ROW_WIDTH, tag_prompt
-    long = tag_prompt("general-machine-learning-(i.e.-none-of-the-above)", "keyword")
-    assert len(long.plain) == ROW_WIDTH and long.plain.endswith("… keyword") and long.plain.startswith("#general")
+def test_a_tag_too_long_for_the_panel_goes_on_after_its_hyphens():
+    """A keyword as a tag ("Multilingual Federated Learning") folded mid-word ("…-le" / "arning")."""
+    from tui.widgets.tagpanel import ROW_WIDTH, at_hyphens, tag_prompt
+    row = tag_prompt("multilingual-federated-learning", "keyword").plain
+    assert row == "#multilingual-\nfederated-learning\nkeyword"
+    assert all(len(line) <= ROW_WIDTH for line in tag_prompt("general-machine-learning-(i.e.-none-of-the-above)",
+                                                             "keyword").plain.split("\n"))
+    assert at_hyphens("#" + "x" * 40).split("\n") == ["#" + "x" * 21, "x" * 19]  # (no hyphen: folded)
     assert tag_prompt("rl", "3").plain == "#rl 3"

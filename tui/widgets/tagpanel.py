@@ -8,6 +8,7 @@ highlighted tag."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from rapidfuzz import fuzz, process
@@ -87,17 +88,38 @@ class TagList(OptionList):
                 binding("tags.back", "Back where t or T was pressed", action="screen.leave_tags", label="Back")]
 
 
-ROW_WIDTH = 26  # a tag list row's room: the panel's 30 columns, less its padding and scroll bar
+ROW_WIDTH = 22  # a tag list row's room: the panel's 30 columns, less its border, padding and the list's own
+CHIPS_WIDTH = 26  # the room of the line of the paper's tags above the list
+
+
+def at_hyphens(label: str, width: int = ROW_WIDTH, first: int | None = None) -> str:
+    """A label without spaces (a tag: "#multilingual-federated-learning") broken into lines of at
+    most ``width`` after its hyphens ("first": the room on the first line), as a reader breaks a
+    hyphenated word; a piece longer than a line is folded. Without it, the panel folded tags
+    mid-word ("#multilingual-federated-le" / "arning")."""
+    room = width if first is None else first
+    if len(label) <= room:
+        return label
+    lines: list[str] = []
+    line = ""
+    for piece in re.findall(r"[^-]*-|[^-]+$", label):
+        if line and len(line) + len(piece) > room:
+            lines.append(line)
+            line, room = "", width
+        while len(piece) > room:  # (a piece no line holds: folded)
+            lines.append(line + piece[:room - len(line)])
+            piece, line, room = piece[room - len(line):], "", width
+        line += piece
+    return "\n".join([*lines, line] if line else lines)
 
 
 def tag_prompt(tag: str, note: str, width: int = ROW_WIDTH) -> Content:
     """A tag list row, "#tag 3" (the count or "keyword" dim), as Content: never parsed as markup.
-    One line: a tag too long for the row is cut with an ellipsis (wrapped, it broke mid-word)."""
-    label = shown_label(tag)
-    room = width - len(note) - 2  # ("#" and the space before the note)
-    if len(label) > room:
-        label = label[:max(1, room - 1)] + "…"
-    return Content.assemble("#" + label + " ", (note, "dim"))
+    A tag too long for the row goes on over lines broken after its hyphens (see :func:`at_hyphens`)."""
+    label = at_hyphens("#" + shown_label(tag), width)
+    last = label.rsplit("\n", 1)[-1]
+    gap = "\n" if len(last) + 1 + len(note) > width else " "
+    return Content.assemble(label + gap, (note, "dim"))
 
 
 class TagPanel(Vertical):
@@ -136,7 +158,7 @@ class TagPanel(Vertical):
         self._shown = (paper_id, selected)
         tags = self.library.annotation(paper_id).tags if paper_id else []
         # Text, never markup: a tag is the user's (or a colleague's) words, "a[b" and "[/dim]" included.
-        chips = [(("" if i == 0 else " ") + "#" + shown_label(t), "bold magenta") for i, t in enumerate(tags)]
+        chips = [(("" if i == 0 else " ") + at_hyphens("#" + shown_label(t), CHIPS_WIDTH), "bold magenta") for i, t in enumerate(tags)]
         heading = "On this paper"
         if selected:
             # (the stored annotations, not copies: this runs on every cursor move while papers are selected)
