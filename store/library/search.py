@@ -226,6 +226,7 @@ class LibrarySearch:
         if q.unknown_filters:  # a filter no one knows ("statu:read"): no paper, never all of them unfiltered
             return SearchResult(indices=np.arange(0, dtype=np.int64), total=n, errors=q.errors, found=0)
         full = 0
+        read_as: list[str] = []  # (a word no paper holds, and what it was read as)
         widened: list[str] = []  # what a compound counted besides its own spelling
         # One snapshot of the annotations for the whole search: the app searches in a worker thread
         # while its UI thread triages, and a change installs a new mapping (never edits this one).
@@ -250,6 +251,8 @@ class LibrarySearch:
             widened = [*(f"{acronyms.shown(w, a, written)} (also {' '.join(table[a])})" for w, a in known.items()), *spelled,
                        *self._widened({w: hit for w, hit in apart.items() if w not in known})]
             order, matched, full = ranking.order, ranking.matched_terms, ranking.full
+            vocabulary = self._core.index.vocabulary
+            read_as = [f"{w} → {r}" for w in content_words(words) if w != q.typing and (r := vocabulary.read_as(w))]
             order = self._together_first(words, order, ranking.score, full)
             # store.search.quick.weaker_kept's rule, in numpy (a one-letter query matches most of a 300k library)
             assert ranking.present is not None  # rank() sets it
@@ -265,7 +268,8 @@ class LibrarySearch:
         if limit is not None:
             order = order[:limit]
         return SearchResult(indices=order, total=n, matched_terms=matched, errors=q.errors,
-                            full=min(full, len(order)) if ranked else None, widened=widened, found=found)
+                            full=min(full, len(order)) if ranked else None, widened=widened, found=found,
+                            read_as=read_as)
 
     def _together_first(self, words: list[str], order: np.ndarray, keys: np.ndarray, full: int) -> np.ndarray:
         """``order`` with the first papers of its result set (``full`` long) reordered by how

@@ -28,7 +28,7 @@ import re
 from array import array
 from itertools import accumulate
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, cast
 
 import orjson
 
@@ -125,10 +125,18 @@ class Row:
 
 
 
-def quick_search(folder: Path, text: str, limit: int | None) -> tuple[list[Row], int, int] | None:
-    """The first ``limit`` results of a plain word query (the result set first: see
-    store.library.search.SearchResult), the library's size and the result set's size, or None
-    when this path cannot answer it exactly (the caller opens the Library instead)."""
+class Found(NamedTuple):
+    """What a one-shot search found."""
+
+    rows: list[Row]  # the first ``limit`` results, the result set first (store.library.search.SearchResult)
+    total: int  # the library's size
+    full: int  # the result set's size
+    read_as: list[str]  # each word no paper holds, and the one it was read as: "reinforcment → reinforcement"
+
+
+def quick_search(folder: Path, text: str, limit: int | None) -> Found | None:
+    """The first ``limit`` results of a plain word query, or None when this path cannot answer it
+    exactly (the caller opens the Library instead)."""
     q = parse_query(text)
     if not q.words or q.has_filters or q.similar or q.recommend or q.errors or any("-" in w for w in q.words):
         return None  # (a compound's parts standing apart are found by reading the papers: the full path)
@@ -198,7 +206,7 @@ def _stat(path: Path) -> os.stat_result | None:
 
 
 def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage], limit: int | None,
-            corpus: tuple[Path, bytes]) -> tuple[list[Row], int, int] | None:
+            corpus: tuple[Path, bytes]) -> Found | None:
     n_docs = index_size(cast("array[int]", reader.read("meta")))  # the sections' kinds: SearchIndex.dump_chunks
     if n_docs is None or reader.count("ids_offsets") != n_docs + 1:
         return None
@@ -228,7 +236,7 @@ def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage]
         pid = read_item(reader, "ids", d)
         rows.append(Row(pid, read_item(reader, "titles", d), bool(reader.read("derived", d, d + 1)[0]),
                         annotations.get(pid)))
-    return rows, n_docs, full
+    return Found(rows, n_docs, full, [f"{w} → {r}" for w in content_words(words) if (r := vocab.read_as(w))])
 
 
 def _together_first(vocab: Vocabulary, reader: PackReader, corpus: tuple[Path, bytes], words: list[str],

@@ -25,6 +25,7 @@ class SearchResult:
     errors: list[str] = field(default_factory=list)
     full: int | None = None  # the result set's size (the head of indices); None: all of indices
     widened: list[str] = field(default_factory=list)  # a compound's other spellings it counted: "sim-to-real (also sim2real)"
+    read_as: list[str] = field(default_factory=list)  # a word no paper holds, and the one it was read as: "reinforcment → reinforcement"
     found: int | None = None  # the result set's size before a limit cut it (None: not counted, as for similar:)
 
     def __post_init__(self) -> None:

@@ -286,6 +286,15 @@ class Vocabulary:
             hit = self._expanded[key] = self._expand(word, typing)
         return hit
 
+    def read_as(self, word: str) -> str | None:
+        """The word a typed word no paper holds, in no form, is read as: the commonest term that
+        counts for it ("reinforcment" -> reinforcement), said so a reader knows what was searched;
+        None for a word the library holds (in some form), a compound, or one nothing counts for."""
+        if not word or "-" in word or self.terms.find(word) is not None or self.with_stem(form_key(word)):
+            return None
+        counted = [tid for tid, _, cover, counts in self.expand(word) if counts and cover > 0]
+        return self.terms.word_at(max(counted, key=lambda t: (self._df(t), -t))) if counted else None
+
     def forms(self, word: str) -> frozenset[str]:
         """The terms that are ``word`` itself or one of its forms ("models" for "model"), as
         :meth:`expand` finds them: no look-alike, no completion."""

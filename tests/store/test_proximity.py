@@ -68,7 +68,7 @@ def test_a_paper_writing_the_words_together_ranks_above_one_scattering_them(plan
     query = "language model task planning"
     order = [lib.corpus.papers[i].id for i in lib.search(query).indices]
     assert order[:2] == [together, scattered]
-    rows, _, full = quick_search(lib.folder, query, None)
+    rows, _, full, _ = quick_search(lib.folder, query, None)
     assert [r.id for r in rows][:2] == [together, scattered] and full == 2  # (the one-shot search alike)
     monkeypatch.setattr(proximity, "PHRASE_WEIGHT", 0.0)  # BM25 alone ranks the scattered paper first
     assert [lib.corpus.papers[i].id for i in lib.search(query).indices][:2] == [scattered, together]

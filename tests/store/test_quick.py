@@ -65,16 +65,18 @@ def test_quick_search_ranks_exactly_as_the_library(icml):
             assert lib.compound_words(parse_query(q)), q
             continue
         answered += 1
-        rows, total, _full = found
+        rows, total, _full, _ = found
         assert total == len(lib)
-        expected = [lib.corpus.papers[i].id for i in lib.search(q).indices]
+        result = lib.search(q)
+        expected = [lib.corpus.papers[i].id for i in result.indices]
         assert [r.id for r in rows] == expected, q
+        assert found.read_as == result.read_as, q  # (how a word no paper holds was read: said alike)
     assert answered > 100
 
 
 def test_quick_rows_carry_titles_and_annotations(icml):
     lib, _ = icml
-    rows, _, _ = quick_search(lib.folder, "zebrafish", 5)
+    rows, _, _, _ = quick_search(lib.folder, "zebrafish", 5)
     assert {r.id for r in rows} == {lib.corpus.papers[3].id, lib.corpus.papers[40].id}
     for r in rows:
         paper, ann = lib.paper(r.id), lib.annotation(r.id)
@@ -131,7 +133,7 @@ def test_annotations_changed_by_another_process_are_seen(tmp_path, seeds_dir):
     lib.add_tags([pid], ["quokka"])
     lib.set_status([pid], "to-read")
     assert (tmp_path / "lib" / "annotations.json.journal").exists()
-    rows, _, _ = quick_search(lib.folder, "quokka", 5)
+    rows, _, _, _ = quick_search(lib.folder, "quokka", 5)
     assert [(r.id, r.status, r.tags) for r in rows] == [(pid, "to-read", ["quokka"])]
 
 

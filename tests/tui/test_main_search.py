@@ -455,3 +455,25 @@ async def test_an_acronym_the_papers_define_counts_its_expansion_in_the_app(tmp_
             shown = {lib.paper(pid).abstract[:12] for pid in results.set_ids}
             assert shown == {"Planning hou", "We show that"}, (typed, shown)
             assert f"counted: {note}" in screen(app).query_one("#header")._shown
+
+
+async def test_a_word_no_paper_holds_says_what_it_was_read_as(tmp_path, make):
+    """`plannign` finds the planning papers, and the header says how the word was read (nothing is
+    said for a word the papers hold)."""
+    dump = tmp_path / "d.txt"
+    dump.write_text(ACRONYM_DUMP)
+    lib = Library(tmp_path / "lib")
+    lib.import_paths([dump])
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await type_search(app, pilot, "plannign ")
+        await wait_workers(app, pilot)
+        await settle(pilot)
+        assert "read as: plannign → planning" in screen(app).query_one("#header")._shown
+        screen(app).search_box.value = ""
+        await settle(pilot)
+        await type_search(app, pilot, "planning ")
+        await wait_workers(app, pilot)
+        await settle(pilot)
+        assert "read as" not in screen(app).query_one("#header")._shown

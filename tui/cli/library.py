@@ -173,6 +173,8 @@ def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
         out.console(stderr=True).print(f"[yellow]warning:[/yellow] {out.escaped(err)}")  # a query may hold "[x]"
     for note in result.widened:  # a compound counted in its other spellings
         out.say(f"counted as one term: {note}", stderr=True)
+    if result.read_as:  # a word no paper holds
+        out.say(f"read as: {', '.join(result.read_as)}", stderr=True)
     shown = result.matches
     full = None  # (a search shows the weaker matches after the result set, as the app does below its divider)
     if not len(shown) and result.weaker:  # no paper holds every word: say so

@@ -382,7 +382,9 @@ def _quick_search(args: argparse.Namespace) -> bool:
     found = quick_search(folder, " ".join(args.query), None if args.limit is None else args.limit + 1)
     if found is None:
         return False
-    rows, total, full = found
+    rows, total, full, read_as = found
+    if read_as:  # a word no paper holds
+        out.say(f"read as: {', '.join(read_as)}", stderr=True)
     beyond = args.limit is not None and len(rows) > args.limit and full <= args.limit  # (weaker ones past it)
     rows = rows if args.limit is None else rows[:args.limit]
     if not full and rows:

@@ -44,7 +44,8 @@ class Counts:
         self.show_list_title()
         # What a filter could not apply (did you mean), and what a compound counted besides its
         # own spelling ("sim-to-real (also sim2real)"): in the header, where a line has room.
-        self.result_note = "; ".join([*result.errors, *(["counted: " + ", ".join(result.widened)] if result.widened else [])])
+        self.result_note = "; ".join([*result.errors, *(["counted: " + ", ".join(result.widened)] if result.widened else []),
+                                      *(["read as: " + ", ".join(result.read_as)] if result.read_as else [])])
         self.show_header(self.result_note)
 
     def annotations_changed(self, changed: list[str] | None) -> None:
