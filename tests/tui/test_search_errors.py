@@ -26,6 +26,11 @@ async def test_an_unknown_filter_is_said_whole_and_lists_no_paper(lib, make, wid
         lines = screen_lines(app)[box.y:box.bottom]
         shown = re.sub(r"\s+", " ", " ".join(line[box.x:box.right] for line in lines))
         assert error in shown, f"the error is not on the screen whole: {error!r}"
+        if width >= 120:  # (the tag panel is shown: it says no paper is, not "On this paper: none yet")
+            from tui.widgets.tagpanel import TagPanel
+            await pilot.pause()
+            said = str(screen(app).query_one(TagPanel).query_one("#paper-tags").render())
+            assert "No paper shown" in said and "On this paper" not in said, said
         # Fixed, the list is back.
         await pilot.press(*["backspace"] * len(":read"), *"s:unread")
         await pilot.pause()

@@ -170,6 +170,8 @@ class TagPanel(Vertical):
         # In the panel, the key that leads here is no help: the input below is.
         hint = "none yet — type one below" if self.has_focus_within else f"none yet — press {key_label(self.app, 'main.tag')}"
         parts: tuple[str | tuple[str, str], ...] = ((heading, "bold"), "\n", *(chips or [(hint, "dim")]))
+        if not paper_id and not selected:  # (a search that lists no paper)
+            parts = (("No paper shown", "dim"),)
         if parts != self._tag_parts:  # (most papers show "none yet": no layout pass of the screen for them)
             self._tag_parts = parts
             self.query_one("#paper-tags", Static).update(Content.assemble(*parts))
