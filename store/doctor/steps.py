@@ -83,29 +83,7 @@ def check_cut_removals(data: dict[str, Any], corpus: Corpus, corpus_path: Path, 
         what = "an undo of a removal" if step.get("action") == "restore" else "a removal"
         report.problems.append(f"{what} was cut short (the process was stopped); it is finished the next time "
                                "the library is opened (`papersift doctor --repair` finishes it now)")
-    lost: dict[str, dict[str, Any]] = {}
-    cut_entries = []  # the undo entries of removals whose corpus write never happened
-    for key, entry in (data.get(HIST) or {}).items():
-        if not isinstance(entry, dict) or entry.get("action") != "remove" or entry.get(STAGED):
-            continue
-        records = [r for r in entry.get("papers") or [] if isinstance(r, dict)]
-        if not records or not all(corpus.index_of(str(r.get("id", ""))) is not None for r in records):
-            continue
-        cut_entries.append(key)
-        befores = entry.get("before") or {}
-        for rkey, before in (befores.items() if isinstance(befores, dict) else []):
-            pid = paper_of(str(rkey))
-            if corpus.index_of(pid) is None or not isinstance(before, dict) \
-                    or not isinstance(before.get("note", ""), str):
-                continue
-            now = anns.get(str(doc_id_for(rkey)))
-            since = changed_after(data, str(rkey), entry.get("seq"))
-            if now is None and not since:
-                lost[rkey] = before
-            elif (merged := _under(now if isinstance(now, dict) else
-                                   {k: before[k] for k in ("paper_id", "member") if k in before},
-                                   before, since)) != now:
-                lost[rkey] = merged  # annotated again since the cut: what it had goes back under that
+    lost, cut_entries = _cut_removals(data, corpus, anns)
     if isinstance(step, dict):  # (an undo's papers, not yet back: their records are no orphans)
         undone = {str(r.get("id")) for r in step.get("papers") or [] if isinstance(r, dict)}
     else:
@@ -130,6 +108,36 @@ def check_cut_removals(data: dict[str, Any], corpus: Corpus, corpus_path: Path, 
         report.repaired.append(f"put back the annotations of {counted(len(papers), 'paper')} a cut-short removal "
                                "had cleared (every member's)")
     return undone
+
+
+def _cut_removals(data: dict[str, Any], corpus: Corpus,
+                  anns: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """The records removals that never reached the corpus cleared (record key -> what goes back:
+    the record before it, under any change made since), and those removals' undo entries."""
+    lost: dict[str, dict[str, Any]] = {}
+    cut_entries = []  # the undo entries of removals whose corpus write never happened
+    for key, entry in (data.get(HIST) or {}).items():
+        if not isinstance(entry, dict) or entry.get("action") != "remove" or entry.get(STAGED):
+            continue
+        records = [r for r in entry.get("papers") or [] if isinstance(r, dict)]
+        if not records or not all(corpus.index_of(str(r.get("id", ""))) is not None for r in records):
+            continue
+        cut_entries.append(key)
+        befores = entry.get("before") or {}
+        for rkey, before in (befores.items() if isinstance(befores, dict) else []):
+            pid = paper_of(str(rkey))
+            if corpus.index_of(pid) is None or not isinstance(before, dict) \
+                    or not isinstance(before.get("note", ""), str):
+                continue
+            now = anns.get(str(doc_id_for(rkey)))
+            since = changed_after(data, str(rkey), entry.get("seq"))
+            if now is None and not since:
+                lost[rkey] = before
+            elif (merged := _under(now if isinstance(now, dict) else
+                                   {k: before[k] for k in ("paper_id", "member") if k in before},
+                                   before, since)) != now:
+                lost[rkey] = merged  # annotated again since the cut: what it had goes back under that
+    return lost, cut_entries
 
 
 def changed_after(data: dict[str, Any], pid: str, since: Any) -> set[str]:

@@ -434,14 +434,20 @@ async def test_a_typed_word_keeps_its_count_when_the_search_is_done_and_a_compou
         assert "counted: sim-to-real (also sim2real, sim to real)" in header._shown  # where did-you-mean goes
 
 
-@pytest.mark.slow
-async def test_an_acronym_the_papers_define_counts_its_expansion_in_the_app(tmp_path, make):
-    """Typing "LLM planning" lists the paper that writes "large language models" too, and the
-    header says what was counted; typing the expansion lists the papers writing only LLMs."""
+def _acronym_library(tmp_path) -> Library:
+    """A library of ACRONYM_DUMP: papers writing "large language models (LLMs)", only LLMs, or neither."""
     dump = tmp_path / "d.txt"
     dump.write_text(ACRONYM_DUMP)
     lib = Library(tmp_path / "lib")
     lib.import_paths([dump])
+    return lib
+
+
+@pytest.mark.slow
+async def test_an_acronym_the_papers_define_counts_its_expansion_in_the_app(tmp_path, make):
+    """Typing "LLM planning" lists the paper that writes "large language models" too, and the
+    header says what was counted; typing the expansion lists the papers writing only LLMs."""
+    lib = _acronym_library(tmp_path)
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
@@ -460,10 +466,7 @@ async def test_an_acronym_the_papers_define_counts_its_expansion_in_the_app(tmp_
 async def test_a_word_no_paper_holds_says_what_it_was_read_as(tmp_path, make):
     """`plannign` finds the planning papers, and the header says how the word was read (nothing is
     said for a word the papers hold)."""
-    dump = tmp_path / "d.txt"
-    dump.write_text(ACRONYM_DUMP)
-    lib = Library(tmp_path / "lib")
-    lib.import_paths([dump])
+    lib = _acronym_library(tmp_path)
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
