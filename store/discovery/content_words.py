@@ -59,7 +59,8 @@ systematic systematically long alone continue continues second third find
 recently contribute contributes contributed contribution contributions development developments
 powerful utilized received acknowledged deal deals due even given overcome overcomes designed
 appealing strength strengths weakness weaknesses available publicly released code
-pertains pertain emerged emerge emerges depends depend
+pertains pertain emerged emerge emerges depends depend driven guided informed aware compelling
+simultaneously training
 https http www github com org html io
 """.split())
 

@@ -343,7 +343,8 @@ def explain(matrix: sp.csr_matrix, w: np.ndarray, doc: int, vocab: list[str], to
             if len(out) == top:
                 return
             term = vocab[row.indices[i]]
-            if term not in LABEL_STOP and is_content_word(term) and not _a_form_of(term, out) and term not in out:
+            if term not in LABEL_STOP and is_content_word(term) and not _a_form_of(term, out) \
+                    and not any(term in other or other in term for other in out):  # ("physics", "physics-informed")
                 out.append(term)
 
     if shared is not None:

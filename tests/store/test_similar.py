@@ -363,3 +363,15 @@ def test_pieces_of_addresses_and_words_of_argument_are_no_reason():
     from store.discovery.content_words import is_content_word
     assert not any(is_content_word(w) for w in ("github", "https", "due", "even", "given", "overcome", "recently"))
     assert all(is_content_word(w) for w in ("locomotion", "robot", "reinforcement", "hand"))
+
+
+def test_a_word_and_the_compound_holding_it_are_one_reason():
+    """"physics-informed, physics, informed" said one thing three times."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    from store.discovery.similar import explain
+
+    vocab = ["physicsinformed", "physics", "networks", "locomotion"]
+    paper = sp.csr_matrix(np.array([[0.9, 0.8, 0.5, 0.4]]))
+    assert explain(paper, np.ones(4), 0, vocab) == ["physicsinformed", "networks", "locomotion"]
