@@ -243,7 +243,7 @@ class LibrarySearch:
             apart = self._apart(q)
             extra = self._annotation_matches(words, anns)
             acronym_terms: set[str] = set()
-            spelled = self._spelled_out(words, table, extra, acronym_terms)
+            spelled = self._spelled_out(words, table, extra, acronym_terms, q.typing)
             ranking = self._core.index.rank(words, mask, extra=extra, typing=q.typing, apart=apart)
             ranking.matched_terms |= acronym_terms  # (highlighted too: "LLM" where "large language model" was typed)
             known = self._acronym_words(q)
@@ -297,7 +297,7 @@ class LibrarySearch:
         return hit
 
     def _spelled_out(self, words: list[str], table: acronyms.Table,
-                     extra: dict[str, tuple[np.ndarray, np.ndarray]], terms: set[str]) -> list[str]:
+                     extra: dict[str, tuple[np.ndarray, np.ndarray]], terms: set[str], typing: str | None = None) -> list[str]:
         """Where the query spells out an acronym the papers define (large language models), the
         papers holding the acronym (LLM, LLMs) hold each of those words too, each scored a tenth of
         the acronym's score (``ACRONYM_SHARE``, chosen on ICLR's known-item queries): added to
@@ -306,7 +306,9 @@ class LibrarySearch:
         added to ``terms``."""
         index = self._core.index
         notes = []
-        for start, end, acronym in acronyms.spelled_runs(words, table):
+        # (a misspelled word read as the one it stands for: "reinforcment learning" spells out RL too)
+        read = [w if w == typing else index.vocabulary.read_as(w) or w for w in words]
+        for start, end, acronym in acronyms.spelled_runs(read, table):
             score, _, counted = index.word_scores(acronym, terms)
             docs = np.flatnonzero(counted)
             if not len(docs):

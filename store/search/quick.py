@@ -154,7 +154,8 @@ def quick_search(folder: Path, text: str, limit: int | None) -> Found | None:
         with open_no_link(folder / locations.INDEX_CACHE_FILE) as fh:
             if not stamp_matches(fh, head.group(1)):
                 return None  # the cache is from another state of the corpus
-            return _search(PackReader(fh), q.words, annotations, limit, (folder / locations.CORPUS_FILE, head.group(1)))
+            return _search(PackReader(fh), q.words, annotations, limit, (folder / locations.CORPUS_FILE, head.group(1)),
+                           table)
     except Exception:  # noqa: BLE001 - an optimisation only: anything unexpected takes the full path
         return None
 
@@ -206,7 +207,7 @@ def _stat(path: Path) -> os.stat_result | None:
 
 
 def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage], limit: int | None,
-            corpus: tuple[Path, bytes]) -> Found | None:
+            corpus: tuple[Path, bytes], table: acronyms.Table) -> Found | None:
     n_docs = index_size(cast("array[int]", reader.read("meta")))  # the sections' kinds: SearchIndex.dump_chunks
     if n_docs is None or reader.count("ids_offsets") != n_docs + 1:
         return None
@@ -216,6 +217,8 @@ def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage]
                        offsets)
     if any(_parts_meet(vocab, reader, w, c) for w in words if (c := joined_compound(w, vocab)) is not None):
         return None  # a word written together whose parts may stand apart in a paper: the full path reads them
+    if acronyms.involves([vocab.read_as(w) or w for w in words], table):
+        return None  # misspelled words spelling out an acronym ("reinforcment learning"): the full path counts it
     texts = [(pid, a) for pid, a in annotations.items() if a.tags or a.note]
     extra: dict[str, list[int]] = {}
     if texts:

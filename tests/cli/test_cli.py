@@ -641,6 +641,8 @@ def test_search_takes_an_acronym_the_papers_define_for_its_expansion(run_cli, tm
     assert "counted as one term: LLM (also large language models)" in proc.stderr
     assert "large language model (also LLM)" in run_cli("search", "large language model planning", library=folder).stderr
     assert "Classical planning" not in proc.stdout.split("weaker")[0]
+    typo = json.loads(run_cli("search", "large", "langauge", "model", "planning", "--format", "json", library=folder).stdout)
+    assert {r["abstract"][:30] for r in typo if r["all_words"]} == found["l"]  # (misspelled, it still spells out LLM)
     typo = run_cli("search", "plannign", library=folder)  # (a word no paper holds: said how it was read)
     assert "read as: plannign → planning" in typo.stderr and "Planning household" in typo.stdout
     assert "read as" not in run_cli("search", "planning", library=folder).stderr

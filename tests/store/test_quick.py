@@ -61,8 +61,9 @@ def test_quick_search_ranks_exactly_as_the_library(icml):
     answered = 0
     for q in qs:
         found = quick_search(lib.folder, q, None)
-        if found is None:  # a word written together whose parts may stand apart (nonsmooth): the full path's
-            assert lib.compound_words(parse_query(q)), q
+        if found is None:  # a word written together whose parts may stand apart (nonsmooth), or words that
+            # spell out an acronym, misspelled ("reinforcment lerning": RL): the full path's, which says so
+            assert lib.compound_words(parse_query(q)) or lib.search(q).widened, q
             continue
         answered += 1
         rows, total, _full, _ = found
