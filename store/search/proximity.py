@@ -5,7 +5,8 @@ mentions a language model in one sentence and a planning task in another both ho
 and BM25 cannot tell them apart. After the ranking, the first ``PROXIMITY_DEPTH`` papers of the
 result set are read again, and each gains ``PHRASE_WEIGHT`` times n / span, where span is the
 fewest consecutive words of its title (with keywords) or abstract that hold all n query words
-(each in one of its forms: "models" for "model", never a look-alike): 1 where the words stand
+(each in one of its forms, "models" for "model", or the word a typo surely stands for; never a
+mere look-alike): 1 where the words stand
 together, in any order, less as they scatter, 0 where no one text holds them all. So this
 reorders the papers the index found, never adds or drops one.
 
