@@ -175,7 +175,7 @@ HELDOUT: list[tuple[str, str, list[str]]] = [
 
 # Written together: each two-part compound above with its parts joined ("multitask" for multi-task),
 # against the same expression (the compound in any spelling). Only some begin with a prefix the
-# search reads apart (store.search.vocab.JOINED_PREFIXES); the others find their joined spelling
+# search reads apart (store.search.joined.JOINED_PREFIXES); the others find their joined spelling
 # alone (--joined measures them).
 JOINED: list[tuple[str, str, list[str]]] = [
     ("joined", query.replace("-", ""), exprs) for cls, query, exprs in QUERIES + HELDOUT

@@ -21,8 +21,8 @@ from store.search import acronyms, proximity
 from store.search.compounds import candidates_and_pattern
 from store.search.query import Query, parse_query
 from store.search.quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_matches
-from store.search.vocab import (alternatives, compound_part_ids, content_words, joined_compound, joined_spellings,
-                                worth_reading)
+from store.search.joined import alternatives, compound_part_ids, joined_compound, joined_spellings, worth_reading
+from store.search.vocab import content_words
 from store.text import search_tokens
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from store.search.forms import form_key
-from store.search.vocab import alternatives
+from store.search.joined import alternatives
 
 if TYPE_CHECKING:
     from store.search.index import SearchIndex

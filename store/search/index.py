@@ -23,8 +23,10 @@ import numpy as np
 
 from store.search.packfile import PackReader, file_bytes, pack, words_sections
 from store.search.postings import build_postings
-from store.search.vocab import (B, COVERAGE_WEIGHT, INDEX_VERSION, K1, STOP_WORDS, SortedWords, Vocabulary, alternatives,
-                                content_words, idf_ceiling, index_size, stem_tables)
+from store.search.joined import alternatives
+from store.search.sorted_words import SortedWords, stem_tables
+from store.search.vocab import (B, COVERAGE_WEIGHT, INDEX_VERSION, K1, STOP_WORDS, Vocabulary, content_words, idf_ceiling,
+                                index_size)
 
 OWN_SECTIONS = frozenset({"meta", "terms", "terms_chunks", "stems", "stems_chunks", "stem_offsets", "stem_members",
                           "offsets", "docs", "tf", "idf", "lengths", "norms"})

@@ -19,7 +19,8 @@ import numpy as np
 from store.search.index import SearchIndex, idf_weights
 from store.search.postings import count_terms, posting_docs
 from store.search.forms import form_keys
-from store.search.vocab import SortedWords, Vocabulary, stem_tables
+from store.search.sorted_words import SortedWords, stem_tables
+from store.search.vocab import Vocabulary
 
 
 BLOCK = 1 << 20  # postings per pass: each pass's temporaries stay a few MB (at 300k papers 37M postings)

@@ -40,7 +40,9 @@ from store.annotations.nofollow import open_no_link
 from store.search.packfile import PackReader, chunk_loader, items_sections, read_item, stamp_matches
 from store.search.query import parse_query
 from store.text import search_tokens
-from store.search.vocab import COVERAGE_WEIGHT, K1, SortedWords, compound_part_ids, joined_compound, worth_reading, Vocabulary, content_words, idf_ceiling, index_size
+from store.search.joined import compound_part_ids, joined_compound, worth_reading
+from store.search.sorted_words import SortedWords
+from store.search.vocab import COVERAGE_WEIGHT, K1, Vocabulary, content_words, idf_ceiling, index_size
 
 if TYPE_CHECKING:
     from store.models import Annotation
@@ -278,7 +280,7 @@ def _together_first(vocab: Vocabulary, reader: PackReader, corpus: tuple[Path, b
 
 def _parts_meet(vocab: Vocabulary, reader: PackReader, word: str, compound: str) -> bool:
     """Whether the full search would read a joined word's parts apart: papers hold both parts
-    (its last in any form), often enough (store.search.vocab.worth_reading)."""
+    (its last in any form), often enough (store.search.joined.worth_reading)."""
     first, last = compound.split("-")
     tid = vocab.terms.find(first)
     if tid is None:

@@ -21,15 +21,15 @@ implementation and rank alike.
 
 from __future__ import annotations
 
-import bisect
-from array import array
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from store.search.forms import form_key, form_keys
+from store.search.joined import joined_spellings
+from store.search.sorted_words import SortedWords
 
 if TYPE_CHECKING:
     import numpy as np
@@ -109,136 +109,6 @@ def idf_ceiling(variants: Sequence[tuple[int, float, float, bool]], idf: Sequenc
     return min(idf[i] for i, sim, *_ in variants if sim == best)
 
 
-def stem_tables(terms: list[str]) -> tuple[list[str], array[int], array[int]]:
-    """For sorted ``terms``: the sorted distinct form keys (:func:`store.search.forms.form_keys`),
-    and each key's term ids (``members[offsets[k]:offsets[k + 1]]``, ascending). Computed once
-    per index build and saved with it."""
-    pairs = sorted(zip(form_keys(terms), range(len(terms))))
-    stems: list[str] = []
-    offsets = array("i")
-    members = array("i", [i for _, i in pairs])
-    for k, (st, _) in enumerate(pairs):
-        if not stems or stems[-1] != st:
-            stems.append(st)
-            offsets.append(k)
-    offsets.append(len(pairs))
-    return stems, offsets, members
-
-
-def alternatives(part: str) -> tuple[str, ...]:
-    """The spellings a compound's part may take: "to" and "2" are one (sim-to-real, sim2real)."""
-    return ("to", "2") if part in ("to", "2") else (part,)
-
-
-def joined_spellings(word: str) -> list[str]:
-    """A compound's parts spelled together, in each of their alternatives (sim-to-real: simtoreal, sim2real)."""
-    spellings = [""]
-    for part in word.split("-"):
-        spellings = [s + alt for s in spellings for alt in alternatives(part)]
-    return spellings
-
-
-# Prefixes a word written together may have been written apart with (multitask: multi-task,
-# multi task). Chosen on ICML and ICLR 2024: the ones whose apart spelling is the compound's
-# (not "re", "un", "de", "out", "co", "inter": their joined words are mostly words of their own,
-# "recent", "design"; not "over", "under": words of their own, next to any word).
-JOINED_PREFIXES = ("pseudo", "cross", "hyper", "multi", "super", "meta", "non", "post", "pre", "self",
-                   "semi", "sub", "bi")
-JOINED_REST_MIN = 4  # letters after the prefix: "biased" (bi + ased) stays one word
-# The parts apart are read only where the papers holding both parts are at least this share of
-# those holding the word joined: "multitask" (most papers with "multi" and "task" wrote
-# "multi-task") is read, "prediction" (one paper in 463 holds "pre" and "diction") is not.
-JOINED_SHARE = 0.05
-
-
-def joined_compound(word: str, vocabulary: "Vocabulary") -> str | None:
-    """The compound a word written together may stand for where a library writes it apart
-    ("multitask" -> "multi-task"), or None: the word begins with one of ``JOINED_PREFIXES``, the
-    prefix is a word of the library on its own, and the rest is one of its words in some form.
-    Whether its parts apart are read then depends on how often they meet (:func:`worth_reading`)."""
-    if "-" in word or not word.isalpha():
-        return None
-    for prefix in JOINED_PREFIXES:
-        if word.startswith(prefix) and len(word) - len(prefix) >= JOINED_REST_MIN:
-            rest = word[len(prefix):]
-            if vocabulary.terms.find(prefix) is None or not compound_part_ids(rest, vocabulary):
-                return None
-            return f"{prefix}-{rest}"
-    return None
-
-
-def compound_part_ids(part: str, vocabulary: "Vocabulary") -> list[int]:
-    """The term ids a compound's last part (or a joined word) stands for: itself and its forms."""
-    ids = dict.fromkeys(vocabulary.with_stem(form_key(part)))
-    exact = vocabulary.terms.find(part)
-    if exact is not None:
-        ids[exact] = None
-    return list(ids)
-
-
-def worth_reading(word: str, vocabulary: "Vocabulary", together: int) -> bool:
-    """Whether a joined word's parts apart are read: ``together`` (papers holding both parts) is
-    at least ``JOINED_SHARE`` of the papers holding the word joined (counted per form)."""
-    joined = sum(vocabulary.offsets[i + 1] - vocabulary.offsets[i] for i in compound_part_ids(word, vocabulary))
-    return together > 0 and together >= JOINED_SHARE * joined
-
-
-LAST_CHAR = "\U0010ffff"  # sorts after every character: word + LAST_CHAR bounds word's completions
-
-
-class SortedWords:
-    """A sorted word list, handed out one first-character chunk at a time.
-
-    Every lookup here (a word, its completions, typo candidates) stays within the
-    words sharing its first character. In memory (the app) a chunk is a slice of the
-    whole list; from an index file (:mod:`store.search.quick`) only the chunks a query
-    touches are read, through ``loader``.
-
-    Args:
-        words: the whole sorted list, or None with ``loader(first) -> (start, words)``.
-    """
-
-    def __init__(self, words: list[str] | None = None,
-                 loader: Callable[[str], tuple[int, list[str]]] | None = None) -> None:
-        self.words = words
-        self._loader = loader
-        self._chunks: dict[str, tuple[int, list[str]]] = {}
-
-    def chunk(self, first: str) -> tuple[int, list[str]]:
-        """The position of the first word starting with ``first``, and those words."""
-        hit = self._chunks.get(first)
-        if hit is None:
-            if self.words is not None:
-                lo = bisect.bisect_left(self.words, first)
-                hit = (lo, self.words[lo:bisect.bisect_left(self.words, first + LAST_CHAR, lo)])
-            else:
-                assert self._loader is not None  # given when the words are not
-                hit = self._loader(first)
-            self._chunks[first] = hit
-        return hit
-
-    def find(self, word: str) -> int | None:
-        """The word's position, if it is in the list."""
-        start, words = self.chunk(word[0])
-        i = bisect.bisect_left(words, word)
-        return start + i if i < len(words) and words[i] == word else None
-
-    def word_at(self, i: int) -> str:
-        """The word at position ``i``, in a chunk already read (every id a lookup handed out is)."""
-        if self.words is not None:
-            return self.words[i]
-        for start, words in self._chunks.values():
-            if start <= i < start + len(words):
-                return words[i - start]
-        raise IndexError(f"word {i} is in no chunk read")
-
-    def completions(self, prefix: str) -> range:
-        """Positions of the words starting with ``prefix`` (itself included)."""
-        start, words = self.chunk(prefix[0])
-        lo = bisect.bisect_left(words, prefix)
-        return range(start + lo, start + bisect.bisect_left(words, prefix + LAST_CHAR, lo))
-
-
 @dataclass
 class _Expansion:
     """What :meth:`Vocabulary._expand` builds for one word: term id -> similarity, and the terms
@@ -257,7 +127,7 @@ class Vocabulary:
     Args:
         terms: every indexed term, sorted; a term's id is its position.
         stems: the distinct stems, sorted; stem_offsets, stem_members: each stem's
-            term ids (from :func:`stem_tables`).
+            term ids (from :func:`store.search.sorted_words.stem_tables`).
         offsets: postings offsets (``offsets[i + 1] - offsets[i]`` documents hold term i).
     """
 

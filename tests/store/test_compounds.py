@@ -79,7 +79,7 @@ def test_a_word_written_together_finds_its_parts_written_apart(rules):
 
 
 def test_only_a_known_prefix_and_a_whole_rest_make_a_joined_word_a_compound(rules):
-    from store.search.vocab import joined_compound
+    from store.search.joined import joined_compound
     lib, _ = rules
     vocabulary = lib.index.vocabulary
     assert joined_compound("multitask", vocabulary) == "multi-task"
