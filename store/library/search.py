@@ -21,7 +21,7 @@ from store.search import acronyms, proximity
 from store.search.compounds import candidates_and_pattern
 from store.search.query import Query, parse_query
 from store.search.quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_matches
-from store.search.joined import alternatives, compound_part_ids, joined_compound, joined_spellings, worth_reading
+from store.search.joined import compound_part_ids, joined_compound, widened_notes, worth_reading
 from store.search.vocab import content_words
 from store.text import search_tokens
 
@@ -29,25 +29,6 @@ if TYPE_CHECKING:
     from store.library.core import LibraryCore
     from store.library.discovery import Discovery
     from store.search.index import SearchIndex
-
-def _spelled_parts(parts: list[str], spelled: str) -> list[str]:
-    """The parts of a joined spelling, in the alternatives it took (simtoreal -> sim, to, real)."""
-    out, at = [], 0
-    for part in parts:
-        for alt in alternatives(part):
-            if spelled.startswith(alt, at):
-                out.append(alt)
-                at += len(alt)
-                break
-    return out
-
-
-def _written(parts: list[str]) -> str:
-    """A compound as a reader writes it: sim-to-real, sim2real (a "2" joins its neighbours)."""
-    out = parts[0]
-    for before, part in zip(parts, parts[1:]):
-        out += part if "2" in (before, part) else "-" + part
-    return out
 
 
 ACRONYM_SHARE = 0.1  # a paper holding an acronym: each word of its expansion scores this share of the acronym's score
@@ -249,7 +230,7 @@ class LibrarySearch:
             known = self._acronym_words(q)
             written = self._acronyms[2] if self._acronyms is not None else {}
             widened = [*(f"{acronyms.shown(w, a, written)} (also {' '.join(table[a])})" for w, a in known.items()), *spelled,
-                       *self._widened({w: hit for w, hit in apart.items() if w not in known})]
+                       *widened_notes({w: hit for w, hit in apart.items() if w not in known}, self._core.index.vocabulary)]
             order, matched, full = ranking.order, ranking.matched_terms, ranking.full
             vocabulary = self._core.index.vocabulary
             read_as = [f"{w} → {r}" for w in content_words(words) if w != q.typing and (r := vocabulary.read_as(w))]
@@ -326,30 +307,6 @@ class LibrarySearch:
                     extra[word] = (docs, weights)
             written = self._acronyms[2] if self._acronyms is not None else {}
             notes.append(f"{' '.join(words[start:end])} (also {acronyms.shown(acronym, acronym, written)})")
-        return notes
-
-    def _widened(self, apart: dict[str, tuple[str, np.ndarray]]) -> list[str]:
-        """Per compound, what else it counted: its other spellings in the library, written as a
-        reader would (sim2real, sim-to-real) and the parts apart ("sim to real"):
-        ``sim-to-real (also sim2real, sim to real)``; a word written together that counted its
-        compound's parts apart says so the other way round: ``multi-task (also multitask)``."""
-        vocabulary = self._core.index.vocabulary
-        notes = []
-        for word, (compound, docs) in apart.items():
-            parts = compound.split("-")
-            if word != compound:  # what was typed, and the parts apart it counted too
-                if len(docs):
-                    notes.append(f"{_written(parts)} (also {word}, {' '.join(parts)})")
-                continue
-            typed = "".join(parts)
-            shown = []
-            for spelled in joined_spellings(word):
-                if spelled != typed and vocabulary.terms.find(spelled) is not None:
-                    shown.append(_written(_spelled_parts(parts, spelled)))
-            if len(docs):
-                shown.append(" ".join(parts))
-            if shown:
-                notes.append(f"{_written(parts)} (also {', '.join(dict.fromkeys(shown))})")
         return notes
 
     def _ordering(self, q: Query) -> np.ndarray:

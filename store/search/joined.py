@@ -8,6 +8,7 @@ with :func:`joined_spellings`, the searches decide with :func:`joined_compound` 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sized
 from typing import TYPE_CHECKING
 
 from store.search.forms import form_key
@@ -72,3 +73,48 @@ def worth_reading(word: str, vocabulary: "Vocabulary", together: int) -> bool:
     at least ``JOINED_SHARE`` of the papers holding the word joined (counted per form)."""
     joined = sum(vocabulary.offsets[i + 1] - vocabulary.offsets[i] for i in compound_part_ids(word, vocabulary))
     return together > 0 and together >= JOINED_SHARE * joined
+
+
+def widened_notes(apart: Mapping[str, tuple[str, Sized]], vocabulary: Vocabulary) -> list[str]:
+    """Per compound, what else it counted: its other spellings in the library, written as a
+    reader would (sim2real, sim-to-real) and the parts apart ("sim to real"):
+    ``sim-to-real (also sim2real, sim to real)``; a word written together that counted its
+    compound's parts apart says so the other way round: ``multi-task (also multitask)``.
+    ``apart`` maps each word typed to its compound and the papers holding its parts apart."""
+    notes = []
+    for word, (compound, docs) in apart.items():
+        parts = compound.split("-")
+        if word != compound:  # what was typed, and the parts apart it counted too
+            if len(docs):
+                notes.append(f"{_written(parts)} (also {word}, {' '.join(parts)})")
+            continue
+        typed = "".join(parts)
+        shown = []
+        for spelled in joined_spellings(word):
+            if spelled != typed and vocabulary.terms.find(spelled) is not None:
+                shown.append(_written(_spelled_parts(parts, spelled)))
+        if len(docs):
+            shown.append(" ".join(parts))
+        if shown:
+            notes.append(f"{_written(parts)} (also {', '.join(dict.fromkeys(shown))})")
+    return notes
+
+
+def _spelled_parts(parts: list[str], spelled: str) -> list[str]:
+    """The parts of a joined spelling, in the alternatives it took (simtoreal -> sim, to, real)."""
+    out, at = [], 0
+    for part in parts:
+        for alt in alternatives(part):
+            if spelled.startswith(alt, at):
+                out.append(alt)
+                at += len(alt)
+                break
+    return out
+
+
+def _written(parts: list[str]) -> str:
+    """A compound as a reader writes it: sim-to-real, sim2real (a "2" joins its neighbours)."""
+    out = parts[0]
+    for before, part in zip(parts, parts[1:]):
+        out += part if "2" in (before, part) else "-" + part
+    return out
