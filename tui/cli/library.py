@@ -1,5 +1,6 @@
 """The ``papersift`` commands that work on the library itself: open, import, list and search,
-triage (status, star, tag, note, remove, undo), retitle, history, stats, tags, dedup and doctor.
+triage (status, star, tag, note), stats and doctor; the whole-library curation commands (remove,
+retitle, tags, dedup) are in :mod:`tui.cli.curation`, registered here in their place in the help.
 
 Each command is a function of (library, arguments, what opening the library found), registered
 with its arguments by :func:`register`; :mod:`tui.cli` parses and dispatches.
@@ -16,10 +17,9 @@ from typing import TYPE_CHECKING
 from store import locations
 from store.choices import STATUSES
 from store.errors import PapersiftError
-from store.models import normalize_tag
-from store.safe_text import display_safe
 from store.wording import counted
 
+from . import curation
 from . import output as out
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def register(add) -> None:
     p.add_argument("id", metavar="ID", help="a paper: its id, a unique prefix of it (2 characters or more), or an arXiv id")
     p.add_argument("tags", nargs="+", metavar="TAG", help="tags, with or without their #")
     p.add_argument("--remove", action="store_true", help="take these tags off instead")
-    p = add("tags", "list tags with counts, or rename/merge them across the library", ("table", "json"), run=tags)
+    p = add("tags", "list tags with counts, or rename/merge them across the library", ("table", "json"), run=curation.tags)
     p.add_argument("action", nargs="?", choices=("list", "rename", "merge"), default="list",
                    help="list (the default), rename OLD NEW, or merge TAG... --into TAG")
     p.add_argument("names", nargs="*", metavar="TAG", help="rename: OLD NEW; merge: TAG... --into TAG")
@@ -84,20 +84,20 @@ def register(add) -> None:
     p.add_argument("id", metavar="ID", help="a paper: its id, a unique prefix of it (2 characters or more), or an arXiv id")
     p.add_argument("text", help="the note ('-': read from standard input; '': clear it)")
     p = add("remove", "remove papers and their annotations (a backup first; `papersift undo` brings them back)",
-            ("text", "json"), run=remove)
+            ("text", "json"), run=curation.remove)
     p.add_argument("ids", nargs="*", metavar="ID", help="papers: ids or unique prefixes (or --query, --sample)")
     p.add_argument("--query", help="remove the papers of this search's result set (same syntax as the app)")
     p.add_argument("--sample", action="store_true", help="remove the bundled sample papers")
     p.add_argument("--dry-run", action="store_true", help="list what would be removed; remove nothing")
     p = add("retitle", "derive again, with this version's rules, the titles of papers imported without one "
                        "(titles this version made stay, unless --again)",
-            ("text", "json"), run=retitle)
+            ("text", "json"), run=curation.retitle)
     p.add_argument("--dry-run", action="store_true", help="list the titles that would change; change nothing")
     p.add_argument("--again", action="store_true",
                    help="derive anew titles this version already made (a grown library can name a paper "
                         "differently; without it they stay as they are)")
     add("stats", "counts by status, star, tag, venue and area; the commonest keywords", ("text", "json"), run=stats)
-    p = add("dedup", "near-duplicate merges: --report lists them, --split ID undoes one", ("text", "json"), run=dedup)
+    p = add("dedup", "near-duplicate merges: --report lists them, --split ID undoes one", ("text", "json"), run=curation.dedup)
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--report", action="store_true", help="list the merges an import made")
     g.add_argument("--split", metavar="ID", help="split a merged paper back into the papers it was made of")
@@ -220,113 +220,8 @@ def note(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     return _ack(args, f"{pid} note saved", lib, [pid])
 
 
-def retitle(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    done = lib.retitle(dry_run=args.dry_run, again=args.again)
-    if args.format == "json":
-        out.emit_json({"changed": len(done.changes), "derived": done.derived, "papers": len(lib),
-                       "dry_run": done.dry_run, "current": done.current,
-                       "backup": str(done.backup) if done.backup else None,
-                       "changes": [{"id": pid, "old": old, "new": new} for pid, old, new in done.changes]})
-        return 0
-    console = out.console()
-    if not done.derived:  # every paper came with its title: nothing to derive, said plainly
-        console.print("every paper came with a title of its own: no title to derive", highlight=False)
-        return 0
-    if done.current:
-        console.print(f"the {counted(done.derived, 'derived title')} are this version's already, and stay as they "
-                      "are while the library grows; --again derives them anew against today's papers "
-                      "(--again --dry-run shows what would change)", highlight=False, markup=False)
-        return 0
-    verb = "would be derived anew" if done.dry_run else "derived anew"
-    console.print(f"{counted(len(done.changes), 'title')} {verb}, of {counted(done.derived, 'paper')} without a "
-                  f"title of its own; titles that came with a paper are left as they are", highlight=False)
-    for pid, old, new in done.changes:
-        console.print(f"  {pid}  {display_safe(old, False)}\n  {' ' * len(pid)}→ {display_safe(new, False)}",
-                      highlight=False, markup=False)
-    if done.backup:
-        console.print(f"the titles before are kept in {done.backup}", highlight=False, markup=False)
-    elif done.dry_run and done.changes:
-        console.print("nothing was changed (--dry-run)", highlight=False)
-    return 0
-
-
 def stats(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     out.print_stats(lib.stats(), args.format)
-    return 0
-
-
-def remove(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    from store.library.removal import sample_ids
-    if bool(args.ids) + bool(args.query) + args.sample != 1:
-        raise PapersiftError("name what to remove: papersift remove ID... | --query QUERY | --sample")
-    if args.sample:
-        ids, what = sample_ids(lib), "the bundled sample"
-    elif args.query:
-        ids, what = [p.id for p, _ in lib.pairs(args.query)], f"those a search for {args.query!r} finds"
-    else:
-        ids, what = [lib.paper(i).id for i in args.ids], ""
-    annotated = sum(1 for i in ids if i in lib.annotations)
-    if args.dry_run or not ids:
-        if args.format == "json":
-            out.emit_json({"would_remove": ids, "annotated": annotated, "dry_run": True})
-        else:
-            out.say(f"would remove {counted(len(ids), 'paper')}" + (f" ({what})" if what else "")
-                    + (f", {annotated:,} of them annotated" if annotated else ""))
-        return 0
-    n = lib.remove(ids, f"remove {counted(len(ids), 'paper')}" + (f" ({what})" if what else ""))
-    if args.format == "json":
-        out.emit_json({"removed": ids, "annotated": annotated})
-    else:
-        out.say(f"removed {counted(n, 'paper')}" + (f" with their annotations ({annotated:,} annotated)" if annotated else "")
-                + "; backed up first, and `papersift undo` brings them back")
-    return 0
-
-
-def tags(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    if args.action == "rename":
-        if len(args.names) != 2:
-            raise PapersiftError("usage: papersift tags rename OLD NEW")
-        n = lib.rename_tag(*args.names)
-        old, new = (normalize_tag(t) for t in args.names)
-        out.say(f"renamed #{old} to #{new} on {counted(n, 'paper')}")
-        return 0
-    if args.action == "merge":
-        if not args.into or not args.names:
-            raise PapersiftError("usage: papersift tags merge TAG... --into TAG (the tags named become the "
-                                 "--into tag; one undo reverts it)")
-        n = lib.merge_tags(args.names, args.into)
-        out.say(f"merged {', '.join('#' + normalize_tag(t) for t in args.names)} into "
-                f"#{normalize_tag(args.into)} on {counted(n, 'paper')}")
-        return 0
-    counts = lib.tag_counts()
-    if args.format == "json":
-        out.emit_json(dict(counts.most_common()))
-    else:
-        for tag, count in counts.most_common():
-            out.say(f"{count:>5}  #{tag}")
-        if not counts:
-            out.say("no tags yet (`papersift tag ID TAG`, or t in the app)")
-    return 0
-
-
-def dedup(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    if args.split:
-        new = lib.split(args.split)
-        if args.format == "json":
-            out.emit_json([p.id for p in new])
-        else:
-            out.console().print(f"split off {counted(len(new), 'paper')}: {', '.join(p.id for p in new)}")
-        return 0
-    report = lib.dedup_report()
-    if args.format == "json":
-        out.emit_json(report)
-        return 0
-    c = out.console()
-    if not report:
-        c.print("no near-duplicate merges (exact duplicates are merged silently; see `papersift show ID` sources)")
-    for r in report:
-        srcs = ", ".join(f"{s['file']}#{s['position']}" for s in r["sources"])
-        c.print(f"{r['paper']} <- {r['variant']}  similarity {r['similarity']:.2f}  from {srcs}", markup=False)
     return 0
 
 
