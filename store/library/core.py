@@ -14,10 +14,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterable
 
-import numpy as np
 
 from store import locations
-from store.annotations.atomic import PRIVATE_FOLDER, atomic_write_chunks, open_reading, refuse_links
+from store.annotations.atomic import PRIVATE_FOLDER, refuse_links
 from store.annotations.backups import backup_file
 from store.annotations.database import AnnotationStore
 from store.annotations.storage import now_iso
@@ -28,10 +27,9 @@ from store.corpus import Corpus, file_signature, migrate_v1
 from store.errors import PapersiftError, UnknownPaperError
 from store.library.member_views import MemberViews, read_views, unreadable_notice, with_changes
 from store.library.increments import IndexDocuments, changed_rows, index_document
+from store.library.index_file import read_index_file, write_index_file
 from store.models import TEAM, Annotation, Paper
-from store.search import quick
 from store.search.index import SearchIndex
-from store.search.packfile import stamp_matches, stamped
 from store.safe_text import shown_unsafe
 from store.team.members import checked_member, default_member, member_problem
 from store.wording import counted
@@ -133,16 +131,8 @@ class LibraryCore:
     def _load_index_cache(self, generation: str | None = None, n_docs: int | None = None) -> SearchIndex | None:
         """The cached index if it was made from the corpus of ``generation`` with ``n_docs`` papers
         (by default the corpus this library holds)."""
-        try:
-            with open_reading(self.index_path) as fh:  # (a link is no cache: refused, then replaced)
-                if not stamp_matches(fh, self.corpus.generation if generation is None else generation):
-                    return None
-                index = SearchIndex.load(fh)  # straight from the file: no second copy of ~30 MB
-        except OSError:
-            return None
-        if index is not None and index.n_docs != (len(self.corpus) if n_docs is None else n_docs):
-            return None
-        return index
+        return read_index_file(self.index_path, self.corpus.generation if generation is None else generation,
+                               len(self.corpus) if n_docs is None else n_docs)
 
     def build_index(self, normalized: dict[str, str] | None = None) -> SearchIndex:
         """Build the index and cache it on disk (best effort: a cache is never precious).
@@ -175,28 +165,10 @@ class LibraryCore:
         return self.build_index(normalized)
 
     def _install_index(self, index: SearchIndex, kept: tuple[dict[str, memoryview], int] | None = None) -> SearchIndex:
-        """Hold the index and cache it on disk, with what a one-shot search prints: the ids,
-        titles and derived flags, spliced from ``kept`` (the sections of the index file this one
-        updates, for its first papers) where it can, else read from the corpus file's bytes (no
-        paper is parsed)."""
+        """Hold the index and cache it on disk (:func:`store.library.index_file.write_index_file`;
+        ``kept``: the sections of the index file this one updates, and for how many papers)."""
         self._index = index
-        papers = self.corpus.papers
-        shown = None
-        if kept is not None:
-            extra, n = kept
-            changed = {i: (p.title, p.derived_title) for i, p in papers.parsed_items() if i < n}
-            shown = quick.spliced_display_sections(extra, n, changed,
-                                                   [(p.id, p.title, p.derived_title) for p in papers[n:]])
-        if shown is None:
-            titles, derived = papers.titles()
-            shown = quick.display_sections(self.corpus.ids(), titles, derived)
-        starts = self.corpus.line_starts  # (where the one-shot search reads a paper's text again)
-        if starts is not None and len(starts) == len(self.corpus) + 1:
-            shown = [*shown, ("lines", "q", np.ascontiguousarray(starts, dtype=np.int64))]
-        try:
-            atomic_write_chunks(self.index_path, stamped(self.corpus.generation, index.dump_chunks(shown)), durable=False)
-        except OSError:
-            pass
+        write_index_file(self.index_path, self.corpus, index, kept)
         return index
 
     # ------------------------------------------------------------- annotations
