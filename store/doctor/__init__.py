@@ -23,17 +23,17 @@ from typing import TYPE_CHECKING, Callable
 
 
 from store import locations, versions
-from store.annotations.database import AnnotationStore, sound_entry
+from store.annotations.database import AnnotationStore
 from store.annotations.storage import JournaledJSONStorage
 from store.annotations.atomic import atomic_write_bytes, open_reading, stale_temp_files
 from store.annotations.backups import backup_file, damaged_copies, list_backups
 from store.corpus import Corpus
 from store.doctor import steps as doctor_steps
 from store.doctor.report import DoctorReport
-from store.doctor.records import _check_tags, _drop_bad_history, _check_fields, _check_corpus_fields, _check_archive, _check_member_names
+from store.doctor.records import _check_tags, _check_fields, _check_corpus_fields, _check_archive, _check_member_names
 from store.annotations.drafts import NoteDrafts
 from store.errors import CorruptFileError
-from store.annotations.journal import ANN, HIST, REDO, doc_id_for, forget_acked, journal_path_for, key_of
+from store.annotations.journal import ANN, forget_acked, journal_path_for
 from store.annotations.fields import is_record
 from store.wording import counted
 from store.safe_text import shown_unsafe
@@ -204,108 +204,101 @@ def run_doctor(folder: Path, repair: bool = False) -> DoctorReport:
     return report
 
 
-def _run(folder: Path, repair: bool, report: DoctorReport) -> None:  # noqa: C901 (one check after another, in order)
+def _run(folder: Path, repair: bool, report: DoctorReport) -> None:
+    """Every check, in order: the folder's links and modes, the corpus, the annotations and their
+    journal, the two checked against each other, the fields, tags, names and archive, then the
+    drafts, backups and temporary files."""
     corpus_path = folder / locations.CORPUS_FILE
     ann_path = folder / locations.ANNOTATIONS_FILE
     doctor_steps.check_links_and_modes(folder, repair, report)
-    # 1. corpus
-    if not corpus_path.exists():
-        report.ok.append("no corpus yet (an empty library)")
-    else:
-        sound, problem = _load_checked_corpus(corpus_path)
-        if sound is not None:
-            report.ok.append(f"{corpus_path.name}: parses, ids consistent")
-            _check_corpus_fields(corpus_path, sound, repair, report)
-            if sound.title_rules < versions.TITLE_RULES and sound.has_derived_titles():
-                report.ok.append("titles: derived by an earlier papersift's rules; `papersift retitle` derives "
-                                 "them with this version's")
-        else:
-            assert problem is not None  # said when there is no corpus
-            report.problems.append(problem)
-            if repair and "does not match the header" in problem:
-                corpus: Corpus | None  # (the name is the cross-checks' too, below)
-                corpus = Corpus.load(corpus_path)
-                papers = list(corpus.papers)
-                fixed = Corpus(papers, [list(p) for p in corpus.separate])
-                fixed.title_rules = corpus.title_rules  # the titles are still the ones it had
-                fixed.save(corpus_path)
-                report.repaired.append(f"rebuilt {corpus_path.name}'s header from its {counted(len(papers), 'paper')}")
-            elif repair and not corpus_path.is_symlink():  # (a link is said by the folder's check: left for you)
-                _rebuild_corpus(corpus_path, report)
-    # 2. annotations (the snapshot, then its journal)
-    journal = journal_path_for(ann_path)
-    if ann_path.exists() or journal.exists():
-        problem = _check_annotations_file(ann_path)
-        damage, storage = _journal_damage(ann_path) if problem is None else ([], None)
-        if problem is None and not damage:
-            report.ok.append(f"{ann_path.name}: parses" + (" (and its journal)" if journal.exists() else ""))
-        elif problem is None:
-            report.problems += damage
-            if repair:
-                assert storage is not None  # read when the snapshot is sound
-                _repair_journal(ann_path, storage, report)
-        else:
-            report.problems.append(problem)
-            if repair:
-                _rebuild_annotations(ann_path, report)
-        kept = damaged_copies(journal)
-        if kept:
-            report.ok.append(f"{counted(len(kept), 'damaged journal')} kept as found, not in effect: "
-                             + ", ".join(f"{locations.BACKUP_DIR}/{k.name}" for k in kept[:3]))
-    # 3. cross-checks (only on files that now parse)
-    corpus = _load_checked_corpus(corpus_path)[0] if corpus_path.exists() and ann_path.exists() else None
-    if corpus is not None and _check_annotations_file(ann_path) is None:  # (read again: repairs may have run)
-        storage = JournaledJSONStorage(ann_path)
-        data = copy.deepcopy(storage.read() or {})  # the snapshot with its journal replayed
-        anns = data.get(ANN) or {}
-        undone = doctor_steps.check_cut_removals(data, corpus, corpus_path, anns, storage, repair, report)
-        splitting = doctor_steps.check_cut_splits(data, corpus, corpus_path, anns, repair, report)
-        records = {k: v for k, v in anns.items() if is_record(v)}  # (the others: _check_fields)
-        orphans = {k: v for k, v in records.items() if corpus.index_of(v["paper_id"]) is None
-                   and v["paper_id"] not in undone}
-        moved = {}
-        for key, rec in records.items():
-            if rec.get("paper_id") in splitting and not repair:
-                continue  # (said above, as a cut split)
-            idx = corpus.index_of(rec.get("paper_id", ""))
-            if idx is not None and corpus.papers[idx].id != rec["paper_id"]:
-                moved[key] = corpus.papers[idx].id  # annotation under a merged alias
-            elif idx is not None and str(doc_id_for(key_of(rec))) != key:
-                moved[key] = rec["paper_id"]
-        if orphans:
-            report.problems.append(f"{counted(len(orphans), 'annotation')} pointing at no paper (kept; e.g. "
-                                   f"{shown_unsafe(next(iter(orphans.values()))['paper_id'][:40])})")
-        else:
-            report.ok.append(f"every annotation points at a paper ({counted(len(anns), 'annotation')})")
-        if moved:
-            report.problems.append(f"{counted(len(moved), 'annotation')} stored under an alias or a wrong key")
-            if repair:
-                for key, pid in moved.items():
-                    rec = dict(anns.pop(key))
-                    rec["paper_id"] = pid
-                    target = str(doc_id_for(key_of(rec)))
-                    if target not in anns:
-                        anns[target] = rec
-                    else:
-                        anns[key + "-dup"] = rec  # never drop a word: keep both
-                data[ANN] = anns
-                storage.write(data)  # a full snapshot; the journal is folded in
-                report.repaired.append(f"re-pointed {counted(len(moved), 'annotation')} to their papers")
-        bad_hist = [k for table in (HIST, REDO) for k, e in (data.get(table) or {}).items()
-                    if not k.isdigit() or not sound_entry(e)]
-        if bad_hist:
-            report.problems.append(f"{counted(len(bad_hist), 'malformed undo entry', 'malformed undo entries')} "
-                                   "(passed over by history, undo and redo; `doctor --repair` takes them out)")
-            if repair:
-                _drop_bad_history(ann_path, storage, report)
-        else:
-            report.ok.append(f"undo history: {counted(len(data.get(HIST) or {}), 'entry', 'entries')}")
+    _check_corpus(corpus_path, repair, report)
+    _check_annotations(ann_path, repair, report)
+    _cross_check(corpus_path, ann_path, repair, report)
     if ann_path.exists() and _check_annotations_file(ann_path) is None:
         _check_fields(ann_path, repair, report)
         _check_tags(ann_path, repair, report)
         _check_member_names(ann_path, report)
     _check_archive(folder / locations.ARCHIVE_FILE, repair, report)
-    # 4. unsaved note drafts, backups (the index cache: check_index_cache)
+    _check_leftovers(folder, corpus_path, ann_path, repair, report)
+
+
+def _check_corpus(corpus_path: Path, repair: bool, report: DoctorReport) -> None:
+    """1. The corpus parses and its ids agree; a header that does not match is rebuilt, a corpus
+    that does not parse is rebuilt from what can be read (on --repair)."""
+    if not corpus_path.exists():
+        report.ok.append("no corpus yet (an empty library)")
+        return
+    sound, problem = _load_checked_corpus(corpus_path)
+    if sound is not None:
+        report.ok.append(f"{corpus_path.name}: parses, ids consistent")
+        _check_corpus_fields(corpus_path, sound, repair, report)
+        if sound.title_rules < versions.TITLE_RULES and sound.has_derived_titles():
+            report.ok.append("titles: derived by an earlier papersift's rules; `papersift retitle` derives "
+                             "them with this version's")
+        return
+    assert problem is not None  # said when there is no corpus
+    report.problems.append(problem)
+    if repair and "does not match the header" in problem:
+        corpus = Corpus.load(corpus_path)
+        papers = list(corpus.papers)
+        fixed = Corpus(papers, [list(p) for p in corpus.separate])
+        fixed.title_rules = corpus.title_rules  # the titles are still the ones it had
+        fixed.save(corpus_path)
+        report.repaired.append(f"rebuilt {corpus_path.name}'s header from its {counted(len(papers), 'paper')}")
+    elif repair and not corpus_path.is_symlink():  # (a link is said by the folder's check: left for you)
+        _rebuild_corpus(corpus_path, report)
+
+
+def _check_annotations(ann_path: Path, repair: bool, report: DoctorReport) -> None:
+    """2. The annotations' snapshot, then its journal; damaged journals kept as found are named."""
+    journal = journal_path_for(ann_path)
+    if not (ann_path.exists() or journal.exists()):
+        return
+    problem = _check_annotations_file(ann_path)
+    damage, storage = _journal_damage(ann_path) if problem is None else ([], None)
+    if problem is None and not damage:
+        report.ok.append(f"{ann_path.name}: parses" + (" (and its journal)" if journal.exists() else ""))
+    elif problem is None:
+        report.problems += damage
+        if repair:
+            assert storage is not None  # read when the snapshot is sound
+            _repair_journal(ann_path, storage, report)
+    else:
+        report.problems.append(problem)
+        if repair:
+            _rebuild_annotations(ann_path, report)
+    kept = damaged_copies(journal)
+    if kept:
+        report.ok.append(f"{counted(len(kept), 'damaged journal')} kept as found, not in effect: "
+                         + ", ".join(f"{locations.BACKUP_DIR}/{k.name}" for k in kept[:3]))
+
+
+def _cross_check(corpus_path: Path, ann_path: Path, repair: bool, report: DoctorReport) -> None:
+    """3. The corpus and the annotations against each other (only files that now parse: repairs
+    may have run): removals and splits cut short, annotations pointing at no paper or stored
+    under an alias, malformed undo entries."""
+    corpus = _load_checked_corpus(corpus_path)[0] if corpus_path.exists() and ann_path.exists() else None
+    if corpus is None or _check_annotations_file(ann_path) is not None:
+        return
+    storage = JournaledJSONStorage(ann_path)
+    data = copy.deepcopy(storage.read() or {})  # the snapshot with its journal replayed
+    anns = data.get(ANN) or {}
+    undone = doctor_steps.check_cut_removals(data, corpus, corpus_path, anns, storage, repair, report)
+    splitting = doctor_steps.check_cut_splits(data, corpus, corpus_path, anns, repair, report)
+    records = {k: v for k, v in anns.items() if is_record(v)}  # (the others: _check_fields)
+    orphans = {k: v for k, v in records.items() if corpus.index_of(v["paper_id"]) is None
+               and v["paper_id"] not in undone}
+    if orphans:
+        report.problems.append(f"{counted(len(orphans), 'annotation')} pointing at no paper (kept; e.g. "
+                               f"{shown_unsafe(next(iter(orphans.values()))['paper_id'][:40])})")
+    else:
+        report.ok.append(f"every annotation points at a paper ({counted(len(anns), 'annotation')})")
+    doctor_steps.check_keys(corpus, anns, splitting, data, storage, repair, report)
+    doctor_steps.check_history(ann_path, data, storage, repair, report)
+
+
+def _check_leftovers(folder: Path, corpus_path: Path, ann_path: Path, repair: bool, report: DoctorReport) -> None:
+    """4. Unsaved note drafts, backups and temporary files (the index cache: check_index_cache)."""
     drafts = NoteDrafts(folder / locations.DRAFTS_FILE).count()
     if drafts:
         report.ok.append(f"{counted(drafts, 'note has an unsaved draft', 'notes have unsaved drafts')} "

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from collections.abc import Container
 from typing import Any
 
 from store import locations
 from store.annotations.storage import JournaledJSONStorage
-from store.annotations.database import PENDING
-from store.annotations.journal import ANN, HIST, META, REDO, doc_id_for, paper_of
+from store.annotations.database import PENDING, sound_entry
+from store.annotations.fields import is_record
+from store.annotations.journal import ANN, HIST, META, REDO, doc_id_for, key_of, paper_of
 from store.corpus import Corpus
 from store.library.removal import STAGED
+from store.doctor.records import _drop_bad_history
 from store.doctor.report import DoctorReport
 from store.wording import counted
 
@@ -238,3 +241,49 @@ def check_cut_splits(data: dict[str, Any], corpus: Corpus, corpus_path: Path, an
 def backups_in(folder: Path) -> list[Path]:
     backups = folder / locations.BACKUP_DIR
     return list(backups.iterdir()) if backups.is_dir() and not backups.is_symlink() else []
+
+
+def check_history(ann_path: Path, data: dict[str, Any], storage: JournaledJSONStorage, repair: bool,
+                   report: DoctorReport) -> None:
+    """Malformed undo and redo entries: passed over until --repair takes them out."""
+    bad_hist = [k for table in (HIST, REDO) for k, e in (data.get(table) or {}).items()
+                if not k.isdigit() or not sound_entry(e)]
+    if bad_hist:
+        report.problems.append(f"{counted(len(bad_hist), 'malformed undo entry', 'malformed undo entries')} "
+                               "(passed over by history, undo and redo; `doctor --repair` takes them out)")
+        if repair:
+            _drop_bad_history(ann_path, storage, report)
+    else:
+        report.ok.append(f"undo history: {counted(len(data.get(HIST) or {}), 'entry', 'entries')}")
+
+
+def check_keys(corpus: Corpus, anns: dict[str, Any], splitting: Container[str], data: dict[str, Any],
+                storage: JournaledJSONStorage, repair: bool, report: DoctorReport) -> None:
+    """Annotations stored under a merged paper's alias or a key not their own: re-pointed to their
+    papers on --repair (one landing on a key already taken is kept beside it, never dropped).
+    ``anns``: the annotations table of ``data``, written back into it."""
+    records = {k: v for k, v in anns.items() if is_record(v)}  # (the others: _check_fields)
+    moved = {}
+    for key, rec in records.items():
+        if rec.get("paper_id") in splitting and not repair:
+            continue  # (said as a cut split)
+        idx = corpus.index_of(rec.get("paper_id", ""))
+        if idx is not None and corpus.papers[idx].id != rec["paper_id"]:
+            moved[key] = corpus.papers[idx].id  # annotation under a merged alias
+        elif idx is not None and str(doc_id_for(key_of(rec))) != key:
+            moved[key] = rec["paper_id"]
+    if not moved:
+        return
+    report.problems.append(f"{counted(len(moved), 'annotation')} stored under an alias or a wrong key")
+    if repair:
+        for key, pid in moved.items():
+            rec = dict(anns.pop(key))
+            rec["paper_id"] = pid
+            target = str(doc_id_for(key_of(rec)))
+            if target not in anns:
+                anns[target] = rec
+            else:
+                anns[key + "-dup"] = rec  # never drop a word: keep both
+        data[ANN] = anns
+        storage.write(data)  # a full snapshot; the journal is folded in
+        report.repaired.append(f"re-pointed {counted(len(moved), 'annotation')} to their papers")
