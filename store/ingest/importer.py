@@ -62,94 +62,140 @@ def merge_records(corpus: Corpus, records: list[RawRecord], summary: ImportSumma
 
 def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
            progress: Callable[[int, int], None] | None, prep: MergePrep) -> dict[str, str]:
-    new_norms: dict[str, str] = {}
-    assert prep.known is not None and prep.new is not None  # consumed together: merge_records prepares again
-    norms, rids = prep.norms, prep.rids
-    unknown = [i for i, rid in enumerate(rids) if corpus.index_of(rid) is None]
-    # Rows 0..m-1: the library's papers; then one row per unknown record, in file order.
-    m = len(corpus) if unknown else 0
-    known = prep.known if m else KnownRows(np.zeros((0, BANDS), dtype=np.uint64), Counter(), None)
-    prepared = [prep.new[i] for i in unknown]
-    assert prep.pairs is not None
-    candidates, prep.known, prep.new, prep.pairs = prep.pairs, None, None, None
-    keys = np.concatenate([known.keys, np.array([p[0] for p in prepared], dtype=np.uint64).reshape(-1, BANDS)])
-    titles = {i: p[1] for i, p in zip(unknown, prepared) if p[1] is not None}  # record -> (title, title without its name)
-    names = {m + n: p[2] for n, p in enumerate(prepared)}  # row -> name-shaped words (the records' rows)
-    name_df, known_titles = known.name_df, known.titles  # (name_df taken over: updated in place below)
-    fresh: list[tuple[Paper, str | None]] = []  # new papers with a derived title (and the title without its
-    # name), settled at the end (see store.ingest.title_library)
-    row_of = {i: m + n for n, i in enumerate(unknown)}
-    owner: list[str | None] = (list(corpus.ids()) if m else []) + [None] * len(unknown)  # row -> paper id
-    paper_rows = list(range(m))  # corpus index -> its row (store.ingest.dedup_cache keeps the rows' keys)
-    revised: list[int] = []
-    del known, prepared
-    separate: dict[str, set[str]] = {}
-    for pair in corpus.separate:
-        a, b = tuple(pair)
-        separate.setdefault(a, set()).add(b)
-        separate.setdefault(b, set()).add(a)
+    merge = _Merge(corpus, summary, prep)
     summary.read += len(records)
-    before = len(corpus)  # papers the library held: a record of one of these is "already in the library"
-    arxiv: ArxivIndex | None = None  # the library's arXiv papers by id, made on the first arXiv record
     for n, rec in enumerate(_handed_out(records), start=1):
         if progress and n % 500 == 0:
             progress(n, len(records))
-        i = n - 1
-        norm, rid = norms[i] if norms is not None else None, rids[i]
+        merge.record(n - 1, rec)
+    merge.finish(prep)
+    if progress:
+        progress(len(records), len(records))
+    return merge.new_norms
+
+
+class _Merge:
+    """One import's merge decisions, one record at a time in file order (:func:`merge_records`):
+    a record of a paper the library holds adds its source (:meth:`_known`); another version or
+    listing of an arXiv paper revises it (:meth:`_arxiv_version`); a near duplicate of an earlier
+    paper becomes its variant (:meth:`_near_duplicate`); any other record is a new paper
+    (:meth:`_new_paper`), its derived title settled against the library's in :meth:`finish`.
+
+    Rows: 0..m-1 are the library's papers (m = 0 when every record is known), then one row per
+    record the library does not hold, in file order."""
+
+    def __init__(self, corpus: Corpus, summary: ImportSummary, prep: MergePrep) -> None:
+        assert prep.known is not None and prep.new is not None  # consumed together: merge_records prepares again
+        self.corpus, self.summary = corpus, summary
+        self.new_norms: dict[str, str] = {}
+        self.norms, self.rids = prep.norms, prep.rids
+        unknown = [i for i, rid in enumerate(self.rids) if corpus.index_of(rid) is None]
+        m = self.m = len(corpus) if unknown else 0
+        known = prep.known if m else KnownRows(np.zeros((0, BANDS), dtype=np.uint64), Counter(), None)
+        prepared = [prep.new[i] for i in unknown]
+        assert prep.pairs is not None
+        self.candidates, prep.known, prep.new, prep.pairs = prep.pairs, None, None, None
+        self.keys = np.concatenate([known.keys, np.array([p[0] for p in prepared], dtype=np.uint64).reshape(-1, BANDS)])
+        # record -> (title, title without its name); row -> name-shaped words (the records' rows)
+        self.titles = {i: p[1] for i, p in zip(unknown, prepared) if p[1] is not None}
+        self.names = {m + n: p[2] for n, p in enumerate(prepared)}
+        self.name_df, self.known_titles = known.name_df, known.titles  # (name_df taken over: updated in place)
+        # new papers with a derived title (and the title without its name), settled at the end
+        # (see store.ingest.title_library)
+        self.fresh: list[tuple[Paper, str | None]] = []
+        self.row_of = {i: m + n for n, i in enumerate(unknown)}
+        self.owner: list[str | None] = (list(corpus.ids()) if m else []) + [None] * len(unknown)  # row -> paper id
+        self.paper_rows = list(range(m))  # corpus index -> its row (store.ingest.dedup_cache keeps the rows' keys)
+        self.revised: list[int] = []
+        self.separate: dict[str, set[str]] = {}
+        for pair in corpus.separate:
+            a, b = tuple(pair)
+            self.separate.setdefault(a, set()).add(b)
+            self.separate.setdefault(b, set()).add(a)
+        self.before = len(corpus)  # papers the library held: a record of one of these is "already in the library"
+        self.arxiv: ArxivIndex | None = None  # the library's arXiv papers by id, made on the first arXiv record
+
+    def record(self, i: int, rec: RawRecord) -> None:
+        """Merge the ``i``-th record of the import."""
+        rid = self.rids[i]
         src = Source(rec.file, rec.position)
-        idx = corpus.index_of(rid)
+        idx = self.corpus.index_of(rid)
         if idx is not None:
-            paper = corpus.papers[idx]
-            variant = next((v for v in paper.variants if v.id == rid), None)
-            added = _add_source(variant.sources if variant else paper.sources, src)
-            if variant and added:
-                _add_source(paper.sources, src)
-            seen_arxiv = rec.external_id and paper.external_id and arxiv_key(rec.external_id) is not None \
-                and (arxiv_key(rec.external_id) or ("",))[0] == (arxiv_key(paper.external_id) or ("",))[0]
-            if added and not seen_arxiv and idx >= before:  # a text twice in this import
-                summary.exact += 1
-            else:  # a paper the library held (from any file), or the same arXiv paper from another listing
-                summary.known += 1
-            got = _enrich(paper, rec)
-            if rec.external_id and arxiv_key(rec.external_id) and _more_categories(paper, rec.keywords):
-                got.append("keywords")  # a cross-list: its category joins the paper's
-            if got:
-                summary.updated += 1
-                summary.added.update(got)
-            continue
+            self._known(idx, rid, rec, src)
+            return
         key = arxiv_key(rec.external_id) if rec.external_id else None
-        if key is not None:
-            arxiv = arxiv or ArxivIndex(corpus)
-            seen = arxiv.rows.get(key[0])
-            if seen is not None:  # the same arXiv paper: a cross-list, another version
-                paper = corpus.papers[seen]
-                _add_source(paper.sources, src)
-                corpus.add_alias(rid, seen)
-                _more_categories(paper, rec.keywords)
-                if key[1] > held_version(paper):
-                    revise(paper, rec.abstract, rec.title, key[1], summary.batch, rec.external_id, rec.url)
-                    summary.revised += 1
-                    revised.append(seen)
-                    name_df.subtract(name_tokens(paper.versions[-1]["abstract"]).split())
-                    name_df.update(name_tokens(paper.abstract).split())
-                else:
-                    summary.known += 1
-                continue
-        row = row_of[i]
-        match = _best_match(candidates.get(row, ()), owner, separate.get(rid, ()))
-        if match is not None:
-            idx = corpus.index_of(match.key)
-            assert idx is not None  # match.key is a paper's id (owner)
-            paper = corpus.papers[idx]
-            paper.variants.append(Variant(id=rid, abstract=rec.abstract, similarity=round(match.jaccard, 3),
-                                          sources=[src]))
+        if key is not None and self._arxiv_version(key, rid, rec, src):
+            return
+        row = self.row_of[i]
+        if not self._near_duplicate(row, rid, rec, src):
+            self._new_paper(i, row, rid, rec, src, key)
+
+    def _known(self, idx: int, rid: str, rec: RawRecord, src: Source) -> None:
+        """A record whose id the library holds: its source added, its fields filling the paper's gaps."""
+        summary = self.summary
+        paper = self.corpus.papers[idx]
+        variant = next((v for v in paper.variants if v.id == rid), None)
+        added = _add_source(variant.sources if variant else paper.sources, src)
+        if variant and added:
             _add_source(paper.sources, src)
-            corpus.add_alias(rid, idx)
-            _enrich(paper, rec)
-            summary.near += 1
-            continue
-        derived = None if rec.title else titles.get(i) or derive_titles(rec.abstract)  # (not made beforehand
-        # for a record the pairs showed near an earlier one that was itself merged away)
+        seen_arxiv = rec.external_id and paper.external_id and arxiv_key(rec.external_id) is not None \
+            and (arxiv_key(rec.external_id) or ("",))[0] == (arxiv_key(paper.external_id) or ("",))[0]
+        if added and not seen_arxiv and idx >= self.before:  # a text twice in this import
+            summary.exact += 1
+        else:  # a paper the library held (from any file), or the same arXiv paper from another listing
+            summary.known += 1
+        got = _enrich(paper, rec)
+        if rec.external_id and arxiv_key(rec.external_id) and _more_categories(paper, rec.keywords):
+            got.append("keywords")  # a cross-list: its category joins the paper's
+        if got:
+            summary.updated += 1
+            summary.added.update(got)
+
+    def _arxiv_version(self, key: tuple[str, int], rid: str, rec: RawRecord, src: Source) -> bool:
+        """Whether the record is an arXiv paper the library holds (a cross-list, another version):
+        then its source and categories are added, and a later version revises the paper."""
+        corpus, summary = self.corpus, self.summary
+        self.arxiv = self.arxiv or ArxivIndex(corpus)
+        seen = self.arxiv.rows.get(key[0])
+        if seen is None:
+            return False
+        paper = corpus.papers[seen]
+        _add_source(paper.sources, src)
+        corpus.add_alias(rid, seen)
+        _more_categories(paper, rec.keywords)
+        if key[1] > held_version(paper):
+            revise(paper, rec.abstract, rec.title, key[1], summary.batch, rec.external_id, rec.url)
+            summary.revised += 1
+            self.revised.append(seen)
+            self.name_df.subtract(name_tokens(paper.versions[-1]["abstract"]).split())
+            self.name_df.update(name_tokens(paper.abstract).split())
+        else:
+            summary.known += 1
+        return True
+
+    def _near_duplicate(self, row: int, rid: str, rec: RawRecord, src: Source) -> bool:
+        """Whether the record is a near duplicate of an earlier paper (the library's, or this
+        import's): then it becomes that paper's variant."""
+        match = _best_match(self.candidates.get(row, ()), self.owner, self.separate.get(rid, ()))
+        if match is None:
+            return False
+        corpus = self.corpus
+        idx = corpus.index_of(match.key)
+        assert idx is not None  # match.key is a paper's id (owner)
+        paper = corpus.papers[idx]
+        paper.variants.append(Variant(id=rid, abstract=rec.abstract, similarity=round(match.jaccard, 3),
+                                      sources=[src]))
+        _add_source(paper.sources, src)
+        corpus.add_alias(rid, idx)
+        _enrich(paper, rec)
+        self.summary.near += 1
+        return True
+
+    def _new_paper(self, i: int, row: int, rid: str, rec: RawRecord, src: Source,
+                   key: tuple[str, int] | None) -> None:
+        """A new paper, titled by the record or by a title derived from its abstract."""
+        derived = None if rec.title else self.titles.get(i) or derive_titles(rec.abstract)  # (not made
+        # beforehand for a record the pairs showed near an earlier one that was itself merged away)
         paper = Paper(
             id=rid,
             abstract=rec.abstract,
@@ -164,28 +210,31 @@ def _merge(corpus: Corpus, records: list[RawRecord], summary: ImportSummary,
             keywords=list(rec.keywords),
             area=rec.area,
         )
-        idx = corpus.add(paper)
-        if arxiv is not None and key is not None:
-            arxiv.add(rec.external_id, idx)
-        owner[row] = rid
-        paper_rows.append(row)
-        name_df.update(names[row].split())
+        idx = self.corpus.add(paper)
+        if self.arxiv is not None and key is not None:
+            self.arxiv.add(rec.external_id, idx)
+        self.owner[row] = rid
+        self.paper_rows.append(row)
+        self.name_df.update(self.names[row].split())
+        norm = self.norms[i] if self.norms is not None else None
         if norm is not None:
-            new_norms[rid] = norm
-        summary.new += 1
+            self.new_norms[rid] = norm
+        self.summary.new += 1
         if derived is not None:
-            fresh.append((paper, derived[1]))
-    if fresh:
-        fields = frozenset(name for name, n in name_df.items() if n >= FIELD_DF)
-        _settle_titles(corpus, fresh, fields, known_titles)
-    if m or not len(corpus) - len(paper_rows):  # every paper has its row (else nothing was added or revised)
-        after_keys = keys[paper_rows]
-        for idx in revised:  # a new version's text: its keys anew
-            after_keys[idx] = fingerprints([shingles(normalize(corpus.papers[idx].abstract))])[0]
-        prep.after = KnownPapers(after_keys, +name_df, _title_hashes(corpus, known_titles))
-    if progress:
-        progress(len(records), len(records))
-    return new_norms
+            self.fresh.append((paper, derived[1]))
+
+    def finish(self, prep: MergePrep) -> None:
+        """Settle the new papers' derived titles, and keep what the next import's dedup starts from
+        (the papers' keys, name counts and title hashes) in ``prep.after``."""
+        corpus = self.corpus
+        if self.fresh:
+            fields = frozenset(name for name, n in self.name_df.items() if n >= FIELD_DF)
+            _settle_titles(corpus, self.fresh, fields, self.known_titles)
+        if self.m or not len(corpus) - len(self.paper_rows):  # every paper has its row (else nothing was added or revised)
+            after_keys = self.keys[self.paper_rows]
+            for idx in self.revised:  # a new version's text: its keys anew
+                after_keys[idx] = fingerprints([shingles(normalize(corpus.papers[idx].abstract))])[0]
+            prep.after = KnownPapers(after_keys, +self.name_df, _title_hashes(corpus, self.known_titles))
 
 
 def _settle_titles(corpus: Corpus, fresh: list[tuple[Paper, str | None]], fields: frozenset[str],
