@@ -126,7 +126,7 @@ def split_word(text: str, start: int, end: int) -> bool:
             or (after > end and after < len(text) and text[after].isalpha()))
 
 
-def find_name(abstract: str, intros: list[re.Match[str]] | None = None,  # noqa: C901 (the title rules, in order)
+def find_name(abstract: str, intros: list[re.Match[str]] | None = None,
               claimed: Sequence[tuple[str, int, int]] = ()) -> tuple[str, int] | None:
     """The introduced method/benchmark name and the offset just after it, if any.
 
@@ -140,9 +140,42 @@ def find_name(abstract: str, intros: list[re.Match[str]] | None = None,  # noqa:
     """
     if intros is None:
         intros = list(INTRO.finditer(abstract))
-    cands: list[tuple[int, int, str, int]] = []  # (score, -position, name, end)
+    cands = _Candidates(abstract)
+    cands.wrapped()
+    cands.introduced(intros)
+    # The regex tries every word boundary; a substring test first is ~20x cheaper on most abstracts.
+    naming = has_naming_word(abstract)
+    if naming:
+        cands.called()
+    acronyms = cands.parenthesized(naming)
+    cands.before_apposition()
+    cands.found += [(9, -start, name, end) for name, start, end in claimed]
+    if not cands.found:
+        return None
+    best = max(cands.found)
+    # "an Invisible One-Iteration (IOI) attack": a word inside an acronym's long form is part of that name.
+    start = -best[1]
+    for paren, acronym, end in acronyms:
+        if start < paren <= start + 160 and acronym != best[2]:
+            long = _defined_before(acronym, abstract[max(0, paren - 160):paren])
+            if long and len(long.split()) >= 2 and paren - len(long) - 3 <= start:
+                return acronym, end
+    return best[2], best[3]
 
-    def add(name: str, start: int, end: int, score: int, plain_ok: bool, follow: bool = True) -> None:
+
+class _Candidates:
+    """The names an abstract may introduce, each scored by where it stands (:func:`find_name`):
+    ``found`` holds (score, -position, name, end), the best the largest."""
+
+    def __init__(self, abstract: str) -> None:
+        self.abstract = abstract
+        self.found: list[tuple[int, int, str, int]] = []
+
+    def add(self, name: str, start: int, end: int, score: int, plain_ok: bool, follow: bool = True) -> None:
+        """A candidate at ``abstract[start:end]``, scored ``score`` and 2 more for a name's shape and
+        for an apposition after it; a plain word only where ``plain_ok`` (and, with ``follow``, a
+        comma, colon or parenthesis follows it)."""
+        abstract = self.abstract
         name = name.strip()
         if " " in name and not is_name(name.split()[0]):  # "**Deep Learning**" is emphasis, not a name
             return
@@ -154,72 +187,82 @@ def find_name(abstract: str, intros: list[re.Match[str]] | None = None,  # noqa:
             return
         if _APPOS.match(abstract, end):
             score += 2
-        cands.append((score, -start, name, end))
+        self.found.append((score, -start, name, end))
 
-    head = abstract[:2000]
-    for m in (_WRAPPED.finditer(head) if ("*" in head or "\\" in head) else ()):
-        g = next(i for i in (1, 2, 3, 4, 5) if m.group(i))
-        # "**Essentially**, for knowledge to be ...": a word set off by a comma is a name only when
-        # an apposition says what it is ("**Larimar**, a brain-inspired architecture")
-        plain_ok = not (abstract.startswith(",", m.end()) and not _APPOS.match(abstract, m.end()))
-        add(m.group(g), m.start(), m.end(), 3, plain_ok)
-    for m in intros:
-        rest_start, rest = m.start("rest"), m.group("rest")
-        for i, tok in enumerate(_NAME_RE.finditer(rest)):
-            word = tok.group()
-            direct = i == 0 or (i <= 2 and rest[: tok.start()].strip().lower() in ("", "a", "an", "the"))
-            if rest[tok.start() - 1:tok.start()] == "{" and _MATH_GROUP.search(rest, max(0, tok.start() - 14), tok.start()):
-                continue  # "enforces $\mathrm{SE}(2)$ invariance": mathematics, not a name
-            start = tok.start()
-            if start and rest[start - 1].isdigit():  # "3D-VLA": a name may start with digits
-                while start and rest[start - 1].isdigit():
-                    start -= 1
-                word = rest[start:tok.end()]
-            end = tok.end()
-            if direct and word.isupper() and len(word) >= 3:  # "we introduce TIME WEAVER, a ...": both words
-                more = _CAPS_WORDS.match(rest, end)
-                if more:
-                    word, end = rest[start:more.end()], more.end()
-            if direct or _LOOKS_NAMEY.search(word, 1):  # only name-shaped words can score
-                add(word, rest_start + start, rest_start + end, 4 if direct else 1, direct)
-            if i > 25:
-                break
-    # The regex tries every word boundary; a substring test first is ~20x cheaper on most abstracts.
-    naming = has_naming_word(abstract)
-    for m in (_CALLED.finditer(abstract) if naming else ()):
-        if not is_name(m.group(1)) and _NEXT_CAPITAL.match(abstract, m.end()):
-            continue  # "an area called *Active Exploration*": a plain word that starts a term
-        add(m.group(1), m.start(1), m.end(), 3, True, follow=False)  # "a framework named Ditto to ..."
-    acronyms: list[tuple[int, str, int]] = []  # ("(" position, acronym, end)
-    maths = [m.span() for m in INLINE_MATH.finditer(abstract)] if "$" in abstract else []
-    for m in _PAREN.finditer(abstract):
-        if len(m.group(1)) >= 3 and not any(a < m.start() < b for a, b in maths):  # not "$d^{-(r-1)}$"
-            called = _CALLED.search(abstract, max(0, m.start() - 80), m.start()) if naming else None
-            # "a method named Foo Bar (FB)", not "named KIVI. ... KIVI can enable Llama (Llama-2)"
-            coined = called is not None and ". " not in abstract[called.end():m.start()]
-            add(m.group(1), m.start(1), m.end(), 4 if coined else 0, False)
-            acronyms.append((m.start(), m.group(1), m.end()))
-    # "SPABA, an adaptation of ...": find the comma first (cheap), then the word before it.
-    for comma in _APPOS_COMMA.finditer(abstract):
-        start = max(0, comma.start() - 40)
-        window = abstract[start:comma.start()]
-        if window.isascii():  # the name is in the run of a name's characters before the comma: searched alone
-            start += len(window.rstrip(_NAME_CHARS))
-        last = _LAST_TOKEN.search(abstract, start, comma.start())
-        if last and _LOOKS_NAMEY.search(last.group(1), 1):
-            add(last.group(1), last.start(1), last.end(1), 1, False)
-    cands += [(9, -start, name, end) for name, start, end in claimed]
-    if not cands:
-        return None
-    best = max(cands)
-    # "an Invisible One-Iteration (IOI) attack": a word inside an acronym's long form is part of that name.
-    start = -best[1]
-    for paren, acronym, end in acronyms:
-        if start < paren <= start + 160 and acronym != best[2]:
-            long = _defined_before(acronym, abstract[max(0, paren - 160):paren])
-            if long and len(long.split()) >= 2 and paren - len(long) - 3 <= start:
-                return acronym, end
-    return best[2], best[3]
+    def wrapped(self) -> None:
+        """Names set in bold, italics or a LaTeX command near the start."""
+        abstract = self.abstract
+        head = abstract[:2000]
+        for m in (_WRAPPED.finditer(head) if ("*" in head or "\\" in head) else ()):
+            g = next(i for i in (1, 2, 3, 4, 5) if m.group(i))
+            # "**Essentially**, for knowledge to be ...": a word set off by a comma is a name only when
+            # an apposition says what it is ("**Larimar**, a brain-inspired architecture")
+            plain_ok = not (abstract.startswith(",", m.end()) and not _APPOS.match(abstract, m.end()))
+            self.add(m.group(g), m.start(), m.end(), 3, plain_ok)
+
+    def introduced(self, intros: list[re.Match[str]]) -> None:
+        """Name-shaped words after "we propose/introduce" (the first words right after it most)."""
+        for m in intros:
+            rest_start, rest = m.start("rest"), m.group("rest")
+            for i, tok in enumerate(_NAME_RE.finditer(rest)):
+                direct = i == 0 or (i <= 2 and rest[: tok.start()].strip().lower() in ("", "a", "an", "the"))
+                if rest[tok.start() - 1:tok.start()] == "{" and _MATH_GROUP.search(rest, max(0, tok.start() - 14), tok.start()):
+                    continue  # "enforces $\mathrm{SE}(2)$ invariance": mathematics, not a name
+                start, word, end = _whole_token(rest, tok, direct)
+                if direct or _LOOKS_NAMEY.search(word, 1):  # only name-shaped words can score
+                    self.add(word, rest_start + start, rest_start + end, 4 if direct else 1, direct)
+                if i > 25:
+                    break
+
+    def called(self) -> None:
+        """"a framework named Ditto to ...", "called X"."""
+        abstract = self.abstract
+        for m in _CALLED.finditer(abstract):
+            if not is_name(m.group(1)) and _NEXT_CAPITAL.match(abstract, m.end()):
+                continue  # "an area called *Active Exploration*": a plain word that starts a term
+            self.add(m.group(1), m.start(1), m.end(), 3, True, follow=False)
+
+    def parenthesized(self, naming: bool) -> list[tuple[int, str, int]]:
+        """Acronyms in parentheses (outside mathematics), most where a "named" coins them; returns
+        each as ("(" position, acronym, end)."""
+        abstract = self.abstract
+        acronyms: list[tuple[int, str, int]] = []
+        maths = [m.span() for m in INLINE_MATH.finditer(abstract)] if "$" in abstract else []
+        for m in _PAREN.finditer(abstract):
+            if len(m.group(1)) >= 3 and not any(a < m.start() < b for a, b in maths):  # not "$d^{-(r-1)}$"
+                called = _CALLED.search(abstract, max(0, m.start() - 80), m.start()) if naming else None
+                # "a method named Foo Bar (FB)", not "named KIVI. ... KIVI can enable Llama (Llama-2)"
+                coined = called is not None and ". " not in abstract[called.end():m.start()]
+                self.add(m.group(1), m.start(1), m.end(), 4 if coined else 0, False)
+                acronyms.append((m.start(), m.group(1), m.end()))
+        return acronyms
+
+    def before_apposition(self) -> None:
+        """"SPABA, an adaptation of ...": find the comma first (cheap), then the word before it."""
+        abstract = self.abstract
+        for comma in _APPOS_COMMA.finditer(abstract):
+            start = max(0, comma.start() - 40)
+            window = abstract[start:comma.start()]
+            if window.isascii():  # the name is in the run of a name's characters before the comma: searched alone
+                start += len(window.rstrip(_NAME_CHARS))
+            last = _LAST_TOKEN.search(abstract, start, comma.start())
+            if last and _LOOKS_NAMEY.search(last.group(1), 1):
+                self.add(last.group(1), last.start(1), last.end(1), 1, False)
+
+
+def _whole_token(rest: str, tok: re.Match[str], direct: bool) -> tuple[int, str, int]:
+    """A name-shaped token after an intro, with the digits it starts with ("3D-VLA") and, right
+    after the intro, the upper-case words that follow it ("TIME WEAVER"): (start, word, end)."""
+    word, start, end = tok.group(), tok.start(), tok.end()
+    if start and rest[start - 1].isdigit():  # "3D-VLA": a name may start with digits
+        while start and rest[start - 1].isdigit():
+            start -= 1
+        word = rest[start:end]
+    if direct and word.isupper() and len(word) >= 3:  # "we introduce TIME WEAVER, a ...": both words
+        more = _CAPS_WORDS.match(rest, end)
+        if more:
+            word, end = rest[start:more.end()], more.end()
+    return start, word, end
 
 
 def _short_form(name: str) -> str:
