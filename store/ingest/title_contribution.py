@@ -174,52 +174,84 @@ def own_sentence_object(abstract: str) -> str:
     """The first sentence of the paper's own that gives a title (see _OWN): its object, the
     action in the gerund, or a position paper's claim "X is Y" as "X as Y"; "" if none does."""
     for start in _OWN_START.finditer(abstract):  # (a match can start only at one of these words: tried there)
-        m = _OWN.match(abstract, start.start())
-        if not m or (m.start() and abstract[m.start() - 1] not in " \n"):
+        said = _own_verb_and_rest(abstract, start.start())
+        if said is None:
             continue
-        verb, rest = m.group("verb"), _LEAD.sub("", m.group("rest"))
-        if verb in ("have", "has") and (done := re.match(r"([a-z]+ed)\s+(.+)", rest)):
-            verb, rest = done.group(1), done.group(2)  # "we have employed X": as "we employed X"
-        if verb.endswith("ed") and verb not in _NOT_ACTIONS:
-            verb = _present(verb)
+        verb, rest = said
         proposing = _PROPOSING.search(rest)
         if proposing and (obj := _first_object(proposing.group(1))):
             return trim_words(obj, WHOLE_TITLE_WORDS)  # "we extend X by proposing Y": Y is the paper
         means = _MEANS.match(rest) if _REFERS_BACK.match(rest) else None
         if means:  # "we address this issue via a novel error-feedback technique": the means is the paper
             rest, verb = means.group(1), "gives"
-        also = _AND_VERB.match(rest)
-        if also and verb not in _NOT_ACTIONS and also.group(1) not in _NOT_ACTIONS:  # "we define and explore X"
-            obj = _first_object(also.group(2))
-            if obj and not ANAPHORA.match(obj):
-                both = gerund(f"To {_base(verb)} {obj}").split(" ", 1)[0]
-                second = gerund(f"To {_base(also.group(1))} {obj}").split(" ", 1)[0]
-                if not both.startswith("To") and not second.startswith("To"):
-                    return trim_words(f"{both} and {second.lower()} {obj[:1].lower()}{obj[1:]}", WHOLE_TITLE_WORDS)
+        both = _two_actions(verb, rest)
+        if both:
+            return both
         if rest.startswith(("that ", "how ", "whether ", "this ", "these ", "it ", "them ")) and verb not in _DOES:
-            claim = _CLAIM.match(f"{verb} {rest}")
-            said = _COPULA.match(clean_phrase(claim.group("claim"))) if claim else None
-            if said and not _REFERS_BACK.search(said.group("subject")):
-                title = f"{_sentence_case(said.group('subject'))} as {said.group('what')}"
-                return trim_words(_OBJECT_END.split(title, maxsplit=1)[0], WHOLE_TITLE_WORDS)
+            claim = _claim_title(verb, rest)
+            if claim:
+                return claim
             continue
         if ANAPHORA.match(rest) or VAGUE.match(rest):
             continue  # "we revisit the problem from X", "we study two key quantities": said before, or after
-        concerned = _CONCERNED.match(f"{verb} {rest}")
-        if concerned:  # "This paper is concerned with the problem of X", "we deal with X"
-            verb, rest = ("gives", concerned.group(1)) if concerned.group(0).startswith(("is ", "are ")) \
-                else ("deals", f"with {concerned.group(1)}")
-        if verb in _GIVES or verb == "gives":
-            title = _first_object(rest)
-        elif verb == "deals":
-            obj = _first_object(rest[5:])
-            title = f"Dealing with {obj[:1].lower()}{obj[1:]}" if obj else ""
-        elif verb in _DOES or (verb not in _NOT_ACTIONS and len(verb) > 3 and not verb.endswith(("ly", "ed"))):
-            obj = _first_object(rest)
-            title = gerund(f"To {_base(verb)} {obj[:1].lower()}{obj[1:]}") if obj else ""
-            title = "" if title.startswith("To ") else title
-        else:
-            continue
+        title = _action_title(verb, rest)
         if title and not _EVIDENCE.match(title):
             return trim_words(title, WHOLE_TITLE_WORDS)
+    return ""
+
+
+def _own_verb_and_rest(abstract: str, at: int) -> tuple[str, str] | None:
+    """The verb of a sentence of the paper's own starting at ``at`` (in the present: "we employed"
+    and "we have employed" as "employs") and what follows it; None if none starts there."""
+    m = _OWN.match(abstract, at)
+    if not m or (m.start() and abstract[m.start() - 1] not in " \n"):
+        return None
+    verb, rest = m.group("verb"), _LEAD.sub("", m.group("rest"))
+    if verb in ("have", "has") and (done := re.match(r"([a-z]+ed)\s+(.+)", rest)):
+        verb, rest = done.group(1), done.group(2)  # "we have employed X": as "we employed X"
+    if verb.endswith("ed") and verb not in _NOT_ACTIONS:
+        verb = _present(verb)
+    return verb, rest
+
+
+def _two_actions(verb: str, rest: str) -> str:
+    """"we define and explore X": "Defining and exploring X"; "" if the sentence is not so."""
+    also = _AND_VERB.match(rest)
+    if also and verb not in _NOT_ACTIONS and also.group(1) not in _NOT_ACTIONS:
+        obj = _first_object(also.group(2))
+        if obj and not ANAPHORA.match(obj):
+            both = gerund(f"To {_base(verb)} {obj}").split(" ", 1)[0]
+            second = gerund(f"To {_base(also.group(1))} {obj}").split(" ", 1)[0]
+            if not both.startswith("To") and not second.startswith("To"):
+                return trim_words(f"{both} and {second.lower()} {obj[:1].lower()}{obj[1:]}", WHOLE_TITLE_WORDS)
+    return ""
+
+
+def _claim_title(verb: str, rest: str) -> str:
+    """A position paper's claim "we argue that X is Y" as "X as Y"; "" if there is none (or its
+    subject refers back)."""
+    claim = _CLAIM.match(f"{verb} {rest}")
+    said = _COPULA.match(clean_phrase(claim.group("claim"))) if claim else None
+    if said and not _REFERS_BACK.search(said.group("subject")):
+        title = f"{_sentence_case(said.group('subject'))} as {said.group('what')}"
+        return trim_words(_OBJECT_END.split(title, maxsplit=1)[0], WHOLE_TITLE_WORDS)
+    return ""
+
+
+def _action_title(verb: str, rest: str) -> str:
+    """What the paper gives ("we propose X": X), deals with, or does ("we study X": "Studying X");
+    "" where the verb is none of these or no object follows."""
+    concerned = _CONCERNED.match(f"{verb} {rest}")
+    if concerned:  # "This paper is concerned with the problem of X", "we deal with X"
+        verb, rest = ("gives", concerned.group(1)) if concerned.group(0).startswith(("is ", "are ")) \
+            else ("deals", f"with {concerned.group(1)}")
+    if verb in _GIVES or verb == "gives":
+        return _first_object(rest)
+    if verb == "deals":
+        obj = _first_object(rest[5:])
+        return f"Dealing with {obj[:1].lower()}{obj[1:]}" if obj else ""
+    if verb in _DOES or (verb not in _NOT_ACTIONS and len(verb) > 3 and not verb.endswith(("ly", "ed"))):
+        obj = _first_object(rest)
+        title = gerund(f"To {_base(verb)} {obj[:1].lower()}{obj[1:]}") if obj else ""
+        return "" if title.startswith("To ") else title
     return ""
