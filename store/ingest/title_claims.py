@@ -62,27 +62,40 @@ def claimed_names(abstract: str, intros: list[re.Match[str]] | None = None) -> l
         intros = list(INTRO.finditer(abstract))
     found: list[tuple[str, int, int]] = []
     for m in intros:
-        if m.group().startswith(("and", "then")):
-            continue
-        rest, at = m.group("rest"), m.start("rest")
-        # (read in the abstract, not in ``rest``: INTRO's rest ends at a period, as in $\pi_{0.5}$)
-        direct = _DIRECT.match(abstract, at)
-        if direct and claimable(direct.group("name")):
-            found.append((direct.group("name"), direct.start("name"), direct.end("name")))
-        words = _DIRECT_WORDS.match(abstract, at)
-        if words:  # (its end after the alias: "Instructive Decoding (ID), a simple approach")
-            found.append((words.group("name"), words.start("name"), words.end("alias" if words.group("alias") else "name")))
-        sentence = _SENTENCE_STOP.split(rest, maxsplit=1)[0]
-        bold = _BOLD_ACRONYM.search(sentence) if "(" in sentence else None  # "… Transformer (**HEPT**)"
-        if bold and claimable(bold.group("name")):
-            found.append((bold.group("name"), at + bold.start("name"), at + bold.end("name")))
-        spelled = _SPELLED_OUT.search(sentence) if "(" in sentence else None  # "…, Scheduled Multi-Task Training (SMT),"
-        if spelled and claimable(spelled.group("name")):
-            found.append((spelled.group("name"), at + spelled.start("name"), at + spelled.end("name")))
-        for apposed in _APPOSED.finditer(sentence) if ("," in sentence or ":" in sentence) else ():
-            if claimable(apposed.group("name")) and not _LISTED.search(sentence, 0, apposed.start()):
-                found.append((apposed.group("name"), at + apposed.start("name"), at + apposed.end("name")))
-    head = abstract[:3000]
+        if not m.group().startswith(("and", "then")):
+            found += _after_intro(abstract, m)
+    found += _named_in_head(abstract[:3000])
+    return [(name.rstrip(".-"), start, max(end - len(name) + len(name.rstrip(".-")), start + len(name.rstrip(".-"))))
+            for name, start, end in found if not split_word(abstract, start, end)]  # (not "Fre" of \textbf{Fre}quency)
+
+
+def _after_intro(abstract: str, m: re.Match[str]) -> list[tuple[str, int, int]]:
+    """The names a "we propose/introduce" sentence claims: right after the verb, in words with an
+    alias, a bold or spelled-out acronym, or set off by a comma or colon."""
+    found: list[tuple[str, int, int]] = []
+    rest, at = m.group("rest"), m.start("rest")
+    # (read in the abstract, not in ``rest``: INTRO's rest ends at a period, as in $\pi_{0.5}$)
+    direct = _DIRECT.match(abstract, at)
+    if direct and claimable(direct.group("name")):
+        found.append((direct.group("name"), direct.start("name"), direct.end("name")))
+    words = _DIRECT_WORDS.match(abstract, at)
+    if words:  # (its end after the alias: "Instructive Decoding (ID), a simple approach")
+        found.append((words.group("name"), words.start("name"), words.end("alias" if words.group("alias") else "name")))
+    sentence = _SENTENCE_STOP.split(rest, maxsplit=1)[0]
+    if "(" in sentence:
+        for pattern in (_BOLD_ACRONYM, _SPELLED_OUT):  # "… Transformer (**HEPT**)"; "…, Scheduled Multi-Task Training (SMT),"
+            hit = pattern.search(sentence)
+            if hit and claimable(hit.group("name")):
+                found.append((hit.group("name"), at + hit.start("name"), at + hit.end("name")))
+    for apposed in _APPOSED.finditer(sentence) if ("," in sentence or ":" in sentence) else ():
+        if claimable(apposed.group("name")) and not _LISTED.search(sentence, 0, apposed.start()):
+            found.append((apposed.group("name"), at + apposed.start("name"), at + apposed.end("name")))
+    return found
+
+
+def _named_in_head(head: str) -> list[tuple[str, int, int]]:
+    """Names the abstract's head gives in so many words: "X, a …, is proposed", "called X" (after a
+    sentence of the paper's own), "we call it X"."""
     passive = ("s proposed" in head or "s introduced" in head or "s presented" in head or "s developed" in head)
     patterns = [_PROPOSED] if passive and _PASSIVE.search(head) else []
     if has_naming_word(head):
@@ -90,11 +103,11 @@ def claimed_names(abstract: str, intros: list[re.Match[str]] | None = None) -> l
     # ("we call it", "we term our method": substring tests, far cheaper than a scan for them)
     if "e call " in head or "e term " in head or "e dub " in head or "e name " in head or "e coin " in head:
         patterns.append(_WE_CALL)
+    found: list[tuple[str, int, int]] = []
     for pattern in patterns:
         for m in pattern.finditer(head):
             if pattern is _CALLED and not _OURS_BEFORE.search(head, max(0, m.start() - 200), m.start()):
                 continue
             if claimable(m.group("name")):
                 found.append((m.group("name"), m.start("name"), m.end("name")))
-    return [(name.rstrip(".-"), start, max(end - len(name) + len(name.rstrip(".-")), start + len(name.rstrip(".-"))))
-            for name, start, end in found if not split_word(abstract, start, end)]  # (not "Fre" of \textbf{Fre}quency)
+    return found
