@@ -32,7 +32,8 @@ from store.title_kinds import EXCERPT_START
 from store.ingest.title_claims import claimable, claimed_names
 from store.ingest.title_contribution import contribution_object, own_sentence_object
 from store.ingest.title_glosses import phrase_after, phrase_before, purpose_after, purpose_before, what_it_does
-from store.ingest.title_names import INTRO, expansion, find_name, own_name
+from store.ingest.title_expansion import expansion
+from store.ingest.title_names import INTRO, find_name, own_name
 from store.ingest.title_ends import (DANGLING, balanced, complete, lone_adjective,
                                      noun_end, through_adjectives, tidy_end, without_dangling)
 from store.ingest.title_text import clean_phrase, trim_words
