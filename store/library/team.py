@@ -142,21 +142,7 @@ class Team:
         """
         from store.team.split import split_by_topic
 
-        names = [checked_member(m) for m in dict.fromkeys(members)]
-        if not names:
-            raise PapersiftError("no members to assign to (e.g. --to ana,ben,chen)")
-        known = [m for m in self.members() if m in self._core.team or m in self._core.assignments.values()]
-        for name in names:  # (`ANA` beside a member ana would start a member no one can be --as)
-            same = [m for m in known if m != name and m.casefold() == name.casefold()]
-            if same:
-                raise PapersiftError(f"member {name!r} differs from the member {same[0]!r} only in case: "
-                                     f"--to {','.join(same[0] if n == name else n for n in names)}")
-            close = None if name in known or new_members else \
-                next((m for m in known if m not in names and _typo_of(name, m)), None)
-            if close:  # ("bne" beside ben would start a member by mistake)
-                raise PapersiftError(f"{name} is no member here yet; did you mean {close}? (--to "
-                                     f"{','.join(close if n == name else n for n in names)}; a new member after all: "
-                                     f"--new-members)")
+        names = self._names_to_assign(members, new_members)
         shares = check_weights(names, weights) if weights is not None else [1.0] * len(names)
         ids = list(dict.fromkeys(paper_ids))
         if not ids:
@@ -180,6 +166,17 @@ class Team:
         label = f"assign {counted(len(ids), 'paper')} to {', '.join(names)}"
         self._core.change_records([(pid, TEAM) for pid in ids], fn, ASSIGN_ACTION, label, counted_label=True)
         return done
+
+    def _names_to_assign(self, members: Sequence[str], new_members: bool) -> list[str]:
+        """The members named, checked: none differing from a member only in case, none a typo of
+        one (unless ``new_members``)."""
+        names = [checked_member(m) for m in dict.fromkeys(members)]
+        if not names:
+            raise PapersiftError("no members to assign to (e.g. --to ana,ben,chen)")
+        known = [m for m in self.members() if m in self._core.team or m in self._core.assignments.values()]
+        for name in names:
+            _refuse_lookalike(name, names, known, new_members)
+        return names
 
     def interest_papers(self, member: str) -> list[str]:
         """The papers that say what a member cares about: those they starred or mean to read."""
@@ -291,3 +288,19 @@ def _typo_of(name: str, member: str) -> bool:
         return True
     from rapidfuzz.distance import Levenshtein
     return Levenshtein.distance(name, member) <= 1
+
+
+def _refuse_lookalike(name: str, names: list[str], known: list[str], new_members: bool) -> None:
+    """Refuse a name differing from a known member's only in case (`ANA` beside ana would start a
+    member no one can be --as), or a typo of one ("bne" beside ben would start a member by
+    mistake) unless ``new_members``; the error says the --to that was meant."""
+    same = [m for m in known if m != name and m.casefold() == name.casefold()]
+    if same:
+        raise PapersiftError(f"member {name!r} differs from the member {same[0]!r} only in case: "
+                             f"--to {','.join(same[0] if n == name else n for n in names)}")
+    close = None if name in known or new_members else \
+        next((m for m in known if m not in names and _typo_of(name, m)), None)
+    if close:
+        raise PapersiftError(f"{name} is no member here yet; did you mean {close}? (--to "
+                             f"{','.join(close if n == name else n for n in names)}; a new member after all: "
+                             f"--new-members)")
