@@ -122,30 +122,38 @@ def merge_one(local: Annotation, theirs: Annotation, source: str,
     new = copy.deepcopy(local)
     mine_at = {k: canonical(v) or "" for k, v in local.stamps.items()}  # (a stamp stored malformed: no time)
     base = shared_base(mine_at, theirs.stamps, known)
-    conflicts = []
-    for name in STAMPED:
-        mine, other = getattr(local, name), getattr(theirs, name)
-        ms, ts = mine_at.get(name), theirs.stamps.get(name)
-        if mine == other:
-            if ts and ts > (ms or ""):
-                new.stamps[name] = ts
-            continue
-        if not ts or (name, ts) in known:
-            continue  # they did not change it, or have a state we had before ours
-        if not ms or ms < ts:
-            setattr(new, name, other)
-            new.stamps[name] = ts
-        if ms and ms > base and not theirs_alone:  # both changed it since the state they share: the newer won; the other is kept, listed
-            kept, lost, lost_when = (other, mine, ms) if ms < ts else (mine, other, ts)
-            new.conflicts.append({"field": name, "kept": kept, "other": lost, "other_updated": lost_when,
-                                  "source": source if kept == mine else "local"})
-            conflicts.append(f"{name}: kept {_short(kept)} ({'theirs' if kept == other else 'yours'}, newer), "
-                             f"recorded {_short(lost)}")
+    conflicts = [said for name in STAMPED
+                 if (said := _merge_field(name, new, local, theirs, mine_at, base, known, source, theirs_alone))]
     _merge_tags(new, local, theirs, known, mine_at)
     if local.created and theirs.created:
         new.created = min(local.created, theirs.created)
     new.updated = max(local.updated, theirs.updated)
     return new, conflicts
+
+
+def _merge_field(name: str, new: Annotation, local: Annotation, theirs: Annotation, mine_at: dict[str, str],
+                 base: str, known: frozenset[tuple[str, str]], source: str, theirs_alone: bool) -> str:
+    """One stamped field of :func:`merge_one` into ``new``: theirs taken where only they changed it
+    or changed it later; where both changed it since the state they share, the other value kept in
+    ``new.conflicts`` and the conflict said (returned; "" for none)."""
+    mine, other = getattr(local, name), getattr(theirs, name)
+    ms, ts = mine_at.get(name), theirs.stamps.get(name)
+    if mine == other:
+        if ts and ts > (ms or ""):
+            new.stamps[name] = ts
+        return ""
+    if not ts or (name, ts) in known:
+        return ""  # they did not change it, or have a state we had before ours
+    if not ms or ms < ts:
+        setattr(new, name, other)
+        new.stamps[name] = ts
+    if not (ms and ms > base and not theirs_alone):
+        return ""
+    # both changed it since the state they share: the newer won; the other is kept, listed
+    kept, lost, lost_when = (other, mine, ms) if ms < ts else (mine, other, ts)
+    new.conflicts.append({"field": name, "kept": kept, "other": lost, "other_updated": lost_when,
+                          "source": source if kept == mine else "local"})
+    return f"{name}: kept {_short(kept)} ({'theirs' if kept == other else 'yours'}, newer), recorded {_short(lost)}"
 
 
 def shared_base(mine_at: dict[str, str], theirs: dict[str, str], known: frozenset[tuple[str, str]]) -> str:
@@ -237,18 +245,7 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
     ``planned``: record key -> the record earlier files of the same import made (this file merges
     into those, as if they were stored: several files, one write)."""
     planned = planned or {}
-
-    def current(pid: str, member: str) -> Annotation:
-        made = planned.get(record_key(pid, library.stored_member(member)))
-        return made.copy() if made is not None else library.member_annotation(pid, member)
-
     report = MergeReport(records=len(records))
-    corpus = library.corpus
-    folded: dict[str, Annotation] = {}
-    fieldwise: set[str] = set()
-    near: Callable[[str], str | None] | None = None  # the library's lookup by text, made when first needed
-    changes: dict[str, Annotation] = {}
-    history = library.store.history(10_000)
     if records and not any(rec.get("stamps") for rec in records):
         report.warnings.append(f"{source}: no per-field change times (a file from an older papersift, or a "
                                "format without them): merged by whole records, the newer record's status and star winning")
@@ -257,45 +254,20 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
     newest = newest_sound([*(v for rec in records if isinstance(rec.get("stamps"), dict) for v in rec["stamps"].values()),
                            *(rec.get(k) for rec in records for k in ("updated", "created"))])
     clock = Clock(written=newest or written)
-    seen: dict[str, int] = {}
-    member_of: dict[str, tuple[str, str]] = {}  # record key -> (paper id, member)
+    read = _ReadRecords(library, planned)
     for rec in records:
-        idx = corpus.index_of(rec["id"])
-        if idx is not None:
-            report.by_id += 1
-        elif rec.get("abstract"):
-            norm = normalize(rec["abstract"])
-            idx = corpus.index_of(paper_id(norm))
-            if idx is None:
-                if near is None:
-                    near = library.near_duplicate_finder()
-                match = near(norm)
-                idx = corpus.index_of(match) if match else None
-            if idx is not None:
-                report.by_text += 1
-        if idx is None:
-            report.unknown.append(f"{rec['id']} {rec.get('title', '')[:60]}")
-            continue
-        pid = corpus.papers[idx].id
-        member = str(rec.get("member") or library.member)  # a team file's records are their member's
-        key = record_key(pid, library.stored_member(member))
-        member_of[key] = (pid, member)
-        seen[key] = seen.get(key, 0) + 1
-        theirs = _theirs(rec, pid, report.warnings, current(pid, member), clock)
-        if isinstance(rec.get("stamps"), dict):
-            fieldwise.add(key)  # (even when none of its stamps is a time: then nothing is its change)
-        if key in folded:  # a second record of one paper in one file: one record, its newest changes
-            theirs = _fold(folded[key], theirs)
-        folded[key] = theirs
-    for key, theirs in folded.items():
-        pid, member = member_of[key]
+        read.add(rec, report, clock)
+    changes: dict[str, Annotation] = {}
+    history = library.store.history(10_000)
+    for key, theirs in read.folded.items():
+        pid, member = read.member_of[key]
         shown = pid if member == library.member else f"{pid} ({member})"
-        if seen[key] > 1:
-            report.warnings.append(f"{shown}: {counted(seen[key], 'record')} in {source} for this paper: merged as one "
-                                   f"(each field's newest change)")
-        local = current(pid, member)
+        if read.seen[key] > 1:
+            report.warnings.append(f"{shown}: {counted(read.seen[key], 'record')} in {source} for this paper: "
+                                   f"merged as one (each field's newest change)")
+        local = read.current(pid, member)
         known = known_stamps(library, pid, history, member, planned.get(key))
-        merged, conflicts = merge_one(local, theirs, source, known, key in fieldwise,
+        merged, conflicts = merge_one(local, theirs, source, known, key in read.fieldwise,
                                       theirs_alone=member != library.member)
         merged.member = local.member  # (theirs came without the name this library stores it under)
         if merged == local:
@@ -306,6 +278,62 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
         report.conflicts += [f"{shown}: {c}" for c in conflicts]
     report.warnings += clock.warnings(source)
     return changes, report
+
+
+class _ReadRecords:
+    """A file's records, each found in the library (by id, else by its text: the same or a near
+    duplicate) and read as the record of (paper, member) it is; a paper's records folded into one."""
+
+    def __init__(self, library: Library, planned: dict[str, Annotation]) -> None:
+        self.library, self.planned = library, planned
+        self.folded: dict[str, Annotation] = {}
+        self.fieldwise: set[str] = set()
+        self.seen: dict[str, int] = {}
+        self.member_of: dict[str, tuple[str, str]] = {}  # record key -> (paper id, member)
+        self._near: Callable[[str], str | None] | None = None  # the library's lookup by text, made when first needed
+
+    def current(self, pid: str, member: str) -> Annotation:
+        """The member's record of the paper: as an earlier file of this import made it, else stored."""
+        made = self.planned.get(record_key(pid, self.library.stored_member(member)))
+        return made.copy() if made is not None else self.library.member_annotation(pid, member)
+
+    def add(self, rec: dict[str, Any], report: MergeReport, clock: Clock) -> None:
+        """Read one record (a paper the library does not hold is listed in ``report.unknown``)."""
+        library = self.library
+        idx = self._paper_index(rec, report)
+        if idx is None:
+            report.unknown.append(f"{rec['id']} {rec.get('title', '')[:60]}")
+            return
+        pid = library.corpus.papers[idx].id
+        member = str(rec.get("member") or library.member)  # a team file's records are their member's
+        key = record_key(pid, library.stored_member(member))
+        self.member_of[key] = (pid, member)
+        self.seen[key] = self.seen.get(key, 0) + 1
+        theirs = _theirs(rec, pid, report.warnings, self.current(pid, member), clock)
+        if isinstance(rec.get("stamps"), dict):
+            self.fieldwise.add(key)  # (even when none of its stamps is a time: then nothing is its change)
+        if key in self.folded:  # a second record of one paper in one file: one record, its newest changes
+            theirs = _fold(self.folded[key], theirs)
+        self.folded[key] = theirs
+
+    def _paper_index(self, rec: dict[str, Any], report: MergeReport) -> int | None:
+        """The record's paper's corpus position: by id, else by its abstract (the same text, or a
+        near duplicate); counted in ``report``."""
+        corpus = self.library.corpus
+        idx = corpus.index_of(rec["id"])
+        if idx is not None:
+            report.by_id += 1
+        elif rec.get("abstract"):
+            norm = normalize(rec["abstract"])
+            idx = corpus.index_of(paper_id(norm))
+            if idx is None:
+                if self._near is None:
+                    self._near = self.library.near_duplicate_finder()
+                match = self._near(norm)
+                idx = corpus.index_of(match) if match else None
+            if idx is not None:
+                report.by_text += 1
+        return idx
 
 
 def _fold(first: Annotation, second: Annotation) -> Annotation:
