@@ -230,21 +230,10 @@ def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tupl
     """The choice; the title the abstract gets without the name that leads it (None when no name
     leads, or when the abstract claims it); and whether it claims it."""
     intros = list(INTRO.finditer(abstract))
-    claimed = claimed_names(abstract, intros)
-    found = find_name(abstract, intros, claimed)
-    # A name the abstract claims leads however widely the library uses it; any other must be its own.
-    own = found is not None and any(found[0] == c[0] for c in claimed)
-    long = expansion(abstract, found[0]) if found and (own or found[0] not in not_names) else ""
-    if found and not own and (found[0] in not_names or not own_name(abstract, *found, intros, long)):
-        found = None
+    found, own, long = _leading_name(abstract, intros, not_names)
     focus = focus_of(abstract, [m for m in intros if not m.group().startswith(("and", "then"))])
-    nameless = None
-    if not own:  # (a claimed name is never taken away: its title needs no alternative)
-        nameless = through_adjectives(abstract, capitalized(focus) if focus else (
-            contribution(abstract, intros) or question_of(abstract) or _opening(abstract, intros)
-            or trim_words(clean_phrase(abstract), WHOLE_TITLE_WORDS) or "(empty abstract)"))
-    if nameless is not None and _GENERIC_GLOSS.match(nameless):
-        nameless = _extended(abstract, nameless)
+    # (a claimed name is never taken away: its title needs no alternative)
+    nameless = None if own else _nameless(abstract, intros, focus)
     if not found:
         assert nameless is not None
         return nameless, None, False
@@ -257,6 +246,29 @@ def _derive_both(abstract: str, not_names: frozenset[str] = frozenset()) -> tupl
     if "$" in name or "\\" in name:  # a name's math reads as written, as the rest of the title: T²SQNet, π0.5
         named = named.replace(name, clean_phrase(name))
     return named, nameless, own
+
+
+def _leading_name(abstract: str, intros: list[re.Match[str]],
+                  not_names: frozenset[str]) -> tuple[tuple[str, int] | None, bool, str]:
+    """The name that leads the title (and the offset after it), or None; whether the abstract
+    claims it; and what it stands for ("" if nothing). A name the abstract claims leads however
+    widely the library uses it; any other must be its own, and not one of ``not_names``."""
+    claimed = claimed_names(abstract, intros)
+    found = find_name(abstract, intros, claimed)
+    own = found is not None and any(found[0] == c[0] for c in claimed)
+    long = expansion(abstract, found[0]) if found and (own or found[0] not in not_names) else ""
+    if found and not own and (found[0] in not_names or not own_name(abstract, *found, intros, long)):
+        found = None
+    return found, own, long
+
+
+def _nameless(abstract: str, intros: list[re.Match[str]], focus: str | None) -> str:
+    """The title without a name: the focus of the paper's own sentence, else what it contributes,
+    the question it asks, its opening; a generic gloss extended by what the abstract says next."""
+    nameless = through_adjectives(abstract, capitalized(focus) if focus else (
+        contribution(abstract, intros) or question_of(abstract) or _opening(abstract, intros)
+        or trim_words(clean_phrase(abstract), WHOLE_TITLE_WORDS) or "(empty abstract)"))
+    return _extended(abstract, nameless) if _GENERIC_GLOSS.match(nameless) else nameless
 
 
 # A first clause that is the sentence's start, not a title ("We initiate the study of X", "In this
