@@ -68,10 +68,11 @@ def _first_object(rest: str) -> str:
     means = _BY_MEANS.match(rest)  # "to address this problem by introducing a structured regularizer"
     if means:
         return _object_of(means.group(1))
-    if _PURPOSE.match(rest):
+    purpose = _PURPOSE.match(rest)
+    if purpose:
         if _POINTS_BACK.match(rest):
             return ""  # "we propose to distill them": what "them" is was said before
-        done = gerund("T" + clean_phrase(_PURPOSE.match(rest).group())[1:])  # type: ignore[union-attr]
+        done = gerund("T" + clean_phrase(purpose.group())[1:])
         return done if not done.startswith("To ") and informative(done) else ""
     cut = _OBJECT_END.search(rest)
     obj = clean_phrase(rest[:cut.start()] if cut else rest)
@@ -80,7 +81,13 @@ def _first_object(rest: str) -> str:
         obj = obj[:back.start()]
     if _REFERS_BACK.search(obj):
         return ""  # "a principled framework for assessing this assumption": what it is was said before
-    after = rest[cut.start():] if cut else ""
+    return _object_titled(obj, rest[cut.start():] if cut else "")
+
+
+def _object_titled(obj: str, after: str) -> str:
+    """A contribution's object as a title, by what comes ``after`` it: a term with its gloss ("X: a
+    way to Y"), the name it is given ("NAME: obj"), what it does ("Obj doing Y"); "" when it says
+    too little."""
     gloss = _GLOSS.match(after) or _LISTED_GLOSS.match(after)
     if gloss and 1 <= len(obj.split()) <= 6 and not obj.lower().startswith(("a ", "an ", "the ")):
         return f"{_sentence_case(obj)}: {clean_phrase(gloss.group(1))}"  # a term, then what it is
