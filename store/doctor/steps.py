@@ -27,6 +27,12 @@ def check_links_and_modes(folder: Path, repair: bool, report: DoctorReport) -> N
     """No name of the library is a link (a shared folder's link could lead papersift's writes to
     any file of yours), and its files are private (0600; folders 0700). A cache that is a link is
     removed by a repair (a cache is never precious); a data file that is one is left for you."""
+    _check_links(folder, repair, report)
+    _check_modes(folder, repair, report)
+
+
+def _check_links(folder: Path, repair: bool, report: DoctorReport) -> None:
+    """Links among the library's names and in backups/: said; caches' and backups' removed on --repair."""
     for name in (*locations.LIBRARY_DATA, *locations.LIBRARY_CACHES):
         path = folder / name
         if not path.is_symlink():
@@ -44,21 +50,12 @@ def check_links_and_modes(folder: Path, repair: bool, report: DoctorReport) -> N
             for link in strays:
                 link.unlink()  # (the link only: what it points at is not touched)
             report.repaired.append(f"removed {counted(len(strays), 'link')} from {locations.BACKUP_DIR}/")
-    loose = []
-    for path in [folder, *folder.iterdir(), *backups_in(folder)]:
-        if path.is_symlink() or path.name.startswith(".papersift-write-probe"):
-            continue
-        try:
-            if not path.is_dir() and os.lstat(path).st_nlink > 1:  # another name's file: never chmod it
-                continue  # (papersift's next write makes the name a file of its own)
-        except OSError:
-            continue
-        try:
-            mode = path.stat().st_mode
-        except OSError:
-            continue
-        if mode & 0o077:
-            loose.append((path, 0o700 if path.is_dir() else 0o600))
+
+
+def _check_modes(folder: Path, repair: bool, report: DoctorReport) -> None:
+    """Files and folders other users can read: said; made private on --repair."""
+    loose = [(path, 0o700 if path.is_dir() else 0o600)
+             for path in [folder, *folder.iterdir(), *backups_in(folder)] if _readable_by_others(path)]
     if not loose:
         report.ok.append("files private to their owner (0600, folders 0700)")
         return
@@ -70,6 +67,23 @@ def check_links_and_modes(folder: Path, repair: bool, report: DoctorReport) -> N
             os.chmod(path, mode)
         report.repaired.append(f"made {counted(len(loose), 'file or folder', 'files or folders')} private "
                                f"(0600, folders 0700)")
+
+
+def _readable_by_others(path: Path) -> bool:
+    """Whether a name of the library (not a link, not another name's file, not a write probe) has
+    a mode letting others in."""
+    if path.is_symlink() or path.name.startswith(".papersift-write-probe"):
+        return False
+    try:
+        if not path.is_dir() and os.lstat(path).st_nlink > 1:  # another name's file: never chmod it
+            return False  # (papersift's next write makes the name a file of its own)
+    except OSError:
+        return False
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return bool(mode & 0o077)
 
 
 def check_cut_removals(data: dict[str, Any], corpus: Corpus, corpus_path: Path, anns: dict[str, Any],
@@ -126,21 +140,30 @@ def _cut_removals(data: dict[str, Any], corpus: Corpus,
         if not records or not all(corpus.index_of(str(r.get("id", ""))) is not None for r in records):
             continue
         cut_entries.append(key)
-        befores = entry.get("before") or {}
-        for rkey, before in (befores.items() if isinstance(befores, dict) else []):
-            pid = paper_of(str(rkey))
-            if corpus.index_of(pid) is None or not isinstance(before, dict) \
-                    or not isinstance(before.get("note", ""), str):
-                continue
-            now = anns.get(str(doc_id_for(rkey)))
-            since = changed_after(data, str(rkey), entry.get("seq"))
-            if now is None and not since:
-                lost[rkey] = before
-            elif (merged := _under(now if isinstance(now, dict) else
-                                   {k: before[k] for k in ("paper_id", "member") if k in before},
-                                   before, since)) != now:
-                lost[rkey] = merged  # annotated again since the cut: what it had goes back under that
+        lost.update(_lost_by(entry, data, corpus, anns))
     return lost, cut_entries
+
+
+def _lost_by(entry: dict[str, Any], data: dict[str, Any], corpus: Corpus,
+             anns: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """What one removal cut short cleared: record key -> the record to put back (the one before it,
+    under any change made since)."""
+    lost: dict[str, dict[str, Any]] = {}
+    befores = entry.get("before") or {}
+    for rkey, before in (befores.items() if isinstance(befores, dict) else []):
+        pid = paper_of(str(rkey))
+        if corpus.index_of(pid) is None or not isinstance(before, dict) \
+                or not isinstance(before.get("note", ""), str):
+            continue
+        now = anns.get(str(doc_id_for(rkey)))
+        since = changed_after(data, str(rkey), entry.get("seq"))
+        if now is None and not since:
+            lost[rkey] = before
+        elif (merged := _under(now if isinstance(now, dict) else
+                               {k: before[k] for k in ("paper_id", "member") if k in before},
+                               before, since)) != now:
+            lost[rkey] = merged  # annotated again since the cut: what it had goes back under that
+    return lost
 
 
 def changed_after(data: dict[str, Any], pid: str, since: Any) -> set[str]:
