@@ -21,6 +21,7 @@ from store.library.removal import annotated_sample, replace_untouched_sample
 from store.wording import counted
 
 if TYPE_CHECKING:
+    from store.ingest.raw_record import RawRecord
     from store.ingest.summary import ImportSummary
     from store.library.core import LibraryCore
 
@@ -63,31 +64,21 @@ class PaperChanges:
         from store.ingest.importer import merge_records, prepare_merge
         from store.ingest.summary import ImportSummary
         from store.parallel import map_big_blocks, release_free_memory
-        from store.ingest.parse import expand_paths, parse_file
+        from store.ingest.parse import expand_paths
         from store.ingest.batches import next_batch, record_batch
         from store.ingest import dedup_cache
-        from store.search import acronyms
 
         map_big_blocks()
         passed: list[Path] = []
         files = expand_paths(list(paths), passed)
-        records = []
-        skipped, no_abstract = 0, []
-        for f in files:
-            parsed = parse_file(f)
-            skipped += getattr(parsed, "skipped", 0)
-            no_abstract += [f"{f.name}: {key}" for key in getattr(parsed, "no_abstract", ())]
-            records.extend(parsed)
-            del parsed  # (the last file's list would keep every record it read past the merge)
-        summary = ImportSummary(files=len(files), skipped=skipped, no_abstract=no_abstract,
-                                passed_over=[p.name for p in passed])
+        summary = ImportSummary(files=len(files), passed_over=[p.name for p in passed])
+        records = _parsed(files, summary)
         # The lock is held only to merge and save: the per-abstract work before it and the index
         # build after it need none, and an app on this library waits for the lock to save a key
         # press (2,610 papers into 29,100: held 0.4 s instead of 6.7 s).
         self._core.refresh_corpus()  # read without the lock: writers replace the file atomically
         if replace_sample and not all(locations.bundled_seeds_dir() in f.resolve().parents for f in files):
-            summary.replaced_sample = replace_untouched_sample(self._core)  # your first import: your papers
-            summary.sample_kept = 0 if summary.replaced_sample else annotated_sample(self._core)
+            self._replace_sample(summary)
         dedup_path = self._core.folder / locations.DEDUP_CACHE_FILE
         cached = dedup_cache.load(dedup_path, self._core.corpus.generation, len(self._core.corpus))
         prep = prepare_merge(self._core.corpus, records, cached)
@@ -122,13 +113,27 @@ class PaperChanges:
                 self._core.corpus = Corpus.load(self._core.corpus_path) if self._core.corpus_path.exists() else Corpus()
                 self._core.invalidate()
                 raise
+        self._index_after_import(summary, generation, first_new, new_norms)
+        return summary
+
+    def _replace_sample(self, summary: ImportSummary) -> None:
+        """Your first import: your papers replace the untouched bundled sample (an annotated one is
+        kept, and counted)."""
+        summary.replaced_sample = replace_untouched_sample(self._core)
+        summary.sample_kept = 0 if summary.replaced_sample else annotated_sample(self._core)
+
+    def _index_after_import(self, summary: ImportSummary, generation: str, first_new: int,
+                            new_norms: dict[str, str]) -> None:
+        """The search index (and the acronyms the papers define) brought up to the imported corpus:
+        the cached index of ``generation`` updated with the papers from ``first_new`` on."""
+        from store.search import acronyms
+
         if summary.changed or self._core._index is None:
             self._core.invalidate()
             self._core.update_index(generation, first_new, new_norms)
         if summary.changed:  # (the acronyms the papers define: the new papers' added, for the first search)
             acronyms.kept_after_import(self._core.folder / locations.ACRONYMS_FILE, self._core.corpus.papers,
                                        self._core.corpus.generation, generation, first_new, bool(summary.revised))
-        return summary
 
     @property
     def titles_outdated(self) -> bool:
@@ -150,9 +155,6 @@ class PaperChanges:
         name a paper differently, for better or worse, and a title a person has seen should not
         move on its own.
         """
-        from store.ingest.title_library import field_names, name_tokens, settle
-        from store.ingest.titles import derive_titles
-
         with self._core.lock.held():
             self._core.refresh_corpus()
             changes: list[tuple[str, str, str]] = []
@@ -161,11 +163,7 @@ class PaperChanges:
                 papers = [p for p in self._core.corpus if p.derived_title]
                 if not again and self._core.corpus.title_rules >= versions.TITLE_RULES:
                     return Retitled([], len(papers), None, dry_run=dry_run, current=True)
-                fields = field_names(name_tokens(p.abstract) for p in self._core.corpus) if papers else frozenset()
-                read = [p.title for p in self._core.corpus if not p.derived_title]
-                pairs = [derive_titles(p.abstract) for p in papers]
-                titles = settle([p.abstract for p in papers], [t for t, _ in pairs], fields, read,
-                                nameless=[alternative for _, alternative in pairs])
+                titles = _derived_again(self._core.corpus, papers)
                 changes = [(p.id, p.title, t) for p, t in zip(papers, titles) if t != p.title]
                 outdated = self._core.corpus.title_rules < versions.TITLE_RULES
                 if dry_run:
@@ -276,3 +274,31 @@ def redo_titles(core: LibraryCore, entry: dict[str, Any], undone: bool) -> None:
         core.corpus.title_rules = rules[0] if undone else rules[1]
     core.corpus.save(core.corpus_path)
     core.invalidate()
+
+
+def _parsed(files: list[Path], summary: ImportSummary) -> list[RawRecord]:
+    """Every record of the files, in order (a file's entries without an abstract, and those skipped,
+    counted into ``summary``)."""
+    from store.ingest.parse import parse_file
+
+    records: list[RawRecord] = []
+    for f in files:
+        parsed = parse_file(f)
+        summary.skipped += getattr(parsed, "skipped", 0)
+        summary.no_abstract += [f"{f.name}: {key}" for key in getattr(parsed, "no_abstract", ())]
+        records.extend(parsed)
+        del parsed  # (the last file's list would keep every record it read past the merge)
+    return records
+
+
+def _derived_again(corpus: Corpus, papers: list[Paper]) -> list[str]:
+    """The titles of ``papers`` (those without a title of their own) derived with this version's
+    rules, settled against the library's (store.ingest.title_library)."""
+    from store.ingest.title_library import field_names, name_tokens, settle
+    from store.ingest.titles import derive_titles
+
+    fields = field_names(name_tokens(p.abstract) for p in corpus) if papers else frozenset()
+    read = [p.title for p in corpus if not p.derived_title]
+    pairs = [derive_titles(p.abstract) for p in papers]
+    return settle([p.abstract for p in papers], [t for t, _ in pairs], fields, read,
+                  nameless=[alternative for _, alternative in pairs])
