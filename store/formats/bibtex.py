@@ -129,6 +129,18 @@ def _concatenated(value: str, strings: dict[str, str]) -> str:
     2 resolves a value that is one macro, and leaves a concatenation as written."""
     if not isinstance(value, str) or "#" not in value:
         return value
+    parts = _hash_parts(value)
+    if parts is None:
+        return value  # not a concatenation after all (a "#" inside a value written bare)
+    out = [_part_value(part, strings) for part in parts]
+    if any(v is None for v in out):
+        return value  # an undefined macro: kept as written, as BibTeX would warn
+    return "".join(v for v in out if v is not None)
+
+
+def _hash_parts(value: str) -> list[str] | None:
+    """The parts of a value between its ``#`` outside braces and quotes; None when it is no
+    concatenation (unbalanced, one part, or an empty part)."""
     parts, depth, quoted, start = [], 0, False, 0
     for i, ch in enumerate(value):
         if ch == "{":
@@ -141,21 +153,19 @@ def _concatenated(value: str, strings: dict[str, str]) -> str:
             parts.append(value[start:i].strip())
             start = i + 1
     parts.append(value[start:].strip())
-    if depth or quoted or len(parts) < 2 or not all(parts):
-        return value  # not a concatenation after all (a "#" inside a value written bare)
-    out = []
-    for part in parts:
-        if len(part) >= 2 and ((part[0] == "{" and part[-1] == "}") or (part[0] == '"' and part[-1] == '"')):
-            out.append(part[1:-1])
-        elif part.isdigit():
-            out.append(part)
-        elif part.lower() in strings:
-            out.append(strings[part.lower()])
-        elif part.lower() in _MONTHS:
-            out.append(_MONTHS[part.lower()])
-        else:
-            return value  # an undefined macro: kept as written, as BibTeX would warn
-    return "".join(out)
+    return None if depth or quoted or len(parts) < 2 or not all(parts) else parts
+
+
+def _part_value(part: str, strings: dict[str, str]) -> str | None:
+    """One part of a concatenation: a braced or quoted text, a number, a macro (``@string`` or a
+    month's); None for a macro no one defined."""
+    if len(part) >= 2 and ((part[0] == "{" and part[-1] == "}") or (part[0] == '"' and part[-1] == '"')):
+        return part[1:-1]
+    if part.isdigit():
+        return part
+    if part.lower() in strings:
+        return strings[part.lower()]
+    return _MONTHS.get(part.lower())
 
 
 def read_entries(text: str, path: Path) -> list[dict[str, str]]:

@@ -94,23 +94,8 @@ def balanced(title: str) -> str:
     if ")" in title:
         title = _ENUMERATOR.sub("", title)
     for left, right in _PAIRS:
-        if left not in title and right not in title:
-            continue
-        text = _APOSTROPHE.sub("\0", title) if right == "’" else title  # apostrophes kept aside
-        stray, opened = [], []
-        for i, ch in enumerate(text):
-            if ch == left:
-                opened.append(i)
-            elif ch == right:
-                if opened:
-                    opened.pop()
-                else:
-                    stray.append(i)  # a closer without its opener
-        if opened and left == "(" and len(title[:opened[0]].split()) >= 3:
-            title = title[:opened[0]].rstrip(" ,;:–—-")
-        elif stray or opened:
-            drop = set(stray) | set(opened)
-            title = "".join(ch for i, ch in enumerate(title) if i not in drop)
+        if left in title or right in title:
+            title = _paired(title, left, right)
     if title.count('"') % 2:
         at = title.rfind('"')
         title = title[:at] + title[at + 1:]
@@ -119,6 +104,27 @@ def balanced(title: str) -> str:
         title = opener.group(2) + title[opener.end():]
     title = title.lstrip("\"“‘([)]”’ ")
     return _SPACES.sub(" ", title).strip()
+
+
+def _paired(title: str, left: str, right: str) -> str:
+    """``title`` with each ``left`` and ``right`` left without its partner dropped (an unclosed "("
+    with what follows it, when three words or more are left before it)."""
+    text = _APOSTROPHE.sub("\0", title) if right == "’" else title  # apostrophes kept aside
+    stray, opened = [], []
+    for i, ch in enumerate(text):
+        if ch == left:
+            opened.append(i)
+        elif ch == right:
+            if opened:
+                opened.pop()
+            else:
+                stray.append(i)  # a closer without its opener
+    if opened and left == "(" and len(title[:opened[0]].split()) >= 3:
+        return title[:opened[0]].rstrip(" ,;:–—-")
+    if stray or opened:
+        drop = set(stray) | set(opened)
+        return "".join(ch for i, ch in enumerate(title) if i not in drop)
+    return title
 
 
 def tidy_end(title: str) -> str:
