@@ -11,6 +11,7 @@ pass :data:`FOLD_LIMIT` of the library, the model is built anew.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -27,15 +28,10 @@ def folded(path: Path, index: SearchIndex, ids: list[str]) -> Similarity | None:
     cache is missing, damaged, holds no basis, or too many papers would be folded in."""
     if index.lengths is None or len(ids) != index.n_docs:
         return None
-    file = read_model(path, None)  # (of an earlier corpus: any generation)
-    if file is None or "basis" not in file.arrays or "latent" not in file.arrays or "lengths" not in file.arrays:
+    cached = _cached_model(path)
+    if cached is None:
         return None
-    old_latent, basis = file.arrays["latent"], file.arrays["basis"]
-    basis_terms, old_ids = words(file.texts.get("basis_terms", "")), words(file.texts.get("ids", ""))
-    old_lengths, folded_before, feedback = file.arrays["lengths"], file.meta["folded"], bool(file.meta["feedback"])
-    if len(old_latent) != len(old_ids) or len(old_lengths) != len(old_ids) or len(basis) != len(basis_terms) \
-            or old_latent.ndim != 2 or basis.ndim != 2 or basis.shape[1] != old_latent.shape[1]:
-        return None
+    old_latent, basis, basis_terms, old_ids, old_lengths, folded_before, feedback = cached
     lengths = np.asarray(index.lengths, dtype=np.float32)
     where = {pid: j for j, pid in enumerate(old_ids)}
     rows = np.array([where.get(pid, -1) for pid in ids], dtype=np.int64)
@@ -48,12 +44,7 @@ def folded(path: Path, index: SearchIndex, ids: list[str]) -> Similarity | None:
     sim = Similarity(None)
     sim.matrix = doc_term_matrix(index)
     sim.matrix_t = sim.matrix.T.tocsr()
-    term_id = {t: i for i, t in enumerate(index.vocab)}
-    full_basis = np.zeros((len(index.vocab), basis.shape[1]), dtype=np.float32)
-    found = [(term_id[t], j) for j, t in enumerate(basis_terms) if t in term_id]
-    if found:
-        to, frm = (np.array(x, dtype=np.int64) for x in zip(*found))
-        full_basis[to] = basis[frm]
+    full_basis = _over_terms(basis, basis_terms, index.vocab)
     latent = np.empty((len(ids), basis.shape[1]), dtype=np.float32)
     latent[kept] = old_latent[rows[kept]]
     if len(fold):
@@ -64,3 +55,29 @@ def folded(path: Path, index: SearchIndex, ids: list[str]) -> Similarity | None:
     sim.latent, sim.basis, sim.feedback = latent, full_basis, feedback
     sim.terms, sim.ids, sim.lengths, sim.folded = list(index.vocab), list(ids), lengths, folded_before + len(fold)
     return sim
+
+
+def _cached_model(path: Path) -> tuple[np.ndarray, np.ndarray, list[str], list[str], np.ndarray, int, bool] | None:
+    """The cached model's latent vectors, basis, basis terms, paper ids, text lengths, papers folded
+    in so far and feedback flag; None when it is missing, damaged or holds no basis."""
+    file = read_model(path, None)  # (of an earlier corpus: any generation)
+    if file is None or "basis" not in file.arrays or "latent" not in file.arrays or "lengths" not in file.arrays:
+        return None
+    old_latent, basis = file.arrays["latent"], file.arrays["basis"]
+    basis_terms, old_ids = words(file.texts.get("basis_terms", "")), words(file.texts.get("ids", ""))
+    old_lengths, folded_before, feedback = file.arrays["lengths"], file.meta["folded"], bool(file.meta["feedback"])
+    if len(old_latent) != len(old_ids) or len(old_lengths) != len(old_ids) or len(basis) != len(basis_terms) \
+            or old_latent.ndim != 2 or basis.ndim != 2 or basis.shape[1] != old_latent.shape[1]:
+        return None
+    return old_latent, basis, basis_terms, old_ids, old_lengths, folded_before, feedback
+
+
+def _over_terms(basis: np.ndarray, basis_terms: list[str], vocab: Sequence[str]) -> np.ndarray:
+    """The basis's rows placed at the index's terms (a term the basis lacks: a row of zeros)."""
+    term_id = {t: i for i, t in enumerate(vocab)}
+    full_basis = np.zeros((len(vocab), basis.shape[1]), dtype=np.float32)
+    found = [(term_id[t], j) for j, t in enumerate(basis_terms) if t in term_id]
+    if found:
+        to, frm = (np.array(x, dtype=np.int64) for x in zip(*found))
+        full_basis[to] = basis[frm]
+    return full_basis

@@ -53,6 +53,21 @@ def own_export(path: Path) -> bool:
             and re.match(rb"[\d,]+ papers?, exported \d{4}-\d{2}-\d{2}", lines[2]) is not None)
 
 
+def _folder_files(path: Path) -> tuple[list[Path], list[Path]]:
+    """The importable files under a folder, sorted, and those of them that are not dumps
+    (:func:`not_a_dump`). followlinks=False: a symlink loop cannot make the walk endless; a library
+    folder inside (its corpus.jsonl and annotations.json) is not input, nor is a hidden name."""
+    found: list[Path] = []
+    skipped: list[Path] = []
+    for root, dirs, names in os.walk(path, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not is_library_dir(Path(root) / d))
+        for name in sorted(names):
+            p = Path(root) / name
+            if not name.startswith(".") and p.suffix.lower() in IMPORTABLE_SUFFIXES and p.is_file():
+                (skipped if not_a_dump(p) else found).append(p)
+    return found, skipped
+
+
 def expand_paths(paths: list[Path | str], passed: list[Path] | None = None) -> list[Path]:
     """Files named, plus importable files under folders named (sorted, no link loops), less the
     files of a folder that are not dumps (:func:`not_a_dump`: added to ``passed``).
@@ -68,19 +83,7 @@ def expand_paths(paths: list[Path | str], passed: list[Path] | None = None) -> l
                 raise InputError(path, "is a papersift library folder, not a dump (open it with `papersift --library "
                                        "FOLDER`; merge its annotations into another with `papersift "
                                        "import-annotations`, from a `papersift export --format json`)")
-            found: list[Path] = []
-            skipped: list[Path] = []
-            # followlinks=False: a symlink loop cannot make the walk endless. A library
-            # folder inside (its corpus.jsonl and annotations.json) is not input.
-            for root, dirs, names in os.walk(path, followlinks=False):
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not is_library_dir(Path(root) / d))
-                for name in sorted(names):
-                    p = Path(root) / name
-                    if not name.startswith(".") and p.suffix.lower() in IMPORTABLE_SUFFIXES and p.is_file():
-                        if not_a_dump(p):
-                            skipped.append(p)
-                        else:
-                            found.append(p)
+            found, skipped = _folder_files(path)
             if not found:
                 raise InputError(path, f"folder holds no importable files ({formats.importable_list()})"
                                  + (f"; passed over {', '.join(p.name for p in skipped[:3])} (not dumps)"
