@@ -84,18 +84,7 @@ def _check_fields(ann_path: Path, repair: bool, report: DoctorReport) -> None:
     storage = JournaledJSONStorage(ann_path)
     data = copy.deepcopy(storage.read() or {})
     anns = data.get(ANN) or {}
-    fields: Counter[str] = Counter()
-    example: dict[str, object] = {}
-    bad, junk = [], []
-    for key, rec in anns.items():
-        if not is_record(rec):
-            junk.append(key)
-            continue
-        if wrong := read_fields(rec)[1]:
-            bad.append(key)
-            fields.update(wrong)
-            for name in wrong:
-                example.setdefault(name, rec.get(name))
+    bad, junk, fields, example = _unreadable(anns)
     if not bad and not junk:
         return
     short = reprlib.Repr()  # (a 50 MB note or 100,000 tags quoted in a few words)
@@ -110,8 +99,32 @@ def _check_fields(ann_path: Path, repair: bool, report: DoctorReport) -> None:
                                f"{'is' if len(junk) == 1 else 'are'} no annotation record (e.g. "
                                f"{shown_unsafe(short.repr(anns[junk[0]]))}): skipped (`doctor --repair` takes "
                                f"{'it' if len(junk) == 1 else 'them'} out)")
-    if not repair:
-        return
+    if repair:
+        _reset_unreadable(ann_path, storage, data, anns, bad, junk, fields, report)
+
+
+def _unreadable(anns: dict[str, Any]) -> tuple[list[str], list[str], Counter[str], dict[str, object]]:
+    """The records with fields papersift cannot read, the values that are no record, how many
+    records each such field is wrong in, and one wrong value of each."""
+    fields: Counter[str] = Counter()
+    example: dict[str, object] = {}
+    bad, junk = [], []
+    for key, rec in anns.items():
+        if not is_record(rec):
+            junk.append(key)
+            continue
+        if wrong := read_fields(rec)[1]:
+            bad.append(key)
+            fields.update(wrong)
+            for name in wrong:
+                example.setdefault(name, rec.get(name))
+    return bad, junk, fields, example
+
+
+def _reset_unreadable(ann_path: Path, storage: JournaledJSONStorage, data: dict[str, Any], anns: dict[str, Any],
+                      bad: list[str], junk: list[str], fields: Counter[str], report: DoctorReport) -> None:
+    """After a backup: the unreadable fields reset to their defaults, the values that are no
+    record taken out."""
     storage.compact()
     backup = backup_file(ann_path, "reset-forged-fields")
     for key in bad:

@@ -124,25 +124,35 @@ def finish_cut_step(lib: LibraryCore) -> str:
             return ""
         said = ""
         if step.get("action") == REMOVE_ACTION:
-            ids = {i for i in step.get("ids") or [] if isinstance(i, str)}
-            if isinstance(step.get(ARCHIVED), str):
-                _archive_cut_lines(lib, step[ARCHIVED])
-            present = {i for i in ids if lib.corpus.index_of(i) is not None}
-            if present:
-                _save_without(lib, present)
-            said = (f"a removal of {counted(len(ids), 'paper')} was cut short (the process was stopped); it is "
-                    "finished now (`papersift undo` puts them back with every member's marks)")
+            said = _finish_removal(lib, step)
         elif step.get("action") == "restore":
-            records = [r for r in step.get("papers") or [] if isinstance(r, dict) and isinstance(r.get("id"), str)]
-            places = step.get("places") or []
-            back = [(places[i] if i < len(places) and isinstance(places[i], int) else None, Paper.from_record(rec))
-                    for i, rec in enumerate(records) if lib.corpus.index_of(rec["id"]) is None]
-            if back:
-                _save_with(lib, back)
-            said = (f"an undo of a removal was cut short (the process was stopped); it is finished now: "
-                    f"{counted(len(records), 'paper')} back with their marks")
+            said = _finish_restore(lib, step)
         lib.store.clear_pending()
         return said
+
+
+def _finish_removal(lib: LibraryCore, step: dict[str, Any]) -> str:
+    """A removal (or archive) cut short: its lines archived, its papers out of the corpus."""
+    ids = {i for i in step.get("ids") or [] if isinstance(i, str)}
+    if isinstance(step.get(ARCHIVED), str):
+        _archive_cut_lines(lib, step[ARCHIVED])
+    present = {i for i in ids if lib.corpus.index_of(i) is not None}
+    if present:
+        _save_without(lib, present)
+    return (f"a removal of {counted(len(ids), 'paper')} was cut short (the process was stopped); it is "
+            "finished now (`papersift undo` puts them back with every member's marks)")
+
+
+def _finish_restore(lib: LibraryCore, step: dict[str, Any]) -> str:
+    """An undo of a removal cut short: its papers back in the corpus, at their places."""
+    records = [r for r in step.get("papers") or [] if isinstance(r, dict) and isinstance(r.get("id"), str)]
+    places = step.get("places") or []
+    back = [(places[i] if i < len(places) and isinstance(places[i], int) else None, Paper.from_record(rec))
+            for i, rec in enumerate(records) if lib.corpus.index_of(rec["id"]) is None]
+    if back:
+        _save_with(lib, back)
+    return (f"an undo of a removal was cut short (the process was stopped); it is finished now: "
+            f"{counted(len(records), 'paper')} back with their marks")
 
 
 def _archive_lines(papers: list[Paper], team: dict[str, dict[str, Any]], assignments: dict[str, str],
