@@ -58,22 +58,29 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
     for key in order:
         lines += [f"## {heading[key]} ({len(groups[key])})", ""]
         for paper, ann in groups[key]:
-            stars = " " + "★" * ann.star if ann.star else ""
-            tags = " " + " ".join(f"`#{t}`" for t in ann.tags) if ann.tags else ""
-            derived = " " + _title_mark(paper) if paper.derived_title else ""
-            lines.append(f"- **{md_escape(shown_title(title_of(paper), paper.derived_title))}**{derived}{stars}{tags} "
-                         f"(id `{paper.id}`)")
-            byline = paper.byline(" — ")
-            if byline:
-                lines.append(f"  {md_escape(byline)}")
-            if ann.note:
-                lines += ["  > " + md_escape(line) if line.strip() else "  >" for line in ann.note.splitlines()]
-            if team := team_line(ann):
-                lines.append(f"  team: {md_escape(team)}")
-            if abstracts:  # read by people (a group's shortlist): LaTeX as Unicode, as the app shows it
-                lines += ["", "  " + md_escape(" ".join(plain_text(paper.abstract).split()))]
+            lines += _entry(paper, ann, abstracts)
         lines.append("")
     return "\n".join(lines)
+
+
+def _entry(paper: Paper, ann: Annotation, abstract: bool) -> list[str]:
+    """One paper's lines of a reading list: its title with marks, stars, tags and id; the byline,
+    the note quoted, the team's marks; and its abstract when asked."""
+    stars = " " + "★" * ann.star if ann.star else ""
+    tags = " " + " ".join(f"`#{t}`" for t in ann.tags) if ann.tags else ""
+    derived = " " + _title_mark(paper) if paper.derived_title else ""
+    lines = [f"- **{md_escape(shown_title(title_of(paper), paper.derived_title))}**{derived}{stars}{tags} "
+             f"(id `{paper.id}`)"]
+    byline = paper.byline(" — ")
+    if byline:
+        lines.append(f"  {md_escape(byline)}")
+    if ann.note:
+        lines += ["  > " + md_escape(line) if line.strip() else "  >" for line in ann.note.splitlines()]
+    if team := team_line(ann):
+        lines.append(f"  team: {md_escape(team)}")
+    if abstract:  # read by people (a group's shortlist): LaTeX as Unicode, as the app shows it
+        lines += ["", "  " + md_escape(" ".join(plain_text(paper.abstract).split()))]
+    return lines
 
 
 def citation_line(paper: Paper, ann: Annotation) -> str:
