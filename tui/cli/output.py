@@ -20,7 +20,10 @@ from store.safe_text import display_safe
 from store.title_kinds import EXCERPT_NOTE, is_excerpt, shown_title
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from store import Library
+    from store.models import Annotation, Paper
 
 MIN_TITLE_WIDTH, MAX_TAGS_WIDTH = 20, 30  # columns, in `papersift list` and `search` tables
 
@@ -115,9 +118,7 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None, found: int |
         beyond: weaker matches follow past the rows (``--limit`` cut them): said under the table.
     """
     if fmt == "plain":  # (for a pipe: a search's result set alone, the weaker matches being no result)
-        for r in rows[:full] if full else rows:
-            tag_line = display_safe(" ".join("#" + t for t in r.tags), False)
-            sys.stdout.write(f"{r.id}\t{r.status}\t{r.star}\t{display_safe(r.title, False)}\t{tag_line}\n")
+        _print_plain(rows[:full] if full else rows)
         return
     from rich.table import Table
     from rich.text import Text
@@ -146,12 +147,25 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None, found: int |
     if rows:  # (no header over nothing: "none found" says it)
         out.print(table)
     if total is not None:
-        found = None if found is not None and found >= total else found  # (every paper: nothing to count)
-        weaker = max(0, len(rows) - full) if full and found else 0  # (a search's rows below its divider)
-        more = f" · {counted(weaker, 'weaker match', 'weaker matches')} below" if weaker > 0 else ""
-        if beyond:
-            more += " · more weaker matches past --limit"
-        out.print(f"[dim]{found_line(len(rows) - weaker, found)}{more} · {counted(total, 'paper')} in the library[/dim]")
+        out.print(f"[dim]{_under_table(len(rows), total, found, full, beyond)}[/dim]")
+
+
+def _under_table(n_rows: int, total: int, found: int | None, full: int | None, beyond: bool) -> str:
+    """The line under a table: how many are shown of how many found, the weaker matches below the
+    divider (and past --limit), and the library's size."""
+    found = None if found is not None and found >= total else found  # (every paper: nothing to count)
+    weaker = max(0, n_rows - full) if full and found else 0  # (a search's rows below its divider)
+    more = f" · {counted(weaker, 'weaker match', 'weaker matches')} below" if weaker > 0 else ""
+    if beyond:
+        more += " · more weaker matches past --limit"
+    return f"{found_line(n_rows - weaker, found)}{more} · {counted(total, 'paper')} in the library"
+
+
+def _print_plain(rows: list[Row]) -> None:
+    """One tab-separated line a paper: id, status, stars, title, tags."""
+    for r in rows:
+        tag_line = display_safe(" ".join("#" + t for t in r.tags), False)
+        sys.stdout.write(f"{r.id}\t{r.status}\t{r.star}\t{display_safe(r.title, False)}\t{tag_line}\n")
 
 
 WEAKER_DIVIDER = "── weaker matches: most but not all words ──"  # (the app's list says it so too)
@@ -183,11 +197,23 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
                            for name, m in others]
         emit_json(rec)
         return
-    from rich.markup import escape
-
-    from ..render import plain_title, render_abstract
+    from ..render import render_abstract
 
     out = console()
+    _print_paper_head(out, p, a, others, assignee)
+    out.print()
+    out.print(render_abstract(p.abstract)[0])  # LaTeX as Unicode, emphasis styled (JSON keeps the source)
+    if a.note:
+        _print_note(out, a.note)
+
+
+def _print_paper_head(out: Console, p: Paper, a: Annotation, others: list[tuple[str, Annotation]],
+                      assignee: str) -> None:
+    """A paper's title, byline, marks, team, version, sources, keywords, area and link."""
+    from rich.markup import escape
+
+    from ..render import plain_title
+
     marker = (f"… [dim]({EXCERPT_NOTE})[/dim]" if is_excerpt(p.title, p.derived_title)
               else " [dim](derived title)[/dim]" if p.derived_title else "")
     out.print(f"[bold]{escape(plain_title(p.title))}[/bold]{marker}")
@@ -204,24 +230,24 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     if p.revised:
         out.print(f"[dim]updated[/dim] v{p.version} (in batch {p.revised}; the earlier text is kept)")
     out.print("[dim]sources[/dim] " + ", ".join(f"{escape(display_safe(s.file, False))}#{s.position}" for s in p.sources))
-    if p.keywords:
-        out.print(f"[dim]keywords[/dim] {escape(display_safe(' · '.join(p.keywords), False))}")
-    if p.area:
-        out.print(f"[dim]area[/dim] {escape(display_safe(p.area, False))}")
-    if p.url:
-        out.print(f"[dim]url[/dim] {escape(display_safe(p.url, False))}")
-    out.print()
-    out.print(render_abstract(p.abstract)[0])  # LaTeX as Unicode, emphasis styled (JSON keeps the source)
-    if a.note:
-        from store.models import MAX_NOTE_CHARS
+    for label, value in (("keywords", " · ".join(p.keywords)), ("area", p.area), ("url", p.url)):
+        if value:
+            out.print(f"[dim]{label}[/dim] {escape(display_safe(value, False))}")
 
-        out.print()
-        out.print("[bold]Note[/bold]")
-        # (a forged folder's note may be 50 MB: a terminal gets what a note can hold, JSON all of it)
-        out.print(escape(display_safe(a.note[:MAX_NOTE_CHARS])))
-        if len(a.note) > MAX_NOTE_CHARS:
-            out.print(f"[dim]… and {len(a.note) - MAX_NOTE_CHARS:,} more characters (more than a note holds; "
-                      "`--format json` prints it whole)[/dim]")
+
+def _print_note(out: Console, note: str) -> None:
+    """A paper's note, as much of it as a note can hold (a forged folder's note may be 50 MB: a
+    terminal gets what a note can hold, JSON all of it)."""
+    from rich.markup import escape
+
+    from store.models import MAX_NOTE_CHARS
+
+    out.print()
+    out.print("[bold]Note[/bold]")
+    out.print(escape(display_safe(note[:MAX_NOTE_CHARS])))
+    if len(note) > MAX_NOTE_CHARS:
+        out.print(f"[dim]… and {len(note) - MAX_NOTE_CHARS:,} more characters (more than a note holds; "
+                  "`--format json` prints it whole)[/dim]")
 
 
 def print_stats(stats: dict, fmt: str) -> None:
