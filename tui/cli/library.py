@@ -24,6 +24,10 @@ from . import output as out
 
 if TYPE_CHECKING:
     from store import Library
+    from store.annotations.session import Snapshot
+    from store.search.result import SearchResult
+
+    from ..app import PapersiftApp
 
 
 @dataclass
@@ -116,12 +120,8 @@ def open_app(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     if imported:  # said in the app, where the person is looking, and left on the terminal after it
         app.startup_notices.append(imported)
     app.startup_notices += opened.problems
-    if drafted := [pid for pid in lib.drafts.papers() if lib.corpus.index_of(pid) is not None]:
-        from ..render import plain_title
-        first = plain_title(lib.paper(drafted[0]).title)
-        app.startup_notices.append(f"{counted(len(drafted), 'unsaved note draft')} kept, on “{first[:60]}”"
-                                   + (f" and {len(drafted) - 1:,} more" if len(drafted) > 1 else "")
-                                   + ": the note editor offers it again there")
+    if drafted := _drafts_kept(lib):
+        app.startup_notices.append(drafted)
     app.first_start = opened.new_library and not imported and len(lib) > 0  # the seeds: say so, and how to import
     from store.annotations.session import snapshot
     opened_with = snapshot(lib.annotations)
@@ -131,15 +131,33 @@ def open_app(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
         out.say(imported, stderr=True)
     for problem in opened.problems:
         out.say(f"warning: {problem}", stderr=True)
+    _after_session(lib, app, opened_with)
+    if not crashed:
+        from .team import sync_on_quit
+        sync_on_quit(lib)
+    return (app.return_code or 1) if crashed else 0
+
+
+def _drafts_kept(lib: Library) -> str:
+    """What to say at start of the note drafts a session left unsaved ("" for none)."""
+    drafted = [pid for pid in lib.drafts.papers() if lib.corpus.index_of(pid) is not None]
+    if not drafted:
+        return ""
+    from ..render import plain_title
+    first = plain_title(lib.paper(drafted[0]).title)
+    return (f"{counted(len(drafted), 'unsaved note draft')} kept, on “{first[:60]}”"
+            + (f" and {len(drafted) - 1:,} more" if len(drafted) > 1 else "")
+            + ": the note editor offers it again there")
+
+
+def _after_session(lib: Library, app: PapersiftApp, opened_with: Snapshot) -> None:
+    """Said on the terminal after the app: changes that waited for another papersift's lock and
+    failed, what the session kept, and the notes that could not be saved."""
     if app.main_screen.writes is not None:  # changes that waited for another papersift's lock
         for failure in app.main_screen.writes.drain(lambda line: out.say(line, stderr=True)):
             out.say(f"error: {failure}", stderr=True)
     _say_what_the_session_kept(lib, opened_with, app.main_screen.sync.imports)
     print_unsaved_notes(app.main_screen.unsaved_notes)
-    if not crashed:
-        from .team import sync_on_quit
-        sync_on_quit(lib)
-    return (app.return_code or 1) if crashed else 0
 
 
 
@@ -169,12 +187,7 @@ def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
                                                    for a in lib.annotations.values()):
             out.say("nothing to learn from yet (no paper marked: read, to-read, skipped, a star or a tag): "
                     "in import order", stderr=True)
-    for err in result.errors:
-        out.console(stderr=True).print(f"[yellow]warning:[/yellow] {out.escaped(err)}")  # a query may hold "[x]"
-    for note in result.widened:  # a compound counted in its other spellings
-        out.say(f"counted as one term: {note}", stderr=True)
-    if result.read_as:  # a word no paper holds
-        out.say(f"read as: {', '.join(result.read_as)}", stderr=True)
+    _say_how_read(result)
     shown = result.matches
     full = None  # (a search shows the weaker matches after the result set, as the app does below its divider)
     if not len(shown) and result.weaker:  # no paper holds every word: say so
@@ -188,6 +201,17 @@ def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
             beyond, shown, full = full <= args.limit, shown[:args.limit], min(full, args.limit)
     out.print_papers(lib, shown, args.format, total=len(lib), found=result.found, full=full, beyond=beyond)
     return 0
+
+
+def _say_how_read(result: SearchResult) -> None:
+    """On stderr: the query's problems, compounds counted in their other spellings, and words no
+    paper holds read as others."""
+    for err in result.errors:
+        out.console(stderr=True).print(f"[yellow]warning:[/yellow] {out.escaped(err)}")  # a query may hold "[x]"
+    for note in result.widened:  # a compound counted in its other spellings
+        out.say(f"counted as one term: {note}", stderr=True)
+    if result.read_as:  # a word no paper holds
+        out.say(f"read as: {', '.join(result.read_as)}", stderr=True)
 
 
 def show(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
