@@ -21,6 +21,7 @@ from store.choices import STATUSES
 from store.errors import PapersiftError
 
 from . import output as out
+from .mistakes import GLOBAL_OPTIONS, closest, library_option_problem, unknown_command
 
 class _Formatter(argparse.HelpFormatter):
     """argparse's help formatter, sized as argparse sizes it but without importing shutil
@@ -105,10 +106,29 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     names = command_names()
-    mistake = _library_option_problem(argv, names) or _unknown_command(argv, names)
+    mistake = library_option_problem(argv, names) or unknown_command(argv, names)
     if mistake:
         build_parser(only="").error(mistake)  # exits 2 with the usage line, as argparse's own errors do
-    argv = with_default_command(argv, names)
+    args = _parsed_args(with_default_command(argv, names), names)
+    try:
+        if args.member is not None:
+            from store.team.members import checked_member
+            checked_member(args.member)
+        return run(args)
+    except PapersiftError as exc:
+        out.console(stderr=True).print(f"[bold red]error:[/bold red] {out.escaped(exc)}")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `papersift list | head`: the reader went away; not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _parsed_args(argv: list[str], names: list[str]) -> argparse.Namespace:
+    """The arguments parsed, a mistake said with its command's usage (argparse's exit 2): a status
+    or star without a paper, an option the command does not have (a search's ``-tag:x`` is a
+    filter), a search for nothing."""
     command = _command_in(argv)
     missing_id = None
     if command in ("status", "star"):
@@ -127,19 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "search" and not " ".join(args.query).strip():  # (`papersift search ""`)
         _command_parser(parser, "search").error("what to search for? give words or filters "
                                                 "(`papersift list` lists every paper)")
-    try:
-        if args.member is not None:
-            from store.team.members import checked_member
-            checked_member(args.member)
-        return run(args)
-    except PapersiftError as exc:
-        out.console(stderr=True).print(f"[bold red]error:[/bold red] {out.escaped(exc)}")
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:  # `papersift list | head`: the reader went away; not an error
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+    return args
 
 
 def _value_last(argv: list[str], command: str) -> tuple[list[str], str | None]:
@@ -172,48 +180,7 @@ def _value_last(argv: list[str], command: str) -> tuple[list[str], str | None]:
 # A negated filter, phrase or word given to `search` after its words (argparse takes it for an option).
 # (A word of one letter, `-x`, is taken for an option.)
 _NEGATED_FILTER = re.compile(r'-[A-Za-z]+:\S*|-"[^"]*"?|-[^\W\d_][\w-]+')
-_COMMAND_LIKE = re.compile(r"[A-Za-z][A-Za-z-]*")  # a word that is no path: a mistyped command
 
-
-# The options that belong to every command, accepted anywhere before a "--" (their value is no word).
-GLOBAL_OPTIONS = ("--library", "--as")
-
-
-def _options_and_words(argv: list[str]) -> list[tuple[int, str]]:
-    """The positions and words of ``argv`` that are neither options nor a global option's value."""
-    words, i = [], 0
-    while i < len(argv):
-        a = argv[i]
-        if a == "--":
-            break
-        if a in GLOBAL_OPTIONS:
-            i += 2
-            continue
-        if not a.startswith("-"):
-            words.append((i, a))
-        i += 1
-    return words
-
-
-def _library_option_problem(argv: list[str], commands: list[str]) -> str | None:
-    """What is wrong with a ``--library`` value that is a command's name or looks like an option
-    (``papersift --library list`` would otherwise make and open a library called ``list``)."""
-    for i, a in enumerate(argv):
-        if a == "--":
-            return None
-        if a == "--library" and i + 1 < len(argv):
-            value = argv[i + 1]
-        elif a.startswith("--library="):
-            value = a.partition("=")[2]
-        else:
-            continue
-        if value.startswith("-"):
-            return (f"--library takes a folder, and {value!r} looks like an option: "
-                    f"papersift --library DIR [COMMAND] (a folder named so: --library ./{value})")
-        if value in commands and not locations.is_library_dir(Path(value)):
-            return (f"--library takes a folder, and {value!r} is a command: papersift --library DIR {value} "
-                    f"(a folder named so: --library ./{value})")
-    return None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -221,37 +188,11 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         found = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
-        if found and (best := _closest(found.group(1), re.findall(r"'([^']*)'", found.group(2)))):
+        if found and (best := closest(found.group(1), re.findall(r"'([^']*)'", found.group(2)))):
             message += f" — did you mean '{best}'?"
         super().error(message)
 
 
-def _closest(typed: str, candidates: list[str]) -> str | None:
-    """The candidate a mistyped word most likely meant: the fewest edits (a swap of two letters
-    counting as one: "stauts", "--fromat"), then the length nearest the word's ("status", not
-    "stats"); None when even that one is more than a third of the word away."""
-    from rapidfuzz.distance import OSA
-
-    started = [c for c in candidates if c.startswith(typed) and c != typed]
-    if len(started) == 1 and len(typed) >= 3:  # the start of one of them ("stat" of "status")
-        return started[0]
-    best = min(candidates, key=lambda c: (OSA.distance(typed, c), abs(len(c) - len(typed))), default=None)
-    return best if best is not None and OSA.distance(typed, best) <= max(1, len(typed) // 3) else None
-
-
-def _unknown_command(argv: list[str], commands: list[str]) -> str | None:
-    """A first word that is no command and no file (``papersift stauts ID read``), with the
-    nearest command; None for a command, a file or a folder to open."""
-    words = _options_and_words(argv)
-    if not words:
-        return None
-    _, first = words[0]
-    if first in commands or Path(first).expanduser().exists() or not _COMMAND_LIKE.fullmatch(first):
-        return None
-    best = _closest(first, list(commands))
-    if best:
-        return f"unknown command '{first}' — did you mean '{best}'?"
-    return f"unknown command '{first}' (papersift --help lists them; a file to open must be a path that exists)"
 def _command_parser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
     """The parser of ``command`` (``parser`` itself for none, or one it does not know)."""
     subparsers = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
@@ -271,7 +212,7 @@ def _option_hint(parser: argparse.ArgumentParser, command: str | None, extra: li
     subparsers = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
     if subparsers is not None and command in subparsers.choices:
         options += [o for a in subparsers.choices[command]._actions for o in a.option_strings if o.startswith("--")]
-    best = _closest(typed, options)
+    best = closest(typed, options)
     return f" — did you mean '{best}'?" if best else ""
 
 
@@ -346,21 +287,26 @@ def run(args: argparse.Namespace) -> int:
     try:
         return args.func(lib, args, Opened(problems, new_library))
     except KeyboardInterrupt:  # (Ctrl-C: the workers ignore it and are stopped; what became of the library is said)
-        now = _library_files(lib)
-        if now == files:
-            out.say("interrupted: the library is unchanged", stderr=True)
-        elif cmd in ("import", "fetch") and now[0] != files[0]:  # (the corpus saved: the import went in)
-            from store.wording import counted
-
-            out.say(f"interrupted after the import was saved: the library holds {counted(len(lib), 'paper')} "
-                    "(`papersift list --query new:` lists the new ones)", stderr=True)
-        else:
-            out.say("interrupted: the library's files are whole, with the changes saved before the interrupt "
-                    "(`papersift history` lists them)", stderr=True)
+        out.say(_interrupted(lib, cmd, files), stderr=True)
         return 130
     finally:  # what the command's writes found (a fold postponed by a full disk): said after its outcome
         for problem in lib.take_problems():
             out.say(f"warning: {problem}", stderr=True)
+
+
+def _interrupted(lib, cmd: str, files: list[tuple[int, int, int] | None]) -> str:
+    """What became of the library when Ctrl-C stopped ``cmd`` (``files``: its files' signatures
+    before): unchanged, the import saved, or whole with what was saved before."""
+    now = _library_files(lib)
+    if now == files:
+        return "interrupted: the library is unchanged"
+    if cmd in ("import", "fetch") and now[0] != files[0]:  # (the corpus saved: the import went in)
+        from store.wording import counted
+
+        return (f"interrupted after the import was saved: the library holds {counted(len(lib), 'paper')} "
+                "(`papersift list --query new:` lists the new ones)")
+    return ("interrupted: the library's files are whole, with the changes saved before the interrupt "
+            "(`papersift history` lists them)")
 
 
 def _library_files(lib) -> list[tuple[int, int, int] | None]:
