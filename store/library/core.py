@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 
 from store import locations
@@ -304,10 +304,11 @@ class LibraryCore:
         return self.change_records([(pid, member or self.member) for pid in paper_ids], fn, action, label)
 
     def change_records(self, records: Iterable[tuple[str, str]], fn: Callable[[Annotation], None], action: str,
-                       label: str, counted_label: bool = False) -> int:
+                       label: str, counted_label: bool = False, extra: dict[str, Any] | None = None) -> int:
         """:meth:`change` over (paper id, member) pairs: an assignment changes the team's records
         and a member's at once, in one undo step. Returns how many papers changed. The undo step's
-        label says on how many papers, unless ``counted_label`` (it says so itself)."""
+        label says on how many papers, unless ``counted_label`` (it says so itself); ``extra`` is
+        kept on the undo step (an assignment's seeds)."""
         with self.lock.held():
             self.refresh()
             stamp = now_iso()
@@ -329,7 +330,7 @@ class LibraryCore:
                 self.store.compact()  # a backup of annotations.json must hold the journal too
                 backup_file(self.annotations_path, f"bulk-{action}")
             self.store.apply(changes, action, label if papers == 1 or counted_label else f"{label} on {counted(papers, 'paper')}",
-                             member=self.member, owner=self.owner)
+                             member=self.member, owner=self.owner, extra=extra)
             self.install(changes)
             return papers
 

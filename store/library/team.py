@@ -10,10 +10,11 @@ from __future__ import annotations
 
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
+from store.annotations.database import HISTORY_LIMIT
 from store.errors import PapersiftError
 from store.models import TEAM, Annotation, MarkedAnnotation
 from store.search.suggest import nearest, no_match
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from store.library.core import LibraryCore
 
 ASSIGN_ACTION = "assign"
+SEEDS = "seeds"  # on an assignment's undo step: member -> the seed phrase and the papers it found
 SPLIT_DIMS = 64  # the most latent dimensions a split's vectors take (store.team.vectors)
 
 
@@ -49,6 +51,15 @@ class MemberProgress:
         return {"member": self.member, "assigned": self.assigned, "triaged_assigned": self.triaged_assigned,
                 "triaged": self.triaged, "stars": self.stars, "starred": self.starred, "shared": self.shared,
                 "agreed": self.agreed, "agreement": self.agreement}
+
+
+class Why(NamedTuple):
+    """Why a paper went to a member: the paper of theirs it is most like, and the seed phrase that
+    found that paper ("" when it is one of their own)."""
+
+    member: str
+    like: str
+    seed: str
 
 
 @dataclass
@@ -124,7 +135,7 @@ class Team:
     # ------------------------------------------------------------------ assigning
     def assign(self, members: Sequence[str], paper_ids: Sequence[str], weights: Sequence[float] | None = None,
                seed: int = 0, by_interest: bool = False, seed_papers: Mapping[str, Sequence[str]] | None = None,
-               new_members: bool = False) -> Assigned:
+               new_members: bool = False, seed_phrases: Mapping[str, str] | None = None) -> Assigned:
         """Split the papers among the members, one undo step: each paper to exactly one member,
         shares in proportion to ``weights`` (equal by default), papers of one topic kept with one
         member as far as the balance allows (:func:`store.team.split.split_by_topic`).
@@ -134,6 +145,8 @@ class Team:
                 to-reads, and ``seed_papers``), the shares kept (store.team.interest); topics where
                 interest says nothing.
             seed_papers: member -> papers standing for their interest (what a seed phrase found).
+            seed_phrases: member -> the phrase that found their ``seed_papers``: kept with the
+                assignment's undo step, so :meth:`why_assigned` can say a paper went by it.
             new_members: a name close to a member's (``bne`` beside ben) is a new member, not a typo.
 
         Raises:
@@ -164,7 +177,10 @@ class Team:
         def fn(ann: Annotation) -> None:
             ann.assignee = target[ann.paper_id]
         label = f"assign {counted(len(ids), 'paper')} to {', '.join(names)}"
-        self._core.change_records([(pid, TEAM) for pid in ids], fn, ASSIGN_ACTION, label, counted_label=True)
+        seeds = {name: {"phrase": (seed_phrases or {}).get(name, ""), "papers": list(papers)}
+                 for name, papers in (seed_papers or {}).items() if by_interest and name in names}
+        self._core.change_records([(pid, TEAM) for pid in ids], fn, ASSIGN_ACTION, label, counted_label=True,
+                                  extra={SEEDS: seeds} if seeds else None)
         return done
 
     def _names_to_assign(self, members: Sequence[str], new_members: bool) -> list[str]:
@@ -202,19 +218,39 @@ class Team:
         scores = interest(latent, [np.array(own[name], dtype=np.int64) for name in names])
         return split_by_interest(scores[rows], topic, share_sizes(len(rows), shares))
 
-    def why_assigned(self, paper_id: str) -> tuple[str, str] | None:
-        """(the member, the paper of their own it is most like) for an assigned paper, read as
-        ``assign --by-interest`` reads interest (more-like-this's latent vectors); None when it is
-        not assigned or the member has no paper of their own (a split by topic put it there)."""
+    def why_assigned(self, paper_id: str) -> Why | None:
+        """Why an assigned paper went to its member: the paper of theirs it is most like, read as
+        ``assign --by-interest`` reads interest (more-like-this's latent vectors), their own papers
+        (stars, to-read) or, for a member seeded with a phrase, the papers that phrase found (kept
+        with the assignment's undo step, while history holds it). None when it is not assigned or
+        the member has neither (a split by topic put it there)."""
         member = self._core.assignments.get(paper_id)
         index_of = self._core.corpus.index_of
         row = index_of(paper_id)
+        phrase, seeded = self._seed_of(member) if member else ("", [])
         own = [i for i in map(index_of, self.interest_papers(member)) if i is not None] if member else []
-        latent = self._latent() if own and self._latent is not None else None
+        by_seed = [i for i in map(index_of, seeded) if i is not None and i not in own]
+        latent = self._latent() if (own or by_seed) and self._latent is not None else None
         if member is None or row is None or latent is None or len(latent) != len(self._core.corpus):
             return None
-        nearest = own[int(np.argmax(latent[own] @ latent[row]))]
-        return member, self._core.corpus.papers[nearest].id
+        candidates = own + by_seed
+        nearest = candidates[int(np.argmax(latent[candidates] @ latent[row]))]
+        return Why(member, self._core.corpus.papers[nearest].id, phrase if nearest not in own else "")
+
+    def _seed_of(self, member: str) -> tuple[str, list[str]]:
+        """The seed phrase and its papers the member's last assignment by interest was given
+        ("", [] when none: a forged entry's values of the wrong kind read as none)."""
+        for entry in self._core.store.history(HISTORY_LIMIT):
+            if entry.get("action") != ASSIGN_ACTION:
+                continue
+            seeds = entry.get(SEEDS)
+            said = seeds.get(member) if isinstance(seeds, dict) else None
+            if not isinstance(said, dict):
+                continue
+            phrase, papers = said.get("phrase"), said.get("papers")
+            if isinstance(phrase, str) and isinstance(papers, list):
+                return phrase, [p for p in papers if isinstance(p, str)]
+        return "", []
 
     def vectors(self, rows: np.ndarray, seed: int = 0) -> np.ndarray:
         """Latent topic vectors of the papers at these corpus positions (store.team.vectors): the

@@ -90,8 +90,15 @@ def test_assign_by_interest_gives_each_member_the_papers_like_their_own(run_cli,
     assert [w["assigned"] for w in why] == ["ana", "ana"] and all(w["like"] in rl[:2] for w in why)
     said = run_cli("team", anas[0], library=lead).stdout
     assert said.startswith(f"{anas[0]}  → ana (like ") and "by topic" not in said
-    bens = ids_of(run_cli, "--query", "assigned:ben", library=lead)[:1]  # (ben's seed is no mark of his)
-    assert "(by topic: no paper of theirs to go by)" in run_cli("team", *bens, library=lead).stdout
+    # ben has no paper of his own: his papers went by the seed's, and `team` says so
+    bens = ids_of(run_cli, "--query", "assigned:ben", library=lead)[:1]
+    said = run_cli("team", *bens, library=lead).stdout
+    assert "(like " in said and "found by the seed “diffusion”" in said and "by topic" not in said, said
+    why = json.loads(run_cli("team", *bens, "--format", "json", library=lead).stdout)[0]
+    assert why["seed"] == "diffusion" and why["like"] and why["like"] not in rl[:2]
+    assert json.loads(run_cli("team", anas[0], "--format", "json", library=lead).stdout)[0]["seed"] is None
+    run_cli("undo", library=lead)  # the assignment taken back: no paper is ben's, nothing to say why
+    assert "assigned to no one" in run_cli("team", *bens, library=lead).stdout
     for bad, said in ((["--seed", "ben=diffusion"], "add --by-interest"),
                       (["--by-interest", "--seed", "dan=diffusion"], "dan is not among --to"),
                       (["--by-interest", "--seed", "ben"], "a member and search words"),

@@ -147,3 +147,24 @@ def test_every_export_format_carries_every_members_marks(lib, fmt, expected, tmp
         path = tmp_path / ("x.ris" if fmt == "ris" else "x.json")
         path.write_text(text)
         assert all("team" not in rec.get("note", "") for rec in read_annotation_records(path))
+
+
+def test_a_seeded_members_papers_say_their_seed_and_a_forged_seed_reads_as_none(lib):
+    """ben marked nothing: his papers went by his seed phrase's papers, and why_assigned says so
+    (the phrase is kept with the assignment's undo step); a forged step's seed of the wrong kind
+    is no seed."""
+    ids = [p.id for p in lib.corpus]
+    lib.lab.assign(["ana", "ben"], ids[6:], by_interest=True, seed_papers={"ana": ids[:3], "ben": ids[3:6]},
+                   seed_phrases={"ana": "graphs", "ben": "robots"})
+    bens = [pid for pid, m in lib.assignments.items() if m == "ben"]
+    why = lib.lab.why_assigned(bens[0])
+    assert why is not None and why.member == "ben" and why.like in ids[3:6] and why.seed == "robots"
+    lib.store.compact()
+    path = lib.folder / "annotations.json"
+    data = json.loads(path.read_text())
+    for entry in data["history"].values():
+        if entry.get("action") == "assign":
+            entry["seeds"] = {"ben": {"phrase": 7, "papers": "not a list"}, "ana": "robots"}
+    path.write_text(json.dumps(data))
+    forged = Library.open(lib.folder)
+    assert forged.lab.why_assigned(bens[0]) is None  # (ben has no paper of his own, and no sound seed)

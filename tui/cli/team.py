@@ -94,8 +94,9 @@ def assign(lib: Library, args: argparse.Namespace, opened=None) -> int:
         out.say("nothing to assign: every paper no member has marked is assigned already (--query Q re-splits "
                 "a set; --clear takes assignments off)")
         return 0
+    phrases = {name.strip(): words.strip() for name, _, words in (text.partition("=") for text in args.seed or [])}
     done = lib.lab.assign(members, todo, weights, by_interest=args.by_interest, seed_papers=seeds,
-                          new_members=args.new_members)
+                          new_members=args.new_members, seed_phrases=phrases)
     if args.format == "json":
         out.emit_json({"assigned": done.shares, "total": done.total, "reassigned": done.moved})
         return 0
@@ -155,7 +156,8 @@ def _why(lib: Library, args: argparse.Namespace) -> int:
         pid = lib.paper(key).id
         member = lib.assignments.get(pid)
         why = lib.lab.why_assigned(pid)
-        found.append({"id": pid, "assigned": member, "like": why[1] if why else None})
+        found.append({"id": pid, "assigned": member, "like": why.like if why else None,
+                      "seed": why.seed if why and why.seed else None})
     if args.format == "json":
         out.emit_json(found)
         return 0
@@ -163,6 +165,8 @@ def _why(lib: Library, args: argparse.Namespace) -> int:
         if row["assigned"] is None:
             out.say(f"{row['id']}  assigned to no one")
             continue
-        like = f" (like {like_names(lib, [row['like']])})" if row["like"] else " (by topic: no paper of theirs to go by)"
+        seed = f", found by the seed “{display_safe(row['seed'], False)}”" if row["seed"] else ""
+        like = (f" (like {like_names(lib, [row['like']])}{seed})" if row["like"]
+                else " (by topic: no paper of theirs to go by)")
         out.say(f"{row['id']}  → {display_safe(str(row['assigned']), False)}{like}")
     return 0
