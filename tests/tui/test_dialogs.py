@@ -4,6 +4,8 @@ notes, help and keymaps, the palette, export, import, the dashboard and the reco
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 from rich.text import Text
@@ -511,6 +513,22 @@ async def test_import_dialog_adds_papers_without_leaving_the_app(lib, make, tmp_
         await pilot.press("slash", *"venue:icml", "enter")
         await settle(pilot)
         assert screen(app).results.border_title.startswith("1 / 36")
+
+
+async def test_the_first_export_goes_to_the_folder_papersift_was_started_in(lib, make, tmp_path, monkeypatch):
+    """Not the home folder: a file next to the person's work, named after the library."""
+    work = tmp_path / "neurips"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        dest = app.screen.query_one("#dest").value
+        assert dest.startswith(str(work) + os.sep) and dest.endswith(".md") and lib.name in dest
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert Path(dest).exists()
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

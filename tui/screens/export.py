@@ -105,7 +105,9 @@ class ExportScreen(ModalScreen[str | None]):
         return getattr(self.app, "confinement", None) or Confinement()
 
     def _default_path(self, fmt: str) -> str:
-        folder = self.confinement.default_folder() or Path.home()
+        """A new file in the folder papersift was started in (where its user works, as the CLI's
+        ``--output`` is; a browser session's: its exports folder), named after the library."""
+        folder = self.confinement.default_folder() or Path.cwd()
         return str(folder / f"papersift-{self.library.name}{EXTENSIONS[fmt]}")
 
     def _chosen(self, set_id: str, prefix: str) -> str:
