@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from store.discovery.similar import Similarity, Stop
     from store.library.core import LibraryCore
     from store.library.stats import LibraryStats
+    from store.models import Annotation
 
 
 EXPLAINED = 200  # recommendations that carry their "because" terms and nearest marked papers
@@ -250,39 +251,7 @@ class Discovery:
         """
         if not tag:
             return self._from_queue(limit, explain)
-        from store.discovery.content_words import as_written
-        from store.discovery.recommend import blended_scores, closest_marked, star_weight
-        from store.discovery.similar import explain as terms_for
-
-        index_of = self._core.corpus.index_of
-        anns = self._core.annotations  # one snapshot (a worker thread may run this while the UI triages)
-        tag = normalize_tag(tag)
-        marked = {index_of(pid): star_weight(a.star, a.status) for pid, a in anns.items() if tag in a.tags}
-        marked.pop(None, None)
-        if not marked:
-            raise PapersiftError(f"nothing to learn from: no tag {tag!r} yet")
-        pos = np.array(sorted(i for i in marked if i is not None), dtype=np.int64)  # (None was popped)
-        weights = np.array([marked[i] for i in pos], dtype=np.float64)
-        skipped = np.array(sorted(i for i in (index_of(pid) for pid, a in anns.items() if a.status == "skipped")
-                                  if i is not None and i not in marked), dtype=np.int64)
-        rng = np.random.default_rng(0)
-        others = np.setdiff1d(np.arange(len(self._core.corpus)), pos)
-        sample = rng.choice(others, size=min(len(others), max(200, 10 * len(pos))), replace=False) if len(others) else others
-        sim = self.similarity
-        scores, w = blended_scores(sim.matrix, sim.latent, pos, weights, skipped, sample)
-        exclude = set(pos.tolist())
-        candidates = [i for i in np.argsort(-scores) if int(i) not in exclude and (
-                      anns.get(self._core.corpus.papers[int(i)].id) is None
-                      or anns[self._core.corpus.papers[int(i)].id].status == "unread")]
-        out = []
-        for n, i in enumerate(candidates[:limit]):
-            if n >= EXPLAINED and limit > EXPLAINED:  # an ordering of the whole library: the head explained
-                out.append(Recommendation(self._core.corpus.papers[int(i)], float(scores[i]), [], []))
-                continue
-            like = [self._core.corpus.papers[j].id for j in closest_marked(sim.matrix, sim.latent, int(i), pos)]
-            paper = self._core.corpus.papers[int(i)]
-            out.append(Recommendation(paper, float(scores[i]), as_written(
-                terms_for(sim.matrix, w, int(i), self._core.index.vocab), f"{paper.title}\n{paper.abstract}"), like))
+        out = _by_tag(self._core, lambda: self.similarity, normalize_tag(tag), limit)
         # Explained in the reader while the list is this recommendation's (a long list: the first
         # EXPLAINED only, as terms and neighbours cost a sparse row each).
         self.last_recommendations = {r.paper.id: r for r in out[:EXPLAINED]}
@@ -378,3 +347,50 @@ class Discovery:
         rows = [{"topic": int(t), "label": name, "papers": int(counts[t]), "triaged": int(triaged[t])}
                 for t, name in names.items()]
         return sorted(rows, key=lambda r: (-r["papers"], r["topic"]))
+
+
+def _by_tag(core: LibraryCore, similarity: Callable[[], Similarity], tag: str, limit: int) -> list[Recommendation]:
+    """Unread papers ranked by what the user tagged ``tag`` (see :meth:`Discovery.recommend`), the
+    first EXPLAINED explained."""
+    from store.discovery.content_words import as_written
+    from store.discovery.recommend import blended_scores, closest_marked
+    from store.discovery.similar import explain as terms_for
+
+    anns = core.annotations  # one snapshot (a worker thread may run this while the UI triages)
+    pos, weights, skipped = _tag_marks(core, anns, tag)
+    rng = np.random.default_rng(0)
+    others = np.setdiff1d(np.arange(len(core.corpus)), pos)
+    sample = rng.choice(others, size=min(len(others), max(200, 10 * len(pos))), replace=False) if len(others) else others
+    sim = similarity()
+    scores, w = blended_scores(sim.matrix, sim.latent, pos, weights, skipped, sample)
+    exclude = set(pos.tolist())
+    papers = core.corpus.papers
+    candidates = [i for i in np.argsort(-scores) if int(i) not in exclude and (
+                  anns.get(papers[int(i)].id) is None or anns[papers[int(i)].id].status == "unread")]
+    out = []
+    for n, i in enumerate(candidates[:limit]):
+        if n >= EXPLAINED and limit > EXPLAINED:  # an ordering of the whole library: the head explained
+            out.append(Recommendation(papers[int(i)], float(scores[i]), [], []))
+            continue
+        like = [papers[j].id for j in closest_marked(sim.matrix, sim.latent, int(i), pos)]
+        paper = papers[int(i)]
+        out.append(Recommendation(paper, float(scores[i]), as_written(
+            terms_for(sim.matrix, w, int(i), core.index.vocab), f"{paper.title}\n{paper.abstract}"), like))
+    return out
+
+
+def _tag_marks(core: LibraryCore, anns: Mapping[str, Annotation], tag: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The positions of the papers tagged ``tag`` with their weights (stars count), and those of
+    the skipped papers not tagged so."""
+    from store.discovery.recommend import star_weight
+
+    index_of = core.corpus.index_of
+    marked = {index_of(pid): star_weight(a.star, a.status) for pid, a in anns.items() if tag in a.tags}
+    marked.pop(None, None)
+    if not marked:
+        raise PapersiftError(f"nothing to learn from: no tag {tag!r} yet")
+    pos = np.array(sorted(i for i in marked if i is not None), dtype=np.int64)  # (None was popped)
+    weights = np.array([marked[i] for i in pos], dtype=np.float64)
+    skipped = np.array(sorted(i for i in (index_of(pid) for pid, a in anns.items() if a.status == "skipped")
+                              if i is not None and i not in marked), dtype=np.int64)
+    return pos, weights, skipped
