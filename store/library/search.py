@@ -224,11 +224,11 @@ class LibrarySearch:
             apart = self._apart(q)
             extra = self._annotation_matches(words, anns)
             acronym_terms: set[str] = set()
-            spelled = self._spelled_out(words, table, extra, acronym_terms, q.typing)
+            written = self._acronyms[2] if self._acronyms is not None else {}
+            spelled = _spelled_out(self._core.index, written, words, table, extra, acronym_terms, q.typing)
             ranking = self._core.index.rank(words, mask, extra=extra, typing=q.typing, apart=apart)
             ranking.matched_terms |= acronym_terms  # (highlighted too: "LLM" where "large language model" was typed)
             known = self._acronym_words(q)
-            written = self._acronyms[2] if self._acronyms is not None else {}
             widened = [*(f"{acronyms.shown(w, a, written)} (also {' '.join(table[a])})" for w, a in known.items()), *spelled,
                        *widened_notes({w: hit for w, hit in apart.items() if w not in known}, self._core.index.vocabulary)]
             order, matched, full = ranking.order, ranking.matched_terms, ranking.full
@@ -276,38 +276,6 @@ class LibrarySearch:
             fields = self._core.corpus.papers.fields(doc, proximity.TEXT_FIELDS)
             hit = self._span_tokens[doc] = proximity.tokens_of(proximity.texts_of(fields))
         return hit
-
-    def _spelled_out(self, words: list[str], table: acronyms.Table,
-                     extra: dict[str, tuple[np.ndarray, np.ndarray]], terms: set[str], typing: str | None = None) -> list[str]:
-        """Where the query spells out an acronym the papers define (large language models), the
-        papers holding the acronym (LLM, LLMs) hold each of those words too, each scored a tenth of
-        the acronym's score (``ACRONYM_SHARE``, chosen on ICLR's known-item queries): added to
-        ``extra``. (As any words typed, they also find the papers holding them apart.) Returns
-        what the header says ("large language models (also LLM)"); the acronym's terms found are
-        added to ``terms``."""
-        index = self._core.index
-        notes = []
-        # (a misspelled word read as the one it stands for: "reinforcment learning" spells out RL too)
-        read = [w if w == typing else index.vocabulary.read_as(w) or w for w in words]
-        for start, end, acronym in acronyms.spelled_runs(read, table):
-            score, _, counted = index.word_scores(acronym, terms)
-            docs = np.flatnonzero(counted)
-            if not len(docs):
-                continue
-            weights = score[docs] * np.float32(ACRONYM_SHARE)
-            for word in words[start:end]:
-                if word in extra:  # (a tag or note match too: the better of the two)
-                    d, w = extra[word]
-                    both = np.concatenate([d, docs])
-                    best = np.concatenate([w, weights])
-                    order = np.lexsort((-best, both))
-                    first = np.concatenate([[True], both[order][1:] != both[order][:-1]])
-                    extra[word] = (both[order][first], best[order][first])
-                else:
-                    extra[word] = (docs, weights)
-            written = self._acronyms[2] if self._acronyms is not None else {}
-            notes.append(f"{' '.join(words[start:end])} (also {acronyms.shown(acronym, acronym, written)})")
-        return notes
 
     def _ordering(self, q: Query) -> np.ndarray:
         """Papers ordered by similarity to one paper, or by a recommendation model."""
@@ -359,3 +327,34 @@ class LibrarySearch:
         else:
             raise PapersiftError(f"unknown sort {sort!r}; use one of: {', '.join(SORTS)}")
         return order[np.argsort(np.asarray(keys), kind="stable")]
+
+
+def _spelled_out(index: SearchIndex, written: dict[str, str], words: list[str], table: acronyms.Table,
+                 extra: dict[str, tuple[np.ndarray, np.ndarray]], terms: set[str], typing: str | None = None) -> list[str]:
+    """Where the query spells out an acronym the papers define (large language models), the
+    papers holding the acronym (LLM, LLMs) hold each of those words too, each scored a tenth of
+    the acronym's score (``ACRONYM_SHARE``, chosen on ICLR's known-item queries): added to
+    ``extra``. (As any words typed, they also find the papers holding them apart.) Returns
+    what the header says ("large language models (also LLM)"); the acronym's terms found are
+    added to ``terms``."""
+    notes = []
+    # (a misspelled word read as the one it stands for: "reinforcment learning" spells out RL too)
+    read = [w if w == typing else index.vocabulary.read_as(w) or w for w in words]
+    for start, end, acronym in acronyms.spelled_runs(read, table):
+        score, _, counted = index.word_scores(acronym, terms)
+        docs = np.flatnonzero(counted)
+        if not len(docs):
+            continue
+        weights = score[docs] * np.float32(ACRONYM_SHARE)
+        for word in words[start:end]:
+            if word in extra:  # (a tag or note match too: the better of the two)
+                d, w = extra[word]
+                both = np.concatenate([d, docs])
+                best = np.concatenate([w, weights])
+                order = np.lexsort((-best, both))
+                first = np.concatenate([[True], both[order][1:] != both[order][:-1]])
+                extra[word] = (both[order][first], best[order][first])
+            else:
+                extra[word] = (docs, weights)
+        notes.append(f"{' '.join(words[start:end])} (also {acronyms.shown(acronym, acronym, written)})")
+    return notes
