@@ -8,13 +8,24 @@ with :func:`joined_spellings`, the searches decide with :func:`joined_compound` 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sized
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence, Sized
+from typing import TYPE_CHECKING, Protocol
 
 from store.search.forms import form_key
+from store.search.sorted_words import SortedWords
 
 if TYPE_CHECKING:
-    from store.search.vocab import Vocabulary
+    import numpy as np
+
+
+class Vocabulary(Protocol):
+    """What these rules read of a :class:`store.search.vocab.Vocabulary` (which imports this
+    module: named here by its shape, not imported)."""
+
+    terms: SortedWords
+    offsets: Sequence[int] | np.ndarray  # postings offsets
+
+    def with_stem(self, st: str) -> Sequence[int]: ...
 
 
 def alternatives(part: str) -> tuple[str, ...]:
@@ -43,7 +54,7 @@ JOINED_REST_MIN = 4  # letters after the prefix: "biased" (bi + ased) stays one 
 JOINED_SHARE = 0.05
 
 
-def joined_compound(word: str, vocabulary: "Vocabulary") -> str | None:
+def joined_compound(word: str, vocabulary: Vocabulary) -> str | None:
     """The compound a word written together may stand for where a library writes it apart
     ("multitask" -> "multi-task"), or None: the word begins with one of ``JOINED_PREFIXES``, the
     prefix is a word of the library on its own, and the rest is one of its words in some form.
@@ -59,7 +70,7 @@ def joined_compound(word: str, vocabulary: "Vocabulary") -> str | None:
     return None
 
 
-def compound_part_ids(part: str, vocabulary: "Vocabulary") -> list[int]:
+def compound_part_ids(part: str, vocabulary: Vocabulary) -> list[int]:
     """The term ids a compound's last part (or a joined word) stands for: itself and its forms."""
     ids = dict.fromkeys(vocabulary.with_stem(form_key(part)))
     exact = vocabulary.terms.find(part)
@@ -68,7 +79,7 @@ def compound_part_ids(part: str, vocabulary: "Vocabulary") -> list[int]:
     return list(ids)
 
 
-def worth_reading(word: str, vocabulary: "Vocabulary", together: int) -> bool:
+def worth_reading(word: str, vocabulary: Vocabulary, together: int) -> bool:
     """Whether a joined word's parts apart are read: ``together`` (papers holding both parts) is
     at least ``JOINED_SHARE`` of the papers holding the word joined (counted per form)."""
     joined = sum(vocabulary.offsets[i + 1] - vocabulary.offsets[i] for i in compound_part_ids(word, vocabulary))

@@ -18,7 +18,7 @@ from . import output as out
 if TYPE_CHECKING:
     from store import Library
 
-    from .library import Opened
+    from .opened import Opened
 
 
 def remove(lib: Library, args: argparse.Namespace, opened: Opened) -> int:

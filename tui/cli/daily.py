@@ -12,7 +12,8 @@ from store import locations
 from store.wording import counted
 
 from . import output as out
-from .library import Opened, import_with_progress
+from .library import import_with_progress
+from .opened import Opened
 
 if TYPE_CHECKING:
     from store import Library

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from store.annotations.journal import paper_of
 
 from . import output as out
-from .library import Opened
+from .opened import Opened
 
 if TYPE_CHECKING:
     from store import Library

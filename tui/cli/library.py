@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,7 @@ from store.errors import PapersiftError
 from store.wording import counted
 
 from . import curation
+from .opened import Opened
 from . import output as out
 
 if TYPE_CHECKING:
@@ -28,14 +28,6 @@ if TYPE_CHECKING:
     from store.search.result import SearchResult
 
     from ..app import PapersiftApp
-
-
-@dataclass
-class Opened:
-    """What opening the library found: damage kept in backups/ (said first), and whether it was new."""
-
-    problems: list[str] = field(default_factory=list)
-    new_library: bool = False
 
 
 # store.library.search.SORTS, written out: the parser is built for every command, a one-shot

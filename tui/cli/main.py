@@ -269,7 +269,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from store import Library  # numpy and the rest: not needed by a quick search
 
-    from .library import Opened
+    from .opened import Opened
 
     cmd = args.command
     if cmd == "open" and len(args.files) == 1 and args.library is None and locations.is_library_dir(Path(args.files[0])):
