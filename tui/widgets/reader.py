@@ -23,6 +23,9 @@ from ..keymap import binding, key_label
 from ..render import highlight_words, plain_title, render_abstract
 
 if TYPE_CHECKING:
+    from rich.style import Style
+
+    from store.models import Paper
     from store.library.discovery import Recommendation
 
 STATUS_STYLE = {"unread": "dim", "to-read": "bold cyan", "read": "green", "skipped": "red"}
@@ -103,6 +106,31 @@ class Reader(QuietlySizedScroll, can_focus=True):
         abstract, links = render_abstract(paper.abstract)
         self.links = links + ([paper.url] if paper.url and paper.url not in links else [])
         match = self.get_component_rich_style("reader--match")
+        parts: list = [self._title(paper, match)]
+        byline = paper.byline()
+        if byline:
+            parts.append(Text(display_safe(byline, False), style="italic"))
+        for name, value in (("keywords", " · ".join(paper.keywords)), ("area", paper.area)):
+            if value:  # a line each: wrapped on one, the area ran on from the last keyword
+                parts.append(Text.assemble((name + " ", "dim"), (display_safe(value, False), "cyan")))
+        parts.append(Text.assemble((ann.status, STATUS_STYLE[ann.status]), "  ",
+                                   ("★" * ann.star + "☆" * (3 - ann.star), "yellow"), "  ",
+                                   (" ".join("#" + shown_label(t) for t in ann.tags), "bold magenta")
+                                   if ann.tags else ("no tags", "dim")))
+        team = self.team_line(paper.id)
+        if team is not None:
+            parts.append(team)
+        why = self._why_recommended(paper.id)
+        if why is not None:
+            parts.append(why)
+        parts += [Text(""), highlight_words(abstract, self.matched, match), Text("")]
+        if ann.note:
+            parts += [Text("Note", style="bold underline"), self._note(ann.note, match), Text("")]
+        parts += self._provenance(paper)
+        body.update(Group(*parts))
+
+    def _title(self, paper: Paper, match: Style) -> Text:
+        """The title, its words found highlighted, marked when derived (or an excerpt) or updated."""
         title = highlight_words(Text(plain_title(paper.title), style="bold"), self.matched, match)
         if is_excerpt(paper.title, paper.derived_title):
             title.append(f"…  ({EXCERPT_NOTE})", style="dim italic")
@@ -110,46 +138,40 @@ class Reader(QuietlySizedScroll, can_focus=True):
             title.append("  (derived title)", style="dim italic")
         if paper.revised:  # a newer arXiv version replaced the text (the earlier ones are kept)
             title.append(f"  updated (v{paper.version})", style="bold cyan")
-        parts: list = [title]
-        byline = paper.byline()
-        if byline:
-            parts.append(Text(display_safe(byline, False), style="italic"))
-        for name, value in (("keywords", " · ".join(paper.keywords)), ("area", paper.area)):
-            if value:  # a line each: wrapped on one, the area ran on from the last keyword
-                parts.append(Text.assemble((name + " ", "dim"), (display_safe(value, False), "cyan")))
-        meta = Text.assemble((ann.status, STATUS_STYLE[ann.status]), "  ",
-                             ("★" * ann.star + "☆" * (3 - ann.star), "yellow"), "  ",
-                             (" ".join("#" + shown_label(t) for t in ann.tags), "bold magenta")
-                             if ann.tags else ("no tags", "dim"))
-        parts.append(meta)
-        team = self.team_line(paper.id)
-        if team is not None:
-            parts.append(team)
+        return title
+
+    def _why_recommended(self, paper_id: str) -> Text | None:
+        """"recommended because: … · like …" while the list is a recommendation's (None otherwise)."""
         rec = self.recommendation
-        if rec is not None and rec.paper.id == paper.id and (rec.because or rec.like):
-            from ..render import like_names
-            why = Text("recommended", style="bold green")
-            if rec.because:
-                why.append(f" because: {', '.join(rec.because)}", style="green")
-            if like := like_names(self.library, rec.like):
-                why.append(" · like " + like, style="green")
-            parts.append(why)
-        parts += [Text(""), highlight_words(abstract, self.matched, match), Text("")]
-        if ann.note:
-            # A long note shows its start: laying out megabytes on every cursor move froze the app.
-            shown = ann.note[:NOTE_PREVIEW_CHARS]
-            note = highlight_words(Text(display_safe(shown)), self.matched, match)
-            if len(ann.note) > len(shown):
-                note.append(f" … ({len(ann.note) - len(shown):,} more characters; "
-                            f"{key_label(self.app, 'main.note')} opens it)", style="dim italic")
-            parts += [Text("Note", style="bold underline"), note, Text("")]
+        if rec is None or rec.paper.id != paper_id or not (rec.because or rec.like):
+            return None
+        from ..render import like_names
+        why = Text("recommended", style="bold green")
+        if rec.because:
+            why.append(f" because: {', '.join(rec.because)}", style="green")
+        if like := like_names(self.library, rec.like):
+            why.append(" · like " + like, style="green")
+        return why
+
+    def _note(self, note: str, match: Style) -> Text:
+        """A note's start: laying out megabytes on every cursor move froze the app."""
+        shown = note[:NOTE_PREVIEW_CHARS]
+        text = highlight_words(Text(display_safe(shown)), self.matched, match)
+        if len(note) > len(shown):
+            text.append(f" … ({len(note) - len(shown):,} more characters; "
+                        f"{key_label(self.app, 'main.note')} opens it)", style="dim italic")
+        return text
+
+    def _provenance(self, paper: Paper) -> list[Text]:
+        """The id and sources, the near duplicates merged into it, and its numbered links."""
         src = ", ".join(f"{s.file}#{s.position}" for s in paper.sources)
-        parts.append(Text(f"id {paper.id}   sources {display_safe(src, False)}", style="dim"))
+        lines = [Text(f"id {paper.id}   sources {display_safe(src, False)}", style="dim")]
         if paper.variants:
-            parts.append(Text(f"merged near-duplicates: {', '.join(v.id for v in paper.variants)}", style="dim"))
+            lines.append(Text(f"merged near-duplicates: {', '.join(v.id for v in paper.variants)}", style="dim"))
         if self.links:
-            parts.append(Text("links: " + "  ".join(f"[{i}] {display_safe(u, False)}" for i, u in enumerate(self.links, 1)), style="dim"))
-        body.update(Group(*parts))
+            lines.append(Text("links: " + "  ".join(f"[{i}] {display_safe(u, False)}"
+                                                    for i, u in enumerate(self.links, 1)), style="dim"))
+        return lines
 
     def team_line(self, paper_id: str) -> Text | None:
         """The other members' marks and the assignee: ``assigned to ana · ana ★★ #rl · ben skipped``
