@@ -16,7 +16,7 @@ from collections import deque
 from functools import partial
 
 from textual import events
-from textual.app import App
+from textual.app import App, ScreenStackError
 
 
 
@@ -43,10 +43,15 @@ class SerialKeys(App):
         if not self._held_keys:
             self._key_in_flight = False
             return
+        try:
+            screen = self.screen
+        except ScreenStackError:  # quitting: the screens are gone, and keys typed after q go nowhere
+            self._held_keys.clear()
+            self._key_in_flight = False
+            return
         self._key_in_flight = True
         event = self._held_keys.popleft()
         self._sent_keys.add(event)
-        screen = self.screen
         target = self.focused or screen
         chain = list(target.ancestors_with_self)
         await super().on_event(event)  # Textual's own routing: priority bindings, then forward
@@ -61,7 +66,13 @@ class SerialKeys(App):
             if not node.post_message(events.Callback(callback=partial(self._after, rest, screen))):
                 self._after(rest, screen)  # the node is closed (a dismissed screen): move on
             return
-        if self.screen is not screen:
+        try:
+            now = self.screen
+        except ScreenStackError:  # quitting (see _dispatch_next_key)
+            self._held_keys.clear()
+            self._key_in_flight = False
+            return
+        if now is not screen:
             # A screen opened or closed: let it mount and take focus first.
             self.call_after_refresh(self._resume)
         else:

@@ -285,3 +285,17 @@ def test_reading_in_full_after_a_search_redraws_the_whole_screen(tmp_path):
         tmux.wait_gone()
     finally:
         tmux.kill()
+
+
+def test_keys_typed_after_q_are_ignored_not_a_traceback(tmp_path):
+    """"question" typed fast in the list: q quits, and the keys behind it arrive while the app
+    closes; they go nowhere (a traceback and exit status 1 before)."""
+    tmux, _ = terminal(tmp_path, "psq")
+    try:
+        tmux.start(papersift_cmd() + "; echo exit=$?; sleep 30")
+        tmux.wait_for("35 / 35")
+        tmux.keys(*"question", pause=0.1)
+        shown = tmux.wait_for("exit=")
+        assert "exit=0" in shown and "Traceback" not in shown and "Error" not in shown, shown
+    finally:
+        tmux.kill()
