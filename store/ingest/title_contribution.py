@@ -168,6 +168,14 @@ def _present(verb: str) -> str:
     return verb
 
 
+def _doing(verb: str, obj: str) -> str:
+    """The action as a title: "study" X -> "Studying X"; a verb already in -ing ("we take the first
+    step in studying X") kept as it is, not "Studyinging" ("To X" when it cannot be said so)."""
+    if verb.endswith("ing") and len(verb) > 5:
+        return f"{verb[:1].upper()}{verb[1:]} {obj}"
+    return gerund(f"To {_base(verb)} {obj}")
+
+
 def _base(verb: str) -> str:
     """A verb's base form ("studies" -> "study", "addresses" -> "address", "uses" -> "use")."""
     if verb.endswith("ies"):
@@ -227,8 +235,8 @@ def _two_actions(verb: str, rest: str) -> str:
     if also and verb not in _NOT_ACTIONS and also.group(1) not in _NOT_ACTIONS:
         obj = _first_object(also.group(2))
         if obj and not ANAPHORA.match(obj):
-            both = gerund(f"To {_base(verb)} {obj}").split(" ", 1)[0]
-            second = gerund(f"To {_base(also.group(1))} {obj}").split(" ", 1)[0]
+            both = _doing(verb, obj).split(" ", 1)[0]
+            second = _doing(also.group(1), obj).split(" ", 1)[0]
             if not both.startswith("To") and not second.startswith("To"):
                 return trim_words(f"{both} and {second.lower()} {obj[:1].lower()}{obj[1:]}", WHOLE_TITLE_WORDS)
     return ""
@@ -259,6 +267,6 @@ def _action_title(verb: str, rest: str) -> str:
         return f"Dealing with {obj[:1].lower()}{obj[1:]}" if obj else ""
     if verb in _DOES or (verb not in _NOT_ACTIONS and len(verb) > 3 and not verb.endswith(("ly", "ed"))):
         obj = _first_object(rest)
-        title = gerund(f"To {_base(verb)} {obj[:1].lower()}{obj[1:]}") if obj else ""
+        title = _doing(verb, f"{obj[:1].lower()}{obj[1:]}") if obj else ""
         return "" if title.startswith("To ") else title
     return ""

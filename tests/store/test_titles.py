@@ -372,9 +372,18 @@ def test_the_title_rules_are_numbered():
               10: "4bffdcdd636a3fed",  # claimed names lead; no background opener, glued name, lone adjective, stray quote
               11: "23f83a73bd6fbadf",  # no name from a word emphasis splits; "In this paper, we derive X" -> "X"
               12: "04d68acc84454f1c",  # the paper's own sentence over a background one; a generic gloss says what it does; no "…"
-              13: "d1350d1c79ebfb30"}  # a formula's parentheses stay with it: "the first 𝒪(1/T) rate", not "The first 𝒪"
+              13: "d1350d1c79ebfb30",  # a formula's parentheses stay with it: "the first 𝒪(1/T) rate", not "The first 𝒪"
+              14: "24fc1dadb6e141a6"}  # an action already in -ing is kept ("Studying X", not "Studyinging X"): 2 of 4,870
     assert digest == pinned.get(TITLE_RULES), (
         f"derived titles changed: bump TITLE_RULES in store/versions.py and pin {digest!r} to it")
+
+
+def test_an_action_already_in_ing_is_not_made_a_gerund_again():
+    """ICML 2024: "we take the first step in studying X" titled "Studyinging X"."""
+    text = ("Sequential decision-making under adaptivity constraints matters. In this paper, we take the first "
+            "step in studying general sequential decision-making under two adaptivity constraints: rare policy "
+            "switch and batch learning.")
+    assert derive_title(text).startswith("Studying general sequential decision-making")
 
 
 def test_a_name_said_after_what_it_is_or_followed_by_its_purpose_gets_a_gloss():
