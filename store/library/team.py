@@ -54,12 +54,14 @@ class MemberProgress:
 
 
 class Why(NamedTuple):
-    """Why a paper went to a member: the paper of theirs it is most like, and the seed phrase that
-    found that paper ("" when it is one of their own)."""
+    """Why a paper went to a member: the paper of theirs it is most like, the seed phrase that
+    found that paper ("" when it is one of their own), and another member whose papers it is more
+    like ("" when none: then it went by interest, else to keep the shares even)."""
 
     member: str
     like: str
     seed: str
+    closer: str = ""
 
 
 @dataclass
@@ -234,8 +236,25 @@ class Team:
         if member is None or row is None or latent is None or len(latent) != len(self._core.corpus):
             return None
         candidates = own + by_seed
-        nearest = candidates[int(np.argmax(latent[candidates] @ latent[row]))]
-        return Why(member, self._core.corpus.papers[nearest].id, phrase if nearest not in own else "")
+        sims = latent[candidates] @ latent[row]
+        nearest = candidates[int(np.argmax(sims))]
+        closer = self._closer_member(member, float(np.max(sims)), latent, row)
+        return Why(member, self._core.corpus.papers[nearest].id, phrase if nearest not in own else "", closer)
+
+    def _closer_member(self, member: str, best: float, latent: np.ndarray, row: int) -> str:
+        """Another member (with papers of their own, or a seed's) one of whose papers the paper at
+        ``row`` is more like than ``best`` ("" for none): then a split by interest gave it to
+        ``member`` to keep the shares even."""
+        index_of = self._core.corpus.index_of
+        closest, name = best, ""
+        for other in self.members():
+            if other == member:
+                continue
+            papers = [*self.interest_papers(other), *self._seed_of(other)[1]]
+            rows = [i for i in map(index_of, papers) if i is not None]
+            if rows and (sim := float(np.max(latent[rows] @ latent[row]))) > closest:
+                closest, name = sim, other
+        return name
 
     def _seed_of(self, member: str) -> tuple[str, list[str]]:
         """The seed phrase and its papers the member's last assignment by interest was given

@@ -90,13 +90,21 @@ def test_assign_by_interest_gives_each_member_the_papers_like_their_own(run_cli,
     assert [w["assigned"] for w in why] == ["ana", "ana"] and all(w["like"] in rl[:2] for w in why)
     said = run_cli("team", anas[0], library=lead).stdout
     assert said.startswith(f"{anas[0]}  → ana (like ") and "by topic" not in said
-    # ben has no paper of his own: his papers went by the seed's, and `team` says so
-    bens = ids_of(run_cli, "--query", "assigned:ben", library=lead)[:1]
+    # ben has no paper of his own: his diffusion papers went by the seed's, and `team` says so
+    bens = ids_of(run_cli, "--query", "diffusion assigned:ben", library=lead)[:1]
     said = run_cli("team", *bens, library=lead).stdout
     assert "(like " in said and "found by the seed “diffusion”" in said and "by topic" not in said, said
     why = json.loads(run_cli("team", *bens, "--format", "json", library=lead).stdout)[0]
-    assert why["seed"] == "diffusion" and why["like"] and why["like"] not in rl[:2]
+    assert why["seed"] == "diffusion" and why["like"] and why["like"] not in rl[:2] and why["closer_to"] is None
     assert json.loads(run_cli("team", anas[0], "--format", "json", library=lead).stdout)[0]["seed"] is None
+    # a paper dealt to ben to keep the shares even says so, not that it is like his seed's papers
+    others = ids_of(run_cli, "--query", "-diffusion assigned:ben", library=lead)
+    whys = json.loads(run_cli("team", *others, "--format", "json", library=lead).stdout)
+    evened = [w for w in whys if w["closer_to"]]
+    assert evened and all(w["closer_to"] in ("ana", "chen") for w in evened)
+    said = run_cli("team", evened[0]["id"], library=lead).stdout
+    assert f"to keep the shares even: it is more like {evened[0]['closer_to']}'s papers" in said, said
+    assert "assigned to no one (marked by ana)" in run_cli("team", rl[0], library=lead).stdout
     run_cli("undo", library=lead)  # the assignment taken back: no paper is ben's, nothing to say why
     assert "assigned to no one" in run_cli("team", *bens, library=lead).stdout
     for bad, said in ((["--seed", "ben=diffusion"], "add --by-interest"),

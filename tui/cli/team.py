@@ -5,7 +5,7 @@ among members, by topic), ``team`` (each member's progress, stars and agreement)
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from store.errors import PapersiftError
 from store.team.members import check_weights, member_list
@@ -151,22 +151,29 @@ def _why(lib: Library, args: argparse.Namespace) -> int:
     from store.safe_text import display_safe
 
     from ..render import like_names
-    found = []
+    found: list[dict[str, Any]] = []
     for key in args.ids:
         pid = lib.paper(key).id
         member = lib.assignments.get(pid)
         why = lib.lab.why_assigned(pid)
         found.append({"id": pid, "assigned": member, "like": why.like if why else None,
-                      "seed": why.seed if why and why.seed else None})
+                      "seed": why.seed if why and why.seed else None,
+                      "closer_to": why.closer if why and why.closer else None,
+                      "marked_by": [name for name, _ in lib.lab.marks_of(pid)] if member is None else []})
     if args.format == "json":
         out.emit_json(found)
         return 0
     for row in found:
         if row["assigned"] is None:
-            out.say(f"{row['id']}  assigned to no one")
+            marked = f" (marked by {display_safe(', '.join(row['marked_by']), False)})" if row["marked_by"] else ""
+            out.say(f"{row['id']}  assigned to no one{marked}")
             continue
         seed = f", found by the seed “{display_safe(row['seed'], False)}”" if row["seed"] else ""
-        like = (f" (like {like_names(lib, [row['like']])}{seed})" if row["like"]
-                else " (by topic: no paper of theirs to go by)")
+        if row["closer_to"]:  # (an honest reason: not the member it is most like)
+            like = f" (to keep the shares even: it is more like {display_safe(row['closer_to'], False)}'s papers)"
+        elif row["like"]:
+            like = f" (like {like_names(lib, [row['like']])}{seed})"
+        else:
+            like = " (by topic: no paper of theirs to go by)"
         out.say(f"{row['id']}  → {display_safe(str(row['assigned']), False)}{like}")
     return 0
