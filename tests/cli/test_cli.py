@@ -88,7 +88,15 @@ def test_tags_with_brackets_print_as_typed(run_cli):
     assert "merged #[draft] into #[final] on 1 paper" in run_cli("tags", "merge", "[draft]", "--into", "[final]").stdout
     assert "undone: merge tags [draft] -> [final]" in run_cli("undo").stdout
     assert "renamed #[draft] to #[final] on 1 paper" in run_cli("tags", "rename", "[draft]", "[final]").stdout
-    assert "(those a search for 'robot' finds)" in run_cli("remove", "--query", "robot", "--dry-run").stdout
+    other = json.loads(run_cli("list", "--format", "json").stdout)[1]["id"]
+    run_cli("tag", other, "llm-agents")
+    run_cli("tag", pid, "agents")
+    said = run_cli("tags", "rename", "agents", "llm agents").stdout  # into a tag papers hold already: a merge, said
+    assert "merged #agents into the existing #llm-agents (which 1 paper had already) on 1 paper" in said, said
+    dry = run_cli("remove", "--query", "robot", "--dry-run").stdout
+    robots = json.loads(run_cli("search", "robot", "--limit", "50", "--format", "json").stdout)
+    assert "(those a search for 'robot' finds)" in dry and all(r["id"] in dry for r in robots if r.get("all_words"))
+    assert len(json.loads(run_cli("list", "--format", "json").stdout)) == 35  # (a dry run removes nothing)
     assert "1 triaged (3%)" in run_cli("status", pid, "read").stdout + run_cli("stats").stdout  # (1 of 35)
     proc = run_cli("search", "status:[x]", check=False)  # a filter not applied as written: refused, as typed
     assert proc.returncode == 1 and "unknown status '[x]'" in proc.stderr

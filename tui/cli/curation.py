@@ -37,7 +37,8 @@ def remove(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
             out.emit_json({"would_remove": ids, "annotated": annotated, "dry_run": True})
         else:
             out.say(f"would remove {counted(len(ids), 'paper')}" + (f" ({what})" if what else "")
-                    + (f", {annotated:,} of them annotated" if annotated else ""))
+                    + (f", {annotated:,} of them annotated" if annotated else "") + (":" if ids else ""))
+            _list_some(lib, ids)
         return 0
     n = lib.remove(ids, f"remove {counted(len(ids), 'paper')}" + (f" ({what})" if what else ""))
     if args.format == "json":
@@ -82,9 +83,12 @@ def tags(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     if args.action == "rename":
         if len(args.names) != 2:
             raise PapersiftError("usage: papersift tags rename OLD NEW")
-        n = lib.rename_tag(*args.names)
         old, new = (normalize_tag(t) for t in args.names)
-        out.say(f"renamed #{old} to #{new} on {counted(n, 'paper')}")
+        held = lib.tag_counts().get(new, 0) if new != old else 0  # (papers tagged so already: a merge)
+        n = lib.rename_tag(*args.names)
+        out.say(f"merged #{old} into the existing #{new} (which {counted(held, 'paper')} had already) on "
+                f"{counted(n, 'paper')}; `papersift undo` takes it back" if held
+                else f"renamed #{old} to #{new} on {counted(n, 'paper')}")
         return 0
     if args.action == "merge":
         if not args.into or not args.names:
@@ -124,3 +128,14 @@ def dedup(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
         srcs = ", ".join(f"{s['file']}#{s['position']}" for s in r["sources"])
         c.print(f"{r['paper']} <- {r['variant']}  similarity {r['similarity']:.2f}  from {srcs}", markup=False)
     return 0
+
+
+DRY_RUN_SHOWN = 20  # papers a dry run lists by id and title (the rest counted)
+
+
+def _list_some(lib: Library, ids: list[str]) -> None:
+    """The first papers of ``ids``, a line each (id, title), and how many more."""
+    for pid in ids[:DRY_RUN_SHOWN]:
+        out.say(f"  {pid}  {display_safe(lib.paper(pid).title, False)[:100]}")
+    if len(ids) > DRY_RUN_SHOWN:
+        out.say(f"  … and {len(ids) - DRY_RUN_SHOWN:,} more (`--format json` lists every id)")
