@@ -356,5 +356,5 @@ def _spelled_out(index: SearchIndex, written: dict[str, str], words: list[str], 
                 extra[word] = (both[order][first], best[order][first])
             else:
                 extra[word] = (docs, weights)
-        notes.append(f"{' '.join(words[start:end])} (also {acronyms.shown(acronym, acronym, written)})")
+        notes.append(f"{' '.join(read[start:end])} (also {acronyms.shown(acronym, acronym, written)})")  # (as read)
     return notes
