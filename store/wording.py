@@ -15,7 +15,8 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
 
 def share(part: int, whole: int) -> str:
     """``part`` of ``whole`` as a percentage a reader can trust: 0 % only for none, 100 % only for
-    all (5 of 4,870 is "0.1%", 4,869 is "99.9%"), one decimal under 1 % and over 99 %."""
+    all (5 of 4,870 is "0.1%", 4,869 is "99.9%"), one decimal under 1 % and over 99 % (but never
+    "1.0%" beside a "1%": 0.98 % is "<1%", 99.02 % ">99%")."""
     if whole <= 0 or part <= 0:
         return "0%"
     if part >= whole:
@@ -25,4 +26,10 @@ def share(part: int, whole: int) -> str:
         return "<0.1%"
     if frac > 0.999:
         return ">99.9%"
-    return f"{frac:.1%}" if frac < 0.01 or frac > 0.99 else f"{frac:.0%}"
+    if frac < 0.01:
+        said = f"{frac:.1%}"
+        return "<1%" if said == "1.0%" else said
+    if frac > 0.99:
+        said = f"{frac:.1%}"
+        return ">99%" if said == "99.0%" else said
+    return f"{frac:.0%}"

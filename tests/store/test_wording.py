@@ -12,3 +12,5 @@ def test_a_share_says_none_only_for_none_and_all_only_for_all():
     assert share(0, 4870) == "0%" and share(5, 4870) == "0.1%" and share(1, 100_000) == "<0.1%"
     assert share(37, 100) == "37%" and share(4865, 4870) == "99.9%" and share(4869, 4870) == ">99.9%" and share(4870, 4870) == "100%"
     assert share(99_999, 100_000) == ">99.9%" and share(3, 0) == "0%"
+    # no "1.0%" beside a "1%" (a topic of 49 in 5,000 papers beside one of 60)
+    assert share(49, 5000) == "<1%" and share(60, 5000) == "1%" and share(4951, 5000) == ">99%"
