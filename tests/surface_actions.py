@@ -471,7 +471,7 @@ async def _help_scrolls(d: Drive, fire: Fire) -> None:
     assert body.scroll_y == (before + 1 if d.key_fired == "help.scroll_down" else before - 1), (before, body.scroll_y)
 
 
-@scenario("topics.down", "topics.up", "topics.open")
+@scenario("topics.down", "topics.up", "topics.open", "topics.first", "topics.last")
 async def _topic_keys(d: Drive, fire: Fire) -> None:
     from textual.widgets import OptionList
     options = d.app.screen.query_one(OptionList)
@@ -487,12 +487,16 @@ async def _topic_keys(d: Drive, fire: Fire) -> None:
         assert isinstance(d.app.screen, TopicsScreen)  # (nothing to move to or open: nothing happens)
         return
     assert options.option_count >= 2, options.option_count
-    options.highlighted = 1 if d.key_fired == "topics.up" else 0
+    options.highlighted = 1 if d.key_fired in ("topics.up", "topics.first", "topics.last") else 0
     await d.settle()
     await fire()
     await d.settle()
     if d.key_fired == "topics.open":
         assert d.app.screen is d.main and d.main.query_text.startswith("topic:"), d.main.query_text
+    elif d.key_fired == "topics.first":
+        assert options.highlighted == 0
+    elif d.key_fired == "topics.last":
+        assert options.highlighted == options.option_count - 1 and options.option_count > 2
     else:
         assert options.highlighted == (1 if d.key_fired == "topics.down" else 0)
 

@@ -49,7 +49,9 @@ class TopicsScreen(ModalScreen[int | None]):
     BINDINGS = [binding("topics.open", "Show the topic's papers", label="Papers", priority=True),
                 binding("topics.close", "Close topics"),
                 binding("topics.down", "Next topic", show=False),
-                binding("topics.up", "Previous topic", show=False)]
+                binding("topics.up", "Previous topic", show=False),
+                binding("topics.first", "First topic", show=False),
+                binding("topics.last", "Last topic", show=False)]
     DEFAULT_CSS = """
     TopicsScreen { align: center middle; }
     TopicsScreen > Vertical { width: 95%; height: 90%; border: thick $accent; background: $surface; padding: 0 1; }
@@ -109,3 +111,9 @@ class TopicsScreen(ModalScreen[int | None]):
 
     def action_up(self) -> None:
         self.query_one(OptionList).action_cursor_up()
+
+    def action_first(self) -> None:
+        self.query_one(OptionList).action_first()
+
+    def action_last(self) -> None:
+        self.query_one(OptionList).action_last()
