@@ -43,11 +43,8 @@ class SerialKeys(App):
         if not self._held_keys:
             self._key_in_flight = False
             return
-        try:
-            screen = self.screen
-        except ScreenStackError:  # quitting: the screens are gone, and keys typed after q go nowhere
-            self._held_keys.clear()
-            self._key_in_flight = False
+        screen = self._screen_or_none()
+        if screen is None:
             return
         self._key_in_flight = True
         event = self._held_keys.popleft()
@@ -66,17 +63,24 @@ class SerialKeys(App):
             if not node.post_message(events.Callback(callback=partial(self._after, rest, screen))):
                 self._after(rest, screen)  # the node is closed (a dismissed screen): move on
             return
-        try:
-            now = self.screen
-        except ScreenStackError:  # quitting (see _dispatch_next_key)
-            self._held_keys.clear()
-            self._key_in_flight = False
+        now = self._screen_or_none()
+        if now is None:
             return
         if now is not screen:
             # A screen opened or closed: let it mount and take focus first.
             self.call_after_refresh(self._resume)
         else:
             self.call_next(self._resume)
+
+    def _screen_or_none(self):
+        """The screen keys go to; None while quitting (the screens are gone: the keys held, typed
+        after q, are dropped)."""
+        try:
+            return self.screen
+        except ScreenStackError:
+            self._held_keys.clear()
+            self._key_in_flight = False
+            return None
 
     async def _resume(self) -> None:
         await self._dispatch_next_key()

@@ -229,7 +229,8 @@ class Team:
         member = self._core.assignments.get(paper_id)
         index_of = self._core.corpus.index_of
         row = index_of(paper_id)
-        phrase, seeded = self._seed_of(member) if member else ("", [])
+        seeds = self._seeds() if member else {}  # (the undo history read once for every member)
+        phrase, seeded = seeds.get(member, ("", [])) if member else ("", [])
         own = [i for i in map(index_of, self.interest_papers(member)) if i is not None] if member else []
         by_seed = [i for i in map(index_of, seeded) if i is not None and i not in own]
         latent = self._latent() if (own or by_seed) and self._latent is not None else None
@@ -238,10 +239,11 @@ class Team:
         candidates = own + by_seed
         sims = latent[candidates] @ latent[row]
         nearest = candidates[int(np.argmax(sims))]
-        closer = self._closer_member(member, float(np.max(sims)), latent, row)
+        closer = self._closer_member(member, float(np.max(sims)), latent, row, seeds)
         return Why(member, self._core.corpus.papers[nearest].id, phrase if nearest not in own else "", closer)
 
-    def _closer_member(self, member: str, best: float, latent: np.ndarray, row: int) -> str:
+    def _closer_member(self, member: str, best: float, latent: np.ndarray, row: int,
+                       seeds: Mapping[str, tuple[str, list[str]]]) -> str:
         """Another member (with papers of their own, or a seed's) one of whose papers the paper at
         ``row`` is more like than ``best`` ("" for none): then a split by interest gave it to
         ``member`` to keep the shares even."""
@@ -250,26 +252,23 @@ class Team:
         for other in self.members():
             if other == member:
                 continue
-            papers = [*self.interest_papers(other), *self._seed_of(other)[1]]
+            papers = [*self.interest_papers(other), *seeds.get(other, ("", []))[1]]
             rows = [i for i in map(index_of, papers) if i is not None]
             if rows and (sim := float(np.max(latent[rows] @ latent[row]))) > closest:
                 closest, name = sim, other
         return name
 
-    def _seed_of(self, member: str) -> tuple[str, list[str]]:
-        """The seed phrase and its papers the member's last assignment by interest was given
-        ("", [] when none: a forged entry's values of the wrong kind read as none)."""
+    def _seeds(self) -> dict[str, tuple[str, list[str]]]:
+        """Member -> the seed phrase and its papers their last assignment by interest was given (the
+        newest undo step naming them; a forged step's values of the wrong kind read as none)."""
+        found: dict[str, tuple[str, list[str]]] = {}
         for entry in self._core.store.history(HISTORY_LIMIT):
-            if entry.get("action") != ASSIGN_ACTION:
-                continue
-            seeds = entry.get(SEEDS)
-            said = seeds.get(member) if isinstance(seeds, dict) else None
-            if not isinstance(said, dict):
-                continue
-            phrase, papers = said.get("phrase"), said.get("papers")
-            if isinstance(phrase, str) and isinstance(papers, list):
-                return phrase, [p for p in papers if isinstance(p, str)]
-        return "", []
+            seeds = entry.get(SEEDS) if entry.get("action") == ASSIGN_ACTION else None
+            for name, said in (seeds.items() if isinstance(seeds, dict) else ()):
+                phrase, papers = (said.get("phrase"), said.get("papers")) if isinstance(said, dict) else (None, None)
+                if name not in found and isinstance(phrase, str) and isinstance(papers, list):
+                    found[name] = (phrase, [p for p in papers if isinstance(p, str)])
+        return found
 
     def vectors(self, rows: np.ndarray, seed: int = 0) -> np.ndarray:
         """Latent topic vectors of the papers at these corpus positions (store.team.vectors): the

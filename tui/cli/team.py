@@ -55,9 +55,10 @@ def _weights(text: str | None) -> list[float] | None:
 SEED_PAPERS = 10  # the papers a seed phrase stands for: its search's first ten
 
 
-def _seed_papers(lib: Library, given: list[str], members: list[str]) -> dict[str, list[str]]:
-    """--seed NAME=WORDS, each read as the first papers a search for WORDS lists."""
+def _seed_papers(lib: Library, given: list[str], members: list[str]) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """--seed NAME=WORDS, each read as the first papers a search for WORDS lists; and the words."""
     seeds: dict[str, list[str]] = {}
+    phrases: dict[str, str] = {}
     for text in given:
         name, sep, words = text.partition("=")
         name, words = name.strip(), words.strip()
@@ -71,7 +72,8 @@ def _seed_papers(lib: Library, given: list[str], members: list[str]) -> dict[str
         if not len(found.indices):
             raise PapersiftError(f"--seed {text!r}: no paper here holds these words")
         seeds.setdefault(name, []).extend(lib.corpus.papers[int(i)].id for i in found.indices[:SEED_PAPERS])
-    return seeds
+        phrases[name] = words
+    return seeds, phrases
 
 
 def assign(lib: Library, args: argparse.Namespace, opened=None) -> int:
@@ -88,13 +90,12 @@ def assign(lib: Library, args: argparse.Namespace, opened=None) -> int:
         check_weights(members, weights)
     if args.seed and not args.by_interest:
         raise PapersiftError("--seed says what a member cares about for --by-interest: add --by-interest")
-    seeds = _seed_papers(lib, args.seed, members)  # (checked before "nothing to assign", as the weights are)
+    seeds, phrases = _seed_papers(lib, args.seed, members)  # (checked before "nothing to assign", as the weights are)
     todo = ids if ids is not None else lib.lab.untriaged()
     if not todo and ids is None:  # (not a mistake: every paper has its member; said, and nothing changes)
         out.say("nothing to assign: every paper no member has marked is assigned already (--query Q re-splits "
                 "a set; --clear takes assignments off)")
         return 0
-    phrases = {name.strip(): words.strip() for name, _, words in (text.partition("=") for text in args.seed or [])}
     done = lib.lab.assign(members, todo, weights, by_interest=args.by_interest, seed_papers=seeds,
                           new_members=args.new_members, seed_phrases=phrases)
     if args.format == "json":
