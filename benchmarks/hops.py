@@ -8,7 +8,10 @@ thread, up to the moment the key's work is done: the list is given its new rows
 its moves are the steps from one file to the next, and a climb is a step from store/ back up into
 tui/ (a callback or a message: what a reader must follow back up a layer).
 
-Usage: python benchmarks/hops.py [--json] [--show]
+The table in docs/architecture.md is this script's output (``--write`` puts it there;
+tests/test_benchmarks.py checks the two agree).
+
+Usage: python benchmarks/hops.py [--json] [--show] [--write]
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OURS = (str(ROOT / "store"), str(ROOT / "tui"))
+DOC = ROOT / "docs" / "architecture.md"
+START, END = "<!-- hops.py: start -->", "<!-- hops.py: end -->"
 
 
 def traced_path(events: list[str]) -> list[str]:
@@ -77,18 +82,36 @@ async def measure() -> dict[str, dict[str, object]]:
     return out
 
 
+def table(result: dict[str, dict[str, object]]) -> str:
+    rows = [f"| {name} | {r['moves']} | {r['files']} | {r['climbs']} |" for name, r in result.items()]
+    return "\n".join(["| path | moves between files | files | climbs back into tui/ |", "|---|---|---|---|", *rows])
+
+
+def documented() -> str:
+    """The table docs/architecture.md holds between its markers."""
+    text = DOC.read_text(encoding="utf-8")
+    return text[text.index(START) + len(START):text.index(END)].strip()
+
+
+def write_doc(result: dict[str, dict[str, object]]) -> None:
+    text = DOC.read_text(encoding="utf-8")
+    head, tail = text[:text.index(START) + len(START)], text[text.index(END):]
+    DOC.write_text(f"{head}\n{table(result)}\n{tail}", encoding="utf-8")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true", help="print JSON")
     ap.add_argument("--show", action="store_true", help="print each path")
+    ap.add_argument("--write", action="store_true", help="put the table in docs/architecture.md")
     args = ap.parse_args()
     result = asyncio.run(measure())
     if args.json:
         print(json.dumps(result, indent=1))
         return
-    print("| path | moves between files | files | climbs back into tui/ |\n|---|---|---|---|")
-    for name, r in result.items():
-        print(f"| {name} | {r['moves']} | {r['files']} | {r['climbs']} |")
+    print(table(result))
+    if args.write:
+        write_doc(result)
     if args.show:
         for name, r in result.items():
             print(f"\n{name}:\n  " + "\n  ".join(r["path"]))  # type: ignore[arg-type]

@@ -3,7 +3,7 @@ corpus, measured on the other (ICML 2024 -> ICLR 2024 and back).
 
 Each paper's candidates are the phrases the rules choose among: the derived title, the title without
 its name, the first clause, the question, the focus sentence, the first contribution sentence and any
-contribution sentence (store.ingest.title_contribution). A softmax over them (14 features: the kind,
+contribution sentence (store.titles.contribution). A softmax over them (14 features: the kind,
 words, idf sum and mean, share of words the abstract repeats, capped term frequency, position, whether
 it leads with a name) is fitted to the candidates that make the paper's real title rank first (recog@1,
 as in title_quality.py), then picks one per paper of the other corpus. The rules, the chooser and the
@@ -26,10 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from title_quality import _matrix, derive_all, title_index  # noqa: E402
 
 from store.escapes import repair_escapes  # noqa: E402
-from store.ingest.title_contribution import contribution_object  # noqa: E402
-from store.ingest.title_names import INTRO  # noqa: E402
-from store.ingest.title_phrases import contribution, first_clause, focus_of, question_of  # noqa: E402
-from store.ingest.titles import derive_titles, fit_title  # noqa: E402
+from store.titles.contribution import contribution_object  # noqa: E402
+from store.titles.names import INTRO  # noqa: E402
+from store.titles.phrases import contribution, first_clause, focus_of, question_of  # noqa: E402
+from store.titles.derive import derive_titles, fit_title  # noqa: E402
 
 KINDS = 7  # derived, nameless, first clause, question, focus, contribution, any contribution sentence
 FEATURES = 14

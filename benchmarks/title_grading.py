@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 
-from store.ingest.title_library import field_names, name_tokens, settle  # noqa: E402
-from store.ingest.titles import derive_title  # noqa: E402
+from store.titles.library import field_names, name_tokens, settle  # noqa: E402
+from store.titles.derive import derive_title  # noqa: E402
 from store.latex import plain_text  # noqa: E402
 from title_quality import _matrix, title_index  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Measure derived-title quality against the real titles (ICML 2024 and ICLR 2024 by default).
 
 Every title is derived from the abstract alone and settled across the corpus as an import
-settles a library (store.ingest.title_library), then compared with the paper's real title:
+settles a library (store.titles.library), then compared with the paper's real title:
 
 - **recog@1**: a TF-IDF index over the corpus's *real* titles (lower-cased alphanumeric tokens of
   2+ characters, no English stop words, sublinear tf, idf log((1+N)/(1+df)), L2-normed); each
@@ -48,13 +48,13 @@ from scipy.sparse import csr_matrix, diags
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from title_classes import CLASSES, READER_CLASSES, claimed_names, classify, name_kept  # noqa: E402
 
-from store.ingest.title_library import field_names, leading_name, name_tokens, settle  # noqa: E402
+from store.titles.library import field_names, leading_name, name_tokens, settle  # noqa: E402
 from store.escapes import repair_escapes  # noqa: E402
-from store.title_kinds import is_excerpt  # noqa: E402
-from store.ingest.title_contribution import contribution_object  # noqa: E402
-from store.ingest.title_names import INTRO  # noqa: E402
-from store.ingest.title_phrases import contribution, first_clause, focus_of, question_of  # noqa: E402
-from store.ingest.titles import derive_title, derive_titles, fit_title  # noqa: E402
+from store.titles.kinds import is_excerpt  # noqa: E402
+from store.titles.contribution import contribution_object  # noqa: E402
+from store.titles.names import INTRO  # noqa: E402
+from store.titles.phrases import contribution, first_clause, focus_of, question_of  # noqa: E402
+from store.titles.derive import derive_title, derive_titles, fit_title  # noqa: E402
 from store.search.forms import form_key as stem  # noqa: E402
 from store.search.vocab import STOP_WORDS  # noqa: E402
 
@@ -196,7 +196,7 @@ def reader_rates(titles: list[str], recs: list[dict], real: bool = False) -> dic
     """The share of titles in each of the reader's classes (title_classes.READER_CLASSES), and the
     share of papers whose real title holds the introduced name that keep it (``name kept``)."""
     n = max(len(titles), 1)
-    # An excerpt is shown marked as the abstract's own words, never as a title (store.title_kinds):
+    # An excerpt is shown marked as the abstract's own words, never as a title (store.titles.kinds):
     # counted apart, and not in the classes of titles shown as titles.
     excerpts = [not real and is_excerpt(t, True) for t in titles]
     rates = {c: sum(1 for t, x in zip(titles, excerpts) if fn(t) and not x) / n for c, fn in READER_CLASSES.items()}

@@ -23,7 +23,7 @@ from typing import Any, Iterator, TypeGuard
 import numpy as np
 import orjson
 
-from store.annotations.atomic import atomic_write_chunks
+from store.files.atomic import atomic_write_chunks
 from store.errors import CorruptFileError, UnknownPaperError
 from store.paper_lines import READ_TITLE, PaperList
 from store.versions import CORPUS_FORMAT, CORPUS_VERSION, TITLE_RULES
@@ -169,7 +169,7 @@ class Corpus:
         Raises:
             CorruptFileError: unparseable, truncated, foreign, or from a newer papersift.
         """
-        from store.annotations.nofollow import read_or_map
+        from store.files.nofollow import read_or_map
         signature = file_signature(path)  # before reading: a file replaced meanwhile shows as changed later
         data = read_or_map(path)  # (never through a link a shared folder holds)
         if len(data) and data[-1:] != b"\n":
@@ -240,7 +240,7 @@ def line_starts(data: bytes | mmap.mmap) -> np.ndarray:
     """0, then the offset after each newline (int64): line i is ``data[starts[i]:starts[i+1]]``
     for data that ends with a newline. ``bytes.find`` runs at memchr's speed: at 300k lines of 430 MB it takes a tenth of
     the time of a comparison over the whole buffer, and no buffer-sized temporary."""
-    from store.annotations.nofollow import RELEASE_EVERY, release_pages
+    from store.files.nofollow import RELEASE_EVERY, release_pages
     starts = [0]
     append, find = starts.append, data.find
     at = find(b"\n")

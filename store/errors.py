@@ -62,7 +62,7 @@ class CorruptFileError(PapersiftError):
 class WriteFailedError(PapersiftError, OSError):
     """A file could not be written: a full disk, a read-only folder, a permission taken away.
 
-    Raised by the crash-safe writes (:mod:`store.annotations.atomic`) in place of the bare OSError, so the
+    Raised by the crash-safe writes (:mod:`store.files.atomic`) in place of the bare OSError, so the
     app says so where a triage key would otherwise have stopped it; still an OSError for the
     callers that treat a write as best effort (the caches). The old file is untouched.
     """

@@ -26,11 +26,11 @@ LOG_FILE = "papersift.log"  # what went wrong in a session, with its traceback (
 BACKUP_DIR = "backups"
 FETCHED_DIR = "fetched"  # what `papersift fetch` downloaded, kept as the files it imported
 ARCHIVE_FILE = "archive.jsonl"  # papers `papersift archive` moved out of the way, each with every mark
-SYNC_FILE = "sync.json"  # the lab's git remote, and the last of its commits a sync took (store.team.sync)
+SYNC_FILE = "sync.json"  # the lab's git remote, and the last of its commits a sync took (store.sync.library_sync)
 SYNC_DIR = "sync"  # the library's clone of that remote: this member's files and everyone else's
 
 
-# What a library folder holds: its data (never a link: see store.annotations.atomic) and its caches.
+# What a library folder holds: its data (never a link: see store.files.atomic) and its caches.
 LIBRARY_DATA = (CORPUS_FILE, CORPUS_FILE_V1, ANNOTATIONS_FILE, ANNOTATIONS_FILE + ".journal",
                 ANNOTATIONS_FILE + ".acked", DRAFTS_FILE, LOCK_FILE, LOG_FILE, BACKUP_DIR, "exports", FETCHED_DIR,
                 ARCHIVE_FILE)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from store.annotations.fields import read_fields
+from store.record_fields import read_fields
 from store.choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
 from store.safe_text import has_unsafe, shown_unsafe, strip_unsafe
 
@@ -260,7 +260,7 @@ class Annotation:
     @classmethod
     def from_record(cls, rec: dict[str, Any]) -> "Annotation":
         """The annotation a stored record holds, each field of the wrong kind read as its default
-        (see :meth:`read`); the record must be one (store.annotations.fields.is_record)."""
+        (see :meth:`read`); the record must be one (store.record_fields.is_record)."""
         return cls.read(rec)[0]
 
     @classmethod

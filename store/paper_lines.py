@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator, TypeVar, cast, overload
 import numpy as np
 import orjson
 
-from store.annotations.nofollow import RELEASE_EVERY, release_pages
+from store.files.nofollow import RELEASE_EVERY, release_pages
 from store.errors import CorruptFileError
 from store.models import Paper
 
@@ -28,7 +28,7 @@ class PaperList:
     """A list of papers parsed on first access, from the corpus file's bytes.
 
     The file is kept as one bytes object (or, a big file, its read-only mapping: see
-    store.annotations.nofollow.read_or_map) plus the offsets of its lines, not split into a
+    store.files.nofollow.read_or_map) plus the offsets of its lines, not split into a
     bytes object per line: at 300k papers that split cost a second copy of a 400 MB file.
     """
 
@@ -124,7 +124,7 @@ class PaperList:
     def unparsed_fields(self, keys: tuple[str, ...]) -> Iterator[list[Any]]:
         """Some fields of every paper, in order, as :meth:`fields` reads them, keeping no paper: a
         pass over every line (the index build's) leaves no Paper behind, and a mapped file's pages
-        go back to the page cache as the pass leaves them (store.annotations.nofollow)."""
+        go back to the page cache as the pass leaves them (store.files.nofollow)."""
         released = 0
         n_lines = len(self._starts) - 1
         for i in range(len(self._papers)):

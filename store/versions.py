@@ -11,6 +11,6 @@ from __future__ import annotations
 # store.search.quick reads the header's first bytes without parsing the file).
 CORPUS_FORMAT = "papersift-corpus"
 CORPUS_VERSION = 2
-# The version of store.ingest.titles' rules: bump it when they change. A corpus header records the rules its
+# The version of store.titles.derive' rules: bump it when they change. A corpus header records the rules its
 # derived titles were made with, and the app says once when `papersift retitle` would give better ones.
 TITLE_RULES = 14

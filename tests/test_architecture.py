@@ -1,10 +1,16 @@
-"""The import graph a newcomer can follow: no circles anywhere in store/ or tui/, and no part of
-store/library/ importing the Library facade (the parts take a LibraryCore; the facade builds them).
-The contracts import-linter checks in CI (pyproject.toml's [tool.importlinter]) say the rest."""
+"""The import graph a newcomer can follow: no circles anywhere in store/ or tui/, no part of
+store/library/ importing the Library facade (the parts take a LibraryCore; the facade builds them),
+and every module of store/ placed in the store's layers. The contracts import-linter checks in CI
+(pyproject.toml's [tool.importlinter]) say the rest."""
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+
 import grimp
+
+ROOT = Path(__file__).resolve().parent.parent
 
 PARTS = ("core", "marks", "papers", "search", "discovery", "stats", "removal")
 
@@ -69,3 +75,20 @@ def test_no_part_of_the_library_imports_the_facade():
     g = graph()
     for part in PARTS:
         assert "store.library" not in g.find_modules_directly_imported_by(f"store.library.{part}"), part
+
+
+def store_layers() -> list[str]:
+    """The names in the store-wide layers contract, top layer first."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contracts = config["tool"]["importlinter"]["contracts"]
+    (layered,) = [c for c in contracts if c["type"] == "layers" and c["containers"] == ["store"]]
+    return [name.strip() for layer in layered["layers"] for name in layer.split(":")]
+
+
+def test_every_module_of_the_store_has_a_layer():
+    """A module added to store/ is placed in the layers the day it is added, or this fails."""
+    names = store_layers()
+    assert len(names) == len(set(names))
+    here = {p.stem for p in (ROOT / "store").glob("*.py") if p.stem != "__init__"}
+    here |= {p.parent.name for p in (ROOT / "store").glob("*/__init__.py")}
+    assert sorted(here) == sorted(names)

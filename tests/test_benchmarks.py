@@ -169,3 +169,17 @@ def test_a_child_s_peak_memory_is_its_own_not_the_benchmark_process_s():
     assert inherited / 1024 > 290  # (what the kernel reports for a child started from here)
     assert 60 < own / 1024 < 150, own / 1024
     del held
+
+
+def test_the_architecture_page_s_walks_are_what_hops_measures_now():
+    """docs/architecture.md's table of a keystroke's and `r`'s path is hops.py's output, not written
+    by hand: a change to either path shows here until `python benchmarks/hops.py --write` is run."""
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "hops.py")], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import hops
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    assert proc.stdout.strip() == hops.documented()

@@ -30,10 +30,10 @@ def test_every_benchmark_answers_help_and_creates_nothing(script, tmp_path):
 
 
 def test_the_model_helper_answers_help_and_refuses_a_folder_without_a_library(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "store.discovery.prepare", "--help"], cwd=tmp_path,
+    proc = subprocess.run([sys.executable, "-m", "store.prepare", "--help"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and "usage:" in proc.stdout
-    proc = subprocess.run([sys.executable, "-m", "store.discovery.prepare", str(tmp_path / "none")], cwd=tmp_path,
+    proc = subprocess.run([sys.executable, "-m", "store.prepare", str(tmp_path / "none")], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "no papersift library there" in proc.stderr
     assert list(tmp_path.iterdir()) == []

@@ -10,7 +10,7 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from store.annotations.atomic import atomic_write_text
+from store.files.atomic import atomic_write_text
 from store.locations import config_dir
 
 

@@ -21,7 +21,7 @@ class Writes:
 
     Args:
         app: the Textual app (for call_from_thread and notices).
-        lock: the library's :class:`store.annotations.lock.LibraryLock`.
+        lock: the library's :class:`store.files.lock.LibraryLock`.
     """
 
     def __init__(self, app, lock) -> None:

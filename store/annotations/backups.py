@@ -12,7 +12,7 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from store.annotations.atomic import atomic_write_bytes, fsync_dir, private_folder
+from store.files.atomic import atomic_write_bytes, fsync_dir, private_folder
 from store.locations import BACKUP_DIR
 
 KEEP = 10

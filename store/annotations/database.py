@@ -25,7 +25,7 @@ from typing import Any, Callable, NoReturn, TypeVar
 from tinydb import TinyDB
 
 from store.annotations.storage import JournaledJSONStorage, now_iso
-from store.annotations.fields import is_record
+from store.record_fields import is_record
 from store.annotations.journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO, Replay,  # noqa: F401
                       doc_id_for, journal_path_for, judge, key_of, read_acked, read_snapshot, replay_journal, write_acked)
 from store.errors import PapersiftError
@@ -80,7 +80,7 @@ class AnnotationStore:
 
         A library folder is untrusted input: a stored value that is no record (not a dict, or
         its paper id no string) is skipped, and a field of the wrong kind is read as its default
-        (store.annotations.fields), both counted in ``unreadable`` (field, or "record", -> how
+        (store.record_fields), both counted in ``unreadable`` (field, or "record", -> how
         many records; "fields": the records with any). In memory only: the file keeps them as found, for ``doctor --repair``.
         """
         table = (self.storage.read() or {}).get(ANN) or {}
@@ -166,7 +166,7 @@ class AnnotationStore:
                 old = ann.get(key)
                 before[pid] = old if isinstance(old, dict) else None  # (a forged file's value that is no record: none)
                 # A cleared mark keeps its change times, and so does an assignment taken off (a lab's
-                # sync passes it on: store.team.sync).
+                # sync passes it on: store.sync.library_sync).
                 if new.is_default() and not new.is_cleared() and not (new.member == TEAM and new.stamps):
                     ann.pop(key, None)
                     after[pid] = None
@@ -272,7 +272,7 @@ class AnnotationStore:
 def sound_entry(entry: object) -> bool:
     """Whether an undo entry is one papersift can show, undo and redo: a dict with a time and a
     label that are strings, whose before and after map record keys to dicts or None (the records
-    are checked as they are read: store.annotations.fields), with its long notes' edits and a
+    are checked as they are read: store.record_fields), with its long notes' edits and a
     removal's papers of the kinds undo reads. A forged or damaged file's entry that is not is
     passed over (store.doctor counts it)."""
     if not isinstance(entry, dict) or not isinstance(entry.get("label"), str) or not isinstance(entry.get("time"), str):

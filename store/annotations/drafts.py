@@ -4,7 +4,7 @@ A long note lost to a closed terminal, a crash or a stray ctrl+c is the one way 
 could still lose a user's words: annotations are durable once saved, but a note is saved
 only when its editor closes. The editor hands its text here as it changes (debounced);
 the next time that paper's note is opened, an unsaved draft is offered back. One small
-JSON file beside the annotations, written atomically (store.annotations.atomic); a damaged file
+JSON file beside the annotations, written atomically (store.files.atomic); a damaged file
 counts as no drafts, so it can never stop the app.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from store.annotations.storage import now_iso
-from store.annotations.atomic import atomic_write_text
+from store.files.atomic import atomic_write_text
 
 
 class NoteDrafts:

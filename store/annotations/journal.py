@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from store.errors import CorruptFileError
-from store.annotations.nofollow import read_no_link
+from store.files.nofollow import read_no_link
 
 ANNOTATIONS_FORMAT = "papersift-annotations"
 ANNOTATIONS_VERSION = 1
@@ -176,7 +176,7 @@ def acked_path_for(path: Path) -> Path:
 
 def read_acked(path: Path) -> int | None:
     """The mark, or None when there is none (or it cannot be read: then nothing is judged by it)."""
-    from store.annotations.atomic import open_reading
+    from store.files.atomic import open_reading
     try:
         with open_reading(acked_path_for(path)) as fh:
             text = fh.read(64).strip()
@@ -188,7 +188,7 @@ def read_acked(path: Path) -> int | None:
 def write_acked(path: Path, seq: int) -> None:
     """Record ``seq`` as acknowledged. Not fsynced: the mark may lag after a power cut, which only
     makes the check lenient, never wrong. A failure to write it is not a failed change."""
-    from store.annotations.atomic import open_private
+    from store.files.atomic import open_private
     try:
         fd = open_private(acked_path_for(path), os.O_WRONLY)  # 0600, never through a link
     except OSError:

@@ -18,7 +18,7 @@ import orjson
 
 from store.annotations.journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO,
                                       journal_path_for)
-from store.annotations.nofollow import read_no_link
+from store.files.nofollow import read_no_link
 
 _DECODER = json.JSONDecoder()
 

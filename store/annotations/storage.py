@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 from tinydb.storages import Storage
 
-from store.annotations.atomic import append_durably, atomic_write_bytes
+from store.files.atomic import append_durably, atomic_write_bytes
 from store.annotations.backups import keep_damaged
 from store.annotations.journal import (META, Replay, journal_path_for, judge, read_acked, read_snapshot, replay_journal,
                                       write_acked)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from store.annotations.nofollow import RELEASE_EVERY, open_no_link, release_pages
+from store.files.nofollow import RELEASE_EVERY, open_no_link, release_pages
 from store.discovery.term_rows import TermRows
 from store.search.packfile import PackReader, file_bytes, pack, stamped
 

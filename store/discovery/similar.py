@@ -22,7 +22,7 @@ from typing import BinaryIO
 import numpy as np
 import scipy.sparse as sp
 
-from store.annotations.nofollow import open_no_link
+from store.files.nofollow import open_no_link
 from store.discovery.model_file import MODEL_VERSION, ModelFile, model_chunks, read_model
 from store.discovery.term_rows import Lanes, halves, latent_product, term_product
 from store.search.index import SearchIndex, saturated

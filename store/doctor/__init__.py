@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable
 from store import locations, versions
 from store.annotations.database import AnnotationStore
 from store.annotations.storage import JournaledJSONStorage
-from store.annotations.atomic import atomic_write_bytes, open_reading, stale_temp_files
+from store.files.atomic import atomic_write_bytes, open_reading, stale_temp_files
 from store.annotations.backups import backup_file, damaged_copies, list_backups
 from store.corpus import Corpus
 from store.doctor import steps as doctor_steps
@@ -34,7 +34,7 @@ from store.doctor.records import _check_tags, _check_fields, _check_corpus_field
 from store.annotations.drafts import NoteDrafts
 from store.errors import CorruptFileError
 from store.annotations.journal import ANN, forget_acked, journal_path_for
-from store.annotations.fields import is_record
+from store.record_fields import is_record
 from store.wording import counted
 from store.safe_text import shown_unsafe
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from store.annotations.nofollow import read_no_link
+from store.files.nofollow import read_no_link
 from store.corpus import Corpus
 from store.versions import CORPUS_FORMAT
 from store.models import Paper

@@ -13,12 +13,12 @@ from typing import Any
 from store import locations
 from store.annotations.database import sound_entry
 from store.annotations.storage import JournaledJSONStorage
-from store.annotations.atomic import atomic_write_bytes, open_reading
+from store.files.atomic import atomic_write_bytes, open_reading
 from store.annotations.backups import backup_file
 from store.corpus import Corpus
 from store.doctor.report import DoctorReport
 from store.annotations.journal import ANN, HIST, REDO
-from store.annotations.fields import is_record, read_fields, repaired
+from store.record_fields import is_record, read_fields, repaired
 from store.models import TEAM, clean_tag
 from store.wording import counted
 from store.safe_text import has_unsafe, shown_unsafe
@@ -75,7 +75,7 @@ def _tags(rec: dict[str, Any]) -> list[str]:
 def _check_fields(ann_path: Path, repair: bool, report: DoctorReport) -> None:
     """Records a forged or damaged file holds that papersift cannot read in full: a field of the
     wrong kind (a status that is no status, a star of 10**30, tags that are a string, a note that
-    is a number; the library reads each as its default, store.annotations.fields) or a value that
+    is a number; the library reads each as its default, store.record_fields) or a value that
     is no record at all (skipped). Named, written safely; when repairing, after a backup, those
     fields are reset to their defaults (the rest of each record kept) and the values that are no
     record are taken out."""

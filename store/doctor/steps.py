@@ -13,7 +13,7 @@ from typing import Any
 from store import locations
 from store.annotations.storage import JournaledJSONStorage
 from store.annotations.database import PENDING, sound_entry
-from store.annotations.fields import is_record
+from store.record_fields import is_record
 from store.annotations.journal import ANN, HIST, META, REDO, doc_id_for, key_of, paper_of
 from store.corpus import Corpus
 from store.library.removal import STAGED

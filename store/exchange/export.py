@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from store import formats
-from store.choices import FORMATS, MARKDOWN_GROUPS, STATUSES  # noqa: F401 (FORMATS, MARKDOWN_GROUPS re-exported)
+from store.choices import MARKDOWN_GROUPS, STATUSES  # noqa: F401 (MARKDOWN_GROUPS re-exported)
+from store.formats import EXPORTS as FORMATS
 from store.formats.records import Pair, escape_unsafe_json
 from store.safe_text import export_safe
 

@@ -10,7 +10,7 @@ looks like (``sniff``); a file nothing claims is read as a dump (paragraphs of a
 Each format is a module of this package holding its reader and/or writer (``bibtex``, ``ris``,
 ``jsonl`` for JSON and JSON Lines, ``delimited`` for CSV and TSV, ``markdown``, ``org``, ``csl``,
 ``atom``, ``dump``); ``textfile`` reads a file's text for all of them. The format modules never
-import each other: what readers share is in :mod:`store.ingest.raw_record`, what writers share in
+import each other: what readers share is in :mod:`store.formats.raw_record`, what writers share in
 :mod:`store.formats.records`. This is the one package where import and export meet.
 
 To add a format: write its module, add a row here. The command line's ``--format``

@@ -4,7 +4,7 @@ The API (``export.arxiv.org/api/query?search_query=cat:cs.LG&max_results=2000``)
 answers with an Atom feed, one ``<entry>`` per paper: ``<title>``,
 ``<summary>`` (the abstract, hard-wrapped), ``<author><name>``, ``<id>`` (the
 abs page, version included), ``<published>``, ``<category term="cs.LG">``. (The metadata
-snapshot, JSON Lines, is read as JSON Lines: :mod:`store.ingest.arxiv_snapshot`.)
+snapshot, JSON Lines, is read as JSON Lines: :mod:`store.formats.arxiv_snapshot`.)
 
 The standard library's XML parser is used: the expat it ships (2.4.1 and later)
 refuses entity expansion bombs, and ElementTree never fetches external entities.
@@ -16,8 +16,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from store.errors import InputError
-from store.ingest.arxiv_snapshot import ARXIV_ID
-from store.ingest.raw_record import Records, record_from_obj
+from store.formats.arxiv_snapshot import ARXIV_ID
+from store.formats.raw_record import Records, record_from_obj
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

@@ -18,9 +18,9 @@ from store.choices import TITLE_MARKS
 from store.errors import InputError
 from store.escapes import repair_escapes
 from store.formats.records import Pair, team_line, title_of
-from store.ingest.raw_record import Records, record_from_obj, web_link
+from store.formats.raw_record import Records, record_from_obj, web_link
 from store.latex import plain_text
-from store.title_kinds import title_mark
+from store.titles.kinds import title_mark
 from store.models import Paper
 from store.search.keywords import join_keywords, tags_and_keywords
 
@@ -301,7 +301,7 @@ def bib_title(paper: Paper) -> str:
 
     title = paper.title
     if paper.derived_title and title.rstrip().endswith("…"):  # a bibliography's title is whole: no "…"
-        from store.ingest.titles import whole_title
+        from store.titles.derive import whole_title
         title = whole_title(paper.abstract)
     title = " ".join(title.replace("\ue000", "").split())  # the placeholder's character is ours alone
     held = " ".join(plain_text(BIB_MATH.sub(hold, title)).split())

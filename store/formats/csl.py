@@ -9,7 +9,7 @@ from store.escapes import repair_escapes
 from store.formats.records import Pair, team_records, title_of, triage_lines
 from store.latex import plain_text
 from store.search.keywords import join_keywords, tags_and_keywords
-from store.title_kinds import title_mark
+from store.titles.kinds import title_mark
 
 
 # ------------------------------------------------------------------ CSL-JSON

@@ -12,7 +12,7 @@ from store.choices import FORMULA_START
 from store.errors import InputError
 from store.escapes import repair_escapes
 from store.formats.records import Pair, team_line, team_marks, title_of
-from store.ingest.raw_record import MAX_ABSTRACT_CHARS, RawRecord, record_from_obj
+from store.formats.raw_record import MAX_ABSTRACT_CHARS, RawRecord, record_from_obj
 from store.search.keywords import join_keywords
 
 # Column names other tools write: Zotero's CSV export has "Abstract Note", "Author" ("Lee, Ann; Ray, Bob").

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Iterable
 
-from store.ingest.raw_record import RawRecord, Records, check_length
+from store.formats.raw_record import RawRecord, Records, check_length
 
 MIN_ABSTRACT_WORDS = 8  # a shorter dump paragraph is a heading or stray line, not an abstract
 

@@ -12,8 +12,8 @@ import orjson
 
 from store.errors import InputError
 from store.formats.records import RECORD_SCHEMA_VERSION, Pair, paper_record, team_records
-from store.ingest.openreview import is_note, note_abstract
-from store.ingest.raw_record import Records, record_from_obj
+from store.formats.openreview import is_note, note_abstract
+from store.formats.raw_record import Records, record_from_obj
 from store.models import Annotation, Paper
 
 

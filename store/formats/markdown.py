@@ -11,7 +11,7 @@ from store.choices import DERIVED
 from store.formats.records import Pair, team_line, title_of
 from store.latex import plain_text
 from store.models import Annotation, Paper
-from store.title_kinds import EXCERPT_NOTE, is_excerpt, shown_title
+from store.titles.kinds import EXCERPT_NOTE, is_excerpt, shown_title
 from store.wording import counted
 
 # A title papersift derived is said to be one wherever it is shared (DERIVED, in every format): never
@@ -21,7 +21,7 @@ EXCERPT_MD = f"*({EXCERPT_NOTE})*"
 
 
 def _title_mark(paper: Paper) -> str:
-    """What a derived title is marked with: derived, or an excerpt (store.title_kinds)."""
+    """What a derived title is marked with: derived, or an excerpt (store.titles.kinds)."""
     return EXCERPT_MD if is_excerpt(paper.title, paper.derived_title) else DERIVED_MD
 
 

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from store.errors import InputError
-from store.ingest.raw_record import Records, record_from_obj
+from store.formats.raw_record import Records, record_from_obj
 
 OAI = "{http://www.openarchives.org/OAI/2.0/}"
 ARXIV = "{http://arxiv.org/OAI/arXiv/}"

@@ -13,7 +13,7 @@ import re
 import orjson
 
 from store.latex import plain_text
-from store.title_kinds import is_excerpt
+from store.titles.kinds import is_excerpt
 from store.models import Annotation, Paper
 
 RECORD_SCHEMA_VERSION = 1
@@ -56,7 +56,7 @@ def paper_record(paper: Paper, ann: Annotation) -> dict[str, object]:
         # a record of a library without batches reads as before.
         **{key: value for key, value in (("batch", paper.batch), ("added", paper.added), ("version", paper.version),
                                          ("revised", paper.revised)) if value},
-        # A derived title that is the abstract's first words, no title (store.title_kinds): said.
+        # A derived title that is the abstract's first words, no title (store.titles.kinds): said.
         **({"title_excerpt": True} if is_excerpt(paper.title, paper.derived_title) else {}),
     }
 

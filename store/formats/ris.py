@@ -21,10 +21,10 @@ from store.choices import TITLE_MARKS
 from store.errors import InputError
 from store.escapes import repair_escapes
 from store.formats.records import Pair, title_of, triage_lines
-from store.ingest.raw_record import Records, record_from_obj, web_link
+from store.formats.raw_record import Records, record_from_obj, web_link
 from store.latex import plain_text
 from store.search.keywords import tags_and_keywords
-from store.title_kinds import title_mark
+from store.titles.kinds import title_mark
 
 _TAG = re.compile(r"([A-Z][A-Z0-9]) {1,2}-(?: (.*)|\s*)$")
 

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from store.errors import InputError
-from store.ingest.raw_record import Records, record_from_obj
+from store.formats.raw_record import Records, record_from_obj
 
 DC = "{http://purl.org/dc/elements/1.1/}"
 _HEAD = re.compile(r"^\s*arXiv:(\S+)\s+Announce Type:\s*\S+\s+Abstract:\s*", re.IGNORECASE)

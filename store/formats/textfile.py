@@ -95,7 +95,7 @@ def mapped_lines(data: bytes | mmap.mmap, path: Path) -> Iterator[str]:
     """The lines a reader splitting the text at newlines gets, decoded one by one: a leading BOM
     dropped, CRLF and a lone CR each ending a line. A byte that is not UTF-8 is an InputError
     with its offset in the file and its line."""
-    from store.annotations.nofollow import RELEASE_EVERY, release_pages
+    from store.files.nofollow import RELEASE_EVERY, release_pages
 
     pos, end = 0, len(data)
     while data[pos:pos + 3] == codecs.BOM_UTF8:

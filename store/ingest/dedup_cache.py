@@ -1,6 +1,6 @@
 """What an import keeps of a library's papers for the next one: each paper's LSH band keys
 (store.ingest.dedup) and title hash, and how many papers use each name-shaped word
-(store.ingest.title_library), in ``dedup.cache`` beside the corpus, stamped with the corpus
+(store.titles.library), in ``dedup.cache`` beside the corpus, stamped with the corpus
 generation it was made from.
 
 With it, an import shingles only its own abstracts and reads no title of the library's: a day's
@@ -18,7 +18,7 @@ from typing import cast
 
 import numpy as np
 
-from store.annotations.atomic import atomic_write_chunks, open_reading
+from store.files.atomic import atomic_write_chunks, open_reading
 from store.ingest.dedup import BANDS
 from store.search.packfile import PackReader, pack, stamp_matches, stamped
 
@@ -32,7 +32,7 @@ class KnownPapers:
 
     keys: np.ndarray  # (papers, BANDS) uint64
     name_df: Counter[str]
-    titles: np.ndarray  # (papers,) uint64: store.ingest.title_library.title_hash
+    titles: np.ndarray  # (papers,) uint64: store.titles.library.title_hash
 
     def __len__(self) -> int:
         return len(self.keys)

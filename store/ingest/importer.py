@@ -21,11 +21,11 @@ from store.ingest.dedup import BANDS, Match, is_near_duplicate, shingles
 from store.ingest.merge_prep import KnownRows, MergePrep, fingerprints
 from store.ingest.merge_prep import prepare_merge as prepare_merge  # (an import's two steps, named here together)
 from store.models import Paper, Source, Variant
-from store.ingest.raw_record import RawRecord
+from store.formats.raw_record import RawRecord
 from store.ingest.summary import ImportSummary
 from store.text import normalize
-from store.ingest.title_library import FIELD_DF, TakenTitles, name_tokens, settle, title_hash
-from store.ingest.titles import derive_title, derive_titles
+from store.titles.library import FIELD_DF, TakenTitles, name_tokens, settle, title_hash
+from store.titles.derive import derive_title, derive_titles
 
 
 def _add_source(sources: list[Source], src: Source) -> bool:
@@ -101,7 +101,7 @@ class _Merge:
         self.names = {m + n: p[2] for n, p in enumerate(prepared)}
         self.name_df, self.known_titles = known.name_df, known.titles  # (name_df taken over: updated in place)
         # new papers with a derived title (and the title without its name), settled at the end
-        # (see store.ingest.title_library)
+        # (see store.titles.library)
         self.fresh: list[tuple[Paper, str | None]] = []
         self.row_of = {i: m + n for n, i in enumerate(unknown)}
         self.owner: list[str | None] = (list(corpus.ids()) if m else []) + [None] * len(unknown)  # row -> paper id
@@ -240,7 +240,7 @@ class _Merge:
 def _settle_titles(corpus: Corpus, fresh: list[tuple[Paper, str | None]], fields: frozenset[str],
                    known_titles: np.ndarray | None) -> None:
     """New papers' derived titles settled against the library's (no field's acronym as a paper's
-    name, no title twice: see store.ingest.title_library); the library's papers keep theirs.
+    name, no title twice: see store.titles.library); the library's papers keep theirs.
 
     Args:
         known_titles: the library's titles' hashes, kept from the last import (then its titles are
@@ -261,7 +261,7 @@ def _settle_titles(corpus: Corpus, fresh: list[tuple[Paper, str | None]], fields
 
 
 def _title_hashes(corpus: Corpus, known: np.ndarray | None) -> np.ndarray:
-    """Every paper's title hash (store.ingest.title_library.title_hash): the kept ones, with those
+    """Every paper's title hash (store.titles.library.title_hash): the kept ones, with those
     of the papers parsed (whose title may have changed) and added made anew; all made without them."""
     if known is None:
         return np.array([title_hash(t) for t in corpus.papers.titles()[0]], dtype=np.uint64)

@@ -16,9 +16,9 @@ import numpy as np
 from store.corpus import Corpus, paper_id
 from store.ingest.dedup import BANDS, band_keys, candidate_pairs, is_near_duplicate, shingles, signatures, similarity
 from store.ingest.dedup_cache import KnownPapers
-from store.ingest.raw_record import RawRecord
-from store.ingest.title_library import name_tokens
-from store.ingest.titles import derive_titles
+from store.formats.raw_record import RawRecord
+from store.titles.library import name_tokens
+from store.titles.derive import derive_titles
 from store.parallel import map_list, release_free_memory
 from store.text import normalize
 
@@ -138,7 +138,7 @@ def _title_papers(prep: MergePrep, corpus: Corpus, records: list[RawRecord]) -> 
 
 def _known_paper_chunk(abstracts: list[str]) -> list[_Known]:
     """Band keys of papers already in the library (to find near duplicates of them), and their
-    name-shaped words (a name many abstracts use is the field's: see store.ingest.title_library)."""
+    name-shaped words (a name many abstracts use is the field's: see store.titles.library)."""
     keys = fingerprints([shingles(normalize(a)) for a in abstracts])
     return [(k, name_tokens(a)) for k, a in zip(keys, abstracts)]
 

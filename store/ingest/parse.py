@@ -1,6 +1,6 @@
 """Read abstracts from input files: the paths a command names (a folder's importable files), and
 each file by the reader :mod:`store.formats` picks for it (by suffix, else by what it looks like,
-else as a dump); each reader returns :class:`~store.ingest.raw_record.RawRecord` objects in file
+else as a dump); each reader returns :class:`~store.formats.raw_record.RawRecord` objects in file
 order. Any problem raises :class:`~store.errors.InputError` naming the file and line, before
 anything is written to a library.
 """
@@ -18,7 +18,7 @@ from store.formats.dump import MIN_ABSTRACT_WORDS, dump_records
 from store.formats.textfile import map_utf8, mapped_lines, read_text
 from store.errors import InputError
 from store.locations import is_library_dir
-from store.ingest.raw_record import (MAX_ABSTRACT_CHARS, RawRecord, Records)
+from store.formats.raw_record import (MAX_ABSTRACT_CHARS, RawRecord, Records)
 from store.ingest.sizegate import refuse_early
 from store.wording import counted, first_few
 

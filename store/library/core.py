@@ -16,13 +16,13 @@ from typing import Any, Callable, Iterable
 
 
 from store import locations
-from store.annotations.atomic import PRIVATE_FOLDER, refuse_links
+from store.files.atomic import PRIVATE_FOLDER, refuse_links
 from store.annotations.backups import backup_file
 from store.annotations.database import AnnotationStore
 from store.annotations.storage import now_iso
 from store.annotations.drafts import NoteDrafts
 from store.annotations.journal import record_key
-from store.annotations.lock import LibraryLock
+from store.files.lock import LibraryLock
 from store.corpus import Corpus, file_signature, migrate_v1
 from store.errors import PapersiftError, UnknownPaperError
 from store.library.member_views import MemberViews, read_views, unreadable_notice, with_changes

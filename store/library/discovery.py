@@ -168,7 +168,7 @@ class Discovery:
     def _build_similarity(self) -> Similarity:
         """Build the model, or bring the cached one up to the corpus, and cache it beside the corpus
         (best effort: a cache is never precious)."""
-        from store.annotations.atomic import atomic_write_stream
+        from store.files.atomic import atomic_write_stream
         from store.discovery.similar import Similarity
 
         from store.discovery.fold import folded
@@ -187,7 +187,7 @@ class Discovery:
 
     def build_similarity_elsewhere(self, run: Callable[[], object]) -> None:
         """Take the model from its cache, else have ``run`` build that cache in another process
-        (``python -m store.discovery.prepare``) and take it from there.
+        (``python -m store.prepare``) and take it from there.
 
         The model's lock is held throughout, so whatever needs the model meanwhile (the topic
         browser, more like this, a second call of this) waits for that one build instead of
@@ -218,7 +218,7 @@ class Discovery:
     def prepare_similarity_cache(self) -> bool:
         """Make sure the model's cache is on disk for this corpus; True when it already was.
 
-        ``python -m store.discovery.prepare FOLDER`` runs this in a separate process, so the
+        ``python -m store.prepare FOLDER`` runs this in a separate process, so the
         app's own process never holds the SVD's working memory or the GIL for it.
         """
         if self._load_similarity_cache() is not None:

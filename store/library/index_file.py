@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from store.annotations.atomic import atomic_write_chunks, open_reading
+from store.files.atomic import atomic_write_chunks, open_reading
 from store.corpus import Corpus
 from store.search import quick
 from store.search.index import SearchIndex

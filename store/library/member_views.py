@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
-from store.annotations.fields import CHECKED
+from store.record_fields import CHECKED
 from store.models import TEAM, Annotation
 from store.team.members import member_problem
 from store.wording import counted

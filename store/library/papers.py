@@ -21,7 +21,7 @@ from store.library.removal import annotated_sample, replace_untouched_sample
 from store.wording import counted
 
 if TYPE_CHECKING:
-    from store.ingest.raw_record import RawRecord
+    from store.formats.raw_record import RawRecord
     from store.ingest.summary import ImportSummary
     from store.library.core import LibraryCore
 
@@ -145,7 +145,7 @@ class PaperChanges:
     def retitle(self, dry_run: bool = False, again: bool = False) -> Retitled:
         """Derive again the titles of the papers that came without one, with this version's rules.
 
-        A library keeps the titles it was imported with; when :mod:`store.ingest.titles` improves,
+        A library keeps the titles it was imported with; when :mod:`store.titles.derive` improves,
         this brings them up to date. Titles read from a file (JSON, CSV, BibTeX) are never touched.
         The corpus is backed up and saved atomically, as an import does; ``dry_run`` says what would
         change and writes nothing.
@@ -293,9 +293,9 @@ def _parsed(files: list[Path], summary: ImportSummary) -> list[RawRecord]:
 
 def _derived_again(corpus: Corpus, papers: list[Paper]) -> list[str]:
     """The titles of ``papers`` (those without a title of their own) derived with this version's
-    rules, settled against the library's (store.ingest.title_library)."""
-    from store.ingest.title_library import field_names, name_tokens, settle
-    from store.ingest.titles import derive_titles
+    rules, settled against the library's (store.titles.library)."""
+    from store.titles.library import field_names, name_tokens, settle
+    from store.titles.derive import derive_titles
 
     fields = field_names(name_tokens(p.abstract) for p in corpus) if papers else frozenset()
     read = [p.title for p in corpus if not p.derived_title]

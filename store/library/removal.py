@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from store import locations
-from store.annotations.atomic import append_durably
+from store.files.atomic import append_durably
 from store.annotations.backups import backup_file
 from store.annotations.database import HISTORY_LIMIT
 from store.annotations.storage import now_iso

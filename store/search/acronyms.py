@@ -195,7 +195,7 @@ def _head(line: bytes, generation: str) -> dict[str, object] | None:
 def read_counts(path: Path, generation: str) -> tuple[Counts, int] | None:
     """The definitions kept for this corpus generation and how many papers they were counted in,
     or None (missing, stale, damaged, forged, a link)."""
-    from store.annotations.nofollow import open_no_link
+    from store.files.nofollow import open_no_link
 
     if not generation:
         return None
@@ -224,7 +224,7 @@ def read_table(path: Path, generation: str) -> Table | None:
     """The table kept for this corpus generation, or None (see :func:`read_counts`): the file's
     first line alone (the one-shot search's question: at 30k papers, building it from the
     counts took ~30 ms)."""
-    from store.annotations.nofollow import open_no_link
+    from store.files.nofollow import open_no_link
 
     if not generation:
         return None
@@ -245,7 +245,7 @@ def write_counts(path: Path, generation: str, counts: Counts, papers: int) -> No
     """Keep the definitions for the next session, the next import (which counts only its new
     papers' and adds them) and the one-shot search (best effort: a cache): a first line with
     the table they establish, a second with the counts."""
-    from store.annotations.atomic import atomic_write_text
+    from store.files.atomic import atomic_write_text
     from store.errors import PapersiftError
 
     rows = sorted([a, list(w), n] for (a, w), n in counts.items())

@@ -21,7 +21,7 @@ from array import array
 from itertools import accumulate
 from typing import Any, BinaryIO, Callable, cast
 
-from store.annotations import nofollow
+from store.files import nofollow
 
 MAGIC = "papersift-pack"
 VERSION = 2

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol, TypeGuard, cast
 
 import numpy as np
 
-from store.annotations.atomic import atomic_write_chunks, open_reading
+from store.files.atomic import atomic_write_chunks, open_reading
 from store.errors import PapersiftError
 from store.locations import PHRASE_CACHE_FILE
 from store.search.packfile import PackReader, pack, stamp_matches, stamped

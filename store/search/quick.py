@@ -34,9 +34,9 @@ import orjson
 
 from store import locations, versions
 from store.search import acronyms, proximity
-from store.annotations.fields import is_record, read_fields
+from store.record_fields import is_record, read_fields
 from store.annotations.journal import ANN, journal_path_for, read_snapshot, replay_journal
-from store.annotations.nofollow import open_no_link
+from store.files.nofollow import open_no_link
 from store.search.packfile import PackReader, chunk_loader, items_sections, read_item, stamp_matches
 from store.search.query import parse_query
 from store.text import search_tokens

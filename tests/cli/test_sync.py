@@ -1,4 +1,4 @@
-"""papersift sync: a lab's library kept in sync through a git repository (store.team.sync), driven
+"""papersift sync: a lab's library kept in sync through a git repository (store.sync.library_sync), driven
 as the lab would: three members in three library folders and a bare repository on this machine."""
 
 from __future__ import annotations

@@ -155,7 +155,7 @@ WRITER = textwrap.dedent("""
             elif kind == "redo":
                 lib.redo()
             elif kind == "export":
-                from store.annotations.atomic import atomic_write_text
+                from store.files.atomic import atomic_write_text
                 from store.exchange.export import export_text
                 atomic_write_text(folder.parent / "export.json", export_text(lib.pairs(""), "json"))
             elif kind == "status":

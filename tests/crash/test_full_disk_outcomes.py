@@ -15,7 +15,7 @@ import shutil
 import pytest
 
 import store.annotations.storage
-import store.annotations.atomic
+import store.files.atomic
 from store import Library
 from tui.cli import main
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 
 
 class FillsUpAt:
-    """Stands in for ``os`` inside store.annotations.atomic: the ``n``-th write or fsync finds the disk full."""
+    """Stands in for ``os`` inside store.files.atomic: the ``n``-th write or fsync finds the disk full."""
 
     def __init__(self, n: int) -> None:
         self.left = n
@@ -90,9 +90,9 @@ def test_every_write_step_failing_leaves_the_printed_outcome_true(op, tmp_path, 
         shutil.copytree(template, case)
         before = state(case)
         disk = FillsUpAt(n)
-        monkeypatch.setattr(store.annotations.atomic, "os", disk)
+        monkeypatch.setattr(store.files.atomic, "os", disk)
         rc = main(["--library", str(case), *argv])
-        monkeypatch.setattr(store.annotations.atomic, "os", os)
+        monkeypatch.setattr(store.files.atomic, "os", os)
         err = capsys.readouterr().err
         after = state(case)
         if rc != 0:

@@ -14,7 +14,7 @@ import pytest
 from store import locations
 from store.ingest import dedup_cache, merge_prep
 from store.ingest.dedup import shingles
-from store.ingest.title_library import name_tokens, title_hash
+from store.titles.library import name_tokens, title_hash
 from store.library import Library
 from store.text import normalize
 

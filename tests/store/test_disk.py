@@ -16,7 +16,7 @@ import uuid
 
 import pytest
 
-from store.annotations.atomic import STALE_TMP_SECONDS
+from store.files.atomic import STALE_TMP_SECONDS
 
 
 @pytest.fixture

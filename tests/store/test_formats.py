@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from store import formats
-from store.choices import FORMATS
+from store.formats import EXPORTS as FORMATS
 from store.exchange.export import EXTENSIONS, export_text
 
 from ..conftest import papersift_argv

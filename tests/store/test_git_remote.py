@@ -1,10 +1,10 @@
-"""store.team.git_remote: the git program run for a sync: addresses checked, what git says cleaned."""
+"""store.sync.git_remote: the git program run for a sync: addresses checked, what git says cleaned."""
 
 from __future__ import annotations
 
 import pytest
 
-from store.team.git_remote import SyncError, checked_remote, said, shown_remote
+from store.sync.git_remote import SyncError, checked_remote, said, shown_remote
 
 
 def test_an_address_is_kept_as_given_and_a_password_never():

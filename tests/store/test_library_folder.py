@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from store import Library, PapersiftError
-from store.annotations.atomic import atomic_write_bytes
+from store.files.atomic import atomic_write_bytes
 from store.doctor import run_doctor
 from store.errors import LinkRefusedError
 
@@ -278,7 +278,7 @@ def test_a_big_corpus_is_mapped_and_reads_saves_and_imports_as_one_read(tmp_path
     file is replaced by the save (papersift only ever renames a new file over it)."""
     import mmap
 
-    from store.annotations import nofollow
+    from store.files import nofollow
     from store.corpus import Corpus
     lib = Library.open(tmp_path / "read")
     want = [p.to_record() for p in lib.corpus]
@@ -316,7 +316,7 @@ def test_a_whole_file_scan_of_a_mapping_leaves_its_pages_to_the_page_cache(tmp_p
     go back as the scan goes, and the papers and postings read the same afterwards."""
     import mmap
 
-    from store.annotations import nofollow
+    from store.files import nofollow
     from store.corpus import line_starts
     from store.search.packfile import PackReader, file_bytes, pack
 

@@ -1,4 +1,4 @@
-"""The library lock (store/annotations/lock.py): its timeout names the library; re-entrant in one process."""
+"""The library lock (store/files/lock.py): its timeout names the library; re-entrant in one process."""
 
 import subprocess
 import sys
@@ -10,7 +10,7 @@ from store.errors import LibraryLockedError
 
 
 def test_the_lock_times_out_naming_the_library_when_another_process_holds_it(tmp_path):
-    from store.annotations.lock import LibraryLock
+    from store.files.lock import LibraryLock
 
     path = tmp_path / ".lock"
     holder = subprocess.Popen([sys.executable, "-c", (
@@ -36,7 +36,7 @@ def test_the_lock_times_out_naming_the_library_when_another_process_holds_it(tmp
 
 
 def test_the_lock_is_reentrant_in_one_process(tmp_path):
-    from store.annotations.lock import LibraryLock
+    from store.files.lock import LibraryLock
 
     lock = LibraryLock(tmp_path / ".lock")
     with lock.held():

@@ -36,7 +36,7 @@ def test_changes_make_new_views_and_leave_the_old_ones_as_they_were():
 
 def test_what_is_said_of_records_that_cannot_be_read():
     from collections import Counter
-    from store.annotations.fields import CHECKED
+    from store.record_fields import CHECKED
     found = Counter({name: 0 for name in CHECKED}) + Counter(status=2, fields=2, record=1)
     said = unreadable_notice(found, "annotations.json")
     assert said.startswith("annotations.json: papersift cannot read 2 records with status of the wrong kind")

@@ -11,10 +11,10 @@ from store import Library
 from store.corpus import Corpus, paper_id
 from store.ingest.importer import merge_records
 from store.ingest.summary import ImportSummary
-from store.ingest.titles import derive_titles
+from store.titles.derive import derive_titles
 from store.models import Paper
 from store.ingest import merge_prep
-from store.ingest.raw_record import RawRecord
+from store.formats.raw_record import RawRecord
 from store.text import normalize
 
 from ..conftest import DATA

@@ -38,7 +38,7 @@ def test_arxiv_atom_reads_papers_and_names_bad_xml(tmp_path):
 
 
 def test_openreview_notes_in_papersift_names():
-    from store.ingest.openreview import is_note, note_fields
+    from store.formats.openreview import is_note, note_fields
 
     note = {"id": "abc", "forum": "abc", "pdate": 1700000000000,
             "content": {"title": {"value": "T"}, "abstract": {"value": "A."}, "authors": {"value": ["X Y"]},

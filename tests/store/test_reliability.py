@@ -358,7 +358,7 @@ def test_an_import_prepared_for_a_corpus_that_changed_prepares_again(lib, tmp_pa
 
 
 class _FullDisk:
-    """Stands in for the os module inside store.annotations.atomic: every write finds the disk full."""
+    """Stands in for the os module inside store.files.atomic: every write finds the disk full."""
 
     def __getattr__(self, name):
         return getattr(os, name)
@@ -371,13 +371,13 @@ class _FullDisk:
 
 
 def test_a_full_disk_is_an_error_that_names_the_file_and_changes_nothing(lib, monkeypatch):
-    import store.annotations.atomic
+    import store.files.atomic
     from store.errors import WriteFailedError
     a, b = lib.corpus.papers[0].id, lib.corpus.papers[1].id
     lib.set_star([a], 1)
     lib.set_status([a], "to-read")  # a snapshot, then a journal
     before = (lib.annotations_path.read_bytes(), lib.store.storage.journal_path.read_bytes())
-    monkeypatch.setattr(store.annotations.atomic, "os", _FullDisk())
+    monkeypatch.setattr(store.files.atomic, "os", _FullDisk())
     for write in (lambda: lib.set_status([b], "read"), lambda: lib.undo(), lambda: lib.set_note(b, "x"),
                   lambda: lib.store.compact()):
         with pytest.raises(WriteFailedError, match="could not be written .No space left on device.; nothing was changed"):
@@ -385,7 +385,7 @@ def test_a_full_disk_is_an_error_that_names_the_file_and_changes_nothing(lib, mo
     assert isinstance(WriteFailedError("f", OSError(errno.ENOSPC, "full")), OSError)  # best-effort writers still catch it
     assert (lib.annotations_path.read_bytes(), lib.store.storage.journal_path.read_bytes()) == before
     assert lib.annotation(b).status == "unread" and lib.annotation(a).star == 1
-    monkeypatch.setattr(store.annotations.atomic, "os", os)  # space again: the next change is saved as usual
+    monkeypatch.setattr(store.files.atomic, "os", os)  # space again: the next change is saved as usual
     lib.set_status([b], "read")
     assert Library(lib.folder).annotation(b).status == "read" and Library(lib.folder).annotation(a).star == 1
 
@@ -394,13 +394,13 @@ def test_a_full_disk_is_an_error_that_names_the_file_and_changes_nothing(lib, mo
 async def test_a_full_disk_does_not_stop_the_app(lib, tmp_path, monkeypatch):
     """A triage key, undo or a tag on a full disk: the app says which file could not be saved and
     stays up, with nothing changed; once there is room, the same key works."""
-    import store.annotations.atomic
+    import store.files.atomic
     from tui.app import make_app
     lib.set_star([lib.corpus.papers[5].id], 1)
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     first = lib.corpus.papers[0].id
     async with app.run_test() as pilot:
-        monkeypatch.setattr(store.annotations.atomic, "os", _FullDisk())
+        monkeypatch.setattr(store.files.atomic, "os", _FullDisk())
         for keys in (["r"], ["plus"], ["z"], ["t", "x", "enter", "escape"]):
             await pilot.press(*keys)
             await pilot.pause()
@@ -420,7 +420,7 @@ async def test_a_full_disk_does_not_stop_the_app(lib, tmp_path, monkeypatch):
         await pilot.press("escape")
         await pilot.pause()
         assert Library(lib.folder).annotation(first).status == "unread" and not app.library.annotation(first).tags
-        monkeypatch.setattr(store.annotations.atomic, "os", os)
+        monkeypatch.setattr(store.files.atomic, "os", os)
         await pilot.press("r")
         await pilot.pause()
         assert Library(lib.folder).annotation(first).status == "read" and app.screen.results.cursor == 1
@@ -430,7 +430,7 @@ async def test_a_full_disk_does_not_stop_the_app(lib, tmp_path, monkeypatch):
 async def test_a_note_that_cannot_be_saved_on_a_full_disk_is_never_lost(lib, tmp_path, monkeypatch, capsys):
     """Neither the note nor its draft can be written: the text stays in the app, the editor offers it
     again, it is saved once there is room, and were the app closed first, the terminal shows it."""
-    import store.annotations.atomic
+    import store.files.atomic
     from textual.widgets import TextArea
     from tui.app import make_app
     from tui.cli.library import print_unsaved_notes
@@ -438,7 +438,7 @@ async def test_a_note_that_cannot_be_saved_on_a_full_disk_is_never_lost(lib, tmp
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     pid = lib.corpus.papers[0].id
     async with app.run_test() as pilot:
-        monkeypatch.setattr(store.annotations.atomic, "os", _FullDisk())
+        monkeypatch.setattr(store.files.atomic, "os", _FullDisk())
         await pilot.press("e", *"ask Ana", "ctrl+s")
         await pilot.pause()
         assert "could not be written" in list(app._notifications)[-1].message
@@ -451,7 +451,7 @@ async def test_a_note_that_cannot_be_saved_on_a_full_disk_is_never_lost(lib, tmp
         assert app.main_screen.unsaved_notes == {}
         await pilot.press("e", *"ask Bo", "ctrl+s")
         await pilot.pause()
-        monkeypatch.setattr(store.annotations.atomic, "os", os)  # room again
+        monkeypatch.setattr(store.files.atomic, "os", os)  # room again
         await pilot.press("e")
         await pilot.pause()
         assert app.screen.query_one(TextArea).text == "ask Bo"

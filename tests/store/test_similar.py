@@ -90,7 +90,7 @@ def test_the_model_cache_is_mapped_and_a_forged_one_is_rebuilt(tmp_path, monkeyp
     run backwards reads as no cache, and the model is built anew."""
     import scipy.sparse as sp
 
-    from store.annotations import nofollow
+    from store.files import nofollow
     from store.discovery.model_file import model_chunks, read_model
     lib = Library(tmp_path / "lib")
     lib.import_paths([DATA / "iclr_slice.jsonl"])
@@ -186,7 +186,7 @@ def test_largest_finds_the_k_largest_values(n, k):
 def mapped_model(tmp_path, monkeypatch) -> tuple[Similarity, Library]:
     """The ICLR slice's model as built (held in memory), and its library opened again with the
     model's cache file mapped (every file is: MAP_FROM 0), its term rows then read with pread."""
-    from store.annotations import nofollow
+    from store.files import nofollow
     lib = Library(tmp_path / "lib")
     lib.import_paths([DATA / "iclr_slice.jsonl"])
     in_memory = lib.similarity

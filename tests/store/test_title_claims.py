@@ -1,4 +1,4 @@
-"""store.ingest.title_claims: the name an abstract claims leads its title, in each way a claim is
+"""store.titles.claims: the name an abstract claims leads its title, in each way a claim is
 written, and however many other abstracts of the library cite it. Short synthetic abstracts of
 the shapes a held-out robotics dump showed."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from store.ingest.title_claims import claimed_names
-from store.ingest.title_library import field_names, name_tokens, settle
-from store.ingest.titles import derive_title, derive_titles
+from store.titles.claims import claimed_names
+from store.titles.library import field_names, name_tokens, settle
+from store.titles.derive import derive_title, derive_titles
 
 
 @pytest.mark.parametrize("abstract, title", [

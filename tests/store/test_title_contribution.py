@@ -1,4 +1,4 @@
-"""store.ingest.title_contribution: an abstract that opens on the field's background and says later
+"""store.titles.contribution: an abstract that opens on the field's background and says later
 what it contributes is titled by the contribution, never by the background. Short synthetic abstracts
 of the shapes a held-out robotics dump showed."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from store.ingest.title_contribution import contribution_object
-from store.ingest.titles import derive_title
+from store.titles.contribution import contribution_object
+from store.titles.derive import derive_title
 
 
 @pytest.mark.parametrize("abstract, title", [
@@ -48,7 +48,7 @@ def test_an_opening_of_our_own_is_kept():
 def test_a_formulas_parentheses_stay_with_it():
     """A "(" right after a symbol is a formula's ("𝒪(1/T)", "SO(d)"), not an aside: the title
     was cut to "The first 𝒪"."""
-    from store.ingest.titles import derive_title
+    from store.titles.derive import derive_title
     abstract = ("Stochastic natural gradient variational inference (NGVI) is a popular posterior inference method. "
                 "For conjugate likelihoods, we prove the first 𝒪(1/T) non-asymptotic convergence rate of "
                 "stochastic NGVI. The complexity is no worse than stochastic gradient descent.")

@@ -1,10 +1,10 @@
-"""store.ingest.title_ends: how a derived title ends (whole phrases; brackets and quotes paired)."""
+"""store.titles.ends: how a derived title ends (whole phrases; brackets and quotes paired)."""
 
 from __future__ import annotations
 
 import pytest
 
-from store.ingest.title_ends import balanced, noun_end, tidy_end, without_dangling
+from store.titles.ends import balanced, noun_end, tidy_end, without_dangling
 
 
 @pytest.mark.parametrize("title, fixed", [

@@ -1,12 +1,12 @@
-"""store.title_kinds: where no rule finds a phrase that reads as a title, the paper shows the first
+"""store.titles.kinds: where no rule finds a phrase that reads as a title, the paper shows the first
 words of what it says it does, marked as such in every view and export, and read back as no title."""
 
 from __future__ import annotations
 
 from store import Library
 from store.exchange.export import export_text
-from store.ingest.titles import derive_title, excerpt
-from store.title_kinds import is_excerpt, shown_title, title_mark
+from store.titles.derive import derive_title, excerpt
+from store.titles.kinds import is_excerpt, shown_title, title_mark
 
 # Background first, and the paper's own sentences only point back ("this question"): no phrase.
 NO_PHRASE = ("It is widely agreed that when AI models assist decision-makers in high-stakes domains, they should "

@@ -13,8 +13,8 @@ from store import Library
 from store.exchange.export import export_text
 from store.latex import plain_text
 from store.escapes import repair_escapes
-from store.ingest.title_library import distinguished, settle
-from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title
+from store.titles.library import distinguished, settle
+from store.titles.derive import MAX_TITLE_CHARS, derive_title, fit_title
 
 from ..conftest import DATA, ROOT, bib_entries
 

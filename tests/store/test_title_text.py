@@ -1,8 +1,8 @@
-"""A phrase of an abstract as title text (store.ingest.title_text)."""
+"""A phrase of an abstract as title text (store.titles.text)."""
 
 from __future__ import annotations
 
-from store.ingest.title_text import clean_phrase, trim_words
+from store.titles.text import clean_phrase, trim_words
 
 
 def test_a_phrase_reads_as_the_reader_shows_it():

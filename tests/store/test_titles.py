@@ -3,7 +3,7 @@
 import pytest
 
 from store import Library
-from store.ingest.titles import derive_title, fit_title
+from store.titles.derive import derive_title, fit_title
 
 from ..conftest import DATA
 
@@ -150,7 +150,7 @@ def test_fast_forms_keep_every_match():
     import re
     from pathlib import Path
 
-    from store.ingest import title_names
+    from store.titles import names as title_names
 
     data = Path(__file__).resolve().parents[1] / "data"
     texts = [json.loads(line)["abstract"] for name in ("icml_slice.jsonl", "iclr_slice.jsonl")
@@ -177,7 +177,7 @@ def test_name_chars_hold_every_ascii_character_a_name_has():
     no other ASCII character may be part of a name (else that search would miss names)."""
     import string
 
-    from store.ingest import title_names
+    from store.titles import names as title_names
 
     outside = [c for c in string.printable if c not in title_names._NAME_CHARS]
     assert " " in outside and "," in outside and "(" in outside
@@ -267,7 +267,7 @@ def test_a_contribution_that_points_back_keeps_only_what_it_names():
 def test_a_purpose_clause_reads_as_a_gerund_title():
     """43 of 4,870 ICML + ICLR titles came out "To reduce the balancing error …": real titles say
     "Reducing …". Words that are not verbs after "To" stay as written."""
-    from store.ingest.title_phrases import gerund as _gerund
+    from store.titles.phrases import gerund as _gerund
     cases = {"To reduce the balancing error": "Reducing the balancing error",
              "To thoroughly diagnose VLMs": "Thoroughly diagnosing VLMs", "To embed graphs": "Embedding graphs",
              "To plan ahead": "Planning ahead", "To fix bugs": "Fixing bugs", "To tie knots": "Tying knots",
@@ -345,7 +345,7 @@ def test_a_title_cut_inside_a_number_or_an_address_ends_before_it():
                 "we propose Audio Flamingo, a novel audio language model with 1) strong audio understanding abilities, "
                 "2) the ability to quickly adapt to unseen tasks, and 3) strong multi-turn dialogue abilities.")
     assert derive_title(flamingo) == "Audio Flamingo: a novel audio language model"
-    from store.ingest.titles import _without_cut_number
+    from store.titles.derive import _without_cut_number
     assert _without_cut_number("Llip: improving zero-shot classification by an average of 2") == (
         "Llip: improving zero-shot classification")
     assert _without_cut_number("GRIT: an instruction tuning dataset including 1") == "GRIT: an instruction tuning dataset"
@@ -579,7 +579,7 @@ def test_names_and_phrases_from_a_second_fresh_eye_run(abstract, title):
 def test_a_spelled_out_claim_outranks_the_library():
     """SMT is also the field's name for a solver, in three other abstracts: the paper that spells out
     its own SMT still leads with it."""
-    from store.ingest.title_library import field_names, name_tokens, settle
+    from store.titles.library import field_names, name_tokens, settle
     abstracts = ["Multi-task RL is hard. We propose a novel algorithm, Scheduled Multi-Task Training (SMT), that "
                  "prioritizes hard tasks."] + [
         f"SMT solvers check programs. We study {x} with SMT solvers." for x in ("loops", "heaps", "arrays")]

@@ -115,7 +115,7 @@ async def test_sync_from_the_palette_syncs_a_library_with_a_repository(lib, make
     import subprocess
     if shutil.which("git") is None:
         pytest.skip("sync runs the git program")
-    from store.team.sync import sync
+    from store.sync.library_sync import sync
     remote = tmp_path / "lab.git"
     subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
     sync(lib, str(remote))

@@ -1,5 +1,5 @@
 """A paper no rule could title shows, in the list and the reader, the first words of what it says it
-does, marked as such (store.title_kinds), never as if it were a title."""
+does, marked as such (store.titles.kinds), never as if it were a title."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import os
 from rich.console import Console
 
 from store import Library
-from store.title_kinds import EXCERPT_NOTE
+from store.titles.kinds import EXCERPT_NOTE
 
 from .driving import screen
 

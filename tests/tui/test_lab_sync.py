@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from store import Library
-from store.team.sync import sync
+from store.sync.library_sync import sync
 from tui.app import make_app
 from tui.widgets.header import TriageHeader
 

@@ -561,7 +561,7 @@ async def test_a_triage_key_while_another_process_holds_the_lock_never_freezes(l
     Held past the lock's timeout, the change fails with a notice and nothing is written."""
     import time as _time
 
-    from store.annotations.lock import LibraryLock
+    from store.files.lock import LibraryLock
     other = LibraryLock(lib.folder / ".lock")
     app = make(lib)
     async with app.run_test() as pilot:

@@ -44,7 +44,7 @@ def fetch(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     """Download (every page, or nothing), keep the feed in LIBRARY/fetched/, import it as a batch."""
     from datetime import datetime, timezone
 
-    from store.annotations.atomic import PRIVATE_FOLDER, atomic_write_text
+    from store.files.atomic import PRIVATE_FOLDER, atomic_write_text
     from store.ingest import arxiv_fetch
 
     since = arxiv_fetch.since_date(args.since)

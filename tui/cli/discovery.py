@@ -66,7 +66,7 @@ def _ranked_table(lib: Library, rows: Sequence[tuple[Paper, float, list[str], li
     from rich.text import Text
 
     from store.safe_text import display_safe
-    from store.title_kinds import shown_title
+    from store.titles.kinds import shown_title
 
     from ..render import like_names, plain_title
     console = out.console()

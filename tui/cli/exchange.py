@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from store.errors import PapersiftError
-from store.choices import FORMATS, MARKDOWN_GROUPS, STATUSES
+from store.choices import MARKDOWN_GROUPS, STATUSES
+from store.formats import EXPORTS as FORMATS
 from store.wording import counted
 
 from . import output as out
@@ -93,7 +94,7 @@ def export(lib: Library, args: argparse.Namespace, opened=None) -> int:
 
 def _write(args: argparse.Namespace, text: str, papers: int) -> int:
     """An export's text to ``--output`` (atomically) or standard output."""
-    from store.annotations.atomic import atomic_write_text
+    from store.files.atomic import atomic_write_text
     if args.output:
         path = Path(args.output).expanduser()
         if not path.parent.is_dir():

@@ -17,7 +17,7 @@ from store.choices import STATUS_GLYPH as GLYPH
 from store.search.quick import Row
 from store.wording import counted, share
 from store.safe_text import display_safe
-from store.title_kinds import EXCERPT_NOTE, is_excerpt, shown_title
+from store.titles.kinds import EXCERPT_NOTE, is_excerpt, shown_title
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -1,6 +1,6 @@
 """The ``papersift`` commands of a lab triaging one library together: ``assign`` (split the papers
 among members, by topic), ``team`` (each member's progress, stars and agreement) and ``sync``
-(everyone's marks and papers through a git repository: store.team.sync)."""
+(everyone's marks and papers through a git repository: store.sync.library_sync)."""
 
 from __future__ import annotations
 
@@ -124,7 +124,7 @@ def team(lib: Library, args: argparse.Namespace, opened=None) -> int:
 
 
 def sync(lib: Library, args: argparse.Namespace, opened=None) -> int:
-    from store.team.sync import sync as run_sync
+    from store.sync.library_sync import sync as run_sync
 
     report = run_sync(lib, args.remote)
     if args.format == "json":
@@ -136,8 +136,8 @@ def sync(lib: Library, args: argparse.Namespace, opened=None) -> int:
 
 def sync_on_quit(lib: Library) -> None:
     """A lab's library with a git remote: the session's marks go up as the app quits (one line)."""
-    from store.team.git_remote import SyncError
-    from store.team.sync import remembered, sync as run_sync
+    from store.sync.git_remote import SyncError
+    from store.sync.library_sync import remembered, sync as run_sync
 
     if not remembered(lib).get("remote"):
         return

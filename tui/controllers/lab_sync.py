@@ -1,6 +1,6 @@
 """A lab's git sync in the app: when the library has a remote (``papersift sync REMOTE`` once), the
 app syncs on open and every few minutes, as ``papersift sync`` in a process of its own
-(store.team.sync), off the UI thread. What it brings in is read as any other process's writes are
+(store.sync.library_sync), off the UI thread. What it brings in is read as any other process's writes are
 (controllers.sync); the header says when it last synced and what came ("synced 2 min ago · ben +12
 marks"), or, in a line, why it could not. The command line syncs once more as the app quits.
 """
@@ -15,7 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from store.safe_text import strip_unsafe
-from store.team.sync import remembered
+from store.sync.library_sync import remembered
 from store.wording import counted
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """More like this, and the model behind it.
 
 The similarity model is built once the list is usable: in this process for a small library,
-in a helper process (``python -m store.discovery.prepare``) for a big one, so the UI never
+in a helper process (``python -m store.prepare``) for a big one, so the UI never
 stalls; the papers like the highlighted one follow it in the reader once the cursor rests. In a
 huge library another helper process answers the lookups (store.discovery.lookups).
 """
@@ -85,7 +85,7 @@ class Similar:
         """Get the similarity model after the first paint, in a worker: from its cache, else built
         by a helper.
 
-        The helper is a separate process (``python -m store.discovery.prepare``) for big
+        The helper is a separate process (``python -m store.prepare``) for big
         libraries, so the SVD uses another core and neither its memory nor the
         GIL is taken from the app while the user types; if it fails, the model
         is built here instead.
@@ -106,7 +106,7 @@ class Similar:
         lib = self.library
         if len(lib) > limits.BIG_LIBRARY:
             lib.build_similarity_elsewhere(lambda: subprocess.run(
-                [sys.executable, "-m", "store.discovery.prepare", str(lib.folder)], check=False,
+                [sys.executable, "-m", "store.prepare", str(lib.folder)], check=False,
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         _ = lib.similarity  # (built, or loaded from the cache the helper wrote)
         if len(lib) > limits.LOOKUP_HELPER:

@@ -15,9 +15,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet
 
 from store import Library
-from store.annotations.atomic import atomic_write_text
+from store.files.atomic import atomic_write_text
 from store.errors import WriteFailedError
-from store.choices import FORMATS
+from store.formats import EXPORTS as FORMATS
 from store.exchange.export import EXTENSIONS, export_text
 from store.wording import counted
 

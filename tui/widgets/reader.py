@@ -16,7 +16,7 @@ from textual.widgets import Static
 
 from store import Library
 from store.safe_text import display_safe, shown_label
-from store.title_kinds import EXCERPT_NOTE, is_excerpt
+from store.titles.kinds import EXCERPT_NOTE, is_excerpt
 
 from ..compat import QuietlySizedScroll, QuietlySizedStatic
 from ..keymap import binding, key_label

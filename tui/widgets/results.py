@@ -21,7 +21,7 @@ from textual.strip import Strip
 from store import Library
 from store.choices import STATUS_GLYPH as GLYPH
 from store.safe_text import display_safe, shown_label
-from store.title_kinds import shown_title
+from store.titles.kinds import shown_title
 
 from ..keymap import binding
 from ..render import highlight_words, plain_title

@@ -4,7 +4,7 @@ Dumps carry no titles. The most useful short handle for a paper is the name of
 the method, model or benchmark it introduces ("We propose **EverAnimate**, an
 efficient post-training method ..." -> "EverAnimate: an efficient
 post-training method ..."), when the abstract presents the name as its own
-(see :func:`store.ingest.title_names.own_name`: "Sharpness-Aware Minimization (SAM) is a popular method"
+(see :func:`store.titles.names.own_name`: "Sharpness-Aware Minimization (SAM) is a popular method"
 defines the field's name, not the paper's). An acronym's own long form is the
 best gloss, since real titles are so often "NAME: Long Form ..." ("Evolving
 Subnetwork Training (EST)" -> "EST: Evolving Subnetwork Training"). Without a
@@ -15,10 +15,10 @@ background and says later what it studies ("This work explores how to X", "we
 tackle these challenges through X") is titled by that. The phrase is then fitted
 to a list row as a whole phrase (:func:`fit_title`). A real title always wins.
 
-:mod:`store.ingest.title_names` and :mod:`store.ingest.title_claims` find the name,
-:mod:`store.ingest.title_glosses` what the abstract says it is, :mod:`store.ingest.title_phrases` and
-:mod:`store.ingest.title_contribution` the phrases of a paper titled without one, :mod:`store.ingest.title_ends` how
-a title ends; :mod:`store.ingest.title_library` settles titles across a library (a
+:mod:`store.titles.names` and :mod:`store.titles.claims` find the name,
+:mod:`store.titles.glosses` what the abstract says it is, :mod:`store.titles.phrases` and
+:mod:`store.titles.contribution` the phrases of a paper titled without one, :mod:`store.titles.ends` how
+a title ends; :mod:`store.titles.library` settles titles across a library (a
 field's acronym, duplicates). ``benchmarks/title_quality.py`` measures them; ``store.versions.TITLE_RULES``
 numbers the rules (bump it with any change: a test pins the titles to it).
 """
@@ -28,16 +28,16 @@ from __future__ import annotations
 import re
 
 from store.escapes import repair_escapes
-from store.title_kinds import EXCERPT_START
-from store.ingest.title_claims import claimable, claimed_names
-from store.ingest.title_contribution import contribution_object, own_sentence_object
-from store.ingest.title_glosses import phrase_after, phrase_before, purpose_after, purpose_before, what_it_does
-from store.ingest.title_expansion import expansion
-from store.ingest.title_names import INTRO, find_name, own_name
-from store.ingest.title_ends import (DANGLING, balanced, complete, lone_adjective,
+from store.titles.kinds import EXCERPT_START
+from store.titles.claims import claimable, claimed_names
+from store.titles.contribution import contribution_object, own_sentence_object
+from store.titles.glosses import phrase_after, phrase_before, purpose_after, purpose_before, what_it_does
+from store.titles.expansion import expansion
+from store.titles.names import INTRO, find_name, own_name
+from store.titles.ends import (DANGLING, balanced, complete, lone_adjective,
                                      noun_end, through_adjectives, tidy_end, without_dangling)
-from store.ingest.title_text import clean_phrase, trim_words
-from store.ingest.title_phrases import (ANAPHORA, SENTENCE_END, WHOLE_TITLE_WORDS, capitalized,
+from store.titles.text import clean_phrase, trim_words
+from store.titles.phrases import (ANAPHORA, SENTENCE_END, WHOLE_TITLE_WORDS, capitalized,
                                         contribution, first_clause, focus_of, gerund, informative, intro_phrase,
                                         question_of, verb_as_gerund)
 
@@ -57,7 +57,7 @@ def derive_title(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
     Args:
         abstract: the abstract as read.
         not_names: names the library uses too widely to be this paper's own (a field's
-            acronym: see :mod:`store.ingest.title_library`); the abstract is titled without them.
+            acronym: see :mod:`store.titles.library`); the abstract is titled without them.
 
     Returns:
         "Name: what it is" when the abstract introduces a named method or
@@ -74,13 +74,13 @@ def derive_titles(abstract: str, not_names: frozenset[str] = frozenset()) -> tup
     """:func:`derive_title`, and the title the abstract would get without the name that leads it
     (None when no name leads; the title itself when the abstract claims the name, which no library
     takes away): what a library falls back on when the name turns out to be the field's
-    (store.ingest.title_library). One pass: the second costs a few clauses, not a derivation."""
+    (store.titles.library). One pass: the second costs a few clauses, not a derivation."""
     text = repair_escapes(abstract)
     named, nameless, claimed = _derive_both(text, not_names)
     title = _fitted(named)
     if _GENERIC_GLOSS.match(title):  # (fitted down to "NAME: a novel approach": what it does, shorter)
         title = _fitted(_extended(text, title, title.partition(": ")[0]))
-    if EXCERPT_START.match(title):  # no rule found a phrase: said honestly (store.title_kinds)
+    if EXCERPT_START.match(title):  # no rule found a phrase: said honestly (store.titles.kinds)
         return excerpt(text), None
     if nameless is not None and " " not in title and not claimable(title) and not _set_off(text, title):
         return _fitted(nameless), None  # tidied down to a plain word ("Active: the Geometric"): no name
@@ -110,7 +110,7 @@ EXCERPT_WORDS = 14
 def excerpt(abstract: str) -> str:
     """The first words of the abstract's first sentence of the paper's own ("In this paper, we
     address this question in the canonical case of binary predictions"), else of its first
-    sentence: what a paper no rule could title shows, marked (store.title_kinds). At most
+    sentence: what a paper no rule could title shows, marked (store.titles.kinds). At most
     EXCERPT_WORDS words and a list row's width; stored without "…" (the views add it)."""
     own = _OWN_SENTENCE.search(abstract)
     sentence = own.group(1) if own else SENTENCE_END.split(abstract.strip(), maxsplit=1)[0]
@@ -331,7 +331,7 @@ _OURS = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article))\b", re.I)
 
 def _opening(abstract: str, intros: list[re.Match[str]]) -> str:
     """The first clause, when the first sentence is the paper's own; when it is background, what a
-    later contribution sentence says the paper is (store.ingest.title_contribution), if one does."""
+    later contribution sentence says the paper is (store.titles.contribution), if one does."""
     first = SENTENCE_END.split(abstract.strip(), maxsplit=1)[0]
     later = intros or "devis" in abstract or "his study" in abstract  # (contribution_object's cues, cheaply)
     if _OURS.search(first):

@@ -1,12 +1,12 @@
 """Titles settled across a library: no field acronym as a paper's own name, no title twice.
 
-:func:`store.ingest.titles.derive_title` reads one abstract. Two things only the whole library
+:func:`store.titles.derive.derive_title` reads one abstract. Two things only the whole library
 shows:
 
 - **A field's acronym.** A name that three or more abstracts of the library use (SAM,
   MCMC, OPE) belongs to the field, not to one paper, even where an abstract's wording
   makes it look introduced. Such a paper is titled again without it, unless it claims the
-  name in so many words ("we introduce OpenVLA, a ...": :mod:`store.ingest.title_claims`):
+  name in so many words ("we introduce OpenVLA, a ...": :mod:`store.titles.claims`):
   the paper that introduces a method is the one the others cite.
 - **Duplicates.** Two papers with the same title cannot be told apart in the list.
   A later paper keeps the title's start and adds the phrase of its own abstract that
@@ -26,10 +26,10 @@ from itertools import islice
 from typing import Iterable, Iterator
 
 from store.escapes import repair_escapes
-from store.ingest.title_claims import claimed_names
-from store.ingest.title_text import clean_phrase
-from store.ingest.title_phrases import SENTENCE_END, verb_as_gerund
-from store.ingest.titles import MAX_TITLE_CHARS, derive_title, fit_title
+from store.titles.claims import claimed_names
+from store.titles.text import clean_phrase
+from store.titles.phrases import SENTENCE_END, verb_as_gerund
+from store.titles.derive import MAX_TITLE_CHARS, derive_title, fit_title
 from store.parallel import map_list
 
 FIELD_DF = 3  # abstracts that use a name before it is the field's, not a paper's
@@ -102,7 +102,7 @@ def settle(abstracts: list[str], titles: list[str], fields: frozenset[str], take
         fields: the field's names (:func:`field_names` over the library's abstracts).
         taken: the titles the library's other papers have (they keep them), or a :class:`TakenTitles`.
         nameless: each title without its leading name, if the caller has them
-            (:func:`store.ingest.titles.derive_titles`: the title itself where the abstract claims
+            (:func:`store.titles.derive.derive_titles`: the title itself where the abstract claims
             the name); else derived again where needed.
 
     Returns:

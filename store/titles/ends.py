@@ -1,13 +1,13 @@
 """How a derived title ends: on a whole phrase, never on a word that leads into what a cut took
 away ("a method for", "EquiBot: a robust", "a model trained"), with its brackets and quotes
-paired. Used by :mod:`store.ingest.titles` as it fits a phrase to a list row."""
+paired. Used by :mod:`store.titles.derive` as it fits a phrase to a list row."""
 
 from __future__ import annotations
 
 import re
 
-from store.ingest.title_phrases import ADJECTIVE_LIST, WHOLE_TITLE_WORDS
-from store.ingest.title_text import clean_phrase, trim_words
+from store.titles.phrases import ADJECTIVE_LIST, WHOLE_TITLE_WORDS
+from store.titles.text import clean_phrase, trim_words
 
 _SPACES = re.compile(r"\s+")
 DANGLING = frozenset("called named termed dubbed coined namely under during towards toward over between among "

@@ -33,12 +33,12 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from store import locations
-from store.annotations.atomic import atomic_write_bytes, atomic_write_text
-from store.annotations.lock import LibraryLock
-from store.annotations.nofollow import read_no_link
+from store.files.atomic import atomic_write_bytes, atomic_write_text
+from store.files.lock import LibraryLock
+from store.files.nofollow import read_no_link
 from store.errors import PapersiftError
 from store.exchange.team_file import team_text
-from store.team.git_remote import SyncError, checked_remote, git, said, shown_remote
+from store.sync.git_remote import SyncError, checked_remote, git, said, shown_remote
 from store.team.members import member_problem
 from store.wording import counted
 

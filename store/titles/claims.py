@@ -2,18 +2,18 @@
 
 "We introduce OpenVLA, a ...", "we propose a new framework, Foo, that ...", "a method called Foo",
 "Foo, a ..., is proposed", "we call it Foo": a claim this plain outranks what the library says of the
-name. A name that three or more abstracts use is the field's (:mod:`store.ingest.title_library`)
+name. A name that three or more abstracts use is the field's (:mod:`store.titles.library`)
 unless the abstract claims it: the paper that introduces a method is cited by the others, and its
 title is the one that should give the name.
 
-:func:`store.ingest.title_names.find_name` takes these as its strongest candidates.
+:func:`store.titles.names.find_name` takes these as its strongest candidates.
 """
 
 from __future__ import annotations
 
 import re
 
-from store.ingest.title_names import _NAME, FIELD_TERMS, INTRO, NAMING_WORDS, has_naming_word, is_name, split_word
+from store.titles.names import _NAME, FIELD_TERMS, INTRO, NAMING_WORDS, has_naming_word, is_name, split_word
 
 _MARKS = r"[\s*\"“`']*(?:\\textbf\{|\\textsc\{|\\emph\{|\\texttt\{|\{\\bf\s|\{\\sc\s|\$\\text\w*\{)?\s*"
 # Plain capitalized words make a name only right after the verb and before an apposition:
@@ -48,7 +48,7 @@ _PROPOSED = re.compile(r"(?:^|[.;]\s+)" + _MARKS + r"(?P<name>" + _NAME + r")[\s
 
 
 def claimable(name: str) -> bool:
-    """Name-shaped (store.ingest.title_names.is_name), or a field term the abstract may yet claim
+    """Name-shaped (store.titles.names.is_name), or a field term the abstract may yet claim
     (SGDM, CCA: each some other paper's name too)."""
     if name.startswith("$"):
         return True  # a math name (see _MATH_NAME)

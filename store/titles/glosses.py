@@ -3,15 +3,15 @@ phrase before it ("a tree search algorithm ..., which we call NAME"), what it do
 "NAME performs X" in the next sentence) and its purpose ("NAME for X", "To improve X, we introduce
 NAME"). Each returns "" when the abstract does not say it so.
 
-:func:`store.ingest.titles._named` tries them in turn.
+:func:`store.titles.derive._named` tries them in turn.
 """
 
 from __future__ import annotations
 
 import re
 
-from store.ingest.title_text import clean_phrase, trim_words
-from store.ingest.title_phrases import (ADJECTIVE_LIST, ANAPHORA, BAD_START, LONE_WORD, WHOLE_TITLE_WORDS, gerund,
+from store.titles.text import clean_phrase, trim_words
+from store.titles.phrases import (ADJECTIVE_LIST, ANAPHORA, BAD_START, LONE_WORD, WHOLE_TITLE_WORDS, gerund,
                                         informative, verb_as_gerund)
 
 

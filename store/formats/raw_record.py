@@ -13,8 +13,8 @@ from typing import Any, Iterable
 
 from store.choices import TITLE_MARKS
 from store.errors import InputError
-from store.ingest.arxiv_snapshot import snapshot_fields
-from store.ingest.openreview import is_note, note_fields
+from store.formats.arxiv_snapshot import snapshot_fields
+from store.formats.openreview import is_note, note_fields
 from store.search.keywords import clean_label, keywords_of
 
 MAX_ABSTRACT_CHARS = 100_000

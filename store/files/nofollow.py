@@ -1,6 +1,6 @@
 """Library files read without following a symbolic link (the open fails with ELOOP): a shared
 library folder's links never lead a read out of it. The standard library alone, so that the
-one-shot search, the corpus loader and the writers (:mod:`store.annotations.atomic`) share it
+one-shot search, the corpus loader and the writers (:mod:`store.files.atomic`) share it
 without importing one another."""
 
 from __future__ import annotations

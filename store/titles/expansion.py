@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from store.ingest.title_text import clean_phrase
+from store.titles.text import clean_phrase
 
 _MATH = re.compile(r"\$[^$]*\$?")
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")

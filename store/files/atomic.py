@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable, Iterable
 
 from store.errors import LinkRefusedError, WriteFailedError
-from store.annotations.nofollow import open_no_link
+from store.files.nofollow import open_no_link
 
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 PRIVATE_FILE = 0o600

@@ -3,7 +3,7 @@ would otherwise be titled by its background opener.
 
 "Coreset selection is powerful in reducing computational costs" says what the field knows; a later
 "we propose an innovative method, which maintains optimization priority order over X" says what
-the paper is. :func:`store.ingest.title_phrases.contribution` reads only the first "we propose"
+the paper is. :func:`store.titles.phrases.contribution` reads only the first "we propose"
 and only a clause that says something by itself; this reads every such sentence (also "this work
 develops", "we devise", "we propose for the first time") and compresses it to its object:
 
@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 
-from store.ingest.title_text import clean_phrase, trim_words
-from store.ingest.title_phrases import ANAPHORA, PURPOSE_BACK, VAGUE, WHOLE_TITLE_WORDS, gerund, informative, verb_as_gerund
+from store.titles.text import clean_phrase, trim_words
+from store.titles.phrases import ANAPHORA, PURPOSE_BACK, VAGUE, WHOLE_TITLE_WORDS, gerund, informative, verb_as_gerund
 
 _CONTRIBUTES = re.compile(r"(?=[WwTt])\b(?:[Ww]e|[Tt]his (?:paper|work|study|article))\s+(?:\w+ly\s+)?"
                           r"(?:propose|introduce|present|develop|design|devise)s?\s+(?:and\s+[a-z]+\s+)?(?P<rest>[^.;]{0,300})")

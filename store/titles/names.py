@@ -1,7 +1,7 @@
 """Names for derived titles: which method or benchmark name an abstract introduces, whether it
-presents the name as its own (what an acronym stands for: :mod:`store.ingest.title_expansion`).
+presents the name as its own (what an acronym stands for: :mod:`store.titles.expansion`).
 
-:mod:`store.ingest.titles` builds the title from these.
+:mod:`store.titles.derive` builds the title from these.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from store.ingest.title_expansion import _MATH, _defined_before
-from store.ingest.title_text import INLINE_MATH, clean_phrase
+from store.titles.expansion import _MATH, _defined_before
+from store.titles.text import INLINE_MATH, clean_phrase
 
 # A name: a token with an inner capital or digit (VIPBench, UniCon3R, HuPER,
 # GPT-4V, EverAnimate) or all-caps of 3+ letters; optional hyphenated parts; a power inside
@@ -58,7 +58,7 @@ _COMMON = {
 # Field terms that abstracts define in passing ("maximum likelihood estimation (MLE)"), not names
 # of a contribution: the acronyms found as names in 2+ ICML 2024 abstracts, never in their titles.
 # An abstract that claims one in so many words ("we propose a framework, SGDM, ...") still names
-# itself by it (store.ingest.title_claims).
+# itself by it (store.titles.claims).
 FIELD_TERMS = frozenset({
     "ATE", "CATE", "CCA", "CCE", "CD", "CDF", "CMDP", "CP", "DM", "EBM", "ERM", "FLOP", "GCN", "INR", "KG", "LP",
     "MBRL", "MLE", "MOO", "MPC", "MSE", "MTL", "NAS", "NN", "OT", "PEFT", "PTQ", "RAG", "SBM", "SCO", "SDE", "SGDM",
@@ -134,7 +134,7 @@ def find_name(abstract: str, intros: list[re.Match[str]] | None = None,
 
     Args:
         intros: the abstract's ``INTRO`` matches, if the caller has them already.
-        claimed: the names the abstract claims in so many words (store.ingest.title_claims): the
+        claimed: the names the abstract claims in so many words (store.titles.claims): the
             first of them outranks every other candidate.
     """
     if intros is None:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from store.annotations.atomic import open_private
+from store.files.atomic import open_private
 from store.errors import LibraryLockedError
 
 

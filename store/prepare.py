@@ -1,4 +1,4 @@
-"""``python -m store.discovery.prepare FOLDER``: build a library's similarity-model cache in its own process.
+"""``python -m store.prepare FOLDER``: build a library's similarity-model cache in its own process.
 
 The app starts this after its first paint: the SVD then runs on another core,
 and its working memory and the GIL stay out of the app's process; the app
@@ -15,7 +15,7 @@ from store import locations
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m store.discovery.prepare",
+    parser = argparse.ArgumentParser(prog="python -m store.prepare",
                                      description="Build a library's more-like-this model cache.")
     parser.add_argument("folder", metavar="LIBRARY_FOLDER", help="an existing library folder")
     folder = Path(parser.parse_args(argv).folder)

@@ -1,4 +1,4 @@
-"""The ``git`` program, run for a lab's sync (store.team.sync): its documented commands only, every
+"""The ``git`` program, run for a lab's sync (store.sync.library_sync): its documented commands only, every
 wait bounded, never a prompt, and what it says passed on as one clean line.
 
 Credentials are git's own (its credential helper, ssh's keys and agent); papersift never asks

@@ -1,7 +1,7 @@
 """A phrase of an abstract as title text: math as Unicode, markup and emphasis dropped, TeX's
 quotes and dashes as the reader shows them, spaces folded; and a phrase cut to a number of words.
 
-Every title rule (:mod:`store.ingest.titles` and the ``title_*`` modules) hands its phrase through
+Every title rule (:mod:`store.titles.derive` and the ``title_*`` modules) hands its phrase through
 these.
 """
 

@@ -2,16 +2,16 @@
 is, what the paper studies, its contribution, the question it asks, its first clause; and a purpose
 read in the gerund, as titles write it ("To reduce X" -> "Reducing X").
 
-:mod:`store.ingest.title_glosses` has the other phrases that say what a name is;
-:mod:`store.ingest.titles` chooses among them.
+:mod:`store.titles.glosses` has the other phrases that say what a name is;
+:mod:`store.titles.derive` chooses among them.
 """
 
 from __future__ import annotations
 
 import re
 
-from store.ingest.title_names import NAMING_WORDS
-from store.ingest.title_text import CLAUSE_END, clean_phrase, trim_words
+from store.titles.names import NAMING_WORDS
+from store.titles.text import CLAUSE_END, clean_phrase, trim_words
 
 WHOLE_TITLE_WORDS = 40  # no phrase the rules take runs longer; a bibliography takes it whole
 

@@ -5,7 +5,7 @@ the API (``api2.openreview.net/notes?invitation=...``) give one object per
 submission with its fields under ``content``: in API v2 each field is wrapped
 (``{"value": ...}``), in API v1 it is bare. :func:`note_fields` flattens a note
 into papersift's field names for the JSON readers (:mod:`store.formats.jsonl`) and
-:mod:`store.ingest.raw_record`.
+:mod:`store.formats.raw_record`.
 """
 
 from __future__ import annotations
