@@ -42,3 +42,17 @@ def test_mypy_fails_calls_to_members_that_do_not_exist(tmp_path):
     assert '"Library" has no attribute "similarityy"' in said, said
     assert '"Part" has no attribute "similarity"' in said, said
     assert '"LibraryCore" has no attribute "remove"' in said, said
+
+
+def test_mypy_is_strict_on_the_ui_too(tmp_path):
+    """A function of tui/ without types fails as one of store/ does (the config's strict override
+    names both packages); the probe is checked as a module of tui/."""
+    package = tmp_path / "tui"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "untyped_probe.py").write_text("def shown(paper):\n    return paper\n")
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
+                           "--cache-dir", str(tmp_path / ".mypy_cache"), "-p", "tui.untyped_probe"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Function is missing a type annotation" in proc.stdout, proc.stdout

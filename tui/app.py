@@ -7,11 +7,13 @@ CLI, the tests and the benchmarks alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 from pathlib import Path
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
@@ -30,7 +32,7 @@ from .screens.main import MainScreen
 from .settings import Settings
 
 
-class PapersiftApp(SerialKeys, PlainQuitHint, App):
+class PapersiftApp(SerialKeys, PlainQuitHint, App[None]):
     TITLE = "papersift"
     COMMANDS = App.COMMANDS | {ActionsProvider}
     BINDINGS = [
@@ -91,7 +93,7 @@ class PapersiftApp(SerialKeys, PlainQuitHint, App):
         and as Textual markup "[MASK]", "[draft]" or "[main]" would vanish from them."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's commands in the palette but its "Keys" panel (the help, ?, lists every key,
         and escape does not close that panel) and its "Quit" (the palette offers ours, with its key)."""
         return (command for command in super().get_system_commands(screen) if command.title not in ("Keys", "Quit"))
@@ -165,7 +167,7 @@ class PapersiftApp(SerialKeys, PlainQuitHint, App):
     def remember_sort(self, sort: str) -> None:
         self._save_place(lambda s: s.update_place(self._place_key, sort=sort))
 
-    def _save_place(self, change) -> None:
+    def _save_place(self, change: Callable[[Settings], None]) -> None:
         """Apply ``change`` to the settings file as it is on disk, so another papersift (another
         library, another terminal) keeps the places it saved."""
         on_disk, problem = Settings.load(self.settings_path)
@@ -184,7 +186,7 @@ class PapersiftApp(SerialKeys, PlainQuitHint, App):
         member = self.library.member
         return folder if member == self.library.owner else f"{folder} (as {member})"
 
-    def handle_bindings_clash(self, clashed_bindings: set[Binding], node) -> None:
+    def handle_bindings_clash(self, clashed_bindings: set[Binding], node: DOMNode) -> None:
         keys = ", ".join(sorted({b.key for b in clashed_bindings}))
         ids = ", ".join(sorted(b.id or b.action for b in clashed_bindings))
         self.notify(f"key {keys} is bound to several actions ({ids}); check your keymap", severity="warning")

@@ -8,11 +8,12 @@ terminal can still take the text through an OSC 52 escape, which Textual's
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from textual.app import App
 
 
-def copy_text(app: App, text: str) -> str:
+def copy_text(app: App[Any], text: str) -> str:
     """Copy ``text``; returns "system clipboard" or "terminal clipboard (OSC 52)"."""
     if not os.environ.get("PAPERSIFT_NO_SYSTEM_CLIPBOARD"):
         try:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import datetime
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from textual.command import DiscoveryHit, Hit, Provider
+from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from .keymap import REGISTRY, keys_shown
 
@@ -47,31 +47,31 @@ IN_DIALOGS = {
 }
 
 
-def _command_line(app: App) -> str:
+def _command_line(app: App[Any]) -> str:
     """``papersift --library DIR``: the start of a command on this app's library."""
     folder = cast("PaletteHost", app).library.folder
     return f"papersift --library {shlex.quote(str(folder))}"
 
 
-def _recommendations(app: App) -> None:
+def _recommendations(app: App[Any]) -> None:
     screen = cast("PaletteHost", app).main_screen
     screen.search_box.value = "rec:stars"  # what `papersift recommend` lists; the box's watcher searches
 
 
-def _fetch(app: App) -> None:
+def _fetch(app: App[Any]) -> None:
     app.notify(f"fetching runs from the command line, with the arXiv categories to fetch: "
                f"{_command_line(app)} fetch arxiv cs.LG cs.RO (--since DATE). This app takes the new "
                f"papers in as they arrive; search new: to list them", timeout=20)
 
 
-def _archive(app: App) -> None:
+def _archive(app: App[Any]) -> None:
     month_ago = (datetime.date.today() - datetime.timedelta(days=30)).isoformat()
     app.notify(f"archiving runs from the command line, with a date: {_command_line(app)} archive "
                f"--skipped-before {month_ago} --dry-run lists the papers you skipped before it that no "
                f"one starred; without --dry-run they move to archive.jsonl (one undo step)", timeout=20)
 
 
-def _sync(app: App) -> None:
+def _sync(app: App[Any]) -> None:
     screen = cast("PaletteHost", app).main_screen
     if screen.lab_sync.run():
         app.notify("syncing with the lab's repository…", timeout=4)
@@ -85,7 +85,7 @@ def _sync(app: App) -> None:
 
 # The command line's commands the keys do not already run (more like this, topics, team and export
 # have keys): (palette name, what it does, what runs it).
-CLI_COMMANDS: tuple[tuple[str, str, Callable[[App], None]], ...] = (
+CLI_COMMANDS: tuple[tuple[str, str, Callable[[App[Any]], None]], ...] = (
     ("Recommendations", "the triage queue: unread papers most likely wanted, learned from every mark "
      "(papersift recommend)", _recommendations),
     ("Fetch from arXiv", "the day's papers of arXiv categories: shows the command to run (papersift fetch)", _fetch),
@@ -100,7 +100,7 @@ class ActionsProvider(Provider):
     """Offers the app's, the triage screen's, its list's, reader's and search box's actions in
     ctrl+p, and the command line's commands that make sense in the app."""
 
-    def _actions(self):
+    def _actions(self) -> Iterator[tuple[str, str, str, str]]:
         for action_id, info in REGISTRY.items():
             ctx, _, action = action_id.partition(".")
             if ctx in PALETTE_CONTEXTS and action_id not in NOT_IN_PALETTE:
@@ -119,18 +119,18 @@ class ActionsProvider(Provider):
             target = screen  # the keys that act on the screen (open the reader, the next paper)
         await self.app.run_action(action, target)
 
-    def _entries(self):
+    def _entries(self) -> Iterator[tuple[str, Callable[[], object], str]]:
         for description, action, ctx, keys in self._actions():
             shown = keys_shown(keys)
             yield description, partial(self._run, action, ctx), f"key: {shown}" if shown else "no key"
         for name, what, run in CLI_COMMANDS:
             yield name, partial(run, self.app), what
 
-    async def discover(self):
+    async def discover(self) -> Hits:
         for name, run, help_text in self._entries():
             yield DiscoveryHit(name, run, help=help_text)
 
-    async def search(self, query: str):
+    async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for name, run, help_text in self._entries():
             score = matcher.match(name)

@@ -37,9 +37,12 @@ this file and running that test.
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual import events
 from textual.app import App
 from textual.geometry import Size
+from textual.screen import Screen
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Input, RadioButton, RadioSet, Static
 
@@ -74,7 +77,7 @@ class ImmediateInput(Input):
                 self.replace(line, *self.selection)
 
 
-class PlainQuitHint(App):
+class PlainQuitHint(App[None]):
     """App mixin: ctrl+c says how to quit as Textual does, in words with no markup."""
 
     def action_help_quit(self) -> None:
@@ -92,7 +95,7 @@ class CoalescedFooter(Footer):
 
     _recompose_pending = False
 
-    def bindings_changed(self, screen) -> None:
+    def bindings_changed(self, screen: Screen[Any]) -> None:
         self._bindings_ready = True  # what the stock method sets before its first recompose
         if not screen.app.app_focus:
             return
@@ -118,7 +121,7 @@ def quicker_frames() -> None:
     textual.screen.UPDATE_PERIOD = FRAME_PERIOD  # type: ignore[misc]
 
 
-def live_keymap(app: App) -> dict[str, str]:
+def live_keymap(app: App[Any]) -> dict[str, str]:
     """The keymap the app runs with (action id -> comma-separated keys), as ``set_keymap`` set it."""
     return dict(app._keymap)
 

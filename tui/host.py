@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from store import Library
 
     from .controllers.lab_sync import LabSync
+    from .controllers.triage import Triage
     from .widgets.reader import Reader
     from .widgets.results import ResultsList
     from .widgets.searchbox import SearchBox
@@ -24,6 +25,17 @@ if TYPE_CHECKING:
         reader: Reader
         search_box: SearchBox
         lab_sync: LabSync
+
+
+class ExportSource(Protocol):
+    """What the export dialog reads of the main screen: its list (the result set, the selection)
+    and the triage controller (which papers a selection means)."""
+
+    @property
+    def results(self) -> ResultsList: ...
+
+    @property
+    def triage(self) -> Triage: ...
 
 
 class KeymapHost(Protocol):

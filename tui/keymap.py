@@ -17,7 +17,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
 from textual.keys import REPLACED_KEYS, Keys, format_key, key_to_character
@@ -51,7 +51,7 @@ class BindingInfo:
 REGISTRY: dict[str, BindingInfo] = {}
 
 
-def _flatten(data: dict) -> dict[str, object]:
+def _flatten(data: dict[str, Any]) -> dict[str, object]:
     flat = {}
     for ctx, actions in data.items():
         if isinstance(actions, dict):
@@ -99,7 +99,7 @@ def binding(action_id: str, description: str, show: bool = True, priority: bool 
                    priority=priority, id=action_id, group=group)
 
 
-def key_label(app, action_id: str) -> str:
+def key_label(app: object, action_id: str) -> str:
     """The first key bound to ``action_id`` in ``app``'s live keymap, as hints show it ("esc",
     "ctrl+s", "/"): text such as "press t" must follow a user's keymap like the footer does."""
     live = app.current_keymap() if hasattr(app, "current_keymap") else {}

@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import weakref
 from collections import deque
+from collections.abc import Sequence
+from typing import Any
 from functools import partial
 
 from textual import events
 from textual.app import App, ScreenStackError
+from textual.message_pump import MessagePump
+from textual.screen import Screen
 
 
 
-class SerialKeys(App):
+class SerialKeys(App[None]):
     """App mixin: dispatch one key at a time."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._held_keys: deque[events.Key] = deque()
         self._key_in_flight = False
@@ -54,7 +58,7 @@ class SerialKeys(App):
         await super().on_event(event)  # Textual's own routing: priority bindings, then forward
         self._after(chain, screen)
 
-    def _after(self, chain: list, screen) -> None:
+    def _after(self, chain: Sequence[MessagePump], screen: Screen[Any] | None) -> None:
         """Continue once every node in ``chain`` has processed what is queued now."""
         if chain:
             node, rest = chain[0], chain[1:]
@@ -72,7 +76,7 @@ class SerialKeys(App):
         else:
             self.call_next(self._resume)
 
-    def _screen_or_none(self):
+    def _screen_or_none(self) -> Screen[Any] | None:
         """The screen keys go to; None while quitting (the screens are gone: the keys held, typed
         after q, are dropped)."""
         try:

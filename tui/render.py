@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Text
@@ -19,6 +20,9 @@ from store.latex import (BOLD, ITALIC, MATH_SPAN, MD_LINK, UNDERSCORE_ITALIC, WR
                           text_to_unicode, undouble_escapes)
 from store.escapes import repair_escapes
 from store.safe_text import display_safe
+
+if TYPE_CHECKING:
+    from store import Library
 
 _SEGMENT = re.compile(
     r"(?P<math>" + MATH_SPAN + ")"
@@ -122,7 +126,7 @@ def plain_title(title: str) -> str:
     return " ".join(plain_text(title).split())  # (plain_text makes it display-safe)
 
 
-def like_names(library, ids: list[str]) -> str:
+def like_names(library: Library, ids: list[str]) -> str:
     """The marked papers a recommendation is like, each as what it is: ``★ TraceML`` (starred),
     ``→ ScrapeBench`` (to-read, no star), ``✓ DiffPO`` (read), ``# Dual RL`` (tagged only);
     papers since removed left out."""

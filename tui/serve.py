@@ -33,10 +33,15 @@ import shlex
 import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from store import Library, PapersiftError
 from tui.secret_strength import token_problem
+
+if TYPE_CHECKING:
+    from aiohttp.typedefs import Handler
+    from textual_serve.server import Server
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARDS = frozenset({"", "0.0.0.0", "::"})
@@ -212,7 +217,7 @@ class RedactSecret(logging.Filter):
 
 
 def make_server(command: str, host: str, port: int, token: str, title: str, banner: str = "",
-                max_sessions: int = 4):
+                max_sessions: int = 4) -> Server:
     """A textual-serve Server behind :class:`Guard` (a subclass and a middleware: no fork)."""
     from aiohttp import web
     from textual_serve.server import Server
@@ -220,7 +225,7 @@ def make_server(command: str, host: str, port: int, token: str, title: str, bann
     guard = Guard(token, host, port)
 
     @web.middleware
-    async def check(request: web.Request, handler):
+    async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
         refused = guard.refusal(request.host, request.headers.get("Origin"), request.query.get("token"),
                                 request.cookies.get(guard.cookie), request.headers.get("Authorization"))
         if refused:
@@ -265,7 +270,7 @@ def make_server(command: str, host: str, port: int, token: str, title: str, bann
                 f"already (the most this server runs at once: <code>--max-sessions</code>). Close one of its tabs, "
                 f"then reload this page.</p>\n"))
 
-        async def handle_index(self, request: web.Request):
+        async def handle_index(self, request: web.Request) -> web.StreamResponse:
             if full := self._full():
                 return full
             # textual-serve builds the page's URLs from --host; a page opened at 127.0.0.1 would then
@@ -273,7 +278,8 @@ def make_server(command: str, host: str, port: int, token: str, title: str, bann
             self.public_url = f"{request.scheme}://{request.host}"
             return await super().handle_index(request)
 
-        async def handle_websocket(self, request: web.Request):
+        async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
+            # (a full server answers the websocket request with a page: aiohttp takes any response)
             if full := self._full():
                 return full
             self.sessions += 1  # (one event loop: no lock needed)

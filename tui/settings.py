@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 from store.files.atomic import atomic_write_text
 from store.locations import config_dir
@@ -28,7 +29,7 @@ class Settings:
     # "history": [earlier searches, oldest first], "export": {"format", "scope", "dest"}}),
     # so the next start picks up there and the export dialog offers the last choice again.
     # The most recent PLACES_KEPT libraries are kept.
-    places: dict = field(default_factory=dict)
+    places: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.places, dict):  # a hand-edited file: forget the places, keep the rest
@@ -50,7 +51,7 @@ class Settings:
         """Note where a library was left: its search, highlighted paper and earlier searches."""
         self.update_place(folder, query=query, paper=paper, history=history[-HISTORY_KEPT:])
 
-    def update_place(self, folder: str, **fields) -> None:
+    def update_place(self, folder: str, **fields: Any) -> None:
         """Set some of a library's remembered fields (the others are kept); it becomes the newest."""
         entry = self.places.pop(folder, None)
         self.places[folder] = {**(entry if isinstance(entry, dict) else {}), **fields}

@@ -11,9 +11,16 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from store.errors import PapersiftError
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from store.files.lock import LibraryLock
+
+_Job = tuple[Callable[[], object], Callable[[object], None], Callable[[PapersiftError], None]]
 
 
 class Writes:
@@ -24,11 +31,11 @@ class Writes:
         lock: the library's :class:`store.files.lock.LibraryLock`.
     """
 
-    def __init__(self, app, lock) -> None:
+    def __init__(self, app: App[Any], lock: LibraryLock) -> None:
         self.app = app
         self.lock = lock
         self.pending = 0  # queued or running on the writer thread (changed on the UI thread only)
-        self._queue: queue.Queue = queue.Queue()
+        self._queue: queue.Queue[_Job] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.unsaid: list[str] = []  # failures that came after the app closed (the CLI prints them)
 
@@ -68,7 +75,7 @@ class Writes:
             finally:
                 self._queue.task_done()
 
-    def _back(self, then: Callable, value: object) -> None:
+    def _back(self, then: Callable[[Any], None], value: object) -> None:
         def on_ui() -> None:
             self.pending -= 1
             then(value)

@@ -4,6 +4,7 @@ papers, imported as a batch) and ``archive`` (old skipped papers out of the way,
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from store import Library
 
 
-def register(add) -> None:
+def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     """Add this module's subcommands to the parser (``add`` is build_parser's helper)."""
     p = add("fetch", "fetch the newest papers of arXiv categories and import them (as one batch: search new: to list it)",
             ("text", "json"), run=fetch, creates=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from store.wording import counted
@@ -12,10 +12,11 @@ from store.wording import counted
 from . import output as out
 
 if TYPE_CHECKING:
+    from .opened import Opened
     from store import Library, Paper
 
 
-def register(add) -> None:
+def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     """Add these commands to the parser (``add`` is tui.cli.build_parser's helper)."""
     p = add("similar", "papers most like this one (TF-IDF + LSA)", run=ranked)
     p.epilog = ("Each line: a paper's id, its similarity to ID from 0.00 (nothing in common) to 1.00 (the "
@@ -33,7 +34,7 @@ def register(add) -> None:
     p.add_argument("--k", type=int, help="number of topics (default: about sqrt(papers / 2), 2 to 50)")
 
 
-def ranked(lib: Library, args: argparse.Namespace, opened=None) -> int:
+def ranked(lib: Library, args: argparse.Namespace, opened: Opened | None = None) -> int:
     """``similar`` (papers like one) and ``recommend`` (papers like the ones you marked), with why."""
     from store.formats.records import paper_record
     rows: Sequence[tuple[Paper, float, list[str], list[str]]]  # (a Recommendation is one)
@@ -93,7 +94,7 @@ def _ranked_table(lib: Library, rows: Sequence[tuple[Paper, float, list[str], li
     return 0
 
 
-def topics(lib: Library, args: argparse.Namespace, opened=None) -> int:
+def topics(lib: Library, args: argparse.Namespace, opened: Opened | None = None) -> int:
     rows = lib.topic_summary(args.k)
     if args.format == "json":
         out.emit_json(rows)

@@ -4,6 +4,7 @@ colleague's triage merged field by field) and serve (the app in a browser)."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 import sys
 from pathlib import Path
 
@@ -17,10 +18,11 @@ from store.wording import counted
 from . import output as out
 
 if TYPE_CHECKING:
+    from .opened import Opened
     from store import Library
 
 
-def register(add) -> None:
+def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     """Add this module's subcommands to the parser (``add`` is build_parser's helper)."""
     p = add("export", "export papers and annotations (Markdown, CSV, JSON, JSONL, BibTeX, Org, CSL-JSON, RIS)", None,
             run=export)
@@ -56,7 +58,7 @@ def register(add) -> None:
     p.add_argument("--dry-run", action="store_true", help="show what would change; change nothing")
 
 
-def export(lib: Library, args: argparse.Namespace, opened=None) -> int:
+def export(lib: Library, args: argparse.Namespace, opened: Opened | None = None) -> int:
     from store.exchange.export import export_text, selection_query
 
     query = selection_query(args.status, args.tag, args.star, args.query)
@@ -108,7 +110,7 @@ def _write(args: argparse.Namespace, text: str, papers: int) -> int:
     return 0
 
 
-def import_annotations(lib: Library, args: argparse.Namespace, opened=None) -> int:
+def import_annotations(lib: Library, args: argparse.Namespace, opened: Opened | None = None) -> int:
     """Every file is read and checked before any is merged, and all are merged as one write: a bad
     one changes nothing (store.exchange.import_files)."""
     from store.exchange.import_files import merge_files
@@ -144,7 +146,7 @@ def _first(lines: list[str], shown: int = SHOWN_UNKNOWN) -> list[str]:
     return [*lines[:shown], f"… and {len(lines) - shown:,} more"]
 
 
-def serve(lib: Library, args: argparse.Namespace, opened=None) -> int:
+def serve(lib: Library, args: argparse.Namespace, opened: Opened | None = None) -> int:
     from ..serve import serve as serve_app
     return serve_app(lib, args.host, args.port, args.keymap, token=args.token, exports=args.exports,
                      token_file=args.token_file, max_sessions=args.max_sessions)

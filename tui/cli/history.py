@@ -4,7 +4,8 @@ member's own (a colleague's changes are theirs to undo)."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from store.annotations.journal import paper_of
 
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
     from store import Library
 
 
-def register(add) -> None:
+def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     """Add this module's subcommands to the parser (``add`` is build_parser's helper)."""
     add("undo", "undo the last change (repeatable; survives restarts)", ("text", "json"), run=undo_or_redo)
     add("redo", "make again what the last undo reverted (until a new change is made)", ("text", "json"),
@@ -47,7 +48,7 @@ def history(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     return 0
 
 
-def _changed_paper(lib: Library, entry: dict) -> str:
+def _changed_paper(lib: Library, entry: dict[str, Any]) -> str:
     """Which paper a history entry changed: " · ID Title" for one paper ('' for several: the
     label counts them)."""
     keys = [*(entry.get("after") or {}), *(entry.get("before") or {})]

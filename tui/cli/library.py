@@ -9,9 +9,10 @@ with its arguments by :func:`register`; :mod:`tui.cli` parses and dispatches.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from store import locations
 from store.choices import STATUSES
@@ -23,6 +24,7 @@ from .opened import Opened
 from . import output as out
 
 if TYPE_CHECKING:
+    from store.ingest.summary import ImportSummary
     from store import Library
     from store.annotations.session import Snapshot
     from store.search.result import SearchResult
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
 # search too, which must not import numpy (a test keeps the two the same).
 LIST_SORTS = ("import", "status", "star", "team-stars", "random", "recommended")
 
-def register(add) -> None:
+def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     """Add these commands to the parser (``add`` is tui.cli.build_parser's helper)."""
     p = add("open", "open the app (importing FILEs first; a library folder given alone is opened)", None, run=open_app,
             creates=True)
@@ -263,8 +265,8 @@ def doctor(args: argparse.Namespace) -> int:
     return 0 if report.healthy else 1
 
 
-def import_with_progress(lib: Library, paths: list[str]):
-    state: dict = {}
+def import_with_progress(lib: Library, paths: list[str]) -> ImportSummary:
+    state: dict[str, Any] = {}
 
     def progress(done: int, total: int) -> None:
         if total < 2000 or not sys.stderr.isatty():  # a bar is for a person watching a terminal
@@ -283,7 +285,7 @@ def import_with_progress(lib: Library, paths: list[str]):
             state["bar"].stop()
 
 
-def _say_what_the_session_kept(lib: Library, opened_with, imported: list[tuple[int, int]]) -> None:
+def _say_what_the_session_kept(lib: Library, opened_with: Snapshot, imported: list[tuple[int, int]]) -> None:
     """After the app closes: what the sitting changed, and where it is kept (nothing if nothing)."""
     from store.annotations.session import session_line, snapshot
     try:

@@ -14,7 +14,8 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Callable, NoReturn
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any, Callable, NoReturn
 
 from store import locations
 from store.choices import STATUSES
@@ -23,11 +24,14 @@ from store.errors import PapersiftError
 from . import output as out
 from .mistakes import GLOBAL_OPTIONS, closest, library_option_problem, unknown_command
 
+if TYPE_CHECKING:
+    from store import Library
+
 class _Formatter(argparse.HelpFormatter):
     """argparse's help formatter, sized as argparse sizes it but without importing shutil
     (argparse builds one for every option it adds; the import cost a one-shot search ~3 ms)."""
 
-    def __init__(self, prog: str, **kwargs) -> None:
+    def __init__(self, prog: str, **kwargs: Any) -> None:
         if kwargs.get("width") is None:
             try:
                 columns = int(os.environ["COLUMNS"])
@@ -46,13 +50,13 @@ class _Formatter(argparse.HelpFormatter):
 class _Unused:
     """Stands in for the parser of a command not being run (see build_parser's ``only``)."""
 
-    def add_argument(self, *args, **kwargs) -> None:
+    def add_argument(self, *args: Any, **kwargs: Any) -> None:
         pass
 
-    def set_defaults(self, **kwargs) -> None:
+    def set_defaults(self, **kwargs: Any) -> None:
         pass
 
-    def add_mutually_exclusive_group(self, **kwargs) -> "_Unused":
+    def add_mutually_exclusive_group(self, **kwargs: Any) -> "_Unused":
         return self
 
 
@@ -82,7 +86,7 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def add(name: str, help_: str, fmt: tuple[str, ...] | None = ("table", "plain", "json"), *,
-            run: Callable, library: bool = True, creates: bool = False) -> argparse.ArgumentParser:
+            run: Callable[..., int], library: bool = True, creates: bool = False) -> argparse.ArgumentParser:
         """One subcommand: ``run(library, args, opened)`` runs it (``run(args)`` when ``library`` is
         False: it works on the folder, as doctor must when the library cannot be opened). Only a
         command that ``creates`` makes a library where there is none; the others say there is none."""
@@ -219,7 +223,7 @@ def _option_hint(parser: argparse.ArgumentParser, command: str | None, extra: li
 _QUERY_OPTIONS = ("--query", "--weights")  # their value may start with "-" (`--query -tag:maybe`)
 
 
-def with_default_command(argv: list[str], commands) -> list[str]:
+def with_default_command(argv: list[str], commands: Collection[str]) -> list[str]:
     """The arguments with the global options (``--library``, ``--as``) first and ``open`` named when
     no command is.
 
@@ -262,7 +266,7 @@ def _command_in(argv: list[str]) -> str | None:
 def run(args: argparse.Namespace) -> int:
     """Open the library (unless the command works without it) and run the command's function."""
     if not args.needs_library:
-        return args.func(args)
+        return int(args.func(args))
     if not args.creates_library:
         locations.require_library(locations.library_dir(args.library))
     if args.command == "search" and args.format != "json" and args.member is None and _quick_search(args):
@@ -285,7 +289,7 @@ def run(args: argparse.Namespace) -> int:
             out.say(f"warning: {problem}", stderr=True)
     files = _library_files(lib)
     try:
-        return args.func(lib, args, Opened(problems, new_library))
+        return int(args.func(lib, args, Opened(problems, new_library)))
     except KeyboardInterrupt:  # (Ctrl-C: the workers ignore it and are stopped; what became of the library is said)
         out.say(_interrupted(lib, cmd, files), stderr=True)
         return 130
@@ -294,7 +298,7 @@ def run(args: argparse.Namespace) -> int:
             out.say(f"warning: {problem}", stderr=True)
 
 
-def _interrupted(lib, cmd: str, files: list[tuple[int, int, int] | None]) -> str:
+def _interrupted(lib: Library, cmd: str, files: list[tuple[int, int, int] | None]) -> str:
     """What became of the library when Ctrl-C stopped ``cmd`` (``files``: its files' signatures
     before): unchanged, the import saved, or whole with what was saved before."""
     now = _library_files(lib)
@@ -309,7 +313,7 @@ def _interrupted(lib, cmd: str, files: list[tuple[int, int, int] | None]) -> str
             "(`papersift history` lists them)")
 
 
-def _library_files(lib) -> list[tuple[int, int, int] | None]:
+def _library_files(lib: Library) -> list[tuple[int, int, int] | None]:
     """The (inode, size, mtime) of each of the library's data files: what an interrupted command
     compares to say whether it changed anything."""
     from store.corpus import file_signature

@@ -11,7 +11,8 @@ import argparse
 import sys
 from functools import lru_cache
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from store.choices import STATUS_GLYPH as GLYPH
 from store.search.quick import Row
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 MIN_TITLE_WIDTH, MAX_TAGS_WIDTH = 20, 30  # columns, in `papersift list` and `search` tables
 
 
-def console(stderr: bool = False):
+def console(stderr: bool = False) -> Console:
     return _console_class()(stderr=stderr, highlight=False, soft_wrap=True)
 
 
@@ -40,7 +41,7 @@ def say(text: str, stderr: bool = False) -> None:
 
 
 @lru_cache(maxsize=1)
-def _console_class():
+def _console_class() -> type[Console]:
     """Rich's Console, made once and only when output needs it (Rich is slow to import)."""
     from rich.console import Console
 
@@ -65,7 +66,7 @@ def count_arg(text: str) -> int:
     return value
 
 
-def print_labelled(c, sections: list[tuple[str, list[str]]]) -> None:
+def print_labelled(c: Console, sections: list[tuple[str, list[str]]]) -> None:
     """Report lines under a label each ("  problem  ...", "  conflict ..."), printed verbatim."""
     for label, lines in sections:
         for line in lines:
@@ -89,7 +90,7 @@ def stars(n: int) -> str:
     return "★" * n + "☆" * (3 - n)
 
 
-def print_papers(lib: Library, indices, fmt: str, total: int | None = None, found: int | None = None,
+def print_papers(lib: Library, indices: Iterable[int], fmt: str, total: int | None = None, found: int | None = None,
                  full: int | None = None, beyond: bool = False) -> None:
     """Print papers (corpus indices) as a table, plain lines or JSON (``found``, ``full``: see
     print_rows; in JSON each paper of a search says whether it holds every word, ``all_words``)."""
@@ -250,7 +251,7 @@ def _print_note(out: Console, note: str) -> None:
                   "`--format json` prints it whole)[/dim]")
 
 
-def print_stats(stats: dict, fmt: str) -> None:
+def print_stats(stats: dict[str, Any], fmt: str) -> None:
     if fmt == "json":
         emit_json(stats)
         return

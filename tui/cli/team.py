@@ -5,6 +5,7 @@ among members, by topic), ``team`` (each member's progress, stars and agreement)
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from store.errors import PapersiftError
@@ -14,9 +15,10 @@ from store.wording import counted
 from . import output as out
 
 if TYPE_CHECKING:
+    from .opened import Opened
     from store import Library
 
-def register(add) -> None:
+def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     """Add this module's subcommands to the parser (``add`` is build_parser's helper)."""
     p = add("assign", "split the papers no member has triaged (or a query's) among members, by topic",
             ("text", "json"), run=assign)
@@ -76,7 +78,7 @@ def _seed_papers(lib: Library, given: list[str], members: list[str]) -> tuple[di
     return seeds, phrases
 
 
-def assign(lib: Library, args: argparse.Namespace, opened=None) -> int:
+def assign(lib: Library, args: argparse.Namespace, opened: Opened | None = None) -> int:
     ids = [p.id for p, _ in lib.pairs(args.query)] if args.query else None
     if args.clear:
         n = lib.lab.clear_assignments(ids)
@@ -109,7 +111,7 @@ def assign(lib: Library, args: argparse.Namespace, opened=None) -> int:
     return 0
 
 
-def team(lib: Library, args: argparse.Namespace, opened=None) -> int:
+def team(lib: Library, args: argparse.Namespace, opened: Opened | None = None) -> int:
     if args.ids:
         return _why(lib, args)
     rows = lib.lab.progress()
@@ -123,7 +125,7 @@ def team(lib: Library, args: argparse.Namespace, opened=None) -> int:
     return 0
 
 
-def sync(lib: Library, args: argparse.Namespace, opened=None) -> int:
+def sync(lib: Library, args: argparse.Namespace, opened: Opened | None = None) -> int:
     from store.sync.library_sync import sync as run_sync
 
     report = run_sync(lib, args.remote)

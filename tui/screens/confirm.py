@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label
@@ -23,7 +24,7 @@ class ConfirmScreen(ModalScreen[bool]):
         super().__init__()
         self.question = question
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Text(self.question) if isinstance(self.question, str) else self.question)
             yes, no = key_label(self.app, "confirm.yes"), key_label(self.app, "confirm.no")

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual import work
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
@@ -34,7 +38,7 @@ class Chart:
     def __init__(self, rows: list[tuple[str, list[tuple[float, str]], list[str]]]) -> None:
         self.rows = rows
 
-    def __rich_console__(self, console, options):
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         table = Table(box=None, show_header=False, pad_edge=False, expand=False)
         if not self.rows:
             yield table
@@ -64,7 +68,7 @@ def bars(rows: list[tuple[str, int]], total: int, style: str = "green") -> Chart
     return Chart([(label, [(count / total if total else 0.0, style)], [f"{count:,}"]) for label, count in rows])
 
 
-def topic_table(rows: list[dict]) -> Chart:
+def topic_table(rows: list[dict[str, Any]]) -> Chart:
     """Topics as bars as long as each is big, green for its triaged part; papers and triaged counts."""
     biggest = max((r["papers"] for r in rows), default=1) or 1
     return Chart([(f"topic:{r['topic']} {r['label']}",
@@ -89,7 +93,7 @@ class DashboardScreen(ModalScreen[None]):
         self.library = library
         self.search = search
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         lib = self.library
         stats = lib.stats()
         n = stats["papers"] or 1
@@ -150,7 +154,7 @@ class DashboardScreen(ModalScreen[None]):
         table = topic_table(self.library.topic_summary())
         self.app.call_from_thread(self._show_topics, table)
 
-    def _show_topics(self, table) -> None:
+    def _show_topics(self, table: Chart) -> None:
         """On the UI thread, where the panel is looked up: it may be gone by then (see
         MainScreen._show_similar_titles)."""
         for panel in self.query("#by-topic").results(Static):

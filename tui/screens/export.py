@@ -8,7 +8,9 @@ store's atomic writer; exporting never changes the library.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from textual.app import ComposeResult
 from textual import on
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -27,6 +29,11 @@ from ..confine import Confinement
 from ..keymap import binding, key_label
 from ..widgets.footer import Footer
 from .confirm import ConfirmScreen
+
+if TYPE_CHECKING:
+    from store.formats.records import Pair
+
+    from ..host import ExportSource
 
 FORMAT_LABELS = {"md": "Markdown reading list", "csv": "CSV", "json": "JSON", "jsonl": "JSON Lines",
                  "bibtex": "BibTeX", "org": "Org-mode", "csl-json": "CSL-JSON (Zotero)", "ris": "RIS (Zotero)"}
@@ -60,12 +67,12 @@ class ExportScreen(ModalScreen[str | None]):
     ExportScreen #buttons { margin-top: 1; height: 3; }
     """
 
-    def __init__(self, library: Library, main_screen) -> None:
+    def __init__(self, library: Library, main_screen: ExportSource) -> None:
         super().__init__()
         self.library = library
         self.main_screen = main_screen
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         with Vertical():
             run, cancel = key_label(self.app, "export.run"), key_label(self.app, "export.cancel")
             yield Label(f"[b]Export[/b]   [dim]tab moves · space picks · {run} exports · {cancel} cancels[/dim]")
@@ -152,7 +159,7 @@ class ExportScreen(ModalScreen[str | None]):
             if path.suffix.lower() in set(EXTENSIONS.values()) | {".txt", ".markdown"}:
                 dest.value = str(path.with_suffix(EXTENSIONS[fmt]))
 
-    def _pairs(self, scope: str):
+    def _pairs(self, scope: str) -> list[Pair]:
         lib = self.library
         if scope == "list":
             results = self.main_screen.results  # the result set, not the weaker matches below it

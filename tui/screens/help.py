@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, cast
 
 from rich.markup import escape
 from rich.table import Table
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.keys import format_key
 from textual.screen import ModalScreen
@@ -97,7 +98,7 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen #search-syntax { margin-top: 1; }
     """
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(keys_table(cast("KeymapHost", self.app).current_keymap()))
             yield Static(syntax_table(), id="search-syntax")

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual import on
 from textual.containers import Vertical
 from textual.screen import ModalScreen
@@ -74,7 +75,7 @@ class ImportScreen(ModalScreen[Path | None]):
         super().__init__()
         self.confinement = confinement or Confinement()
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         confined = self.confinement
         with Vertical():
             run, cancel = key_label(self.app, "import.run"), key_label(self.app, "import.cancel")

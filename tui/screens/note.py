@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, TextArea
@@ -61,7 +62,7 @@ class NoteScreen(ModalScreen[str | None]):
         self._text = draft if draft is not None else note  # the editor's text, as of its last change
         self._done = False  # saved or discarded: no draft to keep
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Text.assemble(("Note", "bold"), "   ",
                                       (f"{key_label(self.app, 'note.save')} save · "

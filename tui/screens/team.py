@@ -5,6 +5,7 @@ picked in the list: enter shows their share in the main list, m the papers they 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
@@ -41,7 +42,7 @@ class TeamScreen(ModalScreen[str | None]):
         self.library = library
         self.shares: dict[str, int] = {}  # each listed member's assigned papers
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         lib = self.library
         lib.refresh()  # (members triaging the same folder: their latest marks)
         assigned = len(lib.assignments)

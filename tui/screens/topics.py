@@ -6,7 +6,10 @@ so the list is computed in a worker and the screen says so until it is ready.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
+from textual.app import ComposeResult
 from textual import work
 from textual.containers import Vertical
 from textual.screen import ModalScreen
@@ -30,7 +33,7 @@ def topic_bar(papers: int, triaged: int, biggest: int, width: int) -> Text:
     return Text("█" * part, style="green") + Text("█" * (filled - part), style="blue") + Text(" " * (width - filled))
 
 
-def topic_prompt(row: dict, biggest: int, bar_width: int = WIDE_BAR) -> Text:
+def topic_prompt(row: dict[str, Any], biggest: int, bar_width: int = WIDE_BAR) -> Text:
     """One line: bar (green = triaged), size, share triaged, label, then the topic number.
 
     The label comes before the number: it is what a reader scans for, and on a
@@ -64,7 +67,7 @@ class TopicsScreen(ModalScreen[int | None]):
         super().__init__()
         self.library = library
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         with Vertical():
             yield Label("[b]Topics[/b] [dim]building the topic map…[/dim]", id="topics-title")
             yield OptionList(id="topic-list")
@@ -81,7 +84,7 @@ class TopicsScreen(ModalScreen[int | None]):
         rows = self.library.topic_summary() if len(self.library) >= 10 else []
         self.app.call_from_thread(self._show, rows)
 
-    def _show(self, rows: list[dict]) -> None:
+    def _show(self, rows: list[dict[str, Any]]) -> None:
         options = self.query_one(OptionList)
         biggest = max((r["papers"] for r in rows), default=1)
         bar_width = WIDE_BAR if self.app.size.width >= WIDE else NARROW_BAR

@@ -13,6 +13,8 @@ keep the order a reader learned at 80.
 
 from __future__ import annotations
 
+from textual import events
+from textual.app import ComposeResult
 from textual.widgets._footer import FooterKey, FooterLabel
 
 from ..compat import CoalescedFooter
@@ -26,14 +28,14 @@ class Footer(CoalescedFooter):
     DEFAULT_CSS = "Footer.-compact FooterLabel { margin-right: 1; }"
     _keys_width = 0  # the width the keys were last laid out for
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         """A new width: the keys laid out again, and those that do not fit it left out anew."""
         self.compact = event.size.width < COMPACT_BELOW
         if event.size.width != self._keys_width:
             self._keys_width = event.size.width
             self.refresh(recompose=True)
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         """The stock footer's keys, help and quit first, so the cut never hides them."""
         keys = list(super().compose())
         first = sorted((k for k in keys if getattr(k, "action", None) in FIRST),

@@ -7,10 +7,11 @@ in the list, so a reader sees at a glance why a paper is there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from rich.console import Group
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
@@ -57,7 +58,7 @@ class Reader(QuietlySizedScroll, can_focus=True):
     #reader-similar { text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
-    def __init__(self, library: Library, **kwargs) -> None:
+    def __init__(self, library: Library, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.library = library
         self.paper_index: int | None = None
@@ -65,7 +66,7 @@ class Reader(QuietlySizedScroll, can_focus=True):
         self.matched: set[str] = set()  # casefolded words the current search matched
         self._similar_lines = 0  # the more-like-this panel's height
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield QuietlySizedStatic(id="reader-body")
         yield Static(id="reader-similar")
 
@@ -106,7 +107,7 @@ class Reader(QuietlySizedScroll, can_focus=True):
         abstract, links = render_abstract(paper.abstract)
         self.links = links + ([paper.url] if paper.url and paper.url not in links else [])
         match = self.get_component_rich_style("reader--match")
-        parts: list = [self._title(paper, match)]
+        parts: list[Text | str] = [self._title(paper, match)]
         byline = paper.byline()
         if byline:
             parts.append(Text(display_safe(byline, False), style="italic"))

@@ -9,10 +9,13 @@ tag chips.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -64,7 +67,7 @@ class ResultsList(ScrollView, can_focus=True):
             self.paper_index = paper_index
             super().__init__()
 
-    def __init__(self, library: Library, **kwargs) -> None:
+    def __init__(self, library: Library, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.library = library
         self.indices: np.ndarray = np.arange(0)
@@ -243,7 +246,7 @@ class ResultsList(ScrollView, can_focus=True):
             self.scroll_to_region(Region(0, self._line(self.cursor), 1, 1), animate=False, force=True,
                                   immediate=True, center=True)
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: events.Click) -> None:
         row = self._row(int(self.scroll_offset.y) + event.y)
         if row is not None:
             self._move_to(row)
@@ -253,7 +256,7 @@ class ResultsList(ScrollView, can_focus=True):
 
     _styles: dict[str, Style] | None = None
 
-    def render_lines(self, crop):
+    def render_lines(self, crop: Region) -> list[Strip]:
         # The widget's base style walks its ancestors' backgrounds, and each component
         # style is a CSS lookup: once per paint, not per row.
         self._base_style = self.rich_style

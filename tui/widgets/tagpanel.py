@@ -8,10 +8,13 @@ highlighted tag."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 from collections import Counter
 
 from rapidfuzz import fuzz, process
+from textual.app import ComposeResult
 from textual.content import Content
 from textual import events, on
 from textual.containers import Vertical
@@ -46,7 +49,7 @@ class TagSuggester(Suggester):
         return None
 
 
-def ranked_tags(counts: Counter, typed: str) -> list[tuple[str, int]]:
+def ranked_tags(counts: Counter[str], typed: str) -> list[tuple[str, int]]:
     """All tags with their counts; when something is typed, fuzzy-ranked against it."""
     typed = typed.lstrip("-").strip().lower()
     if not typed:
@@ -139,14 +142,14 @@ class TagPanel(Vertical):
             self.text = text
             super().__init__()
 
-    def __init__(self, library: Library, **kwargs) -> None:
+    def __init__(self, library: Library, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.library = library
         self._keyword_tags: dict[str, str] = {}  # the shown paper's keywords as tags it lacks: tag -> keyword
         self._shown: tuple[str | None, list[str] | None] = (None, None)  # show_paper's last arguments
         self._tag_parts: tuple[str | tuple[str, str], ...] = ()  # what #paper-tags shows (Content.assemble's parts)
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static("[b]Tags[/b]", id="paper-tags")
         yield TagInput(placeholder="tag… (-tag removes)", suggester=TagSuggester(self.library), id="tag-input")
         yield Static(Content.assemble(("All tags", "bold")), id="all-tags-title")
