@@ -325,7 +325,7 @@ def _check_temp_files(folder: Path, repair: bool, report: DoctorReport) -> None:
 
 def check_index_cache(library: Library, repair: bool, report: DoctorReport) -> None:
     """The search-index cache matches the corpus (else rebuilt when repairing)."""
-    if library._load_index_cache() is not None:
+    if library.index_cache.read_cache() is not None:
         report.ok.append("search index cache matches the corpus")
         return
     if not repair:  # a cache is never precious: one from before the last change is rebuilt by the next search
@@ -333,8 +333,8 @@ def check_index_cache(library: Library, repair: bool, report: DoctorReport) -> N
                          else "search index cache: none that matches the corpus yet (the next search builds it)")
         return
     if repair:
-        library.build_index()  # (its cache is written best effort: whether it was, is read back)
-        if library._load_index_cache() is None:
+        library.index_cache.build()  # (its cache is written best effort: whether it was, is read back)
+        if library.index_cache.read_cache() is None:
             probe = _why_unwritable(library.folder)
             report.problems.append(f"could not repair: the search index cache could not be written ({probe})")
         else:

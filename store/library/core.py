@@ -9,7 +9,6 @@ through :meth:`change`, :meth:`install` and :meth:`invalidate`, which are public
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -26,8 +25,7 @@ from store.files.lock import LibraryLock
 from store.corpus import Corpus, file_signature, migrate_v1
 from store.errors import PapersiftError, UnknownPaperError
 from store.library.member_views import MemberViews, read_views, unreadable_notice, with_changes
-from store.library.increments import IndexDocuments, changed_rows, index_document
-from store.library.index_file import read_index_file, write_index_file
+from store.library.index_file import IndexCache
 from store.models import TEAM, Annotation, Paper
 from store.search.index import SearchIndex
 from store.safe_text import shown_unsafe
@@ -82,8 +80,7 @@ class LibraryCore:
         self.touched: set[str] = set()
         self.removed: set[str] = set()  # the papers this Library took out (an undo puts them back)
         self.restored: set[str] = set()  # papers an earlier removal took out that an undo here brought back
-        self._index: SearchIndex | None = None
-        self._index_lock = threading.Lock()
+        self.index_cache = IndexCache(self.index_path, lambda: self.corpus)
         self._invalidators: list[Callable[[], None]] = []
 
     def _migrate_if_needed(self) -> None:
@@ -104,72 +101,10 @@ class LibraryCore:
         return len(self.corpus)
 
     @property
-    def loaded_index(self) -> SearchIndex | None:
-        """The search index if it is in memory (None: the next use reads or builds it)."""
-        return self._index
-
-    @property
     def index(self) -> SearchIndex:
-        """The search index: from the on-disk cache when it matches the corpus, else built."""
-        index = self._index
-        if index is None:
-            # Searches run in a worker per keystroke (a "phrase" always does): the first two keys of a
-            # fresh session would each read the whole index (at 300k papers ~300 MB, twice).
-            with self._index_lock:
-                index = self._index
-                if index is None:
-                    index = self._load_index_cache()
-                    starts = self.corpus.line_starts
-                    if index is not None and "lines" not in index.extra and starts is not None \
-                            and len(starts) == len(self.corpus) + 1:
-                        # A cache from before the one-shot search read papers again: written once
-                        # more with where their lines start (its other sections kept as they are).
-                        index = self._install_index(index, (index.extra, len(self.corpus)))
-                    index = self._index = index or self.build_index()
-        return index
-
-    def _load_index_cache(self, generation: str | None = None, n_docs: int | None = None) -> SearchIndex | None:
-        """The cached index if it was made from the corpus of ``generation`` with ``n_docs`` papers
-        (by default the corpus this library holds)."""
-        return read_index_file(self.index_path, self.corpus.generation if generation is None else generation,
-                               len(self.corpus) if n_docs is None else n_docs)
-
-    def build_index(self, normalized: dict[str, str] | None = None) -> SearchIndex:
-        """Build the index and cache it on disk (best effort: a cache is never precious).
-
-        Args:
-            normalized: paper id -> normalized abstract already computed (by an import).
-        """
-        # Taken out of the dict: build() frees each text once it is tokenized (~400 MB at 300k).
-        norms = [normalized.pop(pid, None) for pid in self.corpus.ids()] if normalized else None
-        return self._install_index(SearchIndex.build(IndexDocuments(self.corpus.papers), norms))
-
-    def update_index(self, generation: str, n_before: int, normalized: dict[str, str]) -> SearchIndex:
-        """The index after an import that started from the corpus of ``generation`` with ``n_before``
-        papers: the cached index of that corpus with the papers added since, and those whose indexed
-        text changed (a new version, a title or category arriving), indexed anew; built from
-        scratch when that cache is gone (store.search.index_update).
-        A day's few hundred papers into 30k: ~0.2 s instead of ~5 s."""
-        from store.search.index_update import updated
-
-        old = self._load_index_cache(generation, n_before)
-        if old is not None:
-            papers = self.corpus.papers
-            replaced = {i: index_document(papers[i]) for i in changed_rows(self.corpus, n_before)}
-            added = papers[n_before:]
-            index = updated(old, replaced, [index_document(p) for p in added],
-                            [normalized.pop(p.id, None) for p in added])
-            kept = old.extra  # (its display sections, spliced into the new file's)
-            del old  # (the postings of its file, ~270 MB at 300k, freed before the new index is written)
-            return self._install_index(index, (kept, n_before))
-        return self.build_index(normalized)
-
-    def _install_index(self, index: SearchIndex, kept: tuple[dict[str, memoryview], int] | None = None) -> SearchIndex:
-        """Hold the index and cache it on disk (:func:`store.library.index_file.write_index_file`;
-        ``kept``: the sections of the index file this one updates, and for how many papers)."""
-        self._index = index
-        write_index_file(self.index_path, self.corpus, index, kept)
-        return index
+        """The search index (read from its cache file or built on first use: :class:`IndexCache`)."""
+        index = self.index_cache.loaded  # (held: no call out of this file on a keystroke's path)
+        return index if index is not None else self.index_cache.get()
 
     # ------------------------------------------------------------- annotations
     def paper(self, key: str) -> Paper:
@@ -377,6 +312,6 @@ class LibraryCore:
 
     def invalidate(self) -> None:
         """The corpus changed: drop the index and every registered cache (each rebuilt on use)."""
-        self._index = None
+        self.index_cache.drop()
         for clear in self._invalidators:
             clear()

@@ -1,5 +1,5 @@
 """What an import changed in the papers a library already held, for the caches that are updated
-rather than rebuilt (the search index: :meth:`LibraryCore.update_index`)."""
+rather than rebuilt (the search index: :meth:`store.library.index_file.IndexCache.update`)."""
 
 from __future__ import annotations
 

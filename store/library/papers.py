@@ -128,9 +128,9 @@ class PaperChanges:
         the cached index of ``generation`` updated with the papers from ``first_new`` on."""
         from store.search import acronyms
 
-        if summary.changed or self._core._index is None:
+        if summary.changed or self._core.index_cache.loaded is None:
             self._core.invalidate()
-            self._core.update_index(generation, first_new, new_norms)
+            self._core.index_cache.update(generation, first_new, new_norms)
         if summary.changed:  # (the acronyms the papers define: the new papers' added, for the first search)
             acronyms.kept_after_import(self._core.folder / locations.ACRONYMS_FILE, self._core.corpus.papers,
                                        self._core.corpus.generation, generation, first_new, bool(summary.revised))
@@ -187,7 +187,7 @@ class PaperChanges:
                 raise
         if changes or outdated:  # after the lock, as an import does (a save is a new generation,
             self._core.invalidate()  # which the index cache on disk must record)
-            self._core.build_index()
+            self._core.index_cache.build()
         return Retitled(changes, len(papers), backup)
 
     # ------------------------------------------------------------------- dedup
@@ -251,7 +251,7 @@ class PaperChanges:
             self._core.corpus = work
             self._core.invalidate()
             self._core.install(clones)
-        self._core.build_index()  # after the lock, as an import does
+        self._core.index_cache.build()  # after the lock, as an import does
         return new
 
 

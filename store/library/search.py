@@ -103,7 +103,7 @@ class LibrarySearch:
         hyphenated word is its own (sim-to-real), a word written together may stand for one
         (multitask: multi-task, see ``joined_compound``; known once the index is loaded, which
         this never waits for: the app asks it between keys)."""
-        index = self._core.loaded_index
+        index = self._core.index_cache.loaded
         out = {}
         for word in dict.fromkeys(q.words):
             compound = word if "-" in word else joined_compound(word, index.vocabulary) if index is not None else None
@@ -119,7 +119,7 @@ class LibrarySearch:
         between keys)."""
         if self._acronyms is None or self._acronyms[0] != self._core.corpus.generation:
             return {}
-        index = self._core.loaded_index
+        index = self._core.index_cache.loaded
         table = self._acronyms[1]
         used = (lambda t: index.vocabulary.terms.find(t) is not None) if index is not None else None
         return {w: a for w in q.words if (a := acronyms.acronym_of(w, table, used)) is not None}

@@ -61,7 +61,7 @@ class SearchIndex:
         self.idf = idf
         self.n_docs = n_docs
         # The sections of the file it was loaded from that are not the index's (what dump_chunks was
-        # given as ``extra``): an update of the index reuses them (LibraryCore.update_index).
+        # given as ``extra``): an update of the index reuses them (IndexCache.update).
         self.extra: dict[str, memoryview] = {}
         # Each document's length in BM25's sense, and k1 (1 - b + b dl / avgdl) from it.
         self.lengths = lengths

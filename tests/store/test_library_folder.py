@@ -113,7 +113,7 @@ def test_a_link_swapped_in_during_a_session_is_replaced_not_written_through(tmp_
     before = victim.read_bytes()
     lib.index_path.unlink()
     lib.index_path.symlink_to(victim)  # while the library is open
-    lib.build_index()
+    lib.index_cache.build()
     assert victim.read_bytes() == before and not lib.index_path.is_symlink()
     backups = lib.folder / "backups"
     import shutil
@@ -165,7 +165,7 @@ def test_a_cache_claiming_absurd_lengths_is_rebuilt_not_believed(tmp_path, run_c
                  ["doctor"], ["doctor", "--repair"]):
         proc = run_cli(*args, library=lib.folder, check=False)
         assert proc.returncode == 0 and "MemoryError" not in proc.stderr and "Traceback" not in proc.stderr, args
-    assert Library(lib.folder)._load_index_cache() is not None  # rebuilt
+    assert Library(lib.folder).index_cache.read_cache() is not None  # rebuilt
 
 
 @pytest.mark.parametrize("section", ["docs", "tf", "norms", "titles", "terms"])
@@ -188,11 +188,11 @@ def test_a_cache_garbled_under_a_sound_header_is_rebuilt_not_believed(tmp_path, 
     for i in range(start, start + length, max(1, length // 200)):
         raw[i] = rng.randrange(256)
     lib.index_path.write_bytes(bytes(raw))
-    assert Library(lib.folder)._load_index_cache() is None  # not believed
+    assert Library(lib.folder).index_cache.read_cache() is None  # not believed
     assert "search index cache: damaged, not used" in run_cli("doctor", library=lib.folder).stdout
     proc = run_cli("list", "--query", "graph neural", "--format", "json", library=lib.folder, check=False)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr and proc.stdout == truth
-    assert Library(lib.folder)._load_index_cache() is not None  # rebuilt by that search
+    assert Library(lib.folder).index_cache.read_cache() is not None  # rebuilt by that search
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

@@ -89,7 +89,7 @@ def test_an_index_file_without_line_starts_is_written_again_with_them(planners):
     from store.search.packfile import PackReader
 
     lib.corpus.line_starts = None  # as a cache from before line starts were kept
-    lib.build_index()
+    lib.index_cache.build()
     with open(lib.index_path, "rb") as fh:
         fh.readline()
         assert "lines" not in PackReader(fh)
@@ -104,5 +104,5 @@ def test_line_starts_that_are_not_the_papers_lines_are_not_trusted(planners):
     lib, _, _ = planners
     assert lib.corpus.line_starts is not None
     lib.corpus.line_starts = lib.corpus.line_starts + 3  # (a damaged or forged index file)
-    lib.build_index()
+    lib.index_cache.build()
     assert quick_search(lib.folder, "language model task planning", None) is None

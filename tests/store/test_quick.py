@@ -112,13 +112,13 @@ def test_a_stale_missing_or_damaged_cache_is_not_used(tmp_path, seeds_dir):
     assert quick_search(lib.folder, "robot", 5) is None
     lib.index_path.write_bytes(data[: len(data) // 2])  # cut short
     assert quick_search(lib.folder, "robot", 5) is None
-    assert Library(lib.folder)._load_index_cache() is None  # the app rebuilds it rather than trust it
+    assert Library(lib.folder).index_cache.read_cache() is None  # the app rebuilds it rather than trust it
     # An index cache from before the pack format (a pickle under the right generation): an upgrade.
     import pickle
 
     lib.index_path.write_bytes(data.split(b"\n", 1)[0] + b"\n" + pickle.dumps({"v": 7, "vocab": []}))
     assert quick_search(lib.folder, "robot", 5) is None
-    assert Library(lib.folder)._load_index_cache() is None
+    assert Library(lib.folder).index_cache.read_cache() is None
     assert len(Library(lib.folder).search("robot")) > 0  # rebuilt
     assert quick_search(lib.folder, "robot", 5) is not None
     lib.index_path.unlink()

@@ -310,6 +310,7 @@ def test_an_import_holds_the_lock_only_to_merge_and_save(lib, monkeypatch):
     import store.corpus
     import store.ingest.importer
     import store.library
+    import store.library.index_file
     seen = {}
 
     def watch(name, fn):
@@ -318,7 +319,7 @@ def test_an_import_holds_the_lock_only_to_merge_and_save(lib, monkeypatch):
             return fn(*args, **kwargs)
         return wrapped
 
-    monkeypatch.setattr(store.library.Library, "update_index", watch("index", store.library.Library.update_index))
+    monkeypatch.setattr(store.library.index_file.IndexCache, "update", watch("index", store.library.index_file.IndexCache.update))
     monkeypatch.setattr(store.ingest.importer, "prepare_merge", watch("prepare", store.ingest.importer.prepare_merge))
     monkeypatch.setattr(store.ingest.importer, "_merge", watch("merge", store.ingest.importer._merge))
     monkeypatch.setattr(store.corpus.Corpus, "save", watch("save", store.corpus.Corpus.save))

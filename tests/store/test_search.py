@@ -345,7 +345,7 @@ def test_sorts(lib):
 def test_index_cache_is_used_and_invalidated(lib, tmp_path):
     assert lib.index_path.exists()
     again = Library(lib.folder)
-    assert again._load_index_cache() is not None
+    assert again.index_cache.read_cache() is not None
     (tmp_path / "x.txt").write_text("We present ZorbNet, a new network for zorbing. It zorbs well on twelve tasks.")
     again.import_paths([tmp_path / "x.txt"])
     third = Library(lib.folder)
@@ -542,10 +542,12 @@ def test_the_first_keys_of_a_session_read_the_index_once(lib, monkeypatch):
     """The first two keys of a session ('"d', a phrase: both searched in workers) found no index
     loaded and each read it (at 300k papers ~300 MB, twice); one reads it, the other waits."""
     import threading
+
+    from store.library.index_file import IndexCache
     lib.search("x")  # the on-disk index cache is written
     fresh = Library(lib.folder)
     loads = []
-    monkeypatch.setattr(Library, "_load_index_cache", recording(Library._load_index_cache, loads, first_delay=0.1))
+    monkeypatch.setattr(IndexCache, "read_cache", recording(IndexCache.read_cache, loads, first_delay=0.1))
     found = []
     keys = [threading.Thread(target=lambda q=q: found.append(len(fresh.search(q)))) for q in ("learn", "learning", "learned")]
     for t in keys:

@@ -12,7 +12,7 @@ import pytest
 
 from store import Library
 from tui.app import make_app
-from tui.controllers.triage import openable
+from tui.controllers.sharing import openable
 
 from ..conftest import wait_workers
 

@@ -221,6 +221,20 @@ class Searching:
             self.view.notify(f"search {query!r} failed ({type(exc).__name__}: {exc}); the details are in {log}",
                              severity="error", timeout=15)
 
+    def opening_list(self) -> SearchResult:
+        """The whole library in the saved sort; when that sort cannot be had, in the import order,
+        said and logged."""
+        try:
+            return self.library.search("", sort=self.view.sort)
+        except Exception as exc:  # noqa: BLE001 (any failure of a saved sort: the app opens all the same)
+            from store.logbook import record_exception
+
+            log = record_exception(self.library.folder, f"the saved sort {self.view.sort!r}", exc)
+            self.view.notify(f"dropped the saved sort {self.view.sort!r} ({type(exc).__name__}: {exc}); the details "
+                             f"are in {log}", severity="warning", timeout=15)
+            self.view.sort = "import"
+            return self.library.search("", sort=self.view.sort)
+
     def resume(self, query: str, paper: str | None) -> None:
         """Put back the search the library was left with, its results staying on ``paper``."""
         self.view.stay_on(paper)

@@ -55,6 +55,20 @@ class Similar:
         self._step = 1
         self._drawn_first: int | None = None  # the paper whose lookup waits for the frame showing it
 
+    def origin(self, query: str) -> str | None:
+        """The paper a ``similar:`` search lists neighbours of (None for another search, and for a
+        paper removed since or a mistyped id)."""
+        from store.errors import PapersiftError
+        from store.search.query import parse_query
+
+        key = parse_query(query).similar
+        if not key:
+            return None
+        try:
+            return self.library.paper(key).id
+        except PapersiftError:
+            return None
+
     def more_like_this(self) -> None:
         """List the papers most like the highlighted one (escape returns to the full list)."""
         pid = self.view.current_paper_id()

@@ -1,4 +1,4 @@
-"""What the triage keys do: status, stars, undo and redo, notes, import, removal, copying and links.
+"""What the triage keys do: status, stars, undo and redo, notes, import and removal.
 
 Each change goes through the screen's write queue (``tui.writes``), which never waits on
 another process's lock in the UI thread; the screen repaints what shows the change.
@@ -17,7 +17,6 @@ from store.corpus import file_signature
 from store.wording import counted
 from store.safe_text import display_safe
 
-from ..clipboard import copy_text
 from ..keymap import key_label
 from ..render import plain_title
 from ..screens.confirm import ConfirmScreen
@@ -27,19 +26,6 @@ if TYPE_CHECKING:
     from .search import Searching
     from .sync import Sync
     from .view import MainView
-
-
-def openable(url: str) -> bool:
-    """Whether a link may go to the browser: an http(s) address with a host, so that it starts
-    with "http" and can never be read as a command-line option ("--renderer-cmd-prefix=…"), nor
-    run anything (``javascript:``) or open a local file (``file:``)."""
-    from urllib.parse import urlsplit
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return False
-    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and url[:4].lower() == "http" \
-        and not any(c.isspace() or ord(c) < 32 for c in url)
 
 
 class Triage:
@@ -309,46 +295,3 @@ class Triage:
             self.view.writes.submit(lambda: self.library.set_note(pid, text), landed, failed)
 
         app.push_screen(NoteScreen(plain_title(paper.title), note, draft, keep_draft), saved)
-
-    # ----------------------------------------------------- clipboard, links
-    def _copy(self, text: str, what: str) -> None:
-        where = copy_text(self.view.app, text)
-        self.view.notify(f"copied {what} to the {where}")
-
-    def copy_abstract(self) -> None:
-        pid = self.current_paper_id()
-        if pid:
-            from ..render import render_abstract
-            self._copy(render_abstract(self.library.paper(pid).abstract)[0].plain, "abstract")
-
-    def copy_citation(self) -> None:
-        pid = self.current_paper_id()
-        if pid:
-            from store.formats.markdown import citation_line# (not at start-up: it loads the export formats)
-            self._copy(citation_line(self.library.paper(pid), self.library.annotation(pid)), "citation")
-
-    def copy_ids(self) -> None:
-        ids = self.targets()
-        if ids:
-            self._copy("\n".join(ids), counted(len(ids), "id"))
-
-    def open_link(self) -> None:
-        links = self.view.reader.links
-        if not links:
-            self.view.notify("this paper has no link", severity="warning")
-            return
-        link = next((u for u in links if openable(u)), None)
-        if link is None:  # a paper's url is its file's words: never handed to a browser unchecked
-            self.view.notify(f"not opened: {display_safe(links[0], False)[:80]} is not an http(s) address "
-                             "(only those are opened; it is shown in the reader)", severity="warning")
-            return
-        try:
-            import webbrowser  # (on first use: its import costs the start ~10 ms)
-
-            opened = webbrowser.open(link)
-        except Exception:
-            opened = False
-        if opened:
-            self.view.notify(f"opened {display_safe(link, False)}")
-        else:
-            self._copy(link, "link (no browser found)")

@@ -21,7 +21,6 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
 from store import Library
-from store.errors import PapersiftError
 from store.library.search import SORTS
 from store.search.query import parse_query
 
@@ -41,11 +40,11 @@ from ..controllers.similar import Similar
 from ..controllers.sync import Sync
 from ..controllers import lab_sync
 from ..controllers.lab_sync import LabSync
+from ..controllers.sharing import Sharing
 from ..controllers.tags import Tags
 from ..controllers.triage import Triage
 from ..writes import Writes
-from .. import limits
-from ..opening import share_query, standing_note
+from ..opening import Opening
 if TYPE_CHECKING:
     from textual.widget import Widget
     from textual.worker import Worker
@@ -99,12 +98,14 @@ class MainScreen(Screen[None]):
         self._keep_paper = False  # the next list shown stays on its paper (a recommended list re-ranked)
         self._pin_paper = False  # ... and on its row, the others ranked around it
         self._stay_on: str | None = None  # a paper id the next results keep the cursor on
+        self.opening: Opening | None = None  # where it opened, and the header's note about it (on mount)
         # The controllers, each given what it calls (see tui/controllers/view.py for what it uses of this screen).
         self.similar = Similar(library, self)
         self.search = Searching(library, self, ensure_model=self.similar.ensure_model, on_typed=self.similar.hold)
         self.sync = Sync(library, self, self.search)
         self.triage = Triage(library, self, self.search, self.sync)
         self.tags = Tags(library, self, self.triage)
+        self.sharing = Sharing(library, self, self.triage)
         self.reading = Reading(library, self, self.search, self.similar, self.tags)
 
     def compose(self) -> ComposeResult:
@@ -134,43 +135,19 @@ class MainScreen(Screen[None]):
         query, paper, self.search.history = (self.app.library_place() if hasattr(self.app, "library_place")
                                              else ("", None, []))
         new, seen = getattr(self.app, "new_since_visit", (0, 0))
-        updated = getattr(self.app, "updated_since_visit", 0)
-        self._standing_for = f"batch:>{seen}" if new else None  # the query the standing note speaks of
-        self._updated_since = updated
-        self._share = share_query(self.library, query, new, getattr(self.app, "resume", True))  # they open on it
-        if self._share:
-            query, paper, self._standing_for = self._share, None, self._share
-        if new or updated or self._share:
-            self.counts.standing = self._standing_note(new)
-        if paper is not None and self.library.corpus.index_of(paper) is None:
-            paper = None  # gone since (a merge, another library at the same path)
-        self._stay_on = None if query else paper
-        try:
-            result = self.library.search("", sort=self.sort)
-        except Exception as exc:  # the saved sort cannot be had: the import order, said and logged
-            result = self._drop_saved_sort(exc)
-        self.show_results("", result)
-        self._opened = True  # from here, another query than the note's drops "312 new since your last visit"
+        self.opening = Opening.choose(self.library, (query, paper), new, seen, getattr(self.app, "updated_since_visit", 0),
+                                      getattr(self.app, "resume", True))
+        if note := self.opening.note(new):
+            self.counts.standing = note
+        self._stay_on = None if self.opening.query else self.opening.paper
+        self.show_results("", self.search.opening_list())
+        self.opening.shown = True  # from here, another query than the note's drops "312 new since your last visit"
         self.reading.show_now()  # nothing is being typed yet: the first paper at once
         self.set_focus(self.results)
         self.sync.tell_problems()
-        if self._share:  # a lab member's own papers: they start there
-            self.search.resume(query, None)
-            self.notify(f"your share, {self.library.member}: the papers assigned to you · "
-                        f"{key_label(self.app, 'list.clear_filter')} shows the whole library", timeout=8)
-        elif query and new and query == f"batch:>{seen}":  # papers arrived: start on them
-            self.search.resume(query, None)
-            self.notify(f"{new:,} new since your last visit · {key_label(self.app, 'list.clear_filter')} "
-                        "shows the whole library", timeout=8)
-        elif query:  # the search the library was left with; its results keep the cursor on the paper
-            if len(self.library) <= limits.BIG_LIBRARY:
-                self.search.resume(query, paper)
-            else:  # after the first paint: at 300k papers the search takes ~0.5 s
-                self.call_after_refresh(self.search.resume, query, paper)
-            self.notify(f"back where you left off: {query} · "
-                        f"{key_label(self.app, 'list.clear_filter')} clears the search", timeout=6)
-        elif self.results.cursor:
-            self.notify("back where you left off", timeout=4)
+        self.opening.resume(self.search.resume, self.call_after_refresh,
+                            lambda text, timeout: self.notify(text, timeout=timeout),
+                            key_label(self.app, "list.clear_filter"), bool(self.results.cursor))
         self.tag_panel.refresh_tags()
         self.set_interval(2.0, self.sync.poll)
         self.lab_sync = LabSync(self.library, self, self.counts)  # a lab's git remote: synced now and every few minutes
@@ -178,15 +155,6 @@ class MainScreen(Screen[None]):
             self.set_interval(lab_sync.EVERY, self.lab_sync.run)
             self.set_interval(30.0, self.lab_sync.show)
         self.similar.model_soon()  # the model behind "more like this", after the list is up and usable
-
-    def _drop_saved_sort(self, exc: Exception) -> SearchResult:
-        from store.logbook import record_exception
-
-        log = record_exception(self.library.folder, f"the saved sort {self.sort!r}", exc)
-        self.notify(f"dropped the saved sort {self.sort!r} ({type(exc).__name__}: {exc}); the details are in {log}",
-                    severity="warning", timeout=15)
-        self.sort = "import"
-        return self.library.search("", sort=self.sort)
 
     def on_unmount(self) -> None:
         self.similar.end()
@@ -268,19 +236,10 @@ class MainScreen(Screen[None]):
             if idx is not None:
                 results.move_to_paper(idx)
         sort = f" · sort: {self.sort}" if not query.strip() and self.sort != "import" else ""  # (the default unsaid: room for "2 selected")
-        standing_for = getattr(self, "_standing_for", None) or ""
-        if getattr(self, "_opened", False) and query.strip() != standing_for:
-            self.counts.standing = ""  # the opening's note, once another list is shown
-        elif standing_for and query.strip() == standing_for and self.counts.standing and result.found is not None:
-            # The imports' own count said how many they added; papers removed since are not in the list.
-            self.counts.standing = self._standing_note(result.found)
+        if self.opening is not None:
+            self.counts.standing = self.opening.note_after(query, result.found, self.counts.standing)
         self.counts.new_results(result, sort)
         self.reading.follow_results()
-
-    def _standing_note(self, new: int) -> str:
-        """The opening's header note (tui.opening.standing_note)."""
-        return standing_note(self.library.member, getattr(self, "_share", ""), self._standing_for, new,
-                             getattr(self, "_updated_since", 0))
 
     def repaint(self, changed: list[str] | None = None) -> None:
         """Annotations changed (those of the papers ``changed``, when known): repaint rows, reader,
@@ -328,20 +287,10 @@ class MainScreen(Screen[None]):
             # The whole library again, the cursor staying on the paper being looked at
             # (as mail readers do when a limit is lifted), not on the library's first paper;
             # more like this left where it opened (its first row) goes back to the paper it was for.
-            self._stay_on = (self.results.cursor == 0 and self._similar_origin()) or self.current_paper_id()
+            self._stay_on = (self.results.cursor == 0 and self.similar.origin(box.value)) or self.current_paper_id()
             box.value = ""  # the box's watcher runs the search
         elif self.results.selected:
             self.results.clear_selection()
-
-    def _similar_origin(self) -> str | None:
-        """The paper a ``similar:`` search lists neighbours of (None for another search)."""
-        key = parse_query(self.search_box.value).similar
-        if not key:
-            return None
-        try:
-            return self.library.paper(key).id
-        except PapersiftError:  # (a paper removed since, a mistyped id: the list's own paper then)
-            return None
 
     def action_sort(self) -> None:
         # (the team's stars only where there is a team: alone, they are "star")
@@ -375,10 +324,10 @@ class MainScreen(Screen[None]):
     def action_note(self) -> None: self.triage.note()
     def action_import_files(self) -> None: self.triage.import_files()
     def action_remove(self) -> None: self.triage.remove()
-    def action_copy_abstract(self) -> None: self.triage.copy_abstract()
-    def action_copy_citation(self) -> None: self.triage.copy_citation()
-    def action_copy_ids(self) -> None: self.triage.copy_ids()
-    def action_open_link(self) -> None: self.triage.open_link()
+    def action_copy_abstract(self) -> None: self.sharing.copy_abstract()
+    def action_copy_citation(self) -> None: self.sharing.copy_citation()
+    def action_copy_ids(self) -> None: self.sharing.copy_ids()
+    def action_open_link(self) -> None: self.sharing.open_link()
     def action_open_reader(self) -> None: self.reading.open_reader()
     def action_reader_back(self) -> None: self.reading.back_to_list()
     def action_next_paper(self) -> None: self.results.action_cursor_down()  # from the reader: read in place

@@ -22,14 +22,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from store import Library
-from store.choices import STATUS_GLYPH as GLYPH
-from store.safe_text import display_safe, shown_label
-from store.titles.kinds import shown_title
+from store.safe_text import display_safe
 
 from ..keymap import binding
-from ..render import highlight_words, plain_title
+from .result_row import row_text
 
-_PLAIN, _BOLD = Style(), Style(bold=True)
 DIVIDER = "── weaker matches: most but not all words ──"
 NO_FULL_MATCH = "── no paper has every word; the best partial matches ──"
 
@@ -309,38 +306,11 @@ class ResultsList(ScrollView, can_focus=True):
         return strips[line].crop_extend(0, width, base).apply_offsets(0, line)
 
     def _row_text(self, row: int) -> Text:
-        idx = int(self.indices[row])
-        paper = self.library.corpus.papers[idx]
-        ann = self.library.annotations.get(paper.id)
-        status = ann.status if ann else "unread"
-        star = ann.star if ann else 0
-        tags = ann.tags if ann else []
-        mark = "●" if paper.id in self.selected else " "
-        text = Text(no_wrap=True, overflow="ellipsis", end="")
-        text.append(mark, style=self._style("match") if mark != " " else _PLAIN)
-        text.append(GLYPH[status] + " ", style=self._style("dim") if status != "to-read" else _BOLD)
-        text.append(("★" * star).ljust(3) + " " if star else "", style=self._style("star"))
-        tag_text = Text(no_wrap=True, end="")
+        paper = self.library.corpus.papers[int(self.indices[row])]
         assignee = self.library.assignments.get(paper.id)
-        if assignee and assignee != self.library.member:  # (one's own share needs no name: assigned:NAME lists it)
-            tag_text.append(f" →{assignee}", style=self._style("dim"))
-        for tag in tags:
-            tag_text.append(" ")
-            tag_text.append(f"#{shown_label(tag)}", style=self._style("tag"))
-        title = shown_title(plain_title(paper.title), paper.derived_title)  # (an excerpt: quoted, "…")
-        width = self.scrollable_content_region.width  # excludes the scrollbar
-        room = max(width - text.cell_len - min(tag_text.cell_len, width // 3), 10)
-        title_text = Text(title, style=Style(italic=paper.derived_title, dim=status in ("read", "skipped")), end="")
-        if self.matched:
-            highlight_words(title_text, self.matched, self._style("match"))
-        if title_text.cell_len > room:
-            title_text.truncate(room - 1)
-            title_text.append("…")
-        text.append_text(title_text)
-        text.append_text(tag_text)
-        if text.cell_len > width:
-            text.truncate(width)
-        return text
+        return row_text(paper, self.library.annotations.get(paper.id), paper.id in self.selected,
+                        assignee if assignee != self.library.member else None,  # (one's own share: no name)
+                        self.matched, self.scrollable_content_region.width, self._style)  # (width: not the scrollbar)
 
     def on_resize(self) -> None:
         self.virtual_size = Size(self.size.width, self._lines())
