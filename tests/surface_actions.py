@@ -17,6 +17,7 @@ from tui.render import plain_title
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.dashboard import DashboardScreen
 from tui.screens.export import ExportScreen
+from tui.screens.fetch_dialog import FetchScreen
 from tui.screens.help import HelpScreen
 from tui.screens.import_dialog import ImportScreen
 from tui.screens.note import NoteScreen
@@ -34,7 +35,7 @@ SCENARIOS: dict[str, Scenario] = {}
 # Where an action's key works: the context it must be driven from ("list" unless named here).
 CONTEXT = {"search": "search", "reader": "reader", "tags": "tags", "note": "note", "confirm": "confirm",
            "help": "help", "import": "import", "export": "export", "dashboard": "dashboard", "topics": "topics",
-           "team": "team"}
+           "team": "team", "fetch": "fetch"}
 
 
 def scenario(*action_ids: str) -> Callable[[Scenario], Scenario]:
@@ -52,7 +53,7 @@ async def enter(d: Drive, context: str) -> None:
     opener = {"search": "main.search", "reader": "list.open_reader", "tags": "main.tag", "note": "main.note",
               "confirm": "main.remove", "help": "app.help", "import": "main.import_files",
               "export": "app.export", "dashboard": "app.dashboard", "topics": "main.topics",
-              "team": "app.team"}.get(context)
+              "team": "app.team", "fetch": "main.fetch"}.get(context)
     if opener:
         await d.act(opener)
     expected = {"search": SearchBox, "reader": Reader, "tags": TagInput}.get(context)
@@ -60,7 +61,7 @@ async def enter(d: Drive, context: str) -> None:
         assert isinstance(d.app.focused, expected), f"{context}: focus on {d.app.focused!r}"
     screen = {"note": NoteScreen, "confirm": ConfirmScreen, "help": HelpScreen, "import": ImportScreen,
               "export": ExportScreen, "dashboard": DashboardScreen, "topics": TopicsScreen,
-              "team": TeamScreen}.get(context)
+              "team": TeamScreen, "fetch": FetchScreen}.get(context)
     if screen is not None:
         assert isinstance(d.app.screen, screen), f"{context}: {d.app.screen!r} on top"
 
@@ -88,11 +89,12 @@ async def _quit(d: Drive, fire: Fire) -> None:
     assert not d.app.is_running and d.app.return_code == 0
 
 
-@scenario("app.help", "app.export", "app.dashboard", "app.team", "main.topics", "main.import_files", "main.note")
+@scenario("app.help", "app.export", "app.dashboard", "app.team", "main.topics", "main.import_files", "main.note",
+          "main.fetch")
 async def _opens_a_screen(d: Drive, fire: Fire) -> None:
     await fire()
     await d.settle()
-    wanted = (HelpScreen, ExportScreen, DashboardScreen, TeamScreen, TopicsScreen, ImportScreen, NoteScreen)
+    wanted = (HelpScreen, ExportScreen, DashboardScreen, TeamScreen, TopicsScreen, ImportScreen, NoteScreen, FetchScreen)
     assert isinstance(d.app.screen, wanted), f"{d.app.screen!r} on top"
     kind = type(d.app.screen)
     await d.press("escape")
@@ -449,7 +451,8 @@ async def _confirm(d: Drive, fire: Fire) -> None:
         assert len(d.lib) == n
 
 
-@scenario("help.close", "dashboard.close", "team.close", "topics.close", "import.cancel", "export.cancel")
+@scenario("help.close", "dashboard.close", "team.close", "topics.close", "import.cancel", "export.cancel",
+          "fetch.cancel")
 async def _closes(d: Drive, fire: Fire) -> None:
     kind = type(d.app.screen)
     n = len(d.lib)
@@ -546,6 +549,37 @@ async def _import_run(d: Drive, fire: Fire) -> None:
     # The first import into the bundled sample replaces it (and says so); else the paper joins.
     assert len(d.lib) == (1 if f"replaced the {n} bundled sample papers" in said else n + 1), said
     assert [p.id for p, _ in d.lib.pairs("quadruped doors")] != [], said
+
+
+@scenario("fetch.run")
+async def _fetch_run(d: Drive, fire: Fire) -> None:
+    """The categories typed, the fetch key: arXiv (a local stand-in) is asked for them, the feed is
+    kept in fetched/ and its papers join the library as one batch."""
+    from store.ingest import arxiv_fetch
+
+    from .arxiv_server import Recorded, day
+    server = Recorded([(200, {}, day(1))])
+    saved = arxiv_fetch.API, arxiv_fetch.DELAY
+    arxiv_fetch.API, arxiv_fetch.DELAY = server.url, 0.0
+    try:
+        d.app.screen.query_one("#fetch-categories").value = "cs.LG cs.RO"
+        d.app.screen.query_one("#fetch-since").value = "2024-11-01"
+        await d.settle()
+        n = len(d.lib)
+        await fire()
+        for _ in range(100):  # the fetch's worker, then the import's, then the papers arriving
+            await d.settle()
+            if len(d.lib) != n:
+                break
+            await d.pilot.pause(0.05)
+    finally:
+        arxiv_fetch.API, arxiv_fetch.DELAY = saved
+        server.close()
+    assert d.app.screen is d.main
+    assert server.requests and server.requests[0]["search_query"] == ["cat:cs.LG OR cat:cs.RO"], server.requests
+    assert list((d.lib.folder / "fetched").glob("arxiv-cs.LG-cs.RO-*.xml"))
+    said = " ".join(d.new_notices())
+    assert len(d.lib) > n or "replaced the" in said, said
 
 
 @scenario("export.run")

@@ -43,7 +43,7 @@ NOT_IN_PALETTE = {
 IN_DIALOGS = {
     "tags": "main.tag", "note": "main.note", "confirm": "main.remove", "help": "app.help",
     "import": "main.import_files", "export": "app.export", "dashboard": "app.dashboard",
-    "team": "app.team", "topics": "main.topics",
+    "team": "app.team", "topics": "main.topics", "fetch": "main.fetch",
 }
 
 
@@ -56,12 +56,6 @@ def _command_line(app: App[Any]) -> str:
 def _recommendations(app: App[Any]) -> None:
     screen = cast("PaletteHost", app).main_screen
     screen.search_box.value = "rec:stars"  # what `papersift recommend` lists; the box's watcher searches
-
-
-def _fetch(app: App[Any]) -> None:
-    app.notify(f"fetching runs from the command line, with the arXiv categories to fetch: "
-               f"{_command_line(app)} fetch arxiv cs.LG cs.RO (--since DATE). This app takes the new "
-               f"papers in as they arrive; search new: to list them", timeout=20)
 
 
 def _archive(app: App[Any]) -> None:
@@ -88,7 +82,6 @@ def _sync(app: App[Any]) -> None:
 CLI_COMMANDS: tuple[tuple[str, str, Callable[[App[Any]], None]], ...] = (
     ("Recommendations", "the triage queue: unread papers most likely wanted, learned from every mark "
      "(papersift recommend)", _recommendations),
-    ("Fetch from arXiv", "the day's papers of arXiv categories: shows the command to run (papersift fetch)", _fetch),
     ("Archive old skipped papers", "out of the way, kept with their marks: shows the command to run "
      "(papersift archive)", _archive),
     ("Sync with the lab", "everyone's marks and papers in, yours out, through the lab's git repository "

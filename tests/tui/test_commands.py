@@ -90,8 +90,7 @@ async def test_recommendations_from_the_palette(lib, make):
         assert screen(app).query_text == "rec:stars" and len(screen(app).results.indices)
 
 
-@pytest.mark.parametrize("name, command", [("Fetch from arXiv", "fetch arxiv"),
-                                           ("Archive old skipped papers", "archive --skipped-before")])
+@pytest.mark.parametrize("name, command", [("Archive old skipped papers", "archive --skipped-before")])
 async def test_commands_that_need_arguments_say_the_command_line(lib, make, name, command):
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:

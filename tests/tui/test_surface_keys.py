@@ -127,8 +127,8 @@ BUSY = ("list", "reader", "search", "tags")
 
 def sessions() -> dict[str, list[str]]:
     """The contexts each app session drives: each busy one alone, and the dialogs' together (the
-    import last: into the untouched sample, it replaces the sample)."""
-    contexts = sorted(by_context(), key=lambda c: c == "import")
+    fetch and the import last: into the untouched sample, the first of them replaces the sample)."""
+    contexts = sorted(by_context(), key=lambda c: (c in ("fetch", "import"), c == "import"))
     return {**{c: [c] for c in BUSY}, "dialogs": [c for c in contexts if c not in BUSY]}
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from store import locations
@@ -43,64 +42,31 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
 
 def fetch(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     """Download (every page, or nothing), keep the feed in LIBRARY/fetched/, import it as a batch."""
-    from datetime import datetime, timezone
-
-    from store.files.atomic import PRIVATE_FOLDER, atomic_write_text
     from store.ingest import arxiv_fetch
+    from store.ingest.daily import fetch_into
 
     since = arxiv_fetch.since_date(args.since)
-    folder = lib.folder / locations.FETCHED_DIR
-    _check_folder(folder)  # (before asking arXiv anything)
-    got = arxiv_fetch.fetch(args.categories, since, api=args.api or arxiv_fetch.API,
-                            delay=arxiv_fetch.DELAY if args.delay is None else max(0.0, args.delay), limit=args.limit,
-                            say=lambda line: out.say(line, stderr=True) if sys.stderr.isatty() else None,
-                            note=lambda line: out.say(line, stderr=True),  # (every wait, said wherever stderr goes)
-                            request_deadline=_seconds(args.request_deadline, arxiv_fetch.REQUEST_DEADLINE),
-                            fetch_deadline=_seconds(args.fetch_deadline, arxiv_fetch.FETCH_DEADLINE))
-    if not got.entries:
+    got = fetch_into(lib.folder, args.categories, since, api=args.api, delay=args.delay, limit=args.limit,
+                     say=lambda line: out.say(line, stderr=True) if sys.stderr.isatty() else None,
+                     note=lambda line: out.say(line, stderr=True),  # (every wait, said wherever stderr goes)
+                     request_deadline=args.request_deadline, fetch_deadline=args.fetch_deadline)
+    if got.saved is None:
         if args.format == "json":
             out.emit_json({"fetched": 0, "requests": got.requests, "new": 0, "batch": 0, "papers": len(lib)})
         else:
             out.say(f"nothing new on arXiv in {', '.join(args.categories)} since {since:%Y-%m-%d} "
                     f"({counted(got.requests, 'request')}); the library is unchanged")
         return 0
-    try:
-        folder.mkdir(mode=PRIVATE_FOLDER)
-    except FileExistsError:
-        _check_folder(folder)
-    saved = folder / f"arxiv-{'-'.join(args.categories)}-{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}.xml"
-    atomic_write_text(saved, got.text)
-    summary = import_with_progress(lib, [str(saved)])
+    summary = import_with_progress(lib, [str(got.saved)])
     if args.format == "json":
         out.emit_json({**summary.to_dict(), "papers": len(lib), "fetched": got.entries, "requests": got.requests,
-                       "saved": str(saved)})
+                       "saved": str(got.saved)})
         return 0
     out.say(f"fetched {counted(got.entries, 'entry', 'entries')} since {since:%Y-%m-%d} ({counted(got.requests, 'request')}; kept in "
-            f"{locations.FETCHED_DIR}/{saved.name})")
+            f"{locations.FETCHED_DIR}/{got.saved.name})")
     out.say(summary.line() + f"; the library now holds {counted(len(lib), 'paper')}"
             + (f" — `new:` lists batch {summary.batch}" if summary.batch else ""))
     return 0
-
-
-def _seconds(given: float | None, default: float) -> float:
-    return default if given is None or not given > 0 else min(given, default)
-
-
-def _check_folder(folder: Path) -> None:
-    """LIBRARY/fetched/ is a folder, or is not there yet: a file or a link in its place (a shared
-    library folder may hold anything) is named, and nothing is fetched."""
-    import os
-    import stat
-
-    from store.errors import PapersiftError
-    try:
-        mode = os.lstat(folder).st_mode
-    except FileNotFoundError:
-        return
-    if not stat.S_ISDIR(mode):
-        kind = "a link" if stat.S_ISLNK(mode) else "a file" if stat.S_ISREG(mode) else "not a folder"
-        raise PapersiftError(f"{folder} is {kind}, where papersift keeps what it fetches (a folder): move it away "
-                             "and fetch again; nothing was imported")
 
 
 def archive(lib: Library, args: argparse.Namespace, opened: Opened) -> int:

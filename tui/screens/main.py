@@ -34,6 +34,7 @@ from ..widgets.results import ResultsList
 from ..widgets.searchbox import SearchBox
 from ..widgets.tagpanel import TagInput, TagPanel
 from ..controllers.counts import Counts
+from ..controllers.daily import Daily
 from ..controllers.reading import Reading
 from ..controllers.search import Searching
 from ..controllers.similar import Similar
@@ -84,6 +85,7 @@ class MainScreen(Screen[None]):
         binding("main.focus_tags", "Tag panel", show=False),
         binding("main.topics", "Topics", show=False),
         binding("main.import_files", "Import", show=False),
+        binding("main.fetch", "Fetch from arXiv", show=False),
         binding("main.remove", "Remove papers", show=False),
     ]
 
@@ -106,6 +108,7 @@ class MainScreen(Screen[None]):
         self.triage = Triage(library, self, self.search, self.sync)
         self.tags = Tags(library, self, self.triage)
         self.sharing = Sharing(library, self, self.triage)
+        self.daily = Daily(library, self, self.triage)
         self.reading = Reading(library, self, self.search, self.similar, self.tags)
 
     def compose(self) -> ComposeResult:
@@ -323,6 +326,7 @@ class MainScreen(Screen[None]):
     def action_redo(self) -> None: self.triage.redo()
     def action_note(self) -> None: self.triage.note()
     def action_import_files(self) -> None: self.triage.import_files()
+    def action_fetch(self) -> None: self.daily.fetch()
     def action_remove(self) -> None: self.triage.remove()
     def action_copy_abstract(self) -> None: self.sharing.copy_abstract()
     def action_copy_citation(self) -> None: self.sharing.copy_citation()
