@@ -74,6 +74,8 @@ class LibraryCore:
         self._unreadable_said = (0, 0)  # records with fields of the wrong kind, and values that are none, said
         self._unsound_said = 0  # undo entries papersift cannot read, said
         self.assignment_stamps: dict[str, dict[str, str]] = {}  # paper id -> its assignment's change times (kept cleared)
+        # Papers per tag of this member's, replaced (never edited) as changes come; None: counted when asked.
+        self._tag_counts: Counter[str] | None = None
         self.reload_annotations()
         # The papers whose records this Library changed (its changes, undos and redos): what the
         # app's "this session" line counts, never another process's changes read meanwhile.
@@ -158,6 +160,7 @@ class LibraryCore:
                                 f"name papersift cannot use (e.g. '{shown_unsafe(unusable[0][:40])}'): kept, not "
                                 "shown (`papersift doctor` lists them)")
         self._say_unreadable()
+        self._tag_counts = None  # (counted again when next asked)
         self._set_views(views)
 
     def _set_views(self, views: MemberViews) -> None:
@@ -273,6 +276,15 @@ class LibraryCore:
         """Make stored changes the library's annotations: new mappings, never an edit of one a
         worker thread may be reading (copy on write: a search holds one snapshot throughout)."""
         self.touched.update(a.paper_id for a in changes.values())
+        counts = self._tag_counts
+        if counts is not None:  # this member's tag counts, by what the changes add and take away
+            counts = Counter(counts)
+            for ann in changes.values():
+                if ann.member != TEAM and self.shown_member(ann) == self.member:
+                    old = self.annotations.get(ann.paper_id)
+                    counts.subtract(old.tags if old else ())
+                    counts.update(ann.tags)
+            self._tag_counts = +counts  # (a new Counter, tags no paper holds any more left out)
         self._set_views(with_changes(MemberViews(self.team, self.cleared, self.assignments, self.assignment_stamps),
                                      changes.values(), self.shown_member))
 
@@ -302,8 +314,12 @@ class LibraryCore:
         return cleared
 
     def tag_counts(self) -> Counter[str]:
-        """Papers per tag."""
-        return Counter(t for a in self.annotations.values() for t in a.tags)
+        """Papers per tag (this member's): counted once, then kept as changes come (see
+        :meth:`install`), since the tag panel asks after every triage key. A copy."""
+        counts = self._tag_counts
+        if counts is None:
+            counts = self._tag_counts = Counter(t for a in self.annotations.values() for t in a.tags)
+        return Counter(counts)
 
     # ------------------------------------------------------------------ caches
     def on_invalidate(self, clear: Callable[[], None]) -> None:
