@@ -301,8 +301,9 @@ STAMPED = ("status", "star", "note", "assignee")  # the single-valued fields; ta
 def normalize_tag(tag: str) -> str:
     """Tags are lower-case, without spaces, commas or semicolons (``"Deep RL"`` -> ``deep-rl``): the
     exports join a paper's tags into one keywords field with them (BibTeX, CSL-JSON, CSV), so a tag
-    ``a;b`` came back from its own BibTeX export as the tags ``a`` and ``b, c``."""
-    tag = "-".join(tag.strip().lower().replace(",", " ").replace(";", " ").split())
+    ``a;b`` came back from its own BibTeX export as the tags ``a`` and ``b, c`` (a full-width "；"
+    separates keywords too: store.search.keywords)."""
+    tag = "-".join(tag.strip().lower().replace(",", " ").replace(";", " ").replace("\uff1b", " ").split())
     return tag.lstrip("-#")
 
 

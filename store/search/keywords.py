@@ -15,6 +15,7 @@ from __future__ import annotations
 from store.safe_text import display_safe
 
 MAX_KEYWORDS = 50
+WIDE_SEMICOLON = "\uff1b"  # "；", as CJK input methods write ';' (2 of ICLR 2024's papers): a separator too
 MAX_KEYWORD_CHARS = 200
 
 
@@ -31,9 +32,10 @@ def keywords_of(*values: object) -> list[str]:
     seen: set[str] = set()
     for value in values:
         if isinstance(value, str):
+            value = value.replace(WIDE_SEMICOLON, ";")
             items = value.split(";" if ";" in value else ",")
         elif isinstance(value, list):  # ';' is the separator of last resort: never inside a label
-            items = [part for v in value if isinstance(v, str) for part in v.split(";")]
+            items = [part for v in value if isinstance(v, str) for part in v.replace(WIDE_SEMICOLON, ";").split(";")]
         else:
             continue
         for item in items:

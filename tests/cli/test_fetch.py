@@ -96,6 +96,21 @@ def test_bad_categories_and_dates_are_refused(run_cli, tmp_path):
     assert proc.returncode == 1 and "not an arXiv category" in proc.stderr
     proc = run_cli("fetch", "arxiv", "cs.LG", "--since", "yesterday", library=tmp_path / "lib", check=False)
     assert proc.returncode == 1 and "--since 'yesterday'" in proc.stderr
+    # Names arXiv answers with nothing (no error): an archive of no one's, one without its subject,
+    # a subject in the wrong case. Each said before arXiv is asked anything.
+    for typed, said in (("foo.BAR", "'foo' is no archive of arXiv's"), ("cs", "such as cs.LG"),
+                        ("cs.lg", "two capitals, as cs.LG"), ("hep-th.XX", "a category alone")):
+        proc = run_cli("fetch", "arxiv", "cs.RO", typed, "--api", "http://127.0.0.1:9/none", library=tmp_path / "lib",
+                       check=False)
+        assert proc.returncode == 1 and said in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert not (tmp_path / "lib" / "fetched").exists()
+
+
+@pytest.mark.parametrize("category", ["cs.LG", "stat.ML", "astro-ph", "astro-ph.GA", "hep-th", "cond-mat.str-el",
+                                      "physics.optics", "q-bio.NC", "eess.SP", "quant-ph", "math-ph"])
+def test_every_kind_of_arxiv_category_is_taken(category):
+    from store.ingest.arxiv_fetch import check_categories
+    assert check_categories([category]) == [category]
 
 
 RSS = """<?xml version='1.0' encoding='UTF-8'?>

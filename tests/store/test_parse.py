@@ -161,6 +161,14 @@ def test_keywords_are_labels_cleaned_and_capped():
     assert keywords_of(["x" * 500]) == ["x" * MAX_KEYWORD_CHARS]
     assert len(keywords_of([f"k{i}" for i in range(200)])) == MAX_KEYWORDS
     assert keywords_of(None, 3, {"a": 1}, ["ok", 5]) == ["ok"]
+    # A full-width semicolon (as CJK input methods type ';') separates too: two of ICLR 2024's papers.
+    assert keywords_of(["Diffusion Models\uff1btext-vision Condition\uff1b"]) == ["Diffusion Models", "text-vision Condition"]
+    assert keywords_of("RL\uff1b bandits, offline") == ["RL", "bandits, offline"]
+
+
+def test_a_tag_holds_no_separator_of_keywords():
+    from store.models import normalize_tag
+    assert normalize_tag("Deep RL; offline\uff1bsim2real, x") == "deep-rl-offline-sim2real-x"
 
 
 def test_bibtex_with_abstracts_and_unbalanced_braces(tmp_path):

@@ -32,7 +32,12 @@ async def test_a_bad_category_or_date_is_said_in_the_dialog(lib, make):
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, FetchScreen)
-        assert "not an arXiv category" in str(app.screen.query_one("#fetch-error").render())
+        assert "such as cs.LG" in str(app.screen.query_one("#fetch-error").render())  # ("cs": an archive)
+        app.screen.query_one("#fetch-categories").value = "cs.LG foo.BAR"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, FetchScreen)
+        assert "no archive of arXiv's" in str(app.screen.query_one("#fetch-error").render())
         app.screen.query_one("#fetch-categories").value = "cs.LG"
         app.screen.query_one("#fetch-since").value = "yesterday"
         await pilot.press("enter")
