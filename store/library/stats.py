@@ -44,13 +44,14 @@ class LibraryStats:
         return mask
 
     def triage_timeline(self, buckets: int = 30) -> tuple[list[int], str, str]:
-        """Papers triaged per time bucket (by each annotation's last update), first and last time."""
+        """Papers triaged per time bucket (by each annotation's last update), first and last time.
+        A bucket is an hour at least: a sitting's marks, seconds apart, are one bar, not a spread."""
         stamps = sorted(a.updated for a in self._core.annotations.values() if a.status != "unread" and a.updated)
         if not stamps:
             return [0] * buckets, "", ""
         from datetime import datetime
         times = [datetime.fromisoformat(t).timestamp() for t in stamps]
-        lo, hi = times[0], max(times[-1], times[0] + 1)
+        lo, hi = times[0], max(times[-1], times[0] + buckets * 3600.0)
         counts = [0] * buckets
         for t in times:
             counts[min(buckets - 1, int((t - lo) / (hi - lo) * buckets))] += 1

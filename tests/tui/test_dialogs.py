@@ -804,3 +804,17 @@ def test_a_tag_too_long_for_the_panel_goes_on_after_its_hyphens():
                                                              "keyword").plain.split("\n"))
     assert at_hyphens("#" + "x" * 40).split("\n") == ["#" + "x" * 21, "x" * 19]  # (no hyphen: folded)
     assert tag_prompt("rl", "3").plain == "#rl 3"
+
+
+async def test_the_dashboard_says_a_sittings_marks_were_all_at_once(lib, make):
+    """Marks seconds apart were charted as bars spread over the whole width, dated "05:43 → 05:43"."""
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("r", "r", "s")
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        shown = app.export_screenshot().replace("&#160;", " ")
+        assert "Triage over time (all at 20" in shown or "Triage over time (all from 20" in shown
+        assert "→" not in shown.split("Triage over time")[1][:40]

@@ -117,7 +117,10 @@ class DashboardScreen(ModalScreen[None]):
             yield Label(Text.assemble(("How far to read", "bold"), ": " + (
                 estimate.words() if estimate else "nothing marked wanted yet (a star, to-read, read or a tag)")),
                 id="screening")
-            yield Label(f"Triage over time {'(' + first + ' → ' + last + ')' if first else '(nothing triaged yet)'}")
+            one_bar = sum(1 for c in timeline if c) == 1  # (a bucket is an hour at least: one sitting)
+            span = (f"(all at {first})" if first == last else f"(all from {first} to {last[11:]})" if one_bar
+                    else f"({first} → {last})")
+            yield Label(f"Triage over time {span if first else '(nothing triaged yet)'}")
             yield Sparkline(timeline, id="timeline")
             with Horizontal():
                 yield Static(bars([(s, c) for s, c in stats["status"].items()], n), id="by-status")
