@@ -91,3 +91,30 @@ async def test_the_dialog_offers_the_categories_fetched_last(lib, make, monkeypa
             await pilot.press("escape")
     finally:
         server.close()
+
+
+async def test_quitting_during_a_long_wait_neither_waits_nor_writes(lib, make, monkeypatch):
+    """arXiv asks for a minute's wait; the person quits: the app closes at once (the fetch's thread
+    is not one quitting waits for) and nothing was written."""
+    import time
+
+    server = Recorded([(503, {"Retry-After": "60"}, b"busy")])
+    monkeypatch.setattr(arxiv_fetch, "API", server.url)
+    corpus = (lib.folder / "corpus.jsonl").read_bytes()
+    try:
+        app = make(lib)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            await pilot.press("F")
+            await settle(pilot)
+            app.screen.query_one("#fetch-categories").value = "cs.LG"
+            await pilot.press("enter")
+            await _wait(pilot, lambda: any("wait" in str(n.message) for n in app._notifications))
+            assert screen(app).daily.running()
+            started = time.monotonic()
+            await pilot.press("q")
+            await settle(pilot)
+        assert time.monotonic() - started < 10 and not app.is_running
+    finally:
+        server.close()
+    assert (lib.folder / "corpus.jsonl").read_bytes() == corpus and not (lib.folder / "fetched").exists()

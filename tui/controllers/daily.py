@@ -1,10 +1,15 @@
-"""What the fetch key (F) does: ask for arXiv categories, fetch their newest papers in a worker
-(every wait said as a notice), keep the feed in the library's fetched/ folder and import it as one
-batch, as the command line's ``papersift fetch`` does (store.ingest.daily)."""
+"""What the fetch key (F) does: ask for arXiv categories, fetch their newest papers in the
+background (every wait said as a notice), keep the feed in the library's fetched/ folder and import
+it as one batch, as the command line's ``papersift fetch`` does (store.ingest.daily).
+
+The fetch runs in a thread of its own that quitting does not wait for: arXiv may ask for waits of
+minutes, and a Textual worker's thread is joined when the app closes. Nothing is written until the
+whole feed has arrived, so a fetch cut short by quitting leaves the library as it was."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import threading
+from typing import TYPE_CHECKING, Any, Callable
 
 from store import Library, PapersiftError
 from store.safe_text import display_safe
@@ -26,12 +31,16 @@ class Daily:
         self.library = library
         self.view = view
         self.triage = triage
+        self._thread: threading.Thread | None = None
+
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
 
     def fetch(self) -> None:
         """Open the dialog, offering the categories of the last feed kept; fetch what it gives."""
         from store.ingest.daily import last_categories
 
-        if self.view.working("fetch"):
+        if self.running():
             self.view.notify("a fetch is running already", timeout=4)
             return
 
@@ -39,8 +48,9 @@ class Daily:
             if asked is not None:
                 categories, since = asked
                 self.view.notify(f"fetching the newest papers of {', '.join(categories)} from arXiv…", timeout=4)
-                self.view.run_in_thread(lambda: self._fetch_in_thread(categories, since), group="fetch",
-                                        exclusive=False)
+                self._thread = threading.Thread(target=self._fetch_in_thread, args=(categories, since),
+                                                name="papersift-fetch", daemon=True)
+                self._thread.start()
 
         self.view.app.push_screen(FetchScreen(last_categories(self.library.folder)), chosen)
 
@@ -50,9 +60,14 @@ class Daily:
 
         app = self.view.app
 
+        def post(callback: Callable[..., object], *args: Any, **kwargs: Any) -> None:
+            try:
+                app.call_from_thread(callback, *args, **kwargs)
+            except RuntimeError:  # the app has closed meanwhile: no one to tell
+                pass
+
         def say(text: str, severity: SeverityLevel = "information", timeout: float = 8) -> None:
-            app.call_from_thread(self.view.notify, display_safe(text, False), severity=severity, timeout=timeout,
-                                 markup=False)
+            post(self.view.notify, display_safe(text, False), severity=severity, timeout=timeout, markup=False)
 
         since = since_date(since_text)
         try:
@@ -66,4 +81,4 @@ class Daily:
             return
         saved = got.saved
         say(f"fetched {counted(got.entries, 'entry', 'entries')} since {since:%Y-%m-%d}; importing them…", timeout=4)
-        app.call_from_thread(self.triage.import_path, saved)
+        post(self.triage.import_path, saved)
