@@ -32,6 +32,7 @@ from store.errors import PapersiftError
 from store.models import TEAM, Annotation
 from store.safe_text import has_unsafe, strip_unsafe
 from store.annotations.note_edits import long_notes_as_edits, records_of
+from store.annotations.step_records import as_change, marks
 
 HISTORY_LIMIT = 500
 PENDING = "pending"  # the meta table's record of a corpus write still to make (a removal's)
@@ -197,7 +198,7 @@ class AnnotationStore:
             if before is None:
                 raise PapersiftError(f"cannot undo {entry['label']!r}: a note it changed was changed since "
                                      "outside papersift's history")
-            _set_records(data[ANN], before)
+            _set_records(data[ANN], _as_changes(data[ANN], before))
             _push(data[REDO], entry)
             if entry.get("papers"):  # a removal's papers go back into the corpus next
                 data[META][PENDING] = {"action": "restore", "papers": entry["papers"],
@@ -223,13 +224,13 @@ class AnnotationStore:
             entry: dict[str, Any] = redo.pop(max(mine, key=int))
             ann = data[ANN]
             before = records_of(entry, "before", ann, current_is="before")
-            if before is None or any(ann.get(str(doc_id_for(pid))) != rec for pid, rec in before.items()):
+            if before is None or any(marks(ann.get(str(doc_id_for(pid)))) != marks(rec) for pid, rec in before.items()):
                 for k in mine:
                     redo.pop(k, None)
                 return None
             after = records_of(entry, "after", ann)
             assert after is not None  # records_of checks the same notes as for "before", just above
-            _set_records(ann, after)
+            _set_records(ann, _as_changes(ann, after))
             _push(data[HIST], entry)
             if entry.get("papers"):  # a removal's papers go out of the corpus next
                 data[META][PENDING] = {"action": "remove", "ids": [r.get("id") for r in entry["papers"]
@@ -255,10 +256,13 @@ class AnnotationStore:
         if self.pending() is not None:
             self._transaction(mutate)
 
-    def history(self, limit: int = 20) -> list[dict[str, Any]]:
-        """The newest undo entries, newest first (every member's; none papersift cannot read)."""
-        hist = (self.storage.read() or {}).get(HIST) or {}
-        return [shown_entry(hist[k]) for k in sorted(self._sound(HIST, hist), key=int, reverse=True)[:limit]]
+    def history(self, limit: int = 20, undone: bool = False) -> list[dict[str, Any]]:
+        """The newest undo entries, newest first (every member's; none papersift cannot read);
+        ``undone``: the steps undone since (the redo table's), after them."""
+        data = self.storage.read() or {}
+        tables = [HIST, REDO] if undone else [HIST]
+        return [shown_entry(table[k]) for name in tables for table in [data.get(name) or {}]
+                for k in sorted(self._sound(name, table), key=int, reverse=True)[:limit]]
 
     def _sound(self, name: str, table: dict[str, Any]) -> list[str]:
         """The keys of a history table's entries papersift can show, undo and redo (see
@@ -319,6 +323,12 @@ def made_by(entry: Any, member: str, owner: str) -> bool:
         return True
     made = entry.get("member", "") if isinstance(entry, dict) else ""
     return bool(made == member or (not made and member == owner))
+
+
+def _as_changes(ann: dict[str, Any], records: dict[str, Any]) -> dict[str, Any]:
+    """An undo's or redo's records as changes made now (store.annotations.step_records)."""
+    when = now_iso()
+    return {key: as_change(key, ann.get(str(doc_id_for(key))), rec, when) for key, rec in records.items()}
 
 
 def _set_records(ann: dict[str, Any], records: dict[str, Any]) -> None:

@@ -218,9 +218,9 @@ def _short(value: object) -> str:
 
 def known_stamps(library: Library, pid: str, history: list[dict[str, Any]],
                  member: str | None = None, planned: Annotation | None = None) -> frozenset[tuple[str, str]]:
-    """(field, time) of every state this library's undo history holds for a paper (a member's
-    record of it: this member's by default): a colleague's field with one of these times is a
-    state we had, not a change of theirs. ``planned``: the record an earlier file of the same
+    """(field, time) of every state this library's undo history (and its undone steps) holds for a
+    paper (a member's record of it: this member's by default): a colleague's field with one of these
+    times is a state we had, not a change of theirs. ``planned``: the record an earlier file of the same
     import made of it (a state the library will have had)."""
     member = member or library.member
     key = record_key(pid, library.stored_member(member))
@@ -258,7 +258,7 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
     for rec in records:
         read.add(rec, report, clock)
     changes: dict[str, Annotation] = {}
-    history = library.store.history(10_000)
+    history = library.store.history(10_000, undone=True)  # (a step undone since: a state we had too)
     for key, theirs in read.folded.items():
         pid, member = read.member_of[key]
         shown = pid if member == library.member else f"{pid} ({member})"

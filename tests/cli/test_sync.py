@@ -205,3 +205,29 @@ def test_an_assignment_travels_and_so_does_taking_it_back(tmp_path):
     _ok(_papersift(ben, "ben", "sync"))  # (ben's own file now says the same: nothing comes back)
     _ok(_papersift(lead, "lead", "sync"))
     assert Library(lead).assignments == {}
+
+
+def test_an_undo_after_a_sync_stays_undone_and_travels(tmp_path):
+    """chen stars a paper and syncs, then undoes the star (and a tag, and a new mark) and syncs
+    again: the undone marks stayed undone (the star came back from the repository, whose record
+    was newer than the one undo put back) and reach ben; a redo travels the same way."""
+    remote = _bare(tmp_path / "lab.git")
+    chen, ben = tmp_path / "chen", tmp_path / "ben"
+    _ok(_papersift(chen, "chen", "import", str(DATA / "icml_slice.jsonl")))
+    ids = [p.id for p in Library(chen).corpus][:2]
+    _ok(_papersift(chen, "chen", "status", ids[0], "to-read"))
+    _ok(_papersift(chen, "chen", "star", ids[0], "2"))
+    _ok(_papersift(chen, "chen", "tag", ids[1], "later"))  # (a paper marked only by the step undone)
+    _ok(_papersift(chen, "chen", "sync", str(remote)))
+    _ok(_papersift(ben, "ben", "sync", str(remote)))
+    assert _marks(ben, "chen") == {ids[0]: ("to-read", 2, (), ""), ids[1]: ("unread", 0, ("later",), "")}
+    _ok(_papersift(chen, "chen", "undo"))  # the tag
+    _ok(_papersift(chen, "chen", "undo"))  # the star
+    _ok(_papersift(chen, "chen", "sync"))
+    assert _marks(chen, "chen") == {ids[0]: ("to-read", 0, (), "")}
+    _ok(_papersift(ben, "ben", "sync"))
+    assert _marks(ben, "chen") == {ids[0]: ("to-read", 0, (), "")}
+    _ok(_papersift(chen, "chen", "redo"))  # the star again
+    _ok(_papersift(chen, "chen", "sync"))
+    _ok(_papersift(ben, "ben", "sync"))
+    assert _marks(chen, "chen") == _marks(ben, "chen") == {ids[0]: ("to-read", 2, (), "")}
