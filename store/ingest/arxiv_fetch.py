@@ -21,15 +21,15 @@ Atom feed (a login page, an error in JSON) is an error, never "nothing new".
 
 from __future__ import annotations
 
-import re
 import time
 import xml.etree.ElementTree as ET
 import zlib
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Callable
 
 from store.errors import PapersiftError
+from store.ingest.arxiv_names import check_categories, one_line
 from store.wording import counted
 
 if TYPE_CHECKING:
@@ -50,7 +50,6 @@ REDIRECTS = (301, 302, 303, 307, 308)
 RETRIED = (429, 500, 502, 503, 504)
 USER_AGENT = "papersift/0.1 (a terminal app for triaging papers; daily arXiv import)"
 ATOM = "{http://www.w3.org/2005/Atom}"
-_CATEGORY = re.compile(r"[a-z-]+(\.[A-Za-z-]+)?")
 
 
 class FetchError(PapersiftError):
@@ -67,52 +66,6 @@ class Fetched:
     warnings: list[str] = field(default_factory=list)
 
 
-# arXiv's archives (its category taxonomy): those whose categories are named by subject, in
-# capitals (cs.LG) or in words (cond-mat.str-el), and those that are a category alone (hep-th).
-_BY_CAPITALS = frozenset("cs econ eess math nlin q-bio q-fin stat astro-ph".split())
-_BY_WORDS = frozenset("cond-mat physics".split())
-_ALONE = frozenset("astro-ph cond-mat gr-qc hep-ex hep-lat hep-ph hep-th math-ph nucl-ex nucl-th quant-ph".split())
-_SUBJECT = {True: re.compile(r"[A-Z]{2}"), False: re.compile(r"[a-z]+(-[a-z]+)*")}
-_EXAMPLE = {"cs": "cs.LG", "econ": "econ.EM", "eess": "eess.SP", "math": "math.CO", "nlin": "nlin.AO",
-            "q-bio": "q-bio.NC", "q-fin": "q-fin.ST", "stat": "stat.ML", "physics": "physics.optics"}
-
-
-def check_categories(categories: list[str]) -> list[str]:
-    """The categories as arXiv names them (cs.LG, stat.ML, astro-ph, cond-mat.str-el); a name of
-    no archive of arXiv's, an archive without its subject, or a subject in the wrong case is an
-    error that says what it expected (arXiv answers such a query with nothing, not an error)."""
-    if not categories:
-        raise PapersiftError("which categories? e.g. papersift fetch arxiv cs.LG cs.RO")
-    for c in categories:
-        if not _CATEGORY.fullmatch(c):
-            raise PapersiftError(f"{_shown(c)!r} is not an arXiv category (such as cs.LG, stat.ML, astro-ph)")
-        archive, _, subject = c.partition(".")
-        if archive not in _BY_CAPITALS | _BY_WORDS | _ALONE:
-            raise PapersiftError(f"{_shown(c)!r} is not an arXiv category: {_shown(archive)!r} is no archive of arXiv's "
-                                 f"(cs, math, stat, physics, q-bio, astro-ph, hep-th, …)")
-        if not subject and archive not in _ALONE:
-            raise PapersiftError(f"{c!r} is an arXiv archive: name one of its categories, such as {_EXAMPLE[archive]}")
-        if subject and archive not in _BY_CAPITALS | _BY_WORDS:
-            raise PapersiftError(f"{_shown(c)!r} is not an arXiv category: {archive} is a category alone, with no "
-                                 "subject after it")
-        capitals = archive in _BY_CAPITALS
-        if subject and not _SUBJECT[capitals].fullmatch(subject):
-            way = "two capitals, as cs.LG" if capitals else "words, as cond-mat.str-el"
-            raise PapersiftError(f"{_shown(c)!r} is not an arXiv category: {archive}'s subjects are {way}")
-    return categories
-
-
-def since_date(text: str | None, now: datetime | None = None) -> datetime:
-    """``--since 2026-12-01`` as a time (UTC midnight); none given: a day before now."""
-    now = now or datetime.now(timezone.utc)
-    if not text:
-        return now - timedelta(days=1)
-    try:
-        return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=timezone.utc)
-    except ValueError:
-        raise PapersiftError(f"--since {text!r}: a date, as 2026-12-01") from None
-
-
 def check_api(api: str) -> tuple[str, str, int]:
     """The API's address as (scheme, host, port): an http(s) address, else an error."""
     import httpx
@@ -121,7 +74,7 @@ def check_api(api: str) -> tuple[str, str, int]:
     except (httpx.InvalidURL, ValueError):
         origin = None
     if origin is None:
-        raise PapersiftError(f"--api {_shown(api)}: not an http(s) address, as {API}")
+        raise PapersiftError(f"--api {one_line(api)}: not an http(s) address, as {API}")
     return origin
 
 
@@ -219,7 +172,7 @@ class _Session:
                     return _feed(body, headers.get("Content-Type", ""))
                 problem = f"HTTP {status}"
                 if status not in RETRIED:
-                    raise FetchError(f"arXiv answered {problem} ({_shown(reason, 40)}); nothing was imported")
+                    raise FetchError(f"arXiv answered {problem} ({one_line(reason, 40)}); nothing was imported")
                 asked = headers.get("Retry-After")
             except httpx.ConnectError as exc:
                 raise FetchError(f"cannot reach arXiv at {self.origin[1]} ({_reason(exc)}): no network? "
@@ -229,9 +182,9 @@ class _Session:
             except _Late:
                 problem = f"the answer took over {self.request_deadline:.0f} s"
             except ET.ParseError as exc:
-                problem = f"the answer is not whole XML ({_shown(str(exc), 60)})"
+                problem = f"the answer is not whole XML ({one_line(str(exc), 60)})"
             except zlib.error as exc:
-                problem = f"the answer's gzip is broken ({_shown(str(exc), 60)})"
+                problem = f"the answer's gzip is broken ({one_line(str(exc), 60)})"
             if attempt == ATTEMPTS:
                 break
             self.wait(backoff, problem, asked, attempt + 1)
@@ -252,7 +205,7 @@ class _Session:
                 capped = " (the longest papersift waits)" if after > MAX_WAIT else ""
                 self.note(f"{problem}: arXiv asked to wait {_seconds(after)}; waiting {pause:.0f} s{capped}, {then}")
             elif asked and asked.strip():
-                self.note(f"{problem}: arXiv's Retry-After {_shown(asked, 40)!r} is not a number of seconds or a "
+                self.note(f"{problem}: arXiv's Retry-After {one_line(asked, 40)!r} is not a number of seconds or a "
                           f"date; waiting {pause:.0f} s, {then}")
             else:
                 self.note(f"{problem}; waiting {pause:.0f} s, {then}")
@@ -288,7 +241,7 @@ class _Session:
             finally:
                 response.close()
         raise FetchError(f"arXiv's answer redirected more than {MAX_REDIRECTS} times (a loop? last to "
-                         f"{_shown(str(url))}); nothing was imported")
+                         f"{one_line(str(url))}); nothing was imported")
 
     def checked_redirect(self, response: httpx.Response) -> None:
         """(httpx's response hook) A redirect's target, kept in the answer when it is on the API's own
@@ -308,7 +261,7 @@ class _Session:
             target = None
         if target is None or _origin(target) != self.origin:
             scheme, host, port = self.origin
-            raise FetchError(f"arXiv's answer redirected to {_shown(location) or 'nowhere'}, off {scheme}://{host}:{port}: "
+            raise FetchError(f"arXiv's answer redirected to {one_line(location) or 'nowhere'}, off {scheme}://{host}:{port}: "
                              "not followed; nothing was imported")
         return target
 
@@ -320,7 +273,7 @@ class _Body:
     def __init__(self, encoding: str) -> None:
         codings = [c.strip().lower() for c in encoding.split(",") if c.strip().lower() not in ("", "identity")]
         if codings and codings not in (["gzip"], ["x-gzip"], ["deflate"]):
-            raise FetchError(f"arXiv's answer is encoded as {_shown(encoding, 40)!r}, which papersift does not read "
+            raise FetchError(f"arXiv's answer is encoded as {one_line(encoding, 40)!r}, which papersift does not read "
                              "(it asks for gzip); nothing was imported")
         self.decoder = zlib.decompressobj(32 + zlib.MAX_WBITS) if codings else None  # (gzip or zlib header)
         self.chunks: list[bytes] = []
@@ -350,10 +303,10 @@ class _Body:
 def _feed(body: bytes, content_type: str) -> ET.Element:
     """The Atom feed an answer holds; an answer that is something else (a login page, JSON) is an
     error, not an empty feed. XML that does not parse is raised as such (tried again: cut off?)."""
-    kind = _shown(content_type.split(";")[0].strip().lower(), 40) or "no content type"
+    kind = one_line(content_type.split(";")[0].strip().lower(), 40) or "no content type"
     start = body.lstrip(b"\xef\xbb\xbf \t\r\n")
     if not start.startswith(b"<"):
-        raise _not_a_feed(kind, f"it starts {_shown(start[:24].decode('utf-8', 'replace'), 24)!r}")
+        raise _not_a_feed(kind, f"it starts {one_line(start[:24].decode('utf-8', 'replace'), 24)!r}")
     try:
         root = ET.fromstring(body)
     except ET.ParseError:
@@ -361,7 +314,7 @@ def _feed(body: bytes, content_type: str) -> ET.Element:
             raise _not_a_feed(kind, "HTML") from None
         raise
     if root.tag != f"{ATOM}feed":
-        raise _not_a_feed(kind, f"<{_shown(root.tag.split('}')[-1], 30)}>")
+        raise _not_a_feed(kind, f"<{one_line(root.tag.split('}')[-1], 30)}>")
     return root
 
 
@@ -400,11 +353,5 @@ def _seconds(value: float) -> str:
     return f"{value:,.0f} s" if value < 1e9 else "over 1,000,000,000 s"
 
 
-def _shown(text: str, width: int = 100) -> str:
-    """Text from the server, short enough for a one-line message."""
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[:width - 1] + "…"
-
-
 def _reason(exc: Exception) -> str:
-    return _shown(str(exc), 80) or type(exc).__name__
+    return one_line(str(exc), 80) or type(exc).__name__

@@ -17,6 +17,7 @@ from store import locations
 from store.errors import PapersiftError
 from store.files.atomic import PRIVATE_FOLDER, atomic_write_text
 from store.ingest import arxiv_fetch
+from store.ingest.arxiv_names import check_categories
 
 _KEPT = re.compile(r"arxiv-(?P<categories>.+)-\d{8}T\d{6}Z\.xml")
 
@@ -81,7 +82,7 @@ def last_categories(library_folder: Path) -> list[str]:
     if not all("." in part for part in parts):
         return []
     try:
-        return arxiv_fetch.check_categories(parts)
+        return check_categories(parts)
     except PapersiftError:
         return []
 

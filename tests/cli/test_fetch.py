@@ -109,7 +109,7 @@ def test_bad_categories_and_dates_are_refused(run_cli, tmp_path):
 @pytest.mark.parametrize("category", ["cs.LG", "stat.ML", "astro-ph", "astro-ph.GA", "hep-th", "cond-mat.str-el",
                                       "physics.optics", "q-bio.NC", "eess.SP", "quant-ph", "math-ph"])
 def test_every_kind_of_arxiv_category_is_taken(category):
-    from store.ingest.arxiv_fetch import check_categories
+    from store.ingest.arxiv_names import check_categories
     assert check_categories([category]) == [category]
 
 

@@ -42,10 +42,10 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
 
 def fetch(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     """Download (every page, or nothing), keep the feed in LIBRARY/fetched/, import it as a batch."""
-    from store.ingest import arxiv_fetch
+    from store.ingest.arxiv_names import since_date
     from store.ingest.daily import fetch_into
 
-    since = arxiv_fetch.since_date(args.since)
+    since = since_date(args.since)
     got = fetch_into(lib.folder, args.categories, since, api=args.api, delay=args.delay, limit=args.limit,
                      say=lambda line: out.say(line, stderr=True) if sys.stderr.isatty() else None,
                      note=lambda line: out.say(line, stderr=True),  # (every wait, said wherever stderr goes)

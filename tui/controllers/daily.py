@@ -55,7 +55,7 @@ class Daily:
         self.view.app.push_screen(FetchScreen(last_categories(self.library.folder)), chosen)
 
     def _fetch_in_thread(self, categories: list[str], since_text: str) -> None:
-        from store.ingest.arxiv_fetch import since_date
+        from store.ingest.arxiv_names import since_date
         from store.ingest.daily import fetch_into
 
         app = self.view.app

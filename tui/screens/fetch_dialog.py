@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
 from store.errors import PapersiftError
-from store.ingest.arxiv_fetch import check_categories, since_date
+from store.ingest.arxiv_names import check_categories, since_date
 
 from ..keymap import TypingKeys, binding, key_label
 from ..widgets.footer import Footer
