@@ -28,6 +28,8 @@ FETCHED_DIR = "fetched"  # what `papersift fetch` downloaded, kept as the files 
 ARCHIVE_FILE = "archive.jsonl"  # papers `papersift archive` moved out of the way, each with every mark
 SYNC_FILE = "sync.json"  # the lab's git remote, and the last of its commits a sync took (store.sync.library_sync)
 SYNC_DIR = "sync"  # the library's clone of that remote: this member's files and everyone else's
+SYNC_LOCK_FILE = "sync.lock"  # held while a sync runs (one sync of a library at a time)
+SYNC_NAMES = (SYNC_FILE, SYNC_DIR, SYNC_LOCK_FILE)  # what a first sync leaves in a folder before any paper arrives
 
 
 # What a library folder holds: its data (never a link: see store.files.atomic) and its caches.
@@ -109,7 +111,7 @@ def refuse_a_folder_of_other_files(folder: Path) -> None:
 
     if holds_library(folder) or not folder.is_dir():
         return
-    own = set(LIBRARY_DATA) | set(LIBRARY_CACHES)
+    own = set(LIBRARY_DATA) | set(LIBRARY_CACHES) | set(SYNC_NAMES)
     try:
         # (a dot file counts: a home folder holding only .bashrc is not empty; a killed write's temp file is ours)
         others = [name for name in os.listdir(folder) if name not in own

@@ -55,7 +55,15 @@ def checked_remote(remote: str) -> str:
     if password is not None:
         raise SyncError("sync: the address holds a password, which papersift would have to keep: give the address "
                         "without it and let git's credential helper (or an ssh key) answer")
-    return remote
+    # A folder is kept as an absolute path: git reads a relative one from the library's clone, not
+    # from where it was typed.
+    return os.path.abspath(os.path.expanduser(remote)) if is_folder(remote) else remote
+
+
+def is_folder(remote: str) -> bool:
+    """Whether git reads ``remote`` as a folder on this machine: no ``scheme://`` and no
+    ``host:path`` (git's rule: a colon before any slash)."""
+    return "://" not in remote and ":" not in remote.split("/", 1)[0]
 
 
 def _environment() -> dict[str, str]:

@@ -23,6 +23,7 @@ is remade from the library at every sync, so the next one catches up.
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import time
@@ -38,7 +39,7 @@ from store.files.lock import LibraryLock
 from store.files.nofollow import read_no_link
 from store.errors import PapersiftError
 from store.exchange.team_file import team_text
-from store.sync.git_remote import SyncError, checked_remote, git, said, shown_remote
+from store.sync.git_remote import SyncError, checked_remote, git, is_folder, said, shown_remote
 from store.team.members import member_problem
 from store.wording import counted
 
@@ -58,7 +59,10 @@ class SyncReport:
     """What a sync did: marks taken per member, papers arrived, this member's marks sent."""
 
     remote: str
+    member: str = ""  # who synced: the member whose files this library writes
     marks: dict[str, int] = field(default_factory=dict)  # member -> papers whose marks changed here
+    own: int = 0  # papers whose marks of this member's came from another copy of their library
+    unsent: dict[str, int] = field(default_factory=dict)  # other member -> papers marked here their file lacks
     papers: int = 0  # papers that arrived from the others
     assigned: int = 0  # papers whose assignment changed here (someone ran assign)
     brought: int = 0  # papers this member's file offers the others
@@ -69,16 +73,20 @@ class SyncReport:
     def line(self) -> str:
         """One line for a terminal or the app's header."""
         got = [f"{name} +{counted(n, 'mark')}" for name, n in sorted(self.marks.items()) if n]
+        got += [f"your +{counted(self.own, 'mark')} from another copy"] * bool(self.own)
         got += [f"{counted(self.papers, 'paper')} arrived"] * bool(self.papers)
         got += [f"{counted(self.assigned, 'assignment')} changed"] * bool(self.assigned)
         sent = [f"your {counted(self.sent, 'marked paper')}"] * bool(self.sent) + \
             [f"{counted(self.brought, 'paper')} you brought"] * bool(self.brought)
-        return (f"synced with {self.remote}: " + ("; ".join(got) if got else "nothing new")
-                + (f"; {' and '.join(sent)} sent" if self.pushed and sent else ""))
+        kept = [f"{name}'s {counted(n, 'marked paper')} made here stay here (only {name}'s own sync sends them: "
+                f"papersift --as {name} sync)" for name, n in sorted(self.unsent.items())]
+        return (f"synced with {self.remote} as {self.member}: " + ("; ".join(got) if got else "nothing new")
+                + (f"; {' and '.join(sent)} sent" if self.pushed and sent else "") + "".join(f"; {k}" for k in kept))
 
     def to_dict(self) -> dict[str, object]:
-        return {"remote": self.remote, "marks": self.marks, "papers": self.papers, "assigned": self.assigned,
-                "pushed": self.pushed, "sent": self.sent, "brought": self.brought, "when": self.when}
+        return {"remote": self.remote, "member": self.member, "marks": self.marks, "own": self.own,
+                "papers": self.papers, "assigned": self.assigned, "pushed": self.pushed, "sent": self.sent,
+                "brought": self.brought, "unsent": self.unsent, "when": self.when}
 
 
 def remembered(lib: Library) -> dict[str, Any]:
@@ -103,19 +111,19 @@ def sync(lib: Library, remote: str | None = None) -> SyncReport:
             changes another member's file (nothing of that fetch is taken).
     """
     settings = remembered(lib)
-    if remote is not None:
-        settings = {"remote": checked_remote(remote)} if remote != settings.get("remote") else settings
+    if remote is not None and (remote := checked_remote(remote)) != settings.get("remote"):
+        settings = {"remote": remote}
     if not settings.get("remote"):
         raise SyncError("sync: no remote yet: papersift sync REMOTE (a git address, or a bare repository's folder "
                         "on a shared drive); later syncs use it")
     remote = checked_remote(settings["remote"])
     repo = lib.folder / locations.SYNC_DIR
-    report = SyncReport(shown_remote(remote))
-    with LibraryLock(lib.folder / "sync.lock", timeout=300).held():
+    report = SyncReport(shown_remote(remote), lib.member)
+    with LibraryLock(lib.folder / locations.SYNC_LOCK_FILE, timeout=300).held():
         _prepare(repo, remote)
         verified = settings.get("seen") if settings.get("remote") == remote else None  # (checked up to here)
         for attempt in range(ATTEMPTS):
-            head = _fetch(repo)
+            head = _fetch(repo, remote)
             if remembered(lib).get("remote") != remote:  # (reachable: kept, whatever comes next)
                 _remember(lib, {"remote": remote})
             if head:
@@ -124,10 +132,11 @@ def sync(lib: Library, remote: str | None = None) -> SyncReport:
                 git(repo, "reset", "--quiet", "--hard", head)
             offered = _take(lib, repo, report)
             _write_own(lib, repo, report, offered)
+            report.unsent = _unsent(lib, repo)
             local = git(repo, "rev-parse", "--verify", "--quiet", "HEAD", check=False).stdout.strip()
             if not local or local == head:  # (nothing of this member's that the remote lacks)
                 break
-            if _push(repo, head):
+            if _push(repo, remote, head):
                 report.pushed = True
                 break
             time.sleep(random.uniform(0.05, 0.4) * (attempt + 1))  # (another member pushed first)
@@ -157,9 +166,12 @@ def _prepare(repo: Path, remote: str) -> None:
         git(repo, "remote", "add", "origin", remote)
 
 
-def _fetch(repo: Path) -> str:
+def _fetch(repo: Path, remote: str) -> str:
     """The remote branch's commit after a fetch ("" for a repository with no commit yet)."""
     done = git(repo, "fetch", "--quiet", "--no-tags", "origin", check=False)
+    if done.returncode and is_folder(remote) and not os.path.lexists(remote):
+        raise SyncError(f"sync: no repository at {shown_remote(remote)} (made once with: git init --bare -b main "
+                        f"{shown_remote(remote)}): nothing changed here")
     if done.returncode:
         raise SyncError(f"sync: cannot fetch from the remote ({said(done.stderr)}): nothing changed here; the next "
                         "sync catches up")
@@ -240,8 +252,32 @@ def _take_marks(lib: Library, files: dict[str, Path], report: SyncReport) -> Non
     except PapersiftError as exc:
         raise SyncError(f"sync: {exc}") from None
     for (name, _), done in zip(files.items(), merged):
-        if name != lib.member and done.report.changes:
+        if name == lib.member:  # (this member's file, written by a copy of their library elsewhere)
+            report.own += len(done.report.changes)
+        elif done.report.changes:
             report.marks[name] = report.marks.get(name, 0) + len(done.report.changes)
+
+
+def _unsent(lib: Library, repo: Path) -> dict[str, int]:
+    """Other members' marks made in this library (``--as ben`` in ana's folder) that their file in
+    the repository lacks, by member: a sync writes only its own member's files, so only their own
+    sync sends these; the report says so rather than leaving them behind unsaid."""
+    from store.exchange.stamps import canonical
+    from store.models import TEAM
+
+    def newest(stamps: object) -> str:
+        times = [canonical(t) for t in stamps.values() if isinstance(t, str)] if isinstance(stamps, dict) else []
+        return max((t for t in times if t), default="")
+
+    files = _member_files(repo, "members")
+    unsent = {}
+    for name in (set(lib.team) | set(lib.cleared)) - {lib.member, TEAM}:
+        held = {r["id"]: newest(r.get("stamps")) for r in (_records(files[name]) if name in files else [])
+                if isinstance(r.get("id"), str)}
+        count = sum(1 for pid, ann in lib.member_records(name).items() if newest(ann.stamps) > held.get(pid, ""))
+        if count:
+            unsent[name] = count
+    return unsent
 
 
 def _take_assignments(lib: Library, repo: Path) -> int:
@@ -332,7 +368,7 @@ def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, 
             "-m", f"papersift sync: {me}\n\n{TRAILER}{me}")
 
 
-def _push(repo: Path, fetched: str) -> bool:
+def _push(repo: Path, remote: str, fetched: str) -> bool:
     """Push this member's commit: True when it went up, False when another member's push came first
     (the remote's branch moved since ``fetched``: taken in, and tried again).
 
@@ -342,7 +378,7 @@ def _push(repo: Path, fetched: str) -> bool:
     done = git(repo, "push", "--quiet", "--porcelain", "origin", f"HEAD:refs/heads/{BRANCH}", check=False)
     if done.returncode == 0:
         return True
-    if _fetch(repo) != fetched:  # (a rejection, or a lock two pushes raced for: someone else's commit came first)
+    if _fetch(repo, remote) != fetched:  # (a rejection, or a lock two pushes raced for: someone else's commit came first)
         return False
     raise SyncError(f"sync: the remote refused your marks ({said(done.stderr or done.stdout)}): nothing lost here; "
                     "the next sync sends them")

@@ -3,6 +3,7 @@ as the lab would: three members in three library folders and a bare repository o
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -25,9 +26,9 @@ def _bare(path):
     return path
 
 
-def _papersift(folder, member: str, *args: str, wait: bool = True):
+def _papersift(folder, member: str, *args: str, wait: bool = True, cwd=None):
     env = {**os.environ, "PAPERSIFT_LIBRARY": str(folder), "NO_COLOR": "1", "COLUMNS": "160"}
-    proc = subprocess.Popen([*papersift_argv(), "--as", member, *args], env=env, text=True,
+    proc = subprocess.Popen([*papersift_argv(), "--as", member, *args], env=env, text=True, cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
     if not wait:
         return proc
@@ -78,6 +79,7 @@ def test_three_members_sync_at_once_for_ten_rounds_and_end_with_everything(tmp_p
         for proc in procs:
             out, err = proc.communicate(timeout=180)
             assert proc.returncode == 0, err
+            assert "stay here" not in out  # (others' marks taken from the repository are theirs: no warning)
     for _ in range(2):  # (who synced first in the last round gets the others' last pushes)
         for m in MEMBERS:
             _ok(_papersift(folders[m], m, "sync"))
@@ -100,7 +102,7 @@ def test_a_first_sync_brings_the_papers_and_marks_and_says_so(tmp_path):
     lib.set_star(ids[:2], 2)
     lib.set_status(ids[2:], "to-read")
     said = _ok(_papersift(ana, "ana", "sync", str(remote)))
-    assert said.startswith("synced with ") and f"your 3 marked papers and {len(lib.corpus)} papers you brought sent" in said
+    assert said.startswith(f"synced with {remote} as ana: ") and f"your 3 marked papers and {len(lib.corpus)} papers you brought sent" in said
     Library.open(ben)
     said = _ok(_papersift(ben, "ben", "sync", str(remote)))
     assert "ana +3 marks" in said and f"{len(lib.corpus)} papers arrived" in said
@@ -118,11 +120,51 @@ def test_offline_the_sync_fails_in_one_line_and_changes_nothing(tmp_path):
     _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
     Library(ana, member="ana").set_star([Library(ana).corpus.papers[0].id], 1)
     before = {name: (ana / name).read_bytes() for name in ("corpus.jsonl", "annotations.json")}
-    proc = _papersift(ana, "ana", "sync", str(tmp_path / "nowhere.git"))
+    proc = _papersift(ana, "ana", "sync", "https://127.0.0.1:9/lab.git")  # (nothing listens on port 9)
     assert proc.returncode != 0 and proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot fetch from the remote" in lines[0] and "the next sync catches up" in lines[0]
     assert {name: (ana / name).read_bytes() for name in before} == before
+
+
+def test_a_folder_address_is_read_from_where_it_was_typed_and_a_missing_one_is_named(tmp_path):
+    """``sync lab.git`` from the folder holding it (git alone would look for it inside the
+    library's clone); a folder with no repository is named, with how a lab makes one; a first sync
+    that brings no paper leaves a folder an import can still make a library in."""
+    _bare(tmp_path / "lab.git")
+    ana = tmp_path / "ana"
+    proc = _papersift(ana, "ana", "sync", "nowhere.git", cwd=tmp_path)
+    assert proc.returncode != 0
+    assert f"no repository at {tmp_path / 'nowhere.git'} (made once with: git init --bare" in proc.stderr
+    assert "synced with" in _ok(_papersift(ana, "ana", "sync", "lab.git", cwd=tmp_path))
+    assert json.loads((ana / "sync.json").read_text())["remote"] == str(tmp_path / "lab.git")
+    assert "301 new" in _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
+    assert "301 papers you brought sent" in _ok(_papersift(ana, "ana", "sync", cwd=DATA))
+
+
+def test_marks_from_another_copy_are_said_and_another_members_marks_made_here_too(tmp_path):
+    """ana keeps two copies of her library (a laptop, a desktop): what one syncs reaches the other
+    and is said. ben marks a paper in ana's copy: a sync as ana says it stays there until ben
+    syncs from it, and then it travels."""
+    remote = _bare(tmp_path / "lab.git")
+    laptop, desktop, ben = tmp_path / "laptop", tmp_path / "desktop", tmp_path / "ben"
+    _ok(_papersift(laptop, "ana", "import", str(DATA / "icml_slice.jsonl")))
+    ids = [p.id for p in Library(laptop).corpus][:2]
+    _ok(_papersift(laptop, "ana", "sync", str(remote)))
+    _ok(_papersift(desktop, "ana", "sync", str(remote)))
+    _ok(_papersift(desktop, "ana", "star", ids[0], "2"))
+    _ok(_papersift(desktop, "ana", "sync"))
+    said = _ok(_papersift(laptop, "ana", "sync"))
+    assert "your +1 mark from another copy" in said and _marks(laptop, "ana") == _marks(desktop, "ana")
+    _ok(_papersift(laptop, "ben", "status", ids[1], "to-read"))
+    said = _ok(_papersift(laptop, "ana", "sync"))
+    assert "ben's 1 marked paper made here stay here" in said and "papersift --as ben sync" in said
+    _ok(_papersift(ben, "ben", "sync", str(remote)))
+    assert _marks(ben, "ben") == {}  # (not sent by ana's sync)
+    _ok(_papersift(laptop, "ben", "sync"))
+    assert "stay here" not in _ok(_papersift(laptop, "ana", "sync"))
+    _ok(_papersift(ben, "ben", "sync"))
+    assert _marks(ben, "ben") == {ids[1]: ("to-read", 0, (), "")}
 
 
 def test_a_refused_push_loses_nothing_and_the_next_sync_sends_it(tmp_path):

@@ -30,6 +30,10 @@ def _lab(tmp_path):
     ids = [p.id for p in ben.corpus][:2]
     ben.set_star(ids, 2)
     sync(ben)
+    elsewhere = Library.open(tmp_path / "ana-desktop", seed_if_new=False, member="ana")  # ana's other copy
+    sync(elsewhere, str(remote))
+    elsewhere.set_status(ids[:1], "to-read")
+    sync(elsewhere)
     return remote, ids
 
 
@@ -52,7 +56,7 @@ async def test_the_app_syncs_as_it_opens_and_the_header_says_what_came(tmp_path)
         await wait_workers(app, pilot)
         await _synced(app, pilot)
         header = app.main_screen.query_one(TriageHeader)._shown or ""
-        assert "synced just now · ben +2 marks" in header
+        assert "synced just now · ben +2 marks, your +1 mark from another copy" in header
         await pilot.press("slash")
         await pilot.press(*"star-by:ben")
         await pilot.press("enter")
@@ -62,7 +66,7 @@ async def test_the_app_syncs_as_it_opens_and_the_header_says_what_came(tmp_path)
         assert app.main_screen.lab_sync.run()
         await _synced(app, pilot)
         header = app.main_screen.query_one(TriageHeader)._shown or ""
-        assert "sync failed: cannot fetch from the remote" in header
+        assert f"sync failed: no repository at {remote} (made once with: git init" in header
         assert len(Library(tmp_path / "ana").team["ben"]) == 2
 
 
@@ -89,4 +93,4 @@ def test_quitting_the_app_syncs_once_more_and_says_so(tmp_path, capsys):
     assert Library(tmp_path / "ben").team["ana"][ids[0]].status == "read"
     shutil.rmtree(remote)
     sync_on_quit(ana)
-    assert capsys.readouterr().err.startswith("warning: sync: cannot fetch")
+    assert capsys.readouterr().err.startswith(f"warning: sync: no repository at {remote}")

@@ -87,6 +87,9 @@ class LabSync:
             marks: dict[Any, Any] = given if isinstance(given, dict) else {}
             came = [f"{strip_unsafe(str(name))[:40]} +{counted(int(n), 'mark')}" for name, n in sorted(marks.items())
                     if isinstance(n, int) and n > 0]
+            own = report.get("own")
+            if isinstance(own, int) and own > 0:  # (this member's marks from another copy of their library)
+                came.append(f"your +{counted(own, 'mark')} from another copy")
             papers = report.get("papers")
             if isinstance(papers, int) and papers > 0:
                 came.append(f"{counted(papers, 'paper')} arrived")
