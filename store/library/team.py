@@ -55,8 +55,9 @@ class MemberProgress:
 
 class Why(NamedTuple):
     """Why a paper went to a member: the paper of theirs it is most like, the seed phrase that
-    found that paper ("" when it is one of their own), and another member whose papers it is more
-    like ("" when none: then it went by interest, else to keep the shares even)."""
+    found that paper ("" when it is one of their own; with no ``like``, the seed found this paper
+    itself), and another member whose papers it is more like ("" when none: then it went by
+    interest, else to keep the shares even)."""
 
     member: str
     like: str
@@ -236,7 +237,11 @@ class Team:
         latent = self._latent() if (own or by_seed) and self._latent is not None else None
         if member is None or row is None or latent is None or len(latent) != len(self._core.corpus):
             return None
-        candidates = own + by_seed
+        if row in by_seed:  # (one of the papers the seed found: that is the reason, not a paper like itself)
+            return Why(member, "", phrase, "")
+        candidates = [i for i in own + by_seed if i != row]
+        if not candidates:
+            return None
         sims = latent[candidates] @ latent[row]
         nearest = candidates[int(np.argmax(sims))]
         closer = self._closer_member(member, float(np.max(sims)), latent, row, seeds)

@@ -90,8 +90,15 @@ def test_assign_by_interest_gives_each_member_the_papers_like_their_own(run_cli,
     assert [w["assigned"] for w in why] == ["ana", "ana"] and all(w["like"] in rl[:2] for w in why)
     said = run_cli("team", anas[0], library=lead).stdout
     assert said.startswith(f"{anas[0]}  → ana (like ") and "by topic" not in said
-    # ben has no paper of his own: his diffusion papers went by the seed's, and `team` says so
-    bens = ids_of(run_cli, "--query", "diffusion assigned:ben", library=lead)[:1]
+    # ben has no paper of his own: his diffusion papers went by the papers the seed found (the
+    # search's first 10), and `team` says so; one of those papers says the seed found it itself
+    seeded = ids_of(run_cli, "--query", "diffusion", library=lead)[:10]
+    diffusion_bens = ids_of(run_cli, "--query", "diffusion assigned:ben", library=lead)
+    found = [pid for pid in diffusion_bens if pid in seeded][:1]
+    said = run_cli("team", *found, library=lead).stdout
+    assert said == f"{found[0]}  → ben (one of the papers the seed “diffusion” found)\n", said
+    assert json.loads(run_cli("team", *found, "--format", "json", library=lead).stdout)[0]["like"] is None
+    bens = [pid for pid in diffusion_bens if pid not in seeded][:1]
     said = run_cli("team", *bens, library=lead).stdout
     assert "(like " in said and "found by the seed “diffusion”" in said and "by topic" not in said, said
     why = json.loads(run_cli("team", *bens, "--format", "json", library=lead).stdout)[0]
@@ -107,6 +114,11 @@ def test_assign_by_interest_gives_each_member_the_papers_like_their_own(run_cli,
     assert "assigned to no one (marked by ana)" in run_cli("team", rl[0], library=lead).stdout
     run_cli("undo", library=lead)  # the assignment taken back: no paper is ben's, nothing to say why
     assert "assigned to no one" in run_cli("team", *bens, library=lead).stdout
+    said = run_cli("assign", "--to", "ana,ben,chen", "--by-interest", "--seed", "ben=diffusion", library=lead).stdout
+    assert "ben " in said and "(seed “diffusion”: 10 papers found)" in said and said.count("seed") == 1, said
+    said = run_cli("assign", "--to", "ana,ben,chen", "--by-interest", library=lead).stdout
+    assert "nothing to assign" in said and "papersift assign --clear, then this again" in said, said
+    run_cli("undo", library=lead)
     for bad, said in ((["--seed", "ben=diffusion"], "add --by-interest"),
                       (["--by-interest", "--seed", "dan=diffusion"], "dan is not among --to"),
                       (["--by-interest", "--seed", "ben"], "a member and search words"),

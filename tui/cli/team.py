@@ -95,15 +95,19 @@ def assign(lib: Library, args: argparse.Namespace, opened: Opened | None = None)
     seeds, phrases = _seed_papers(lib, args.seed, members)  # (checked before "nothing to assign", as the weights are)
     todo = ids if ids is not None else lib.lab.untriaged()
     if not todo and ids is None:  # (not a mistake: every paper has its member; said, and nothing changes)
-        out.say("nothing to assign: every paper no member has marked is assigned already (--query Q re-splits "
-                "a set; --clear takes assignments off)")
+        again = " (to split them again by interest: papersift assign --clear, then this again)" if args.by_interest else ""
+        out.say("nothing to assign: every paper no member has marked is assigned already" + (again or
+                " (--query Q re-splits a set; --clear takes assignments off)"))
         return 0
     done = lib.lab.assign(members, todo, weights, by_interest=args.by_interest, seed_papers=seeds,
                           new_members=args.new_members, seed_phrases=phrases)
     if args.format == "json":
         out.emit_json({"assigned": done.shares, "total": done.total, "reassigned": done.moved})
         return 0
-    shares = ", ".join(f"{name} {n:,}" for name, n in done.shares.items())
+    from store.safe_text import display_safe
+    shares = ", ".join(f"{name} {n:,}" + (f" (seed “{display_safe(phrases[name], False)}”: "
+                                          f"{counted(len(seeds[name]), 'paper')} found)" if name in phrases else "")
+                       for name, n in done.shares.items())
     moved = f" ({counted(done.moved, 'paper')} had another member before)" if done.moved else ""
     left = len(lib) - len(todo) if ids is None else 0  # (papers a member has marked keep their place)
     kept = f"; {counted(left, 'paper')} left as they are (marked by a member, or assigned already)" if left else ""
@@ -159,7 +163,7 @@ def _why(lib: Library, args: argparse.Namespace) -> int:
         pid = lib.paper(key).id
         member = lib.assignments.get(pid)
         why = lib.lab.why_assigned(pid)
-        found.append({"id": pid, "assigned": member, "like": why.like if why else None,
+        found.append({"id": pid, "assigned": member, "like": why.like or None if why else None,
                       "seed": why.seed if why and why.seed else None,
                       "closer_to": why.closer if why and why.closer else None,
                       "marked_by": [name for name, _ in lib.lab.marks_of(pid)] if member is None else []})
@@ -176,6 +180,8 @@ def _why(lib: Library, args: argparse.Namespace) -> int:
             like = f" (to keep the shares even: it is more like {display_safe(row['closer_to'], False)}'s papers)"
         elif row["like"]:
             like = f" (like {like_names(lib, [row['like']])}{seed})"
+        elif row["seed"]:
+            like = f" (one of the papers the seed “{display_safe(row['seed'], False)}” found)"
         else:
             like = " (by topic: no paper of theirs to go by)"
         out.say(f"{row['id']}  → {display_safe(str(row['assigned']), False)}{like}")
