@@ -19,7 +19,7 @@ from store.errors import PapersiftError
 from store.models import Annotation
 from store.search.phrase_search import PhraseSearch
 from store.team.view import member_names, split_papers
-from store.search.query import Filter, Query, fold_name
+from store.search.query import ARRIVAL_KINDS, TEAM_KINDS, Filter, Query, fold_name
 from store.search.suggest import no_match
 
 if TYPE_CHECKING:
@@ -27,11 +27,11 @@ if TYPE_CHECKING:
     from store.library.discovery import Discovery
 
 
-def _narrow(mask: np.ndarray, wanted: list[str], unwanted: list[str], matching: Callable[[str], np.ndarray]) -> None:
-    """Keep in ``mask`` the papers ``matching`` every wanted part and no unwanted one."""
-    for part in wanted:
+def _narrow(mask: np.ndarray, q: Query, kind: str, matching: Callable[[str], np.ndarray]) -> None:
+    """Keep in ``mask`` the papers ``matching`` every part ``kind``'s filters want and none they leave out."""
+    for part in q.values(kind):
         mask &= matching(part)
-    for part in unwanted:
+    for part in q.values(kind, negated=True):
         mask &= ~matching(part)
 
 
@@ -84,11 +84,10 @@ class Filters:
         """Whether the query's author:, kw:, file:, venue: and year: filters find their tables built.
         The first such filter builds its table from every paper (0.6 s for file: at 300k papers),
         so the app runs that search off the UI thread; later ones take microseconds."""
-        wanted = {"authors": q.authors or q.not_authors, "keywords": q.keywords or q.not_keywords,
-                  "files": q.files or q.not_files}
+        wanted = {"authors": "author" in q.kinds, "keywords": "kw" in q.kinds, "files": "file" in q.kinds}
         if any(used and field not in self._label_index for field, used in wanted.items()):
             return False
-        return not ((q.venues or q.not_venues or q.year or q.not_year) and self._venue_index is None)
+        return q.kinds.isdisjoint(("venue", "year")) or self._venue_index is not None
 
     def _source_files(self) -> tuple[list[str], list[np.ndarray]]:
         """The source files' names (casefolded) and the papers read from each, for file: (a
@@ -155,9 +154,10 @@ class Filters:
         if not q.has_annotation_filters:
             return
 
+        test = q.mark_test()
+
         def passes(a: Annotation) -> bool:
-            return (q.status_ok(a.status) and q.star_ok(a.star)
-                    and all(t in a.tags for t in q.tags) and not any(t in a.tags for t in q.not_tags))
+            return test(a.status, a.star, a.tags)
 
         # An unannotated paper is a default annotation: decide it once, then look
         # only at the annotated papers (few, next to a 30k-paper library).
@@ -172,7 +172,8 @@ class Filters:
         """by:, star-by:, status-by:, tag-by:, note-by:, team-star:, split: and assigned: (see
         store.library.team): each member's own marks. A member no one knows here matches nothing,
         and is said with the nearest name."""
-        if not q.team:
+        given = q.of(*TEAM_KINDS)
+        if not given:
             return
         core = self._core
         team, assignments = core.team, core.assignments  # (one snapshot: installs replace them whole)
@@ -185,7 +186,7 @@ class Filters:
             hit[rows] = True
             return hit
 
-        for f in q.team:
+        for f in given:
             if f.value and f.value not in members:
                 q.errors.append(no_match("member", f.value, members, str))
                 hit = np.zeros(len(mask), dtype=bool)
@@ -215,14 +216,15 @@ class Filters:
 
     def _by_arrival(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
         """new:, batch:, added: and updated: (see store.ingest.batches)."""
-        if not q.arrivals:
+        given = q.of(*ARRIVAL_KINDS)
+        if not given:
             return
         from store.ingest.batches import last_batch
         batches, added, revised = self._arrivals()
         if not self._core.corpus.batches:
             q.errors.append("no import here is numbered yet: batches are kept from this version of papersift on "
                             "(the next import is batch 1)")
-        for f in q.arrivals:
+        for f in given:
             if f.kind == "new":
                 newest = last_batch(self._core.corpus)
                 hit = batches == (newest["n"] if newest else -1)
@@ -238,20 +240,21 @@ class Filters:
             mask &= ~hit if f.negated else hit
 
     def _by_topic(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        if not (q.topics or q.not_topics):
+        if "topic" not in q.kinds:
             return
+        topics, not_topics = {int(v) for v in q.values("topic")}, {int(v) for v in q.values("topic", negated=True)}
         labels, names = self._discovery.topics()
-        unknown = sorted(t for t in q.topics | q.not_topics if t not in names)
+        unknown = sorted(t for t in topics | not_topics if t not in names)
         if unknown:
             q.errors.append(f"no topic {', '.join(map(str, unknown))} here: topics run 0-{max(names)} "
                             f"(b in the app, or `papersift topics`, lists them)")
-        if q.topics:
-            mask &= np.isin(labels, list(q.topics))
-        if q.not_topics:
-            mask &= ~np.isin(labels, list(q.not_topics))
+        if topics:
+            mask &= np.isin(labels, list(topics))
+        if not_topics:
+            mask &= ~np.isin(labels, list(not_topics))
 
     def _by_id(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        for keys, keep in ((q.ids, True), (q.not_ids, False)):
+        for keys, keep in ((q.values("id"), True), (q.values("id", negated=True), False)):
             if keys:
                 named = np.zeros(len(mask), dtype=bool)
                 corpus = self._core.corpus
@@ -268,47 +271,47 @@ class Filters:
 
     def _by_labels(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
         """author:, kw: and file: (each a part of one of a paper's labels)."""
-        if q.authors or q.not_authors:
+        if "author" in q.kinds:
             if not self._labels("authors")[0]:
                 q.errors.append("no paper here lists its authors (dumps have none: import JSON, CSV, "
                                 "BibTeX or RIS with authors)")
-            _narrow(mask, q.authors, q.not_authors, lambda part: self._by_label("authors", part))
-        if q.keywords or q.not_keywords:
+            _narrow(mask, q, "author", lambda part: self._by_label("authors", part))
+        if "kw" in q.kinds:
             if not self._labels("keywords")[0]:
                 q.errors.append("no paper here has keywords (they come from the input's fields: OpenReview, "
                                 "arXiv categories, BibTeX, RIS, CSL-JSON or a keywords column)")
-            _narrow(mask, q.keywords, q.not_keywords, lambda part: self._by_label("keywords", part))
-        if q.files or q.not_files:
+            _narrow(mask, q, "kw", lambda part: self._by_label("keywords", part))
+        if "file" in q.kinds:
             names = self._labels("files")[0]
-            for part in q.files:
+            for part in q.values("file"):
                 if not any(part in name for name in names):
                     shown = ", ".join(names[:5]) + (f" and {len(names) - 5:,} more" if len(names) > 5 else "")
                     q.errors.append(f"no paper here was read from a file named like {part!r} (files: {shown})")
-            _narrow(mask, q.files, q.not_files, lambda part: self._by_label("files", part))
+            _narrow(mask, q, "file", lambda part: self._by_label("files", part))
 
     def _by_venue_and_year(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        if not (q.venues or q.not_venues or q.year or q.not_year):
+        if q.kinds.isdisjoint(("venue", "year")):
             return
         names, _, years = self._venues_and_years()
-        if (q.venues or q.not_venues) and not names:
+        if "venue" in q.kinds and not names:
             q.errors.append("no paper here names its venue (it comes from a dump's header line, "
                             "such as 'NeurIPS 2026 Papers', or the input's fields)")
-        _narrow(mask, q.venues, q.not_venues, self._by_venue)
-        if q.year or q.not_year:
+        _narrow(mask, q, "venue", self._by_venue)
+        if "year" in q.kinds:
             if not years.any():
                 q.errors.append("no paper here has a year (it comes from a dump's header line or the input's fields)")
-            if q.year:
-                mask &= (years > 0) & q.year[0](years, q.year[1])
-            if q.not_year:  # a paper without a year is not of the year left out
-                mask &= ~((years > 0) & q.not_year[0](years, q.not_year[1]))
+            if year := q.comparison("year"):
+                mask &= (years > 0) & year[0](years, year[1])
+            if not_year := q.comparison("year", negated=True):  # a paper without a year is not of the year left out
+                mask &= ~((years > 0) & not_year[0](years, not_year[1]))
 
     def _by_phrases(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        if not (q.phrases or q.not_phrases):
+        if "phrase" not in q.kinds:
             return
         notes = {self._core.corpus.index_of(pid): " ".join(a.note.casefold().split()) for pid, a in anns.items() if a.note}
-        for phrase in q.phrases:
+        for phrase in q.values("phrase"):
             mask &= self.phrases.mask(phrase, mask, notes)
-        for phrase in q.not_phrases:
+        for phrase in q.values("phrase", negated=True):
             mask &= ~self.phrases.mask(phrase, mask, notes)
 
     def _nothing_matches(self, q: Query, anns: Mapping[str, Annotation]) -> list[str]:
@@ -316,12 +319,12 @@ class Filters:
         the library holds ("no tag #bandit here; did you mean #bandits?")."""
         said = []
         tags = sorted({t for a in anns.values() for t in a.tags})
-        said += [no_match("tag", t, tags, lambda v: "#" + v) for t in q.tags if t not in tags]
-        for kind, table, parts in (("keyword", "keywords", q.keywords), ("author", "authors", q.authors)):
+        said += [no_match("tag", t, tags, lambda v: "#" + v) for t in q.values("tag") if t not in tags]
+        for kind, table, parts in (("keyword", "keywords", q.values("kw")), ("author", "authors", q.values("author"))):
             for part in parts if self._labels(table)[0] else ():  # (none at all: said by the filter itself)
                 if not self._by_label(table, part).any():
                     said.append(no_match(kind, part, self._labels(table)[0], repr))
-        for part in q.venues if self._venues_and_years()[0] else ():
+        for part in q.values("venue") if self._venues_and_years()[0] else ():
             if not self._by_venue(part).any():
                 said.append(no_match("venue", part, self._venues_and_years()[0], repr))
         return said

@@ -38,80 +38,20 @@ Comparison = tuple[Callable[[Any, Any], Any], int]  # year: and star: filters: (
 _OPS = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "=": operator.eq, "": operator.eq}
 
 
-class Query:
-    """A parsed query. (A plain class, not a dataclass: importing dataclasses costs
-    a one-shot ``papersift search`` ~5 ms, a tenth of its budget.)"""
-
-    def __init__(self, similar: str | None = None, recommend: str | None = None, trailing_space: bool = False):
-        self.words: list[str] = []        # search terms: words, and compounds with their parts joined by "-"
-        self.typing: str | None = None    # the word the cursor is on, still being typed (its completions count)
-        self.phrases: list[str] = []
-        self.not_phrases: list[str] = []  # -"phrase" and -word: papers holding it are left out
-        self.statuses: set[str] = set()
-        self.not_statuses: set[str] = set()
-        self.tags: list[str] = []
-        self.not_tags: list[str] = []
-        self.authors: list[str] = []      # folded name parts (fold_name), each in a word of some author's name
-        self.not_authors: list[str] = []
-        self.ids: list[str] = []          # papers asked for by id (any of them)
-        self.not_ids: list[str] = []      # -id:X leaves X out
-        self.venues: list[str] = []       # casefolded parts of a venue name
-        self.not_venues: list[str] = []
-        self.keywords: list[str] = []     # folded parts of a keyword
-        self.not_keywords: list[str] = []
-        self.files: list[str] = []        # casefolded parts of a source file's name
-        self.not_files: list[str] = []
-        self.year: Comparison | None = None    # (op function, value)
-        self.not_year: Comparison | None = None
-        self.star: Comparison | None = None  # (op function, value)
-        self.not_star: Comparison | None = None
-        self.topics: set[int] = set()
-        self.not_topics: set[int] = set()
-        self.team: list[Filter] = []  # by:, star-by:, status-by:, tag-by:, note-by:, team-star:, split:, assigned:
-        self.arrivals: list[Filter] = []  # new:, batch:, added:, updated: (when papers arrived)
-        self.similar = similar
-        self.recommend = recommend  # "stars" or a tag
-        self.errors: list[str] = []
-        self.unknown_filters: list[str] = []  # keys no filter has ("statu:"): such a query lists no paper
-        self.trailing_space = trailing_space
-        self.text = ""  # what it was parsed from (set by parse_query)
-
-    def __repr__(self) -> str:
-        return f"Query({', '.join(f'{k}={v!r}' for k, v in vars(self).items() if v)})"
-
-    @property
-    def has_filters(self) -> bool:
-        return any(getattr(self, name) for name in _FILTER_FIELDS)
-
-    @property
-    def has_annotation_filters(self) -> bool:
-        """Whether a status:, star: or tag: filter (or its negation) is given."""
-        return bool(self.statuses or self.not_statuses or self.star or self.not_star or self.tags or self.not_tags)
-
-    def star_ok(self, star: int) -> bool:
-        return ((self.star is None or self.star[0](star, self.star[1]))
-                and (self.not_star is None or not self.not_star[0](star, self.not_star[1])))
-
-    def status_ok(self, status: str) -> bool:
-        return (not self.statuses or status in self.statuses) and status not in self.not_statuses
-
-
-# The fields a filter fills in (a phrase filters too): any of them set, and the query filters.
-_FILTER_FIELDS = ("phrases", "not_phrases", "statuses", "not_statuses", "tags", "not_tags", "star", "not_star",
-                  "topics", "not_topics", "authors", "not_authors", "ids", "not_ids", "venues", "not_venues",
-                  "year", "not_year", "keywords", "not_keywords", "files", "not_files", "team", "arrivals")
-
-
 class Filter:
-    """One filter of the families kept as a list: ``kind`` names it, ``value`` is what was typed
-    after the colon (a member's name, a date), ``compare`` an (operator, number) when it compares.
+    """One filter, as typed: ``kind`` names it, ``value`` is what follows the colon as it is
+    compared (a status, a folded author part, a phrase, a member's name, a date), ``compare`` an
+    (operator, number) when it compares, ``negated`` for the leading ``-``, ``detail`` what a
+    member's filter names after the member.
 
-    A lab's marks: "by" (the member triaged it), "star-by" (the member's stars compare),
-    "status-by", "tag-by" and "note-by" (the member's status is ``detail``; the member tagged it
-    ``detail``, or anything; the member's note holds ``detail``, or anything), "team-star" (every
-    member's stars summed compare), "split" (one member starred it, another skipped it), "assigned"
-    (to the member; "" for anyone). Arrivals: "new" (the newest batch), "batch" (its number
-    compares), "added" (its date compares with ``value``), "updated" (a newer version arrived).
+    Kinds: "phrase" (also ``-word``), "status", "star", "tag", "topic" (``value`` its number),
+    "id", "author", "kw", "file", "venue", "year"; a lab's marks: "by" (the member triaged it),
+    "star-by" (the member's stars compare), "status-by", "tag-by" and "note-by" (the member's
+    status is ``detail``; the member tagged it ``detail``, or anything; the member's note holds
+    ``detail``, or anything), "team-star" (every member's stars summed compare), "split" (one
+    member starred it, another skipped it), "assigned" (to the member; "" for anyone); arrivals:
+    "new" (the newest batch), "batch" (its number compares), "added" (its date compares with
+    ``value``), "updated" (a newer version arrived).
     """
 
     __slots__ = ("kind", "value", "compare", "negated", "detail")
@@ -122,6 +62,70 @@ class Filter:
 
     def __repr__(self) -> str:
         return f"Filter({self.kind!r}, {self.value!r}, {self.compare!r}, negated={self.negated}, detail={self.detail!r})"
+
+
+class Query:
+    """A parsed query: the words to rank by, the filters (one list, each negatable, in the order
+    typed), and the orderings. (A plain class, not a dataclass: importing dataclasses costs a
+    one-shot ``papersift search`` ~5 ms, a tenth of its budget.)"""
+
+    def __init__(self, similar: str | None = None, recommend: str | None = None, trailing_space: bool = False):
+        self.words: list[str] = []        # search terms: words, and compounds with their parts joined by "-"
+        self.typing: str | None = None    # the word the cursor is on, still being typed (its completions count)
+        self.filters: list[Filter] = []
+        self.kinds: set[str] = set()  # the kinds among the filters (asked on every key: no call)
+        self.similar = similar
+        self.recommend = recommend  # "stars" or a tag
+        self.errors: list[str] = []
+        self.unknown_filters: list[str] = []  # keys no filter has ("statu:"): such a query lists no paper
+        self.trailing_space = trailing_space
+        self.text = ""  # what it was parsed from (set by parse_query)
+
+    def __repr__(self) -> str:
+        return f"Query({', '.join(f'{k}={v!r}' for k, v in vars(self).items() if v)})"
+
+    def of(self, *kinds: str) -> list[Filter]:
+        """The filters of these kinds (either sign), in the order typed."""
+        return [f for f in self.filters if f.kind in kinds]
+
+    def has(self, *kinds: str) -> bool:
+        return not self.kinds.isdisjoint(kinds)
+
+    def values(self, kind: str, negated: bool = False) -> list[str]:
+        """The values of the filters of a kind and sign (``tag:rl tag:cv`` -> ["rl", "cv"])."""
+        return [f.value for f in self.filters if f.kind == kind and f.negated == negated]
+
+    def comparison(self, kind: str, negated: bool = False) -> Comparison | None:
+        """The comparison of a ``star:`` or ``year:`` filter of that sign (one of each sign is kept:
+        the last typed)."""
+        return next((f.compare for f in self.filters if f.kind == kind and f.negated == negated), None)
+
+    def add(self, f: Filter) -> None:
+        self.filters.append(f)
+        self.kinds.add(f.kind)
+
+    @property
+    def has_filters(self) -> bool:
+        return bool(self.filters)
+
+    @property
+    def has_annotation_filters(self) -> bool:
+        """Whether a status:, star: or tag: filter (or its negation) is given."""
+        return self.has("status", "star", "tag")
+
+    def mark_test(self) -> Callable[[str, int, list[str]], bool]:
+        """Whether a paper's status, stars and tags pass the status:, star: and tag: filters (one
+        status of those named, the star comparisons, every tag named and none left out). Read from
+        the filters once: it is asked of every annotated paper."""
+        statuses, not_statuses = set(self.values("status")), set(self.values("status", negated=True))
+        star, not_star = self.comparison("star"), self.comparison("star", negated=True)
+        tags, not_tags = self.values("tag"), self.values("tag", negated=True)
+
+        def passes(status: str, stars: int, have: list[str]) -> bool:
+            return ((not statuses or status in statuses) and status not in not_statuses
+                    and (star is None or star[0](stars, star[1])) and (not_star is None or not not_star[0](stars, not_star[1]))
+                    and all(t in have for t in tags) and not any(t in have for t in not_tags))
+        return passes
 
 
 def _comparison(value: str) -> Comparison | None:
@@ -137,23 +141,23 @@ def _team(q: Query, key: str, value: str, negated: bool) -> None:
     if key in ("status-by", "tag-by", "note-by"):
         _member_mark(q, key, value, negated)
     elif key == "split":
-        q.team.append(Filter("split", negated=negated))
+        q.add(Filter("split", negated=negated))
     elif key == "assigned":
-        q.team.append(Filter("assigned", value, negated=negated))
+        q.add(Filter("assigned", value, negated=negated))
     elif key == "team-star":
         if (stars := _comparison(value)) is None:
             q.errors.append(f"bad team-star filter {value!r} (the team's stars summed, e.g. team-star:>=3)")
         else:
-            q.team.append(Filter("team-star", compare=stars, negated=negated))
+            q.add(Filter("team-star", compare=stars, negated=negated))
     elif key == "by":
-        q.team.append(Filter("by", value, negated=negated))
+        q.add(Filter("by", value, negated=negated))
     else:  # star-by
         member, sep, compared = value.partition(":")
         stars = _comparison(compared) if sep else (operator.ge, 1)
         if stars is None or not member:
             q.errors.append(f"bad star-by filter {value!r} (a member and their stars, e.g. star-by:ana:>=2)")
         else:
-            q.team.append(Filter("star-by", member, stars, negated))
+            q.add(Filter("star-by", member, stars, negated))
 
 
 def _member_mark(q: Query, key: str, value: str, negated: bool) -> None:
@@ -171,7 +175,7 @@ def _member_mark(q: Query, key: str, value: str, negated: bool) -> None:
         q.errors.append(f"bad {key} filter {value!r} (a member, e.g. {key}:ana, "
                         + {"status-by": "status-by:ana:to-read)", "tag-by": "tag-by:ana:rl)"}.get(key, "note-by:ana:baseline)"))
         return
-    q.team.append(Filter(key, member, negated=negated, detail=detail.lower() if key == "tag-by" else detail.casefold()))
+    q.add(Filter(key, member, negated=negated, detail=detail.lower() if key == "tag-by" else detail.casefold()))
 
 
 def _arrival(q: Query, key: str, value: str, negated: bool) -> None:
@@ -180,23 +184,23 @@ def _arrival(q: Query, key: str, value: str, negated: bool) -> None:
         if value:
             q.errors.append(f"{key}: takes no value ({key}: alone; batch:N names an import)")
         else:
-            q.arrivals.append(Filter(key, negated=negated))
+            q.add(Filter(key, negated=negated))
     elif key == "batch":
         if (number := _comparison(value)) is None:
             q.errors.append(f"bad batch filter {value!r} (an import's number, e.g. batch:3, batch:>=2)")
         else:
-            q.arrivals.append(Filter("batch", compare=number, negated=negated))
+            q.add(Filter("batch", compare=number, negated=negated))
     else:
         m = re.fullmatch(r"(>=|<=|>|<|=)?(\d{4}(?:-\d{2}(?:-\d{2})?)?)", value)
         if m is None:
             if not re.fullmatch(r"(>=|<=|>|<|=)?[\d-]{0,9}", value):  # (else: a date still being typed)
                 q.errors.append(f"bad added filter {value!r} (a date: added:2026-12-01, added:>=2026-12)")
         else:
-            q.arrivals.append(Filter("added", m.group(2), (_OPS[m.group(1) or ""], 0), negated))
+            q.add(Filter("added", m.group(2), (_OPS[m.group(1) or ""], 0), negated))
 
 
-_TEAM_KEYS = ("by", "star-by", "status-by", "tag-by", "note-by", "team-star", "split", "assigned")
-_ARRIVAL_KEYS = ("new", "batch", "added", "updated")
+TEAM_KINDS = ("by", "star-by", "status-by", "tag-by", "note-by", "team-star", "split", "assigned")  # a lab's marks
+ARRIVAL_KINDS = ("new", "batch", "added", "updated")  # when papers arrived
 _NEEDS_VALUE = ("by", "star-by", "status-by", "tag-by", "note-by", "team-star")  # (split: and assigned: mean something bare)
 
 
@@ -209,18 +213,18 @@ def fold_name(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
-# A list filter's key -> the Query attribute it adds to (the "-key:" form adds to not_<attribute>)
-# and how its value is read. Every other filter has its own reader below.
-_LISTS = {"tag": ("tags", str.lower), "author": ("authors", fold_name),
-          "id": ("ids", str.lower), "venue": ("venues", str.casefold),
-          "kw": ("keywords", fold_name), "keyword": ("keywords", fold_name),
-          "keywords": ("keywords", fold_name), "file": ("files", str.casefold)}
+# A list filter's key -> the kind of filter it adds and how its value is read. Every other filter
+# has its own reader below.
+_LISTS = {"tag": ("tag", str.lower), "author": ("author", fold_name),
+          "id": ("id", str.lower), "venue": ("venue", str.casefold),
+          "kw": ("kw", fold_name), "keyword": ("kw", fold_name),
+          "keywords": ("kw", fold_name), "file": ("file", str.casefold)}
 
 
 def _status(q: Query, value: str, negated: bool) -> None:
     hits = [s for s in STATUSES if s.startswith(value.lower())]
     if hits:
-        (q.not_statuses if negated else q.statuses).add(hits[0])
+        q.add(Filter("status", hits[0], negated=negated))
     else:
         q.errors.append(f"unknown status {value!r} (use {', '.join(STATUSES)})")
 
@@ -228,11 +232,7 @@ def _status(q: Query, value: str, negated: bool) -> None:
 def _year(q: Query, value: str, negated: bool) -> None:
     m = re.fullmatch(r"(>=|<=|>|<|=)?(\d*)", value)
     if m and len(m.group(2)) == 4:
-        comparison = (_OPS[m.group(1) or ""], int(m.group(2)))
-        if negated:
-            q.not_year = comparison
-        else:
-            q.year = comparison
+        _one_of_a_sign(q, Filter("year", compare=(_OPS[m.group(1) or ""], int(m.group(2))), negated=negated))
     elif not m or len(m.group(2)) > 4:
         q.errors.append(f"bad year filter {value!r} (e.g. year:2024, year:>=2023)")
     # else: fewer than four digits, still being typed
@@ -243,18 +243,20 @@ def _star(q: Query, value: str, negated: bool) -> None:
     if not m:
         q.errors.append(f"bad star filter {value!r} (e.g. star:>=2)")
         return
-    comparison = (_OPS[m.group(1) or ""], int(m.group(2)))
-    if negated:
-        q.not_star = comparison
-    else:
-        q.star = comparison
+    _one_of_a_sign(q, Filter("star", compare=(_OPS[m.group(1) or ""], int(m.group(2))), negated=negated))
     if int(m.group(2)) > MAX_STAR:  # applied as written, but likely a slip
         q.errors.append(f"star filter {value!r}: stars go 0-{MAX_STAR}")
 
 
+def _one_of_a_sign(q: Query, f: Filter) -> None:
+    """A star: or year: filter: it takes the place of an earlier one of its sign (the last typed counts)."""
+    q.filters = [g for g in q.filters if not (g.kind == f.kind and g.negated == f.negated)]
+    q.add(f)
+
+
 def _topic(q: Query, value: str, negated: bool) -> None:
     if value.isdigit():
-        (q.not_topics if negated else q.topics).add(int(value))
+        q.add(Filter("topic", str(int(value)), negated=negated))
     else:
         q.errors.append(f"bad topic filter {value!r} (a topic number)")
 
@@ -265,7 +267,7 @@ _READERS = {"status": _status, "is": _status, "year": _year, "star": _star, "sta
 def _unknown_filter(key: str) -> str:
     """What is said of a filter no one knows: the nearest known one first, then them all."""
     import difflib
-    everyone = {*_LISTS, *_READERS, *_TEAM_KEYS, *_ARRIVAL_KEYS, "similar", "rec"}
+    everyone = {*_LISTS, *_READERS, *TEAM_KINDS, *ARRIVAL_KINDS, "similar", "rec"}
     known = sorted(everyone - {"keyword", "keywords", "stars", "is"})
     near = difflib.get_close_matches(key, sorted(everyone), n=1, cutoff=0.6)
     guess = f": did you mean {near[0]}:?" if near else ""
@@ -291,16 +293,16 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
         if m.group(2) is not None:
             phrase = m.group(2).strip()
             if phrase:
-                (q.not_phrases if m.group(1) else q.phrases).append(phrase)
+                q.add(Filter("phrase", phrase, negated=bool(m.group(1))))
             continue
         tok = m.group(3)
         if _PAPER_ID.fullmatch(tok):
-            q.ids.append(tok.lower())
+            q.add(Filter("id", tok.lower()))
             continue
         if _took_filter(q, tok):
             continue
         if tok.startswith("-") and len(tok) > 1 and ":" not in tok and search_tokens(tok):
-            q.not_phrases.append(tok[1:])  # -word: as -"word"
+            q.add(Filter("phrase", tok[1:], negated=True))  # -word: as -"word"
             continue
         terms = query_terms(tok)
         q.words.extend(terms)
@@ -322,16 +324,16 @@ def _took_filter(q: Query, tok: str) -> bool:
         value = " ".join(value.strip('"').split())
     if key in ("similar", "rec"):
         _ordering(q, key, value, negated)
-    elif key in _TEAM_KEYS:
+    elif key in TEAM_KINDS:
         if value or key not in _NEEDS_VALUE:
             _team(q, key, value, negated)
-    elif key in _ARRIVAL_KEYS:
+    elif key in ARRIVAL_KINDS:
         if value or key in ("new", "updated"):
             _arrival(q, key, value, negated)
     elif key in _LISTS:
         if value:  # (else still being typed)
-            attribute, read = _LISTS[key]
-            getattr(q, f"not_{attribute}" if negated else attribute).append(read(value))
+            kind, read = _LISTS[key]
+            q.add(Filter(kind, read(value), negated=negated))
     elif key in _READERS:
         if value:
             _READERS[key](q, value, negated)

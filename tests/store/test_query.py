@@ -9,12 +9,37 @@ def test_parse_query_splits_words_phrases_and_filters():
 
     q = parse_query('graph "message passing" status:unr tag:rl -tag:maybe author:Peyré star:>=2 year:2024 '
                     'kw:"federated learning" -venue:iclr file:day2 topic:3 ')
-    assert q.words == ["graph"] and q.phrases == ["message passing"]
-    assert q.statuses == {"unread"} and q.tags == ["rl"] and q.not_tags == ["maybe"]
-    assert q.authors == ["peyre"] and q.keywords == ["federated learning"] and q.not_venues == ["iclr"]
-    assert q.files == ["day2"] and q.topics == {3} and q.star[1] == 2 and q.year[1] == 2024
-    assert q.star_ok(3) and not q.star_ok(1) and q.has_filters and q.trailing_space
+    assert q.words == ["graph"] and q.values("phrase") == ["message passing"]
+    assert q.values("status") == ["unread"] and q.values("tag") == ["rl"] and q.values("tag", negated=True) == ["maybe"]
+    assert q.values("author") == ["peyre"] and q.values("kw") == ["federated learning"]
+    assert q.values("venue", negated=True) == ["iclr"] and not q.values("venue")
+    assert q.values("file") == ["day2"] and q.values("topic") == ["3"]
+    assert q.comparison("star")[1] == 2 and q.comparison("year")[1] == 2024 and q.comparison("year", negated=True) is None
+    passes = q.mark_test()
+    assert passes("unread", 3, ["rl"]) and not passes("unread", 1, ["rl"]) and not passes("unread", 3, ["rl", "maybe"])
+    assert not passes("read", 3, ["rl"]) and q.has_filters and q.trailing_space
+    assert [f.kind for f in q.filters] == ["phrase", "status", "tag", "tag", "author", "star", "year", "kw", "venue",
+                                           "file", "topic"]  # (in the order typed; each negatable)
     assert not q.errors
+
+
+def test_one_filter_list_each_negatable_and_star_and_year_the_last_typed():
+    from store.search.query import parse_query
+
+    q = parse_query('-"a phrase" -word -status:read status:to -star:0 star:1 star:>=2 year:2020 -year:2021 '
+                    "-id:0123456789ab 0123456789ac -topic:4 -kw:rl -author:smith -file:day1 by:ana -assigned: new:")
+    assert [(f.kind, f.negated) for f in q.of("phrase")] == [("phrase", True), ("phrase", True)]
+    assert q.values("phrase", negated=True) == ["a phrase", "word"]
+    passes = q.mark_test()
+    assert passes("to-read", 2, []) and not passes("read", 2, []) and not passes("unread", 2, [])
+    assert q.comparison("star")[1] == 2 and q.comparison("star", negated=True)[1] == 0 and len(q.of("star")) == 2
+    assert passes("to-read", 3, []) and not passes("to-read", 1, []) and q.has_annotation_filters
+    assert q.values("id") == ["0123456789ac"] and q.values("id", negated=True) == ["0123456789ab"]
+    assert q.values("topic", negated=True) == ["4"] and q.values("kw", negated=True) == ["rl"]
+    assert q.values("author", negated=True) == ["smith"] and q.values("file", negated=True) == ["day1"]
+    assert [(f.kind, f.value, f.negated) for f in q.of("by", "assigned", "new")] == [
+        ("by", "ana", False), ("assigned", "", True), ("new", "", False)]
+    assert not q.words and not q.errors and q.has("year") and not q.has("venue")
 
 
 def test_parse_query_reports_bad_filters_and_waits_for_half_typed_ones():
@@ -23,7 +48,7 @@ def test_parse_query_reports_bad_filters_and_waits_for_half_typed_ones():
     q = parse_query("status:zzz star:x topic:a year:20245")
     assert len(q.errors) == 4 and "unknown status 'zzz'" in q.errors[0]
     half = parse_query("tag: year:20 star:")  # still being typed: no filter and no error
-    assert not half.errors and not half.tags and half.year is None and half.star is None
+    assert not half.errors and not half.filters
     assert parse_query("star:5").errors == ["star filter '5': stars go 0-3"]
 
 

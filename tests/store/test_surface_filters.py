@@ -144,8 +144,8 @@ def listed(lib: Library, query: str) -> list[str]:
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_every_filter_family_of_the_parser_has_a_row(lib):
-    families = (set(query_module._LISTS) | set(query_module._READERS) | set(query_module._TEAM_KEYS)
-                | set(query_module._ARRIVAL_KEYS) | {"phrase", "similar", "rec"})
+    families = (set(query_module._LISTS) | set(query_module._READERS) | set(query_module.TEAM_KINDS)
+                | set(query_module.ARRIVAL_KINDS) | {"phrase", "similar", "rec"})
     covered = set(oracle_families(lib)) | {"similar", "rec"}  # (the orderings: their own tests below)
     assert families == covered
 

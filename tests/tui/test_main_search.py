@@ -200,7 +200,7 @@ async def test_a_phrase_in_a_big_library_is_searched_once_typing_settles(lib, ma
     app = make(lib)
     async with app.run_test() as pilot:
         results = await type_search(app, pilot, '"learning')
-        assert [q for q, in searched if parse_query(q).phrases] == ['"learning']  # (a lone '"' is no phrase)
+        assert [q for q, in searched if parse_query(q).values("phrase")] == ['"learning']  # (a lone '"' is no phrase)
         assert len(results.indices) == len(real('"learning')) > 0
         await pilot.press("backspace")  # one key, then a pause: searched as always
         await pilot.pause(M.PHRASE_SETTLE + 0.5)

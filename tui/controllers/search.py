@@ -120,7 +120,7 @@ class Searching:
         if self._seconds > limits.INLINE_SEARCH_SECONDS or self._is_queue(q, query):
             # (the triage queue is fitted again to the marks: in a worker, off the key's path)
             return False
-        return (not (q.phrases or q.not_phrases) and not self._big_compound(q) and (not self.needs_model(q, query) or self.library.similarity_ready)
+        return ("phrase" not in q.kinds and not self._big_compound(q) and (not self.needs_model(q, query) or self.library.similarity_ready)
                 and self.library.filter_tables_ready(q))
 
     def _big_compound(self, q: Query) -> bool:
@@ -128,7 +128,7 @@ class Searching:
 
     def needs_model(self, q: Query, query: str) -> bool:
         """Whether this search uses the similarity model (more like this, recommendations, topics)."""
-        return bool(q.similar or q.recommend or q.topics or q.not_topics
+        return bool(q.similar or q.recommend or "topic" in q.kinds
                     or (self.view.sort == "recommended" and not query.strip()))
 
     def again(self) -> None:
@@ -143,7 +143,7 @@ class Searching:
         """Phrase scans, filters whose tables are not built yet, and whatever waits for the
         similarity model."""
         worker = get_current_worker()
-        if len(self.library) > limits.BIG_LIBRARY and (q.phrases or q.not_phrases or self._big_compound(q)):
+        if len(self.library) > limits.BIG_LIBRARY and ("phrase" in q.kinds or self._big_compound(q)):
             time.sleep(limits.PHRASE_SETTLE)
             if worker.is_cancelled or query != self.query_text:
                 return  # typed on: only the query the typing settles on is searched
@@ -161,7 +161,7 @@ class Searching:
             if not worker.is_cancelled:
                 self.view.app.call_from_thread(self.failed, query, exc)
             return
-        if not (q.phrases or q.not_phrases or self._big_compound(q)):
+        if not ("phrase" in q.kinds or self._big_compound(q)):
             self._seconds = time.perf_counter() - t  # a quick one again: back to inline
         if worker.is_cancelled or query != self.query_text:
             return  # the user typed on; this result is stale
