@@ -807,7 +807,8 @@ def test_a_tag_too_long_for_the_panel_goes_on_after_its_hyphens():
 
 
 async def test_the_dashboard_says_a_sittings_marks_were_all_at_once(lib, make):
-    """Marks seconds apart were charted as bars spread over the whole width, dated "05:43 → 05:43"."""
+    """Marks seconds apart were charted as bars spread over the whole width, dated "05:43 → 05:43";
+    the status and star charts stand under their headings."""
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
@@ -818,3 +819,8 @@ async def test_the_dashboard_says_a_sittings_marks_were_all_at_once(lib, make):
         shown = app.export_screenshot().replace("&#160;", " ")
         assert "Triage over time (all at 20" in shown or "Triage over time (all from 20" in shown
         assert "→" not in shown.split("Triage over time")[1][:40]
+        status, stars = app.screen.query_one("#by-status"), app.screen.query_one("#by-star")
+        headings = [label for label in app.screen.query("Horizontal > Label")]
+        assert [str(h.render()) for h in headings] == ["Status", "Stars"]
+        assert headings[0].region.x == status.region.x and headings[1].region.x == stars.region.x  # (each over its chart)
+        assert headings[0].region.y < status.region.y

@@ -85,6 +85,7 @@ class DashboardScreen(ModalScreen[None]):
     DashboardScreen Horizontal { height: auto; }
     DashboardScreen Static { width: 1fr; margin-bottom: 1; }
     DashboardScreen Horizontal > Static { margin-right: 3; }
+    DashboardScreen Horizontal > Label { width: 1fr; margin-right: 3; }
     """
 
     def __init__(self, library: Library, search: tuple[str, list[str]] | None = None) -> None:
@@ -122,6 +123,9 @@ class DashboardScreen(ModalScreen[None]):
                     else f"({first} → {last})")
             yield Label(f"Triage over time {span if first else '(nothing triaged yet)'}")
             yield Sparkline(timeline, id="timeline")
+            with Horizontal():  # (the two charts side by side, each under its heading)
+                yield Label("[b]Status[/b]")
+                yield Label("[b]Stars[/b]")
             with Horizontal():
                 yield Static(bars([(s, c) for s, c in stats["status"].items()], n), id="by-status")
                 stars = [(("★" * int(k)) or "no star", v) for k, v in sorted(stats["stars"].items())]
