@@ -215,7 +215,7 @@ def _member_files(repo: Path, folder: str) -> dict[str, Path]:
 def _take(lib: Library, repo: Path, report: SyncReport) -> dict[str, set[str]]:
     """The papers the library does not have yet, then every member's marks. Returns the paper ids
     each member's papers file offers (read once: :func:`_write_own` needs them too)."""
-    new_papers = []
+    new_papers: dict[str, list[dict[str, Any]]] = {}  # member -> the papers of theirs this library lacks
     offered: dict[str, set[str]] = {}
     for name, path in _member_files(repo, "papers").items():
         ids = offered[name] = set()
@@ -224,15 +224,21 @@ def _take(lib: Library, repo: Path, report: SyncReport) -> dict[str, set[str]]:
             if isinstance(pid, str):
                 ids.add(pid)
                 if lib.corpus.index_of(pid) is None and "abstract" in record:
-                    new_papers.append(record)
+                    new_papers.setdefault(name, []).append(record)
     if new_papers:
         arrived = lib.folder / locations.SYNC_DIR / ".arrived"  # (outside the work tree's files: git ignores it)
         arrived.mkdir(mode=0o700, exist_ok=True)
-        source = arrived / "synced.jsonl"
-        atomic_write_bytes(source, b"".join(orjson.dumps(r) + b"\n" for r in new_papers))
-        summary = lib.import_paths([source], replace_sample=True)  # (an untouched sample makes way, as for an import)
+        # One file a member, named for them: a paper's source says whose sync brought it ("sync-ana.jsonl",
+        # found with file:sync-ana); imported in one step, as one batch.
+        sources = [arrived / f"sync-{name}.jsonl" for name in new_papers]
+        for source, records in zip(sources, new_papers.values()):
+            atomic_write_bytes(source, b"".join(orjson.dumps(r) + b"\n" for r in records))
+        try:
+            summary = lib.import_paths(sources, replace_sample=True)  # (an untouched sample makes way, as for an import)
+        finally:
+            for source in sources:
+                source.unlink(missing_ok=True)
         report.papers += summary.new
-        source.unlink()
     files = _member_files(repo, "members")
     if files:
         _take_marks(lib, files, report)

@@ -107,6 +107,8 @@ def test_a_first_sync_brings_the_papers_and_marks_and_says_so(tmp_path):
     said = _ok(_papersift(ben, "ben", "sync", str(remote)))
     assert "ana +3 marks" in said and f"{len(lib.corpus)} papers arrived" in said
     assert [p.id for p in Library(ben).corpus] == [p.id for p in lib.corpus]  # (in the order ana imported them)
+    brought = _ok(_papersift(ben, "ben", "list", "--query", "file:sync-ana", "--format", "plain"))
+    assert len(brought.splitlines()) == len(lib.corpus)  # (a paper's source says whose sync brought it)
     assert _marks(ben, "ana") == _marks(ana, "ana")
     again = _ok(_papersift(ben, "ben", "sync"))  # the remote is remembered
     assert "nothing new" in again
