@@ -26,8 +26,8 @@ from tinydb import TinyDB
 
 from store.annotations.storage import JournaledJSONStorage, now_iso
 from store.record_fields import is_record
-from store.annotations.journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO, Replay,  # noqa: F401
-                      doc_id_for, journal_path_for, judge, key_of, read_acked, read_snapshot, replay_journal, write_acked)
+from store.annotations.journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, MEMBER_SEP, META, REDO,  # noqa: F401
+                      Replay, doc_id_for, journal_path_for, judge, key_of, read_acked, read_snapshot, replay_journal, write_acked)
 from store.errors import PapersiftError
 from store.models import TEAM, Annotation
 from store.safe_text import has_unsafe, strip_unsafe
@@ -36,6 +36,9 @@ from store.annotations.step_records import as_change, marks
 
 HISTORY_LIMIT = 500
 PENDING = "pending"  # the meta table's record of a corpus write still to make (a removal's)
+# The maker of the steps a lab's sync stores (colleagues' marks, their assignments): no member can be
+# called that, so no member's undo takes such a step back (store.sync.library_sync).
+FROM_LAB = "@lab"
 
 _T = TypeVar("_T")
 
@@ -198,7 +201,7 @@ class AnnotationStore:
             if before is None:
                 raise PapersiftError(f"cannot undo {entry['label']!r}: a note it changed was changed since "
                                      "outside papersift's history")
-            _set_records(data[ANN], _as_changes(data[ANN], before))
+            _set_records(data[ANN], _as_changes(data[ANN], before, member, owner))
             _push(data[REDO], entry)
             if entry.get("papers"):  # a removal's papers go back into the corpus next
                 data[META][PENDING] = {"action": "restore", "papers": entry["papers"],
@@ -230,7 +233,7 @@ class AnnotationStore:
                 return None
             after = records_of(entry, "after", ann)
             assert after is not None  # records_of checks the same notes as for "before", just above
-            _set_records(ann, _as_changes(ann, after))
+            _set_records(ann, _as_changes(ann, after, member, owner))
             _push(data[HIST], entry)
             if entry.get("papers"):  # a removal's papers go out of the corpus next
                 data[META][PENDING] = {"action": "remove", "ids": [r.get("id") for r in entry["papers"]
@@ -325,10 +328,19 @@ def made_by(entry: Any, member: str, owner: str) -> bool:
     return bool(made == member or (not made and member == owner))
 
 
-def _as_changes(ann: dict[str, Any], records: dict[str, Any]) -> dict[str, Any]:
-    """An undo's or redo's records as changes made now (store.annotations.step_records)."""
+def _as_changes(ann: dict[str, Any], records: dict[str, Any], member: str, owner: str) -> dict[str, Any]:
+    """An undo's or redo's records: the member's own and the assignments as changes made now
+    (store.annotations.step_records); another member's put back as they were, with their own
+    times (a lead's undo of a colleague's team file takes back the import, not the colleague's
+    marks: their newer record, in their file, is theirs to bring again)."""
     when = now_iso()
-    return {key: as_change(key, ann.get(str(doc_id_for(key))), rec, when) for key, rec in records.items()}
+    own = "" if member == owner else member  # (the owner's records carry no member name)
+
+    def restamped(key: str) -> bool:
+        return not member or key.partition(MEMBER_SEP)[2] in (own, TEAM)
+    return {key: as_change(key, ann.get(str(doc_id_for(key))), rec, when) if restamped(key) else rec
+            for key, rec in records.items()}
+
 
 
 def _set_records(ann: dict[str, Any], records: dict[str, Any]) -> None:

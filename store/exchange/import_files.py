@@ -56,12 +56,14 @@ def read_files(paths: list[Path]) -> list[_Read]:
     return read
 
 
-def merge_files(lib: Library, paths: list[Path], dry_run: bool = False, strict: bool = True) -> list[FileMerge]:
+def merge_files(lib: Library, paths: list[Path], dry_run: bool = False, strict: bool = True,
+                from_lab: bool = False) -> list[FileMerge]:
     """Merge the files into the library as one change (nothing written with ``dry_run``).
 
     Args:
         strict: a file none of whose papers is here is refused (a file of another library); a
             lab's sync passes False (marks of papers this library lacks are counted, not merged).
+        from_lab: a lab's sync: the change is no member's to undo (LibraryCore.replace_annotations).
 
     Raises:
         PapersiftError: a file that cannot be read or merged (nothing is changed).
@@ -74,7 +76,7 @@ def merge_files(lib: Library, paths: list[Path], dry_run: bool = False, strict: 
         if lib.refresh():  # another process wrote since: merged again into what it wrote
             changes, merged = _plan(lib, read, strict)
         names = ", ".join(p.name for p in paths)
-        lib.replace_annotations(changes, "import-annotations", f"import annotations from {names}")
+        lib.replace_annotations(changes, "import-annotations", f"import annotations from {names}", from_lab)
     return merged
 
 

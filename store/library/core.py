@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable
 from store import locations
 from store.files.atomic import PRIVATE_FOLDER, refuse_links
 from store.annotations.backups import backup_file
-from store.annotations.database import AnnotationStore
+from store.annotations.database import FROM_LAB, AnnotationStore
 from store.annotations.storage import now_iso
 from store.annotations.drafts import NoteDrafts
 from store.annotations.journal import record_key
@@ -288,9 +288,11 @@ class LibraryCore:
         self._set_views(with_changes(MemberViews(self.team, self.cleared, self.assignments, self.assignment_stamps),
                                      changes.values(), self.shown_member))
 
-    def replace_annotations(self, changes: dict[str, Annotation], action: str, label: str) -> int:
+    def replace_annotations(self, changes: dict[str, Annotation], action: str, label: str,
+                            from_lab: bool = False) -> int:
         """Store exact annotations (timestamps as given; each under the member it carries), with a
-        backup and one undo entry."""
+        backup and one undo entry: this member's, or (``from_lab``: what a lab's sync brought,
+        colleagues' marks among it) no member's to undo."""
         if not changes:
             return 0
         with self.lock.held():
@@ -298,7 +300,7 @@ class LibraryCore:
             self.store.compact()  # a backup of annotations.json must hold the journal too
             backup_file(self.annotations_path, action)
             keyed = {record_key(a.paper_id, a.member): a for a in changes.values()}
-            self.store.apply(keyed, action, label, member=self.member, owner=self.owner)
+            self.store.apply(keyed, action, label, member=FROM_LAB if from_lab else self.member, owner=self.owner)
             self.install(keyed)
         return len(changes)
 

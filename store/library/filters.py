@@ -18,6 +18,7 @@ from store.paper_lines import SOURCE_FILE
 from store.errors import PapersiftError
 from store.models import Annotation
 from store.search.phrase_search import PhraseSearch
+from store.team.members import no_member
 from store.team.view import member_names, split_papers
 from store.search.query import ARRIVAL_KINDS, TEAM_KINDS, Filter, Query, fold_name
 from store.search.suggest import no_match
@@ -188,7 +189,7 @@ class Filters:
 
         for f in given:
             if f.value and f.value not in members:
-                q.errors.append(no_match("member", f.value, members, str))
+                q.errors.append(no_member(f.value, members))
                 hit = np.zeros(len(mask), dtype=bool)
             elif f.kind in _ONE_MEMBER:
                 hit = _ONE_MEMBER[f.kind](f, team.get(f.value, {}), of)

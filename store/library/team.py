@@ -17,8 +17,7 @@ import numpy as np
 from store.annotations.database import HISTORY_LIMIT
 from store.errors import PapersiftError
 from store.models import TEAM, Annotation, MarkedAnnotation
-from store.search.suggest import nearest, no_match
-from store.team.members import check_weights, checked_member
+from store.team.members import check_weights, checked_member, nearest_member, no_member, typo_of
 from store.team.view import keeps, member_names, team_stars
 from store.wording import counted
 
@@ -99,7 +98,7 @@ class Team:
         """
         members = self.members()
         if name not in members:
-            raise PapersiftError(no_match("member", name, members, str))
+            raise PapersiftError(no_member(name, members))
         return name
 
     def newcomer(self, name: str) -> str | None:
@@ -115,7 +114,7 @@ class Team:
         same = [m for m in known if m.casefold() == name.casefold()]
         if same:
             raise PapersiftError(f"member {name!r} differs from {same[0]!r} only in case: --as {same[0]}")
-        close = next((m for m in known if _typo_of(name, m)), None) or nearest(name, known)  # (bne: ben)
+        close = nearest_member(name, known)  # (bne: ben)
         return (f"{name} has no marks here yet: a new member (members: {', '.join(known)})"
                 + (f"; did you mean {close}?" if close else ""))
 
@@ -338,17 +337,6 @@ class Team:
         return list(rows.values())
 
 
-def _typo_of(name: str, member: str) -> bool:
-    """Whether ``name`` reads as a slip of ``member``: the same letters swapped, one more, one
-    fewer or one other (``bne``, ``benn``, ``bn``, ``ban`` for ben)."""
-    if abs(len(name) - len(member)) > 1 or name == member:
-        return False
-    if sorted(name) == sorted(member):
-        return True
-    from rapidfuzz.distance import Levenshtein
-    return Levenshtein.distance(name, member) <= 1
-
-
 def _refuse_lookalike(name: str, names: list[str], known: list[str], new_members: bool) -> None:
     """Refuse a name differing from a known member's only in case (`ANA` beside ana would start a
     member no one can be --as), or a typo of one ("bne" beside ben would start a member by
@@ -358,7 +346,7 @@ def _refuse_lookalike(name: str, names: list[str], known: list[str], new_members
         raise PapersiftError(f"member {name!r} differs from the member {same[0]!r} only in case: "
                              f"--to {','.join(same[0] if n == name else n for n in names)}")
     close = None if name in known or new_members else \
-        next((m for m in known if m not in names and _typo_of(name, m)), None)
+        next((m for m in known if m not in names and typo_of(name, m)), None)
     if close:
         raise PapersiftError(f"{name} is no member here yet; did you mean {close}? (--to "
                              f"{','.join(close if n == name else n for n in names)}; a new member after all: "

@@ -27,7 +27,6 @@ import os
 import random
 import shutil
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +39,7 @@ from store.files.nofollow import read_no_link
 from store.errors import PapersiftError
 from store.exchange.team_file import team_text
 from store.sync.git_remote import SyncError, checked_remote, git, is_folder, said, shown_remote
+from store.sync.report import SyncReport
 from store.team.members import member_problem
 from store.wording import counted
 
@@ -52,41 +52,6 @@ FOLDERS = ("members", "papers", "assignments")  # each member's three files, one
 TRAILER = "papersift-member: "
 MAX_FILE_BYTES = 512 << 20  # a member's file larger than this is refused, not read
 ATTEMPTS = 8  # pushes a sync tries while other members' pushes beat it
-
-
-@dataclass
-class SyncReport:
-    """What a sync did: marks taken per member, papers arrived, this member's marks sent."""
-
-    remote: str
-    member: str = ""  # who synced: the member whose files this library writes
-    marks: dict[str, int] = field(default_factory=dict)  # member -> papers whose marks changed here
-    own: int = 0  # papers whose marks of this member's came from another copy of their library
-    unsent: dict[str, int] = field(default_factory=dict)  # other member -> papers marked here their file lacks
-    papers: int = 0  # papers that arrived from the others
-    assigned: int = 0  # papers whose assignment changed here (someone ran assign)
-    brought: int = 0  # papers this member's file offers the others
-    pushed: bool = False  # this member's files went up
-    sent: int = 0  # this member's marked papers the repository now holds
-    when: str = ""
-
-    def line(self) -> str:
-        """One line for a terminal or the app's header."""
-        got = [f"{name} +{counted(n, 'mark')}" for name, n in sorted(self.marks.items()) if n]
-        got += [f"your +{counted(self.own, 'mark')} from another copy"] * bool(self.own)
-        got += [f"{counted(self.papers, 'paper')} arrived"] * bool(self.papers)
-        got += [f"{counted(self.assigned, 'assignment')} changed"] * bool(self.assigned)
-        sent = [f"your {counted(self.sent, 'marked paper')}"] * bool(self.sent) + \
-            [f"{counted(self.brought, 'paper')} you brought"] * bool(self.brought)
-        kept = [f"{name}'s {counted(n, 'marked paper')} made here stay here (only {name}'s own sync sends them: "
-                f"papersift --as {name} sync)" for name, n in sorted(self.unsent.items())]
-        return (f"synced with {self.remote} as {self.member}: " + ("; ".join(got) if got else "nothing new")
-                + (f"; {' and '.join(sent)} sent" if self.pushed and sent else "") + "".join(f"; {k}" for k in kept))
-
-    def to_dict(self) -> dict[str, object]:
-        return {"remote": self.remote, "member": self.member, "marks": self.marks, "own": self.own,
-                "papers": self.papers, "assigned": self.assigned, "pushed": self.pushed, "sent": self.sent,
-                "brought": self.brought, "unsent": self.unsent, "when": self.when}
 
 
 def remembered(lib: Library) -> dict[str, Any]:
@@ -111,14 +76,16 @@ def sync(lib: Library, remote: str | None = None) -> SyncReport:
             changes another member's file (nothing of that fetch is taken).
     """
     settings = remembered(lib)
+    replaced = ""
     if remote is not None and (remote := checked_remote(remote)) != settings.get("remote"):
+        replaced = settings.get("remote") or ""
         settings = {"remote": remote}
     if not settings.get("remote"):
         raise SyncError("sync: no remote yet: papersift sync REMOTE (a git address, or a bare repository's folder "
                         "on a shared drive); later syncs use it")
     remote = checked_remote(settings["remote"])
     repo = lib.folder / locations.SYNC_DIR
-    report = SyncReport(shown_remote(remote), lib.member)
+    report = SyncReport(shown_remote(remote), lib.member, replaced=shown_remote(replaced) if replaced else "")
     with LibraryLock(lib.folder / locations.SYNC_LOCK_FILE, timeout=300).held():
         _prepare(repo, remote)
         verified = settings.get("seen") if settings.get("remote") == remote else None  # (checked up to here)
@@ -169,7 +136,8 @@ def _prepare(repo: Path, remote: str) -> None:
 def _fetch(repo: Path, remote: str) -> str:
     """The remote branch's commit after a fetch ("" for a repository with no commit yet)."""
     done = git(repo, "fetch", "--quiet", "--no-tags", "origin", check=False)
-    if done.returncode and is_folder(remote) and not os.path.lexists(remote):
+    if done.returncode and is_folder(remote) and (not os.path.lexists(remote)
+                                                  or "does not appear to be a git repository" in done.stderr):
         raise SyncError(f"sync: no repository at {shown_remote(remote)} (made once with: git init --bare -b main "
                         f"{shown_remote(remote)}): nothing changed here")
     if done.returncode:
@@ -254,7 +222,8 @@ def _take_marks(lib: Library, files: dict[str, Path], report: SyncReport) -> Non
         if not head or head[0].get("member") != name:
             raise SyncError(f"sync: members/{name}.jsonl is no team file of {name}'s: refused, nothing taken")
     try:
-        merged = merge_files(lib, list(files.values()), strict=False)  # (a mark on a paper not here: passed over)
+        # (a mark on a paper not here: passed over; no member's undo takes what the lab brought back)
+        merged = merge_files(lib, list(files.values()), strict=False, from_lab=True)
     except PapersiftError as exc:
         raise SyncError(f"sync: {exc}") from None
     for (name, _), done in zip(files.items(), merged):
@@ -265,9 +234,10 @@ def _take_marks(lib: Library, files: dict[str, Path], report: SyncReport) -> Non
 
 
 def _unsent(lib: Library, repo: Path) -> dict[str, int]:
-    """Other members' marks made in this library (``--as ben`` in ana's folder) that their file in
-    the repository lacks, by member: a sync writes only its own member's files, so only their own
-    sync sends these; the report says so rather than leaving them behind unsaid."""
+    """Other members' marked papers here that their file in the repository lacks, or holds older,
+    by member (marks made in this folder ``--as ben``; ben's marks from another repository): a sync
+    writes only its own member's files, so only their own sync sends these; the report says so
+    rather than leaving them behind unsaid. (A mark taken back is no mark: not counted.)"""
     from store.exchange.stamps import canonical
     from store.models import TEAM
 
@@ -277,10 +247,10 @@ def _unsent(lib: Library, repo: Path) -> dict[str, int]:
 
     files = _member_files(repo, "members")
     unsent = {}
-    for name in (set(lib.team) | set(lib.cleared)) - {lib.member, TEAM}:
+    for name in set(lib.team) - {lib.member, TEAM}:
         held = {r["id"]: newest(r.get("stamps")) for r in (_records(files[name]) if name in files else [])
                 if isinstance(r.get("id"), str)}
-        count = sum(1 for pid, ann in lib.member_records(name).items() if newest(ann.stamps) > held.get(pid, ""))
+        count = sum(1 for pid, ann in lib.team.get(name, {}).items() if ann.marked and newest(ann.stamps) > held.get(pid, ""))
         if count:
             unsent[name] = count
     return unsent
@@ -306,7 +276,8 @@ def _take_assignments(lib: Library, repo: Path) -> int:
         held = lib.member_annotation(pid, TEAM)
         if when > (canonical(held.stamps.get("assignee", "")) or "") and who != held.assignee:
             changes[pid] = Annotation(pid, member=TEAM, assignee=who, stamps={"assignee": when})
-    return lib.replace_annotations(changes, "sync", f"sync: {counted(len(changes), 'assignment')} from the lab")
+    return lib.replace_annotations(changes, "sync", f"sync: {counted(len(changes), 'assignment')} from the lab",
+                                   from_lab=True)
 
 
 def _records(path: Path, first_only: bool = False) -> list[dict[str, Any]]:
@@ -362,14 +333,16 @@ def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, 
     (repo / "papers").mkdir(mode=0o700, exist_ok=True)
     atomic_write_text(repo / "members" / f"{me}.jsonl", team_text(me, records.values()))
     (repo / "assignments").mkdir(mode=0o700, exist_ok=True)
-    atomic_write_bytes(repo / "assignments" / f"{me}.jsonl", b"".join(
-        orjson.dumps({"id": pid, "assignee": lib.assignments.get(pid, ""), "at": stamps["assignee"]},
-                     option=orjson.OPT_SORT_KEYS) + b"\n"
-        for pid, stamps in sorted(lib.assignment_stamps.items()) if stamps.get("assignee")))
+    assigned = [orjson.dumps({"id": pid, "assignee": lib.assignments.get(pid, ""), "at": stamps["assignee"]},
+                             option=orjson.OPT_SORT_KEYS) + b"\n"
+                for pid, stamps in sorted(lib.assignment_stamps.items()) if stamps.get("assignee")]
+    atomic_write_bytes(repo / "assignments" / f"{me}.jsonl", b"".join(assigned))
     atomic_write_bytes(mine_path, b"".join(orjson.dumps(paper_line(p), option=orjson.OPT_SORT_KEYS) + b"\n"
                                            for p in papers))
     git(repo, "add", "--", f"members/{me}.jsonl", f"papers/{me}.jsonl", f"assignments/{me}.jsonl")
-    if git(repo, "diff", "--cached", "--quiet", check=False).returncode:
+    changed = git(repo, "diff", "--cached", "--name-only", check=False).stdout.split()
+    report.assignments_sent = len(assigned) if f"assignments/{me}.jsonl" in changed else 0
+    if changed:
         git(repo, "-c", f"user.name={me}", "-c", f"user.email={me}@papersift.invalid", "commit", "--quiet",
             "-m", f"papersift sync: {me}\n\n{TRAILER}{me}")
 

@@ -101,3 +101,28 @@ def check_weights(names: Sequence[str], weights: Sequence[float]) -> list[float]
         raise PapersiftError(f"--weights {','.join(f'{w:g}' for w in weights)}: a share a millionth of another's is "
                              "no share; give every member at least that")
     return shares
+
+
+def typo_of(name: str, member: str) -> bool:
+    """Whether ``name`` reads as a slip of ``member``: the same letters swapped, one more, one
+    fewer or one other (``bne``, ``benn``, ``bn``, ``ban`` for ben)."""
+    if abs(len(name) - len(member)) > 1 or name == member:
+        return False
+    if sorted(name) == sorted(member):
+        return True
+    from rapidfuzz.distance import Levenshtein
+    return Levenshtein.distance(name, member) <= 1
+
+
+def nearest_member(name: str, known: Sequence[str]) -> str | None:
+    """The member ``name`` was likely meant to name (None: none is close): the same name in
+    other case (``Ben``), a slip (``bne``: :func:`typo_of`), else the closest by spelling."""
+    from store.search.suggest import nearest
+    return (next((m for m in known if m != name and m.casefold() == name.casefold()), None)
+            or next((m for m in known if typo_of(name, m)), None) or nearest(name, list(known)))
+
+
+def no_member(name: str, known: Sequence[str]) -> str:
+    """What is said of a name no member here has, with the member likely meant."""
+    close = nearest_member(name, known)
+    return f"no member {name} here" + (f"; did you mean {close}?" if close else "")

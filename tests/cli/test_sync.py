@@ -275,3 +275,58 @@ def test_an_undo_after_a_sync_stays_undone_and_travels(tmp_path):
     _ok(_papersift(chen, "chen", "sync"))
     _ok(_papersift(ben, "ben", "sync"))
     assert _marks(chen, "chen") == _marks(ben, "chen") == {ids[0]: ("to-read", 2, (), "")}
+
+
+def test_an_undo_after_a_sync_never_takes_back_what_the_lab_brought(tmp_path):
+    """ana syncs in ben's marks and chen's assignment of the papers, then presses undo: her own
+    newest change is undone, not the sync (undo takes back one's own changes, never a colleague's);
+    ben's marks stay as ben made them, and nothing of his is said to be ana's to send."""
+    remote = _bare(tmp_path / "lab.git")
+    ana, ben = tmp_path / "ana", tmp_path / "ben"
+    _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
+    ids = [p.id for p in Library(ana).corpus][:3]
+    _ok(_papersift(ana, "ana", "tag", ids[0], "mine"))
+    _ok(_papersift(ana, "ana", "sync", str(remote)))
+    _ok(_papersift(ben, "ben", "sync", str(remote)))
+    _ok(_papersift(ben, "ben", "star", ids[1], "3"))
+    _ok(_papersift(ben, "ben", "assign", "--to", "ana,ben", "--new-members"))
+    _ok(_papersift(ben, "ben", "sync"))
+    said = _ok(_papersift(ana, "ana", "sync"))
+    assert "ben +1 mark" in said and "assignments changed" in said
+    assert "2 assignments" not in said  # (ana sent none of her own)
+    history = _ok(_papersift(ana, "ana", "history"))
+    assert "import annotations" not in history and "sync" not in history
+    assert "tag" in _ok(_papersift(ana, "ana", "undo"))  # her own tag, not the sync
+    assert _marks(ana, "ben") == {ids[1]: ("unread", 3, (), "")}
+    assert Library(ana).assignments == Library(ben).assignments and len(Library(ana).assignments) > 290
+    said = _ok(_papersift(ana, "ana", "sync"))
+    assert "not in the repository" not in said and _marks(ana, "ana") == {}
+    _ok(_papersift(ben, "ben", "sync"))
+    assert _marks(ben, "ana") == {}  # (her undone tag travelled: it was hers)
+
+
+def test_the_line_says_what_a_sync_did_that_a_person_would_not_guess(tmp_path):
+    """A new remote in place of the one kept is said; a member's marks here that their file in the
+    repository lacks are said, with how they go; a mark made and taken back is none; the
+    assignments sent are counted; a folder that holds no repository is named."""
+    first, second = _bare(tmp_path / "lab.git"), _bare(tmp_path / "lab2.git")
+    ana = tmp_path / "ana"
+    _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
+    ids = [p.id for p in Library(ana).corpus][:2]
+    _ok(_papersift(ana, "ana", "sync", str(first)))
+    _ok(_papersift(ana, "anaa", "star", ids[0], "1"))  # a slip of the name, taken back
+    _ok(_papersift(ana, "anaa", "undo"))
+    assert "not in the repository" not in _ok(_papersift(ana, "ana", "sync"))
+    _ok(_papersift(ana, "ben", "status", ids[1], "read"))
+    said = _ok(_papersift(ana, "ana", "sync"))
+    assert "ben's 1 marked paper here, as they are here, are not in the repository" in said
+    assert "papersift --as ben sync" in said
+    said = _ok(_papersift(ana, "ana", "sync", str(second)))
+    assert f"synced with {second} (in place of {first}, remembered until now) as ana: " in said
+    assert "in place of" not in _ok(_papersift(ana, "ana", "sync"))
+    _ok(_papersift(ana, "ana", "assign", "--to", "ana,ben"))
+    said = _ok(_papersift(ana, "ana", "sync"))
+    assert f"{len(Library(ana).assignments)} assignments sent" in said, said
+    (tmp_path / "plain").mkdir()
+    proc = _papersift(ana, "ana", "sync", str(tmp_path / "plain"))
+    assert proc.returncode != 0 and f"no repository at {tmp_path / 'plain'} (made once with" in proc.stderr

@@ -168,3 +168,39 @@ def test_a_seeded_members_papers_say_their_seed_and_a_forged_seed_reads_as_none(
     path.write_text(json.dumps(data))
     forged = Library.open(lib.folder)
     assert forged.lab.why_assigned(bens[0]) is None  # (ben has no paper of his own, and no sound seed)
+
+
+def test_undoing_a_colleagues_team_file_puts_their_marks_back_as_they_were(lib, tmp_path):
+    """The lead merges ben's team file and undoes it: ben's marks go, with the times they had, so
+    the same file merged again brings them back (they are ben's: an undo takes back the lead's
+    import, not ben's marks). The lead's own mark an undo takes away is a change of its time."""
+    from store.annotations.storage import now_iso
+    from store.exchange.import_files import merge_files
+    ids = [p.id for p in lib.corpus][:2]
+    ben = Library(lib.folder, member="ben")
+    ben.set_star(ids[:1], 2)
+    ben.add_tags(ids[1:], ["later"])
+    path = tmp_path / "ben.jsonl"
+    path.write_text(team_text("ben", ben.member_records("ben").values()))
+    lead = Library.open(tmp_path / "lead", member="lead")
+    assert {p.id for p in lead.corpus} >= set(ids)  # (the same bundled sample)
+    lead.set_status(ids[:1], "read")
+    merge_files(lead, [path])
+    assert lead.team["ben"][ids[0]].star == 2 and (lead.undo() or "").startswith("import annotations")
+    assert "ben" not in lead.team and "ben" not in lead.cleared
+    merge_files(lead, [path])
+    assert lead.team["ben"][ids[0]].star == 2 and lead.team["ben"][ids[1]].tags == ["later"]
+    assert (lead.undo() or "").startswith("import annotations")
+    before = now_iso()
+    assert (lead.undo() or "").startswith("status")
+    assert lead.cleared["lead"][ids[0]].stamps["status"] >= before  # (one's own undo: a change of its time)
+
+
+def test_a_member_filter_naming_no_member_offers_the_one_meant(lib):
+    pid = next(iter(lib.corpus)).id
+    Library(lib.folder, member="ben").set_star([pid], 1)
+    lib.refresh()
+    for typed in ("Ben", "bne", "benn"):
+        assert lib.search(f"star-by:{typed}").errors == [f"no member {typed} here; did you mean ben?"], typed
+    assert lib.search("status-by:zed:read").errors[0].startswith("no member zed here") and "ben" not in \
+        lib.search("status-by:zed:read").errors[0]

@@ -1,0 +1,50 @@
+"""What a lab's sync did (store.sync.library_sync), as one line for a terminal or the app's
+header, and as JSON for the app."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from store.wording import counted
+
+
+@dataclass
+class SyncReport:
+    """What a sync did: marks taken per member, papers arrived, this member's marks sent."""
+
+    remote: str
+    member: str = ""  # who synced: the member whose files this library writes
+    marks: dict[str, int] = field(default_factory=dict)  # member -> papers whose marks changed here
+    own: int = 0  # papers whose marks of this member's came from another copy of their library
+    unsent: dict[str, int] = field(default_factory=dict)  # other member -> their marked papers here their file lacks
+    replaced: str = ""  # the remote this sync's took the place of ("" when none or the same)
+    assignments_sent: int = 0  # the assignments this member's file sent, when it changed
+    papers: int = 0  # papers that arrived from the others
+    assigned: int = 0  # papers whose assignment changed here (someone ran assign)
+    brought: int = 0  # papers this member's file offers the others
+    pushed: bool = False  # this member's files went up
+    sent: int = 0  # this member's marked papers the repository now holds
+    when: str = ""
+
+    def line(self) -> str:
+        """One line for a terminal or the app's header."""
+        got = [f"{name} +{counted(n, 'mark')}" for name, n in sorted(self.marks.items()) if n]
+        got += [f"your +{counted(self.own, 'mark')} from another copy"] * bool(self.own)
+        got += [f"{counted(self.papers, 'paper')} arrived"] * bool(self.papers)
+        got += [f"{counted(self.assigned, 'assignment')} changed"] * bool(self.assigned)
+        sent = ([f"your {counted(self.sent, 'marked paper')}"] * bool(self.sent)
+                + [f"{counted(self.brought, 'paper')} you brought"] * bool(self.brought)
+                + [counted(self.assignments_sent, "assignment")] * bool(self.assignments_sent))
+        said = ", ".join(sent[:-1]) + " and " + sent[-1] if len(sent) > 1 else "".join(sent)
+        kept = [f"{name}'s {counted(n, 'marked paper')} here, as they are here, are not in the repository (a sync "
+                f"sends its own member's marks only: {name}'s go with papersift --as {name} sync)"
+                for name, n in sorted(self.unsent.items())]
+        where = f" (in place of {self.replaced}, remembered until now)" if self.replaced else ""
+        return (f"synced with {self.remote}{where} as {self.member}: " + ("; ".join(got) if got else "nothing new")
+                + (f"; {said} sent" if self.pushed and sent else "") + "".join(f"; {k}" for k in kept))
+
+    def to_dict(self) -> dict[str, object]:
+        return {"remote": self.remote, "member": self.member, "marks": self.marks, "own": self.own,
+                "papers": self.papers, "assigned": self.assigned, "pushed": self.pushed, "sent": self.sent,
+                "brought": self.brought, "assignments_sent": self.assignments_sent, "unsent": self.unsent,
+                "replaced": self.replaced, "when": self.when}
