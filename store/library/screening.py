@@ -41,7 +41,7 @@ class Estimate(NamedTuple):
 
     def words(self) -> str:
         """In plain words, for the header and the dashboard."""
-        if self.marked < FEW:
+        if self.marked < FEW <= self.marked + self.unread:  # (a library too small to reach FEW: said as it is)
             return f"{self.found:,} wanted found; mark {FEW - self.marked} more to estimate how many are left"
         head = (f"{self.found:,} wanted found; likely at most {self.most_left:,} more among {self.unread:,} unread"
                 if self.most_left else f"{self.found:,} wanted found; likely none left among {self.unread:,} unread")
