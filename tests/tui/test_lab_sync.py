@@ -70,6 +70,29 @@ async def test_the_app_syncs_as_it_opens_and_the_header_says_what_came(tmp_path)
         assert len(Library(tmp_path / "ana").team["ben"]) == 2
 
 
+@pytest.mark.slow  # (two syncs' processes)
+async def test_a_share_the_first_sync_brings_is_where_the_list_goes(tmp_path):
+    """ben's library had no share when the app opened (the lead assigned the papers since): the
+    app's first sync brings it, and the list goes to it, as an opening on a share does."""
+    remote, ids = _lab(tmp_path)
+    ana = Library(tmp_path / "ana", member="ana")
+    sync(ana)
+    ana.lab.assign(["ana", "ben"], ana.lab.untriaged(), None, new_members=True)
+    sync(ana)
+    ben = Library(tmp_path / "ben", member="ben")
+    assert not ben.assignments
+    app = make_app(ben, settings_path=tmp_path / "settings.json", resume=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_workers(app, pilot)
+        await _synced(app, pilot)
+        main = app.main_screen
+        assert main.search_box.value == "assigned:ben"
+        await wait_workers(app, pilot)
+        shown = main.results.shown_ids()
+        bens = {pid for pid, who in Library(tmp_path / "ben").assignments.items() if who == "ben"}
+        assert shown and set(shown) == bens
+
+
 @pytest.mark.slow
 async def test_a_library_without_a_remote_never_syncs(tmp_path):
     lib = Library.open(tmp_path / "solo", member="ana")

@@ -82,7 +82,10 @@ class LabSync:
             self.counts.lab_sync = f"sync failed: {cause}"
             self.view.notify(f"sync: {error}", severity="warning", timeout=10)
         else:
+            first = self._synced_at is None
             self._synced_at = time.monotonic()
+            if first and isinstance(report.get("assigned"), int) and report["assigned"] > 0:
+                self._open_share()
             given = report.get("marks")
             marks: dict[Any, Any] = given if isinstance(given, dict) else {}
             came = [f"{strip_unsafe(str(name))[:40]} +{counted(int(n), 'mark')}" for name, n in sorted(marks.items())
@@ -96,6 +99,22 @@ class LabSync:
             self._came = ", ".join(came)
             self.show()
         self.counts.show_header(self.counts.result_note)
+
+    def _open_share(self) -> None:
+        """The app's first sync brought this member's share while the list shows the whole library
+        the app opened on (it had none then): the list goes to the share, as an opening on one does."""
+        from ..keymap import key_label
+        member = self.library.member
+        try:
+            if self.library.refresh():  # (what the sync's process wrote: read now, not at the next poll)
+                self.view.repaint()
+        except Exception:  # (damage: the screen's poll says it)
+            return
+        if self.view.search_box.value.strip() or member not in self.library.assignments.values():
+            return
+        self.view.search_box.value = f"assigned:{member}"
+        self.view.notify(f"your share arrived, {member}: the papers assigned to you · "
+                         f"{key_label(self.view.app, 'list.clear_filter')} shows the whole library", timeout=8)
 
     def show(self) -> None:
         """The header's note, its "ago" brought up to date (the screen calls this every 30 s)."""
