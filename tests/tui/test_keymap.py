@@ -91,3 +91,12 @@ def test_keys_are_shown_as_a_reader_names_them():
     from tui.keymap import keys_shown
     assert keys_shown("slash") == "/" and keys_shown("escape") == "esc"
     assert keys_shown("g,home") == "g or home" and keys_shown("") == ""
+
+
+def test_every_table_of_the_keymap_has_a_heading_in_help():
+    """The help screen's key list is headed by context, each named as a person would ("Fetch
+    dialog", not "fetch"): a table added to keymap.toml gets its heading the day it is added."""
+    from tui.screens.help import CONTEXT_NAMES
+    tables = tomllib.loads(default_keymap_path().read_text(encoding="utf-8"))
+    assert set(tables) <= set(CONTEXT_NAMES), set(tables) - set(CONTEXT_NAMES)
+    assert all(name[0].isupper() for name in CONTEXT_NAMES.values())

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 CONTEXT_NAMES = {"app": "Anywhere", "main": "Triage (list and reader)", "list": "Results list",
                  "search": "Search box", "reader": "Reader", "tags": "Tag panel", "note": "Note editor",
                  "confirm": "Questions", "help": "Help", "export": "Export dialog", "import": "Import dialog",
-                 "dashboard": "Dashboard", "team": "Team screen",
+                 "fetch": "Fetch dialog", "dashboard": "Dashboard", "team": "Team screen",
                  "topics": "Topic browser"}
 
 
