@@ -61,6 +61,8 @@ class Daily:
         app = self.view.app
 
         def post(callback: Callable[..., object], *args: Any, **kwargs: Any) -> None:
+            if not app.is_running:  # (closed: asking its loop would leave a coroutine never awaited)
+                return
             try:
                 app.call_from_thread(callback, *args, **kwargs)
             except RuntimeError:  # the app has closed meanwhile: no one to tell
