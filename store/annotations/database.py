@@ -32,7 +32,7 @@ from store.errors import PapersiftError
 from store.models import TEAM, Annotation
 from store.safe_text import has_unsafe, strip_unsafe
 from store.annotations.note_edits import long_notes_as_edits, records_of
-from store.annotations.step_records import as_change, marks
+from store.annotations.step_records import as_change, left_as_is, the_steps_fields
 
 HISTORY_LIMIT = 500
 PENDING = "pending"  # the meta table's record of a corpus write still to make (a removal's)
@@ -201,7 +201,8 @@ class AnnotationStore:
             if before is None:
                 raise PapersiftError(f"cannot undo {entry['label']!r}: a note it changed was changed since "
                                      "outside papersift's history")
-            _set_records(data[ANN], _as_changes(data[ANN], before, member, owner))
+            _set_records(data[ANN], _as_changes(data[ANN], before, member, owner, records_of(entry, "after", data[ANN],
+                                                                                              current_is="after")))
             _push(data[REDO], entry)
             if entry.get("papers"):  # a removal's papers go back into the corpus next
                 data[META][PENDING] = {"action": "restore", "papers": entry["papers"],
@@ -216,8 +217,9 @@ class AnnotationStore:
         """Make again the change the newest undo reverted; returns its entry, or None when there is
         nothing to redo (no undo since the last change).
 
-        The papers must still be as that undo left them. Only a papersift that predates redo can
-        have changed them without emptying the redo table; then that table is dropped instead.
+        Each field the step changed is made again where it is still as the undo left it (what came
+        since, a sync's, stays). When none is (or a note was changed outside the history: a
+        papersift that predates redo) the redo table is dropped instead.
         """
         def mutate(data: dict[str, Any]) -> dict[str, Any] | None:
             redo = data[REDO]
@@ -227,13 +229,13 @@ class AnnotationStore:
             entry: dict[str, Any] = redo.pop(max(mine, key=int))
             ann = data[ANN]
             before = records_of(entry, "before", ann, current_is="before")
-            if before is None or any(marks(ann.get(str(doc_id_for(pid)))) != marks(rec) for pid, rec in before.items()):
+            after = records_of(entry, "after", ann)
+            if before is None or after is None or before and not any(  # (a note changed outside; every field since)
+                    left_as_is(pid, ann.get(str(doc_id_for(pid))), rec, after.get(pid)) for pid, rec in before.items()):
                 for k in mine:
                     redo.pop(k, None)
                 return None
-            after = records_of(entry, "after", ann)
-            assert after is not None  # records_of checks the same notes as for "before", just above
-            _set_records(ann, _as_changes(ann, after, member, owner))
+            _set_records(ann, _as_changes(ann, after, member, owner, before))
             _push(data[HIST], entry)
             if entry.get("papers"):  # a removal's papers go out of the corpus next
                 data[META][PENDING] = {"action": "remove", "ids": [r.get("id") for r in entry["papers"]
@@ -328,18 +330,22 @@ def made_by(entry: Any, member: str, owner: str) -> bool:
     return bool(made == member or (not made and member == owner))
 
 
-def _as_changes(ann: dict[str, Any], records: dict[str, Any], member: str, owner: str) -> dict[str, Any]:
-    """An undo's or redo's records: the member's own and the assignments as changes made now
-    (store.annotations.step_records); another member's put back as they were, with their own
-    times (a lead's undo of a colleague's team file takes back the import, not the colleague's
-    marks: their newer record, in their file, is theirs to bring again)."""
+def _as_changes(ann: dict[str, Any], records: dict[str, Any], member: str, owner: str,
+                other: dict[str, Any] | None) -> dict[str, Any]:
+    """An undo's or redo's records (``other``: the step's other side), the fields the step changed
+    only, where still as it left them (store.annotations.step_records: what a sync brought since
+    stays): the member's own and the assignments as changes made now; another member's with the
+    times they had then (a lead's undo of a colleague's team file takes back the import, not the
+    colleague's marks: their newer record, in their file, is theirs to bring again)."""
     when = now_iso()
     own = "" if member == owner else member  # (the owner's records carry no member name)
-
-    def restamped(key: str) -> bool:
-        return not member or key.partition(MEMBER_SEP)[2] in (own, TEAM)
-    return {key: as_change(key, ann.get(str(doc_id_for(key))), rec, when) if restamped(key) else rec
-            for key, rec in records.items()}
+    out = {}
+    for key, rec in records.items():
+        mine = not member or key.partition(MEMBER_SEP)[2] in (own, TEAM)
+        current = ann.get(str(doc_id_for(key)))
+        target = the_steps_fields(key, current, rec, other[key], mine) if other is not None and key in other else rec
+        out[key] = as_change(key, current, target, when) if mine else target
+    return out
 
 
 

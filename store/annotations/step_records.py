@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from store.annotations.journal import MEMBER_SEP
-from store.models import TEAM, Annotation
+from store.models import STAMPED, TEAM, Annotation
 from store.record_fields import is_record
 
 
@@ -36,6 +36,59 @@ def as_change(key: str, current: Any, target: Any, when: str) -> Any:
     if new.is_default() and not new.stamps:
         return None
     return new.to_record()
+
+
+def the_steps_fields(key: str, current: Any, target: Any, other: Any, own: bool = True) -> Any:
+    """``target`` (one side of a step: what an undo or redo puts back) as it applies over what is
+    stored now: each field the step changed (where ``target`` and ``other``, the step's other
+    side, differ; a tag at a time) as ``target`` has it, where it is still as the step left it
+    (as ``other`` has it); every other field as ``current`` has it. What came since (a lab's sync:
+    one's own marks from another copy, a colleague's reassignment, a colleague's newer marks) is no
+    step of one's own to undo, and stays. ``own``: the undoing member's record or an assignment
+    (then the caller stamps the change with its time); else a field put back takes the time it had
+    then, so the colleague's newer record brings it again. A value that is no record (a forged
+    file's): ``target`` whole."""
+    if not all(r is None or is_record(r) for r in (current, target, other)):
+        return target
+    pid, _, member = key.partition(MEMBER_SEP)
+
+    def read(r: Any) -> Annotation:
+        return Annotation.from_record(r) if r is not None else Annotation(pid, member=member)
+    now, want, was = read(current), read(target), read(other)
+
+    def stamp_as_then(name: str) -> None:
+        if not own:
+            if name in want.stamps:
+                now.stamps[name] = want.stamps[name]
+            else:
+                now.stamps.pop(name, None)
+    for name in STAMPED:
+        if getattr(want, name) != getattr(was, name) and getattr(now, name) == getattr(was, name):
+            setattr(now, name, getattr(want, name))
+            stamp_as_then(name)
+    keep = set(now.tags)
+    for tag in set(want.tags) ^ set(was.tags):
+        if (tag in keep) == (tag in was.tags):
+            (keep.add if tag in want.tags else keep.discard)(tag)
+            stamp_as_then("#" + tag)
+    now.tags = [t for t in want.tags if t in keep] + [t for t in now.tags if t in keep and t not in want.tags]
+    now.created, now.updated = now.created or want.created, now.updated or want.updated  # (a record gone since)
+    now.conflicts = now.conflicts or [dict(c) for c in want.conflicts]
+    if marks(now) is None and (current is None or not own and not now.stamps):
+        return None
+    return now.to_record()
+
+
+def left_as_is(key: str, current: Any, side: Any, other: Any) -> bool:
+    """Whether any field a step changed (where ``side`` and ``other`` differ) still holds ``side``'s
+    value: a redo with none such would make nothing again. A value that is no record: compared whole."""
+    if not all(r is None or is_record(r) for r in (current, side, other)):
+        return marks(current) == marks(side)
+    pid, _, member = key.partition(MEMBER_SEP)
+    now, was, made = (Annotation.from_record(r) if r is not None else Annotation(pid, member=member)
+                      for r in (current, side, other))
+    return (any(getattr(now, f) == getattr(was, f) != getattr(made, f) for f in STAMPED)
+            or any((t in now.tags) == (t in was.tags) for t in set(was.tags) ^ set(made.tags)))
 
 
 def marks(record: Any) -> tuple[Any, ...] | None:

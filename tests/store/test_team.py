@@ -204,3 +204,54 @@ def test_a_member_filter_naming_no_member_offers_the_one_meant(lib):
         assert lib.search(f"star-by:{typed}").errors == [f"no member {typed} here; did you mean ben?"], typed
     assert lib.search("status-by:zed:read").errors[0].startswith("no member zed here") and "ben" not in \
         lib.search("status-by:zed:read").errors[0]
+
+
+def test_an_undo_takes_back_only_what_its_step_changed(lib, tmp_path):
+    """ana stars a paper; a sync then brings her own status of it from another copy of her
+    library (no step of hers to undo); her undo takes the star back and leaves the status."""
+    from store.exchange.import_files import merge_files
+    pid = next(iter(lib.corpus)).id
+    ana = Library(lib.folder, member="ana")
+    ana.set_star([pid], 2)
+    elsewhere = Library.open(tmp_path / "desktop", member="ana")
+    elsewhere.set_status([pid], "to-read")
+    elsewhere.add_tags([pid], ["later"])
+    path = tmp_path / "ana.jsonl"
+    path.write_text(team_text("ana", elsewhere.member_records("ana").values()))
+    merge_files(ana, [path], from_lab=True)
+    assert (ana.annotation(pid).star, ana.annotation(pid).status) == (2, "to-read")
+    assert (ana.undo() or "").startswith("star")
+    kept = ana.annotation(pid)
+    assert (kept.star, kept.status, kept.tags) == (0, "to-read", ["later"])
+    assert (ana.redo() or "").startswith("star")
+    assert (ana.annotation(pid).star, ana.annotation(pid).status) == (2, "to-read")
+
+
+def test_an_undo_leaves_what_was_changed_again_since(lib, tmp_path):
+    """The lead assigns the papers, a colleague's reassignment of one arrives by sync, the lead
+    undoes the assignment: every paper but that one is unassigned (the later change stands); ben's
+    newer marks that came after the lead imported his team file stay when the lead undoes the import."""
+    from store.exchange.import_files import merge_files
+    ids = [p.id for p in lib.corpus][:3]
+    lead = Library(lib.folder, member="lead")
+    lead.lab.assign(["ana", "ben"], ids, None, new_members=True)
+    moved = ids[0]
+    other = "ana" if lead.assignments[moved] == "ben" else "ben"
+    from store.models import TEAM, Annotation
+    later = "2999-01-01T00:00:00.000Z"
+    lead.replace_annotations({moved: Annotation(moved, member=TEAM, assignee=other, stamps={"assignee": later})},
+                             "sync", "sync: 1 assignment from the lab", from_lab=True)
+    assert (lead.undo() or "").startswith("assign")
+    assert lead.assignments == {moved: other}
+    ben = Library(tmp_path / "ben", member="ben")
+    ben.import_paths([])  # (an empty library: only for its team file's shape)
+    path = tmp_path / "ben.jsonl"
+    path.write_text(team_text("ben", [Annotation(ids[1], star=1, member="ben", stamps={"star": "2026-01-01T00:00:00.000Z"})]))
+    merge_files(lead, [path])
+    newer = tmp_path / "ben-newer.jsonl"
+    newer.write_text(team_text("ben", [Annotation(ids[1], star=3, note="later", member="ben",
+                                                  stamps={"star": later, "note": later})]))
+    merge_files(lead, [newer], from_lab=True)
+    assert (lead.undo() or "").startswith("import annotations")
+    kept = lead.team["ben"][ids[1]]
+    assert (kept.star, kept.note) == (3, "later")
