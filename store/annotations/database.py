@@ -348,7 +348,6 @@ def _as_changes(ann: dict[str, Any], records: dict[str, Any], member: str, owner
     return out
 
 
-
 def _set_records(ann: dict[str, Any], records: dict[str, Any]) -> None:
     """Put paper id -> annotation record (None: no annotation) into the annotations table."""
     for pid, rec in records.items():

@@ -50,11 +50,7 @@ def the_steps_fields(key: str, current: Any, target: Any, other: Any, own: bool 
     file's): ``target`` whole."""
     if not all(r is None or is_record(r) for r in (current, target, other)):
         return target
-    pid, _, member = key.partition(MEMBER_SEP)
-
-    def read(r: Any) -> Annotation:
-        return Annotation.from_record(r) if r is not None else Annotation(pid, member=member)
-    now, want, was = read(current), read(target), read(other)
+    now, want, was = (_read(key, r) for r in (current, target, other))
 
     def stamp_as_then(name: str) -> None:
         if not own:
@@ -84,11 +80,15 @@ def left_as_is(key: str, current: Any, side: Any, other: Any) -> bool:
     value: a redo with none such would make nothing again. A value that is no record: compared whole."""
     if not all(r is None or is_record(r) for r in (current, side, other)):
         return marks(current) == marks(side)
-    pid, _, member = key.partition(MEMBER_SEP)
-    now, was, made = (Annotation.from_record(r) if r is not None else Annotation(pid, member=member)
-                      for r in (current, side, other))
+    now, was, made = (_read(key, r) for r in (current, side, other))
     return (any(getattr(now, f) == getattr(was, f) != getattr(made, f) for f in STAMPED)
             or any((t in now.tags) == (t in was.tags) for t in set(was.tags) ^ set(made.tags)))
+
+
+def _read(key: str, record: Any) -> Annotation:
+    """The annotation a stored record holds (None: the key's paper and member, untouched)."""
+    pid, _, member = key.partition(MEMBER_SEP)
+    return Annotation.from_record(record) if record is not None else Annotation(pid, member=member)
 
 
 def marks(record: Any) -> tuple[Any, ...] | None:
