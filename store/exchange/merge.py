@@ -41,6 +41,7 @@ class MergeReport:
     unchanged: int = 0
     unknown: list[str] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)
+    taken_back: int = 0  # of the changes, papers marked here that the merge leaves unmarked
     conflicts: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -274,6 +275,7 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
             report.unchanged += 1
             continue
         changes[key] = merged
+        report.taken_back += local.marked and not merged.marked
         report.changes.append(f"{shown}: {describe(local, theirs, merged, known)}")
         report.conflicts += [f"{shown}: {c}" for c in conflicts]
     report.warnings += clock.warnings(source)

@@ -85,6 +85,19 @@ def sync(lib: Library, remote: str | None = None) -> SyncReport:
                         "on a shared drive); later syncs use it")
     remote = checked_remote(settings["remote"])
     repo = lib.folder / locations.SYNC_DIR
+    first = not settings.get("seen") and not (lib.folder / locations.SYNC_LOCK_FILE).exists()
+    try:
+        return _sync(lib, settings, remote, replaced)
+    except SyncError:
+        if first and not remembered(lib):  # (a first sync that reached nothing: its clone and lock go too)
+            shutil.rmtree(repo, ignore_errors=True)
+            (lib.folder / locations.SYNC_LOCK_FILE).unlink(missing_ok=True)
+        raise
+
+
+def _sync(lib: Library, settings: dict[str, Any], remote: str, replaced: str) -> SyncReport:
+    """The sync itself, under the library's sync lock (:func:`sync`)."""
+    repo = lib.folder / locations.SYNC_DIR
     report = SyncReport(shown_remote(remote), lib.member, replaced=shown_remote(replaced) if replaced else "")
     with LibraryLock(lib.folder / locations.SYNC_LOCK_FILE, timeout=300).held():
         _prepare(repo, remote)
@@ -227,10 +240,13 @@ def _take_marks(lib: Library, files: dict[str, Path], report: SyncReport) -> Non
     except PapersiftError as exc:
         raise SyncError(f"sync: {exc}") from None
     for (name, _), done in zip(files.items(), merged):
-        if name == lib.member:  # (this member's file, written by a copy of their library elsewhere)
-            report.own += len(done.report.changes)
+        gone = done.report.taken_back
+        if name == lib.member:  # (this member's own file: written by a copy of their library elsewhere)
+            report.own += len(done.report.changes) - gone
+            report.own_taken += gone
         elif done.report.changes:
-            report.marks[name] = report.marks.get(name, 0) + len(done.report.changes)
+            report.marks[name] = report.marks.get(name, 0) + len(done.report.changes) - gone
+            report.taken[name] = report.taken.get(name, 0) + gone
 
 
 def _unsent(lib: Library, repo: Path) -> dict[str, int]:
@@ -280,16 +296,24 @@ def _take_assignments(lib: Library, repo: Path) -> int:
                                    from_lab=True)
 
 
-def _records(path: Path, first_only: bool = False) -> list[dict[str, Any]]:
-    """A member file's records (objects only; a line that is none is passed over)."""
+def _lines(path: Path) -> list[bytes]:
+    """A member file's lines, read bounded and never through a link.
+
+    Raises:
+        SyncError: a file over :data:`MAX_FILE_BYTES`, or one that cannot be read.
+    """
     try:
         if path.lstat().st_size > MAX_FILE_BYTES:
             raise SyncError(f"sync: {path.parent.name}/{path.name} is over {MAX_FILE_BYTES >> 20} MB: refused")
-        data = read_no_link(path)  # (never through a link)
+        return read_no_link(path).splitlines()
     except OSError as exc:
         raise SyncError(f"sync: {path.parent.name}/{path.name}: cannot be read ({exc.strerror or exc})") from None
+
+
+def _records(path: Path, first_only: bool = False) -> list[dict[str, Any]]:
+    """A member file's records (objects only; a line that is none is passed over)."""
     out = []
-    for line in data.splitlines():
+    for line in _lines(path):
         try:
             record = orjson.loads(line)
         except orjson.JSONDecodeError:
@@ -331,7 +355,12 @@ def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, 
     report.sent = sum(1 for a in records.values() if a.marked)
     (repo / "members").mkdir(mode=0o700, exist_ok=True)
     (repo / "papers").mkdir(mode=0o700, exist_ok=True)
-    atomic_write_text(repo / "members" / f"{me}.jsonl", team_text(me, records.values()))
+    own_file = repo / "members" / f"{me}.jsonl"
+    text = team_text(me, records.values())
+    before = set(_lines(own_file)) if own_file.is_file() else set()  # (sorted keys: one record, one text)
+    report.taken_sent = sum(1 for line in text.encode("utf-8").splitlines()[1:] if line not in before
+                            and not records[orjson.loads(line)["id"]].marked)
+    atomic_write_text(own_file, text)
     (repo / "assignments").mkdir(mode=0o700, exist_ok=True)
     assigned = [orjson.dumps({"id": pid, "assignee": lib.assignments.get(pid, ""), "at": stamps["assignee"]},
                              option=orjson.OPT_SORT_KEYS) + b"\n"

@@ -285,6 +285,13 @@ def test_bad_input_names_file_and_line_and_changes_nothing(run_cli, tmp_path):
     assert (run_cli.library / "corpus.jsonl").read_bytes() == before
     proc = run_cli("show", "zzzz", check=False)
     assert proc.returncode == 1 and "no paper" in proc.stderr
+    fresh = tmp_path / "fresh"  # (a first import that fails leaves no empty library folder behind)
+    proc = run_cli("import", str(bad), library=fresh, check=False)
+    assert proc.returncode == 1 and "bad.jsonl, line 2" in proc.stderr and not fresh.exists()
+    (fresh / "mine.txt").parent.mkdir()
+    (fresh / "mine.txt").write_text("kept")  # (a folder the user made: left as it was)
+    proc = run_cli("import", str(bad), library=fresh, check=False)
+    assert proc.returncode == 1 and [p.name for p in fresh.iterdir()] == ["mine.txt"]
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

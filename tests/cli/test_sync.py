@@ -138,6 +138,7 @@ def test_a_folder_address_is_read_from_where_it_was_typed_and_a_missing_one_is_n
     proc = _papersift(ana, "ana", "sync", "nowhere.git", cwd=tmp_path)
     assert proc.returncode != 0
     assert f"no repository at {tmp_path / 'nowhere.git'} (made once with: git init --bare" in proc.stderr
+    assert not ana.exists()  # ("nothing changed here": no folder, clone or lock left behind)
     assert "synced with" in _ok(_papersift(ana, "ana", "sync", "lab.git", cwd=tmp_path))
     assert json.loads((ana / "sync.json").read_text())["remote"] == str(tmp_path / "lab.git")
     assert "301 new" in _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
@@ -158,11 +159,22 @@ def test_marks_from_another_copy_are_said_and_another_members_marks_made_here_to
     _ok(_papersift(desktop, "ana", "sync"))
     said = _ok(_papersift(laptop, "ana", "sync"))
     assert "your +1 mark from another copy" in said and _marks(laptop, "ana") == _marks(desktop, "ana")
+    _ok(_papersift(desktop, "ana", "star", ids[0], "0"))  # (taken back: said as such, not as a new mark)
+    said = _ok(_papersift(desktop, "ana", "sync"))
+    assert said.rstrip().endswith("as ana: nothing new; 1 mark taken back sent"), said
+    said = _ok(_papersift(laptop, "ana", "sync"))
+    assert "as ana: 1 mark of yours taken back on another copy" in said and ids[0] not in _marks(laptop, "ana")
+    _ok(_papersift(ben, "ben", "sync", str(remote)))
+    _ok(_papersift(ben, "ben", "star", ids[0], "3"))
+    _ok(_papersift(ben, "ben", "sync"))
+    assert "ben +1 mark" in _ok(_papersift(laptop, "ana", "sync"))
+    _ok(_papersift(ben, "ben", "star", ids[0], "0"))
+    _ok(_papersift(ben, "ben", "sync"))
+    assert "as ana: ben: 1 mark taken back" in _ok(_papersift(laptop, "ana", "sync"))
     _ok(_papersift(laptop, "ben", "status", ids[1], "to-read"))
     said = _ok(_papersift(laptop, "ana", "sync"))
     assert "ben's 1 marked paper here, as they are here, are not in the repository" in said
     assert "papersift --as ben sync" in said
-    _ok(_papersift(ben, "ben", "sync", str(remote)))
     assert _marks(ben, "ben") == {}  # (not sent by ana's sync)
     _ok(_papersift(laptop, "ben", "sync"))
     assert "not in the repository" not in _ok(_papersift(laptop, "ana", "sync"))

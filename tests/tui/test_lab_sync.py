@@ -56,7 +56,7 @@ async def test_the_app_syncs_as_it_opens_and_the_header_says_what_came(tmp_path)
         await wait_workers(app, pilot)
         await _synced(app, pilot)
         header = app.main_screen.query_one(TriageHeader)._shown or ""
-        assert "synced just now · ben +2 marks, your +1 mark from another copy" in header
+        assert "synced just now · ben +2 marks; your +1 mark from another copy" in header
         await pilot.press("slash")
         await pilot.press(*"star-by:ben")
         await pilot.press("enter")

@@ -280,6 +280,7 @@ def run(args: argparse.Namespace) -> int:
         args.library, args.files = args.files[0], []  # `papersift ~/papers/neurips`: open that library
     seed = cmd not in ("import", "fetch", "sync") and not (cmd == "open" and args.files)
     new_library = not (locations.library_dir(args.library) / locations.CORPUS_FILE).exists()
+    made = not locations.library_dir(args.library).exists()  # (a command that fails leaves no folder it made)
     lib = Library.open(args.library, seed_if_new=seed, member=getattr(args, "member", None))
     problems = lib.take_problems()  # damage found (and kept in backups/) while opening: said first
     if getattr(args, "member", None) and (newcomer := lib.lab.newcomer(lib.member)):
@@ -288,14 +289,32 @@ def run(args: argparse.Namespace) -> int:
         for problem in problems:
             out.say(f"warning: {problem}", stderr=True)
     files = _library_files(lib)
+    failed = True
     try:
-        return int(args.func(lib, args, Opened(problems, new_library)))
+        code = int(args.func(lib, args, Opened(problems, new_library)))
+        failed = code != 0
+        return code
     except KeyboardInterrupt:  # (Ctrl-C: the workers ignore it and are stopped; what became of the library is said)
         out.say(_interrupted(lib, cmd, files), stderr=True)
         return 130
     finally:  # what the command's writes found (a fold postponed by a full disk): said after its outcome
         for problem in lib.take_problems():
             out.say(f"warning: {problem}", stderr=True)
+        if made and failed:
+            _unmake(lib.folder)
+
+
+def _unmake(folder: Path) -> None:
+    """Remove the folder a failed command made for a new library, when it holds nothing but its
+    lock (an import of a bad file, a first sync that reached no repository: no empty library left)."""
+    try:
+        names = {p.name for p in folder.iterdir()}
+        if names <= {locations.LOCK_FILE, locations.SYNC_LOCK_FILE}:
+            for name in names:
+                (folder / name).unlink()
+            folder.rmdir()
+    except OSError:
+        pass  # (anything else there, or a folder another process uses: left as it is)
 
 
 def _interrupted(lib: Library, cmd: str, files: list[tuple[int, int, int] | None]) -> str:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from store.safe_text import strip_unsafe
 from store.sync.library_sync import remembered
-from store.wording import counted
 
 if TYPE_CHECKING:
     from store import Library
@@ -43,7 +42,7 @@ class LabSync:
         self.counts = counts
         self._running = False
         self._synced_at: float | None = None  # monotonic time of the last sync that went through
-        self._came = ""  # what it brought: "ben +12 marks, 40 papers arrived"
+        self._came = ""  # what it brought: "ben +12 marks; 40 papers arrived"
 
     def enabled(self) -> bool:
         return bool(remembered(self.library).get("remote"))
@@ -86,17 +85,8 @@ class LabSync:
             self._synced_at = time.monotonic()
             if first and isinstance(report.get("assigned"), int) and report["assigned"] > 0:
                 self._open_share()
-            given = report.get("marks")
-            marks: dict[Any, Any] = given if isinstance(given, dict) else {}
-            came = [f"{strip_unsafe(str(name))[:40]} +{counted(int(n), 'mark')}" for name, n in sorted(marks.items())
-                    if isinstance(n, int) and n > 0]
-            own = report.get("own")
-            if isinstance(own, int) and own > 0:  # (this member's marks from another copy of their library)
-                came.append(f"your +{counted(own, 'mark')} from another copy")
-            papers = report.get("papers")
-            if isinstance(papers, int) and papers > 0:
-                came.append(f"{counted(papers, 'paper')} arrived")
-            self._came = ", ".join(came)
+            news = report.get("news")  # (what came in, as the sync's line says it: marks, papers, assignments)
+            self._came = strip_unsafe(news)[:200] if isinstance(news, str) else ""
             self.show()
         self.counts.show_header(self.counts.result_note)
 
