@@ -185,6 +185,10 @@ _HEAD_NOUN = re.compile(r"\b(?:framework|method|approach|algorithm|model|system|
                         r"models|methods|algorithms|networks|frameworks|datasets|benchmarks|tasks?|problems?|"
                         r"analysis|theory|bounds?|guarantees?|regret|complexity|distributions?|structures?)\b(?![\w-])")
 _CUT_LATE = re.compile(r"\s(?=(?:of|on|to|at|into|over|as|between|among|against)\s)")
+# "EEG analysis rests | on a feature catalog", "an approach that does not rely | on X": a verb that
+# needs what follows it ends a sentence cut short, never a phrase.
+_WAITS = re.compile(r"\b(?:rests?|rel(?:y|ies)|depends?|lies|hinges?|focus(?:es)?|consists?|refers?|belongs?|"
+                    r"resides?|insists?|dwells?|capitali[sz]es?)$")
 
 
 def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
@@ -202,7 +206,7 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
         return [at for at in (m.start() for m in pattern.finditer(title, 0, limit + 16)) if at <= limit
                 and len(title[:at].split()) >= 3 and title.count("(", 0, at) == title.count(")", 0, at)
                 and not _LEADS_ON.search(title, 0, at) and not _VERB_OPEN.search(title, 0, at)
-                and not lone_adjective(title[:at].rsplit(None, 3)[-3:], -1) and not _GENERIC_GLOSS.match(title[:at])
+                and not _WAITS.search(title, 0, at) and not lone_adjective(title[:at].rsplit(None, 3)[-3:], -1) and not _GENERIC_GLOSS.match(title[:at])
                 and not (title.startswith((" and ", " or ", ","), at) and _ARTICLE_AND_WORD.search(title, 0, at))]
 
     cuts = places(_CUT_AT)
@@ -216,7 +220,7 @@ def fit_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
     if nouns:  # no phrase ends within the limit: the phrase up to its last head noun there is whole
         return title[:nouns[-1]]
     head = without_dangling(title[:title.rfind(" ", 0, limit)])
-    while (_LEADS_ON.search(head) or _VERB_OPEN.search(head)) and len(head.split()) > 3:
+    while (_LEADS_ON.search(head) or _VERB_OPEN.search(head) or _WAITS.search(head)) and len(head.split()) > 3:
         head = without_dangling(head.rsplit(" ", 1)[0])
     return noun_end(head)
 
