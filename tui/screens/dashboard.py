@@ -97,56 +97,67 @@ class DashboardScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         lib = self.library
         stats = lib.stats()
-        n = stats["papers"] or 1
-        timeline, first, last = lib.triage_timeline()
         with VerticalScroll():
             yield Label(f"[b]Dashboard[/b] — {stats['triaged']:,} / {stats['papers']:,} triaged "
                         f"({share(stats['triaged'], stats['papers'])})   [dim]{key_label(self.app, 'dashboard.close')} closes[/dim]")
             if self.search and self.search[0].strip():
-                query, ids = self.search
-                anns = lib.annotations
-                done = sum(1 for i in ids if i in anns and anns[i].status != "unread")
-                statuses = {s: sum(1 for i in ids if (anns[i].status if i in anns else "unread") == s)
-                            for s in ("to-read", "read", "skipped")}
-                one = len(ids) == 1
-                held = ("holds every word" if one else "hold every word") if parse_query(query).words \
-                    else ("matches it" if one else "match it")  # (a filter has no words)
-                yield Label(Text.assemble(("This search", "bold"), f" ({display_safe(query, False)}): "
-                                          f"{counted(len(ids), 'paper')} {held}, {done:,} triaged · "
-                                          + " · ".join(f"{c:,} {s}" for s, c in statuses.items())))
+                yield Label(self._search_line(*self.search))
             estimate = lib.screening_estimate()  # (no model: the marks and the stopping rule alone)
             yield Label(Text.assemble(("How far to read", "bold"), ": " + (
                 estimate.words() if estimate else "nothing marked wanted yet (a star, to-read, read or a tag)")),
                 id="screening")
-            one_bar = sum(1 for c in timeline if c) == 1  # (a bucket is an hour at least: one sitting)
-            span = (f"(all at {first})" if first == last else f"(all from {first} to {last[11:]})" if one_bar
-                    else f"({first} → {last})")
-            yield Label(f"Triage over time {span if first else '(nothing triaged yet)'}")
-            yield Sparkline(timeline, id="timeline")
-            with Horizontal():  # (the two charts side by side, each under its heading)
-                yield Label("[b]Status[/b]")
-                yield Label("[b]Stars[/b]")
-            with Horizontal():
-                yield Static(bars([(s, c) for s, c in stats["status"].items()], n), id="by-status")
-                stars = [(("★" * int(k)) or "no star", v) for k, v in sorted(stats["stars"].items())]
-                stars.insert(0, ("no star", stats["papers"] - sum(v for _, v in stars)))
-                yield Static(bars(stars, n, "yellow"), id="by-star")
-            tags = list(stats["tags"].items())[:15]
-            yield Label("[b]Tags[/b]" if tags else "[b]Tags[/b] [dim](none yet)[/dim]")
-            yield Static(bars([("#" + t, c) for t, c in tags], max((c for _, c in tags), default=1), "magenta"),
-                         id="by-tag")
-            venues = [(v or "(none)", c) for v, c in stats["venues"].items()]
-            if len(venues) > 1:  # papers from more than one venue or year
-                yield Label("[b]Venues[/b]")
-                yield Static(bars(venues[:10], n, "cyan"), id="by-venue")
-            areas = list(stats["areas"].items())[:10]
-            if areas:  # the subject areas the venues filed papers under (OpenReview's primary area)
-                yield Label("[b]Areas[/b]")
-                yield Static(bars(areas, n, "cyan"), id="by-area")
+            yield from self._timeline()
+            yield from self._charts(stats)
             yield Label("[b]Topics[/b] [dim](papers, and how many are triaged)[/dim]")
             yield Static(bars([], 1) if len(lib) < 10 else Text("building the topic map…", style="dim"),
                          id="by-topic")
         yield Footer()  # this dialog's keys, over the main screen's
+
+    def _search_line(self, query: str, ids: list[str]) -> Text:
+        """The current search's papers: how many, how many triaged, by status."""
+        anns = self.library.annotations
+        done = sum(1 for i in ids if i in anns and anns[i].status != "unread")
+        statuses = {s: sum(1 for i in ids if (anns[i].status if i in anns else "unread") == s)
+                    for s in ("to-read", "read", "skipped")}
+        one = len(ids) == 1
+        held = ("holds every word" if one else "hold every word") if parse_query(query).words \
+            else ("matches it" if one else "match it")  # (a filter has no words)
+        return Text.assemble(("This search", "bold"), f" ({display_safe(query, False)}): "
+                             f"{counted(len(ids), 'paper')} {held}, {done:,} triaged · "
+                             + " · ".join(f"{c:,} {s}" for s, c in statuses.items()))
+
+    def _timeline(self) -> ComposeResult:
+        """The triage over time: its span, and a sparkline of marks per bucket."""
+        timeline, first, last = self.library.triage_timeline()
+        one_bar = sum(1 for c in timeline if c) == 1  # (a bucket is an hour at least: one sitting)
+        span = (f"(all at {first})" if first == last else f"(all from {first} to {last[11:]})" if one_bar
+                else f"({first} → {last})")
+        yield Label(f"Triage over time {span if first else '(nothing triaged yet)'}")
+        yield Sparkline(timeline, id="timeline")
+
+    def _charts(self, stats: dict[str, Any]) -> ComposeResult:
+        """Bars by status and star (side by side), tag, venue and area, each under its heading."""
+        n = stats["papers"] or 1
+        with Horizontal():
+            yield Label("[b]Status[/b]")
+            yield Label("[b]Stars[/b]")
+        with Horizontal():
+            yield Static(bars([(s, c) for s, c in stats["status"].items()], n), id="by-status")
+            stars = [(("★" * int(k)) or "no star", v) for k, v in sorted(stats["stars"].items())]
+            stars.insert(0, ("no star", stats["papers"] - sum(v for _, v in stars)))
+            yield Static(bars(stars, n, "yellow"), id="by-star")
+        tags = list(stats["tags"].items())[:15]
+        yield Label("[b]Tags[/b]" if tags else "[b]Tags[/b] [dim](none yet)[/dim]")
+        yield Static(bars([("#" + t, c) for t, c in tags], max((c for _, c in tags), default=1), "magenta"),
+                     id="by-tag")
+        venues = [(v or "(none)", c) for v, c in stats["venues"].items()]
+        if len(venues) > 1:  # papers from more than one venue or year
+            yield Label("[b]Venues[/b]")
+            yield Static(bars(venues[:10], n, "cyan"), id="by-venue")
+        areas = list(stats["areas"].items())[:10]
+        if areas:  # the subject areas the venues filed papers under (OpenReview's primary area)
+            yield Label("[b]Areas[/b]")
+            yield Static(bars(areas, n, "cyan"), id="by-area")
 
     def on_mount(self) -> None:
         if len(self.library) >= 10:
