@@ -311,6 +311,19 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
     return q
 
 
+def valueless_filters(text: str) -> list[str]:
+    """The filters of ``text`` typed with no value that need one (``tag:``, ``star-by:``): nothing
+    while typed in the app (still being typed), a slip in a query that is done, such as a command
+    line's (``tag: rl`` for ``tag:rl``)."""
+    needs = {*_NEEDS_VALUE, *_LISTS, *_READERS, "batch", "added", "similar"}
+    found = []
+    for m in _TOKEN.finditer(text):
+        tok = m.group(3)
+        if tok and tok.endswith(":") and tok.lstrip("-")[:-1].lower() in needs:
+            found.append(tok.lstrip("-").lower())
+    return found
+
+
 def _took_filter(q: Query, tok: str) -> bool:
     """Read ``tok`` into ``q`` if it is a filter (``key:value``, ``-key:value``): a known one, one
     still being typed (no value yet: nothing asked), or one no one knows (said, and kept in

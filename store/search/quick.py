@@ -38,7 +38,7 @@ from store.record_fields import is_record, read_fields
 from store.annotations.journal import ANN, journal_path_for, read_snapshot, replay_journal
 from store.files.nofollow import open_no_link
 from store.search.packfile import PackReader, chunk_loader, items_sections, read_item, stamp_matches
-from store.search.query import parse_query
+from store.search.query import parse_query, valueless_filters
 from store.text import search_tokens
 from store.search.joined import compound_part_ids, joined_compound, worth_reading
 from store.search.sorted_words import SortedWords
@@ -140,7 +140,8 @@ def quick_search(folder: Path, text: str, limit: int | None) -> Found | None:
     """The first ``limit`` results of a plain word query, or None when this path cannot answer it
     exactly (the caller opens the Library instead)."""
     q = parse_query(text)
-    if not q.words or q.has_filters or q.similar or q.recommend or q.errors or any("-" in w for w in q.words):
+    if not q.words or q.has_filters or q.similar or q.recommend or q.errors or any("-" in w for w in q.words) \
+            or valueless_filters(text):  # (a filter with no value: the full path says so)
         return None  # (a compound's parts standing apart are found by reading the papers: the full path)
     try:
         with open_no_link(folder / locations.CORPUS_FILE) as fh:

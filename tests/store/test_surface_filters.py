@@ -235,3 +235,28 @@ def test_a_member_filter_that_cannot_be_read_is_said():
     from store.search.query import parse_query
     assert "statuses: unread" in parse_query("status-by:ana:done").errors[0]
     assert "tag-by:ana:rl" in parse_query("tag-by::rl").errors[0]
+
+
+@pytest.mark.slow  # (a process per filter: ~20 s)
+def test_a_filter_typed_with_no_value_is_refused_on_the_command_line_with_an_example(lib):
+    """`papersift list --query "tag: rl"` read every paper (the filter, still being typed as far as
+    the parser knew, was passed over). On a command line the query is done: a filter that needs a
+    value and has none is refused, with an example that reads; one that means something alone
+    (``new:``, ``assigned:``) is run. Generated from the parser's tables."""
+    from store.search.query import parse_query, valueless_filters
+    families = (set(query_module._LISTS) | set(query_module._READERS) | set(query_module.TEAM_KINDS)
+                | set(query_module.ARRIVAL_KINDS) | {"similar", "rec"})
+    env = {**os.environ, "PAPERSIFT_LIBRARY": str(lib.folder), "NO_COLOR": "1", "COLUMNS": "200"}
+    for family in sorted(families):
+        for typed in (f"{family}:", f"-{family}:"):
+            proc = subprocess.run([*papersift_argv(), "list", "--query", typed, "--format", "json"],
+                                  capture_output=True, text=True, env=env, timeout=120)
+            if typed == "-rec:":
+                assert proc.returncode == 1 and "cannot be negated" in proc.stderr
+                continue
+            if family in ("new", "updated", "split", "assigned", "rec"):
+                assert proc.returncode == 0 and json.loads(proc.stdout) is not None, (typed, proc.stderr)
+                continue
+            assert proc.returncode == 1 and f"{family}: has no value (e.g. {family}:" in proc.stderr, (typed, proc.stderr)
+            example = proc.stderr.split("(e.g. ", 1)[1].split(")", 1)[0]
+            assert not valueless_filters(example) and not parse_query(example).errors, (typed, example)

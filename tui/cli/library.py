@@ -164,13 +164,23 @@ def import_files(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     return 0
 
 
+# What a value-less filter's error offers as an example (a query's filters: docs/search.md).
+_EXAMPLES = {"tag:": "rl", "status:": "to-read", "is:": "read", "star:": ">=2", "stars:": ">=2", "year:": "2024",
+             "author:": "hinton", "venue:": "icml", "kw:": "diffusion", "keyword:": "diffusion",
+             "keywords:": "diffusion", "file:": "day1", "id:": "PAPERID", "topic:": "3", "batch:": "1",
+             "added:": ">=2026-12-01", "similar:": "PAPERID", "by:": "ana", "star-by:": "ana", "status-by:": "ana:to-read",
+             "tag-by:": "ana:rl", "note-by:": "ana", "team-star:": ">=2"}
+
+
 def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     """``list`` (filters and a sort) and ``search`` (a ranked query): the result set, or, when no
     paper holds every word, a note and (for search) the best partial matches."""
     searching = args.command == "search"
-    from store.search.query import parse_query
+    from store.search.query import parse_query, valueless_filters
     typed = " ".join(args.query) if searching else args.query
-    if problems := parse_query(typed).errors:  # a filter not applied as written: never "all papers"
+    problems = parse_query(typed).errors + [f"{key} has no value (e.g. {key}{_EXAMPLES.get(key, 'VALUE')})"
+                                            for key in valueless_filters(typed)]
+    if problems:  # a filter not applied as written: never "all papers"
         raise PapersiftError(f"the query {typed!r}: " + "; ".join(problems))
     if searching:  # (one more than the limit: whether weaker matches go on past it)
         result = lib.search(" ".join(args.query), limit=None if args.limit is None else args.limit + 1)
