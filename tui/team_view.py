@@ -26,10 +26,10 @@ def progress_bar(done: int, total: int) -> Text:
 
 def team_table(library: Library, rows: list[MemberProgress] | None = None) -> Table:
     """One row per member: their share (triaged of assigned, with a bar), papers they triaged in
-    all, stars given (on how many papers), agreement. Fits 80 columns: a long name is cut."""
+    all, papers starred (and the stars given on them: "2 (6★)"), agreement. Fits 80 columns: a long name is cut."""
     table = Table(box=None, pad_edge=False, header_style="bold")
     for name, justify in (("member", "left"), ("share", "right"), ("", "left"), ("triaged", "right"),
-                          ("stars", "right"), ("agree", "right")):
+                          ("starred", "right"), ("agree", "right")):
         table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for row in library.lab.progress() if rows is None else rows:
         you = row.member == library.member
@@ -39,7 +39,7 @@ def team_table(library: Library, rows: list[MemberProgress] | None = None) -> Ta
         agree = f"{row.agreement:.0%} of {row.shared:,}" if row.agreement is not None else "—"
         table.add_row(Text(name + (" (you)" if you else ""), style="bold" if you else ""), share,
                       progress_bar(row.triaged_assigned, row.assigned) if row.assigned else Text(""),
-                      f"{row.triaged:,}", f"{row.stars:,} on {row.starred:,}", agree)
+                      f"{row.triaged:,}", f"{row.starred:,} ({row.stars:,}★)" if row.stars else "0", agree)
     return table
 
 

@@ -47,7 +47,7 @@ async def test_team_screen_lists_each_member(tmp_path):
         table = _text(team_table(lib))
         rows = {line.split()[0]: line for line in table.splitlines()[1:] if line.strip()}
         assert set(rows) == {"ana", "ben"}  # (lead only assigned the papers: no member of the lab)
-        assert "4 on 2" in rows["ana"] and "0% of 1" in rows["ana"] and "3 on 1" in rows["ben"]
+        assert "2 (4★)" in rows["ana"] and "0% of 1" in rows["ana"] and "1 (3★)" in rows["ben"]
         assert "2 members" in _text(app.screen.query_one("Label").render())
         await pilot.press("escape")
         assert not isinstance(app.screen, TeamScreen)
