@@ -51,6 +51,16 @@ def holds_library(path: Path) -> bool:
     return any((path / name).exists() for name in (CORPUS_FILE, CORPUS_FILE_V1, ANNOTATIONS_FILE))
 
 
+def a_librarys_own(path: Path) -> bool:
+    """Whether ``path`` names one of a library folder's own files (its corpus, annotations, journal,
+    archive, caches, sync files, or anything in its backups): what no export may write over."""
+    folder = path.parent
+    names = set(LIBRARY_DATA) | set(LIBRARY_CACHES) | set(SYNC_NAMES)
+    if path.name in names and holds_library(folder):
+        return True
+    return folder.name in (BACKUP_DIR, SYNC_DIR) and holds_library(folder.parent)
+
+
 def library_dir(folder: Path | str | None = None) -> Path:
     """The library folder: the one given (``--library``), else :func:`default_library_dir`."""
     return Path(folder).expanduser() if folder else default_library_dir()

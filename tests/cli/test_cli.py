@@ -566,6 +566,26 @@ def test_an_export_gets_the_permissions_of_any_new_file(run_cli, tmp_path):
     assert stat.S_IMODE((run_cli.library / "corpus.jsonl").stat().st_mode) == 0o600  # the library's own: private
 
 
+def test_an_export_never_writes_over_a_librarys_own_file(run_cli, tmp_path):
+    """`export -o LIB/corpus.jsonl` put a Markdown reading list in the corpus's place: the library
+    could not be opened, and a new one had no backup to repair it from. A library's own files (and
+    its backups' and sync clone's) are refused, a folder is named as one; nothing is written."""
+    run_cli("star", run_cli("list", "--format", "plain").stdout.split()[0], "3")
+    lib = run_cli.library
+    before = {p.name: p.read_bytes() for p in lib.iterdir() if p.is_file()}
+    for target in ("corpus.jsonl", "annotations.json", "annotations.json.journal", "archive.jsonl", "sync.json",
+                   "index.cache", "backups/x.md"):
+        (lib / "backups").mkdir(exist_ok=True)
+        proc = run_cli("export", "--format", "md", "-o", str(lib / target), check=False)
+        assert proc.returncode == 1 and "a library's own file: an export never writes over it" in proc.stderr, target
+    proc = run_cli("export", "--format", "md", "-o", str(tmp_path), check=False)
+    assert proc.returncode == 1 and "a folder: give the export a file name" in proc.stderr
+    assert {p.name: p.read_bytes() for p in lib.iterdir() if p.is_file()} == before
+    assert not (lib / "backups" / "x.md").exists() and not (lib / "archive.jsonl").exists()
+    run_cli("export", "--format", "md", "-o", str(lib / "my-list.md"))  # (a file of one's own beside them: fine)
+    assert "★★★" in run_cli("list").stdout
+
+
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_folder_import_passes_over_its_readme_and_papersifts_own_exports(run_cli, tmp_path):
     """`papersift import corpora/` made papers of the folder's README paragraphs, and a reading

@@ -4,6 +4,7 @@ colleague's triage merged field by field) and serve (the app in a browser)."""
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 import sys
 from pathlib import Path
@@ -101,6 +102,12 @@ def _write(args: argparse.Namespace, text: str, papers: int) -> int:
         path = Path(args.output).expanduser()
         if not path.parent.is_dir():
             raise PapersiftError(f"{path.parent}: no such folder for the export")
+        if path.is_dir() and not path.is_symlink():
+            raise PapersiftError(f"{path}: a folder: give the export a file name (e.g. {path / ('papers.' + args.format)})")
+        from store.locations import a_librarys_own
+        if a_librarys_own(Path(os.path.abspath(path))):  # (no export ever takes a library's own file's place)
+            raise PapersiftError(f"{path}: a library's own file: an export never writes over it (nothing was "
+                                 f"written); name another file, e.g. reading-list.md outside the library's folder")
         was_link = path.is_symlink()
         atomic_write_text(path, text, shared=True)  # a new file renamed over the target: never through a link
         through = " (it replaced a link there; what the link led to is unchanged)" if was_link else ""
