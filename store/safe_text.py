@@ -85,3 +85,13 @@ def display_safe(text: str, keep_newlines: bool = True) -> str:
     if not keep_newlines:
         text = text.replace("\n", " ")
     return text
+
+
+def file_name_text(name: str) -> str:
+    """A file's name as text a library may store and show: a byte that is not UTF-8 (a name made
+    under another encoding, held by Python as a surrogate) written as ``\\xe9``."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

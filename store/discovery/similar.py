@@ -91,6 +91,8 @@ def largest(values: np.ndarray, k: int) -> np.ndarray:
     (``k`` blocks hold a value at least that), so they are among the few values at or above it,
     which are partitioned alone. Blocks number :data:`TOP_BLOCKS` times ``k``."""
     n = len(values)
+    if k <= 0:
+        return np.arange(0)
     if k >= n:
         return np.arange(n)
     size = n // (TOP_BLOCKS * k)

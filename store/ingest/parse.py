@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 
+from store.safe_text import file_name_text
 from store import formats
 from store.formats.dump import MIN_ABSTRACT_WORDS, dump_records
 from store.formats.textfile import map_utf8, mapped_lines, read_text
@@ -130,7 +131,7 @@ def parse_file(path: Path, display_name: str | None = None) -> list[RawRecord]:
     """
     suffix = path.suffix.lower()
     refuse_early(path, suffix, MAX_ABSTRACT_CHARS)  # an oversized abstract, before the file is in memory
-    name = display_name or path.name
+    name = display_name or file_name_text(path.name)
     records: list[RawRecord] | None = _parse_mapped_dump(path, suffix, name)
     text: str | None = None  # (a mapped dump's text is never held whole)
     if records is None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
+from store.safe_text import file_name_text
 from store import locations, versions
 from store.annotations.backups import backup_file
 from store.annotations.storage import now_iso
@@ -71,7 +72,7 @@ class PaperChanges:
         map_big_blocks()
         passed: list[Path] = []
         files = expand_paths(list(paths), passed)
-        summary = ImportSummary(files=len(files), passed_over=[p.name for p in passed])
+        summary = ImportSummary(files=len(files), passed_over=[file_name_text(p.name) for p in passed])
         records = _parsed(files, summary)
         # The lock is held only to merge and save: the per-abstract work before it and the index
         # build after it need none, and an app on this library waits for the lock to save a key
@@ -93,7 +94,7 @@ class PaperChanges:
                 after = prep.after or (cached if cached is not None and len(cached) == len(self._core.corpus)
                                        and not summary.revised else None)
                 if record_batch(self._core.corpus, first_new, summary.batch, now_iso(), summary.revised,
-                                [f.name for f in files]) is None:
+                                [file_name_text(f.name) for f in files]) is None:
                     summary.batch = 0
                 del records, prep  # the raw records (every abstract again) are not needed past here
                 release_free_memory()
@@ -285,7 +286,7 @@ def _parsed(files: list[Path], summary: ImportSummary) -> list[RawRecord]:
     for f in files:
         parsed = parse_file(f)
         summary.skipped += getattr(parsed, "skipped", 0)
-        summary.no_abstract += [f"{f.name}: {key}" for key in getattr(parsed, "no_abstract", ())]
+        summary.no_abstract += [f"{file_name_text(f.name)}: {key}" for key in getattr(parsed, "no_abstract", ())]
         records.extend(parsed)
         del parsed  # (the last file's list would keep every record it read past the merge)
     return records

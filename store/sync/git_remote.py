@@ -44,6 +44,10 @@ def checked_remote(remote: str) -> str:
         SyncError: an empty address, a password in it, or a character no address has.
     """
     remote = remote.strip()
+    try:
+        remote.encode("utf-8")
+    except UnicodeEncodeError:  # (bytes typed in another encoding: no address git would be given)
+        raise SyncError(f"sync: {ascii(remote)[1:-1][:200]!r} is not UTF-8 text: no git address or folder") from None
     if not remote or len(remote) > 2000 or strip_unsafe(remote) != remote or "\n" in remote:
         raise SyncError(f"sync: {shown_remote(remote)!r} is no git address or folder")
     if remote.startswith("-"):
@@ -84,8 +88,8 @@ def git(repo: Path, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True
     cmd = [exe, "-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false",
            "-C", str(repo), *args]
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_environment(),
-                              stdin=subprocess.DEVNULL)
+        done = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8", errors="replace",
+                              timeout=timeout, env=_environment(), stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         raise SyncError(f"sync: git {args[0]} took over {timeout:.0f} s and was stopped: nothing lost, the next "
                         "sync catches up") from None

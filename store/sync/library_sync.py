@@ -138,6 +138,9 @@ def _prepare(repo: Path, remote: str) -> None:
     """
     if repo.is_symlink() or (repo / ".git").is_symlink():
         raise SyncError(f"sync: {repo} is a link: refused (remove it; the next sync makes the folder anew)")
+    if repo.exists() and not repo.is_dir():
+        raise SyncError(f"sync: {repo} is a file, where the sync keeps its clone of the repository: refused, nothing "
+                        "changed (move it away; the next sync makes the folder)")
     if (repo / ".git").is_dir() and git(repo, "remote", "get-url", "origin", check=False).stdout.strip() != remote:
         shutil.rmtree(repo)  # another remote: its clone goes (the library is what counts; it is remade)
     if not (repo / ".git").is_dir():

@@ -694,3 +694,26 @@ def test_every_argument_of_every_command_is_explained_in_its_help():
     missing = [f"{name} {a.dest}" for name, parser in commands.items() for a in parser._actions
                if not isinstance(a, (argparse._SubParsersAction, argparse._HelpAction)) and not a.help]
     assert not missing, missing
+
+
+def test_bytes_that_are_not_utf8_are_said_in_one_line_and_change_nothing(run_cli, tmp_path):
+    """A note, tag or query typed in a Latin-1 terminal ("caf\\xe9") ended in a traceback; a file
+    whose name is such bytes is still read as given. `similar --limit 0` divided by zero."""
+    pid = run_cli("list", "--format", "plain").stdout.split()[0]
+    before = (run_cli.library / "corpus.jsonl").read_bytes(), run_cli("list", "--format", "json").stdout
+    latin = "caf\udce9"  # (the byte 0xE9, as Python holds an argument that is not UTF-8)
+    for args in (("note", pid, latin), ("tag", pid, latin), ("list", "--query", latin), ("search", latin),
+                 ("export", "--query", latin), ("remove", "--query", latin, "--dry-run")):
+        proc = run_cli(*args, check=False)
+        assert proc.returncode == 2 and "argument 'caf\\\\xe9' is not UTF-8 text" in proc.stderr, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr
+    proc = subprocess.run(run_cli.cmd + ["note", pid, "-"], input=b"caf\xe9\n", capture_output=True, timeout=60,
+                          env={**os.environ, "PAPERSIFT_LIBRARY": str(run_cli.library)})
+    assert proc.returncode == 1 and b"standard input, byte 4: not UTF-8 text" in proc.stderr
+    assert ((run_cli.library / "corpus.jsonl").read_bytes(), run_cli("list", "--format", "json").stdout) == before
+    proc = run_cli("similar", pid, "--limit", "0")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+    named = tmp_path / "caf\udce9.txt"  # (a file of that name: imported as any file is, its name stored as text)
+    named.write_text("We study zebrafish schooling with graph networks over many seasons of field data.")
+    assert "1 new" in run_cli("import", str(named)).stdout
+    assert json.loads(run_cli("list", "--format", "json").stdout)[0]["sources"][0]["file"] == "caf\\xe9.txt"

@@ -343,3 +343,20 @@ def test_the_line_says_what_a_sync_did_that_a_person_would_not_guess(tmp_path):
     (tmp_path / "plain").mkdir()
     proc = _papersift(ana, "ana", "sync", str(tmp_path / "plain"))
     assert proc.returncode != 0 and f"no repository at {tmp_path / 'plain'} (made once with" in proc.stderr
+
+
+def test_a_remote_that_is_not_utf8_or_a_file_in_the_clones_place_is_said_in_one_line(tmp_path):
+    """`sync $'/tmp/\\xff'` ended in a traceback, and every sync after it too (the address was kept
+    in the clone); a file named `sync` in the library folder did too."""
+    remote = _bare(tmp_path / "lab.git")
+    ana = tmp_path / "ana"
+    _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
+    _ok(_papersift(ana, "ana", "sync", str(remote)))
+    proc = _papersift(ana, "ana", "sync", "/tmp/\udcff")
+    assert proc.returncode == 2 and "is not UTF-8 text" in proc.stderr and "Traceback" not in proc.stderr
+    assert "synced with" in _ok(_papersift(ana, "ana", "sync"))
+    shutil.rmtree(ana / SYNC_DIR)
+    (ana / SYNC_DIR).write_text("mine")
+    proc = _papersift(ana, "ana", "sync")
+    assert proc.returncode == 1 and "is a file, where the sync keeps its clone" in proc.stderr
+    assert "Traceback" not in proc.stderr and (ana / SYNC_DIR).read_text() == "mine"

@@ -218,6 +218,23 @@ def _say_how_read(result: SearchResult) -> None:
         out.say(f"read as: {', '.join(result.read_as)}", stderr=True)
 
 
+def _stdin_text() -> str:
+    """A note from standard input, read as UTF-8 (at most a note's length and a little more).
+
+    Raises:
+        PapersiftError: bytes that are not UTF-8 text (nothing is changed).
+    """
+    from store.models import MAX_NOTE_CHARS
+    data = sys.stdin.buffer.read(MAX_NOTE_CHARS * 4 + 1)
+    if len(data) > MAX_NOTE_CHARS * 4:
+        raise PapersiftError(f"standard input: over {MAX_NOTE_CHARS * 4:,} bytes; a note holds at most "
+                             f"{MAX_NOTE_CHARS:,} characters: the note is not changed")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PapersiftError(f"standard input, byte {exc.start + 1}: not UTF-8 text: the note is not changed") from None
+
+
 def show(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     out.print_paper(lib, args.id, "json" if args.format == "json" else "table")
     return 0
@@ -244,7 +261,7 @@ def tag(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
 
 def note(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     pid = lib.paper(args.id).id
-    lib.set_note(pid, sys.stdin.read() if args.text == "-" else args.text)
+    lib.set_note(pid, _stdin_text() if args.text == "-" else args.text)
     return _ack(args, f"{pid} note saved", lib, [pid])
 
 

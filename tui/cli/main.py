@@ -110,7 +110,7 @@ def build_parser(only: str | None = None, names: list[str] | None = None) -> arg
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     names = command_names()
-    mistake = library_option_problem(argv, names) or unknown_command(argv, names)
+    mistake = library_option_problem(argv, names) or unknown_command(argv, names) or _not_text(argv)
     if mistake:
         build_parser(only="").error(mistake)  # exits 2 with the usage line, as argparse's own errors do
     args = _parsed_args(with_default_command(argv, names), names)
@@ -127,6 +127,19 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `papersift list | head`: the reader went away; not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def _not_text(argv: list[str]) -> str | None:
+    """An argument that is not UTF-8 text (bytes typed in another encoding: ``caf\\xe9``) and names
+    no file: a note, a tag or a query papersift cannot store or search; said, never a traceback."""
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            if not os.path.lexists(arg.rpartition("=")[2]):  # (a file's name is any bytes: it is read as given)
+                shown = arg.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+                return f"argument {shown!r} is not UTF-8 text (is the terminal set to another encoding?)"
+    return None
 
 
 def _parsed_args(argv: list[str], names: list[str]) -> argparse.Namespace:
