@@ -52,6 +52,7 @@ FOLDERS = ("members", "papers", "assignments")  # each member's three files, one
 TRAILER = "papersift-member: "
 MAX_FILE_BYTES = 512 << 20  # a member's file larger than this is refused, not read
 ATTEMPTS = 8  # pushes a sync tries while other members' pushes beat it
+OFFERED_FILE = "papersift-offered"  # in the clone's .git: the paper ids the papers files offered at the last sync
 
 
 def remembered(lib: Library) -> dict[str, Any]:
@@ -123,6 +124,7 @@ def _sync(lib: Library, settings: dict[str, Any], remote: str, replaced: str) ->
         else:
             raise SyncError(f"sync: {ATTEMPTS} pushes were each beaten by another member's: try again")
         settings["seen"] = git(repo, "rev-parse", "HEAD", check=False).stdout.strip() or settings.get("seen")
+        settings["member"] = lib.member  # (who syncs here: no longer "a new member" once they have)
         from store.annotations.storage import now_iso
         report.when = settings["when"] = now_iso()
         _remember(lib, settings)
@@ -201,6 +203,9 @@ def _take(lib: Library, repo: Path, report: SyncReport) -> dict[str, set[str]]:
     each member's papers file offers (read once: :func:`_write_own` needs them too)."""
     new_papers: dict[str, list[dict[str, Any]]] = {}  # member -> the papers of theirs this library lacks
     offered: dict[str, set[str]] = {}
+    # The papers offered at this library's last sync, which it took then: one it lacks now was removed
+    # or archived here since, and stays out (the others keep theirs: a removal is this library's own).
+    before = _offered_before(repo)
     for name, path in _member_files(repo, "papers").items():
         ids = offered[name] = set()
         for record in _records(path):
@@ -208,7 +213,10 @@ def _take(lib: Library, repo: Path, report: SyncReport) -> dict[str, set[str]]:
             if isinstance(pid, str):
                 ids.add(pid)
                 if lib.corpus.index_of(pid) is None and "abstract" in record:
-                    new_papers.setdefault(name, []).append(record)
+                    if pid in before:
+                        report.kept_out += 1
+                    else:
+                        new_papers.setdefault(name, []).append(record)
     if new_papers:
         arrived = lib.folder / locations.SYNC_DIR / ".arrived"  # (outside the work tree's files: git ignores it)
         arrived.mkdir(mode=0o700, exist_ok=True)
@@ -228,6 +236,16 @@ def _take(lib: Library, repo: Path, report: SyncReport) -> dict[str, set[str]]:
         _take_marks(lib, files, report)
     report.assigned += _take_assignments(lib, repo)
     return offered
+
+
+def _offered_before(repo: Path) -> set[str]:
+    """The paper ids the papers files offered at the last sync (:data:`OFFERED_FILE`; none before
+    the first)."""
+    try:
+        data = read_no_link(repo / ".git" / OFFERED_FILE)
+    except OSError:
+        return set()
+    return {line for line in data[:MAX_FILE_BYTES].decode("utf-8", "replace").split("\n") if line}
 
 
 def _take_marks(lib: Library, files: dict[str, Path], report: SyncReport) -> None:
@@ -264,11 +282,18 @@ def _unsent(lib: Library, repo: Path) -> dict[str, int]:
         times = [canonical(t) for t in stamps.values() if isinstance(t, str)] if isinstance(stamps, dict) else []
         return max((t for t in times if t), default="")
 
+    def here(pid: str) -> str:  # (a paper this library merged with a near-duplicate: its id here)
+        row = lib.corpus.index_of(pid)
+        return pid if row is None else lib.corpus.papers[row].id
+
     files = _member_files(repo, "members")
     unsent = {}
     for name in set(lib.team) - {lib.member, TEAM}:
-        held = {r["id"]: newest(r.get("stamps")) for r in (_records(files[name]) if name in files else [])
-                if isinstance(r.get("id"), str)}
+        held: dict[str, str] = {}
+        for r in _records(files[name]) if name in files else []:
+            if isinstance(r.get("id"), str):
+                pid = here(r["id"])
+                held[pid] = max(held.get(pid, ""), newest(r.get("stamps")))
         count = sum(1 for pid, ann in lib.team.get(name, {}).items() if ann.marked and newest(ann.stamps) > held.get(pid, ""))
         if count:
             unsent[name] = count
@@ -371,6 +396,10 @@ def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, 
     atomic_write_bytes(repo / "assignments" / f"{me}.jsonl", b"".join(assigned))
     atomic_write_bytes(mine_path, b"".join(orjson.dumps(paper_line(p), option=orjson.OPT_SORT_KEYS) + b"\n"
                                            for p in papers))
+    # (what the next sync reads as taken here already: the others' papers, the ones this file offers,
+    # and the ones taken before: a paper removed here stays known, whoever offers it next)
+    offered_now = _offered_before(repo) | others | {p.id for p in papers}
+    atomic_write_text(repo / ".git" / OFFERED_FILE, "".join(f"{pid}\n" for pid in sorted(offered_now)))
     git(repo, "add", "--", f"members/{me}.jsonl", f"papers/{me}.jsonl", f"assignments/{me}.jsonl")
     changed = git(repo, "diff", "--cached", "--name-only", check=False).stdout.split()
     report.assignments_sent = len(assigned) if f"assignments/{me}.jsonl" in changed else 0

@@ -23,6 +23,7 @@ class SyncReport:
     replaced: str = ""  # the remote this sync's took the place of ("" when none or the same)
     assignments_sent: int = 0  # the assignments this member's file sent, when it changed
     papers: int = 0  # papers that arrived from the others
+    kept_out: int = 0  # papers the others offer that were removed or archived here since the last sync
     assigned: int = 0  # papers whose assignment changed here (someone ran assign)
     brought: int = 0  # papers this member's file offers the others
     pushed: bool = False  # this member's files went up
@@ -53,6 +54,8 @@ class SyncReport:
                 f"sends its own member's marks only: {name}'s go with papersift --as {name} sync)"
                 for name, n in sorted(self.unsent.items())]
         where = f" (in place of {self.replaced}, remembered until now)" if self.replaced else ""
+        if self.kept_out:
+            kept.append(f"{counted(self.kept_out, 'paper')} removed or archived here stay out (the others keep theirs)")
         return (f"synced with {self.remote}{where} as {self.member}: " + (self.news() or "nothing new")
                 + (f"; {said} sent" if self.pushed and sent else "") + "".join(f"; {k}" for k in kept))
 
@@ -61,7 +64,7 @@ class SyncReport:
                 "taken": self.taken, "own": self.own, "own_taken": self.own_taken, "taken_sent": self.taken_sent,
                 "papers": self.papers, "assigned": self.assigned, "pushed": self.pushed, "sent": self.sent,
                 "brought": self.brought, "assignments_sent": self.assignments_sent, "unsent": self.unsent,
-                "replaced": self.replaced, "when": self.when}
+                "replaced": self.replaced, "kept_out": self.kept_out, "when": self.when}
 
 
 def _marks(who: str, marked: int, taken: int) -> str:

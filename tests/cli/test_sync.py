@@ -360,3 +360,60 @@ def test_a_remote_that_is_not_utf8_or_a_file_in_the_clones_place_is_said_in_one_
     proc = _papersift(ana, "ana", "sync")
     assert proc.returncode == 1 and "is a file, where the sync keeps its clone" in proc.stderr
     assert "Traceback" not in proc.stderr and (ana / SYNC_DIR).read_text() == "mine"
+
+
+def test_a_paper_removed_or_archived_here_stays_out_and_its_marks_stay_in_the_archive(tmp_path):
+    """A sync brought back the papers this library had removed or archived (from its own papers
+    file, "2 papers arrived"), the archived one unread, its skip hidden in the archive. They stay
+    out, said; the others keep theirs; a paper another member brings later still arrives."""
+    remote = _bare(tmp_path / "lab.git")
+    ana, ben = tmp_path / "ana", tmp_path / "ben"
+    _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
+    _ok(_papersift(ana, "ana", "sync", str(remote)))
+    _ok(_papersift(ben, "ben", "sync", str(remote)))
+    ids = [p.id for p in Library(ana).corpus][:2]
+    _ok(_papersift(ana, "ana", "status", ids[0], "skipped"))
+    _ok(_papersift(ana, "ana", "archive", "--skipped-before", "2100-01-01"))
+    _ok(_papersift(ana, "ana", "remove", ids[1]))
+    said = _ok(_papersift(ana, "ana", "sync"))
+    assert "arrived" not in said and "2 papers removed or archived here stay out (the others keep theirs)" in said
+    assert Library(ana).corpus.index_of(ids[0]) is None and Library(ana).corpus.index_of(ids[1]) is None
+    assert "arrived" not in _ok(_papersift(ana, "ana", "sync"))
+    _ok(_papersift(ben, "ben", "sync"))
+    assert Library(ben).corpus.index_of(ids[0]) is not None  # (ben's library keeps them)
+    (tmp_path / "day.jsonl").write_text(json.dumps({"abstract": "We study zebrafish schooling with graph networks "
+                                                                "over many seasons of field data in rivers."}) + "\n")
+    _ok(_papersift(ben, "ben", "import", str(tmp_path / "day.jsonl")))
+    _ok(_papersift(ben, "ben", "sync"))
+    assert "1 paper arrived" in _ok(_papersift(ana, "ana", "sync"))
+    _ok(_papersift(ana, "ana", "undo"))  # (the removal: the paper is back with its marks)
+    assert Library(ana).corpus.index_of(ids[1]) is not None
+
+
+def test_marks_on_a_near_duplicate_merged_here_under_another_id_are_not_said_to_be_missing(tmp_path):
+    """chen's library merged ben's version of a paper with ana's (one id here, another in their
+    files): every sync as chen said ana's and ben's marks were not in the repository, and advised a
+    sync as them from chen's library."""
+    remote = _bare(tmp_path / "lab.git")
+    rec = json.loads((DATA / "icml_slice.jsonl").read_text().splitlines()[5])
+    rec.pop("title", None)
+    longer = dict(rec, abstract=rec["abstract"] + " We release our code publicly on the web for everyone.",
+                  id=str(rec.get("id")) + "v")
+    (tmp_path / "ben.jsonl").write_text(json.dumps(rec) + "\n")
+    (tmp_path / "ana.jsonl").write_text(json.dumps(longer) + "\n")
+    folders = {m: tmp_path / m for m in MEMBERS}
+    _ok(_papersift(folders["ana"], "ana", "import", str(tmp_path / "ana.jsonl")))
+    _ok(_papersift(folders["ana"], "ana", "sync", str(remote)))
+    _ok(_papersift(folders["ben"], "ben", "sync", str(remote)))
+    _ok(_papersift(folders["ben"], "ben", "import", str(tmp_path / "ben.jsonl")))
+    _ok(_papersift(folders["chen"], "chen", "import", str(tmp_path / "ben.jsonl")))
+    _ok(_papersift(folders["chen"], "chen", "sync", str(remote)))
+    for m, star in (("ana", "1"), ("ben", "3")):
+        pid = Library(folders[m]).corpus.papers[0].id
+        _ok(_papersift(folders[m], m, "star", pid, star))
+        _ok(_papersift(folders[m], m, "sync"))
+    for _ in range(2):
+        said = _ok(_papersift(folders["chen"], "chen", "sync"))
+        assert "not in the repository" not in said, said
+    marks = {name for name, _ in Library(folders["chen"]).lab.marks_of(Library(folders["chen"]).corpus.papers[0].id)}
+    assert marks == {"ana", "ben"}

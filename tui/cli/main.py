@@ -296,7 +296,7 @@ def run(args: argparse.Namespace) -> int:
     made = not locations.library_dir(args.library).exists()  # (a command that fails leaves no folder it made)
     lib = Library.open(args.library, seed_if_new=seed, member=getattr(args, "member", None))
     problems = lib.take_problems()  # damage found (and kept in backups/) while opening: said first
-    if getattr(args, "member", None) and (newcomer := lib.lab.newcomer(lib.member)):
+    if getattr(args, "member", None) and (newcomer := lib.lab.newcomer(lib.member)) and not _syncs_here(lib):
         problems.append(newcomer)  # (a typo of a member's name would start a new member silently)
     if cmd != "open":
         for problem in problems:
@@ -315,6 +315,13 @@ def run(args: argparse.Namespace) -> int:
             out.say(f"warning: {problem}", stderr=True)
         if made and failed:
             _unmake(lib.folder)
+
+
+def _syncs_here(lib: Library) -> bool:
+    """Whether the library's last sync was this member's: their own library, where they are no
+    newcomer to be warned of, marks or none."""
+    from store.sync.library_sync import remembered
+    return remembered(lib).get("member") == lib.member
 
 
 def _unmake(folder: Path) -> None:
