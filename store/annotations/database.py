@@ -27,7 +27,7 @@ from tinydb import TinyDB
 from store.annotations.storage import JournaledJSONStorage, now_iso
 from store.record_fields import is_record
 from store.annotations.journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, MEMBER_SEP, META, REDO,  # noqa: F401
-                      Replay, doc_id_for, journal_path_for, judge, key_of, read_acked, read_snapshot, replay_journal, write_acked)
+                      Replay, doc_id_for, journal_path_for, judge, key_of, paper_of, read_acked, read_snapshot, replay_journal, write_acked)
 from store.errors import PapersiftError
 from store.models import TEAM, Annotation
 from store.safe_text import has_unsafe, strip_unsafe
@@ -188,15 +188,21 @@ class AnnotationStore:
 
         self._transaction(mutate, owner)
 
-    def undo(self, member: str = "", owner: str = "") -> dict[str, Any] | None:
+    def undo(self, member: str = "", owner: str = "", present: Callable[[str], bool] | None = None) -> dict[str, Any] | None:
         """Revert the member's newest history entry (another member's changes are theirs to undo);
-        returns it, or None when there is nothing to undo."""
+        returns it, or None when there is nothing to undo. ``present``: whether a paper is in the
+        corpus (a step on a paper another member removed since is refused, kept to undo later).
+
+        Raises:
+            PapersiftError: the step cannot be undone now (nothing is changed).
+        """
         def mutate(data: dict[str, Any]) -> dict[str, Any] | None:
             hist = data[HIST]
             mine = [k for k in self._sound(HIST, hist) if made_by(hist[k], member, owner)]
             if not mine:
                 return None
             entry: dict[str, Any] = hist.pop(max(mine, key=int))
+            _refuse_if_gone(entry, hist, present, "undo")
             before = records_of(entry, "before", data[ANN])
             if before is None:
                 raise PapersiftError(f"cannot undo {entry['label']!r}: a note it changed was changed since "
@@ -213,7 +219,7 @@ class AnnotationStore:
             return None
         return self._transaction(mutate)  # (a step of the member's: the owner is recorded already)
 
-    def redo(self, member: str = "", owner: str = "") -> dict[str, Any] | None:
+    def redo(self, member: str = "", owner: str = "", present: Callable[[str], bool] | None = None) -> dict[str, Any] | None:
         """Make again the change the newest undo reverted; returns its entry, or None when there is
         nothing to redo (no undo since the last change).
 
@@ -227,6 +233,7 @@ class AnnotationStore:
             if not mine:
                 return None
             entry: dict[str, Any] = redo.pop(max(mine, key=int))
+            _refuse_if_gone(entry, data[HIST], present, "redo")
             ann = data[ANN]
             before = records_of(entry, "before", ann, current_is="before")
             after = records_of(entry, "after", ann)
@@ -319,6 +326,30 @@ def shown_entry(entry: dict[str, Any]) -> dict[str, Any]:
     (a forged file's label could clear the screen); the stored entry is not changed."""
     label = entry["label"]
     return entry if not has_unsafe(label) else {**entry, "label": strip_unsafe(label)}
+
+
+def _refuse_if_gone(entry: dict[str, Any], hist: dict[str, Any], present: Callable[[str], bool] | None,
+                    verb: str) -> None:
+    """Refuse to undo or redo a change of marks on a paper the corpus no longer holds (another
+    member removed or archived it since): the step would be spent on nothing, and the paper would
+    come back, with the removal's undo, marked as before. Said with who took it out.
+
+    Raises:
+        PapersiftError: such a paper (the step stays, to undo or redo once the paper is back).
+    """
+    if present is None or entry.get("papers"):  # (a removal's own step: its papers are its to put back)
+        return
+    gone = next((paper_of(k) for k in entry.get("before") or {} if not present(paper_of(k))), None)
+    if gone is None:
+        return
+    took = next((e for _, e in sorted(((int(k), e) for k, e in hist.items() if k.isdigit()), reverse=True)
+                 if isinstance(e, dict) and any(isinstance(r, dict) and r.get("id") == gone for r in e.get("papers") or [])),
+                None)
+    who = f" by {took.get('member')}" if took and took.get("member") else ""
+    back = (f"`papersift --as {took['member']} undo` brings it back" if took and took.get("member")
+            else "an undo of that brings it back")
+    raise PapersiftError(f"cannot {verb} {str(entry.get('label', ''))!r} now: its paper {gone} was removed or archived "
+                         f"since{who} ({back}); nothing changed, and the step stays to {verb} then")
 
 
 def made_by(entry: Any, member: str, owner: str) -> bool:

@@ -230,7 +230,7 @@ class Library(LibraryCore):
             self.refresh()
             self.refresh_corpus()
             step = self.store.undo if undone else self.store.redo
-            entry = step(self.member, self.owner)
+            entry = step(self.member, self.owner, lambda pid: self.corpus.index_of(pid) is not None)
             if entry is None:
                 return None
             self.reload_annotations()

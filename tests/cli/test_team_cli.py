@@ -314,3 +314,24 @@ def test_exchange_mistakes_are_told(run_cli, lab, tmp_path):
     assert proc.returncode == 1 and "--team writes the Markdown shortlist" in proc.stderr
     proc = run_cli("export", "--team", "0", library=lead, check=False)
     assert proc.returncode == 1 and "1 or more" in proc.stderr
+
+
+def test_an_undo_on_a_paper_another_member_removed_waits_for_it_and_is_not_spent(run_cli, tmp_path):
+    """ana starred a paper and ben removed it: ana's undo said "undone: star 3" and did nothing, then
+    ben's undo brought the paper back with the star, and ana's step was gone from undo and redo.
+    Refused now, named with who removed it; once it is back, her undo and redo work."""
+    lib = tmp_path / "shared"
+    run_cli("import", str(DATA / "icml_slice.jsonl"), library=lib)
+    pid, other = ids_of(run_cli, library=lib)[:2]
+    run_cli("--as", "ben", "status", other, "read", library=lib)
+    run_cli("--as", "ana", "star", pid, "3", library=lib)
+    run_cli("--as", "ben", "remove", pid, library=lib)
+    proc = run_cli("--as", "ana", "undo", library=lib, check=False)
+    assert proc.returncode == 1 and f"cannot undo 'star 3' now: its paper {pid} was removed or archived since by " \
+                                   "ben (`papersift --as ben undo` brings it back)" in proc.stderr
+    assert "star 3" in run_cli("--as", "ana", "history", library=lib).stdout
+    run_cli("--as", "ben", "undo", library=lib)
+    assert "undone: star 3" in run_cli("--as", "ana", "undo", library=lib).stdout
+    assert "☆☆☆" in run_cli("--as", "ana", "show", pid, library=lib).stdout
+    assert "redone: star 3" in run_cli("--as", "ana", "redo", library=lib).stdout
+    assert "★★★" in run_cli("--as", "ana", "show", pid, library=lib).stdout
