@@ -78,8 +78,8 @@ class Replay:
 
     Attributes:
         seq: the newest change now in ``data``.
-        length: bytes of the trusted prefix (complete, well-formed, in sequence): the next append goes there.
-        lines: entries in that prefix (for compaction).
+        length: bytes up to the last whole change read (in sequence): the next append goes there.
+        lines: the entries read (for compaction).
         torn: bytes after the last complete line (a writer killed mid-append leaves them).
         damage: what is wrong beyond the trusted prefix, or None. A torn tail alone is not damage
             when the acknowledged-change mark proves nothing saved is in it (see :func:`judge`).
@@ -90,16 +90,19 @@ class Replay:
     lines: int
     torn: int = 0
     damage: str | None = None
+    lost: int = 0  # lines that are no entry: a change each, lost
 
 
 def replay_journal(journal_path: Path, data: dict[str, dict[str, Any]], loads: Callable[[bytes], object],
                    acked: int | None = None) -> Replay:
     """Apply the journal's entries newer than the snapshot to ``data``, up to the first damage.
 
-    Entries are numbered one after another from the snapshot's last (``journal_seq``); a line
-    that is not an entry, a number out of sequence, or a journal that ends before a change
-    known to have been saved (``acked``, see :func:`read_acked`) stops the replay there and is
-    reported as damage, for the caller to keep and tell. A torn last line (a crash mid-append)
+    Entries are numbered one after another from the snapshot's last (``journal_seq``). A line
+    that is not an entry is damage that loses its own change only: the whole entries after it
+    still apply (each holds the full records it wrote; the numbers may skip the lost ones). A
+    number out of sequence, or a journal that ends before a change known to have been saved
+    (``acked``, see :func:`read_acked`), stops the replay there. Either is reported as damage,
+    for the caller to keep and tell. A torn last line (a crash mid-append)
     was never acknowledged when ``acked`` says so.
     """
     base = _journal_seq(data)
@@ -109,14 +112,18 @@ def replay_journal(journal_path: Path, data: dict[str, dict[str, Any]], loads: C
         raw = b""
     end = raw.rfind(b"\n") + 1
     seq, lines, length, newest, damage = base, 0, 0, None, None
+    unread: list[int] = []  # lines that are no entry: each a change lost (its bytes kept by the caller)
+    after = 0  # whole changes read past them
+    offset = 0
     for lineno, line in enumerate(raw[:end].split(b"\n")[:-1], start=1):
+        offset += len(line) + 1
         entry = _entry(line, loads)
-        if entry is None:
-            damage = f"line {lineno} is not a journal entry"
-            break
+        if entry is None:  # (a damaged line: the whole changes after it are still read, each a full record)
+            unread.append(lineno)
+            continue
         number, changes = entry
         before = seq if newest is None else newest
-        if number > before + 1 and number > seq + 1:
+        if number > before + 1 + len(unread) and number > seq + 1:
             damage = f"line {lineno} is change {number}, after change {before}: changes are missing"
             break
         if newest is not None and number <= newest:
@@ -133,14 +140,21 @@ def replay_journal(journal_path: Path, data: dict[str, dict[str, Any]], loads: C
             seq = number
         newest = number
         lines += 1
-        length += len(line) + 1
+        after += bool(unread)
+        length = offset  # (appends go after the last whole change read)
+    if unread and damage is None:
+        one = len(unread) == 1
+        damage = (f"{'line' if one else 'lines'} {', '.join(map(str, unread[:5]))}{'' if len(unread) <= 5 else ', …'} "
+                  f"{'is no journal entry (its change is lost' if one else 'are no journal entries (their changes are lost'}"
+                  + (f"; the {after} whole {'change' if after == 1 else 'changes'} after {'it' if one else 'them'} "
+                     f"{'is' if after == 1 else 'are'} in effect)" if after else ")"))
     if damage is None and newest is not None and newest < base:
         damage = f"the journal ends at change {newest}, before the snapshot's change {base}"
     if damage is None and acked is not None and acked > seq:
         missing = acked - seq
         damage = (f"the journal ends at change {seq}, but change {acked} was saved: "
                   f"{missing} saved change{'s' if missing != 1 else ''} missing (truncated?)")
-    return Replay(seq, length, lines, torn=len(raw) - end, damage=damage)
+    return Replay(seq, length, lines, torn=len(raw) - end, damage=damage, lost=len(unread))
 
 
 def judge(replay: Replay, acked: int | None) -> str | None:

@@ -54,6 +54,7 @@ class JournaledJSONStorage(Storage):
         self._journal_len = 0    # bytes of complete journal lines read
         self._journal_lines = 0  # entries in the journal (for compaction)
         self.reports: list[str] = []  # damage found in the journal, kept in backups/, not yet told
+        self.journal_lost = 0  # the journal's lines that are no entry (a change each, lost), at the last read
         self._told: set[tuple[str, str | None]] = set()
 
     def _stat_sig(self) -> tuple[_Sig, _Sig]:
@@ -87,6 +88,7 @@ class JournaledJSONStorage(Storage):
                 self._keep(verdict)
             self._cache, self._sig = data, sig
             self._seq, self._journal_len, self._journal_lines = replay.seq, replay.length, replay.lines
+            self.journal_lost = replay.lost
         return self._cache
 
     def _keep(self, verdict: str) -> None:

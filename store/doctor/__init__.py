@@ -33,7 +33,7 @@ from store.doctor.report import DoctorReport
 from store.doctor.records import _check_tags, _check_fields, _check_corpus_fields, _check_archive, _check_member_names
 from store.annotations.drafts import NoteDrafts
 from store.errors import CorruptFileError
-from store.annotations.journal import ANN, forget_acked, journal_path_for
+from store.annotations.journal import ANN, journal_path_for
 from store.record_fields import is_record
 from store.wording import counted
 from store.safe_text import shown_unsafe
@@ -87,15 +87,19 @@ def _journal_damage(ann_path: Path) -> tuple[list[str], JournaledJSONStorage]:
 
 
 def _repair_journal(ann_path: Path, storage: JournaledJSONStorage, report: DoctorReport) -> None:
-    """Cut the journal back to its trusted prefix (the whole file is already in backups/) and
-    start the acknowledged-change mark again from what is there."""
+    """Fold what the journal holds whole into the snapshot (the journal as found is already in
+    backups/, its damaged lines' changes with it) and start the acknowledged-change mark again."""
+    data = storage.read()
+    if data is None:
+        return
     journal = journal_path_for(ann_path)
-    raw = journal.read_bytes()
-    good = raw[:storage._journal_len]
-    atomic_write_bytes(journal, good)
-    forget_acked(ann_path)
-    report.repaired.append(f"cut {journal.name} back to its {counted(storage._journal_lines, 'sound entry', 'sound entries')} "
+    entries, lost = storage._journal_lines, storage.journal_lost
+    storage.write(data)  # (the snapshot with every whole change; the journal emptied; the mark anew)
+    report.repaired.append(f"folded {journal.name}'s {counted(entries, 'whole change')} into {ann_path.name} "
                            f"(the file as found is in {locations.BACKUP_DIR}/)")
+    if lost:  # (said as a problem: the repair could not bring them back)
+        report.problems.append(f"{counted(lost, 'change')} in damaged lines of {journal.name} could not be "
+                               f"recovered (their bytes are in {locations.BACKUP_DIR}/)")
 
 
 def _restore(path: Path, check: Callable[[Path], str | None], report: DoctorReport) -> bool:

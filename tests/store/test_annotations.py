@@ -296,9 +296,9 @@ def test_a_torn_journal_tail_is_ignored_then_cut_off(lib):
 
 
 def test_a_damaged_journal_line_is_kept_told_and_repaired(lib):
-    """A bad line in the middle: the changes before it stay in effect, the journal as found is
-    copied to backups/ before anything is written, the user is told (once), doctor names the copy,
-    and --repair cuts the journal back to its sound entries."""
+    """A bad line in the middle: the changes before and after it stay in effect (its own is lost),
+    the journal as found is copied to backups/ before anything is written, the user is told (once),
+    doctor names the copy, and --repair folds the whole changes into the snapshot, counting the lost."""
     from store.doctor import run_doctor
     a, b, c = first_ids(lib)
     lib.set_status([a], "read")                      # (the first change starts the snapshot)
@@ -310,20 +310,23 @@ def test_a_damaged_journal_line_is_kept_told_and_repaired(lib):
     _journal(lib).write_bytes(damaged)
     opened = Library(lib.folder)
     problems = opened.take_problems()
-    assert len(problems) == 1 and "annotations.json.journal: line 2 is not a journal entry" in problems[0]
+    assert len(problems) == 1 and "annotations.json.journal: line 2 is no journal entry (its change is lost; " \
+                                  "the 1 whole change after it is in effect)" in problems[0]
     assert "backups/annotations.json.journal." in problems[0] and opened.take_problems() == []
     assert opened.annotation(b).status == "read" and opened.annotation(c).status == "unread"
-    assert opened.annotation(a).star == 0                # after the bad line: not applied, but kept
+    assert opened.annotation(a).star == 2                # after the bad line: whole, applied
     kept = list((lib.folder / "backups").glob("annotations.json.journal.*.damaged-*.bak"))
     assert len(kept) == 1 and kept[0].read_bytes() == damaged
     report = run_doctor(lib.folder)
     assert any("line 2" in p and "backups/" in p for p in report.problems)
     report = run_doctor(lib.folder, repair=True)
-    assert any("cut annotations.json.journal back to its 1 sound entry" in r for r in report.repaired)
+    assert any("folded annotations.json.journal's 2 whole changes into annotations.json" in r for r in report.repaired)
+    assert any("1 change in damaged lines of annotations.json.journal could not be recovered" in p
+               for p in report.problems)
     assert run_doctor(lib.folder).healthy
     assert any("damaged journal kept as found" in line for line in run_doctor(lib.folder).ok)
     repaired = Library(lib.folder)
-    assert repaired.take_problems() == [] and repaired.annotation(b).status == "read"
+    assert repaired.take_problems() == [] and repaired.annotation(b).status == "read" and repaired.annotation(a).star == 2
     repaired.set_status([c], "skipped")
     assert Library(lib.folder).annotation(c).status == "skipped"
     assert len(list((lib.folder / "backups").glob("annotations.json.journal.*.damaged-*.bak"))) == 1

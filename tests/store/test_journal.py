@@ -29,7 +29,17 @@ def test_journal_replays_in_sequence_and_stops_at_damage(tmp_path):
     assert replay.seq == 1 and "changes are missing" in replay.damage
 
     path = _journal(tmp_path, [_line(1, "1", {"status": "read"}), b"not json\n"])
-    assert "line 2 is not a journal entry" in replay_journal(path, {}, json.loads).damage
+    assert "line 2 is no journal entry (its change is lost)" in replay_journal(path, {}, json.loads).damage
+
+    # A damaged line loses its own change only: the whole changes after it (full records, their
+    # numbers past the lost one) still apply, and are counted.
+    path = _journal(tmp_path, [_line(1, "1", {"status": "read"}), b"not json\n", _line(3, "2", {"status": "read"}),
+                               _line(4, "1", {"status": "skipped"})])
+    data = {}
+    replay = replay_journal(path, data, json.loads)
+    assert replay.seq == 4 and replay.lines == 3 and replay.lost == 1
+    assert data == {"_default": {"1": {"status": "skipped"}, "2": {"status": "read"}}}
+    assert "line 2 is no journal entry (its change is lost; the 2 whole changes after it are in effect)" in replay.damage
 
 
 def test_journal_torn_tail_and_a_saved_change_missing(tmp_path):
