@@ -207,8 +207,10 @@ class AnnotationStore:
             if before is None:
                 raise PapersiftError(f"cannot undo {entry['label']!r}: a note it changed was changed since "
                                      "outside papersift's history")
-            _set_records(data[ANN], _as_changes(data[ANN], before, member, owner, records_of(entry, "after", data[ANN],
-                                                                                              current_is="after")))
+            written = _as_changes(data[ANN], before, member, owner, records_of(entry, "after", data[ANN],
+                                                                                current_is="after"))
+            _set_records(data[ANN], written)
+            _remember_states(entry, written)
             _push(data[REDO], entry)
             if entry.get("papers"):  # a removal's papers go back into the corpus next
                 data[META][PENDING] = {"action": "restore", "papers": entry["papers"],
@@ -242,7 +244,9 @@ class AnnotationStore:
                 for k in mine:
                     redo.pop(k, None)
                 return None
-            _set_records(ann, _as_changes(ann, after, member, owner, before))
+            written = _as_changes(ann, after, member, owner, before)
+            _set_records(ann, written)
+            _remember_states(entry, written)
             _push(data[HIST], entry)
             if entry.get("papers"):  # a removal's papers go out of the corpus next
                 data[META][PENDING] = {"action": "remove", "ids": [r.get("id") for r in entry["papers"]
@@ -377,6 +381,25 @@ def _as_changes(ann: dict[str, Any], records: dict[str, Any], member: str, owner
         target = the_steps_fields(key, current, rec, other[key], mine) if other is not None and key in other else rec
         out[key] = as_change(key, current, target, when) if mine else target
     return out
+
+
+STATES_KEPT = 8  # the undos' and redos' change times a step keeps per record
+
+
+def _remember_states(entry: dict[str, Any], written: dict[str, Any]) -> None:
+    """Keep in the step the change times its undo or redo wrote (``states``: record key -> the
+    stamps of each): states this library had, which a merge must not take for a colleague's
+    change (a sync of one's own file after an undo, then a redo: no conflict with oneself)."""
+    found = entry.get("states")
+    states: dict[str, Any] = found if isinstance(found, dict) else {}
+    for key, rec in written.items():
+        stamps = rec.get("stamps") if isinstance(rec, dict) else None
+        if isinstance(stamps, dict) and stamps:
+            held = states.get(key)
+            kept: list[Any] = held if isinstance(held, list) else []
+            states[key] = [*kept, stamps][-STATES_KEPT:]
+    if states:
+        entry["states"] = states
 
 
 def _set_records(ann: dict[str, Any], records: dict[str, Any]) -> None:

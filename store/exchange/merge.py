@@ -231,6 +231,10 @@ def known_stamps(library: Library, pid: str, history: list[dict[str, Any]],
             rec = (entry.get(side) or {}).get(key)
             if isinstance(rec, dict):
                 found.update((rec.get("stamps") or {}).items())
+        states = entry.get("states")  # (the times its undos and redos wrote: store.annotations.database)
+        for stamps in (states.get(key) if isinstance(states, dict) else None) or []:
+            if isinstance(stamps, dict):
+                found.update((f, t) for f, t in stamps.items() if isinstance(f, str) and isinstance(t, str))
     current = library.member_annotation(pid, member)
     found.update(current.stamps.items())
     if planned is not None:

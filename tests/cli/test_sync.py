@@ -417,3 +417,21 @@ def test_marks_on_a_near_duplicate_merged_here_under_another_id_are_not_said_to_
         assert "not in the repository" not in said, said
     marks = {name for name, _ in Library(folders["chen"]).lab.marks_of(Library(folders["chen"]).corpus.papers[0].id)}
     assert marks == {"ana", "ben"}
+
+
+def test_an_undo_synced_then_redone_is_no_conflict_with_oneself(tmp_path):
+    """star, undo, sync, redo, sync on one copy stored a conflict with ana's own undone star and said
+    "your +1 mark from another copy" (the merge did not know the undo's own change times)."""
+    remote = _bare(tmp_path / "lab.git")
+    ana = tmp_path / "ana"
+    _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
+    pid = Library(ana).corpus.papers[0].id
+    _ok(_papersift(ana, "ana", "sync", str(remote)))
+    _ok(_papersift(ana, "ana", "star", pid, "2"))
+    _ok(_papersift(ana, "ana", "undo"))
+    assert "1 mark taken back sent" in _ok(_papersift(ana, "ana", "sync"))
+    _ok(_papersift(ana, "ana", "redo"))
+    said = _ok(_papersift(ana, "ana", "sync"))
+    assert "as ana: nothing new; your 1 marked paper sent" in said, said
+    ann = Library(ana, member="ana").annotation(pid)
+    assert ann.star == 2 and ann.conflicts == []
