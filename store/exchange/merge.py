@@ -15,6 +15,7 @@ reproduces every annotation.
 from __future__ import annotations
 
 import copy
+import functools
 from datetime import datetime
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
@@ -102,7 +103,8 @@ def _stamp_key(key: str) -> str:
 
 def merge_one(local: Annotation, theirs: Annotation, source: str,
               known: frozenset[tuple[str, str]] = frozenset(),
-              fieldwise: bool | None = None, theirs_alone: bool = False) -> tuple[Annotation, list[str]]:
+              fieldwise: bool | None = None, theirs_alone: bool = False,
+              past: Callable[[], dict[str, list[object]]] | None = None) -> tuple[Annotation, list[str]]:
     """Merge ``theirs`` into ``local``; returns the result and conflict descriptions.
 
     Field by field when their record carries change times (``stamps``): a field they never
@@ -115,11 +117,13 @@ def merge_one(local: Annotation, theirs: Annotation, source: str,
 
     ``theirs_alone``: the record is another member's, from their own file; only they change it (this
     library holds what their earlier files said), so their newer change wins with no conflict.
+    ``past``: the values this record had in this library's history (asked only for a record without
+    change times: one's own older export, whose values are states we had, not changes).
     """
     if local.is_default() and not local.updated and not local.stamps:
         return copy.deepcopy(theirs), []
     if not (theirs.stamps if fieldwise is None else fieldwise):
-        return merge_whole(local, theirs, source)
+        return merge_whole(local, theirs, source, past() if past else {})
     new = copy.deepcopy(local)
     mine_at = {k: canonical(v) or "" for k, v in local.stamps.items()}  # (a stamp stored malformed: no time)
     base = shared_base(mine_at, theirs.stamps, known)
@@ -157,6 +161,22 @@ def _merge_field(name: str, new: Annotation, local: Annotation, theirs: Annotati
     return f"{name}: kept {_short(kept)} ({'theirs' if kept == other else 'yours'}, newer), recorded {_short(lost)}"
 
 
+def known_values(library: Library, pid: str, history: list[dict[str, Any]],
+                 member: str | None = None) -> dict[str, list[object]]:
+    """The values of status, star and note this library's history holds for a paper's record (a
+    member's: this member's by default), before and after each step."""
+    key = record_key(pid, library.stored_member(member or library.member))
+    found: dict[str, list[object]] = {"status": [], "star": [], "note": []}
+    for entry in history:
+        for side in ("before", "after"):
+            rec = (entry.get(side) or {}).get(key)
+            if isinstance(rec, dict):
+                for name, values in found.items():
+                    if name in rec and rec[name] not in values:
+                        values.append(rec[name])
+    return found
+
+
 def shared_base(mine_at: dict[str, str], theirs: dict[str, str], known: frozenset[tuple[str, str]]) -> str:
     """The newest change time both sides hold for this paper (any field): the state they last
     shared. A field we changed before it and they changed after it is theirs alone, no conflict."""
@@ -184,21 +204,24 @@ def _merge_tags(new: Annotation, local: Annotation, theirs: Annotation, known: f
                 new.stamps[key] = ts
 
 
-def merge_whole(local: Annotation, theirs: Annotation, source: str) -> tuple[Annotation, list[str]]:
+def merge_whole(local: Annotation, theirs: Annotation, source: str,
+                past: dict[str, list[object]] | None = None) -> tuple[Annotation, list[str]]:
     """An older papersift's record (no change times): tags unioned, a differing note appended under
-    a line naming its source, status and star from the newer record as a whole."""
+    a line naming its source, status and star from the newer record as a whole. A value this
+    record had before here (``past``: one's own older export read back) is no news: ours stands."""
     new = copy.deepcopy(local)
     conflicts = []
+    past = past or {}
     for t in theirs.tags:
         if t not in new.tags:
             new.tags.append(t)
-    if theirs.note.strip() and theirs.note.strip() not in new.note:
+    if theirs.note.strip() and theirs.note.strip() not in new.note and theirs.note not in past.get("note", []):
         new.note = (new.note + f"\n\n— from {source} ({theirs.updated[:10] or 'undated'}):\n" + theirs.note
                     if new.note.strip() else theirs.note)
     theirs_newer = theirs.updated > local.updated
     for name in ("status", "star"):
         mine, other = getattr(local, name), getattr(theirs, name)
-        if mine == other:
+        if mine == other or (other in past.get(name, []) and not theirs_newer):
             continue
         kept, lost = (other, mine) if theirs_newer else (mine, other)
         setattr(new, name, kept)
@@ -273,7 +296,8 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
         local = read.current(pid, member)
         known = known_stamps(library, pid, history, member, planned.get(key))
         merged, conflicts = merge_one(local, theirs, source, known, key in read.fieldwise,
-                                      theirs_alone=member != library.member)
+                                      theirs_alone=member != library.member,
+                                      past=functools.partial(known_values, library, pid, history, member))
         merged.member = local.member  # (theirs came without the name this library stores it under)
         if merged == local:
             report.unchanged += 1

@@ -181,3 +181,21 @@ def test_a_markdown_list_is_not_read_back(lib, tmp_path):
     path.write_text(export_text(lib.pairs(""), "md"))
     with pytest.raises(InputError, match="Markdown reading list is for reading"):
         read_annotation_records(path)
+
+
+@pytest.mark.slow  # (a few processes)
+def test_ones_own_older_export_read_back_changes_nothing(run_cli, tmp_path):
+    """An older CSV, RIS or Org export of one's own (no change times) read back appended the old note
+    to the new one ("— from old.csv (undated): v1") and recorded the old star as a conflict: its
+    values are states this library had, not news."""
+    a = json.loads(run_cli("list", "--format", "json", "--limit", "1").stdout)[0]["id"]
+    run_cli("star", a, "2")
+    run_cli("note", a, "v1")
+    for fmt in ("csv", "ris", "org"):
+        run_cli("export", "--format", fmt, "-o", str(tmp_path / f"old.{fmt}"))
+    run_cli("star", a, "3")
+    run_cli("note", a, "v2")
+    for fmt in ("csv", "ris", "org"):
+        assert "changed 0" in run_cli("import-annotations", str(tmp_path / f"old.{fmt}")).stdout
+    shown = json.loads(run_cli("show", a, "--format", "json").stdout)
+    assert (shown["star"], shown["note"]) == (3, "v2") and not shown.get("conflicts")
