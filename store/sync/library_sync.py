@@ -65,6 +65,16 @@ def remembered(lib: Library) -> dict[str, Any]:
     return data if isinstance(data, dict) and isinstance(data.get("remote"), str) else {}
 
 
+def _damaged_settings(lib: Library) -> str:
+    """Where a sync settings file that is there but cannot be read was kept (backups/), or ""."""
+    path = lib.folder / locations.SYNC_FILE
+    if not path.is_file() or path.is_symlink():
+        return ""
+    from store.annotations.backups import backup_file
+    kept = backup_file(path, "damaged")
+    return f"kept as found in {locations.BACKUP_DIR}/{kept.name}" if kept else "could not be copied to backups/"
+
+
 def _remember(lib: Library, settings: dict[str, Any]) -> None:
     atomic_write_text(lib.folder / locations.SYNC_FILE, json.dumps(settings, indent=1) + "\n")
 
@@ -77,6 +87,10 @@ def sync(lib: Library, remote: str | None = None) -> SyncReport:
             changes another member's file (nothing of that fetch is taken).
     """
     settings = remembered(lib)
+    damaged = _damaged_settings(lib) if not settings else ""
+    if damaged and remote is None:
+        raise SyncError(f"sync: {locations.SYNC_FILE} is damaged ({damaged}): give the remote once more, papersift "
+                        "sync REMOTE; nothing changed here")
     replaced = ""
     if remote is not None and (remote := checked_remote(remote)) != settings.get("remote"):
         replaced = settings.get("remote") or ""

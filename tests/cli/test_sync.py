@@ -435,3 +435,16 @@ def test_an_undo_synced_then_redone_is_no_conflict_with_oneself(tmp_path):
     assert "as ana: nothing new; your 1 marked paper sent" in said, said
     ann = Library(ana, member="ana").annotation(pid)
     assert ann.star == 2 and ann.conflicts == []
+
+
+def test_damaged_sync_settings_are_kept_and_said_not_read_as_no_remote(tmp_path):
+    remote = _bare(tmp_path / "lab.git")
+    ana = tmp_path / "ana"
+    _ok(_papersift(ana, "ana", "sync", str(remote)))
+    (ana / "sync.json").write_text("garb{")
+    proc = _papersift(ana, "ana", "sync")
+    assert proc.returncode == 1 and "sync.json is damaged (kept as found in backups/sync.json." in proc.stderr
+    assert "papersift sync REMOTE" in proc.stderr and "no remote yet" not in proc.stderr
+    assert [p.read_text() for p in (ana / "backups").glob("sync.json.*")] == ["garb{"]
+    assert "synced with" in _ok(_papersift(ana, "ana", "sync", str(remote)))
+    assert json.loads((ana / "sync.json").read_text())["remote"] == str(remote)
