@@ -132,8 +132,11 @@ class JournaledJSONStorage(Storage):
 
     def write_changes(self, data: dict[str, dict[str, Any]], changes: dict[str, dict[str, Any]]) -> None:
         """Make ``data`` durable by journaling only ``changes`` (table -> key -> record or None)."""
-        if self._sig is None or self._sig[0] is None or self._cache is None:
-            self.write(data)  # no snapshot yet: start one
+        if self._sig is None or self._sig[0] is None or self._cache is None or self.journal_lost:
+            # No snapshot yet: start one. Or the journal holds damaged lines (kept in backups/ when read):
+            # folded away with this change, every whole change read with it.
+            self.write(data)
+            self.journal_lost = 0
             return
         entry = orjson.dumps({"seq": self._seq + 1, "time": now_iso(), "set": changes}) + b"\n"
         try:

@@ -615,3 +615,21 @@ def test_an_undo_step_names_the_papers_it_changed(tmp_path):
     lib.remove([e, d])  # (unmarked papers: the removal's record names them)
     step = lib.undo_step()
     assert step is not None and step.papers == [e, d] and len(lib) == 200
+
+
+def test_the_first_change_after_a_damaged_journal_line_folds_the_journal(lib):
+    """The damaged line is in backups/ once read: the next change writes a snapshot with every whole
+    change (the ones after the line too), so the damage is told once, not at every start."""
+    a, b, c = first_ids(lib)
+    lib.set_status([a], "read")
+    for pid in (b, c):
+        lib.set_status([pid], "read")
+    lib.set_star([a], 2)
+    raw = _journal(lib).read_bytes().splitlines()
+    _journal(lib).write_bytes(raw[0] + b"\n" + b"not json at all\n" + raw[2] + b"\n")
+    opened = Library(lib.folder)
+    assert len(opened.take_problems()) == 1
+    opened.set_status([c], "skipped")
+    again = Library(lib.folder)
+    assert again.take_problems() == [] and b"not json" not in _journal(lib).read_bytes()
+    assert (again.annotation(a).star, again.annotation(b).status, again.annotation(c).status) == (2, "read", "skipped")
