@@ -130,24 +130,14 @@ def replay_journal(journal_path: Path, data: dict[str, dict[str, Any]], loads: C
             damage = f"line {lineno} is change {number}, after change {newest}: the journal is out of sequence"
             break
         if number > seq:
-            for table, records in changes.items():
-                target = data.setdefault(table, {})
-                for key, record in records.items():
-                    if record is None:
-                        target.pop(key, None)
-                    else:
-                        target[key] = record
+            _apply(data, changes)
             seq = number
         newest = number
         lines += 1
         after += bool(unread)
         length = offset  # (appends go after the last whole change read)
     if unread and damage is None:
-        one = len(unread) == 1
-        damage = (f"{'line' if one else 'lines'} {', '.join(map(str, unread[:5]))}{'' if len(unread) <= 5 else ', …'} "
-                  f"{'is no journal entry (its change is lost' if one else 'are no journal entries (their changes are lost'}"
-                  + (f"; the {after} whole {'change' if after == 1 else 'changes'} after {'it' if one else 'them'} "
-                     f"{'is' if after == 1 else 'are'} in effect)" if after else ")"))
+        damage = _unread_said(unread, after)
     if damage is None and newest is not None and newest < base:
         damage = f"the journal ends at change {newest}, before the snapshot's change {base}"
     if damage is None and acked is not None and acked > seq:
@@ -155,6 +145,27 @@ def replay_journal(journal_path: Path, data: dict[str, dict[str, Any]], loads: C
         damage = (f"the journal ends at change {seq}, but change {acked} was saved: "
                   f"{missing} saved change{'s' if missing != 1 else ''} missing (truncated?)")
     return Replay(seq, length, lines, torn=len(raw) - end, damage=damage, lost=len(unread))
+
+
+def _apply(data: dict[str, dict[str, Any]], changes: dict[str, Any]) -> None:
+    """One journal entry's records put into ``data`` (None: the record deleted)."""
+    for table, records in changes.items():
+        target = data.setdefault(table, {})
+        for key, record in records.items():
+            if record is None:
+                target.pop(key, None)
+            else:
+                target[key] = record
+
+
+def _unread_said(unread: list[int], after: int) -> str:
+    """The damage of lines that are no entry: which (up to five), and the whole changes read past them."""
+    one = len(unread) == 1
+    where = f"{'line' if one else 'lines'} {', '.join(map(str, unread[:5]))}{'' if len(unread) <= 5 else ', …'}"
+    what = "is no journal entry (its change is lost" if one else "are no journal entries (their changes are lost"
+    past = (f"; the {after} whole {'change' if after == 1 else 'changes'} after {'it' if one else 'them'} "
+            f"{'is' if after == 1 else 'are'} in effect" if after else "")
+    return f"{where} {what}{past})"
 
 
 def judge(replay: Replay, acked: int | None) -> str | None:

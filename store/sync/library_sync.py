@@ -39,20 +39,19 @@ from store.files.nofollow import read_no_link
 from store.errors import PapersiftError
 from store.exchange.team_file import team_text
 from store.sync.git_remote import SyncError, checked_remote, git, is_folder, said, shown_remote
+from store.sync.repo_files import (OFFERED_FILE, member_files, member_lines, offered_before, paper_line,
+                                    member_records)
 from store.sync.report import SyncReport
 from store.team.members import member_problem
 from store.wording import counted
 
 if TYPE_CHECKING:
     from store.library import Library
-    from store.models import Paper
 
 BRANCH = "main"
 FOLDERS = ("members", "papers", "assignments")  # each member's three files, one in each
 TRAILER = "papersift-member: "
-MAX_FILE_BYTES = 512 << 20  # a member's file larger than this is refused, not read
 ATTEMPTS = 8  # pushes a sync tries while other members' pushes beat it
-OFFERED_FILE = "papersift-offered"  # in the clone's .git: the paper ids the papers files offered at the last sync
 
 
 def remembered(lib: Library) -> dict[str, Any]:
@@ -199,19 +198,6 @@ def _check_commits(repo: Path, seen: str | None, head: str) -> None:
                             "taken (each member writes only their own files; ask who made it)")
 
 
-def _member_files(repo: Path, folder: str) -> dict[str, Path]:
-    """member -> their file in ``folder`` (names no member may have, and links, passed over)."""
-    found: dict[str, Path] = {}
-    place = repo / folder
-    if not place.is_dir() or place.is_symlink():
-        return found
-    for path in sorted(place.iterdir()):
-        name = path.name[:-len(".jsonl")] if path.name.endswith(".jsonl") else ""
-        if name and member_problem(name) is None and path.is_file() and not path.is_symlink():
-            found[name] = path
-    return found
-
-
 def _take(lib: Library, repo: Path, report: SyncReport) -> dict[str, set[str]]:
     """The papers the library does not have yet, then every member's marks. Returns the paper ids
     each member's papers file offers (read once: :func:`_write_own` needs them too)."""
@@ -219,10 +205,10 @@ def _take(lib: Library, repo: Path, report: SyncReport) -> dict[str, set[str]]:
     offered: dict[str, set[str]] = {}
     # The papers offered at this library's last sync, which it took then: one it lacks now was removed
     # or archived here since, and stays out (the others keep theirs: a removal is this library's own).
-    before = _offered_before(repo)
-    for name, path in _member_files(repo, "papers").items():
+    before = offered_before(repo)
+    for name, path in member_files(repo, "papers").items():
         ids = offered[name] = set()
-        for record in _records(path):
+        for record in member_records(path):
             pid = record.get("papersift_id")
             if isinstance(pid, str):
                 ids.add(pid)
@@ -245,28 +231,18 @@ def _take(lib: Library, repo: Path, report: SyncReport) -> dict[str, set[str]]:
             for source in sources:
                 source.unlink(missing_ok=True)
         report.papers += summary.new
-    files = _member_files(repo, "members")
+    files = member_files(repo, "members")
     if files:
         _take_marks(lib, files, report)
     report.assigned += _take_assignments(lib, repo)
     return offered
 
 
-def _offered_before(repo: Path) -> set[str]:
-    """The paper ids the papers files offered at the last sync (:data:`OFFERED_FILE`; none before
-    the first)."""
-    try:
-        data = read_no_link(repo / ".git" / OFFERED_FILE)
-    except OSError:
-        return set()
-    return {line for line in data[:MAX_FILE_BYTES].decode("utf-8", "replace").split("\n") if line}
-
-
 def _take_marks(lib: Library, files: dict[str, Path], report: SyncReport) -> None:
     """Every member's team file merged (by change times, as ``import-annotations`` merges)."""
     from store.exchange.import_files import merge_files
     for name, path in files.items():
-        head = _records(path, first_only=True)
+        head = member_records(path, first_only=True)
         if not head or head[0].get("member") != name:
             raise SyncError(f"sync: members/{name}.jsonl is no team file of {name}'s: refused, nothing taken")
     try:
@@ -300,11 +276,11 @@ def _unsent(lib: Library, repo: Path) -> dict[str, int]:
         row = lib.corpus.index_of(pid)
         return pid if row is None else lib.corpus.papers[row].id
 
-    files = _member_files(repo, "members")
+    files = member_files(repo, "members")
     unsent = {}
     for name in set(lib.team) - {lib.member, TEAM}:
         held: dict[str, str] = {}
-        for r in _records(files[name]) if name in files else []:
+        for r in member_records(files[name]) if name in files else []:
             if isinstance(r.get("id"), str):
                 pid = here(r["id"])
                 held[pid] = max(held.get(pid, ""), newest(r.get("stamps")))
@@ -321,8 +297,8 @@ def _take_assignments(lib: Library, repo: Path) -> int:
     from store.models import TEAM, Annotation
 
     newest: dict[str, tuple[str, str]] = {}  # paper id -> (when, assignee: "" for none)
-    for path in _member_files(repo, "assignments").values():
-        for record in _records(path):
+    for path in member_files(repo, "assignments").values():
+        for record in member_records(path):
             pid, who, when = record.get("id"), record.get("assignee"), canonical(str(record.get("at", "")))
             if (isinstance(pid, str) and isinstance(who, str) and when is not None
                     and (not who or member_problem(who) is None) and (pid not in newest or when > newest[pid][0])):
@@ -338,48 +314,6 @@ def _take_assignments(lib: Library, repo: Path) -> int:
                                    from_lab=True)
 
 
-def _lines(path: Path) -> list[bytes]:
-    """A member file's lines, read bounded and never through a link.
-
-    Raises:
-        SyncError: a file over :data:`MAX_FILE_BYTES`, or one that cannot be read.
-    """
-    try:
-        if path.lstat().st_size > MAX_FILE_BYTES:
-            raise SyncError(f"sync: {path.parent.name}/{path.name} is over {MAX_FILE_BYTES >> 20} MB: refused")
-        return read_no_link(path).splitlines()
-    except OSError as exc:
-        raise SyncError(f"sync: {path.parent.name}/{path.name}: cannot be read ({exc.strerror or exc})") from None
-
-
-def _records(path: Path, first_only: bool = False) -> list[dict[str, Any]]:
-    """A member file's records (objects only; a line that is none is passed over)."""
-    out = []
-    for line in _lines(path):
-        try:
-            record = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            continue
-        if isinstance(record, dict):
-            out.append(record)
-            if first_only:
-                break
-    return out
-
-
-def paper_line(paper: Paper) -> dict[str, Any]:
-    """A paper as its member's papers file holds it: what another library needs to import it (a
-    derived title is derived there again)."""
-    record: dict[str, Any] = {"papersift_id": paper.id, "abstract": paper.abstract}
-    if not paper.derived_title and paper.title:
-        record["title"] = paper.title
-    for key, value in (("authors", paper.authors), ("url", paper.url), ("id", paper.external_id),
-                       ("venue", paper.venue), ("year", paper.year), ("keywords", paper.keywords), ("area", paper.area)):
-        if value:
-            record[key] = value
-    return record
-
-
 def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, set[str]]) -> None:
     """This member's three files from the library; committed when they changed. ``offered``: the
     paper ids each member's papers file holds (:func:`_take`)."""
@@ -393,16 +327,8 @@ def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, 
     # grows at its end as papers arrive: the other libraries import them in that order.
     papers = [p for p in lib.corpus.papers if (p.id in kept or p.id not in others) and p.id not in sample]
     report.brought = sum(1 for p in papers if p.id not in kept)
-    records = lib.member_records(me)
-    report.sent = sum(1 for a in records.values() if a.marked)
-    (repo / "members").mkdir(mode=0o700, exist_ok=True)
+    _write_marks(lib, repo, report)
     (repo / "papers").mkdir(mode=0o700, exist_ok=True)
-    own_file = repo / "members" / f"{me}.jsonl"
-    text = team_text(me, records.values())
-    before = set(_lines(own_file)) if own_file.is_file() else set()  # (sorted keys: one record, one text)
-    report.taken_sent = sum(1 for line in text.encode("utf-8").splitlines()[1:] if line not in before
-                            and not records[orjson.loads(line)["id"]].marked)
-    atomic_write_text(own_file, text)
     (repo / "assignments").mkdir(mode=0o700, exist_ok=True)
     assigned = [orjson.dumps({"id": pid, "assignee": lib.assignments.get(pid, ""), "at": stamps["assignee"]},
                              option=orjson.OPT_SORT_KEYS) + b"\n"
@@ -412,7 +338,7 @@ def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, 
                                            for p in papers))
     # (what the next sync reads as taken here already: the others' papers, the ones this file offers,
     # and the ones taken before: a paper removed here stays known, whoever offers it next)
-    offered_now = _offered_before(repo) | others | {p.id for p in papers}
+    offered_now = offered_before(repo) | others | {p.id for p in papers}
     atomic_write_text(repo / ".git" / OFFERED_FILE, "".join(f"{pid}\n" for pid in sorted(offered_now)))
     git(repo, "add", "--", f"members/{me}.jsonl", f"papers/{me}.jsonl", f"assignments/{me}.jsonl")
     changed = git(repo, "diff", "--cached", "--name-only", check=False).stdout.split()
@@ -420,6 +346,21 @@ def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, 
     if changed:
         git(repo, "-c", f"user.name={me}", "-c", f"user.email={me}@papersift.invalid", "commit", "--quiet",
             "-m", f"papersift sync: {me}\n\n{TRAILER}{me}")
+
+
+def _write_marks(lib: Library, repo: Path, report: SyncReport) -> None:
+    """This member's marks file (their marks, and the ones taken back: a team file), counting the
+    marked papers it holds and the marks it newly takes back."""
+    me = lib.member
+    records = lib.member_records(me)
+    report.sent = sum(1 for a in records.values() if a.marked)
+    (repo / "members").mkdir(mode=0o700, exist_ok=True)
+    own_file = repo / "members" / f"{me}.jsonl"
+    text = team_text(me, records.values())
+    before = set(member_lines(own_file)) if own_file.is_file() else set()  # (sorted keys: one record, one text)
+    report.taken_sent = sum(1 for line in text.encode("utf-8").splitlines()[1:] if line not in before
+                            and not records[orjson.loads(line)["id"]].marked)
+    atomic_write_text(own_file, text)
 
 
 def _push(repo: Path, remote: str, fetched: str) -> bool:

@@ -566,6 +566,7 @@ def test_an_export_gets_the_permissions_of_any_new_file(run_cli, tmp_path):
     assert stat.S_IMODE((run_cli.library / "corpus.jsonl").stat().st_mode) == 0o600  # the library's own: private
 
 
+@pytest.mark.slow  # (several processes)
 def test_an_export_never_writes_over_a_librarys_own_file(run_cli, tmp_path):
     """`export -o LIB/corpus.jsonl` put a Markdown reading list in the corpus's place: the library
     could not be opened, and a new one had no backup to repair it from. A library's own files (and
@@ -696,6 +697,7 @@ def test_every_argument_of_every_command_is_explained_in_its_help():
     assert not missing, missing
 
 
+@pytest.mark.slow  # (several processes)
 def test_bytes_that_are_not_utf8_are_said_in_one_line_and_change_nothing(run_cli, tmp_path):
     """A note, tag or query typed in a Latin-1 terminal ("caf\\xe9") ended in a traceback; a file
     whose name is such bytes is still read as given. `similar --limit 0` divided by zero."""

@@ -345,6 +345,7 @@ def test_the_line_says_what_a_sync_did_that_a_person_would_not_guess(tmp_path):
     assert proc.returncode != 0 and f"no repository at {tmp_path / 'plain'} (made once with" in proc.stderr
 
 
+@pytest.mark.slow  # (several processes)
 def test_a_remote_that_is_not_utf8_or_a_file_in_the_clones_place_is_said_in_one_line(tmp_path):
     """`sync $'/tmp/\\xff'` ended in a traceback, and every sync after it too (the address was kept
     in the clone); a file named `sync` in the library folder did too."""
@@ -362,6 +363,7 @@ def test_a_remote_that_is_not_utf8_or_a_file_in_the_clones_place_is_said_in_one_
     assert "Traceback" not in proc.stderr and (ana / SYNC_DIR).read_text() == "mine"
 
 
+@pytest.mark.slow  # (several processes)
 def test_a_paper_removed_or_archived_here_stays_out_and_its_marks_stay_in_the_archive(tmp_path):
     """A sync brought back the papers this library had removed or archived (from its own papers
     file, "2 papers arrived"), the archived one unread, its skip hidden in the archive. They stay
@@ -390,6 +392,7 @@ def test_a_paper_removed_or_archived_here_stays_out_and_its_marks_stay_in_the_ar
     assert Library(ana).corpus.index_of(ids[1]) is not None
 
 
+@pytest.mark.slow  # (several processes)
 def test_marks_on_a_near_duplicate_merged_here_under_another_id_are_not_said_to_be_missing(tmp_path):
     """chen's library merged ben's version of a paper with ana's (one id here, another in their
     files): every sync as chen said ana's and ben's marks were not in the repository, and advised a
@@ -419,6 +422,7 @@ def test_marks_on_a_near_duplicate_merged_here_under_another_id_are_not_said_to_
     assert marks == {"ana", "ben"}
 
 
+@pytest.mark.slow  # (several processes)
 def test_an_undo_synced_then_redone_is_no_conflict_with_oneself(tmp_path):
     """star, undo, sync, redo, sync on one copy stored a conflict with ana's own undone star and said
     "your +1 mark from another copy" (the merge did not know the undo's own change times)."""
@@ -437,6 +441,7 @@ def test_an_undo_synced_then_redone_is_no_conflict_with_oneself(tmp_path):
     assert ann.star == 2 and ann.conflicts == []
 
 
+@pytest.mark.slow  # (several processes)
 def test_damaged_sync_settings_are_kept_and_said_not_read_as_no_remote(tmp_path):
     remote = _bare(tmp_path / "lab.git")
     ana = tmp_path / "ana"

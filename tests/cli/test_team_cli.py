@@ -316,6 +316,7 @@ def test_exchange_mistakes_are_told(run_cli, lab, tmp_path):
     assert proc.returncode == 1 and "1 or more" in proc.stderr
 
 
+@pytest.mark.slow  # (several processes)
 def test_an_undo_on_a_paper_another_member_removed_waits_for_it_and_is_not_spent(run_cli, tmp_path):
     """ana starred a paper and ben removed it: ana's undo said "undone: star 3" and did nothing, then
     ben's undo brought the paper back with the star, and ana's step was gone from undo and redo.

@@ -295,9 +295,7 @@ def run(args: argparse.Namespace) -> int:
     new_library = not (locations.library_dir(args.library) / locations.CORPUS_FILE).exists()
     made = not locations.library_dir(args.library).exists()  # (a command that fails leaves no folder it made)
     lib = Library.open(args.library, seed_if_new=seed, member=getattr(args, "member", None))
-    problems = lib.take_problems()  # damage found (and kept in backups/) while opening: said first
-    if getattr(args, "member", None) and (newcomer := lib.lab.newcomer(lib.member)) and not _syncs_here(lib):
-        problems.append(newcomer)  # (a typo of a member's name would start a new member silently)
+    problems = _opening_problems(lib, args)
     if cmd != "open":
         for problem in problems:
             out.say(f"warning: {problem}", stderr=True)
@@ -317,11 +315,17 @@ def run(args: argparse.Namespace) -> int:
             _unmake(lib.folder)
 
 
-def _syncs_here(lib: Library) -> bool:
-    """Whether the library's last sync was this member's: their own library, where they are no
-    newcomer to be warned of, marks or none."""
+def _opening_problems(lib: Library, args: argparse.Namespace) -> list[str]:
+    """Damage found (and kept in backups/) while opening, said first; and a member name new here
+    (a typo of a member's would start a new member silently), except in the library that member
+    syncs: their own, marks or none."""
     from store.sync.library_sync import remembered
-    return remembered(lib).get("member") == lib.member
+
+    problems = lib.take_problems()
+    if getattr(args, "member", None) and (newcomer := lib.lab.newcomer(lib.member)) \
+            and remembered(lib).get("member") != lib.member:
+        problems.append(newcomer)
+    return problems
 
 
 def _unmake(folder: Path) -> None:
