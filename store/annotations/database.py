@@ -32,7 +32,7 @@ from store.errors import PapersiftError
 from store.models import TEAM, Annotation
 from store.safe_text import has_unsafe, strip_unsafe
 from store.annotations.note_edits import long_notes_as_edits, records_of
-from store.annotations.step_records import as_change, left_as_is, the_steps_fields
+from store.annotations.step_records import as_change, left_as_is, refuse_if_gone, remember_states, the_steps_fields
 
 HISTORY_LIMIT = 500
 PENDING = "pending"  # the meta table's record of a corpus write still to make (a removal's)
@@ -202,7 +202,7 @@ class AnnotationStore:
             if not mine:
                 return None
             entry: dict[str, Any] = hist.pop(max(mine, key=int))
-            _refuse_if_gone(entry, hist, present, "undo")
+            refuse_if_gone(entry, hist, present, "undo")
             before = records_of(entry, "before", data[ANN])
             if before is None:
                 raise PapersiftError(f"cannot undo {entry['label']!r}: a note it changed was changed since "
@@ -210,7 +210,7 @@ class AnnotationStore:
             written = _as_changes(data[ANN], before, member, owner, records_of(entry, "after", data[ANN],
                                                                                 current_is="after"))
             _set_records(data[ANN], written)
-            _remember_states(entry, written)
+            remember_states(entry, written)
             _push(data[REDO], entry)
             if entry.get("papers"):  # a removal's papers go back into the corpus next
                 data[META][PENDING] = {"action": "restore", "papers": entry["papers"],
@@ -235,7 +235,7 @@ class AnnotationStore:
             if not mine:
                 return None
             entry: dict[str, Any] = redo.pop(max(mine, key=int))
-            _refuse_if_gone(entry, data[HIST], present, "redo")
+            refuse_if_gone(entry, data[HIST], present, "redo")
             ann = data[ANN]
             before = records_of(entry, "before", ann, current_is="before")
             after = records_of(entry, "after", ann)
@@ -246,7 +246,7 @@ class AnnotationStore:
                 return None
             written = _as_changes(ann, after, member, owner, before)
             _set_records(ann, written)
-            _remember_states(entry, written)
+            remember_states(entry, written)
             _push(data[HIST], entry)
             if entry.get("papers"):  # a removal's papers go out of the corpus next
                 data[META][PENDING] = {"action": "remove", "ids": [r.get("id") for r in entry["papers"]
@@ -332,30 +332,6 @@ def shown_entry(entry: dict[str, Any]) -> dict[str, Any]:
     return entry if not has_unsafe(label) else {**entry, "label": strip_unsafe(label)}
 
 
-def _refuse_if_gone(entry: dict[str, Any], hist: dict[str, Any], present: Callable[[str], bool] | None,
-                    verb: str) -> None:
-    """Refuse to undo or redo a change of marks on a paper the corpus no longer holds (another
-    member removed or archived it since): the step would be spent on nothing, and the paper would
-    come back, with the removal's undo, marked as before. Said with who took it out.
-
-    Raises:
-        PapersiftError: such a paper (the step stays, to undo or redo once the paper is back).
-    """
-    if present is None or entry.get("papers"):  # (a removal's own step: its papers are its to put back)
-        return
-    gone = next((paper_of(k) for k in entry.get("before") or {} if not present(paper_of(k))), None)
-    if gone is None:
-        return
-    took = next((e for _, e in sorted(((int(k), e) for k, e in hist.items() if k.isdigit()), reverse=True)
-                 if isinstance(e, dict) and any(isinstance(r, dict) and r.get("id") == gone for r in e.get("papers") or [])),
-                None)
-    who = f" by {took.get('member')}" if took and took.get("member") else ""
-    back = (f"`papersift --as {took['member']} undo` brings it back" if took and took.get("member")
-            else "an undo of that brings it back")
-    raise PapersiftError(f"cannot {verb} {str(entry.get('label', ''))!r} now: its paper {gone} was removed or archived "
-                         f"since{who} ({back}); nothing changed, and the step stays to {verb} then")
-
-
 def made_by(entry: Any, member: str, owner: str) -> bool:
     """Whether an undo entry is the member's: an entry without a member is the owner's (every
     entry before members were), and with no member asked for, every entry is."""
@@ -381,25 +357,6 @@ def _as_changes(ann: dict[str, Any], records: dict[str, Any], member: str, owner
         target = the_steps_fields(key, current, rec, other[key], mine) if other is not None and key in other else rec
         out[key] = as_change(key, current, target, when) if mine else target
     return out
-
-
-STATES_KEPT = 8  # the undos' and redos' change times a step keeps per record
-
-
-def _remember_states(entry: dict[str, Any], written: dict[str, Any]) -> None:
-    """Keep in the step the change times its undo or redo wrote (``states``: record key -> the
-    stamps of each): states this library had, which a merge must not take for a colleague's
-    change (a sync of one's own file after an undo, then a redo: no conflict with oneself)."""
-    found = entry.get("states")
-    states: dict[str, Any] = found if isinstance(found, dict) else {}
-    for key, rec in written.items():
-        stamps = rec.get("stamps") if isinstance(rec, dict) else None
-        if isinstance(stamps, dict) and stamps:
-            held = states.get(key)
-            kept: list[Any] = held if isinstance(held, list) else []
-            states[key] = [*kept, stamps][-STATES_KEPT:]
-    if states:
-        entry["states"] = states
 
 
 def _set_records(ann: dict[str, Any], records: dict[str, Any]) -> None:

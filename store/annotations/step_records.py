@@ -5,14 +5,17 @@ back as they were, their change times were older than the step's, and a lab's sy
 field by field by change time: store.exchange.merge) took the step's values, already pushed, for
 the newer word and brought them back: a star undone after a sync came back on the next one. So
 each field an undo or redo changes gets the time it is made, as any change does, and a record an
-undo takes away is kept cleared (with those times) when the one there had marks.
+undo takes away is kept cleared (with those times) when the one there had marks. The step keeps
+the times its undos and redos wrote (``remember_states``: a merge knows them as states this library
+had), and a step on a paper another member took out since is refused (``refuse_if_gone``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from store.annotations.journal import MEMBER_SEP
+from store.annotations.journal import MEMBER_SEP, paper_of
+from store.errors import PapersiftError
 from store.models import STAMPED, TEAM, Annotation
 from store.record_fields import is_record
 
@@ -103,3 +106,46 @@ def marks(record: Any) -> tuple[Any, ...] | None:
     if a.is_default():
         return None
     return (a.status, a.star, tuple(a.tags), a.note, a.assignee)
+
+
+STATES_KEPT = 8  # the undos' and redos' change times a step keeps per record
+
+
+def remember_states(entry: dict[str, Any], written: dict[str, Any]) -> None:
+    """Keep in the step the change times its undo or redo wrote (``states``: record key -> the
+    stamps of each): states this library had, which a merge must not take for a colleague's
+    change (a sync of one's own file after an undo, then a redo: no conflict with oneself)."""
+    found = entry.get("states")
+    states: dict[str, Any] = found if isinstance(found, dict) else {}
+    for key, rec in written.items():
+        stamps = rec.get("stamps") if isinstance(rec, dict) else None
+        if isinstance(stamps, dict) and stamps:
+            held = states.get(key)
+            kept: list[Any] = held if isinstance(held, list) else []
+            states[key] = [*kept, stamps][-STATES_KEPT:]
+    if states:
+        entry["states"] = states
+
+
+def refuse_if_gone(entry: dict[str, Any], hist: dict[str, Any], present: Callable[[str], bool] | None,
+                    verb: str) -> None:
+    """Refuse to undo or redo a change of marks on a paper the corpus no longer holds (another
+    member removed or archived it since): the step would be spent on nothing, and the paper would
+    come back, with the removal's undo, marked as before. Said with who took it out.
+
+    Raises:
+        PapersiftError: such a paper (the step stays, to undo or redo once the paper is back).
+    """
+    if present is None or entry.get("papers"):  # (a removal's own step: its papers are its to put back)
+        return
+    gone = next((paper_of(k) for k in entry.get("before") or {} if not present(paper_of(k))), None)
+    if gone is None:
+        return
+    took = next((e for _, e in sorted(((int(k), e) for k, e in hist.items() if k.isdigit()), reverse=True)
+                 if isinstance(e, dict) and any(isinstance(r, dict) and r.get("id") == gone for r in e.get("papers") or [])),
+                None)
+    who = f" by {took.get('member')}" if took and took.get("member") else ""
+    back = (f"`papersift --as {took['member']} undo` brings it back" if took and took.get("member")
+            else "an undo of that brings it back")
+    raise PapersiftError(f"cannot {verb} {str(entry.get('label', ''))!r} now: its paper {gone} was removed or archived "
+                         f"since{who} ({back}); nothing changed, and the step stays to {verb} then")

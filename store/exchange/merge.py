@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from store.exchange.annotation_files import read_annotation_records  # noqa: F401 (re-exported: tests read with it)
 from store.exchange.stamps import Clock, canonical, newest_sound
+from store.exchange.history_states import known_stamps, known_values
 from store.annotations.journal import record_key
 from store.corpus import paper_id
 from store.models import STAMPED, Annotation, clean_tag, note_problem
@@ -161,22 +162,6 @@ def _merge_field(name: str, new: Annotation, local: Annotation, theirs: Annotati
     return f"{name}: kept {_short(kept)} ({'theirs' if kept == other else 'yours'}, newer), recorded {_short(lost)}"
 
 
-def known_values(library: Library, pid: str, history: list[dict[str, Any]],
-                 member: str | None = None) -> dict[str, list[object]]:
-    """The values of status, star and note this library's history holds for a paper's record (a
-    member's: this member's by default), before and after each step."""
-    key = record_key(pid, library.stored_member(member or library.member))
-    found: dict[str, list[object]] = {"status": [], "star": [], "note": []}
-    for entry in history:
-        for side in ("before", "after"):
-            rec = (entry.get(side) or {}).get(key)
-            if isinstance(rec, dict):
-                for name, values in found.items():
-                    if name in rec and rec[name] not in values:
-                        values.append(rec[name])
-    return found
-
-
 def shared_base(mine_at: dict[str, str], theirs: dict[str, str], known: frozenset[tuple[str, str]]) -> str:
     """The newest change time both sides hold for this paper (any field): the state they last
     shared. A field we changed before it and they changed after it is theirs alone, no conflict."""
@@ -238,31 +223,6 @@ def merge_whole(local: Annotation, theirs: Annotation, source: str,
 def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "…'"
-
-
-def known_stamps(library: Library, pid: str, history: list[dict[str, Any]],
-                 member: str | None = None, planned: Annotation | None = None) -> frozenset[tuple[str, str]]:
-    """(field, time) of every state this library's undo history (and its undone steps) holds for a
-    paper (a member's record of it: this member's by default): a colleague's field with one of these
-    times is a state we had, not a change of theirs. ``planned``: the record an earlier file of the same
-    import made of it (a state the library will have had)."""
-    member = member or library.member
-    key = record_key(pid, library.stored_member(member))
-    found: set[tuple[str, str]] = set()
-    for entry in history:
-        for side in ("before", "after"):
-            rec = (entry.get(side) or {}).get(key)
-            if isinstance(rec, dict):
-                found.update((rec.get("stamps") or {}).items())
-        states = entry.get("states")  # (the times its undos and redos wrote: store.annotations.database)
-        for stamps in (states.get(key) if isinstance(states, dict) else None) or []:
-            if isinstance(stamps, dict):
-                found.update((f, t) for f, t in stamps.items() if isinstance(f, str) and isinstance(t, str))
-    current = library.member_annotation(pid, member)
-    found.update(current.stamps.items())
-    if planned is not None:
-        found.update(planned.stamps.items())
-    return frozenset(found)
 
 
 def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
