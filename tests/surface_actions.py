@@ -461,17 +461,25 @@ async def _closes(d: Drive, fire: Fire) -> None:
     assert len(d.lib) == n
 
 
-@scenario("help.scroll_down", "help.scroll_up")
+@scenario("help.scroll_down", "help.scroll_up", "dashboard.scroll_down", "dashboard.scroll_up")
 async def _help_scrolls(d: Drive, fire: Fire) -> None:
     from textual.containers import VerticalScroll
     body = d.app.screen.query_one(VerticalScroll)
-    if d.key_fired == "help.scroll_up":
+    size = d.app.size
+    if body.max_scroll_y < 5:  # (the sample's dashboard fits a tall terminal: a short one it does not)
+        await d.pilot.resize_terminal(size.width, 14)
+        await d.settle()
+    assert body.max_scroll_y >= 5, body.max_scroll_y  # (taller than the screen: a scroll shows)
+    if d.key_fired.endswith("scroll_up"):
         body.scroll_to(y=5, animate=False)
         await d.settle()
     before = body.scroll_y
     await fire()
     await d.settle()
-    assert body.scroll_y == (before + 1 if d.key_fired == "help.scroll_down" else before - 1), (before, body.scroll_y)
+    assert body.scroll_y == (before + 1 if d.key_fired.endswith("scroll_down") else before - 1), (before, body.scroll_y)
+    if d.app.size != size:
+        await d.pilot.resize_terminal(size.width, size.height)
+        await d.settle()
 
 
 @scenario("topics.down", "topics.up", "topics.open", "topics.first", "topics.last")

@@ -56,7 +56,7 @@ def to_markdown(pairs: list[Pair], group_by: str = "status", abstracts: bool = F
     lines = [f"# Reading list{' — ' + library_name if library_name else ''}", "",
              f"{counted(len(pairs), 'paper')}, exported {datetime.now(timezone.utc):%Y-%m-%d}.", ""]
     for key in order:
-        lines += [f"## {heading[key]} ({len(groups[key])})", ""]
+        lines += [f"## {heading[key]} ({len(groups[key]):,})", ""]
         for paper, ann in groups[key]:
             lines += _entry(paper, ann, abstracts)
         lines.append("")

@@ -43,6 +43,9 @@ class Estimate(NamedTuple):
         """In plain words, for the header and the dashboard."""
         if self.marked < FEW <= self.marked + self.unread:  # (a library too small to reach FEW: said as it is)
             return f"{self.found:,} wanted found; mark {FEW - self.marked} more to estimate how many are left"
+        if self.most_left >= self.unread > 0 and not self.stop:  # (a bound of every unread paper says nothing)
+            return (f"{self.found:,} wanted found; too few read to bound how many of the {self.unread:,} unread "
+                    "are wanted")
         head = (f"{self.found:,} wanted found; likely at most {self.most_left:,} more among {self.unread:,} unread"
                 if self.most_left else f"{self.found:,} wanted found; likely none left among {self.unread:,} unread")
         return head + (f" · {RECALL:.0%} found by the stopping test: you may stop" if self.stop else "")

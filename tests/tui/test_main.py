@@ -722,6 +722,32 @@ async def test_more_like_this_comes_back_after_an_import_in_the_app(lib, make, t
         assert "More like this" in panel()
 
 
+async def test_a_star_or_tag_key_that_changes_nothing_says_so(lib, make):
+    """- on a paper without stars, + on one with three, and a tag it has already: each key said
+    nothing and did nothing (as u on an unread paper says "already unread")."""
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        pid = cur(app)[0]
+
+        def said() -> list[str]:
+            return [str(n.message) for n in app._notifications]
+        await pilot.press("minus")
+        await settle(pilot)
+        assert "no star to take off" in said()
+        await pilot.press("plus", "plus", "plus", "plus")
+        await settle(pilot)
+        assert "already ★★★, the most" in said() and lib.annotation(pid).star == 3
+        app.main_screen.tags.apply_text("rl")
+        await settle(pilot)
+        app.main_screen.tags.apply_text("rl")
+        await settle(pilot)
+        assert "already tagged #rl" in said() and lib.annotation(pid).tags == ["rl"]
+        app.main_screen.tags.apply_text("-zz")
+        await settle(pilot)
+        assert "no #zz to take off" in said()
+
+
 async def test_u_on_an_unread_paper_says_it_is_already_unread(lib, make):
     """u changes nothing on an unread paper (and does not move on): a notice says the key was taken."""
     app = make(lib)

@@ -117,7 +117,8 @@ class Triage:
                    what=f"marked {status}", unchanged="already unread" if status == "unread" else "")
 
     def bump_star(self, step: int) -> None:
-        self.apply(lambda ids: self.library.bump_star(ids, step), what="a star more" if step > 0 else "a star less")
+        self.apply(lambda ids: self.library.bump_star(ids, step), what="a star more" if step > 0 else "a star less",
+                   unchanged="already ★★★, the most" if step > 0 else "no star to take off")
 
     def undo(self) -> None:
         """Undo the last change, and show the paper it changed (the cursor stays where it is when

@@ -77,7 +77,9 @@ def topic_table(rows: list[dict[str, Any]]) -> Chart:
 
 
 class DashboardScreen(ModalScreen[None]):
-    BINDINGS = [binding("dashboard.close", "Close dashboard")]
+    BINDINGS = [binding("dashboard.close", "Close dashboard"),
+                binding("dashboard.scroll_down", "Scroll down", show=False),
+                binding("dashboard.scroll_up", "Scroll up", show=False)]
     DEFAULT_CSS = """
     DashboardScreen { align: center middle; }
     DashboardScreen > VerticalScroll { width: 95%; height: 95%; border: thick $accent; background: $surface; padding: 0 1; }
@@ -177,6 +179,12 @@ class DashboardScreen(ModalScreen[None]):
         MainScreen._show_similar_titles)."""
         for panel in self.query("#by-topic").results(Static):
             panel.update(table)
+
+    def action_scroll_down(self) -> None:
+        self.query_one(VerticalScroll).scroll_down(animate=False)
+
+    def action_scroll_up(self) -> None:
+        self.query_one(VerticalScroll).scroll_up(animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)
