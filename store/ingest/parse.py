@@ -28,8 +28,8 @@ MAP_DUMPS_FROM = 16 << 20  # bytes: a dump this big is read a line at a time fro
 SNIFF_BYTES = 1 << 20  # a big file's start that tells its format
 
 
-# Files a folder of dumps holds that are not dumps: a folder walk passes them over (named
-# alone, a file is read as asked). A README's paragraphs would otherwise become papers.
+# Files a folder of dumps holds that are not dumps: a folder walk passes them over (named alone,
+# a README-like text is refused, said). A README's paragraphs would otherwise become papers.
 NOT_DUMP_NAMES = ("readme", "changelog", "license", "licence", "copying", "contributing", "code_of_conduct")
 OWN_EXPORT_HEADINGS = (b"# Reading list", b"# Team shortlist")  # papersift's Markdown exports
 
@@ -97,6 +97,9 @@ def expand_paths(paths: list[Path | str], passed: list[Path] | None = None) -> l
                 raise InputError(path, "is a reading list papersift exported (Markdown), not a dump (its papers' "
                                        "marks travel as `papersift export --format json`, read back by "
                                        "`papersift import-annotations`)")
+            if path.stem.lower().split(".")[0] in NOT_DUMP_NAMES and path.suffix.lower() in (".md", ".markdown", ".txt", ""):
+                raise InputError(path, "is a README-like document, not a dump of abstracts (one abstract a "
+                                       "paragraph): not imported (rename it to import it as a dump)")
             files.append(path)
         elif path.exists():
             raise InputError(path, "not a regular file")
