@@ -50,7 +50,8 @@ class ImportSummary:
                    "(your library now holds your papers)" if self.replaced_sample else "")
                 + (f"; the {counted(self.sample_kept, 'bundled sample paper')} stay, as some are annotated "
                    "(`papersift remove --sample` removes them)" if self.sample_kept else "")
-                + (f"; saved as batch {self.batch} (search new: to list it)" if self.batch else ""))
+                + (f"; saved as batch {self.batch} (search new: to list it; an import is no undo step: remove its "
+                   f"papers to take it back)" if self.batch else ""))
 
     def _added(self) -> str:
         """What known papers got, commonest first: "2 titles, 2 author lists, 1 venue"."""

@@ -103,7 +103,7 @@ def test_archive_moves_old_skipped_papers_out_with_every_mark_and_undo_brings_th
 def test_batches_go_on_after_the_sample_and_arxiv_ids_find_papers(tmp_path):
     lib = Library.open(tmp_path / "fresh")  # the bundled sample: batch 1
     summary = lib.import_paths([DAYS[0]], replace_sample=True)
-    assert summary.replaced_sample == 35 and summary.batch == 2 and "saved as batch 2 (search new: to list it)" in summary.line()
+    assert summary.replaced_sample == 35 and summary.batch == 2 and "saved as batch 2 (search new: to list it; an import is no undo step: remove its papers to take it back)" in summary.line()
     assert len(ids(lib, "batch:>1")) == 12
     assert lib.paper("2412.10003").external_id == "2412.10003v1" and lib.paper("2412.10003v7").id == lib.paper(
         "arXiv:2412.10003").id
