@@ -206,6 +206,7 @@ def _take(lib: Library, repo: Path, report: SyncReport) -> dict[str, set[str]]:
     # The papers offered at this library's last sync, which it took then: one it lacks now was removed
     # or archived here since, and stays out (the others keep theirs: a removal is this library's own).
     before = offered_before(repo)
+    kept_out: set[str] = set()
     for name, path in member_files(repo, "papers").items():
         ids = offered[name] = set()
         for record in member_records(path):
@@ -214,9 +215,10 @@ def _take(lib: Library, repo: Path, report: SyncReport) -> dict[str, set[str]]:
                 ids.add(pid)
                 if lib.corpus.index_of(pid) is None and "abstract" in record:
                     if pid in before:
-                        report.kept_out += 1
+                        kept_out.add(pid)
                     else:
                         new_papers.setdefault(name, []).append(record)
+    report.kept_out = len(kept_out)
     if new_papers:
         arrived = lib.folder / locations.SYNC_DIR / ".arrived"  # (outside the work tree's files: git ignores it)
         arrived.mkdir(mode=0o700, exist_ok=True)
