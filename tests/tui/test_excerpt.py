@@ -36,3 +36,24 @@ async def test_the_list_and_the_reader_mark_an_excerpt(tmp_path, make):
         console = Console(width=160, record=True, file=open(os.devnull, "w"))
         console.print(screen(app).query_one("#reader-body").content)
         assert f"({EXCERPT_NOTE})" in console.export_text()
+
+
+async def test_more_like_this_quotes_an_excerpt_as_the_list_does(tmp_path, make):
+    """The panel under the reader showed an excerpt as if it were a title (the list quotes it)."""
+    lib = Library(tmp_path / "lib")
+    (tmp_path / "d.txt").write_text("Dump\n\n" + NO_PHRASE + "\n\nWe propose ZephyrNet, a method for video "
+                                    "prediction from optical flow.\n")
+    lib.import_paths([tmp_path / "d.txt"])
+    app = make(lib)
+    async with app.run_test(size=(160, 30)) as pilot:
+        await pilot.pause()
+        reader = screen(app).reader
+        papers = lib.corpus.papers
+        shown = reader.paper_index
+        assert shown is not None
+        reader.show_similar(shown, [(i, papers[i].title) for i in range(len(papers))])
+        await pilot.pause()
+        console = Console(width=160, record=True, file=open(os.devnull, "w"))
+        console.print(screen(app).query_one("#reader-similar").content)
+        panel = console.export_text()
+        assert "· “In this paper, we address this question" in panel and "· ZephyrNet: a method" in panel, panel

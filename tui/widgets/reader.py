@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from store import Library
 from store.safe_text import display_safe, shown_label
-from store.titles.kinds import EXCERPT_NOTE, is_excerpt
+from store.titles.kinds import EXCERPT_NOTE, is_excerpt, shown_title
 
 from ..compat import QuietlySizedScroll, QuietlySizedStatic
 from ..keymap import binding, key_label
@@ -75,8 +75,10 @@ class Reader(QuietlySizedScroll, can_focus=True):
         if paper_index != self.paper_index:
             return
         text = Text("More like this (m lists more)\n", style="bold")
-        for _, title in titles:
-            text.append("  · " + plain_title(title) + "\n", style="dim")
+        papers = self.library.corpus.papers
+        for idx, title in titles:  # (an excerpt quoted, as the list shows it)
+            derived = 0 <= idx < len(papers) and papers[idx].derived_title
+            text.append("  · " + shown_title(plain_title(title), derived) + "\n", style="dim")
         self._set_similar(text)
 
     def _set_similar(self, text: Text) -> None:
