@@ -428,7 +428,7 @@ async def test_tag_panel_offers_the_papers_keywords_as_tags(lib, make, tmp_path)
     rows = [{"abstract": "We study offline reinforcement learning from logged data with a new pessimistic value method.",
              "keywords": ["Offline RL", "A" * 80]},
             {"abstract": "Robots learn to grasp from videos of people, and a pessimistic critic keeps them safe.",
-             "keywords": ["Offline RL", "Pessimism"]}]
+             "keywords": ["Offline RL", "Pessimism"], "primary_area": "robotics"}]
     (tmp_path / "k.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     lib.import_paths([tmp_path / "k.jsonl"])
     app = make(lib)
@@ -444,7 +444,7 @@ async def test_tag_panel_offers_the_papers_keywords_as_tags(lib, make, tmp_path)
         assert offered() == []  # a seed paper: no keywords
         await pilot.press("G")  # the second JSON paper
         await settle(pilot)
-        assert offered() == ["#offline-rl keyword", "#pessimism keyword"]
+        assert offered() == ["#offline-rl keyword", "#pessimism keyword", "#robotics area"]
         assert str(panel.query_one("#all-tags-title").render()) == "This paper's keywords, as tags"  # no tag yet
         await pilot.press("k")  # the first: its 80-letter keyword is too long for a tag
         await settle(pilot)
@@ -455,7 +455,7 @@ async def test_tag_panel_offers_the_papers_keywords_as_tags(lib, make, tmp_path)
         assert ann.tags == ["offline-rl"] and offered() == ["#offline-rl 1"]
         await pilot.press("escape", "G")  # back to the list, then its last paper
         await settle(pilot)
-        assert offered() == ["#offline-rl 1", "#pessimism keyword"]
+        assert offered() == ["#offline-rl 1", "#pessimism keyword", "#robotics area"]
         await pilot.press("T", "down", "ctrl+f")
         await settle(pilot)
         assert screen(app).query_one("#search").value == 'kw:"Pessimism"'

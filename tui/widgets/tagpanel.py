@@ -146,6 +146,7 @@ class TagPanel(Vertical):
         super().__init__(**kwargs)
         self.library = library
         self._keyword_tags: dict[str, str] = {}  # the shown paper's keywords as tags it lacks: tag -> keyword
+        self._shown_area = ""  # the shown paper's subject area (offered with its keywords, said as an area)
         self._shown: tuple[str | None, list[str] | None] = (None, None)  # show_paper's last arguments
         self._tag_parts: tuple[str | tuple[str, str], ...] = ()  # what #paper-tags shows (Content.assemble's parts)
 
@@ -180,6 +181,7 @@ class TagPanel(Vertical):
             self.query_one("#paper-tags", Static).update(Content.assemble(*parts))
         paper = self.library.paper(paper_id) if paper_id else None
         offered = keyword_tags([*paper.keywords, paper.area], set(tags)) if paper else {}
+        self._shown_area = paper.area if paper else ""
         if offered != self._keyword_tags:
             self._keyword_tags = offered
             self.refresh_tags()
@@ -199,7 +201,9 @@ class TagPanel(Vertical):
         ranked = ranked_tags(counts, typed)
         offered = [t for t, _ in ranked_tags(Counter(list(self._keyword_tags)), typed) if t not in counts]
         rows = [Option(tag_prompt(t, str(c)), id=t) for t, c in ranked]
-        rows += [Option(tag_prompt(t, "keyword"), id=t) for t in offered]
+        area = self._shown_area
+        rows += [Option(tag_prompt(t, "area" if area and self._keyword_tags.get(t) == area else "keyword"), id=t)
+                 for t in offered]
         body = typed.lstrip("-").strip().lower()
         new = normalize_tag(body)
         if (new and not typed.startswith("-") and new not in counts and new not in offered
