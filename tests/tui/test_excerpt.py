@@ -17,11 +17,24 @@ NO_PHRASE = ("It is widely agreed that when AI models assist decision-makers in 
              "paper, we address this question in the canonical case of binary predictions and binary decisions.")
 
 
-async def test_the_list_and_the_reader_mark_an_excerpt(tmp_path, make):
+def _two_papers(tmp_path) -> Library:
+    """A library of the excerpt paper and a named one."""
     lib = Library(tmp_path / "lib")
     (tmp_path / "d.txt").write_text("Dump\n\n" + NO_PHRASE + "\n\nWe propose ZephyrNet, a method for video "
                                     "prediction from optical flow.\n")
     lib.import_paths([tmp_path / "d.txt"])
+    return lib
+
+
+def _shown(app, selector: str) -> str:
+    """The text a widget of the main screen shows."""
+    console = Console(width=160, record=True, file=open(os.devnull, "w"))
+    console.print(screen(app).query_one(selector).content)
+    return console.export_text()
+
+
+async def test_the_list_and_the_reader_mark_an_excerpt(tmp_path, make):
+    lib = _two_papers(tmp_path)
     app = make(lib)
     async with app.run_test(size=(160, 30)) as pilot:
         await pilot.pause()
@@ -33,17 +46,12 @@ async def test_the_list_and_the_reader_mark_an_excerpt(tmp_path, make):
         for _ in range(excerpt_row):
             await pilot.press("j")
         await pilot.pause()
-        console = Console(width=160, record=True, file=open(os.devnull, "w"))
-        console.print(screen(app).query_one("#reader-body").content)
-        assert f"({EXCERPT_NOTE})" in console.export_text()
+        assert f"({EXCERPT_NOTE})" in _shown(app, "#reader-body")
 
 
 async def test_more_like_this_quotes_an_excerpt_as_the_list_does(tmp_path, make):
     """The panel under the reader showed an excerpt as if it were a title (the list quotes it)."""
-    lib = Library(tmp_path / "lib")
-    (tmp_path / "d.txt").write_text("Dump\n\n" + NO_PHRASE + "\n\nWe propose ZephyrNet, a method for video "
-                                    "prediction from optical flow.\n")
-    lib.import_paths([tmp_path / "d.txt"])
+    lib = _two_papers(tmp_path)
     app = make(lib)
     async with app.run_test(size=(160, 30)) as pilot:
         await pilot.pause()
@@ -53,7 +61,5 @@ async def test_more_like_this_quotes_an_excerpt_as_the_list_does(tmp_path, make)
         assert shown is not None
         reader.show_similar(shown, [(i, papers[i].title) for i in range(len(papers))])
         await pilot.pause()
-        console = Console(width=160, record=True, file=open(os.devnull, "w"))
-        console.print(screen(app).query_one("#reader-similar").content)
-        panel = console.export_text()
+        panel = _shown(app, "#reader-similar")
         assert "· “In this paper, we address this question" in panel and "· ZephyrNet: a method" in panel, panel
