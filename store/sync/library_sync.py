@@ -124,8 +124,8 @@ def _sync(lib: Library, settings: dict[str, Any], remote: str, replaced: str) ->
                 _check_commits(repo, verified, head)
                 verified = head
                 git(repo, "reset", "--quiet", "--hard", head)
-            offered = _take(lib, repo, report)
-            _write_own(lib, repo, report, offered)
+            offered, before = _take(lib, repo, report)
+            _write_own(lib, repo, report, offered, before)
             report.unsent = _unsent(lib, repo)
             local = git(repo, "rev-parse", "--verify", "--quiet", "HEAD", check=False).stdout.strip()
             if not local or local == head:  # (nothing of this member's that the remote lacks)
@@ -198,9 +198,10 @@ def _check_commits(repo: Path, seen: str | None, head: str) -> None:
                             "taken (each member writes only their own files; ask who made it)")
 
 
-def _take(lib: Library, repo: Path, report: SyncReport) -> dict[str, set[str]]:
+def _take(lib: Library, repo: Path, report: SyncReport) -> tuple[dict[str, set[str]], set[str]]:
     """The papers the library does not have yet, then every member's marks. Returns the paper ids
-    each member's papers file offers (read once: :func:`_write_own` needs them too)."""
+    each member's papers file offers, and the ones offered at the last sync (each read once:
+    :func:`_write_own` needs them too)."""
     new_papers: dict[str, list[dict[str, Any]]] = {}  # member -> the papers of theirs this library lacks
     offered: dict[str, set[str]] = {}
     # The papers offered at this library's last sync, which it took then: one it lacks now was removed
@@ -237,7 +238,7 @@ def _take(lib: Library, repo: Path, report: SyncReport) -> dict[str, set[str]]:
     if files:
         _take_marks(lib, files, report)
     report.assigned += _take_assignments(lib, repo)
-    return offered
+    return offered, before
 
 
 def _take_marks(lib: Library, files: dict[str, Path], report: SyncReport) -> None:
@@ -316,9 +317,9 @@ def _take_assignments(lib: Library, repo: Path) -> int:
                                    from_lab=True)
 
 
-def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, set[str]]) -> None:
+def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, set[str]], before: set[str]) -> None:
     """This member's three files from the library; committed when they changed. ``offered``: the
-    paper ids each member's papers file holds (:func:`_take`)."""
+    paper ids each member's papers file holds, ``before`` those offered at the last sync (:func:`_take`)."""
     me = lib.member
     others = set().union(*(ids for name, ids in offered.items() if name != me))
     mine_path = repo / "papers" / f"{me}.jsonl"
@@ -340,7 +341,7 @@ def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, 
                                            for p in papers))
     # (what the next sync reads as taken here already: the others' papers, the ones this file offers,
     # and the ones taken before: a paper removed here stays known, whoever offers it next)
-    offered_now = offered_before(repo) | others | {p.id for p in papers}
+    offered_now = before | others | {p.id for p in papers}
     atomic_write_text(repo / ".git" / OFFERED_FILE, "".join(f"{pid}\n" for pid in sorted(offered_now)))
     git(repo, "add", "--", f"members/{me}.jsonl", f"papers/{me}.jsonl", f"assignments/{me}.jsonl")
     changed = git(repo, "diff", "--cached", "--name-only", check=False).stdout.split()

@@ -132,13 +132,14 @@ def main(argv: list[str] | None = None) -> int:
 def _not_text(argv: list[str]) -> str | None:
     """An argument that is not UTF-8 text (bytes typed in another encoding: ``caf\\xe9``) and names
     no file: a note, a tag or a query papersift cannot store or search; said, never a traceback."""
+    from store.safe_text import file_name_text
+
     for arg in argv:
         try:
             arg.encode("utf-8")
         except UnicodeEncodeError:
             if not os.path.lexists(arg.rpartition("=")[2]):  # (a file's name is any bytes: it is read as given)
-                shown = arg.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
-                return f"argument {shown!r} is not UTF-8 text (is the terminal set to another encoding?)"
+                return f"argument {file_name_text(arg)!r} is not UTF-8 text (is the terminal set to another encoding?)"
     return None
 
 
