@@ -98,11 +98,12 @@ class LibrarySearch:
         self._acronyms = (generation, acronyms.table_of(kept[0]), acronyms.written_of(kept[0]))
         return True
 
-    def compound_words(self, q: Query) -> dict[str, str]:
+    def compound_words(self, q: Query, acronym_words: dict[str, str] | None = None) -> dict[str, str]:
         """The query's words whose parts may stand apart in a paper, each with its compound: a
         hyphenated word is its own (sim-to-real), a word written together may stand for one
         (multitask: multi-task, see ``joined_compound``; known once the index is loaded, which
-        this never waits for: the app asks it between keys)."""
+        this never waits for: the app asks it between keys). ``acronym_words``: the query's
+        acronyms (:meth:`_acronym_words`) when the caller has them already."""
         index = self._core.index_cache.loaded
         out = {}
         for word in dict.fromkeys(q.words):
@@ -110,7 +111,8 @@ class LibrarySearch:
             if compound is not None and (compound == word or (index is not None and self._parts_meet(index, word, compound))):
                 out[word] = compound
         if self._acronyms is not None:  # (an acronym stands for its expansion's words: llm, large-language-models)
-            out.update({w: "-".join(self._acronyms[1][a]) for w, a in self._acronym_words(q).items()})
+            known = self._acronym_words(q) if acronym_words is None else acronym_words
+            out.update({w: "-".join(self._acronyms[1][a]) for w, a in known.items()})
         return out
 
     def _acronym_words(self, q: Query) -> dict[str, str]:
@@ -137,7 +139,7 @@ class LibrarySearch:
         together = np.intersect1d(holding, np.concatenate(rest)) if rest else holding[:0]
         return worth_reading(word, vocabulary, len(together))
 
-    def _apart(self, q: Query) -> dict[str, tuple[str, np.ndarray]]:
+    def _apart(self, q: Query, acronym_words: dict[str, str]) -> dict[str, tuple[str, np.ndarray]]:
         """Per word of the query that is or stands for a compound (sim-to-real; multitask; an
         acronym the papers define: llm for large-language-model), the compound and the papers where
         its parts stand next to each other apart (sim to real, sim 2 real, multi task, large
@@ -146,8 +148,7 @@ class LibrarySearch:
         its expansion's joined spelling ("reinforcement-learning" is indexed "reinforcementlearning")."""
         index = self._core.index
         out = {}
-        acronym_words = self._acronym_words(q)
-        for word, compound in self.compound_words(q).items():
+        for word, compound in self.compound_words(q, acronym_words).items():
             typing = word == q.typing and compound == word  # (a joined word's rest is whole)
             hit = self._apart_memo.get((compound, typing))
             if hit is None or hit[0] is not index:
@@ -221,24 +222,25 @@ class LibrarySearch:
         elif q.words:
             words = q.words
             table = self.acronym_table()  # (learned first: an acronym's papers apart come with the compounds')
-            apart = self._apart(q)
+            known = self._acronym_words(q)  # (once a search: the compounds and the notes read it)
+            apart = self._apart(q, known)
             extra = self._annotation_matches(words, anns)
             acronym_terms: set[str] = set()
             written = self._acronyms[2] if self._acronyms is not None else {}
             spelled = _spelled_out(self._core.index, written, words, table, extra, acronym_terms, q.typing)
             ranking = self._core.index.rank(words, mask, extra=extra, typing=q.typing, apart=apart)
             ranking.matched_terms |= acronym_terms  # (highlighted too: "LLM" where "large language model" was typed)
-            known = self._acronym_words(q)
             widened = [*(f"{acronyms.shown(w, a, written)} (also {' '.join(table[a])})" for w, a in known.items()), *spelled,
                        *widened_notes({w: hit for w, hit in apart.items() if w not in known}, self._core.index.vocabulary)]
             order, matched, full = ranking.order, ranking.matched_terms, ranking.full
             vocabulary = self._core.index.vocabulary
-            read_as = [f"{w} → {r}" for w in content_words(words) if w != q.typing and (r := vocabulary.read_as(w))]
+            content = content_words(words)
+            read_as = [f"{w} → {r}" for w in content if w != q.typing and (r := vocabulary.read_as(w))]
             order = self._together_first(words, order, ranking.score, full)
             # store.search.quick.weaker_kept's rule, in numpy (a one-letter query matches most of a 300k library)
             assert ranking.present is not None  # rank() sets it
             rest = ranking.present[full:]
-            kept = np.flatnonzero(rest * 2 > len(content_words(words))) if full else np.arange(len(rest))
+            kept = np.flatnonzero(rest * 2 > len(content)) if full else np.arange(len(rest))
             order = np.concatenate([order[:full], order[full:][kept[:WEAKER_SHOWN]]])
         else:
             order = np.flatnonzero(mask) if mask is not None else np.arange(n)
