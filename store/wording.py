@@ -1,4 +1,4 @@
-"""How messages count and list things: "1 paper", "2,000 papers", "a, b, c, …"."""
+"""How messages count and list things: "1 paper", "2,000 papers", "a, b, c, …", a count's bar."""
 
 from __future__ import annotations
 
@@ -33,3 +33,16 @@ def share(part: int, whole: int) -> str:
         said = f"{frac:.1%}"
         return ">99%" if said == "99.0%" else said
     return f"{frac:.0%}"
+
+
+_EIGHTHS = "▏▎▍▌▋▊▉"  # a cell's first eighths: a bar's end drawn to an eighth of a cell
+
+
+def bar(fraction: float, width: int) -> str:
+    """``fraction`` of ``width`` cells drawn in block glyphs, to an eighth of a cell; a count above
+    nought is never drawn as nothing (10 of 2,260 papers in 30 cells is an eighth, not a blank)."""
+    eighths = min(width * 8, round(width * 8 * fraction)) if width > 0 else 0
+    if fraction > 0 and width > 0:
+        eighths = max(eighths, 1)
+    cells, rest = divmod(eighths, 8)
+    return "█" * cells + (_EIGHTHS[rest - 1] if rest else "")

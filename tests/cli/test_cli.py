@@ -98,6 +98,7 @@ def test_tags_with_brackets_print_as_typed(run_cli):
     assert "(those a search for 'robot' finds)" in dry and all(r["id"] in dry for r in robots if r.get("all_words"))
     assert len(json.loads(run_cli("list", "--format", "json").stdout)) == 35  # (a dry run removes nothing)
     assert "1 triaged (3%)" in run_cli("status", pid, "read").stdout + run_cli("stats").stdout  # (1 of 35)
+    assert "✓ read          1  ▉" in run_cli("stats").stdout  # (1 of 35 in 30 cells: 6.9 eighths of one)
     proc = run_cli("search", "status:[x]", check=False)  # a filter not applied as written: refused, as typed
     assert proc.returncode == 1 and "unknown status '[x]'" in proc.stderr
 

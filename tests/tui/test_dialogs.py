@@ -3,11 +3,13 @@ notes, help and keymaps, the palette, export, import, the dashboard and the reco
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from rich.text import Text
 from textual.widgets import Label, TextArea
 
@@ -824,3 +826,8 @@ async def test_the_dashboard_says_a_sittings_marks_were_all_at_once(lib, make):
         assert [str(h.render()) for h in headings] == ["Status", "Stars"]
         assert headings[0].region.x == status.region.x and headings[1].region.x == stars.region.x  # (each over its chart)
         assert headings[0].region.y < status.region.y
+        assert not app.screen.query("#timeline")  # (one block and a flat line: the heading says it all)
+        console = Console(width=60, file=io.StringIO(), record=True)
+        console.print(status.content)
+        skipped = next(line for line in console.export_text().splitlines() if "skipped" in line)
+        assert "▉" in skipped  # (1 of 35 papers in 30 cells: drawn to an eighth, never rounded to a full cell)

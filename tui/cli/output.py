@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from store.choices import STATUS_GLYPH as GLYPH
 from store.search.quick import Row
-from store.wording import counted, share
+from store.wording import bar, counted, share
 from store.safe_text import display_safe
 from store.titles.kinds import EXCERPT_NOTE, is_excerpt, shown_title
 
@@ -261,8 +261,7 @@ def print_stats(stats: dict[str, Any], fmt: str) -> None:
               f"{stats['triaged']:,} triaged ({share(stats['triaged'], stats['papers'])}), "
               f"{counted(stats['near_duplicate_merges'], 'near-duplicate merge')}")
     for status, count in stats["status"].items():
-        bar = "█" * round(30 * count / n)
-        out.print(f"  {GLYPH[status]} {status:<8} {count:>6,}  [green]{bar}[/green]")
+        out.print(f"  {GLYPH[status]} {status:<8} {count:>6,}  [green]{bar(count / n, 30)}[/green]")
     if stats["stars"]:
         out.print("  " + "   ".join(f"{stars(int(k))} {v}" for k, v in stats["stars"].items()))
     from rich.markup import escape

@@ -17,7 +17,7 @@ from textual.widgets import Label, Sparkline, Static
 from store import Library
 from store.safe_text import display_safe
 from store.search.query import parse_query
-from store.wording import counted, share
+from store.wording import bar, counted, share
 
 from ..keymap import binding, key_label
 from ..widgets.footer import Footer
@@ -54,13 +54,14 @@ class Chart:
         for w in count_w:
             table.add_column(justify="right", no_wrap=True, width=w)
         for label, segments, counts in self.rows:
-            bar, used = Text(), 0
+            chart_bar, used = Text(), 0
             for fraction, style in segments:
-                cells = min(bar_w - used, round(bar_w * fraction))
-                bar.append("█" * cells, style=style)
-                used += cells
-            table.add_row(Text(display_safe(label, False)), bar + Text(" " * (bar_w - used)), *counts)
+                drawn = bar(fraction, bar_w - used)
+                chart_bar.append(drawn, style=style)
+                used += len(drawn)
+            table.add_row(Text(display_safe(label, False)), chart_bar + Text(" " * (bar_w - used)), *counts)
         yield table
+
 
 
 def bars(rows: list[tuple[str, int]], total: int, style: str = "green") -> Chart:
@@ -135,7 +136,8 @@ class DashboardScreen(ModalScreen[None]):
         span = (f"(all at {first})" if first == last else f"(all from {first} to {last[11:]})" if one_bar
                 else f"({first} → {last})")
         yield Label(f"Triage over time {span if first else '(nothing triaged yet)'}")
-        yield Sparkline(timeline, id="timeline")
+        if first and not one_bar:  # (one block and a flat line say nothing the heading does not)
+            yield Sparkline(timeline, id="timeline")
 
     def _charts(self, stats: dict[str, Any]) -> ComposeResult:
         """Bars by status and star (side by side), tag, venue and area, each under its heading."""
@@ -149,7 +151,8 @@ class DashboardScreen(ModalScreen[None]):
             stars.insert(0, ("no star", stats["papers"] - sum(v for _, v in stars)))
             yield Static(bars(stars, n, "yellow"), id="by-star")
         tags = list(stats["tags"].items())[:15]
-        yield Label("[b]Tags[/b]" if tags else "[b]Tags[/b] [dim](none yet)[/dim]")
+        # (the other bars are shares of the library; a tag's, of the commonest tag's papers)
+        yield Label("[b]Tags[/b] [dim](bars against the commonest)[/dim]" if tags else "[b]Tags[/b] [dim](none yet)[/dim]")
         yield Static(bars([("#" + t, c) for t, c in tags], max((c for _, c in tags), default=1), "magenta"),
                      id="by-tag")
         venues = [(v or "(none)", c) for v, c in stats["venues"].items()]
