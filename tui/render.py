@@ -53,15 +53,17 @@ def highlight_words(text: Text, matched: set[str], style: Style) -> Text:
     return text
 
 
-def render_abstract(abstract: str) -> tuple[Text, list[str]]:
-    """The abstract as styled Rich text, and the links it contains (in order)."""
+def render_abstract(abstract: str, links: list[str] | None = None) -> tuple[Text, list[str]]:
+    """The abstract (or a note) as styled Rich text, and the links it contains (in order).
+    ``links``: the links shown above it, which its own continue (a note's numbered after the
+    abstract's); the list returned is that list, extended."""
     # Runs of spaces inside a line as one (299 of ICML's and ICLR's 4,870 abstracts hold some:
     # "by  Wiener-Khinchin"), as plain-text output has them; a line's indentation is kept.
     text = _SPACES.sub(" ", undouble_escapes(display_safe(repair_escapes(abstract))))
     if "\\footnote" in text:  # in brackets, as plain text has it, before math or a link splits it
         text = _FOOTNOTE.sub(r"[\1]", text)
     out = Text()
-    links: list[str] = []
+    links = [] if links is None else links
     pos = 0
     for m in _SEGMENT.finditer(text):
         if m.start() > pos:

@@ -56,6 +56,10 @@ def test_triage_round_trip_and_undo(run_cli):
     run_cli("note", pid, "-", input="read with the group\nsecond line\n")
     rec = json.loads(run_cli("show", pid, "--format", "json").stdout)
     assert (rec["status"], rec["star"], rec["tags"], rec["note"]) == ("to-read", 2, ["speech", "benchmark"], "read with the group\nsecond line")
+    run_cli("note", pid, r"bound $O(n^2)$ holds")
+    shown = run_cli("show", pid).stdout  # (typeset as the abstract is; JSON keeps the note as typed)
+    assert "bound O(n²) holds" in shown and json.loads(run_cli("show", pid, "--format", "json").stdout)["note"] == r"bound $O(n^2)$ holds"
+    run_cli("undo")
     for key in ("id", "title", "derived_title", "abstract", "authors", "sources"):
         assert key in rec
     assert json.loads(run_cli("list", "--tag", "speech", "--format", "json").stdout)[0]["id"] == pid

@@ -136,6 +136,28 @@ async def test_latex_in_titles_is_rendered_in_list_and_reader(lib, make, tmp_pat
             assert "Breaking the 𝒪(√T) Barrier" in shown and "\\mathcal" not in shown
 
 
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_a_note_reads_as_the_abstract_does_latex_typeset_and_its_links_numbered_after(lib, make, tmp_path):
+    """A note "bound $O(n^2)$" showed its dollars and carets; its link was no link the reader offered."""
+    (tmp_path / "t.jsonl").write_text(json.dumps({
+        "title": "Sorting Networks", "abstract": "We sort. Code at [repo](https://example.org/repo)."}) + "\n")
+    lib.import_paths([tmp_path / "t.jsonl"])
+    pid = lib.corpus.papers[-1].id
+    lib.set_note(pid, r"The bound is $O(n^2)$, not $\mathcal{O}(n)$: see [the proof](https://example.org/proof).")
+    app = make(lib)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("G")
+        await settle(pilot)
+        from rich.console import Console
+        console = Console(width=140, record=True, file=open(os.devnull, "w"))
+        console.print(screen(app).query_one("#reader-body").content)
+        reader = console.export_text()
+        assert "The bound is O(n²), not 𝒪(n): see the proof [2]" in reader, reader
+        assert "$" not in reader.split("Note")[1] and "repo [1]" in reader
+        assert screen(app).query_one("#reader").links == ["https://example.org/repo", "https://example.org/proof"]
+
+
 def test_reader_renders_real_world_markup_found_in_icml_and_iclr():
     """Cases from the corpora that the reader showed raw: \\href (which also left the rest of its
     passage unconverted: "({\\bf FreeDyG})"), a paper's own \\eg macro, math inside **bold**."""

@@ -239,13 +239,13 @@ def _print_paper_head(out: Console, p: Paper, a: Annotation, others: list[tuple[
 def _print_note(out: Console, note: str) -> None:
     """A paper's note, as much of it as a note can hold (a forged folder's note may be 50 MB: a
     terminal gets what a note can hold, JSON all of it)."""
-    from rich.markup import escape
-
     from store.models import MAX_NOTE_CHARS
+
+    from ..render import render_abstract
 
     out.print()
     out.print("[bold]Note[/bold]")
-    out.print(escape(display_safe(note[:MAX_NOTE_CHARS])))
+    out.print(render_abstract(note[:MAX_NOTE_CHARS])[0])  # (LaTeX as Unicode, as the abstract; JSON keeps it as typed)
     if len(note) > MAX_NOTE_CHARS:
         out.print(f"[dim]… and {len(note) - MAX_NOTE_CHARS:,} more characters (more than a note holds; "
                   "`--format json` prints it whole)[/dim]")

@@ -159,7 +159,8 @@ class Reader(QuietlySizedScroll, can_focus=True):
     def _note(self, note: str, match: Style) -> Text:
         """A note's start: laying out megabytes on every cursor move froze the app."""
         shown = note[:NOTE_PREVIEW_CHARS]
-        text = highlight_words(Text(display_safe(shown)), self.matched, match)
+        # (rendered as the abstract is: $O(n^2)$ reads O(n²); its links are numbered after the abstract's)
+        text = highlight_words(render_abstract(shown, self.links)[0], self.matched, match)
         if len(note) > len(shown):
             text.append(f" … ({len(note) - len(shown):,} more characters; "
                         f"{key_label(self.app, 'main.note')} opens it)", style="dim italic")
