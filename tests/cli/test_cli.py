@@ -450,6 +450,22 @@ def test_list_table_keeps_status_and_stars_when_narrow(run_cli):
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_a_table_has_a_tags_column_only_over_tags_and_its_heading_whole(run_cli):
+    """Rows none of which had a tag ended in an empty "tags" column; one short tag cut its heading to "ta…"."""
+    env = {**os.environ, "PAPERSIFT_LIBRARY": str(run_cli.library), "COLUMNS": "100", "NO_COLOR": "1"}
+
+    def table(*args: str) -> list[str]:
+        return subprocess.run(run_cli.cmd + list(args), capture_output=True, text=True, env=env,
+                              timeout=120).stdout.splitlines()
+    first = run_cli("list", "--format", "plain").stdout.split("\t")[0]
+    untagged = table("list", "--limit", "5")
+    assert "title" in untagged[0] and "tags" not in untagged[0] and "ta…" not in untagged[0], untagged[0]
+    run_cli("tag", first, "rl")
+    tagged = table("list", "--query", "tag:rl")
+    assert tagged[0].split()[-1] == "tags" and tagged[1].rstrip().endswith("#rl"), tagged
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_search_by_author(run_cli):
     data = DATA / "icml_slice.jsonl"
     run_cli("import", str(data))

@@ -131,20 +131,22 @@ def print_rows(rows: list[Row], fmt: str, total: int | None = None, found: int |
     # no_wrap, Rich narrows a too-wide table by cutting all columns evenly, and at 80
     # columns (any pipe) the status and star columns were cut to nothing.
     tags = [display_safe(" ".join("#" + t for t in r.tags), False) for r in rows]
-    tags_width = min(max(map(len, tags), default=0), MAX_TAGS_WIDTH, out.width // 4) or len("tags")
+    tagged = any(tags)  # (no tags column over rows none of which has a tag: its width goes to the title)
+    tags_width = max(min(max(map(len, tags)), MAX_TAGS_WIDTH, out.width // 4), len("tags")) if tagged else 0
     ids_width = max((len(r.id) for r in rows), default=12)
-    title_width = max(MIN_TITLE_WIDTH, out.width - ids_width - 1 - 3 - tags_width - 2 * 4)
+    title_width = max(MIN_TITLE_WIDTH, out.width - ids_width - 1 - 3 - tags_width - 2 * (3 + tagged))
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column("id", style="dim", no_wrap=True, min_width=12)
     table.add_column("", no_wrap=True, width=1)
     table.add_column("★", no_wrap=True, style="yellow", width=3)
     table.add_column("title", overflow="ellipsis", no_wrap=True, max_width=title_width)
-    table.add_column("tags", style="cyan", overflow="ellipsis", no_wrap=True, max_width=tags_width)
+    if tagged:
+        table.add_column("tags", style="cyan", overflow="ellipsis", no_wrap=True, max_width=tags_width)
     for i, (r, tag_text) in enumerate(zip(rows, tags)):
         if i == full and i > 0:  # (the result set above, the weaker matches below)
-            table.add_row("", "", "", Text(WEAKER_DIVIDER, style="dim"), "")
+            table.add_row("", "", "", Text(WEAKER_DIVIDER, style="dim"), *[""] * tagged)
         title = Text(shown_title(plain_title(r.title), r.derived_title), style="italic" if r.derived_title else "")
-        table.add_row(r.id, GLYPH[r.status], stars(r.star) if r.star else "", title, Text(tag_text))
+        table.add_row(r.id, GLYPH[r.status], stars(r.star) if r.star else "", title, *[Text(tag_text)] * tagged)
     if rows:  # (no header over nothing: "none found" says it)
         out.print(table)
     if total is not None:
