@@ -49,7 +49,7 @@ async def measure() -> dict[str, dict[str, object]]:
 
     folder = Path(tempfile.mkdtemp()) / "lib"
     lib = Library.open(folder)
-    lib.set_status([lib.corpus.papers[-1].id], "skipped")  # a snapshot on disk: the next change appends
+    lib.marks.set_status([lib.corpus.papers[-1].id], "skipped")  # a snapshot on disk: the next change appends
     app = make_app(lib, keymap_path=None, settings_path=None)
     out: dict[str, dict[str, object]] = {}
     async with app.run_test(size=(160, 45)) as pilot:

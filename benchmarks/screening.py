@@ -326,7 +326,7 @@ def timing(sizes: list[int], marks: int = 60) -> dict[str, dict]:
             queue = Queue(matrix)
             for i, row in enumerate(rows[:marks]):
                 queue.mark(int(row), i % 10 == 0)
-                lib.set_status([ids[int(row)]], "to-read" if i % 10 == 0 else "skipped")
+                lib.marks.set_status([ids[int(row)]], "to-read" if i % 10 == 0 else "skipped")
             queue.order()
             lib.search("", sort="recommended")
             times, walls, app, app_walls, estimates = [], [], [], [], []
@@ -336,7 +336,7 @@ def timing(sizes: list[int], marks: int = 60) -> dict[str, dict]:
                 queue.order()
                 times.append(1000 * (time.process_time() - t))
                 walls.append(1000 * (time.perf_counter() - w))
-                lib.set_status([ids[int(row)]], "to-read" if i % 7 == 0 else "skipped")
+                lib.marks.set_status([ids[int(row)]], "to-read" if i % 7 == 0 else "skipped")
                 t, w = time.process_time(), time.perf_counter()
                 lib.search("", sort="recommended")
                 app.append(1000 * (time.process_time() - t))

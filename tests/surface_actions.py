@@ -106,7 +106,7 @@ def _status_scenario(action_id: str, status: str, start: str) -> None:
     @scenario(action_id)
     async def marks(d: Drive, fire: Fire) -> None:
         pid = d.current()[0]
-        d.lib.set_status([pid], start)
+        d.lib.marks.set_status([pid], start)
         d.main.repaint()
         await fire()
         assert d.lib.annotation(pid).status == status, f"{action_id}: {pid} is {d.lib.annotation(pid).status}"
@@ -120,7 +120,7 @@ for _action, _status, _start in (("main.read", "read", "unread"), ("main.to_read
 @scenario("main.star_up", "main.star_down")
 async def _stars(d: Drive, fire: Fire) -> None:
     pid = d.current()[0]
-    d.lib.set_star([pid], 1)
+    d.lib.marks.set_star([pid], 1)
     d.main.repaint()
     await fire()
     assert d.lib.annotation(pid).star in (0, 2) and d.lib.annotation(pid).star != 1
@@ -150,8 +150,8 @@ async def _focus_tags(d: Drive, fire: Fire) -> None:
 async def _unread_moves(d: Drive, fire: Fire) -> None:
     papers = d.lib.corpus.papers
     order = [int(i) for i in d.main.results.indices[:6]]
-    d.lib.set_status([papers[i].id for i in order], "read")
-    d.lib.set_status([papers[order[0]].id, papers[order[5]].id], "unread")
+    d.lib.marks.set_status([papers[i].id for i in order], "read")
+    d.lib.marks.set_status([papers[order[0]].id, papers[order[5]].id], "unread")
     d.main.repaint()
     d.main.results.move_to_paper(order[0] if d.key_fired == "main.next_unread" else order[5])
     await d.settle()
@@ -168,8 +168,8 @@ async def _most_likely(d: Drive, fire: Fire) -> None:
     import numpy as np
     papers = d.lib.corpus.papers
     rows = [int(i) for i in d.main.results.indices]
-    d.lib.set_star([papers[rows[3]].id], 2)
-    d.lib.set_status([papers[rows[4]].id], "skipped")
+    d.lib.marks.set_star([papers[rows[3]].id], 2)
+    d.lib.marks.set_status([papers[rows[4]].id], "skipped")
     d.main.repaint()
     d.main.results.move_to_paper(rows[0])
     await d.settle()
@@ -187,7 +187,7 @@ async def _most_likely(d: Drive, fire: Fire) -> None:
 async def _undo_redo(d: Drive, fire: Fire) -> None:
     """The step is made, and the cursor goes back to the paper it changed (moved away from since)."""
     pid = d.current()[0]
-    d.lib.set_status([pid], "unread")
+    d.lib.marks.set_status([pid], "unread")
     await d.act("main.read")
     assert d.lib.annotation(pid).status == "read"
     if d.key_fired == "main.redo":
@@ -391,8 +391,8 @@ async def _tag_apply(d: Drive, fire: Fire) -> None:
 @scenario("tags.next", "tags.previous")
 async def _tag_highlight(d: Drive, fire: Fire) -> None:
     papers = d.lib.corpus.papers
-    d.lib.add_tags([papers[1].id], ["alpha"])
-    d.lib.add_tags([papers[2].id], ["beta"])
+    d.lib.marks.add_tags([papers[1].id], ["alpha"])
+    d.lib.marks.add_tags([papers[2].id], ["beta"])
     panel = d.main.query_one("#all-tags", TagList)
     d.main.query_one("TagPanel").refresh_tags()
     await d.settle()
@@ -404,7 +404,7 @@ async def _tag_highlight(d: Drive, fire: Fire) -> None:
 @scenario("tags.filter")
 async def _tag_filter(d: Drive, fire: Fire) -> None:
     papers = d.lib.corpus.papers
-    d.lib.add_tags([papers[3].id], ["gamma"])
+    d.lib.marks.add_tags([papers[3].id], ["gamma"])
     d.main.query_one("TagPanel").refresh_tags()
     await d.settle()
     panel = d.main.query_one("#all-tags", TagList)
@@ -593,7 +593,7 @@ async def _fetch_run(d: Drive, fire: Fire) -> None:
 @scenario("export.run")
 async def _export_run(d: Drive, fire: Fire) -> None:
     pid = d.main.current_paper_id()
-    d.lib.set_status([pid], "to-read")  # the default scope: the to-read list
+    d.lib.marks.set_status([pid], "to-read")  # the default scope: the to-read list
     dest = d.tmp / "reading-list.md"
     d.app.screen.query_one("#dest").value = str(dest)
     await d.settle()

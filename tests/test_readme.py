@@ -52,9 +52,9 @@ async def screen_of_the_readme(tmp_path, monkeypatch) -> list[str]:
     monkeypatch.setenv("PAPERSIFT_NO_SYSTEM_CLIPBOARD", "1")
     lib = Library.open(tmp_path / "library")
     by_title = {p.title.split(":")[0]: p.id for p in lib.corpus}
-    lib.set_status([by_title["TraceML"]], "read")
-    lib.set_star([by_title["OmniBehavior"]], 2)
-    lib.add_tags([by_title["OmniBehavior"]], ["agents"])
+    lib.marks.set_status([by_title["TraceML"]], "read")
+    lib.marks.set_star([by_title["OmniBehavior"]], 2)
+    lib.marks.add_tags([by_title["OmniBehavior"]], ["agents"])
     _ = lib.similarity
     app = make_app(lib, keymap_path=tmp_path / "none.toml", settings_path=tmp_path / "settings.json")
     async with app.run_test(size=SIZE) as pilot:

@@ -57,8 +57,8 @@ class Library(LibraryCore):
 
     def __init__(self, folder: Path | str, member: str | None = None) -> None:
         super().__init__(folder, member)
-        self.counts = LibraryStats(self)  # what stats and the dashboard count
-        self.discovery = Discovery(self, self.counts)  # more like this, recommendations, topics (their model)
+        self.stats = LibraryStats(self)  # what stats and the dashboard count
+        self.discovery = Discovery(self, self.stats)  # more like this, recommendations, topics (their model)
         # The search tables built on first use (phrase texts, filter tables) are built by one thread at a
         # time: the app searches in a worker per keystroke, and a superseded worker runs on to the end.
         self.finder = LibrarySearch(self, self.discovery)  # search, filters, sort orders (and their tables)
@@ -158,35 +158,6 @@ class Library(LibraryCore):
     def topic_summary(self, k: int | None = None) -> list[dict[str, Any]]:
         return self.discovery.topic_summary(k)
 
-
-    # ---------------------------------- marks: status, stars, tags, notes (store.library.marks)
-    def set_status(self, paper_ids: Iterable[str], status: str) -> int:
-        return self.marks.set_status(paper_ids, status)
-    def set_star(self, paper_ids: Iterable[str], star: int) -> int:
-        return self.marks.set_star(paper_ids, star)
-    def bump_star(self, paper_ids: Iterable[str], delta: int) -> int:
-        return self.marks.bump_star(paper_ids, delta)
-    def add_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> int:
-        return self.marks.add_tags(paper_ids, tags)
-    def remove_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> int:
-        return self.marks.remove_tags(paper_ids, tags)
-    def set_note(self, paper_id: str, note: str) -> int:
-        return self.marks.set_note(paper_id, note)
-    def rename_tag(self, old: str, new: str) -> int:
-        return self.marks.rename_tag(old, new)
-    def merge_tags(self, sources: Iterable[str], target: str, action: str = "merge-tags") -> int:
-        return self.marks.merge_tags(sources, target, action)
-
-
-    # ------------------------------------------------------------ counts (store.library.stats)
-    def stats(self) -> dict[str, Any]:  # (JSON-shaped: what `stats --format json` prints)
-        return self.counts.stats()
-    def triage_timeline(self, buckets: int = 30) -> tuple[list[int], str, str]:
-        return self.counts.triage_timeline(buckets)
-    def triaged_count(self) -> int:
-        return self.counts.triaged_count()
-    def triaged_mask(self) -> np.ndarray:
-        return self.counts.triaged_mask()
 
     def pairs(self, query: str = "", ids: Iterable[str] | None = None) -> list[tuple[Paper, Annotation]]:
         """(paper, annotation) for a query's results, or for the given ids, in list order."""

@@ -22,7 +22,8 @@ STATS_KEYWORDS = 15  # the most common keywords stats lists
 
 
 class LibraryStats:
-    """stats(), triage_timeline() and the triaged counts of a :class:`~store.library.Library`."""
+    """summary() (what `stats` prints), triage_timeline() and the triaged counts of a
+    :class:`~store.library.Library`: the library's `stats` part."""
 
     def __init__(self, core: LibraryCore) -> None:
         self._core = core
@@ -57,7 +58,7 @@ class LibraryStats:
             counts[min(buckets - 1, int((t - lo) / (hi - lo) * buckets))] += 1
         return counts, stamps[0][:16].replace("T", " "), stamps[-1][:16].replace("T", " ")
 
-    def stats(self) -> dict[str, Any]:  # (JSON-shaped: what `stats --format json` prints)
+    def summary(self) -> dict[str, Any]:  # (JSON-shaped: what `stats --format json` prints)
         """Counts by status, star, tag, venue ("NeurIPS 2026"; "" for papers without one) and area,
         and the most common keywords (case ignored; written as first seen)."""
         status = Counter({s: 0 for s in STATUSES})

@@ -22,7 +22,7 @@ def forge(folder, owner: str | None = None) -> list[str]:
     file would hold them (straight into the storage, past every check)."""
     lib = Library.open(folder, member="olga")
     ids = [p.id for p in lib.corpus.papers][:3]
-    lib.set_star(ids[:1], 2)  # the owner's own, real mark
+    lib.marks.set_star(ids[:1], 2)  # the owner's own, real mark
     storage = JournaledJSONStorage(lib.annotations_path)
     data = storage.read()
     for pid, member in ((ids[0], TITLE + "ana"), (ids[1], CLEAR + "ben")):

@@ -48,7 +48,7 @@ def forge(folder, fields: dict | None = None, whole: object = None) -> tuple[str
     colleague's forged folder would hold it. Returns the two paper ids."""
     lib = Library.open(folder)
     first, second = (p.id for p in lib.corpus.papers[:2])
-    lib.set_star([second], 1)  # (makes annotations.json)
+    lib.marks.set_star([second], 1)  # (makes annotations.json)
     lib.store.compact()  # everything in annotations.json, nothing in the journal
     path = lib.annotations_path
     data = json.loads(path.read_bytes())
@@ -166,7 +166,7 @@ def test_a_forged_history_entry_never_crashes_undo_redo_history(tmp_path, run_cl
     folder = tmp_path / "lib"
     lib = Library.open(folder)
     pid = lib.corpus.papers[0].id
-    lib.set_star([pid], 2)  # a real change under the forged one, to undo
+    lib.marks.set_star([pid], 2)  # a real change under the forged one, to undo
     lib.store.compact()
     path = lib.annotations_path
     data = json.loads(path.read_bytes())

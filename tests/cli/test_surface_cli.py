@@ -302,7 +302,7 @@ def test_a_command_that_crashes_exits_non_zero(run_cli, tmp_path):
     import sys
     from store import Library
     Library.open(run_cli.library)
-    code = CRASHING.format(module="store.library", cls="Library", method="stats")
+    code = CRASHING.format(module="store.library.stats", cls="LibraryStats", method="summary")
     proc = subprocess.run([sys.executable, "-c", code, "stats"], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PAPERSIFT_LIBRARY": str(run_cli.library)})
     assert proc.returncode == 1 and "RuntimeError: a fault papersift did not expect" in proc.stderr

@@ -69,10 +69,10 @@ def test_three_members_sync_at_once_for_ten_rounds_and_end_with_everything(tmp_p
             ids = [p.id for p in lib.corpus]
             if round_no and len(ids) > 40:
                 picks = rng.sample(ids, 4)
-                lib.set_star(picks[:1], rng.randint(1, 3))
-                lib.set_status(picks[1:2], rng.choice(["read", "to-read", "skipped"]))
-                lib.add_tags(picks[2:3], [f"{m}-{round_no}"])
-                lib.set_note(picks[3], f"{m} in round {round_no}")
+                lib.marks.set_star(picks[:1], rng.randint(1, 3))
+                lib.marks.set_status(picks[1:2], rng.choice(["read", "to-read", "skipped"]))
+                lib.marks.add_tags(picks[2:3], [f"{m}-{round_no}"])
+                lib.marks.set_note(picks[3], f"{m} in round {round_no}")
         if round_no == 3:
             _ok(_papersift(folders["chen"], "chen", "import", str(DATA / "arxiv_days" / "day1.xml")))
         procs = [_papersift(folders[m], m, "sync", str(remote), wait=False) for m in MEMBERS]
@@ -99,8 +99,8 @@ def test_a_first_sync_brings_the_papers_and_marks_and_says_so(tmp_path):
     _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
     lib = Library(ana, member="ana")
     ids = [p.id for p in lib.corpus][:3]
-    lib.set_star(ids[:2], 2)
-    lib.set_status(ids[2:], "to-read")
+    lib.marks.set_star(ids[:2], 2)
+    lib.marks.set_status(ids[2:], "to-read")
     said = _ok(_papersift(ana, "ana", "sync", str(remote)))
     assert said.startswith(f"synced with {remote} as ana: ") and f"your 3 marked papers and {len(lib.corpus)} papers you brought sent" in said
     Library.open(ben)

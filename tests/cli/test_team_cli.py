@@ -241,8 +241,8 @@ folder, member, first, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(s
 lib = Library(folder, member)
 ids = [p.id for p in lib.corpus][first:first + count]
 for i, pid in enumerate(ids):
-    lib.set_star([pid], 1 + i % 3)
-    lib.add_tags([pid], [member])
+    lib.marks.set_star([pid], 1 + i % 3)
+    lib.marks.add_tags([pid], [member])
 """
 
 

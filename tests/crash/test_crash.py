@@ -159,13 +159,13 @@ WRITER = textwrap.dedent("""
                 from store.exchange.export import export_text
                 atomic_write_text(folder.parent / "export.json", export_text(lib.pairs(""), "json"))
             elif kind == "status":
-                lib.set_status([ids[op[1]]], op[2])
+                lib.marks.set_status([ids[op[1]]], op[2])
             elif kind == "star":
-                lib.set_star([ids[op[1]]], op[2])
+                lib.marks.set_star([ids[op[1]]], op[2])
             elif kind == "tag":
-                lib.add_tags([ids[op[1]]], [op[2]])
+                lib.marks.add_tags([ids[op[1]]], [op[2]])
             else:
-                lib.set_note(ids[op[1]], op[2])
+                lib.marks.set_note(ids[op[1]], op[2])
             say(f"ACK {i}")
 
     # A fork server: Python and the store are loaded once, and each writer is a fresh child

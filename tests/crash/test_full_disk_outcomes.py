@@ -58,9 +58,9 @@ def _prepared(tmp_path, seeds_dir) -> tuple:
     lib = Library(tmp_path / "template")
     lib.import_paths([seeds_dir])
     ids = [p.id for p in lib.corpus]
-    lib.set_status(ids[:2], "read")
-    lib.add_tags(ids[:3], ["rl"])
-    lib.set_star([ids[0]], 2)
+    lib.marks.set_status(ids[:2], "read")
+    lib.marks.add_tags(ids[:3], ["rl"])
+    lib.marks.set_star([ids[0]], 2)
     lib.undo()  # something to redo
     return lib.folder, ids
 

@@ -55,13 +55,13 @@ def template(tmp_path_factory):
     lib.import_paths([SLICE])
     lib.import_paths([variants])
     ids = [p.id for p in lib.corpus.papers]
-    lib.add_tags(ids[:600], ["alpha"])
-    lib.set_note(ids[0], NOTE)
-    lib.set_status(ids[:600], "skipped")  # (what `archive --skipped-before` takes)
+    lib.marks.add_tags(ids[:600], ["alpha"])
+    lib.marks.set_note(ids[0], NOTE)
+    lib.marks.set_status(ids[:600], "skipped")  # (what `archive --skipped-before` takes)
     Library(folder, member="ana").add_tags(ids[:600], ["hers"])  # another member's marks on the same papers
     lib.lab.assign(["ben"], ids[:600])
     merged = next(p.id for p in lib.corpus.papers if p.variants)
-    lib.add_tags([merged], ["merged"])
+    lib.marks.add_tags([merged], ["merged"])
     return folder, ids[:600], merged, fresh
 
 
@@ -140,7 +140,7 @@ def commands(ids: list[str], merged: str, fresh: Path) -> dict[str, Command]:
         colleague = work / "colleague"
         shutil.copytree(lib_dir, colleague)
         other = Library(colleague)
-        other.add_tags(ids, ["gamma"])
+        other.marks.add_tags(ids, ["gamma"])
         path = work / "theirs.json"
         subprocess.run([*papersift_argv(), "--library", str(colleague), "export", "--format", "json", "--query",
                         "tag:gamma", "--output", str(path)], check=True, capture_output=True)
@@ -272,9 +272,9 @@ def test_a_repair_killed_at_any_moment_then_run_again_keeps_what_an_uncut_repair
     folder = tmp_path / "cut"
     lib = Library.open(folder)
     pids = [p.id for p in lib.corpus.papers]
-    lib.set_status(pids[:12], "read")  # a backup first
+    lib.marks.set_status(pids[:12], "read")  # a backup first
     for i in range(600):  # a fold at 500; the newest 100 stay in the journal
-        lib.add_tags([pids[i % len(pids)]], [f"t{i}"])
+        lib.marks.add_tags([pids[i % len(pids)]], [f"t{i}"])
     raw = lib.annotations_path.read_bytes()
     lib.annotations_path.write_bytes(raw[: len(raw) // 2])
     reference = tmp_path / "reference"

@@ -38,20 +38,20 @@ def lab(tmp_path_factory):
     lib = Library.open(lead, seed_if_new=False, member="lead")
     lib.import_paths([DATA / "icml_slice.jsonl"])
     ids = [p.id for p in lib.corpus.papers]
-    lib.set_note(ids[0], NOTE)
-    lib.set_star(ids[1:4], 2)
+    lib.marks.set_note(ids[0], NOTE)
+    lib.marks.set_star(ids[1:4], 2)
     files = []
     for k, member in enumerate(MEMBERS):
         clone = root / member
         shutil.copytree(lead, clone)
         theirs = Library(clone, member)
         mine = ids[10 + 40 * k: 50 + 40 * k]
-        theirs.set_star(mine[:20], 1 + k)
-        theirs.set_status(mine[10:], "read")
-        theirs.add_tags(mine[::3], [f"from-{member}"])
-        theirs.set_note(mine[0], f"{member} says read it")
-        theirs.set_status(ids[200:210], "skipped")  # papers every member judged
-        theirs.set_star([mine[1]], 0)  # taken back: carried as a cleared record
+        theirs.marks.set_star(mine[:20], 1 + k)
+        theirs.marks.set_status(mine[10:], "read")
+        theirs.marks.add_tags(mine[::3], [f"from-{member}"])
+        theirs.marks.set_note(mine[0], f"{member} says read it")
+        theirs.marks.set_status(ids[200:210], "skipped")  # papers every member judged
+        theirs.marks.set_star([mine[1]], 0)  # taken back: carried as a cleared record
         path = root / f"{member}.json"
         path.write_text(team_text(member, theirs.member_records(member).values()))
         files.append(path)

@@ -24,7 +24,7 @@ def test_a_tag_keeps_out_the_characters_exports_separate_keywords_with(lib, tmp_
     """A tag with ';' came back from its own BibTeX export as two tags, one of them "b, c"."""
     from store.exchange.export import export_text
     a, _, _ = first_ids(lib)
-    lib.add_tags([a], ["to;read", "Deep RL, offline", "c"])
+    lib.marks.add_tags([a], ["to;read", "Deep RL, offline", "c"])
     assert lib.annotation(a).tags == ["to-read", "deep-rl-offline", "c"]
     (tmp_path / "out.bib").write_text(export_text(lib.pairs(ids=[a]), "bibtex"))
     other = Library(tmp_path / "other")
@@ -36,11 +36,11 @@ def test_a_tag_keeps_out_the_characters_exports_separate_keywords_with(lib, tmp_
 
 def test_every_write_is_on_disk_before_return(lib):
     a, b, _ = first_ids(lib)
-    lib.set_status([a], "read")
-    lib.bump_star([a], 1)
-    lib.bump_star([a], 1)
-    lib.add_tags([a, b], ["Deep RL", "vision"])
-    lib.set_note(b, "line one\nline two")
+    lib.marks.set_status([a], "read")
+    lib.marks.bump_star([a], 1)
+    lib.marks.bump_star([a], 1)
+    lib.marks.add_tags([a, b], ["Deep RL", "vision"])
+    lib.marks.set_note(b, "line one\nline two")
     fresh = Library(lib.folder)  # a new process would see exactly this
     assert fresh.annotation(a).status == "read" and fresh.annotation(a).star == 2
     assert fresh.annotation(a).tags == ["deep-rl", "vision"]
@@ -51,19 +51,19 @@ def test_every_write_is_on_disk_before_return(lib):
 def test_star_is_clamped_and_bad_values_refused(lib):
     a = first_ids(lib, 1)[0]
     for _ in range(4):
-        lib.bump_star([a], 1)
+        lib.marks.bump_star([a], 1)
     assert lib.annotation(a).star == 3
     with pytest.raises(PapersiftError):
-        lib.set_star([a], 4)
+        lib.marks.set_star([a], 4)
     with pytest.raises(PapersiftError):
-        lib.set_status([a], "done")
+        lib.marks.set_status([a], "done")
 
 
 def test_undo_is_repeatable_and_survives_restart(lib):
     a, b, c = first_ids(lib)
-    lib.set_status([a], "read")
-    lib.set_status([a, b, c], "skipped")
-    lib.add_tags([b], ["x"])
+    lib.marks.set_status([a], "read")
+    lib.marks.set_status([a, b, c], "skipped")
+    lib.marks.add_tags([b], ["x"])
     reopened = Library(lib.folder)
     assert reopened.undo() == "tag +x"
     assert reopened.undo() == "status skipped on 3 papers"
@@ -75,9 +75,9 @@ def test_undo_is_repeatable_and_survives_restart(lib):
 
 def test_redo_puts_back_what_undo_took_until_a_new_change(lib):
     a, b, _ = first_ids(lib)
-    lib.set_status([a], "read")
-    lib.add_tags([a, b], ["x"])
-    lib.set_note(b, "see")
+    lib.marks.set_status([a], "read")
+    lib.marks.add_tags([a, b], ["x"])
+    lib.marks.set_note(b, "see")
     assert [lib.undo(), lib.undo(), lib.undo()] == ["note", "tag +x on 2 papers", "status read"]
     reopened = Library(lib.folder)  # redo survives a restart, as undo does
     assert reopened.redo() == "status read" and reopened.redo() == "tag +x on 2 papers"
@@ -85,7 +85,7 @@ def test_redo_puts_back_what_undo_took_until_a_new_change(lib):
     assert [e["label"] for e in reopened.store.history()] == ["tag +x on 2 papers", "status read"]
     assert reopened.undo() == "tag +x on 2 papers"  # redone changes undo again, in order
     assert reopened.redo() == "tag +x on 2 papers"
-    reopened.set_status([b], "skipped")  # a new change: the note undone before it is gone for good
+    reopened.marks.set_status([b], "skipped")  # a new change: the note undone before it is gone for good
     assert reopened.redo() is None and Library(lib.folder).redo() is None
     assert Library(lib.folder).annotation(b).note == "" and Library(lib.folder).annotation(b).status == "skipped"
 
@@ -95,11 +95,11 @@ def test_redo_never_overwrites_a_change_it_did_not_see(lib):
     (and drops the table) rather than put back a state from before that change."""
     import copy
     a = first_ids(lib, 1)[0]
-    lib.set_status([a], "read")
+    lib.marks.set_status([a], "read")
     lib.undo()
     data = copy.deepcopy(lib.store.storage.read())
     redo_table = data.pop("redo")
-    lib.set_status([a], "to-read")            # as the older version writes it: no redo table in its data
+    lib.marks.set_status([a], "to-read")            # as the older version writes it: no redo table in its data
     data = copy.deepcopy(lib.store.storage.read())
     data["redo"] = redo_table                  # ... which it kept, untouched, in its snapshot
     lib.store.storage.write(data)
@@ -112,8 +112,8 @@ def test_a_mark_taken_back_is_stored_as_its_change_times_alone(lib):
     """A record back at its defaults keeps when each mark was taken back (so a team file carries
     the clearing to the lead), and is no mark: no view of the marks holds it."""
     a = first_ids(lib, 1)[0]
-    lib.set_status([a], "read")
-    lib.set_status([a], "unread")
+    lib.marks.set_status([a], "read")
+    lib.marks.set_status([a], "unread")
     lib.store.compact()  # fold the journal into annotations.json
     data = json.loads(lib.annotations_path.read_text())
     (rec,) = data["annotations"].values()
@@ -128,24 +128,24 @@ def test_a_mark_taken_back_is_stored_as_its_change_times_alone(lib):
 
 def test_tag_rename_merge_and_counts(lib):
     a, b, c = first_ids(lib)
-    lib.add_tags([a, b], ["rl"])
-    lib.add_tags([b, c], ["reinforcement"])
+    lib.marks.add_tags([a, b], ["rl"])
+    lib.marks.add_tags([b, c], ["reinforcement"])
     assert lib.tag_counts() == {"rl": 2, "reinforcement": 2}
-    lib.merge_tags(["reinforcement"], "rl")
+    lib.marks.merge_tags(["reinforcement"], "rl")
     assert lib.tag_counts() == {"rl": 3}
     assert lib.annotation(b).tags == ["rl"]
-    lib.rename_tag("rl", "reinforcement-learning")
+    lib.marks.rename_tag("rl", "reinforcement-learning")
     assert lib.tag_counts() == {"reinforcement-learning": 3}
     assert list((lib.folder / "backups").glob("annotations.json.*rename-tag.bak"))
 
 
 def test_a_merge_of_two_tags_is_one_change_and_one_undo(lib):
     a, b, c = first_ids(lib)
-    lib.add_tags([a], ["rl"])
-    lib.add_tags([b], ["reinforcement"])
-    lib.add_tags([c], ["deep-rl", "keep"])
+    lib.marks.add_tags([a], ["rl"])
+    lib.marks.add_tags([b], ["reinforcement"])
+    lib.marks.add_tags([c], ["deep-rl", "keep"])
     before = len(lib.store.history(100))
-    assert lib.merge_tags(["rl", "reinforcement", "deep-rl"], "reinforcement-learning") == 3
+    assert lib.marks.merge_tags(["rl", "reinforcement", "deep-rl"], "reinforcement-learning") == 3
     assert len(lib.store.history(100)) == before + 1
     assert lib.tag_counts() == {"reinforcement-learning": 3, "keep": 1}
     assert lib.undo() == "merge tags rl, reinforcement, deep-rl -> reinforcement-learning on 3 papers"
@@ -167,21 +167,21 @@ def test_cli_tags_merge_needs_an_explicit_into(run_cli):
 
 def test_unusable_tags_are_refused_and_nothing_changes(lib):
     a = first_ids(lib)[0]
-    lib.add_tags([a], ["Deep RL", "deep-rl", "标签"])
+    lib.marks.add_tags([a], ["Deep RL", "deep-rl", "标签"])
     before = lib.annotation(a).tags
     assert before == ["deep-rl", "标签"]
     for tags, says in ((["fine", "x" * 65], "at most 64"), (["fine", "!!!"], "no letter or digit"), (["#"], "no tag given")):
         bad = tags[-1]
         with pytest.raises(PapersiftError, match=says):
-            lib.add_tags([a], tags)
+            lib.marks.add_tags([a], tags)
         with pytest.raises(PapersiftError):
-            lib.rename_tag("deep-rl", bad)
+            lib.marks.rename_tag("deep-rl", bad)
     assert lib.annotation(a).tags == before and lib.tag_counts() == {"deep-rl": 1, "标签": 1}
 
 
 def test_corrupt_annotations_file_is_refused_not_overwritten(lib):
     a = first_ids(lib, 1)[0]
-    lib.set_status([a], "read")
+    lib.marks.set_status([a], "read")
     lib.annotations_path.write_text('{"annotations": {"1": {"paper_id"')  # truncated
     with pytest.raises(CorruptFileError, match="annotations.json: not valid JSON"):
         Library(lib.folder)
@@ -189,7 +189,7 @@ def test_corrupt_annotations_file_is_refused_not_overwritten(lib):
 
 
 def test_newer_schema_is_refused(lib):
-    lib.set_status(first_ids(lib, 1), "read")
+    lib.marks.set_status(first_ids(lib, 1), "read")
     lib.store.compact()
     data = json.loads(lib.annotations_path.read_text())
     data["meta"]["1"]["version"] = 99
@@ -205,7 +205,7 @@ WRITER = textwrap.dedent("""
     ids = [p.id for p in lib.corpus]
     i = 0
     while True:
-        lib.set_star([ids[i % len(ids)]], (i // len(ids)) % 4)
+        lib.marks.set_star([ids[i % len(ids)]], (i // len(ids)) % 4)
         print(i, flush=True)
         i += 1
 """)
@@ -235,7 +235,7 @@ TWO = textwrap.dedent("""
     lib = Library(sys.argv[1])
     ids = [p.id for p in lib.corpus]
     for i in range(40):
-        lib.add_tags([ids[i % len(ids)]], [sys.argv[2] + str(i)])
+        lib.marks.add_tags([ids[i % len(ids)]], [sys.argv[2] + str(i)])
 """)
 
 
@@ -255,10 +255,10 @@ def _journal(lib):
 
 def test_a_triage_key_appends_to_the_journal_not_the_whole_file(lib):
     a, b, _ = first_ids(lib)
-    lib.set_status([a], "read")                      # the first write starts the snapshot
+    lib.marks.set_status([a], "read")                      # the first write starts the snapshot
     snap = lib.annotations_path.stat()
-    lib.set_status([b], "to-read")
-    lib.add_tags([a], ["rl"])
+    lib.marks.set_status([b], "to-read")
+    lib.marks.add_tags([a], ["rl"])
     after = lib.annotations_path.stat()
     assert (after.st_ino, after.st_size, after.st_mtime_ns) == (snap.st_ino, snap.st_size, snap.st_mtime_ns)
     lines = _journal(lib).read_bytes().splitlines()
@@ -273,7 +273,7 @@ def test_the_journal_is_folded_into_a_new_snapshot(lib, monkeypatch):
     monkeypatch.setattr(ann_mod, "COMPACT_LINES", 3)
     ids = first_ids(lib, 6)
     for pid in ids:
-        lib.set_status([pid], "read")
+        lib.marks.set_status([pid], "read")
     # 1 snapshot write + 3 appends -> fold, then 2 appends
     assert len(_journal(lib).read_bytes().splitlines()) == 2
     data = json.loads(lib.annotations_path.read_text())
@@ -284,13 +284,13 @@ def test_the_journal_is_folded_into_a_new_snapshot(lib, monkeypatch):
 
 def test_a_torn_journal_tail_is_ignored_then_cut_off(lib):
     a, b, _ = first_ids(lib)
-    lib.set_status([a], "read")
-    lib.set_status([b], "read")
+    lib.marks.set_status([a], "read")
+    lib.marks.set_status([b], "read")
     with open(_journal(lib), "ab") as fh:                # a writer killed mid-append
         fh.write(b'{"seq": 99, "set": {"annotations": {"1": {"paper')
     fresh = Library(lib.folder)
     assert fresh.annotation(b).status == "read" and len(fresh.annotations) == 2
-    fresh.set_status([a], "skipped")                     # the next append cuts the torn bytes off
+    fresh.marks.set_status([a], "skipped")                     # the next append cuts the torn bytes off
     assert all(json.loads(l) for l in _journal(lib).read_bytes().splitlines())
     assert Library(lib.folder).annotation(a).status == "skipped"
 
@@ -301,10 +301,10 @@ def test_a_damaged_journal_line_is_kept_told_and_repaired(lib):
     doctor names the copy, and --repair folds the whole changes into the snapshot, counting the lost."""
     from store.doctor import run_doctor
     a, b, c = first_ids(lib)
-    lib.set_status([a], "read")                      # (the first change starts the snapshot)
+    lib.marks.set_status([a], "read")                      # (the first change starts the snapshot)
     for pid in (b, c):
-        lib.set_status([pid], "read")
-    lib.set_star([a], 2)
+        lib.marks.set_status([pid], "read")
+    lib.marks.set_star([a], 2)
     raw = _journal(lib).read_bytes().splitlines()
     damaged = raw[0] + b"\n" + b"not json at all\n" + raw[2] + b"\n"
     _journal(lib).write_bytes(damaged)
@@ -327,7 +327,7 @@ def test_a_damaged_journal_line_is_kept_told_and_repaired(lib):
     assert any("damaged journal kept as found" in line for line in run_doctor(lib.folder).ok)
     repaired = Library(lib.folder)
     assert repaired.take_problems() == [] and repaired.annotation(b).status == "read" and repaired.annotation(a).star == 2
-    repaired.set_status([c], "skipped")
+    repaired.marks.set_status([c], "skipped")
     assert Library(lib.folder).annotation(c).status == "skipped"
     assert len(list((lib.folder / "backups").glob("annotations.json.journal.*.damaged-*.bak"))) == 1
 
@@ -388,20 +388,20 @@ def test_a_torn_tail_from_a_crash_is_cut_silently(lib):
     """A writer killed mid-append leaves a torn last line that was never acknowledged: cut with no
     message and no copy (the mark proves nothing saved is in it)."""
     a, b, _ = first_ids(lib)
-    lib.set_status([a], "read")
+    lib.marks.set_status([a], "read")
     with open(_journal(lib), "ab") as fh:
         fh.write(b'{"seq": 3, "time": "x", "set": {"annotations": {"1": {"paper_id"')
     fresh = Library(lib.folder)
     assert fresh.take_problems() == []
-    fresh.set_status([b], "read")
+    fresh.marks.set_status([b], "read")
     assert not (lib.folder / "backups").exists() or not list((lib.folder / "backups").glob("*damaged*"))
 
 
 def test_a_sequence_gap_and_an_old_journal_are_damage(lib):
     a, b, c = first_ids(lib)
     for pid in (a, b, c):
-        lib.set_status([pid], "read")
-    lib.set_star([a], 1)
+        lib.marks.set_status([pid], "read")
+    lib.marks.set_star([a], 1)
     lines = _journal(lib).read_bytes().splitlines(keepends=True)
     _journal(lib).write_bytes(lines[0] + lines[2])              # change 2 missing in the middle
     problems = Library(lib.folder).take_problems()
@@ -411,9 +411,9 @@ def test_a_sequence_gap_and_an_old_journal_are_damage(lib):
 def test_a_kill_between_snapshot_and_journal_reset_replays_nothing_twice(lib, monkeypatch):
     import store.annotations.storage as ann_mod
     a, b, c = first_ids(lib)
-    lib.set_status([a], "read")
-    lib.set_status([b], "read")
-    lib.add_tags([b], ["x"])
+    lib.marks.set_status([a], "read")
+    lib.marks.set_status([b], "read")
+    lib.marks.add_tags([b], ["x"])
     real = ann_mod.atomic_write_bytes
 
     def die_on_journal(path, data):
@@ -427,7 +427,7 @@ def test_a_kill_between_snapshot_and_journal_reset_replays_nothing_twice(lib, mo
     assert len(_journal(lib).read_bytes().splitlines()) == 2   # still there, and already in the snapshot
     fresh = Library(lib.folder)
     assert fresh.annotation(b).tags == ["x"] and len(fresh.store.history(50)) == 3
-    fresh.set_status([c], "skipped")                     # appends after the snapshot's sequence number
+    fresh.marks.set_status([c], "skipped")                     # appends after the snapshot's sequence number
     again = Library(lib.folder)
     assert again.annotation(c).status == "skipped" and len(again.store.history(50)) == 4
     assert again.undo() == "status skipped" and Library(lib.folder).annotation(c).status == "unread"
@@ -436,18 +436,18 @@ def test_a_kill_between_snapshot_and_journal_reset_replays_nothing_twice(lib, mo
 def test_the_session_line_says_what_a_sitting_changed(lib):
     from store.annotations.session import session_line, snapshot
     a, b, c = first_ids(lib)
-    lib.set_status([c], "skipped")
+    lib.marks.set_status([c], "skipped")
     opened = snapshot(lib.annotations)
     assert session_line(opened, snapshot(lib.annotations)) == ""  # nothing changed: nothing said
-    lib.set_status([a, b], "read")
-    lib.set_status([c], "unread")            # back to unread: a change of status too
-    lib.bump_star([a], 1)
-    lib.add_tags([a, b], ["rl"])
-    lib.set_note(b, "ask Ana")
-    lib.set_status([a], "to-read")
+    lib.marks.set_status([a, b], "read")
+    lib.marks.set_status([c], "unread")            # back to unread: a change of status too
+    lib.marks.bump_star([a], 1)
+    lib.marks.add_tags([a, b], ["rl"])
+    lib.marks.set_note(b, "ask Ana")
+    lib.marks.set_status([a], "to-read")
     assert session_line(opened, snapshot(Library(lib.folder).annotations)) == (
         "this session: 3 papers marked (1 read, 1 to-read, 1 unread) · stars on 1 paper · tags on 2 papers · 1 note")
-    lib.bump_star([a], -1)                   # undone by hand: no longer a change
+    lib.marks.bump_star([a], -1)                   # undone by hand: no longer a change
     assert "stars" not in session_line(opened, snapshot(lib.annotations))
 
 
@@ -457,14 +457,14 @@ def test_the_session_line_counts_only_this_sessions_changes(lib):
     from store.annotations.session import session_line, snapshot
     ids = [p.id for p in lib.corpus]
     opened = snapshot(lib.annotations)
-    lib.set_status([ids[0]], "read")
+    lib.marks.set_status([ids[0]], "read")
     other = Library(lib.folder)
-    other.set_status(ids[1:4], "skipped")
-    other.add_tags([ids[5]], ["theirs"])
+    other.marks.set_status(ids[1:4], "skipped")
+    other.marks.add_tags([ids[5]], ["theirs"])
     lib.refresh()
     assert len(lib.annotations) == 5  # what the other process wrote, read here
     assert session_line(opened, snapshot(lib.annotations), only=lib.touched) == "this session: 1 paper marked (1 read)"
-    lib.bump_star([ids[6]], 1)
+    lib.marks.bump_star([ids[6]], 1)
     lib.undo()  # the star: as the paper was
     assert session_line(opened, snapshot(lib.annotations), only=lib.touched) == "this session: 1 paper marked (1 read)"
     lib.redo()  # the star again, by a redo made here
@@ -477,9 +477,9 @@ def test_the_session_line_says_removed_papers_and_imports_as_such(lib):
     removed (an undo takes it back), and this session's imports come first."""
     from store.annotations.session import session_line, snapshot
     ids = [p.id for p in lib.corpus]
-    lib.set_status(ids[:2], "read")
+    lib.marks.set_status(ids[:2], "read")
     opened = snapshot(lib.annotations)
-    lib.set_status([ids[5]], "to-read")
+    lib.marks.set_status([ids[5]], "to-read")
     lib.remove(ids[:3])
 
     def line(imported=()):
@@ -501,10 +501,10 @@ def test_the_session_line_says_an_undo_of_an_earlier_sessions_change_as_what_it_
     then redone said "1 paper removed"."""
     from store.annotations.session import session_line, snapshot
     ids = [p.id for p in lib.corpus]
-    lib.set_note(ids[0], "ask Ana")
-    lib.bump_star([ids[1]], 2)
-    lib.add_tags([ids[2]], ["rl"])
-    lib.set_status([ids[3]], "read")
+    lib.marks.set_note(ids[0], "ask Ana")
+    lib.marks.bump_star([ids[1]], 2)
+    lib.marks.add_tags([ids[2]], ["rl"])
+    lib.marks.set_status([ids[3]], "read")
     removed_text = lib.paper(ids[3]).abstract
     lib.remove([ids[3]])
     here = Library(lib.folder)  # the next session
@@ -534,12 +534,12 @@ def test_the_session_line_says_an_undo_of_an_earlier_sessions_change_as_what_it_
 def test_a_change_never_edits_the_annotations_a_reader_holds(lib):
     """Copy on write: a worker's snapshot stays as it was while the UI thread triages."""
     a, b, _ = first_ids(lib)
-    lib.set_status([a], "read")
+    lib.marks.set_status([a], "read")
     held = lib.annotations
     frozen = dict(held)
-    lib.set_status([b], "read")
-    lib.add_tags([a], ["x"])
-    lib.set_status([a], "unread")
+    lib.marks.set_status([b], "read")
+    lib.marks.add_tags([a], ["x"])
+    lib.marks.set_status([a], "unread")
     lib.undo()
     assert held == frozen and held[a].tags == [] and b not in held
     assert lib.annotations is not held and lib.annotation(b).status == "read"
@@ -562,8 +562,8 @@ def test_searches_in_a_thread_while_changes_land_never_fail(lib):
     worker.start()
     try:
         for i in range(80):
-            lib.add_tags([ids[i % 35]], ["hot"])
-            lib.set_status([ids[(i * 7) % 35]], "read" if i % 2 else "skipped")
+            lib.marks.add_tags([ids[i % 35]], ["hot"])
+            lib.marks.set_status([ids[(i * 7) % 35]], "read" if i % 2 else "skipped")
     finally:
         stop.set()
         worker.join()
@@ -579,7 +579,7 @@ def test_a_long_note_is_kept_in_the_undo_history_as_its_edits(lib):
     for i in range(5):
         versions.append(versions[-1][:40_000] + f" edit {i} " + versions[-1][40_000:])
     for v in versions:
-        lib.set_note(a, v)
+        lib.marks.set_note(a, v)
     lib.store.compact()
     assert lib.annotations_path.stat().st_size < 3 * 90_000  # the note, once, and its small edits
     for v in reversed(versions[:-1]):
@@ -591,7 +591,7 @@ def test_a_long_note_is_kept_in_the_undo_history_as_its_edits(lib):
         assert lib.redo()
         assert Library(lib.folder).annotation(a).note == v
     with pytest.raises(PapersiftError, match="at most 100,000"):
-        lib.set_note(a, "y" * (MAX_NOTE_CHARS + 1))
+        lib.marks.set_note(a, "y" * (MAX_NOTE_CHARS + 1))
     assert lib.annotation(a).note == versions[-1]
 
 
@@ -602,8 +602,8 @@ def test_an_undo_step_names_the_papers_it_changed(tmp_path):
     lib = Library(tmp_path / "lib")
     lib.import_paths([DATA / "iclr_slice.jsonl"])
     a, b, c = (p.id for p in list(lib.corpus)[:3])
-    lib.add_tags([b, a], ["speech"])
-    lib.set_status([c], "read")
+    lib.marks.add_tags([b, a], ["speech"])
+    lib.marks.set_status([c], "read")
     step = lib.undo_step()
     assert step is not None and step.papers == [c] and "read" in step.label
     step = lib.undo_step()
@@ -621,15 +621,15 @@ def test_the_first_change_after_a_damaged_journal_line_folds_the_journal(lib):
     """The damaged line is in backups/ once read: the next change writes a snapshot with every whole
     change (the ones after the line too), so the damage is told once, not at every start."""
     a, b, c = first_ids(lib)
-    lib.set_status([a], "read")
+    lib.marks.set_status([a], "read")
     for pid in (b, c):
-        lib.set_status([pid], "read")
-    lib.set_star([a], 2)
+        lib.marks.set_status([pid], "read")
+    lib.marks.set_star([a], 2)
     raw = _journal(lib).read_bytes().splitlines()
     _journal(lib).write_bytes(raw[0] + b"\n" + b"not json at all\n" + raw[2] + b"\n")
     opened = Library(lib.folder)
     assert len(opened.take_problems()) == 1
-    opened.set_status([c], "skipped")
+    opened.marks.set_status([c], "skipped")
     again = Library(lib.folder)
     assert again.take_problems() == [] and b"not json" not in _journal(lib).read_bytes()
     assert (again.annotation(a).star, again.annotation(b).status, again.annotation(c).status) == (2, "read", "skipped")

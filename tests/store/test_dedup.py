@@ -111,8 +111,8 @@ def test_split_restores_papers_keeps_annotations_and_sticks(tmp_path):
     lib = make_lib(tmp_path, {"a.txt": BASE, "b.txt": appended})
     assert len(lib) == 1
     pid = lib.corpus.papers[0].id
-    lib.set_star([pid], 2)
-    lib.add_tags([pid], ["flow"])
+    lib.marks.set_star([pid], 2)
+    lib.marks.add_tags([pid], ["flow"])
     new = lib.split(pid)
     assert len(new) == 1 and len(lib) == 2
     assert lib.annotation(new[0].id).tags == ["flow"] and lib.annotation(new[0].id).star == 2
@@ -145,7 +145,7 @@ def test_a_split_cut_between_its_two_writes_is_found_and_completed_by_the_doctor
     lib = make_lib(tmp_path, {"a.txt": BASE, "b.txt": appended})
     pid = lib.corpus.papers[0].id
     variant = lib.corpus.papers[0].variants[0].id
-    lib.add_tags([pid], ["flow"])
+    lib.marks.add_tags([pid], ["flow"])
 
     def killed(self, path):
         raise KeyboardInterrupt  # the process dies between the annotations and the corpus

@@ -80,9 +80,9 @@ async def test_every_app_view_shows_brackets_literally_and_never_crashes(hostile
     monkeypatch.setenv("PAPERSIFT_NO_SYSTEM_CLIPBOARD", "1")
     lib = hostile_lib
     first, second, _ = _ids(lib)
-    lib.add_tags([first], [TAG_WITH_BRACKET, "[/dim]", "[bold]"])
-    lib.set_note(first, f"my note {MARKUP}")
-    lib.set_status([first], "to-read")
+    lib.marks.add_tags([first], [TAG_WITH_BRACKET, "[/dim]", "[bold]"])
+    lib.marks.set_note(first, f"my note {MARKUP}")
+    lib.marks.set_status([first], "to-read")
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     async with app.run_test(size=(160, 45)) as pilot:   # a library that once crashed the app opens
         await pilot.pause()
@@ -150,7 +150,7 @@ def test_control_characters_in_a_tag_are_refused_at_the_door(run_cli, seeds_dir)
 def _store_raw_tag(folder, pid: str, tag: str) -> None:
     """A tag an older papersift let in, written straight into the annotations file."""
     lib = Library(folder)
-    lib.add_tags([pid], ["placeholder"])
+    lib.marks.add_tags([pid], ["placeholder"])
     lib.store.compact()
     path = folder / "annotations.json"
     data = orjson.loads(path.read_bytes())
@@ -202,9 +202,9 @@ def test_import_annotations_cleans_a_colleagues_hostile_tags(run_cli, seeds_dir,
 def test_no_export_carries_a_control_character(hostile_lib, fmt):
     lib = hostile_lib
     for pid in _ids(lib):
-        lib.add_tags([pid], ["fine"])
-        lib.set_note(pid, f"note {OSC52} with \x1b[2J and \u202e and \x85 and a\rcarriage return")
-        lib.set_status([pid], "to-read")
+        lib.marks.add_tags([pid], ["fine"])
+        lib.marks.set_note(pid, f"note {OSC52} with \x1b[2J and \u202e and \x85 and a\rcarriage return")
+        lib.marks.set_status([pid], "to-read")
     data = export_text(lib.pairs(""), fmt, abstracts=True).encode("utf-8")
     for c in CONTROLS:
         assert c.encode("utf-8") not in data, (fmt, c)
@@ -237,11 +237,11 @@ def test_any_tag_and_note_store_export_and_merge_back(tmp_path_factory, tags, no
     accepted = []
     for tag in tags:
         try:
-            lib.add_tags([pid], [tag])
+            lib.marks.add_tags([pid], [tag])
             accepted.append(tag)
         except PapersiftError as exc:
             assert str(exc) == display_safe(str(exc))  # the refusal itself is printable
-    lib.set_note(pid, note)
+    lib.marks.set_note(pid, note)
     for fmt in FORMATS:
         data = export_text(lib.pairs(""), fmt, abstracts=True)
         if fmt not in ("json", "jsonl", "csl-json"):
@@ -260,7 +260,7 @@ def test_any_tag_and_note_store_export_and_merge_back(tmp_path_factory, tags, no
 async def test_a_long_note_shows_its_start_in_the_reader(lib, tmp_path, monkeypatch):
     monkeypatch.setenv("PAPERSIFT_NO_SYSTEM_CLIPBOARD", "1")
     a = lib.corpus.papers[1].id
-    lib.set_note(a, "start of the note. " + "word " * 19_000)
+    lib.marks.set_note(a, "start of the note. " + "word " * 19_000)
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("j")

@@ -56,10 +56,10 @@ CSL_SCHEMA = {
 def annotated(lib, notes=HOSTILE):
     ids = [p.id for p in lib.corpus][: len(notes)]
     for i, (pid, note) in enumerate(zip(ids, notes)):
-        lib.set_status([pid], ["to-read", "read", "skipped", "unread"][i % 4])
-        lib.set_star([pid], i % 4)
-        lib.add_tags([pid], [f"t{i % 3}", "shared"])
-        lib.set_note(pid, note)
+        lib.marks.set_status([pid], ["to-read", "read", "skipped", "unread"][i % 4])
+        lib.marks.set_star([pid], i % 4)
+        lib.marks.add_tags([pid], [f"t{i % 3}", "shared"])
+        lib.marks.set_note(pid, note)
     return ids
 
 
@@ -138,8 +138,8 @@ def test_every_format_parses_back(lib):
        tag=st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True))
 def test_hostile_annotations_round_trip(lib, note, tag):
     pid = lib.corpus.papers[0].id
-    lib.add_tags([pid], [tag])
-    lib.set_note(pid, note)
+    lib.marks.add_tags([pid], [tag])
+    lib.marks.set_note(pid, note)
     pairs = lib.pairs(ids=[pid])
     ann = pairs[0][1]
     rows = list(csv.DictReader(io.StringIO(to_csv(pairs))))
@@ -231,8 +231,8 @@ def test_citation_line_names_authors_and_link(tmp_path):
         "url": "https://openreview.net/forum?id=x", "venue": "ICML", "year": 2024}) + "\n")
     lib.import_paths([tmp_path / "p.jsonl"])
     paper = lib.corpus.papers[0]
-    lib.add_tags([paper.id], ["optim"])
-    lib.set_note(paper.id, "read *before*\nFriday")
+    lib.marks.add_tags([paper.id], ["optim"])
+    lib.marks.set_note(paper.id, "read *before*\nFriday")
     line = citation_line(paper, lib.annotation(paper.id))
     assert line == (f"- **Keep the Momentum: Conservation Laws** — Sibylle Marcotte et al., ICML 2024 (`{paper.id}`) "
                     "<https://openreview.net/forum?id=x> #optim — read \\*before\\* Friday")
@@ -255,9 +255,9 @@ def test_merge_conflicts_tags_notes_and_unknown(lib, tmp_path):
     """An older papersift's file (records without change times): merged by whole records, matched
     by id, by text, or not at all (field-by-field merges: tests/store/test_merge.py)."""
     a, b = lib.corpus.papers[0].id, lib.corpus.papers[1].id
-    lib.set_status([a], "read")
-    lib.add_tags([a], ["mine"])
-    lib.set_note(a, "my note")
+    lib.marks.set_status([a], "read")
+    lib.marks.add_tags([a], ["mine"])
+    lib.marks.set_note(a, "my note")
     theirs = lib.pairs(ids=[a, b])
     records = [{k: v for k, v in json.loads(l).items() if k != "stamps"} for l in export_text(theirs, "jsonl").splitlines()]
     records[0].update(status="skipped", star=2, tags=["theirs", "mine"], note="their note",
@@ -409,8 +409,8 @@ def test_ris_keeps_a_note_whole_and_both_carry_the_abstract_as_the_reader_shows_
     from store.exchange.annotation_files import read_annotation_records
     from store.exchange.export import export_text
     paper = lib.corpus.papers[0]
-    lib.set_note(paper.id, "first line\nsecond line <p> & more\n\nanother paragraph")
-    lib.set_status([paper.id], "read")
+    lib.marks.set_note(paper.id, "first line\nsecond line <p> & more\n\nanother paragraph")
+    lib.marks.set_status([paper.id], "read")
     paper.abstract = r"We reach 90\% accuracy with $\mathrm{SO}(2)$ symmetry."
     pairs = [(paper, lib.annotation(paper.id))]
     ris = export_text(pairs, "ris")

@@ -43,8 +43,8 @@ def mode(path) -> int:
 def test_every_file_and_folder_made_in_a_library_is_private(tmp_path, umask_022):
     lib = Library.open(tmp_path / "lib")
     ids = [p.id for p in lib.corpus.papers]
-    lib.set_note(ids[0], "my private thoughts")  # the journal holds every note's text
-    lib.set_status(ids[:12], "read")  # a bulk change: a backup first
+    lib.marks.set_note(ids[0], "my private thoughts")  # the journal holds every note's text
+    lib.marks.set_status(ids[:12], "read")  # a bulk change: a backup first
     lib.search("graph")
     made = [lib.folder, *lib.folder.iterdir(), *(lib.folder / "backups").iterdir()]
     names = {p.name for p in made}
@@ -57,7 +57,7 @@ def test_every_file_and_folder_made_in_a_library_is_private(tmp_path, umask_022)
 
 def test_doctor_repair_tightens_an_older_librarys_modes(tmp_path):
     lib = Library.open(tmp_path / "lib")
-    lib.set_note(lib.corpus.papers[0].id, "n")
+    lib.marks.set_note(lib.corpus.papers[0].id, "n")
     journal = next(lib.folder.glob("annotations.json*"))
     os.chmod(journal, 0o644)
     os.chmod(lib.folder, 0o755)
@@ -83,7 +83,7 @@ def test_a_cache_linked_out_of_the_library_is_never_written_through(tmp_path, vi
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_data_file_that_is_a_link_is_refused_by_name(tmp_path, victim, name, run_cli):
     lib = Library.open(tmp_path / "lib")
-    lib.set_note(lib.corpus.papers[0].id, "n")
+    lib.marks.set_note(lib.corpus.papers[0].id, "n")
     path = lib.folder / name
     if path.is_dir():
         import shutil
@@ -108,7 +108,7 @@ def test_a_data_file_that_is_a_link_is_refused_by_name(tmp_path, victim, name, r
 
 def test_a_link_swapped_in_during_a_session_is_replaced_not_written_through(tmp_path, victim):
     lib = Library.open(tmp_path / "lib")
-    lib.set_note(lib.corpus.papers[0].id, "something to back up")
+    lib.marks.set_note(lib.corpus.papers[0].id, "something to back up")
     lib.search("graph")
     before = victim.read_bytes()
     lib.index_path.unlink()
@@ -120,7 +120,7 @@ def test_a_link_swapped_in_during_a_session_is_replaced_not_written_through(tmp_
     shutil.rmtree(backups, ignore_errors=True)
     backups.symlink_to(victim.parent, target_is_directory=True)
     with pytest.raises(LinkRefusedError):
-        lib.set_status([p.id for p in lib.corpus.papers][:12], "read")  # a bulk change backs up first
+        lib.marks.set_status([p.id for p in lib.corpus.papers][:12], "read")  # a bulk change backs up first
     assert sorted(victim.parent.iterdir()) == [victim]
 
 
@@ -236,7 +236,7 @@ def test_a_hard_link_in_the_library_is_never_written_in_place(tmp_path, victim, 
     """The journal and the ack mark are written in place: one that is a hard link to a file of
     the user's is first made a file of its own, and the other name keeps its bytes and mode."""
     lib = Library.open(tmp_path / "lib")
-    lib.set_note(lib.corpus.papers[0].id, "n")
+    lib.marks.set_note(lib.corpus.papers[0].id, "n")
     path = lib.folder / name
     path.unlink(missing_ok=True)
     os.link(victim, path)
@@ -258,8 +258,8 @@ def test_a_folder_holding_only_dot_files_is_not_empty(tmp_path):
 
 def test_a_link_in_backups_is_no_backup_and_repair_removes_only_the_link(tmp_path, victim):
     lib = Library.open(tmp_path / "lib")
-    lib.set_status([p.id for p in lib.corpus.papers][:12], "read")  # a backup of annotations.json
-    lib.set_status([p.id for p in lib.corpus.papers][:12], "to-read")  # (now there is a file to back up)
+    lib.marks.set_status([p.id for p in lib.corpus.papers][:12], "read")  # a backup of annotations.json
+    lib.marks.set_status([p.id for p in lib.corpus.papers][:12], "to-read")  # (now there is a file to back up)
     link = lib.folder / "backups" / "annotations.json.20990101T000000Z.bulk-status.bak"
     link.symlink_to(victim)
     from store.annotations.backups import list_backups
@@ -288,7 +288,7 @@ def test_a_big_corpus_is_mapped_and_reads_saves_and_imports_as_one_read(tmp_path
     assert [p.to_record() for p in mapped] == want
     again = Library.open(tmp_path / "read", seed_if_new=False)
     assert isinstance(again.corpus.papers._data, mmap.mmap)
-    again.set_status([want[3]["id"]], "read")
+    again.marks.set_status([want[3]["id"]], "read")
     (tmp_path / "day.txt").write_text("DAY\n\n" + "A mapped corpus takes new papers as a read one does, "
                                       "and every paper before them stays exactly as it was written.\n")
     summary = again.import_paths([tmp_path / "day.txt"])

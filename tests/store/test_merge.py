@@ -44,9 +44,9 @@ def star_here_skip_there(lib, tmp_path) -> tuple[str, Library]:
     """From the same start: ★2 on a paper here, then the colleague marks it skipped."""
     a = lib.corpus.papers[0].id
     theirs = fork(lib, tmp_path)
-    lib.set_star([a], 2)
+    lib.marks.set_star([a], 2)
     tick()
-    theirs.set_status([a], "skipped")
+    theirs.marks.set_status([a], "skipped")
     return a, theirs
 
 
@@ -62,9 +62,9 @@ def test_your_star_and_their_status_are_both_kept(lib, tmp_path):
 def test_a_field_both_changed_is_a_conflict_the_newer_wins_and_it_is_listed(lib, tmp_path):
     a = lib.corpus.papers[0].id
     theirs = fork(lib, tmp_path)
-    lib.set_note(a, "my reading of it")
+    lib.marks.set_note(a, "my reading of it")
     tick()
-    theirs.set_note(a, "their reading of it")
+    theirs.marks.set_note(a, "their reading of it")
     report = merge(lib, theirs, tmp_path)
     ann = Library(lib.folder).annotation(a)
     assert ann.note == "their reading of it"
@@ -78,12 +78,12 @@ def test_a_field_both_changed_is_a_conflict_the_newer_wins_and_it_is_listed(lib,
 def test_a_state_we_had_before_our_change_is_not_a_conflict(lib, tmp_path):
     """★1 before the fork; we set ★2 after it; they left the star alone: ours stays, silently."""
     a = lib.corpus.papers[0].id
-    lib.set_star([a], 1)
+    lib.marks.set_star([a], 1)
     tick()
     theirs = fork(lib, tmp_path)
-    lib.set_star([a], 2)
+    lib.marks.set_star([a], 2)
     tick()
-    theirs.set_status([a], "read")
+    theirs.marks.set_status([a], "read")
     report = merge(lib, theirs, tmp_path)
     ann = Library(lib.folder).annotation(a)
     assert (ann.star, ann.status) == (2, "read") and not report.conflicts
@@ -91,14 +91,14 @@ def test_a_state_we_had_before_our_change_is_not_a_conflict(lib, tmp_path):
 
 def test_tags_merge_as_sets_with_additions_and_removals_from_both_sides(lib, tmp_path):
     a = lib.corpus.papers[0].id
-    lib.add_tags([a], ["x", "y"])
+    lib.marks.add_tags([a], ["x", "y"])
     tick()
     theirs = fork(lib, tmp_path)
-    lib.remove_tags([a], ["x"])
-    lib.add_tags([a], ["mine"])
+    lib.marks.remove_tags([a], ["x"])
+    lib.marks.add_tags([a], ["mine"])
     tick()
-    theirs.remove_tags([a], ["y"])
-    theirs.add_tags([a], ["theirs"])
+    theirs.marks.remove_tags([a], ["y"])
+    theirs.marks.add_tags([a], ["theirs"])
     merge(lib, theirs, tmp_path)
     assert sorted(Library(lib.folder).annotation(a).tags) == ["mine", "theirs"]
     # and the other way round: they take our removal of x and our addition
@@ -109,7 +109,7 @@ def test_tags_merge_as_sets_with_additions_and_removals_from_both_sides(lib, tmp
 
 def test_an_older_papersifts_file_merges_by_whole_records_with_a_warning(lib, tmp_path):
     a, theirs = star_here_skip_there(lib, tmp_path)
-    theirs.add_tags([a], ["theirs"])
+    theirs.marks.add_tags([a], ["theirs"])
     report = merge(lib, theirs, tmp_path, strip_stamps=True)
     ann = Library(lib.folder).annotation(a)
     assert any("no per-field change times" in w for w in report.warnings)
@@ -142,15 +142,15 @@ def test_cli_dry_run_lists_the_conflict_first_and_changes_nothing(run_cli, tmp_p
 # ------------------------------------------------------------------ every format back
 def _triaged(lib):
     ids = [p.id for p in lib.corpus]
-    lib.set_status(ids[:4], "to-read")
-    lib.set_status(ids[4:6], "skipped")
-    lib.set_status([ids[6]], "read")
-    lib.set_star([ids[0]], 3)
-    lib.set_star([ids[4]], 1)
-    lib.add_tags([ids[0], ids[6]], ["deep-rl", "to-discuss"])
-    lib.add_tags([ids[5]], ["a[b"])
-    lib.set_note(ids[0], "first line, 50% sure & #1\n\nthird line with $x_1$ and ~tilde")
-    lib.set_note(ids[6], "=SUM(A1) looks like a formula")
+    lib.marks.set_status(ids[:4], "to-read")
+    lib.marks.set_status(ids[4:6], "skipped")
+    lib.marks.set_status([ids[6]], "read")
+    lib.marks.set_star([ids[0]], 3)
+    lib.marks.set_star([ids[4]], 1)
+    lib.marks.add_tags([ids[0], ids[6]], ["deep-rl", "to-discuss"])
+    lib.marks.add_tags([ids[5]], ["a[b"])
+    lib.marks.set_note(ids[0], "first line, 50% sure & #1\n\nthird line with $x_1$ and ~tilde")
+    lib.marks.set_note(ids[6], "=SUM(A1) looks like a formula")
     return ids
 
 

@@ -37,7 +37,7 @@ def record(lib: Library, pid: str, **fields) -> dict:
 @pytest.mark.parametrize("bad", ["zzzz", "9", "2026-13-45T99:99:99"])
 def test_a_malformed_stamp_counts_as_no_change_and_is_named(lib, tmp_path, bad):
     pid = lib.corpus.papers[0].id
-    lib.set_note(pid, "mine, written just now")
+    lib.marks.set_note(pid, "mine, written just now")
     rec = record(lib, pid, note="theirs", stamps={"note": bad})
     changes, report = plan_merge(lib, their_file(tmp_path, [rec]), "theirs.jsonl")
     assert pid not in changes and any(f"{bad!r}" in w and "not a time" in w for w in report.warnings)
@@ -46,7 +46,7 @@ def test_a_malformed_stamp_counts_as_no_change_and_is_named(lib, tmp_path, bad):
 
 def test_an_offset_stamp_is_read_as_its_instant(lib, tmp_path):
     pid = lib.corpus.papers[0].id
-    lib.set_note(pid, "mine")
+    lib.marks.set_note(pid, "mine")
     mine = datetime.fromisoformat(lib.annotation(pid).stamps["note"])
     earlier = (mine - timedelta(hours=2)).astimezone(timezone(timedelta(hours=5)))  # later as text, earlier in time
     assert earlier.isoformat() > mine.isoformat()
@@ -57,7 +57,7 @@ def test_an_offset_stamp_is_read_as_its_instant(lib, tmp_path):
 
 def test_a_stamp_far_ahead_counts_as_now_at_most_and_is_reported(lib, tmp_path):
     pid = lib.corpus.papers[0].id
-    lib.set_note(pid, "mine")
+    lib.marks.set_note(pid, "mine")
     future = iso(datetime.now(timezone.utc) + timedelta(days=3650))
     rec = record(lib, pid, note="from the future", stamps={"note": future}, created="", updated="")
     changes, report = plan_merge(lib, their_file(tmp_path, [rec]), "theirs.jsonl")  # (no sound time: now)
@@ -73,7 +73,7 @@ def test_the_same_file_with_future_stamps_merged_again_does_not_beat_a_change_ma
     copied or touched."""
     import os
     pid, other = lib.corpus.papers[0].id, lib.corpus.papers[1].id
-    lib.set_status([other], "read")  # an export holds the other papers' real change times too
+    lib.marks.set_status([other], "read")  # an export holds the other papers' real change times too
     path = tmp_path / "theirs.jsonl"
     path.write_text(json.dumps(record(lib, pid, star=1, stamps={"star": "9999-12-31T23:59:59"})) + "\n"
                     + json.dumps(record(lib, other)) + "\n")
@@ -108,12 +108,12 @@ def test_naive_stamps_are_utc_with_a_warning():
 
 def test_the_report_says_exactly_what_happens_to_each_field(lib, tmp_path):
     pid = lib.corpus.papers[1].id
-    lib.add_tags([pid], ["alpha"])
-    lib.set_note(pid, "my note")
-    lib.set_star([pid], 2)
+    lib.marks.add_tags([pid], ["alpha"])
+    lib.marks.set_note(pid, "my note")
+    lib.marks.set_star([pid], 2)
     other = fork(lib, tmp_path)
-    other.remove_tags([pid], ["alpha"])
-    other.set_note(pid, "their note instead")
+    other.marks.remove_tags([pid], ["alpha"])
+    other.marks.set_note(pid, "their note instead")
     changes, report = plan_merge(lib, their_file(tmp_path, [record(other, pid)]), "theirs.jsonl")
     said = report.changes[0]
     assert "#alpha removed (theirs)" in said and "note replaced (theirs)" in said
@@ -146,7 +146,7 @@ def test_a_file_of_papers_this_library_lacks_says_so_once_and_exits_1(lib, run_c
 
 def test_a_tag_whose_stamp_is_malformed_is_not_taken_and_stamps_follow_the_tags_name(lib, tmp_path):
     pid = lib.corpus.papers[3].id
-    lib.set_note(pid, "mine")
+    lib.marks.set_note(pid, "mine")
     rec = record(lib, pid, tags=["orig0", "dupA"], stamps={"#orig0": "zzzz", "#dupA": iso(datetime.now(timezone.utc))})
     changes, report = plan_merge(lib, their_file(tmp_path, [rec]), "theirs.jsonl")
     merged = changes[pid]

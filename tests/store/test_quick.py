@@ -29,10 +29,10 @@ def icml(tmp_path_factory):
     lib = Library(tmp / "lib")
     lib.import_paths([tmp / "dump.txt"])
     ids = [p.id for p in lib.corpus]
-    lib.add_tags([ids[3], ids[40]], ["zebrafish"])  # a word in no abstract: found only through tags
-    lib.set_note(ids[7], "Compare with the graph transformer baseline")
-    lib.set_status([ids[3]], "read")
-    lib.set_star([ids[40]], 2)
+    lib.marks.add_tags([ids[3], ids[40]], ["zebrafish"])  # a word in no abstract: found only through tags
+    lib.marks.set_note(ids[7], "Compare with the graph transformer baseline")
+    lib.marks.set_status([ids[3]], "read")
+    lib.marks.set_star([ids[40]], 2)
     return lib, recs
 
 
@@ -131,8 +131,8 @@ def test_annotations_changed_by_another_process_are_seen(tmp_path, seeds_dir):
     lib = Library(tmp_path / "lib")
     lib.import_paths([seeds_dir])
     pid = lib.corpus.papers[0].id
-    lib.add_tags([pid], ["quokka"])
-    lib.set_status([pid], "to-read")
+    lib.marks.add_tags([pid], ["quokka"])
+    lib.marks.set_status([pid], "to-read")
     assert (tmp_path / "lib" / "annotations.json.journal").exists()
     rows, _, _, _ = quick_search(lib.folder, "quokka", 5)
     assert [(r.id, r.status, r.tags) for r in rows] == [(pid, "to-read", ["quokka"])]

@@ -27,8 +27,8 @@ def snapshot(lib: Library) -> tuple[bytes, bytes]:
 @pytest.fixture
 def annotated(lib):
     pid = lib.corpus.papers[0].id
-    lib.set_status([pid], "read")
-    lib.add_tags([pid], ["keep"])
+    lib.marks.set_status([pid], "read")
+    lib.marks.add_tags([pid], ["keep"])
     return lib
 
 
@@ -166,7 +166,7 @@ def test_truncated_corpus_is_refused_and_doctor_restores_it(annotated, tmp_path)
 
 
 def test_garbled_annotations_are_restored_from_backup(annotated):
-    annotated.rename_tag("keep", "kept")  # bulk op: backup of the previous annotations
+    annotated.marks.rename_tag("keep", "kept")  # bulk op: backup of the previous annotations
     annotated.annotations_path.write_bytes(b'{"annotations": {"1": ')
     report = run_doctor(annotated.folder, repair=True)
     assert any("rebuilt annotations.json from the backup" in r for r in report.repaired), report.repaired
@@ -213,7 +213,7 @@ def test_version_1_library_is_migrated_with_a_backup(tmp_path, seeds_dir):
     lib = Library(tmp_path / "new")
     lib.import_paths([seeds_dir])
     pid = lib.corpus.papers[0].id
-    lib.set_star([pid], 3)
+    lib.marks.set_star([pid], 3)
     old = tmp_path / "old"
     old.mkdir()
     v1 = {"format": "papersift-corpus", "version": 1, "papers": [p.to_record() for p in lib.corpus], "separate": []}
@@ -226,8 +226,8 @@ def test_version_1_library_is_migrated_with_a_backup(tmp_path, seeds_dir):
 
 
 def test_bulk_changes_take_a_backup_first(lib):
-    lib.set_star([lib.corpus.papers[20].id], 1)  # an annotations file exists to be backed up
-    lib.set_status([p.id for p in lib.corpus][:12], "skipped")
+    lib.marks.set_star([lib.corpus.papers[20].id], 1)  # an annotations file exists to be backed up
+    lib.marks.set_status([p.id for p in lib.corpus][:12], "skipped")
     assert list((lib.folder / "backups").glob("annotations.json.*bulk-status.bak"))
 
 
@@ -375,11 +375,11 @@ def test_a_full_disk_is_an_error_that_names_the_file_and_changes_nothing(lib, mo
     import store.files.atomic
     from store.errors import WriteFailedError
     a, b = lib.corpus.papers[0].id, lib.corpus.papers[1].id
-    lib.set_star([a], 1)
-    lib.set_status([a], "to-read")  # a snapshot, then a journal
+    lib.marks.set_star([a], 1)
+    lib.marks.set_status([a], "to-read")  # a snapshot, then a journal
     before = (lib.annotations_path.read_bytes(), lib.store.storage.journal_path.read_bytes())
     monkeypatch.setattr(store.files.atomic, "os", _FullDisk())
-    for write in (lambda: lib.set_status([b], "read"), lambda: lib.undo(), lambda: lib.set_note(b, "x"),
+    for write in (lambda: lib.marks.set_status([b], "read"), lambda: lib.undo(), lambda: lib.marks.set_note(b, "x"),
                   lambda: lib.store.compact()):
         with pytest.raises(WriteFailedError, match="could not be written .No space left on device.; nothing was changed"):
             write()
@@ -387,7 +387,7 @@ def test_a_full_disk_is_an_error_that_names_the_file_and_changes_nothing(lib, mo
     assert (lib.annotations_path.read_bytes(), lib.store.storage.journal_path.read_bytes()) == before
     assert lib.annotation(b).status == "unread" and lib.annotation(a).star == 1
     monkeypatch.setattr(store.files.atomic, "os", os)  # space again: the next change is saved as usual
-    lib.set_status([b], "read")
+    lib.marks.set_status([b], "read")
     assert Library(lib.folder).annotation(b).status == "read" and Library(lib.folder).annotation(a).star == 1
 
 
@@ -397,7 +397,7 @@ async def test_a_full_disk_does_not_stop_the_app(lib, tmp_path, monkeypatch):
     stays up, with nothing changed; once there is room, the same key works."""
     import store.files.atomic
     from tui.app import make_app
-    lib.set_star([lib.corpus.papers[5].id], 1)
+    lib.marks.set_star([lib.corpus.papers[5].id], 1)
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     first = lib.corpus.papers[0].id
     async with app.run_test() as pilot:
@@ -435,7 +435,7 @@ async def test_a_note_that_cannot_be_saved_on_a_full_disk_is_never_lost(lib, tmp
     from textual.widgets import TextArea
     from tui.app import make_app
     from tui.cli.library import print_unsaved_notes
-    lib.set_star([lib.corpus.papers[5].id], 1)
+    lib.marks.set_star([lib.corpus.papers[5].id], 1)
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     pid = lib.corpus.papers[0].id
     async with app.run_test() as pilot:

@@ -13,7 +13,7 @@ def _order(lib: Library) -> list[str]:
 def test_an_undone_removal_puts_papers_back_in_their_places(lib):
     before = _order(lib)
     gone = [before[3], before[0], before[20], before[-1]]
-    lib.add_tags([before[20]], ["keep"])
+    lib.marks.add_tags([before[20]], ["keep"])
     assert lib.remove(gone) == 4
     assert _order(lib) == [i for i in before if i not in gone]
     assert lib.undo()

@@ -16,9 +16,9 @@ def many_changes(tmp_path, n: int = 600) -> Library:
     snapshot, and the rest stay in the journal."""
     lib = Library.open(tmp_path / "lib")
     ids = [p.id for p in lib.corpus.papers]
-    lib.set_status(ids[:12], "read")  # >= 10 papers: a backup of annotations.json first
+    lib.marks.set_status(ids[:12], "read")  # >= 10 papers: a backup of annotations.json first
     for i in range(n):
-        lib.add_tags([ids[i % len(ids)]], [f"t{i}"])
+        lib.marks.add_tags([ids[i % len(ids)]], [f"t{i}"])
     return lib
 
 
@@ -73,11 +73,11 @@ def marked_by_two(tmp_path, n: int = 5) -> tuple[Library, list[str]]:
     and an assignment to ben: every kind of record a removal clears."""
     lib = Library.open(tmp_path / "lib", member="olga")
     ids = [p.id for p in lib.corpus.papers][:n]
-    lib.add_tags(ids, ["keep"])
-    lib.set_note(ids[0], "my thoughts")
+    lib.marks.add_tags(ids, ["keep"])
+    lib.marks.set_note(ids[0], "my thoughts")
     ana = Library(lib.folder, member="ana")
-    ana.set_star(ids, 2)
-    ana.set_status(ids, "to-read")
+    ana.marks.set_star(ids, 2)
+    ana.marks.set_status(ids, "to-read")
     lib.lab.assign(["ben"], ids)
     return Library(lib.folder, member="olga"), ids
 
@@ -159,7 +159,7 @@ def test_an_undo_of_a_removal_cut_between_its_writes_is_finished_at_the_next_ope
     lib = Library.open(tmp_path / "lib")
     ids = [p.id for p in lib.corpus.papers][:3]
     bare = [p.id for p in lib.corpus.papers][3:7]  # removed with them, never annotated
-    lib.add_tags(ids, ["keep"])
+    lib.marks.add_tags(ids, ["keep"])
     lib.remove(ids + bare)
     assert len(Library(lib.folder)) == 28
 
@@ -208,7 +208,7 @@ def test_an_older_cut_removal_is_rolled_back_by_the_repair_with_every_members_re
     assert every_mark(lib.folder, ids) == before  # ana's and the assignment too, not only the owner's
     assert run_doctor(lib.folder).problems == []
     back = Library(lib.folder, member="olga")
-    back.remove_tags([ids[1]], ["keep"])  # a change of the user's after the repair is not found again
+    back.marks.remove_tags([ids[1]], ["keep"])  # a change of the user's after the repair is not found again
     assert run_doctor(lib.folder).problems == [] and Library(lib.folder).annotation(ids[1]).tags == []
 
 
@@ -217,8 +217,8 @@ def test_a_paper_annotated_again_after_an_older_cut_removal_gets_back_what_it_ha
     any doctor: the repair puts its status, tags and note back under the new star."""
     lib = Library.open(tmp_path / "lib")
     ids = [p.id for p in lib.corpus.papers][:5]
-    lib.set_status(ids, "read")
-    lib.add_tags(ids, ["keep"])
+    lib.marks.set_status(ids, "read")
+    lib.marks.add_tags(ids, ["keep"])
     cut_between_writes(lib, ids, monkeypatch)
     as_an_older_papersift_left_it(lib.folder)
     Library(lib.folder).set_star([ids[0]], 3)
@@ -236,15 +236,15 @@ def test_a_change_to_the_default_after_an_older_cut_removal_is_kept(tmp_path, mo
     the changes were made, even within one millisecond)."""
     lib = Library.open(tmp_path / "lib")
     ids = [p.id for p in lib.corpus.papers][:3]
-    lib.set_star(ids, 2)
-    lib.add_tags(ids, ["keep"])
+    lib.marks.set_star(ids, 2)
+    lib.marks.add_tags(ids, ["keep"])
     cut_between_writes(lib, ids, monkeypatch)
     as_an_older_papersift_left_it(lib.folder)
     later = Library(lib.folder)
-    later.set_star([ids[0]], 3)
-    later.set_star([ids[0]], 0)  # set aside, after the cut
-    later.add_tags([ids[1]], ["keep"])
-    later.remove_tags([ids[1]], ["keep"])
+    later.marks.set_star([ids[0]], 3)
+    later.marks.set_star([ids[0]], 0)  # set aside, after the cut
+    later.marks.add_tags([ids[1]], ["keep"])
+    later.marks.remove_tags([ids[1]], ["keep"])
     assert run_doctor(lib.folder, repair=True).healthy
     back = Library(lib.folder)
     assert back.annotation(ids[0]).star == 0 and back.annotation(ids[0]).tags == ["keep"]
@@ -264,7 +264,7 @@ def test_a_cut_corpus_keeps_its_whole_lines_and_counts_the_papers_no_backup_hold
     lib.import_paths([extra])  # backs the 35-paper corpus up first
     total = len(lib)
     starred = lib.corpus.papers[-100].id
-    lib.set_star([starred], 3)
+    lib.marks.set_star([starred], 3)
     raw = lib.corpus_path.read_bytes()
     lines = raw.split(b"\n")
     lib.corpus_path.write_bytes(raw[: len(raw) - 20_000])  # the last papers cut, one mid-line

@@ -32,7 +32,7 @@ def test_nothing_marked_is_said_and_a_skip_alone_teaches(tmp_path):
     assert lib.screening_estimate() is None
     ids = lib.corpus.ids()
     rl = [i for i, a in enumerate(areas) if a == "reinforcement learning"]
-    lib.set_status([ids[i] for i in rl[:5]], "skipped")          # five RL papers skipped
+    lib.marks.set_status([ids[i] for i in rl[:5]], "skipped")          # five RL papers skipped
     recs = lib.recommend(None, limit=20)
     assert not any(r.paper.id in {ids[i] for i in rl[:5]} for r in recs)
     assert sum(lib.corpus.index_of(r.paper.id) in rl for r in recs) <= 1   # the rest of RL pushed down
@@ -43,9 +43,9 @@ def test_every_mark_teaches_and_the_list_is_explained_when_asked(tmp_path):
     lib, areas = _library(tmp_path)
     ids = lib.corpus.ids()
     rl = [i for i, a in enumerate(areas) if a == "reinforcement learning"]
-    lib.set_status([ids[rl[0]]], "read")        # read and kept: a weak yes
-    lib.add_tags([ids[rl[1]]], ["agents"])      # a tag alone: a weak yes
-    lib.set_star([ids[rl[2]]], 1)
+    lib.marks.set_status([ids[rl[0]]], "read")        # read and kept: a weak yes
+    lib.marks.add_tags([ids[rl[1]]], ["agents"])      # a tag alone: a weak yes
+    lib.marks.set_star([ids[rl[2]]], 1)
     recs = lib.recommend(None, limit=10)
     assert sum(lib.corpus.index_of(r.paper.id) in rl for r in recs) >= 5
     assert all(r.because and r.like for r in recs)
@@ -63,12 +63,12 @@ def test_most_likely_is_the_list_papers_first_in_the_queue(tmp_path):
     lib, areas = _library(tmp_path)
     ids = lib.corpus.ids()
     rl = [i for i, a in enumerate(areas) if a == "reinforcement learning"]
-    lib.set_status([ids[rl[0]]], "to-read")
+    lib.marks.set_status([ids[rl[0]]], "to-read")
     rows = np.array([i for i in range(len(lib)) if i != rl[0]][:120])
     best = lib.most_likely(rows)
     ranked = [lib.corpus.index_of(r.paper.id) for r in lib.recommend(None, limit=len(lib))]
     assert best == min(rows.tolist(), key=ranked.index)
-    lib.set_status([ids[i] for i in rows], "skipped")
+    lib.marks.set_status([ids[i] for i in rows], "skipped")
     assert lib.most_likely(rows) is None                      # every paper of that list is marked
 
 
@@ -84,8 +84,8 @@ def test_the_estimate_in_words(tmp_path):
                                                        "95% found by the stopping test: you may stop")
     lib, areas = _library(tmp_path)
     ids = lib.corpus.ids()
-    lib.set_status(ids[:60], "skipped")
-    lib.set_status([ids[i] for i in range(60) if areas[i] == "reinforcement learning"] or [ids[0]], "to-read")
+    lib.marks.set_status(ids[:60], "skipped")
+    lib.marks.set_status([ids[i] for i in range(60) if areas[i] == "reinforcement learning"] or [ids[0]], "to-read")
     est = lib.screening_estimate()
     assert est is not None and est.marked == 60 and est.unread == len(lib) - 60 and est.found >= 1
 

@@ -167,11 +167,11 @@ def test_prefix_while_typing(lib):
 
 def test_filters_combine_with_query(lib):
     ids = [p.id for p in lib.corpus]
-    lib.set_status(ids[:5], "read")
-    lib.set_status(ids[5:7], "to-read")
-    lib.set_star(ids[:2], 2)
-    lib.add_tags(ids[:3], ["rl"])
-    lib.add_tags(ids[1:2], ["maybe"])
+    lib.marks.set_status(ids[:5], "read")
+    lib.marks.set_status(ids[5:7], "to-read")
+    lib.marks.set_star(ids[:2], 2)
+    lib.marks.add_tags(ids[:3], ["rl"])
+    lib.marks.add_tags(ids[1:2], ["maybe"])
     assert len(lib.search("status:read")) == 5
     assert len(lib.search("status:unread")) == 28
     assert len(lib.search("star:>=2")) == 2
@@ -326,16 +326,16 @@ def test_papers_by_id_pasted_or_prefixed(lib):
 
 def test_tags_and_notes_are_searchable(lib):
     pid = lib.corpus.papers[10].id
-    lib.add_tags([pid], ["zebrafish"])
-    lib.set_note(pid, "ask Quetzalcoatl about this")
+    lib.marks.add_tags([pid], ["zebrafish"])
+    lib.marks.set_note(pid, "ask Quetzalcoatl about this")
     assert lib.corpus.papers[lib.search("zebrafish").indices[0]].id == pid
     assert lib.corpus.papers[lib.search("quetzal").indices[0]].id == pid
 
 
 def test_sorts(lib):
     ids = [p.id for p in lib.corpus]
-    lib.set_star([ids[20]], 3)
-    lib.set_status([ids[30]], "to-read")
+    lib.marks.set_star([ids[20]], 3)
+    lib.marks.set_status([ids[30]], "to-read")
     assert lib.corpus.papers[lib.search("", sort="star").indices[0]].id == ids[20]
     assert lib.corpus.papers[lib.search("", sort="status").indices[0]].id == ids[30]
     shuffled = lib.search("", sort="random").indices
@@ -664,7 +664,7 @@ def test_a_tag_search_after_a_removal_finds_the_tagged_paper(lib):
     """The tag and note tokens are cached with corpus positions: a removal moves every later
     paper up one, and the running library must not return the old position (another paper)."""
     tagged = lib.corpus.papers[5].id
-    lib.add_tags([tagged], ["zebrafish"])
+    lib.marks.add_tags([tagged], ["zebrafish"])
     before = lib.search("zebrafish")
     assert [lib.corpus.papers[int(i)].id for i in before.matches][:1] == [tagged]  # (the cache is warm)
     lib.remove([lib.corpus.papers[0].id])

@@ -46,7 +46,7 @@ def test_recommend_learns_a_tag_and_explains(tmp_path):
     lib, areas = iclr_library(tmp_path)
     area = max(set(areas), key=areas.count)
     idx = [i for i, a in enumerate(areas) if a == area]
-    lib.add_tags([lib.corpus.papers[i].id for i in idx[: len(idx) // 2]], ["mine"])
+    lib.marks.add_tags([lib.corpus.papers[i].id for i in idx[: len(idx) // 2]], ["mine"])
     recs = lib.recommend("mine", limit=10)
     held = {lib.corpus.papers[i].id for i in idx[len(idx) // 2:]}
     assert sum(r.paper.id in held for r in recs) >= 4  # the area is ~15% of the slice
@@ -75,7 +75,7 @@ def test_three_stars_of_a_planted_topic_bring_that_topic_first(tmp_path):
     reef = [p.id for p in lib.corpus if p.title.startswith("Reef study")]
     assert len(reef) == 12
     for pid, stars in zip(reef[:3], (3, 1, 1)):
-        lib.set_star([pid], stars)
+        lib.marks.set_star([pid], stars)
     recs = lib.recommend(None, limit=10)
     assert sum(r.paper.id in reef for r in recs) >= 8
     assert all(set(r.like) <= set(reef[:3]) and r.like for r in recs)

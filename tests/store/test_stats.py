@@ -8,8 +8,8 @@ from store.models import Annotation
 
 def test_marks_of_one_sitting_are_one_bar(lib):
     ids = [p.id for p in lib.corpus][:5]
-    lib.set_status(ids, "read")
-    counts, first, last = lib.triage_timeline()
+    lib.marks.set_status(ids, "read")
+    counts, first, last = lib.stats.triage_timeline()
     assert sum(counts) == 5 and counts[0] == 5 and first[:10] == last[:10]
 
 
@@ -18,11 +18,11 @@ def test_marks_days_apart_are_spread_and_dated(lib):
     when = ["2026-11-01T09:00:00+00:00", "2026-11-15T12:00:00+00:00", "2026-12-01T18:30:00+00:00"]
     lib.replace_annotations({pid: Annotation(pid, status="read", created=t, updated=t) for pid, t in zip(ids, when)},
                             "test", "marks days apart")
-    counts, first, last = lib.triage_timeline(buckets=30)
+    counts, first, last = lib.stats.triage_timeline(buckets=30)
     assert counts[0] == 1 and counts[-1] == 1 and sum(counts) == 3 and 0 < counts.index(1, 1) < 29
     assert (first, last) == ("2026-11-01 09:00", "2026-12-01 18:30")
-    assert lib.triage_timeline() == (counts, first, last)
+    assert lib.stats.triage_timeline() == (counts, first, last)
 
 
 def test_nothing_triaged_is_said_as_such(lib):
-    assert lib.triage_timeline() == ([0] * 30, "", "")
+    assert lib.stats.triage_timeline() == ([0] * 30, "", "")

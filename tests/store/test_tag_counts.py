@@ -25,26 +25,26 @@ def test_kept_counts_are_a_full_count_after_every_step(lib):
         kind = rng.choice(["add", "add", "remove", "rename", "status", "undo", "redo", "ana", "other", "remove_paper"])
         picked = rng.sample(ids, rng.randint(1, 3))
         if kind == "add":
-            lib.add_tags(picked, rng.sample(tags, rng.randint(1, 2)))
+            lib.marks.add_tags(picked, rng.sample(tags, rng.randint(1, 2)))
         elif kind == "remove":
-            lib.remove_tags(picked, [rng.choice(tags)])
+            lib.marks.remove_tags(picked, [rng.choice(tags)])
         elif kind == "rename":
             old, new = rng.sample(tags, 2)
             if old in lib.tag_counts():
-                lib.rename_tag(old, new)
+                lib.marks.rename_tag(old, new)
         elif kind == "status":
-            lib.set_status(picked, rng.choice(["read", "unread", "skipped"]))
+            lib.marks.set_status(picked, rng.choice(["read", "unread", "skipped"]))
         elif kind == "undo":
             lib.undo()
         elif kind == "redo":
             lib.redo()
         elif kind == "ana":
             ana.refresh()
-            ana.add_tags(picked, [rng.choice(tags)])  # another member's tags: not this member's counts
+            ana.marks.add_tags(picked, [rng.choice(tags)])  # another member's tags: not this member's counts
             lib.refresh()
         elif kind == "other":
             other.refresh()
-            other.add_tags(picked, [rng.choice(tags)])
+            other.marks.add_tags(picked, [rng.choice(tags)])
             lib.refresh()
         elif kind == "remove_paper" and step % 30 == 0:
             gone = picked[0]
@@ -58,7 +58,7 @@ def test_kept_counts_are_a_full_count_after_every_step(lib):
 
 def test_the_counts_handed_out_are_a_copy(lib):
     pid = lib.corpus.papers[0].id
-    lib.add_tags([pid], ["rl"])
+    lib.marks.add_tags([pid], ["rl"])
     mine = lib.tag_counts()
     mine["rl"] += 10
     assert lib.tag_counts()["rl"] == 1

@@ -19,9 +19,9 @@ from store.team.members import default_member, member_problem
 
 def test_member_records_sit_beside_the_owners(lib):
     pid = next(iter(lib.corpus)).id
-    lib.set_star([pid], 1)  # the owner's: the id every library had
+    lib.marks.set_star([pid], 1)  # the owner's: the id every library had
     ana = Library(lib.folder, member="ana")
-    ana.set_star([pid], 3)
+    ana.marks.set_star([pid], 3)
     assert doc_id_for(record_key(pid)) == int(pid, 16) and doc_id_for(record_key(pid, "ana")) >= 1 << 48
     lib.refresh()
     assert lib.annotation(pid).star == 1 and ana.annotation(pid).star == 3
@@ -31,8 +31,8 @@ def test_member_records_sit_beside_the_owners(lib):
 def test_each_member_undoes_their_own_change(lib):
     a, b = [p.id for p in lib.corpus][:2]
     ana, ben = Library(lib.folder, member="ana"), Library(lib.folder, member="ben")
-    ana.set_status([a], "read")
-    ben.set_status([b], "skipped")
+    ana.marks.set_status([a], "read")
+    ben.marks.set_status([b], "skipped")
     assert ana.undo() == "status read"  # not ben's newer change
     ben.refresh()
     assert ben.annotation(b).status == "skipped" and ben.team.get("ana", {}).get(a) is None
@@ -42,9 +42,9 @@ def test_each_member_undoes_their_own_change(lib):
 def test_team_filters_and_sort(lib):
     ids = [p.id for p in lib.corpus]
     ana, ben = Library(lib.folder, member="ana"), Library(lib.folder, member="ben")
-    ana.set_star(ids[:2], 2)
-    ben.set_star(ids[1:2], 3)
-    ben.set_status([ids[0]], "skipped")
+    ana.marks.set_star(ids[:2], 2)
+    ben.marks.set_star(ids[1:2], 3)
+    ben.marks.set_status([ids[0]], "skipped")
     lib.refresh()
 
     def found(q: str) -> list[str]:
@@ -74,9 +74,9 @@ def test_assign_balances_and_clear_is_one_undo_step(lib):
 def test_removal_takes_and_undo_brings_back_every_members_marks(lib):
     pid = next(iter(lib.corpus)).id
     ana = Library(lib.folder, member="ana")
-    ana.set_star([pid], 2)
+    ana.marks.set_star([pid], 2)
     lib.lab.assign(["ana"], [pid])
-    lib.set_status([pid], "read")
+    lib.marks.set_status([pid], "read")
     lib.remove([pid])
     assert not any(pid in a for a in lib.team.values()) and pid not in lib.assignments
     lib.undo()
@@ -88,11 +88,11 @@ def test_team_files_merge_in_any_order(lib, tmp_path):
     files = {}
     for k, name in enumerate(("ana", "ben", "chen")):
         member = Library(lib.folder, member=name)
-        member.set_star(ids[k:k + 2], k + 1)
-        member.add_tags([ids[k]], [name])
+        member.marks.set_star(ids[k:k + 2], k + 1)
+        member.marks.add_tags([ids[k]], [name])
         files[name] = team_text(name, member.annotations.values())
-        member.set_star(ids[k:k + 2], 0)  # gone from the library: only the files carry them now
-        member.remove_tags([ids[k]], [name])
+        member.marks.set_star(ids[k:k + 2], 0)  # gone from the library: only the files carry them now
+        member.marks.remove_tags([ids[k]], [name])
     results = set()
     from store.exchange.merge import plan_merge
     for order in itertools.permutations(files):
@@ -139,7 +139,7 @@ def test_every_export_format_carries_every_members_marks(lib, fmt, expected, tmp
     assert expected in text
     alone = Library.open(tmp_path / "alone")  # one person's library: the formats are as they always were
     first = next(iter(alone.corpus)).id
-    alone.set_star([first], 2)
+    alone.marks.set_star([first], 2)
     marker = {"md": "team:", "csv": ",team", "bibtex": "papersift_team", "ris": "papersift-team", "org": ":TEAM:",
               "jsonl": '"team"', "csl-json": "papersift_team"}[fmt]
     assert marker in text and marker not in export_text(alone.pairs(f"id:{first}"), fmt)
@@ -178,13 +178,13 @@ def test_undoing_a_colleagues_team_file_puts_their_marks_back_as_they_were(lib, 
     from store.exchange.import_files import merge_files
     ids = [p.id for p in lib.corpus][:2]
     ben = Library(lib.folder, member="ben")
-    ben.set_star(ids[:1], 2)
-    ben.add_tags(ids[1:], ["later"])
+    ben.marks.set_star(ids[:1], 2)
+    ben.marks.add_tags(ids[1:], ["later"])
     path = tmp_path / "ben.jsonl"
     path.write_text(team_text("ben", ben.member_records("ben").values()))
     lead = Library.open(tmp_path / "lead", member="lead")
     assert {p.id for p in lead.corpus} >= set(ids)  # (the same bundled sample)
-    lead.set_status(ids[:1], "read")
+    lead.marks.set_status(ids[:1], "read")
     merge_files(lead, [path])
     assert lead.team["ben"][ids[0]].star == 2 and (lead.undo() or "").startswith("import annotations")
     assert "ben" not in lead.team and "ben" not in lead.cleared
@@ -212,10 +212,10 @@ def test_an_undo_takes_back_only_what_its_step_changed(lib, tmp_path):
     from store.exchange.import_files import merge_files
     pid = next(iter(lib.corpus)).id
     ana = Library(lib.folder, member="ana")
-    ana.set_star([pid], 2)
+    ana.marks.set_star([pid], 2)
     elsewhere = Library.open(tmp_path / "desktop", member="ana")
-    elsewhere.set_status([pid], "to-read")
-    elsewhere.add_tags([pid], ["later"])
+    elsewhere.marks.set_status([pid], "to-read")
+    elsewhere.marks.add_tags([pid], ["later"])
     path = tmp_path / "ana.jsonl"
     path.write_text(team_text("ana", elsewhere.member_records("ana").values()))
     merge_files(ana, [path], from_lab=True)

@@ -41,7 +41,7 @@ async def test_dialogs_fit_a_narrow_terminal(lib, make):
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_tag_typeahead_add_remove_and_filter(lib, make):
-    lib.add_tags([lib.corpus.papers[5].id], ["reinforcement-learning"])
+    lib.marks.add_tags([lib.corpus.papers[5].id], ["reinforcement-learning"])
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("t", *"reinf")
@@ -71,7 +71,7 @@ async def test_tag_list_keys_back_and_filter(lib, make):
     """T focuses the list of all tags: enter adds the highlighted tag, ctrl+f filters by it and
     escape goes back to the results, hiding the panel again on an 80-column terminal."""
     ids = [p.id for p in lib.corpus]
-    lib.add_tags(ids[3:5], ["agents"])
+    lib.marks.add_tags(ids[3:5], ["agents"])
     app = make(lib)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -125,7 +125,7 @@ async def test_an_unsaved_note_survives_the_app_closing(lib, make):
     """Text typed in the note editor is kept as a draft until saved or discarded: the app
     closing with the editor open (a closed terminal, a crash) loses nothing."""
     pid = lib.corpus.papers[0].id
-    lib.set_note(pid, "saved line")
+    lib.marks.set_note(pid, "saved line")
     app = make(lib)
     async with app.run_test() as pilot:
         await pilot.press("e", *" and a long thought")
@@ -307,9 +307,9 @@ async def test_narrow_terminal_hides_tag_panel_until_used(lib, make):
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_export_scope_everything_annotated_in_library_order(lib, make):
     ids = [p.id for p in lib.corpus]
-    lib.set_star([ids[20]], 1)
-    lib.add_tags([ids[3]], ["later"])
-    lib.set_status([ids[9]], "skipped")
+    lib.marks.set_star([ids[20]], 1)
+    lib.marks.add_tags([ids[3]], ["later"])
+    lib.marks.set_status([ids[9]], "skipped")
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("x")
@@ -342,7 +342,7 @@ async def test_export_choices_show_the_pick_by_shape_not_only_colour(lib, make):
 async def test_export_choices_say_how_many_papers_and_a_missing_folder_is_offered(lib, make, tmp_path):
     """Each choice of papers shows its count; with nothing marked to read, the dialog starts on the
     current list and says why; a destination in a folder that does not exist asks to create it."""
-    lib.set_status([p.id for p in list(lib.corpus)[:2]], "skipped")
+    lib.marks.set_status([p.id for p in list(lib.corpus)[:2]], "skipped")
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -507,7 +507,7 @@ async def test_import_dialog_adds_papers_without_leaving_the_app(lib, make, tmp_
         await import_path(*"ba", "right", "enter")  # completed to bad.jsonl
         assert "bad.jsonl, line 2" in said() and len(app.library) == 35
         assert screen(app).sync.imports == []  # (the quit line says nothing of it)
-        app.library.set_star([app.library.corpus.papers[0].id], 1)  # an annotated sample stays
+        app.library.marks.set_star([app.library.corpus.papers[0].id], 1)  # an annotated sample stays
         await import_path(*"icm", "right", "enter")
         assert "read 1 abstract from 1 file: 1 new" in said() and "sample papers stay" in said()
         assert screen(app).results.border_title.startswith("36 / 36") and len(Library(lib.folder)) == 36
@@ -570,7 +570,7 @@ async def test_the_export_dialog_starts_on_its_picks_keeps_a_typed_path_and_says
     """The keyboard highlight starts on the picked format (not the first row); picking another
     format changes a typed path's extension only; a scope carried from the last export, or a
     selection, is said in the dialog."""
-    lib.set_status([p.id for p in lib.corpus][:2], "read")
+    lib.marks.set_status([p.id for p in lib.corpus][:2], "read")
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("x")
@@ -606,7 +606,7 @@ async def test_the_export_dialog_starts_on_its_picks_keeps_a_typed_path_and_says
 async def test_enter_in_the_tag_box_takes_the_highlighted_completion_and_new_tags_are_explicit(lib, make):
     """The reported case: with #bandits in the library, `t` `ba` Enter added #ba. Enter now takes
     the highlighted row; a new tag is its own row ("+ new tag"), first when no tag starts so."""
-    lib.add_tags([lib.corpus.papers[5].id], ["bandits"])
+    lib.marks.add_tags([lib.corpus.papers[5].id], ["bandits"])
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
@@ -635,7 +635,7 @@ async def test_the_recommended_list_learns_from_a_star_and_says_why(tmp_path, ma
     the reader says why ("recommended because: … · like ★ …")."""
     lib = Library.open(tmp_path / "lib", seed_if_new=False)
     lib.import_paths([DATA / "iclr_slice.jsonl"])
-    lib.set_star([lib.corpus.papers[0].id], 3)
+    lib.marks.set_star([lib.corpus.papers[0].id], 3)
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
@@ -687,7 +687,7 @@ async def test_enter_on_an_empty_tag_box_says_what_to_do_and_a_picked_row_is_add
         await settle(pilot)
         assert [n.message for n in app._notifications][-1] == "Type a tag, then enter"
         await pilot.press("escape")
-        app.library.add_tags([lib.corpus.papers[5].id], ["bandits"])
+        app.library.marks.add_tags([lib.corpus.papers[5].id], ["bandits"])
         panel.refresh_tags()  # (as a triage key or another process's change does)
         await pilot.press("t")
         await settle(pilot)
@@ -765,7 +765,7 @@ async def test_filtering_right_after_adding_a_tag_filters_by_that_tag(lib, make)
     """T, enter adds the highlighted tag (and the highlight goes); ctrl+f then filters by the tag
     just added, not "pick a tag first". After a removal it still asks."""
     ids = [p.id for p in lib.corpus]
-    lib.add_tags(ids[3:5], ["agents"])
+    lib.marks.add_tags(ids[3:5], ["agents"])
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)

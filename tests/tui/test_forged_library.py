@@ -16,7 +16,7 @@ from .driving import cur, screen, settle
 def forged_library(folder) -> Library:
     lib = Library.open(folder)
     first, second = (p.id for p in lib.corpus.papers[:2])
-    lib.set_star([second], 1)
+    lib.marks.set_star([second], 1)
     lib.store.compact()
     data = json.loads(lib.annotations_path.read_bytes())
     data[ANN][str(doc_id_for(first))] = {"paper_id": first, "status": "read\x1b[2J", "star": 10**30,

@@ -28,11 +28,11 @@ def _lab(tmp_path):
     ben = Library.open(tmp_path / "ben", seed_if_new=False, member="ben")
     sync(ben, str(remote))
     ids = [p.id for p in ben.corpus][:2]
-    ben.set_star(ids, 2)
+    ben.marks.set_star(ids, 2)
     sync(ben)
     elsewhere = Library.open(tmp_path / "ana-desktop", seed_if_new=False, member="ana")  # ana's other copy
     sync(elsewhere, str(remote))
-    elsewhere.set_status(ids[:1], "to-read")
+    elsewhere.marks.set_status(ids[:1], "to-read")
     sync(elsewhere)
     return remote, ids
 
@@ -108,7 +108,7 @@ def test_quitting_the_app_syncs_once_more_and_says_so(tmp_path, capsys):
     from tui.cli.team import sync_on_quit
     remote, ids = _lab(tmp_path)
     ana = Library(tmp_path / "ana", member="ana")
-    ana.set_status(ids[:1], "read")
+    ana.marks.set_status(ids[:1], "read")
     sync_on_quit(ana)
     assert "ben +2 marks" in capsys.readouterr().err
     ben = Library(tmp_path / "ben", member="ben")

@@ -89,8 +89,8 @@ async def test_annotations_damaged_on_disk_are_said_once_and_never_stop_the_app(
     a triage key is refused with the same message, nothing is written over it, and once
     `doctor --repair` has mended it the app carries on."""
     from store.doctor import run_doctor
-    lib.set_star([lib.corpus.papers[5].id], 1)
-    lib.set_status([p.id for p in lib.corpus][10:], "skipped")  # a bulk change: a backup to repair from
+    lib.marks.set_star([lib.corpus.papers[5].id], 1)
+    lib.marks.set_status([p.id for p in lib.corpus][10:], "skipped")  # a bulk change: a backup to repair from
     app = make(lib)
     async with app.run_test() as pilot:
         await settle(pilot)
@@ -304,7 +304,7 @@ async def test_star_keys(lib, make):
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_next_previous_unread(lib, make):
     ids = [p.id for p in lib.corpus]
-    lib.set_status(ids[1:4], "read")
+    lib.marks.set_status(ids[1:4], "read")
     app = make(lib)
     async with app.run_test() as pilot:
         await pilot.press("n")
@@ -316,7 +316,7 @@ async def test_next_previous_unread(lib, make):
         below = len(ids) - 3 - 1
         assert app._notifications and list(app._notifications)[-1].message == \
             f"No unread paper above this one: {below} unread papers below"
-        lib.set_status([i for i in ids if i != ids[0]], "read")
+        lib.marks.set_status([i for i in ids if i != ids[0]], "read")
     app = make(Library(lib.folder))
     async with app.run_test() as pilot:
         await pilot.press("n")
@@ -404,8 +404,8 @@ async def test_undo_key_repeatable(lib, make):
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_copy_keys_fall_back_to_osc52(lib, make):
-    lib.add_tags([lib.corpus.papers[0].id], ["speech"])
-    lib.set_note(lib.corpus.papers[0].id, "ask\nthe group")
+    lib.marks.add_tags([lib.corpus.papers[0].id], ["speech"])
+    lib.marks.set_note(lib.corpus.papers[0].id, "ask\nthe group")
     app = make(lib)
     async with app.run_test() as pilot:
         await pilot.press("y")
@@ -433,7 +433,7 @@ async def test_open_link_and_no_link(lib, make, monkeypatch, tmp_path):
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_sort_cycles_and_persists(lib, make, tmp_path):
-    lib.set_star([lib.corpus.papers[9].id], 3)
+    lib.marks.set_star([lib.corpus.papers[9].id], 3)
     app = make(lib)
     async with app.run_test() as pilot:
         await pilot.press("S", "S")
@@ -623,7 +623,7 @@ async def test_the_first_import_in_the_app_replaces_the_untouched_sample_unannou
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_the_remove_key_removes_with_a_backup_and_undo_brings_papers_back(lib, make):
-    lib.add_tags([lib.corpus.papers[0].id], ["keep"])
+    lib.marks.add_tags([lib.corpus.papers[0].id], ["keep"])
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
@@ -697,7 +697,7 @@ async def test_more_like_this_comes_back_after_an_import_in_the_app(lib, make, t
             if "More like this" in panel():
                 break
         assert "More like this" in panel()
-        app.library.set_star([app.library.corpus.papers[0].id], 1)  # (the sample stays: an import adds to it)
+        app.library.marks.set_star([app.library.corpus.papers[0].id], 1)  # (the sample stays: an import adds to it)
         screen(app).triage.import_path(dump)
         for _ in range(100):
             await pilot.pause(0.05)

@@ -105,8 +105,8 @@ async def test_pasted_ids_list_those_papers(lib, make):
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_select_all_and_a_selection_across_searches(lib, make):
     papers = [p.id for p in lib.corpus]
-    lib.add_tags(papers[3:5], ["alpha"])
-    lib.add_tags(papers[9:10], ["beta"])
+    lib.marks.add_tags(papers[3:5], ["alpha"])
+    lib.marks.add_tags(papers[9:10], ["beta"])
     app = make(lib)
     async with app.run_test() as pilot:
         results = screen(app).results
@@ -252,7 +252,7 @@ async def test_burst_of_keys_is_routed_in_order(lib, make):
 async def test_a_filtered_list_says_how_many_of_it_are_still_unread(lib, make):
     """The header counts the whole library; a search or filter is a piece of work of its own, so the
     list's title says how many of it are left, and follows each triage key (and another process)."""
-    lib.set_status([lib.corpus.papers[0].id], "read")
+    lib.marks.set_status([lib.corpus.papers[0].id], "read")
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         results = screen(app).results

@@ -144,7 +144,7 @@ async def test_a_note_reads_as_the_abstract_does_latex_typeset_and_its_links_num
         "title": "Sorting Networks", "abstract": "We sort. Code at [repo](https://example.org/repo)."}) + "\n")
     lib.import_paths([tmp_path / "t.jsonl"])
     pid = lib.corpus.papers[-1].id
-    lib.set_note(pid, r"The bound is $O(n^2)$, not $\mathcal{O}(n)$: see [the proof](https://example.org/proof).")
+    lib.marks.set_note(pid, r"The bound is $O(n^2)$, not $\mathcal{O}(n)$: see [the proof](https://example.org/proof).")
     app = make(lib)
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.press("G")

@@ -71,8 +71,8 @@ async def test_screening_through_the_keys_finds_the_wanted_papers_first(tmp_path
 async def test_the_recommended_list_keeps_the_row_being_read_and_says_how_far_to_read(tmp_path, make):
     lib, wanted = _labelled(tmp_path)
     ids = [p.id for p in lib.corpus]
-    lib.set_status([i for i in ids[:60] if i not in wanted], "skipped")
-    lib.set_status([i for i in ids[:60] if i in wanted], "to-read")
+    lib.marks.set_status([i for i in ids[:60] if i not in wanted], "skipped")
+    lib.marks.set_status([i for i in ids[:60] if i in wanted], "to-read")
     assert any(i in wanted for i in ids[:60])
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:

@@ -16,10 +16,10 @@ def demo_app(tmp_path, seeds_dir):
     lib = Library(tmp_path / "neurips-demo")  # the folder name shows in the header
     lib.import_paths([seeds_dir])
     ids = [p.id for p in lib.corpus]
-    lib.set_status(ids[:3], "read")
-    lib.set_status([ids[3]], "to-read")
-    lib.set_star([ids[3]], 2)
-    lib.add_tags([ids[3]], ["agents", "eval"])
+    lib.marks.set_status(ids[:3], "read")
+    lib.marks.set_status([ids[3]], "to-read")
+    lib.marks.set_star([ids[3]], 2)
+    lib.marks.add_tags([ids[3]], ["agents", "eval"])
     return make_app(lib, keymap_path=tmp_path / "none.toml", settings_path=tmp_path / "settings.json")
 
 

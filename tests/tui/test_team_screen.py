@@ -27,10 +27,10 @@ def _lab(folder) -> tuple[Library, list[str]]:
     ids = [p.id for p in lib.corpus]
     lib.lab.assign(["ana", "ben"], ids)
     ana, ben = Library(folder, member="ana"), Library(folder, member="ben")
-    ana.set_star(ids[:2], 2)
-    ana.add_tags(ids[:1], ["rl"])
-    ben.set_status(ids[:1], "skipped")
-    ben.set_star(ids[2:3], 3)
+    ana.marks.set_star(ids[:2], 2)
+    ana.marks.add_tags(ids[:1], ["rl"])
+    ben.marks.set_status(ids[:1], "skipped")
+    ben.marks.set_star(ids[2:3], 3)
     lib.refresh()
     return lib, ids
 
@@ -59,7 +59,7 @@ async def test_team_screen_lists_each_member(tmp_path):
         await pilot.press("w", "m")  # (the screen opens on the first member, or on you): ana's marks
         await wait_workers(app, pilot)
         assert main.query_text == "by:ana" and sorted(main.results.shown_ids()) == sorted(ids[:2])
-    lib.set_star(ids[5:6], 1)  # a mark of their own: lead is a member now
+    lib.marks.set_star(ids[5:6], 1)  # a mark of their own: lead is a member now
     rows = {line.split()[0]: line for line in _text(team_table(lib)).splitlines()[1:] if line.strip()}
     assert set(rows) == {"ana", "ben", "lead"} and "(you)" in rows["lead"]
 
@@ -71,7 +71,7 @@ async def test_a_member_opens_on_their_share_and_one_key_shows_the_whole_library
     lib, ids = _lab(tmp_path / "lib")
     ana = Library(lib.folder, member="ana")
     share = [pid for pid, name in ana.assignments.items() if name == "ana"]
-    ana.set_status(share[:3], "to-read")
+    ana.marks.set_status(share[:3], "to-read")
     app = make_app(Library(lib.folder, member="ana"), settings_path=tmp_path / "settings.json")
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_workers(app, pilot)

@@ -85,7 +85,7 @@ def tags(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
             raise PapersiftError("usage: papersift tags rename OLD NEW")
         old, new = (normalize_tag(t) for t in args.names)
         held = lib.tag_counts().get(new, 0) if new != old else 0  # (papers tagged so already: a merge)
-        n = lib.rename_tag(*args.names)
+        n = lib.marks.rename_tag(*args.names)
         out.say(f"merged #{old} into the existing #{new} (which {counted(held, 'paper')} had already) on "
                 f"{counted(n, 'paper')}; `papersift undo` takes it back" if held
                 else f"renamed #{old} to #{new} on {counted(n, 'paper')}")
@@ -94,7 +94,7 @@ def tags(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
         if not args.into or not args.names:
             raise PapersiftError("usage: papersift tags merge TAG... --into TAG (the tags named become the "
                                  "--into tag; one undo reverts it)")
-        n = lib.merge_tags(args.names, args.into)
+        n = lib.marks.merge_tags(args.names, args.into)
         out.say(f"merged {', '.join('#' + normalize_tag(t) for t in args.names)} into "
                 f"#{normalize_tag(args.into)} on {counted(n, 'paper')}")
         return 0

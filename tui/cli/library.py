@@ -242,31 +242,31 @@ def show(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
 
 def set_status(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     ids = [lib.paper(i).id for i in args.ids]
-    lib.set_status(ids, args.status)
+    lib.marks.set_status(ids, args.status)
     return _ack(args, f"{counted(len(ids), 'paper')} marked {args.status}", lib, ids)
 
 
 def set_star(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     ids = list(dict.fromkeys(lib.paper(i).id for i in args.ids))
-    lib.set_star(ids, args.stars)
+    lib.marks.set_star(ids, args.stars)
     return _ack(args, f"{ids[0] if len(ids) == 1 else counted(len(ids), 'paper')} starred {out.stars(args.stars)}",
                 lib, ids)
 
 
 def tag(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     pid = lib.paper(args.id).id
-    (lib.remove_tags if args.remove else lib.add_tags)([pid], args.tags)
+    (lib.marks.remove_tags if args.remove else lib.marks.add_tags)([pid], args.tags)
     return _ack(args, f"{pid} tags: {' '.join('#' + t for t in lib.annotation(pid).tags) or '(none)'}", lib, [pid])
 
 
 def note(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     pid = lib.paper(args.id).id
-    lib.set_note(pid, _stdin_text() if args.text == "-" else args.text)
+    lib.marks.set_note(pid, _stdin_text() if args.text == "-" else args.text)
     return _ack(args, f"{pid} note saved", lib, [pid])
 
 
 def stats(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    out.print_stats(lib.stats(), args.format)
+    out.print_stats(lib.stats.summary(), args.format)
     return 0
 
 

@@ -86,11 +86,11 @@ class Counts:
         """The library's triaged_mask, taken once per change to the annotations, not on every
         keystroke."""
         if self._triaged is None or len(self._triaged) != len(self.library):
-            self._triaged = self.library.triaged_mask()
+            self._triaged = self.library.stats.triaged_mask()
         return self._triaged
 
     def show_header(self, note: str = "") -> None:
         lib = self.library
         lab = any(anns for name, anns in lib.team.items() if name != lib.member) or bool(lib.assignments)
         name = f"{lib.name} · as {lib.member}" if lab else lib.name  # (in a lab's library: who you are)
-        self.header.show(name, lib.triaged_count(), len(lib), "; ".join(filter(None, [note or self.standing, self.screening, self.lab_sync])))
+        self.header.show(name, lib.stats.triaged_count(), len(lib), "; ".join(filter(None, [note or self.standing, self.screening, self.lab_sync])))

@@ -91,11 +91,11 @@ class Tags:
         if not text:
             return
         if text.startswith("-"):
-            self.triage.apply(lambda ids: self.library.remove_tags(ids, [text[1:]]), what=f"#{text[1:]} taken off",
+            self.triage.apply(lambda ids: self.library.marks.remove_tags(ids, [text[1:]]), what=f"#{text[1:]} taken off",
                               unchanged=f"no #{normalize_tag(text[1:])} to take off")
             self._just_added = None
         else:
-            self.triage.apply(lambda ids: self.library.add_tags(ids, [text]), what=f"#{text} added",
+            self.triage.apply(lambda ids: self.library.marks.add_tags(ids, [text]), what=f"#{text} added",
                               unchanged=f"already tagged #{normalize_tag(text)}")
             self._just_added = normalize_tag(text)
         self.view.tag_panel.reset()

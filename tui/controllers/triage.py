@@ -113,11 +113,11 @@ class Triage:
 
     def set_status(self, status: str) -> None:
         """Mark read, to-read or skipped (then advance, as configured), or unread."""
-        self.apply(lambda ids: self.library.set_status(ids, status), advance=status != "unread",
+        self.apply(lambda ids: self.library.marks.set_status(ids, status), advance=status != "unread",
                    what=f"marked {status}", unchanged="already unread" if status == "unread" else "")
 
     def bump_star(self, step: int) -> None:
-        self.apply(lambda ids: self.library.bump_star(ids, step), what="a star more" if step > 0 else "a star less",
+        self.apply(lambda ids: self.library.marks.bump_star(ids, step), what="a star more" if step > 0 else "a star less",
                    unchanged="already ★★★, the most" if step > 0 else "no star to take off")
 
     def undo(self) -> None:
@@ -293,6 +293,6 @@ class Triage:
                                  else "no note to save")
                 self.view.repaint()
             assert self.view.writes is not None  # made on mount
-            self.view.writes.submit(lambda: self.library.set_note(pid, text), landed, failed)
+            self.view.writes.submit(lambda: self.library.marks.set_note(pid, text), landed, failed)
 
         app.push_screen(NoteScreen(plain_title(paper.title), note, draft, keep_draft), saved)

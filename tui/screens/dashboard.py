@@ -99,7 +99,7 @@ class DashboardScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         lib = self.library
-        stats = lib.stats()
+        stats = lib.stats.summary()
         with VerticalScroll():
             yield Label(f"[b]Dashboard[/b] — {stats['triaged']:,} / {stats['papers']:,} triaged "
                         f"({share(stats['triaged'], stats['papers'])})   [dim]{key_label(self.app, 'dashboard.close')} closes[/dim]")
@@ -131,7 +131,7 @@ class DashboardScreen(ModalScreen[None]):
 
     def _timeline(self) -> ComposeResult:
         """The triage over time: its span, and a sparkline of marks per bucket."""
-        timeline, first, last = self.library.triage_timeline()
+        timeline, first, last = self.library.stats.triage_timeline()
         one_bar = sum(1 for c in timeline if c) == 1  # (a bucket is an hour at least: one sitting)
         span = (f"(all at {first})" if first == last else f"(all from {first} to {last[11:]})" if one_bar
                 else f"({first} → {last})")
