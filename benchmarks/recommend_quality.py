@@ -57,13 +57,13 @@ def main(path: Path) -> None:
         lib.annotations = {}
         changes = {lib.corpus.papers[int(i)].id: Annotation(lib.corpus.papers[int(i)].id, tags=["area"]) for i in train}
         lib.annotations.update(changes)  # in memory only: nothing is written for the evaluation
-        recs = lib.recommend("area", limit=len(lib))
+        recs = lib.discovery.recommend("area", limit=len(lib))
         ranked = [lib.corpus.index_of(r.paper.id) in held for r in recs]
         aps.append(average_precision(ranked))
         chance.append(len(held) / len(ranked))
     print(f"| recommendations: mean average precision over 20 areas (half tagged, half held out) | {np.mean(aps):.3f} | chance {np.mean(chance):.3f} |")
     lib.annotations = {}
-    topics, _ = lib.topics(k=20)
+    topics, _ = lib.discovery.topics(k=20)
     valid = lab != ""
     print(f"| topics (k=20) vs primary areas: NMI | {nmi(topics[valid], lab[valid]):.3f} |")
 
@@ -91,7 +91,7 @@ def few_shot(lib, lab: np.ndarray, areas: list[str], draws: int = 3, ks=KS, halv
     method: the centroid alone, the ridge classifier alone, the blend (for each ``halves`` value
     of store.discovery.recommend.RIDGE_HALF; None: the shipped one). Means over areas and draws."""
     from store.discovery.recommend import RIDGE_HALF, blended_scores, centroid_scores, ridge_scores
-    sim = lib.similarity
+    sim = lib.discovery.similarity
     matrix, latent = sim.matrix, sim.latent
     n = matrix.shape[0]
     rng = np.random.default_rng(seed)

@@ -369,7 +369,7 @@ async def _settle_benches(lib_dir: Path, repeat: int) -> dict:
             out["settle_down"].append(await clock.measure(app, pilot, "down" if k % 8 < 4 else "up", settled(None, False),
                                                           SETTLED_QUIET))
             await pilot.pause(0.4)
-        if screen.library.similarity_ready:  # the panel too: down the list (the next paper's neighbours
+        if screen.library.discovery.similarity_ready:  # the panel too: down the list (the next paper's neighbours
             # are looked up while the cursor rests, as when reading down the list), and page down (a
             # paper nothing was looked up for)
             for name, key in (("settle_similar", "down"), ("settle_jump", "pagedown")):

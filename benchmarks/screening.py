@@ -318,7 +318,7 @@ def timing(sizes: list[int], marks: int = 60) -> dict[str, dict]:
             lib = Library(Path(tmp) / "lib")
             lib.import_paths([path])
             t = time.perf_counter()
-            matrix = lib.similarity.matrix
+            matrix = lib.discovery.similarity.matrix
             build = time.perf_counter() - t
             ids = lib.corpus.ids()
             rng = np.random.default_rng(0)
@@ -342,7 +342,7 @@ def timing(sizes: list[int], marks: int = 60) -> dict[str, dict]:
                 app.append(1000 * (time.process_time() - t))
                 app_walls.append(1000 * (time.perf_counter() - w))
                 t = time.process_time()
-                lib.screening_estimate()
+                lib.discovery.screening.estimate()
                 estimates.append(1000 * (time.process_time() - t))
         out[str(len(ids))] = {"median_ms": float(np.median(times)), "p95_ms": float(np.percentile(times, 95)),
                               "wall_median_ms": float(np.median(walls)), "app_median_ms": float(np.median(app)),

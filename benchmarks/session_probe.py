@@ -80,14 +80,14 @@ async def main(folder: str) -> dict:
         # Wait for the model while the app is getting it (a huge library builds it only on request).
         await pilot.pause(2.0)
         deadline = time.monotonic() + 600
-        while not app.library.similarity_ready and time.monotonic() < deadline and any(
+        while not app.library.discovery.similarity_ready and time.monotonic() < deadline and any(
                 w.group == "prepare" and w.is_running for w in app.main_screen.workers):
             await pilot.pause(0.2)
         await pilot.press("down", "down", "down", "enter", "J")  # read a paper, and the next
         await pilot.pause(0.5)
         await pilot.press("escape", "m")  # more like this, on request (a huge library builds the model now)
         await pilot.pause(2.0)
-        while time.monotonic() < deadline and (not app.library.similarity_ready or any(
+        while time.monotonic() < deadline and (not app.library.discovery.similarity_ready or any(
                 w.is_running for w in app.main_screen.workers)):
             await pilot.pause(0.2)
         await pilot.pause(0.5)
@@ -97,7 +97,7 @@ async def main(folder: str) -> dict:
     return {"session_mb": app_mb + lookup_mb, "app_mb": app_mb, "lookup_mb": lookup_mb,
             "private_mb": private.mb,
             "helper_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
-            "model_ready": app.library.similarity_ready}
+            "model_ready": app.library.discovery.similarity_ready}
 
 
 if __name__ == "__main__":

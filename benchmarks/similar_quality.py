@@ -112,7 +112,7 @@ def fold_table(path: Path) -> None:
         rest.write_text("\n".join(rows[cut:]) + "\n")
         lib = Library(tmp / "lib")
         lib.import_paths([first])
-        assert lib.similarity.latent is not None  # the SVD of the first papers, cached
+        assert lib.discovery.similarity.latent is not None  # the SVD of the first papers, cached
         lib = Library(tmp / "lib")
         lib.import_paths([rest])
         area = {json.loads(line)["abstract"].strip(): json.loads(line)["primary_area"] for line in lines}

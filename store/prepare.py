@@ -22,7 +22,7 @@ def main(argv: list[str]) -> int:
     if not locations.holds_library(folder):
         parser.error(f"{folder}: no papersift library there")
     from store import Library
-    Library(folder).prepare_similarity_cache()
+    Library(folder).discovery.prepare_similarity_cache()
     return 0
 
 

@@ -173,7 +173,7 @@ async def _most_likely(d: Drive, fire: Fire) -> None:
     d.main.repaint()
     d.main.results.move_to_paper(rows[0])
     await d.settle()
-    want = d.lib.most_likely(np.array(rows))
+    want = d.lib.discovery.most_likely(np.array(rows))
     assert want is not None and want not in (rows[0], rows[3], rows[4])
     await fire()
     for _ in range(50):
@@ -251,7 +251,7 @@ async def _more_like_this(d: Drive, fire: Fire) -> None:
     await d.pilot.pause(0.1)
     await d.settle()
     assert "similar:" in d.main.query_text, d.main.query_text
-    neighbours = [p.id for p, _ in d.lib.similar(pid, 5)]
+    neighbours = [p.id for p, _ in d.lib.discovery.similar(pid, 5)]
     shown = [d.lib.corpus.papers[int(i)].id for i in d.main.results.indices[:5]]
     assert shown == neighbours, (shown, neighbours)
     await d.act("list.clear_filter")  # left where it opened: back to the paper it was for
@@ -519,8 +519,8 @@ async def _team_keys(d: Drive, fire: Fire) -> None:
     from store.library import Library
     first = [next(iter(d.lib.corpus)).id]  # (two members: ana with a share and a star, ben with a star;
     d.lib.lab.assign(["ana"], first)        # an import may have left the library one paper)
-    Library(d.lib.folder, member="ana").set_star(first, 1)
-    Library(d.lib.folder, member="ben").set_star(first, 2)
+    Library(d.lib.folder, member="ana").marks.set_star(first, 1)
+    Library(d.lib.folder, member="ben").marks.set_star(first, 2)
     d.lib.refresh()
     d.app.pop_screen()
     await d.act("app.team")  # (listed as they are now)

@@ -55,7 +55,7 @@ async def screen_of_the_readme(tmp_path, monkeypatch) -> list[str]:
     lib.marks.set_status([by_title["TraceML"]], "read")
     lib.marks.set_star([by_title["OmniBehavior"]], 2)
     lib.marks.add_tags([by_title["OmniBehavior"]], ["agents"])
-    _ = lib.similarity
+    _ = lib.discovery.similarity
     app = make_app(lib, keymap_path=tmp_path / "none.toml", settings_path=tmp_path / "settings.json")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -12,10 +12,7 @@ the parts, passing each what it uses, and writes out each of their methods as on
 from __future__ import annotations
 
 from pathlib import Path
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
-
-import numpy as np
 
 from store import locations
 from store.choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
@@ -36,10 +33,7 @@ from store.search.result import SearchResult
 from store.wording import counted
 
 if TYPE_CHECKING:
-    from store.discovery.similar import Similarity, Stop
     from store.ingest.summary import ImportSummary
-    from store.library.discovery import Recommendation
-    from store.library.screening import Estimate
 
 
 class HistoryStep(NamedTuple):
@@ -116,47 +110,6 @@ class Library(LibraryCore):
         return self.finder.filter_tables_ready(q)
     def compound_words(self, q: Query) -> dict[str, str]:
         return self.finder.compound_words(q)
-
-
-    # ------------------- more like this, recommendations, topics (store.library.discovery)
-    @property
-    def similarity(self) -> Similarity:
-        return self.discovery.similarity
-    @property
-    def similarity_ready(self) -> bool:
-        return self.discovery.similarity_ready
-    @property
-    def last_recommendations(self) -> Mapping[str, Recommendation]:
-        return self.discovery.last_recommendations
-    def build_similarity_elsewhere(self, run: Callable[[], object]) -> None:
-        self.discovery.build_similarity_elsewhere(run)
-    def similarity_cache_fresh(self) -> bool:
-        return self.discovery.similarity_cache_fresh()
-    def load_similarity_cache(self) -> bool:
-        return self.discovery.load_similarity_cache()
-    def prepare_similarity_cache(self) -> bool:
-        return self.discovery.prepare_similarity_cache()
-    def similar(self, key: str, limit: int = 10) -> list[tuple[Paper, float]]:
-        return self.discovery.similar(key, limit)
-    def nearest(self, idx: int, limit: int, stop: Stop = None) -> list[tuple[int, float]]:
-        return self.discovery.nearest(idx, limit, stop)
-    def lookups_elsewhere(self) -> bool:
-        return self.discovery.lookups_elsewhere()
-    def end_lookups(self) -> None:
-        self.discovery.close()
-    @property
-    def lookup_helper_pid(self) -> int | None:
-        return self.discovery.helper_pid
-    def recommend(self, tag: str | None = None, limit: int = 20, explain: bool = True) -> list[Recommendation]:
-        return self.discovery.recommend(tag, limit, explain)
-    def screening_estimate(self) -> Estimate | None:
-        return self.discovery.screening.estimate()
-    def most_likely(self, rows: np.ndarray) -> int | None:
-        return self.discovery.most_likely(rows)
-    def topics(self, k: int | None = None) -> tuple[np.ndarray, dict[int, str]]:
-        return self.discovery.topics(k)
-    def topic_summary(self, k: int | None = None) -> list[dict[str, Any]]:
-        return self.discovery.topic_summary(k)
 
 
     def pairs(self, query: str = "", ids: Iterable[str] | None = None) -> list[tuple[Paper, Annotation]]:

@@ -120,7 +120,7 @@ def test_a_first_sync_brings_the_papers_and_marks_and_says_so(tmp_path):
 def test_offline_the_sync_fails_in_one_line_and_changes_nothing(tmp_path):
     ana = tmp_path / "ana"
     _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
-    Library(ana, member="ana").set_star([Library(ana).corpus.papers[0].id], 1)
+    Library(ana, member="ana").marks.set_star([Library(ana).corpus.papers[0].id], 1)
     before = {name: (ana / name).read_bytes() for name in ("corpus.jsonl", "annotations.json")}
     proc = _papersift(ana, "ana", "sync", "https://127.0.0.1:9/lab.git")  # (nothing listens on port 9)
     assert proc.returncode != 0 and proc.stdout == ""
@@ -190,7 +190,7 @@ def test_a_refused_push_loses_nothing_and_the_next_sync_sends_it(tmp_path):
     ana = tmp_path / "ana"
     _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
     pid = Library(ana).corpus.papers[0].id
-    Library(ana, member="ana").set_star([pid], 3)
+    Library(ana, member="ana").marks.set_star([pid], 3)
     proc = _papersift(ana, "ana", "sync", str(remote))
     assert proc.returncode != 0 and "the remote refused your marks" in proc.stderr and "nothing lost" in proc.stderr
     assert _marks(ana, "ana")[pid][1] == 3
@@ -203,7 +203,7 @@ def test_a_members_file_changed_by_someone_else_is_refused_with_the_commit(tmp_p
     remote = _bare(tmp_path / "lab.git")
     ana, ben = tmp_path / "ana", tmp_path / "ben"
     _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
-    Library(ana, member="ana").set_star([Library(ana).corpus.papers[0].id], 1)
+    Library(ana, member="ana").marks.set_star([Library(ana).corpus.papers[0].id], 1)
     _ok(_papersift(ana, "ana", "sync", str(remote)))
     work = tmp_path / "forger"
     subprocess.run(["git", "clone", "--quiet", "--branch", "main", str(remote), str(work)], check=True)

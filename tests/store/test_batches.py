@@ -51,7 +51,7 @@ def test_a_new_version_updates_the_text_and_keeps_every_mark(daily):
     v1 = next(p for p in daily.corpus if p.external_id == "2412.10003v1")
     first_text = v1.abstract
     daily.marks.set_star([v1.id], 3)
-    Library(daily.folder, member="ana").add_tags([v1.id], ["read-again"])
+    Library(daily.folder, member="ana").marks.add_tags([v1.id], ["read-again"])
     daily.import_paths([DAYS[1]])
     daily.refresh()
     paper = daily.paper(v1.id)
@@ -83,7 +83,7 @@ def test_archive_moves_old_skipped_papers_out_with_every_mark_and_undo_brings_th
     a, b, c = [p.id for p in daily.corpus][:3]
     daily.marks.set_status([a, b, c], "skipped")
     daily.marks.add_tags([a], ["meh"])
-    Library(daily.folder, member="ana").set_star([b], 2)  # starred by a member: not archived
+    Library(daily.folder, member="ana").marks.set_star([b], 2)  # starred by a member: not archived
     daily.refresh()
     assert skipped_before(daily, "2000-01-01") == []
     chosen = skipped_before(daily, "2999-01-01")

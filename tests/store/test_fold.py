@@ -36,13 +36,13 @@ def test_papers_added_are_folded_in_without_an_svd(tmp_path, monkeypatch):
     first, rest = split_slice(tmp_path, 185)
     lib = Library(tmp_path / "lib")
     lib.import_paths([first])
-    before = lib.similarity
+    before = lib.discovery.similarity
     known = {pid: before.latent[i] for i, pid in enumerate(lib.corpus.ids())}
     svds = count_svds(monkeypatch)
     lib = Library(tmp_path / "lib")
     summary = lib.import_paths([rest])
     assert summary.new == len(lib) - 185
-    sim = lib.similarity
+    sim = lib.discovery.similarity
     assert svds == [] and sim.folded == summary.new
     ids = lib.corpus.ids()
     for i, pid in enumerate(ids):
@@ -54,8 +54,8 @@ def test_papers_added_are_folded_in_without_an_svd(tmp_path, monkeypatch):
     assert new not in [j for j, _ in sim.similar(new, 5)] and len(sim.similar(new, 5)) == 5
     # the folded model is the cache of this corpus now: the next process reads it
     again = Library(tmp_path / "lib")
-    assert again.similarity_cache_fresh() and again.load_similarity_cache()
-    assert np.array_equal(again.similarity.latent, sim.latent) and again.similarity.folded == 0  # (load keeps no fold state)
+    assert again.discovery.similarity_cache_fresh() and again.discovery.load_similarity_cache()
+    assert np.array_equal(again.discovery.similarity.latent, sim.latent) and again.discovery.similarity.folded == 0  # (load keeps no fold state)
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
@@ -63,11 +63,11 @@ def test_past_the_fold_limit_the_model_is_built_anew(tmp_path, monkeypatch):
     first, rest = split_slice(tmp_path, 120)  # 80 of 200 papers would be folded in: over FOLD_LIMIT
     lib = Library(tmp_path / "lib")
     lib.import_paths([first])
-    assert lib.similarity.latent is not None
+    assert lib.discovery.similarity.latent is not None
     svds = count_svds(monkeypatch)
     lib = Library(tmp_path / "lib")
     lib.import_paths([rest])
-    assert lib.similarity.folded == 0 and svds == [len(lib)]
+    assert lib.discovery.similarity.folded == 0 and svds == [len(lib)]
 
 
 @pytest.mark.parametrize("damage", ["gone", "garbled", "no basis"])
@@ -76,7 +76,7 @@ def test_without_a_usable_cache_the_model_is_built_anew(tmp_path, monkeypatch, d
     first, rest = split_slice(tmp_path, 185)
     lib = Library(tmp_path / "lib")
     lib.import_paths([first])
-    assert lib.similarity.latent is not None  # built, and cached
+    assert lib.discovery.similarity.latent is not None  # built, and cached
     if damage == "gone":
         lib.similar_path.unlink()
     elif damage == "garbled":
@@ -91,14 +91,14 @@ def test_without_a_usable_cache_the_model_is_built_anew(tmp_path, monkeypatch, d
     svds = count_svds(monkeypatch)
     lib = Library(tmp_path / "lib")
     lib.import_paths([rest])
-    assert lib.similarity.folded == 0 and svds == [len(lib)]
+    assert lib.discovery.similarity.folded == 0 and svds == [len(lib)]
 
 
 def test_a_paper_whose_text_changed_is_folded_in_anew(tmp_path):
     first, rest = split_slice(tmp_path, 190)
     lib = Library(tmp_path / "lib")
     lib.import_paths([first])
-    sim = lib.similarity
+    sim = lib.discovery.similarity
     index = lib.index
     lengths = np.array(index.lengths)
     lengths[3] += 1  # as if paper 3's text had changed

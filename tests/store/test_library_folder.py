@@ -241,7 +241,7 @@ def test_a_hard_link_in_the_library_is_never_written_in_place(tmp_path, victim, 
     path.unlink(missing_ok=True)
     os.link(victim, path)
     before, before_mode = victim.read_bytes(), mode(victim)
-    Library(lib.folder).add_tags([lib.corpus.papers[1].id], ["bar"])
+    Library(lib.folder).marks.add_tags([lib.corpus.papers[1].id], ["bar"])
     run_doctor(lib.folder, repair=True)
     assert victim.read_bytes() == before and mode(victim) == before_mode
     assert os.stat(path).st_nlink == 1

@@ -31,13 +31,13 @@ def built(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("lookups") / "lib"
     lib = Library(folder)
     lib.import_paths([DATA / "iclr_slice.jsonl"])
-    assert lib.prepare_similarity_cache() is False  # (built now, and written)
+    assert lib.discovery.prepare_similarity_cache() is False  # (built now, and written)
     return folder
 
 
 def opened(folder: Path) -> Library:
     lib = Library(folder)
-    assert lib.load_similarity_cache()
+    assert lib.discovery.load_similarity_cache()
     return lib
 
 
@@ -58,16 +58,16 @@ def gone(pid: int, seconds: float = 5.0) -> bool:
 def test_the_helper_answers_as_the_library_does_and_the_app_never_copies_the_latent_vectors(built):
     lib = opened(built)
     try:
-        assert lib.lookups_elsewhere()
+        assert lib.discovery.lookups_elsewhere()
         pid = lib.discovery.helper_pid
         assert pid is not None and not gone(pid, 0.1)
-        got = {doc: lib.nearest(doc, 20) for doc in (0, 7, 150, len(lib) - 1)}
-        assert lib.similarity._latent is None  # (the helper holds them; the app's stay in the file)
+        got = {doc: lib.discovery.nearest(doc, 20) for doc in (0, 7, 150, len(lib) - 1)}
+        assert lib.discovery.similarity._latent is None  # (the helper holds them; the app's stay in the file)
     finally:
-        lib.end_lookups()
+        lib.discovery.close()
     assert gone(pid)
     for doc, pairs in got.items():
-        want = lib.similarity.similar(doc, 20)
+        want = lib.discovery.similarity.similar(doc, 20)
         assert [i for i, _ in pairs] == [i for i, _ in want]
         assert [s for _, s in pairs] == [s for _, s in want]  # (the same file, the same code: to the bit)
     assert lib.discovery.helper_pid is None
@@ -80,24 +80,24 @@ def test_more_like_this_search_and_the_cli_lookup_go_through_the_helper(built, m
     monkeypatch.setattr(L.LookupHelper, "similar", lambda self, paper, limit, stop=None:
                         (asked.append(limit), real(self, paper, limit, stop))[1])
     try:
-        assert lib.lookups_elsewhere()
+        assert lib.discovery.lookups_elsewhere()
         pid = lib.corpus.papers[3].id
         listed = lib.search(f"similar:{pid}").indices
-        near = lib.similar(pid, 5)
+        near = lib.discovery.similar(pid, 5)
     finally:
-        lib.end_lookups()
+        lib.discovery.close()
     assert asked == [200, 5]
     assert [p.id for p, _ in near] == [lib.corpus.papers[int(i)].id for i in listed[:5]]
 
 
 def test_a_helper_that_dies_is_replaced_by_the_librarys_own_lookups(built):
     lib = opened(built)
-    assert lib.lookups_elsewhere()
-    first = lib.nearest(5, 10)
+    assert lib.discovery.lookups_elsewhere()
+    first = lib.discovery.nearest(5, 10)
     pid = lib.discovery.helper_pid
     assert pid is not None
     os.kill(pid, 9)
-    assert lib.nearest(5, 10) == first  # (looked up here)
+    assert lib.discovery.nearest(5, 10) == first  # (looked up here)
     assert lib.discovery.helper_pid is None
     assert gone(pid)
 
@@ -107,9 +107,9 @@ def test_a_helper_given_another_corpuss_model_is_not_used(built, monkeypatch):
     exits, and the library looks up itself."""
     lib = opened(built)
     monkeypatch.setattr(lib.corpus, "generation", "not-this-one")
-    assert lib.lookups_elsewhere()
+    assert lib.discovery.lookups_elsewhere()
     pid = lib.discovery.helper_pid
-    assert lib.nearest(2, 5) == lib.similarity.similar(2, 5)
+    assert lib.discovery.nearest(2, 5) == lib.discovery.similarity.similar(2, 5)
     assert lib.discovery.helper_pid is None and pid is not None and gone(pid)
 
 
@@ -118,12 +118,12 @@ def test_a_changed_corpus_ends_the_helper(built, tmp_path):
     folder = tmp_path / "lib"
     shutil.copytree(built, folder)
     lib = opened(folder)
-    assert lib.lookups_elsewhere()
+    assert lib.discovery.lookups_elsewhere()
     pid = lib.discovery.helper_pid
     assert pid is not None
     lib.invalidate()
     assert lib.discovery.helper_pid is None and gone(pid)
-    assert not lib.lookups_elsewhere()  # (no model until it is loaded again)
+    assert not lib.discovery.lookups_elsewhere()  # (no model until it is loaded again)
 
 
 def test_the_helper_exits_when_the_process_that_started_it_is_killed(built):
@@ -132,9 +132,9 @@ def test_the_helper_exits_when_the_process_that_started_it_is_killed(built):
         import os, sys
         from store import Library
         lib = Library({str(built)!r})
-        lib.load_similarity_cache()
-        lib.lookups_elsewhere()
-        lib.nearest(1, 3)
+        lib.discovery.load_similarity_cache()
+        lib.discovery.lookups_elsewhere()
+        lib.discovery.nearest(1, 3)
         print(lib.discovery.helper_pid, flush=True)
         os.kill(os.getpid(), 9)
     """)
@@ -199,7 +199,7 @@ def test_a_stop_is_passed_on_and_the_helper_answers_the_next_question(built, mon
     with pytest.raises(LookupStopped):
         client.similar(9, 5, stop=lambda: (calls.append(1), len(calls) > 3)[1])
     assert waits == [True]
-    assert client.similar(4, 5) == real(lib.similarity, 4, 5)
+    assert client.similar(4, 5) == real(lib.discovery.similarity, 4, 5)
     client.close()  # (its stdin closed: serve returns)
     served.thread.join(5)
     assert served.status == [0]
@@ -217,7 +217,7 @@ def test_the_helper_refuses_a_question_out_of_range_and_answers_the_next(built):
     assert H.ANSWER.unpack(served.read(H.ANSWER.size)) == (5, 4)
     body = served.read(16 * 4)
     assert body is not None
-    assert np.frombuffer(body[:32], "<i8").tolist() == [i for i, _ in lib.similarity.similar(3, 4)]
+    assert np.frombuffer(body[:32], "<i8").tolist() == [i for i, _ in lib.discovery.similarity.similar(3, 4)]
     os.close(served.ask_w)
     served.thread.join(5)
     assert served.status == [0]
@@ -239,7 +239,7 @@ def test_a_lookup_under_way_when_the_corpus_changes_is_stopped_not_rebuilt_here(
     """The corpus changing ends the helper; a lookup waiting for it then stops (its answer would
     be for the old corpus) instead of building the new corpus's model in the asking thread."""
     lib = opened(built)
-    assert lib.lookups_elsewhere()
+    assert lib.discovery.lookups_elsewhere()
     real = L.LookupHelper.similar
 
     def invalidated_meanwhile(self, paper, limit, stop=None):
@@ -248,7 +248,7 @@ def test_a_lookup_under_way_when_the_corpus_changes_is_stopped_not_rebuilt_here(
     monkeypatch.setattr(L.LookupHelper, "similar", invalidated_meanwhile)
     monkeypatch.setattr(type(lib.discovery), "_build_similarity", lambda self: pytest.fail("built here"))
     with pytest.raises(LookupStopped):
-        lib.nearest(4, 5)
+        lib.discovery.nearest(4, 5)
 
 
 def test_a_stop_while_the_helper_is_still_loading_ends_the_wait_and_the_next_call_waits_on(built, monkeypatch):
@@ -265,6 +265,6 @@ def test_a_stop_while_the_helper_is_still_loading_ends_the_wait_and_the_next_cal
     with pytest.raises(LookupStopped):
         client.similar(3, 5, stop=lambda: True)
     assert time.monotonic() - started < 0.4  # (not the helper's whole loading)
-    assert client.similar(3, 5) == lib.similarity.similar(3, 5)
+    assert client.similar(3, 5) == lib.discovery.similarity.similar(3, 5)
     client.close()
     served.thread.join(5)

@@ -221,7 +221,7 @@ def test_a_paper_annotated_again_after_an_older_cut_removal_gets_back_what_it_ha
     lib.marks.add_tags(ids, ["keep"])
     cut_between_writes(lib, ids, monkeypatch)
     as_an_older_papersift_left_it(lib.folder)
-    Library(lib.folder).set_star([ids[0]], 3)
+    Library(lib.folder).marks.set_star([ids[0]], 3)
     report = run_doctor(lib.folder, repair=True)
     assert any("a removal was cut short: 5 papers" in p for p in report.problems) and report.healthy
     back = Library(lib.folder)

@@ -26,17 +26,17 @@ def _library(tmp_path):
 def test_nothing_marked_is_said_and_a_skip_alone_teaches(tmp_path):
     lib, areas = _library(tmp_path)
     with pytest.raises(PapersiftError, match="nothing to learn from yet: mark a paper"):
-        lib.recommend(None)
+        lib.discovery.recommend(None)
     with pytest.raises(PapersiftError, match="nothing to learn from yet"):
-        lib.most_likely(np.arange(10))
-    assert lib.screening_estimate() is None
+        lib.discovery.most_likely(np.arange(10))
+    assert lib.discovery.screening.estimate() is None
     ids = lib.corpus.ids()
     rl = [i for i, a in enumerate(areas) if a == "reinforcement learning"]
     lib.marks.set_status([ids[i] for i in rl[:5]], "skipped")          # five RL papers skipped
-    recs = lib.recommend(None, limit=20)
+    recs = lib.discovery.recommend(None, limit=20)
     assert not any(r.paper.id in {ids[i] for i in rl[:5]} for r in recs)
     assert sum(lib.corpus.index_of(r.paper.id) in rl for r in recs) <= 1   # the rest of RL pushed down
-    assert lib.screening_estimate() is None                           # nothing wanted yet
+    assert lib.discovery.screening.estimate() is None                           # nothing wanted yet
 
 
 def test_every_mark_teaches_and_the_list_is_explained_when_asked(tmp_path):
@@ -46,17 +46,17 @@ def test_every_mark_teaches_and_the_list_is_explained_when_asked(tmp_path):
     lib.marks.set_status([ids[rl[0]]], "read")        # read and kept: a weak yes
     lib.marks.add_tags([ids[rl[1]]], ["agents"])      # a tag alone: a weak yes
     lib.marks.set_star([ids[rl[2]]], 1)
-    recs = lib.recommend(None, limit=10)
+    recs = lib.discovery.recommend(None, limit=10)
     assert sum(lib.corpus.index_of(r.paper.id) in rl for r in recs) >= 5
     assert all(r.because and r.like for r in recs)
     assert all(set(r.like) <= {ids[i] for i in rl[:3]} for r in recs)
-    whole = lib.recommend(None, limit=len(lib), explain=False)   # the recommended sort's ordering
+    whole = lib.discovery.recommend(None, limit=len(lib), explain=False)   # the recommended sort's ordering
     assert not any(r.because for r in whole)
     later = whole[-1].paper.id
-    explained = lib.last_recommendations[later]             # the reader asks for one: explained then
+    explained = lib.discovery.last_recommendations[later]             # the reader asks for one: explained then
     assert explained.paper.id == later and explained.because
-    assert len(whole) == len(lib) - 3 == len(lib.last_recommendations)   # the marked papers are not in it
-    assert lib.last_recommendations.get(lib.corpus.ids()[rl[0]]) is None
+    assert len(whole) == len(lib) - 3 == len(lib.discovery.last_recommendations)   # the marked papers are not in it
+    assert lib.discovery.last_recommendations.get(lib.corpus.ids()[rl[0]]) is None
 
 
 def test_most_likely_is_the_list_papers_first_in_the_queue(tmp_path):
@@ -65,11 +65,11 @@ def test_most_likely_is_the_list_papers_first_in_the_queue(tmp_path):
     rl = [i for i, a in enumerate(areas) if a == "reinforcement learning"]
     lib.marks.set_status([ids[rl[0]]], "to-read")
     rows = np.array([i for i in range(len(lib)) if i != rl[0]][:120])
-    best = lib.most_likely(rows)
-    ranked = [lib.corpus.index_of(r.paper.id) for r in lib.recommend(None, limit=len(lib))]
+    best = lib.discovery.most_likely(rows)
+    ranked = [lib.corpus.index_of(r.paper.id) for r in lib.discovery.recommend(None, limit=len(lib))]
     assert best == min(rows.tolist(), key=ranked.index)
     lib.marks.set_status([ids[i] for i in rows], "skipped")
-    assert lib.most_likely(rows) is None                      # every paper of that list is marked
+    assert lib.discovery.most_likely(rows) is None                      # every paper of that list is marked
 
 
 def test_the_estimate_in_words(tmp_path):
@@ -86,7 +86,7 @@ def test_the_estimate_in_words(tmp_path):
     ids = lib.corpus.ids()
     lib.marks.set_status(ids[:60], "skipped")
     lib.marks.set_status([ids[i] for i in range(60) if areas[i] == "reinforcement learning"] or [ids[0]], "to-read")
-    est = lib.screening_estimate()
+    est = lib.discovery.screening.estimate()
     assert est is not None and est.marked == 60 and est.unread == len(lib) - 60 and est.found >= 1
 
 

@@ -34,7 +34,7 @@ def test_similar_papers_share_the_area_far_above_chance(tmp_path):
     lab = np.array(areas)
     hits = []
     for i in range(len(lib)):
-        top = lib.similarity.similar(i, 5)
+        top = lib.discovery.similarity.similar(i, 5)
         assert i not in [j for j, _ in top] and len(top) == 5
         hits += [lab[j] == lab[i] for j, _ in top]
     chance = sum((lab == a).mean() ** 2 for a in set(areas))
@@ -47,7 +47,7 @@ def test_recommend_learns_a_tag_and_explains(tmp_path):
     area = max(set(areas), key=areas.count)
     idx = [i for i, a in enumerate(areas) if a == area]
     lib.marks.add_tags([lib.corpus.papers[i].id for i in idx[: len(idx) // 2]], ["mine"])
-    recs = lib.recommend("mine", limit=10)
+    recs = lib.discovery.recommend("mine", limit=10)
     held = {lib.corpus.papers[i].id for i in idx[len(idx) // 2:]}
     assert sum(r.paper.id in held for r in recs) >= 4  # the area is ~15% of the slice
     assert all(r.because for r in recs) and all(r.like for r in recs)
@@ -76,7 +76,7 @@ def test_three_stars_of_a_planted_topic_bring_that_topic_first(tmp_path):
     assert len(reef) == 12
     for pid, stars in zip(reef[:3], (3, 1, 1)):
         lib.marks.set_star([pid], stars)
-    recs = lib.recommend(None, limit=10)
+    recs = lib.discovery.recommend(None, limit=10)
     assert sum(r.paper.id in reef for r in recs) >= 8
     assert all(set(r.like) <= set(reef[:3]) and r.like for r in recs)
     from store.discovery.recommend import star_weight
@@ -94,11 +94,11 @@ def test_the_model_cache_is_mapped_and_a_forged_one_is_rebuilt(tmp_path, monkeyp
     from store.discovery.model_file import model_chunks, read_model
     lib = Library(tmp_path / "lib")
     lib.import_paths([DATA / "iclr_slice.jsonl"])
-    want = lib.similarity.similar(7)
+    want = lib.discovery.similarity.similar(7)
     monkeypatch.setattr(nofollow, "MAP_FROM", 0)
     loaded = Library(tmp_path / "lib")
-    assert loaded.load_similarity_cache()
-    model = loaded.similarity
+    assert loaded.discovery.load_similarity_cache()
+    model = loaded.discovery.similarity
     for array in (model.matrix.data, model.matrix.indices, model.matrix_t.indptr):
         assert not array.flags.owndata and not array.flags.writeable  # views of the read-only mapping
     assert model.latent is not None and model.latent.flags.owndata  # (held: every lookup reads it all)
@@ -122,8 +122,8 @@ def test_the_model_cache_is_mapped_and_a_forged_one_is_rebuilt(tmp_path, monkeyp
         forged_file.replace(lib.similar_path)  # (renamed over, as papersift writes: the mapping stays whole)
         assert read_model(lib.similar_path, lib.corpus.generation) is None, forged
         again = Library(tmp_path / "lib")
-        assert not again.load_similarity_cache()
-        assert again.similarity.similar(7) == want  # built anew
+        assert not again.discovery.load_similarity_cache()
+        assert again.discovery.similarity.similar(7) == want  # built anew
 
 
 @pytest.mark.parametrize("candidates", [2000, 60])
@@ -137,7 +137,7 @@ def test_feedback_scores_are_the_ten_neighbours_rows_blended_and_summed(tmp_path
     from store.discovery import similar as S
     monkeypatch.setattr(S, "CANDIDATES", candidates)
     lib, _ = iclr_library(tmp_path)
-    sim = lib.similarity
+    sim = lib.discovery.similarity
     assert sim.feedback and sim.latent is not None
     m, mt, latent = sim.matrix, sim.matrix_t, sim.latent
     cut = 0
@@ -189,10 +189,10 @@ def mapped_model(tmp_path, monkeypatch) -> tuple[Similarity, Library]:
     from store.files import nofollow
     lib = Library(tmp_path / "lib")
     lib.import_paths([DATA / "iclr_slice.jsonl"])
-    in_memory = lib.similarity
+    in_memory = lib.discovery.similarity
     monkeypatch.setattr(nofollow, "MAP_FROM", 0)
     loaded = Library(tmp_path / "lib")
-    assert loaded.load_similarity_cache()
+    assert loaded.discovery.load_similarity_cache()
     return in_memory, loaded
 
 
@@ -203,7 +203,7 @@ def test_a_mapped_models_term_rows_are_read_a_buffer_at_a_time(tmp_path, monkeyp
     from store.discovery import term_rows as R
     in_memory, loaded = mapped_model(tmp_path, monkeypatch)
     assert in_memory.file is None
-    model = loaded.similarity
+    model = loaded.discovery.similarity
     assert model.file is not None and isinstance(model.file.buffer, memoryview)  # (mapped)
     assert model.file.term_rows is not None
     assert model.latent is not None and np.array_equal(model.latent, in_memory.latent)  # (read with pread too)
@@ -229,7 +229,7 @@ def test_a_mapped_models_latent_vectors_are_read_with_pread_and_a_file_cut_short
     touched); a file cut short since its checks is refused with an error naming it."""
     from store.errors import PapersiftError
     in_memory, loaded = mapped_model(tmp_path, monkeypatch)
-    model = loaded.similarity
+    model = loaded.discovery.similarity
     assert model.file is not None and model.file.latent_at > 0
     assert model._latent is None  # (not before first use)
     assert np.array_equal(model.latent, in_memory.latent)
@@ -238,11 +238,11 @@ def test_a_mapped_models_latent_vectors_are_read_with_pread_and_a_file_cut_short
     got, want = model.file.doc_rows.rows(rows), in_memory.matrix[rows]
     assert (got != want).nnz == 0 and got.shape == want.shape
     again = Library(tmp_path / "lib")
-    assert again.load_similarity_cache()
+    assert again.discovery.load_similarity_cache()
     with open(again.similar_path, "r+b") as fh:
-        fh.truncate(again.similarity.file.latent_at + 100)
+        fh.truncate(again.discovery.similarity.file.latent_at + 100)
     with pytest.raises(PapersiftError, match="similar.cache: the more-like-this cache changed while in use"):
-        _ = again.similarity.latent
+        _ = again.discovery.similarity.latent
 
 
 def test_a_lookup_that_is_no_longer_wanted_stops_between_buffers(tmp_path, monkeypatch):
@@ -257,10 +257,10 @@ def test_a_lookup_that_is_no_longer_wanted_stops_between_buffers(tmp_path, monke
     def stop_after(n: int):
         return lambda: (asked.append(1), len(asked) > n)[1]
     with pytest.raises(S.LookupStopped):
-        model.similarity.similar(3, stop=stop_after(4))
+        model.discovery.similarity.similar(3, stop=stop_after(4))
     assert len(asked) == 5
     asked.clear()
-    assert len(model.similarity.similar(3, stop=stop_after(10**6))) == 10 and len(asked) > 5
+    assert len(model.discovery.similarity.similar(3, stop=stop_after(10**6))) == 10 and len(asked) > 5
 
 
 def test_a_lookup_shares_its_term_rows_with_a_second_thread(tmp_path, monkeypatch):
@@ -272,7 +272,7 @@ def test_a_lookup_shares_its_term_rows_with_a_second_thread(tmp_path, monkeypatc
     from store.discovery import similar as S
     from store.discovery import term_rows as R
     in_memory, loaded = mapped_model(tmp_path, monkeypatch)
-    model = loaded.similarity
+    model = loaded.discovery.similarity
     ran: dict[str, list[tuple[str, int]]] = {"terms": [], "latent": []}
     product, latent_product = R.TermRows.product, S.latent_product
     monkeypatch.setattr(R.TermRows, "product", lambda self, terms, weights, slot=0, between=None: (
@@ -312,7 +312,7 @@ def test_a_model_file_changed_in_place_after_its_checks_is_refused_not_believed(
         fh.seek(at)
         fh.write(np.full(length // 4, 10**7, dtype=np.int32).tobytes())
     with pytest.raises(PapersiftError, match="changed while in use"):
-        model.similarity.similar(3)
+        model.discovery.similarity.similar(3)
     assert read_model(path, None) is None  # (and the next start checks it, and rebuilds it)
 
 
@@ -328,11 +328,11 @@ def test_a_lookup_leaves_no_thread_behind_and_an_import_after_it_still_forks(tmp
     monkeypatch.setattr(R, "CHUNK_POSTINGS", 64)
     _, model = mapped_model(tmp_path, monkeypatch)
     threads = threading.active_count()
-    assert model.similarity.similar(3)
+    assert model.discovery.similarity.similar(3)
     assert threading.active_count() == threads
     asked: list[int] = []
     with pytest.raises(S.LookupStopped):
-        model.similarity.similar(4, stop=lambda: (asked.append(1), len(asked) > 3)[1])
+        model.discovery.similarity.similar(4, stop=lambda: (asked.append(1), len(asked) > 3)[1])
     assert threading.active_count() == threads
     if threads == 1:  # (a test run's own threads aside)
         with parallel.beside(lambda: 7) as answer:

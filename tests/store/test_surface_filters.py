@@ -108,7 +108,7 @@ def oracle_families(lib: Library) -> dict[str, tuple[str, object]]:
         "file": ("file:iclr-part", lambda p, a: any("iclr-part" in s.file.casefold() for s in p.sources)),
         "id": (f"id:{some_icml.id[:8]}", lambda p, a: p.id.startswith(some_icml.id[:8])),
         "phrase": ('"reinforcement learning"', lambda p, a: has_phrase(p, a, "reinforcement learning")),
-        "topic": ("topic:0", None),  # the model's own labels: checked against lib.topics() below
+        "topic": ("topic:0", None),  # the model's own labels: checked against lib.discovery.topics() below
         "by": ("by:ben", lambda p, a: member_ann(lib, "ben", p.id).marked),
         "star-by": ("star-by:ana:>=2", lambda p, a: member_ann(lib, "ana", p.id).star >= 2),
         "status-by": ("status-by:ana:skipped", lambda p, a: member_ann(lib, "ana", p.id).status == "skipped"),
@@ -158,7 +158,7 @@ def test_every_filter_family_of_the_parser_has_a_row(lib):
 def test_each_family_alone_and_negated_matches_the_papers(lib, family):
     typed, predicate = oracle_families(lib)[family]
     if predicate is None:  # topic:N: the papers the topic model puts in topic N
-        labels, _ = lib.topics()
+        labels, _ = lib.discovery.topics()
         ids = [p.id for p in lib.corpus.papers]
 
         def predicate(p, a):
@@ -196,7 +196,7 @@ def test_a_negated_word_leaves_out_the_papers_holding_it(lib):
 def test_similar_lists_the_papers_most_like_one_and_cannot_be_negated(lib):
     pid = lib.corpus.papers[10].id
     shown = found(lib, f"similar:{pid}")
-    assert pid not in shown and shown[:10] == [p.id for p, _ in lib.similar(pid, 10)]
+    assert pid not in shown and shown[:10] == [p.id for p, _ in lib.discovery.similar(pid, 10)]
     result = lib.search(f"-similar:{pid}")
     assert result.errors and "cannot be negated" in result.errors[0]
     assert found(lib, f"similar:{pid} status:read") == [i for i in shown if lib.annotation(i).status == "read"]
@@ -204,7 +204,7 @@ def test_similar_lists_the_papers_most_like_one_and_cannot_be_negated(lib):
 
 def test_rec_orders_by_the_marks_and_cannot_be_negated(lib):
     shown = found(lib, "rec:stars")
-    assert shown[:10] == [r.paper.id for r in lib.recommend(None, limit=10)]
+    assert shown[:10] == [r.paper.id for r in lib.discovery.recommend(None, limit=10)]
     assert "cannot be negated" in lib.search("-rec:stars").errors[0]
 
 

@@ -132,8 +132,8 @@ def test_a_bad_papersift_user_is_an_error(monkeypatch):
 def test_every_export_format_carries_every_members_marks(lib, fmt, expected, tmp_path):
     from store.exchange.export import export_text
     pid = next(iter(lib.corpus)).id
-    Library(lib.folder, member="ana").set_star([pid], 2)
-    Library(lib.folder, member="ben").set_status([pid], "skipped")
+    Library(lib.folder, member="ana").marks.set_star([pid], 2)
+    Library(lib.folder, member="ben").marks.set_status([pid], "skipped")
     lib.refresh()
     text = export_text(lib.pairs(f"id:{pid}"), fmt)
     assert expected in text
@@ -198,7 +198,7 @@ def test_undoing_a_colleagues_team_file_puts_their_marks_back_as_they_were(lib, 
 
 def test_a_member_filter_naming_no_member_offers_the_one_meant(lib):
     pid = next(iter(lib.corpus)).id
-    Library(lib.folder, member="ben").set_star([pid], 1)
+    Library(lib.folder, member="ben").marks.set_star([pid], 1)
     lib.refresh()
     for typed in ("Ben", "bne", "benn"):
         assert lib.search(f"star-by:{typed}").errors == [f"no member {typed} here; did you mean ben?"], typed

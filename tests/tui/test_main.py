@@ -701,15 +701,15 @@ async def test_more_like_this_comes_back_after_an_import_in_the_app(lib, make, t
         screen(app).triage.import_path(dump)
         for _ in range(100):
             await pilot.pause(0.05)
-            if len(app.library) == 36 and not app.library.similarity_ready:
+            if len(app.library) == 36 and not app.library.discovery.similarity_ready:
                 break
         screen(app).sync.poll()
         await settle(pilot)
         for _ in range(200):
             await pilot.pause(0.05)
-            if app.library.similarity_ready and "More like this" in panel():
+            if app.library.discovery.similarity_ready and "More like this" in panel():
                 break
-        assert len(app.library) == 36 and app.library.similarity_ready
+        assert len(app.library) == 36 and app.library.discovery.similarity_ready
         assert "More like this" in panel()
         await pilot.press("G")  # the new paper, the last
         await settle(pilot)

@@ -267,7 +267,7 @@ async def test_a_filtered_list_says_how_many_of_it_are_still_unread(lib, make):
         await pilot.press("z")
         await settle(pilot)
         assert results.border_title.startswith("19 / 35 · 17 unread")
-        Library(lib.folder).set_status([lib.corpus.papers[i].id for i in results.indices[-2:]], "skipped")
+        Library(lib.folder).marks.set_status([lib.corpus.papers[i].id for i in results.indices[-2:]], "skipped")
         screen(app).sync.poll()  # another terminal's triage
         await settle(pilot)
         assert results.border_title.startswith("19 / 35 · 15 unread")

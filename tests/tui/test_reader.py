@@ -363,7 +363,7 @@ async def test_big_library_paths_defer_the_reader_and_fall_back_to_workers(lib, 
     import tui.limits as main_mod
     from tui.controllers.search import Searching
     monkeypatch.setattr(main_mod, "BIG_LIBRARY", 10)
-    _ = lib.similarity  # the model is ready, as it is a few seconds after start
+    _ = lib.discovery.similarity  # the model is ready, as it is a few seconds after start
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         main = screen(app)
@@ -588,7 +588,7 @@ async def test_while_typing_more_like_this_waits_twice_as_long_as_a_lookup_takes
     import tui.limits as limits
 
     monkeypatch.setattr(limits, "BIG_LIBRARY", 10)
-    _ = lib.similarity  # the model is ready
+    _ = lib.discovery.similarity  # the model is ready
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         main = screen(app)
@@ -659,7 +659,7 @@ async def test_moving_in_the_list_runs_one_lookup_at_a_time_for_where_the_cursor
     from store.discovery.similar import LookupStopped
 
     monkeypatch.setattr(limits, "BIG_LIBRARY", 10)
-    sim = lib.similarity  # the model is ready
+    sim = lib.discovery.similarity  # the model is ready
     gate = threading.Event()
     looked_up: list[int] = []
     original = sim.similar
@@ -745,7 +745,7 @@ async def test_moving_between_papers_lays_out_the_abstract_only(lib, make, monke
     (tui.compat.QuietlySizedStatic). Each panel still shows what it should."""
     from textual.screen import Screen
     from textual.widget import Widget
-    _ = lib.similarity  # the model is ready: the panel fills for each paper
+    _ = lib.discovery.similarity  # the model is ready: the panel fills for each paper
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         main = screen(app)
@@ -803,7 +803,7 @@ async def test_a_huge_librarys_panel_is_looked_up_by_a_helper_process(tmp_path, 
     from store import Library
     built = Library(tmp_path / "lib")
     built.import_paths([DATA / "iclr_slice.jsonl"])
-    built.prepare_similarity_cache()
+    built.discovery.prepare_similarity_cache()
     monkeypatch.setattr(limits, "BIG_LIBRARY", 10)
     monkeypatch.setattr(limits, "LOOKUP_HELPER", 10)
     lib = Library(tmp_path / "lib")
@@ -825,8 +825,8 @@ async def test_a_huge_librarys_panel_is_looked_up_by_a_helper_process(tmp_path, 
             if reader.paper_index == shown and main.similar._running is None and main.similar._key(shown) in main.similar._found:
                 break
         panel = str(reader.query_one("#reader-similar").render())
-        assert lib.similarity._latent is None
-    want = [lib.corpus.papers[i].title for i, _ in lib.similarity.similar(shown, 5)]
+        assert lib.discovery.similarity._latent is None
+    want = [lib.corpus.papers[i].title for i, _ in lib.discovery.similarity.similar(shown, 5)]
     assert all(title[:40] in panel for title in want), (want, panel)
     assert lib.discovery.helper_pid is None
     with pytest.raises(FileNotFoundError):

@@ -80,7 +80,7 @@ async def test_the_recommended_list_keeps_the_row_being_read_and_says_how_far_to
         main = screen(app)
         await _sort_recommended(pilot, main)
         header = app.export_screenshot().replace("&#160;", " ")
-        est = lib.screening_estimate()
+        est = lib.discovery.screening.estimate()
         assert est is not None and est.marked == 60
         assert f"{est.found} wanted found; mark" not in header and "wanted found; likely at most" in header
         await pilot.press("d")                  # the dashboard says it too

@@ -26,7 +26,7 @@ def demo_app(tmp_path, seeds_dir):
 async def _freeze(pilot) -> None:
     import asyncio
     for _ in range(3000):  # the reader's "more like this" list appears once its model is built
-        if pilot.app.library.similarity_ready:
+        if pilot.app.library.discovery.similarity_ready:
             break
         await asyncio.sleep(0.01)
     else:

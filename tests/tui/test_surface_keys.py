@@ -38,7 +38,7 @@ def slice_template(tmp_path_factory):
     folder = tmp_path_factory.mktemp("slice") / "lib"
     lib = Library.open(folder, seed_if_new=False)
     lib.import_paths([SLICE])
-    lib.prepare_similarity_cache()
+    lib.discovery.prepare_similarity_cache()
     return folder
 
 

@@ -39,9 +39,9 @@ def ranked(lib: Library, args: argparse.Namespace, opened: Opened | None = None)
     from store.formats.records import paper_record
     rows: Sequence[tuple[Paper, float, list[str], list[str]]]  # (a Recommendation is one)
     if args.command == "similar":
-        rows = [(p, score, [], []) for p, score in lib.similar(args.id, args.limit)]
+        rows = [(p, score, [], []) for p, score in lib.discovery.similar(args.id, args.limit)]
     else:
-        rows = lib.recommend(args.tag, args.limit)
+        rows = lib.discovery.recommend(args.tag, args.limit)
     if args.format == "json":
         out.emit_json([{**paper_record(p, lib.annotation(p.id)), "score": round(score, 4), "because": terms,
                         "like": like} for p, score, terms, like in rows])
@@ -95,7 +95,7 @@ def _ranked_table(lib: Library, rows: Sequence[tuple[Paper, float, list[str], li
 
 
 def topics(lib: Library, args: argparse.Namespace, opened: Opened | None = None) -> int:
-    rows = lib.topic_summary(args.k)
+    rows = lib.discovery.topic_summary(args.k)
     if args.format == "json":
         out.emit_json(rows)
         return 0

@@ -140,11 +140,11 @@ class Reading:
         idx = view.results.current_index
         self.left_at = self.library.corpus.papers[idx].id if idx is not None else None
         reader = view.reader
-        reader.recommendation = (self.library.last_recommendations.get(self.left_at)
+        reader.recommendation = (self.library.discovery.last_recommendations.get(self.left_at)
                                  if self.search.recommending() and self.left_at is not None else None)
         reader.show(idx)
         self.show_title()
-        if idx is not None and len(self.library) > 1 and self.library.similarity_ready:
+        if idx is not None and len(self.library) > 1 and self.library.discovery.similarity_ready:
             self.similar.soon(idx, burst=self.search.in_burst())
         self.show_tags()
 
@@ -168,7 +168,7 @@ class Reading:
     def _likely_in_thread(self, rows: np.ndarray) -> None:
         from store.errors import PapersiftError
         try:
-            idx: int | str | None = self.library.most_likely(rows)
+            idx: int | str | None = self.library.discovery.most_likely(rows)
         except PapersiftError as exc:
             idx = str(exc)
         self.view.app.call_from_thread(self._go_likely, idx)

@@ -120,7 +120,7 @@ class Searching:
         if self._seconds > limits.INLINE_SEARCH_SECONDS or self._is_queue(q, query):
             # (the triage queue is fitted again to the marks: in a worker, off the key's path)
             return False
-        return ("phrase" not in q.kinds and not self._big_compound(q) and (not self.needs_model(q, query) or self.library.similarity_ready)
+        return ("phrase" not in q.kinds and not self._big_compound(q) and (not self.needs_model(q, query) or self.library.discovery.similarity_ready)
                 and self.library.filter_tables_ready(q))
 
     def _big_compound(self, q: Query) -> bool:
@@ -147,7 +147,7 @@ class Searching:
             time.sleep(limits.PHRASE_SETTLE)
             if worker.is_cancelled or query != self.query_text:
                 return  # typed on: only the query the typing settles on is searched
-        if self.needs_model(q, query) and not self.library.similarity_ready:
+        if self.needs_model(q, query) and not self.library.discovery.similarity_ready:
             try:
                 self.ensure_model()  # the helper's one build (a big library), not a second one here
             except Exception:
@@ -195,7 +195,7 @@ class Searching:
         queue: rec:stars or the recommended sort); "" for any other list."""
         if not self._is_queue(q, query):
             return ""
-        estimate = self.library.screening_estimate()
+        estimate = self.library.discovery.screening.estimate()
         if estimate is not None:
             return estimate.words()
         if any(a.status != "unread" or a.star or a.tags for a in self.library.annotations.values()):

@@ -72,7 +72,7 @@ class Similar:
     def more_like_this(self) -> None:
         """List the papers most like the highlighted one (escape returns to the full list)."""
         pid = self.view.current_paper_id()
-        if pid and not self.library.similarity_ready and len(self.library) > limits.AUTO_MODEL_MAX:
+        if pid and not self.library.discovery.similarity_ready and len(self.library) > limits.AUTO_MODEL_MAX:
             # A huge library: the model (minutes of work) is built on request, in the helper.
             if not self.view.working("prepare"):
                 self.prepare()
@@ -90,9 +90,9 @@ class Similar:
         comes back when it is there. A huge library's is made only when asked for (m), unless its
         cache is fresh."""
         lib = self.library
-        if lib.similarity_ready:
+        if lib.discovery.similarity_ready:
             return
-        if len(lib) <= limits.AUTO_MODEL_MAX or lib.similarity_cache_fresh():
+        if len(lib) <= limits.AUTO_MODEL_MAX or lib.discovery.similarity_cache_fresh():
             self.view.set_timer(1.0 if len(lib) > limits.BIG_LIBRARY else 0.05, self.prepare)
 
     def prepare(self) -> None:
@@ -119,16 +119,16 @@ class Similar:
         asked for before the helper starts wait for the helper's one build)."""
         lib = self.library
         if len(lib) > limits.BIG_LIBRARY:
-            lib.build_similarity_elsewhere(lambda: subprocess.run(
+            lib.discovery.build_similarity_elsewhere(lambda: subprocess.run(
                 [sys.executable, "-m", "store.prepare", str(lib.folder)], check=False,
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        _ = lib.similarity  # (built, or loaded from the cache the helper wrote)
+        _ = lib.discovery.similarity  # (built, or loaded from the cache the helper wrote)
         if len(lib) > limits.LOOKUP_HELPER:
-            lib.lookups_elsewhere()  # (a helper process answers the lookups from now on)
+            lib.discovery.lookups_elsewhere()  # (a helper process answers the lookups from now on)
 
     def end(self) -> None:
         """The screen is going: the lookup helper ends too."""
-        self.library.end_lookups()
+        self.library.discovery.close()
 
     def soon(self, paper_index: int, burst: bool = False) -> None:
         """Nearest papers for the reader (big libraries: one lookup at a time, never a queue).
@@ -156,7 +156,7 @@ class Similar:
         elif burst:
             delay = max(limits.SIMILAR_DELAY, 2 * self._lookup_seconds)
             self._timer = self.view.set_timer(delay, lambda: self.show(paper_index))
-        elif self.library.lookup_helper_pid is not None:  # it runs on the other core while the frame is drawn
+        elif self.library.discovery.helper_pid is not None:  # it runs on the other core while the frame is drawn
             self._after_frame(paper_index, drawn=False)
         else:
             self._drawn_first = paper_index
@@ -220,7 +220,7 @@ class Similar:
         worker = get_current_worker()
         titles: Titles | None = None
         try:
-            sims = self.library.nearest(paper_index, 5, stop=lambda: worker.is_cancelled)
+            sims = self.library.discovery.nearest(paper_index, 5, stop=lambda: worker.is_cancelled)
             self._lookup_seconds = time.perf_counter() - started
             titles = [(i, self.library.corpus.papers[i].title) for i, _ in sims]
         except Exception:  # never let the side panel break reading (a stopped lookup ends here too)

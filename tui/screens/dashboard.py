@@ -105,7 +105,7 @@ class DashboardScreen(ModalScreen[None]):
                         f"({share(stats['triaged'], stats['papers'])})   [dim]{key_label(self.app, 'dashboard.close')} closes[/dim]")
             if self.search and self.search[0].strip():
                 yield Label(self._search_line(*self.search))
-            estimate = lib.screening_estimate()  # (no model: the marks and the stopping rule alone)
+            estimate = lib.discovery.screening.estimate()  # (no model: the marks and the stopping rule alone)
             yield Label(Text.assemble(("How far to read", "bold"), ": " + (
                 estimate.words() if estimate else "nothing marked wanted yet (a star, to-read, read or a tag)")),
                 id="screening")
@@ -174,7 +174,7 @@ class DashboardScreen(ModalScreen[None]):
         still be building it (seconds), and the dashboard must not hold the screen meanwhile."""
         if hasattr(self.app, "main_screen"):
             self.app.main_screen.similar.ensure_model()
-        table = topic_table(self.library.topic_summary())
+        table = topic_table(self.library.discovery.topic_summary())
         self.app.call_from_thread(self._show_topics, table)
 
     def _show_topics(self, table: Chart) -> None:

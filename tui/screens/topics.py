@@ -81,7 +81,7 @@ class TopicsScreen(ModalScreen[int | None]):
     def load(self) -> None:
         if len(self.library) >= 10 and hasattr(self.app, "main_screen"):
             self.app.main_screen.similar.ensure_model()  # the helper's model, not a second build here
-        rows = self.library.topic_summary() if len(self.library) >= 10 else []
+        rows = self.library.discovery.topic_summary() if len(self.library) >= 10 else []
         self.app.call_from_thread(self._show, rows)
 
     def _show(self, rows: list[dict[str, Any]]) -> None:
