@@ -60,7 +60,7 @@ def load(path: Path, tmp: Path, titled: bool) -> tuple[list[dict], Library, dict
     if not titled:
         return (recs, *untitled_library(recs, tmp / f"{path.stem}-untitled"))
     lib = Library(tmp / f"{path.stem}-titled")
-    lib.import_paths([path])
+    lib.paper_changes.import_paths([path])
     return recs, lib, {" ".join(p.abstract.split()): i for i, p in enumerate(lib.corpus)}
 
 

@@ -316,7 +316,7 @@ def timing(sizes: list[int], marks: int = 60) -> dict[str, dict]:
             subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), str(n), str(path)], check=True)
         with tempfile.TemporaryDirectory() as tmp:
             lib = Library(Path(tmp) / "lib")
-            lib.import_paths([path])
+            lib.paper_changes.import_paths([path])
             t = time.perf_counter()
             matrix = lib.discovery.similarity.matrix
             build = time.perf_counter() - t

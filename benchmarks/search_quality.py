@@ -59,7 +59,7 @@ def untitled_library(recs: list[dict], folder: Path) -> tuple[Library, dict[str,
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "dump.txt").write_text("ICML\n\n" + "\n\n".join(" ".join(r["abstract"].split()) for r in recs))
     lib = Library(folder / "lib")
-    lib.import_paths([folder / "dump.txt"])
+    lib.paper_changes.import_paths([folder / "dump.txt"])
     return lib, {" ".join(p.abstract.split()): i for i, p in enumerate(lib.corpus)}
 
 

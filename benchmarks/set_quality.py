@@ -204,7 +204,7 @@ def measure(path: Path, queries: list[tuple[str, str, list[str]]]) -> list[dict]
     folder = Path(tempfile.mkdtemp())
     (folder / "dump.txt").write_text("DUMP\n\n" + "\n\n".join(" ".join(r["abstract"].split()) for r in recs))
     lib = Library(folder / "lib")
-    lib.import_paths([folder / "dump.txt"])
+    lib.paper_changes.import_paths([folder / "dump.txt"])
     abstracts = [p.abstract for p in lib.corpus]
     rows = []
     for cls, query, exprs in queries:

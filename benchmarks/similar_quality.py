@@ -33,7 +33,7 @@ def without_labels(path: Path, folder: Path) -> Path:
 def load(path: Path):
     tmp = Path(tempfile.mkdtemp())
     lib = Library(tmp / "lib")
-    lib.import_paths([without_labels(path, tmp)])
+    lib.paper_changes.import_paths([without_labels(path, tmp)])
     area = {}
     for line in path.read_text().splitlines():
         rec = json.loads(line)
@@ -64,7 +64,7 @@ def author_share(path: Path) -> None:
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     bare.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "authors"}) + "\n" for r in rows))
     lib = Library(tmp / "lib")
-    lib.import_paths([bare])
+    lib.paper_changes.import_paths([bare])
     by_text = {r["abstract"].strip(): set(r.get("authors") or ()) for r in rows}
     authors = [by_text.get(p.abstract.strip(), set()) for p in lib.corpus]
     papers_of: dict[str, int] = {}
@@ -111,10 +111,10 @@ def fold_table(path: Path) -> None:
         first.write_text("\n".join(rows[:cut]) + "\n")
         rest.write_text("\n".join(rows[cut:]) + "\n")
         lib = Library(tmp / "lib")
-        lib.import_paths([first])
+        lib.paper_changes.import_paths([first])
         assert lib.discovery.similarity.latent is not None  # the SVD of the first papers, cached
         lib = Library(tmp / "lib")
-        lib.import_paths([rest])
+        lib.paper_changes.import_paths([rest])
         area = {json.loads(line)["abstract"].strip(): json.loads(line)["primary_area"] for line in lines}
         labels = [area.get(p.abstract.strip()) for p in lib.corpus]
         sim = folded(lib.similar_path, lib.index, lib.corpus.ids())

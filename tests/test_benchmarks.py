@@ -72,7 +72,7 @@ def test_phrase_benchmark_runs_on_a_library(tmp_path):
     """benchmarks/phrase_bench.py on a small library: both rows, and it checks that the filter and
     the previous one find the same papers for every phrase (an assertion in the script)."""
     from store import Library
-    Library(tmp_path / "lib").import_paths([ROOT / "tests" / "data" / "icml_slice.jsonl", ROOT / "seeds"])
+    Library(tmp_path / "lib").paper_changes.import_paths([ROOT / "tests" / "data" / "icml_slice.jsonl", ROOT / "seeds"])
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "phrase_bench.py"), str(tmp_path / "lib"),
                            "--phrases", "5"], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -118,7 +118,7 @@ def test_the_tmux_settle_benchmark_types_and_moves_in_a_real_terminal(tmp_path):
     from store import Library
 
     lib = Library(tmp_path / "lib")
-    lib.import_paths([DATA / "icml_slice.jsonl"])
+    lib.paper_changes.import_paths([DATA / "icml_slice.jsonl"])
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "tmux_settle.py"), str(lib.folder)],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -76,7 +76,7 @@ class PapersiftApp(SerialKeys, PlainQuitHint, App[None]):
                         f"or folder (or `papersift import FILE`; your first import replaces the sample), "
                         f"{key_label(self, 'app.help')} for every key",
                         timeout=15)
-        elif self._told_titles() != TITLE_RULES and self.library.titles_outdated:  # (said: no look at the file)
+        elif self._told_titles() != TITLE_RULES and self.library.paper_changes.titles_outdated:  # (said: no look at the file)
             self.notify("this library's titles were derived by an earlier papersift; `papersift retitle` "
                         "derives them with this version's better rules (`--dry-run` lists the changes first; "
                         "titles that came with the papers stay as they are)", timeout=15)

@@ -318,7 +318,7 @@ class _ReadRecords:
             idx = corpus.index_of(paper_id(norm))
             if idx is None:
                 if self._near is None:
-                    self._near = self.library.near_duplicate_finder()
+                    self._near = self.library.paper_changes.near_duplicate_finder()
                 match = self._near(norm)
                 idx = corpus.index_of(match) if match else None
             if idx is not None:

@@ -12,7 +12,7 @@ the parts, passing each what it uses, and writes out each of their methods as on
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from store import locations
 from store.choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
@@ -21,7 +21,7 @@ from store.library.core import BULK_BACKUP_THRESHOLD, LibraryCore  # noqa: F401 
 from store.library.discovery import Discovery
 from store.library.marks import Marks
 from store.annotations.journal import paper_of
-from store.library.papers import PaperChanges, Retitled, redo_titles
+from store.library.papers import PaperChanges, redo_titles
 from store.library.removal import finish_cut_step, redo_corpus, remove_papers
 from store.library.search import SORTS, LibrarySearch  # noqa: F401 (re-exported)
 from store.library.stats import LibraryStats
@@ -31,9 +31,6 @@ from store.models import (Annotation, Paper, normalize_tag, note_problem,  # noq
 from store.search.query import Query
 from store.search.result import SearchResult
 from store.wording import counted
-
-if TYPE_CHECKING:
-    from store.ingest.summary import ImportSummary
 
 
 class HistoryStep(NamedTuple):
@@ -56,7 +53,7 @@ class Library(LibraryCore):
         # The search tables built on first use (phrase texts, filter tables) are built by one thread at a
         # time: the app searches in a worker per keystroke, and a superseded worker runs on to the end.
         self.finder = LibrarySearch(self, self.discovery)  # search, filters, sort orders (and their tables)
-        self.papers = PaperChanges(self)  # imports, retitling, near-duplicate merges
+        self.paper_changes = PaperChanges(self)  # imports, retitling, near-duplicate merges
         self.marks = Marks(self)  # status, stars, tags and notes, each change one history entry
         self.lab = Team(self, lambda: self.discovery.similarity.latent)  # members, assignments, everyone's marks
         self.on_invalidate(self.discovery.invalidate)
@@ -83,25 +80,8 @@ class Library(LibraryCore):
         if seed_if_new and not lib.corpus_path.exists():
             seeds = locations.bundled_seeds_dir()
             if seeds.is_dir():
-                lib.import_paths([seeds])
+                lib.paper_changes.import_paths([seeds])
         return lib
-
-    # ---------------------------------------------- the papers changing (store.library.papers)
-    def import_paths(self, paths: Iterable[Path | str], progress: Callable[[int, int], None] | None = None,
-                     replace_sample: bool = False) -> ImportSummary:
-        return self.papers.import_paths(paths, progress, replace_sample)
-    @property
-    def titles_outdated(self) -> bool:
-        return self.papers.titles_outdated
-    def retitle(self, dry_run: bool = False, again: bool = False) -> Retitled:
-        return self.papers.retitle(dry_run, again)
-    def dedup_report(self) -> list[dict[str, Any]]:
-        return self.papers.dedup_report()
-    def near_duplicate_finder(self) -> Callable[[str], str | None]:
-        return self.papers.near_duplicate_finder()
-    def split(self, key: str) -> list[Paper]:
-        return self.papers.split(key)
-
 
     # --------------------------------------------------------- search (store.library.search)
     def search(self, text: str | Query = "", sort: str = "import", limit: int | None = None) -> SearchResult:

@@ -229,7 +229,7 @@ def _take(lib: Library, repo: Path, report: SyncReport) -> tuple[dict[str, set[s
         for source, records in zip(sources, new_papers.values()):
             atomic_write_bytes(source, b"".join(orjson.dumps(r) + b"\n" for r in records))
         try:
-            summary = lib.import_paths(sources, replace_sample=True)  # (an untouched sample makes way, as for an import)
+            summary = lib.paper_changes.import_paths(sources, replace_sample=True)  # (an untouched sample makes way, as for an import)
         finally:
             for source in sources:
                 source.unlink(missing_ok=True)

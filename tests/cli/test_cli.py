@@ -146,13 +146,13 @@ def test_retitle_brings_derived_titles_up_to_date(run_cli, tmp_path):
     derived.title = "Zorbulon: what an older papersift derived"  # as an older version left it
     lib.corpus.title_rules = 0  # (whose corpus header had no title rules)
     lib.corpus.save(lib.corpus_path)
-    assert Library(run_cli.library).titles_outdated
+    assert Library(run_cli.library).paper_changes.titles_outdated
     assert "Zorbulon" in run_cli("search", "zorbulon").stdout
     preview = run_cli("retitle", "--dry-run")  # what would change, and nothing written
     assert preview.stdout.startswith("1 title would be derived anew, of 35 papers"), preview.stdout
     assert f"{derived.id}  Zorbulon: what an older papersift derived" in preview.stdout
     assert f"→ {expected}" in preview.stdout and "nothing was changed (--dry-run)" in preview.stdout
-    assert Library(run_cli.library).titles_outdated and "Zorbulon" in run_cli("search", "zorbulon").stdout
+    assert Library(run_cli.library).paper_changes.titles_outdated and "Zorbulon" in run_cli("search", "zorbulon").stdout
     proc = run_cli("retitle")
     assert proc.stdout.startswith("1 title derived anew, of 35 papers without a title of its own"), proc.stdout
     assert f"→ {expected}" in proc.stdout
@@ -165,14 +165,14 @@ def test_retitle_brings_derived_titles_up_to_date(run_cli, tmp_path):
     assert "retitle 1 paper" in run_cli("history").stdout  # one undo step, as every change is
     assert "retitle 1 paper" in run_cli("undo").stdout
     assert json.loads(run_cli("show", derived.id, "--format", "json").stdout)["title"].startswith("Zorbulon")
-    assert Library(run_cli.library).titles_outdated and "Zorbulon" in run_cli("search", "zorbulon").stdout
+    assert Library(run_cli.library).paper_changes.titles_outdated and "Zorbulon" in run_cli("search", "zorbulon").stdout
     assert "retitle 1 paper" in run_cli("redo").stdout
     assert json.loads(run_cli("show", derived.id, "--format", "json").stdout)["title"] == expected
     assert "Zorbulon" not in run_cli("search", "zorbulon").stdout
     assert json.loads(run_cli("retitle", "--format", "json").stdout) == {
         "changed": 0, "derived": 35, "papers": 36, "dry_run": False, "current": True, "backup": None, "changes": []}
     assert any(p.name.startswith("corpus") and "retitle" in p.name for p in (run_cli.library / "backups").iterdir())
-    assert not Library(run_cli.library).titles_outdated  # the header says so now
+    assert not Library(run_cli.library).paper_changes.titles_outdated  # the header says so now
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
@@ -188,7 +188,7 @@ def test_retitle_leaves_current_titles_as_they_are_unless_asked_again(run_cli):
     derived = paper.title
     paper.title = "Zorbulon: as this version named it in a smaller library"
     lib.corpus.save(lib.corpus_path)
-    assert not Library(run_cli.library).titles_outdated
+    assert not Library(run_cli.library).paper_changes.titles_outdated
     for extra in ([], ["--dry-run"]):
         out = run_cli("retitle", *extra).stdout
         assert out.startswith("the 35 derived titles are this version's already, and stay as they are while "
@@ -225,10 +225,10 @@ def test_retitle_marks_titles_current_even_when_none_change(run_cli):
     assert header["title_rules"] == TITLE_RULES  # a new library's titles are this version's
     del header["title_rules"]
     lib.corpus_path.write_bytes(json.dumps(header).encode() + b"\n" + first[1])
-    assert Library(run_cli.library).titles_outdated
+    assert Library(run_cli.library).paper_changes.titles_outdated
     assert "`papersift retitle` derives them with this version's" in run_cli("doctor").stdout
     assert json.loads(run_cli("retitle", "--format", "json").stdout)["changed"] == 0
-    assert not Library(run_cli.library).titles_outdated
+    assert not Library(run_cli.library).paper_changes.titles_outdated
     assert "papersift retitle" not in run_cli("doctor").stdout
     assert "Zorbulon" not in run_cli("list").stdout and "35" in run_cli("stats").stdout  # still reads
 

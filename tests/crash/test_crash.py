@@ -149,7 +149,7 @@ WRITER = textwrap.dedent("""
             if kind == "import":
                 f = folder.parent / f"imp{i}.txt"
                 f.write_text(import_text(i))
-                lib.import_paths([f])
+                lib.paper_changes.import_paths([f])
             elif kind == "undo":
                 lib.undo()
             elif kind == "redo":

@@ -56,7 +56,7 @@ def state(folder) -> tuple:
 
 def _prepared(tmp_path, seeds_dir) -> tuple:
     lib = Library(tmp_path / "template")
-    lib.import_paths([seeds_dir])
+    lib.paper_changes.import_paths([seeds_dir])
     ids = [p.id for p in lib.corpus]
     lib.marks.set_status(ids[:2], "read")
     lib.marks.add_tags(ids[:3], ["rl"])

@@ -52,8 +52,8 @@ def template(tmp_path_factory):
                                          "title": f"Fresh paper {i}"}) + "\n" for i, r in enumerate(records[:300])))
     folder = root / "lib"
     lib = Library.open(folder, seed_if_new=False)
-    lib.import_paths([SLICE])
-    lib.import_paths([variants])
+    lib.paper_changes.import_paths([SLICE])
+    lib.paper_changes.import_paths([variants])
     ids = [p.id for p in lib.corpus.papers]
     lib.marks.add_tags(ids[:600], ["alpha"])
     lib.marks.set_note(ids[0], NOTE)
@@ -162,7 +162,7 @@ def commands(ids: list[str], merged: str, fresh: Path) -> dict[str, Command]:
         return "split"
 
     def first_day(lib_dir: Path, _: Path) -> list[str]:
-        Library(lib_dir).import_paths([DAYS / "day1.xml"])  # (not killed: the morning before)
+        Library(lib_dir).paper_changes.import_paths([DAYS / "day1.xml"])  # (not killed: the morning before)
         return ["import", str(DAYS / "day2.xml")]
 
     def batched(lib: Library) -> str:

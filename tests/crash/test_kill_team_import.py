@@ -36,7 +36,7 @@ def lab(tmp_path_factory):
     root = tmp_path_factory.mktemp("kill-team")
     lead = root / "lead"
     lib = Library.open(lead, seed_if_new=False, member="lead")
-    lib.import_paths([DATA / "icml_slice.jsonl"])
+    lib.paper_changes.import_paths([DATA / "icml_slice.jsonl"])
     ids = [p.id for p in lib.corpus.papers]
     lib.marks.set_note(ids[0], NOTE)
     lib.marks.set_star(ids[1:4], 2)

@@ -263,7 +263,7 @@ def test_reading_in_full_after_a_search_redraws_the_whole_screen(tmp_path):
     so (the three panes were once left on screen until the terminal was resized)."""
     tmux, env = terminal(tmp_path, "rf")
     from store import Library
-    Library.open(tmp_path / "lib", seed_if_new=False).import_paths([DATA / "iclr_slice.jsonl"])
+    Library.open(tmp_path / "lib", seed_if_new=False).paper_changes.import_paths([DATA / "iclr_slice.jsonl"])
     try:
         tmux.start(papersift_cmd(), width=160, height=45)
         tmux.wait_for("On this paper")

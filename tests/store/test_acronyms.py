@@ -47,10 +47,10 @@ def test_an_import_adds_its_new_papers_definitions_to_those_kept(tmp_path):
         "Traffic signals are timed by reinforcement learning (RL) agents trained in a city simulator.",
         "Power grids are balanced by reinforcement learning (RL) controllers under demand shocks."]) + "\n")
     lib = Library(tmp_path / "lib")
-    lib.import_paths([first])
+    lib.paper_changes.import_paths([first])
     path = lib.folder / "acronyms.json"
     assert acronyms.read_table(path, lib.corpus.generation) == {"llm": ("large", "language", "models")}
-    lib.import_paths([second])
+    lib.paper_changes.import_paths([second])
     kept = acronyms.read_counts(path, lib.corpus.generation)
     assert kept is not None and kept[1] == len(lib.corpus) == 6
     assert kept[0] == acronyms.count(lib.corpus.papers.record_chunks())
@@ -97,7 +97,7 @@ def test_the_definitions_kept_on_disk_are_read_only_for_their_corpus_generation(
 def iclr(tmp_path_factory) -> Library:
     """200 ICLR abstracts (their titles as written)."""
     lib = Library(tmp_path_factory.mktemp("acr") / "lib")
-    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    lib.paper_changes.import_paths([DATA / "iclr_slice.jsonl"])
     return lib
 
 
@@ -170,7 +170,7 @@ def test_an_acronym_is_shown_as_written_and_finds_its_expansion_hyphenated(tmp_p
         "Power grids are balanced by reinforcement learning (RL) controllers under demand shocks.",
         "Which reinforcement-learning algorithms can transformers implement in context, provably?"]) + "\n")
     lib = Library(tmp_path / "lib")
-    lib.import_paths([dump])
+    lib.paper_changes.import_paths([dump])
     assert lib.search("moe").widened == ["MoE (also mixture of experts)"]
     assert lib.search("mixture of experts routing").widened == ["mixture of experts (also MoE)"]
     result = lib.search("RL")

@@ -28,7 +28,7 @@ def test_a_tag_keeps_out_the_characters_exports_separate_keywords_with(lib, tmp_
     assert lib.annotation(a).tags == ["to-read", "deep-rl-offline", "c"]
     (tmp_path / "out.bib").write_text(export_text(lib.pairs(ids=[a]), "bibtex"))
     other = Library(tmp_path / "other")
-    other.import_paths([tmp_path / "out.bib"])
+    other.paper_changes.import_paths([tmp_path / "out.bib"])
     entry = bib_entries((tmp_path / "out.bib").read_text())[0]
     assert entry["keywords"].startswith("to-read, deep-rl-offline, c")
     assert other.corpus.papers[0].keywords[:3] == ["to-read", "deep-rl-offline", "c"]
@@ -524,7 +524,7 @@ def test_the_session_line_says_an_undo_of_an_earlier_sessions_change_as_what_it_
     assert line() == ""  # as it opened
     back_in = Library(lib.folder)  # the removed paper imported again, then the removal undone
     (lib.folder.parent / "again.jsonl").write_text(json.dumps({"abstract": removed_text}) + "\n")
-    back_in.import_paths([lib.folder.parent / "again.jsonl"])
+    back_in.paper_changes.import_paths([lib.folder.parent / "again.jsonl"])
     opened = snapshot(back_in.annotations)
     assert back_in.undo() == "remove 1 paper (the paper was back already, imported again: its marks are back)"
     assert "restored" not in session_line(opened, snapshot(back_in.annotations), only=back_in.touched,
@@ -600,7 +600,7 @@ def test_an_undo_step_names_the_papers_it_changed(tmp_path):
     app moves its cursor to the first the list shows)."""
     from ..conftest import DATA
     lib = Library(tmp_path / "lib")
-    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    lib.paper_changes.import_paths([DATA / "iclr_slice.jsonl"])
     a, b, c = (p.id for p in list(lib.corpus)[:3])
     lib.marks.add_tags([b, a], ["speech"])
     lib.marks.set_status([c], "read")

@@ -34,7 +34,7 @@ def test_arxiv_keys():
 
 
 def test_three_days_in_order_number_their_batches(daily):
-    summaries = [daily.import_paths([day]) for day in DAYS]
+    summaries = [daily.paper_changes.import_paths([day]) for day in DAYS]
     assert [(s.batch, s.new, s.revised) for s in summaries] == [(1, 12, 0), (2, 12, 1), (3, 12, 0)]
     assert (summaries[1].exact, summaries[1].known) == (0, 1)  # the cross-list: the paper seen on day one, not a duplicate
     assert [b["n"] for b in daily.corpus.batches] == [1, 2, 3]
@@ -47,12 +47,12 @@ def test_three_days_in_order_number_their_batches(daily):
 
 
 def test_a_new_version_updates_the_text_and_keeps_every_mark(daily):
-    daily.import_paths([DAYS[0]])
+    daily.paper_changes.import_paths([DAYS[0]])
     v1 = next(p for p in daily.corpus if p.external_id == "2412.10003v1")
     first_text = v1.abstract
     daily.marks.set_star([v1.id], 3)
     Library(daily.folder, member="ana").marks.add_tags([v1.id], ["read-again"])
-    daily.import_paths([DAYS[1]])
+    daily.paper_changes.import_paths([DAYS[1]])
     daily.refresh()
     paper = daily.paper(v1.id)
     assert paper.abstract.endswith("three more benchmarks.") and paper.version == 2 and paper.revised == 2
@@ -62,12 +62,12 @@ def test_a_new_version_updates_the_text_and_keeps_every_mark(daily):
     from store.formats.records import paper_record
     rec = paper_record(paper, daily.annotation(v1.id))  # what `list --format json` and exports say of it
     assert (rec["batch"], rec["version"], rec["revised"]) == (1, 2, 2) and rec["added"]
-    again = daily.import_paths([DAYS[1]])  # the same day again: nothing new, nothing revised, no batch
+    again = daily.paper_changes.import_paths([DAYS[1]])  # the same day again: nothing new, nothing revised, no batch
     assert (again.new, again.revised, again.batch) == (0, 0, 0) and len(daily.corpus.batches) == 2
 
 
 def test_a_library_from_before_batches_says_so(daily, tmp_path):
-    daily.import_paths([DAYS[0]])
+    daily.paper_changes.import_paths([DAYS[0]])
     daily.corpus.batches = []
     result = daily.search("new:")
     assert any("no import here is numbered yet" in e for e in result.errors)
@@ -79,7 +79,7 @@ def test_archive_moves_old_skipped_papers_out_with_every_mark_and_undo_brings_th
     import orjson
 
     from store.library.removal import archive_papers, skipped_before
-    daily.import_paths([DAYS[0]])
+    daily.paper_changes.import_paths([DAYS[0]])
     a, b, c = [p.id for p in daily.corpus][:3]
     daily.marks.set_status([a, b, c], "skipped")
     daily.marks.add_tags([a], ["meh"])
@@ -102,7 +102,7 @@ def test_archive_moves_old_skipped_papers_out_with_every_mark_and_undo_brings_th
 
 def test_batches_go_on_after_the_sample_and_arxiv_ids_find_papers(tmp_path):
     lib = Library.open(tmp_path / "fresh")  # the bundled sample: batch 1
-    summary = lib.import_paths([DAYS[0]], replace_sample=True)
+    summary = lib.paper_changes.import_paths([DAYS[0]], replace_sample=True)
     assert summary.replaced_sample == 35 and summary.batch == 2 and "saved as batch 2 (search new: to list it; an import is no undo step: remove its papers to take it back)" in summary.line()
     assert len(ids(lib, "batch:>1")) == 12
     assert lib.paper("2412.10003").external_id == "2412.10003v1" and lib.paper("2412.10003v7").id == lib.paper(
@@ -111,7 +111,7 @@ def test_batches_go_on_after_the_sample_and_arxiv_ids_find_papers(tmp_path):
 
 
 def test_a_new_version_brings_its_link_and_a_cross_list_its_category(daily):
-    daily.import_paths(DAYS[:2])
+    daily.paper_changes.import_paths(DAYS[:2])
     revised = daily.paper("2412.10003")
     assert revised.url.endswith("2412.10003v2")
     assert daily.paper("2412.10005").keywords == ["cs.LG", "cs.RO"]  # day two's cross-list to cs.RO
@@ -132,7 +132,7 @@ def test_forged_batch_records_are_passed_over_when_read():
 
 def test_the_next_and_the_last_batch_read_only_batch_numbers(daily):
     from store.ingest.batches import last_batch, next_batch
-    daily.import_paths([DAYS[0]])
+    daily.paper_changes.import_paths([DAYS[0]])
     daily.corpus.batches += [{"n": -5, "new": 3}, {"n": 2**63, "new": 1}, {"n": True, "new": 1}]
     assert next_batch(daily.corpus) == 2 and last_batch(daily.corpus)["n"] == 1
     daily.corpus.batches = [{"n": 4, "new": 2}, {"n": 2, "new": 5}]  # out of order: the highest is the newest

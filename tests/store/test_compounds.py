@@ -43,7 +43,7 @@ def rules(tmp_path_factory):
     folder = tmp_path_factory.mktemp("rules")
     (folder / "dump.txt").write_text("TERMS\n\n" + "\n\n".join(ABSTRACTS.values()))
     lib = Library(folder / "lib")
-    lib.import_paths([folder / "dump.txt"])
+    lib.paper_changes.import_paths([folder / "dump.txt"])
     names = {" ".join(text.split()): name for name, text in ABSTRACTS.items()}
     return lib, {i: names[" ".join(p.abstract.split())] for i, p in enumerate(lib.corpus)}
 

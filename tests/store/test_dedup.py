@@ -27,16 +27,16 @@ def make_lib(tmp_path, texts: dict[str, str]) -> Library:
     for name, text in texts.items():
         (folder / name).write_text(text, encoding="utf-8")
     lib = Library(tmp_path / "lib")
-    lib.import_paths(sorted(folder.iterdir()))
+    lib.paper_changes.import_paths(sorted(folder.iterdir()))
     return lib
 
 
 def test_seeds_dedup_to_35_and_reimport_changes_nothing(tmp_path):
     lib = Library(tmp_path / "lib")
-    s = lib.import_paths([SEEDS])
+    s = lib.paper_changes.import_paths([SEEDS])
     assert (s.read, s.new, s.exact, s.near) == (38, 35, 3, 0)
     before = lib.corpus_path.read_bytes()
-    s2 = lib.import_paths([SEEDS])
+    s2 = lib.paper_changes.import_paths([SEEDS])
     assert (s2.new, s2.exact, s2.near, s2.known) == (0, 0, 0, 38)
     assert lib.corpus_path.read_bytes() == before
     dup = next(p for p in lib.corpus if len(p.sources) == 2)
@@ -46,9 +46,9 @@ def test_seeds_dedup_to_35_and_reimport_changes_nothing(tmp_path):
 def test_ids_stable_across_order_and_reimport(tmp_path):
     files = sorted(SEEDS.glob("*.txt"))
     a = Library(tmp_path / "a")
-    a.import_paths(files)
+    a.paper_changes.import_paths(files)
     b = Library(tmp_path / "b")
-    b.import_paths(list(reversed(files)))
+    b.paper_changes.import_paths(list(reversed(files)))
     assert {p.id for p in a.corpus} == {p.id for p in b.corpus}
     for p in a.corpus:
         assert p.id == paper_id(normalize(p.abstract))
@@ -63,7 +63,7 @@ def test_near_duplicate_variants_merge(tmp_path):
     texts = {f"v{i}.txt": t for i, t in enumerate([BASE, typos, appended, dropped, latex, rewrapped])}
     lib = make_lib(tmp_path, texts)
     assert len(lib) == 1
-    report = lib.dedup_report()
+    report = lib.paper_changes.dedup_report()
     # Re-wrapping and LaTeX/Markdown markup normalize away: those two are exact duplicates.
     assert len(report) == 3
     assert sorted(s["file"] for r in report for s in r["sources"]) == ["v1.txt", "v2.txt", "v3.txt"]
@@ -83,7 +83,7 @@ def test_template_sharing_distinct_papers_stay_apart(tmp_path):
 
 def test_real_corpus_slice_has_no_false_merges(tmp_path):
     lib = Library(tmp_path / "lib")
-    s = lib.import_paths([DATA / "icml_slice.jsonl", DATA / "iclr_slice.jsonl"])
+    s = lib.paper_changes.import_paths([DATA / "icml_slice.jsonl", DATA / "iclr_slice.jsonl"])
     assert s.near == 0 and s.new == s.read
 
 
@@ -102,7 +102,7 @@ def test_real_abstract_perturbed_merges(tmp_path):
     (folder / "a.jsonl").write_text("\n".join(json.dumps({"abstract": r["abstract"], "title": r["title"]}) for r in recs))
     (folder / "b.jsonl").write_text("\n".join(json.dumps(v) for v in variants))
     lib = Library(tmp_path / "lib")
-    s = lib.import_paths([folder / "a.jsonl", folder / "b.jsonl"])
+    s = lib.paper_changes.import_paths([folder / "a.jsonl", folder / "b.jsonl"])
     assert s.new == 40 and s.near == 40
 
 
@@ -113,11 +113,11 @@ def test_split_restores_papers_keeps_annotations_and_sticks(tmp_path):
     pid = lib.corpus.papers[0].id
     lib.marks.set_star([pid], 2)
     lib.marks.add_tags([pid], ["flow"])
-    new = lib.split(pid)
+    new = lib.paper_changes.split(pid)
     assert len(new) == 1 and len(lib) == 2
     assert lib.annotation(new[0].id).tags == ["flow"] and lib.annotation(new[0].id).star == 2
     assert lib.annotation(pid).star == 2
-    lib.import_paths([tmp_path / "in" / "b.txt"])
+    lib.paper_changes.import_paths([tmp_path / "in" / "b.txt"])
     assert len(Library(tmp_path / "lib")) == 2  # not merged again
 
 
@@ -129,12 +129,12 @@ def test_reimport_adds_venue_and_year_to_papers_read_without(tmp_path):
     named.write_text("NeurIPS 2026 Papers\n\n" + BASE + "\n")
     other.write_text("ICML 2024 Papers\n\n" + BASE + "\n")
     lib = Library(tmp_path / "lib")
-    lib.import_paths([bare])
+    lib.paper_changes.import_paths([bare])
     assert (lib.corpus.papers[0].venue, lib.corpus.papers[0].year) == ("", "")
-    summary = lib.import_paths([named])
+    summary = lib.paper_changes.import_paths([named])
     assert summary.updated == 1 and "1 venue or year added to 1 paper already there" in summary.line()
     assert Library(tmp_path / "lib").corpus.papers[0].published == "NeurIPS 2026"  # saved
-    assert lib.import_paths([other]).updated == 0 and lib.corpus.papers[0].published == "NeurIPS 2026"
+    assert lib.paper_changes.import_paths([other]).updated == 0 and lib.corpus.papers[0].published == "NeurIPS 2026"
 
 
 def test_a_split_cut_between_its_two_writes_is_found_and_completed_by_the_doctor(tmp_path, monkeypatch):
@@ -151,7 +151,7 @@ def test_a_split_cut_between_its_two_writes_is_found_and_completed_by_the_doctor
         raise KeyboardInterrupt  # the process dies between the annotations and the corpus
     monkeypatch.setattr(Corpus, "save", killed)
     with pytest.raises(KeyboardInterrupt):
-        lib.split(pid)
+        lib.paper_changes.split(pid)
     monkeypatch.undo()
     report = run_doctor(tmp_path / "lib")
     assert any("a split was cut short: 1 paper" in p for p in report.problems), report.problems
@@ -184,11 +184,11 @@ def test_a_paper_the_library_holds_is_already_there_from_any_file(tmp_path):
              "Robots learn to grasp unseen objects from a few human videos and a pessimistic critic."]
     (tmp_path / "dump.txt").write_text("DUMP\n\n" + "\n\n".join(texts + texts[:1]))
     lib = Library(tmp_path / "lib")
-    first = lib.import_paths([tmp_path / "dump.txt"])
+    first = lib.paper_changes.import_paths([tmp_path / "dump.txt"])
     assert (first.new, first.exact, first.known) == (2, 1, 0)
     (tmp_path / "p.jsonl").write_text("".join(json.dumps({"abstract": t, "title": f"Paper {k}"}) + "\n"
                                               for k, t in enumerate(texts)))
-    again = lib.import_paths([tmp_path / "p.jsonl"])
+    again = lib.paper_changes.import_paths([tmp_path / "p.jsonl"])
     assert (again.new, again.exact, again.known, again.updated) == (0, 0, 2, 2)
     assert "0 exact duplicates" in again.line() and "2 already in the library" in again.line()
 

@@ -34,7 +34,7 @@ def cache_of(lib: Library) -> dedup_cache.KnownPapers | None:
 
 def test_the_cache_holds_every_papers_keys_titles_and_names(tmp_path):
     lib = Library.open(tmp_path / "lib", seed_if_new=False)
-    lib.import_paths([SLICE])
+    lib.paper_changes.import_paths([SLICE])
     known = cache_of(lib)
     assert known is not None and len(known) == len(lib.corpus)
     for i in (0, 17, len(lib.corpus) - 1):
@@ -48,7 +48,7 @@ def test_the_cache_holds_every_papers_keys_titles_and_names(tmp_path):
 def near_copies(tmp_path) -> list:
     """A dump of near-duplicates of the slice's first papers (a sentence appended), and new text."""
     lib = Library.open(tmp_path / "probe", seed_if_new=False)
-    lib.import_paths([SLICE])
+    lib.paper_changes.import_paths([SLICE])
     dump = tmp_path / "day.txt"
     dump.write_text("\n\n".join([p.abstract + " We release our code." for p in lib.corpus.papers[:5]]
                                 + ["An abstract about quokkas, which index themselves rarely and only on "
@@ -62,14 +62,14 @@ def test_a_second_import_reads_the_cache_and_merges_as_without_it(tmp_path, monk
     with_cache = Library.open(tmp_path / "a", seed_if_new=False)
     without = Library.open(tmp_path / "b", seed_if_new=False)
     for lib in (with_cache, without):
-        lib.import_paths([SLICE])
+        lib.paper_changes.import_paths([SLICE])
     (without.folder / locations.DEDUP_CACHE_FILE).unlink()
     shingled = []
     real = merge_prep._known_paper_chunk
     monkeypatch.setattr(merge_prep, "_known_paper_chunk", lambda abstracts: shingled.append(len(abstracts)) or real(abstracts))
-    a = Library.open(with_cache.folder, seed_if_new=False).import_paths(day)
+    a = Library.open(with_cache.folder, seed_if_new=False).paper_changes.import_paths(day)
     assert shingled == []  # the library's papers were not shingled again
-    b = Library.open(without.folder, seed_if_new=False).import_paths(day)
+    b = Library.open(without.folder, seed_if_new=False).paper_changes.import_paths(day)
     assert sum(shingled) == len(without.corpus)
     assert (a.new, a.near, a.exact) == (b.new, b.near, b.exact) == (1, 5, 0)
     one, two = Library.open(with_cache.folder), Library.open(without.folder)
@@ -80,8 +80,8 @@ def test_a_second_import_reads_the_cache_and_merges_as_without_it(tmp_path, monk
 
 def test_a_new_versions_text_gets_its_keys_title_and_names_anew(tmp_path):
     lib = Library.open(tmp_path / "daily", seed_if_new=False)
-    lib.import_paths([DAYS[0]])
-    summary = Library.open(lib.folder, seed_if_new=False).import_paths([DAYS[1]])
+    lib.paper_changes.import_paths([DAYS[0]])
+    summary = Library.open(lib.folder, seed_if_new=False).paper_changes.import_paths([DAYS[1]])
     assert summary.revised == 1
     lib = Library.open(lib.folder, seed_if_new=False)
     known = cache_of(lib)
@@ -98,7 +98,7 @@ def test_a_new_versions_text_gets_its_keys_title_and_names_anew(tmp_path):
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_a_bad_cache_is_ignored(tmp_path, damage):
     lib = Library.open(tmp_path / "lib", seed_if_new=False)
-    lib.import_paths([SLICE])
+    lib.paper_changes.import_paths([SLICE])
     path = lib.folder / locations.DEDUP_CACHE_FILE
     data = path.read_bytes()
     if damage == "stale":
@@ -113,5 +113,5 @@ def test_a_bad_cache_is_ignored(tmp_path, damage):
         path.unlink()
         path.symlink_to(elsewhere)
     assert cache_of(lib) is None
-    summary = Library.open(lib.folder, seed_if_new=False).import_paths(near_copies(tmp_path))
+    summary = Library.open(lib.folder, seed_if_new=False).paper_changes.import_paths(near_copies(tmp_path))
     assert (summary.new, summary.near) == (1, 5)

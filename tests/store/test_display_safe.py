@@ -44,7 +44,7 @@ def hostile_lib(tmp_path):
     src = tmp_path / "hostile.jsonl"
     hostile_jsonl(src)
     lib = Library.open(tmp_path / "lib", seed_if_new=False)
-    lib.import_paths([src])
+    lib.paper_changes.import_paths([src])
     return lib
 
 
@@ -232,7 +232,7 @@ def test_any_tag_and_note_store_export_and_merge_back(tmp_path_factory, tags, no
     src = base / "one.jsonl"
     src.write_text(json.dumps({"title": "T", "abstract": "A small abstract about property tests. " * 3}) + "\n")
     lib = Library.open(base / "a", seed_if_new=False)
-    lib.import_paths([src])
+    lib.paper_changes.import_paths([src])
     pid = lib.corpus.papers[0].id
     accepted = []
     for tag in tags:
@@ -249,7 +249,7 @@ def test_any_tag_and_note_store_export_and_merge_back(tmp_path_factory, tags, no
     out = base / "export.json"
     out.write_text(export_text(lib.pairs(""), "json"))
     other = Library.open(base / "b", seed_if_new=False)
-    other.import_paths([src])
+    other.paper_changes.import_paths([src])
     changes, _ = plan_merge(other, read_annotation_records(out), source="export.json")
     other.replace_annotations(changes, "import-annotations", "test")
     assert other.annotation(pid).tags == lib.annotation(pid).tags

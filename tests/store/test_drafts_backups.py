@@ -49,10 +49,10 @@ def test_a_corpus_backup_is_a_hard_link_that_keeps_the_old_bytes(tmp_path):
     from ..conftest import DATA
 
     lib = Library.open(tmp_path / "lib", seed_if_new=False)
-    lib.import_paths([DATA / "arxiv_days" / "day1.xml"])
+    lib.paper_changes.import_paths([DATA / "arxiv_days" / "day1.xml"])
     before = lib.corpus_path.read_bytes()
     inode = os.stat(lib.corpus_path).st_ino
-    lib.import_paths([DATA / "arxiv_days" / "day2.xml"])
+    lib.paper_changes.import_paths([DATA / "arxiv_days" / "day2.xml"])
     backups = sorted((lib.folder / "backups").glob("corpus.jsonl.*.import.bak"))
     assert backups and backups[-1].read_bytes() == before
     assert os.stat(backups[-1]).st_ino == inode and os.stat(lib.corpus_path).st_ino != inode

@@ -167,7 +167,7 @@ def test_bibtex_keeps_inline_math_and_escapes_the_rest(tmp_path):
     (tmp_path / "p.jsonl").write_text(json.dumps({
         "title": r"Optimal bounds for $\ell_p$ sensitivity via ${x$ and $5", "authors": ["A B"],
         "abstract": r"We give $\tilde{O}(d)$ bounds for 3\% of $\{x\}$ cases, costing $5 and $10."}) + "\n")
-    lib.import_paths([tmp_path / "p.jsonl"])
+    lib.paper_changes.import_paths([tmp_path / "p.jsonl"])
     entry = bib_entries(export_text(lib.pairs(""), "bibtex"))[0]
     # the title's math as written too (plain text would give "ℓ_p", which pdflatex cannot typeset)
     assert entry["title"] == r"{Optimal bounds for $\ell_p$ sensitivity via x and \$5}"
@@ -181,7 +181,7 @@ def _markdown_with_abstract(tmp_path, abstract: str) -> str:
     """The Markdown reading list (abstracts included) of a library holding one paper."""
     lib = Library(tmp_path / "lib")
     (tmp_path / "p.jsonl").write_text(json.dumps({"title": "A paper", "abstract": abstract}) + "\n")
-    lib.import_paths([tmp_path / "p.jsonl"])
+    lib.paper_changes.import_paths([tmp_path / "p.jsonl"])
     return export_text(lib.pairs(""), "md", abstracts=True)
 
 
@@ -229,7 +229,7 @@ def test_citation_line_names_authors_and_link(tmp_path):
         "title": "Keep the Momentum: Conservation Laws", "authors": ["Sibylle Marcotte", "Rémi Gribonval", "Gabriel Peyré"],
         "abstract": "Conservation laws are well-established in the context of Euclidean gradient flow dynamics.",
         "url": "https://openreview.net/forum?id=x", "venue": "ICML", "year": 2024}) + "\n")
-    lib.import_paths([tmp_path / "p.jsonl"])
+    lib.paper_changes.import_paths([tmp_path / "p.jsonl"])
     paper = lib.corpus.papers[0]
     lib.marks.add_tags([paper.id], ["optim"])
     lib.marks.set_note(paper.id, "read *before*\nFriday")
@@ -243,7 +243,7 @@ def test_export_fresh_library_import_reproduces_everything(lib, tmp_path, seeds_
     out = tmp_path / "mine.json"
     out.write_text(export_text(lib.pairs(""), "json"))
     fresh = Library(tmp_path / "fresh")
-    fresh.import_paths([seeds_dir])
+    fresh.paper_changes.import_paths([seeds_dir])
     changes, report = plan_merge(fresh, read_annotation_records(out), "mine.json")
     fresh.replace_annotations(changes, "import-annotations", "import")
     again = Library(tmp_path / "fresh")
@@ -362,7 +362,7 @@ def test_a_bibtex_abstract_keeps_its_latex_byte_for_byte(tmp_path):
                 r"\textbf{prior work} and $\mathbb{E}[X] \le 1$.")
     (tmp_path / "p.jsonl").write_text(json.dumps({"title": "T", "abstract": abstract}) + "\n"
                                       + json.dumps({"title": "U", "abstract": "Half of 50% of a_b & c ~ text. " * 3}) + "\n")
-    lib.import_paths([tmp_path / "p.jsonl"])
+    lib.paper_changes.import_paths([tmp_path / "p.jsonl"])
     entries = bib_entries(export_text(lib.pairs(""), "bibtex"))
     got = {e["title"]: e["abstract"] for e in entries}
     assert got["{T}"] == abstract
@@ -390,7 +390,7 @@ def test_a_derived_title_is_whole_in_bibtex(tmp_path):
     cut = ("Large pretrained multimodal transformer architectures trained end-to-end generalize remarkably well "
            "despite numerous heterogeneous downstream benchmark shifts. We study it further.")
     (tmp_path / "d.txt").write_text("Dump\n\n" + fitted + "\n\n" + cut + "\n")
-    lib.import_paths([tmp_path / "d.txt"])
+    lib.paper_changes.import_paths([tmp_path / "d.txt"])
     titles = [p.title for p in lib.corpus]
     assert titles[0] == "State-of-the-art neurosymbolic learning systems use probabilistic reasoning"
     assert not any("…" in t for t in titles) and all(len(t) <= 96 for t in titles)

@@ -35,12 +35,12 @@ def count_svds(monkeypatch) -> list[int]:
 def test_papers_added_are_folded_in_without_an_svd(tmp_path, monkeypatch):
     first, rest = split_slice(tmp_path, 185)
     lib = Library(tmp_path / "lib")
-    lib.import_paths([first])
+    lib.paper_changes.import_paths([first])
     before = lib.discovery.similarity
     known = {pid: before.latent[i] for i, pid in enumerate(lib.corpus.ids())}
     svds = count_svds(monkeypatch)
     lib = Library(tmp_path / "lib")
-    summary = lib.import_paths([rest])
+    summary = lib.paper_changes.import_paths([rest])
     assert summary.new == len(lib) - 185
     sim = lib.discovery.similarity
     assert svds == [] and sim.folded == summary.new
@@ -62,11 +62,11 @@ def test_papers_added_are_folded_in_without_an_svd(tmp_path, monkeypatch):
 def test_past_the_fold_limit_the_model_is_built_anew(tmp_path, monkeypatch):
     first, rest = split_slice(tmp_path, 120)  # 80 of 200 papers would be folded in: over FOLD_LIMIT
     lib = Library(tmp_path / "lib")
-    lib.import_paths([first])
+    lib.paper_changes.import_paths([first])
     assert lib.discovery.similarity.latent is not None
     svds = count_svds(monkeypatch)
     lib = Library(tmp_path / "lib")
-    lib.import_paths([rest])
+    lib.paper_changes.import_paths([rest])
     assert lib.discovery.similarity.folded == 0 and svds == [len(lib)]
 
 
@@ -75,7 +75,7 @@ def test_past_the_fold_limit_the_model_is_built_anew(tmp_path, monkeypatch):
 def test_without_a_usable_cache_the_model_is_built_anew(tmp_path, monkeypatch, damage):
     first, rest = split_slice(tmp_path, 185)
     lib = Library(tmp_path / "lib")
-    lib.import_paths([first])
+    lib.paper_changes.import_paths([first])
     assert lib.discovery.similarity.latent is not None  # built, and cached
     if damage == "gone":
         lib.similar_path.unlink()
@@ -90,14 +90,14 @@ def test_without_a_usable_cache_the_model_is_built_anew(tmp_path, monkeypatch, d
         assert similar.Similarity.load(lib.similar_path, lib.corpus.generation) is not None
     svds = count_svds(monkeypatch)
     lib = Library(tmp_path / "lib")
-    lib.import_paths([rest])
+    lib.paper_changes.import_paths([rest])
     assert lib.discovery.similarity.folded == 0 and svds == [len(lib)]
 
 
 def test_a_paper_whose_text_changed_is_folded_in_anew(tmp_path):
     first, rest = split_slice(tmp_path, 190)
     lib = Library(tmp_path / "lib")
-    lib.import_paths([first])
+    lib.paper_changes.import_paths([first])
     sim = lib.discovery.similarity
     index = lib.index
     lengths = np.array(index.lengths)

@@ -70,7 +70,7 @@ def icml_slice(tmp_path_factory):
     recs = [json.loads(line) for line in (DATA / "icml_slice.jsonl").read_text().splitlines()]
     (tmp / "dump.txt").write_text("ICML\n\n" + "\n\n".join(r["abstract"].replace("\n\n", "\n") for r in recs))
     lib = Library(tmp / "lib")
-    lib.import_paths([tmp / "dump.txt"])
+    lib.paper_changes.import_paths([tmp / "dump.txt"])
     keys = [set(form_keys(index_tokens(p.abstract) + index_tokens(p.title or ""))) for p in lib.corpus]
     return lib, keys
 

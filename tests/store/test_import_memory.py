@@ -59,7 +59,7 @@ def _import_both(tmp_path: Path, name: str) -> tuple[list, list, list, dict]:
     lib = Library(tmp_path / name)
     summaries = []
     for day in (day1, day2):
-        s = lib.import_paths(day)
+        s = lib.paper_changes.import_paths(day)
         summaries.append((s.read, s.new, s.exact, s.near, s.known))
     saved = _library_as_saved(lib)
     index = Library(tmp_path / name).index
@@ -91,7 +91,7 @@ def test_titles_read_from_the_file_a_span_at_a_time_are_those_of_one_pass(tmp_pa
     from store import paper_lines
 
     lib = Library(tmp_path / "lib")
-    lib.import_paths([DATA / "icml_slice.jsonl", DATA / "iclr_slice.jsonl", SEEDS])  # (seeds: derived titles)
+    lib.paper_changes.import_paths([DATA / "icml_slice.jsonl", DATA / "iclr_slice.jsonl", SEEDS])  # (seeds: derived titles)
     path = lib.folder / "corpus.jsonl"
     whole = Corpus.load(path).papers._scan_titles()  # (titles() would parse a line the scan missed)
     monkeypatch.setattr(paper_lines, "RELEASE_EVERY", 1)  # a span a line

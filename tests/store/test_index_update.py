@@ -81,7 +81,7 @@ def test_a_days_import_updates_the_cached_index(tmp_path, monkeypatch):
     """Day two brings new papers, a new version of a day-one paper and a cross-list: the index
     is updated, not built, and equals the one built from the whole corpus."""
     lib = Library.open(tmp_path / "daily", seed_if_new=False)
-    lib.import_paths([DAYS[0]])
+    lib.paper_changes.import_paths([DAYS[0]])
     calls = {"build": 0, "updated": 0}
     real_build, real_updated = SearchIndex.build, index_update.updated
 
@@ -96,7 +96,7 @@ def test_a_days_import_updates_the_cached_index(tmp_path, monkeypatch):
     monkeypatch.setattr(SearchIndex, "build", counting_build)
     monkeypatch.setattr(index_update, "updated", counting_updated)
     fresh = Library.open(tmp_path / "daily", seed_if_new=False)  # another process: the cache is all it has
-    summary = fresh.import_paths([DAYS[1]])
+    summary = fresh.paper_changes.import_paths([DAYS[1]])
     assert summary.revised == 1 and summary.new
     assert calls == {"build": 0, "updated": 1}
     monkeypatch.setattr(SearchIndex, "build", real_build)
@@ -115,13 +115,13 @@ def test_a_days_import_updates_the_cached_index(tmp_path, monkeypatch):
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_without_the_previous_index_the_import_builds_it(tmp_path, bad):
     lib = Library.open(tmp_path / "daily", seed_if_new=False)
-    lib.import_paths([DAYS[0]])
+    lib.paper_changes.import_paths([DAYS[0]])
     if bad == "gone":
         lib.index_path.unlink()
     else:
         lib.index_path.write_bytes(b"0" * 32 + b"\n" + lib.index_path.read_bytes().split(b"\n", 1)[1])
     fresh = Library.open(tmp_path / "daily", seed_if_new=False)
-    fresh.import_paths([DAYS[1]])
+    fresh.paper_changes.import_paths([DAYS[1]])
     assert_same(fresh.index, SearchIndex.build([index_document(p) for p in fresh.corpus]))
 
 

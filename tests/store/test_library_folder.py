@@ -291,7 +291,7 @@ def test_a_big_corpus_is_mapped_and_reads_saves_and_imports_as_one_read(tmp_path
     again.marks.set_status([want[3]["id"]], "read")
     (tmp_path / "day.txt").write_text("DAY\n\n" + "A mapped corpus takes new papers as a read one does, "
                                       "and every paper before them stays exactly as it was written.\n")
-    summary = again.import_paths([tmp_path / "day.txt"])
+    summary = again.paper_changes.import_paths([tmp_path / "day.txt"])
     assert summary.new == 1
     assert [p.to_record() for p in mapped] == want  # the file under it was replaced, not rewritten
     fresh = Library.open(tmp_path / "read", seed_if_new=False)

@@ -30,7 +30,7 @@ def built(tmp_path_factory) -> Path:
     """A library of the ICLR slice whose model is cached (built once for the module)."""
     folder = tmp_path_factory.mktemp("lookups") / "lib"
     lib = Library(folder)
-    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    lib.paper_changes.import_paths([DATA / "iclr_slice.jsonl"])
     assert lib.discovery.prepare_similarity_cache() is False  # (built now, and written)
     return folder
 

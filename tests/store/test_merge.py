@@ -163,7 +163,7 @@ def test_every_reference_format_round_trips_the_triage(lib, tmp_path, seeds_dir)
         path = tmp_path / f"out-{fmt}.{ext}"
         path.write_text(export_text(lib.pairs(""), fmt))
         fresh = Library(tmp_path / f"fresh-{fmt}")
-        fresh.import_paths([seeds_dir])
+        fresh.paper_changes.import_paths([seeds_dir])
         changes, report = plan_merge(fresh, read_annotation_records(path), path.name)
         fresh.replace_annotations(changes, "import-annotations", "merge")
         assert report.by_id == 35 and not report.unknown, fmt

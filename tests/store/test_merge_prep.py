@@ -97,11 +97,11 @@ def test_a_real_title_a_near_duplicate_brings_is_not_settled_away(tmp_path):
     keeps it as written even where the library holds a paper of that title already."""
     lib = Library(tmp_path / "lib")
     (tmp_path / "a.jsonl").write_text(json.dumps({"abstract": OTHER, "title": "FlowNet"}) + "\n")
-    lib.import_paths([tmp_path / "a.jsonl"])
+    lib.paper_changes.import_paths([tmp_path / "a.jsonl"])
     typo = BASE.replace("optical", "opitcal").replace("single", "singel")
     (tmp_path / "b.jsonl").write_text(json.dumps({"abstract": BASE}) + "\n" +
                                       json.dumps({"abstract": typo, "title": "FlowNet"}) + "\n")
-    s = lib.import_paths([tmp_path / "b.jsonl"])
+    s = lib.paper_changes.import_paths([tmp_path / "b.jsonl"])
     assert (s.new, s.near) == (1, 1)
     assert sorted(p.title for p in lib.corpus) == ["FlowNet", "FlowNet"]
     assert not any(p.derived_title for p in lib.corpus)

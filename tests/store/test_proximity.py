@@ -58,7 +58,7 @@ def planners(tmp_path):
     dump = tmp_path / "dump.txt"
     dump.write_text("TEST\n\n" + "\n\n".join([SCATTERED, TOGETHER, *OTHERS]) + "\n")
     lib = Library(tmp_path / "lib")
-    lib.import_paths([dump])
+    lib.paper_changes.import_paths([dump])
     ids = {p.abstract[:20]: p.id for p in lib.corpus}
     return lib, ids[SCATTERED[:20]], ids[TOGETHER[:20]]
 

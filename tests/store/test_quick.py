@@ -27,7 +27,7 @@ def icml(tmp_path_factory):
     recs = [json.loads(line) for line in (DATA / "icml_slice.jsonl").read_text().splitlines()]
     (tmp / "dump.txt").write_text("ICML\n\n" + "\n\n".join(r["abstract"].replace("\n\n", "\n") for r in recs))
     lib = Library(tmp / "lib")
-    lib.import_paths([tmp / "dump.txt"])
+    lib.paper_changes.import_paths([tmp / "dump.txt"])
     ids = [p.id for p in lib.corpus]
     lib.marks.add_tags([ids[3], ids[40]], ["zebrafish"])  # a word in no abstract: found only through tags
     lib.marks.set_note(ids[7], "Compare with the graph transformer baseline")
@@ -104,7 +104,7 @@ def test_queries_it_cannot_answer_go_to_the_library(icml):
 
 def test_a_stale_missing_or_damaged_cache_is_not_used(tmp_path, seeds_dir):
     lib = Library(tmp_path / "lib")
-    lib.import_paths([seeds_dir])
+    lib.paper_changes.import_paths([seeds_dir])
     assert quick_search(lib.folder, "robot", 5) is not None
     data = lib.index_path.read_bytes()
     # Another state of the corpus (its generation token differs): not this cache.
@@ -129,7 +129,7 @@ def test_a_stale_missing_or_damaged_cache_is_not_used(tmp_path, seeds_dir):
 def test_annotations_changed_by_another_process_are_seen(tmp_path, seeds_dir):
     """The journal is replayed as the TinyDB storage replays it."""
     lib = Library(tmp_path / "lib")
-    lib.import_paths([seeds_dir])
+    lib.paper_changes.import_paths([seeds_dir])
     pid = lib.corpus.papers[0].id
     lib.marks.add_tags([pid], ["quokka"])
     lib.marks.set_status([pid], "to-read")
@@ -165,7 +165,7 @@ def test_cli_search_takes_the_quick_path_without_numpy(icml):
 
 def test_cli_search_with_a_filter_or_stale_cache_still_answers(tmp_path, seeds_dir):
     lib = Library(tmp_path / "lib")
-    lib.import_paths([seeds_dir])
+    lib.paper_changes.import_paths([seeds_dir])
     lib.index_path.unlink()
     out = run_cli("--library", str(lib.folder), "search", "robot", "-tag:maybe", "--format", "plain")
     assert out.returncode == 0 and out.stdout.count("\n") >= 1, out.stderr
@@ -201,7 +201,7 @@ def test_float32_arithmetic_is_reproduced_on_a_larger_library(tmp_path):
     spec.loader.exec_module(gen)  # the benchmarks' corpus generator (deterministic by seed)
     gen.write_dump(gen.generate(1500, seed=0), tmp_path / "c.txt")
     lib = Library(tmp_path / "lib")
-    lib.import_paths([tmp_path / "c.txt"])
+    lib.paper_changes.import_paths([tmp_path / "c.txt"])
     rng = random.Random(1)
     for i in range(0, len(lib), 3):
         words = re.findall(r"[a-z]{3,}", lib.corpus.papers[i].abstract.lower())

@@ -53,7 +53,7 @@ def test_hostile_file_gets_clear_error_and_library_untouched(annotated, tmp_path
     before = snapshot(annotated)
     t = time.perf_counter()
     with pytest.raises(InputError) as err:
-        annotated.import_paths([path])
+        annotated.paper_changes.import_paths([path])
     assert time.perf_counter() - t < 20
     assert name in str(err.value) and needle in str(err.value)
     assert snapshot(annotated) == before
@@ -62,7 +62,7 @@ def test_hostile_file_gets_clear_error_and_library_untouched(annotated, tmp_path
 
 def test_utf16_with_bom_imports(lib, tmp_path):
     (tmp_path / "u16.txt").write_bytes(("Header\n\n" + ABS).encode("utf-16"))
-    assert lib.import_paths([tmp_path / "u16.txt"]).new == 1
+    assert lib.paper_changes.import_paths([tmp_path / "u16.txt"]).new == 1
 
 
 def test_fifty_megabyte_paragraph_is_refused_quickly(annotated, tmp_path):
@@ -71,7 +71,7 @@ def test_fifty_megabyte_paragraph_is_refused_quickly(annotated, tmp_path):
     before = snapshot(annotated)
     t = time.perf_counter()
     with pytest.raises(InputError, match="big.txt, line 3: an abstract is at most 100,000 characters, and the paragraph starting here is far longer"):
-        annotated.import_paths([big])
+        annotated.paper_changes.import_paths([big])
     assert time.perf_counter() - t < 20 and snapshot(annotated) == before
 
 
@@ -80,20 +80,20 @@ def test_hundred_thousand_tiny_paragraphs(annotated, tmp_path):
     tiny.write_text("\n\n".join(f"p{i} x" for i in range(100_000)))  # the first is taken as the header
     t = time.perf_counter()
     with pytest.raises(InputError, match=r"tiny.txt: no abstracts found \(99999 paragraphs, all shorter than 8 words\)"):
-        annotated.import_paths([tiny])
+        annotated.paper_changes.import_paths([tiny])
     assert time.perf_counter() - t < 20
 
 
 def test_short_lines_in_a_dump_are_passed_over_and_counted(lib, tmp_path):
     (tmp_path / "d.txt").write_text(f"Header\n\nOral session 1\n\n{ABS}\n\nPoster session\n\n{ABS} Twice.\n")
-    s = lib.import_paths([tmp_path / "d.txt"])
+    s = lib.paper_changes.import_paths([tmp_path / "d.txt"])
     assert (s.new, s.skipped) == (1, 2) or (s.new + s.near, s.skipped) == (2, 2)
     assert "passed over 2 paragraphs" in s.line()
 
 
 def test_formula_injection_csv_is_stored_faithfully(lib, tmp_path):
     (tmp_path / "f.csv").write_text(f'title,abstract\n"=HYPERLINK(""http://x"")","{ABS}"\n')
-    lib.import_paths([tmp_path / "f.csv"])
+    lib.paper_changes.import_paths([tmp_path / "f.csv"])
     assert lib.corpus.papers[-1].title == '=HYPERLINK("http://x")'
 
 
@@ -108,14 +108,14 @@ def test_file_disappearing_mid_import(annotated, tmp_path):
             parse_file(f)
     before = snapshot(annotated)
     with pytest.raises(InputError):
-        annotated.import_paths([a, b])
+        annotated.paper_changes.import_paths([a, b])
     assert snapshot(annotated) == before
 
 
 def test_escape_sequences_are_stored_faithfully(lib, tmp_path):
     evil = "We \x1b[2J\x1b]52;c;ZXZpbA==\x07 ring the \x07 bell and more words to be an abstract here."
     (tmp_path / "e.txt").write_text(evil)
-    lib.import_paths([tmp_path / "e.txt"])
+    lib.paper_changes.import_paths([tmp_path / "e.txt"])
     assert Library(lib.folder).corpus.papers[-1].abstract == evil
 
 
@@ -151,7 +151,7 @@ def test_fuzz_json_structures(tmp_path, objs):
 
 def test_truncated_corpus_is_refused_and_doctor_restores_it(annotated, tmp_path):
     (tmp_path / "x.txt").write_text(ABS)
-    annotated.import_paths([tmp_path / "x.txt"])  # takes a backup of the previous corpus
+    annotated.paper_changes.import_paths([tmp_path / "x.txt"])  # takes a backup of the previous corpus
     data = annotated.corpus_path.read_bytes()
     annotated.corpus_path.write_bytes(data[: len(data) // 2])
     with pytest.raises(CorruptFileError, match="corpus.jsonl.*truncated|corpus.jsonl: line"):
@@ -211,7 +211,7 @@ def test_doctor_names_malformed_undo_and_redo_entries(annotated):
 
 def test_version_1_library_is_migrated_with_a_backup(tmp_path, seeds_dir):
     lib = Library(tmp_path / "new")
-    lib.import_paths([seeds_dir])
+    lib.paper_changes.import_paths([seeds_dir])
     pid = lib.corpus.papers[0].id
     lib.marks.set_star([pid], 3)
     old = tmp_path / "old"
@@ -274,17 +274,17 @@ def test_a_corpus_read_in_the_background_never_replaces_a_newer_one(lib, tmp_pat
     papers, so it is refused and the next look reads the file again."""
     other = Library(lib.folder)
     (tmp_path / "a.txt").write_text("We study grokking in small transformers trained on modular arithmetic today.\n")
-    other.import_paths([tmp_path / "a.txt"])
+    other.paper_changes.import_paths([tmp_path / "a.txt"])
     read = lib.read_changed_corpus()
     assert read is not None and len(read[0]) == 36
     (tmp_path / "b.txt").write_text("A second new paper on protein folding with diffusion models, measured well.\n")
-    lib.import_paths([tmp_path / "b.txt"])  # this library writes: 37 papers, the other's included
+    lib.paper_changes.import_paths([tmp_path / "b.txt"])  # this library writes: 37 papers, the other's included
     assert not lib.install_corpus(*read) and len(lib) == 37
     assert lib.read_changed_corpus() is None and not lib.refresh_corpus()
-    other.import_paths([tmp_path / "a.txt", tmp_path / "b.txt"])  # nothing new: same papers
+    other.paper_changes.import_paths([tmp_path / "a.txt", tmp_path / "b.txt"])  # nothing new: same papers
     assert not lib.refresh_corpus()
     (tmp_path / "c.txt").write_text("A third paper about speech recognition for children in noisy classrooms.\n")
-    other.import_paths([tmp_path / "c.txt"])
+    other.paper_changes.import_paths([tmp_path / "c.txt"])
     assert lib.refresh_corpus() and len(lib) == 38
 
 
@@ -324,7 +324,7 @@ def test_an_import_holds_the_lock_only_to_merge_and_save(lib, monkeypatch):
     monkeypatch.setattr(store.ingest.importer, "_merge", watch("merge", store.ingest.importer._merge))
     monkeypatch.setattr(store.corpus.Corpus, "save", watch("save", store.corpus.Corpus.save))
     before = len(lib)
-    summary = lib.import_paths([Path(__file__).resolve().parents[1] / "data" / "icml_slice.jsonl"])
+    summary = lib.paper_changes.import_paths([Path(__file__).resolve().parents[1] / "data" / "icml_slice.jsonl"])
     assert summary.new > 0 and len(lib) == before + summary.new
     assert seen == {"prepare": [True], "merge": [False], "save": [False], "index": [True]}
     assert [p.id for p in Library(lib.folder).corpus] == [p.id for p in lib.corpus]
@@ -348,11 +348,11 @@ def test_an_import_prepared_for_a_corpus_that_changed_prepares_again(lib, tmp_pa
         prep = real(corpus, records, cached)
         calls.append(len(records))
         if len(calls) == 1:
-            Library(lib.folder).import_paths([other])  # the other process, between prepare and merge
+            Library(lib.folder).paper_changes.import_paths([other])  # the other process, between prepare and merge
         return prep
 
     monkeypatch.setattr(store.ingest.importer, "prepare_merge", prepare_then_other_writes)
-    summary = lib.import_paths([mine])
+    summary = lib.paper_changes.import_paths([mine])
     assert calls == [2, 1, 2]  # mine, the other's, mine again (the corpus had changed)
     assert (summary.new, summary.known) == (1, 1)  # the other's paper: already in the library (this file its source too)
     assert len(Library(lib.folder).corpus) == len(lib.corpus) == 37
@@ -474,4 +474,4 @@ def test_doctor_rebuilding_a_header_keeps_the_title_rules_its_titles_were_made_w
     lib.corpus_path.write_bytes(orjson.dumps(header) + b"\n" + rest)
     report = run_doctor(lib.folder, repair=True)
     assert any("rebuilt" in line for line in report.repaired), report
-    assert Library(lib.folder).titles_outdated
+    assert Library(lib.folder).paper_changes.titles_outdated

@@ -261,7 +261,7 @@ def test_a_cut_corpus_keeps_its_whole_lines_and_counts_the_papers_no_backup_hold
     lib = Library.open(tmp_path / "lib")  # the 35 sample papers
     extra = tmp_path / "extra.jsonl"
     extra.write_text("".join(line + "\n" for line in SLICE.read_text().splitlines()[:300]))
-    lib.import_paths([extra])  # backs the 35-paper corpus up first
+    lib.paper_changes.import_paths([extra])  # backs the 35-paper corpus up first
     total = len(lib)
     starred = lib.corpus.papers[-100].id
     lib.marks.set_star([starred], 3)
@@ -299,7 +299,7 @@ def _with_papers_since_the_backup(tmp_path):
     lib = Library.open(tmp_path / "lib")  # the 35 sample papers
     extra = tmp_path / "extra.jsonl"
     extra.write_text("".join(line + "\n" for line in SLICE.read_text().splitlines()[:300]))
-    lib.import_paths([extra])  # backs the 35-paper corpus up first
+    lib.paper_changes.import_paths([extra])  # backs the 35-paper corpus up first
     return lib, len(lib)
 
 

@@ -17,7 +17,7 @@ from ..conftest import DATA
 
 def _library(tmp_path):
     lib = Library(tmp_path / "lib")
-    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    lib.paper_changes.import_paths([DATA / "iclr_slice.jsonl"])
     areas = {json.loads(line)["title"]: json.loads(line)["primary_area"]
              for line in (DATA / "iclr_slice.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()}
     return lib, [areas.get(p.title) for p in lib.corpus]

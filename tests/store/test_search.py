@@ -23,7 +23,7 @@ def icml_lib(tmp_path_factory):
     recs = [json.loads(line) for line in (DATA / "icml_slice.jsonl").read_text().splitlines()]
     (folder / "dump.txt").write_text("ICML\n\n" + "\n\n".join(" ".join(r["abstract"].split()) for r in recs))
     lib = Library(folder / "lib")
-    lib.import_paths([folder / "dump.txt"])
+    lib.paper_changes.import_paths([folder / "dump.txt"])
     return lib
 
 
@@ -104,7 +104,7 @@ def test_a_correctly_spelled_word_is_not_drowned_by_look_alikes(tmp_path):
                     "A modular library of adapters that are reused for new tasks by a learned router.\n\n"
                     + "\n\n".join(f"Modular network number {i} for a benchmark of control tasks." for i in range(4)))
     lib = Library(tmp_path / "lib")
-    lib.import_paths([dump])
+    lib.paper_changes.import_paths([dump])
     text = [p.abstract for p in lib.corpus]
 
     def found(query):
@@ -130,7 +130,7 @@ def test_math_is_found_by_name(tmp_path):
                     "Private training under ε-differential privacy with a noise scale σ for deep networks.\n\n"
                     "A regret analysis of online convex optimization with delayed feedback and many experts.\n")
     lib = Library(tmp_path / "lib")
-    lib.import_paths([dump])
+    lib.paper_changes.import_paths([dump])
     ids = {p.abstract.split()[0]: p.id for p in lib.corpus}
     def top(q):
         return lib.corpus.papers[int(lib.search(q).indices[0])].id
@@ -192,7 +192,7 @@ def test_venue_and_year_filters(lib, tmp_path):
     icml = tmp_path / "icml.txt"
     icml.write_text("ICML 2024 Papers\n\nWe study grokking in modular arithmetic with small transformers and "
                     "find that weight decay drives the late generalization.\n")
-    lib.import_paths([icml])
+    lib.paper_changes.import_paths([icml])
     assert len(lib.search("venue:icml")) == 1 and len(lib.search("-venue:icml")) == 35
     assert len(lib.search("year:<2026")) == 1 and len(lib.search("year:>=2024")) == 36
     assert lib.corpus.papers[lib.search("year:2024 grokking").indices[0]].venue == "ICML"
@@ -200,7 +200,7 @@ def test_venue_and_year_filters(lib, tmp_path):
     assert lib.search("year:twenty").errors == ["bad year filter 'twenty' (e.g. year:2024, year:>=2023)"]
     bare = Library(tmp_path / "bare")
     (tmp_path / "bare.txt").write_text("We study grokking in modular arithmetic with small transformers today.\n")
-    bare.import_paths([tmp_path / "bare.txt"])
+    bare.paper_changes.import_paths([tmp_path / "bare.txt"])
     assert "no paper here names its venue" in bare.search("venue:icml").errors[0]
 
 
@@ -219,7 +219,7 @@ def test_file_filter_lists_the_papers_read_from_a_file(lib, tmp_path):
     posters = tmp_path / "day3-posters.txt"
     posters.write_text("Posters\n\nWe study grokking in modular arithmetic with small transformers and find that "
                        "weight decay drives the late generalization.\n")
-    lib.import_paths([posters])
+    lib.paper_changes.import_paths([posters])
     assert [lib.corpus.papers[i].id for i in lib.search("file:posters").indices] == [lib.corpus.papers[35].id]
     assert len(Library(lib.folder).search("file:day3")) == 1  # read from the corpus file's bytes alike
 
@@ -235,7 +235,7 @@ def test_field_columns_read_from_the_file_match_the_papers(tmp_path):
             for i, t in enumerate(topics)] + [{"abstract": "A paper with no authors, venue or year at all, about graphs."}]
     src = tmp_path / "p.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    Library(tmp_path / "lib").import_paths([src])
+    Library(tmp_path / "lib").paper_changes.import_paths([src])
     lib = Library(tmp_path / "lib")
     lib.corpus.papers[1].venue = "changed"  # parsed and changed, not saved
     fresh = Library(tmp_path / "lib")
@@ -249,7 +249,7 @@ def test_field_columns_read_from_the_file_match_the_papers(tmp_path):
     assert len(fresh.search('kw:"say \\"hi')) == 0 and len(fresh.search("kw:k]3")) == 1 and len(fresh.search("kw:hi")) == 5
     more = tmp_path / "more.txt"
     more.write_text("ICML 2024 Papers\n\nA new paper on graph networks, imported after the file was read.\n")
-    fresh.import_paths([more])
+    fresh.paper_changes.import_paths([more])
     assert fresh.corpus.papers.column("venue")[-1] == "ICML" and len(fresh.search("venue:icml")) == 1
 
 
@@ -263,9 +263,9 @@ def test_keywords_filter_and_rank(tmp_path):
     bare = tmp_path / "bare.jsonl"
     bare.write_text("".join(json.dumps({"abstract": r["abstract"]}) + "\n" for r in rows))
     lib = Library(tmp_path / "lib")
-    lib.import_paths([bare])
+    lib.paper_changes.import_paths([bare])
     assert lib.search("kw:learning").errors[0].startswith("no paper here has keywords")
-    summary = lib.import_paths([DATA / "iclr_slice.jsonl"])
+    summary = lib.paper_changes.import_paths([DATA / "iclr_slice.jsonl"])
     assert summary.updated == len(rows) and not lib.search("kw:learning").errors
 
     def titles(query: str) -> set[str]:
@@ -295,7 +295,7 @@ def test_author_filter_ignores_case_and_accents(lib, tmp_path):
     assert len(lib.search("author:peyre")) == 0
     assert lib.search("author:peyre").errors == [
         "no paper here lists its authors (dumps have none: import JSON, CSV, BibTeX or RIS with authors)"]
-    lib.import_paths([DATA / "icml_slice.jsonl"])
+    lib.paper_changes.import_paths([DATA / "icml_slice.jsonl"])
     recs = [json.loads(l) for l in (DATA / "icml_slice.jsonl").read_text().splitlines()]
     by_peyre = {r["title"] for r in recs if "Gabriel Peyré" in r["authors"]}
     found = lib.search("author:PEYRE")
@@ -347,7 +347,7 @@ def test_index_cache_is_used_and_invalidated(lib, tmp_path):
     again = Library(lib.folder)
     assert again.index_cache.read_cache() is not None
     (tmp_path / "x.txt").write_text("We present ZorbNet, a new network for zorbing. It zorbs well on twelve tasks.")
-    again.import_paths([tmp_path / "x.txt"])
+    again.paper_changes.import_paths([tmp_path / "x.txt"])
     third = Library(lib.folder)
     assert third.corpus.papers[third.search("zorbnet").indices[0]].title.startswith("ZorbNet")
 
@@ -364,7 +364,7 @@ def test_known_item_search_on_real_abstracts(tmp_path):
     recs = [json.loads(l) for l in (DATA / "icml_slice.jsonl").read_text().splitlines()]
     (tmp_path / "dump.txt").write_text("ICML\n\n" + "\n\n".join(r["abstract"].replace("\n\n", "\n") for r in recs))
     lib = Library(tmp_path / "lib")
-    lib.import_paths([tmp_path / "dump.txt"])
+    lib.paper_changes.import_paths([tmp_path / "dump.txt"])
     by_norm = {p.abstract: i for i, p in enumerate(lib.corpus)}
     rng = random.Random(0)
     hits = total = 0
@@ -452,7 +452,7 @@ def test_phrase_text_skips_only_needless_work(title, keywords, abstract):
 def test_paper_fields_read_without_making_papers(tmp_path):
     """The first phrase reads three fields of every paper from the corpus file: the same values
     parsing gives, defaults for the keys a record lacks, the object's once a paper is parsed."""
-    Library(tmp_path / "lib").import_paths([DATA / "iclr_slice.jsonl", SEEDS])
+    Library(tmp_path / "lib").paper_changes.import_paths([DATA / "iclr_slice.jsonl", SEEDS])
     papers = Library(tmp_path / "lib").corpus.papers
     keys = ("title", "keywords", "abstract", "authors", "url")
     read = [papers.fields(i, keys) for i in range(len(papers))]
@@ -479,7 +479,7 @@ def test_phrases_narrowed_by_the_index_match_a_scan_of_every_paper(tmp_path, mon
     odd = tmp_path / "odd.jsonl"
     odd.write_text(json.dumps({"abstract": "We tune weight\x0cdecay and zero\u200bshot transfer for small "
                                            "networks, measured on nine benchmarks."}) + "\n")
-    Library(tmp_path / "lib").import_paths([DATA / "icml_slice.jsonl", DATA / "iclr_slice.jsonl", SEEDS, odd])
+    Library(tmp_path / "lib").paper_changes.import_paths([DATA / "icml_slice.jsonl", DATA / "iclr_slice.jsonl", SEEDS, odd])
     lib = Library(tmp_path / "lib")
     texts = [reader_text(p.title, p.keywords, p.abstract) for p in Library(tmp_path / "lib").corpus]
     assert "we tune weightdecay and zeroshot transfer" in texts[-1]
@@ -522,7 +522,7 @@ def test_workers_of_many_keystrokes_build_each_search_table_once(lib, monkeypatc
     folds, names = [], []
     monkeypatch.setattr(PT, "fold_phrase_text", recording(PT.fold_phrase_text, folds, first_delay=0.02))
     monkeypatch.setattr(LS, "fold_name", recording(LS.fold_name, names, first_delay=0.02))
-    Library(lib.folder).import_paths([DATA / "icml_slice.jsonl"])  # papers with authors
+    Library(lib.folder).paper_changes.import_paths([DATA / "icml_slice.jsonl"])  # papers with authors
     assert lib.refresh_corpus()
     n = len(lib)
     typed = ['"' + "learning"[:k] for k in range(1, 9)] + ["author:" + "zhang"[:k] for k in range(1, 6)]
@@ -579,7 +579,7 @@ def test_folded_phrase_texts_are_kept_on_disk_for_the_next_session(lib, tmp_path
     assert sorted(Library(lib.folder).search('"learn"').indices.tolist()) == expected
     assert len(folds) == 2 * len(lib) and cache.stat().st_size == size  # folded again, and rewritten
     (tmp_path / "new.txt").write_text("A new paper about learned quokka behaviour, observed for years.\n")
-    Library(lib.folder).import_paths([tmp_path / "new.txt"])  # a new corpus generation: stale
+    Library(lib.folder).paper_changes.import_paths([tmp_path / "new.txt"])  # a new corpus generation: stale
     newer = Library(lib.folder)
     assert len(newer.search('"quokka"')) == 1 and len(folds) == 3 * len(lib) + 1
 
@@ -600,7 +600,7 @@ def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, mo
     assert len(lib.search('"the"')) > 0 and lib.finder.filters.phrases._folded is not None  # every paper's text folded
     stale = lib.finder.filters.phrases._folded
     (tmp_path / "new.txt").write_text("A new paper about quokka behaviour in the wild, observed for years.\n")
-    Library(lib.folder).import_paths([tmp_path / "new.txt"])
+    Library(lib.folder).paper_changes.import_paths([tmp_path / "new.txt"])
     assert lib.refresh_corpus()
     lib.finder.filters.phrases._folded = stale  # what the late thread would leave behind
     assert len(lib.search('"quokka behaviour"')) == 1 and len(lib.search('"quokka"')) == 1
@@ -608,7 +608,7 @@ def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, mo
     (tmp_path / "more.txt").write_text("A second new paper on wombat burrows, measured over many seasons.\n")
     assert len(lib.search('"the"')) > 0 and len(lib.search('"wombat"')) == 0
     stale, stale_memo = lib.finder.filters.phrases._folded, lib.finder.filters.phrases._phrase_memo
-    lib.import_paths([tmp_path / "more.txt"])  # this library's own import changes its corpus in place
+    lib.paper_changes.import_paths([tmp_path / "more.txt"])  # this library's own import changes its corpus in place
     lib.finder.filters.phrases._folded, lib.finder.filters.phrases._phrase_memo = stale, stale_memo  # a thread that searched the texts as they were, late
     assert len(lib.search('"wombat b"')) == 1
 
@@ -727,7 +727,7 @@ def test_a_misspelling_several_abstracts_share_still_finds_the_word_it_misspells
     rows += [text("The glossary each annotator met covers") for _ in range(100)]
     (tmp_path / "d.jsonl").write_text("".join(json.dumps({"abstract": r}) + "\n" for r in rows))
     lib = Library.open(tmp_path / "lib", seed_if_new=False)
-    lib.import_paths([tmp_path / "d.jsonl"])
+    lib.paper_changes.import_paths([tmp_path / "d.jsonl"])
     found = lib.search("langauge agents")
     assert found.found == 202
     assert lib.paper(lib.corpus.papers[int(found.indices[0])].id).abstract.startswith("We build langauge")

@@ -23,7 +23,7 @@ def iclr_library(tmp_path) -> tuple[Library, list[str]]:
     bare = tmp_path / "iclr_slice.jsonl"
     bare.write_text("".join(json.dumps({k: v for k, v in json.loads(line).items() if k not in ("keywords", "primary_area")})
                             + "\n" for line in (DATA / "iclr_slice.jsonl").read_text().splitlines()))
-    lib.import_paths([bare])
+    lib.paper_changes.import_paths([bare])
     areas = {json.loads(l)["abstract"].strip(): json.loads(l)["primary_area"]
              for l in (DATA / "iclr_slice.jsonl").read_text().splitlines()}
     return lib, [areas[p.abstract.strip()] for p in lib.corpus]
@@ -71,7 +71,7 @@ def test_three_stars_of_a_planted_topic_bring_that_topic_first(tmp_path):
     planted.write_text("".join(json.dumps({"title": f"Reef study {i}", "abstract": " ".join(
         rng.sample(words, 9) + rng.sample(filler, 8) + rng.sample(words, 6)).capitalize() + "."}) + "\n"
         for i in range(12)))
-    lib.import_paths([planted])
+    lib.paper_changes.import_paths([planted])
     reef = [p.id for p in lib.corpus if p.title.startswith("Reef study")]
     assert len(reef) == 12
     for pid, stars in zip(reef[:3], (3, 1, 1)):
@@ -93,7 +93,7 @@ def test_the_model_cache_is_mapped_and_a_forged_one_is_rebuilt(tmp_path, monkeyp
     from store.files import nofollow
     from store.discovery.model_file import model_chunks, read_model
     lib = Library(tmp_path / "lib")
-    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    lib.paper_changes.import_paths([DATA / "iclr_slice.jsonl"])
     want = lib.discovery.similarity.similar(7)
     monkeypatch.setattr(nofollow, "MAP_FROM", 0)
     loaded = Library(tmp_path / "lib")
@@ -188,7 +188,7 @@ def mapped_model(tmp_path, monkeypatch) -> tuple[Similarity, Library]:
     model's cache file mapped (every file is: MAP_FROM 0), its term rows then read with pread."""
     from store.files import nofollow
     lib = Library(tmp_path / "lib")
-    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    lib.paper_changes.import_paths([DATA / "iclr_slice.jsonl"])
     in_memory = lib.discovery.similarity
     monkeypatch.setattr(nofollow, "MAP_FROM", 0)
     loaded = Library(tmp_path / "lib")

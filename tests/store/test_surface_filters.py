@@ -49,10 +49,10 @@ def lib(tmp_path_factory):
     older = [{**json.loads(line), "year": "2023", "venue": "ICML 2023"} for line in lines[300:310]]
     (root / "older.jsonl").write_text("".join(json.dumps(r) + "\n" for r in older))
     lib = Library.open(root / "lib", seed_if_new=False)
-    lib.import_paths([root / "icml-part.jsonl", root / "iclr-part.jsonl", root / "older.jsonl"])
+    lib.paper_changes.import_paths([root / "icml-part.jsonl", root / "iclr-part.jsonl", root / "older.jsonl"])
     days = DATA / "arxiv_days"
-    lib.import_paths([days / "day1.xml"])  # batch 2
-    lib.import_paths([days / "day2.xml"])  # batch 3: twelve new papers, one of day 2's in a second version
+    lib.paper_changes.import_paths([days / "day1.xml"])  # batch 2
+    lib.paper_changes.import_paths([days / "day2.xml"])  # batch 3: twelve new papers, one of day 2's in a second version
     ids = [p.id for p in lib.corpus.papers]
     lib.marks.set_status(ids[0:40], "read")
     lib.marks.set_status(ids[40:60], "to-read")

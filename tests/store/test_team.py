@@ -244,7 +244,7 @@ def test_an_undo_leaves_what_was_changed_again_since(lib, tmp_path):
     assert (lead.undo() or "").startswith("assign")
     assert lead.assignments == {moved: other}
     ben = Library(tmp_path / "ben", member="ben")
-    ben.import_paths([])  # (an empty library: only for its team file's shape)
+    ben.paper_changes.import_paths([])  # (an empty library: only for its team file's shape)
     path = tmp_path / "ben.jsonl"
     path.write_text(team_text("ben", [Annotation(ids[1], star=1, member="ben", stamps={"star": "2026-01-01T00:00:00.000Z"})]))
     merge_files(lead, [path])

@@ -38,7 +38,7 @@ def test_a_title_is_no_excerpt():
 def test_exports_mark_an_excerpt_and_read_it_back_as_no_title(tmp_path):
     lib = Library(tmp_path / "lib")
     (tmp_path / "d.txt").write_text("Dump\n\n" + NO_PHRASE + "\n")
-    lib.import_paths([tmp_path / "d.txt"])
+    lib.paper_changes.import_paths([tmp_path / "d.txt"])
     paper = lib.corpus.papers[0]
     assert is_excerpt(paper.title, paper.derived_title) and title_mark(paper).startswith("no title")
     md = export_text(lib.pairs(""), "md")
@@ -50,7 +50,7 @@ def test_exports_mark_an_excerpt_and_read_it_back_as_no_title(tmp_path):
     for fmt, text in (("bib", bib), ("ris", ris)):  # papersift's own export read back: derived again, no real title
         other = Library(tmp_path / f"again-{fmt}")
         (tmp_path / f"e.{fmt}").write_text(text)
-        other.import_paths([tmp_path / f"e.{fmt}"])
+        other.paper_changes.import_paths([tmp_path / f"e.{fmt}"])
         assert other.corpus.papers[0].derived_title and other.corpus.papers[0].title == paper.title
 
 
@@ -59,6 +59,6 @@ def test_json_says_an_excerpt(tmp_path):
     lib = Library(tmp_path / "lib")
     (tmp_path / "d.txt").write_text("Dump\n\n" + NO_PHRASE + "\n\nWe propose ZephyrNet, a method for video "
                                     "prediction from optical flow.\n")
-    lib.import_paths([tmp_path / "d.txt"])
+    lib.paper_changes.import_paths([tmp_path / "d.txt"])
     rows = {r["title"][:9]: r for r in json.loads(export_text(lib.pairs(""), "json"))["papers"]}
     assert rows["In this p"]["title_excerpt"] is True and "title_excerpt" not in rows["ZephyrNet"]

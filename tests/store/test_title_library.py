@@ -54,7 +54,7 @@ def test_repairs_reach_every_view_and_the_stored_source_stays(tmp_path):
     dump = tmp_path / "d.txt"
     dump.write_text("Dump\n\n" + json.dumps(abstract)[1:-1].replace("\\t", "\t") + "\n")
     lib = Library(tmp_path / "lib")
-    lib.import_paths([dump])
+    lib.paper_changes.import_paths([dump])
     paper = lib.corpus.papers[0]
     assert TAB in paper.abstract  # stored as it came
     assert paper.title == "DreamSparse: a lifelong model for sparse views"
@@ -124,7 +124,7 @@ def test_titles_are_unique_in_a_library_with_planted_near_twins(tmp_path):
     dump = tmp_path / "d.txt"
     dump.write_text("Dump\n\n" + "\n\n".join([r["abstract"].replace("\n\n", "\n") for r in recs] + named + unnamed) + "\n")
     lib = Library(tmp_path / "lib")
-    lib.import_paths([dump])
+    lib.paper_changes.import_paths([dump])
     titles = [p.title for p in lib.corpus]
     assert len(titles) == len(set(t.casefold() for t in titles)) == len(recs) + 4
     zephyr = [p.title for p in lib.corpus if "ZephyrNet" in p.abstract]
@@ -134,12 +134,12 @@ def test_titles_are_unique_in_a_library_with_planted_near_twins(tmp_path):
     assert code[0] == "Large language models are increasingly used to write code"
     assert code[1].startswith(code[0] + " — ") and "licence" in code[1], code
     assert all(len(t) <= MAX_TITLE_CHARS + 10 for t in titles)
-    lib.import_paths([dump])  # known papers: nothing changes
+    lib.paper_changes.import_paths([dump])  # known papers: nothing changes
     assert [p.title for p in lib.corpus] == titles
     third = tmp_path / "e.txt"  # a later import settles against the library's titles
     third.write_text("Dump\n\nLarge language models are increasingly used to write code. Unit tests that "
                      "models write show low test coverage, flaky tests and tests that pass on wrong code.\n")
-    lib.import_paths([third])
+    lib.paper_changes.import_paths([third])
     new = lib.corpus.papers[-1].title
     assert new.startswith(code[0] + " — ") and "test" in new and new not in titles
 

@@ -131,10 +131,10 @@ def test_real_title_wins_even_when_it_arrives_later(tmp_path):
     rec = json.loads((DATA / "icml_slice.jsonl").read_text().splitlines()[0])
     (tmp_path / "a.txt").write_text(rec["abstract"])
     lib = Library(tmp_path / "lib")
-    lib.import_paths([tmp_path / "a.txt"])
+    lib.paper_changes.import_paths([tmp_path / "a.txt"])
     assert lib.corpus.papers[0].derived_title
     (tmp_path / "b.jsonl").write_text(json.dumps({"abstract": rec["abstract"], "title": rec["title"], "authors": rec["authors"]}))
-    summary = lib.import_paths([tmp_path / "b.jsonl"])
+    summary = lib.paper_changes.import_paths([tmp_path / "b.jsonl"])
     p = lib.corpus.papers[0]
     assert p.title == rec["title"] and not p.derived_title and p.authors == rec["authors"]
     # the import says what the known paper got (it had said "titles/authors/venues/keywords" whatever came)

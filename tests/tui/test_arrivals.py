@@ -36,10 +36,10 @@ async def _open(lib: Library, settings) -> tuple[str, str, int]:
 async def test_opening_after_an_import_starts_on_the_new_papers(tmp_path):
     settings = tmp_path / "settings.json"
     lib = Library.open(tmp_path / "daily", seed_if_new=False)
-    lib.import_paths([DAYS[0]])
+    lib.paper_changes.import_paths([DAYS[0]])
     query, header, _ = await _open(lib, settings)  # a first visit: nothing is "new since"
     assert query == "" and "new since" not in header
-    lib.import_paths([DAYS[1]])
+    lib.paper_changes.import_paths([DAYS[1]])
     query, header, shown = await _open(Library(lib.folder), settings)
     assert query == "batch:>1" and shown == 12 and "12 new since your last visit" in header
     assert "1 updated to a newer version (updated:)" in header
@@ -53,9 +53,9 @@ async def test_the_opening_note_goes_once_another_list_is_shown(tmp_path):
     whole library) or another search leaves the header to the library's own counts."""
     settings = tmp_path / "settings.json"
     lib = Library.open(tmp_path / "daily", seed_if_new=False)
-    lib.import_paths([DAYS[0]])
+    lib.paper_changes.import_paths([DAYS[0]])
     await _open(lib, settings)
-    lib.import_paths([DAYS[1]])
+    lib.paper_changes.import_paths([DAYS[1]])
     app = make_app(Library(lib.folder), settings_path=settings)
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_workers(app, pilot)
@@ -73,11 +73,11 @@ async def test_the_opening_note_goes_once_another_list_is_shown(tmp_path):
 async def test_the_setting_turns_it_off(tmp_path):
     settings = tmp_path / "settings.json"
     lib = Library.open(tmp_path / "daily", seed_if_new=False)
-    lib.import_paths([DAYS[0]])
+    lib.paper_changes.import_paths([DAYS[0]])
     await _open(lib, settings)
     data = json.loads(settings.read_text())
     settings.write_text(json.dumps({**data, "open_on_new": False}))
-    lib.import_paths([DAYS[1]])
+    lib.paper_changes.import_paths([DAYS[1]])
     query, header, _ = await _open(Library(lib.folder), settings)
     assert query == "" and "12 new since your last visit" in header  # still said, not opened on
 
@@ -85,7 +85,7 @@ async def test_the_setting_turns_it_off(tmp_path):
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_the_reader_marks_an_updated_paper(tmp_path):
     lib = Library.open(tmp_path / "daily", seed_if_new=False)
-    lib.import_paths(DAYS[:2])
+    lib.paper_changes.import_paths(DAYS[:2])
     revised = next(p for p in lib.corpus if p.revised)
     app = make_app(lib, settings_path=tmp_path / "settings.json", resume=False)
     async with app.run_test(size=(120, 36)) as pilot:
@@ -104,9 +104,9 @@ async def test_new_since_the_last_visit_counts_what_the_list_holds_and_not_this_
     the app in the last session, seen there, were "new" at the next."""
     settings = tmp_path / "settings.json"
     lib = Library.open(tmp_path / "daily", seed_if_new=False)
-    lib.import_paths([DAYS[0]])
+    lib.paper_changes.import_paths([DAYS[0]])
     await _open(lib, settings)
-    lib.import_paths([DAYS[1]])
+    lib.paper_changes.import_paths([DAYS[1]])
     lib.remove([lib.corpus.papers[-1].id])  # one of the day's papers
     query, header, shown = await _open(Library(lib.folder), settings)
     assert query == "batch:>1" and shown == 11 and "11 new since your last visit" in header, header

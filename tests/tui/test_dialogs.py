@@ -432,7 +432,7 @@ async def test_tag_panel_offers_the_papers_keywords_as_tags(lib, make, tmp_path)
             {"abstract": "Robots learn to grasp from videos of people, and a pessimistic critic keeps them safe.",
              "keywords": ["Offline RL", "Pessimism"], "primary_area": "robotics"}]
     (tmp_path / "k.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    lib.import_paths([tmp_path / "k.jsonl"])
+    lib.paper_changes.import_paths([tmp_path / "k.jsonl"])
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
@@ -634,7 +634,7 @@ async def test_the_recommended_list_learns_from_a_star_and_says_why(tmp_path, ma
     """rec:stars lists papers like the starred ones; starring another re-ranks it (in a worker);
     the reader says why ("recommended because: … · like ★ …")."""
     lib = Library.open(tmp_path / "lib", seed_if_new=False)
-    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    lib.paper_changes.import_paths([DATA / "iclr_slice.jsonl"])
     lib.marks.set_star([lib.corpus.papers[0].id], 3)
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
@@ -718,7 +718,7 @@ async def test_the_note_editor_keeps_its_keys_whole_under_a_long_title(lib, make
     title = "OneVeriAgent: " + "a very long title about verifying agents in open-ended workflows " * 3
     (tmp_path / "t.jsonl").write_text(json.dumps({"title": title, "abstract": "We verify agents in open-ended "
                                                   "workflows with a checker that reads their traces."}) + "\n")
-    lib.import_paths([tmp_path / "t.jsonl"])
+    lib.paper_changes.import_paths([tmp_path / "t.jsonl"])
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -22,7 +22,7 @@ def _two_papers(tmp_path) -> Library:
     lib = Library(tmp_path / "lib")
     (tmp_path / "d.txt").write_text("Dump\n\n" + NO_PHRASE + "\n\nWe propose ZephyrNet, a method for video "
                                     "prediction from optical flow.\n")
-    lib.import_paths([tmp_path / "d.txt"])
+    lib.paper_changes.import_paths([tmp_path / "d.txt"])
     return lib
 
 

@@ -23,7 +23,7 @@ def _lab(tmp_path):
     remote = tmp_path / "lab.git"
     subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
     ana = Library.open(tmp_path / "ana", seed_if_new=False, member="ana")
-    ana.import_paths([DATA / "icml_slice.jsonl"])
+    ana.paper_changes.import_paths([DATA / "icml_slice.jsonl"])
     sync(ana, str(remote))
     ben = Library.open(tmp_path / "ben", seed_if_new=False, member="ben")
     sync(ben, str(remote))

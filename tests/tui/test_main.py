@@ -28,7 +28,7 @@ async def test_papers_imported_by_another_process_appear(lib, make, tmp_path):
         dump = tmp_path / "icml.txt"
         dump.write_text("ICML 2024 Papers\n\nWe study grokking in small transformers trained on modular "
                         "arithmetic and show that weight decay drives the late jump in test accuracy.\n")
-        Library(lib.folder).import_paths([dump])  # another process, as far as the app can tell
+        Library(lib.folder).paper_changes.import_paths([dump])  # another process, as far as the app can tell
         screen(app).sync.poll()  # what its 2-second timer runs
         await settle(pilot)
         assert screen(app).results.border_title.startswith("36 / 36")
@@ -62,7 +62,7 @@ async def test_the_corpus_another_process_wrote_is_read_off_the_ui_thread(lib, m
         dump = tmp_path / "more.txt"
         dump.write_text("We study grokking in small transformers trained on modular arithmetic and show that "
                         "weight decay drives the late jump in test accuracy.\n")
-        Library(lib.folder).import_paths([dump])
+        Library(lib.folder).paper_changes.import_paths([dump])
         screen(app).sync.poll()
         await settle(pilot)
         assert read_in == [False] and screen(app).results.border_title.startswith("36 / 36")
@@ -76,7 +76,7 @@ async def test_the_corpus_another_process_wrote_is_read_off_the_ui_thread(lib, m
         screen(app).sync.poll()  # the same damaged file: not read (nor reported) again
         await settle(pilot)
         assert len(app._notifications) == said
-        Library(tmp_path / "fresh").import_paths([dump])
+        Library(tmp_path / "fresh").paper_changes.import_paths([dump])
         corpus.write_bytes((tmp_path / "fresh" / "corpus.jsonl").read_bytes())  # mended: read again
         screen(app).sync.poll()
         await settle(pilot)
@@ -120,14 +120,14 @@ async def test_outdated_derived_titles_are_pointed_out_once(lib, make):
     lib.corpus.save(lib.corpus_path)
     for start in (1, 2):
         old = Library(lib.folder)
-        assert old.titles_outdated
+        assert old.paper_changes.titles_outdated
         app = make(old)
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
             said = [n.message for n in app._notifications if "papersift retitle" in n.message]
             assert len(said) == (1 if start == 1 else 0), said
-    old.retitle()
-    assert not Library(lib.folder).titles_outdated
+    old.paper_changes.retitle()
+    assert not Library(lib.folder).paper_changes.titles_outdated
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
@@ -140,20 +140,20 @@ async def test_a_library_whose_titles_were_all_read_is_not_told_to_retitle(make,
     papers.write_text("".join(json.dumps({"title": f"Paper {i}", "abstract": f"We study topic {i} of many in depth."}) + "\n"
                               for i in range(3)))
     titled = Library(tmp_path / "titled")
-    titled.import_paths([papers])
+    titled.paper_changes.import_paths([papers])
     titled.corpus.title_rules = 0  # as an earlier papersift left it
     titled.corpus.save(titled.corpus_path)
-    assert not Library(titled.folder).titles_outdated
+    assert not Library(titled.folder).paper_changes.titles_outdated
     assert not any("retitle" in line for line in run_doctor(titled.folder).ok)
     app = make(Library(titled.folder))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert not [n.message for n in app._notifications if "papersift retitle" in n.message]
     (tmp_path / "dump.txt").write_text("We study derived titles for papers that came without one.\n")
-    titled.import_paths([tmp_path / "dump.txt"])  # one paper without a title of its own
+    titled.paper_changes.import_paths([tmp_path / "dump.txt"])  # one paper without a title of its own
     titled.corpus.title_rules = 0
     titled.corpus.save(titled.corpus_path)
-    assert Library(titled.folder).titles_outdated
+    assert Library(titled.folder).paper_changes.titles_outdated
     assert any("retitle" in line for line in run_doctor(titled.folder).ok)
 
 
@@ -422,7 +422,7 @@ async def test_open_link_and_no_link(lib, make, monkeypatch, tmp_path):
     opened = []
     monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url) or True)
     (tmp_path / "l.txt").write_text("We present LinkNet, see <https://example.org/linknet> for code and data today.")
-    lib.import_paths([tmp_path / "l.txt"])
+    lib.paper_changes.import_paths([tmp_path / "l.txt"])
     app = make(lib)
     async with app.run_test() as pilot:
         await pilot.press("o")
@@ -536,7 +536,7 @@ async def test_the_next_start_resumes_where_the_library_was_left(lib, make, tmp_
         await settle(pilot)
         assert screen(fresh).query_one("#search").value == "" and screen(fresh).results.cursor == 0
     other = make(Library(tmp_path / "other"))
-    other.library.import_paths([DATA / "icml_slice.jsonl"])
+    other.library.paper_changes.import_paths([DATA / "icml_slice.jsonl"])
     async with other.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert screen(other).query_one("#search").value == "" and screen(other).results.cursor == 0

@@ -408,7 +408,7 @@ async def test_a_typed_word_keeps_its_count_when_the_search_is_done_and_a_compou
         "Transferring policies from sim to real remains hard for dexterous hands.",
         "Simulation is cheap; real robots are not, so we learn in simulation first."]))
     lib = Library(tmp_path / "lib")
-    lib.import_paths([dump])
+    lib.paper_changes.import_paths([dump])
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
@@ -439,7 +439,7 @@ def _acronym_library(tmp_path) -> Library:
     dump = tmp_path / "d.txt"
     dump.write_text(ACRONYM_DUMP)
     lib = Library(tmp_path / "lib")
-    lib.import_paths([dump])
+    lib.paper_changes.import_paths([dump])
     return lib
 
 

@@ -47,7 +47,7 @@ async def test_o_hands_the_browser_only_http_urls(url, tmp_path, monkeypatch):
     src.write_text(json.dumps({"title": "A paper", "url": url, "abstract": "We study a thing with a method "
                                "that works, and show it on a benchmark of many tasks."}) + "\n")
     lib = Library.open(tmp_path / "lib", seed_if_new=False)
-    lib.import_paths([src])
+    lib.paper_changes.import_paths([src])
     app = make_app(lib, keymap_path=tmp_path / "k.toml", settings_path=tmp_path / "s.json")
     async with app.run_test(size=(160, 45)) as pilot:
         await wait_workers(app, pilot)

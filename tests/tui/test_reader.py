@@ -122,7 +122,7 @@ async def test_latex_in_titles_is_rendered_in_list_and_reader(lib, make, tmp_pat
     (tmp_path / "t.jsonl").write_text(json.dumps({
         "title": r"Breaking the $\mathcal{O}(\sqrt{T})$ Barrier in Online Allocation",
         "abstract": r"We beat the $\mathcal{O}(\sqrt{T})$ regret of first-order methods for online linear programs."}) + "\n")
-    lib.import_paths([tmp_path / "t.jsonl"])
+    lib.paper_changes.import_paths([tmp_path / "t.jsonl"])
     app = make(lib)
     async with app.run_test(size=(140, 30)) as pilot:
         await pilot.press("G")
@@ -142,7 +142,7 @@ async def test_a_note_reads_as_the_abstract_does_latex_typeset_and_its_links_num
     """A note "bound $O(n^2)$" showed its dollars and carets; its link was no link the reader offered."""
     (tmp_path / "t.jsonl").write_text(json.dumps({
         "title": "Sorting Networks", "abstract": "We sort. Code at [repo](https://example.org/repo)."}) + "\n")
-    lib.import_paths([tmp_path / "t.jsonl"])
+    lib.paper_changes.import_paths([tmp_path / "t.jsonl"])
     pid = lib.corpus.papers[-1].id
     lib.marks.set_note(pid, r"The bound is $O(n^2)$, not $\mathcal{O}(n)$: see [the proof](https://example.org/proof).")
     app = make(lib)
@@ -307,7 +307,7 @@ async def test_tex_quotes_and_dashes_are_typeset(lib, make, tmp_path):
 
     abstract = "We introduce ``Shortcut Text Gradient'' --- an effective Weisfeiler--Leman test for prompts."
     (tmp_path / "q.txt").write_text(abstract)
-    lib.import_paths([tmp_path / "q.txt"])
+    lib.paper_changes.import_paths([tmp_path / "q.txt"])
     app = make(lib)
     async with app.run_test(size=(140, 30)) as pilot:
         await pilot.press("G")
@@ -346,7 +346,7 @@ def test_tex_single_quotes_are_quotes_and_code_stays_code():
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_hostile_abstract_never_reaches_the_screen_raw(lib, make, tmp_path):
     (tmp_path / "evil.txt").write_text("We attack \x1b[31mred\x1b[0m terminals \x1b]52;c;ZXZpbA==\x07 and \x08\x0c\u200b today.")
-    lib.import_paths([tmp_path / "evil.txt"])
+    lib.paper_changes.import_paths([tmp_path / "evil.txt"])
     app = make(lib)
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.press("G")
@@ -508,7 +508,7 @@ async def test_keywords_shown_in_the_reader_and_filtered_by_kw(lib, make, tmp_pa
     the papers holding one (the seeds have none); kw: finds the area too."""
     from rich.console import Console
     (tmp_path / "iclr.jsonl").write_text((DATA / "iclr_slice.jsonl").read_text().splitlines()[0] + "\n")
-    lib.import_paths([tmp_path / "iclr.jsonl"])
+    lib.paper_changes.import_paths([tmp_path / "iclr.jsonl"])
     app = make(lib)
     async with app.run_test(size=(140, 30)) as pilot:
         await settle(pilot)
@@ -802,7 +802,7 @@ async def test_a_huge_librarys_panel_is_looked_up_by_a_helper_process(tmp_path, 
     import tui.limits as limits
     from store import Library
     built = Library(tmp_path / "lib")
-    built.import_paths([DATA / "iclr_slice.jsonl"])
+    built.paper_changes.import_paths([DATA / "iclr_slice.jsonl"])
     built.discovery.prepare_similarity_cache()
     monkeypatch.setattr(limits, "BIG_LIBRARY", 10)
     monkeypatch.setattr(limits, "LOOKUP_HELPER", 10)

@@ -18,7 +18,7 @@ AREA = "reinforcement learning"
 
 def _labelled(tmp_path):
     lib = Library.open(tmp_path / "lib", seed_if_new=False)
-    lib.import_paths([DATA / "iclr_slice.jsonl"])
+    lib.paper_changes.import_paths([DATA / "iclr_slice.jsonl"])
     areas = {json.loads(line)["title"]: json.loads(line)["primary_area"]
              for line in (DATA / "iclr_slice.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()}
     wanted = {p.id for p in lib.corpus if areas.get(p.title) == AREA}

@@ -14,7 +14,7 @@ from tui.app import make_app
 @pytest.fixture
 def demo_app(tmp_path, seeds_dir):
     lib = Library(tmp_path / "neurips-demo")  # the folder name shows in the header
-    lib.import_paths([seeds_dir])
+    lib.paper_changes.import_paths([seeds_dir])
     ids = [p.id for p in lib.corpus]
     lib.marks.set_status(ids[:3], "read")
     lib.marks.set_status([ids[3]], "to-read")

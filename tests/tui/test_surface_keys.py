@@ -37,7 +37,7 @@ def sample_template(tmp_path_factory):
 def slice_template(tmp_path_factory):
     folder = tmp_path_factory.mktemp("slice") / "lib"
     lib = Library.open(folder, seed_if_new=False)
-    lib.import_paths([SLICE])
+    lib.paper_changes.import_paths([SLICE])
     lib.discovery.prepare_similarity_cache()
     return folder
 

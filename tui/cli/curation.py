@@ -50,7 +50,7 @@ def remove(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
 
 
 def retitle(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    done = lib.retitle(dry_run=args.dry_run, again=args.again)
+    done = lib.paper_changes.retitle(dry_run=args.dry_run, again=args.again)
     if args.format == "json":
         out.emit_json({"changed": len(done.changes), "derived": done.derived, "papers": len(lib),
                        "dry_run": done.dry_run, "current": done.current,
@@ -111,13 +111,13 @@ def tags(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
 
 def dedup(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     if args.split:
-        new = lib.split(args.split)
+        new = lib.paper_changes.split(args.split)
         if args.format == "json":
             out.emit_json([p.id for p in new])
         else:
             out.console().print(f"split off {counted(len(new), 'paper')}: {', '.join(p.id for p in new)}")
         return 0
-    report = lib.dedup_report()
+    report = lib.paper_changes.dedup_report()
     if args.format == "json":
         out.emit_json(report)
         return 0

@@ -306,7 +306,7 @@ def import_with_progress(lib: Library, paths: list[str]) -> ImportSummary:
         state["bar"].update(state["task"], completed=done)
 
     try:
-        return lib.import_paths(paths, progress=progress, replace_sample=True)
+        return lib.paper_changes.import_paths(paths, progress=progress, replace_sample=True)
     finally:
         if "bar" in state:
             state["bar"].stop()

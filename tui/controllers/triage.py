@@ -176,7 +176,7 @@ class Triage:
 
     def _import_in_thread(self, path: Path) -> None:
         try:
-            summary = Library(self.library.folder).import_paths([path], replace_sample=True)
+            summary = Library(self.library.folder).paper_changes.import_paths([path], replace_sample=True)
         except (PapersiftError, OSError) as exc:  # a bad file is named with its line; nothing written
             self.view.app.call_from_thread(self.view.notify, f"nothing imported: {exc}", severity="error",
                                            timeout=15)
