@@ -65,7 +65,7 @@ def load(path: Path, tmp: Path, titled: bool) -> tuple[list[dict], Library, dict
 
 
 def top5_rate(lib: Library, queries) -> float:
-    return sum(t in lib.search(q, limit=5).indices for q, _, t in queries) / len(queries)
+    return sum(t in lib.search.find(q, limit=5).indices for q, _, t in queries) / len(queries)
 
 
 def holds(lib: Library, word: str, doc: int) -> bool:

@@ -141,9 +141,9 @@ def main() -> None:
     _ = lib.index
     base = rss_mb()
     first = time.perf_counter()
-    ours = typed(lambda ph: lib.search(f'"{ph}"'), phrases[:1])
+    ours = typed(lambda ph: lib.search.find(f'"{ph}"'), phrases[:1])
     first = time.perf_counter() - first
-    ours += typed(lambda ph: lib.search(f'"{ph}"'), phrases[1:])
+    ours += typed(lambda ph: lib.search.find(f'"{ph}"'), phrases[1:])
     ours_rss = rss_mb() - base
     old = Library(folder)
     _ = old.index
@@ -155,7 +155,7 @@ def main() -> None:
     scan += typed(old_search, phrases[1:])
     scan_rss = rss_mb() - base
     for phrase in phrases:  # the same papers, both ways
-        assert lib.search(f'"{phrase}"').indices.tolist() == old_search(phrase), phrase
+        assert lib.search.find(f'"{phrase}"').indices.tolist() == old_search(phrase), phrase
     del old, old_search
     word = max(phrases[0].split(), key=len)
     try:  # the app's wait before a phrase search in a big library (none before this version)
@@ -170,7 +170,7 @@ def main() -> None:
         fresh = Library(folder)
         _ = fresh.index
         # (the library bound now: the threads the typing starts may run after the loop moved on)
-        app_typed.append(as_the_app_types(lambda ph, lib=fresh: lib.search(f'"{ph}"'), word, settle=settle))
+        app_typed.append(as_the_app_types(lambda ph, lib=fresh: lib.search.find(f'"{ph}"'), word, settle=settle))
         del fresh
     grep = []
     if dump is not None and shutil.which("grep"):

@@ -62,7 +62,7 @@ def wanted(recs: list[dict], position: dict[str, int], queries: list[str]) -> di
 def measure(lib, rel: dict[str, set[int]]) -> tuple[float, float]:
     p10, ap = [], []
     for q, docs in rel.items():
-        found = lib.search(q, limit=50).indices.tolist()
+        found = lib.search.find(q, limit=50).indices.tolist()
         p10.append(sum(d in docs for d in found[:10]) / min(10, len(docs)))
         hits, total = 0, 0.0
         for rank, d in enumerate(found, 1):

@@ -328,7 +328,7 @@ def timing(sizes: list[int], marks: int = 60) -> dict[str, dict]:
                 queue.mark(int(row), i % 10 == 0)
                 lib.marks.set_status([ids[int(row)]], "to-read" if i % 10 == 0 else "skipped")
             queue.order()
-            lib.search("", sort="recommended")
+            lib.search.find("", sort="recommended")
             times, walls, app, app_walls, estimates = [], [], [], [], []
             for i, row in enumerate(rows[marks:marks + 20]):
                 queue.mark(int(row), i % 7 == 0)
@@ -338,7 +338,7 @@ def timing(sizes: list[int], marks: int = 60) -> dict[str, dict]:
                 walls.append(1000 * (time.perf_counter() - w))
                 lib.marks.set_status([ids[int(row)]], "to-read" if i % 7 == 0 else "skipped")
                 t, w = time.process_time(), time.perf_counter()
-                lib.search("", sort="recommended")
+                lib.search.find("", sort="recommended")
                 app.append(1000 * (time.process_time() - t))
                 app_walls.append(1000 * (time.perf_counter() - w))
                 t = time.process_time()

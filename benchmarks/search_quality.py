@@ -131,7 +131,7 @@ def rare_word_precision(lib: Library, seed: int, sample: int = 600) -> tuple[flo
         for tid in family[stem(word)]:
             holders.update(index.docs[index.offsets[tid]:index.offsets[tid + 1]].tolist())
         k = min(10, len(holders))
-        top = lib.search(f"{word} {rng.choice(common)}", limit=k).indices
+        top = lib.search.find(f"{word} {rng.choice(common)}", limit=k).indices
         total += len(set(top) & holders) / k
         n += 1
     return total / n, n
@@ -185,7 +185,7 @@ def main() -> None:
     for seed in args.seeds:
         queries = make_queries(recs, position, None if args.all else args.sample, seed)
         total = len(queries)
-        found = [t in lib.search(q, limit=5).indices for q, _, t in queries]
+        found = [t in lib.search.find(q, limit=5).indices for q, _, t in queries]
         ours = sum(found)
         alone = sum(t in top_by_ranking_alone(lib, q) for q, _, t in queries)
         fzf = None
@@ -205,7 +205,7 @@ def main() -> None:
                 m = words_present(lib, q, t)
                 by[m] += 1
                 hit[m] += in_top
-                fixed += t in lib.search(correct, limit=5).indices
+                fixed += t in lib.search.find(correct, limit=5).indices
             for m in sorted(by, reverse=True):
                 print(f"|   abstract holds {m} of the 3 words | {by[m] / total:.0%} of queries "
                       f"| top 5: {hit[m] / by[m]:.0%} |")

@@ -195,7 +195,7 @@ def reference(abstracts: list[str], exprs: list[str]) -> set[int]:
 
 def found(lib: Library, query: str) -> set[int]:
     """papersift's result set: the papers before the divider."""
-    result = lib.search(query)
+    result = lib.search.find(query)
     return set(result.indices[: result.full].tolist()) if result.full is not None else set()
 
 

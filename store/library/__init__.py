@@ -28,8 +28,6 @@ from store.library.stats import LibraryStats
 from store.library.team import Team
 from store.models import (Annotation, Paper, normalize_tag, note_problem,  # noqa: F401 (re-exported)
                           tag_problem)
-from store.search.query import Query
-from store.search.result import SearchResult
 from store.wording import counted
 
 
@@ -52,12 +50,12 @@ class Library(LibraryCore):
         self.discovery = Discovery(self, self.stats)  # more like this, recommendations, topics (their model)
         # The search tables built on first use (phrase texts, filter tables) are built by one thread at a
         # time: the app searches in a worker per keystroke, and a superseded worker runs on to the end.
-        self.finder = LibrarySearch(self, self.discovery)  # search, filters, sort orders (and their tables)
+        self.search = LibrarySearch(self, self.discovery)  # search, filters, sort orders (and their tables)
         self.paper_changes = PaperChanges(self)  # imports, retitling, near-duplicate merges
         self.marks = Marks(self)  # status, stars, tags and notes, each change one history entry
         self.lab = Team(self, lambda: self.discovery.similarity.latent)  # members, assignments, everyone's marks
         self.on_invalidate(self.discovery.invalidate)
-        self.on_invalidate(self.finder.invalidate)
+        self.on_invalidate(self.search.invalidate)
         try:  # a removal a kill cut short: finished before anything reads the library
             finished = finish_cut_step(self)
         except OSError as exc:  # (a read-only or full disk: the step stays marked, said, and is tried next time)
@@ -83,21 +81,12 @@ class Library(LibraryCore):
                 lib.paper_changes.import_paths([seeds])
         return lib
 
-    # --------------------------------------------------------- search (store.library.search)
-    def search(self, text: str | Query = "", sort: str = "import", limit: int | None = None) -> SearchResult:
-        return self.finder.search(text, sort, limit)
-    def filter_tables_ready(self, q: Query) -> bool:
-        return self.finder.filter_tables_ready(q)
-    def compound_words(self, q: Query) -> dict[str, str]:
-        return self.finder.compound_words(q)
-
-
     def pairs(self, query: str = "", ids: Iterable[str] | None = None) -> list[tuple[Paper, Annotation]]:
         """(paper, annotation) for a query's results, or for the given ids, in list order."""
         if ids is not None:
             papers = [self.paper(i) for i in ids]
         else:
-            result = self.search(query)
+            result = self.search.find(query)
             for err in result.errors:
                 raise PapersiftError(err)
             papers = [self.corpus.papers[int(i)] for i in result.matches]  # the result set, not weaker matches

@@ -194,7 +194,7 @@ class LibrarySearch:
         return {word: (np.asarray(docs, dtype=np.int64), np.full(len(docs), ANNOTATION_WEIGHT, dtype=np.float32))
                 for word, docs in annotation_matches(words, texts).items()}
 
-    def search(self, text: str | Query = "", sort: str = "import", limit: int | None = None) -> SearchResult:
+    def find(self, text: str | Query = "", sort: str = "import", limit: int | None = None) -> SearchResult:
         """Rank (or, for an empty query, order) papers for a query with filters.
 
         Args:

@@ -102,7 +102,7 @@ def iclr(tmp_path_factory) -> Library:
 
 
 def _set(lib: Library, query: str) -> set[int]:
-    result = lib.search(query)
+    result = lib.search.find(query)
     assert result.full is not None
     return set(result.indices[:result.full].tolist())
 
@@ -126,21 +126,21 @@ def test_an_acronym_and_its_expansion_find_the_same_papers(iclr):
     assert long == short | apart
     assert _set(iclr, "LLMs") == short
     assert _set(iclr, "LLMs planning") <= _set(iclr, "large language model planning")
-    assert iclr.search("LLM").widened == ["LLM (also large language models)"]
-    assert iclr.search("LLMs").widened == ["LLMs (also large language models)"]
-    assert iclr.search("large language model").widened == ["large language model (also LLM)"]
-    assert {"llm", "llms"} <= iclr.search("large language model").matched_terms  # (highlighted in the reader)
-    assert {"large", "language"} <= iclr.search("LLM").matched_terms
+    assert iclr.search.find("LLM").widened == ["LLM (also large language models)"]
+    assert iclr.search.find("LLMs").widened == ["LLMs (also large language models)"]
+    assert iclr.search.find("large language model").widened == ["large language model (also LLM)"]
+    assert {"llm", "llms"} <= iclr.search.find("large language model").matched_terms  # (highlighted in the reader)
+    assert {"large", "language"} <= iclr.search.find("LLM").matched_terms
 
 
 def test_the_words_of_a_defined_acronym_count_only_where_it_is_defined(iclr):
     """An acronym is one term only in a library whose papers define it: "rl" here, never a word
     the papers do not define ("planning"); an acronym's plural no paper writes is no acronym."""
-    table = iclr.finder.acronym_table()
+    table = iclr.search.acronym_table()
     assert table["rl"] == ("reinforcement", "learning") and "planning" not in table
-    assert iclr.search("RL").widened == ["RL (also reinforcement learning)"]
-    assert iclr.search("planning").widened == []
-    assert iclr.search("rlz").widened == []
+    assert iclr.search.find("RL").widened == ["RL (also reinforcement learning)"]
+    assert iclr.search.find("planning").widened == []
+    assert iclr.search.find("rlz").widened == []
 
 
 def test_the_one_shot_search_leaves_acronyms_to_the_full_search(iclr):
@@ -150,7 +150,7 @@ def test_the_one_shot_search_leaves_acronyms_to_the_full_search(iclr):
     (folder / "acronyms.json").unlink(missing_ok=True)
     fresh = Library(folder)
     assert quick.quick_search(folder, "diffusion", 5) is None  # (not learned yet)
-    fresh.search("diffusion")
+    fresh.search.find("diffusion")
     assert (folder / "acronyms.json").exists()
     assert quick.quick_search(folder, "diffusion", 5) is not None
     assert quick.quick_search(folder, "LLM agents", 5) is None
@@ -171,8 +171,8 @@ def test_an_acronym_is_shown_as_written_and_finds_its_expansion_hyphenated(tmp_p
         "Which reinforcement-learning algorithms can transformers implement in context, provably?"]) + "\n")
     lib = Library(tmp_path / "lib")
     lib.paper_changes.import_paths([dump])
-    assert lib.search("moe").widened == ["MoE (also mixture of experts)"]
-    assert lib.search("mixture of experts routing").widened == ["mixture of experts (also MoE)"]
-    result = lib.search("RL")
+    assert lib.search.find("moe").widened == ["MoE (also mixture of experts)"]
+    assert lib.search.find("mixture of experts routing").widened == ["mixture of experts (also MoE)"]
+    result = lib.search.find("RL")
     found = {lib.corpus.papers[int(i)].abstract[:12] for i in result.indices[:result.full]}
     assert "Which reinfo" in found and len(found) == 4

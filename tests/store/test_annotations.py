@@ -554,7 +554,7 @@ def test_searches_in_a_thread_while_changes_land_never_fail(lib):
         while not stop.is_set():
             try:
                 for query, sort in (("tag:hot", "import"), ("status:read", "import"), ("", "status"), ("agent", "star")):
-                    lib.search(query, sort=sort)
+                    lib.search.find(query, sort=sort)
                 runs[0] += 1
             except Exception as exc:  # noqa: BLE001 (any failure is the finding)
                 errors.append(exc)

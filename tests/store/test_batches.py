@@ -21,7 +21,7 @@ def daily(tmp_path) -> Library:
 
 
 def ids(lib: Library, query: str) -> list[str]:
-    result = lib.search(query)
+    result = lib.search.find(query)
     assert not result.errors, result.errors
     return [lib.corpus.papers[int(i)].id for i in result.matches]
 
@@ -69,10 +69,10 @@ def test_a_new_version_updates_the_text_and_keeps_every_mark(daily):
 def test_a_library_from_before_batches_says_so(daily, tmp_path):
     daily.paper_changes.import_paths([DAYS[0]])
     daily.corpus.batches = []
-    result = daily.search("new:")
+    result = daily.search.find("new:")
     assert any("no import here is numbered yet" in e for e in result.errors)
-    assert any("bad batch filter" in e for e in daily.search("batch:x").errors)
-    assert any("bad added filter" in e for e in daily.search("added:yesterday").errors)
+    assert any("bad batch filter" in e for e in daily.search.find("batch:x").errors)
+    assert any("bad added filter" in e for e in daily.search.find("added:yesterday").errors)
 
 
 def test_archive_moves_old_skipped_papers_out_with_every_mark_and_undo_brings_them_back(daily):
@@ -107,7 +107,7 @@ def test_batches_go_on_after_the_sample_and_arxiv_ids_find_papers(tmp_path):
     assert len(ids(lib, "batch:>1")) == 12
     assert lib.paper("2412.10003").external_id == "2412.10003v1" and lib.paper("2412.10003v7").id == lib.paper(
         "arXiv:2412.10003").id
-    assert any("takes no value" in e for e in lib.search("new:foo").errors)
+    assert any("takes no value" in e for e in lib.search.find("new:foo").errors)
 
 
 def test_a_new_version_brings_its_link_and_a_cross_list_its_category(daily):

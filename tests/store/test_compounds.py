@@ -53,7 +53,7 @@ POLICY = {"policies", "spaced", "vla spaced"}  # "policies" or "policy"
 
 def found(rules, query: str, cursor: int | None = None) -> set[str]:
     lib, name = rules
-    result = lib.search(parse_query(query, cursor))
+    result = lib.search.find(parse_query(query, cursor))
     return {name[int(i)] for i in result.matches}
 
 
@@ -74,8 +74,8 @@ def test_a_word_written_together_finds_its_parts_written_apart(rules):
     lib, _ = rules
     assert found(rules, "multitask") == found(rules, "multi-task") == {"multitask", "multi task"}
     assert found(rules, "multitask", cursor=9) == {"multitask", "multi task"}  # typed: the same set
-    assert lib.search("multitask").widened == ["multi-task (also multitask, multi task)"]
-    assert "multi" in lib.search("multitask").matched_terms  # the parts are highlighted where they stand apart
+    assert lib.search.find("multitask").widened == ["multi-task (also multitask, multi task)"]
+    assert "multi" in lib.search.find("multitask").matched_terms  # the parts are highlighted where they stand apart
 
 
 def test_only_a_known_prefix_and_a_whole_rest_make_a_joined_word_a_compound(rules):
@@ -88,7 +88,7 @@ def test_only_a_known_prefix_and_a_whole_rest_make_a_joined_word_a_compound(rule
     assert joined_compound("transfer", vocabulary) is None      # no prefix
     assert joined_compound("subgraph", vocabulary) is None      # "sub" is no word of this library on its own
     assert joined_compound("multi-task", vocabulary) is None    # a compound already
-    assert lib.search("transfer").widened == []
+    assert lib.search.find("transfer").widened == []
 
 
 def test_a_compounds_inner_parts_are_never_widened(rules):
@@ -99,9 +99,9 @@ def test_a_compounds_inner_parts_are_never_widened(rules):
 
 def test_the_count_says_what_a_compound_counted(rules):
     lib, _ = rules
-    assert lib.search("sim-to-real").widened == ["sim-to-real (also sim2real, sim to real)"]
-    assert lib.search("multi-task").widened == ["multi-task (also multi task)"]
-    assert lib.search("graph").widened == []
+    assert lib.search.find("sim-to-real").widened == ["sim-to-real (also sim2real, sim to real)"]
+    assert lib.search.find("multi-task").widened == ["multi-task (also multi task)"]
+    assert lib.search.find("graph").widened == []
 
 
 def test_short_words_are_exact_or_a_form(rules):
@@ -166,7 +166,7 @@ def test_the_command_line_counts_by_the_same_rules(rules, tmp_path):
         return proc
 
     for query in ("sim-to-real", "sim2real", "multi-task", "multitask", "in-hand", "policy", "gans", "sim"):
-        want = {lib.corpus.papers[int(i)].id for i in lib.search(query).matches}
+        want = {lib.corpus.papers[int(i)].id for i in lib.search.find(query).matches}
         assert want, query
         listed = run("list", "--query", query, "--format", "json")
         assert {row["id"] for row in json.loads(listed.stdout)} == want, query
@@ -181,5 +181,5 @@ def test_the_command_line_counts_by_the_same_rules(rules, tmp_path):
 def test_an_ordering_with_words_and_a_compound_is_searched(rules):
     """similar: with words (a compound among them) orders the papers; it used to raise NameError."""
     lib, _ = rules
-    result = lib.search(f"similar:{lib.corpus.papers[0].id} sim-to-real graph")
+    result = lib.search.find(f"similar:{lib.corpus.papers[0].id} sim-to-real graph")
     assert not result.errors and result.widened == []

@@ -90,7 +90,7 @@ def test_the_set_holds_exactly_the_papers_with_every_word_in_some_form(icml_slic
     from store.search.vocab import STOP_WORDS
     lib, keys = icml_slice
     index = lib.index
-    table = lib.finder.acronym_table()
+    table = lib.search.acronym_table()
     vocab = [t for i, t in enumerate(index.vocab)
              if index.offsets[i + 1] - index.offsets[i] >= 2 and t not in STOP_WORDS and t.isascii()
              and t.isalnum() and not re.search(r"[a-z]{2}2[a-z]{2}", t)]
@@ -100,7 +100,7 @@ def test_the_set_holds_exactly_the_papers_with_every_word_in_some_form(icml_slic
     def check(words):
         if acronyms.involves(words, table):  # (an acronym the papers define counts its expansion: test_acronyms)
             return
-        result = lib.search(" ".join(words))
+        result = lib.search.find(" ".join(words))
         want = {form_key(w) for w in words}
         expected = {i for i, k in enumerate(keys) if want <= k}
         assert set(result.matches.tolist()) == expected, words

@@ -65,7 +65,7 @@ def _import_both(tmp_path: Path, name: str) -> tuple[list, list, list, dict]:
     index = Library(tmp_path / name).index
     arrays = {k: np.asarray(getattr(index, k)).tolist() for k in ("docs", "tf", "offsets", "idf")}
     arrays["terms"] = list(index.vocabulary.terms.words or [])
-    found = [lib.search(q).indices.tolist() for q in ("graph neural networks", "reinforcement learning", "language model")]
+    found = [lib.search.find(q).indices.tolist() for q in ("graph neural networks", "reinforcement learning", "language model")]
     assert arrays["terms"] and arrays["docs"]
     return summaries, saved, found, arrays
 

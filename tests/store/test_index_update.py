@@ -103,7 +103,7 @@ def test_a_days_import_updates_the_cached_index(tmp_path, monkeypatch):
     assert_same(fresh.index, SearchIndex.build([index_document(p) for p in fresh.corpus]))
     again = Library.open(tmp_path / "daily", seed_if_new=False)
     assert_same(again.index, fresh.index)  # the cache on disk is the updated index
-    assert list(again.search("robot").matches) == list(fresh.search("robot").matches)
+    assert list(again.search.find("robot").matches) == list(fresh.search.find("robot").matches)
     updated_file = fresh.index_path.read_bytes()
     fresh.index_path.unlink()
     rebuilt = Library.open(tmp_path / "daily", seed_if_new=False)

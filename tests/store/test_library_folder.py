@@ -45,7 +45,7 @@ def test_every_file_and_folder_made_in_a_library_is_private(tmp_path, umask_022)
     ids = [p.id for p in lib.corpus.papers]
     lib.marks.set_note(ids[0], "my private thoughts")  # the journal holds every note's text
     lib.marks.set_status(ids[:12], "read")  # a bulk change: a backup first
-    lib.search("graph")
+    lib.search.find("graph")
     made = [lib.folder, *lib.folder.iterdir(), *(lib.folder / "backups").iterdir()]
     names = {p.name for p in made}
     assert {"annotations.json.journal", ".lock", "corpus.jsonl", "index.cache"} <= names
@@ -109,7 +109,7 @@ def test_a_data_file_that_is_a_link_is_refused_by_name(tmp_path, victim, name, r
 def test_a_link_swapped_in_during_a_session_is_replaced_not_written_through(tmp_path, victim):
     lib = Library.open(tmp_path / "lib")
     lib.marks.set_note(lib.corpus.papers[0].id, "something to back up")
-    lib.search("graph")
+    lib.search.find("graph")
     before = victim.read_bytes()
     lib.index_path.unlink()
     lib.index_path.symlink_to(victim)  # while the library is open

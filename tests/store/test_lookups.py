@@ -82,7 +82,7 @@ def test_more_like_this_search_and_the_cli_lookup_go_through_the_helper(built, m
     try:
         assert lib.discovery.lookups_elsewhere()
         pid = lib.corpus.papers[3].id
-        listed = lib.search(f"similar:{pid}").indices
+        listed = lib.search.find(f"similar:{pid}").indices
         near = lib.discovery.similar(pid, 5)
     finally:
         lib.discovery.close()

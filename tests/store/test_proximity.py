@@ -66,12 +66,12 @@ def planners(tmp_path):
 def test_a_paper_writing_the_words_together_ranks_above_one_scattering_them(planners, monkeypatch):
     lib, scattered, together = planners
     query = "language model task planning"
-    order = [lib.corpus.papers[i].id for i in lib.search(query).indices]
+    order = [lib.corpus.papers[i].id for i in lib.search.find(query).indices]
     assert order[:2] == [together, scattered]
     rows, _, full, _ = quick_search(lib.folder, query, None)
     assert [r.id for r in rows][:2] == [together, scattered] and full == 2  # (the one-shot search alike)
     monkeypatch.setattr(proximity, "PHRASE_WEIGHT", 0.0)  # BM25 alone ranks the scattered paper first
-    assert [lib.corpus.papers[i].id for i in lib.search(query).indices][:2] == [scattered, together]
+    assert [lib.corpus.papers[i].id for i in lib.search.find(query).indices][:2] == [scattered, together]
     assert [r.id for r in quick_search(lib.folder, query, None)[0]][:2] == [scattered, together]
 
 
@@ -96,7 +96,7 @@ def test_an_index_file_without_line_starts_is_written_again_with_them(planners):
     assert quick_search(lib.folder, "language model task planning", None) is None  # (the full path answers)
     assert quick_search(lib.folder, "planning", None) is not None  # (one word: nothing to read again)
     again = Library(lib.folder)
-    assert len(again.search("planning")) == 2  # (the cache loaded, and written with the line starts)
+    assert len(again.search.find("planning")) == 2  # (the cache loaded, and written with the line starts)
     assert [r.id for r in quick_search(lib.folder, "language model task planning", None)[0]][:2] == [together, scattered]
 
 

@@ -63,12 +63,12 @@ def test_quick_search_ranks_exactly_as_the_library(icml):
         found = quick_search(lib.folder, q, None)
         if found is None:  # a word written together whose parts may stand apart (nonsmooth), or words that
             # spell out an acronym, misspelled ("reinforcment lerning": RL): the full path's, which says so
-            assert lib.compound_words(parse_query(q)) or lib.search(q).widened, q
+            assert lib.search.compound_words(parse_query(q)) or lib.search.find(q).widened, q
             continue
         answered += 1
         rows, total, _full, _ = found
         assert total == len(lib)
-        result = lib.search(q)
+        result = lib.search.find(q)
         expected = [lib.corpus.papers[i].id for i in result.indices]
         assert [r.id for r in rows] == expected, q
         assert found.read_as == result.read_as, q  # (how a word no paper holds was read: said alike)
@@ -119,7 +119,7 @@ def test_a_stale_missing_or_damaged_cache_is_not_used(tmp_path, seeds_dir):
     lib.index_path.write_bytes(data.split(b"\n", 1)[0] + b"\n" + pickle.dumps({"v": 7, "vocab": []}))
     assert quick_search(lib.folder, "robot", 5) is None
     assert Library(lib.folder).index_cache.read_cache() is None
-    assert len(Library(lib.folder).search("robot")) > 0  # rebuilt
+    assert len(Library(lib.folder).search.find("robot")) > 0  # rebuilt
     assert quick_search(lib.folder, "robot", 5) is not None
     lib.index_path.unlink()
     assert quick_search(lib.folder, "robot", 5) is None
@@ -158,7 +158,7 @@ def test_cli_search_takes_the_quick_path_without_numpy(icml):
                    "--limit", "7")
     assert full.returncode == 0, full.stderr
     assert quick.stdout == full.stdout
-    assert len(quick.stdout.splitlines()) == min(7, len(lib.search("graph transfomer").matches)) > 0
+    assert len(quick.stdout.splitlines()) == min(7, len(lib.search.find("graph transfomer").matches)) > 0
     table = run_cli("--library", str(lib.folder), "search", "zebrafish", env_extra={"COLUMNS": "200"})
     assert table.returncode == 0 and "#zebrafish" in table.stdout and "2 found · " in table.stdout
 
@@ -209,9 +209,9 @@ def test_float32_arithmetic_is_reproduced_on_a_larger_library(tmp_path):
         q = q[:-1] if rng.random() < 0.3 else q
         found = quick_search(lib.folder, q, None)
         if found is None:  # a word written together whose parts may stand apart: the full path's
-            assert lib.compound_words(parse_query(q)), q
+            assert lib.search.compound_words(parse_query(q)), q
             continue
-        assert [r.id for r in found[0]] == [lib.corpus.papers[j].id for j in lib.search(q).indices], q
+        assert [r.id for r in found[0]] == [lib.corpus.papers[j].id for j in lib.search.find(q).indices], q
 
 
 def test_display_sections_spliced_from_a_file_are_those_made_anew():

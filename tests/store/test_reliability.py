@@ -328,7 +328,7 @@ def test_an_import_holds_the_lock_only_to_merge_and_save(lib, monkeypatch):
     assert summary.new > 0 and len(lib) == before + summary.new
     assert seen == {"prepare": [True], "merge": [False], "save": [False], "index": [True]}
     assert [p.id for p in Library(lib.folder).corpus] == [p.id for p in lib.corpus]
-    assert lib.search("graph").indices.size > 0
+    assert lib.search.find("graph").indices.size > 0
 
 
 def test_an_import_prepared_for_a_corpus_that_changed_prepares_again(lib, tmp_path, monkeypatch):

@@ -32,10 +32,10 @@ def titles(lib, result, n=5):
 
 
 def test_typos_and_word_order(lib):
-    top = titles(lib, lib.search("voice identiy perception"))
+    top = titles(lib, lib.search.find("voice identiy perception"))
     assert top[0].startswith("VIPBench")
-    assert titles(lib, lib.search("perception identity voice"))[0].startswith("VIPBench")
-    assert lib.search("transfomer").matched_terms & {"transformer", "transformers"}
+    assert titles(lib, lib.search.find("perception identity voice"))[0].startswith("VIPBench")
+    assert lib.search.find("transfomer").matched_terms & {"transformer", "transformers"}
 
 
 def test_a_typo_that_hides_the_suffix_still_finds_the_word():
@@ -108,7 +108,7 @@ def test_a_correctly_spelled_word_is_not_drowned_by_look_alikes(tmp_path):
     text = [p.abstract for p in lib.corpus]
 
     def found(query):
-        return [text[i] for i in lib.search(query).indices]
+        return [text[i] for i in lib.search.find(query).indices]
 
     grokking = [t for t in text if "rokking" in t]
     assert sorted(found("grokking")) == sorted(grokking)            # "grouping", "growing" alone: not listed
@@ -118,7 +118,7 @@ def test_a_correctly_spelled_word_is_not_drowned_by_look_alikes(tmp_path):
     assert order.index(text[3]) < min(order.index(t) for t in text if t.startswith("Modular network"))
     from store.search.quick import quick_search
     assert [r.title for r in quick_search(lib.folder, "grokking modular", None)[0]] == \
-        [lib.corpus.papers[i].title for i in lib.search("grokking modular").indices]
+        [lib.corpus.papers[i].title for i in lib.search.find("grokking modular").indices]
 
 
 def test_math_is_found_by_name(tmp_path):
@@ -133,7 +133,7 @@ def test_math_is_found_by_name(tmp_path):
     lib.paper_changes.import_paths([dump])
     ids = {p.abstract.split()[0]: p.id for p in lib.corpus}
     def top(q):
-        return lib.corpus.papers[int(lib.search(q).indices[0])].id
+        return lib.corpus.papers[int(lib.search.find(q).indices[0])].id
     assert top("sqrt regret") == ids["We"]          # not just any paper with "regret"
     assert top("epsilon greedy") == ids["An"]
     assert top("epsilon private") == top("ε private") == ids["Private"]
@@ -160,9 +160,9 @@ def test_prefix_while_typing(lib):
     """The word the cursor is on is still being typed: the words it begins count. Once done (the
     command line, a word followed by a space) it is matched as a word."""
     from store.search.query import parse_query
-    assert titles(lib, lib.search(parse_query("everanim", cursor=8)))[0].startswith("EverAnimate")
-    assert lib.search(parse_query("everanim", cursor=8)).full == 1
-    assert lib.search("everanim").full == 0 and lib.search(parse_query("everanim ", cursor=9)).full == 0
+    assert titles(lib, lib.search.find(parse_query("everanim", cursor=8)))[0].startswith("EverAnimate")
+    assert lib.search.find(parse_query("everanim", cursor=8)).full == 1
+    assert lib.search.find("everanim").full == 0 and lib.search.find(parse_query("everanim ", cursor=9)).full == 0
 
 
 def test_filters_combine_with_query(lib):
@@ -172,36 +172,36 @@ def test_filters_combine_with_query(lib):
     lib.marks.set_star(ids[:2], 2)
     lib.marks.add_tags(ids[:3], ["rl"])
     lib.marks.add_tags(ids[1:2], ["maybe"])
-    assert len(lib.search("status:read")) == 5
-    assert len(lib.search("status:unread")) == 28
-    assert len(lib.search("star:>=2")) == 2
-    assert len(lib.search("star:0")) == 33
-    assert len(lib.search("tag:rl -tag:maybe")) == 2
-    assert len(lib.search("-tag:rl")) == 32
-    assert len(lib.search('"voice pairs"')) == 1
-    assert len(lib.search('status:read "voice pairs"')) == 1
-    assert lib.search("status:bogus").errors
-    over = lib.search("star:>=9")  # applied as written (nothing has 9 stars), with a warning
+    assert len(lib.search.find("status:read")) == 5
+    assert len(lib.search.find("status:unread")) == 28
+    assert len(lib.search.find("star:>=2")) == 2
+    assert len(lib.search.find("star:0")) == 33
+    assert len(lib.search.find("tag:rl -tag:maybe")) == 2
+    assert len(lib.search.find("-tag:rl")) == 32
+    assert len(lib.search.find('"voice pairs"')) == 1
+    assert len(lib.search.find('status:read "voice pairs"')) == 1
+    assert lib.search.find("status:bogus").errors
+    over = lib.search.find("star:>=9")  # applied as written (nothing has 9 stars), with a warning
     assert len(over) == 0 and over.errors == ["star filter '>=9': stars go 0-3"]
-    assert len(lib.search("star:<9")) == 35 and not lib.search("star:<=3").errors
+    assert len(lib.search.find("star:<9")) == 35 and not lib.search.find("star:<=3").errors
 
 
 def test_venue_and_year_filters(lib, tmp_path):
     """The seeds' header says NeurIPS 2026; an ICML 2024 file joins them."""
-    assert len(lib.search("venue:neurips")) == 35 and len(lib.search("venue:NeurIPS year:2026")) == 35
+    assert len(lib.search.find("venue:neurips")) == 35 and len(lib.search.find("venue:NeurIPS year:2026")) == 35
     icml = tmp_path / "icml.txt"
     icml.write_text("ICML 2024 Papers\n\nWe study grokking in modular arithmetic with small transformers and "
                     "find that weight decay drives the late generalization.\n")
     lib.paper_changes.import_paths([icml])
-    assert len(lib.search("venue:icml")) == 1 and len(lib.search("-venue:icml")) == 35
-    assert len(lib.search("year:<2026")) == 1 and len(lib.search("year:>=2024")) == 36
-    assert lib.corpus.papers[lib.search("year:2024 grokking").indices[0]].venue == "ICML"
-    assert not lib.search("year:20").errors and len(lib.search("year:20")) == 36  # still being typed
-    assert lib.search("year:twenty").errors == ["bad year filter 'twenty' (e.g. year:2024, year:>=2023)"]
+    assert len(lib.search.find("venue:icml")) == 1 and len(lib.search.find("-venue:icml")) == 35
+    assert len(lib.search.find("year:<2026")) == 1 and len(lib.search.find("year:>=2024")) == 36
+    assert lib.corpus.papers[lib.search.find("year:2024 grokking").indices[0]].venue == "ICML"
+    assert not lib.search.find("year:20").errors and len(lib.search.find("year:20")) == 36  # still being typed
+    assert lib.search.find("year:twenty").errors == ["bad year filter 'twenty' (e.g. year:2024, year:>=2023)"]
     bare = Library(tmp_path / "bare")
     (tmp_path / "bare.txt").write_text("We study grokking in modular arithmetic with small transformers today.\n")
     bare.paper_changes.import_paths([tmp_path / "bare.txt"])
-    assert "no paper here names its venue" in bare.search("venue:icml").errors[0]
+    assert "no paper here names its venue" in bare.search.find("venue:icml").errors[0]
 
 
 
@@ -209,19 +209,19 @@ def test_file_filter_lists_the_papers_read_from_a_file(lib, tmp_path):
     """The seeds are two dumps of 19 paragraphs, 3 papers in both: file: lists each dump's papers
     (a duplicate in each), -file: leaves them out, and a file imported later is found too."""
     day1, day2 = sorted(SEEDS.glob("*.txt"))
-    assert len(lib.search(f"file:{day1.name[:3]}")) == 19 and len(lib.search(f"file:{day2.name[:3]}")) == 19
-    assert len(lib.search(f"file:{day1.name[:3]} file:{day2.name[:3]}")) == 3  # read from both
-    assert len(lib.search(f"-file:{day1.name[:3]}")) == 16 and len(lib.search(f"FILE:{day1.name.upper()}")) == 19
-    assert len(lib.search(f"file:{day1.name[:3]} voice")) == 1 and lib.search("file:000").errors == []
-    missing = lib.search("file:posters")
+    assert len(lib.search.find(f"file:{day1.name[:3]}")) == 19 and len(lib.search.find(f"file:{day2.name[:3]}")) == 19
+    assert len(lib.search.find(f"file:{day1.name[:3]} file:{day2.name[:3]}")) == 3  # read from both
+    assert len(lib.search.find(f"-file:{day1.name[:3]}")) == 16 and len(lib.search.find(f"FILE:{day1.name.upper()}")) == 19
+    assert len(lib.search.find(f"file:{day1.name[:3]} voice")) == 1 and lib.search.find("file:000").errors == []
+    missing = lib.search.find("file:posters")
     assert len(missing) == 0 and missing.errors == [
         f"no paper here was read from a file named like 'posters' (files: {day1.name}, {day2.name})"]
     posters = tmp_path / "day3-posters.txt"
     posters.write_text("Posters\n\nWe study grokking in modular arithmetic with small transformers and find that "
                        "weight decay drives the late generalization.\n")
     lib.paper_changes.import_paths([posters])
-    assert [lib.corpus.papers[i].id for i in lib.search("file:posters").indices] == [lib.corpus.papers[35].id]
-    assert len(Library(lib.folder).search("file:day3")) == 1  # read from the corpus file's bytes alike
+    assert [lib.corpus.papers[i].id for i in lib.search.find("file:posters").indices] == [lib.corpus.papers[35].id]
+    assert len(Library(lib.folder).search.find("file:day3")) == 1  # read from the corpus file's bytes alike
 
 def test_field_columns_read_from_the_file_match_the_papers(tmp_path):
     """author:/venue:/year: read one field of every paper from the corpus file's bytes, not by
@@ -244,13 +244,13 @@ def test_field_columns_read_from_the_file_match_the_papers(tmp_path):
         expected[1] = "changed" if key == "venue" else expected[1]
         assert lib.corpus.papers.column(key) == expected, key
     assert fresh.corpus.papers.column("authors")[0] == ['Ann "AJ" Lee 0', "B\\C Dé"]
-    assert len(fresh.search("author:aj")) == 5 and len(fresh.search("author:dé")) == 5
-    assert len(fresh.search("year:2021")) == 2 and len(fresh.search("venue:y")) == 5
-    assert len(fresh.search('kw:"say \\"hi')) == 0 and len(fresh.search("kw:k]3")) == 1 and len(fresh.search("kw:hi")) == 5
+    assert len(fresh.search.find("author:aj")) == 5 and len(fresh.search.find("author:dé")) == 5
+    assert len(fresh.search.find("year:2021")) == 2 and len(fresh.search.find("venue:y")) == 5
+    assert len(fresh.search.find('kw:"say \\"hi')) == 0 and len(fresh.search.find("kw:k]3")) == 1 and len(fresh.search.find("kw:hi")) == 5
     more = tmp_path / "more.txt"
     more.write_text("ICML 2024 Papers\n\nA new paper on graph networks, imported after the file was read.\n")
     fresh.paper_changes.import_paths([more])
-    assert fresh.corpus.papers.column("venue")[-1] == "ICML" and len(fresh.search("venue:icml")) == 1
+    assert fresh.corpus.papers.column("venue")[-1] == "ICML" and len(fresh.search.find("venue:icml")) == 1
 
 
 def test_keywords_filter_and_rank(tmp_path):
@@ -264,12 +264,12 @@ def test_keywords_filter_and_rank(tmp_path):
     bare.write_text("".join(json.dumps({"abstract": r["abstract"]}) + "\n" for r in rows))
     lib = Library(tmp_path / "lib")
     lib.paper_changes.import_paths([bare])
-    assert lib.search("kw:learning").errors[0].startswith("no paper here has keywords")
+    assert lib.search.find("kw:learning").errors[0].startswith("no paper here has keywords")
     summary = lib.paper_changes.import_paths([DATA / "iclr_slice.jsonl"])
-    assert summary.updated == len(rows) and not lib.search("kw:learning").errors
+    assert summary.updated == len(rows) and not lib.search.find("kw:learning").errors
 
     def titles(query: str) -> set[str]:
-        return {lib.corpus.papers[int(i)].title for i in lib.search(query).indices}
+        return {lib.corpus.papers[int(i)].title for i in lib.search.find(query).indices}
 
     def having(test) -> set[str]:
         return {r["title"] for r in rows if test([k.casefold() for k in r["keywords"] + [r["primary_area"]]])}
@@ -281,46 +281,46 @@ def test_keywords_filter_and_rank(tmp_path):
     only_keyword = next((r, k) for r in rows for k in r["keywords"] if len(k) > 6 and k.isalpha()
                         and k.casefold() not in (r["title"] + r["abstract"]).casefold())
     r, k = only_keyword
-    assert r["title"] in [lib.corpus.papers[int(i)].title for i in lib.search(k).indices[:10]], k
+    assert r["title"] in [lib.corpus.papers[int(i)].title for i in lib.search.find(k).indices[:10]], k
     # An area names a whole section ("... vision, audio, language, and other modalities"): its words
     # are not the paper's own, so searching them does not find it (kw: does).
     r, word = next((r, w) for r in rows for w in re.findall(r"[a-z]{7,}", r["primary_area"])
                    if w not in " ".join([r["title"], r["abstract"], *r["keywords"]]).casefold())
-    found = {lib.corpus.papers[int(i)].title for i in lib.search(word).indices}
+    found = {lib.corpus.papers[int(i)].title for i in lib.search.find(word).indices}
     assert r["title"] not in found and r["title"] in titles(f"kw:{word}"), word
 
 
 def test_author_filter_ignores_case_and_accents(lib, tmp_path):
     """author:NAME keeps papers with an author whose name holds NAME (Peyré, peyre alike)."""
-    assert len(lib.search("author:peyre")) == 0
-    assert lib.search("author:peyre").errors == [
+    assert len(lib.search.find("author:peyre")) == 0
+    assert lib.search.find("author:peyre").errors == [
         "no paper here lists its authors (dumps have none: import JSON, CSV, BibTeX or RIS with authors)"]
     lib.paper_changes.import_paths([DATA / "icml_slice.jsonl"])
     recs = [json.loads(l) for l in (DATA / "icml_slice.jsonl").read_text().splitlines()]
     by_peyre = {r["title"] for r in recs if "Gabriel Peyré" in r["authors"]}
-    found = lib.search("author:PEYRE")
+    found = lib.search.find("author:PEYRE")
     assert {lib.corpus.papers[int(i)].title for i in found.indices} == by_peyre and not found.errors
     hwang = {r["title"] for r in recs if any("hwang" in a.lower() for a in r["authors"])}
-    both = lib.search("author:hwang author:yoon")  # each part in some author's name
-    assert 0 < len(both) < len(hwang) == len(lib.search("author:hwang"))
-    assert len(lib.search("-author:hwang")) == len(lib.corpus) - len(hwang)
-    assert len(lib.search("author:hwang transformer")) <= len(hwang)  # combines with words
+    both = lib.search.find("author:hwang author:yoon")  # each part in some author's name
+    assert 0 < len(both) < len(hwang) == len(lib.search.find("author:hwang"))
+    assert len(lib.search.find("-author:hwang")) == len(lib.corpus) - len(hwang)
+    assert len(lib.search.find("author:hwang transformer")) <= len(hwang)  # combines with words
 
 
 def test_papers_by_id_pasted_or_prefixed(lib):
     """Ids from a colleague's export (or `I`) pasted into the search list those papers."""
     a, b = lib.corpus.papers[3].id, lib.corpus.papers[20].id
-    found = lib.search(f"{a.upper()} {b}")
+    found = lib.search.find(f"{a.upper()} {b}")
     assert sorted(lib.corpus.papers[int(i)].id for i in found.indices) == sorted([a, b]) and not found.errors
-    assert [lib.corpus.papers[int(i)].id for i in lib.search(f"id:{a[:6]}").indices] == [a]
-    assert len(lib.search(f"id:{b} status:read")) == 0  # combines with the other filters
-    assert len(lib.search(f"-id:{a[:6]}")) == len(lib.corpus) - 1
+    assert [lib.corpus.papers[int(i)].id for i in lib.search.find(f"id:{a[:6]}").indices] == [a]
+    assert len(lib.search.find(f"id:{b} status:read")) == 0  # combines with the other filters
+    assert len(lib.search.find(f"-id:{a[:6]}")) == len(lib.corpus) - 1
     ids = [p.id for p in lib.corpus]
     shared = next(i[:2] for i in ids if sum(j.startswith(i[:2]) for j in ids) > 1)
-    prefixed = lib.search(f"id:{shared}")  # (a prefix several ids begin with: all of them, no error)
+    prefixed = lib.search.find(f"id:{shared}")  # (a prefix several ids begin with: all of them, no error)
     assert sorted(lib.corpus.papers[int(i)].id for i in prefixed.indices) == sorted(i for i in ids if i.startswith(shared))
-    assert not prefixed.errors and len(lib.search(f"-id:{shared}")) == len(ids) - len(prefixed.indices)
-    missing = lib.search("0123456789ab")
+    assert not prefixed.errors and len(lib.search.find(f"-id:{shared}")) == len(ids) - len(prefixed.indices)
+    missing = lib.search.find("0123456789ab")
     assert len(missing) == 0 and "no paper with id '0123456789ab'" in missing.errors[0]
 
 
@@ -328,17 +328,17 @@ def test_tags_and_notes_are_searchable(lib):
     pid = lib.corpus.papers[10].id
     lib.marks.add_tags([pid], ["zebrafish"])
     lib.marks.set_note(pid, "ask Quetzalcoatl about this")
-    assert lib.corpus.papers[lib.search("zebrafish").indices[0]].id == pid
-    assert lib.corpus.papers[lib.search("quetzal").indices[0]].id == pid
+    assert lib.corpus.papers[lib.search.find("zebrafish").indices[0]].id == pid
+    assert lib.corpus.papers[lib.search.find("quetzal").indices[0]].id == pid
 
 
 def test_sorts(lib):
     ids = [p.id for p in lib.corpus]
     lib.marks.set_star([ids[20]], 3)
     lib.marks.set_status([ids[30]], "to-read")
-    assert lib.corpus.papers[lib.search("", sort="star").indices[0]].id == ids[20]
-    assert lib.corpus.papers[lib.search("", sort="status").indices[0]].id == ids[30]
-    shuffled = lib.search("", sort="random").indices
+    assert lib.corpus.papers[lib.search.find("", sort="star").indices[0]].id == ids[20]
+    assert lib.corpus.papers[lib.search.find("", sort="status").indices[0]].id == ids[30]
+    shuffled = lib.search.find("", sort="random").indices
     assert sorted(shuffled.tolist()) == list(range(35)) and shuffled.tolist() != list(range(35))
 
 
@@ -349,7 +349,7 @@ def test_index_cache_is_used_and_invalidated(lib, tmp_path):
     (tmp_path / "x.txt").write_text("We present ZorbNet, a new network for zorbing. It zorbs well on twelve tasks.")
     again.paper_changes.import_paths([tmp_path / "x.txt"])
     third = Library(lib.folder)
-    assert third.corpus.papers[third.search("zorbnet").indices[0]].title.startswith("ZorbNet")
+    assert third.corpus.papers[third.search.find("zorbnet").indices[0]].title.startswith("ZorbNet")
 
 
 def misspell(word: str, rng: random.Random) -> str:
@@ -378,7 +378,7 @@ def test_known_item_search_on_real_abstracts(tmp_path):
         if target is None:
             continue
         total += 1
-        hits += target in lib.search(" ".join(picked), limit=5).indices
+        hits += target in lib.search.find(" ".join(picked), limit=5).indices
     assert total > 100
     assert hits / total >= 0.88, f"{hits}/{total}"
 
@@ -498,16 +498,16 @@ def test_phrases_narrowed_by_the_index_match_a_scan_of_every_paper(tmp_path, mon
             monkeypatch.setattr(PT, "PHRASE_READ_MAX", 10**9)
         for phrase in phrases:
             expected = [i for i, t in enumerate(texts) if phrase in t]
-            assert sorted(lib.search(f'"{phrase.upper()}"').indices.tolist()) == expected, phrase
+            assert sorted(lib.search.find(f'"{phrase.upper()}"').indices.tolist()) == expected, phrase
         for phrase in phrases[3:40] if rounds else ():  # typed: each key extends the last phrase
             for end in range(1, len(phrase) + 1):
                 expected = [i for i, t in enumerate(texts) if phrase[:end].strip() in t]
-                assert sorted(lib.search(f'"{phrase[:end]}"').indices.tolist()) == expected, phrase[:end]
-    assert [len(lib.search(f'"{p}"')) for p in phrases[:3]] == [1, 0, 0]
+                assert sorted(lib.search.find(f'"{phrase[:end]}"').indices.tolist()) == expected, phrase[:end]
+    assert [len(lib.search.find(f'"{p}"')) for p in phrases[:3]] == [1, 0, 0]
     if read_max is None:  # a narrowed phrase reads only candidates, and keeps none of them
         fresh = Library(tmp_path / "lib")
-        assert len(fresh.search('"Reinforcement  learning"')) == sum("reinforcement learning" in t for t in texts) > 0
-        assert not any(p is not None for p in fresh.corpus.papers._papers) and fresh.finder.filters.phrases._folded is None
+        assert len(fresh.search.find('"Reinforcement  learning"')) == sum("reinforcement learning" in t for t in texts) > 0
+        assert not any(p is not None for p in fresh.corpus.papers._papers) and fresh.search.filters.phrases._folded is None
 
 
 def test_workers_of_many_keystrokes_build_each_search_table_once(lib, monkeypatch):
@@ -527,7 +527,7 @@ def test_workers_of_many_keystrokes_build_each_search_table_once(lib, monkeypatc
     n = len(lib)
     typed = ['"' + "learning"[:k] for k in range(1, 9)] + ["author:" + "zhang"[:k] for k in range(1, 6)]
     results: dict[str, int] = {}
-    threads = [threading.Thread(target=lambda q=q: results.__setitem__(q, len(lib.search(q)))) for q in typed]
+    threads = [threading.Thread(target=lambda q=q: results.__setitem__(q, len(lib.search.find(q)))) for q in typed]
     for t in threads:
         t.start()
     for t in threads:
@@ -535,7 +535,7 @@ def test_workers_of_many_keystrokes_build_each_search_table_once(lib, monkeypatc
     assert len(folds) == n  # one fold of every paper, not one per key
     assert len(names) == sum(len(lib.corpus.papers[i].authors) for i in range(n))  # one authors table
     assert results['"learning'] == sum("learning" in PT.phrase_text(p) for p in lib.corpus) > 0
-    assert results["author:zhang"] == len(lib.search("author:zhang")) > 0
+    assert results["author:zhang"] == len(lib.search.find("author:zhang")) > 0
 
 
 def test_the_first_keys_of_a_session_read_the_index_once(lib, monkeypatch):
@@ -544,12 +544,12 @@ def test_the_first_keys_of_a_session_read_the_index_once(lib, monkeypatch):
     import threading
 
     from store.library.index_file import IndexCache
-    lib.search("x")  # the on-disk index cache is written
+    lib.search.find("x")  # the on-disk index cache is written
     fresh = Library(lib.folder)
     loads = []
     monkeypatch.setattr(IndexCache, "read_cache", recording(IndexCache.read_cache, loads, first_delay=0.1))
     found = []
-    keys = [threading.Thread(target=lambda q=q: found.append(len(fresh.search(q)))) for q in ("learn", "learning", "learned")]
+    keys = [threading.Thread(target=lambda q=q: found.append(len(fresh.search.find(q)))) for q in ("learn", "learning", "learned")]
     for t in keys:
         t.start()
     for t in keys:
@@ -568,27 +568,27 @@ def test_folded_phrase_texts_are_kept_on_disk_for_the_next_session(lib, tmp_path
     real = PT.fold_phrase_text
     monkeypatch.setattr(PT, "fold_phrase_text", recording(real, folds))
     cache = lib.folder / "phrases.cache"
-    expected = sorted(lib.search('"learn"').indices.tolist())
+    expected = sorted(lib.search.find('"learn"').indices.tolist())
     assert len(folds) == len(lib) and cache.exists() and expected
     again = Library(lib.folder)
-    assert sorted(again.search('"learn"').indices.tolist()) == expected and len(folds) == len(lib)
-    assert sorted(again.search('"the"').indices.tolist()) == [i for i, p in enumerate(again.corpus)
+    assert sorted(again.search.find('"learn"').indices.tolist()) == expected and len(folds) == len(lib)
+    assert sorted(again.search.find('"the"').indices.tolist()) == [i for i, p in enumerate(again.corpus)
                                                              if "the" in real(p.title, p.keywords, p.abstract)]
     size = cache.stat().st_size
     cache.write_bytes(cache.read_bytes()[:size - 100])  # cut short
-    assert sorted(Library(lib.folder).search('"learn"').indices.tolist()) == expected
+    assert sorted(Library(lib.folder).search.find('"learn"').indices.tolist()) == expected
     assert len(folds) == 2 * len(lib) and cache.stat().st_size == size  # folded again, and rewritten
     (tmp_path / "new.txt").write_text("A new paper about learned quokka behaviour, observed for years.\n")
     Library(lib.folder).paper_changes.import_paths([tmp_path / "new.txt"])  # a new corpus generation: stale
     newer = Library(lib.folder)
-    assert len(newer.search('"quokka"')) == 1 and len(folds) == 3 * len(lib) + 1
+    assert len(newer.search.find('"quokka"')) == 1 and len(folds) == 3 * len(lib) + 1
 
     def refuse(*args, **kwargs):
         raise WriteFailedError(cache, OSError(28, "No space left on device"))
 
     monkeypatch.setattr(PT, "atomic_write_chunks", refuse)
     cache.unlink()
-    assert len(Library(lib.folder).search('"quokka"')) == 1 and not cache.exists()
+    assert len(Library(lib.folder).search.find('"quokka"')) == 1 and not cache.exists()
 
 
 def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, monkeypatch):
@@ -597,38 +597,38 @@ def test_phrase_texts_built_for_a_replaced_corpus_are_not_used(lib, tmp_path, mo
     remembered answer once the library imports papers itself."""
     import store.search.phrase_search as PT
     monkeypatch.setattr(PT, "PHRASE_READ_MAX", 0)
-    assert len(lib.search('"the"')) > 0 and lib.finder.filters.phrases._folded is not None  # every paper's text folded
-    stale = lib.finder.filters.phrases._folded
+    assert len(lib.search.find('"the"')) > 0 and lib.search.filters.phrases._folded is not None  # every paper's text folded
+    stale = lib.search.filters.phrases._folded
     (tmp_path / "new.txt").write_text("A new paper about quokka behaviour in the wild, observed for years.\n")
     Library(lib.folder).paper_changes.import_paths([tmp_path / "new.txt"])
     assert lib.refresh_corpus()
-    lib.finder.filters.phrases._folded = stale  # what the late thread would leave behind
-    assert len(lib.search('"quokka behaviour"')) == 1 and len(lib.search('"quokka"')) == 1
-    assert len(lib.search('"wombat"')) == 0  # remembered: no paper holds it
+    lib.search.filters.phrases._folded = stale  # what the late thread would leave behind
+    assert len(lib.search.find('"quokka behaviour"')) == 1 and len(lib.search.find('"quokka"')) == 1
+    assert len(lib.search.find('"wombat"')) == 0  # remembered: no paper holds it
     (tmp_path / "more.txt").write_text("A second new paper on wombat burrows, measured over many seasons.\n")
-    assert len(lib.search('"the"')) > 0 and len(lib.search('"wombat"')) == 0
-    stale, stale_memo = lib.finder.filters.phrases._folded, lib.finder.filters.phrases._phrase_memo
+    assert len(lib.search.find('"the"')) > 0 and len(lib.search.find('"wombat"')) == 0
+    stale, stale_memo = lib.search.filters.phrases._folded, lib.search.filters.phrases._phrase_memo
     lib.paper_changes.import_paths([tmp_path / "more.txt"])  # this library's own import changes its corpus in place
-    lib.finder.filters.phrases._folded, lib.finder.filters.phrases._phrase_memo = stale, stale_memo  # a thread that searched the texts as they were, late
-    assert len(lib.search('"wombat b"')) == 1
+    lib.search.filters.phrases._folded, lib.search.filters.phrases._phrase_memo = stale, stale_memo  # a thread that searched the texts as they were, late
+    assert len(lib.search.find('"wombat b"')) == 1
 
 
 # ------------------------------------------------------------------ the result set
 def test_a_multi_word_search_is_the_papers_holding_every_word(icml_lib):
     lib = icml_lib
-    r = lib.search("diffusion models for protein design")  # "for" is a stop word: not required
+    r = lib.search.find("diffusion models for protein design")  # "for" is a stop word: not required
     assert 0 < r.full < 40 and r.weaker > 0
     for i in r.matches:
         text = (lib.corpus.papers[int(i)].title + " " + lib.corpus.papers[int(i)].abstract).lower()
         assert "diffusion" in text and "protein" in text and "design" in text and "model" in text
     assert len(lib.pairs("diffusion models for protein design")) == r.full   # what export/list act on
-    none = lib.search("zyxwvut graph")
+    none = lib.search.find("zyxwvut graph")
     assert none.full == 0 and 0 < none.weaker <= 100   # never simply empty: the best partial matches
 
 
 def test_an_unambiguous_typo_counts_as_the_word(icml_lib):
     lib = icml_lib
-    typo, right = lib.search("difusion policy"), lib.search("diffusion policy")
+    typo, right = lib.search.find("difusion policy"), lib.search.find("diffusion policy")
     assert list(typo.matches[:5]) == list(right.matches[:5])
 
 
@@ -651,10 +651,10 @@ def test_every_paper_in_the_set_holds_each_content_word(icml_lib, data):
         w = words[0]
         words[0] = w[:2] + w[3:]  # a letter dropped
     query = " ".join(words)
-    r = lib.search(query)
+    r = lib.search.find(query)
     index = lib.index
     from store.search.acronyms import acronym_of
-    table = lib.finder.acronym_table()
+    table = lib.search.acronym_table()
 
     def held(word: str, toks: set[str]) -> bool:
         return bool({index.vocab[t] for t, _, cover, counts in index.vocabulary.expand(word) if cover > 0 and counts} & toks)
@@ -672,10 +672,10 @@ def test_a_tag_search_after_a_removal_finds_the_tagged_paper(lib):
     paper up one, and the running library must not return the old position (another paper)."""
     tagged = lib.corpus.papers[5].id
     lib.marks.add_tags([tagged], ["zebrafish"])
-    before = lib.search("zebrafish")
+    before = lib.search.find("zebrafish")
     assert [lib.corpus.papers[int(i)].id for i in before.matches][:1] == [tagged]  # (the cache is warm)
     lib.remove([lib.corpus.papers[0].id])
-    after = lib.search("zebrafish")
+    after = lib.search.find("zebrafish")
     assert [lib.corpus.papers[int(i)].id for i in after.matches][:1] == [tagged]
 
 
@@ -728,10 +728,10 @@ def test_a_misspelling_several_abstracts_share_still_finds_the_word_it_misspells
     (tmp_path / "d.jsonl").write_text("".join(json.dumps({"abstract": r}) + "\n" for r in rows))
     lib = Library.open(tmp_path / "lib", seed_if_new=False)
     lib.paper_changes.import_paths([tmp_path / "d.jsonl"])
-    found = lib.search("langauge agents")
+    found = lib.search.find("langauge agents")
     assert found.found == 202
     assert lib.paper(lib.corpus.papers[int(found.indices[0])].id).abstract.startswith("We build langauge")
-    assert lib.search("glosary annotator").found == 2  # (100 / 2: fifty times as many) taken as meant
+    assert lib.search.find("glosary annotator").found == 2  # (100 / 2: fifty times as many) taken as meant
 
 
 @pytest.mark.parametrize("n", [10, 5000, 300_000])
@@ -751,7 +751,7 @@ def test_descending_orders_keys_as_a_stable_argsort_does(n):
 def test_an_unknown_filter_lists_no_paper_and_names_the_nearest(lib):
     """``statu:read`` is no filter: no paper is listed (never every paper, the filter dropped), and
     the error names the filter it most likely means; a half-typed value still lists them all."""
-    result = lib.search("statu:read")
+    result = lib.search.find("statu:read")
     assert len(result.indices) == 0 and result.found == 0
     assert result.errors and "did you mean status:?" in result.errors[0]
-    assert len(lib.search("star:").indices) == len(lib)
+    assert len(lib.search.find("star:").indices) == len(lib)

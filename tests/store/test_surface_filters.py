@@ -129,7 +129,7 @@ def expected(lib: Library, predicate) -> list[str]:
 
 
 def found(lib: Library, query: str) -> list[str]:
-    result = lib.search(query)
+    result = lib.search.find(query)
     assert not result.errors, (query, result.errors)
     return [lib.corpus.papers[int(i)].id for i in result.matches]
 
@@ -197,7 +197,7 @@ def test_similar_lists_the_papers_most_like_one_and_cannot_be_negated(lib):
     pid = lib.corpus.papers[10].id
     shown = found(lib, f"similar:{pid}")
     assert pid not in shown and shown[:10] == [p.id for p, _ in lib.discovery.similar(pid, 10)]
-    result = lib.search(f"-similar:{pid}")
+    result = lib.search.find(f"-similar:{pid}")
     assert result.errors and "cannot be negated" in result.errors[0]
     assert found(lib, f"similar:{pid} status:read") == [i for i in shown if lib.annotation(i).status == "read"]
 
@@ -205,7 +205,7 @@ def test_similar_lists_the_papers_most_like_one_and_cannot_be_negated(lib):
 def test_rec_orders_by_the_marks_and_cannot_be_negated(lib):
     shown = found(lib, "rec:stars")
     assert shown[:10] == [r.paper.id for r in lib.discovery.recommend(None, limit=10)]
-    assert "cannot be negated" in lib.search("-rec:stars").errors[0]
+    assert "cannot be negated" in lib.search.find("-rec:stars").errors[0]
 
 
 @pytest.mark.slow  # (11 s: a subprocess per filter family)

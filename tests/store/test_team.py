@@ -53,9 +53,9 @@ def test_team_filters_and_sort(lib):
     assert found("star-by:ana:>=2") == ids[:2] and found("star-by:ben") == [ids[1]]
     assert found("split:") == [ids[0]] and found("by:ben") == ids[:2]
     assert len(found("-by:ana")) == len(ids) - 2
-    order = lib.search("", sort="team-stars").indices
+    order = lib.search.find("", sort="team-stars").indices
     assert [lib.corpus.papers[int(i)].id for i in order[:2]] == [ids[1], ids[0]]
-    result = lib.search("by:benn")
+    result = lib.search.find("by:benn")
     assert any("did you mean ben?" in e for e in result.errors)
 
 
@@ -201,9 +201,9 @@ def test_a_member_filter_naming_no_member_offers_the_one_meant(lib):
     Library(lib.folder, member="ben").marks.set_star([pid], 1)
     lib.refresh()
     for typed in ("Ben", "bne", "benn"):
-        assert lib.search(f"star-by:{typed}").errors == [f"no member {typed} here; did you mean ben?"], typed
-    assert lib.search("status-by:zed:read").errors[0].startswith("no member zed here") and "ben" not in \
-        lib.search("status-by:zed:read").errors[0]
+        assert lib.search.find(f"star-by:{typed}").errors == [f"no member {typed} here; did you mean ben?"], typed
+    assert lib.search.find("status-by:zed:read").errors[0].startswith("no member zed here") and "ben" not in \
+        lib.search.find("status-by:zed:read").errors[0]
 
 
 def test_an_undo_takes_back_only_what_its_step_changed(lib, tmp_path):

@@ -68,13 +68,13 @@ async def test_a_filters_first_table_is_built_off_the_ui_thread(lib, make, monke
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
-        real_search = type(app.library).search
+        real_search = type(app.library.search).find
 
         def search(self, *a, **k):
             searched_in.append(threading.current_thread() is threading.main_thread())
             return real_search(self, *a, **k)
 
-        monkeypatch.setattr(type(app.library), "search", search)
+        monkeypatch.setattr(type(app.library.search), "find", search)
         await pilot.press("slash", *"file:000", "enter")
         await settle(pilot)
         assert built_in == [("files", False)] and screen(app).results.border_title.startswith("19 / 35")
@@ -194,8 +194,8 @@ async def test_a_phrase_in_a_big_library_is_searched_once_typing_settles(lib, ma
     monkeypatch.setattr(M, "PHRASE_SETTLE", 2.0)
     from store.search.query import parse_query
     searched = []
-    real = lib.search
-    monkeypatch.setattr(lib, "search", recording(lambda q, **kw: real(q, **kw), searched,
+    real = lib.search.find
+    monkeypatch.setattr(lib.search, "find", recording(lambda q, **kw: real(q, **kw), searched,
                                                  as_text=lambda q: getattr(q, "text", q)))
     app = make(lib)
     async with app.run_test() as pilot:
@@ -219,12 +219,12 @@ async def test_a_compound_in_a_big_library_is_searched_off_the_ui_thread_once_ty
     monkeypatch.setattr(M, "BIG_LIBRARY", 10)
     monkeypatch.setattr(M, "PHRASE_SETTLE", 2.0)
     searched = []
-    real = lib.search
+    real = lib.search.find
 
     def search(q, **kw):
         searched.append((getattr(q, "text", q), threading.current_thread() is threading.main_thread()))
         return real(q, **kw)
-    monkeypatch.setattr(lib, "search", search)
+    monkeypatch.setattr(lib.search, "find", search)
     app = make(lib)
     async with app.run_test() as pilot:
         results = await type_search(app, pilot, "state-of-the-art")

@@ -416,12 +416,12 @@ async def test_a_search_slower_than_the_pause_is_the_pause_the_reader_follows_it
         await settle(pilot)
         await pilot.press("slash")
         await pilot.pause()
-        original = app.library.search
+        original = app.library.search.find
 
         def slow_search(*args, **kwargs):
             time.sleep(0.9)
             return original(*args, **kwargs)
-        monkeypatch.setattr(app.library, "search", slow_search)
+        monkeypatch.setattr(app.library.search, "find", slow_search)
         main.search._seconds = 1.0  # (slow: the next search runs in a worker)
         first = reader.paper_index
         with_list: list[tuple[int | None, int | None]] = []  # (the list's paper, the reader's) as each list is shown

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from store import Library
-from store.library import Library as LibraryClass
+from store.library.search import LibrarySearch
 from tui.app import make_app
 
 from ..conftest import wait_workers
@@ -33,13 +33,13 @@ async def leave_at(start, query: str) -> None:
 
 
 def faulty_search(monkeypatch, bad: str) -> None:
-    real = LibraryClass.search
+    real = LibrarySearch.find
 
     def search(self, text="", sort="import", limit=None):
         if bad in getattr(text, "text", text):  # (the app passes the parsed Query)
             raise RuntimeError("the search broke")
         return real(self, text, sort, limit)
-    monkeypatch.setattr(LibraryClass, "search", search)
+    monkeypatch.setattr(LibrarySearch, "find", search)
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
@@ -75,13 +75,13 @@ async def test_a_saved_sort_that_raises_is_dropped(saved, monkeypatch, tmp_path)
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("S")  # status: saved in the settings
         await pilot.press("q")
-    real = LibraryClass.search
+    real = LibrarySearch.find
 
     def search(self, text="", sort="import", limit=None):
         if sort != "import":
             raise RuntimeError("that sort broke")
         return real(self, text, sort, limit)
-    monkeypatch.setattr(LibraryClass, "search", search)
+    monkeypatch.setattr(LibrarySearch, "find", search)
     app = start()
     async with app.run_test(size=(160, 45)) as pilot:
         await wait_workers(app, pilot)

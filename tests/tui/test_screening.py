@@ -98,7 +98,7 @@ async def test_the_recommended_list_keeps_the_row_being_read_and_says_how_far_to
         await settle(pilot)
         assert main.results.cursor == row and main.results.current_index == paper
         # the rows above stay as they were; the rows below are the queue's new order
-        ranked = [int(i) for i in lib.search("", sort="recommended").indices]
+        ranked = [int(i) for i in lib.search.find("", sort="recommended").indices]
         shown = [int(i) for i in main.results.indices]
         assert shown[:row] == above
         assert shown[row + 1:] == [i for i in ranked if i not in above and i != paper]

@@ -183,10 +183,10 @@ def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     if problems:  # a filter not applied as written: never "all papers"
         raise PapersiftError(f"the query {typed!r}: " + "; ".join(problems))
     if searching:  # (one more than the limit: whether weaker matches go on past it)
-        result = lib.search(" ".join(args.query), limit=None if args.limit is None else args.limit + 1)
+        result = lib.search.find(" ".join(args.query), limit=None if args.limit is None else args.limit + 1)
     else:
         parts = [args.query] + [f"status:{args.status}"] * bool(args.status) + [f"tag:{t}" for t in args.tag]
-        result = lib.search(" ".join(p for p in parts if p), sort=args.sort, limit=args.limit)
+        result = lib.search.find(" ".join(p for p in parts if p), sort=args.sort, limit=args.limit)
         if args.sort == "recommended" and not any(a.status != "unread" or a.star or a.tags
                                                    for a in lib.annotations.values()):
             out.say("nothing to learn from yet (no paper marked: read, to-read, skipped, a star or a tag): "

@@ -70,7 +70,7 @@ def _seed_papers(lib: Library, given: list[str], members: list[str]) -> tuple[di
             raise PapersiftError(f"--seed {text!r}: {name} is not among --to {','.join(members)}")
         if name in seeds:
             raise PapersiftError(f"--seed {text!r}: {name} has a seed already; one a member (put the words together)")
-        found = lib.search(words, limit=SEED_PAPERS)
+        found = lib.search.find(words, limit=SEED_PAPERS)
         if not len(found.indices):
             raise PapersiftError(f"--seed {text!r}: no paper here holds these words")
         seeds.setdefault(name, []).extend(lib.corpus.papers[int(i)].id for i in found.indices[:SEED_PAPERS])

@@ -101,7 +101,7 @@ class Searching:
             # land in the same frame (a worker's result waits for the next one).
             t = time.perf_counter()
             try:
-                result = self.library.search(q, sort=self.view.sort)
+                result = self.library.search.find(q, sort=self.view.sort)
             except Exception as exc:  # a fault of ours: said and logged, the app and the list stay
                 self.view.cancel_workers("search")
                 self.failed(value, exc)
@@ -121,10 +121,10 @@ class Searching:
             # (the triage queue is fitted again to the marks: in a worker, off the key's path)
             return False
         return ("phrase" not in q.kinds and not self._big_compound(q) and (not self.needs_model(q, query) or self.library.discovery.similarity_ready)
-                and self.library.filter_tables_ready(q))
+                and self.library.search.filter_tables_ready(q))
 
     def _big_compound(self, q: Query) -> bool:
-        return len(self.library) > limits.BIG_LIBRARY and bool(self.library.compound_words(q))
+        return len(self.library) > limits.BIG_LIBRARY and bool(self.library.search.compound_words(q))
 
     def needs_model(self, q: Query, query: str) -> bool:
         """Whether this search uses the similarity model (more like this, recommendations, topics)."""
@@ -156,7 +156,7 @@ class Searching:
                 return
         t = time.perf_counter()
         try:
-            result = self.library.search(q, sort=self.view.sort)  # reads one snapshot of the annotations
+            result = self.library.search.find(q, sort=self.view.sort)  # reads one snapshot of the annotations
         except Exception as exc:
             if not worker.is_cancelled:
                 self.view.app.call_from_thread(self.failed, query, exc)
@@ -225,7 +225,7 @@ class Searching:
         """The whole library in the saved sort; when that sort cannot be had, in the import order,
         said and logged."""
         try:
-            return self.library.search("", sort=self.view.sort)
+            return self.library.search.find("", sort=self.view.sort)
         except Exception as exc:  # noqa: BLE001 (any failure of a saved sort: the app opens all the same)
             from store.logbook import record_exception
 
@@ -233,7 +233,7 @@ class Searching:
             self.view.notify(f"dropped the saved sort {self.view.sort!r} ({type(exc).__name__}: {exc}); the details "
                              f"are in {log}", severity="warning", timeout=15)
             self.view.sort = "import"
-            return self.library.search("", sort=self.view.sort)
+            return self.library.search.find("", sort=self.view.sort)
 
     def resume(self, query: str, paper: str | None) -> None:
         """Put back the search the library was left with, its results staying on ``paper``."""

@@ -242,7 +242,7 @@ class Triage:
             self.view.stay_on(stay)
         self.view.corpus_changed()
         query = self.search.query_text
-        self.view.show_results(query, self.library.search(query, sort=self.view.sort), keep_paper=True)
+        self.view.show_results(query, self.library.search.find(query, sort=self.view.sort), keep_paper=True)
         self.view.repaint()
 
     # ------------------------------------------------------------------ notes
