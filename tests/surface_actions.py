@@ -518,7 +518,7 @@ async def _team_keys(d: Drive, fire: Fire) -> None:
 
     from store.library import Library
     first = [next(iter(d.lib.corpus)).id]  # (two members: ana with a share and a star, ben with a star;
-    d.lib.lab.assign(["ana"], first)        # an import may have left the library one paper)
+    d.lib.team.assign(["ana"], first)        # an import may have left the library one paper)
     Library(d.lib.folder, member="ana").marks.set_star(first, 1)
     Library(d.lib.folder, member="ben").marks.set_star(first, 2)
     d.lib.refresh()

@@ -31,7 +31,7 @@ def team_table(library: Library, rows: list[MemberProgress] | None = None) -> Ta
     for name, justify in (("member", "left"), ("share", "right"), ("", "left"), ("triaged", "right"),
                           ("starred", "right"), ("agree", "right")):
         table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    for row in library.lab.progress() if rows is None else rows:
+    for row in library.team.progress() if rows is None else rows:
         you = row.member == library.member
         member = display_safe(row.member, keep_newlines=False)  # (a name is checked on load; never raw to a terminal)
         name = member if len(member) <= NAME else member[:NAME - 1] + "…"

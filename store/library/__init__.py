@@ -53,7 +53,7 @@ class Library(LibraryCore):
         self.search = LibrarySearch(self, self.discovery)  # search, filters, sort orders (and their tables)
         self.paper_changes = PaperChanges(self)  # imports, retitling, near-duplicate merges
         self.marks = Marks(self)  # status, stars, tags and notes, each change one history entry
-        self.lab = Team(self, lambda: self.discovery.similarity.latent)  # members, assignments, everyone's marks
+        self.team = Team(self, lambda: self.discovery.similarity.latent)  # members, assignments, everyone's marks
         self.on_invalidate(self.discovery.invalidate)
         self.on_invalidate(self.search.invalidate)
         try:  # a removal a kill cut short: finished before anything reads the library
@@ -90,9 +90,9 @@ class Library(LibraryCore):
             for err in result.errors:
                 raise PapersiftError(err)
             papers = [self.corpus.papers[int(i)] for i in result.matches]  # the result set, not weaker matches
-        if not any(anns for name, anns in self.team.items() if name != self.member):
+        if not any(anns for name, anns in self.member_marks.items() if name != self.member):
             return [(p, self.annotation(p.id)) for p in papers]
-        return [(p, self.lab.with_marks(self.annotation(p.id))) for p in papers]  # a lab's: everyone's marks too
+        return [(p, self.team.with_marks(self.annotation(p.id))) for p in papers]  # a lab's: everyone's marks too
 
     def own_history(self, limit: int = 20) -> list[dict[str, Any]]:
         """This member's newest undo entries, newest first: what their undo would revert."""

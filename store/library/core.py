@@ -62,7 +62,7 @@ class LibraryCore:
         self.store = AnnotationStore(self.annotations_path)
         # Each replaced whole on every change, never edited in place (see install): worker threads read them.
         self.annotations: dict[str, Annotation] = {}  # the member's own marks, by paper id
-        self.team: dict[str, dict[str, Annotation]] = {}  # every member's marks (this member's included)
+        self.member_marks: dict[str, dict[str, Annotation]] = {}  # every member's marks (this member's included)
         # Every member's cleared records (back at their defaults, keeping when each mark was taken
         # back: Annotation.is_cleared), by member and paper id: no marks, so no view above holds
         # them; a change or a merge starts from them, and a team file carries them.
@@ -132,13 +132,13 @@ class LibraryCore:
             assignee = self.assignments.get(paper_id, "")
             stamps = self.assignment_stamps.get(paper_id, {})
             return Annotation(paper_id, member=TEAM, assignee=assignee, stamps=dict(stamps))
-        ann = self.team.get(member, {}).get(paper_id) or self.cleared.get(member, {}).get(paper_id)
+        ann = self.member_marks.get(member, {}).get(paper_id) or self.cleared.get(member, {}).get(paper_id)
         return ann.copy() if ann else Annotation(paper_id, member=self.stored_member(member))
 
     def member_records(self, member: str) -> dict[str, Annotation]:
         """A member's records by paper id: their marks and their cleared records (what a team file
         carries, so that taking a mark back reaches the lead as a change)."""
-        return {**self.cleared.get(member, {}), **self.team.get(member, {})}
+        return {**self.cleared.get(member, {}), **self.member_marks.get(member, {})}
 
     def stored_member(self, member: str) -> str:
         """The member name a record stores: '' for the library's owner."""
@@ -164,7 +164,7 @@ class LibraryCore:
         self._set_views(views)
 
     def _set_views(self, views: MemberViews) -> None:
-        self.team, self.assignments, self.assignment_stamps, self.cleared = (views.team, views.assignments, views.stamps,
+        self.member_marks, self.assignments, self.assignment_stamps, self.cleared = (views.team, views.assignments, views.stamps,
                                                                         views.cleared)
         self.annotations = views.team.get(self.member, {})
 
@@ -285,7 +285,7 @@ class LibraryCore:
                     counts.subtract(old.tags if old else ())
                     counts.update(ann.tags)
             self._tag_counts = +counts  # (a new Counter, tags no paper holds any more left out)
-        self._set_views(with_changes(MemberViews(self.team, self.cleared, self.assignments, self.assignment_stamps),
+        self._set_views(with_changes(MemberViews(self.member_marks, self.cleared, self.assignments, self.assignment_stamps),
                                      changes.values(), self.shown_member))
 
     def replace_annotations(self, changes: dict[str, Annotation], action: str, label: str,
@@ -309,7 +309,7 @@ class LibraryCore:
         removal stores, so undo puts all of them back."""
         wanted = set(paper_ids)
         cleared = {record_key(pid, self.stored_member(name)): Annotation(pid, member=self.stored_member(name))
-                   for marks in (self.team, self.cleared) for name, anns in marks.items() for pid in anns
+                   for marks in (self.member_marks, self.cleared) for name, anns in marks.items() for pid in anns
                    if pid in wanted}
         cleared.update({record_key(pid, TEAM): Annotation(pid, member=TEAM)
                         for pid in wanted if pid in self.assignments or pid in self.assignment_stamps})

@@ -177,7 +177,7 @@ class Filters:
         if not given:
             return
         core = self._core
-        team, assignments = core.team, core.assignments  # (one snapshot: installs replace them whole)
+        team, assignments = core.member_marks, core.assignments  # (one snapshot: installs replace them whole)
         members = member_names(team, assignments, core.member)
         index_of = core.corpus.index_of
 

@@ -56,7 +56,7 @@ SAMPLE_CHECK_MAX = 1_000  # a library larger than this is not the sample alone (
 
 def untouched_sample(lib: LibraryCore) -> bool:
     """True when the library holds the bundled sample and nothing else, none of it annotated."""
-    return (0 < len(lib) <= SAMPLE_CHECK_MAX and not any(lib.team.values()) and not lib.assignments
+    return (0 < len(lib) <= SAMPLE_CHECK_MAX and not any(lib.member_marks.values()) and not lib.assignments
             and len(sample_ids(lib)) == len(lib))
 
 
@@ -87,7 +87,7 @@ def remove_papers(lib: LibraryCore, ids: list[str], label: str, archived: str = 
         backup_file(lib.annotations_path, REMOVE_ACTION)
         backup_file(lib.corpus_path, REMOVE_ACTION, replaced_whole=True)
         cleared = lib.records_of_papers(p.id for p in gone)  # every member's, and the assignment
-        lines = _archive_lines(gone, lib.team, lib.assignments, archived) if archived else b""
+        lines = _archive_lines(gone, lib.member_marks, lib.assignments, archived) if archived else b""
         places = [lib.corpus.index_of(p.id) for p in gone]
         extra: dict[str, Any] = {"papers": [p.to_record() for p in gone], "places": places, STAGED: True}
         pending: dict[str, Any] = {"action": REMOVE_ACTION, "ids": [p.id for p in gone]}
@@ -257,7 +257,7 @@ def skipped_before(lib: LibraryCore, date: str) -> list[str]:
         datetime.strptime(date, "%Y-%m-%d")  # (a real day: not 2026-13-45)
     except ValueError:
         raise PapersiftError(f"--skipped-before {date!r}: a date, as 2026-11-01") from None
-    starred = {pid for anns in lib.team.values() for pid, a in anns.items() if a.star}
+    starred = {pid for anns in lib.member_marks.values() for pid, a in anns.items() if a.star}
     return [pid for pid, a in lib.annotations.items()
             if a.status == "skipped" and pid not in starred and (a.stamps.get("status") or a.updated or "9")[:10] < date
             and lib.corpus.index_of(pid) is not None]

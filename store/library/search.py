@@ -314,7 +314,7 @@ class LibrarySearch:
             return order[np.argsort(rank[order], kind="stable")]
         if sort == "team-stars":  # every member's stars summed, most first
             totals = np.zeros(len(self._core.corpus), dtype=np.int64)
-            for given in self._core.team.values():
+            for given in self._core.member_marks.values():
                 for pid, a in given.items():
                     if a.star and (i := self._core.corpus.index_of(pid)) is not None:
                         totals[i] += a.star

@@ -88,7 +88,7 @@ class Team:
 
     def members(self) -> list[str]:
         """Everyone with marks or an assignment here, and whoever is triaging now, sorted."""
-        return member_names(self._core.team, self._core.assignments, self._core.member)
+        return member_names(self._core.member_marks, self._core.assignments, self._core.member)
 
     def check_member(self, name: str) -> str:
         """``name`` when it is a member of this library.
@@ -108,8 +108,8 @@ class Team:
         Raises:
             PapersiftError: ``name`` differs from a member's only in case (``ANA`` for ana).
         """
-        known = [m for m in self.members() if m != name and (m in self._core.team or m in self._core.assignments.values())]
-        if not known or name in self._core.team or name in self._core.assignments.values():
+        known = [m for m in self.members() if m != name and (m in self._core.member_marks or m in self._core.assignments.values())]
+        if not known or name in self._core.member_marks or name in self._core.assignments.values():
             return None
         same = [m for m in known if m.casefold() == name.casefold()]
         if same:
@@ -120,7 +120,7 @@ class Team:
 
     def marks_of(self, paper_id: str) -> list[tuple[str, Annotation]]:
         """Every member's marks of a paper (members who said nothing left out), this member first."""
-        found = [(name, anns[paper_id]) for name, anns in self._core.team.items()
+        found = [(name, anns[paper_id]) for name, anns in self._core.member_marks.items()
                  if paper_id in anns and anns[paper_id].marked]
         return sorted(found, key=lambda pair: (pair[0] != self._core.member, pair[0].casefold()))
 
@@ -132,7 +132,7 @@ class Team:
 
     def team_stars(self) -> dict[str, int]:
         """Paper id -> the stars every member gave it, summed (papers with none left out)."""
-        return team_stars(self._core.team)
+        return team_stars(self._core.member_marks)
 
     # ------------------------------------------------------------------ assigning
     def assign(self, members: Sequence[str], paper_ids: Sequence[str], weights: Sequence[float] | None = None,
@@ -191,14 +191,14 @@ class Team:
         names = [checked_member(m) for m in dict.fromkeys(members)]
         if not names:
             raise PapersiftError("no members to assign to (e.g. --to ana,ben,chen)")
-        known = [m for m in self.members() if m in self._core.team or m in self._core.assignments.values()]
+        known = [m for m in self.members() if m in self._core.member_marks or m in self._core.assignments.values()]
         for name in names:
             _refuse_lookalike(name, names, known, new_members)
         return names
 
     def interest_papers(self, member: str) -> list[str]:
         """The papers that say what a member cares about: those they starred or mean to read."""
-        return [pid for pid, a in self._core.team.get(member, {}).items() if a.star > 0 or a.status == "to-read"]
+        return [pid for pid, a in self._core.member_marks.get(member, {}).items() if a.star > 0 or a.status == "to-read"]
 
     def _by_interest(self, names: list[str], rows: np.ndarray, shares: Sequence[float], seed: int,
                      seed_papers: Mapping[str, Sequence[str]]) -> np.ndarray:
@@ -300,7 +300,7 @@ class Team:
         """The papers no member has marked and none is assigned, in import order: what ``assign``
         deals out by default (run again after an import, it deals out only what is new; each
         member's share stays theirs)."""
-        said = {pid for anns in self._core.team.values() for pid, a in anns.items() if a.marked}
+        said = {pid for anns in self._core.member_marks.values() for pid, a in anns.items() if a.marked}
         assigned = self._core.assignments
         return [pid for pid in self._core.corpus.ids() if pid not in said and pid not in assigned]
 
@@ -309,7 +309,7 @@ class Team:
         """Per member: assigned, triaged (of their share and in all), stars given, and agreement
         with the others on the papers two of them triaged. Whoever is triaging now is a row only
         with marks or a share of their own."""
-        team = self._core.team
+        team = self._core.member_marks
         rows = {name: MemberProgress(name) for name in self.members()}
         for pid, name in self._core.assignments.items():
             row = rows[name]

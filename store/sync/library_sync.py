@@ -281,13 +281,13 @@ def _unsent(lib: Library, repo: Path) -> dict[str, int]:
 
     files = member_files(repo, "members")
     unsent = {}
-    for name in set(lib.team) - {lib.member, TEAM}:
+    for name in set(lib.member_marks) - {lib.member, TEAM}:
         held: dict[str, str] = {}
         for r in member_records(files[name]) if name in files else []:
             if isinstance(r.get("id"), str):
                 pid = here(r["id"])
                 held[pid] = max(held.get(pid, ""), newest(r.get("stamps")))
-        count = sum(1 for pid, ann in lib.team.get(name, {}).items() if ann.marked and newest(ann.stamps) > held.get(pid, ""))
+        count = sum(1 for pid, ann in lib.member_marks.get(name, {}).items() if ann.marked and newest(ann.stamps) > held.get(pid, ""))
         if count:
             unsent[name] = count
     return unsent

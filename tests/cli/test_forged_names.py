@@ -76,4 +76,4 @@ def test_a_forged_owner_is_not_taken_for_a_member(tmp_path):
     ids = forge(folder, owner=TITLE)
     lib = Library(folder, member="olga")
     assert lib.owner == "olga" and lib.annotation(ids[0]).star == 2
-    assert set(lib.team) == {"olga"} and lib.assignments == {}
+    assert set(lib.member_marks) == {"olga"} and lib.assignments == {}

@@ -44,7 +44,7 @@ def _ok(proc) -> str:
 def _marks(folder, member: str) -> dict[str, tuple]:
     """A member's marks as a library holds them: paper id -> (status, star, tags, note)."""
     lib = Library(folder)
-    return {pid: (a.status, a.star, tuple(sorted(a.tags)), a.note) for pid, a in lib.team.get(member, {}).items()}
+    return {pid: (a.status, a.star, tuple(sorted(a.tags)), a.note) for pid, a in lib.member_marks.get(member, {}).items()}
 
 
 def _tree(remote) -> list[str]:
@@ -418,7 +418,7 @@ def test_marks_on_a_near_duplicate_merged_here_under_another_id_are_not_said_to_
     for _ in range(2):
         said = _ok(_papersift(folders["chen"], "chen", "sync"))
         assert "not in the repository" not in said, said
-    marks = {name for name, _ in Library(folders["chen"]).lab.marks_of(Library(folders["chen"]).corpus.papers[0].id)}
+    marks = {name for name, _ in Library(folders["chen"]).team.marks_of(Library(folders["chen"]).corpus.papers[0].id)}
     assert marks == {"ana", "ben"}
 
 

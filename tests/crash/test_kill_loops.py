@@ -59,7 +59,7 @@ def template(tmp_path_factory):
     lib.marks.set_note(ids[0], NOTE)
     lib.marks.set_status(ids[:600], "skipped")  # (what `archive --skipped-before` takes)
     Library(folder, member="ana").marks.add_tags(ids[:600], ["hers"])  # another member's marks on the same papers
-    lib.lab.assign(["ben"], ids[:600])
+    lib.team.assign(["ben"], ids[:600])
     merged = next(p.id for p in lib.corpus.papers if p.variants)
     lib.marks.add_tags([merged], ["merged"])
     return folder, ids[:600], merged, fresh

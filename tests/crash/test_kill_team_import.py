@@ -60,7 +60,7 @@ def lab(tmp_path_factory):
 
 def members_marks(folder: Path) -> dict[str, dict[str, tuple]]:
     lib = Library(folder, "lead")
-    return {m: {pid: (a.status, a.star, sorted(a.tags), a.note) for pid, a in lib.team.get(m, {}).items()}
+    return {m: {pid: (a.status, a.star, sorted(a.tags), a.note) for pid, a in lib.member_marks.get(m, {}).items()}
             for m in MEMBERS}
 
 

@@ -120,7 +120,7 @@ def test_a_mark_taken_back_is_stored_as_its_change_times_alone(lib):
     assert rec["status"] == "unread" and set(rec["stamps"]) == {"status"}
     assert data["meta"]["1"]["format"] == "papersift-annotations"
     reopened = Library(lib.folder)
-    assert reopened.annotations == {} and reopened.team.get(reopened.member, {}) == {}
+    assert reopened.annotations == {} and reopened.member_marks.get(reopened.member, {}) == {}
     assert reopened.annotation(a).stamps == rec["stamps"] and list(reopened.member_records(reopened.member)) == [a]
     reopened.remove([a])  # a removal takes it too (undo puts it back)
     assert reopened.member_records(reopened.member) == {}

@@ -57,7 +57,7 @@ def test_a_new_version_updates_the_text_and_keeps_every_mark(daily):
     paper = daily.paper(v1.id)
     assert paper.abstract.endswith("three more benchmarks.") and paper.version == 2 and paper.revised == 2
     assert paper.versions[0]["abstract"] == first_text  # the text it replaced is kept
-    assert daily.annotation(v1.id).star == 3 and daily.team["ana"][v1.id].tags == ["read-again"]
+    assert daily.annotation(v1.id).star == 3 and daily.member_marks["ana"][v1.id].tags == ["read-again"]
     assert ids(daily, "updated:") == [v1.id] and v1.id not in ids(daily, "new:")
     from store.formats.records import paper_record
     rec = paper_record(paper, daily.annotation(v1.id))  # what `list --format json` and exports say of it

@@ -78,7 +78,7 @@ def marked_by_two(tmp_path, n: int = 5) -> tuple[Library, list[str]]:
     ana = Library(lib.folder, member="ana")
     ana.marks.set_star(ids, 2)
     ana.marks.set_status(ids, "to-read")
-    lib.lab.assign(["ben"], ids)
+    lib.team.assign(["ben"], ids)
     return Library(lib.folder, member="olga"), ids
 
 

@@ -70,21 +70,21 @@ def lib(tmp_path_factory):
     ben.marks.set_note(ids[46], "read the appendix")
     ben.marks.set_star(ids[100:110], 1)
     ben.marks.set_status(ids[20:40], "read")
-    lib.lab.assign(["ana", "ben"], ids[200:260])
+    lib.team.assign(["ana", "ben"], ids[200:260])
     lib.refresh()
     return lib
 
 
 def team_star(lib: Library, pid: str) -> int:
-    return sum(anns[pid].star for anns in lib.team.values() if pid in anns)
+    return sum(anns[pid].star for anns in lib.member_marks.values() if pid in anns)
 
 
 def member_ann(lib: Library, member: str, pid: str):
-    return lib.team.get(member, {}).get(pid) or Annotation(pid)
+    return lib.member_marks.get(member, {}).get(pid) or Annotation(pid)
 
 
 def split_one(lib: Library, pid: str) -> bool:
-    anns = [a[pid] for a in lib.team.values() if pid in a]
+    anns = [a[pid] for a in lib.member_marks.values() if pid in a]
     return any(a.star for a in anns) and any(a.status == "skipped" and not a.star for a in anns)
 
 

@@ -25,7 +25,7 @@ def test_member_records_sit_beside_the_owners(lib):
     assert doc_id_for(record_key(pid)) == int(pid, 16) and doc_id_for(record_key(pid, "ana")) >= 1 << 48
     lib.refresh()
     assert lib.annotation(pid).star == 1 and ana.annotation(pid).star == 3
-    assert {name: a[pid].star for name, a in lib.team.items()} == {lib.member: 1, "ana": 3}
+    assert {name: a[pid].star for name, a in lib.member_marks.items()} == {lib.member: 1, "ana": 3}
 
 
 def test_each_member_undoes_their_own_change(lib):
@@ -35,7 +35,7 @@ def test_each_member_undoes_their_own_change(lib):
     ben.marks.set_status([b], "skipped")
     assert ana.undo() == "status read"  # not ben's newer change
     ben.refresh()
-    assert ben.annotation(b).status == "skipped" and ben.team.get("ana", {}).get(a) is None
+    assert ben.annotation(b).status == "skipped" and ben.member_marks.get("ana", {}).get(a) is None
     assert ana.redo() == "status read" and ana.annotation(a).status == "read"
 
 
@@ -61,26 +61,26 @@ def test_team_filters_and_sort(lib):
 
 def test_assign_balances_and_clear_is_one_undo_step(lib):
     ids = [p.id for p in lib.corpus]
-    done = lib.lab.assign(["ana", "ben", "chen"], ids)
+    done = lib.team.assign(["ana", "ben", "chen"], ids)
     assert sorted(done.shares.values()) == [11, 12, 12] and len(lib.assignments) == len(ids)
-    assert lib.lab.clear_assignments() == len(ids) and not lib.assignments
+    assert lib.team.clear_assignments() == len(ids) and not lib.assignments
     assert lib.undo() is not None and len(lib.assignments) == len(ids)
     with pytest.raises(PapersiftError, match="nothing to assign"):
-        lib.lab.assign(["ana"], [])
+        lib.team.assign(["ana"], [])
     with pytest.raises(PapersiftError, match="one positive number per member"):
-        lib.lab.assign(["ana", "ben"], ids, weights=[1.0])
+        lib.team.assign(["ana", "ben"], ids, weights=[1.0])
 
 
 def test_removal_takes_and_undo_brings_back_every_members_marks(lib):
     pid = next(iter(lib.corpus)).id
     ana = Library(lib.folder, member="ana")
     ana.marks.set_star([pid], 2)
-    lib.lab.assign(["ana"], [pid])
+    lib.team.assign(["ana"], [pid])
     lib.marks.set_status([pid], "read")
     lib.remove([pid])
-    assert not any(pid in a for a in lib.team.values()) and pid not in lib.assignments
+    assert not any(pid in a for a in lib.member_marks.values()) and pid not in lib.assignments
     lib.undo()
-    assert lib.team["ana"][pid].star == 2 and lib.assignments[pid] == "ana" and lib.annotation(pid).status == "read"
+    assert lib.member_marks["ana"][pid].star == 2 and lib.assignments[pid] == "ana" and lib.annotation(pid).status == "read"
 
 
 def test_team_files_merge_in_any_order(lib, tmp_path):
@@ -103,7 +103,7 @@ def test_team_files_merge_in_any_order(lib, tmp_path):
             changes, _ = plan_merge(copy, read_annotation_records(path), path.name)
             copy.replace_annotations(changes, "import-annotations", name)
         results.add(json.dumps({n: {p: (a.star, a.tags) for p, a in sorted(anns.items())}
-                                for n, anns in sorted(copy.team.items())}))
+                                for n, anns in sorted(copy.member_marks.items())}))
         for _ in order:
             copy.undo()
     assert len(results) == 1
@@ -154,10 +154,10 @@ def test_a_seeded_members_papers_say_their_seed_and_a_forged_seed_reads_as_none(
     (the phrase is kept with the assignment's undo step); a forged step's seed of the wrong kind
     is no seed."""
     ids = [p.id for p in lib.corpus]
-    lib.lab.assign(["ana", "ben"], ids[6:], by_interest=True, seed_papers={"ana": ids[:3], "ben": ids[3:6]},
+    lib.team.assign(["ana", "ben"], ids[6:], by_interest=True, seed_papers={"ana": ids[:3], "ben": ids[3:6]},
                    seed_phrases={"ana": "graphs", "ben": "robots"})
     bens = [pid for pid, m in lib.assignments.items() if m == "ben"]
-    why = lib.lab.why_assigned(bens[0])
+    why = lib.team.why_assigned(bens[0])
     assert why is not None and why.member == "ben" and why.like in ids[3:6] and why.seed == "robots"
     lib.store.compact()
     path = lib.folder / "annotations.json"
@@ -167,7 +167,7 @@ def test_a_seeded_members_papers_say_their_seed_and_a_forged_seed_reads_as_none(
             entry["seeds"] = {"ben": {"phrase": 7, "papers": "not a list"}, "ana": "robots"}
     path.write_text(json.dumps(data))
     forged = Library.open(lib.folder)
-    assert forged.lab.why_assigned(bens[0]) is None  # (ben has no paper of his own, and no sound seed)
+    assert forged.team.why_assigned(bens[0]) is None  # (ben has no paper of his own, and no sound seed)
 
 
 def test_undoing_a_colleagues_team_file_puts_their_marks_back_as_they_were(lib, tmp_path):
@@ -186,10 +186,10 @@ def test_undoing_a_colleagues_team_file_puts_their_marks_back_as_they_were(lib, 
     assert {p.id for p in lead.corpus} >= set(ids)  # (the same bundled sample)
     lead.marks.set_status(ids[:1], "read")
     merge_files(lead, [path])
-    assert lead.team["ben"][ids[0]].star == 2 and (lead.undo() or "").startswith("import annotations")
-    assert "ben" not in lead.team and "ben" not in lead.cleared
+    assert lead.member_marks["ben"][ids[0]].star == 2 and (lead.undo() or "").startswith("import annotations")
+    assert "ben" not in lead.member_marks and "ben" not in lead.cleared
     merge_files(lead, [path])
-    assert lead.team["ben"][ids[0]].star == 2 and lead.team["ben"][ids[1]].tags == ["later"]
+    assert lead.member_marks["ben"][ids[0]].star == 2 and lead.member_marks["ben"][ids[1]].tags == ["later"]
     assert (lead.undo() or "").startswith("import annotations")
     before = now_iso()
     assert (lead.undo() or "").startswith("status")
@@ -234,7 +234,7 @@ def test_an_undo_leaves_what_was_changed_again_since(lib, tmp_path):
     from store.exchange.import_files import merge_files
     ids = [p.id for p in lib.corpus][:3]
     lead = Library(lib.folder, member="lead")
-    lead.lab.assign(["ana", "ben"], ids, None, new_members=True)
+    lead.team.assign(["ana", "ben"], ids, None, new_members=True)
     moved = ids[0]
     other = "ana" if lead.assignments[moved] == "ben" else "ben"
     from store.models import TEAM, Annotation
@@ -253,5 +253,5 @@ def test_an_undo_leaves_what_was_changed_again_since(lib, tmp_path):
                                                   stamps={"star": later, "note": later})]))
     merge_files(lead, [newer], from_lab=True)
     assert (lead.undo() or "").startswith("import annotations")
-    kept = lead.team["ben"][ids[1]]
+    kept = lead.member_marks["ben"][ids[1]]
     assert (kept.star, kept.note) == (3, "later")

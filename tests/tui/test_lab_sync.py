@@ -67,7 +67,7 @@ async def test_the_app_syncs_as_it_opens_and_the_header_says_what_came(tmp_path)
         await _synced(app, pilot)
         header = app.main_screen.query_one(TriageHeader)._shown or ""
         assert f"sync failed: no repository at {remote} (made once with: git init" in header
-        assert len(Library(tmp_path / "ana").team["ben"]) == 2
+        assert len(Library(tmp_path / "ana").member_marks["ben"]) == 2
 
 
 @pytest.mark.slow  # (two syncs' processes)
@@ -77,7 +77,7 @@ async def test_a_share_the_first_sync_brings_is_where_the_list_goes(tmp_path):
     remote, ids = _lab(tmp_path)
     ana = Library(tmp_path / "ana", member="ana")
     sync(ana)
-    ana.lab.assign(["ana", "ben"], ana.lab.untriaged(), None, new_members=True)
+    ana.team.assign(["ana", "ben"], ana.team.untriaged(), None, new_members=True)
     sync(ana)
     ben = Library(tmp_path / "ben", member="ben")
     assert not ben.assignments
@@ -113,7 +113,7 @@ def test_quitting_the_app_syncs_once_more_and_says_so(tmp_path, capsys):
     assert "ben +2 marks" in capsys.readouterr().err
     ben = Library(tmp_path / "ben", member="ben")
     sync(ben)
-    assert Library(tmp_path / "ben").team["ana"][ids[0]].status == "read"
+    assert Library(tmp_path / "ben").member_marks["ana"][ids[0]].status == "read"
     shutil.rmtree(remote)
     sync_on_quit(ana)
     assert capsys.readouterr().err.startswith(f"warning: sync: no repository at {remote}")

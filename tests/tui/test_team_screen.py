@@ -25,7 +25,7 @@ def _lab(folder) -> tuple[Library, list[str]]:
     """The sample split between ana and ben; ana stars two papers, ben skips one of them."""
     lib = Library.open(folder, member="lead")
     ids = [p.id for p in lib.corpus]
-    lib.lab.assign(["ana", "ben"], ids)
+    lib.team.assign(["ana", "ben"], ids)
     ana, ben = Library(folder, member="ana"), Library(folder, member="ben")
     ana.marks.set_star(ids[:2], 2)
     ana.marks.add_tags(ids[:1], ["rl"])

@@ -323,7 +323,7 @@ def _opening_problems(lib: Library, args: argparse.Namespace) -> list[str]:
     from store.sync.library_sync import remembered
 
     problems = lib.take_problems()
-    if getattr(args, "member", None) and (newcomer := lib.lab.newcomer(lib.member)) \
+    if getattr(args, "member", None) and (newcomer := lib.team.newcomer(lib.member)) \
             and remembered(lib).get("member") != lib.member:
         problems.append(newcomer)
     return problems

@@ -188,7 +188,7 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     """Print one paper in full."""
     p = lib.paper(key)
     a = lib.annotation(p.id)
-    others = [(name, ann) for name, ann in lib.lab.marks_of(p.id) if name != lib.member]
+    others = [(name, ann) for name, ann in lib.team.marks_of(p.id) if name != lib.member]
     assignee = lib.assignments.get(p.id, "")
     if fmt == "json":
         from store.formats.records import paper_record

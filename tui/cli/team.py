@@ -81,7 +81,7 @@ def _seed_papers(lib: Library, given: list[str], members: list[str]) -> tuple[di
 def assign(lib: Library, args: argparse.Namespace, opened: Opened | None = None) -> int:
     ids = [p.id for p, _ in lib.pairs(args.query)] if args.query else None
     if args.clear:
-        n = lib.lab.clear_assignments(ids)
+        n = lib.team.clear_assignments(ids)
         out.say(f"cleared the assignment of {counted(n, 'paper')}" if n else "no paper here is assigned")
         return 0
     if not args.to:
@@ -93,13 +93,13 @@ def assign(lib: Library, args: argparse.Namespace, opened: Opened | None = None)
     if args.seed and not args.by_interest:
         raise PapersiftError("--seed says what a member cares about for --by-interest: add --by-interest")
     seeds, phrases = _seed_papers(lib, args.seed, members)  # (checked before "nothing to assign", as the weights are)
-    todo = ids if ids is not None else lib.lab.untriaged()
+    todo = ids if ids is not None else lib.team.untriaged()
     if not todo and ids is None:  # (not a mistake: every paper has its member; said, and nothing changes)
         again = " (to split them again by interest: papersift assign --clear, then this again)" if args.by_interest else ""
         out.say("nothing to assign: every paper no member has marked is assigned already" + (again or
                 " (--query Q re-splits a set; --clear takes assignments off)"))
         return 0
-    done = lib.lab.assign(members, todo, weights, by_interest=args.by_interest, seed_papers=seeds,
+    done = lib.team.assign(members, todo, weights, by_interest=args.by_interest, seed_papers=seeds,
                           new_members=args.new_members, seed_phrases=phrases)
     if args.format == "json":
         out.emit_json({"assigned": done.shares, "total": done.total, "reassigned": done.moved})
@@ -118,7 +118,7 @@ def assign(lib: Library, args: argparse.Namespace, opened: Opened | None = None)
 def team(lib: Library, args: argparse.Namespace, opened: Opened | None = None) -> int:
     if args.ids:
         return _why(lib, args)
-    rows = lib.lab.progress()
+    rows = lib.team.progress()
     if args.format == "json":
         out.emit_json({"members": [r.to_dict() for r in rows], "you": lib.member})
         return 0
@@ -162,11 +162,11 @@ def _why(lib: Library, args: argparse.Namespace) -> int:
     for key in args.ids:
         pid = lib.paper(key).id
         member = lib.assignments.get(pid)
-        why = lib.lab.why_assigned(pid)
+        why = lib.team.why_assigned(pid)
         found.append({"id": pid, "assigned": member, "like": why.like or None if why else None,
                       "seed": why.seed if why and why.seed else None,
                       "closer_to": why.closer if why and why.closer else None,
-                      "marked_by": [name for name, _ in lib.lab.marks_of(pid)] if member is None else []})
+                      "marked_by": [name for name, _ in lib.team.marks_of(pid)] if member is None else []})
     if args.format == "json":
         out.emit_json(found)
         return 0

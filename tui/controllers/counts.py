@@ -91,6 +91,6 @@ class Counts:
 
     def show_header(self, note: str = "") -> None:
         lib = self.library
-        lab = any(anns for name, anns in lib.team.items() if name != lib.member) or bool(lib.assignments)
+        lab = any(anns for name, anns in lib.member_marks.items() if name != lib.member) or bool(lib.assignments)
         name = f"{lib.name} · as {lib.member}" if lab else lib.name  # (in a lab's library: who you are)
         self.header.show(name, lib.stats.triaged_count(), len(lib), "; ".join(filter(None, [note or self.standing, self.screening, self.lab_sync])))

@@ -297,7 +297,7 @@ class MainScreen(Screen[None]):
 
     def action_sort(self) -> None:
         # (the team's stars only where there is a team: alone, they are "star")
-        offered = [s for s in SORTS if s != "team-stars" or len(self.library.lab.members()) > 1]
+        offered = [s for s in SORTS if s != "team-stars" or len(self.library.team.members()) > 1]
         self.sort = offered[(offered.index(self.sort) + 1) % len(offered)] if self.sort in offered else offered[0]
         if hasattr(self.app, "remember_sort"):  # (the app that keeps places; this library's alone)
             self.app.remember_sort(self.sort)

@@ -46,7 +46,7 @@ class TeamScreen(ModalScreen[str | None]):
         lib = self.library
         lib.refresh()  # (members triaging the same folder: their latest marks)
         assigned = len(lib.assignments)
-        rows = lib.lab.progress()
+        rows = lib.team.progress()
         self.shares = {row.member: row.assigned for row in rows}
         header, lines = team_lines(lib, rows, self.app.size.width - 8)
         with Vertical():

@@ -181,7 +181,7 @@ class Reader(QuietlySizedScroll, can_focus=True):
         """The other members' marks and the assignee: ``assigned to ana · ana ★★ #rl · ben skipped``
         (None when no one else said anything and the paper is not assigned)."""
         lib = self.library
-        others = [(name, ann) for name, ann in lib.lab.marks_of(paper_id) if name != lib.member]
+        others = [(name, ann) for name, ann in lib.team.marks_of(paper_id) if name != lib.member]
         assignee = lib.assignments.get(paper_id)
         if not others and not assignee:
             return None
