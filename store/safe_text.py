@@ -18,12 +18,18 @@ ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|
 INVISIBLE_CHARS = "\u200b\u200c\u200d\u2060\ufeff\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u00ad"
 
 
+# Also never shown: the bidi marks, invisible operators, the Mongolian vowel separator and Unicode's
+# "tag" characters (U+E0000 block: invisible, so "x\U000e0041y" looked like the tag "xy" beside it),
+# and the line and paragraph separators, which a display turns into a newline first.
+_HIDDEN = INVISIBLE_CHARS + "\u200e\u200f\u2061-\u2064\u180e\U000e0000-\U000e007f\u2028\u2029"
+_SEPARATORS = str.maketrans({"\u2028": "\n", "\u2029": "\n"})
+
 _CONTROL = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f" + INVISIBLE_CHARS + "]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f" + _HIDDEN + "]"
 )
 
 
-_CONTROL_IN_FILE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f" + INVISIBLE_CHARS + "]")  # \r: see export_safe
+_CONTROL_IN_FILE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f" + _HIDDEN + "]")  # \r: see export_safe
 
 
 _LONE_CR = re.compile("\r(?!\n)")
@@ -51,7 +57,8 @@ def shown_label(text: str) -> str:
 
 def strip_unsafe(text: str) -> str:
     """``text`` without escape sequences, control or invisible characters (tab and newline too)."""
-    return _CONTROL.sub("", ESCAPE_SEQUENCE.sub("", text)).replace("\t", " ").replace("\n", " ")
+    text = ESCAPE_SEQUENCE.sub("", text).translate(_SEPARATORS)
+    return _CONTROL.sub("", text).replace("\t", " ").replace("\n", " ")
 
 
 def export_safe(text: str) -> str:
@@ -60,7 +67,7 @@ def export_safe(text: str) -> str:
     would overwrite its line on a terminal, becomes a newline."""
     if not text:
         return ""
-    text = ESCAPE_SEQUENCE.sub("", text)
+    text = ESCAPE_SEQUENCE.sub("", text).translate(_SEPARATORS)
     if "\r" in text:
         text = _LONE_CR.sub("\n", text)
     return _CONTROL_IN_FILE.sub("", text)
@@ -79,7 +86,7 @@ def display_safe(text: str, keep_newlines: bool = True) -> str:
     """
     if not text:
         return ""
-    text = ESCAPE_SEQUENCE.sub("", text)
+    text = ESCAPE_SEQUENCE.sub("", text).translate(_SEPARATORS)
     text = text.replace("\t", " ").replace("\r\n", "\n").replace("\r", "\n")
     text = _CONTROL.sub("", text)
     if not keep_newlines:

@@ -24,6 +24,7 @@ import orjson
 
 from store.choices import FORMULA_START
 from store.errors import InputError
+from store.formats.raw_record import text_lines
 from store.formats.textfile import read_text
 from store.formats.records import split_triage_lines
 from store.exchange.checks import FIELD_CHECKS, record_problem
@@ -81,7 +82,7 @@ def _checked(rec: object, path: Path, line: int | None, where: str | None) -> di
 
 def _jsonl(text: str, path: Path) -> list[_Found]:
     out: list[_Found] = []
-    for n, line in enumerate(text.splitlines(), start=1):
+    for n, line in enumerate(text_lines(text), start=1):
         if line.strip():
             try:
                 out.append((orjson.loads(line), n, None))
@@ -214,7 +215,7 @@ def _org(text: str) -> list[_Found]:
             rec["note"] = "\n".join(note).strip("\n")
             out.append((rec, rec.pop("_line"), None))
 
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(text_lines(text), start=1):
         if line.startswith("* "):
             close()
             word = line[2:].split(" ", 1)[0]

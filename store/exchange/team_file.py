@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-import orjson
-
+from store.formats.records import safe_json
 from store.models import Annotation
 
 TEAM_FORMAT = "papersift-team"
@@ -23,16 +22,15 @@ _FIELDS = ("status", "star", "tags", "note", "created", "updated", "stamps")
 
 def team_text(member: str, annotations: Iterable[Annotation]) -> str:
     """The file's text for one member's annotations (any order given; written sorted)."""
-    lines = [orjson.dumps({"format": TEAM_FORMAT, "version": TEAM_VERSION, "member": member},
-                          option=orjson.OPT_SORT_KEYS)]
+    lines = [safe_json({"format": TEAM_FORMAT, "version": TEAM_VERSION, "member": member}, sort_keys=True)]
     for ann in sorted(annotations, key=lambda a: a.paper_id):
         if not ann.marked and not ann.stamps:
             continue
         rec: dict[str, Any] = {"id": ann.paper_id, "member": member}
         rec.update({name: getattr(ann, name) for name in _FIELDS})
         rec["tags"] = sorted(rec["tags"])
-        lines.append(orjson.dumps(rec, option=orjson.OPT_SORT_KEYS))
-    return b"\n".join(lines).decode("utf-8") + "\n"
+        lines.append(safe_json(rec, sort_keys=True))  # (a note's U+2028 escaped: one record, one line)
+    return "\n".join(lines) + "\n"
 
 
 def is_team_text(text: str) -> bool:

@@ -13,7 +13,7 @@ import orjson
 from store.errors import InputError
 from store.formats.records import RECORD_SCHEMA_VERSION, Pair, paper_record, team_records
 from store.formats.openreview import is_note, note_abstract
-from store.formats.raw_record import Records, record_from_obj
+from store.formats.raw_record import Records, record_from_obj, text_lines
 from store.models import Annotation, Paper
 
 
@@ -64,7 +64,7 @@ def _reference_key(obj: object, fallback: str) -> str | None:
 
 
 def _first_line_is_an_object(text: str) -> bool:
-    first = next((line for line in text.splitlines() if line.strip()), "")
+    first = next((line for line in text_lines(text) if line.strip()), "")
     try:
         return isinstance(orjson.loads(first), dict)
     except orjson.JSONDecodeError:
@@ -75,7 +75,7 @@ def parse_jsonl(text: str, path: Path, name: str) -> Records:
     """JSON Lines: one paper object per non-blank line (references without an abstract, as in
     :func:`parse_json`, listed in ``no_abstract``)."""
     records = Records()
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(text_lines(text), start=1):
         if not line.strip():
             continue
         try:

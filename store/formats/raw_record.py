@@ -49,6 +49,17 @@ class RawRecord:
     area: str = ""
 
 
+_LINE_END = re.compile(r"\r\n|\n|\r")
+
+
+def text_lines(text: str) -> list[str]:
+    """A text's lines as :func:`store.formats.textfile.mapped_lines` splits them, at newlines only (CRLF and a lone CR
+    each ending a line). Not ``str.splitlines()``: it also ends a line at U+2028, U+2029, U+0085
+    and the form feed, which JSON holds raw inside a string (a note pasted from a PDF), so one such
+    character made a JSON line two broken ones."""
+    return _LINE_END.split(text)
+
+
 _WEB_LINK = re.compile(r"https?://[^\s/?#]", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 

@@ -27,7 +27,8 @@ def title_of(paper: Paper) -> str:
 
 
 # JSON escapes C0 controls itself; these would otherwise reach a terminal raw.
-_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u00ad\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+                             "\U000e0000-\U000e007f]")
 
 
 def paper_record(paper: Paper, ann: Annotation) -> dict[str, object]:
@@ -61,15 +62,27 @@ def paper_record(paper: Paper, ann: Annotation) -> dict[str, object]:
     }
 
 
-def safe_json(obj: object, indent: bool = False) -> str:
-    """JSON text with every terminal-unsafe character escaped as a JSON unicode escape (still valid JSON)."""
-    return escape_unsafe_json(orjson.dumps(obj, option=orjson.OPT_INDENT_2 if indent else 0).decode("utf-8"))
+def safe_json(obj: object, indent: bool = False, sort_keys: bool = False) -> str:
+    """JSON text with every terminal-unsafe character escaped as a JSON unicode escape (still valid
+    JSON; a line separator inside a string escaped too, so no reader splitting lines at it breaks
+    a JSON line in two)."""
+    option = (orjson.OPT_INDENT_2 if indent else 0) | (orjson.OPT_SORT_KEYS if sort_keys else 0)
+    return escape_unsafe_json(orjson.dumps(obj, option=option).decode("utf-8"))
 
 
 def escape_unsafe_json(text: str) -> str:
     """JSON text (orjson escapes C0 controls) with C1 controls, DEL and invisible or bidi-override
     characters escaped too: the same value when parsed, inert when the file is printed."""
-    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _UNSAFE_IN_JSON.sub(_json_escape, text)
+
+
+def _json_escape(m: re.Match[str]) -> str:
+    """A character as JSON writes it escaped (past U+FFFF: its UTF-16 surrogate pair)."""
+    code = ord(m.group())
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 # The triage, as "key: value" lines where a format has no field of its own for it (RIS notes, CSL-JSON's

@@ -21,7 +21,7 @@ from store.choices import TITLE_MARKS
 from store.errors import InputError
 from store.escapes import repair_escapes
 from store.formats.records import Pair, title_of, triage_lines
-from store.formats.raw_record import Records, record_from_obj, web_link
+from store.formats.raw_record import Records, record_from_obj, text_lines, web_link
 from store.latex import plain_text
 from store.search.keywords import tags_and_keywords
 from store.titles.kinds import title_mark
@@ -31,7 +31,7 @@ _TAG = re.compile(r"([A-Z][A-Z0-9]) {1,2}-(?: (.*)|\s*)$")
 
 def looks_like_ris(text: str) -> bool:
     """True when the first non-blank line opens an RIS entry (``TY  - ``)."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
+    first = next((line for line in text_lines(text) if line.strip()), "")
     m = _TAG.match(first.strip())
     return bool(m and m.group(1) == "TY")
 

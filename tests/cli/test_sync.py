@@ -453,3 +453,33 @@ def test_damaged_sync_settings_are_kept_and_said_not_read_as_no_remote(tmp_path)
     assert [p.read_text() for p in (ana / "backups").glob("sync.json.*")] == ["garb{"]
     assert "synced with" in _ok(_papersift(ana, "ana", "sync", str(remote)))
     assert json.loads((ana / "sync.json").read_text())["remote"] == str(remote)
+
+
+@pytest.mark.slow  # (three members, five syncs)
+def test_a_line_separator_pasted_into_a_note_travels_and_stops_no_one(tmp_path):
+    """A note pasted from a PDF holding U+2028: its member file was written with it raw and read back
+    split there, so every other member's sync, a new member joining, and the writer's own next sync
+    (after the note was changed) failed with "line 2: invalid JSON"."""
+    remote = _bare(tmp_path / "lab.git")
+    ana, ben, chen = tmp_path / "ana", tmp_path / "ben", tmp_path / "chen"
+    _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
+    pid = Library(ana).corpus.papers[0].id
+    _ok(_papersift(ana, "ana", "status", pid, "read"))
+    _ok(_papersift(ana, "ana", "sync", str(remote)))
+    Library.open(ben)
+    _ok(_papersift(ben, "ben", "sync", str(remote)))
+    pasted = "copied from the pdf:\u2028second line\u2029third\x85fourth"
+    _ok(_papersift(ana, "ana", "note", pid, pasted))
+    _ok(_papersift(ana, "ana", "sync"))
+    _ok(_papersift(ben, "ben", "sync"))
+    assert _marks(ben, "ana")[pid][3] == pasted  # (kept as typed: escaped in the file, not cut)
+    Library.open(chen)
+    _ok(_papersift(chen, "chen", "sync", str(remote)))
+    assert _marks(chen, "ana")[pid][3] == pasted
+    _ok(_papersift(ana, "ana", "note", pid, "plain again"))
+    _ok(_papersift(ana, "ana", "sync"))
+    _ok(_papersift(ben, "ben", "sync"))
+    assert _marks(ben, "ana")[pid][3] == "plain again"
+    shown = subprocess.run(["git", "--git-dir", str(remote), "log", "-p", "main"], capture_output=True,
+                           text=True, check=True).stdout
+    assert "\u2028" not in shown and "\\u2028" in shown  # (the repository's files hold it escaped)

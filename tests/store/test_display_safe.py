@@ -9,6 +9,8 @@ import-annotations.
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 
 import orjson
 import pytest
@@ -23,7 +25,7 @@ from tui.app import make_app
 
 MARKUP = "[/dim] [bold]x [link=https://evil.example]y a[b ]"
 OSC52 = "\x1b]52;c;aGVsbG8=\x07"
-CONTROLS = ("\x1b", "\x07", "\x85", "\x9b", "\u202e")
+CONTROLS = ("\x1b", "\x07", "\x85", "\x9b", "\u202e", "\u2028", "\U000e0041")
 TAG_WITH_BRACKET = "a[b"
 
 
@@ -139,7 +141,7 @@ def test_a_bracket_tag_then_the_app_starts(run_cli, seeds_dir):
 def test_control_characters_in_a_tag_are_refused_at_the_door(run_cli, seeds_dir):
     run_cli("import", str(seeds_dir))
     pid = json.loads(run_cli("list", "--format", "json", "--limit", "1").stdout)[0]["id"]
-    for hostile in (f"x{OSC52}", "ab\u202ecd", "zero\u200bwidth", "bell\x07"):
+    for hostile in (f"x{OSC52}", "ab\u202ecd", "zero\u200bwidth", "bell\x07", "x\U000e0041y"):
         proc = run_cli("tag", pid, hostile, check=False)
         assert proc.returncode == 1 and "control or invisible characters" in proc.stderr
         assert not any(c in proc.stderr for c in CONTROLS)
@@ -203,7 +205,8 @@ def test_no_export_carries_a_control_character(hostile_lib, fmt):
     lib = hostile_lib
     for pid in _ids(lib):
         lib.marks.add_tags([pid], ["fine"])
-        lib.marks.set_note(pid, f"note {OSC52} with \x1b[2J and \u202e and \x85 and a\rcarriage return")
+        lib.marks.set_note(pid, f"note {OSC52} with \x1b[2J and \u202e and \x85 and a\rcarriage return"
+                                "\u2028pasted from a pdf, an invisible x\U000e0041y")
         lib.marks.set_status([pid], "to-read")
     data = export_text(lib.pairs(""), fmt, abstracts=True).encode("utf-8")
     for c in CONTROLS:
@@ -338,3 +341,19 @@ def test_a_tag_of_escape_codes_alone_is_seen_escaped_never_run_nor_empty():
     assert shown_label("rl") == "rl"
     shown = shown_label("\x1b]0;pwned\x07")
     assert shown and "\x1b" not in shown and "\x07" not in shown and "\\x1b" in shown
+
+
+
+def test_a_team_file_carries_no_control_line_separator_or_invisible_character_raw():
+    """`export --format team` to a terminal printed a C1 CSI and a bidi override from a note raw; a
+    U+2028 in it made the file's one record two broken lines for every reader splitting lines."""
+    from store.exchange.annotation_files import read_annotation_records
+    from store.exchange.team_file import team_text
+    from store.models import Annotation
+    note = "note \x9b31m end \u202e rev \u2028 second \x85 third x\U000e0041y"
+    text = team_text("ana", [Annotation("0123456789ab", member="ana", status="read", note=note)])
+    assert not any(c in text for c in CONTROLS) and len(text.splitlines()) == 2
+    assert json.loads(text.splitlines()[1])["note"] == note  # (the same note, escaped)
+    path = Path(tempfile.mkdtemp()) / "ana.jsonl"
+    path.write_text(text.replace("\\u2028", "\u2028"), encoding="utf-8")  # as an older papersift wrote it: raw
+    assert [rec["note"] for rec in read_annotation_records(path)] == [note]

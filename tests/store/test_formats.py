@@ -45,3 +45,19 @@ def test_every_export_format_writes(lib):
     pairs = [(p, lib.annotation(p.id)) for p in list(lib.corpus.papers)[:3]]
     for name in FORMATS:
         assert export_text(pairs, name).strip(), name
+
+
+def test_a_json_line_holding_a_raw_line_separator_is_one_record(tmp_path):
+    """JSON holds U+2028, U+2029 and U+0085 raw inside a string (Python's json.dumps with
+    ensure_ascii=False writes them so); the reader split lines there and refused the file."""
+    import json
+
+    from store import Library
+    abstract = "We study line separators\u2028 inside abstracts,\u2029 pasted\x85 from PDFs, and propose SepNet."
+    path = tmp_path / "ls.jsonl"
+    path.write_text(json.dumps({"title": "Separators", "abstract": abstract}, ensure_ascii=False) + "\n"
+                    + json.dumps({"title": "Two", "abstract": "A second paper on the same topic, with nothing odd."}) + "\r\n",
+                    encoding="utf-8")
+    lib = Library(tmp_path / "lib")
+    lib.paper_changes.import_paths([path])
+    assert [p.abstract for p in lib.corpus][0] == abstract and len(lib) == 2
