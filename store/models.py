@@ -129,7 +129,7 @@ class Paper:
 
     def byline(self, sep: str = " · ") -> str:
         """Authors, then where and when: "Ann Lee, Bob Ray · NeurIPS 2026" (either part alone, or '')."""
-        return sep.join(x for x in (", ".join(self.authors), self.published) if x)
+        return " ".join(sep.join(x for x in (", ".join(self.authors), self.published) if x).split())  # (one line, always)
 
     def to_record(self) -> dict[str, Any]:
         """The JSON-ready form stored in the corpus file (written by hand: asdict is slow at 30k papers)."""

@@ -92,9 +92,9 @@ def citation_line(paper: Paper, ann: Annotation) -> str:
     if paper.authors:
         names = paper.authors
         who = names[0] if len(names) == 1 else " and ".join(names) if len(names) == 2 else f"{names[0]} et al."
-        line += f" — {md_escape(who)}"
+        line += f" — {md_escape(' '.join(who.split()))}"  # (one line: a stored name's newline)
     if paper.published:
-        line += (", " if paper.authors else " — ") + md_escape(paper.published)
+        line += (", " if paper.authors else " — ") + md_escape(" ".join(paper.published.split()))
     line += f" (`{paper.id}`)"
     if paper.url:
         line += f" <{paper.url}>"

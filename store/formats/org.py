@@ -25,7 +25,7 @@ def to_org(pairs: list[Pair]) -> str:
     lines = ["#+title: papersift reading list", f"#+seq_todo: {ORG_STATES}", ""]
     for paper, ann in pairs:
         tags = ":" + ":".join(org_tag(t) for t in ann.tags) + ":" if ann.tags else ""
-        title = title_of(paper).replace("\n", " ")
+        title = " ".join(title_of(paper).split())  # (one line: a CR or newline in it would start a heading)
         lines.append(f"* {ORG_KEYWORDS[ann.status]} {title}" + (f" {tags}" if tags else ""))
         lines += ["  :PROPERTIES:", f"  :ID: {paper.id}", f"  :STAR: {ann.star}", f"  :STATUS: {ann.status}"]
         if ann.tags:  # Org tags cannot hold "-": the tags as they are, for import-annotations
@@ -33,9 +33,9 @@ def to_org(pairs: list[Pair]) -> str:
         if team := team_line(ann):
             lines.append(f"  :TEAM: {team}")
         if paper.authors:
-            lines.append(f"  :AUTHORS: {', '.join(paper.authors)}")
+            lines.append(f"  :AUTHORS: {' '.join(', '.join(paper.authors).split())}")
         if paper.published:
-            lines.append(f"  :VENUE: {paper.published}")
+            lines.append(f"  :VENUE: {' '.join(paper.published.split())}")
         lines.append("  :END:")
         # Body lines are indented, so a note line starting with "*" cannot become a heading.
         for line in ann.note.splitlines():

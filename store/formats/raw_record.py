@@ -90,6 +90,21 @@ def check_length(path: Path, abstract: str, line: int | None, where: str | None)
                                "(is this really one abstract?)", line=line, where=where)
 
 
+MAX_TITLE_CHARS = 10_000  # (as a team file's title)
+MAX_FIELD_CHARS = MAX_ABSTRACT_CHARS  # the authors together (a collaboration of 3,000 names is ~60,000), keywords, ...
+
+
+def check_fields(path: Path, line: int | None, where: str | None, fields: dict[str, str]) -> None:
+    """Every field of a paper bounded, not only its abstract: a 50 MB author list in a BibTeX or
+    RIS file was stored, and the app laid it out on every repaint (it hung, past 3 GB)."""
+    for name, value in fields.items():
+        limit = MAX_TITLE_CHARS if name == "title" else MAX_FIELD_CHARS
+        if len(value) > limit:
+            said = (f"the {name} are at most {limit:,} characters together, and these are {len(value):,}"
+                    if name.endswith("s") else f"a paper's {name} is at most {limit:,} characters, and this one is {len(value):,}")
+            raise InputError(path, said + " (is this really one paper?)", line=line, where=where)
+
+
 def record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | None, where: str | None) -> RawRecord:
     """A record read from a JSON object: papersift's own export, OpenReview's notes, arXiv's
     metadata snapshot, CSL-JSON (Zotero's), or any object with an "abstract". A field of the wrong
@@ -117,10 +132,13 @@ def record_from_obj(obj: object, path: Path, name: str, pos: int, line: int | No
     area = obj.get("area") or obj.get("primary_area")  # one label, commas and all
     abstract = abstract.strip()
     check_length(path, abstract, line, where)
+    venue = " ".join(venue.split()) if isinstance(venue, str) else ""
+    area = clean_label(area) if isinstance(area, str) else ""
+    check_fields(path, line, where, {"title": title, "authors": "; ".join(authors), "keywords": "; ".join(keywords),
+                                     "venue": venue, "area": area, "id": str(ext)})
     return RawRecord(abstract=abstract, file=name, position=pos, title=" ".join(title.split()),
                      authors=authors, external_id=str(ext), url=web_link(_url(obj)),
-                     venue=" ".join(venue.split()) if isinstance(venue, str) else "", year=_year(obj),
-                     keywords=keywords, area=clean_label(area) if isinstance(area, str) else "")
+                     venue=venue, year=_year(obj), keywords=keywords, area=area)
 
 
 def _title(obj: dict[str, Any], path: Path, line: int | None, where: str | None) -> str:
@@ -143,7 +161,7 @@ def _authors(obj: dict[str, Any], path: Path, line: int | None, where: str | Non
         authors = [a.strip() for a in re.split(r";| and ", authors) if a.strip()]
     if not isinstance(authors, list) or not all(isinstance(a, str) for a in authors):
         raise InputError(path, "\"authors\" must be a list of strings or one string", line=line, where=where)
-    return authors
+    return [" ".join(a.split()) for a in authors if a.strip()]  # (one line each: a name's newline made an Org heading)
 
 
 def _year(obj: dict[str, Any]) -> str:

@@ -52,3 +52,34 @@ def test_openreview_notes_in_papersift_names():
     assert note_fields(note)["year"] == "2023"  # from the publication time
     note["pdate"] = 10 ** 20  # not a time: no year, no crash
     assert "year" not in note_fields(note)
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_every_field_is_bounded_and_a_name_is_one_line_in_every_export(run_cli, tmp_path):
+    """A 50 MB author list in a RIS file was stored (only abstracts were bounded) and hung the app;
+    an author's newline wrote a heading of its own into the Org and Markdown reading lists."""
+    import json
+    huge = tmp_path / "big.ris"
+    huge.write_text("TY  - JOUR\nTI  - T\nAB  - We propose BigField, a method for learning from large fields.\n"
+                    f"AU  - {'A' * 150_000}\nER  - \n")
+    proc = run_cli("import", str(huge), check=False)
+    assert proc.returncode == 1 and "big.ris" in proc.stderr and "the authors are at most 100,000 characters" in proc.stderr
+    bib = tmp_path / "big.bib"
+    bib.write_text("@article{k, title={" + "T" * 20_000 + "}, abstract={We propose a method with a long title.}}\n")
+    proc = run_cli("import", str(bib), check=False)
+    assert proc.returncode == 1 and "a paper's title is at most 10,000 characters" in proc.stderr
+    assert not run_cli.library.exists()  # (nothing imported: no library made)
+    hostile = tmp_path / "inj.jsonl"
+    hostile.write_text(json.dumps({"title": "Injection carrier one",
+                                   "authors": ["Ann\n* DONE INJECTED ORG HEADING\n# INJECTED MD HEADING\n", "Bob\r* DONE CRINJ"],
+                                   "abstract": "We propose CarrierNet, a network that carries things."}) + "\n")
+    run_cli("import", str(hostile))
+    pid = json.loads(run_cli("list", "--format", "json").stdout)[0]["id"]
+    assert json.loads(run_cli("show", pid, "--format", "json").stdout)["authors"] == [
+        "Ann * DONE INJECTED ORG HEADING # INJECTED MD HEADING", "Bob * DONE CRINJ"]
+    run_cli("status", pid, "to-read")
+    for fmt in ("org", "md"):
+        out = run_cli("export", "--format", fmt).stdout
+        lines = out.splitlines()
+        assert not any(line.startswith(("* DONE INJ", "* DONE CRINJ", "# INJECTED")) for line in lines), (fmt, out)
+        assert "\r" not in out
