@@ -214,7 +214,8 @@ class AnnotationStore:
             _push(data[REDO], entry)
             if entry.get("papers"):  # a removal's papers go back into the corpus next
                 data[META][PENDING] = {"action": "restore", "papers": entry["papers"],
-                                       "places": entry.get("places") or []}
+                                       "places": entry.get("places") or [],
+                                       **{k: entry[k] for k in ("archived",) if k in entry}}  # (its lines out too)
             return shown_entry(entry)
 
         if not (self.storage.read() or {}).get(HIST):
@@ -245,12 +246,16 @@ class AnnotationStore:
                     redo.pop(k, None)
                 return None
             written = _as_changes(ann, after, member, owner, before)
+            if entry.get("papers"):  # a removal's records go with its papers, as the removal took them (no
+                gone = {str(r.get("id")) for r in entry["papers"] if isinstance(r, dict)}  # cleared record left behind)
+                written = {k: None if paper_of(k) in gone else rec for k, rec in written.items()}
             _set_records(ann, written)
             remember_states(entry, written)
             _push(data[HIST], entry)
             if entry.get("papers"):  # a removal's papers go out of the corpus next
                 data[META][PENDING] = {"action": "remove", "ids": [r.get("id") for r in entry["papers"]
-                                                                   if isinstance(r, dict)]}
+                                                                   if isinstance(r, dict)],
+                                       **{k: entry[k] for k in ("archived",) if k in entry}}  # (its lines again)
             return shown_entry(entry)
 
         if not (self.storage.read() or {}).get(REDO):

@@ -19,7 +19,7 @@ import errno
 import os
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 
 from store import locations, versions
@@ -292,6 +292,15 @@ def _cross_check(corpus_path: Path, ann_path: Path, repair: bool, report: Doctor
     records = {k: v for k, v in anns.items() if is_record(v)}  # (the others: _check_fields)
     orphans = {k: v for k, v in records.items() if corpus.index_of(v["paper_id"]) is None
                and v["paper_id"] not in undone}
+    blank = {k for k, v in orphans.items() if _holds_no_mark(v)}  # (a cleared record: change times alone)
+    if blank:
+        orphans = {k: v for k, v in orphans.items() if k not in blank}
+        report.ok.append(f"{counted(len(blank), 'cleared record')} of papers no longer here (no mark in "
+                         f"{'it' if len(blank) == 1 else 'them'}{'; dropped' if repair else '; --repair drops them'})")
+        if repair:
+            for k in blank:
+                anns.pop(k, None)
+            storage.write(data)  # a full snapshot; the journal is folded in
     if orphans:
         report.problems.append(f"{counted(len(orphans), 'annotation')} pointing at no paper (kept; e.g. "
                                f"{shown_unsafe(next(iter(orphans.values()))['paper_id'][:40])})")
@@ -299,6 +308,13 @@ def _cross_check(corpus_path: Path, ann_path: Path, repair: bool, report: Doctor
         report.ok.append(f"every annotation points at a paper ({counted(len(anns), 'annotation')})")
     doctor_steps.check_keys(corpus, anns, splitting, data, storage, repair, report)
     doctor_steps.check_history(ann_path, data, storage, repair, report)
+
+
+def _holds_no_mark(rec: dict[str, Any]) -> bool:
+    """A stored record at its defaults: no status, star, tag, note or assignee (a mark taken back
+    keeps its change times, so that the clearing travels)."""
+    return (rec.get("status", "unread") == "unread" and not rec.get("star") and not rec.get("tags")
+            and not rec.get("note") and not rec.get("assignee"))
 
 
 def _check_leftovers(folder: Path, corpus_path: Path, ann_path: Path, repair: bool, report: DoctorReport) -> None:

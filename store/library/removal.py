@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from store import locations
-from store.files.atomic import append_durably
+from store.files.atomic import append_durably, atomic_write_bytes
+from store.files.nofollow import read_no_link
 from store.annotations.backups import backup_file
 from store.annotations.database import HISTORY_LIMIT
 from store.annotations.storage import now_iso
@@ -146,6 +147,8 @@ def _finish_removal(lib: LibraryCore, step: dict[str, Any]) -> str:
 def _finish_restore(lib: LibraryCore, step: dict[str, Any]) -> str:
     """An undo of a removal cut short: its papers back in the corpus, at their places."""
     records = [r for r in step.get("papers") or [] if isinstance(r, dict) and isinstance(r.get("id"), str)]
+    if isinstance(step.get(ARCHIVED), str):
+        unarchive(lib, step[ARCHIVED])
     places = step.get("places") or []
     back = [(places[i] if i < len(places) and isinstance(places[i], int) else None, Paper.from_record(rec))
             for i, rec in enumerate(records) if lib.corpus.index_of(rec["id"]) is None]
@@ -300,6 +303,8 @@ def redo_corpus(lib: LibraryCore, entry: dict[str, Any], undone: bool) -> str:
     if entry.get("action") != REMOVE_ACTION or not records:
         return ""
     if undone:
+        if isinstance(entry.get(ARCHIVED), str):  # (its papers are back: no longer in the archive)
+            unarchive(lib, entry[ARCHIVED])
         places = entry.get("places") or []
         back = [(places[i] if i < len(places) and isinstance(places[i], int) else None, Paper.from_record(rec))
                 for i, rec in enumerate(records) if lib.corpus.index_of(rec["id"]) is None]
@@ -314,9 +319,25 @@ def redo_corpus(lib: LibraryCore, entry: dict[str, Any], undone: bool) -> str:
             return (" (the paper was back already, imported again: its marks are back)" if len(records) == 1
                     else f" ({already:,} of its papers were back already, imported again: their marks are back)")
     else:
+        if isinstance(entry.get(ARCHIVED), str):  # an archive's lines written again, as it wrote them
+            _archive_cut_lines(lib, entry[ARCHIVED])
         _save_without(lib, {rec["id"] for rec in records})
         taken_out(lib, [rec["id"] for rec in records])
     return ""
+
+
+def unarchive(lib: LibraryCore, when: str) -> None:
+    """The archive made at ``when`` taken out of archive.jsonl (its undo put its papers back): an
+    undone archive left its lines, and archiving again wrote each paper twice."""
+    path = lib.folder / locations.ARCHIVE_FILE
+    if not path.exists():
+        return
+    token = orjson.dumps({ARCHIVED: when})[1:-1]  # (as in _archived_ids)
+    data = read_no_link(path)
+    kept = [line for line in data.split(b"\n") if line and token not in line]
+    new = b"".join(line + b"\n" for line in kept)
+    if len(new) != len(data):
+        atomic_write_bytes(path, new)
 
 
 def replace_untouched_sample(lib: LibraryCore) -> int:

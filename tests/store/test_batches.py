@@ -96,6 +96,16 @@ def test_archive_moves_old_skipped_papers_out_with_every_mark_and_undo_brings_th
     assert (daily.folder / "archive.jsonl").stat().st_mode & 0o077 == 0
     assert daily.undo() == "archive 2 papers"
     assert daily.annotation(a).tags == ["meh"] and daily.corpus.index_of(c) is not None
+    # Undone, the archive holds them no more (they are back; archiving again wrote each twice); a
+    # redo writes their lines again, with the marks they had.
+    assert (daily.folder / "archive.jsonl").read_bytes() == b""
+    assert daily.redo() == "archive 2 papers"
+    again = [orjson.loads(line) for line in (daily.folder / "archive.jsonl").read_bytes().splitlines()]
+    assert sorted(r["paper"]["id"] for r in again) == sorted([a, c])
+    assert next(r for r in again if r["paper"]["id"] == a)["marks"][daily.member]["tags"] == ["meh"]
+    assert daily.undo() and archive_papers(daily, chosen, "archive 2 papers") == 2
+    assert len((daily.folder / "archive.jsonl").read_bytes().splitlines()) == 2
+    daily.undo()
     with pytest.raises(Exception, match="a date"):
         skipped_before(daily, "last week")
 

@@ -24,6 +24,32 @@ def test_an_undone_removal_puts_papers_back_in_their_places(lib):
     assert _order(lib) == [i for i in before if i not in gone]
 
 
+def test_a_redone_removal_leaves_no_record_of_its_papers_and_the_doctor_is_clean(lib, run_cli):
+    """A redo of a removal cleared its papers' records and kept them (a mark taken back keeps its
+    times): `doctor` then counted 400 "annotations pointing at no paper" that --repair could not mend."""
+    import orjson
+
+    from store.doctor import run_doctor
+    ids = _order(lib)[:5]
+    lib.marks.set_status(ids, "skipped")
+    lib.marks.set_star(ids[:1], 2)
+    lib.remove(ids)
+    assert lib.undo() and lib.redo()
+    report = run_doctor(lib.folder)
+    assert not report.problems, report.problems
+    assert not [k for k, a in lib.store.load_records().items() if a.paper_id in ids]
+    assert lib.undo() and lib.annotation(ids[0]).star == 2 and lib.annotation(ids[4]).status == "skipped"
+    assert lib.redo()
+    lib.store.compact()  # (the journal folded into the file)
+    data = orjson.loads(lib.annotations_path.read_bytes())
+    data["annotations"]["999"] = {"paper_id": "ffffffffffff", "status": "unread", "stamps": {"star": "2026-01-01"}}
+    lib.annotations_path.write_bytes(orjson.dumps(data))  # (one an older papersift left behind)
+    said = run_cli("doctor", library=lib.folder)
+    assert said.returncode == 0 and "1 cleared record of papers no longer here" in said.stdout
+    assert "dropped" in run_cli("doctor", "--repair", library=lib.folder).stdout
+    assert "cleared record" not in run_cli("doctor", library=lib.folder).stdout
+
+
 def test_a_removal_recorded_without_places_comes_back_at_the_end(lib):
     """An undo entry written before places were kept still brings its papers back."""
     before = _order(lib)
