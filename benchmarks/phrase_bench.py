@@ -1,7 +1,7 @@
 """"Phrase" filter: latency per keystroke and memory, narrowed by the index vs a scan of every paper.
 
 A phrase is typed one character at a time (from its third character on), as in the search
-box; each keystroke runs ``Library.search('"..."')``. Phrases are 2-3 words cut from random
+box; each keystroke runs ``lib.search.find('"..."')``. Phrases are 2-3 words cut from random
 abstracts, so each matches at least one paper. Three runs, on one library:
 
 - papersift (see store.library.search: candidates from the index, read one at a time; or one

@@ -305,7 +305,7 @@ def timing(sizes: list[int], marks: int = 60) -> dict[str, dict]:
     """CPU ms per re-rank (median, p95; and the wall median) at synthetic corpus sizes
     (benchmarks/generate.py), after ``marks`` marks (a tenth wanted), then 20 re-ranks each after
     one more mark: the queue alone (``Queue.order``), in a library as the app's worker ranks the
-    list (``Library.search`` with the recommended sort), and the header's estimate (the stopping
+    list (``lib.search.find`` with the recommended sort), and the header's estimate (the stopping
     rule, which the app computes after the list is shown)."""
     from store import Library
 

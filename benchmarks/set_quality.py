@@ -3,7 +3,7 @@ counts) hold exactly the papers that use its terms in some form?
 
 Each query below comes with its reference: one regular expression per term, written by hand and
 matched over the raw abstract (case ignored, whole words). A paper belongs to the reference set
-when every term's expression matches it. papersift's set is the head of ``Library.search`` (the
+when every term's expression matches it. papersift's set is the head of ``lib.search.find`` (the
 papers holding every content word, before the divider). Recall and precision are reported per
 query and per class, on a library made of the abstracts alone (a dump: every title derived from
 its abstract, so no word enters from a real title).

@@ -5,8 +5,12 @@ benchmarks do to a library goes through this class. Writes take the library's cr
 and are durable before the method returns.
 
 The package's layout: :mod:`.core` holds the state (paths, lock, corpus, annotations, index) and
-the operations every part shares; each part takes that core and does one job; this facade builds
-the parts, passing each what it uses, and writes out each of their methods as one call.
+the operations every part shares; each part takes that core and does one job; the Library builds
+the parts, passing each what it uses, and callers use each part by its name: ``lib.marks``
+(status, stars, tags, notes), ``lib.search``, ``lib.discovery`` (more like this, the queue,
+topics), ``lib.paper_changes`` (imports, retitling, near-duplicate merges), ``lib.team``
+(members, assignments), ``lib.stats``. What spans parts (undo, redo, removal, a query's pairs)
+is written here.
 """
 
 from __future__ import annotations
@@ -41,8 +45,8 @@ class HistoryStep(NamedTuple):
 
 class Library(LibraryCore):
     """A library folder: its state (:class:`~store.library.core.LibraryCore`, the one base class)
-    and the parts that work on it. Each method a part does is written out below as one call to
-    that part, so "go to definition" and the type checker land on the code that runs."""
+    and the parts that work on it, each an attribute typed as its class, so "go to definition"
+    and the type checker land on the code that runs."""
 
     def __init__(self, folder: Path | str, member: str | None = None) -> None:
         super().__init__(folder, member)

@@ -681,7 +681,7 @@ def test_a_tag_search_after_a_removal_finds_the_tagged_paper(lib):
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_similar_through_every_command_that_takes_a_query(lib, run_cli):
-    """`similar:ID` goes through Library.search in `list --query`, `search` and `export --query`."""
+    """`similar:ID` goes through lib.search.find in `list --query`, `search` and `export --query`."""
     pid = lib.corpus.papers[3].id
     want = [p.id for p, _ in lib.discovery.similar(pid, 5)]
     listed = json.loads(run_cli("list", "--query", f"similar:{pid}", "--format", "json", library=lib.folder).stdout)

@@ -1,5 +1,5 @@
 """The surface test of the query language: every filter family of store.search.query, alone,
-negated and combined, through Library.search and through `papersift list --query` (a real
+negated and combined, through lib.search.find and through `papersift list --query` (a real
 process), each checked against a direct computation over the papers. Generated from the
 parser's tables: a new filter without a row here fails the first test."""
 

@@ -114,7 +114,7 @@ class Searching:
 
     def _can_search_inline(self, q: Query, query: str) -> bool:
         """Word searches and filters, while they stay quick; never what may build a model or a filter's
-        table (see Library.filter_tables_ready), or scan text (a phrase; in a big library, a
+        table (see LibrarySearch.filter_tables_ready), or scan text (a phrase; in a big library, a
         compound, whose parts apart are read in the papers: "model-based" at 30k papers first
         folds every text, ~0.5 s)."""
         if self._seconds > limits.INLINE_SEARCH_SECONDS or self._is_queue(q, query):
