@@ -70,6 +70,17 @@ def safe_json(obj: object, indent: bool = False, sort_keys: bool = False) -> str
     return escape_unsafe_json(orjson.dumps(obj, option=option).decode("utf-8"))
 
 
+def json_line(obj: object, sort_keys: bool = False) -> bytes:
+    """One JSON line, its line and paragraph separators and U+0085 escaped (JSON holds them raw in
+    a string; a reader splitting lines at them, an older papersift's among them, broke the line
+    in two). For big files: three byte replacements, where :func:`safe_json` runs a regex over
+    the text (8x orjson's time; a sync's papers file at 300k papers)."""
+    raw = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS if sort_keys else 0)
+    if b"\xe2\x80\xa8" in raw or b"\xe2\x80\xa9" in raw or b"\xc2\x85" in raw:
+        raw = raw.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029").replace(b"\xc2\x85", b"\\u0085")
+    return raw + b"\n"
+
+
 def escape_unsafe_json(text: str) -> str:
     """JSON text (orjson escapes C0 controls) with C1 controls, DEL and invisible or bidi-override
     characters escaped too: the same value when parsed, inert when the file is printed."""

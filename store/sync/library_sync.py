@@ -38,7 +38,7 @@ from store.files.lock import LibraryLock
 from store.files.nofollow import read_no_link
 from store.errors import PapersiftError
 from store.exchange.team_file import team_text
-from store.formats.records import safe_json
+from store.formats.records import json_line
 from store.sync.git_remote import SyncError, checked_remote, git, is_folder, said, shown_remote
 from store.sync.repo_files import (OFFERED_FILE, member_files, member_lines, offered_before, paper_line,
                                     member_records)
@@ -228,7 +228,7 @@ def _take(lib: Library, repo: Path, report: SyncReport) -> tuple[dict[str, set[s
         # found with file:sync-ana); imported in one step, as one batch.
         sources = [arrived / f"sync-{name}.jsonl" for name in new_papers]
         for source, records in zip(sources, new_papers.values()):
-            atomic_write_bytes(source, "".join(safe_json(r) + "\n" for r in records).encode("utf-8"))
+            atomic_write_bytes(source, b"".join(json_line(r) for r in records))
         try:
             summary = lib.paper_changes.import_paths(sources, replace_sample=True)  # (an untouched sample makes way, as for an import)
         finally:
@@ -338,8 +338,7 @@ def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, 
                              option=orjson.OPT_SORT_KEYS) + b"\n"
                 for pid, stamps in sorted(lib.assignment_stamps.items()) if stamps.get("assignee")]
     atomic_write_bytes(repo / "assignments" / f"{me}.jsonl", b"".join(assigned))
-    atomic_write_bytes(mine_path, "".join(safe_json(paper_line(p), sort_keys=True) + "\n"
-                                          for p in papers).encode("utf-8"))
+    atomic_write_bytes(mine_path, b"".join(json_line(paper_line(p), sort_keys=True) for p in papers))
     # (what the next sync reads as taken here already: the others' papers, the ones this file offers,
     # and the ones taken before: a paper removed here stays known, whoever offers it next)
     offered_now = before | others | {p.id for p in papers}
