@@ -24,6 +24,11 @@ INVISIBLE_CHARS = "\u200b\u200c\u200d\u2060\ufeff\u202a\u202b\u202c\u202d\u202e\
 _HIDDEN = INVISIBLE_CHARS + "\u200e\u200f\u2061-\u2064\u180e\U000e0000-\U000e007f\u2028\u2029"
 _SEPARATORS = str.maketrans({"\u2028": "\n", "\u2029": "\n"})
 
+
+def _lines_apart(text: str) -> str:
+    """The line and paragraph separators as newlines (looked for first: most texts have none)."""
+    return text.translate(_SEPARATORS) if "\u2028" in text or "\u2029" in text else text
+
 _CONTROL = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f" + _HIDDEN + "]"
 )
@@ -57,7 +62,7 @@ def shown_label(text: str) -> str:
 
 def strip_unsafe(text: str) -> str:
     """``text`` without escape sequences, control or invisible characters (tab and newline too)."""
-    text = ESCAPE_SEQUENCE.sub("", text).translate(_SEPARATORS)
+    text = _lines_apart(ESCAPE_SEQUENCE.sub("", text))
     return _CONTROL.sub("", text).replace("\t", " ").replace("\n", " ")
 
 
@@ -67,7 +72,7 @@ def export_safe(text: str) -> str:
     would overwrite its line on a terminal, becomes a newline."""
     if not text:
         return ""
-    text = ESCAPE_SEQUENCE.sub("", text).translate(_SEPARATORS)
+    text = _lines_apart(ESCAPE_SEQUENCE.sub("", text))
     if "\r" in text:
         text = _LONE_CR.sub("\n", text)
     return _CONTROL_IN_FILE.sub("", text)
@@ -86,7 +91,7 @@ def display_safe(text: str, keep_newlines: bool = True) -> str:
     """
     if not text:
         return ""
-    text = ESCAPE_SEQUENCE.sub("", text).translate(_SEPARATORS)
+    text = _lines_apart(ESCAPE_SEQUENCE.sub("", text))
     text = text.replace("\t", " ").replace("\r\n", "\n").replace("\r", "\n")
     text = _CONTROL.sub("", text)
     if not keep_newlines:
