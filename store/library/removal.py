@@ -334,8 +334,8 @@ def unarchive(lib: LibraryCore, when: str) -> None:
         return
     token = orjson.dumps({ARCHIVED: when})[1:-1]  # (as in _archived_ids)
     data = read_no_link(path)
-    kept = [line for line in data.split(b"\n") if line and token not in line]
-    new = b"".join(line + b"\n" for line in kept)
+    *lines, tail = data.split(b"\n")  # (tail: b"", or a line a stopped archive cut short, kept as it is)
+    new = b"".join(line + b"\n" for line in lines if token not in line) + tail
     if len(new) != len(data):
         atomic_write_bytes(path, new)
 
