@@ -203,3 +203,17 @@ def test_batch_signatures_are_each_sets_own_minhash():
     for chunk, budget in ((128, 1 << 13), (3, 64), (2, 1000)):
         got = signatures(sets, chunk, budget)
         assert [list(row) for row in got] == [list(signature(s)) for s in sets]
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_the_split_says_what_an_undo_takes_back(tmp_path, run_cli):
+    """An undo after `dedup --split` takes back the marks it copied, not the split: the command says
+    so, and where the corpus as it was is kept (it said only "split off 1 paper")."""
+    appended = BASE + " We also show that the method transfers to stereo matching without retraining."
+    lib = make_lib(tmp_path, {"a.txt": BASE, "b.txt": appended})
+    pid = lib.corpus.papers[0].id
+    lib.marks.set_star([pid], 2)
+    said = run_cli("dedup", "--split", pid, library=lib.folder).stdout
+    assert "split off 1 paper" in said and "takes back those marks, not the split" in said and "backups/" in said
+    assert run_cli("undo", library=lib.folder).stdout.startswith("undone: copy annotation to 1 split paper")
+    assert len(Library(lib.folder)) == 2

@@ -115,7 +115,11 @@ def dedup(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
         if args.format == "json":
             out.emit_json([p.id for p in new])
         else:
-            out.console().print(f"split off {counted(len(new), 'paper')}: {', '.join(p.id for p in new)}")
+            marked = bool(lib.annotation(new[0].id).marked) if new else False
+            out.console().print(f"split off {counted(len(new), 'paper')}: {', '.join(p.id for p in new)}"
+                                + (" (with the merged paper's marks; `papersift undo` takes back those marks, not "
+                                   "the split: the corpus as it was is in backups/)" if marked else
+                                   " (no undo step: the corpus as it was is in backups/)"))
         return 0
     report = lib.paper_changes.dedup_report()
     if args.format == "json":
