@@ -93,4 +93,5 @@ class Counts:
         lib = self.library
         lab = any(anns for name, anns in lib.member_marks.items() if name != lib.member) or bool(lib.assignments)
         name = f"{lib.name} · as {lib.member}" if lab else lib.name  # (in a lab's library: who you are)
-        self.header.show(name, lib.stats.triaged_count(), len(lib), "; ".join(filter(None, [note or self.standing, self.screening, self.lab_sync])))
+        triaged = int(np.count_nonzero(self.triaged_mask()))  # (kept as triage keys come: no scan of every mark per key)
+        self.header.show(name, triaged, len(lib), "; ".join(filter(None, [note or self.standing, self.screening, self.lab_sync])))
