@@ -56,9 +56,10 @@ def test_triage_round_trip_and_undo(run_cli):
     run_cli("note", pid, "-", input="read with the group\nsecond line\n")
     rec = json.loads(run_cli("show", pid, "--format", "json").stdout)
     assert (rec["status"], rec["star"], rec["tags"], rec["note"]) == ("to-read", 2, ["speech", "benchmark"], "read with the group\nsecond line")
-    run_cli("note", pid, r"bound $O(n^2)$ holds")
+    run_cli("note", pid, r"bound $O(n^2)$ holds, see [the code](https://example.org/c)")
     shown = run_cli("show", pid).stdout  # (typeset as the abstract is; JSON keeps the note as typed)
-    assert "bound O(n²) holds" in shown and json.loads(run_cli("show", pid, "--format", "json").stdout)["note"] == r"bound $O(n^2)$ holds"
+    assert "bound O(n²) holds, see the code [1]" in shown and "links [1] https://example.org/c" in shown, shown
+    assert json.loads(run_cli("show", pid, "--format", "json").stdout)["note"].startswith(r"bound $O(n^2)$ holds")
     run_cli("undo")
     for key in ("id", "title", "derived_title", "abstract", "authors", "sources"):
         assert key in rec

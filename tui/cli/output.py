@@ -205,9 +205,16 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
     out = console()
     _print_paper_head(out, p, a, others, assignee)
     out.print()
-    out.print(render_abstract(p.abstract)[0])  # LaTeX as Unicode, emphasis styled (JSON keeps the source)
+    links: list[str] = []  # numbered as the reader numbers them: the abstract's, the paper's own, the note's
+    out.print(render_abstract(p.abstract, links)[0])  # LaTeX as Unicode, emphasis styled (JSON keeps the source)
+    if p.url and p.url not in links:
+        links.append(p.url)
     if a.note:
-        _print_note(out, a.note)
+        _print_note(out, a.note, links)
+    if len(links) > (1 if p.url else 0):  # (a note's "the code [2]" names its address here)
+        from rich.markup import escape
+        out.print()
+        out.print("[dim]links[/dim] " + escape("  ".join(f"[{i}] {display_safe(u, False)}" for i, u in enumerate(links, 1))))
 
 
 def _print_paper_head(out: Console, p: Paper, a: Annotation, others: list[tuple[str, Annotation]],
@@ -238,7 +245,7 @@ def _print_paper_head(out: Console, p: Paper, a: Annotation, others: list[tuple[
             out.print(f"[dim]{label}[/dim] {escape(display_safe(value, False))}")
 
 
-def _print_note(out: Console, note: str) -> None:
+def _print_note(out: Console, note: str, links: list[str]) -> None:
     """A paper's note, as much of it as a note can hold (a forged folder's note may be 50 MB: a
     terminal gets what a note can hold, JSON all of it)."""
     from store.models import MAX_NOTE_CHARS
@@ -247,7 +254,7 @@ def _print_note(out: Console, note: str) -> None:
 
     out.print()
     out.print("[bold]Note[/bold]")
-    out.print(render_abstract(note[:MAX_NOTE_CHARS])[0])  # (LaTeX as Unicode, as the abstract; JSON keeps it as typed)
+    out.print(render_abstract(note[:MAX_NOTE_CHARS], links)[0])  # (LaTeX as Unicode, as the abstract; JSON keeps it as typed)
     if len(note) > MAX_NOTE_CHARS:
         out.print(f"[dim]… and {len(note) - MAX_NOTE_CHARS:,} more characters (more than a note holds; "
                   "`--format json` prints it whole)[/dim]")
