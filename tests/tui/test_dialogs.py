@@ -517,6 +517,35 @@ async def test_import_dialog_adds_papers_without_leaving_the_app(lib, make, tmp_
         assert screen(app).results.border_title.startswith("1 / 36")
 
 
+
+async def test_enter_on_a_completed_name_imports_what_the_box_shows_or_names_the_candidates(lib, make, tmp_path, monkeypatch):
+    """→ completes a name as far as its candidates agree ("day1" for day1.jsonl and day1_dump.txt), the
+    rest shown grey after it: enter then said "no such file or folder: …/day1". With one candidate
+    left it imports the one the box shows; with several it names them."""
+    abstract = "We study grokking in small transformers trained on modular arithmetic and show that weight decay drives it."
+    (tmp_path / "day1.jsonl").write_text(json.dumps({"abstract": abstract}) + "\n")
+    (tmp_path / "day1_dump.txt").write_text(abstract.replace("grokking", "double descent") + "\n")
+    monkeypatch.chdir(tmp_path)
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await pilot.pause()
+        await pilot.press(*"da", "right", "enter")
+        await pilot.pause()
+        said = str(app.screen.query_one("#import-error").render())
+        assert "did you mean day1.jsonl or day1_dump.txt?" in said and len(app.library) == 35, said
+        await pilot.press("_", "enter")  # one candidate: the box shows day1_dump.txt, and that is imported
+        await settle(pilot)
+        assert app.screen is screen(app)
+        for _ in range(20):
+            screen(app).sync.poll()
+            await settle(pilot)
+            if len(Library(lib.folder)) == 36:
+                break
+        assert [p.sources[0].file for p in Library(lib.folder).corpus][-1] == "day1_dump.txt"
+
+
 async def test_the_first_export_goes_to_the_folder_papersift_was_started_in(lib, make, tmp_path, monkeypatch):
     """Not the home folder: a file next to the person's work, named after the library."""
     work = tmp_path / "neurips"

@@ -38,12 +38,7 @@ class PathSuggester(Suggester):
         folder, stem = (typed, "") if value.endswith(os.sep) else (typed.parent, typed.name)
         if not self.confinement.allows(folder):
             return None  # a browser session lists no folder outside its own
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            return None
-        matches = [name for name in names
-                   if name.startswith(stem) and name != stem and (stem.startswith(".") or not name.startswith("."))]
+        matches = entries_starting(folder, stem)
         if not matches:
             return None
         # Several: as far as they agree first (icml2024 for icml2024.jsonl and icml2024_dump.txt),
@@ -52,6 +47,16 @@ class PathSuggester(Suggester):
         name = shared if len(matches) > 1 and len(shared) > len(stem) else matches[0]
         done = value[:len(value) - len(stem)] + name
         return done + (os.sep if name in matches and (folder / name).is_dir() else "")
+
+
+def entries_starting(folder: Path, stem: str) -> list[str]:
+    """A folder's entries whose names go on from ``stem`` (hidden ones only once a '.' is typed)."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    return [name for name in names
+            if name.startswith(stem) and name != stem and (stem.startswith(".") or not name.startswith("."))]
 
 
 class ImportInput(TypingKeys, Input):
@@ -104,7 +109,14 @@ class ImportScreen(ModalScreen[Path | None]):
             self.query_one("#import-error", Label).update(Text(refused))
             return
         if not path.exists():
-            self.query_one("#import-error", Label).update(Text(f"no such file or folder: {path}"))
+            # The name typed so far with a suggestion shown after it (→ took the part its candidates
+            # share): one candidate is what the box shows, and is taken; several are named.
+            near = [] if value.endswith(os.sep) else entries_starting(path.parent, path.name)
+            if len(near) == 1 and not self.confinement.refusal(path.parent / near[0]):
+                self.dismiss(path.parent / near[0])
+                return
+            more = f" (did you mean {' or '.join(near[:3])}{' or …' if len(near) > 3 else ''}? → completes)" if near else ""
+            self.query_one("#import-error", Label).update(Text(f"no such file or folder: {path}{more}"))
             return
         self.dismiss(path)
 
