@@ -63,6 +63,14 @@ def _reference_key(obj: object, fallback: str) -> str | None:
     return None
 
 
+def looks_like_json(text: str) -> bool:
+    """A file of another suffix (``all.csl-json``, as `--format csl-json` suggests naming it) whose
+    text is JSON: an array of objects, or an object (JSON, or JSON Lines). Read from its start
+    alone (a big file is sniffed by its first MiB): ``[{`` or ``{"``, which no dump opens with."""
+    start = text.lstrip("\ufeff \t\r\n")
+    return start[:1] in ("[", "{") and start[1:].lstrip(" \t\r\n")[:1] in (("{", "]") if start[0] == "[" else ('"', "}"))
+
+
 def _first_line_is_an_object(text: str) -> bool:
     first = next((line for line in text_lines(text) if line.strip()), "")
     try:

@@ -36,6 +36,8 @@ def test_what_is_offered_comes_from_the_table():
     (".jsonl", "{}", "jsonl"), (".tsv", "a\tb", "tsv"), (".bib", "", "bibtex"), (".xml", "", "atom"),
     (".txt", "@article{x, title={T}}", "bibtex"), (".txt", "TY  - JOUR\nER  -\n", "ris"),
     (".txt", "An abstract of a paper.", "dump"), (".csv", "@article{x,}", "csv"),  # a CSV is never sniffed
+    (".csl-json", '[\n  {"type": "article", "abstract": "x"}]', "json"), ("", '{"abstract": "x"}\n', "json"),
+    (".txt", "[1] We propose a thing.", "dump"), (".txt", "{Braces} open this abstract.", "dump"),
 ])
 def test_a_file_is_read_by_its_suffix_then_by_its_look(suffix, text, expected):
     assert formats.reader_for(suffix, text).name == expected
@@ -61,3 +63,17 @@ def test_a_json_line_holding_a_raw_line_separator_is_one_record(tmp_path):
     lib = Library(tmp_path / "lib")
     lib.paper_changes.import_paths([path])
     assert [p.abstract for p in lib.corpus][0] == abstract and len(lib) == 2
+
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_a_csl_json_export_named_for_its_format_imports(run_cli, tmp_path):
+    """`export --format csl-json -o all.csl-json` then `import all.csl-json` was read as a dump: "an
+    abstract is at most 100,000 characters"."""
+    import json
+    run_cli("list")  # (the sample)
+    out = tmp_path / "all.csl-json"
+    run_cli("export", "--format", "csl-json", "-o", str(out))
+    other = tmp_path / "other"
+    proc = run_cli("import", str(out), library=other)
+    assert proc.returncode == 0 and len(json.loads(run_cli("list", "--format", "json", library=other).stdout)) == 35
