@@ -144,6 +144,7 @@ class _Merge:
             summary.exact += 1
         else:  # a paper the library held (from any file), or the same arXiv paper from another listing
             summary.known += 1
+            summary.sources_added += bool(added and idx < self.before)  # (a file it was not in: saved, for file:)
         got = _enrich(paper, rec)
         if rec.external_id and arxiv_key(rec.external_id) and _more_categories(paper, rec.keywords):
             got.append("keywords")  # a cross-list: its category joins the paper's
@@ -160,7 +161,7 @@ class _Merge:
         if seen is None:
             return False
         paper = corpus.papers[seen]
-        _add_source(paper.sources, src)
+        summary.sources_added += _add_source(paper.sources, src) and seen < self.before
         corpus.add_alias(rid, seen)
         _more_categories(paper, rec.keywords)
         if key[1] > held_version(paper):

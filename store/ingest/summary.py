@@ -28,15 +28,18 @@ class ImportSummary:
     replaced_sample: int = 0  # the bundled sample's papers this first import replaced
     sample_kept: int = 0  # sample papers kept because some are annotated (the line says how to remove them)
     passed_over: list[str] = field(default_factory=list)  # files of a folder that are not dumps (READMEs, exports)
+    sources_added: int = 0  # papers the library held, read from a file they were not known in (saved: file: finds them)
 
     @property
     def changed(self) -> bool:
-        return bool(self.new or self.exact or self.near or self.updated or self.revised)
+        return bool(self.new or self.exact or self.near or self.updated or self.revised or self.sources_added)
 
     def line(self) -> str:
         return (f"read {counted(self.read, 'abstract')} from {counted(self.files, 'file')}: {self.new:,} new, "
                 f"{counted(self.exact, 'exact duplicate')}, {counted(self.near, 'near-duplicate')} merged, "
                 f"{self.known:,} already in the library"
+                + (f" ({self.sources_added:,} of them now listed under {'this file' if self.files == 1 else 'these files'} "
+                   "too: file: finds them)" if self.sources_added else "")
                 + (f", {self._added()} added to {counted(self.updated, 'paper')} already there" if self.updated else "")
                 + (f", {counted(self.revised, 'paper')} updated to a newer version (marks kept)" if self.revised else "")
                 + (f"; passed over {first_few(self.passed_over)} (READMEs, licences and papersift's own "
@@ -59,7 +62,7 @@ class ImportSummary:
 
     def to_dict(self) -> dict[str, object]:
         return {**{k: getattr(self, k) for k in ("files", "read", "new", "exact", "near", "known", "updated", "skipped",
-                                                 "replaced_sample", "revised", "batch")},
+                                                 "replaced_sample", "revised", "batch", "sources_added")},
                 "added": dict(self.added), "no_abstract": list(self.no_abstract), "passed_over": list(self.passed_over)}
 
 

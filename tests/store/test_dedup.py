@@ -217,3 +217,20 @@ def test_the_split_says_what_an_undo_takes_back(tmp_path, run_cli):
     assert "split off 1 paper" in said and "takes back those marks, not the split" in said and "backups/" in said
     assert run_cli("undo", library=lib.folder).stdout.startswith("undone: copy annotation to 1 split paper")
     assert len(Library(lib.folder)) == 2
+
+
+def test_a_paper_read_again_from_another_file_is_listed_under_it_too(tmp_path):
+    """The same abstracts imported from a second file in a later import (the next day's dump, the
+    conference's dump after its JSON): the paper kept only its first file, so `file:day2` found
+    none of them and `stats` counted one source file; within one import both were kept."""
+    first, second = tmp_path / "day1.txt", tmp_path / "day2.txt"
+    first.write_text(BASE + "\n")
+    second.write_text(BASE + "\n")
+    lib = Library(tmp_path / "lib")
+    lib.paper_changes.import_paths([first])
+    summary = lib.paper_changes.import_paths([second])
+    assert summary.changed and summary.known == 1 and "now listed under this file too" in summary.line()
+    again = Library(tmp_path / "lib")
+    assert [s.file for s in again.corpus.papers[0].sources] == ["day1.txt", "day2.txt"]
+    assert len(again.search.find("file:day2")) == 1 and len(again.search.find("file:day1 file:day2")) == 1
+    assert not lib.paper_changes.import_paths([second]).changed  # (read again from the same file: nothing new)
