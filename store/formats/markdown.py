@@ -75,7 +75,7 @@ def _entry(paper: Paper, ann: Annotation, abstract: bool) -> list[str]:
     if byline:
         lines.append(f"  {md_escape(byline)}")
     if ann.note:
-        lines += ["  > " + md_escape(line) if line.strip() else "  >" for line in ann.note.splitlines()]
+        lines += ["  > " + note_markdown(line) if line.strip() else "  >" for line in ann.note.splitlines()]
     if team := team_line(ann):
         lines.append(f"  team: {md_escape(team)}")
     if abstract:  # read by people (a group's shortlist): LaTeX as Unicode, as the app shows it
@@ -107,3 +107,13 @@ def citation_line(paper: Paper, ann: Annotation) -> str:
 
 def md_escape(text: str) -> str:
     return re.sub(r"([\\`*_\[\]<>|])", r"\\\1", text)
+
+
+_NOT_AUTOLINK = re.compile(r"<(?!https?://[^\s<>]+>)")
+
+
+def note_markdown(line: str) -> str:
+    """A line of one's own note as Markdown: written in Markdown (links, emphasis, ``$math$``), it
+    is kept so (escaped, ``[the code](…)`` read ``\\[the code\\](…)`` and ``$\\alpha$`` a TeX
+    line break); only a ``<`` that opens no ``<https://…>`` link is escaped, so no HTML is written."""
+    return _NOT_AUTOLINK.sub(r"\\<", line)

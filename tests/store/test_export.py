@@ -203,6 +203,22 @@ def test_markdown_abstracts_keep_math_stars_and_drop_markdown_marks(tmp_path):
             "\\<https://github.com/x/y\\>.") in md  # Markdown-escaped, as an \\href's
 
 
+
+def test_a_note_in_the_reading_list_keeps_its_markdown_and_writes_no_html(tmp_path):
+    """Escaped as plain text, a note's link read "\\[the code\\](…)" and its "$\\alpha$" a TeX line
+    break; the app shows the same note typeset. One's own note is Markdown: kept, but HTML."""
+    lib = Library(tmp_path / "lib")
+    (tmp_path / "p.jsonl").write_text(json.dumps({"title": "A paper", "abstract": "We propose a thing that works."}) + "\n")
+    lib.paper_changes.import_paths([tmp_path / "p.jsonl"])
+    pid = lib.corpus.papers[0].id
+    lib.marks.set_note(pid, "see [the code](https://github.com/x/y). Also $\\alpha \\to \\infty$ *important*\n"
+                            "<https://example.org/b> and <img src=x onerror=alert(1)>")
+    lib.marks.set_status([pid], "to-read")
+    md = export_text(lib.pairs(""), "md")
+    assert "  > see [the code](https://github.com/x/y). Also $\\alpha \\to \\infty$ *important*" in md, md
+    assert "  > <https://example.org/b> and \\<img src=x onerror=alert(1)>" in md
+
+
 def test_plain_text_keeps_sets_and_tildes_and_drops_control_characters():
     """Cases from ICML and ICLR 2024 where plain text (exports, titles) read otherwise than the
     reader: a set's braces went with the pass over the text around the math ("$\\{G_t\\}$" read
