@@ -53,6 +53,12 @@ def highlight_words(text: Text, matched: set[str], style: Style) -> Text:
     return text
 
 
+def numbered_links(abstract_links: list[str], url: str) -> list[str]:
+    """The links a paper's reader (and ``show``) number: the abstract's, then the paper's own
+    address when the abstract does not hold it; a note's are numbered after (render_abstract)."""
+    return abstract_links + ([url] if url and url not in abstract_links else [])
+
+
 def render_abstract(abstract: str, links: list[str] | None = None) -> tuple[Text, list[str]]:
     """The abstract (or a note) as styled Rich text, and the links it contains (in order).
     ``links``: the links shown above it, which its own continue (a note's numbered after the

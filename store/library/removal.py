@@ -183,13 +183,18 @@ def _append_archive(lib: LibraryCore, lines: bytes) -> None:
     append_durably(path, lines, whole)
 
 
+def _archive_token(when: str) -> bytes:
+    """What each line of the archive made at ``when`` starts with: '"archived":"…"'."""
+    return orjson.dumps({ARCHIVED: when})[1:-1]
+
+
 def _archived_ids(lib: LibraryCore, when: str) -> set[str]:
     """The papers whose whole line the archive holds for the archive made at ``when``."""
     path = lib.folder / locations.ARCHIVE_FILE
     found: set[str] = set()
     if not path.exists():
         return found
-    token = orjson.dumps({ARCHIVED: when})[1:-1]  # '"archived":"..."', as each of its lines starts
+    token = _archive_token(when)
     for line in path.read_bytes().split(b"\n")[:-1]:  # (the last piece is "" or a cut line)
         if token in line:
             try:
@@ -332,7 +337,7 @@ def unarchive(lib: LibraryCore, when: str) -> None:
     path = lib.folder / locations.ARCHIVE_FILE
     if not path.exists():
         return
-    token = orjson.dumps({ARCHIVED: when})[1:-1]  # (as in _archived_ids)
+    token = _archive_token(when)
     data = read_no_link(path)
     *lines, tail = data.split(b"\n")  # (tail: b"", or a line a stopped archive cut short, kept as it is)
     new = b"".join(line + b"\n" for line in lines if token not in line) + tail

@@ -115,7 +115,7 @@ def dedup(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
         if args.format == "json":
             out.emit_json([p.id for p in new])
         else:
-            marked = bool(lib.annotation(new[0].id).marked) if new else False
+            marked = bool(new) and lib.annotation(new[0].id).marked
             out.console().print(f"split off {counted(len(new), 'paper')}: {', '.join(p.id for p in new)}"
                                 + (" (with the merged paper's marks; `papersift undo` takes back those marks, not "
                                    "the split: the corpus as it was is in backups/)" if marked else

@@ -200,15 +200,14 @@ def print_paper(lib: Library, key: str, fmt: str) -> None:
                            for name, m in others]
         emit_json(rec)
         return
-    from ..render import render_abstract
+    from ..render import numbered_links, render_abstract
 
     out = console()
     _print_paper_head(out, p, a, others, assignee)
     out.print()
-    links: list[str] = []  # numbered as the reader numbers them: the abstract's, the paper's own, the note's
-    out.print(render_abstract(p.abstract, links)[0])  # LaTeX as Unicode, emphasis styled (JSON keeps the source)
-    if p.url and p.url not in links:
-        links.append(p.url)
+    abstract, found = render_abstract(p.abstract)  # LaTeX as Unicode, emphasis styled (JSON keeps the source)
+    out.print(abstract)
+    links = numbered_links(found, p.url)  # (as the reader numbers them; the note's follow)
     if a.note:
         _print_note(out, a.note, links)
     if len(links) > (1 if p.url else 0):  # (a note's "the code [2]" names its address here)

@@ -21,7 +21,7 @@ from store.titles.kinds import EXCERPT_NOTE, is_excerpt, shown_title
 
 from ..compat import QuietlySizedScroll, QuietlySizedStatic
 from ..keymap import binding, key_label
-from ..render import highlight_words, plain_title, render_abstract
+from ..render import highlight_words, numbered_links, plain_title, render_abstract
 
 if TYPE_CHECKING:
     from rich.style import Style
@@ -107,7 +107,7 @@ class Reader(QuietlySizedScroll, can_focus=True):
         paper = self.library.corpus.papers[paper_index]
         ann = self.library.annotation(paper.id)
         abstract, links = render_abstract(paper.abstract)
-        self.links = links + ([paper.url] if paper.url and paper.url not in links else [])
+        self.links = numbered_links(links, paper.url)
         match = self.get_component_rich_style("reader--match")
         parts: list[Text | str] = [self._title(paper, match)]
         byline = paper.byline()
