@@ -393,7 +393,7 @@ async def _triage_bench(lib_dir: Path, fraction: float, presses: int) -> dict:
 
     lib = Library(lib_dir)
     ids = [p.id for p in lib.corpus][: int(len(lib) * fraction)]
-    lib.replace_annotations({pid: Annotation(pid, status="read", tags=["bench"], updated="2026-01-01") for pid in ids},
+    lib.replace_annotations([Annotation(pid, status="read", tags=["bench"], updated="2026-01-01") for pid in ids],
                             "bench", "benchmark setup")
     durable: list[float] = []
     original = lib.store.apply

@@ -7,8 +7,9 @@ without pulling in any storage detail.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from store.record_fields import read_fields
 from store.choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
@@ -188,6 +189,45 @@ class Paper:
         )
 
 
+MEMBER_SEP = "@"  # between a paper id and a member in a record key's text (no paper id holds it)
+
+
+class RecordKey(NamedTuple):
+    """Which stored annotation record: a paper's, for a member as records name members ("" the
+    library's owner, :data:`TEAM` the paper's assignment). The undo history writes it as
+    :attr:`text`; the annotations table keeps the record under :attr:`doc_id`."""
+
+    paper: str
+    member: str = ""
+
+    @classmethod
+    def parse(cls, text: str) -> "RecordKey":
+        """The key an undo entry names (``PAPERID`` or ``PAPERID@member``)."""
+        paper, _, member = text.partition(MEMBER_SEP)
+        return cls(paper, member)
+
+    @classmethod
+    def of_record(cls, rec: dict[str, Any]) -> "RecordKey":
+        """The key of a stored record (its paper and its member)."""
+        return cls(str(rec.get("paper_id", "")), str(rec.get("member") or ""))
+
+    @property
+    def text(self) -> str:
+        """As the undo history writes it: ``PAPERID`` (the owner's) or ``PAPERID@member``."""
+        return f"{self.paper}{MEMBER_SEP}{self.member}" if self.member else self.paper
+
+    @property
+    def doc_id(self) -> int:
+        """The record's TinyDB document id: the paper id's value for the owner's (as every library
+        before members had), with a hash of the member above 2**48 for another's (paper ids are 12
+        hex digits), so the owner's records keep the ids they always had. ValueError for a paper id
+        that is no hex (a forged undo entry's)."""
+        if not self.member:
+            return int(self.paper, 16)
+        code = int(hashlib.sha1(self.member.encode("utf-8")).hexdigest()[:10], 16) or 1
+        return (code << 48) | int(self.paper, 16)
+
+
 @dataclass
 class Annotation:
     """A person's triage of one paper. Defaults mean "untouched"."""
@@ -208,6 +248,11 @@ class Annotation:
     # a member's name, or TEAM for the record that holds the paper's assignment (``assignee``).
     member: str = ""
     assignee: str = ""  # (the TEAM record only) the member the paper is assigned to
+
+    @property
+    def key(self) -> RecordKey:
+        """The key of this annotation's stored record."""
+        return RecordKey(self.paper_id, self.member)
 
     def is_default(self) -> bool:
         """True when nothing has been said about the paper."""

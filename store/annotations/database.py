@@ -26,10 +26,10 @@ from tinydb import TinyDB
 
 from store.annotations.storage import JournaledJSONStorage, now_iso
 from store.record_fields import is_record
-from store.annotations.journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, MEMBER_SEP, META, REDO,  # noqa: F401
-                      Replay, doc_id_for, journal_path_for, judge, key_of, paper_of, read_acked, read_snapshot, replay_journal, write_acked)
+from store.annotations.journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO,  # noqa: F401
+                      Replay, journal_path_for, judge, read_acked, read_snapshot, replay_journal, write_acked)
 from store.errors import PapersiftError
-from store.models import TEAM, Annotation
+from store.models import TEAM, Annotation, RecordKey
 from store.safe_text import has_unsafe, strip_unsafe
 from store.annotations.note_edits import long_notes_as_edits, records_of
 from store.annotations.step_records import as_change, left_as_is, refuse_if_gone, remember_states, the_steps_fields
@@ -78,9 +78,8 @@ class AnnotationStore:
         self.unreadable: Counter[str] = Counter()  # what the last load_records could not read (see there)
         self.unsound: dict[str, int] = {}  # history table -> its entries papersift cannot read (see _sound)
 
-    def load_records(self) -> dict[str, Annotation]:
-        """Every stored annotation record, by record key: ``PAPERID`` for the owner's,
-        ``PAPERID@member`` for another member's or the team's (:func:`record_key`).
+    def load_records(self) -> dict[RecordKey, Annotation]:
+        """Every stored annotation record, by its key (its paper and member).
 
         A library folder is untrusted input: a stored value that is no record (not a dict, or
         its paper id no string) is skipped, and a field of the wrong kind is read as its default
@@ -88,7 +87,7 @@ class AnnotationStore:
         many records; "fields": the records with any). In memory only: the file keeps them as found, for ``doctor --repair``.
         """
         table = (self.storage.read() or {}).get(ANN) or {}
-        records: dict[str, Annotation] = {}
+        records: dict[RecordKey, Annotation] = {}
         unreadable: Counter[str] = Counter()
         for rec in table.values():
             if not is_record(rec):
@@ -98,7 +97,7 @@ class AnnotationStore:
             if bad:
                 unreadable.update(bad)
                 unreadable["fields"] += 1
-            records[key_of(rec)] = ann
+            records[RecordKey.of_record(rec)] = ann
         self.unreadable = unreadable
         return records
 
@@ -141,13 +140,13 @@ class AnnotationStore:
             self.db.table(table).clear_cache()
         return result
 
-    def apply(self, changes: dict[str, Annotation], action: str, label: str, history: bool = True,
+    def apply(self, changes: dict[RecordKey, Annotation], action: str, label: str, history: bool = True,
               extra: dict[str, Any] | None = None, member: str = "", owner: str = "",
               pending: dict[str, Any] | None = None) -> None:
         """Store new annotation states and (optionally) an undo entry, together.
 
         Args:
-            changes: record key (a paper id, or ``PAPERID@member``) -> its new annotation (a default
+            changes: record key -> its new annotation (a default
                 annotation is removed, unless it keeps change times: a cleared mark, ``is_cleared``,
                 or an assignment taken off).
             member: who made the change: the undo entry is theirs (each member undoes their own).
@@ -165,18 +164,18 @@ class AnnotationStore:
             ann = data[ANN]
             before: dict[str, dict[str, Any] | None] = {}
             after: dict[str, dict[str, Any] | None] = {}
-            for pid, new in changes.items():
-                key = str(doc_id_for(pid))
-                old = ann.get(key)
-                before[pid] = old if isinstance(old, dict) else None  # (a forged file's value that is no record: none)
+            for key, new in changes.items():
+                doc, text = str(key.doc_id), key.text  # (the table's key; the undo entry's)
+                old = ann.get(doc)
+                before[text] = old if isinstance(old, dict) else None  # (a forged file's value that is no record: none)
                 # A cleared mark keeps its change times, and so does an assignment taken off (a lab's
                 # sync passes it on: store.sync.library_sync).
                 if new.is_default() and not new.is_cleared() and not (new.member == TEAM and new.stamps):
-                    ann.pop(key, None)
-                    after[pid] = None
+                    ann.pop(doc, None)
+                    after[text] = None
                 else:
-                    ann[key] = new.to_record()
-                    after[pid] = ann[key]
+                    ann[doc] = new.to_record()
+                    after[text] = ann[doc]
             if history:
                 entry = {"time": now_iso(), "action": action, "label": label, "before": before, "after": after,
                          **({"member": member} if member else {}), **(extra or {})}
@@ -241,14 +240,14 @@ class AnnotationStore:
             before = records_of(entry, "before", ann, current_is="before")
             after = records_of(entry, "after", ann)
             if before is None or after is None or before and not any(  # (a note changed outside; every field since)
-                    left_as_is(pid, ann.get(str(doc_id_for(pid))), rec, after.get(pid)) for pid, rec in before.items()):
+                    left_as_is(key, ann.get(str(key.doc_id)), rec, after.get(key.text)) for key, rec in _keyed(before)):
                 for k in mine:
                     redo.pop(k, None)
                 return None
             written = _as_changes(ann, after, member, owner, before)
             if entry.get("papers"):  # a removal's records go with its papers, as the removal took them (no
                 gone = {str(r.get("id")) for r in entry["papers"] if isinstance(r, dict)}  # cleared record left behind)
-                written = {k: None if paper_of(k) in gone else rec for k, rec in written.items()}
+                written = {k: None if RecordKey.parse(k).paper in gone else rec for k, rec in written.items()}
             _set_records(ann, written)
             remember_states(entry, written)
             _push(data[HIST], entry)
@@ -318,7 +317,7 @@ def sound_entry(entry: object) -> bool:
 def _is_key(key: str) -> bool:
     """Whether a history entry's key is a record key (a paper id in hex, and a member)."""
     try:
-        doc_id_for(key)
+        RecordKey.parse(key).doc_id  # noqa: B018 (ValueError: a paper id that is no hex)
     except ValueError:
         return False
     return True
@@ -356,21 +355,27 @@ def _as_changes(ann: dict[str, Any], records: dict[str, Any], member: str, owner
     when = now_iso()
     own = "" if member == owner else member  # (the owner's records carry no member name)
     out = {}
-    for key, rec in records.items():
-        mine = not member or key.partition(MEMBER_SEP)[2] in (own, TEAM)
-        current = ann.get(str(doc_id_for(key)))
-        target = the_steps_fields(key, current, rec, other[key], mine) if other is not None and key in other else rec
-        out[key] = as_change(key, current, target, when) if mine else target
+    for key, rec in _keyed(records):
+        mine = not member or key.member in (own, TEAM)
+        current = ann.get(str(key.doc_id))
+        target = the_steps_fields(key, current, rec, other[key.text], mine) if other is not None and key.text in other else rec
+        out[key.text] = as_change(key, current, target, when) if mine else target
     return out
 
 
+def _keyed(records: dict[str, Any]) -> list[tuple[RecordKey, Any]]:
+    """An undo entry's records (record key text -> record) with their keys read."""
+    return [(RecordKey.parse(k), rec) for k, rec in records.items()]
+
+
 def _set_records(ann: dict[str, Any], records: dict[str, Any]) -> None:
-    """Put paper id -> annotation record (None: no annotation) into the annotations table."""
-    for pid, rec in records.items():
+    """Put an undo entry's records (record key text -> the record, None: none) into the annotations table."""
+    for key, rec in _keyed(records):
+        doc = str(key.doc_id)
         if rec is None:
-            ann.pop(str(doc_id_for(pid)), None)
+            ann.pop(doc, None)
         else:
-            ann[str(doc_id_for(pid))] = rec
+            ann[doc] = rec
 
 
 def _push(table: dict[str, Any], entry: dict[str, Any]) -> None:

@@ -9,7 +9,6 @@ matters more than parsing speed); both raise ``ValueError`` subclasses.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,36 +22,6 @@ ANNOTATIONS_VERSION = 1
 JOURNAL_SUFFIX = ".journal"
 ANN, HIST, META = "annotations", "history", "meta"
 REDO = "redo"  # changes undone, newest last, until a new change is made
-
-
-MEMBER_SEP = "@"  # a record key: "PAPERID" (the library owner's) or "PAPERID@member"
-
-
-def doc_id_for(key: str) -> int:
-    """The TinyDB document id of an annotation record: ``PAPERID`` (hex: the owner's annotation,
-    as every library before members had) or ``PAPERID@member`` (another member's, or the team's
-    assignment record). A member's ids sit above 2**48, the owner's below (paper ids are 12 hex
-    digits), so the owner's records keep the ids they always had."""
-    pid, _, member = key.partition(MEMBER_SEP)  # (paper_of, and the member)
-    if not member:
-        return int(pid, 16)
-    code = int(hashlib.sha1(member.encode("utf-8")).hexdigest()[:10], 16) or 1
-    return (code << 48) | int(pid, 16)
-
-
-def record_key(paper_id: str, member: str = "") -> str:
-    """The key of a paper's record for a member ("" for the library's owner)."""
-    return f"{paper_id}{MEMBER_SEP}{member}" if member else paper_id
-
-
-def paper_of(key: str) -> str:
-    """The paper id of a record key (``PAPERID`` or ``PAPERID@member``)."""
-    return key.partition(MEMBER_SEP)[0]
-
-
-def key_of(rec: dict[str, Any]) -> str:
-    """The key of a stored annotation record (its paper and its member)."""
-    return record_key(str(rec.get("paper_id", "")), str(rec.get("member") or ""))
 
 
 def journal_path_for(path: Path) -> Path:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, cast
 
-from store.annotations.journal import doc_id_for
+from store.models import RecordKey
 
 NOTE_INLINE = 4_096  # a longer note is kept in the undo history as its edit, not two whole copies
 
@@ -58,8 +58,8 @@ def records_of(entry: dict[str, Any], side: str, ann: dict[str, Any],
         return cast("dict[str, Any]", entry[side])
     records = dict(entry[side])
     other = current_is or ("after" if side == "before" else "before")
-    for pid, edit in edits.items():
-        rec = ann.get(str(doc_id_for(pid)))
+    for pid, edit in edits.items():  # (pid: a record key's text)
+        rec = ann.get(str(RecordKey.parse(pid).doc_id))
         now = rec.get("note", "") if isinstance(rec, dict) else ""
         if not isinstance(now, str) or _sha(now) != edit[other]:
             return None

@@ -14,26 +14,24 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from store.annotations.journal import MEMBER_SEP, paper_of
 from store.errors import PapersiftError
-from store.models import STAMPED, TEAM, Annotation
+from store.models import STAMPED, TEAM, Annotation, RecordKey
 from store.record_fields import is_record
 
 
-def as_change(key: str, current: Any, target: Any, when: str) -> Any:
-    """The record to store for ``key`` (``PAPERID`` or ``PAPERID@member``) so that it holds
+def as_change(key: RecordKey, current: Any, target: Any, when: str) -> Any:
+    """The record to store for ``key`` so that it holds
     ``target``'s marks (None: none) as a change made at ``when`` over ``current`` (what is stored
     now). A value that is no record (a forged file's) is put back as it was."""
     if target is not None and not is_record(target):
         return target
-    pid, _, member = key.partition(MEMBER_SEP)
-    now = Annotation.from_record(current) if is_record(current) else Annotation(pid, member=member)
-    new = Annotation.from_record(target) if target is not None else Annotation(pid, member=member)
+    now = Annotation.from_record(current) if is_record(current) else Annotation(key.paper, member=key.member)
+    new = Annotation.from_record(target) if target is not None else Annotation(key.paper, member=key.member)
     if marks(new) == marks(now):
         return target if target is not None or not now.stamps else current
     new.stamps = {**new.stamps, **now.stamps}  # (the newest known time of each field, then this one's)
     new.stamp_changes(now, when)
-    if member != TEAM:
+    if key.member != TEAM:
         new.updated = when
         new.created = new.created or now.created or when
     if new.is_default() and not new.stamps:
@@ -41,7 +39,7 @@ def as_change(key: str, current: Any, target: Any, when: str) -> Any:
     return new.to_record()
 
 
-def the_steps_fields(key: str, current: Any, target: Any, other: Any, own: bool = True) -> Any:
+def the_steps_fields(key: RecordKey, current: Any, target: Any, other: Any, own: bool = True) -> Any:
     """``target`` (one side of a step: what an undo or redo puts back) as it applies over what is
     stored now: each field the step changed (where ``target`` and ``other``, the step's other
     side, differ; a tag at a time) as ``target`` has it, where it is still as the step left it
@@ -78,7 +76,7 @@ def the_steps_fields(key: str, current: Any, target: Any, other: Any, own: bool 
     return now.to_record()
 
 
-def left_as_is(key: str, current: Any, side: Any, other: Any) -> bool:
+def left_as_is(key: RecordKey, current: Any, side: Any, other: Any) -> bool:
     """Whether any field a step changed (where ``side`` and ``other`` differ) still holds ``side``'s
     value: a redo with none such would make nothing again. A value that is no record: compared whole."""
     if not all(r is None or is_record(r) for r in (current, side, other)):
@@ -88,10 +86,9 @@ def left_as_is(key: str, current: Any, side: Any, other: Any) -> bool:
             or any((t in now.tags) == (t in was.tags) for t in set(was.tags) ^ set(made.tags)))
 
 
-def _read(key: str, record: Any) -> Annotation:
+def _read(key: RecordKey, record: Any) -> Annotation:
     """The annotation a stored record holds (None: the key's paper and member, untouched)."""
-    pid, _, member = key.partition(MEMBER_SEP)
-    return Annotation.from_record(record) if record is not None else Annotation(pid, member=member)
+    return Annotation.from_record(record) if record is not None else Annotation(key.paper, member=key.member)
 
 
 def marks(record: Any) -> tuple[Any, ...] | None:
@@ -138,7 +135,8 @@ def refuse_if_gone(entry: dict[str, Any], hist: dict[str, Any], present: Callabl
     """
     if present is None or entry.get("papers"):  # (a removal's own step: its papers are its to put back)
         return
-    gone = next((paper_of(k) for k in entry.get("before") or {} if not present(paper_of(k))), None)
+    papers = (RecordKey.parse(k).paper for k in entry.get("before") or {})
+    gone = next((pid for pid in papers if not present(pid)), None)
     if gone is None:
         return
     took = next((e for _, e in sorted(((int(k), e) for k, e in hist.items() if k.isdigit()), reverse=True)

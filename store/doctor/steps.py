@@ -14,8 +14,9 @@ from store import locations
 from store.annotations.storage import JournaledJSONStorage
 from store.annotations.database import PENDING, sound_entry
 from store.record_fields import is_record
-from store.annotations.journal import ANN, HIST, META, REDO, doc_id_for, key_of, paper_of
+from store.annotations.journal import ANN, HIST, META, REDO
 from store.corpus import Corpus
+from store.models import RecordKey
 from store.library.removal import STAGED
 from store.doctor.records import _drop_bad_history
 from store.doctor.report import DoctorReport
@@ -112,12 +113,12 @@ def check_cut_removals(data: dict[str, Any], corpus: Corpus, corpus_path: Path, 
         return undone
     if not lost:
         return undone
-    papers = {paper_of(k) for k in lost}
+    papers = {RecordKey.parse(k).paper for k in lost}
     report.problems.append(f"a removal was cut short: {counted(len(papers), 'paper')} still in the library without "
                            f"the annotations they had (`papersift doctor --repair` puts them back)")
     if repair:
         for rkey, before in lost.items():
-            anns[str(doc_id_for(rkey))] = before
+            anns[str(RecordKey.parse(rkey).doc_id)] = before
         data[ANN] = anns
         for key in cut_entries:  # the removal never happened: no undo step for it, and nothing to find again
             del data[HIST][key]
@@ -151,11 +152,11 @@ def _lost_by(entry: dict[str, Any], data: dict[str, Any], corpus: Corpus,
     lost: dict[str, dict[str, Any]] = {}
     befores = entry.get("before") or {}
     for rkey, before in (befores.items() if isinstance(befores, dict) else []):
-        pid = paper_of(str(rkey))
-        if corpus.index_of(pid) is None or not isinstance(before, dict) \
+        key = RecordKey.parse(str(rkey))
+        if corpus.index_of(key.paper) is None or not isinstance(before, dict) \
                 or not isinstance(before.get("note", ""), str):
             continue
-        now = anns.get(str(doc_id_for(rkey)))
+        now = anns.get(str(key.doc_id))
         since = changed_after(data, str(rkey), entry.get("seq"))
         if now is None and not since:
             lost[rkey] = before
@@ -247,7 +248,7 @@ def check_cut_splits(data: dict[str, Any], corpus: Corpus, corpus_path: Path, an
             continue
         for pid, after in (entry.get("after") or {}).items():
             idx = corpus.index_of(pid)
-            if after is not None and str(doc_id_for(pid)) in anns and idx is not None and corpus.papers[idx].id != pid:
+            if after is not None and str(RecordKey.parse(pid).doc_id) in anns and idx is not None and corpus.papers[idx].id != pid:
                 cut.add(pid)
     if not cut:
         return cut
@@ -293,7 +294,7 @@ def check_keys(corpus: Corpus, anns: dict[str, Any], splitting: Container[str], 
         idx = corpus.index_of(rec.get("paper_id", ""))
         if idx is not None and corpus.papers[idx].id != rec["paper_id"]:
             moved[key] = corpus.papers[idx].id  # annotation under a merged alias
-        elif idx is not None and str(doc_id_for(key_of(rec))) != key:
+        elif idx is not None and str(RecordKey.of_record(rec).doc_id) != key:
             moved[key] = rec["paper_id"]
     if not moved:
         return
@@ -302,7 +303,7 @@ def check_keys(corpus: Corpus, anns: dict[str, Any], splitting: Container[str], 
         for key, pid in moved.items():
             rec = dict(anns.pop(key))
             rec["paper_id"] = pid
-            target = str(doc_id_for(key_of(rec)))
+            target = str(RecordKey.of_record(rec).doc_id)
             if target not in anns:
                 anns[target] = rec
             else:

@@ -21,7 +21,7 @@ from store.wording import counted
 if TYPE_CHECKING:
     from store.exchange.merge import MergeReport
     from store.library import Library
-    from store.models import Annotation
+    from store.models import Annotation, RecordKey
 
 
 @dataclass
@@ -76,14 +76,14 @@ def merge_files(lib: Library, paths: list[Path], dry_run: bool = False, strict: 
         if lib.refresh():  # another process wrote since: merged again into what it wrote
             changes, merged = _plan(lib, read, strict)
         names = ", ".join(p.name for p in paths)
-        lib.replace_annotations(changes, "import-annotations", f"import annotations from {names}", from_lab)
+        lib.replace_annotations(changes.values(), "import-annotations", f"import annotations from {names}", from_lab)
     return merged
 
 
-def _plan(lib: Library, read: list[_Read], strict: bool = True) -> tuple[dict[str, Annotation], list[FileMerge]]:
+def _plan(lib: Library, read: list[_Read], strict: bool = True) -> tuple[dict[RecordKey, Annotation], list[FileMerge]]:
     from store.exchange.merge import plan_merge  # (dedup's imports: only when merging)
 
-    planned: dict[str, Annotation] = {}
+    planned: dict[RecordKey, Annotation] = {}
     merged = []
     for path, records, written in read:
         changes, report = plan_merge(lib, records, source=path.name, written=written, planned=planned)

@@ -23,9 +23,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from store.exchange.annotation_files import read_annotation_records  # noqa: F401 (re-exported: tests read with it)
 from store.exchange.stamps import Clock, canonical, newest_sound
 from store.exchange.history_states import known_stamps, known_values
-from store.annotations.journal import record_key
 from store.corpus import paper_id
-from store.models import STAMPED, Annotation, clean_tag, note_problem
+from store.models import STAMPED, Annotation, RecordKey, clean_tag, note_problem
 from store.text import normalize
 from store.wording import counted
 
@@ -227,7 +226,7 @@ def _short(value: object) -> str:
 
 def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
                written: datetime | None = None,
-               planned: dict[str, Annotation] | None = None) -> tuple[dict[str, Annotation], MergeReport]:
+               planned: dict[RecordKey, Annotation] | None = None) -> tuple[dict[RecordKey, Annotation], MergeReport]:
     """Work out the merged annotations without writing anything. ``written`` is when the file was
     written (its modification time): what a stamp ahead of this machine's clock counts as.
     ``planned``: record key -> the record earlier files of the same import made (this file merges
@@ -245,7 +244,7 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
     read = _ReadRecords(library, planned)
     for rec in records:
         read.add(rec, report, clock)
-    changes: dict[str, Annotation] = {}
+    changes: dict[RecordKey, Annotation] = {}
     history = library.store.history(10_000, undone=True)  # (a step undone since: a state we had too)
     for key, theirs in read.folded.items():
         pid, member = read.member_of[key]
@@ -274,17 +273,17 @@ class _ReadRecords:
     """A file's records, each found in the library (by id, else by its text: the same or a near
     duplicate) and read as the record of (paper, member) it is; a paper's records folded into one."""
 
-    def __init__(self, library: Library, planned: dict[str, Annotation]) -> None:
+    def __init__(self, library: Library, planned: dict[RecordKey, Annotation]) -> None:
         self.library, self.planned = library, planned
-        self.folded: dict[str, Annotation] = {}
-        self.fieldwise: set[str] = set()
-        self.seen: dict[str, int] = {}
-        self.member_of: dict[str, tuple[str, str]] = {}  # record key -> (paper id, member)
+        self.folded: dict[RecordKey, Annotation] = {}
+        self.fieldwise: set[RecordKey] = set()
+        self.seen: dict[RecordKey, int] = {}
+        self.member_of: dict[RecordKey, tuple[str, str]] = {}  # -> (paper id, member by name)
         self._near: Callable[[str], str | None] | None = None  # the library's lookup by text, made when first needed
 
     def current(self, pid: str, member: str) -> Annotation:
         """The member's record of the paper: as an earlier file of this import made it, else stored."""
-        made = self.planned.get(record_key(pid, self.library.stored_member(member)))
+        made = self.planned.get(RecordKey(pid, self.library.stored_member(member)))
         return made.copy() if made is not None else self.library.member_annotation(pid, member)
 
     def add(self, rec: dict[str, Any], report: MergeReport, clock: Clock) -> None:
@@ -296,7 +295,7 @@ class _ReadRecords:
             return
         pid = library.corpus.papers[idx].id
         member = str(rec.get("member") or library.member)  # a team file's records are their member's
-        key = record_key(pid, library.stored_member(member))
+        key = RecordKey(pid, library.stored_member(member))
         self.member_of[key] = (pid, member)
         self.seen[key] = self.seen.get(key, 0) + 1
         theirs = _theirs(rec, pid, report.warnings, self.current(pid, member), clock)

@@ -24,13 +24,12 @@ from store.errors import PapersiftError
 from store.library.core import BULK_BACKUP_THRESHOLD, LibraryCore  # noqa: F401 (re-exported)
 from store.library.discovery import Discovery
 from store.library.marks import Marks
-from store.annotations.journal import paper_of
 from store.library.papers import PaperChanges, redo_titles
 from store.library.removal import finish_cut_step, redo_corpus, remove_papers
 from store.library.search import SORTS, LibrarySearch  # noqa: F401 (re-exported)
 from store.library.stats import LibraryStats
 from store.library.team import Team
-from store.models import (Annotation, Paper, normalize_tag, note_problem,  # noqa: F401 (re-exported)
+from store.models import (Annotation, Paper, RecordKey, normalize_tag, note_problem,  # noqa: F401 (re-exported)
                           tag_problem)
 from store.wording import counted
 
@@ -131,7 +130,7 @@ class Library(LibraryCore):
             if entry is None:
                 return None
             self.reload_annotations()
-            marked = [paper_of(key) for key in (entry.get("before") or {})]
+            marked = [RecordKey.parse(key).paper for key in (entry.get("before") or {})]
             self.touched.update(marked)
             removed = [str(rec["id"]) for rec in entry.get("papers") or [] if isinstance(rec, dict) and "id" in rec]
             papers = list(dict.fromkeys([*removed, *marked]))  # (a removal's papers, marked or not)

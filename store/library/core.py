@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Collection, Iterable
 
 
 from store import locations
@@ -20,13 +20,12 @@ from store.annotations.backups import backup_file
 from store.annotations.database import FROM_LAB, AnnotationStore
 from store.annotations.storage import now_iso
 from store.annotations.drafts import NoteDrafts
-from store.annotations.journal import record_key
 from store.files.lock import LibraryLock
 from store.corpus import Corpus, file_signature, migrate_v1
 from store.errors import PapersiftError, UnknownPaperError
 from store.library.member_views import MemberViews, read_views, unreadable_notice, with_changes
 from store.library.index_file import IndexCache
-from store.models import TEAM, Annotation, Paper
+from store.models import TEAM, Annotation, Paper, RecordKey
 from store.search.index import SearchIndex
 from store.safe_text import shown_unsafe
 from store.team.members import checked_member, default_member, member_problem
@@ -250,7 +249,7 @@ class LibraryCore:
         with self.lock.held():
             self.refresh()
             stamp = now_iso()
-            changes = {}
+            changes: dict[RecordKey, Annotation] = {}
             for pid, member in dict.fromkeys(records):
                 old = self.member_annotation(pid, member)
                 new = old.copy()
@@ -260,7 +259,7 @@ class LibraryCore:
                     if member != TEAM:  # (an assignment's only time is its stamp)
                         new.updated = stamp
                         new.created = new.created or stamp
-                    changes[record_key(pid, new.member)] = new
+                    changes[new.key] = new
             if not changes:
                 return 0
             papers = len({a.paper_id for a in changes.values()})
@@ -272,7 +271,7 @@ class LibraryCore:
             self.install(changes)
             return papers
 
-    def install(self, changes: dict[str, Annotation]) -> None:
+    def install(self, changes: dict[RecordKey, Annotation]) -> None:
         """Make stored changes the library's annotations: new mappings, never an edit of one a
         worker thread may be reading (copy on write: a search holds one snapshot throughout)."""
         self.touched.update(a.paper_id for a in changes.values())
@@ -288,7 +287,7 @@ class LibraryCore:
         self._set_views(with_changes(MemberViews(self.member_marks, self.cleared, self.assignments, self.assignment_stamps),
                                      changes.values(), self.shown_member))
 
-    def replace_annotations(self, changes: dict[str, Annotation], action: str, label: str,
+    def replace_annotations(self, changes: Collection[Annotation], action: str, label: str,
                             from_lab: bool = False) -> int:
         """Store exact annotations (timestamps as given; each under the member it carries), with a
         backup and one undo entry: this member's, or (``from_lab``: what a lab's sync brought,
@@ -299,19 +298,19 @@ class LibraryCore:
             self.refresh()
             self.store.compact()  # a backup of annotations.json must hold the journal too
             backup_file(self.annotations_path, action)
-            keyed = {record_key(a.paper_id, a.member): a for a in changes.values()}
+            keyed = {a.key: a for a in changes}
             self.store.apply(keyed, action, label, member=FROM_LAB if from_lab else self.member, owner=self.owner)
             self.install(keyed)
         return len(changes)
 
-    def records_of_papers(self, paper_ids: Iterable[str]) -> dict[str, Annotation]:
+    def records_of_papers(self, paper_ids: Iterable[str]) -> dict[RecordKey, Annotation]:
         """Every record the papers have (each member's and the assignment), cleared: what a
         removal stores, so undo puts all of them back."""
         wanted = set(paper_ids)
-        cleared = {record_key(pid, self.stored_member(name)): Annotation(pid, member=self.stored_member(name))
+        cleared = {RecordKey(pid, self.stored_member(name)): Annotation(pid, member=self.stored_member(name))
                    for marks in (self.member_marks, self.cleared) for name, anns in marks.items() for pid in anns
                    if pid in wanted}
-        cleared.update({record_key(pid, TEAM): Annotation(pid, member=TEAM)
+        cleared.update({RecordKey(pid, TEAM): Annotation(pid, member=TEAM)
                         for pid in wanted if pid in self.assignments or pid in self.assignment_stamps})
         return cleared
 

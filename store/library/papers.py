@@ -14,10 +14,9 @@ from store.safe_text import file_name_text
 from store import locations, versions
 from store.annotations.backups import backup_file
 from store.annotations.storage import now_iso
-from store.annotations.journal import record_key
 from store.corpus import Corpus
 from store.errors import PapersiftError
-from store.models import Annotation, Paper
+from store.models import Annotation, Paper, RecordKey
 from store.library.removal import annotated_sample, replace_untouched_sample
 from store.wording import counted
 
@@ -235,7 +234,7 @@ class PaperChanges:
             if not new:
                 raise PapersiftError(f"{parent.id} has no near-duplicate variants to split")
             ann = self._core.annotations.get(parent.id)
-            clones: dict[str, Annotation] = {}
+            clones: dict[RecordKey, Annotation] = {}
             if ann:
                 stamp = now_iso()
                 for paper in new:
@@ -244,7 +243,7 @@ class PaperChanges:
                     clone.stamp_changes(Annotation(paper.id), stamp)
                     clone.updated = stamp
                     clone.created = clone.created or stamp
-                    clones[record_key(paper.id, clone.member)] = clone
+                    clones[clone.key] = clone
                 self._core.store.apply(clones, SPLIT_ACTION, f"copy annotation to {counted(len(clones), 'split paper')}",
                                       extra={SPLIT_OF: parent.id}, member=self._core.member, owner=self._core.owner)
             backup_file(self._core.corpus_path, SPLIT_ACTION, replaced_whole=True)

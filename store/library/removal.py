@@ -28,10 +28,9 @@ from store.files.nofollow import read_no_link
 from store.annotations.backups import backup_file
 from store.annotations.database import HISTORY_LIMIT
 from store.annotations.storage import now_iso
-from store.annotations.journal import paper_of
 from store.errors import PapersiftError
 from store.corpus import Corpus
-from store.models import TEAM, Annotation, Paper
+from store.models import TEAM, Annotation, Paper, RecordKey
 from store.wording import counted
 
 if TYPE_CHECKING:
@@ -223,12 +222,12 @@ def _archive_cut_lines(lib: LibraryCore, when: str) -> None:
     for key, rec in (entry.get("before") or {}).items():
         if not isinstance(rec, dict):
             continue
-        ann = Annotation.from_record(rec)
+        ann, pid = Annotation.from_record(rec), RecordKey.parse(key).paper
         if ann.member == TEAM:
             if ann.assignee:
-                assignments[paper_of(key)] = ann.assignee
+                assignments[pid] = ann.assignee
         else:
-            team.setdefault(ann.member or lib.owner, {})[paper_of(key)] = ann
+            team.setdefault(ann.member or lib.owner, {})[pid] = ann
     _append_archive(lib, _archive_lines(papers, team, assignments, when))
 
 

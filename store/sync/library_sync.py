@@ -314,7 +314,7 @@ def _take_assignments(lib: Library, repo: Path) -> int:
         held = lib.member_annotation(pid, TEAM)
         if when > (canonical(held.stamps.get("assignee", "")) or "") and who != held.assignee:
             changes[pid] = Annotation(pid, member=TEAM, assignee=who, stamps={"assignee": when})
-    return lib.replace_annotations(changes, "sync", f"sync: {counted(len(changes), 'assignment')} from the lab",
+    return lib.replace_annotations(changes.values(), "sync", f"sync: {counted(len(changes), 'assignment')} from the lab",
                                    from_lab=True)
 
 

@@ -10,7 +10,8 @@ import pytest
 
 from store import Library
 from store.annotations.storage import JournaledJSONStorage
-from store.annotations.journal import ANN, META, doc_id_for, record_key
+from store.annotations.journal import ANN, META
+from store.models import RecordKey
 
 TITLE = "\x1b]0;pwned\x07"  # sets the terminal window's title
 CLIPBOARD = "\x1b]52;c;cm0gLXJmIH4K\x07"  # writes the clipboard (OSC 52)
@@ -26,9 +27,9 @@ def forge(folder, owner: str | None = None) -> list[str]:
     storage = JournaledJSONStorage(lib.annotations_path)
     data = storage.read()
     for pid, member in ((ids[0], TITLE + "ana"), (ids[1], CLEAR + "ben")):
-        data[ANN][str(doc_id_for(record_key(pid, member)))] = {
+        data[ANN][str(RecordKey(pid, member).doc_id)] = {
             "paper_id": pid, "member": member, "status": "read", "star": 3, "tags": ["x"], "note": ""}
-    data[ANN][str(doc_id_for(record_key(ids[2], "@team")))] = {
+    data[ANN][str(RecordKey(ids[2], "@team").doc_id)] = {
         "paper_id": ids[2], "member": "@team", "assignee": CLIPBOARD + "chen", "stamps": {}}
     if owner is not None:
         data[META]["1"] = {**data[META]["1"], "owner": owner}

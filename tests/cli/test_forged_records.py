@@ -12,7 +12,8 @@ import re
 import pytest
 
 from store import Library
-from store.annotations.journal import ANN, HIST, REDO, doc_id_for
+from store.annotations.journal import ANN, HIST, REDO
+from store.models import RecordKey
 
 CLEAR = "\x1b[2J"
 TITLE = "\x1b]0;pwned\x07"
@@ -52,9 +53,9 @@ def forge(folder, fields: dict | None = None, whole: object = None) -> tuple[str
     lib.store.compact()  # everything in annotations.json, nothing in the journal
     path = lib.annotations_path
     data = json.loads(path.read_bytes())
-    data[ANN][str(doc_id_for(second))] = {"paper_id": second, "status": "read", "star": 1, "tags": ["other"],
+    data[ANN][str(RecordKey(second).doc_id)] = {"paper_id": second, "status": "read", "star": 1, "tags": ["other"],
                                           "note": ""}
-    data[ANN][str(doc_id_for(first))] = whole if fields is None else {"paper_id": first, **GOOD, **fields}
+    data[ANN][str(RecordKey(first).doc_id)] = whole if fields is None else {"paper_id": first, **GOOD, **fields}
     path.write_text(json.dumps(data))
     return first, second
 
@@ -136,7 +137,7 @@ def test_doctor_names_them_and_repair_resets_the_fields(tmp_path, run_cli, case,
     assert_clean(proc.stdout + proc.stderr)
     assert "annotations.json" in proc.stdout and "reset" in proc.stdout, proc.stdout
     assert list((folder / "backups").glob("annotations.json.*forged*"))  # the file as it was
-    rec = json.loads((folder / "annotations.json").read_bytes())[ANN][str(doc_id_for(first))]
+    rec = json.loads((folder / "annotations.json").read_bytes())[ANN][str(RecordKey(first).doc_id)]
     assert rec["paper_id"] == first and rec["status"] in ("to-read", "unread")
     assert rec["note"] == "a good note" or field == "note"
     assert "keepme" in rec["tags"] or field == "tags" and fields["tags"] == "abc"

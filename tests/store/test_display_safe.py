@@ -254,7 +254,7 @@ def test_any_tag_and_note_store_export_and_merge_back(tmp_path_factory, tags, no
     other = Library.open(base / "b", seed_if_new=False)
     other.paper_changes.import_paths([src])
     changes, _ = plan_merge(other, read_annotation_records(out), source="export.json")
-    other.replace_annotations(changes, "import-annotations", "test")
+    other.replace_annotations(changes.values(), "import-annotations", "test")
     assert other.annotation(pid).tags == lib.annotation(pid).tags
     assert other.annotation(pid).note == lib.annotation(pid).note
 

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from store import Library
 from store.exchange.merge import plan_merge, read_annotation_records
 from store.exchange.export import FORMATS, export_text
+from store.models import RecordKey
 from store.formats.org import org_tag
 from store.formats.delimited import to_csv
 
@@ -261,7 +262,7 @@ def test_export_fresh_library_import_reproduces_everything(lib, tmp_path, seeds_
     fresh = Library(tmp_path / "fresh")
     fresh.paper_changes.import_paths([seeds_dir])
     changes, report = plan_merge(fresh, read_annotation_records(out), "mine.json")
-    fresh.replace_annotations(changes, "import-annotations", "import")
+    fresh.replace_annotations(changes.values(), "import-annotations", "import")
     again = Library(tmp_path / "fresh")
     assert again.annotations == lib.annotations
     assert report.by_id == 35 and not report.unknown
@@ -284,15 +285,15 @@ def test_merge_conflicts_tags_notes_and_unknown(lib, tmp_path):
     path.write_text("\n".join(json.dumps(r) for r in records))
     changes, report = plan_merge(lib, read_annotation_records(path), "theirs.jsonl")
     assert report.by_id == 1 and report.by_text == 1 and len(report.unknown) == 1
-    merged = changes[a]
+    merged = changes[RecordKey(a)]
     assert merged.tags == ["mine", "theirs"]
     assert "my note" in merged.note and "their note" in merged.note and "theirs.jsonl" in merged.note
     assert merged.status == "skipped" and merged.star == 2  # theirs is newer
     assert {c["field"]: c["other"] for c in merged.conflicts} == {"status": "read", "star": 0}
-    assert changes[b].status == "to-read" and changes[b].note == "matched by text"
+    assert changes[RecordKey(b)].status == "to-read" and changes[RecordKey(b)].note == "matched by text"
     before = lib.annotations_path.read_bytes()
     assert lib.annotations_path.read_bytes() == before  # planning wrote nothing
-    lib.replace_annotations(changes, "import-annotations", "merge")
+    lib.replace_annotations(changes.values(), "import-annotations", "merge")
     changes2, report2 = plan_merge(lib, read_annotation_records(path), "theirs.jsonl")
     assert not changes2  # merging the same file twice changes nothing
 

@@ -32,7 +32,7 @@ def merge(lib: Library, other: Library, tmp_path, strip_stamps: bool = False):
                        for line in text.splitlines())
     path.write_text(text)
     changes, report = plan_merge(lib, read_annotation_records(path), "theirs.jsonl")
-    lib.replace_annotations(changes, "import-annotations", "merge")
+    lib.replace_annotations(changes.values(), "import-annotations", "merge")
     return report
 
 
@@ -165,7 +165,7 @@ def test_every_reference_format_round_trips_the_triage(lib, tmp_path, seeds_dir)
         fresh = Library(tmp_path / f"fresh-{fmt}")
         fresh.paper_changes.import_paths([seeds_dir])
         changes, report = plan_merge(fresh, read_annotation_records(path), path.name)
-        fresh.replace_annotations(changes, "import-annotations", "merge")
+        fresh.replace_annotations(changes.values(), "import-annotations", "merge")
         assert report.by_id == 35 and not report.unknown, fmt
         for pid in ids:
             mine, theirs = lib.annotation(pid), Library(fresh.folder).annotation(pid)

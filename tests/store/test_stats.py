@@ -16,7 +16,7 @@ def test_marks_of_one_sitting_are_one_bar(lib):
 def test_marks_days_apart_are_spread_and_dated(lib):
     ids = [p.id for p in lib.corpus][:3]
     when = ["2026-11-01T09:00:00+00:00", "2026-11-15T12:00:00+00:00", "2026-12-01T18:30:00+00:00"]
-    lib.replace_annotations({pid: Annotation(pid, status="read", created=t, updated=t) for pid, t in zip(ids, when)},
+    lib.replace_annotations([Annotation(pid, status="read", created=t, updated=t) for pid, t in zip(ids, when)],
                             "test", "marks days apart")
     counts, first, last = lib.stats.triage_timeline(buckets=30)
     assert counts[0] == 1 and counts[-1] == 1 and sum(counts) == 3 and 0 < counts.index(1, 1) < 29

@@ -1,4 +1,4 @@
-"""Members' marks in one library (store.library.team, the record keys of store.annotations.journal):
+"""Members' marks in one library (store.library.team, the record keys of store.models.RecordKey):
 each member's own record, their own undo, the team filters and sort, removal and undo keeping
 every member's marks, team files merged in any order, member names checked."""
 
@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-from store.annotations.journal import doc_id_for, record_key
 from store.errors import PapersiftError
 from store.exchange.annotation_files import read_annotation_records
 from store.exchange.team_file import team_text
 from store.library import Library
+from store.models import RecordKey
 from store.team.members import default_member, member_problem
 
 
@@ -22,7 +22,12 @@ def test_member_records_sit_beside_the_owners(lib):
     lib.marks.set_star([pid], 1)  # the owner's: the id every library had
     ana = Library(lib.folder, member="ana")
     ana.marks.set_star([pid], 3)
-    assert doc_id_for(record_key(pid)) == int(pid, 16) and doc_id_for(record_key(pid, "ana")) >= 1 << 48
+    assert RecordKey(pid).doc_id == int(pid, 16) and RecordKey(pid, "ana").doc_id >= 1 << 48
+    step = ana.store.history(1)[0]  # the undo history names the record by its key's text
+    assert list(step["after"]) == [f"{pid}@ana"] and RecordKey.parse(f"{pid}@ana") == RecordKey(pid, "ana")
+    assert RecordKey.parse(pid) == RecordKey(pid) and RecordKey(pid).text == pid
+    assert {RecordKey.of_record(rec) for rec in ana.store.storage.read()["annotations"].values()} == {
+        RecordKey(pid), RecordKey(pid, "ana")}
     lib.refresh()
     assert lib.annotation(pid).star == 1 and ana.annotation(pid).star == 3
     assert {name: a[pid].star for name, a in lib.member_marks.items()} == {lib.member: 1, "ana": 3}
@@ -101,7 +106,7 @@ def test_team_files_merge_in_any_order(lib, tmp_path):
             path = tmp_path / f"{name}.json"
             path.write_text(files[name])
             changes, _ = plan_merge(copy, read_annotation_records(path), path.name)
-            copy.replace_annotations(changes, "import-annotations", name)
+            copy.replace_annotations(changes.values(), "import-annotations", name)
         results.add(json.dumps({n: {p: (a.star, a.tags) for p, a in sorted(anns.items())}
                                 for n, anns in sorted(copy.member_marks.items())}))
         for _ in order:
@@ -239,7 +244,7 @@ def test_an_undo_leaves_what_was_changed_again_since(lib, tmp_path):
     other = "ana" if lead.assignments[moved] == "ben" else "ben"
     from store.models import TEAM, Annotation
     later = "2999-01-01T00:00:00.000Z"
-    lead.replace_annotations({moved: Annotation(moved, member=TEAM, assignee=other, stamps={"assignee": later})},
+    lead.replace_annotations([Annotation(moved, member=TEAM, assignee=other, stamps={"assignee": later})],
                              "sync", "sync: 1 assignment from the lab", from_lab=True)
     assert (lead.undo() or "").startswith("assign")
     assert lead.assignments == {moved: other}

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 
 from store import Library
-from store.annotations.journal import ANN, HIST, doc_id_for
+from store.annotations.journal import ANN, HIST
+from store.models import RecordKey
 
 from .driving import cur, screen, settle
 
@@ -19,7 +20,7 @@ def forged_library(folder) -> Library:
     lib.marks.set_star([second], 1)
     lib.store.compact()
     data = json.loads(lib.annotations_path.read_bytes())
-    data[ANN][str(doc_id_for(first))] = {"paper_id": first, "status": "read\x1b[2J", "star": 10**30,
+    data[ANN][str(RecordKey(first).doc_id)] = {"paper_id": first, "status": "read\x1b[2J", "star": 10**30,
                                          "tags": ["keepme", 5], "note": 7}
     data[ANN]["12345"] = [1, 2]  # no record at all
     data[HIST]["9"] = "undo\x1b]0;pwned\x07"  # no undo entry

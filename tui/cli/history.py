@@ -7,7 +7,7 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from store.annotations.journal import paper_of
+from store.models import RecordKey
 
 from . import output as out
 from .opened import Opened
@@ -52,7 +52,7 @@ def _changed_paper(lib: Library, entry: dict[str, Any]) -> str:
     """Which paper a history entry changed: " · ID Title" for one paper ('' for several: the
     label counts them)."""
     keys = [*(entry.get("after") or {}), *(entry.get("before") or {})]
-    pids = list(dict.fromkeys(map(paper_of, keys)))  # (a member's record's key names its paper too)
+    pids = list(dict.fromkeys(RecordKey.parse(k).paper for k in keys))  # (a member's record's key names its paper too)
     if len(pids) != 1:
         return ""
     idx = lib.corpus.index_of(pids[0])
