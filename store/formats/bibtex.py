@@ -17,7 +17,7 @@ from typing import Callable
 from store.choices import TITLE_MARKS
 from store.errors import InputError
 from store.escapes import repair_escapes
-from store.formats.records import Pair, team_line, title_of
+from store.formats.records import Pair, in_proceedings, team_line, title_of
 from store.formats.raw_record import Records, record_from_obj, web_link
 from store.latex import plain_text
 from store.titles.kinds import title_mark
@@ -357,7 +357,7 @@ def to_bibtex(pairs: list[Pair]) -> str:
         fields = [("title", "{" + bib_title(paper) + "}")]
         if paper.authors:
             fields.append(("author", " and ".join(bib_escape(a) for a in paper.authors)))
-        proceedings = bool(paper.venue) and not paper.venue.casefold().startswith("arxiv")
+        proceedings = in_proceedings(paper)
         if paper.venue:
             fields.append(("booktitle" if proceedings else "howpublished", bib_escape(paper.venue)))
         if paper.year:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import orjson
 
 from store.escapes import repair_escapes
-from store.formats.records import Pair, team_records, title_of, triage_lines
+from store.formats.records import Pair, in_proceedings, team_records, title_of, triage_lines
 from store.latex import plain_text
 from store.search.keywords import join_keywords, tags_and_keywords
 from store.titles.kinds import title_mark
@@ -22,7 +22,7 @@ def to_csl_json(pairs: list[Pair]) -> str:
     items = []
     for paper, ann in pairs:
         item: dict[str, object]
-        item = {"id": paper.id, "type": "article", "title": title_of(paper),
+        item = {"id": paper.id, "type": "paper-conference" if in_proceedings(paper) else "article", "title": title_of(paper),
                 "abstract": plain_text(repair_escapes(paper.abstract))}  # (as the reader shows it: Unicode)
         if paper.authors:
             item["author"] = [csl_name(a) for a in paper.authors]

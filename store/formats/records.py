@@ -26,6 +26,15 @@ def title_of(paper: Paper) -> str:
     return " ".join(plain_text(paper.title).split()) or paper.id
 
 
+def in_proceedings(paper: Paper) -> bool:
+    """Whether a paper is exported as a conference paper: it has a venue, and no preprint server's
+    (arXiv). BibTeX writes it as ``@inproceedings``, RIS as ``CPAPER`` and CSL-JSON as
+    ``paper-conference``, each with the venue as the proceedings; any other paper as ``@misc``,
+    ``GEN`` and ``article`` (CSL's preprint or working paper), so a reference manager files a
+    paper alike from any of the three."""
+    return bool(paper.venue) and not paper.venue.casefold().startswith("arxiv")
+
+
 # JSON escapes C0 controls itself; these would otherwise reach a terminal raw.
 _UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u00ad\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
                              "\U000e0000-\U000e007f]")

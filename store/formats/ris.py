@@ -20,7 +20,7 @@ from pathlib import Path
 from store.choices import TITLE_MARKS
 from store.errors import InputError
 from store.escapes import repair_escapes
-from store.formats.records import Pair, title_of, triage_lines
+from store.formats.records import Pair, in_proceedings, title_of, triage_lines
 from store.formats.raw_record import Records, record_from_obj, text_lines, web_link
 from store.latex import plain_text
 from store.search.keywords import tags_and_keywords
@@ -137,10 +137,11 @@ def html_note(text: str) -> str:
 
 
 def to_ris(pairs: list[Pair]) -> str:
-    """RIS (``TY  - GEN``): the abstract as the reader shows it (Unicode); the note one N1 field."""
+    """RIS (``TY  - CPAPER`` for a conference's paper, else ``GEN``: :func:`in_proceedings`): the
+    abstract as the reader shows it (Unicode); the note one N1 field."""
     out = []
     for paper, ann in pairs:
-        rec = ["TY  - GEN", f"ID  - {paper.id}", f"TI  - {_ris_value(title_of(paper))}"]
+        rec = [f"TY  - {'CPAPER' if in_proceedings(paper) else 'GEN'}", f"ID  - {paper.id}", f"TI  - {_ris_value(title_of(paper))}"]
         if paper.derived_title:
             rec.append(f"U1  - title {title_mark(paper)}")
         rec += [f"AU  - {_ris_value(a)}" for a in paper.authors]

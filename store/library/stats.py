@@ -60,7 +60,7 @@ class LibraryStats:
 
     def summary(self) -> dict[str, Any]:  # (JSON-shaped: what `stats --format json` prints)
         """Counts by status, star, tag, venue ("NeurIPS 2026"; "" for papers without one) and area,
-        and the most common keywords (case ignored; written as first seen)."""
+        and the most common keywords (:func:`keyword_counts`)."""
         status = Counter({s: 0 for s in STATUSES})
         for a in self._core.annotations.values():
             status[a.status] += 1
@@ -73,11 +73,7 @@ class LibraryStats:
         files = {orjson.loads(raw) for _, raw in papers.scan(SOURCE_FILE)}
         files.update(s.file for p in papers.parsed() for s in p.sources)
         merges = len(papers.scan(_VARIANT)) + sum(len(p.variants) for p in papers.parsed())
-        keywords: Counter[str] = Counter()
-        spelled: dict[str, str] = {}
-        for labels in papers.column("keywords"):
-            for label in labels:
-                keywords[spelled.setdefault(label.casefold(), label)] += 1
+        keywords = keyword_counts(papers.column("keywords"))
         areas = Counter(area for area in papers.column("area") if area)
         return {
             "papers": len(self._core.corpus),
@@ -92,3 +88,33 @@ class LibraryStats:
             "sources": len(files),
             "near_duplicate_merges": merges,
         }
+
+
+def keyword_counts(column: list[list[str]]) -> Counter[str]:
+    """Papers per keyword, case ignored and a plural beside its singular one keyword ("Diffusion
+    models" and "diffusion model": ICLR 2024's authors wrote the commonest keywords both ways),
+    each written as most of its papers write it."""
+    spellings: dict[str, Counter[str]] = {}
+    for labels in column:
+        for label in labels:
+            spellings.setdefault(label.casefold(), Counter())[label] += 1
+    one: dict[str, str] = {}  # a plural -> its singular's key
+    for key in sorted(spellings, key=len):  # (shortest first: a singular is settled before its plurals)
+        single = next((s for s in _singulars(key) if s in spellings), None)
+        one[key] = one.get(single, single) if single is not None else key
+    papers: Counter[str] = Counter()
+    written: dict[str, Counter[str]] = {}
+    for labels in column:
+        papers.update({one[label.casefold()] for label in labels})
+    for key, spelled in spellings.items():
+        written.setdefault(one[key], Counter()).update(spelled)
+    return Counter({written[key].most_common(1)[0][0]: n for key, n in papers.items()})
+
+
+def _singulars(key: str) -> list[str]:
+    """What a keyword would be in the singular, were its last word a plural (none: [])."""
+    if key.endswith("ies"):
+        return [key[:-3] + "y"]
+    if key.endswith("es"):
+        return [key[:-2], key[:-1]]  # (processes -> process; attributes -> attribute)
+    return [key[:-1]] if key.endswith("s") and not key.endswith(("ss", "us", "is")) else []

@@ -36,14 +36,20 @@ def test_similar_prints_a_similarity_from_0_to_1_and_says_what_it_is(run_cli):
 
 def test_the_table_is_a_table_that_fits_the_terminal(run_cli):
     """--format table (the default) is columns with a header, each row within the terminal's width
-    (the tests' 160 columns), the title cut with "…" rather than the id; plain stays one
-    tab-separated line a paper, for scripts."""
+    (the tests' 160 columns), the title cut with "…" rather than the id, the reason wrapped under
+    itself (a line cut off the marked papers it is like); plain stays one tab-separated line a
+    paper, for scripts."""
     run_cli("star", STARRED, "2")
     table = run_cli("recommend", "--limit", "5").stdout.splitlines()
-    assert table[0].split() == ["id", "score", "title", "why"] and len(table) == 6
-    assert all(len(line) <= 160 for line in table) and all(re.match(r"[0-9a-f]{12}  ", line) for line in table[1:])
+    rows = [i for i, line in enumerate(table) if re.match(r"[0-9a-f]{12}  ", line)]
+    assert table[0].split() == ["id", "score", "title", "why"] and len(rows) == 5 and rows[0] == 1
+    assert all(len(line) <= 160 for line in table) and all(table[i].startswith(" " * 12) for i in range(1, len(table))
+                                                          if i not in rows)
     assert not any("\t" in line for line in table)
+    why_at = table[0].index("why")
+    whys = [" ".join(line[why_at:].strip() for line in table[a:b]) for a, b in zip(rows, [*rows[1:], len(table)])]
+    assert all("like ★ TraceML" in why and "…" not in why for why in whys), whys
     plain = run_cli("recommend", "--limit", "5", "--format", "plain").stdout.splitlines()
-    assert [line.split("\t")[0] for line in plain] == [line.split()[0] for line in table[1:]]
+    assert [line.split("\t")[0] for line in plain] == [table[i].split()[0] for i in rows]
     similar = run_cli("similar", STARRED, "--limit", "3").stdout.splitlines()
     assert similar[0].split() == ["id", "score", "title"] and len(similar) == 4

@@ -153,6 +153,28 @@ def test_hostile_annotations_round_trip(lib, note, tag):
     assert len(rispy.loads(export_text(pairs, "ris"))) == 1
 
 
+def test_a_paper_has_one_item_type_in_bibtex_ris_and_csl(tmp_path):
+    """A conference's paper is a conference paper in each citation format (a reference manager
+    filed the same paper as a conference paper from BibTeX, a generic item from RIS and a journal
+    article from CSL-JSON); a preprint or a paper without a venue is a generic item in each."""
+    lib = Library(tmp_path / "lib")
+    venues = {"ICML": ("inproceedings", "CPAPER", "paper-conference"), "arXiv": ("misc", "GEN", "article"),
+              "": ("misc", "GEN", "article")}
+    abstracts = ["We bound the regret of bandits with delayed feedback.", "Diffusion models denoise images in few steps.",
+                 "A survey of graph neural networks for molecules and proteins."]
+    (tmp_path / "p.jsonl").write_text("".join(json.dumps({"title": f"Paper {i}", "venue": venue, "year": 2024,
+                                                          "abstract": abstracts[i]}) + "\n"
+                                              for i, venue in enumerate(venues)))
+    lib.paper_changes.import_paths([tmp_path / "p.jsonl"])
+    pairs = lib.pairs("")
+    by_venue = {paper.venue: paper.id for paper, _ in pairs}
+    bib = {e["papersift_id"]: e["ENTRYTYPE"] for e in bib_entries(export_text(pairs, "bibtex"))}
+    ris = {e["id"]: e["type_of_reference"] for e in rispy.loads(export_text(pairs, "ris"))}
+    csl = {item["id"]: item["type"] for item in json.loads(export_text(pairs, "csl-json"))}
+    jsonschema.validate(json.loads(export_text(pairs, "csl-json")), CSL_SCHEMA)
+    assert {venue: (bib[pid], ris[pid], csl[pid]) for venue, pid in by_venue.items()} == venues
+
+
 def test_bibtex_keeps_inline_math_and_escapes_the_rest(tmp_path):
     """Math reads the same in a bibliography as in the abstract ($\\ell_p$ stays math); money,
     a stray % or an unbalanced brace are escaped, and every value stays balanced BibTeX."""

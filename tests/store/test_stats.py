@@ -3,6 +3,8 @@ seconds apart, are one bar; marks days apart are spread over the buckets, first 
 
 from __future__ import annotations
 
+import json
+
 from store.models import Annotation
 
 
@@ -26,3 +28,21 @@ def test_marks_days_apart_are_spread_and_dated(lib):
 
 def test_nothing_triaged_is_said_as_such(lib):
     assert lib.stats.triage_timeline() == ([0] * 30, "", "")
+
+
+def test_stats_counts_a_keyword_written_two_ways_once(run_cli, tmp_path):
+    """`stats` counts papers per keyword with case ignored and a plural beside its singular as one
+    keyword ("Diffusion models", "diffusion model"), written as most of its papers write it; a
+    paper listing both forms counts once, and "process" is no plural of "proces"."""
+    papers = [("We denoise images with a diffusion model in four steps.", ["Diffusion models"]),
+              ("Score matching trains generative samplers for audio.", ["Diffusion models", "Policies"]),
+              ("A cascaded sampler upsamples video frames quickly.", ["diffusion model", "Diffusion models"]),
+              ("Offline agents learn a policy from logged data only.", ["policy", "process"]),
+              ("Gaussian processes model smooth functions of time.", ["processes", "policy"])]
+    src = tmp_path / "k.jsonl"
+    src.write_text("".join(json.dumps({"title": f"P{i}", "abstract": a, "keywords": k}) + "\n"
+                           for i, (a, k) in enumerate(papers)))
+    run_cli("import", str(src), seed=False)
+    stats = json.loads(run_cli("stats", "--format", "json").stdout)
+    assert stats["keywords"] == {"Diffusion models": 3, "policy": 3, "process": 2}
+    assert stats["distinct_keywords"] == 3

@@ -81,11 +81,12 @@ def _ranked_table(lib: Library, rows: Sequence[tuple[Paper, float, list[str], li
             for _, _, terms, like in rows]
     table.add_column("title", overflow="ellipsis", no_wrap=True, max_width=rest * 3 // 5 if any(whys) else rest)
     if any(whys):
-        table.add_column("why", style="dim", overflow="ellipsis", no_wrap=True, max_width=rest - rest * 3 // 5)
+        # (wrapped, up to three lines: the marked papers it is like come last, and a line cut them off)
+        table.add_column("why", style="dim", overflow="fold", max_width=rest - rest * 3 // 5)
     for (p, score, _, _), why in zip(rows, whys):
         title = Text(shown_title(plain_title(p.title), p.derived_title), style="italic" if p.derived_title else "")
         table.add_row(p.id, f"{score:.2f}" if command == "similar" else f"{score:.3f}", title,
-                      *([Text(display_safe(why, False))] if any(whys) else []))
+                      *([_why_lines(display_safe(why, False), rest - rest * 3 // 5)] if any(whys) else []))
     if rows:
         console.print(table)
     else:
@@ -102,3 +103,14 @@ def topics(lib: Library, args: argparse.Namespace, opened: Opened | None = None)
     for r in rows:
         sys.stdout.write(f"topic:{r['topic']:<3} {counted(r['papers'], 'paper'):>13}  {r['triaged']:>5} triaged  {r['label']}\n")
     return 0
+
+
+def _why_lines(why: str, width: int, lines: int = 3) -> Text:
+    """A recommendation's reason wrapped to ``width``, at most ``lines`` lines (the last cut with "…")."""
+    import textwrap
+
+    from rich.text import Text
+    wrapped = textwrap.wrap(why, max(8, width))
+    if len(wrapped) > lines:
+        wrapped = wrapped[:lines - 1] + [textwrap.shorten(" ".join(wrapped[lines - 1:]), max(8, width), placeholder="…")]
+    return Text("\n".join(wrapped))
