@@ -12,6 +12,8 @@ from store.wording import counted
 from . import output as out
 
 if TYPE_CHECKING:
+    from rich.text import Text
+
     from .opened import Opened
     from store import Library, Paper
 
