@@ -5,7 +5,7 @@ change); the Library offers these as its own methods.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Protocol
 
 from store.annotations.backups import backup_file
 from store.errors import PapersiftError
@@ -13,14 +13,31 @@ from store.choices import MAX_STAR, STATUSES
 from store.models import Annotation, normalize_tag, note_problem, tag_problem
 
 if TYPE_CHECKING:
-    from store.library.core import LibraryCore
+    from pathlib import Path
+
+    from store.annotations.database import AnnotationStore
+
+
+class MarksCore(Protocol):
+    """What the marks use of a library: its one durable write, this member's marks (the papers of
+    a tag being renamed) and its annotations file (backed up before a rename)."""
+
+    @property
+    def annotations(self) -> Mapping[str, Annotation]: ...
+    @property
+    def annotations_path(self) -> Path: ...
+    @property
+    def store(self) -> AnnotationStore: ...
+
+    def change(self, paper_ids: Iterable[str], fn: Callable[[Annotation], None], action: str, label: str,
+               member: str | None = None) -> int: ...
 
 
 class Marks:
     """set_status(), set_star(), bump_star(), add_tags(), remove_tags(), set_note(), rename_tag() and
     merge_tags() of a :class:`~store.library.Library`."""
 
-    def __init__(self, core: LibraryCore) -> None:
+    def __init__(self, core: MarksCore) -> None:
         self._core = core
 
     def set_status(self, paper_ids: Iterable[str], status: str) -> int:

@@ -1,8 +1,7 @@
 """A lab triaging one library together: who the members are, splitting papers among them by
 topic, and what each said of a paper side by side — a part of the Library.
 
-Every member's marks are records of their own (see :mod:`store.annotations.journal`'s record
-keys); a paper's assignment is one more record, the team's (``TEAM``), so an assignment is
+Every member's marks are records of their own (see :class:`store.models.RecordKey`); a paper's assignment is one more record, the team's (``TEAM``), so an assignment is
 journaled, backed up, undone and merged exactly as a mark is.
 """
 
@@ -10,7 +9,7 @@ from __future__ import annotations
 
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Protocol, Sequence
 
 import numpy as np
 
@@ -22,7 +21,9 @@ from store.team.view import keeps, member_names, team_stars
 from store.wording import counted
 
 if TYPE_CHECKING:
-    from store.library.core import LibraryCore
+    from store.annotations.database import AnnotationStore
+    from store.corpus import Corpus
+    from store.search.index import SearchIndex
 
 ASSIGN_ACTION = "assign"
 SEEDS = "seeds"  # on an assignment's undo step: member -> the seed phrase and the papers it found
@@ -76,11 +77,33 @@ class Assigned:
         return sum(self.shares.values())
 
 
+class TeamCore(Protocol):
+    """What the team part uses of a library: who is triaging, every member's marks and the
+    assignments, the corpus and its index (a split's term vectors), the undo history (an
+    assignment's seeds) and the one durable write of records."""
+
+    @property
+    def member(self) -> str: ...
+    @property
+    def member_marks(self) -> dict[str, dict[str, Annotation]]: ...
+    @property
+    def assignments(self) -> dict[str, str]: ...
+    @property
+    def corpus(self) -> Corpus: ...
+    @property
+    def index(self) -> SearchIndex: ...
+    @property
+    def store(self) -> AnnotationStore: ...
+
+    def change_records(self, records: Iterable[tuple[str, str]], fn: Callable[[Annotation], None], action: str,
+                       label: str, counted_label: bool = False, extra: dict[str, Any] | None = None) -> int: ...
+
+
 class Team:
     """members(), assign(), clear_assignments(), progress(), marks_of() and team_stars() of a
     :class:`~store.library.Library`."""
 
-    def __init__(self, core: LibraryCore, latent: Callable[[], np.ndarray | None] | None = None) -> None:
+    def __init__(self, core: TeamCore, latent: Callable[[], np.ndarray | None] | None = None) -> None:
         """``latent``: more-like-this's latent vectors of every paper, row-normalized (None: ten
         papers or fewer), what ``assign --by-interest`` compares papers in."""
         self._core = core
