@@ -19,7 +19,7 @@ from store.models import Paper, normalize_tag
 if TYPE_CHECKING:
     from store.discovery.lookups import LookupHelper
     from store.discovery.similar import Similarity, Stop
-    from store.library.core import LibraryCore
+    from store.library.cores import DiscoveryCore, ScreeningCore
     from store.library.stats import LibraryStats
     from store.models import Annotation
 
@@ -79,7 +79,7 @@ class Discovery:
     that finds papers by what they are like. It owns the model (built once, behind its lock) and
     the topics; the core drops them (:meth:`invalidate`) when its corpus changes."""
 
-    def __init__(self, core: LibraryCore, counts: LibraryStats) -> None:
+    def __init__(self, core: DiscoveryCore, counts: LibraryStats) -> None:
         self._core = core
         self._counts = counts  # (which papers are triaged, for the topics' progress)
         self._similarity: Similarity | None = None
@@ -349,7 +349,7 @@ class Discovery:
         return sorted(rows, key=lambda r: (-r["papers"], r["topic"]))
 
 
-def _by_tag(core: LibraryCore, similarity: Callable[[], Similarity], tag: str, limit: int) -> list[Recommendation]:
+def _by_tag(core: DiscoveryCore, similarity: Callable[[], Similarity], tag: str, limit: int) -> list[Recommendation]:
     """Unread papers ranked by what the user tagged ``tag`` (see :meth:`Discovery.recommend`), the
     first EXPLAINED explained."""
     from store.discovery.content_words import as_written
@@ -379,7 +379,7 @@ def _by_tag(core: LibraryCore, similarity: Callable[[], Similarity], tag: str, l
     return out
 
 
-def _tag_marks(core: LibraryCore, anns: Mapping[str, Annotation], tag: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _tag_marks(core: ScreeningCore, anns: Mapping[str, Annotation], tag: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The positions of the papers tagged ``tag`` with their weights (stars count), and those of
     the skipped papers not tagged so."""
     from store.discovery.recommend import star_weight

@@ -24,7 +24,7 @@ from store.search.query import ARRIVAL_KINDS, TEAM_KINDS, Filter, Query, fold_na
 from store.search.suggest import no_match
 
 if TYPE_CHECKING:
-    from store.library.core import LibraryCore
+    from store.library.cores import FiltersCore
     from store.library.discovery import Discovery
 
 
@@ -39,7 +39,7 @@ def _narrow(mask: np.ndarray, q: Query, kind: str, matching: Callable[[str], np.
 class Filters:
     """The masks of a query's filters, and the tables they are read from."""
 
-    def __init__(self, core: LibraryCore, discovery: Discovery) -> None:
+    def __init__(self, core: FiltersCore, discovery: Discovery) -> None:
         self._core = core
         self._discovery = discovery  # (the topic: filter)
         self._tables_lock = threading.Lock()

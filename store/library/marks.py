@@ -5,7 +5,7 @@ change); the Library offers these as its own methods.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Protocol
+from typing import TYPE_CHECKING, Iterable
 
 from store.annotations.backups import backup_file
 from store.errors import PapersiftError
@@ -13,24 +13,7 @@ from store.choices import MAX_STAR, STATUSES
 from store.models import Annotation, normalize_tag, note_problem, tag_problem
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
-    from store.annotations.database import AnnotationStore
-
-
-class MarksCore(Protocol):
-    """What the marks use of a library: its one durable write, this member's marks (the papers of
-    a tag being renamed) and its annotations file (backed up before a rename)."""
-
-    @property
-    def annotations(self) -> Mapping[str, Annotation]: ...
-    @property
-    def annotations_path(self) -> Path: ...
-    @property
-    def store(self) -> AnnotationStore: ...
-
-    def change(self, paper_ids: Iterable[str], fn: Callable[[Annotation], None], action: str, label: str,
-               member: str | None = None) -> int: ...
+    from store.library.cores import MarksCore
 
 
 class Marks:

@@ -10,7 +10,7 @@ and explains a paper's place only when asked (the reader shows one paper; the li
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Callable, NamedTuple
+from typing import TYPE_CHECKING, Callable, Mapping, NamedTuple
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from store.discovery.queue import Queue, mark_of, stop_estimate
 
 if TYPE_CHECKING:
     from store.discovery.similar import Similarity
-    from store.library.core import LibraryCore
+    from store.library.cores import ScreeningCore
     from store.models import Annotation
 
 
@@ -51,7 +51,7 @@ class Estimate(NamedTuple):
         return head + (f" · {RECALL:.0%} found by the stopping test: you may stop" if self.stop else "")
 
 
-def marks_of(annotations: dict[str, Annotation], index_of: Callable[[str], int | None]) -> dict[int, tuple[bool, float]]:
+def marks_of(annotations: Mapping[str, Annotation], index_of: Callable[[str], int | None]) -> dict[int, tuple[bool, float]]:
     """What each marked paper says to the queue, by corpus position (see :func:`mark_of`)."""
     out: dict[int, tuple[bool, float]] = {}
     for pid, a in annotations.items():
@@ -69,7 +69,7 @@ class Screening:
         similarity: the similarity model (built on first use by the discovery part).
     """
 
-    def __init__(self, core: LibraryCore, similarity: Callable[[], Similarity]) -> None:
+    def __init__(self, core: ScreeningCore, similarity: Callable[[], Similarity]) -> None:
         self._core = core
         self._similarity = similarity
         self._queue: Queue | None = None

@@ -26,7 +26,7 @@ from store.search.vocab import content_words
 from store.text import search_tokens
 
 if TYPE_CHECKING:
-    from store.library.core import LibraryCore
+    from store.library.cores import SearchCore
     from store.library.discovery import Discovery
     from store.search.index import SearchIndex
 
@@ -45,7 +45,7 @@ class LibrarySearch:
     (:class:`~store.search.phrase_search.PhraseSearch`); the Library drops them (:meth:`invalidate`)
     when its corpus changes."""
 
-    def __init__(self, core: LibraryCore, discovery: Discovery) -> None:
+    def __init__(self, core: SearchCore, discovery: Discovery) -> None:
         self._core = core
         self._discovery = discovery  # (the similar: and rec: orderings)
         self.filters = Filters(core, discovery)  # the filters' masks and the tables they build

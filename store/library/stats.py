@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Mapping, Protocol
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import orjson
@@ -15,22 +15,10 @@ from store.paper_lines import SOURCE_FILE
 from store.choices import STATUSES
 
 if TYPE_CHECKING:
-    from store.corpus import Corpus
-    from store.models import Annotation
+    from store.library.cores import StatsCore
 
 _VARIANT = re.compile(rb'"similarity":')
 STATS_KEYWORDS = 15  # the most common keywords stats lists
-
-
-class StatsCore(Protocol):
-    """What the counts read of a library: its corpus, this member's marks and their tags."""
-
-    @property
-    def corpus(self) -> Corpus: ...
-    @property
-    def annotations(self) -> Mapping[str, Annotation]: ...
-
-    def tag_counts(self) -> Counter[str]: ...
 
 
 class LibraryStats:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -21,9 +21,7 @@ from store.team.view import keeps, member_names, team_stars
 from store.wording import counted
 
 if TYPE_CHECKING:
-    from store.annotations.database import AnnotationStore
-    from store.corpus import Corpus
-    from store.search.index import SearchIndex
+    from store.library.cores import TeamCore
 
 ASSIGN_ACTION = "assign"
 SEEDS = "seeds"  # on an assignment's undo step: member -> the seed phrase and the papers it found
@@ -75,28 +73,6 @@ class Assigned:
     @property
     def total(self) -> int:
         return sum(self.shares.values())
-
-
-class TeamCore(Protocol):
-    """What the team part uses of a library: who is triaging, every member's marks and the
-    assignments, the corpus and its index (a split's term vectors), the undo history (an
-    assignment's seeds) and the one durable write of records."""
-
-    @property
-    def member(self) -> str: ...
-    @property
-    def member_marks(self) -> dict[str, dict[str, Annotation]]: ...
-    @property
-    def assignments(self) -> dict[str, str]: ...
-    @property
-    def corpus(self) -> Corpus: ...
-    @property
-    def index(self) -> SearchIndex: ...
-    @property
-    def store(self) -> AnnotationStore: ...
-
-    def change_records(self, records: Iterable[tuple[str, str]], fn: Callable[[Annotation], None], action: str,
-                       label: str, counted_label: bool = False, extra: dict[str, Any] | None = None) -> int: ...
 
 
 class Team:

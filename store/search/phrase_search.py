@@ -112,9 +112,10 @@ def folded_for(folded: Folded | None, corpus: Corpus) -> TypeGuard[Folded]:
 class PhraseHost(Protocol):
     """What :class:`PhraseSearch` reads of the library it serves."""
 
-    folder: Path
-    corpus: Corpus
-
+    @property
+    def folder(self) -> Path: ...
+    @property
+    def corpus(self) -> Corpus: ...
     @property
     def index(self) -> SearchIndex: ...
 

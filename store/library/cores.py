@@ -1,0 +1,121 @@
+"""What each part of the Library uses of it: a narrow, typed core per part.
+
+A part (``store/library/marks.py``, ``search.py``, ...) is given the library's core
+(:class:`~store.library.core.LibraryCore`) but typed as one of these Protocols, which name only
+what the part reads or calls. A reader sees at a glance what a part depends on, a part cannot
+reach for more without saying so here, and mypy checks that the core meets each of them where
+the Library builds its parts. Members are read-only properties unless a part sets them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Protocol
+
+if TYPE_CHECKING:
+    from collections import Counter
+    from pathlib import Path
+
+    from store.annotations.database import AnnotationStore
+    from store.corpus import Corpus
+    from store.library.index_file import IndexCache
+    from store.models import Annotation, Paper
+    from store.search.index import SearchIndex
+
+
+class MarksCore(Protocol):
+    """What the marks use: the one durable write, this member's marks (the papers of a tag being
+    renamed) and the annotations file (backed up before a rename)."""
+
+    @property
+    def annotations(self) -> Mapping[str, Annotation]: ...
+    @property
+    def annotations_path(self) -> Path: ...
+    @property
+    def store(self) -> AnnotationStore: ...
+
+    def change(self, paper_ids: Iterable[str], fn: Callable[[Annotation], None], action: str, label: str,
+               member: str | None = None) -> int: ...
+
+
+class StatsCore(Protocol):
+    """What the counts read: the corpus, this member's marks and their tags."""
+
+    @property
+    def corpus(self) -> Corpus: ...
+    @property
+    def annotations(self) -> Mapping[str, Annotation]: ...
+
+    def tag_counts(self) -> Counter[str]: ...
+
+
+class TeamCore(Protocol):
+    """What the team part uses: who is triaging, every member's marks and the assignments, the
+    corpus and its index (a split's term vectors), the undo history (an assignment's seeds) and the
+    one durable write of records."""
+
+    @property
+    def member(self) -> str: ...
+    @property
+    def member_marks(self) -> dict[str, dict[str, Annotation]]: ...
+    @property
+    def assignments(self) -> dict[str, str]: ...
+    @property
+    def corpus(self) -> Corpus: ...
+    @property
+    def index(self) -> SearchIndex: ...
+    @property
+    def store(self) -> AnnotationStore: ...
+
+    def change_records(self, records: Iterable[tuple[str, str]], fn: Callable[[Annotation], None], action: str,
+                       label: str, counted_label: bool = False, extra: dict[str, Any] | None = None) -> int: ...
+
+
+class ScreeningCore(Protocol):
+    """What the triage queue reads: the corpus and this member's marks."""
+
+    @property
+    def corpus(self) -> Corpus: ...
+    @property
+    def annotations(self) -> Mapping[str, Annotation]: ...
+
+
+class DiscoveryCore(ScreeningCore, Protocol):
+    """What more like this, recommendations and topics use: the queue's, and the index, the model's
+    file and a paper by any of its names."""
+
+    @property
+    def index(self) -> SearchIndex: ...
+    @property
+    def similar_path(self) -> Path: ...
+
+    def paper(self, key: str) -> Paper: ...
+
+
+class FiltersCore(Protocol):
+    """What the filters read: the corpus, its folder and index (a phrase's texts), who is triaging,
+    every member's marks and the assignments (the team filters)."""
+
+    @property
+    def corpus(self) -> Corpus: ...
+    @property
+    def folder(self) -> Path: ...
+    @property
+    def index(self) -> SearchIndex: ...
+    @property
+    def member(self) -> str: ...
+    @property
+    def member_marks(self) -> dict[str, dict[str, Annotation]]: ...
+    @property
+    def assignments(self) -> dict[str, str]: ...
+
+
+class SearchCore(FiltersCore, Protocol):
+    """What the search uses: its filters', and this member's marks (tag and note words), the index
+    as loaded (a keystroke never waits for it) and a paper by any of its names (similar:)."""
+
+    @property
+    def annotations(self) -> Mapping[str, Annotation]: ...
+    @property
+    def index_cache(self) -> IndexCache: ...
+
+    def paper(self, key: str) -> Paper: ...
