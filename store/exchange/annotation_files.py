@@ -63,8 +63,29 @@ def read_annotation_records(path: Path) -> list[dict[str, Any]]:
     elif suffix == ".org":
         found = _org(text)
     else:
-        raise InputError(path, "not a file papersift exports (.json, .jsonl, .csv, .bib, .ris, .org)")
+        found = _by_look(text, path)
     return [_checked(rec, path, line, where) for rec, line, where in found]
+
+
+def _by_look(text: str, path: Path) -> list[_Found]:
+    """A file of another suffix (``out.bibtex``, ``all.csl-json``: named after `--format`) read as
+    what it looks like, as `import` reads it: BibTeX, RIS, JSON or JSON Lines."""
+    from store.formats import reader_for
+
+    name = reader_for(path.suffix.lower(), text).name
+    if name == "bibtex":
+        return _bibtex(text, path)
+    if name == "ris":
+        return _ris(text, path)
+    if name == "json":
+        try:
+            doc = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            doc = None
+        whole = isinstance(doc, list) or isinstance(doc, dict) and doc.get("format") == "papersift-export"
+        return _json(text, path) if whole else _jsonl(text, path)  # (else one object a line)
+    raise InputError(path, "not a file papersift exports (.json, .jsonl, .csv, .bib, .ris, .org, or a JSON, "
+                           "BibTeX or RIS file of another name)")
 
 
 def _checked(rec: object, path: Path, line: int | None, where: str | None) -> dict[str, Any]:

@@ -742,3 +742,22 @@ def test_bytes_that_are_not_utf8_are_said_in_one_line_and_change_nothing(run_cli
     named.write_text("We study zebrafish schooling with graph networks over many seasons of field data.")
     assert "1 new" in run_cli("import", str(named)).stdout
     assert json.loads(run_cli("list", "--format", "json").stdout)[0]["sources"][0]["file"] == "caf\\xe9.txt"
+
+
+@pytest.mark.parametrize("fmt,name", [("bibtex", "out.bibtex"), ("csl-json", "all.csl-json"),
+                                      ("jsonl", "marks.json-lines"), ("json", "marks.export")])
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_import_annotations_reads_an_export_named_after_its_format(fmt, name, run_cli, tmp_path):
+    """An export saved as `out.bibtex` or `all.csl-json` (named after --format) is read back by
+    import-annotations by what it holds, as `import` reads it: it said "not a file papersift
+    exports" by its suffix alone."""
+    pid = json.loads(run_cli("list", "--format", "json", "--limit", "1").stdout)[0]["id"]
+    run_cli("tag", pid, "theirs")
+    run_cli("star", pid, "2")
+    out = tmp_path / name
+    run_cli("export", "--format", fmt, "-o", str(out), "--query", "tag:theirs")
+    other = tmp_path / "other"
+    run_cli("import", str(SEEDS), library=other)
+    run_cli("import-annotations", str(out), library=other)
+    theirs = json.loads(run_cli("list", "--tag", "theirs", "--format", "json", library=other).stdout)
+    assert [(p["id"], p["star"]) for p in theirs] == [(pid, 2)]
