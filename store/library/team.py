@@ -15,7 +15,7 @@ import numpy as np
 
 from store.annotations.database import HISTORY_LIMIT
 from store.errors import PapersiftError
-from store.models import TEAM, Annotation, MarkedAnnotation
+from store.models import TEAM, Annotation, MarkedAnnotation, RecordKey
 from store.team.members import check_weights, checked_member, nearest_member, no_member, typo_of
 from store.team.view import keeps, member_names, team_stars
 from store.wording import counted
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 ASSIGN_ACTION = "assign"
 SEEDS = "seeds"  # on an assignment's undo step: member -> the seed phrase and the papers it found
+BY = "by"  # on an assignment's undo step: how it split the papers ("interest" or "topic")
 SPLIT_DIMS = 64  # the most latent dimensions a split's vectors take (store.team.vectors)
 
 
@@ -180,8 +181,9 @@ class Team:
         label = f"assign {counted(len(ids), 'paper')} to {', '.join(names)}"
         seeds = {name: {"phrase": (seed_phrases or {}).get(name, ""), "papers": list(papers)}
                  for name, papers in (seed_papers or {}).items() if by_interest and name in names}
+        extra = {BY: "interest" if by_interest else "topic", **({SEEDS: seeds} if seeds else {})}
         self._core.change_records([(pid, TEAM) for pid in ids], fn, ASSIGN_ACTION, label, counted_label=True,
-                                  extra={SEEDS: seeds} if seeds else None)
+                                  extra=extra)
         return done
 
     def _names_to_assign(self, members: Sequence[str], new_members: bool) -> list[str]:
@@ -223,9 +225,11 @@ class Team:
         """Why an assigned paper went to its member: the paper of theirs it is most like, read as
         ``assign --by-interest`` reads interest (more-like-this's latent vectors), their own papers
         (stars, to-read) or, for a member seeded with a phrase, the papers that phrase found (kept
-        with the assignment's undo step, while history holds it). None when it is not assigned or
-        the member has neither (a split by topic put it there)."""
+        with the assignment's undo step, while history holds it). None when it is not assigned, a
+        split by topic put it there, or the member has neither."""
         member = self._core.assignments.get(paper_id)
+        if member is not None and self._assigned_by(paper_id) == "topic":
+            return None  # (the paper of theirs it is most like is no reason a topic split gave)
         index_of = self._core.corpus.index_of
         row = index_of(paper_id)
         seeds = self._seeds() if member else {}  # (the undo history read once for every member)
@@ -260,6 +264,18 @@ class Team:
             if rows and (sim := float(np.max(latent[rows] @ latent[row]))) > closest:
                 closest, name = sim, other
         return name
+
+    def _assigned_by(self, paper_id: str) -> str:
+        """How the newest assignment that changed the paper's member (as the undo history holds it)
+        split the papers: "interest", "topic", or "" (none there: another copy's, through the lab's
+        sync, or a step older than the history keeps or than steps that say so). A later split that
+        left the paper with its member changed no record of it, so the earlier one is its reason."""
+        key = RecordKey(paper_id, TEAM).text
+        for entry in self._core.store.history(HISTORY_LIMIT):  # (newest first)
+            if entry.get("action") == ASSIGN_ACTION and key in (entry.get("after") or {}):
+                by = entry.get(BY)
+                return by if by in ("interest", "topic") else ("interest" if entry.get(SEEDS) else "")
+        return ""
 
     def _seeds(self) -> dict[str, tuple[str, list[str]]]:
         """Member -> the seed phrase and its papers their last assignment by interest was given (the

@@ -131,6 +131,27 @@ def test_assign_by_interest_gives_each_member_the_papers_like_their_own(run_cli,
     assert proc.returncode == 1 and "no member has starred a paper" in proc.stderr
 
 
+@pytest.mark.slow
+def test_team_says_a_split_by_topic_put_a_paper_there(run_cli, tmp_path):
+    """A split by topic gave ana a paper whatever her own papers hold: `team` says the split put it
+    there, not "like" the paper of hers it happens to be nearest (the reason a split by interest
+    has); by interest after it, the reason is hers again."""
+    lead = tmp_path / "lead"
+    run_cli("import", str(DATA / "iclr_slice.jsonl"), library=lead)
+    rl = ids_of(run_cli, "--query", '"reinforcement learning"', library=lead)
+    for pid in rl[:2]:
+        run_cli("--as", "ana", "star", pid, "2", library=lead)
+    run_cli("assign", "--to", "ana,ben", library=lead)
+    anas = ids_of(run_cli, "--query", "assigned:ana", library=lead)[:3]
+    said = run_cli("team", *anas, library=lead).stdout.splitlines()
+    assert said == [f"{pid}  → ana (a split by topic put it there)" for pid in anas], said
+    assert [w["like"] for w in json.loads(run_cli("team", *anas, "--format", "json", library=lead).stdout)] == [None] * 3
+    run_cli("assign", "--clear", library=lead)  # (a paper an assignment leaves where it was keeps its reason)
+    run_cli("assign", "--to", "ana,ben", "--by-interest", library=lead)
+    mine = ids_of(run_cli, "--query", '"reinforcement learning" assigned:ana', library=lead)[:1]
+    assert run_cli("team", *mine, library=lead).stdout.startswith(f"{mine[0]}  → ana (like ")
+
+
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_assign_after_an_import_deals_out_only_the_new_papers(run_cli, tmp_path):
     lead = tmp_path / "lead"

@@ -183,6 +183,6 @@ def _why(lib: Library, args: argparse.Namespace) -> int:
         elif row["seed"]:
             like = f" (one of the papers the seed “{display_safe(row['seed'], False)}” found)"
         else:
-            like = " (by topic: no paper of theirs to go by)"
+            like = " (a split by topic put it there)"
         out.say(f"{row['id']}  → {display_safe(str(row['assigned']), False)}{like}")
     return 0
