@@ -62,6 +62,7 @@ appealing strength strengths weakness weaknesses available publicly released cod
 pertains pertain emerged emerge emerges depends depend driven guided informed aware compelling
 simultaneously training
 https http www github com org html io
+project projects website websites page pages site url future
 end ends fit fits task tasks
 """.split())
 

@@ -8,7 +8,8 @@ import re
 
 STARRED, TO_READ, STARRED_TOO = "cd202dbcefd3", "98d3735f8ce4", "1833de17f3d4"  # TraceML, ScrapeBench, an online algorithm
 GENERIC = {"negligible", "higher", "methodology", "combines", "analyze", "complicated", "challenging",
-           "research", "process", "set", "step", "term", "efficiency", "outcome", "scale", "largescale", "costs"}
+           "research", "process", "set", "step", "term", "efficiency", "outcome", "scale", "largescale", "costs",
+           "project", "website", "page", "future"}  # ("Project page: https://…", "future work")
 
 
 def test_recommend_marks_the_like_papers_and_explains_with_content_words(run_cli):
