@@ -325,7 +325,8 @@ def _check_leftovers(folder: Path, corpus_path: Path, ann_path: Path, repair: bo
                          "(the app offers it back when the note is opened)")
     n_backups = len(list_backups(corpus_path)) + len(list_backups(ann_path))
     report.ok.append(f"{counted(n_backups, 'backup')} in {locations.BACKUP_DIR}/") if n_backups else \
-        report.ok.append("no backups yet (they are taken before imports and bulk changes)")
+        report.ok.append("no backups yet (one is taken before an import into a library that holds papers, "
+                         "and before a bulk change)")
     _check_temp_files(folder, repair, report)
 
 
