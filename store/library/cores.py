@@ -37,39 +37,6 @@ class MarksCore(Protocol):
                member: str | None = None) -> int: ...
 
 
-class StatsCore(Protocol):
-    """What the counts read: the corpus, this member's marks and their tags."""
-
-    @property
-    def corpus(self) -> Corpus: ...
-    @property
-    def annotations(self) -> Mapping[str, Annotation]: ...
-
-    def tag_counts(self) -> Counter[str]: ...
-
-
-class TeamCore(Protocol):
-    """What the team part uses: who is triaging, every member's marks and the assignments, the
-    corpus and its index (a split's term vectors), the undo history (an assignment's seeds) and the
-    one durable write of records."""
-
-    @property
-    def member(self) -> str: ...
-    @property
-    def member_marks(self) -> dict[str, dict[str, Annotation]]: ...
-    @property
-    def assignments(self) -> dict[str, str]: ...
-    @property
-    def corpus(self) -> Corpus: ...
-    @property
-    def index(self) -> SearchIndex: ...
-    @property
-    def store(self) -> AnnotationStore: ...
-
-    def change_records(self, records: Iterable[tuple[str, str]], fn: Callable[[Annotation], None], action: str,
-                       label: str, counted_label: bool = False, extra: dict[str, Any] | None = None) -> int: ...
-
-
 class ScreeningCore(Protocol):
     """What the triage queue reads: the corpus and this member's marks."""
 
@@ -77,6 +44,12 @@ class ScreeningCore(Protocol):
     def corpus(self) -> Corpus: ...
     @property
     def annotations(self) -> Mapping[str, Annotation]: ...
+
+
+class StatsCore(ScreeningCore, Protocol):
+    """What the counts read: the queue's, and the marks' tags."""
+
+    def tag_counts(self) -> Counter[str]: ...
 
 
 class DiscoveryCore(ScreeningCore, Protocol):
@@ -91,22 +64,38 @@ class DiscoveryCore(ScreeningCore, Protocol):
     def paper(self, key: str) -> Paper: ...
 
 
-class FiltersCore(Protocol):
-    """What the filters read: the corpus, its folder and index (a phrase's texts), who is triaging,
-    every member's marks and the assignments (the team filters)."""
+class _Members(Protocol):
+    """Who is triaging, every member's marks and the assignments; the corpus and its index."""
 
-    @property
-    def corpus(self) -> Corpus: ...
-    @property
-    def folder(self) -> Path: ...
-    @property
-    def index(self) -> SearchIndex: ...
     @property
     def member(self) -> str: ...
     @property
     def member_marks(self) -> dict[str, dict[str, Annotation]]: ...
     @property
     def assignments(self) -> dict[str, str]: ...
+    @property
+    def corpus(self) -> Corpus: ...
+    @property
+    def index(self) -> SearchIndex: ...
+
+
+class TeamCore(_Members, Protocol):
+    """What the team part uses: the members' (the index for a split's term vectors), the undo
+    history (an assignment's seeds and how it split) and the one durable write of records."""
+
+    @property
+    def store(self) -> AnnotationStore: ...
+
+    def change_records(self, records: Iterable[tuple[str, str]], fn: Callable[[Annotation], None], action: str,
+                       label: str, counted_label: bool = False, extra: dict[str, Any] | None = None) -> int: ...
+
+
+class FiltersCore(_Members, Protocol):
+    """What the filters read: the members' (the team filters), and the folder (a phrase's texts
+    kept beside the index)."""
+
+    @property
+    def folder(self) -> Path: ...
 
 
 class SearchCore(FiltersCore, Protocol):

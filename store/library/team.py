@@ -1,8 +1,9 @@
 """A lab triaging one library together: who the members are, splitting papers among them by
 topic, and what each said of a paper side by side — a part of the Library.
 
-Every member's marks are records of their own (see :class:`store.models.RecordKey`); a paper's assignment is one more record, the team's (``TEAM``), so an assignment is
-journaled, backed up, undone and merged exactly as a mark is.
+Every member's marks are records of their own (see :class:`store.models.RecordKey`); a paper's
+assignment is one more record, the team's (``TEAM``), so an assignment is journaled, backed up,
+undone and merged exactly as a mark is.
 """
 
 from __future__ import annotations

@@ -337,10 +337,11 @@ def _twenty_changes(folder):
     from store.annotations.database import AnnotationStore
     from store.models import Annotation
     store = AnnotationStore(folder / "annotations.json")
-    store.apply({"%012x" % 1: Annotation(paper_id="%012x" % 1, star=1)}, "star", "first")  # the snapshot
+    first = Annotation(paper_id="%012x" % 1, star=1)
+    store.apply({first.key: first}, "star", "first")  # the snapshot
     for i in range(20):
-        pid = "%012x" % (i + 2)
-        store.apply({pid: Annotation(paper_id=pid, status="read")}, "status", f"change {i}")
+        ann = Annotation(paper_id="%012x" % (i + 2), status="read")
+        store.apply({ann.key: ann}, "status", f"change {i}")
     return store
 
 
@@ -352,7 +353,7 @@ def test_a_journal_cut_at_any_offset_loses_nothing_unseen(tmp_path):
     import shutil
 
     from store.annotations.database import AnnotationStore
-    from store.models import Annotation
+    from store.models import Annotation, RecordKey
     base = tmp_path / "base"
     base.mkdir()
     _twenty_changes(base)
@@ -368,7 +369,8 @@ def test_a_journal_cut_at_any_offset_loses_nothing_unseen(tmp_path):
         with open(case / "annotations.json.journal", "r+b") as fh:
             fh.truncate(offset)
         store = AnnotationStore(case / "annotations.json")
-        store.apply({"%012x" % 99: Annotation(paper_id="%012x" % 99, star=3)}, "star", "after")
+        after = Annotation(paper_id="%012x" % 99, star=3)
+        store.apply({after.key: after}, "star", "after")
         reports = store.storage.take_reports()
         have = {a.paper_id for a in store.load_records().values() if a.status == "read"}
         if offset == len(full):
@@ -379,7 +381,7 @@ def test_a_journal_cut_at_any_offset_loses_nothing_unseen(tmp_path):
         kept = list((case / "backups").glob("annotations.json.journal.*.damaged-*.bak"))
         assert len(kept) == 1 and kept[0].read_bytes() == full[:offset]  # ... and the bytes are kept
         told += 1
-        assert AnnotationStore(case / "annotations.json").load_records()["%012x" % 99].star == 3  # the new change
+        assert AnnotationStore(case / "annotations.json").load_records()[RecordKey("%012x" % 99)].star == 3  # the new change
     assert told == len(full)
     assert ends  # (a cut on a line boundary is caught too: the acknowledged-change mark)
 

@@ -81,14 +81,15 @@ def _ranked_table(lib: Library, rows: Sequence[tuple[Paper, float, list[str], li
     table.add_column("score", justify="right", no_wrap=True, width=5)
     whys = ["; ".join(filter(None, [", ".join(terms), f"like {names}" if (names := like_names(lib, like)) else ""]))
             for _, _, terms, like in rows]
-    table.add_column("title", overflow="ellipsis", no_wrap=True, max_width=rest * 3 // 5 if any(whys) else rest)
+    why_width = rest - rest * 3 // 5
+    table.add_column("title", overflow="ellipsis", no_wrap=True, max_width=rest - why_width if any(whys) else rest)
     if any(whys):
         # (wrapped, up to three lines: the marked papers it is like come last, and a line cut them off)
-        table.add_column("why", style="dim", overflow="fold", max_width=rest - rest * 3 // 5)
+        table.add_column("why", style="dim", overflow="fold", max_width=why_width)
     for (p, score, _, _), why in zip(rows, whys):
         title = Text(shown_title(plain_title(p.title), p.derived_title), style="italic" if p.derived_title else "")
         table.add_row(p.id, f"{score:.2f}" if command == "similar" else f"{score:.3f}", title,
-                      *([_why_lines(display_safe(why, False), rest - rest * 3 // 5)] if any(whys) else []))
+                      *([_why_lines(display_safe(why, False), why_width)] if any(whys) else []))
     if rows:
         console.print(table)
     else:
