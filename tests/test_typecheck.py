@@ -1,6 +1,6 @@
 """The type checker CI runs (mypy, configured in pyproject.toml) fails a call to a member that
-does not exist: on the Library, on a part reaching past its core into the Library, and on the
-search part itself (the call that once made `m` crash)."""
+does not exist: on the Library, on a part reaching past its narrow core (store.library.cores)
+into the Library, and on the search part itself (the call that once made `m` crash)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_mypy_fails_calls_to_members_that_do_not_exist(tmp_path):
     said = proc.stdout
     assert '"Library" has no attribute "similarityy"' in said, said
     assert '"Part" has no attribute "similarity"' in said, said
-    assert '"LibraryCore" has no attribute "remove"' in said, said
+    assert '"SearchCore" has no attribute "remove"' in said, said  # (the part's narrow core: store.library.cores)
 
 
 def test_mypy_is_strict_on_the_ui_too(tmp_path):
