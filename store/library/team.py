@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -229,11 +229,12 @@ class Team:
         with the assignment's undo step, while history holds it). None when it is not assigned, a
         split by topic put it there, or the member has neither."""
         member = self._core.assignments.get(paper_id)
-        if member is not None and self._assigned_by(paper_id) == "topic":
+        history = self._core.store.history(HISTORY_LIMIT) if member else []  # (read once, for both below)
+        if member is not None and _assigned_by(paper_id, history) == "topic":
             return None  # (the paper of theirs it is most like is no reason a topic split gave)
         index_of = self._core.corpus.index_of
         row = index_of(paper_id)
-        seeds = self._seeds() if member else {}  # (the undo history read once for every member)
+        seeds = _seeds(history)  # (every member's, from the one read)
         phrase, seeded = seeds.get(member, ("", [])) if member else ("", [])
         own = [i for i in map(index_of, self.interest_papers(member)) if i is not None] if member else []
         by_seed = [i for i in map(index_of, seeded) if i is not None and i not in own]
@@ -265,30 +266,6 @@ class Team:
             if rows and (sim := float(np.max(latent[rows] @ latent[row]))) > closest:
                 closest, name = sim, other
         return name
-
-    def _assigned_by(self, paper_id: str) -> str:
-        """How the newest assignment that changed the paper's member (as the undo history holds it)
-        split the papers: "interest", "topic", or "" (none there: another copy's, through the lab's
-        sync, or a step older than the history keeps or than steps that say so). A later split that
-        left the paper with its member changed no record of it, so the earlier one is its reason."""
-        key = RecordKey(paper_id, TEAM).text
-        for entry in self._core.store.history(HISTORY_LIMIT):  # (newest first)
-            if entry.get("action") == ASSIGN_ACTION and key in (entry.get("after") or {}):
-                by = entry.get(BY)
-                return by if by in ("interest", "topic") else ("interest" if entry.get(SEEDS) else "")
-        return ""
-
-    def _seeds(self) -> dict[str, tuple[str, list[str]]]:
-        """Member -> the seed phrase and its papers their last assignment by interest was given (the
-        newest undo step naming them; a forged step's values of the wrong kind read as none)."""
-        found: dict[str, tuple[str, list[str]]] = {}
-        for entry in self._core.store.history(HISTORY_LIMIT):
-            seeds = entry.get(SEEDS) if entry.get("action") == ASSIGN_ACTION else None
-            for name, said in (seeds.items() if isinstance(seeds, dict) else ()):
-                phrase, papers = (said.get("phrase"), said.get("papers")) if isinstance(said, dict) else (None, None)
-                if name not in found and isinstance(phrase, str) and isinstance(papers, list):
-                    found[name] = (phrase, [p for p in papers if isinstance(p, str)])
-        return found
 
     def vectors(self, rows: np.ndarray, seed: int = 0) -> np.ndarray:
         """Latent topic vectors of the papers at these corpus positions (store.team.vectors): the
@@ -367,3 +344,29 @@ def _refuse_lookalike(name: str, names: list[str], known: list[str], new_members
         raise PapersiftError(f"{name} is no member here yet; did you mean {close}? (--to "
                              f"{','.join(close if n == name else n for n in names)}; a new member after all: "
                              f"--new-members)")
+
+
+def _assigned_by(paper_id: str, history: list[dict[str, Any]]) -> str:
+    """How the newest assignment that changed the paper's member (as the undo history holds it)
+    split the papers: "interest", "topic", or "" (none there: another copy's, through the lab's
+    sync, or a step older than the history keeps or than steps that say so). A later split that
+    left the paper with its member changed no record of it, so the earlier one is its reason."""
+    key = RecordKey(paper_id, TEAM).text
+    for entry in history:  # (newest first)
+        if entry.get("action") == ASSIGN_ACTION and key in (entry.get("after") or {}):
+            by = entry.get(BY)
+            return by if by in ("interest", "topic") else ("interest" if entry.get(SEEDS) else "")
+    return ""
+
+
+def _seeds(history: list[dict[str, Any]]) -> dict[str, tuple[str, list[str]]]:
+    """Member -> the seed phrase and its papers their last assignment by interest was given (the
+    newest undo step naming them; a forged step's values of the wrong kind read as none)."""
+    found: dict[str, tuple[str, list[str]]] = {}
+    for entry in history:
+        seeds = entry.get(SEEDS) if entry.get("action") == ASSIGN_ACTION else None
+        for name, said in (seeds.items() if isinstance(seeds, dict) else ()):
+            phrase, papers = (said.get("phrase"), said.get("papers")) if isinstance(said, dict) else (None, None)
+            if name not in found and isinstance(phrase, str) and isinstance(papers, list):
+                found[name] = (phrase, [p for p in papers if isinstance(p, str)])
+    return found
