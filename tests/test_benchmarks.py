@@ -32,6 +32,8 @@ def test_benchmarks_run_at_small_n():
                 "settle_type", "settle_down", "settle_similar", "settle_jump"):
         assert key in row, key
     assert 0 < row["settle_type"]["median"] <= row["settle_type"]["p90"] <= row["settle_type"]["p95"]
+    for frac in ("triage_10pct", "triage_100pct"):  # (a status key: durable first, the screen settled after)
+        assert 0 < row[frac]["durable"]["median"] and 0 < row[frac]["settled"]["median"] <= row[frac]["settled"]["p95"]
     assert row["session_memory"]["model_ready"] and row["import"]["median"] > 0
     assert 0 < row["import_floor"]["median"] and row["session_memory"]["private_mb"] > 0
     assert 0 <= row["busy_before_import"] <= 1  # (other processes' share of the CPU before the import)
