@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Union
 
 from store.record_fields import read_fields
 from store.choices import MAX_STAR, STATUSES  # noqa: F401 (re-exported)
@@ -194,11 +194,21 @@ MEMBER_SEP = "@"  # between a paper id and a member in a record key's text (no p
 
 class RecordKey(NamedTuple):
     """Which stored annotation record: a paper's, for a member as records name members ("" the
-    library's owner, :data:`TEAM` the paper's assignment). The undo history writes it as
-    :attr:`text`; the annotations table keeps the record under :attr:`doc_id`."""
+    library's owner), or the paper's assignment (:meth:`assignment`). The undo history writes it
+    as :attr:`text`; the annotations table keeps the record under :attr:`doc_id`."""
 
     paper: str
     member: str = ""
+
+    @classmethod
+    def assignment(cls, paper: str) -> "RecordKey":
+        """The key of the paper's assignment record."""
+        return cls(paper, _ASSIGNMENT_MEMBER)
+
+    @property
+    def is_assignment(self) -> bool:
+        """Whether this is the key of an assignment record (:class:`Assignment`), not a member's."""
+        return self.member == _ASSIGNMENT_MEMBER
 
     @classmethod
     def parse(cls, text: str) -> "RecordKey":
@@ -245,9 +255,9 @@ class Annotation:
     # there). A merge decides field by field with them: see store.exchange.merge.
     stamps: dict[str, str] = field(default_factory=dict)
     # Whose marks these are: "" for the library's owner (every annotation before members were), else
-    # a member's name, or TEAM for the record that holds the paper's assignment (``assignee``).
+    # a member's name. (A paper's assignment is a record of its own kind: :class:`Assignment`.)
     member: str = ""
-    assignee: str = ""  # (the TEAM record only) the member the paper is assigned to
+    STAMPED: ClassVar[tuple[str, ...]] = ("status", "star", "note")  # the single-valued fields; tags one by one
 
     @property
     def key(self) -> RecordKey:
@@ -256,14 +266,14 @@ class Annotation:
 
     def is_default(self) -> bool:
         """True when nothing has been said about the paper."""
-        return self.status == "unread" and not self.star and not self.tags and not self.note and not self.assignee
+        return self.status == "unread" and not self.star and not self.tags and not self.note
 
     def is_cleared(self) -> bool:
         """A member's record back at its defaults that keeps its change times (a tombstone): every
         mark was taken back, and when. It is stored and travels in team files so that the clearing
         reaches a colleague's copy as a change (a merge applies it where it is newer); it is no
         mark, so the library's views of marks never hold it (see LibraryCore.cleared)."""
-        return self.member != TEAM and self.is_default() and bool(self.stamps)
+        return self.is_default() and bool(self.stamps)
 
     @property
     def marked(self) -> bool:
@@ -272,7 +282,7 @@ class Annotation:
 
     def stamp_changes(self, old: "Annotation", when: str) -> None:
         """Record ``when`` as the change time of every field that differs from ``old``."""
-        for name in STAMPED:
+        for name in self.STAMPED:
             if getattr(self, name) != getattr(old, name):
                 self.stamps[name] = when
         for tag in set(self.tags).symmetric_difference(old.tags):
@@ -282,13 +292,10 @@ class Annotation:
         """A copy sharing nothing mutable (what ``copy.deepcopy`` gives, ten times faster: an
         assignment of 30k papers copies each record twice)."""
         return Annotation(self.paper_id, self.status, self.star, list(self.tags), self.note, self.created,
-                          self.updated, [dict(c) for c in self.conflicts], dict(self.stamps), self.member,
-                          self.assignee)
+                          self.updated, [dict(c) for c in self.conflicts], dict(self.stamps), self.member)
 
     def to_record(self) -> dict[str, Any]:
         """The stored record (written out by hand: ``asdict`` cost an assignment of 30k papers 1.5 s)."""
-        if self.member == TEAM:  # an assignment: its change time is in its stamps (half the bytes at 30k)
-            return {"paper_id": self.paper_id, "member": TEAM, "assignee": self.assignee, "stamps": dict(self.stamps)}
         rec: dict[str, Any] = {"paper_id": self.paper_id, "status": self.status, "star": self.star,
                                "tags": list(self.tags), "note": self.note, "created": self.created,
                                "updated": self.updated}
@@ -298,8 +305,6 @@ class Annotation:
             rec["stamps"] = dict(self.stamps)
         if self.member:
             rec["member"] = self.member
-        if self.assignee:
-            rec["assignee"] = self.assignee
         return rec
 
     @classmethod
@@ -327,8 +332,65 @@ class Annotation:
             conflicts=[c for c in conflicts if isinstance(c, dict)] if isinstance(conflicts, list) else [],
             stamps=fields["stamps"],
             member=str(rec.get("member") or ""),  # (a number reads as its digits, the doctor's way too)
-            assignee=str(rec.get("assignee") or ""),
         ), bad
+
+
+@dataclass
+class Assignment:
+    """Which member a paper is assigned to (``assignee``; "" once the assignment is taken off),
+    and when that last changed (``stamps["assignee"]``): a record of its own beside the members'
+    annotations, journaled, backed up and undone as they are. Taken off, it keeps its time, so a
+    lab's sync passes the taking off on (store.sync.library_sync)."""
+
+    paper_id: str
+    assignee: str = ""
+    stamps: dict[str, str] = field(default_factory=dict)
+    STAMPED: ClassVar[tuple[str, ...]] = ("assignee",)
+
+    @property
+    def key(self) -> RecordKey:
+        """The key of this assignment's stored record."""
+        return RecordKey.assignment(self.paper_id)
+
+    def is_default(self) -> bool:
+        """True when the paper is assigned to no one."""
+        return not self.assignee
+
+    def is_cleared(self) -> bool:
+        """An assignment taken off that keeps its change time (stored: see the class)."""
+        return not self.assignee and bool(self.stamps)
+
+    def stamp_changes(self, old: "Assignment", when: str) -> None:
+        """Record ``when`` as the change time of the assignee when it differs from ``old``'s."""
+        if self.assignee != old.assignee:
+            self.stamps["assignee"] = when
+
+    def copy(self) -> "Assignment":
+        return Assignment(self.paper_id, self.assignee, dict(self.stamps))
+
+    def to_record(self) -> dict[str, Any]:
+        """The stored record (its change time is in its stamps: half the bytes of a member's at 30k)."""
+        return {"paper_id": self.paper_id, "member": _ASSIGNMENT_MEMBER, "assignee": self.assignee,
+                "stamps": dict(self.stamps)}
+
+    @classmethod
+    def read(cls, rec: dict[str, Any]) -> tuple["Assignment", list[str]]:
+        """The assignment a stored record holds (see :meth:`Annotation.read`): change times of the
+        wrong kind are dropped and named; an assignee that is no text reads as its text (a name
+        papersift cannot use is the views' to set aside: store.library.member_views)."""
+        fields, bad = read_fields({"stamps": rec.get("stamps")})
+        return cls(rec["paper_id"], str(rec.get("assignee") or ""), fields["stamps"]), bad
+
+
+Record = Union[Annotation, Assignment]  # a stored annotation record, of either kind
+
+
+def read_record(rec: dict[str, Any]) -> tuple[Record, list[str]]:
+    """The record a stored one holds, of its kind (an assignment's, or a member's annotation), and
+    the fields that held something of the wrong kind (see :meth:`Annotation.read`)."""
+    if RecordKey.of_record(rec).is_assignment:
+        return Assignment.read(rec)
+    return Annotation.read(rec)
 
 
 @dataclass
@@ -339,8 +401,9 @@ class MarkedAnnotation(Annotation):
     others: list[tuple[str, "Annotation"]] = field(default_factory=list)
 
 
-TEAM = "@team"  # the member name of a paper's assignment record: no member can be called that
-STAMPED = ("status", "star", "note", "assignee")  # the single-valued fields; tags are stamped one by one
+# The member name an assignment record is stored under, on disk and in the undo history only (in
+# memory it is a RecordKey.assignment and an Assignment): no member can be called that.
+_ASSIGNMENT_MEMBER = "@team"
 
 
 def normalize_tag(tag: str) -> str:

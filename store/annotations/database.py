@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, NoReturn, TypeVar
+from typing import Any, Callable, Mapping, NoReturn, TypeVar
 
 from tinydb import TinyDB
 
@@ -29,7 +29,7 @@ from store.record_fields import is_record
 from store.annotations.journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO,  # noqa: F401
                       Replay, journal_path_for, judge, read_acked, read_snapshot, replay_journal, write_acked)
 from store.errors import PapersiftError
-from store.models import TEAM, Annotation, RecordKey
+from store.models import Record, RecordKey, read_record
 from store.safe_text import has_unsafe, strip_unsafe
 from store.annotations.note_edits import long_notes_as_edits, records_of
 from store.annotations.step_records import as_change, left_as_is, refuse_if_gone, remember_states, the_steps_fields
@@ -78,8 +78,8 @@ class AnnotationStore:
         self.unreadable: Counter[str] = Counter()  # what the last load_records could not read (see there)
         self.unsound: dict[str, int] = {}  # history table -> its entries papersift cannot read (see _sound)
 
-    def load_records(self) -> dict[RecordKey, Annotation]:
-        """Every stored annotation record, by its key (its paper and member).
+    def load_records(self) -> dict[RecordKey, Record]:
+        """Every stored annotation record, by its key (its paper and member, or its assignment).
 
         A library folder is untrusted input: a stored value that is no record (not a dict, or
         its paper id no string) is skipped, and a field of the wrong kind is read as its default
@@ -87,13 +87,13 @@ class AnnotationStore:
         many records; "fields": the records with any). In memory only: the file keeps them as found, for ``doctor --repair``.
         """
         table = (self.storage.read() or {}).get(ANN) or {}
-        records: dict[RecordKey, Annotation] = {}
+        records: dict[RecordKey, Record] = {}
         unreadable: Counter[str] = Counter()
         for rec in table.values():
             if not is_record(rec):
                 unreadable["record"] += 1
                 continue
-            ann, bad = Annotation.read(rec)
+            ann, bad = read_record(rec)
             if bad:
                 unreadable.update(bad)
                 unreadable["fields"] += 1
@@ -140,15 +140,14 @@ class AnnotationStore:
             self.db.table(table).clear_cache()
         return result
 
-    def apply(self, changes: dict[RecordKey, Annotation], action: str, label: str, history: bool = True,
+    def apply(self, changes: Mapping[RecordKey, Record], action: str, label: str, history: bool = True,
               extra: dict[str, Any] | None = None, member: str = "", owner: str = "",
               pending: dict[str, Any] | None = None) -> None:
         """Store new annotation states and (optionally) an undo entry, together.
 
         Args:
-            changes: record key -> its new annotation (a default
-                annotation is removed, unless it keeps change times: a cleared mark, ``is_cleared``,
-                or an assignment taken off).
+            changes: record key -> its new record (one at its defaults is removed, unless it
+                keeps change times: a cleared mark or an assignment taken off, ``is_cleared``).
             member: who made the change: the undo entry is theirs (each member undoes their own).
             owner: the member the library's unnamed records belong to, recorded if none is yet.
             action: machine name of the action ("status", "star", "tag", ...).
@@ -170,7 +169,7 @@ class AnnotationStore:
                 before[text] = old if isinstance(old, dict) else None  # (a forged file's value that is no record: none)
                 # A cleared mark keeps its change times, and so does an assignment taken off (a lab's
                 # sync passes it on: store.sync.library_sync).
-                if new.is_default() and not new.is_cleared() and not (new.member == TEAM and new.stamps):
+                if new.is_default() and not new.is_cleared():
                     ann.pop(doc, None)
                     after[text] = None
                 else:
@@ -356,7 +355,7 @@ def _as_changes(ann: dict[str, Any], records: dict[str, Any], member: str, owner
     own = "" if member == owner else member  # (the owner's records carry no member name)
     out = {}
     for key, rec in _keyed(records):
-        mine = not member or key.member in (own, TEAM)
+        mine = not member or key.member == own or key.is_assignment
         current = ann.get(str(key.doc_id))
         target = the_steps_fields(key, current, rec, other[key.text], mine) if other is not None and key.text in other else rec
         out[key.text] = as_change(key, current, target, when) if mine else target

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from store.errors import PapersiftError
-from store.models import STAMPED, TEAM, Annotation, RecordKey
+from store.models import Annotation, Assignment, Record, RecordKey, read_record
 from store.record_fields import is_record
 
 
@@ -25,15 +25,17 @@ def as_change(key: RecordKey, current: Any, target: Any, when: str) -> Any:
     now). A value that is no record (a forged file's) is put back as it was."""
     if target is not None and not is_record(target):
         return target
-    now = Annotation.from_record(current) if is_record(current) else Annotation(key.paper, member=key.member)
-    new = Annotation.from_record(target) if target is not None else Annotation(key.paper, member=key.member)
+    now = _read(key, current if is_record(current) else None)
+    new = _read(key, target)
     if marks(new) == marks(now):
         return target if target is not None or not now.stamps else current
     new.stamps = {**new.stamps, **now.stamps}  # (the newest known time of each field, then this one's)
-    new.stamp_changes(now, when)
-    if key.member != TEAM:
+    if isinstance(new, Annotation) and isinstance(now, Annotation):
+        new.stamp_changes(now, when)
         new.updated = when
         new.created = new.created or now.created or when
+    elif isinstance(new, Assignment) and isinstance(now, Assignment):  # (an assignment's only time is its stamp)
+        new.stamp_changes(now, when)
     if new.is_default() and not new.stamps:
         return None
     return new.to_record()
@@ -59,10 +61,20 @@ def the_steps_fields(key: RecordKey, current: Any, target: Any, other: Any, own:
                 now.stamps[name] = want.stamps[name]
             else:
                 now.stamps.pop(name, None)
-    for name in STAMPED:
+    for name in now.STAMPED:
         if getattr(want, name) != getattr(was, name) and getattr(now, name) == getattr(was, name):
             setattr(now, name, getattr(want, name))
             stamp_as_then(name)
+    if isinstance(now, Annotation) and isinstance(want, Annotation) and isinstance(was, Annotation):
+        _the_steps_tags(now, want, was, stamp_as_then)
+    if marks(now) is None and (current is None or not own and not now.stamps):
+        return None
+    return now.to_record()
+
+
+def _the_steps_tags(now: Annotation, want: Annotation, was: Annotation, stamp_as_then: Callable[[str], None]) -> None:
+    """:func:`the_steps_fields` of a member's annotation: its tags (a tag at a time), and its times
+    and conflicts where the record is gone since."""
     keep = set(now.tags)
     for tag in set(want.tags) ^ set(was.tags):
         if (tag in keep) == (tag in was.tags):
@@ -71,9 +83,6 @@ def the_steps_fields(key: RecordKey, current: Any, target: Any, other: Any, own:
     now.tags = [t for t in want.tags if t in keep] + [t for t in now.tags if t in keep and t not in want.tags]
     now.created, now.updated = now.created or want.created, now.updated or want.updated  # (a record gone since)
     now.conflicts = now.conflicts or [dict(c) for c in want.conflicts]
-    if marks(now) is None and (current is None or not own and not now.stamps):
-        return None
-    return now.to_record()
 
 
 def left_as_is(key: RecordKey, current: Any, side: Any, other: Any) -> bool:
@@ -82,27 +91,37 @@ def left_as_is(key: RecordKey, current: Any, side: Any, other: Any) -> bool:
     if not all(r is None or is_record(r) for r in (current, side, other)):
         return marks(current) == marks(side)
     now, was, made = (_read(key, r) for r in (current, side, other))
-    return (any(getattr(now, f) == getattr(was, f) != getattr(made, f) for f in STAMPED)
-            or any((t in now.tags) == (t in was.tags) for t in set(was.tags) ^ set(made.tags)))
+    return (any(getattr(now, f) == getattr(was, f) != getattr(made, f) for f in now.STAMPED)
+            or any((t in _tags(now)) == (t in _tags(was)) for t in set(_tags(was)) ^ set(_tags(made))))
 
 
-def _read(key: RecordKey, record: Any) -> Annotation:
-    """The annotation a stored record holds (None: the key's paper and member, untouched)."""
+def _tags(record: Record) -> list[str]:
+    return record.tags if isinstance(record, Annotation) else []
+
+
+def _read(key: RecordKey, record: Any) -> Record:
+    """The record a stored one holds, of the key's kind (None: the key's paper and member, or its
+    assignment, untouched)."""
+    if key.is_assignment:
+        return Assignment.read(record)[0] if record is not None else Assignment(key.paper)
     return Annotation.from_record(record) if record is not None else Annotation(key.paper, member=key.member)
 
 
 def marks(record: Any) -> tuple[Any, ...] | None:
     """What a record says of its paper, without its times (None: nothing); a value that is no
     record, as it is."""
-    if isinstance(record, Annotation):
+    a: Record
+    if isinstance(record, (Annotation, Assignment)):
         a = record
     elif is_record(record):
-        a = Annotation.from_record(record)
+        a = read_record(record)[0]
     else:
         return (record,) if record is not None else None
     if a.is_default():
         return None
-    return (a.status, a.star, tuple(a.tags), a.note, a.assignee)
+    if isinstance(a, Assignment):
+        return (a.assignee,)
+    return (a.status, a.star, tuple(a.tags), a.note)
 
 
 STATES_KEPT = 8  # the undos' and redos' change times a step keeps per record

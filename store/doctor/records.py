@@ -19,7 +19,7 @@ from store.corpus import Corpus
 from store.doctor.report import DoctorReport
 from store.annotations.journal import ANN, HIST, REDO
 from store.record_fields import is_record, read_fields, repaired
-from store.models import TEAM, clean_tag
+from store.models import RecordKey, clean_tag
 from store.wording import counted
 from store.safe_text import has_unsafe, shown_unsafe
 
@@ -206,7 +206,7 @@ def _check_member_names(ann_path: Path, report: DoctorReport) -> None:
         for field in ("member", "assignee"):
             value = rec.get(field)
             value = str(value) if isinstance(value, int) and not isinstance(value, bool) else value  # (read so)
-            if field == "member" and value == TEAM:
+            if field == "member" and RecordKey.of_record(rec).is_assignment:
                 continue
             if value not in (None, "") and (not isinstance(value, str) or member_problem(value)):
                 names.append(str(value))

@@ -24,7 +24,7 @@ from store.exchange.annotation_files import read_annotation_records  # noqa: F40
 from store.exchange.stamps import Clock, canonical, newest_sound
 from store.exchange.history_states import known_stamps, known_values
 from store.corpus import paper_id
-from store.models import STAMPED, Annotation, RecordKey, clean_tag, note_problem
+from store.models import Annotation, RecordKey, clean_tag, note_problem
 from store.text import normalize
 from store.wording import counted
 
@@ -88,7 +88,7 @@ def _theirs(rec: dict[str, Any], pid: str, warnings: list[str], local: Annotatio
             tag = name[1:]
             if (tag in local.tags) != (tag in theirs.tags):
                 theirs.tags = [t for t in theirs.tags if t != tag] + ([tag] if tag in local.tags else [])
-        elif name in STAMPED:
+        elif name in Annotation.STAMPED:
             setattr(theirs, name, getattr(local, name))
     return theirs
 
@@ -127,7 +127,7 @@ def merge_one(local: Annotation, theirs: Annotation, source: str,
     new = copy.deepcopy(local)
     mine_at = {k: canonical(v) or "" for k, v in local.stamps.items()}  # (a stamp stored malformed: no time)
     base = shared_base(mine_at, theirs.stamps, known)
-    conflicts = [said for name in STAMPED
+    conflicts = [said for name in Annotation.STAMPED
                  if (said := _merge_field(name, new, local, theirs, mine_at, base, known, source, theirs_alone))]
     _merge_tags(new, local, theirs, known, mine_at)
     if local.created and theirs.created:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, Collection, Iterable
+from typing import Any, Callable, Collection, Iterable, Mapping
 
 
 from store import locations
@@ -25,7 +25,7 @@ from store.corpus import Corpus, file_signature, migrate_v1
 from store.errors import PapersiftError, UnknownPaperError
 from store.library.member_views import MemberViews, read_views, unreadable_notice, with_changes
 from store.library.index_file import IndexCache
-from store.models import TEAM, Annotation, Paper, RecordKey
+from store.models import Annotation, Assignment, Paper, Record, RecordKey
 from store.search.index import SearchIndex
 from store.safe_text import shown_unsafe
 from store.team.members import checked_member, default_member, member_problem
@@ -125,14 +125,14 @@ class LibraryCore:
         return self.member_annotation(paper_id, self.member)
 
     def member_annotation(self, paper_id: str, member: str) -> Annotation:
-        """A member's (or, with ``TEAM``, the assignment's) annotation of the paper: a copy, or a
-        fresh default one, carrying the member as its record stores it."""
-        if member == TEAM:
-            assignee = self.assignments.get(paper_id, "")
-            stamps = self.assignment_stamps.get(paper_id, {})
-            return Annotation(paper_id, member=TEAM, assignee=assignee, stamps=dict(stamps))
+        """A member's annotation of the paper: a copy, or a fresh default one, carrying the member
+        as its record stores it."""
         ann = self.member_marks.get(member, {}).get(paper_id) or self.cleared.get(member, {}).get(paper_id)
         return ann.copy() if ann else Annotation(paper_id, member=self.stored_member(member))
+
+    def assignment(self, paper_id: str) -> Assignment:
+        """The paper's assignment record (a fresh one, to no one, when it has none)."""
+        return Assignment(paper_id, self.assignments.get(paper_id, ""), dict(self.assignment_stamps.get(paper_id, {})))
 
     def member_records(self, member: str) -> dict[str, Annotation]:
         """A member's records by paper id: their marks and their cleared records (what a team file
@@ -237,41 +237,56 @@ class LibraryCore:
     def change(self, paper_ids: Iterable[str], fn: Callable[[Annotation], None], action: str, label: str,
                member: str | None = None) -> int:
         """Apply ``fn`` to each paper's annotation (this member's, or ``member``'s) and store the
-        changed ones durably, as one undo step of this member's."""
-        return self.change_records([(pid, member or self.member) for pid in paper_ids], fn, action, label)
-
-    def change_records(self, records: Iterable[tuple[str, str]], fn: Callable[[Annotation], None], action: str,
-                       label: str, counted_label: bool = False, extra: dict[str, Any] | None = None) -> int:
-        """:meth:`change` over (paper id, member) pairs: an assignment changes the team's records
-        and a member's at once, in one undo step. Returns how many papers changed. The undo step's
-        label says on how many papers, unless ``counted_label`` (it says so itself); ``extra`` is
-        kept on the undo step (an assignment's seeds)."""
+        changed ones durably, as one undo step of this member's. Returns how many papers changed."""
         with self.lock.held():
             self.refresh()
             stamp = now_iso()
-            changes: dict[RecordKey, Annotation] = {}
-            for pid, member in dict.fromkeys(records):
-                old = self.member_annotation(pid, member)
+            changes: dict[RecordKey, Record] = {}
+            for pid in dict.fromkeys(paper_ids):
+                old = self.member_annotation(pid, member or self.member)
                 new = old.copy()
                 fn(new)
                 if new != old:
                     new.stamp_changes(old, stamp)
-                    if member != TEAM:  # (an assignment's only time is its stamp)
-                        new.updated = stamp
-                        new.created = new.created or stamp
+                    new.updated = stamp
+                    new.created = new.created or stamp
                     changes[new.key] = new
-            if not changes:
-                return 0
-            papers = len({a.paper_id for a in changes.values()})
-            if len(changes) >= BULK_BACKUP_THRESHOLD:
-                self.store.compact()  # a backup of annotations.json must hold the journal too
-                backup_file(self.annotations_path, f"bulk-{action}")
-            self.store.apply(changes, action, label if papers == 1 or counted_label else f"{label} on {counted(papers, 'paper')}",
-                             member=self.member, owner=self.owner, extra=extra)
-            self.install(changes)
-            return papers
+            return self._store_changes(changes, action, label)
 
-    def install(self, changes: dict[RecordKey, Annotation]) -> None:
+    def change_assignments(self, assignees: Mapping[str, str], action: str, label: str,
+                           extra: dict[str, Any] | None = None) -> int:
+        """Assign each paper to its member ("" takes its assignment off), in one undo step whose
+        label is ``label`` as given (it says how many papers itself); ``extra`` is kept on the step
+        (how the papers were split, the members' seeds). Returns how many papers changed."""
+        with self.lock.held():
+            self.refresh()
+            stamp = now_iso()
+            changes: dict[RecordKey, Record] = {}
+            for pid, assignee in assignees.items():
+                old = self.assignment(pid)
+                if assignee != old.assignee:
+                    new = Assignment(pid, assignee, dict(old.stamps))
+                    new.stamp_changes(old, stamp)  # (an assignment's only time is its stamp)
+                    changes[new.key] = new
+            return self._store_changes(changes, action, label, counted_label=True, extra=extra)
+
+    def _store_changes(self, changes: dict[RecordKey, Record], action: str, label: str, counted_label: bool = False,
+                       extra: dict[str, Any] | None = None) -> int:
+        """Store changed records durably as one undo step of this member's (with a backup first
+        when they are many) and make them the library's. The step's label says on how many papers,
+        unless ``counted_label``. Returns how many papers changed. (Called with the lock held.)"""
+        if not changes:
+            return 0
+        papers = len({a.paper_id for a in changes.values()})
+        if len(changes) >= BULK_BACKUP_THRESHOLD:
+            self.store.compact()  # a backup of annotations.json must hold the journal too
+            backup_file(self.annotations_path, f"bulk-{action}")
+        self.store.apply(changes, action, label if papers == 1 or counted_label else f"{label} on {counted(papers, 'paper')}",
+                         member=self.member, owner=self.owner, extra=extra)
+        self.install(changes)
+        return papers
+
+    def install(self, changes: Mapping[RecordKey, Record]) -> None:
         """Make stored changes the library's annotations: new mappings, never an edit of one a
         worker thread may be reading (copy on write: a search holds one snapshot throughout)."""
         self.touched.update(a.paper_id for a in changes.values())
@@ -279,7 +294,7 @@ class LibraryCore:
         if counts is not None:  # this member's tag counts, by what the changes add and take away
             counts = Counter(counts)
             for ann in changes.values():
-                if ann.member != TEAM and self.shown_member(ann) == self.member:
+                if isinstance(ann, Annotation) and self.shown_member(ann) == self.member:
                     old = self.annotations.get(ann.paper_id)
                     counts.subtract(old.tags if old else ())
                     counts.update(ann.tags)
@@ -287,7 +302,7 @@ class LibraryCore:
         self._set_views(with_changes(MemberViews(self.member_marks, self.cleared, self.assignments, self.assignment_stamps),
                                      changes.values(), self.shown_member))
 
-    def replace_annotations(self, changes: Collection[Annotation], action: str, label: str,
+    def replace_annotations(self, changes: Collection[Record], action: str, label: str,
                             from_lab: bool = False) -> int:
         """Store exact annotations (timestamps as given; each under the member it carries), with a
         backup and one undo entry: this member's, or (``from_lab``: what a lab's sync brought,
@@ -298,19 +313,20 @@ class LibraryCore:
             self.refresh()
             self.store.compact()  # a backup of annotations.json must hold the journal too
             backup_file(self.annotations_path, action)
-            keyed = {a.key: a for a in changes}
+            keyed: dict[RecordKey, Record] = {a.key: a for a in changes}
             self.store.apply(keyed, action, label, member=FROM_LAB if from_lab else self.member, owner=self.owner)
             self.install(keyed)
         return len(changes)
 
-    def records_of_papers(self, paper_ids: Iterable[str]) -> dict[RecordKey, Annotation]:
+    def records_of_papers(self, paper_ids: Iterable[str]) -> dict[RecordKey, Record]:
         """Every record the papers have (each member's and the assignment), cleared: what a
         removal stores, so undo puts all of them back."""
         wanted = set(paper_ids)
-        cleared = {RecordKey(pid, self.stored_member(name)): Annotation(pid, member=self.stored_member(name))
-                   for marks in (self.member_marks, self.cleared) for name, anns in marks.items() for pid in anns
-                   if pid in wanted}
-        cleared.update({RecordKey(pid, TEAM): Annotation(pid, member=TEAM)
+        cleared: dict[RecordKey, Record] = {
+            RecordKey(pid, self.stored_member(name)): Annotation(pid, member=self.stored_member(name))
+            for marks in (self.member_marks, self.cleared) for name, anns in marks.items() for pid in anns
+            if pid in wanted}
+        cleared.update({RecordKey.assignment(pid): Assignment(pid)
                         for pid in wanted if pid in self.assignments or pid in self.assignment_stamps})
         return cleared
 

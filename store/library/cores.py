@@ -81,13 +81,13 @@ class _Members(Protocol):
 
 class TeamCore(_Members, Protocol):
     """What the team part uses: the members' (the index for a split's term vectors), the undo
-    history (an assignment's seeds and how it split) and the one durable write of records."""
+    history (an assignment's seeds and how it split) and the one durable write of assignments."""
 
     @property
     def store(self) -> AnnotationStore: ...
 
-    def change_records(self, records: Iterable[tuple[str, str]], fn: Callable[[Annotation], None], action: str,
-                       label: str, counted_label: bool = False, extra: dict[str, Any] | None = None) -> int: ...
+    def change_assignments(self, assignees: Mapping[str, str], action: str, label: str,
+                           extra: dict[str, Any] | None = None) -> int: ...
 
 
 class FiltersCore(_Members, Protocol):

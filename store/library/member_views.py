@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
 from store.record_fields import CHECKED
-from store.models import TEAM, Annotation
+from store.models import Annotation, Assignment, Record
 from store.team.members import member_problem
 from store.wording import counted
 
@@ -25,12 +25,12 @@ class MemberViews:
     stamps: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
-def read_views(records: Iterable[Annotation], name_of: Callable[[Annotation], str]) -> tuple[MemberViews, list[str]]:
+def read_views(records: Iterable[Record], name_of: Callable[[Annotation], str]) -> tuple[MemberViews, list[str]]:
     """The views of every record, and the names no record may be shown under (a forged or
     damaged file's: never shown, never a member). ``name_of``: whose a record is, by name."""
     views, unusable = MemberViews(), []
     for ann in records:
-        if ann.member == TEAM:
+        if isinstance(ann, Assignment):
             if ann.assignee and member_problem(ann.assignee) is None:
                 views.assignments[ann.paper_id] = ann.assignee
             elif ann.assignee:
@@ -43,12 +43,12 @@ def read_views(records: Iterable[Annotation], name_of: Callable[[Annotation], st
     return views, unusable
 
 
-def with_changes(views: MemberViews, changes: Iterable[Annotation], name_of: Callable[[Annotation], str]) -> MemberViews:
+def with_changes(views: MemberViews, changes: Iterable[Record], name_of: Callable[[Annotation], str]) -> MemberViews:
     """New views with stored changes in: the mappings a change touches are copied, never edited."""
     team, cleared = dict(views.team), dict(views.cleared)
     assignments, stamps = views.assignments, views.stamps
     for new in changes:
-        if new.member == TEAM:
+        if isinstance(new, Assignment):
             assignments = dict(assignments) if assignments is views.assignments else assignments
             stamps = dict(stamps) if stamps is views.stamps else stamps
             if new.assignee:

@@ -30,7 +30,7 @@ from store.annotations.database import HISTORY_LIMIT
 from store.annotations.storage import now_iso
 from store.errors import PapersiftError
 from store.corpus import Corpus
-from store.models import TEAM, Annotation, Paper, RecordKey
+from store.models import Assignment, Paper, RecordKey, read_record
 from store.wording import counted
 
 if TYPE_CHECKING:
@@ -222,8 +222,8 @@ def _archive_cut_lines(lib: LibraryCore, when: str) -> None:
     for key, rec in (entry.get("before") or {}).items():
         if not isinstance(rec, dict):
             continue
-        ann, pid = Annotation.from_record(rec), RecordKey.parse(key).paper
-        if ann.member == TEAM:
+        ann, pid = read_record(rec)[0], RecordKey.parse(key).paper
+        if isinstance(ann, Assignment):
             if ann.assignee:
                 assignments[pid] = ann.assignee
         else:

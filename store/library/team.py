@@ -2,21 +2,21 @@
 topic, and what each said of a paper side by side — a part of the Library.
 
 Every member's marks are records of their own (see :class:`store.models.RecordKey`); a paper's
-assignment is one more record, the team's (``TEAM``), so an assignment is journaled, backed up,
-undone and merged exactly as a mark is.
+assignment is one more record, of its own kind (:class:`store.models.Assignment`), so an
+assignment is journaled, backed up, undone and merged exactly as a mark is.
 """
 
 from __future__ import annotations
 
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
 from store.annotations.database import HISTORY_LIMIT
 from store.errors import PapersiftError
-from store.models import TEAM, Annotation, MarkedAnnotation, RecordKey
+from store.models import Annotation, MarkedAnnotation, RecordKey
 from store.team.members import check_weights, checked_member, nearest_member, no_member, typo_of
 from store.team.view import keeps, member_names, team_stars
 from store.wording import counted
@@ -127,7 +127,7 @@ class Team:
 
     def with_marks(self, ann: Annotation) -> MarkedAnnotation:
         """The member's annotation with every member's marks of the paper beside it (for exports)."""
-        marked = MarkedAnnotation(**{f: getattr(ann, f) for f in ann.__dataclass_fields__})
+        marked = MarkedAnnotation(**{f.name: getattr(ann, f.name) for f in fields(ann)})
         marked.others = self.marks_of(ann.paper_id)
         return marked
 
@@ -177,14 +177,11 @@ class Team:
             done.shares[name] += 1
             done.moved += bool(self._core.assignments.get(pid) not in (None, name))
 
-        def fn(ann: Annotation) -> None:
-            ann.assignee = target[ann.paper_id]
         label = f"assign {counted(len(ids), 'paper')} to {', '.join(names)}"
         seeds = {name: {"phrase": (seed_phrases or {}).get(name, ""), "papers": list(papers)}
                  for name, papers in (seed_papers or {}).items() if by_interest and name in names}
         extra = {BY: "interest" if by_interest else "topic", **({SEEDS: seeds} if seeds else {})}
-        self._core.change_records([(pid, TEAM) for pid in ids], fn, ASSIGN_ACTION, label, counted_label=True,
-                                  extra=extra)
+        self._core.change_assignments(target, ASSIGN_ACTION, label, extra=extra)
         return done
 
     def _names_to_assign(self, members: Sequence[str], new_members: bool) -> list[str]:
@@ -283,11 +280,8 @@ class Team:
         ids = [pid for pid in (assigned if paper_ids is None else paper_ids) if pid in assigned]
         if not ids:
             return 0
-
-        def fn(ann: Annotation) -> None:
-            ann.assignee = ""
-        return self._core.change_records([(pid, TEAM) for pid in ids], fn, ASSIGN_ACTION,
-                                         f"clear the assignment of {counted(len(ids), 'paper')}", counted_label=True)
+        return self._core.change_assignments(dict.fromkeys(ids, ""), ASSIGN_ACTION,
+                                             f"clear the assignment of {counted(len(ids), 'paper')}")
 
     def untriaged(self) -> list[str]:
         """The papers no member has marked and none is assigned, in import order: what ``assign``
@@ -351,7 +345,7 @@ def _assigned_by(paper_id: str, history: list[dict[str, Any]]) -> str:
     split the papers: "interest", "topic", or "" (none there: another copy's, through the lab's
     sync, or a step older than the history keeps or than steps that say so). A later split that
     left the paper with its member changed no record of it, so the earlier one is its reason."""
-    key = RecordKey(paper_id, TEAM).text
+    key = RecordKey.assignment(paper_id).text
     for entry in history:  # (newest first)
         if entry.get("action") == ASSIGN_ACTION and key in (entry.get("after") or {}):
             by = entry.get(BY)

@@ -270,7 +270,6 @@ def _unsent(lib: Library, repo: Path) -> dict[str, int]:
     writes only its own member's files, so only their own sync sends these; the report says so
     rather than leaving them behind unsaid. (A mark taken back is no mark: not counted.)"""
     from store.exchange.stamps import canonical
-    from store.models import TEAM
 
     def newest(stamps: object) -> str:
         times = [canonical(t) for t in stamps.values() if isinstance(t, str)] if isinstance(stamps, dict) else []
@@ -282,7 +281,7 @@ def _unsent(lib: Library, repo: Path) -> dict[str, int]:
 
     files = member_files(repo, "members")
     unsent = {}
-    for name in set(lib.member_marks) - {lib.member, TEAM}:
+    for name in set(lib.member_marks) - {lib.member}:
         held: dict[str, str] = {}
         for r in member_records(files[name]) if name in files else []:
             if isinstance(r.get("id"), str):
@@ -298,7 +297,7 @@ def _take_assignments(lib: Library, repo: Path) -> int:
     """The newest assignment of each paper any member's file holds, where it is newer than the
     library's (an assignment taken off travels too: its record keeps the time). How many changed."""
     from store.exchange.stamps import canonical
-    from store.models import TEAM, Annotation
+    from store.models import Assignment
 
     newest: dict[str, tuple[str, str]] = {}  # paper id -> (when, assignee: "" for none)
     for path in member_files(repo, "assignments").values():
@@ -311,9 +310,9 @@ def _take_assignments(lib: Library, repo: Path) -> int:
     for pid, (when, who) in newest.items():
         if lib.corpus.index_of(pid) is None:
             continue
-        held = lib.member_annotation(pid, TEAM)
+        held = lib.assignment(pid)
         if when > (canonical(held.stamps.get("assignee", "")) or "") and who != held.assignee:
-            changes[pid] = Annotation(pid, member=TEAM, assignee=who, stamps={"assignee": when})
+            changes[pid] = Assignment(pid, who, {"assignee": when})
     return lib.replace_annotations(changes.values(), "sync", f"sync: {counted(len(changes), 'assignment')} from the lab",
                                    from_lab=True)
 

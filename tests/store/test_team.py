@@ -33,6 +33,30 @@ def test_member_records_sit_beside_the_owners(lib):
     assert {name: a[pid].star for name, a in lib.member_marks.items()} == {lib.member: 1, "ana": 3}
 
 
+def test_an_assignment_is_a_record_of_its_own_stored_as_an_older_library_stored_it(lib):
+    """An assignment is read and written as an ``Assignment`` (no member's annotation): stored
+    under the key and in the shape every library with assignments has (an older library's open
+    unchanged), named by its key's text in the undo history, taken off with its time kept."""
+    from store.annotations.database import ANN
+    from store.models import Annotation, Assignment, read_record
+    a, b = [p.id for p in lib.corpus][:2]
+    data = lib.store.storage.read() or {}
+    older = {"paper_id": a, "member": "@team", "assignee": "ana", "stamps": {"assignee": "2026-01-01T00:00:00.000Z"}}
+    lib.store.storage.write({**data, ANN: {**(data.get(ANN) or {}), str(RecordKey.assignment(a).doc_id): older}})
+    lib.reload_annotations()
+    assert lib.assignments == {a: "ana"} and lib.assignment(a) == Assignment(a, "ana", older["stamps"])
+    assert lib.team.clear_assignments([a]) == 1 and lib.team.assign(["ben"], [b], None, new_members=True).shares == {"ben": 1}
+    stored = {RecordKey.of_record(r): r for r in lib.store.storage.read()[ANN].values()}
+    taken_off, given = stored[RecordKey.assignment(a)], stored[RecordKey.assignment(b)]
+    assert set(taken_off) == set(given) == {"paper_id", "member", "assignee", "stamps"} and taken_off["assignee"] == ""
+    assert taken_off["stamps"]["assignee"] > older["stamps"]["assignee"]  # (taken off: its time kept, for a sync)
+    assert read_record(given) == (Assignment(b, "ben", given["stamps"]), []) and lib.assignments == {b: "ben"}
+    assert isinstance(read_record({"paper_id": a, "member": "ana", "star": 1})[0], Annotation)
+    assert list(lib.store.history(1)[0]["after"]) == [f"{b}@@team"] == [RecordKey.assignment(b).text]
+    assert RecordKey.parse(f"{b}@@team").is_assignment and not RecordKey(b, "ana").is_assignment
+    assert lib.undo() and lib.undo() and lib.assignments == {a: "ana"}
+
+
 def test_each_member_undoes_their_own_change(lib):
     a, b = [p.id for p in lib.corpus][:2]
     ana, ben = Library(lib.folder, member="ana"), Library(lib.folder, member="ben")
@@ -242,9 +266,9 @@ def test_an_undo_leaves_what_was_changed_again_since(lib, tmp_path):
     lead.team.assign(["ana", "ben"], ids, None, new_members=True)
     moved = ids[0]
     other = "ana" if lead.assignments[moved] == "ben" else "ben"
-    from store.models import TEAM, Annotation
+    from store.models import Annotation, Assignment
     later = "2999-01-01T00:00:00.000Z"
-    lead.replace_annotations([Annotation(moved, member=TEAM, assignee=other, stamps={"assignee": later})],
+    lead.replace_annotations([Assignment(moved, other, {"assignee": later})],
                              "sync", "sync: 1 assignment from the lab", from_lab=True)
     assert (lead.undo() or "").startswith("assign")
     assert lead.assignments == {moved: other}
