@@ -19,7 +19,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from similar_quality import DEFAULT, load  # noqa: E402
-from store.models import Annotation  # noqa: E402
+from store.records import Annotation
 
 
 def average_precision(ranked_relevant: list[bool]) -> float:

@@ -391,7 +391,7 @@ async def _triage_bench(lib_dir: Path, fraction: float, presses: int) -> dict:
     app's default setting does, the reader showing the next paper): the clock stops at the last row
     the list or the reader rendered (see :func:`_settle_benches`)."""
     from store import Library
-    from store.models import Annotation
+    from store.records import Annotation
     from tui.app import make_app
 
     lib = Library(lib_dir)

@@ -18,11 +18,11 @@ if TYPE_CHECKING:  # what the type checker reads: the real classes, so a call in
     from store.errors import PapersiftError as PapersiftError
     from store.errors import UnknownPaperError as UnknownPaperError
     from store.library import Library as Library
-    from store.models import Annotation as Annotation
     from store.models import Paper as Paper
+    from store.records import Annotation as Annotation
     from store.search.result import SearchResult as SearchResult
 
-_EXPORTS = {"Library": "library", "SearchResult": "library", "Paper": "models", "Annotation": "models",
+_EXPORTS = {"Library": "library", "SearchResult": "library", "Paper": "models", "Annotation": "records",
             "STATUSES": "models", "PapersiftError": "errors", "InputError": "errors",
             "CorruptFileError": "errors", "UnknownPaperError": "errors"}
 __all__ = list(_EXPORTS)

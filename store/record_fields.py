@@ -16,7 +16,7 @@ from typing import Any
 
 from store.choices import MAX_STAR, STATUSES
 
-# A tag papersift stored is at most 64 characters (store.models.MAX_TAG_CHARS; before that limit
+# A tag papersift stored is at most 64 characters (store.tags.MAX_TAG_CHARS; before that limit
 # a few may be longer): a longer "tag" is no label but a forged field that would fill a list row.
 MAX_TAG_READ = 1_000
 MAX_TAGS = 1_000  # tags of one paper: more is no person's triage (a forged 100,000 would fill every view)

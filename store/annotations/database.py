@@ -29,7 +29,7 @@ from store.record_fields import is_record
 from store.annotations.journal import (ANN, ANNOTATIONS_FORMAT, ANNOTATIONS_VERSION, HIST, META, REDO,  # noqa: F401
                       Replay, journal_path_for, judge, read_acked, read_snapshot, replay_journal, write_acked)
 from store.errors import PapersiftError
-from store.models import Record, RecordKey, read_record
+from store.records import Annotation, Record, RecordKey, read_record
 from store.safe_text import has_unsafe, strip_unsafe
 from store.annotations.note_edits import long_notes_as_edits, records_of
 from store.annotations.step_records import as_change, left_as_is, refuse_if_gone, remember_states, the_steps_fields
@@ -78,8 +78,9 @@ class AnnotationStore:
         self.unreadable: Counter[str] = Counter()  # what the last load_records could not read (see there)
         self.unsound: dict[str, int] = {}  # history table -> its entries papersift cannot read (see _sound)
 
-    def load_records(self) -> dict[RecordKey, Record]:
-        """Every stored annotation record, by its key (its paper and member, or its assignment).
+    def load_records(self, owner: str = "") -> dict[RecordKey, Record]:
+        """Every stored annotation record, by its key (its paper and member, or its assignment);
+        a record that names no member is ``owner``'s (by name, as every member's is in memory).
 
         A library folder is untrusted input: a stored value that is no record (not a dict, or
         its paper id no string) is skipped, and a field of the wrong kind is read as its default
@@ -97,7 +98,9 @@ class AnnotationStore:
             if bad:
                 unreadable.update(bad)
                 unreadable["fields"] += 1
-            records[RecordKey.of_record(rec)] = ann
+            if isinstance(ann, Annotation) and not ann.member:
+                ann.member = owner
+            records[ann.key] = ann
         self.unreadable = unreadable
         return records
 
@@ -149,7 +152,8 @@ class AnnotationStore:
             changes: record key -> its new record (one at its defaults is removed, unless it
                 keeps change times: a cleared mark or an assignment taken off, ``is_cleared``).
             member: who made the change: the undo entry is theirs (each member undoes their own).
-            owner: the member the library's unnamed records belong to, recorded if none is yet.
+            owner: the member the library's unnamed records belong to, recorded if none is yet:
+                their records are stored without their name (:meth:`RecordKey.stored`).
             action: machine name of the action ("status", "star", "tag", ...).
             label: what a person would call it ("status read on 3 papers").
             history: record an undo entry.
@@ -164,7 +168,8 @@ class AnnotationStore:
             before: dict[str, dict[str, Any] | None] = {}
             after: dict[str, dict[str, Any] | None] = {}
             for key, new in changes.items():
-                doc, text = str(key.doc_id), key.text  # (the table's key; the undo entry's)
+                stored = key.stored(owner)
+                doc, text = str(stored.doc_id), stored.text  # (the table's key; the undo entry's)
                 old = ann.get(doc)
                 before[text] = old if isinstance(old, dict) else None  # (a forged file's value that is no record: none)
                 # A cleared mark keeps its change times, and so does an assignment taken off (a lab's
@@ -173,7 +178,7 @@ class AnnotationStore:
                     ann.pop(doc, None)
                     after[text] = None
                 else:
-                    ann[doc] = new.to_record()
+                    ann[doc] = new.to_record(owner)
                     after[text] = ann[doc]
             if history:
                 entry = {"time": now_iso(), "action": action, "label": label, "before": before, "after": after,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, cast
 
-from store.models import RecordKey
+from store.records import RecordKey
 
 NOTE_INLINE = 4_096  # a longer note is kept in the undo history as its edit, not two whole copies
 

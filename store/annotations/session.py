@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Collection, Mapping, Sequence
 
-from store.models import Annotation
+from store.records import Annotation
 from store.wording import counted
 
 Snapshot = dict[str, Annotation]

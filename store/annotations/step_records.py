@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from store.errors import PapersiftError
-from store.models import Annotation, Assignment, Record, RecordKey, read_record
+from store.records import Annotation, Assignment, Record, RecordKey, read_record
 from store.record_fields import is_record
 
 

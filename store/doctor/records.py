@@ -19,7 +19,8 @@ from store.corpus import Corpus
 from store.doctor.report import DoctorReport
 from store.annotations.journal import ANN, HIST, REDO
 from store.record_fields import is_record, read_fields, repaired
-from store.models import RecordKey, clean_tag
+from store.records import RecordKey
+from store.tags import clean_tag
 from store.wording import counted
 from store.safe_text import has_unsafe, shown_unsafe
 

@@ -16,7 +16,7 @@ from store.annotations.database import PENDING, sound_entry
 from store.record_fields import is_record
 from store.annotations.journal import ANN, HIST, META, REDO
 from store.corpus import Corpus
-from store.models import RecordKey
+from store.records import RecordKey
 from store.library.removal import STAGED
 from store.doctor.records import _drop_bad_history
 from store.doctor.report import DoctorReport

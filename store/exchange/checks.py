@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from store.choices import MAX_STAR, STATUSES
 from store.exchange.stamps import canonical
-from store.models import MAX_NOTE_CHARS
+from store.tags import MAX_NOTE_CHARS
 from store.team.members import member_problem
 from store.wording import counted
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from store.models import RecordKey
+from store.records import RecordKey
 
 if TYPE_CHECKING:
     from store.library import Library
-    from store.models import Annotation
+    from store.records import Annotation
 
 
 def known_stamps(library: Library, pid: str, history: list[dict[str, Any]],
@@ -20,7 +20,7 @@ def known_stamps(library: Library, pid: str, history: list[dict[str, Any]],
     times is a state we had, not a change of theirs. ``planned``: the record an earlier file of the same
     import made of it (a state the library will have had)."""
     member = member or library.member
-    key = RecordKey(pid, library.stored_member(member)).text  # (as the history writes it)
+    key = RecordKey(pid, member).stored(library.owner).text  # (as the history writes it)
     found: set[tuple[str, str]] = set()
     for entry in history:
         for side in ("before", "after"):
@@ -42,7 +42,7 @@ def known_values(library: Library, pid: str, history: list[dict[str, Any]],
                  member: str | None = None) -> dict[str, list[object]]:
     """The values of status, star and note this library's history holds for a paper's record (a
     member's: this member's by default), before and after each step."""
-    key = RecordKey(pid, library.stored_member(member or library.member)).text
+    key = RecordKey(pid, member or library.member).stored(library.owner).text
     found: dict[str, list[object]] = {"status": [], "star": [], "note": []}
     for entry in history:
         for side in ("before", "after"):

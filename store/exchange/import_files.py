@@ -21,7 +21,7 @@ from store.wording import counted
 if TYPE_CHECKING:
     from store.exchange.merge import MergeReport
     from store.library import Library
-    from store.models import Annotation, RecordKey
+    from store.records import Annotation, RecordKey
 
 
 @dataclass

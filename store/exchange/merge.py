@@ -24,7 +24,8 @@ from store.exchange.annotation_files import read_annotation_records  # noqa: F40
 from store.exchange.stamps import Clock, canonical, newest_sound
 from store.exchange.history_states import known_stamps, known_values
 from store.corpus import paper_id
-from store.models import Annotation, RecordKey, clean_tag, note_problem
+from store.records import Annotation, RecordKey
+from store.tags import clean_tag, note_problem
 from store.text import normalize
 from store.wording import counted
 
@@ -257,7 +258,7 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
         merged, conflicts = merge_one(local, theirs, source, known, key in read.fieldwise,
                                       theirs_alone=member != library.member,
                                       past=functools.partial(known_values, library, pid, history, member))
-        merged.member = local.member  # (theirs came without the name this library stores it under)
+        merged.member = local.member  # (theirs came without its member's name)
         if merged == local:
             report.unchanged += 1
             continue
@@ -283,7 +284,7 @@ class _ReadRecords:
 
     def current(self, pid: str, member: str) -> Annotation:
         """The member's record of the paper: as an earlier file of this import made it, else stored."""
-        made = self.planned.get(RecordKey(pid, self.library.stored_member(member)))
+        made = self.planned.get(RecordKey(pid, member))
         return made.copy() if made is not None else self.library.member_annotation(pid, member)
 
     def add(self, rec: dict[str, Any], report: MergeReport, clock: Clock) -> None:
@@ -295,7 +296,7 @@ class _ReadRecords:
             return
         pid = library.corpus.papers[idx].id
         member = str(rec.get("member") or library.member)  # a team file's records are their member's
-        key = RecordKey(pid, library.stored_member(member))
+        key = RecordKey(pid, member)
         self.member_of[key] = (pid, member)
         self.seen[key] = self.seen.get(key, 0) + 1
         theirs = _theirs(rec, pid, report.warnings, self.current(pid, member), clock)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from store.formats.records import safe_json
-from store.models import Annotation
+from store.records import Annotation
 
 TEAM_FORMAT = "papersift-team"
 TEAM_VERSION = 1

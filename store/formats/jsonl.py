@@ -14,7 +14,8 @@ from store.errors import InputError
 from store.formats.records import RECORD_SCHEMA_VERSION, Pair, paper_record, team_records
 from store.formats.openreview import is_note, note_abstract
 from store.formats.raw_record import Records, record_from_obj, text_lines
-from store.models import Annotation, Paper
+from store.models import Paper
+from store.records import Annotation
 
 
 def _json_error(path: Path, exc: Exception) -> InputError:

@@ -10,7 +10,8 @@ from datetime import datetime, timezone
 from store.choices import DERIVED
 from store.formats.records import Pair, team_line, title_of
 from store.latex import plain_text
-from store.models import Annotation, Paper
+from store.models import Paper
+from store.records import Annotation
 from store.titles.kinds import EXCERPT_NOTE, is_excerpt, shown_title
 from store.wording import counted
 

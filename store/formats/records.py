@@ -14,7 +14,8 @@ import orjson
 
 from store.latex import plain_text
 from store.titles.kinds import is_excerpt
-from store.models import Annotation, Paper
+from store.models import Paper
+from store.records import Annotation
 
 RECORD_SCHEMA_VERSION = 1
 

@@ -29,8 +29,8 @@ from store.library.removal import finish_cut_step, redo_corpus, remove_papers
 from store.library.search import SORTS, LibrarySearch  # noqa: F401 (re-exported)
 from store.library.stats import LibraryStats
 from store.library.team import Team
-from store.models import (Annotation, Paper, RecordKey, normalize_tag, note_problem,  # noqa: F401 (re-exported)
-                          tag_problem)
+from store.models import Paper
+from store.records import Annotation, RecordKey
 from store.wording import counted
 
 

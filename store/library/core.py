@@ -10,6 +10,7 @@ through :meth:`change`, :meth:`install` and :meth:`invalidate`, which are public
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Collection, Iterable, Mapping
 
@@ -25,7 +26,8 @@ from store.corpus import Corpus, file_signature, migrate_v1
 from store.errors import PapersiftError, UnknownPaperError
 from store.library.member_views import MemberViews, read_views, unreadable_notice, with_changes
 from store.library.index_file import IndexCache
-from store.models import Annotation, Assignment, Paper, Record, RecordKey
+from store.models import Paper
+from store.records import Annotation, Assignment, Record, RecordKey
 from store.search.index import SearchIndex
 from store.safe_text import shown_unsafe
 from store.team.members import checked_member, default_member, member_problem
@@ -126,9 +128,9 @@ class LibraryCore:
 
     def member_annotation(self, paper_id: str, member: str) -> Annotation:
         """A member's annotation of the paper: a copy, or a fresh default one, carrying the member
-        as its record stores it."""
+        by name."""
         ann = self.member_marks.get(member, {}).get(paper_id) or self.cleared.get(member, {}).get(paper_id)
-        return ann.copy() if ann else Annotation(paper_id, member=self.stored_member(member))
+        return ann.copy() if ann else Annotation(paper_id, member=member)
 
     def assignment(self, paper_id: str) -> Assignment:
         """The paper's assignment record (a fresh one, to no one, when it has none)."""
@@ -139,20 +141,12 @@ class LibraryCore:
         carries, so that taking a mark back reaches the lead as a change)."""
         return {**self.cleared.get(member, {}), **self.member_marks.get(member, {})}
 
-    def stored_member(self, member: str) -> str:
-        """The member name a record stores: '' for the library's owner."""
-        return "" if member == self.owner else member
-
-    def shown_member(self, ann: Annotation) -> str:
-        """Whose an annotation is, by name (the owner's records store no name)."""
-        return ann.member or self.owner
-
     def reload_annotations(self) -> None:
         """Read every member's records into the views: ``annotations`` (this member's), ``team``
         and ``assignments``."""
         stored_owner = self.store.owner()
         self.owner = stored_owner if stored_owner and member_problem(stored_owner) is None else self.member
-        views, unusable = read_views(self.store.load_records().values(), self.shown_member)
+        views, unusable = read_views(self.store.load_records(self.owner).values())
         if unusable and len(unusable) != self._unusable_said:
             self._unusable_said = len(unusable)
             self.notices.append(f"{self.annotations_path.name}: {counted(len(unusable), 'record')} under a member "
@@ -294,26 +288,28 @@ class LibraryCore:
         if counts is not None:  # this member's tag counts, by what the changes add and take away
             counts = Counter(counts)
             for ann in changes.values():
-                if isinstance(ann, Annotation) and self.shown_member(ann) == self.member:
+                if isinstance(ann, Annotation) and ann.member == self.member:
                     old = self.annotations.get(ann.paper_id)
                     counts.subtract(old.tags if old else ())
                     counts.update(ann.tags)
             self._tag_counts = +counts  # (a new Counter, tags no paper holds any more left out)
         self._set_views(with_changes(MemberViews(self.member_marks, self.cleared, self.assignments, self.assignment_stamps),
-                                     changes.values(), self.shown_member))
+                                     changes.values()))
 
     def replace_annotations(self, changes: Collection[Record], action: str, label: str,
                             from_lab: bool = False) -> int:
-        """Store exact annotations (timestamps as given; each under the member it carries), with a
-        backup and one undo entry: this member's, or (``from_lab``: what a lab's sync brought,
-        colleagues' marks among it) no member's to undo."""
+        """Store exact annotations (timestamps as given; each under the member it carries, one
+        naming none the library's owner's, as a stored record names none), with a backup and one
+        undo entry: this member's, or (``from_lab``: what a lab's sync brought, colleagues' marks
+        among it) no member's to undo."""
         if not changes:
             return 0
         with self.lock.held():
             self.refresh()
             self.store.compact()  # a backup of annotations.json must hold the journal too
             backup_file(self.annotations_path, action)
-            keyed: dict[RecordKey, Record] = {a.key: a for a in changes}
+            named = (replace(a, member=self.owner) if isinstance(a, Annotation) and not a.member else a for a in changes)
+            keyed: dict[RecordKey, Record] = {a.key: a for a in named}
             self.store.apply(keyed, action, label, member=FROM_LAB if from_lab else self.member, owner=self.owner)
             self.install(keyed)
         return len(changes)
@@ -323,7 +319,7 @@ class LibraryCore:
         removal stores, so undo puts all of them back."""
         wanted = set(paper_ids)
         cleared: dict[RecordKey, Record] = {
-            RecordKey(pid, self.stored_member(name)): Annotation(pid, member=self.stored_member(name))
+            RecordKey(pid, name): Annotation(pid, member=name)
             for marks in (self.member_marks, self.cleared) for name, anns in marks.items() for pid in anns
             if pid in wanted}
         cleared.update({RecordKey.assignment(pid): Assignment(pid)

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from store.annotations.database import AnnotationStore
     from store.corpus import Corpus
     from store.library.index_file import IndexCache
-    from store.models import Annotation, Paper
+    from store.models import Paper
+    from store.records import Annotation
     from store.search.index import SearchIndex
 
 

@@ -14,14 +14,15 @@ import numpy as np
 
 from store.errors import PapersiftError
 from store.library.screening import Screening
-from store.models import Paper, normalize_tag
+from store.models import Paper
+from store.tags import normalize_tag
 
 if TYPE_CHECKING:
     from store.discovery.lookups import LookupHelper
     from store.discovery.similar import Similarity, Stop
     from store.library.cores import DiscoveryCore, ScreeningCore
     from store.library.stats import LibraryStats
-    from store.models import Annotation
+    from store.records import Annotation
 
 
 EXPLAINED = 200  # recommendations that carry their "because" terms and nearest marked papers

@@ -16,7 +16,7 @@ import numpy as np
 
 from store.paper_lines import SOURCE_FILE
 from store.errors import PapersiftError
-from store.models import Annotation
+from store.records import Annotation
 from store.search.phrase_search import PhraseSearch
 from store.team.members import no_member
 from store.team.view import member_names, split_papers

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Iterable
 from store.annotations.backups import backup_file
 from store.errors import PapersiftError
 from store.choices import MAX_STAR, STATUSES
-from store.models import Annotation, normalize_tag, note_problem, tag_problem
+from store.records import Annotation
+from store.tags import normalize_tag, note_problem, tag_problem
 
 if TYPE_CHECKING:
     from store.library.cores import MarksCore

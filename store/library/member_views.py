@@ -6,10 +6,10 @@ replaces them whole (copy on write: a search in a worker thread holds one snapsh
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from store.record_fields import CHECKED
-from store.models import Annotation, Assignment, Record
+from store.records import Annotation, Assignment, Record
 from store.team.members import member_problem
 from store.wording import counted
 
@@ -25,9 +25,9 @@ class MemberViews:
     stamps: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
-def read_views(records: Iterable[Record], name_of: Callable[[Annotation], str]) -> tuple[MemberViews, list[str]]:
+def read_views(records: Iterable[Record]) -> tuple[MemberViews, list[str]]:
     """The views of every record, and the names no record may be shown under (a forged or
-    damaged file's: never shown, never a member). ``name_of``: whose a record is, by name."""
+    damaged file's: never shown, never a member). Each annotation carries its member by name."""
     views, unusable = MemberViews(), []
     for ann in records:
         if isinstance(ann, Assignment):
@@ -36,14 +36,14 @@ def read_views(records: Iterable[Record], name_of: Callable[[Annotation], str]) 
             elif ann.assignee:
                 unusable.append(ann.assignee)
             views.stamps[ann.paper_id] = ann.stamps
-        elif member_problem(name := name_of(ann)) is None:
+        elif member_problem(name := ann.member) is None:
             (views.cleared if ann.is_default() else views.team).setdefault(name, {})[ann.paper_id] = ann
         else:
             unusable.append(name)
     return views, unusable
 
 
-def with_changes(views: MemberViews, changes: Iterable[Record], name_of: Callable[[Annotation], str]) -> MemberViews:
+def with_changes(views: MemberViews, changes: Iterable[Record]) -> MemberViews:
     """New views with stored changes in: the mappings a change touches are copied, never edited."""
     team, cleared = dict(views.team), dict(views.cleared)
     assignments, stamps = views.assignments, views.stamps
@@ -57,7 +57,7 @@ def with_changes(views: MemberViews, changes: Iterable[Record], name_of: Callabl
                 assignments.pop(new.paper_id, None)
             stamps[new.paper_id] = dict(new.stamps)
             continue
-        name = name_of(new)
+        name = new.member
         anns = team[name] = dict(team.get(name, {})) if team.get(name) is views.team.get(name) else team[name]
         if new.is_default():
             anns.pop(new.paper_id, None)

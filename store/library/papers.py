@@ -16,7 +16,8 @@ from store.annotations.backups import backup_file
 from store.annotations.storage import now_iso
 from store.corpus import Corpus
 from store.errors import PapersiftError
-from store.models import Annotation, Paper, RecordKey
+from store.models import Paper
+from store.records import Annotation, RecordKey
 from store.library.removal import annotated_sample, replace_untouched_sample
 from store.wording import counted
 

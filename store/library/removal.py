@@ -30,7 +30,8 @@ from store.annotations.database import HISTORY_LIMIT
 from store.annotations.storage import now_iso
 from store.errors import PapersiftError
 from store.corpus import Corpus
-from store.models import Assignment, Paper, RecordKey, read_record
+from store.models import Paper
+from store.records import Assignment, RecordKey, read_record
 from store.wording import counted
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def remove_papers(lib: LibraryCore, ids: list[str], label: str, archived: str = 
         backup_file(lib.annotations_path, REMOVE_ACTION)
         backup_file(lib.corpus_path, REMOVE_ACTION, replaced_whole=True)
         cleared = lib.records_of_papers(p.id for p in gone)  # every member's, and the assignment
-        lines = _archive_lines(gone, lib.member_marks, lib.assignments, archived) if archived else b""
+        lines = _archive_lines(gone, lib.member_marks, lib.assignments, archived, lib.owner) if archived else b""
         places = [lib.corpus.index_of(p.id) for p in gone]
         extra: dict[str, Any] = {"papers": [p.to_record() for p in gone], "places": places, STAGED: True}
         pending: dict[str, Any] = {"action": REMOVE_ACTION, "ids": [p.id for p in gone]}
@@ -158,11 +159,12 @@ def _finish_restore(lib: LibraryCore, step: dict[str, Any]) -> str:
 
 
 def _archive_lines(papers: list[Paper], team: dict[str, dict[str, Any]], assignments: dict[str, str],
-                   when: str) -> bytes:
-    """The archive's lines: each paper with every member's marks, and its assignment."""
+                   when: str, owner: str) -> bytes:
+    """The archive's lines: each paper with every member's marks (as stored: the owner's name
+    none), and its assignment."""
     lines = []
     for paper in papers:
-        marks = {name: anns[paper.id].to_record() for name, anns in team.items() if paper.id in anns}
+        marks = {name: anns[paper.id].to_record(owner) for name, anns in team.items() if paper.id in anns}
         if paper.id in assignments:
             marks["@assignment"] = {"assignee": assignments[paper.id]}
         lines.append(orjson.dumps({ARCHIVED: when, "paper": paper.to_record(), "marks": marks}) + b"\n")
@@ -228,7 +230,7 @@ def _archive_cut_lines(lib: LibraryCore, when: str) -> None:
                 assignments[pid] = ann.assignee
         else:
             team.setdefault(ann.member or lib.owner, {})[pid] = ann
-    _append_archive(lib, _archive_lines(papers, team, assignments, when))
+    _append_archive(lib, _archive_lines(papers, team, assignments, when, lib.owner))
 
 
 def taken_out(lib: LibraryCore, ids: list[str]) -> None:

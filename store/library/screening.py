@@ -19,7 +19,7 @@ from store.discovery.queue import Queue, mark_of, stop_estimate
 if TYPE_CHECKING:
     from store.discovery.similar import Similarity
     from store.library.cores import ScreeningCore
-    from store.models import Annotation
+    from store.records import Annotation
 
 
 RECALL = 0.95   # the share of the wanted papers the stopping rule asks about

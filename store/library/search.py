@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Mapping
 import numpy as np
 
 from store.errors import PapersiftError
-from store.models import Annotation
+from store.records import Annotation
 from store.library.filters import Filters
 from store.search.result import SearchResult
 from store.search import acronyms, proximity

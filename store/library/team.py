@@ -1,8 +1,8 @@
 """A lab triaging one library together: who the members are, splitting papers among them by
 topic, and what each said of a paper side by side — a part of the Library.
 
-Every member's marks are records of their own (see :class:`store.models.RecordKey`); a paper's
-assignment is one more record, of its own kind (:class:`store.models.Assignment`), so an
+Every member's marks are records of their own (see :class:`store.records.RecordKey`); a paper's
+assignment is one more record, of its own kind (:class:`store.records.Assignment`), so an
 assignment is journaled, backed up, undone and merged exactly as a mark is.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 
 from store.annotations.database import HISTORY_LIMIT
 from store.errors import PapersiftError
-from store.models import Annotation, MarkedAnnotation, RecordKey
+from store.records import Annotation, MarkedAnnotation, RecordKey
 from store.team.members import check_weights, checked_member, nearest_member, no_member, typo_of
 from store.team.view import keeps, member_names, team_stars
 from store.wording import counted

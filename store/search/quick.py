@@ -45,7 +45,7 @@ from store.search.sorted_words import SortedWords
 from store.search.vocab import COVERAGE_WEIGHT, K1, Vocabulary, content_words, idf_ceiling, index_size
 
 if TYPE_CHECKING:
-    from store.models import Annotation
+    from store.records import Annotation
 
 LINE_MAX = 1 << 22  # a paper's line in the corpus file is far shorter (an abstract is at most 100,000 characters)
 ANNOTATION_WEIGHT = 8.0  # a query word found in a paper's tags or note (a strong, personal signal)
@@ -192,7 +192,7 @@ def _read_annotations(path: Path) -> dict[str, Triage] | None:
 
 class Triage:
     """What a one-shot search uses of an annotation, read from its record as
-    ``Annotation.from_record`` reads it (importing store.models, with dataclasses,
+    ``Annotation.from_record`` reads it (importing store.records, with dataclasses,
     would cost the search ~8 ms)."""
 
     __slots__ = ("status", "star", "tags", "note", "unreadable")

@@ -297,7 +297,7 @@ def _take_assignments(lib: Library, repo: Path) -> int:
     """The newest assignment of each paper any member's file holds, where it is newer than the
     library's (an assignment taken off travels too: its record keeps the time). How many changed."""
     from store.exchange.stamps import canonical
-    from store.models import Assignment
+    from store.records import Assignment
 
     newest: dict[str, tuple[str, str]] = {}  # paper id -> (when, assignee: "" for none)
     for path in member_files(repo, "assignments").values():

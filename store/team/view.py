@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from store.models import Annotation
+from store.records import Annotation
 
 Team = Mapping[str, Mapping[str, Annotation]]
 

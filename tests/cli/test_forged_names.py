@@ -11,7 +11,7 @@ import pytest
 from store import Library
 from store.annotations.storage import JournaledJSONStorage
 from store.annotations.journal import ANN, META
-from store.models import RecordKey
+from store.records import RecordKey
 
 TITLE = "\x1b]0;pwned\x07"  # sets the terminal window's title
 CLIPBOARD = "\x1b]52;c;cm0gLXJmIH4K\x07"  # writes the clipboard (OSC 52)

@@ -13,7 +13,7 @@ import pytest
 
 from store import Library
 from store.annotations.journal import ANN, HIST, REDO
-from store.models import RecordKey
+from store.records import RecordKey
 
 CLEAR = "\x1b[2J"
 TITLE = "\x1b]0;pwned\x07"

@@ -335,7 +335,7 @@ def test_a_damaged_journal_line_is_kept_told_and_repaired(lib):
 def _twenty_changes(folder):
     """A library folder whose journal holds 20 acknowledged changes (no snapshot of them)."""
     from store.annotations.database import AnnotationStore
-    from store.models import Annotation
+    from store.records import Annotation
     store = AnnotationStore(folder / "annotations.json")
     first = Annotation(paper_id="%012x" % 1, star=1)
     store.apply({first.key: first}, "star", "first")  # the snapshot
@@ -353,7 +353,7 @@ def test_a_journal_cut_at_any_offset_loses_nothing_unseen(tmp_path):
     import shutil
 
     from store.annotations.database import AnnotationStore
-    from store.models import Annotation, RecordKey
+    from store.records import Annotation, RecordKey
     base = tmp_path / "base"
     base.mkdir()
     _twenty_changes(base)
@@ -575,7 +575,7 @@ def test_searches_in_a_thread_while_changes_land_never_fail(lib):
 def test_a_long_note_is_kept_in_the_undo_history_as_its_edits(lib):
     """Five edits of a long note: the history holds the edits, not ten copies; undo and redo
     rebuild every version exactly."""
-    from store.models import MAX_NOTE_CHARS
+    from store.tags import MAX_NOTE_CHARS
     a = first_ids(lib)[0]
     versions = ["x" * 90_000]
     for i in range(5):

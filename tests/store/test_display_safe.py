@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from store import Library
 from store.exchange.export import FORMATS, export_text
-from store.models import tag_problem
+from store.tags import tag_problem
 from store.safe_text import display_safe
 from tui.app import make_app
 
@@ -349,7 +349,7 @@ def test_a_team_file_carries_no_control_line_separator_or_invisible_character_ra
     U+2028 in it made the file's one record two broken lines for every reader splitting lines."""
     from store.exchange.annotation_files import read_annotation_records
     from store.exchange.team_file import team_text
-    from store.models import Annotation
+    from store.records import Annotation
     note = "note \x9b31m end \u202e rev \u2028 second \x85 third x\U000e0041y"
     text = team_text("ana", [Annotation("0123456789ab", member="ana", status="read", note=note)])
     assert not any(c in text for c in CONTROLS) and len(text.splitlines()) == 2

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from store import Library
 from store.exchange.merge import plan_merge, read_annotation_records
 from store.exchange.export import FORMATS, export_text
-from store.models import RecordKey
+from store.records import RecordKey
 from store.formats.org import org_tag
 from store.formats.delimited import to_csv
 
@@ -307,12 +307,12 @@ def test_merge_conflicts_tags_notes_and_unknown(lib, tmp_path):
     path.write_text("\n".join(json.dumps(r) for r in records))
     changes, report = plan_merge(lib, read_annotation_records(path), "theirs.jsonl")
     assert report.by_id == 1 and report.by_text == 1 and len(report.unknown) == 1
-    merged = changes[RecordKey(a)]
+    merged = changes[RecordKey(a, lib.member)]
     assert merged.tags == ["mine", "theirs"]
     assert "my note" in merged.note and "their note" in merged.note and "theirs.jsonl" in merged.note
     assert merged.status == "skipped" and merged.star == 2  # theirs is newer
     assert {c["field"]: c["other"] for c in merged.conflicts} == {"status": "read", "star": 0}
-    assert changes[RecordKey(b)].status == "to-read" and changes[RecordKey(b)].note == "matched by text"
+    assert changes[RecordKey(b, lib.member)].status == "to-read" and changes[RecordKey(b, lib.member)].note == "matched by text"
     before = lib.annotations_path.read_bytes()
     assert lib.annotations_path.read_bytes() == before  # planning wrote nothing
     lib.replace_annotations(changes.values(), "import-annotations", "merge")

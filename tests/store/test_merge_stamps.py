@@ -11,7 +11,7 @@ import pytest
 from store import Library
 from store.exchange.merge import plan_merge
 from store.exchange.stamps import Clock, canonical
-from store.models import RecordKey
+from store.records import RecordKey
 
 from .test_merge import fork
 
@@ -41,7 +41,7 @@ def test_a_malformed_stamp_counts_as_no_change_and_is_named(lib, tmp_path, bad):
     lib.marks.set_note(pid, "mine, written just now")
     rec = record(lib, pid, note="theirs", stamps={"note": bad})
     changes, report = plan_merge(lib, their_file(tmp_path, [rec]), "theirs.jsonl")
-    assert RecordKey(pid) not in changes and any(f"{bad!r}" in w and "not a time" in w for w in report.warnings)
+    assert RecordKey(pid, lib.member) not in changes and any(f"{bad!r}" in w and "not a time" in w for w in report.warnings)
     assert not any("(newer)" in c or "kept" in c for c in report.conflicts)
 
 
@@ -53,7 +53,7 @@ def test_an_offset_stamp_is_read_as_its_instant(lib, tmp_path):
     assert earlier.isoformat() > mine.isoformat()
     rec = record(lib, pid, note="theirs, older", stamps={"note": earlier.isoformat()})
     changes, report = plan_merge(lib, their_file(tmp_path, [rec]), "theirs.jsonl")
-    assert RecordKey(pid) not in changes or changes[RecordKey(pid)].note == "mine"
+    assert RecordKey(pid, lib.member) not in changes or changes[RecordKey(pid, lib.member)].note == "mine"
 
 
 def test_a_stamp_far_ahead_counts_as_now_at_most_and_is_reported(lib, tmp_path):
@@ -63,7 +63,7 @@ def test_a_stamp_far_ahead_counts_as_now_at_most_and_is_reported(lib, tmp_path):
     rec = record(lib, pid, note="from the future", stamps={"note": future}, created="", updated="")
     changes, report = plan_merge(lib, their_file(tmp_path, [rec]), "theirs.jsonl")  # (no sound time: now)
     assert any("ahead of this machine's clock" in w for w in report.warnings)
-    stored = datetime.fromisoformat(changes[RecordKey(pid)].stamps["note"])
+    stored = datetime.fromisoformat(changes[RecordKey(pid, lib.member)].stamps["note"])
     assert stored < datetime.now(timezone.utc) + timedelta(minutes=1)  # it cannot block later changes
 
 
@@ -130,7 +130,7 @@ def test_duplicate_records_of_one_paper_are_merged_as_one(lib, tmp_path):
     second = {"id": pid, "status": "skipped", "tags": [], "note": "", "star": 0,
               "stamps": {"status": iso(now - timedelta(minutes=1))}}
     changes, report = plan_merge(lib, their_file(tmp_path, [first, second]), "theirs.jsonl")
-    assert changes[RecordKey(pid)].status == "skipped" and report.conflicts == [] and len(report.changes) == 1
+    assert changes[RecordKey(pid, lib.member)].status == "skipped" and report.conflicts == [] and len(report.changes) == 1
     assert any("2 records" in w and "merged as one" in w for w in report.warnings)
 
 
@@ -150,6 +150,6 @@ def test_a_tag_whose_stamp_is_malformed_is_not_taken_and_stamps_follow_the_tags_
     lib.marks.set_note(pid, "mine")
     rec = record(lib, pid, tags=["orig0", "dupA"], stamps={"#orig0": "zzzz", "#dupA": iso(datetime.now(timezone.utc))})
     changes, report = plan_merge(lib, their_file(tmp_path, [rec]), "theirs.jsonl")
-    merged = changes[RecordKey(pid)]
+    merged = changes[RecordKey(pid, lib.member)]
     assert "orig0" not in merged.tags and "dupa" in merged.tags and "#dupa" in merged.stamps
     assert "#orig0 added" not in report.changes[0] and "#dupa added (theirs)" in report.changes[0]

@@ -167,7 +167,7 @@ def test_keywords_are_labels_cleaned_and_capped():
 
 
 def test_a_tag_holds_no_separator_of_keywords():
-    from store.models import normalize_tag
+    from store.tags import normalize_tag
     assert normalize_tag("Deep RL; offline\uff1bsim2real, x") == "deep-rl-offline-sim2real-x"
 
 

@@ -85,7 +85,7 @@ def test_quick_rows_carry_titles_and_annotations(icml):
         assert (r.status, r.star, r.tags) == (ann.status, ann.star, ann.tags)
     assert len(quick_search(lib.folder, "learning", 3)[0]) == 3
     # Unannotated papers read as Annotation's defaults, and so do records missing fields.
-    from store.models import Annotation
+    from store.records import Annotation
     from store.search.quick import Triage
 
     plain = [r for r in quick_search(lib.folder, "learning", 50)[0] if r.id not in lib.annotations][0]

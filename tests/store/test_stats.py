@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from store.models import Annotation
+from store.records import Annotation
 
 
 def test_marks_of_one_sitting_are_one_bar(lib):

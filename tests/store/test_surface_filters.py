@@ -13,7 +13,7 @@ import unicodedata
 import pytest
 
 from store import Library
-from store.models import Annotation
+from store.records import Annotation
 from store.search import query as query_module
 
 from ..conftest import DATA, papersift_argv

@@ -1,4 +1,4 @@
-"""Members' marks in one library (store.library.team, the record keys of store.models.RecordKey):
+"""Members' marks in one library (store.library.team, the record keys of store.records.RecordKey):
 each member's own record, their own undo, the team filters and sort, removal and undo keeping
 every member's marks, team files merged in any order, member names checked."""
 
@@ -13,7 +13,7 @@ from store.errors import PapersiftError
 from store.exchange.annotation_files import read_annotation_records
 from store.exchange.team_file import team_text
 from store.library import Library
-from store.models import RecordKey
+from store.records import RecordKey
 from store.team.members import default_member, member_problem
 
 
@@ -31,6 +31,11 @@ def test_member_records_sit_beside_the_owners(lib):
     lib.refresh()
     assert lib.annotation(pid).star == 1 and ana.annotation(pid).star == 3
     assert {name: a[pid].star for name, a in lib.member_marks.items()} == {lib.member: 1, "ana": 3}
+    # In memory the owner is a member like any other, by name; the file stores their records unnamed.
+    assert lib.annotation(pid).key == RecordKey(pid, lib.member) == RecordKey(pid, lib.owner)
+    assert ana.member_annotation(pid, lib.member).member == lib.member and ana.annotation(pid).member == "ana"
+    assert "member" not in ana.store.storage.read()["annotations"][str(RecordKey(pid).doc_id)]
+    assert RecordKey(pid, lib.owner).stored(lib.owner) == RecordKey(pid) and RecordKey(pid, "ana").stored(lib.owner).member == "ana"
 
 
 def test_an_assignment_is_a_record_of_its_own_stored_as_an_older_library_stored_it(lib):
@@ -38,7 +43,7 @@ def test_an_assignment_is_a_record_of_its_own_stored_as_an_older_library_stored_
     under the key and in the shape every library with assignments has (an older library's open
     unchanged), named by its key's text in the undo history, taken off with its time kept."""
     from store.annotations.database import ANN
-    from store.models import Annotation, Assignment, read_record
+    from store.records import Annotation, Assignment, read_record
     a, b = [p.id for p in lib.corpus][:2]
     data = lib.store.storage.read() or {}
     older = {"paper_id": a, "member": "@team", "assignee": "ana", "stamps": {"assignee": "2026-01-01T00:00:00.000Z"}}
@@ -266,7 +271,7 @@ def test_an_undo_leaves_what_was_changed_again_since(lib, tmp_path):
     lead.team.assign(["ana", "ben"], ids, None, new_members=True)
     moved = ids[0]
     other = "ana" if lead.assignments[moved] == "ben" else "ben"
-    from store.models import Annotation, Assignment
+    from store.records import Annotation, Assignment
     later = "2999-01-01T00:00:00.000Z"
     lead.replace_annotations([Assignment(moved, other, {"assignee": later})],
                              "sync", "sync: 1 assignment from the lab", from_lab=True)

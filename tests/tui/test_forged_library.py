@@ -9,7 +9,7 @@ import json
 
 from store import Library
 from store.annotations.journal import ANN, HIST
-from store.models import RecordKey
+from store.records import RecordKey
 
 from .driving import cur, screen, settle
 

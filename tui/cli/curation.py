@@ -9,7 +9,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from store.errors import PapersiftError
-from store.models import normalize_tag
+from store.tags import normalize_tag
 from store.safe_text import display_safe
 from store.wording import counted
 

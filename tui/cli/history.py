@@ -7,7 +7,7 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from store.models import RecordKey
+from store.records import RecordKey
 
 from . import output as out
 from .opened import Opened

@@ -224,7 +224,7 @@ def _stdin_text() -> str:
     Raises:
         PapersiftError: bytes that are not UTF-8 text (nothing is changed).
     """
-    from store.models import MAX_NOTE_CHARS
+    from store.tags import MAX_NOTE_CHARS
     data = sys.stdin.buffer.read(MAX_NOTE_CHARS * 4 + 1)
     if len(data) > MAX_NOTE_CHARS * 4:
         raise PapersiftError(f"standard input: over {MAX_NOTE_CHARS * 4:,} bytes; a note holds at most "

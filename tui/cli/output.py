@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from store import Library
-    from store.models import Annotation, Paper
+    from store.models import Paper
+    from store.records import Annotation
 
 MIN_TITLE_WIDTH, MAX_TAGS_WIDTH = 20, 30  # columns, in `papersift list` and `search` tables
 
@@ -247,7 +248,7 @@ def _print_paper_head(out: Console, p: Paper, a: Annotation, others: list[tuple[
 def _print_note(out: Console, note: str, links: list[str]) -> None:
     """A paper's note, as much of it as a note can hold (a forged folder's note may be 50 MB: a
     terminal gets what a note can hold, JSON all of it)."""
-    from store.models import MAX_NOTE_CHARS
+    from store.tags import MAX_NOTE_CHARS
 
     from ..render import render_abstract
 

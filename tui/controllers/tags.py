@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from store.models import normalize_tag, tag_problem
+from store.tags import normalize_tag, tag_problem
 
 from ..keymap import key_label
 from ..widgets.reader import Reader

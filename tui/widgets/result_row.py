@@ -10,7 +10,8 @@ from rich.style import Style
 from rich.text import Text
 
 from store.choices import STATUS_GLYPH as GLYPH
-from store.models import Annotation, Paper
+from store.models import Paper
+from store.records import Annotation
 from store.safe_text import shown_label
 from store.titles.kinds import shown_title
 

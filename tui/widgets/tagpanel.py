@@ -24,7 +24,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from store import Library
-from store.models import normalize_tag, tag_problem
+from store.tags import normalize_tag, tag_problem
 from store.safe_text import display_safe, shown_label
 from store.wording import counted
 
