@@ -293,6 +293,43 @@ async def test_status_keys_save_at_once_and_advance(lib, make):
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_a_status_key_draws_the_reader_once_for_the_next_paper_and_on_the_last_row_its_own(lib, make):
+    """A status key advances: the reader draws the next paper, once (not the paper just marked
+    again first, to be replaced in the same frame: a layout pass of the whole screen each). On the
+    last row the cursor stays, and the reader shows that paper's new status."""
+    import io
+    from rich.console import Console
+
+    def reader_text() -> str:
+        console = Console(width=140, record=True, file=io.StringIO())
+        console.print(screen(app).query_one("#reader-body").content)
+        return console.export_text()
+    app = make(lib)
+    async with app.run_test(size=(140, 40)) as pilot:
+        reader, r = screen(app).query_one("#reader"), screen(app).results
+        for _ in range(200):  # (the more-like-this model, made at start, shows the paper again once ready)
+            if not screen(app).working("prepare"):
+                break
+            await pilot.pause(0.05)
+        await pilot.pause()
+        drawn: list[int | None] = []
+        show = reader.show
+        reader.show = lambda idx: (drawn.append(idx), show(idx))[1]
+        await pilot.press("r")
+        await pilot.pause()
+        assert drawn == [int(r.indices[1])] and reader.paper_index == int(r.indices[1])
+        await pilot.press("end")
+        await pilot.pause()
+        last = int(r.indices[-1])
+        assert reader.paper_index == last and "unread" in reader_text()
+        drawn.clear()
+        await pilot.press("s")
+        await pilot.pause()
+        assert r.current_index == last and drawn == [last] and "skipped" in reader_text()
+        assert app.library.annotation(lib.corpus.papers[last].id).status == "skipped"
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_star_keys(lib, make):
     app = make(lib)
     async with app.run_test() as pilot:

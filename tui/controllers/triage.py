@@ -82,8 +82,13 @@ class Triage:
         ids = shown + elsewhere
         if not ids:
             return
+        settings = getattr(self.view.app, "settings", None)  # (a PapersiftApp's; not every app has settings)
+        advancing = bool(advance and not many and settings and settings.advance_after_triage)
+        at_once = [True]  # (landed while submit runs, the lock free: the advance below comes in the same frame)
+        done = [False]
 
         def landed(result: object) -> None:
+            done[0] = True
             if unchanged and result == 0:
                 self.view.notify(unchanged)
             elif many:
@@ -92,7 +97,7 @@ class Triage:
                                  + (f" ({len(elsewhere):,} of them not in this list)" if elsewhere else "")
                                  + f" · still selected ({clear}{' twice' if self.view.search_box.value else ''}"
                                  " clears the selection)")
-            self.view.repaint(ids)
+            self.view.repaint(ids, reader=not (advancing and at_once[0]))  # (the advance shows the next paper)
 
         queued: list[PapersiftError] = []
 
@@ -102,11 +107,14 @@ class Triage:
 
         assert self.view.writes is not None  # made on mount
         self.view.writes.submit(lambda: fn(ids), landed, refused)
+        at_once[0] = False
         if queued:
             return  # refused (a tag that cannot be used, a full disk): no advance past it
-        settings = getattr(self.view.app, "settings", None)  # (a PapersiftApp's; not every app has settings)
-        if advance and not many and settings and settings.advance_after_triage:
+        if advancing:
+            was = results.current_index
             results.action_cursor_down()
+            if done[0] and results.current_index == was:  # the last row: the paper stays, shown with its change
+                self.view.show_current()
 
     def write_failed(self, exc: PapersiftError) -> None:
         self.view.notify(str(exc), severity="error")

@@ -86,8 +86,9 @@ class MainView(Protocol):
     def show_results(self, query: str, result: SearchResult, keep_paper: bool = False) -> None:
         """Give the list (and the reader, the counts, the header) a search's result set."""
         ...
-    def repaint(self, changed: list[str] | None = None) -> None:
-        """Annotations changed (of the papers ``changed``, when known): repaint what shows them."""
+    def repaint(self, changed: list[str] | None = None, reader: bool = True) -> None:
+        """Annotations changed (of the papers ``changed``, when known): repaint what shows them
+        (the reader too, unless ``reader`` is False: the cursor moves on next)."""
         ...
     def corpus_changed(self) -> None:
         """The corpus changed (an import, a removal, a reload): paper positions moved (the triaged

@@ -244,12 +244,16 @@ class MainScreen(Screen[None]):
         self.counts.new_results(result, sort)
         self.reading.follow_results()
 
-    def repaint(self, changed: list[str] | None = None) -> None:
+    def repaint(self, changed: list[str] | None = None, reader: bool = True) -> None:
         """Annotations changed (those of the papers ``changed``, when known): repaint rows, reader,
-        tags, header and the list's unread count."""
+        tags, header and the list's unread count. ``reader`` False: the cursor moves to the next
+        paper next (a triage key's advance) and the reader shows that one; the paper it shows now
+        is not drawn again with its new status only to be replaced in the same frame (a layout
+        pass of the whole screen each)."""
         self.counts.annotations_changed(changed)
         self.results.refresh()
-        self.reading.show_current()
+        if reader:
+            self.reading.show_current()
         self.tag_panel.refresh_tags()
         if changed is not None and self.search.recommending():
             # Learning as you go: a star or a status changes what is recommended; the list is ranked
