@@ -62,7 +62,7 @@ def _archive(app: App[Any]) -> None:
     month_ago = (datetime.date.today() - datetime.timedelta(days=30)).isoformat()
     app.notify(f"archiving runs from the command line, with a date: {_command_line(app)} archive "
                f"--skipped-before {month_ago} --dry-run lists the papers you skipped before it that no "
-               f"one starred; without --dry-run they move to archive.jsonl (one undo step)", timeout=20)
+               f"member starred, means to read or has assigned; without --dry-run they move to archive.jsonl (one undo step)", timeout=20)
 
 
 def _sync(app: App[Any]) -> None:

@@ -27,7 +27,8 @@ from store.corpus import paper_id
 from store.records import Annotation, RecordKey
 from store.tags import clean_tag, note_problem
 from store.text import normalize
-from store.wording import counted
+from store.team.members import member_problem
+from store.wording import counted, first_few
 
 if TYPE_CHECKING:
     from store.library import Library
@@ -242,6 +243,8 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
     newest = newest_sound([*(v for rec in records if isinstance(rec.get("stamps"), dict) for v in rec["stamps"].values()),
                            *(rec.get(k) for rec in records for k in ("updated", "created"))])
     clock = Clock(written=newest or written)
+    if said := _others_not_taken(records, library.member, source):
+        report.warnings.append(said)
     read = _ReadRecords(library, planned)
     for rec in records:
         read.add(rec, report, clock)
@@ -268,6 +271,25 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
         report.conflicts += [f"{shown}: {c}" for c in conflicts]
     report.warnings += clock.warnings(source)
     return changes, report
+
+
+def _others_not_taken(records: list[dict[str, Any]], member: str, source: str) -> str:
+    """What is said when an export of a lab's library (JSON, JSON Lines: each record's ``team``
+    list, every member's marks beside the exporter's) carries other members' marks, which an
+    import of it does not take (those lists hold no change times to merge by): their team files
+    bring them ("" when there are none)."""
+    names: dict[str, int] = {}
+    for rec in records:
+        team = rec.get("team")
+        for name in {t.get("member") for t in team if isinstance(t, dict)} if isinstance(team, list) else ():
+            if isinstance(name, str) and name != member and member_problem(name) is None:
+                names[name] = names.get(name, 0) + 1
+    if not names:
+        return ""
+    first = sorted(names)[0]
+    return (f"{source}: also holds the marks of {first_few(sorted(names), 4)} (beside its own, on "
+            f"{counted(max(names.values()), 'paper')}), which an import does not take: each member's team file "
+            f"brings theirs (`papersift --as {first} export --format team`, then import-annotations of that file)")
 
 
 class _ReadRecords:

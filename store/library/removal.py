@@ -255,7 +255,8 @@ def brought_back(lib: LibraryCore, ids: list[str]) -> None:
 
 def skipped_before(lib: LibraryCore, date: str) -> list[str]:
     """The papers this member skipped before ``date`` (their status's change time is earlier) that
-    no member starred: what ``archive --skipped-before`` moves out of the way.
+    no member wants: none starred or marked to read, none assigned to another member (an archive
+    takes a paper out for everyone). What ``archive --skipped-before`` moves out of the way.
 
     Raises:
         PapersiftError: ``date`` is not a date (2026-11-01).
@@ -266,9 +267,10 @@ def skipped_before(lib: LibraryCore, date: str) -> list[str]:
         datetime.strptime(date, "%Y-%m-%d")  # (a real day: not 2026-13-45)
     except ValueError:
         raise PapersiftError(f"--skipped-before {date!r}: a date, as 2026-11-01") from None
-    starred = {pid for anns in lib.member_marks.values() for pid, a in anns.items() if a.star}
+    wanted = {pid for anns in lib.member_marks.values() for pid, a in anns.items() if a.star or a.status == "to-read"}
+    wanted.update(pid for pid, who in lib.assignments.items() if who != lib.member)
     return [pid for pid, a in lib.annotations.items()
-            if a.status == "skipped" and pid not in starred and (a.stamps.get("status") or a.updated or "9")[:10] < date
+            if a.status == "skipped" and pid not in wanted and (a.stamps.get("status") or a.updated or "9")[:10] < date
             and lib.corpus.index_of(pid) is not None]
 
 

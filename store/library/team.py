@@ -19,7 +19,7 @@ from store.errors import PapersiftError
 from store.records import Annotation, MarkedAnnotation, RecordKey
 from store.team.members import check_weights, checked_member, nearest_member, no_member, typo_of
 from store.team.view import keeps, member_names, team_stars
-from store.wording import counted
+from store.wording import counted, first_few
 
 if TYPE_CHECKING:
     from store.library.cores import TeamCore
@@ -90,6 +90,23 @@ class Team:
     def members(self) -> list[str]:
         """Everyone with marks or an assignment here, and whoever is triaging now, sorted."""
         return member_names(self._core.member_marks, self._core.assignments, self._core.member)
+
+    def also_held(self, paper_ids: Iterable[str]) -> str:
+        """What else a removal of the papers takes with it in a lab's library, for its question
+        and its report (undo brings it all back): "" when nothing, else e.g. " (ana's and ben's
+        marks too, and 1 assignment)"."""
+        ids = set(paper_ids)
+        me = self._core.member
+        others = [name + "'s" for name, anns in sorted(self._core.member_marks.items())
+                  if name != me and not ids.isdisjoint(anns)]
+        assigned = sum(1 for pid in ids if pid in self._core.assignments)
+        parts = []
+        if others:
+            whose = others[0] if len(others) == 1 else f"{first_few(others[:-1], 4)} and {others[-1]}"
+            parts.append(f"{whose} marks too")
+        if assigned:
+            parts.append(counted(assigned, "assignment"))
+        return f" ({', and '.join(parts)})" if parts else ""
 
     def check_member(self, name: str) -> str:
         """``name`` when it is a member of this library.

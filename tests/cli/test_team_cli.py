@@ -357,3 +357,21 @@ def test_an_undo_on_a_paper_another_member_removed_waits_for_it_and_is_not_spent
     assert "☆☆☆" in run_cli("--as", "ana", "show", pid, library=lib).stdout
     assert "redone: star 3" in run_cli("--as", "ana", "redo", library=lib).stdout
     assert "★★★" in run_cli("--as", "ana", "show", pid, library=lib).stdout
+
+
+@pytest.mark.slow
+def test_a_removal_says_the_other_members_marks_and_the_assignment_it_takes_and_undo_brings_them(run_cli, tmp_path):
+    lead = tmp_path / "lead"
+    run_cli("import", str(DATA / "icml_slice.jsonl"), library=lead)
+    pid, other = ids_of(run_cli, library=lead)[:2]
+    run_cli("--as", "ana", "star", pid, "2", library=lead)
+    run_cli("--as", "ben", "tag", pid, "later", library=lead)
+    run_cli("assign", "--to", "ana", "--query", f"id:{pid}", library=lead)
+    dry = run_cli("remove", pid, "--dry-run", library=lead).stdout
+    assert "would remove 1 paper (ana's and ben's marks too, and 1 assignment):" in dry
+    assert "marks too" not in run_cli("remove", other, "--dry-run", library=lead).stdout  # (no one else's)
+    said = run_cli("remove", pid, library=lead).stdout
+    assert "removed 1 paper (ana's and ben's marks too, and 1 assignment); backed up first" in said
+    run_cli("undo", library=lead)
+    back = json.loads(run_cli("--as", "ana", "show", pid, "--format", "json", library=lead).stdout)
+    assert back["star"] == 2 and back["assigned_to"] == "ana"

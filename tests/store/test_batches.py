@@ -80,10 +80,14 @@ def test_archive_moves_old_skipped_papers_out_with_every_mark_and_undo_brings_th
 
     from store.library.removal import archive_papers, skipped_before
     daily.paper_changes.import_paths([DAYS[0]])
-    a, b, c = [p.id for p in daily.corpus][:3]
-    daily.marks.set_status([a, b, c], "skipped")
+    a, b, c, d, e = [p.id for p in daily.corpus][:5]
+    daily.marks.set_status([a, b, c, d, e], "skipped")
     daily.marks.add_tags([a], ["meh"])
-    Library(daily.folder, member="ana").marks.set_star([b], 2)  # starred by a member: not archived
+    ana = Library(daily.folder, member="ana")
+    ana.marks.set_star([b], 2)  # a member wants it (starred, to read, or assigned to them): not archived
+    ana.marks.set_status([d], "to-read")
+    daily.team.assign(["ana"], [e], None, new_members=True)
+    daily.team.assign([daily.member], [c], None)  # (assigned to oneself: one's own to archive)
     daily.refresh()
     assert skipped_before(daily, "2000-01-01") == []
     chosen = skipped_before(daily, "2999-01-01")

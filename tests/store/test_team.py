@@ -181,6 +181,18 @@ def test_every_export_format_carries_every_members_marks(lib, fmt, expected, tmp
         path = tmp_path / ("x.ris" if fmt == "ris" else "x.json")
         path.write_text(text)
         assert all("team" not in rec.get("note", "") for rec in read_annotation_records(path))
+    if fmt == "jsonl":  # the others' marks are not taken from it, and an import says so (their team files bring them)
+        from store.exchange.merge import plan_merge
+        path = tmp_path / "lab.jsonl"
+        path.write_text(text)
+        fresh = Library.open(tmp_path / "fresh")
+        fresh.paper_changes.import_paths([path])
+        _, report = plan_merge(fresh, read_annotation_records(path), "lab.jsonl")
+        assert any(w.startswith("lab.jsonl: also holds the marks of ana, ben (beside its own, on 1 paper), which an "
+                                "import does not take") and "--as ana export --format team" in w
+                   for w in report.warnings), report.warnings
+        _, alone_report = plan_merge(fresh, [{"id": pid, "star": 1}], "mine.jsonl")
+        assert not any("also holds" in w for w in alone_report.warnings)
 
 
 def test_a_seeded_members_papers_say_their_seed_and_a_forged_seed_reads_as_none(lib):

@@ -685,6 +685,13 @@ async def test_the_remove_key_removes_with_a_backup_and_undo_brings_papers_back(
         await pilot.pause()
         assert str(app.screen.question).endswith(", with its annotations? (a backup is taken; z brings it back)")
         await pilot.press("n")
+        Library(lib.folder, member="ana").marks.set_star([first], 1)  # another member's marks go too: said
+        app.library.refresh()
+        await pilot.press("delete")
+        await pilot.pause()
+        assert str(app.screen.question).endswith(", with its annotations (ana's marks too)? (a backup is taken; z "
+                                                 "brings it back)"), str(app.screen.question)
+        await pilot.press("n")
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

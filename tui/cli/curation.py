@@ -37,15 +37,17 @@ def remove(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
             out.emit_json({"would_remove": ids, "annotated": annotated, "dry_run": True})
         else:
             out.say(f"would remove {counted(len(ids), 'paper')}" + (f" ({what})" if what else "")
-                    + (f", {annotated:,} of them annotated" if annotated else "") + (":" if ids else ""))
+                    + (f", {annotated:,} of them annotated" if annotated else "") + lib.team.also_held(ids)
+                    + (":" if ids else ""))
             _list_some(lib, ids)
         return 0
+    also = lib.team.also_held(ids)  # (what the removal takes of the others', said before it is gone)
     n = lib.remove(ids, f"remove {counted(len(ids), 'paper')}" + (f" ({what})" if what else ""))
     if args.format == "json":
         out.emit_json({"removed": ids, "annotated": annotated})
     else:
         out.say(f"removed {counted(n, 'paper')}" + (f" with their annotations ({annotated:,} annotated)" if annotated else "")
-                + "; backed up first, and `papersift undo` brings them back")
+                + also + "; backed up first, and `papersift undo` brings them back")
     return 0
 
 

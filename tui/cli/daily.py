@@ -36,7 +36,8 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     p = add("archive", "move old skipped papers out of the way (kept, with every mark, in archive.jsonl; one undo step)",
             ("text", "json"), run=archive)
     p.add_argument("--skipped-before", metavar="DATE", required=True,
-                   help="papers you skipped before this date (2026-11-01), that no member starred")
+                   help="papers you skipped before this date (2026-11-01) that no member starred, means to read "
+                        "or has assigned")
     p.add_argument("--dry-run", action="store_true", help="say what would be archived; change nothing")
 
 
@@ -77,7 +78,7 @@ def archive(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
             out.emit_json({"would_archive" if args.dry_run else "archived": ids, "dry_run": args.dry_run})
         else:
             out.say(f"{'would archive' if args.dry_run else 'nothing to archive:'} {counted(len(ids), 'paper')} "
-                    f"skipped before {args.skipped_before}" + ("" if ids else " (and starred by no member)"))
+                    f"skipped before {args.skipped_before}" + ("" if ids else " (that no member starred, means to read or has assigned)"))
             from ..render import plain_title
             for pid in ids[:20]:
                 out.say(f"  {pid} {plain_title(lib.paper(pid).title)[:90]}")

@@ -200,7 +200,7 @@ class Triage:
         annotated = sum(1 for i in ids if i in self.library.annotations)
         question = (f"Remove {self._named(ids)} from the library"
                     + ((", with its annotations" if len(ids) == 1 else f", with the annotations of {annotated:,} of them")
-                       if annotated else "")
+                       if annotated else "") + self.library.team.also_held(ids)
                     + f"? (a backup is taken; {key_label(app, 'main.undo')} brings {'it' if len(ids) == 1 else 'them'} back)")
 
         stay: str | None = None  # the paper highlighted after: chosen once the removal is confirmed
