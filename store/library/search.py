@@ -228,7 +228,7 @@ class LibrarySearch:
             acronym_terms: set[str] = set()
             written = self._acronyms[2] if self._acronyms is not None else {}
             spelled = _spelled_out(self._core.index, written, words, table, extra, acronym_terms, q.typing)
-            ranking = self._core.index.rank(words, mask, extra=extra, typing=q.typing, apart=apart)
+            ranking = self._core.index.rank(words, mask, extra=extra, typing=q.typing, apart=apart, either=q.either)
             ranking.matched_terms |= acronym_terms  # (highlighted too: "LLM" where "large language model" was typed)
             widened = [*(f"{acronyms.shown(w, a, written)} (also {' '.join(table[a])})" for w, a in known.items()), *spelled,
                        *widened_notes({w: hit for w, hit in apart.items() if w not in known}, self._core.index.vocabulary)]
@@ -236,11 +236,11 @@ class LibrarySearch:
             vocabulary = self._core.index.vocabulary
             content = content_words(words)
             read_as = [f"{w} → {r}" for w in content if w != q.typing and (r := vocabulary.read_as(w))]
-            order = self._together_first(words, order, ranking.score, full)
+            order = self._together_first(words, q.either, order, ranking.score, full)
             # store.search.quick.weaker_kept's rule, in numpy (a one-letter query matches most of a 300k library)
             assert ranking.present is not None  # rank() sets it
             rest = ranking.present[full:]
-            kept = np.flatnonzero(rest * 2 > len(content)) if full else np.arange(len(rest))
+            kept = np.flatnonzero(rest * 2 > ranking.need) if full else np.arange(len(rest))
             order = np.concatenate([order[:full], order[full:][kept[:WEAKER_SHOWN]]])
         else:
             order = np.flatnonzero(mask) if mask is not None else np.arange(n)
@@ -254,11 +254,13 @@ class LibrarySearch:
                             full=min(full, len(order)) if ranked else None, widened=widened, found=found,
                             read_as=read_as)
 
-    def _together_first(self, words: list[str], order: np.ndarray, keys: np.ndarray, full: int) -> np.ndarray:
+    def _together_first(self, words: list[str], either: list[list[str]], order: np.ndarray, keys: np.ndarray,
+                        full: int) -> np.ndarray:
         """``order`` with the first papers of its result set (``full`` long) reordered by how
-        close together each holds the query's words (store.search.proximity)."""
+        close together each holds the query's words (store.search.proximity; an OR group's words
+        stand for one another)."""
         top = min(full, proximity.PROXIMITY_DEPTH)
-        groups = proximity.word_groups(words, self._core.index.vocabulary.forms)
+        groups = proximity.word_groups(words, self._core.index.vocabulary.forms, either)
         if top < 2 or len(groups) < 2:
             return order
         spans = [proximity.min_span(self._tokens(int(i)), groups) for i in order[:top]]

@@ -42,6 +42,7 @@ class Ranking:
     matched_terms: set[str]    # for highlighting
     full: int = 0              # how many of ``order`` (its head) hold every content word
     present: np.ndarray | None = None  # how many content words each holds, aligned with order
+    need: int = 0              # how many a paper holds to be in the result set (an OR group counts once)
 
 
 class SearchIndex:
@@ -190,7 +191,8 @@ class SearchIndex:
 
     def rank(self, words: list[str], candidates: np.ndarray | None = None,
              extra: dict[str, tuple[np.ndarray, np.ndarray]] | None = None, typing: str | None = None,
-             apart: dict[str, tuple[str, np.ndarray]] | None = None) -> Ranking:
+             apart: dict[str, tuple[str, np.ndarray]] | None = None,
+             either: Sequence[Sequence[str]] = ()) -> Ranking:
         """Rank documents for query words.
 
         Args:
@@ -201,6 +203,8 @@ class SearchIndex:
             apart: per word that is or stands for a compound (sim-to-real; multitask), the compound
                 and the documents where its parts stand together but apart (sim to real), found by
                 reading them (``LibrarySearch``): they hold the word too.
+            either: groups of words joined by OR (``Query.either``): a paper holding one word of a
+                group holds the group, which counts as one content word (:func:`needed`).
 
         Returns:
             A :class:`Ranking` of the documents matching at least one word (not by a
@@ -210,7 +214,9 @@ class SearchIndex:
         total = np.zeros(n, dtype=np.float32)
         coverage = np.zeros(n, dtype=np.float32)
         present = np.zeros(n, dtype=np.int16)
-        content = set(content_words(words))
+        content, need = needed(words, either)
+        group_of = {w: i for i, group in enumerate(either) for w in group}
+        groups_held = [np.zeros(n, dtype=bool) for _ in either]
         matched: set[str] = set()
         for word in dict.fromkeys(words):
             term_score, term_sim, counted = self.word_scores(word, matched, typing=word == typing)
@@ -228,8 +234,12 @@ class SearchIndex:
                 matched.add(word)
             total += term_score
             coverage += term_sim
-            if word in content:
+            if word in group_of:
+                groups_held[group_of[word]] |= counted
+            elif word in content:
                 present += counted
+        for held in groups_held:
+            present += held
         hit = coverage > 0
         if candidates is not None:
             hit &= candidates
@@ -238,11 +248,19 @@ class SearchIndex:
         sort = descending(key)
         order = idx[sort]
         # The result set (papers holding every content word) first, then the rest, each best first.
-        in_set = present[order] == len(content)
+        in_set = present[order] == need
         order = np.concatenate([order[in_set], order[~in_set]])
         key = np.concatenate([key[sort][in_set], key[sort][~in_set]])
         return Ranking(order=order, coverage=coverage[order], score=key, matched_terms=matched,
-                       full=int(np.count_nonzero(in_set)), present=present[order])
+                       full=int(np.count_nonzero(in_set)), present=present[order], need=need)
+
+
+def needed(words: Sequence[str], either: Sequence[Sequence[str]] = ()) -> tuple[set[str], int]:
+    """The content words of a query (``content_words``) and how many of them a paper holds to be in
+    its result set: each OR group (``Query.either``) counts once, whichever of its words it holds."""
+    content = set(content_words(list(words)))
+    grouped = {w for group in either for w in group}
+    return content, len(content - grouped) + len(either)
 
 
 PACKED_SORT_MIN = 4096  # keys from which descending() sorts packed integers

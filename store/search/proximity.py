@@ -31,12 +31,18 @@ PHRASE_WEIGHT = 2.0   # the bonus of a paper holding the words side by side (a k
 TEXT_FIELDS = ("title", "keywords", "abstract")  # what is read again of a paper, as the index holds it
 
 
-def word_groups(words: Sequence[str], forms: Callable[[str], frozenset[str]]) -> list[frozenset[str]]:
-    """Per content word typed, its forms in the library (``forms``: Vocabulary.forms); a word
-    with none, and a compound (its parts already have to stand together), left out."""
+def word_groups(words: Sequence[str], forms: Callable[[str], frozenset[str]],
+                either: Sequence[Sequence[str]] = ()) -> list[frozenset[str]]:
+    """Per content word typed, its forms in the library (``forms``: Vocabulary.forms), the words of
+    an OR group (``either``) together as one; a word with none, and a compound (its parts already
+    have to stand together), left out, and a group holding one."""
     groups = []
-    for word in content_words(list(words)):
-        found = forms(word) if "-" not in word else frozenset()
+    grouped = {w for group in either for w in group}
+    alone = [[w] for w in content_words(list(words)) if w not in grouped]
+    for members in [*alone, *either]:
+        if any("-" in w for w in members):
+            continue
+        found = frozenset().union(*(forms(w) for w in members))
         if found:
             groups.append(found)
     return groups

@@ -1,25 +1,13 @@
-"""Parse a search query: free words, "exact phrases" and filters.
+"""Parse a search query: free words (two joined by ``OR``: either does), "exact phrases",
+filters and orderings.
 
-Filters: ``status:unread``, ``tag:rl``, ``-tag:maybe``, ``star:>=2`` (also
-``star:3``, ``star:<2``), ``topic:N``, ``author:hsieh`` (part of an author's name,
-case and accents ignored; ``-author:`` excludes), ``id:3f2a`` (an id, alias or id
-prefix; a whole 12-character id works without ``id:``, so ids pasted from an
-export or from ``I`` list those papers; ``-id:`` leaves one out), ``venue:neurips``
-(part of the venue, case ignored; ``-venue:`` excludes), ``year:2024`` (also
-``year:>=2023``), ``kw:bandit`` (part of one of the paper's keywords or its area, case and accents
-ignored; ``keyword:`` alike, ``-kw:`` excludes; ``kw:"federated learning"`` for
-words with spaces), ``file:day2`` (part of the name of a file the paper was read from: a
-duplicate across files is in each; ``-file:`` excludes). Orderings: ``similar:ID`` (more like
-this paper), ``rec:stars`` / ``rec:TAG`` (recommended from your stars and
-to-read list, or from a tag). Anything else is a word to rank by.
-
-Every filter is negated by a leading ``-`` (``-status:unread``, ``-star:>=1``, ``-year:2024``,
-``-topic:3``, ``-"exact phrase"``); a lab's marks: ``by:ana`` (ana triaged it), ``star-by:ana:>=2``,
-``team-star:>=3`` (every member's stars summed), ``split:`` (one member starred it, another skipped
-it), ``assigned:ana`` (``assigned:`` alone: to anyone; ``-assigned:``: to no one); when papers
-arrived: ``new:`` (the newest import that added papers), ``batch:3`` (also ``batch:>=2``),
-``added:>=2026-12-01`` (``added:2026-12``: that month), ``updated:`` (a newer arXiv version arrived); ``-word`` leaves out the papers whose text holds the word, as
-``-"word"`` does. The orderings cannot be negated, and say so in ``errors``.
+Filters (each negated by a leading ``-``): marks (``status:``, ``star:``, ``tag:``), a lab's marks
+(``by:``, ``star-by:``, ``status-by:``, ``tag-by:``, ``note-by:``, ``team-star:``, ``split:``,
+``assigned:``), the paper (``author:``, ``id:`` or a whole 12-digit id alone, ``venue:``, ``year:``,
+``kw:``, ``file:``, ``topic:``) and its arrival (``new:``, ``batch:``, ``added:``, ``updated:``);
+``-word`` leaves out the papers whose text holds the word, as ``-"word"`` does. Orderings:
+``similar:ID``, ``rec:stars`` / ``rec:TAG`` (never negated: said in ``errors``). docs/search.md
+gives each with its values and examples.
 """
 
 from __future__ import annotations
@@ -71,6 +59,7 @@ class Query:
 
     def __init__(self, similar: str | None = None, recommend: str | None = None, trailing_space: bool = False):
         self.words: list[str] = []        # search terms: words, and compounds with their parts joined by "-"
+        self.either: list[list[str]] = []  # words joined by OR: a paper holding one of a group's holds it
         self.typing: str | None = None    # the word the cursor is on, still being typed (its completions count)
         self.filters: list[Filter] = []
         self.kinds: set[str] = set()  # the kinds among the filters (asked on every key: no call)
@@ -289,26 +278,68 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
     """
     q = Query(trailing_space=text.endswith(" "))
     q.text = text
+    last: str | None = None  # the last word of the token before (None: that was no word)
+    joining = False  # an OR stands after ``last``: the next word is its alternative
     for m in _TOKEN.finditer(text):
+        word_before, last = last, None
         if m.group(2) is not None:
             phrase = m.group(2).strip()
             if phrase:
                 q.add(Filter("phrase", phrase, negated=bool(m.group(1))))
+            joining = _or_unjoined(q, joining)
             continue
         tok = m.group(3)
+        if tok == "OR":
+            if word_before is None or joining:
+                q.errors.append(OR_BETWEEN_WORDS)
+            last, joining = word_before, word_before is not None
+            continue
         if _PAPER_ID.fullmatch(tok):
             q.add(Filter("id", tok.lower()))
-            continue
-        if _took_filter(q, tok):
-            continue
-        if tok.startswith("-") and len(tok) > 1 and ":" not in tok and search_tokens(tok):
+        elif _took_filter(q, tok):
+            pass
+        elif tok.startswith("-") and len(tok) > 1 and ":" not in tok and search_tokens(tok):
             q.add(Filter("phrase", tok[1:], negated=True))  # -word: as -"word"
-            continue
-        terms = query_terms(tok)
-        q.words.extend(terms)
-        if cursor is not None and m.start() < cursor <= m.end() and terms:  # (the word being typed)
-            q.typing = terms[-1] if not math_words(tok) else None
+        else:
+            terms = query_terms(tok)
+            q.words.extend(terms)
+            if cursor is not None and m.start() < cursor <= m.end() and terms:  # (the word being typed)
+                q.typing = terms[-1] if not math_words(tok) else None
+            if terms:
+                if joining and word_before is not None:
+                    _join(q.either, word_before, terms[0])
+                joining, last = False, terms[-1]
+                continue
+        joining = _or_unjoined(q, joining)
+    if joining and cursor is None:  # (in the app the word after it is still to be typed)
+        q.errors.append(OR_BETWEEN_WORDS)
     return q
+
+
+OR_BETWEEN_WORDS = "OR needs a word on each side (diffusion OR flow); it does not join filters or phrases"
+
+
+def _or_unjoined(q: Query, joining: bool) -> bool:
+    """After a token that is no word: an OR before it joined nothing (said). Returns False."""
+    if joining:
+        q.errors.append(OR_BETWEEN_WORDS)
+    return False
+
+
+def _join(groups: list[list[str]], word: str, other: str) -> None:
+    """Put ``word`` and ``other`` in one OR group (theirs, merged, or a new one of the two)."""
+    mine = next((g for g in groups if word in g), None)
+    theirs = next((g for g in groups if other in g), None)
+    if mine is not None and mine is theirs:
+        return
+    if mine is None:
+        mine = [word]
+        groups.append(mine)
+    if theirs is None:
+        mine.append(other)
+    else:
+        mine.extend(theirs)
+        groups.remove(theirs)
 
 
 def valueless_filters(text: str) -> list[str]:

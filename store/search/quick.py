@@ -137,10 +137,10 @@ class Found(NamedTuple):
 
 
 def quick_search(folder: Path, text: str, limit: int | None) -> Found | None:
-    """The first ``limit`` results of a plain word query, or None when this path cannot answer it
-    exactly (the caller opens the Library instead)."""
+    """The first ``limit`` results of a plain word query (no OR), or None when this path cannot
+    answer it exactly (the caller opens the Library instead)."""
     q = parse_query(text)
-    if not q.words or q.has_filters or q.similar or q.recommend or q.errors or any("-" in w for w in q.words) \
+    if not q.words or q.either or q.has_filters or q.similar or q.recommend or q.errors or any("-" in w for w in q.words) \
             or valueless_filters(text):  # (a filter with no value: the full path says so)
         return None  # (a compound's parts standing apart are found by reading the papers: the full path)
     try:

@@ -109,6 +109,23 @@ def test_tags_with_brackets_print_as_typed(run_cli):
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_search_lists_the_papers_holding_either_word_joined_by_or(run_cli):
+    """`papersift search "graph OR speech"`: the papers holding either (not the quick path's
+    every-word set); an OR with no word after it is refused, naming it."""
+    def ids(query: str) -> set[str]:
+        rows = json.loads(run_cli("search", query, "--format", "json").stdout)
+        return {r["id"] for r in rows if r.get("all_words")}
+
+    graph, speech = ids("graph"), ids("speech")
+    assert graph and speech and not graph & speech
+    assert ids("graph OR speech") == graph | speech
+    assert {r["id"] for r in json.loads(run_cli("list", "--query", "graph OR speech", "--format", "json").stdout)} \
+        == graph | speech
+    proc = run_cli("search", "graph OR", check=False)
+    assert proc.returncode == 1 and "OR needs a word on each side" in proc.stderr and not proc.stdout
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_status_and_star_take_the_value_first_or_last(run_cli):
     """`status read ID...` and `star 3 ID` work as well as the documented `status ID... read`;
     a status with no id gets a usage error that says what is missing, and nothing changes."""

@@ -36,6 +36,9 @@ def test_word_groups_are_each_content_words_forms():
     groups = proximity.word_groups(["language", "of", "model", "zzz", "sim-to-real", "model"],
                                    lambda w: forms.get(w, frozenset({w})))
     assert groups == [frozenset({"language"}), frozenset({"model", "models"})]  # (stop word, compound, unknown: out)
+    either = proximity.word_groups(["language", "model", "planner", "sim-to-real", "zzz"], lambda w: forms.get(w, frozenset({w})),
+                                   [["model", "planner"], ["sim-to-real", "zzz"]])
+    assert either == [frozenset({"language"}), frozenset({"model", "models", "planner"})]  # (an OR group is one; with a compound, out)
 
 
 def test_reordered_adds_the_bonus_and_keeps_ties_in_order():

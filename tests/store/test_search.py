@@ -755,3 +755,27 @@ def test_an_unknown_filter_lists_no_paper_and_names_the_nearest(lib):
     assert len(result.indices) == 0 and result.found == 0
     assert result.errors and "did you mean status:?" in result.errors[0]
     assert len(lib.search.find("star:").indices) == len(lib)
+
+
+def test_words_joined_by_or_find_the_papers_holding_either(icml_lib):
+    """``a OR b``: the result set is every paper holding a or b (and every other word), the papers
+    holding both first among equals; the one-shot path leaves such a query to the library's."""
+    def full(text: str) -> set[int]:
+        result = icml_lib.search.find(text)
+        assert not result.errors
+        return {int(i) for i in result.indices[:result.found]}
+
+    diffusion, flow, both = full("diffusion"), full("flow"), full("diffusion flow")
+    assert diffusion and flow and both and not (flow <= diffusion)
+    assert full("diffusion OR flow") == diffusion | flow == full("flow OR diffusion")
+    assert full("diffusion OR flow OR reinforcement") == diffusion | flow | full("reinforcement")
+    # the other words still have to be there: (diffusion or flow) and model
+    assert full("diffusion OR flow model") == (diffusion | flow) & full("model")
+    top = icml_lib.search.find("diffusion OR flow").indices[:len(both)]
+    assert len({int(i) for i in top} & both) > len(both) // 2  # holding both ranks high
+    # the weaker matches hold more than half of what is needed, an OR group counting once
+    weaker = icml_lib.search.find("diffusion OR flow sampling model")
+    assert 0 < weaker.found < len(weaker.indices)
+    held = [sum(bool(full(w) & {int(i)}) for w in ("diffusion OR flow", "sampling", "model"))
+            for i in weaker.indices[weaker.found:]]
+    assert held and set(held) == {2}

@@ -10,6 +10,7 @@ from textual import events
 
 from store import Library
 from store.search import query as query_module
+from store.search.query import OR_BETWEEN_WORDS
 from tui.app import make_app
 
 from ..conftest import ACRONYM_DUMP, recording, wait_workers
@@ -480,3 +481,27 @@ async def test_a_word_no_paper_holds_says_what_it_was_read_as(tmp_path, make):
         await wait_workers(app, pilot)
         await settle(pilot)
         assert "read as" not in screen(app).query_one("#header")._shown
+
+
+async def test_words_joined_by_or_list_the_papers_holding_either(lib, make):
+    """Typed in the box, `graph OR speech` lists the papers holding either word as its result set;
+    while OR waits for its second word nothing is said, and a finished query with OR at its end
+    says what OR needs."""
+    def holding(word: str) -> set[str]:
+        result = lib.search.find(word)
+        return {lib.corpus.papers[int(i)].id for i in result.indices[:result.found]}
+
+    either = holding("graph") | holding("speech")
+    assert len(either) > max(len(holding("graph")), len(holding("speech")))
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        results = await type_search(app, pilot, "graph OR")
+        assert set(results.set_ids) == holding("graph") and results.unapplied == []
+        await pilot.press("enter")  # (the search is done: its last word is whole)
+        await settle(pilot)
+        assert results.unapplied == [OR_BETWEEN_WORDS]
+        await pilot.press("slash", "end", "space", *"speech")
+        await settle(pilot)
+        assert set(results.set_ids) == either and results.unapplied == []
+        assert "speech" in results.matched and {"graph", "graphs"} & results.matched
+
