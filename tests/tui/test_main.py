@@ -492,6 +492,11 @@ async def test_sort_cycles_and_persists(lib, make, tmp_path):
         await settle(pilot)
         assert [n.message for n in again._notifications if "sort:" in n.message][-1].endswith(
             "(applies to a list without search words: words rank by match)")
+        pid = lib.corpus.papers[9].id
+        await pilot.press("slash", "ctrl+u", *f"similar:{pid}", "enter", "S")  # an ordering by likeness: said
+        await settle(pilot)
+        assert [n.message for n in again._notifications if "sort:" in n.message][-1].endswith(
+            "(applies to a list without similar:, which orders by likeness)")
     other = Library.open(tmp_path / "other")  # another library keeps its own order (import)
     third = make(other)
     async with third.run_test() as pilot:

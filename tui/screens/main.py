@@ -305,8 +305,12 @@ class MainScreen(Screen[None]):
         self.sort = offered[(offered.index(self.sort) + 1) % len(offered)] if self.sort in offered else offered[0]
         if hasattr(self.app, "remember_sort"):  # (the app that keeps places; this library's alone)
             self.app.remember_sort(self.sort)
-        if parse_query(self.search.query_text).words:  # (a filter alone, as new: or tag:x, is sorted)
+        q = parse_query(self.search.query_text)
+        if q.words:  # (a filter alone, as new: or tag:x, is sorted)
             self.notify(f"sort: {self.sort} (applies to a list without search words: words rank by match)")
+        elif q.similar or q.recommend:
+            self.notify(f"sort: {self.sort} (applies to a list without {'similar:' if q.similar else 'rec:'}, "
+                        "which orders by likeness)")
         self._keep_paper = True  # (the highlighted paper stays highlighted, wherever the new order puts it)
         self.search.again()
 
