@@ -56,7 +56,7 @@ from store.titles.names import INTRO  # noqa: E402
 from store.titles.phrases import contribution, first_clause, focus_of, question_of  # noqa: E402
 from store.titles.derive import derive_title, derive_titles, fit_title  # noqa: E402
 from store.search.forms import form_key as stem  # noqa: E402
-from store.search.vocab import STOP_WORDS  # noqa: E402
+from store.text import STOP_WORDS  # noqa: E402
 
 CORPORA = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora"
 DEFAULTS = [CORPORA / "icml2024.jsonl", CORPORA / "iclr2024.jsonl"]

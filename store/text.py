@@ -13,6 +13,12 @@ import unicodedata
 
 from store.safe_text import ESCAPE_SEQUENCE, INVISIBLE_CHARS
 
+# Words too common to search for: a result need not hold them (store.search.vocab.content_words),
+# and OR does not join them (store.search.either).
+STOP_WORDS = frozenset("""a an the of for to in on at by with from and or as via into onto over under
+about towards toward between using use based is are be we our this that these those its it their
+how what which when why can do does vs versus not no""".split())
+
 
 _QUOTES = str.maketrans({
     "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",

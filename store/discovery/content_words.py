@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from store.search.vocab import STOP_WORDS
+from store.text import STOP_WORDS
 
 GENERIC_WORDS = frozenset("""
 higher lower better worse best worst larger smaller faster slower greater fewer stronger weaker

@@ -205,7 +205,7 @@ class LibrarySearch:
         """
         q = text if isinstance(text, Query) else parse_query(text)
         n = len(self._core.corpus)
-        if q.unknown_filters:  # a filter no one knows ("statu:read"): no paper, never all of them unfiltered
+        if q.unknown_filters or q.refused:  # a filter no one knows ("statu:read"), an OR joining nothing: no paper
             return SearchResult(indices=np.arange(0, dtype=np.int64), total=n, errors=q.errors, found=0)
         full = 0
         read_as: list[str] = []  # (a word no paper holds, and what it was read as)

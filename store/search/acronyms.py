@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Protocol, cast
 
-from store.search.vocab import STOP_WORDS
+from store.text import STOP_WORDS
 
 TABLE_VERSION = 2  # 2: the table on a line of its own, first
 MIN_DEFINED = 3     # definitions (in any papers) an acronym needs

@@ -25,8 +25,8 @@ from store.search.packfile import PackReader, file_bytes, pack, words_sections
 from store.search.postings import build_postings
 from store.search.joined import alternatives
 from store.search.sorted_words import SortedWords, stem_tables
-from store.search.vocab import (B, COVERAGE_WEIGHT, INDEX_VERSION, K1, STOP_WORDS, Vocabulary, content_words, idf_ceiling,
-                                index_size)
+from store.search.vocab import B, COVERAGE_WEIGHT, INDEX_VERSION, K1, Vocabulary, content_words, idf_ceiling, index_size
+from store.text import STOP_WORDS
 
 OWN_SECTIONS = frozenset({"meta", "terms", "terms_chunks", "stems", "stems_chunks", "stem_offsets", "stem_members",
                           "offsets", "docs", "tf", "idf", "lengths", "norms"})

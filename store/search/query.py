@@ -17,6 +17,7 @@ import re
 from typing import Any, Callable
 
 from store.choices import MAX_STAR, STATUSES
+from store.search.either import Joiner
 from store.text import math_words, query_terms, search_tokens
 
 # A "phrase", a filter with a quoted value (kw:"federated learning"), or any other token.
@@ -60,6 +61,7 @@ class Query:
     def __init__(self, similar: str | None = None, recommend: str | None = None, trailing_space: bool = False):
         self.words: list[str] = []        # search terms: words, and compounds with their parts joined by "-"
         self.either: list[list[str]] = []  # words joined by OR: a paper holding one of a group's holds it
+        self.refused = False  # an OR joined nothing usable (store.search.either): such a query lists no paper
         self.typing: str | None = None    # the word the cursor is on, still being typed (its completions count)
         self.filters: list[Filter] = []
         self.kinds: set[str] = set()  # the kinds among the filters (asked on every key: no call)
@@ -278,21 +280,20 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
     """
     q = Query(trailing_space=text.endswith(" "))
     q.text = text
-    last: str | None = None  # the last word of the token before (None: that was no word)
-    joining = False  # an OR stands after ``last``: the next word is its alternative
+    joiner = Joiner(q)
     for m in _TOKEN.finditer(text):
-        word_before, last = last, None
+        typed_here = cursor is not None and m.start() < cursor <= m.end()  # (the word being typed)
         if m.group(2) is not None:
             phrase = m.group(2).strip()
-            if phrase:
-                q.add(Filter("phrase", phrase, negated=bool(m.group(1))))
-            joining = _or_unjoined(q, joining)
+            f = Filter("phrase", phrase, negated=bool(m.group(1)))
+            if not phrase:
+                joiner.other()
+            elif not joiner.joins_phrase(f):
+                q.add(f)
             continue
         tok = m.group(3)
-        if tok == "OR":
-            if word_before is None or joining:
-                q.errors.append(OR_BETWEEN_WORDS)
-            last, joining = word_before, word_before is not None
+        if tok == "OR" and not typed_here:
+            joiner.operator()
             continue
         if _PAPER_ID.fullmatch(tok):
             q.add(Filter("id", tok.lower()))
@@ -300,46 +301,15 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
             pass
         elif tok.startswith("-") and len(tok) > 1 and ":" not in tok and search_tokens(tok):
             q.add(Filter("phrase", tok[1:], negated=True))  # -word: as -"word"
-        else:
-            terms = query_terms(tok)
+        elif terms := query_terms(tok):
             q.words.extend(terms)
-            if cursor is not None and m.start() < cursor <= m.end() and terms:  # (the word being typed)
+            if typed_here:
                 q.typing = terms[-1] if not math_words(tok) else None
-            if terms:
-                if joining and word_before is not None:
-                    _join(q.either, word_before, terms[0])
-                joining, last = False, terms[-1]
-                continue
-        joining = _or_unjoined(q, joining)
-    if joining and cursor is None:  # (in the app the word after it is still to be typed)
-        q.errors.append(OR_BETWEEN_WORDS)
+            joiner.words(terms)
+            continue
+        joiner.other()
+    joiner.end(done=cursor is None)
     return q
-
-
-OR_BETWEEN_WORDS = "OR needs a word on each side (diffusion OR flow); it does not join filters or phrases"
-
-
-def _or_unjoined(q: Query, joining: bool) -> bool:
-    """After a token that is no word: an OR before it joined nothing (said). Returns False."""
-    if joining:
-        q.errors.append(OR_BETWEEN_WORDS)
-    return False
-
-
-def _join(groups: list[list[str]], word: str, other: str) -> None:
-    """Put ``word`` and ``other`` in one OR group (theirs, merged, or a new one of the two)."""
-    mine = next((g for g in groups if word in g), None)
-    theirs = next((g for g in groups if other in g), None)
-    if mine is not None and mine is theirs:
-        return
-    if mine is None:
-        mine = [word]
-        groups.append(mine)
-    if theirs is None:
-        mine.append(other)
-    else:
-        mine.extend(theirs)
-        groups.remove(theirs)
 
 
 def valueless_filters(text: str) -> list[str]:

@@ -30,6 +30,7 @@ from rapidfuzz.distance import OSA
 from store.search.forms import form_key, form_keys
 from store.search.joined import joined_spellings
 from store.search.sorted_words import SortedWords
+from store.text import STOP_WORDS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -67,9 +68,6 @@ MEANT_MIN_DF = 2
 TYPO_OVER_MEANT = 100
 # Words a query need not contain for a paper to be in its result set ("diffusion models for protein
 # design": every paper with diffusion, models, protein and design); they still weigh in the ranking.
-STOP_WORDS = frozenset("""a an the of for to in on at by with from and or as via into onto over under
-about towards toward between using use based is are be we our this that these those its it their
-how what which when why can do does vs versus not no""".split())
 
 
 def content_words(words: list[str]) -> list[str]:

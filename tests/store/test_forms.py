@@ -87,7 +87,7 @@ def test_the_set_holds_exactly_the_papers_with_every_word_in_some_form(icml_slic
     from hypothesis import strategies as st
 
     from store.search import acronyms
-    from store.search.vocab import STOP_WORDS
+    from store.text import STOP_WORDS
     lib, keys = icml_slice
     index = lib.index
     table = lib.search.acronym_table()

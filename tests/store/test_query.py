@@ -59,20 +59,29 @@ def test_parse_query_similar_and_recommend():
     assert parse_query("rec:").recommend == "stars" and parse_query("rec:RL").recommend == "rl"
 
 
-def test_or_joins_the_words_beside_it_into_one_group_and_is_said_when_it_joins_no_word():
-    from store.search.query import OR_BETWEEN_WORDS, parse_query
+def test_or_joins_the_words_and_phrases_beside_it_into_one_group_and_refuses_what_it_cannot_join():
+    from store.search.either import OR_BETWEEN_WORDS, too_common
+    from store.search.query import parse_query
 
     q = parse_query("preference RLHF OR dpo OR kto tuning")
     assert q.words == ["preference", "rlhf", "dpo", "kto", "tuning"] and q.either == [["rlhf", "dpo", "kto"]]
-    assert not q.errors
-    assert [sorted(g) for g in parse_query("a OR b c OR a").either] == [["a", "b", "c"]]  # (a word stands in one group)
+    assert not q.errors and not q.refused
+    assert [sorted(g) for g in parse_query("graph OR tree node OR graph").either] == [["graph", "node", "tree"]]
     assert parse_query("sim-to-real OR sim2real").either == [["sim-to-real", "sim-2-real"]]
+    # a phrase beside OR is one alternative: its words standing together, as a compound term, no filter
+    q = parse_query('"graph neural" OR transformer diffusion OR "flow matching"')
+    assert q.either == [["graph-neural", "transformer"], ["diffusion", "flow-matching"]] and not q.filters
+    assert parse_query('"exact phrase" graph').values("phrase") == ["exact phrase"]  # (alone: a filter, as ever)
     # "or" in lower case is the stop word it always was
     assert parse_query("graph or tree").either == [] and parse_query("graph or tree").words == ["graph", "or", "tree"]
-    for text in ("OR graph", "graph OR", "graph OR tag:rl", "\"a phrase\" OR graph", "graph OR -tree"):
+    for text in ("OR graph", "graph OR", "graph OR tag:rl", "tag:rl OR graph", "graph OR -tree", "graph OR OR tree",
+                 "OR", '"" OR graph'):
         q = parse_query(text)
-        assert q.errors == [OR_BETWEEN_WORDS] and q.either == [], text
-    q = parse_query("graph OR OR tree")  # (said, and the words still joined)
-    assert q.errors == [OR_BETWEEN_WORDS] and q.either == [["graph", "tree"]]
-    # while typed in the app, the word after a trailing OR is still to come: nothing is said yet
-    assert parse_query("graph OR", cursor=8).errors == [] and parse_query("graph OR t", cursor=10).either == [["graph", "t"]]
+        assert q.errors == [OR_BETWEEN_WORDS] and q.refused, text
+    q = parse_query("graph OR the")
+    assert q.errors == [too_common("the")] and q.refused
+    # while typed in the app, the word after a trailing OR is still to come (nothing said yet), and
+    # OR itself, the word being typed, may become another ("ORPO"): a word until it is followed
+    assert not parse_query("graph OR ", cursor=9).refused and parse_query("graph OR t", cursor=10).either == [["graph", "t"]]
+    q = parse_query("graph OR", cursor=8)
+    assert not q.refused and not q.either and q.typing == "or"

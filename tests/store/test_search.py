@@ -773,6 +773,11 @@ def test_words_joined_by_or_find_the_papers_holding_either(icml_lib):
     assert full("diffusion OR flow model") == (diffusion | flow) & full("model")
     top = icml_lib.search.find("diffusion OR flow").indices[:len(both)]
     assert len({int(i) for i in top} & both) > len(both) // 2  # holding both ranks high
+    # a phrase beside OR: the papers holding its words together, or the other word
+    assert full('"graph neural" OR transformer') == full('"graph neural"') | full("transformer")
+    # an OR that joins nothing lists no paper (not the papers holding every word)
+    refused = icml_lib.search.find("diffusion OR the")
+    assert refused.errors and not len(refused.indices)
     # the weaker matches hold more than half of what is needed, an OR group counting once
     weaker = icml_lib.search.find("diffusion OR flow sampling model")
     assert 0 < weaker.found < len(weaker.indices)

@@ -7,7 +7,8 @@
 def test_vocab_stems_word_forms_together_and_keeps_content_words():
     from store.search.forms import form_key
     from store.search.sorted_words import SortedWords
-    from store.search.vocab import STOP_WORDS, content_words
+    from store.search.vocab import content_words
+    from store.text import STOP_WORDS
 
     assert form_key("networks") == form_key("network") and form_key("learning") == form_key("learned")
     assert content_words(["the", "graph", "of", "networks"]) == ["graph", "networks"]

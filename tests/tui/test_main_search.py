@@ -10,7 +10,7 @@ from textual import events
 
 from store import Library
 from store.search import query as query_module
-from store.search.query import OR_BETWEEN_WORDS
+from store.search.either import OR_BETWEEN_WORDS
 from tui.app import make_app
 
 from ..conftest import ACRONYM_DUMP, recording, wait_workers
@@ -485,8 +485,8 @@ async def test_a_word_no_paper_holds_says_what_it_was_read_as(tmp_path, make):
 
 async def test_words_joined_by_or_list_the_papers_holding_either(lib, make):
     """Typed in the box, `graph OR speech` lists the papers holding either word as its result set;
-    while OR waits for its second word nothing is said, and a finished query with OR at its end
-    says what OR needs."""
+    while OR waits for its second word nothing is said; a finished query with OR at its end, or OR
+    beside a filter, lists no paper and says what OR needs."""
     def holding(word: str) -> set[str]:
         result = lib.search.find(word)
         return {lib.corpus.papers[int(i)].id for i in result.indices[:result.found]}
@@ -495,13 +495,16 @@ async def test_words_joined_by_or_list_the_papers_holding_either(lib, make):
     assert len(either) > max(len(holding("graph")), len(holding("speech")))
     app = make(lib)
     async with app.run_test(size=(160, 45)) as pilot:
-        results = await type_search(app, pilot, "graph OR")
+        results = await type_search(app, pilot, "graph OR ")
         assert set(results.set_ids) == holding("graph") and results.unapplied == []
-        await pilot.press("enter")  # (the search is done: its last word is whole)
+        await pilot.press("enter")  # (the search is done: nothing comes after OR)
         await settle(pilot)
-        assert results.unapplied == [OR_BETWEEN_WORDS]
-        await pilot.press("slash", "end", "space", *"speech")
+        assert results.unapplied == [OR_BETWEEN_WORDS] and not len(results.indices)  # (no paper, and why)
+        await pilot.press("slash", "end", *"speech")
         await settle(pilot)
         assert set(results.set_ids) == either and results.unapplied == []
         assert "speech" in results.matched and {"graph", "graphs"} & results.matched
+        await pilot.press("ctrl+u", *"tag:x OR speech")  # OR beside a filter: no paper, not tag:x and speech
+        await settle(pilot)
+        assert results.unapplied == [OR_BETWEEN_WORDS] and not len(results.indices)
 

@@ -29,7 +29,7 @@ CONTEXT_NAMES = {"app": "Anywhere", "main": "Triage (list and reader)", "list": 
 # is the search box's placeholder, cut at most widths.
 SEARCH_SYNTAX = (
     ("words", "any order, typos forgiven, prefixes while typing; tags and notes count too"),
-    ("diffusion OR flow", "either word (OR in capitals; the other words still count)"),
+    ('rlhf OR dpo  diffusion OR "flow matching"', "either (OR in capitals; the other words still count)"),
     ('"exact phrase"', "in the title, keywords, abstract or note"),
     ("status:unread", "also to-read, read, skipped (a prefix will do: status:to)"),
     ("tag:rl  -tag:maybe", "with / without a tag"),
