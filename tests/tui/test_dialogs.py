@@ -318,6 +318,23 @@ async def test_export_scope_everything_annotated_in_library_order(lib, make):
         assert [p.id for p, _ in app.screen._pairs("annotated")] == [ids[3], ids[9], ids[20]]
 
 
+async def test_the_export_dialog_shows_its_buttons_at_80_by_24(lib, make):
+    """At 80x24 the dialog's Export and Cancel buttons stood below its last line, cut off (only
+    the footer's keys were left): they stand beside the destination, inside the dialog."""
+    app = make(lib)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        dialog = app.screen.query_one("ExportScreen > Vertical").region
+        inside = dialog.shrink((1, 1, 1, 1))  # (within its border)
+        for button in ("#run", "#cancel", "#dest"):
+            region = app.screen.query_one(button).region
+            assert region.height == 3 and inside.contains_region(region), (button, region, dialog)
+        await pilot.click("#cancel")
+        await pilot.pause()
+        assert app.screen is screen(app)  # (clicked: the dialog closed)
+
+
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_export_choices_show_the_pick_by_shape_not_only_colour(lib, make):
     """Textual drew every radio button as ● (in two colours): a terminal without colour showed

@@ -63,8 +63,9 @@ class ExportScreen(ModalScreen[str | None]):
     ExportScreen > Vertical { width: 84; max-width: 100%; height: auto; max-height: 95%; border: thick $accent; background: $surface; padding: 0 1; }
     ExportScreen Horizontal { height: auto; }
     ExportScreen RadioSet { width: 1fr; }
-    ExportScreen #dest { margin-top: 1; }
-    ExportScreen #buttons { margin-top: 1; height: 3; }
+    ExportScreen #dest-row { margin-top: 1; }
+    ExportScreen #dest { width: 1fr; }
+    ExportScreen #dest-row Button { margin-left: 1; min-width: 10; }
     """
 
     def __init__(self, library: Library, main_screen: ExportSource) -> None:
@@ -98,8 +99,8 @@ class ExportScreen(ModalScreen[str | None]):
             dest = last.get("dest")
             if dest and dest.lower() != "clipboard" and not self.confinement.allows(Path(dest)):
                 dest = None
-            yield Input(value=dest or self._default_path(fmt), id="dest")
-            with Horizontal(id="buttons"):
+            with Horizontal(id="dest-row"):  # (the buttons beside the path: the dialog fits in 24 lines)
+                yield Input(value=dest or self._default_path(fmt), id="dest")
                 yield Button("Export", variant="primary", id="run")
                 yield Button("Cancel", id="cancel")
         yield Footer()  # this dialog's keys, over the main screen's
