@@ -56,8 +56,8 @@ class LibrarySearch:
         # (compound, typed) -> the papers where its parts stand together but apart (see _apart), for the
         # index they were found in: typing on after "sim-to-real" reads no paper again.
         self._apart_memo: dict[tuple[str, bool], tuple[object, np.ndarray]] = {}
-        # (corpus generation, its acronyms, each as the papers write it): see acronym_table
-        self._acronyms: tuple[str, acronyms.Table, dict[str, str]] | None = None
+        # (corpus generation, what its papers' definitions establish): see acronym_table
+        self._acronyms: tuple[str, acronyms.Learned] | None = None
         self._span_tokens: dict[int, list[list[str]]] = {}  # paper position -> its words (see _tokens)
 
     def invalidate(self) -> None:
@@ -80,9 +80,9 @@ class LibrarySearch:
             counts = acronyms.count(corpus.papers.record_chunks())
             if corpus.generation:
                 acronyms.write_counts(self._core.folder / locations.ACRONYMS_FILE, corpus.generation, counts, len(corpus))
-            self._acronyms = (corpus.generation, acronyms.table_of(counts), acronyms.written_of(counts))
+            self._acronyms = (corpus.generation, acronyms.learned(counts))
         assert self._acronyms is not None
-        return self._acronyms[1]
+        return self._acronyms[1].table
 
     def _acronyms_kept(self) -> bool:
         """Whether this corpus's acronyms are at hand: in memory, or read from what is kept on disk
@@ -95,7 +95,7 @@ class LibrarySearch:
         kept = acronyms.read_counts(self._core.folder / locations.ACRONYMS_FILE, generation)
         if kept is None:
             return False
-        self._acronyms = (generation, acronyms.table_of(kept[0]), acronyms.written_of(kept[0]))
+        self._acronyms = (generation, acronyms.learned(kept[0]))
         return True
 
     def compound_words(self, q: Query, acronym_words: dict[str, str] | None = None) -> dict[str, str]:
@@ -112,7 +112,7 @@ class LibrarySearch:
                 out[word] = compound
         if self._acronyms is not None:  # (an acronym stands for its expansion's words: llm, large-language-models)
             known = self._acronym_words(q) if acronym_words is None else acronym_words
-            out.update({w: "-".join(self._acronyms[1][a]) for w, a in known.items()})
+            out.update({w: "-".join(self._acronyms[1].table[a]) for w, a in known.items()})
         return out
 
     def _acronym_words(self, q: Query) -> dict[str, str]:
@@ -122,7 +122,7 @@ class LibrarySearch:
         if self._acronyms is None or self._acronyms[0] != self._core.corpus.generation:
             return {}
         index = self._core.index_cache.loaded
-        table = self._acronyms[1]
+        table = self._acronyms[1].table
         used = (lambda t: index.vocabulary.terms.find(t) is not None) if index is not None else None
         return {w: a for w in q.words if (a := acronyms.acronym_of(w, table, used)) is not None}
 
@@ -226,11 +226,11 @@ class LibrarySearch:
             apart = self._apart(q, known)
             extra = self._annotation_matches(words, anns)
             acronym_terms: set[str] = set()
-            written = self._acronyms[2] if self._acronyms is not None else {}
-            spelled = _spelled_out(self._core.index, written, words, table, extra, acronym_terms, q.typing)
+            learned = self._acronyms[1] if self._acronyms is not None else acronyms.Learned(table, {}, {})
+            spelled = _spelled_out(self._core.index, learned, words, extra, acronym_terms, q.typing)
             ranking = self._core.index.rank(words, mask, extra=extra, typing=q.typing, apart=apart, either=q.either)
             ranking.matched_terms |= acronym_terms  # (highlighted too: "LLM" where "large language model" was typed)
-            widened = [*(f"{acronyms.shown(w, a, written)} (also {' '.join(table[a])})" for w, a in known.items()), *spelled,
+            widened = [*(f"{acronyms.shown(w, a, learned.written)} (also {' '.join(table[a])})" for w, a in known.items()), *spelled,
                        *widened_notes({w: hit for w, hit in apart.items() if w not in known}, self._core.index.vocabulary)]
             order, matched, full = ranking.order, ranking.matched_terms, ranking.full
             vocabulary = self._core.index.vocabulary
@@ -333,19 +333,22 @@ class LibrarySearch:
         return order[np.argsort(np.asarray(keys), kind="stable")]
 
 
-def _spelled_out(index: SearchIndex, written: dict[str, str], words: list[str], table: acronyms.Table,
+def _spelled_out(index: SearchIndex, learned: acronyms.Learned, words: list[str],
                  extra: dict[str, tuple[np.ndarray, np.ndarray]], terms: set[str], typing: str | None = None) -> list[str]:
     """Where the query spells out an acronym the papers define (large language models), the
     papers holding the acronym (LLM, LLMs) hold each of those words too, each scored a tenth of
     the acronym's score (``ACRONYM_SHARE``, chosen on ICLR's known-item queries): added to
-    ``extra``. (As any words typed, they also find the papers holding them apart.) Returns
-    what the header says ("large language models (also LLM)"); the acronym's terms found are
-    added to ``terms``."""
+    ``extra``. A paper that means something else by it (:func:`_meant_otherwise`) is left out.
+    (As any words typed, they also find the papers holding them apart.) Returns what the header
+    says ("large language models (also LLM)"); the acronym's terms found are added to ``terms``."""
     notes = []
+    table, written = learned.table, learned.written
     # (a misspelled word read as the one it stands for: "reinforcment learning" spells out RL too)
     read = [w if w == typing else index.vocabulary.read_as(w) or w for w in words]
     for start, end, acronym in acronyms.spelled_runs(read, table):
         score, _, counted = index.word_scores(acronym, terms)
+        if acronym in learned.others:
+            counted &= ~_meant_otherwise(index, table[acronym], learned.others[acronym])
         docs = np.flatnonzero(counted)
         if not len(docs):
             continue
@@ -362,3 +365,20 @@ def _spelled_out(index: SearchIndex, written: dict[str, str], words: list[str], 
                 extra[word] = (docs, weights)
         notes.append(f"{' '.join(read[start:end])} (also {acronyms.shown(acronym, acronym, written)})")  # (as read)
     return notes
+
+
+def _meant_otherwise(index: SearchIndex, meaning: tuple[str, ...], others: list[tuple[str, ...]]) -> np.ndarray:
+    """The papers that hold every word of another meaning of an acronym ("foundation models" for
+    FM) and not every word of the library's ("flow matching"): their FM is not the one asked
+    for. (Read from the index, as no paper's text is: a paper's own definition is not at hand.)"""
+    def holding(expansion: tuple[str, ...]) -> np.ndarray:
+        held = np.ones(index.n_docs, dtype=bool)
+        for word in expansion:
+            if word not in acronyms.BETWEEN:
+                held &= index.word_scores(word)[2]
+        return held
+
+    other = np.zeros(index.n_docs, dtype=bool)
+    for expansion in others:
+        other |= holding(expansion)
+    return other & ~holding(meaning) if other.any() else other

@@ -23,7 +23,7 @@ import json
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Protocol, cast
+from typing import Callable, Iterable, Iterator, NamedTuple, Protocol, cast
 
 from store.text import STOP_WORDS
 
@@ -122,6 +122,40 @@ def written_of(counts: Counts) -> dict[str, str]:
     for (written, _), n in counts.items():
         forms[written.casefold()][written] += n
     return {a: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0] for a, c in forms.items()}
+
+
+def others_of(counts: Counts, table: Table) -> dict[str, list[tuple[str, ...]]]:
+    """Per acronym of ``table``, the other meanings some papers define it as: expansions sharing
+    no word with the table's ("fm": foundation models, where most papers' FM is flow matching). One
+    that shares a word is a way of saying the same ("offline policy evaluation" for OPE, off-policy
+    evaluation)."""
+    others: dict[str, list[tuple[str, ...]]] = {}
+    for (written, words), _ in sorted(counts.items()):
+        acronym = written.casefold()
+        if acronym in table and not _shared(words, table[acronym]) and words not in others.get(acronym, ()):
+            others.setdefault(acronym, []).append(words)
+    return others
+
+
+def _shared(one: tuple[str, ...], other: tuple[str, ...]) -> bool:
+    """Whether two expansions share a word (but the little ones between: "of", "and" …)."""
+    def words(expansion: tuple[str, ...]) -> set[str]:
+        return {_singular(w) for w in expansion if w not in BETWEEN}
+    return bool(words(one) & words(other))
+
+
+class Learned(NamedTuple):
+    """What a library's definitions establish: the acronyms (``table_of``), each as the papers
+    write it (``written_of``), and the other meanings a few papers give them (``others_of``)."""
+
+    table: Table
+    written: dict[str, str]
+    others: dict[str, list[tuple[str, ...]]]
+
+
+def learned(counts: Counts) -> Learned:
+    table = table_of(counts)
+    return Learned(table, written_of(counts), others_of(counts, table))
 
 
 def learn(chunks: Iterable[bytes | memoryview]) -> Table:

@@ -176,3 +176,34 @@ def test_an_acronym_is_shown_as_written_and_finds_its_expansion_hyphenated(tmp_p
     result = lib.search.find("RL")
     found = {lib.corpus.papers[int(i)].abstract[:12] for i in result.indices[:result.full]}
     assert "Which reinfo" in found and len(found) == 4
+
+
+def test_a_paper_that_means_something_else_by_an_acronym_is_not_counted_for_its_expansion(tmp_path):
+    """Most papers' FM is flow matching, one's is foundation models: `flow matching` finds the
+    papers writing FM for it, the one using FM undefined and the one defining it in words it
+    shares ("fast matching"), never the foundation-models paper (which `FM` typed still finds: it
+    writes the acronym)."""
+    dump = tmp_path / "d.txt"
+    texts = [
+        "We train generative models by flow matching (FM) on optimal transport paths between noise and data.",
+        "Conditional flow matching (FM) regresses vector fields that carry a simple prior to images.",
+        "Rectified flow matching (FM) straightens the sampling paths, so one step generates an image.",
+        "Flow matching (FM) on manifolds generates proteins whose backbones respect their geometry.",
+        "Our FM sampler needs ten steps for audio generation, beating diffusion on speed.",
+        "Large foundation models (FMs) are adapted to hypergraph recovery; the FMs keep relational structure.",
+        "Our fast matching (FM) of point clouds aligns scans, and FM runs in real time on a phone.",
+    ]
+    dump.write_text("D\n\n" + "\n\n".join(texts) + "\n")
+    lib = Library(tmp_path / "lib")
+    lib.paper_changes.import_paths([dump])
+
+    def found(query: str) -> set[int]:
+        result = lib.search.find(query)
+        return {texts.index(lib.corpus.papers[int(i)].abstract) for i in result.indices[:result.found]}
+
+    assert lib.search.acronym_table()["fm"] == ("flow", "matching")
+    # (another meaning shares no word with flow matching; "fast matching" is a way of saying it)
+    assert acronyms.others_of(acronyms.count(lib.corpus.papers.record_chunks()), lib.search.acronym_table()) == \
+        {"fm": [("foundation", "models")]}
+    assert found("flow matching") == {0, 1, 2, 3, 4, 6}
+    assert found("FM") == {0, 1, 2, 3, 4, 5, 6}
