@@ -718,7 +718,7 @@ def test_search_takes_an_acronym_the_papers_define_for_its_expansion(run_cli, tm
         found = {q: {r["abstract"][:30] for r in json.loads(out) if r["all_words"]} for q, out in (("s", short), ("l", long))}
         assert found["s"] == found["l"] == {"Planning household tasks with ", "We show that large language mo"}
     proc = run_cli("search", "LLM", "planning", library=folder)
-    assert "counted as one term: LLM (also large language models)" in proc.stderr
+    assert "counted: LLM (also large language models)" in proc.stderr
     assert "large language model (also LLM)" in run_cli("search", "large language model planning", library=folder).stderr
     assert "Classical planning" not in proc.stdout.split("weaker")[0]
     typo = json.loads(run_cli("search", "large", "langauge", "model", "planning", "--format", "json", library=folder).stdout)

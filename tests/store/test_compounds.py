@@ -175,7 +175,7 @@ def test_the_command_line_counts_by_the_same_rules(rules, tmp_path):
         out = tmp_path / f"{query}.json"
         run("export", "--query", query, "--format", "json", "--output", str(out))
         assert {row["id"] for row in json.loads(out.read_text())["papers"]} == want, query
-    assert "counted as one term: sim-to-real (also sim2real, sim to real)" in run("list", "--query", "sim-to-real").stderr
+    assert "counted: sim-to-real (also sim2real, sim to real)" in run("list", "--query", "sim-to-real").stderr
 
 
 def test_an_ordering_with_words_and_a_compound_is_searched(rules):

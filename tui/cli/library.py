@@ -213,7 +213,7 @@ def _say_how_read(result: SearchResult) -> None:
     for err in result.errors:
         out.console(stderr=True).print(f"[yellow]warning:[/yellow] {out.escaped(err)}")  # a query may hold "[x]"
     for note in result.widened:  # a compound counted in its other spellings
-        out.say(f"counted as one term: {note}", stderr=True)
+        out.say(f"counted: {note}", stderr=True)
     if result.read_as:  # a word no paper holds
         out.say(f"read as: {', '.join(result.read_as)}", stderr=True)
 
