@@ -10,12 +10,27 @@ never the papers holding every word, which is not what was asked.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from store.text import STOP_WORDS, math_words, query_terms
 
-if TYPE_CHECKING:
-    from store.search.query import Filter, Query
+
+class Filter(Protocol):
+    """What is read of a query's filter (store.search.query.Filter)."""
+
+    value: str
+    negated: bool
+
+
+class Query(Protocol):
+    """What the OR groups change of a query being parsed (store.search.query.Query)."""
+
+    words: list[str]
+    either: list[list[str]]
+    errors: list[str]
+    refused: bool
+
+    def drop(self, f: object) -> None: ...
 
 
 OR_BETWEEN_WORDS = 'OR needs a word or a phrase on each side (diffusion OR "flow matching"); it does not join filters'
@@ -76,8 +91,7 @@ class Joiner:
         """The phrase before an OR, taken out of the filters as the term it stands for."""
         term = _phrase_term(f.value)
         if term is not None:
-            self.q.filters.remove(f)
-            self.q.kinds = {g.kind for g in self.q.filters}
+            self.q.drop(f)
             self.q.words.append(term)
         return term
 

@@ -95,6 +95,11 @@ class Query:
         self.filters.append(f)
         self.kinds.add(f.kind)
 
+    def drop(self, f: object) -> None:
+        """Take a filter out again (a phrase that turned out to be an OR's alternative)."""
+        self.filters = [g for g in self.filters if g is not f]
+        self.kinds = {g.kind for g in self.filters}
+
     @property
     def has_filters(self) -> bool:
         return bool(self.filters)
