@@ -69,11 +69,12 @@ def test_triage_round_trip_and_undo(run_cli):
     assert len(json.loads(run_cli("list", "--query", f"file:{first_dump[:3]}", "--format", "json").stdout)) == 19
     run_cli("tag", pid, "speech", "--remove")
     assert "undone: tag -speech" in run_cli("undo").stdout
-    assert "undone: note" in run_cli("undo").stdout
+    said = run_cli("undo").stdout  # (the paper named, as history names it)
+    assert said.startswith(f"undone: note · {pid} {rec['title'][:20]}"), said
     rec = json.loads(run_cli("show", pid, "--format", "json").stdout)
     assert rec["note"] == "" and rec["tags"] == ["speech", "benchmark"]
     assert "redone: note" in run_cli("redo").stdout  # one undo too many
-    assert json.loads(run_cli("redo", "--format", "json").stdout) == {"redone": "tag -speech"}
+    assert json.loads(run_cli("redo", "--format", "json").stdout) == {"redone": "tag -speech", "papers": [pid]}
     assert run_cli("redo").stdout.strip() == "nothing to redo"
     run_cli("undo"), run_cli("undo")
     stats = json.loads(run_cli("stats", "--format", "json").stdout)

@@ -26,12 +26,13 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
 
 
 def undo_or_redo(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    """Said as ``history`` lists it: the change, and the paper when it changed one."""
     cmd = args.command
-    label = lib.undo() if cmd == "undo" else lib.redo()
+    step = lib.undo_step() if cmd == "undo" else lib.redo_step()
     if args.format == "json":
-        out.emit_json({f"{cmd}ne": label})
+        out.emit_json({f"{cmd}ne": step and step.label, "papers": step.papers if step else []})
     else:
-        out.say(f"{cmd}ne: {label}" if label else f"nothing to {cmd}")
+        out.say(f"{cmd}ne: {step.label}{_one_paper(lib, step.papers)}" if step else f"nothing to {cmd}")
     return 0
 
 
@@ -52,7 +53,11 @@ def _changed_paper(lib: Library, entry: dict[str, Any]) -> str:
     """Which paper a history entry changed: " · ID Title" for one paper ('' for several: the
     label counts them)."""
     keys = [*(entry.get("after") or {}), *(entry.get("before") or {})]
-    pids = list(dict.fromkeys(RecordKey.parse(k).paper for k in keys))  # (a member's record's key names its paper too)
+    return _one_paper(lib, list(dict.fromkeys(RecordKey.parse(k).paper for k in keys)))  # (a member's key names its paper)
+
+
+def _one_paper(lib: Library, pids: list[str]) -> str:
+    """" · ID Title" for the one paper of a change ('' for several: its label counts them)."""
     if len(pids) != 1:
         return ""
     idx = lib.corpus.index_of(pids[0])
