@@ -20,6 +20,7 @@ from store.latex import (BOLD, ITALIC, MATH_SPAN, MD_LINK, UNDERSCORE_ITALIC, WR
                           text_to_unicode, undouble_escapes)
 from store.escapes import repair_escapes
 from store.safe_text import display_safe
+from store.search.forms import form_keys
 
 if TYPE_CHECKING:
     from store import Library
@@ -44,12 +45,23 @@ _WORD = re.compile(r"\w+")
 
 
 def highlight_words(text: Text, matched: set[str], style: Style) -> Text:
-    """Style every word of ``text`` that the search matched (``matched`` holds casefolded words)."""
-    if matched:
-        plain = text.plain
-        for m in _WORD.finditer(plain):
-            if m.group().casefold() in matched:
-                text.stylize(style, m.start(), m.end())
+    """Style every word of ``text`` that the search matched (``matched`` holds casefolded words),
+    and every run of words it matched as one ("large language models", an acronym's expansion,
+    "sim to real", a compound's parts: in any of their forms, only where they stand together, so
+    that "learning" is not lit all over an abstract for RLHF)."""
+    if not matched:
+        return text
+    words = list(_WORD.finditer(text.plain))
+    for m in words:
+        if m.group().casefold() in matched:
+            text.stylize(style, m.start(), m.end())
+    runs = [tuple(form_keys(run.split())) for run in matched if " " in run]
+    if runs and words:
+        keys = form_keys([m.group().casefold() for m in words])
+        for run in runs:
+            for i in range(len(keys) - len(run) + 1):
+                if keys[i] == run[0] and tuple(keys[i:i + len(run)]) == run:
+                    text.stylize(style, words[i].start(), words[i + len(run) - 1].end())
     return text
 
 

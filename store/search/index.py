@@ -26,7 +26,6 @@ from store.search.postings import build_postings
 from store.search.joined import alternatives
 from store.search.sorted_words import SortedWords, stem_tables
 from store.search.vocab import B, COVERAGE_WEIGHT, INDEX_VERSION, K1, Vocabulary, content_words, idf_ceiling, index_size
-from store.text import STOP_WORDS
 
 OWN_SECTIONS = frozenset({"meta", "terms", "terms_chunks", "stems", "stems_chunks", "stem_offsets", "stem_members",
                           "offsets", "docs", "tf", "idf", "lengths", "norms"})
@@ -39,7 +38,7 @@ class Ranking:
     order: np.ndarray          # document indices: the result set (every content word) first, each part best first
     coverage: np.ndarray       # how well the query words are matched, aligned with order
     score: np.ndarray          # the ranking key (coverage and BM25), aligned with order
-    matched_terms: set[str]    # for highlighting
+    matched_terms: set[str]    # for highlighting: words, and a compound's parts as "sim to real" (where they stand together)
     full: int = 0              # how many of ``order`` (its head) hold every content word
     present: np.ndarray | None = None  # how many content words each holds, aligned with order
     need: int = 0              # how many a paper holds to be in the result set (an OR group counts once)
@@ -225,7 +224,7 @@ class SearchIndex:
                 term_score[d] = np.maximum(term_score[d], self.parts_score(compound)[d])
                 term_sim[d] = 1.0
                 counted[d] = True
-                matched.update(p for p in compound.split("-") if p not in STOP_WORDS)
+                matched.add(" ".join(compound.split("-")))  # (its parts highlighted where they stand together)
             if extra and word in extra:
                 d, w = extra[word]
                 term_score[d] = np.maximum(term_score[d], w)

@@ -21,7 +21,7 @@ class SearchResult:
 
     indices: np.ndarray
     total: int
-    matched_terms: set[str] = field(default_factory=set)
+    matched_terms: set[str] = field(default_factory=set)  # words, and runs of words ("sim to real") to highlight
     errors: list[str] = field(default_factory=list)
     full: int | None = None  # the result set's size (the head of indices); None: all of indices
     widened: list[str] = field(default_factory=list)  # a compound's other spellings it counted: "sim-to-real (also sim2real)"

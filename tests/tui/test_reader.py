@@ -560,6 +560,34 @@ async def test_the_reader_highlights_the_words_the_search_matched(lib, make):
         assert highlighted(app) == set()
 
 
+async def test_an_acronyms_words_are_highlighted_where_they_stand_together(tmp_path, make):
+    """`RLHF` also finds the papers that write it out: its words are lit where they stand together
+    ("reinforcement learning from human feedback"), never each "learning" of the abstract."""
+    from store import Library
+
+    dump = tmp_path / "d.txt"
+    dump.write_text("D\n\n" + "\n\n".join([
+        "Reward models for reinforcement learning from human feedback (RLHF) overfit to annotators.",
+        "We align chat models by reinforcement learning from human feedback (RLHF) with fewer labels.",
+        "Reinforcement learning from human feedback (RLHF) is cheaper with synthetic preferences.",
+        "An active learning loop picks prompts, and reinforcement learning from human feedback tunes the policy.",
+    ]) + "\n")
+    lib = Library(tmp_path / "lib")
+    lib.paper_changes.import_paths([dump])
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"RLHF", "enter")
+        await settle(pilot)
+        main = screen(app)
+        paper = next(i for i in main.results.indices if "active" in lib.corpus.papers[int(i)].abstract)
+        main.results.move_to_paper(int(paper))
+        await settle(pilot)
+        body = main.query_one("#reader-body").content.renderables
+        abstract = next(p for p in body if isinstance(p, Text) and p.plain.endswith("tunes the policy."))
+        lit = [abstract.plain[s.start:s.end] for s in abstract.spans if "learning" in abstract.plain[s.start:s.end]]
+        assert lit == ["reinforcement learning from human feedback"], (abstract.spans, main.reader.matched)
+
+
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_notices_quote_searches_and_tags_as_typed_not_as_markup(lib, make, tmp_path):
     (tmp_path / "settings.json").write_text(json.dumps(
