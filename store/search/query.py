@@ -285,7 +285,7 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
     """
     q = Query(trailing_space=text.endswith(" "))
     q.text = text
-    joiner = Joiner(q)
+    joiner = Joiner(q) if "OR" in text else _NO_OR  # (most queries hold none: no bookkeeping for them)
     for m in _TOKEN.finditer(text):
         typed_here = cursor is not None and m.start() < cursor <= m.end()  # (the word being typed)
         if m.group(2) is not None:
@@ -315,6 +315,21 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
         joiner.other()
     joiner.end(done=cursor is None)
     return q
+
+
+class _NoOr:
+    """A query without "OR" in it: the tokens need no reading for OR groups (see Joiner)."""
+
+    def words(self, terms: list[str]) -> None: ...
+    def other(self) -> None: ...
+    def end(self, done: bool) -> None: ...
+    def operator(self) -> None: ...
+
+    def joins_phrase(self, f: Filter) -> bool:
+        return False
+
+
+_NO_OR = _NoOr()
 
 
 def valueless_filters(text: str) -> list[str]:
