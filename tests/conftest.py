@@ -51,6 +51,17 @@ def lib(tmp_path, _sample_library):
     return Library.open(tmp_path / "lib")
 
 
+def library_of(tmp_path: Path, texts: list[str]):
+    """A library made by importing ``texts`` as one dump's abstracts (titles derived from them)."""
+    from store import Library
+
+    dump = tmp_path / "abstracts.txt"
+    dump.write_text("D\n\n" + "\n\n".join(texts) + "\n")
+    lib = Library(tmp_path / "lib")
+    lib.paper_changes.import_paths([dump])
+    return lib
+
+
 def holds_library(folder: Path) -> bool:
     from store.locations import holds_library
     return holds_library(folder)

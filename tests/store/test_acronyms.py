@@ -13,6 +13,8 @@ from store.library import Library
 from store.search import acronyms, quick
 from store.search.acronyms import acronym_of, defined, involves, learn, spelled_runs
 
+from ..conftest import library_of
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 
@@ -184,7 +186,6 @@ def test_a_paper_that_means_something_else_by_an_acronym_is_not_counted_for_its_
     papers writing FM for it, the one using FM undefined and the one defining it in words it
     shares ("fast matching"), never the foundation-models paper (which `FM` typed still finds: it
     writes the acronym)."""
-    dump = tmp_path / "d.txt"
     texts = [
         "We train generative models by flow matching (FM) on optimal transport paths between noise and data.",
         "Conditional flow matching (FM) regresses vector fields that carry a simple prior to images.",
@@ -194,9 +195,7 @@ def test_a_paper_that_means_something_else_by_an_acronym_is_not_counted_for_its_
         "Large foundation models (FMs) are adapted to hypergraph recovery; the FMs keep relational structure.",
         "Our fast matching (FM) of point clouds aligns scans, and FM runs in real time on a phone.",
     ]
-    dump.write_text("D\n\n" + "\n\n".join(texts) + "\n")
-    lib = Library(tmp_path / "lib")
-    lib.paper_changes.import_paths([dump])
+    lib = library_of(tmp_path, texts)
 
     def found(query: str) -> set[int]:
         result = lib.search.find(query)

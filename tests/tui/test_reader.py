@@ -11,7 +11,7 @@ import pytest
 from rich.style import Style
 from rich.text import Text
 
-from ..conftest import DATA, assert_reads_as
+from ..conftest import DATA, assert_reads_as, library_of
 from .driving import screen, settle, until
 
 
@@ -563,17 +563,12 @@ async def test_the_reader_highlights_the_words_the_search_matched(lib, make):
 async def test_an_acronyms_words_are_highlighted_where_they_stand_together(tmp_path, make):
     """`RLHF` also finds the papers that write it out: its words are lit where they stand together
     ("reinforcement learning from human feedback"), never each "learning" of the abstract."""
-    from store import Library
-
-    dump = tmp_path / "d.txt"
-    dump.write_text("D\n\n" + "\n\n".join([
+    lib = library_of(tmp_path, [
         "Reward models for reinforcement learning from human feedback (RLHF) overfit to annotators.",
         "We align chat models by reinforcement learning from human feedback (RLHF) with fewer labels.",
         "Reinforcement learning from human feedback (RLHF) is cheaper with synthetic preferences.",
         "An active learning loop picks prompts, and reinforcement learning from human feedback tunes the policy.",
-    ]) + "\n")
-    lib = Library(tmp_path / "lib")
-    lib.paper_changes.import_paths([dump])
+    ])
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash", *"RLHF", "enter")
