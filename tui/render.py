@@ -146,6 +146,18 @@ def plain_title(title: str) -> str:
     return " ".join(plain_text(title).split())  # (plain_text makes it display-safe)
 
 
+def one_paper_said(library: Library, pids: list[str]) -> str:
+    """" · ID Title" for the one paper a change touched, as history, undo and redo say it ('' for
+    several: the change's label counts them)."""
+    if len(pids) != 1:
+        return ""
+    idx = library.corpus.index_of(pids[0])
+    if idx is None:
+        return f" · {pids[0]} (no longer in the library)"
+    title = plain_title(library.corpus.papers[idx].title)
+    return f" · {pids[0]} {title[:70] + '…' if len(title) > 70 else title}"
+
+
 def like_names(library: Library, ids: list[str]) -> str:
     """The marked papers a recommendation is like, each as what it is: ``★ TraceML`` (starred),
     ``→ ScrapeBench`` (to-read, no star), ``✓ DiffPO`` (read), ``# Dual RL`` (tagged only);

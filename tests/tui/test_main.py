@@ -433,7 +433,9 @@ async def test_undo_key_repeatable(lib, make):
         await pilot.press("Z")  # one undo too many: redo puts the status back, and it is saved
         assert app.library.annotation(pid).status == "read" and app.library.annotation(pid).star == 0
         assert Library(lib.folder).annotation(pid).status == "read"
-        assert app._notifications and list(app._notifications)[-1].message == "redone: status read"
+        title = lib.corpus.papers[0].title
+        assert app._notifications and list(app._notifications)[-1].message.startswith(
+            f"redone: status read · {pid} {title[:20]}")  # (which paper: as history says it)
         await pilot.press("s", "Z")  # a new change (on that paper): the star undone before it cannot come back
         assert list(app._notifications)[-1].message == "nothing to redo"
         assert {p: (a.status, a.star) for p, a in Library(lib.folder).annotations.items()} == {pid: ("skipped", 0)}

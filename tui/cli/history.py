@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from store.records import RecordKey
 
+from ..render import one_paper_said
 from . import output as out
 from .opened import Opened
 
@@ -32,7 +33,7 @@ def undo_or_redo(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     if args.format == "json":
         out.emit_json({f"{cmd}ne": step and step.label, "papers": step.papers if step else []})
     else:
-        out.say(f"{cmd}ne: {step.label}{_one_paper(lib, step.papers)}" if step else f"nothing to {cmd}")
+        out.say(f"{cmd}ne: {step.label}{one_paper_said(lib, step.papers)}" if step else f"nothing to {cmd}")
     return 0
 
 
@@ -53,16 +54,4 @@ def _changed_paper(lib: Library, entry: dict[str, Any]) -> str:
     """Which paper a history entry changed: " · ID Title" for one paper ('' for several: the
     label counts them)."""
     keys = [*(entry.get("after") or {}), *(entry.get("before") or {})]
-    return _one_paper(lib, list(dict.fromkeys(RecordKey.parse(k).paper for k in keys)))  # (a member's key names its paper)
-
-
-def _one_paper(lib: Library, pids: list[str]) -> str:
-    """" · ID Title" for the one paper of a change ('' for several: its label counts them)."""
-    if len(pids) != 1:
-        return ""
-    idx = lib.corpus.index_of(pids[0])
-    if idx is None:
-        return f" · {pids[0]} (no longer in the library)"
-    from ..render import plain_title
-    title = plain_title(lib.corpus.papers[idx].title)
-    return f" · {pids[0]} {title[:70] + '…' if len(title) > 70 else title}"
+    return one_paper_said(lib, list(dict.fromkeys(RecordKey.parse(k).paper for k in keys)))  # (a member's key names its paper)

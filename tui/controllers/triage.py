@@ -18,7 +18,7 @@ from store.wording import counted
 from store.safe_text import display_safe
 
 from ..keymap import key_label
-from ..render import plain_title
+from ..render import one_paper_said, plain_title
 from ..screens.confirm import ConfirmScreen
 from ..screens.note import NoteScreen
 
@@ -143,7 +143,8 @@ class Triage:
 
         def landed(made: object) -> None:
             assert made is None or isinstance(made, HistoryStep)
-            self.view.notify(f"{verb}ne: {made.label}" if made else f"nothing to {verb}")
+            self.view.notify(f"{verb}ne: {made.label}{one_paper_said(self.library, made.papers)}" if made
+                             else f"nothing to {verb}")
             changed = made.papers if made else []
             if len(self.library) != papers:  # a removal undone or redone: papers came back or went
                 corpus = self.library.corpus
