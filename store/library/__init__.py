@@ -90,8 +90,8 @@ class Library(LibraryCore):
             papers = [self.paper(i) for i in ids]
         else:
             result = self.search.find(query)
-            for err in result.errors:
-                raise PapersiftError(err)
+            if result.errors:  # (said as search and list say it)
+                raise PapersiftError(f"the query {query!r}: " + "; ".join(result.errors))
             papers = [self.corpus.papers[int(i)] for i in result.matches]  # the result set, not weaker matches
         if not any(anns for name, anns in self.member_marks.items() if name != self.member):
             return [(p, self.annotation(p.id)) for p in papers]

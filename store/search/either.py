@@ -33,7 +33,8 @@ class Query(Protocol):
     def drop(self, f: object) -> None: ...
 
 
-OR_BETWEEN_WORDS = 'OR needs a word or a phrase on each side (diffusion OR "flow matching"); it does not join filters'
+OR_BETWEEN_WORDS = 'OR needs a word or a phrase on each side (diffusion OR "flow matching")'
+OR_NOT_FILTERS = "OR joins words and phrases, not filters: tag:rl dpo lists the rl papers holding dpo"
 
 
 def too_common(word: str) -> str:
@@ -48,20 +49,21 @@ class Joiner:
         self.last: str | None = None       # the last word of the token just read (None: no word)
         self.phrase: Filter | None = None  # the phrase just read: an alternative if an OR follows it
         self.pending = False               # an OR follows ``last``: the next word or phrase joins it
+        self.filter_before = False         # the token just read was a filter (an OR after it: said so)
 
     def operator(self) -> None:
         """An OR (typed whole: the app's word being typed is never one, it may become "ORPO")."""
         if self.last is None and self.phrase is not None:
             self.last = self._as_term(self.phrase)
         if self.last is None or self.pending:
-            self._refuse(OR_BETWEEN_WORDS)
+            self._refuse(OR_NOT_FILTERS if self.filter_before and not self.pending else OR_BETWEEN_WORDS)
         self.pending, self.phrase = self.last is not None, None
 
     def words(self, terms: list[str]) -> None:
         """A token of words (a compound is one)."""
         if self.pending and self.last is not None:
             self._join(self.last, terms[0])
-        self.pending, self.last, self.phrase = False, terms[-1], None
+        self.pending, self.last, self.phrase, self.filter_before = False, terms[-1], None, False
 
     def joins_phrase(self, f: Filter) -> bool:
         """A phrase: True when it is an OR's alternative (then it is a term, not a filter)."""
@@ -76,11 +78,13 @@ class Joiner:
         self.phrase = f if not f.negated else None
         return False
 
-    def other(self) -> None:
-        """A token that is no word (a filter, an id, -word): an OR before it joins nothing."""
+    def other(self, why: str = OR_NOT_FILTERS) -> None:
+        """A token that is no word (a filter, an id, -word; an empty phrase: ``why`` then says so):
+        an OR before it joins nothing."""
         if self.pending:
-            self._refuse(OR_BETWEEN_WORDS)
+            self._refuse(why)
         self.pending, self.last, self.phrase = False, None, None
+        self.filter_before = why == OR_NOT_FILTERS
 
     def end(self, done: bool) -> None:
         """The query's end: an OR there joins nothing, unless its next word is still to be typed."""

@@ -17,7 +17,7 @@ import re
 from typing import Any, Callable
 
 from store.choices import MAX_STAR, STATUSES
-from store.search.either import Joiner
+from store.search.either import OR_BETWEEN_WORDS, Joiner
 from store.text import math_words, query_terms, search_tokens
 
 # A "phrase", a filter with a quoted value (kw:"federated learning"), or any other token.
@@ -292,7 +292,7 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
             phrase = m.group(2).strip()
             f = Filter("phrase", phrase, negated=bool(m.group(1)))
             if not phrase:
-                joiner.other()
+                joiner.other(OR_BETWEEN_WORDS)
             elif not joiner.joins_phrase(f):
                 q.add(f)
             continue
@@ -321,7 +321,7 @@ class _NoOr:
     """A query without "OR" in it: the tokens need no reading for OR groups (see Joiner)."""
 
     def words(self, terms: list[str]) -> None: ...
-    def other(self) -> None: ...
+    def other(self, why: str = "") -> None: ...
     def end(self, done: bool) -> None: ...
     def operator(self) -> None: ...
 

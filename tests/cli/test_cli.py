@@ -126,6 +126,8 @@ def test_search_lists_the_papers_holding_either_word_joined_by_or(run_cli):
     for refused in ("graph OR", "tag:x OR speech", "graph OR the"):
         proc = run_cli("search", refused, check=False)
         assert proc.returncode == 1 and "OR " in proc.stderr and not proc.stdout, refused
+    proc = run_cli("export", "--query", "graph OR", check=False)  # (said as search says it: the query named)
+    assert proc.returncode == 1 and "the query 'graph OR': OR needs a word" in proc.stderr and not proc.stdout
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

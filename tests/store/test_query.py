@@ -60,7 +60,7 @@ def test_parse_query_similar_and_recommend():
 
 
 def test_or_joins_the_words_and_phrases_beside_it_into_one_group_and_refuses_what_it_cannot_join():
-    from store.search.either import OR_BETWEEN_WORDS, too_common
+    from store.search.either import OR_BETWEEN_WORDS, OR_NOT_FILTERS, too_common
     from store.search.query import parse_query
 
     q = parse_query("preference RLHF OR dpo OR kto tuning")
@@ -74,10 +74,12 @@ def test_or_joins_the_words_and_phrases_beside_it_into_one_group_and_refuses_wha
     assert parse_query('"exact phrase" graph').values("phrase") == ["exact phrase"]  # (alone: a filter, as ever)
     # "or" in lower case is the stop word it always was
     assert parse_query("graph or tree").either == [] and parse_query("graph or tree").words == ["graph", "or", "tree"]
-    for text in ("OR graph", "graph OR", "graph OR tag:rl", "tag:rl OR graph", "graph OR -tree", "graph OR OR tree",
-                 "OR", '"" OR graph'):
+    for text in ("OR graph", "graph OR", "graph OR OR tree", "OR", '"" OR graph'):
         q = parse_query(text)
         assert q.errors == [OR_BETWEEN_WORDS] and q.refused, text
+    for text in ("graph OR tag:rl", "tag:rl OR graph", "graph OR -tree", "status:read OR graph"):
+        q = parse_query(text)
+        assert q.errors == [OR_NOT_FILTERS] and q.refused, text
     q = parse_query("graph OR the")
     assert q.errors == [too_common("the")] and q.refused
     # while typed in the app, the word after a trailing OR is still to come (nothing said yet), and
