@@ -55,7 +55,7 @@ def highlight_words(text: Text, matched: set[str], style: Style) -> Text:
     for m in words:
         if m.group().casefold() in matched:
             text.stylize(style, m.start(), m.end())
-    runs = [tuple(form_keys(run.split())) for run in matched if " " in run]
+    runs = [_run_keys(run) for run in matched if " " in run]
     if runs and words:
         keys = form_keys([m.group().casefold() for m in words])
         for run in runs:
@@ -63,6 +63,12 @@ def highlight_words(text: Text, matched: set[str], style: Style) -> Text:
                 if keys[i] == run[0] and tuple(keys[i:i + len(run)]) == run:
                     text.stylize(style, words[i].start(), words[i + len(run) - 1].end())
     return text
+
+
+@lru_cache(maxsize=256)
+def _run_keys(run: str) -> tuple[str, ...]:
+    """A matched run's words as form keys (asked again for every row and paper drawn)."""
+    return tuple(form_keys(run.split()))
 
 
 def numbered_links(abstract_links: list[str], url: str) -> list[str]:

@@ -59,6 +59,9 @@ class LibrarySearch:
         # (corpus generation, what its papers' definitions establish): see acronym_table
         self._acronyms: tuple[str, acronyms.Learned] | None = None
         self._span_tokens: dict[int, list[list[str]]] = {}  # paper position -> its words (see _tokens)
+        # acronym -> (the index, the papers meaning something else by it): typing an expansion on
+        # reads no posting list again (see _meant_otherwise; a few acronyms have another meaning)
+        self._meant_memo: dict[str, tuple[object, np.ndarray]] = {}
 
     def invalidate(self) -> None:
         """Drop the tables (the corpus changed)."""
@@ -66,6 +69,7 @@ class LibrarySearch:
         self._ann_tokens = {}
         self._span_tokens = {}
         self._apart_memo = {}
+        self._meant_memo = {}
         self._acronyms = None
 
     def acronym_table(self) -> acronyms.Table:
@@ -227,7 +231,7 @@ class LibrarySearch:
             extra = self._annotation_matches(words, anns)
             acronym_terms: set[str] = set()
             learned = self._acronyms[1] if self._acronyms is not None else acronyms.Learned(table, {}, {})
-            spelled = _spelled_out(self._core.index, learned, words, extra, acronym_terms, q.typing)
+            spelled = _spelled_out(self._core.index, learned, words, extra, acronym_terms, self._meant_memo, q.typing)
             ranking = self._core.index.rank(words, mask, extra=extra, typing=q.typing, apart=apart, either=q.either)
             ranking.matched_terms |= acronym_terms  # (highlighted too: "LLM" where "large language model" was typed)
             widened = [*(f"{acronyms.shown(w, a, learned.written)} (also {' '.join(table[a])})" for w, a in known.items()), *spelled,
@@ -334,11 +338,13 @@ class LibrarySearch:
 
 
 def _spelled_out(index: SearchIndex, learned: acronyms.Learned, words: list[str],
-                 extra: dict[str, tuple[np.ndarray, np.ndarray]], terms: set[str], typing: str | None = None) -> list[str]:
+                 extra: dict[str, tuple[np.ndarray, np.ndarray]], terms: set[str],
+                 meant_memo: dict[str, tuple[object, np.ndarray]], typing: str | None = None) -> list[str]:
     """Where the query spells out an acronym the papers define (large language models), the
     papers holding the acronym (LLM, LLMs) hold each of those words too, each scored a tenth of
     the acronym's score (``ACRONYM_SHARE``, chosen on ICLR's known-item queries): added to
-    ``extra``. A paper that means something else by it (:func:`_meant_otherwise`) is left out.
+    ``extra``. A paper that means something else by it (:func:`_meant_otherwise`, kept per index
+    in ``meant_memo``) is left out.
     (As any words typed, they also find the papers holding them apart.) Returns what the header
     says ("large language models (also LLM)"); the acronym's terms found are added to ``terms``."""
     notes = []
@@ -348,7 +354,10 @@ def _spelled_out(index: SearchIndex, learned: acronyms.Learned, words: list[str]
     for start, end, acronym in acronyms.spelled_runs(read, table):
         score, _, counted = index.word_scores(acronym, terms)
         if acronym in learned.others:
-            counted &= ~_meant_otherwise(index, table[acronym], learned.others[acronym])
+            hit = meant_memo.get(acronym)
+            if hit is None or hit[0] is not index:
+                hit = meant_memo[acronym] = (index, _meant_otherwise(index, table[acronym], learned.others[acronym]))
+            counted &= ~hit[1]
         docs = np.flatnonzero(counted)
         if not len(docs):
             continue
