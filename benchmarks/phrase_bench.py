@@ -109,13 +109,14 @@ def as_the_app_types(search, phrase: str, keys_per_second: float = 8.0, settle: 
 
 def previous_filter(lib: Library):
     """The filter as it was (through commit db3b65d): every paper parsed (and kept) to fold its
-    text once into a list of str, then each paper's text tested per keystroke."""
+    text once into a list of str, then each paper's text tested per keystroke (texts and phrases
+    folded as papersift folds them now: a dash reads as a space)."""
     folded: list[str] = []
 
     def search(phrase: str) -> list[int]:
         if not folded:
             folded.extend(LS.phrase_text(p) for p in lib.corpus)
-        ph = " ".join(phrase.casefold().split())
+        ph = LS.fold_phrase(phrase)
         return [i for i, text in enumerate(folded) if ph in text]
     return search
 

@@ -17,7 +17,7 @@ import numpy as np
 from store.paper_lines import SOURCE_FILE
 from store.errors import PapersiftError
 from store.records import Annotation
-from store.search.phrase_search import PhraseSearch
+from store.search.phrase_search import PhraseSearch, fold_phrase
 from store.team.members import no_member
 from store.team.view import member_names, split_papers
 from store.search.query import ARRIVAL_KINDS, TEAM_KINDS, Filter, Query, fold_name
@@ -309,7 +309,7 @@ class Filters:
     def _by_phrases(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
         if "phrase" not in q.kinds:
             return
-        notes = {self._core.corpus.index_of(pid): " ".join(a.note.casefold().split()) for pid, a in anns.items() if a.note}
+        notes = {self._core.corpus.index_of(pid): fold_phrase(a.note) for pid, a in anns.items() if a.note}
         for phrase in q.values("phrase"):
             mask &= self.phrases.mask(phrase, mask, notes)
         for phrase in q.values("phrase", negated=True):

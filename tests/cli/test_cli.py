@@ -131,6 +131,17 @@ def test_search_lists_the_papers_holding_either_word_joined_by_or(run_cli):
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_a_quoted_phrase_finds_its_words_hyphenated_or_apart(run_cli):
+    """`papersift search '"long horizon"'` lists the papers writing "long-horizon", and the
+    hyphenated phrase the same papers (it had found none written apart)."""
+    def ids(query: str) -> list[str]:
+        return sorted(r["id"] for r in json.loads(run_cli("search", query, "--format", "json").stdout))
+
+    assert ids('"long horizon"') == ids('"long-horizon"') == ids('"LONG\u2013HORIZON"') != []
+    assert not set(ids('"long horizon"')) & set(ids('-"long horizon"'))
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_status_and_star_take_the_value_first_or_last(run_cli):
     """`status read ID...` and `star 3 ID` work as well as the documented `status ID... read`;
     a status with no id gets a usage error that says what is missing, and nothing changes."""

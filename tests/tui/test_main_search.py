@@ -3,6 +3,7 @@ workers, bursts of keys, the history of searches; each keystroke parses its quer
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -181,6 +182,22 @@ async def test_a_phrase_typed_in_the_app_folds_the_texts_once(lib, make, monkeyp
         results = await type_search(app, pilot, '"learning')
         assert len(folds) == len(lib)
         assert len(results.indices) == sum("learning" in LS.phrase_text(p) for p in lib.corpus) > 0
+
+
+async def test_a_phrase_typed_apart_lists_the_papers_that_hyphenate_it(lib, make):
+    """Typed in the search box, '"decision making"' lists the papers that write "decision-making"
+    (it had listed none), the same papers '"decision-making"' lists."""
+    app = make(lib)
+    async with app.run_test() as pilot:
+        apart = sorted((await type_search(app, pilot, '"decision making"')).indices.tolist())
+        screen(app).search_box.value = ""  # (the box keeps the focus: the next phrase typed in it)
+        await pilot.press(*'"decision-making"')
+        await wait_workers(app, pilot)
+        await settle(pilot)
+        assert screen(app).search_box.value == '"decision-making"'
+        hyphenated = sorted(screen(app).results.indices.tolist())
+        written = [i for i, p in enumerate(lib.corpus) if re.search(r"decision[\s-]+making", f"{p.title} {p.abstract}".casefold())]
+        assert apart == hyphenated == written and any("decision-making" in lib.corpus.papers[i].abstract for i in apart)
 
 
 @pytest.mark.slow

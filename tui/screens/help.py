@@ -30,7 +30,7 @@ CONTEXT_NAMES = {"app": "Anywhere", "main": "Triage (list and reader)", "list": 
 SEARCH_SYNTAX = (
     ("words", "any order, typos forgiven, prefixes while typing; tags and notes count too"),
     ('rlhf OR dpo  diffusion OR "flow matching"', "either (OR in capitals; the other words still count)"),
-    ('"exact phrase"', "in the title, keywords, abstract or note"),
+    ('"exact phrase"', "in the title, keywords, abstract or note (a hyphen reads as a space)"),
     ("status:unread", "also to-read, read, skipped (a prefix will do: status:to)"),
     ("tag:rl  -tag:maybe", "with / without a tag"),
     ("star:>=2", "also star:3, star:<2"),
