@@ -179,6 +179,18 @@ def like_names(library: Library, ids: list[str]) -> str:
     return ", ".join(names)
 
 
+def note_start(note: str, most: int = 80) -> str:
+    """A colleague's note on one line (the reader's and ``show``'s team line), at most ``most``
+    characters: a longer one is cut after a whole word and ends in "…" (``show --format json``
+    gives it whole)."""
+    note = " ".join(note.split())
+    if len(note) <= most:
+        return note
+    cut = note[:most - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > most // 2 else cut) + "…"
+
+
 def short_title(title: str, words: int = 4) -> str:
     """A title as a reader refers to it: its name before a colon ("TraceML"), else its first words."""
     plain = plain_title(title)

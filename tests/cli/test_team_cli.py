@@ -319,6 +319,12 @@ def test_history_undo_and_show_in_a_lab(run_cli, tmp_path):
     assert "team ana “ana says read it” · ben skipped" in shown
     rec = json.loads(run_cli("show", first, "--format", "json", library=lead).stdout)
     assert {m["member"]: m["status"] for m in rec["team"]} == {"ana": "unread", "ben": "skipped"}
+    long = " ".join(f"point{i}" for i in range(30))
+    run_cli("--as", "ana", "note", first, long, library=lead)
+    shown = " ".join(run_cli("show", first, library=lead).stdout.split())  # (a team line wraps at 160 columns)
+    assert "team ana “point0 point1" in shown and " point10…” · ben skipped" in shown, shown  # (cut after a word, said)
+    rec = json.loads(run_cli("show", first, "--format", "json", library=lead).stdout)
+    assert {m["member"]: m["note"] for m in rec["team"]}["ana"] == long  # (whole)
 
 
 @pytest.mark.slow

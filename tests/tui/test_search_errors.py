@@ -35,3 +35,15 @@ async def test_an_unknown_filter_is_said_whole_and_lists_no_paper(lib, make, wid
         await pilot.press(*["backspace"] * len(":read"), *"s:unread")
         await pilot.pause()
         assert len(results.indices) == len(lib) and not results.unapplied
+
+
+async def test_what_the_header_cannot_fit_ends_in_an_ellipsis(lib, make):
+    """At 80 columns the search's note in the header ("unknown filter …") is cut: it ends in "…",
+    on its one line, where it had stopped mid-word as if it were whole."""
+    app = make(lib)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await type_search(app, pilot, "statu:read")
+        header = screen(app).counts.header
+        top = screen_lines(app)[header.region.y]
+        assert "triaged  unknown filter" in top and top.rstrip().endswith("…"), top
+        assert header.region.height == 1

@@ -112,6 +112,13 @@ async def test_reader_and_list_show_everyones_marks(tmp_path):
         assert line is not None
         said = line.plain
         assert said.startswith("assigned to ") and "ana ★★ #rl" in said and "ben skipped" in said
+        Library(lib.folder, member="ben").marks.set_note(ids[0], "short and to the point")
+        Library(lib.folder, member="ana").marks.set_note(ids[0], " ".join(f"word{i}" for i in range(30)))
+        lib.refresh()
+        said = app.screen.query_one(Reader).team_line(ids[0]).plain  # type: ignore[union-attr]
+        assert "ben skipped “short and to the point”" in said  # (whole)
+        cut = said[said.index("“word0"):said.index("”") + 1]
+        assert cut.endswith(" word11…”") and len(cut) <= 82, said  # (its start, after a whole word, said to be cut)
         row = main.results._row_text(0).plain
         assert "→" + lib.assignments[ids[0]] in row
         main.sort = "team-stars"

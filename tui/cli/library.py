@@ -241,9 +241,9 @@ def show(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
 
 
 def set_status(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
-    ids = [lib.paper(i).id for i in args.ids]
+    ids = list(dict.fromkeys(lib.paper(i).id for i in args.ids))  # (an id given twice, or whole and as a prefix: one paper)
     lib.marks.set_status(ids, args.status)
-    return _ack(args, f"{counted(len(ids), 'paper')} marked {args.status}", lib, ids)
+    return _ack(args, f"{ids[0] if len(ids) == 1 else counted(len(ids), 'paper')} marked {args.status}", lib, ids)
 
 
 def set_star(lib: Library, args: argparse.Namespace, opened: Opened) -> int:

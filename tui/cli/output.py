@@ -234,8 +234,10 @@ def _print_paper_head(out: Console, p: Paper, a: Annotation, others: list[tuple[
               f"   [dim]tags[/dim] {escape(display_safe(' '.join('#' + t for t in a.tags), False)) or '-'}")
     if others or assignee:
         from store.formats.records import marks_line
+
+        from ..render import note_start
         team = [("assigned to " + assignee)] * bool(assignee) + [
-            marks_line(n, m) + (f" “{' '.join(m.note.split())[:80]}”" if m.note else "") for n, m in others]
+            marks_line(n, m) + (f" “{note_start(m.note)}”" if m.note else "") for n, m in others]
         out.print(f"[dim]team[/dim] {escape(display_safe(' · '.join(team), False))}")
     if p.revised:
         out.print(f"[dim]updated[/dim] v{p.version} (in batch {p.revised}; the earlier text is kept)")

@@ -9,8 +9,10 @@ from store.safe_text import display_safe
 
 
 class TriageHeader(Static):
+    """One line: what does not fit ends in "…" (wrapped, it stopped mid-note as if it were whole)."""
+
     DEFAULT_CSS = """
-    TriageHeader { height: 1; background: $panel; color: $text; padding: 0 1; }
+    TriageHeader { height: 1; background: $panel; color: $text; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
     _shown: str | None = None
 

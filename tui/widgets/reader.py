@@ -21,7 +21,7 @@ from store.titles.kinds import EXCERPT_NOTE, is_excerpt, shown_title
 
 from ..compat import QuietlySizedScroll, QuietlySizedStatic
 from ..keymap import binding, key_label
-from ..render import highlight_words, numbered_links, plain_title, render_abstract
+from ..render import highlight_words, note_start, numbered_links, plain_title, render_abstract
 
 if TYPE_CHECKING:
     from rich.style import Style
@@ -199,7 +199,7 @@ class Reader(QuietlySizedScroll, can_focus=True):
             for tag in ann.tags:
                 line.append(" #" + shown_label(tag), style="magenta")
             if ann.note:
-                line.append(" “" + display_safe(" ".join(ann.note.split())[:80], False) + "”", style="italic")
+                line.append(" “" + display_safe(note_start(ann.note), False) + "”", style="italic")
         return line
 
     def action_scroll_down(self) -> None:
