@@ -76,16 +76,18 @@ def next_batch(corpus: Corpus) -> int:
 
 
 def record_batch(corpus: Corpus, first_new: int, number: int, time: str, revised: int,
-                 files: list[str]) -> dict[str, Any] | None:
+                 files: list[str], chosen: bool = False) -> dict[str, Any] | None:
     """Stamp the papers added from position ``first_new`` on with the batch, and keep the batch in
-    the corpus (None, and nothing kept, when the import added and revised nothing)."""
+    the corpus (None, and nothing kept, when the import added and revised nothing). ``chosen``: a
+    person's import (the command line's, the app's, a sync's), kept as ``"chosen": true``: papers
+    of theirs, the sample's own files too, never the sample a first import replaces."""
     added = len(corpus) - first_new
     if not added and not revised:
         return None
     for i in range(first_new, len(corpus)):
         paper = corpus.papers[i]
         paper.batch, paper.added = number, time
-    batch = {"n": number, "time": time, "new": added, "revised": revised, "files": files[:20]}
+    batch = {"n": number, "time": time, "new": added, "revised": revised, "files": files[:20], **({"chosen": True} if chosen else {})}
     corpus.batches.append(batch)
     return batch
 

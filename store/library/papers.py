@@ -94,7 +94,7 @@ class PaperChanges:
                 after = prep.after or (cached if cached is not None and len(cached) == len(self._core.corpus)
                                        and not summary.revised else None)
                 if record_batch(self._core.corpus, first_new, summary.batch, now_iso(), summary.revised,
-                                [file_name_text(f.name) for f in files]) is None:
+                                [file_name_text(f.name) for f in files], chosen=replace_sample) is None:
                     summary.batch = 0
                 del records, prep  # the raw records (every abstract again) are not needed past here
                 release_free_memory()

@@ -55,16 +55,22 @@ def sample_ids(lib: LibraryCore) -> list[str]:
 SAMPLE_CHECK_MAX = 1_000  # a library larger than this is not the sample alone (which is 35 papers)
 
 
+def _sample_of_the_app(lib: LibraryCore) -> bool:
+    """Whether the sample's papers may be the app's first start's: no batch is a person's import
+    (``papersift import seeds/`` by hand makes them papers of theirs, which an import never replaces)."""
+    return not any(b.get("chosen") is True for b in lib.corpus.batches)
+
+
 def untouched_sample(lib: LibraryCore) -> bool:
     """True when the library holds the bundled sample and nothing else, none of it annotated."""
     return (0 < len(lib) <= SAMPLE_CHECK_MAX and not any(lib.member_marks.values()) and not lib.assignments
-            and len(sample_ids(lib)) == len(lib))
+            and len(sample_ids(lib)) == len(lib) and _sample_of_the_app(lib))
 
 
 def annotated_sample(lib: LibraryCore) -> int:
     """How many sample papers a small library still holds when some of them are annotated (a
     first import keeps them; 0 otherwise)."""
-    if not 0 < len(lib) <= SAMPLE_CHECK_MAX:
+    if not 0 < len(lib) <= SAMPLE_CHECK_MAX or not _sample_of_the_app(lib):
         return 0
     ids = sample_ids(lib)
     return len(ids) if any(i in lib.annotations for i in ids) else 0

@@ -71,6 +71,25 @@ def test_the_first_import_replaces_the_untouched_sample(run_cli, tmp_path):
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+@pytest.mark.parametrize("where", ["bundled", "copied"])
+def test_the_sample_imported_by_hand_is_yours_and_a_later_import_adds_to_it(run_cli, tmp_path, where):
+    """`papersift import seeds/` (the bundled folder, or a copy of it) into a new library: the 35
+    papers are yours, and the next import adds to them; it had replaced them as if they were the
+    sample the app's first start brings, backed up but gone from the library."""
+    import shutil
+
+    from ..conftest import SEEDS
+    seeds = SEEDS if where == "bundled" else shutil.copytree(SEEDS, tmp_path / "my-dumps")
+    run_cli("import", str(seeds), seed=False)
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text(json.dumps({"title": "Mine", "abstract": "A paper of my own about quokkas, which live on "
+                                                             "islands and smile at tourists all day long."}) + "\n")
+    out = run_cli("import", str(mine)).stdout
+    assert "sample" not in out and "the library now holds 36 papers" in out, out
+    assert len(_ids(run_cli)) == 36
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_an_annotated_sample_stays_and_the_import_says_how_to_remove_it(run_cli, tmp_path):
     pid = _ids(run_cli)[0]
     run_cli("status", pid, "read")
