@@ -435,15 +435,15 @@ def test_an_index_counted_in_two_halves_is_the_index_counted_in_one(monkeypatch,
 
 def reader_text(title: str, keywords: list[str], abstract: str) -> str:
     """What a phrase is looked for in, the plain way: the reader's text, case-folded, each hyphen
-    or dash a space, white space collapsed."""
+    or dash a space, each curly apostrophe a straight one, white space collapsed."""
     from store.safe_text import display_safe
     shown = display_safe(" ".join([title, *keywords, abstract]), keep_newlines=False).casefold()
-    return " ".join(re.sub("[-\u2010-\u2015]", " ", shown).split())
+    return " ".join(re.sub("[\u2018\u2019\u02bc]", "'", re.sub("[-\u2010-\u2015]", " ", shown)).split())
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.text(alphabet=" \t\n\x0cAbß\u00a0\u200bǅ\x1b[m-", max_size=12),
-       st.lists(st.text(alphabet=" Ab\t-", max_size=4), max_size=2), st.text(alphabet=" \r\nxYß\u2003.\u2013-", max_size=12))
+       st.lists(st.text(alphabet=" Ab\t-", max_size=4), max_size=2), st.text(alphabet=" \r\nxYß\u2003.\u2013-\u2019'", max_size=12))
 def test_phrase_text_skips_only_needless_work(title, keywords, abstract):
     """The phrase text is folded without collapsing white space when there is none to collapse
     (most of the cost at 300k papers): the same text as the plain way, whatever the spaces."""
@@ -455,8 +455,9 @@ def test_phrase_text_skips_only_needless_work(title, keywords, abstract):
 def test_a_phrase_finds_its_words_hyphenated_or_apart(tmp_path, monkeypatch, read_max):
     """A hyphen or dash in a phrase, and in the text, reads as a space: "fine tuning" finds
     "fine-tuning" (164 ICML papers, where it found none), "sharpness-aware minimization" finds it
-    written apart, "Kullback-Leibler" the en dash, and a note's hyphenated words count too; read
-    one paper at a time, or in every paper's folded text (read_max 0)."""
+    written apart, "Kullback-Leibler" the en dash, and a note's hyphenated words count too; a
+    curly apostrophe is the typed one ("model's ability"); read one paper at a time, or in every
+    paper's folded text (read_max 0)."""
     import store.search.phrase_search as PT
     if read_max is not None:
         monkeypatch.setattr(PT, "PHRASE_READ_MAX", read_max)
@@ -464,14 +465,16 @@ def test_a_phrase_finds_its_words_hyphenated_or_apart(tmp_path, monkeypatch, rea
     dump.write_text("We study fine-tuning of language models with sharpness aware minimization on six tasks.\n\n"
                     "Fine tuning written apart, and sharpness-aware minimization with a hyphen, on graphs.\n\n"
                     "A bound on the Kullback\u2013Leibler divergence between two posteriors of a model.\n\n"
-                    "Tuning a fine grid of step sizes for stochastic gradient descent on convex losses.\n")
+                    "Tuning a fine grid of step sizes for stochastic gradient descent on convex losses.\n\n"
+                    "We probe the model\u2019s ability to count, and the model's ability to sort.\n")
     lib = Library(tmp_path / "lib")
     lib.paper_changes.import_paths([dump])
     ids = lambda q: sorted(lib.search.find(q).indices.tolist())  # noqa: E731
     assert ids('"fine tuning"') == ids('"fine-tuning"') == ids('"FINE\u2011TUNING"') == [0, 1]
     assert ids('"sharpness aware minimization"') == ids('"sharpness-aware minimization"') == [0, 1]
     assert ids('"kullback-leibler divergence"') == ids('"kullback leibler"') == [2]
-    assert ids('-"fine tuning"') == [2, 3] and ids('"-"') == [] and ids('"tuning a fine"') == [3]
+    assert ids('"model\'s ability to count"') == ids('"MODEL\u2019S ABILITY"') == [4]
+    assert ids('-"fine tuning"') == [2, 3, 4] and ids('"-"') == [] and ids('"tuning a fine"') == [3]
     lib.marks.set_note(lib.corpus.papers[3].id, "compare with warm-start tuning")
     assert ids('"warm start"') == [3] and ids('"warm-start tuning"') == [3]
 
