@@ -19,6 +19,7 @@ from store.library.filters import Filters
 from store.search.result import SearchResult
 from store.search import acronyms, proximity
 from store.search.compounds import candidates_and_pattern
+from store.search.phrase_search import phrase_runs
 from store.search.query import Query, parse_query
 from store.search.quick import ANNOTATION_WEIGHT, WEAKER_SHOWN, annotation_matches
 from store.search.joined import compound_part_ids, joined_compound, widened_notes, worth_reading
@@ -250,6 +251,8 @@ class LibrarySearch:
             order = np.flatnonzero(mask) if mask is not None else np.arange(n)
             order = self._sorted(order, sort, anns)
             matched = set()
+        if "phrase" in q.kinds:  # (lit where its words stand together, as a compound's are)
+            matched = matched | phrase_runs(q.values("phrase"))
         ranked = bool(q.words) and not (q.similar or q.recommend)
         found = full if ranked else None if q.similar or q.recommend else len(order)
         if limit is not None:

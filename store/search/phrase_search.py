@@ -60,6 +60,13 @@ def fold_phrase(text: str) -> str:
     return " ".join(_typed_marks(text).casefold().split())
 
 
+def phrase_runs(phrases: list[str]) -> set[str]:
+    """The phrases' words, each phrase's as one run for the reader and the list to light where the
+    words stand together ("fine tuning" lights "fine-tuning"; a phrase cut inside a word lights
+    nothing)."""
+    return {run for p in phrases if (run := " ".join(re.findall(r"\w+", fold_phrase(p))))}
+
+
 def phrase_text(paper: Paper) -> str:
     """What a "phrase" is looked for in: title, keywords and abstract as the reader shows them
     (control and invisible characters gone: "weight<form feed>decay" reads, and is indexed,

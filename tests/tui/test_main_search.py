@@ -12,7 +12,10 @@ from textual import events
 from store import Library
 from store.search import query as query_module
 from store.search.either import OR_BETWEEN_WORDS, OR_NOT_FILTERS
+from rich.style import Style
+from rich.text import Text
 from tui.app import make_app
+from tui.render import highlight_words
 
 from ..conftest import ACRONYM_DUMP, recording, wait_workers
 from .driving import cur, screen, settle, type_search
@@ -198,6 +201,11 @@ async def test_a_phrase_typed_apart_lists_the_papers_that_hyphenate_it(lib, make
         hyphenated = sorted(screen(app).results.indices.tolist())
         written = [i for i, p in enumerate(lib.corpus) if re.search(r"decision[\s-]+making", f"{p.title} {p.abstract}".casefold())]
         assert apart == hyphenated == written and any("decision-making" in lib.corpus.papers[i].abstract for i in apart)
+        reader = screen(app).reader  # the phrase is lit where its words stand together, in any spelling
+        assert "decision making" in reader.matched
+        lit = [s for s in highlight_words(Text("on decision-making, and a decision on making"), reader.matched,
+                                          Style(bold=True)).spans]
+        assert [(s.start, s.end) for s in lit] == [(3, 18)]
 
 
 @pytest.mark.slow
