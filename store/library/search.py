@@ -210,7 +210,7 @@ class LibrarySearch:
         """
         q = text if isinstance(text, Query) else parse_query(text)
         n = len(self._core.corpus)
-        if q.unknown_filters or q.refused:  # a filter no one knows ("statu:read"), an OR joining nothing: no paper
+        if q.unknown_filters or q.refused or q.unapplied:  # a filter not applied as written, an OR joining nothing: no paper
             return SearchResult(indices=np.arange(0, dtype=np.int64), total=n, errors=q.errors, found=0)
         full = 0
         read_as: list[str] = []  # (a word no paper holds, and what it was read as)

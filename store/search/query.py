@@ -62,6 +62,7 @@ class Query:
         self.words: list[str] = []        # search terms: words, and compounds with their parts joined by "-"
         self.either: list[list[str]] = []  # words joined by OR: a paper holding one of a group's holds it
         self.refused = False  # an OR joined nothing usable (store.search.either): such a query lists no paper
+        self.unapplied = False  # a filter's value is wrong (star:>=a), the cursor off it: such a query lists no paper
         self.typing: str | None = None    # the word the cursor is on, still being typed (its completions count)
         self.filters: list[Filter] = []
         self.kinds: set[str] = set()  # the kinds among the filters (asked on every key: no call)
@@ -274,9 +275,10 @@ def _unknown_filter(key: str) -> str:
 def parse_query(text: str, cursor: int | None = None) -> Query:
     """Split a query string into words, phrases and filters.
 
-    Unknown filter values are reported in ``errors`` and ignored, so a
-    half-typed filter never empties the list. An unknown filter (``statu:read``) is reported too,
-    and kept in ``unknown_filters``: the search lists no paper rather than every one.
+    A filter value that is wrong is reported in ``errors``; while the cursor is on it (still being
+    typed: ``star:>``) it is passed over, so a half-typed filter never empties the list, and
+    otherwise (``unapplied``) the search lists no paper rather than every one, as it does for an
+    unknown filter (``statu:read``, kept in ``unknown_filters``).
 
     Args:
         cursor: where the cursor stands in the search box, while it is typed in: the word it is on
@@ -296,14 +298,16 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
             elif not joiner.joins_phrase(f):
                 q.add(f)
             continue
-        tok = m.group(3)
+        tok, said, held = m.group(3), len(q.errors), len(q.filters)
         if tok == "OR" and not typed_here:
             joiner.operator()
             continue
         if _PAPER_ID.fullmatch(tok):
             q.add(Filter("id", tok.lower()))
         elif _took_filter(q, tok):
-            pass
+            # Said wrong and not applied (a warning beside an applied filter, star:<9, is not), the
+            # cursor off it: a value still being typed is passed over.
+            q.unapplied |= len(q.errors) > said and len(q.filters) == held and not typed_here
         elif tok.startswith("-") and len(tok) > 1 and ":" not in tok and search_tokens(tok):
             q.add(Filter("phrase", tok[1:], negated=True))  # -word: as -"word"
         elif terms := query_terms(tok):

@@ -19,7 +19,10 @@ def nearest(value: str, candidates: list[str]) -> str | None:
     """The candidate closest to ``value`` (None when none is close)."""
     if not value or not candidates:
         return None
-    found = process.extractOne(value, candidates, scorer=fuzz.WRatio, score_cutoff=MIN_SCORE)
+    # A value typed in part of a longer one may be meant ("difusion" for "diffusion models"), but
+    # not one under half the value's length: WRatio's partial match scored "z" close to "zzzqx".
+    pool = [c for c in candidates if 2 * len(c) >= len(value)]
+    found = process.extractOne(value, pool, scorer=fuzz.WRatio, score_cutoff=MIN_SCORE)
     return found[0] if found else None
 
 

@@ -67,14 +67,15 @@ def test_triage_round_trip_and_undo(run_cli):
     assert len(json.loads(run_cli("list", "--status", "to-read", "--format", "json").stdout)) == 1
     first_dump = sorted(SEEDS.glob("*.txt"))[0].name
     assert len(json.loads(run_cli("list", "--query", f"file:{first_dump[:3]}", "--format", "json").stdout)) == 19
-    run_cli("tag", pid, "speech", "--remove")
-    assert "undone: tag -speech" in run_cli("undo").stdout
+    said = run_cli("tag", pid, "speech", "nosuchtag", "--remove").stdout  # (a tag it never had: said, not silent)
+    assert said.strip() == f"{pid} tags: #benchmark (it had no #nosuchtag)", said
+    assert "undone: tag -nosuchtag, -speech" in run_cli("undo").stdout  # (the change as asked)
     said = run_cli("undo").stdout  # (the paper named, as history names it)
     assert said.startswith(f"undone: note · {pid} {rec['title'][:20]}"), said
     rec = json.loads(run_cli("show", pid, "--format", "json").stdout)
     assert rec["note"] == "" and rec["tags"] == ["speech", "benchmark"]
     assert "redone: note" in run_cli("redo").stdout  # one undo too many
-    assert json.loads(run_cli("redo", "--format", "json").stdout) == {"redone": "tag -speech", "papers": [pid]}
+    assert json.loads(run_cli("redo", "--format", "json").stdout) == {"redone": "tag -nosuchtag, -speech", "papers": [pid]}
     assert run_cli("redo").stdout.strip() == "nothing to redo"
     run_cli("undo"), run_cli("undo")
     stats = json.loads(run_cli("stats", "--format", "json").stdout)
@@ -128,6 +129,34 @@ def test_search_lists_the_papers_holding_either_word_joined_by_or(run_cli):
         assert proc.returncode == 1 and "OR " in proc.stderr and not proc.stdout, refused
     proc = run_cli("export", "--query", "graph OR", check=False)  # (said as search says it: the query named)
     assert proc.returncode == 1 and "the query 'graph OR': OR needs a word" in proc.stderr and not proc.stdout
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_a_cleared_note_is_said_cleared_and_a_format_takes_its_common_names(run_cli, tmp_path):
+    """`note ID ''` said "note saved" for a note it cleared; `export --format markdown` (the
+    dialog's name for md) and `bib` were refused."""
+    pid = json.loads(run_cli("list", "--format", "json").stdout)[0]["id"]
+    assert run_cli("note", pid, "read the proof").stdout.strip() == f"{pid} note saved"
+    assert run_cli("note", pid, "").stdout.strip() == f"{pid} note cleared"
+    for name, starts in (("markdown", "# "), ("Markdown", "# "), ("bib", "@")):
+        run_cli("export", "--format", name, "-o", str(tmp_path / f"out-{name}"))
+        assert (tmp_path / f"out-{name}").read_text().startswith(starts), name
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_every_query_option_refuses_a_filter_not_applied_as_written(run_cli, tmp_path):
+    """`export --query "status: read"` exported the 11 papers holding the word "read" (exit 0),
+    and `remove --query` and `assign --query` took such a query too, where `list` refuses it:
+    each refuses it as `list` does, naming the query, and writes and changes nothing."""
+    before = run_cli("list", "--format", "json").stdout
+    for args in (("export", "--query", "status: read", "-o", str(tmp_path / "out.md")),
+                 ("remove", "--query", "tag: rl"), ("assign", "--to", "ana,ben", "--query", "status:reed"),
+                 ("list", "--query", "status: read")):
+        proc = run_cli(*args, check=False)
+        assert proc.returncode == 1 and f"the query {args[args.index('--query') + 1]!r}: " in proc.stderr, (args, proc.stderr)
+        assert not proc.stdout, args
+    assert not (tmp_path / "out.md").exists() and run_cli("list", "--format", "json").stdout == before
+    assert "status: has no value (e.g. status:to-read)" in run_cli("export", "--query", "status: read", check=False).stderr
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

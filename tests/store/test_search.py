@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from store import Library
+from store.search.query import parse_query
 
 from ..conftest import DATA, SEEDS, recording
 
@@ -180,7 +181,11 @@ def test_filters_combine_with_query(lib):
     assert len(lib.search.find("-tag:rl")) == 32
     assert len(lib.search.find('"voice pairs"')) == 1
     assert len(lib.search.find('status:read "voice pairs"')) == 1
-    assert lib.search.find("status:bogus").errors
+    bogus = lib.search.find("status:bogus")  # a filter not applied as written: no paper, and why (it listed all)
+    assert bogus.errors and len(bogus) == 0
+    typed = parse_query("tag:rl status:bog", cursor=len("tag:rl status:bog"))  # (still being typed: passed over)
+    assert not typed.unapplied and len(lib.search.find(typed)) == 3
+    assert parse_query("status:bog tag:rl", cursor=len("status:bog tag:rl")).unapplied  # (the cursor left it)
     over = lib.search.find("star:>=9")  # applied as written (nothing has 9 stars), with a warning
     assert len(over) == 0 and over.errors == ["star filter '>=9': stars go 0-3"]
     assert len(lib.search.find("star:<9")) == 35 and not lib.search.find("star:<=3").errors

@@ -107,6 +107,18 @@ async def test_pasted_ids_list_those_papers(lib, make):
         assert sorted(lib.corpus.papers[int(i)].id for i in results.indices) == sorted(ids)
 
 
+async def test_the_selection_stays_in_sight_in_a_long_list_title(lib, make):
+    """At 100 columns a list title with weaker matches and a sort was cut before "N selected":
+    the selection comes before those notes."""
+    app = make(lib)
+    async with app.run_test(size=(100, 30)) as pilot:
+        results = await type_search(app, pilot, "learning agents tool")
+        await pilot.press("enter", "space")
+        await settle(pilot)
+        title = results.border_title
+        assert "· 1 selected · +6 weaker" in title, title
+
+
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_select_all_and_a_selection_across_searches(lib, make):
     papers = [p.id for p in lib.corpus]

@@ -9,7 +9,7 @@ import pytest
 
 from store.search.query import parse_query
 
-from .driving import screen, type_search
+from .driving import screen, settle, type_search
 from .screentext import screen_lines
 
 
@@ -47,3 +47,20 @@ async def test_what_the_header_cannot_fit_ends_in_an_ellipsis(lib, make):
         top = screen_lines(app)[header.region.y]
         assert "triaged  unknown filter" in top and top.rstrip().endswith("…"), top
         assert header.region.height == 1
+
+
+async def test_a_wrong_filter_value_lists_no_paper_once_typed(lib, make):
+    """`status:reed` (enter): the list shows no paper and says why in its body, as for an unknown
+    filter; it had gone on listing the whole library, the error only in the header, so `r`, `a`
+    and `s` went to papers the filter was meant to leave out. While it is typed, the list stays."""
+    app = make(lib)
+    async with app.run_test(size=(100, 30)) as pilot:
+        results = await type_search(app, pilot, "status:reed")
+        assert len(results.indices) == len(lib)  # (the cursor on it: "status:re" was a prefix of read)
+        await pilot.press("enter")
+        await settle(pilot)
+        error = "unknown status 'reed' (use unread, to-read, read, skipped)"
+        assert len(results.indices) == 0 and results.unapplied == [error]
+        box = results.content_region
+        shown = re.sub(r"\s+", " ", " ".join(line[box.x:box.right] for line in screen_lines(app)[box.y:box.bottom]))
+        assert error in shown

@@ -28,7 +28,8 @@ def remove(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     if args.sample:
         ids, what = sample_ids(lib), "the bundled sample"
     elif args.query:
-        ids, what = [p.id for p, _ in lib.pairs(args.query)], f"those a search for {args.query!r} finds"
+        from .query import whole_query
+        ids, what = [p.id for p, _ in lib.pairs(whole_query(args.query))], f"those a search for {args.query!r} finds"
     else:
         ids, what = [lib.paper(i).id for i in args.ids], ""
     annotated = sum(1 for i in ids if i in lib.annotations)

@@ -27,7 +27,7 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     """Add this module's subcommands to the parser (``add`` is build_parser's helper)."""
     p = add("export", "export papers and annotations (Markdown, CSV, JSON, JSONL, BibTeX, Org, CSL-JSON, RIS)", None,
             run=export)
-    p.add_argument("--format", choices=(*FORMATS, "team"), default="md",
+    p.add_argument("--format", choices=(*FORMATS, "team"), default="md", type=lambda v: _ALIASES.get(v.lower(), v),
                    help="output format (default: md; team: your marks as a file for your lab, see --as)")
     p.add_argument("--team", type=int, metavar="N",
                    help="a team shortlist: papers the members' stars add up to N or more for, with everyone's marks")
@@ -59,10 +59,15 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     p.add_argument("--dry-run", action="store_true", help="show what would change; change nothing")
 
 
+# The names a person may give a format (the dialog says "Markdown"; BibTeX files end in .bib).
+_ALIASES = {"markdown": "md", "bib": "bibtex", "csl": "csl-json", "csljson": "csl-json"}
+
+
 def export(lib: Library, args: argparse.Namespace, opened: Opened | None = None) -> int:
     from store.exchange.export import export_text, selection_query
 
-    query = selection_query(args.status, args.tag, args.star, args.query)
+    from .query import whole_query
+    query = selection_query(args.status, args.tag, args.star, whole_query(args.query) if args.query else "")
     if args.format == "team":
         from store.exchange.team_file import team_text
         anns = lib.member_records(lib.member)  # (a mark taken back travels too: the lead takes it back)

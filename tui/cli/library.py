@@ -164,24 +164,12 @@ def import_files(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     return 0
 
 
-# What a value-less filter's error offers as an example (a query's filters: docs/search.md).
-_EXAMPLES = {"tag:": "rl", "status:": "to-read", "is:": "read", "star:": ">=2", "stars:": ">=2", "year:": "2024",
-             "author:": "hinton", "venue:": "icml", "kw:": "diffusion", "keyword:": "diffusion",
-             "keywords:": "diffusion", "file:": "day1", "id:": "PAPERID", "topic:": "3", "batch:": "1",
-             "added:": ">=2026-12-01", "similar:": "PAPERID", "by:": "ana", "star-by:": "ana", "status-by:": "ana:to-read",
-             "tag-by:": "ana:rl", "note-by:": "ana", "team-star:": ">=2"}
-
-
 def list_papers(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     """``list`` (filters and a sort) and ``search`` (a ranked query): the result set, or, when no
     paper holds every word, a note and (for search) the best partial matches."""
     searching = args.command == "search"
-    from store.search.query import parse_query, valueless_filters
-    typed = " ".join(args.query) if searching else args.query
-    problems = parse_query(typed).errors + [f"{key} has no value (e.g. {key}{_EXAMPLES.get(key, 'VALUE')})"
-                                            for key in valueless_filters(typed)]
-    if problems:  # a filter not applied as written: never "all papers"
-        raise PapersiftError(f"the query {typed!r}: " + "; ".join(problems))
+    from .query import whole_query
+    whole_query(" ".join(args.query) if searching else args.query)
     if searching:  # (one more than the limit: whether weaker matches go on past it)
         result = lib.search.find(" ".join(args.query), limit=None if args.limit is None else args.limit + 1)
     else:
@@ -254,15 +242,20 @@ def set_star(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
 
 
 def tag(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
+    from store.tags import normalize_tag
     pid = lib.paper(args.id).id
+    had = set(lib.annotation(pid).tags)
     (lib.marks.remove_tags if args.remove else lib.marks.add_tags)([pid], args.tags)
-    return _ack(args, f"{pid} tags: {' '.join('#' + t for t in lib.annotation(pid).tags) or '(none)'}", lib, [pid])
+    absent = [t for t in dict.fromkeys(normalize_tag(t) for t in args.tags) if t and t not in had] if args.remove else []
+    return _ack(args, f"{pid} tags: {' '.join('#' + t for t in lib.annotation(pid).tags) or '(none)'}"
+                + (f" (it had no {', '.join('#' + t for t in absent)})" if absent else ""), lib, [pid])
 
 
 def note(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
     pid = lib.paper(args.id).id
-    lib.marks.set_note(pid, _stdin_text() if args.text == "-" else args.text)
-    return _ack(args, f"{pid} note saved", lib, [pid])
+    text = _stdin_text() if args.text == "-" else args.text
+    lib.marks.set_note(pid, text)
+    return _ack(args, f"{pid} note {'saved' if lib.annotation(pid).note else 'cleared'}", lib, [pid])
 
 
 def stats(lib: Library, args: argparse.Namespace, opened: Opened) -> int:

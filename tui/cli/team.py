@@ -79,7 +79,8 @@ def _seed_papers(lib: Library, given: list[str], members: list[str]) -> tuple[di
 
 
 def assign(lib: Library, args: argparse.Namespace, opened: Opened | None = None) -> int:
-    ids = [p.id for p, _ in lib.pairs(args.query)] if args.query else None
+    from .query import whole_query
+    ids = [p.id for p, _ in lib.pairs(whole_query(args.query))] if args.query else None
     if args.clear:
         n = lib.team.clear_assignments(ids)
         out.say(f"cleared the assignment of {counted(n, 'paper')}" if n else "no paper here is assigned")

@@ -79,8 +79,10 @@ class Counts:
         # At the cap the weaker matches listed are the closest of more: "+100 weaker" read as a count.
         more = ("" if not weaker else f" · +{weaker:,} weaker" if weaker < quick.WEAKER_SHOWN
                 else f" · +{weaker:,} closest weaker")
-        results.border_title = (f"{shown:,} / {total:,}{unread}{more}{sort}"
-                                + (f" · {picked:,} selected" if picked else ""))
+        # The selection before the notes on the list: a long title is cut at its end, and what a
+        # bulk r, a or s is about to change must stay in sight.
+        results.border_title = (f"{shown:,} / {total:,}{unread}" + (f" · {picked:,} selected" if picked else "")
+                                + f"{more}{sort}")
 
     def triaged_mask(self) -> np.ndarray:
         """The library's triaged_mask, taken once per change to the annotations, not on every

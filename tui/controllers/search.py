@@ -90,7 +90,7 @@ class Searching:
             return
         self.cursor = None
         q = parse_query(self.query_text)
-        if q.words:
+        if q.words or q.unapplied:  # (a wrong filter value passed over while typed lists no paper now)
             self.view.keep_paper_next()
             self.run(self.query_text, q)
 
