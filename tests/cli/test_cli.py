@@ -138,9 +138,26 @@ def test_a_cleared_note_is_said_cleared_and_a_format_takes_its_common_names(run_
     pid = json.loads(run_cli("list", "--format", "json").stdout)[0]["id"]
     assert run_cli("note", pid, "read the proof").stdout.strip() == f"{pid} note saved"
     assert run_cli("note", pid, "").stdout.strip() == f"{pid} note cleared"
-    for name, starts in (("markdown", "# "), ("Markdown", "# "), ("bib", "@")):
+    for name, starts in (("markdown", "# "), ("Markdown", "# "), ("bib", "@"), ("MD", "# "), ("BibTeX", "@")):
         run_cli("export", "--format", name, "-o", str(tmp_path / f"out-{name}"))
         assert (tmp_path / f"out-{name}").read_text().startswith(starts), name
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_a_tag_option_takes_the_tag_as_the_tag_command_writes_it(run_cli, tmp_path):
+    """`export --tag "Deep Learning"` refused the tag `tag ID "Deep Learning"` had stored as
+    #deep-learning, and `export --tag ""` exported every paper: --tag (export, list, recommend)
+    reads a tag as `tag` stores it and refuses one that is no tag."""
+    pid = json.loads(run_cli("list", "--format", "json").stdout)[0]["id"]
+    run_cli("tag", pid, "Deep Learning")
+    listed = json.loads(run_cli("list", "--tag", "#Deep learning", "--format", "json").stdout)
+    assert [r["id"] for r in listed] == [pid]
+    exported = json.loads(run_cli("export", "--tag", "DEEP LEARNING", "--format", "json").stdout)["papers"]
+    assert [r["id"] for r in exported] == [pid]
+    assert run_cli("recommend", "--tag", "Deep Learning", "--format", "json").returncode == 0
+    for args in (("export", "--tag", ""), ("list", "--tag", " "), ("recommend", "--tag", ";")):
+        proc = run_cli(*args, check=False)
+        assert proc.returncode == 2 and "argument --tag: no tag given" in proc.stderr and not proc.stdout, args
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

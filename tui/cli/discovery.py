@@ -28,7 +28,7 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     p.add_argument("--limit", type=out.count_arg, default=10, help="at most this many papers (default 10)")
     p = add("recommend", "the triage queue: unread papers most likely wanted, learned from every mark "
             "(or, with --tag, like the papers of a tag)", run=ranked)
-    p.add_argument("--tag", help="learn from this tag (default: every mark: stars, to-read, read and tags "
+    p.add_argument("--tag", type=out.tag_arg, help="learn from this tag (default: every mark: stars, to-read, read and tags "
                    "for, skipped against)")
     p.add_argument("--limit", type=out.count_arg, default=20, help="at most this many papers (default 20)")
     p = add("topics", "cluster the library into topics with labels, counts and triage progress", ("table", "json"),

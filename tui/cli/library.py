@@ -52,7 +52,8 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders of them; the format is read from each file")
     p = add("list", "list papers, optionally filtered", run=list_papers)
     p.add_argument("--status", choices=STATUSES, help="only papers with this reading status")
-    p.add_argument("--tag", action="append", default=[], help="only papers with this tag (again for more)")
+    p.add_argument("--tag", action="append", default=[], type=out.tag_arg,
+                   help="only papers with this tag (again for more)")
     p.add_argument("--query", default="", help="a search query (same syntax as the app)")
     p.add_argument("--sort", choices=LIST_SORTS, default="import",
                    help="the order of a list without search words (recommended: from your stars and to-read)")

@@ -67,6 +67,17 @@ def count_arg(text: str) -> int:
     return value
 
 
+def tag_arg(text: str) -> str:
+    """An argparse type for --tag: the tag as papersift stores it (``"Deep RL"`` -> ``deep-rl``, as
+    the tag command writes it), or a usage error for one that is no tag (``""``, which would have
+    filtered nothing)."""
+    from store.tags import normalize_tag, tag_problem
+    tag = normalize_tag(text)
+    if problem := tag_problem(tag):
+        raise argparse.ArgumentTypeError(problem)
+    return tag
+
+
 def print_labelled(c: Console, sections: list[tuple[str, list[str]]]) -> None:
     """Report lines under a label each ("  problem  ...", "  conflict ..."), printed verbatim."""
     for label, lines in sections:
