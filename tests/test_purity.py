@@ -66,3 +66,17 @@ def test_every_import_is_a_declared_dependency():
                 owners = {d.lower().replace("_", "-") for d in dists.get(module, [module])}
                 assert owners & declared, f"{where} imports {module} ({', '.join(sorted(owners))}), " \
                                           f"not declared in pyproject.toml {extra or 'dependencies'}"
+
+
+def test_a_command_that_ranks_nothing_loads_no_scipy(tmp_path):
+    """SciPy (0.13 s to import) serves the models that rank papers: `list`, `status` and the
+    other everyday commands start without it (every command paid for it)."""
+    from store import Library
+    Library.open(tmp_path / "lib")
+    code = ("import sys\nfrom tui.cli.main import main\n"
+            "for args in (['list', '--limit', '1'], ['stats'], ['search', 'graph']):\n"
+            "    main(args)\n"
+            "print('LOADED' if 'scipy' in sys.modules else 'NOT LOADED')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT, env={**__import__("os").environ, "PAPERSIFT_LIBRARY": str(tmp_path / "lib")})
+    assert proc.returncode == 0 and proc.stdout.rstrip().endswith("NOT LOADED"), proc.stdout[-300:] + proc.stderr
