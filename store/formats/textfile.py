@@ -46,6 +46,29 @@ def read_text(path: Path) -> str:
     return text.lstrip("\ufeff")
 
 
+def check_start(path: Path, most: int = 1 << 16) -> None:
+    """Refuse at once what :func:`read_text` would refuse of a file without reading it all: too big,
+    empty, or binary in its first ``most`` bytes (UTF-16/32 with a BOM holds NULs and is text).
+
+    Raises:
+        InputError: unreadable, too big, empty, or binary.
+    """
+    try:
+        with open(path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            head = fh.read(most)
+    except IsADirectoryError:
+        raise InputError(path, "is a folder, not a file") from None
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
+    if size > MAX_FILE_BYTES:
+        raise InputError(path, f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
+    if not head.strip():
+        raise InputError(path, "no abstracts found " + ("(the file is empty)" if not head else "(the file holds only whitespace)"))
+    if not head.startswith(_WIDE_BOMS):
+        refuse_binary(path, head)
+
+
 def refuse_binary(path: Path, data: bytes | mmap.mmap) -> None:
     """Raise InputError when the bytes hold a NUL (a binary file, or UTF-16 without its BOM)."""
     nul = data.find(b"\x00")

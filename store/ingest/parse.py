@@ -16,7 +16,7 @@ from pathlib import Path
 from store.safe_text import file_name_text
 from store import formats
 from store.formats.dump import MIN_ABSTRACT_WORDS, dump_records
-from store.formats.textfile import map_utf8, mapped_lines, read_text
+from store.formats.textfile import check_start, map_utf8, mapped_lines, read_text
 from store.errors import InputError
 from store.locations import is_library_dir
 from store.formats.raw_record import (MAX_ABSTRACT_CHARS, RawRecord, Records)
@@ -108,6 +108,20 @@ def expand_paths(paths: list[Path | str], passed: list[Path] | None = None) -> l
         else:
             raise InputError(path, "no such file or folder")
     return files
+
+
+def import_problem(path: Path) -> str | None:
+    """Why an import of ``path`` would fail at once, as far as names and a file's first bytes tell
+    (no parse): a missing path, a folder with nothing to import, a library folder, a README, a
+    binary or empty file. The app's import dialog says it where the path was typed, so that a
+    wrong path is put right there; what only a parse finds is said when the import runs."""
+    try:
+        expand_paths([path])
+        if path.is_file():
+            check_start(path)
+    except InputError as exc:
+        return str(exc)
+    return None
 
 
 def _link_trouble(path: Path) -> str:

@@ -430,3 +430,27 @@ def test_a_big_utf16_dump_or_json_file_is_decoded_whole(tmp_path, monkeypatch):
     assert [r.abstract for r in parse_file(utf16)] == [ABS1, ABS2]
     bib = write(tmp_path, "refs.txt", "@article{k,\n  title={T},\n  abstract={" + ABS1 + "}\n}\n")
     assert parse_file(bib)[0].title == "T"
+
+
+def test_import_problem_says_at_once_what_the_import_would_refuse_without_a_parse(tmp_path):
+    """What the app's import dialog says where the path was typed: a binary, empty or blank file, a
+    folder with nothing to import, a library folder, a missing path; a dump (UTF-8 or UTF-16 with
+    its BOM, NULs and all) and a folder of dumps pass (a parse finds the rest)."""
+    from store import Library
+    from store.ingest.parse import import_problem
+
+    binary = write(tmp_path, "paper.pdf.txt", b"%PDF-1.7\x00\x01\x02")
+    assert import_problem(binary) == f"{binary}: binary data (NUL byte at byte offset 8); expected a text file"
+    assert import_problem(write(tmp_path, "empty.txt", b"")).endswith("no abstracts found (the file is empty)")
+    assert import_problem(write(tmp_path, "blank.txt", "  \n\n")).endswith("(the file holds only whitespace)")
+    (tmp_path / "pics").mkdir()
+    write(tmp_path / "pics", "a.png", b"\x89PNG")
+    assert "folder holds no importable files" in import_problem(tmp_path / "pics")
+    Library.open(tmp_path / "lib")
+    assert "is a papersift library folder" in import_problem(tmp_path / "lib")
+    assert import_problem(tmp_path / "nowhere.txt").endswith("no such file or folder")
+    (tmp_path / "dumps").mkdir()
+    dump = write(tmp_path / "dumps", "day1.txt", f"D\n\n{ABS1}\n")
+    wide = write(tmp_path, "wide.txt", f"D\n\n{ABS2}\n".encode("utf-16"))
+    assert import_problem(dump) is None and import_problem(tmp_path / "dumps") is None
+    assert import_problem(wide) is None and parse_file(wide)

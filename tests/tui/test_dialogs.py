@@ -536,6 +536,42 @@ async def test_import_dialog_adds_papers_without_leaving_the_app(lib, make, tmp_
 
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_a_file_the_import_would_refuse_at_once_is_said_in_the_dialog_which_stays_open(lib, make, tmp_path,
+                                                                                          monkeypatch):
+    """A binary file, or a folder with nothing to import, typed in the import dialog: the dialog
+    closed and a notice said why, so the keys typed to put the path right went to the list. It
+    stays open, says why under the path, and the path put right imports."""
+    from tui.screens.import_dialog import ImportScreen
+    (tmp_path / "paper.pdf").write_bytes(b"%PDF-1.7\x00\x01")
+    (tmp_path / "pics").mkdir()
+    (tmp_path / "pics" / "a.png").write_bytes(b"\x89PNG")
+    (tmp_path / "papers.txt").write_text("D\n\nWe study grokking in small transformers trained on modular "
+                                         "arithmetic and show that weight decay drives the late jump.\n")
+    monkeypatch.chdir(tmp_path)
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await pilot.pause()
+        for typed, said in (("paper.pdf", "paper.pdf: binary data (NUL byte at byte offset 8)"),
+                            ("pics", "pics: folder holds no importable files")):
+            await pilot.press(*typed, "enter")
+            await settle(pilot)
+            assert isinstance(app.screen, ImportScreen), typed
+            assert said in str(app.screen.query_one("#import-error").render()), typed
+            await pilot.press(*["backspace"] * len(typed))
+        await pilot.press(*"papers.txt", "enter")
+        await settle(pilot)
+        assert app.screen is screen(app)
+        for _ in range(20):
+            screen(app).sync.poll()
+            await settle(pilot)
+            if any("grokking" in p.abstract for p in app.library.corpus.papers):
+                break
+        assert any("grokking" in p.abstract for p in Library(lib.folder).corpus.papers)  # (it replaced the sample)
+
+
 async def test_enter_on_a_completed_name_imports_what_the_box_shows_or_names_the_candidates(lib, make, tmp_path, monkeypatch):
     """→ completes a name as far as its candidates agree ("day1" for day1.jsonl and day1_dump.txt), the
     rest shown grey after it: enter then said "no such file or folder: …/day1". With one candidate

@@ -112,11 +112,14 @@ class ImportScreen(ModalScreen[Path | None]):
             # The name typed so far with a suggestion shown after it (→ took the part its candidates
             # share): one candidate is what the box shows, and is taken; several are named.
             near = [] if value.endswith(os.sep) else entries_starting(path.parent, path.name)
-            if len(near) == 1 and not self.confinement.refusal(path.parent / near[0]):
-                self.dismiss(path.parent / near[0])
+            if len(near) != 1 or self.confinement.refusal(path.parent / near[0]):
+                more = f" (did you mean {' or '.join(near[:3])}{' or …' if len(near) > 3 else ''}? → completes)" if near else ""
+                self.query_one("#import-error", Label).update(Text(f"no such file or folder: {path}{more}"))
                 return
-            more = f" (did you mean {' or '.join(near[:3])}{' or …' if len(near) > 3 else ''}? → completes)" if near else ""
-            self.query_one("#import-error", Label).update(Text(f"no such file or folder: {path}{more}"))
+            path = path.parent / near[0]
+        from store.ingest.parse import import_problem
+        if problem := import_problem(path):  # (said here, where the path is put right: not in a notice)
+            self.query_one("#import-error", Label).update(Text(problem))
             return
         self.dismiss(path)
 
