@@ -83,9 +83,9 @@ def words(text: str) -> list[str]:
     return text.translate(_PUNCT_TO_SPACE).split()
 
 
-# Math that readers search for by name: normalize() drops LaTeX commands and keeps Greek
-# letters as symbols, so `$\epsilon$-greedy`, `O(\sqrt{T})` and `ε-DP` would otherwise be
-# unreachable from "epsilon greedy" or "sqrt regret".
+# Math that readers search for by name: normalize() drops LaTeX commands (and the index and the
+# queries drop Greek letters, _without_greek), so `$\epsilon$-greedy`, `O(\sqrt{T})` and `ε-DP`
+# would otherwise be unreachable from "epsilon greedy" or "sqrt regret".
 _GREEK = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
           "sigma tau upsilon phi chi psi omega").split()
 _MATH_NAMES = {**{g: g for g in _GREEK}, **{g.capitalize(): g for g in _GREEK},
@@ -94,6 +94,7 @@ _MATH_NAMES = {**{g: g for g in _GREEK}, **{g.capitalize(): g for g in _GREEK},
 _GREEK_CHARS = {chr(0x3b1 + i): g for i, g in enumerate(_GREEK[:17])}  # α..ρ
 _GREEK_CHARS.update({chr(0x3c3 + i): g for i, g in enumerate(_GREEK[17:])})  # σ..ω (ς skipped)
 _GREEK_CHARS.update({"ϵ": "epsilon", "ϑ": "theta", "ϕ": "phi", "ς": "sigma"})
+_GREEK_NAMES = frozenset(_GREEK)
 _LATEX_NAME = re.compile(r"\\([A-Za-z]+)")
 _GREEK_CHAR = re.compile("[" + "".join(_GREEK_CHARS) + "Α-Ω]")
 
@@ -104,6 +105,13 @@ def math_words(text: str) -> list[str]:
     if not text.isascii():
         found += [_GREEK_CHARS.get(c) or _GREEK_CHARS[c.lower()] for c in _GREEK_CHAR.findall(text)]
     return found
+
+
+def _without_greek(normalized: str) -> str:
+    """A normalized text's Greek letters dropped, as :func:`normalize` drops a LaTeX letter
+    (``$\\alpha$TC-VAE`` -> tc-vae): a letter is found by its name (:func:`math_words`), and the
+    reader shows ``$\\alpha$`` as α, so what a reader copies finds what the papers write either way."""
+    return normalized if normalized.isascii() else _GREEK_CHAR.sub("", normalized)
 
 
 def _split_with_compounds(normalized: str) -> tuple[list[str], list[str]]:
@@ -132,14 +140,14 @@ def _split_with_compounds(normalized: str) -> tuple[list[str], list[str]]:
 
 def index_tokens(text: str, normalized: str | None = None) -> list[str]:
     """What the index holds for a text: its search tokens plus its hyphenated words joined."""
-    toks, compounds = _split_with_compounds(normalize(text) if normalized is None else normalized)
+    toks, compounds = _split_with_compounds(_without_greek(normalize(text) if normalized is None else normalized))
     return toks + compounds + math_words(text)
 
 
 def search_tokens(text: str) -> list[str]:
     """Tokens of a query, a tag or a note: normalized, case-folded words, then the names of
     the math in the raw text (the index holds these and more: :func:`index_tokens`)."""
-    return words(normalize(text)) + math_words(text)
+    return words(_without_greek(normalize(text))) + math_words(text)
 
 
 _PUNCT_BUT_JOINERS = str.maketrans({c: " " for c in _PUNCT.replace("-", "").replace("/", "")})
@@ -153,12 +161,17 @@ def query_terms(text: str) -> list[str]:
 
     A compound's parts must stand together in a paper (see ``store.search.vocab``), where
     :func:`search_tokens` would let each part match anywhere ("in-hand": every "in" and "hand").
+    A Greek letter is its name (``α-divergence``: divergence, alpha), and a compound with a
+    letter's name in it is its words (``epsilon-greedy``: epsilon, greedy), since the papers
+    mostly write the letter in LaTeX (``$\\epsilon$-greedy``), which leaves no compound to find.
     """
     out = []
-    for piece in normalize(text).translate(_PUNCT_BUT_JOINERS).split():
+    for piece in _without_greek(normalize(text)).translate(_PUNCT_BUT_JOINERS).split():
         parts = [p for p in re.split(r"[-/]+", piece) if p]
         if len(parts) == 1 and _DIGIT_JOIN.search(parts[0]):
             parts = _DIGIT_JOIN.sub("-2-", parts[0]).split("-")
-        if parts:
+        if len(parts) > 1 and any(p in _GREEK_NAMES for p in parts) and all(p.isalpha() for p in parts):  # (not phi-3)
+            out.extend(parts)
+        elif parts:
             out.append("-".join(parts))
     return out + math_words(text)

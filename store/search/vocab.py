@@ -35,7 +35,7 @@ from store.text import STOP_WORDS
 if TYPE_CHECKING:
     import numpy as np
 
-INDEX_VERSION = 10  # of the index file's format (store.search.packfile): a file of another version is rebuilt
+INDEX_VERSION = 11  # of the index file's format (store.search.packfile): a file of another version is rebuilt
 K1, B = 1.2, 0.75  # BM25's parameters (store.search.index, and store.search.quick without numpy)
 
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from store import Library
 from store.search.query import parse_query
 
-from ..conftest import DATA, SEEDS, recording
+from ..conftest import DATA, SEEDS, library_of, recording
 
 
 @pytest.fixture(scope="module")
@@ -143,6 +143,31 @@ def test_math_is_found_by_name(tmp_path):
     from store.corpus import paper_id
     from store.text import normalize
     assert all(p.id == paper_id(normalize(p.abstract)) for p in lib.corpus)
+
+
+def test_a_greek_letter_as_the_reader_shows_it_finds_the_papers_writing_it_in_latex_or_unicode(tmp_path):
+    """The reader shows `$\\alpha$TC-VAE` as αTC-VAE; what a reader copies from it found nothing
+    (`α` alone: only the papers writing the letter itself, not the LaTeX ones; `α-divergence`,
+    `αTC-VAE`, `epsilon-greedy`: none). Each finds the papers whichever way they write it."""
+    lib = library_of(tmp_path, [
+        "We introduce $\\alpha$TC-VAE, a variational autoencoder whose total correlation term is weighted.",
+        "Preference optimization with an $\\alpha$-divergence between policies generalizes the reverse KL.",
+        "An αTC-VAE variant trained on faces disentangles pose from identity with few labels.",
+        "Tabular agents explore with $\\epsilon$-greedy actions in mazes and grid worlds of many rooms.",
+        "Bandit agents explore with ϵ-greedy choices and regret bounds that grow with the horizon.",
+        "Phi-3 is a small language model trained on filtered web data and synthetic textbooks.",
+        "Our phi divergence and three estimators of mutual information suit small samples."])
+    ids = {p.abstract.split()[0]: p.id for p in lib.corpus}
+
+    def found(q: str) -> set[str]:
+        r = lib.search.find(q)
+        return {lib.corpus.papers[int(i)].id for i in r.indices[:r.full]}
+
+    assert found("αTC-VAE") == found("$\\alpha$TC-VAE") == {ids["We"], ids["An"]}
+    assert found("α-divergence") == {ids["Preference"]}
+    assert found("α") == found("alpha") == {ids["We"], ids["Preference"], ids["An"]}
+    assert found("epsilon-greedy") == found("ε-greedy") == found("epsilon greedy") == {ids["Tabular"], ids["Bandit"]}
+    assert found("phi-3") == {ids["Phi-3"]}  # (a model's name stays one compound: not every phi and 3)
 
 
 def test_hyphenated_and_joined_forms_find_each_other():
