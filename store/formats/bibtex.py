@@ -17,7 +17,7 @@ from typing import Callable
 from store.choices import TITLE_MARKS
 from store.errors import InputError
 from store.escapes import repair_escapes
-from store.formats.records import Pair, in_proceedings, team_line, title_of
+from store.formats.records import Pair, family_name, in_proceedings, name_in_order, team_line, title_of
 from store.formats.raw_record import Records, record_from_obj, web_link
 from store.latex import plain_text
 from store.titles.kinds import title_mark
@@ -266,8 +266,8 @@ def parse_bibtex(text: str, path: Path, name: str) -> Records:
         obj = {
             "abstract": bib_unescape(abstract),
             "title": "" if entry.get("papersift_title") in TITLE_MARKS else bib_unescape(entry.get("title", ""), strip_braces=True),
-            "authors": [bib_unescape(a, strip_braces=True).strip() for a in re.split(r"\s+and\s+", entry.get("author", ""))
-                        if a.strip()],
+            "authors": [name_in_order(bib_unescape(a, strip_braces=True).strip())
+                        for a in re.split(r"\s+and\s+", entry.get("author", "")) if a.strip()],
             "id": entry.get("ID", ""),
             "url": entry.get("url", ""),
             "doi": entry.get("doi", ""),
@@ -323,7 +323,7 @@ def citation_key(paper: Paper) -> str:
     the library grows). Without: the title's first content word + the year ("diffusion2024"),
     which :func:`citation_keys` makes unique within one file."""
     if paper.authors:
-        return f"{(_ascii_word(paper.authors[0].split()[-1]) or 'paper')[:20]}_{paper.id}"
+        return f"{(_ascii_word(family_name(paper.authors[0])) or 'paper')[:20]}_{paper.id}"
     words = [_ascii_word(w) for w in title_of(paper).split()]
     word = next((w for w in words if w and w not in _KEY_STOP and not w.isdigit()), "") or next(
         (w for w in words if w), "paper")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import orjson
 
 from store.escapes import repair_escapes
-from store.formats.records import Pair, in_proceedings, team_records, title_of, triage_lines
+from store.formats.records import NAME_SUFFIXES, Pair, in_proceedings, team_records, title_of, triage_lines
 from store.latex import plain_text
 from store.search.keywords import join_keywords, tags_and_keywords
 from store.titles.kinds import title_mark
@@ -14,8 +14,15 @@ from store.titles.kinds import title_mark
 
 # ------------------------------------------------------------------ CSL-JSON
 def csl_name(name: str) -> dict[str, str]:
-    parts = name.rsplit(" ", 1)
-    return {"family": parts[-1], "given": parts[0]} if len(parts) == 2 else {"literal": name}
+    """A stored author as CSL's family and given names ("Smith, John" as well as "John Smith")."""
+    if name.count(",") == 1 and all(p.strip() for p in name.split(",")):
+        family, given = (p.strip() for p in name.split(","))
+        return {"family": family, "given": given}
+    words = name.split()
+    suffix = words.pop() if len(words) > 2 and words[-1].casefold() in NAME_SUFFIXES else ""
+    if len(words) < 2:
+        return {"literal": name}
+    return {"family": words[-1], "given": " ".join(words[:-1]), **({"suffix": suffix} if suffix else {})}
 
 
 def to_csl_json(pairs: list[Pair]) -> str:

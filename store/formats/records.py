@@ -36,6 +36,33 @@ def in_proceedings(paper: Paper) -> bool:
     return bool(paper.venue) and not paper.venue.casefold().startswith("arxiv")
 
 
+def name_in_order(name: str) -> str:
+    """A person's name as a bibliography lists it, "Last, First" (BibTeX, RIS, Zotero), in the order
+    the reader and the other formats write it: "Smith, John" -> "John Smith", "Smith, Jr., John" ->
+    "John Smith Jr."; a name without a comma stays as it is. (Kept as listed, the reader showed
+    "Smith, John, Müller, Anna" and CSL-JSON made John a family name.)"""
+    parts = [p.strip() for p in name.split(",")]
+    if len(parts) == 2 and all(parts):
+        return f"{parts[1]} {parts[0]}"
+    if len(parts) == 3 and parts[0] and parts[2]:
+        return " ".join(p for p in (parts[2], parts[0], parts[1]) if p)
+    return name
+
+
+NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+
+
+def family_name(name: str) -> str:
+    """The family name of a stored author: the part before a comma ("Smith, John", as a library
+    imported before names were put in order holds it), else the last word but a suffix ("John
+    Smith Jr.": Smith)."""
+    head = name.split(",")[0].strip() if "," in name else name
+    words = head.split()
+    if len(words) > 1 and words[-1].casefold() in NAME_SUFFIXES:
+        words = words[:-1]
+    return words[-1] if words else name
+
+
 # JSON escapes C0 controls itself; these would otherwise reach a terminal raw.
 _UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u00ad\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
                              "\U000e0000-\U000e007f]")

@@ -83,3 +83,35 @@ def test_every_field_is_bounded_and_a_name_is_one_line_in_every_export(run_cli, 
         lines = out.splitlines()
         assert not any(line.startswith(("* DONE INJ", "* DONE CRINJ", "# INJECTED")) for line in lines), (fmt, out)
         assert "\r" not in out
+
+
+def test_names_listed_last_name_first_are_stored_in_order_and_every_export_knows_the_family_name(tmp_path):
+    """BibTeX and RIS list a name "Smith, John": it was stored so (the reader showed "Smith, John,
+    Müller, Anna", four people), CSL-JSON then made John the family name and the BibTeX key
+    read john_…. A name is stored "John Smith"; a library's older "Smith, John" exports right too."""
+    import json
+
+    from store import Library
+    from store.exchange.export import export_text
+    from store.formats.bibtex import citation_key
+    from store.formats.csl import csl_name
+    from store.ingest.parse import parse_file
+
+    abstract = "We test how author names written last name first survive an import and every export of a tool."
+    bib = tmp_path / "mine.bib"
+    bib.write_text("@article{k, author = {Smith, John and M{\\\"u}ller, Anna and van der Berg, Jr., Jan and Ada Lovelace},"
+                   f" title = {{Names}}, journal = {{J}}, year = {{2024}}, abstract = {{{abstract}}}}}\n")
+    ris = tmp_path / "mine.ris"
+    ris.write_text(f"TY  - JOUR\nTI  - Names\nAU  - Lee, Ann\nAU  - Ray, B.\nAB  - {abstract}\nER  - \n")
+    assert parse_file(bib)[0].authors == ["John Smith", "Anna Müller", "Jan van der Berg Jr.", "Ada Lovelace"]
+    assert parse_file(ris)[0].authors == ["Ann Lee", "B. Ray"]
+    lib = Library(tmp_path / "lib")
+    lib.paper_changes.import_paths([bib])
+    pairs = lib.pairs("")
+    [item] = json.loads(export_text(pairs, "csl-json"))
+    assert item["author"][:3] == [{"family": "Smith", "given": "John"}, {"family": "Müller", "given": "Anna"},
+                                  {"family": "Berg", "given": "Jan van der", "suffix": "Jr."}]
+    assert citation_key(pairs[0][0]).startswith("smith_")
+    assert csl_name("Smith, John") == {"family": "Smith", "given": "John"} and csl_name("Madonna") == {"literal": "Madonna"}
+    from dataclasses import replace
+    assert citation_key(replace(pairs[0][0], authors=["Smith, John"])).startswith("smith_")
