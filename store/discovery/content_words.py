@@ -73,6 +73,20 @@ def is_content_word(term: str) -> bool:
     return len(term) >= 3 and term not in STOP_WORDS and term not in GENERIC_WORDS
 
 
+# A web address, with a scheme or www. or a host's common ending before a path: its pieces
+# ("github.com/microsoft/SmartPlay": microsoft, smartplay) name no subject of the paper.
+_ADDRESS = re.compile(r"(?:https?://|www\.)\S+|\b[\w.-]+\.(?:com|org|io|net|edu|ai)/\S*", re.IGNORECASE)
+
+
+def outside_addresses(text: str) -> set[str] | None:
+    """The terms a text holds outside its web addresses (indexed terms: folded, a compound joined),
+    or None for a text with no address (every term of it is outside one)."""
+    if not _ADDRESS.search(text):
+        return None
+    from store.text import index_tokens
+    return set(index_tokens(_ADDRESS.sub(" ", text)))
+
+
 _WRITTEN = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+")
 
 

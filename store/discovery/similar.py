@@ -26,7 +26,7 @@ from store.files.nofollow import open_no_link
 from store.discovery.model_file import MODEL_VERSION, ModelFile, model_chunks, read_model
 from store.discovery.term_rows import Lanes, halves, latent_product, term_product
 from store.search.index import SearchIndex, saturated
-from store.discovery.content_words import is_content_word
+from store.discovery.content_words import is_content_word, outside_addresses
 from store.search.packfile import PackReader, stamp_matches
 
 LSA_WEIGHT = 1.0
@@ -328,13 +328,16 @@ SHARED_FIRST = 3  # "because" words the wanted papers share that are enough: the
 
 
 def explain(matrix: sp.csr_matrix, w: np.ndarray, doc: int, vocab: list[str], top: int = 5,
-            shared: set[int] | None = None) -> list[str]:
+            shared: set[int] | None = None, text: str = "") -> list[str]:
     """The terms that contribute most to a paper's recommendation score: content words only
     (function words and the words every abstract writes left out: "because: them, same" or
     "negligible, higher, methodology" explains nothing; see :mod:`store.discovery.content_words`).
     With ``shared`` (the terms two or more of the wanted papers hold), those come first, and when
     there are ``SHARED_FIRST`` of them the others are left out: a word one starred paper happens to
-    write ("acknowledged", "recently") weighs for it but says nothing of what the reader wants."""
+    write ("acknowledged", "recently") weighs for it but says nothing of what the reader wants.
+    ``text``: the paper's text, whose terms found only in a web address are left out ("microsoft"
+    of github.com/microsoft/SmartPlay)."""
+    outside = outside_addresses(text)
     row = matrix[doc]
     contrib = row.data * w[row.indices]
     order = [i for i in np.argsort(-contrib) if contrib[i] > 0]
@@ -345,7 +348,8 @@ def explain(matrix: sp.csr_matrix, w: np.ndarray, doc: int, vocab: list[str], to
             if len(out) == top:
                 return
             term = vocab[row.indices[i]]
-            if term not in LABEL_STOP and is_content_word(term) and not _a_form_of(term, out) \
+            if term not in LABEL_STOP and is_content_word(term) and (outside is None or term in outside) \
+                    and not _a_form_of(term, out) \
                     and not any(term in other or other in term for other in out):  # ("physics", "physics-informed")
                 out.append(term)
 

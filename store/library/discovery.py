@@ -295,8 +295,9 @@ class Discovery:
         from store.discovery.content_words import as_written
         sim = self.similarity
         paper = self._core.corpus.papers[row]
-        because = as_written(explain(sim.matrix, weights, row, self._core.index.vocab, shared=self._shared_terms(wanted)),
-                             "\n".join([paper.title, *paper.keywords, paper.abstract])) if len(weights) else []
+        text = "\n".join([paper.title, *paper.keywords, paper.abstract])
+        because = as_written(explain(sim.matrix, weights, row, self._core.index.vocab, shared=self._shared_terms(wanted),
+                                     text=text), text) if len(weights) else []
         like = closest_marked(sim.matrix, sim.latent, row, wanted) if len(wanted) else []
         return because, [self._core.corpus.papers[j].id for j in like]
 
@@ -375,8 +376,9 @@ def _by_tag(core: DiscoveryCore, similarity: Callable[[], Similarity], tag: str,
             continue
         like = [papers[j].id for j in closest_marked(sim.matrix, sim.latent, int(i), pos)]
         paper = papers[int(i)]
+        text = f"{paper.title}\n{paper.abstract}"
         out.append(Recommendation(paper, float(scores[i]), as_written(
-            terms_for(sim.matrix, w, int(i), core.index.vocab), f"{paper.title}\n{paper.abstract}"), like))
+            terms_for(sim.matrix, w, int(i), core.index.vocab, text=text), text), like))
     return out
 
 

@@ -56,6 +56,26 @@ def test_recommend_learns_a_tag_and_explains(tmp_path):
     assert not any("mine" in lib.annotation(r.paper.id).tags for r in recs)
 
 
+def test_a_word_found_only_in_a_web_address_is_no_reason(tmp_path):
+    """`recommend` gave "why: agents, microsoft, llm" for a paper whose only "microsoft" is its
+    github.com/microsoft/... link: a piece of an address names no subject. A word the text also
+    writes outside the address stays a reason; a paper with no address is explained as before."""
+    import scipy.sparse as sp
+
+    from store.discovery.content_words import outside_addresses
+    from store.discovery.similar import explain
+    assert outside_addresses("no address here") is None
+    held = outside_addresses("Agents play games (https://github.com/microsoft/SmartPlay); see www.smart.io/x too.")
+    assert held is not None and "agents" in held and not {"microsoft", "smartplay", "smart", "github"} & held
+    vocab = ["microsoft", "agents", "games", "benchmark"]
+    row = sp.csr_matrix(np.array([[0.9, 0.5, 0.4, 0.3]]))
+    weights = np.array([1.0, 1.0, 1.0, 1.0])
+    text = "Agents play games on a benchmark. Code: https://github.com/microsoft/SmartPlay"
+    assert explain(row, weights, 0, vocab, text=text) == ["agents", "games", "benchmark"]
+    assert explain(row, weights, 0, vocab, text=text + " Microsoft built it.")[0] == "microsoft"
+    assert explain(row, weights, 0, vocab) == vocab  # (no text: every term may be a reason)
+
+
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_three_stars_of_a_planted_topic_bring_that_topic_first(tmp_path):
     """Few-shot: 12 papers on a planted topic among the ICLR slice; three starred, the top 10
