@@ -60,6 +60,14 @@ def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
+def fold_name(text: str) -> str:
+    """A name for matching: case and accents dropped ("Schölkopf", "scholkopf" alike)."""
+    text = text.casefold()
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def strip_latex(text: str) -> str:
     """LaTeX commands dropped, the arguments of text and font commands kept (``\\textbf{\\emph{x}}``
     -> x): for :func:`normalize` and the topic labels' phrases (``store.discovery.topic_labels``)."""

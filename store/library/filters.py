@@ -20,7 +20,8 @@ from store.records import Annotation
 from store.search.phrase_search import PhraseSearch, fold_phrase
 from store.team.members import no_member
 from store.team.view import member_names, split_papers
-from store.search.query import ARRIVAL_KINDS, TEAM_KINDS, Filter, Query, fold_name
+from store.search.query import ARRIVAL_KINDS, TEAM_KINDS, Filter, Query
+from store.text import fold_name
 from store.search.suggest import no_match
 
 if TYPE_CHECKING:

@@ -12,13 +12,14 @@ gives each with its values and examples.
 
 from __future__ import annotations
 
+import datetime
 import operator
 import re
 from typing import Any, Callable
 
 from store.choices import MAX_STAR, STATUSES
 from store.search.either import OR_BETWEEN_WORDS, Joiner
-from store.text import math_words, query_terms, search_tokens
+from store.text import fold_name, math_words, query_terms, search_tokens
 
 # A "phrase", a filter with a quoted value (kw:"federated learning"), or any other token.
 _TOKEN = re.compile(r'(-?)"([^"]*)"?|(-?[A-Za-z]+:"[^"]*"?|\S+)')
@@ -192,22 +193,23 @@ def _arrival(q: Query, key: str, value: str, negated: bool) -> None:
         if m is None:
             if not re.fullmatch(r"(>=|<=|>|<|=)?[\d-]{0,9}", value):  # (else: a date still being typed)
                 q.errors.append(f"bad added filter {value!r} (a date: added:2026-12-01, added:>=2026-12)")
+        elif not _a_date(m.group(2)):
+            q.errors.append(f"bad added filter {value!r}: no such date (added:2026-12-01, added:>=2026-12)")
         else:
             q.add(Filter("added", m.group(2), (_OPS[m.group(1) or ""], 0), negated))
+
+
+def _a_date(text: str) -> bool:
+    """Whether 2026, 2026-12 or 2026-12-01 names a day that is (2026-13 and 2026-02-30 do not)."""
+    try:
+        return bool(datetime.date.fromisoformat((text + "-01-01")[:10]))
+    except ValueError:
+        return False
 
 
 TEAM_KINDS = ("by", "star-by", "status-by", "tag-by", "note-by", "team-star", "split", "assigned")  # a lab's marks
 ARRIVAL_KINDS = ("new", "batch", "added", "updated")  # when papers arrived
 _NEEDS_VALUE = ("by", "star-by", "status-by", "tag-by", "note-by", "team-star")  # (split: and assigned: mean something bare)
-
-
-def fold_name(text: str) -> str:
-    """A name for matching: case and accents dropped ("Schölkopf", "scholkopf" alike)."""
-    text = text.casefold()
-    if text.isascii():
-        return text
-    import unicodedata  # (only for a name with accents: a one-shot search stays lean)
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 # A list filter's key -> the kind of filter it adds and how its value is read. Every other filter

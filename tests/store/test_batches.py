@@ -75,6 +75,22 @@ def test_a_library_from_before_batches_says_so(daily, tmp_path):
     assert any("bad added filter" in e for e in daily.search.find("added:yesterday").errors)
 
 
+def test_a_date_that_is_no_day_is_said_and_lists_no_paper(daily):
+    """`added:2026-13` listed no paper and said nothing (exit 0), as if none had arrived that
+    month, where `added:garbage` is refused: a month or a day that is none is said so, and the
+    query lists no paper once typed; a date still being typed (2026-1) is passed over."""
+    from store.search.query import parse_query
+    daily.paper_changes.import_paths([DAYS[0]])
+    for value in ("2026-13", "2026-02-30", ">=2026-00", "2025-04-31"):
+        q = parse_query(f"added:{value}")
+        assert q.errors == [f"bad added filter {value!r}: no such date (added:2026-12-01, added:>=2026-12)"], value
+        assert q.unapplied and len(daily.search.find(f"added:{value}")) == 0
+    for value in ("2026", "2026-12", ">=2024-02-29", "<2026-12-31"):
+        assert not parse_query(f"added:{value}").errors, value
+    typing = parse_query("added:2026-1", cursor=len("added:2026-1"))
+    assert not typing.errors and not typing.unapplied
+
+
 def test_archive_moves_old_skipped_papers_out_with_every_mark_and_undo_brings_them_back(daily):
     import orjson
 
