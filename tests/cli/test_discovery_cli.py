@@ -4,7 +4,10 @@ subject, never the words every abstract writes, and a similarity a reader can re
 
 from __future__ import annotations
 
+import json
 import re
+
+import pytest
 
 STARRED, TO_READ, STARRED_TOO = "cd202dbcefd3", "98d3735f8ce4", "1833de17f3d4"  # TraceML, ScrapeBench, an online algorithm
 GENERIC = {"negligible", "higher", "methodology", "combines", "analyze", "complicated", "challenging",
@@ -54,3 +57,17 @@ def test_the_table_is_a_table_that_fits_the_terminal(run_cli):
     assert [line.split("\t")[0] for line in plain] == [table[i].split()[0] for i in rows]
     similar = run_cli("similar", STARRED, "--limit", "3").stdout.splitlines()
     assert similar[0].split() == ["id", "score", "title"] and len(similar) == 4
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_recommend_with_none_left_or_none_asked_says_the_right_thing(run_cli):
+    """`recommend --limit 0` said "nothing to list: mark a few papers first" to a reader who had
+    marked papers: --limit 0 lists nothing and says nothing; with every paper triaged it says
+    none is left to recommend."""
+    ids = [r["id"] for r in json.loads(run_cli("list", "--format", "json").stdout)]
+    run_cli("star", ids[0], "2")
+    proc = run_cli("recommend", "--limit", "0")
+    assert proc.stdout == "" and proc.stderr == ""
+    run_cli("status", *ids[1:], "skipped")
+    assert "no unread paper is left to recommend" in run_cli("recommend").stdout
+    assert run_cli("similar", ids[0], "--limit", "0").stdout == ""

@@ -33,7 +33,8 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     p.add_argument("--limit", type=out.count_arg, default=20, help="at most this many papers (default 20)")
     p = add("topics", "cluster the library into topics with labels, counts and triage progress", ("table", "json"),
             run=topics)
-    p.add_argument("--k", type=int, help="number of topics (default: about sqrt(papers / 2), 2 to 50)")
+    p.add_argument("--k", type=int, help="number of topics, 2 or more, at most one a paper (default: about "
+                   "sqrt(papers / 2), kept between 2 and 50)")
 
 
 def ranked(lib: Library, args: argparse.Namespace, opened: Opened | None = None) -> int:
@@ -52,7 +53,7 @@ def ranked(lib: Library, args: argparse.Namespace, opened: Opened | None = None)
 
     from ..render import like_names
     if args.format == "table":
-        return _ranked_table(lib, rows, args.command)
+        return _ranked_table(lib, rows, args.command, args.limit)
     for p, score, terms, like in rows:
         why = f"\t(because: {', '.join(terms)})" if terms else ""
         names = like_names(lib, like)
@@ -62,7 +63,8 @@ def ranked(lib: Library, args: argparse.Namespace, opened: Opened | None = None)
     return 0
 
 
-def _ranked_table(lib: Library, rows: Sequence[tuple[Paper, float, list[str], list[str]]], command: str) -> int:
+def _ranked_table(lib: Library, rows: Sequence[tuple[Paper, float, list[str], list[str]]], command: str,
+                  limit: int) -> int:
     """``similar`` and ``recommend`` as a table that fits the terminal: id, score, title (cut to
     fit), and why (the words it shares, the marked papers it is like)."""
     from rich.table import Table
@@ -92,9 +94,9 @@ def _ranked_table(lib: Library, rows: Sequence[tuple[Paper, float, list[str], li
                       *([_why_lines(display_safe(why, False), why_width)] if any(whys) else []))
     if rows:
         console.print(table)
-    else:
-        console.print("[dim]nothing to list: mark a few papers first (a star, to read, skipped)[/dim]"
-                      if command == "recommend" else "[dim]no paper is like it[/dim]")
+    elif limit:  # (--limit 0 asked for none: none is said of it)
+        console.print("[dim]no unread paper is left to recommend[/dim]" if command == "recommend"
+                      else "[dim]no paper is like it[/dim]")
     return 0
 
 
