@@ -42,6 +42,26 @@ async def test_enter_reader_scroll_and_back(lib, make):
 
 
 @pytest.mark.slow
+async def test_the_readers_place_counts_the_result_set_as_the_list_does(lib, make):
+    """The list said "2 / 35 · +N weaker" and the reader "1 / 2+N": its place is counted in the
+    result set, and below the divider among the weaker matches."""
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"speech benchmark human", "enter")
+        await pilot.pause()
+        results, reader = screen(app).results, screen(app).query_one("#reader")
+        assert results.full == 2 and len(results.indices) > 2, (results.full, len(results.indices))
+        assert results.border_title.startswith("2 / 35") and "weaker" in results.border_title
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.focused is reader and str(reader.border_title) == "1 / 2 · speech benchmark human"
+        await pilot.press("escape", "G", "enter")
+        await pilot.pause()
+        weaker = len(results.indices) - 2
+        assert str(reader.border_title) == f"weaker match {weaker} / {weaker} · speech benchmark human"
+
+
+@pytest.mark.slow
 async def test_on_a_narrow_terminal_the_focused_reader_takes_the_whole_width(lib, make):
     """At 80x24 an abstract in half the width is three screens of scrolling: the reader, focused,
     takes the list's room too; triage from there advances to the next paper; esc brings the list back."""

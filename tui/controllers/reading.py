@@ -58,8 +58,12 @@ class Reading:
         if view.has_class("-reading") and len(results.indices):
             query = " ".join(self.search.query_text.split())
             # Content, not a str: a str is read as markup, and a search for "[MASK]" would vanish.
-            reader.border_title = Content(f"{results.cursor + 1:,} / {len(results.indices):,}"
-                                          + (f" · {query}" if query else ""))
+            at, full = results.cursor + 1, results.full
+            # Counted as the list counts: the result set, then the weaker matches below its divider
+            # (1 / 219 read as 219 results where the list said 119).
+            where = (f"{at:,} / {len(results.indices):,}" if full is None else f"{at:,} / {full:,}" if at <= full
+                     else f"weaker match {at - full:,} / {len(results.indices) - full:,}")
+            reader.border_title = Content(where + (f" · {query}" if query else ""))
         else:
             reader.border_title = ""
 
