@@ -461,7 +461,8 @@ async def _closes(d: Drive, fire: Fire) -> None:
     assert len(d.lib) == n
 
 
-@scenario("help.scroll_down", "help.scroll_up", "dashboard.scroll_down", "dashboard.scroll_up")
+@scenario("help.scroll_down", "help.scroll_up", "dashboard.scroll_down", "dashboard.scroll_up", "help.first", "help.last",
+          "dashboard.first", "dashboard.last")
 async def _help_scrolls(d: Drive, fire: Fire) -> None:
     from textual.containers import VerticalScroll
     body = d.app.screen.query_one(VerticalScroll)
@@ -470,13 +471,16 @@ async def _help_scrolls(d: Drive, fire: Fire) -> None:
         await d.pilot.resize_terminal(size.width, 14)
         await d.settle()
     assert body.max_scroll_y >= 5, body.max_scroll_y  # (taller than the screen: a scroll shows)
-    if d.key_fired.endswith("scroll_up"):
+    if d.key_fired.endswith(("scroll_up", "first")):
         body.scroll_to(y=5, animate=False)
         await d.settle()
     before = body.scroll_y
     await fire()
     await d.settle()
-    assert body.scroll_y == (before + 1 if d.key_fired.endswith("scroll_down") else before - 1), (before, body.scroll_y)
+    if d.key_fired.endswith(("first", "last")):
+        assert body.scroll_y == (0 if d.key_fired.endswith("first") else body.max_scroll_y) != before, before
+    else:
+        assert body.scroll_y == (before + 1 if d.key_fired.endswith("scroll_down") else before - 1), (before, body.scroll_y)
     if d.app.size != size:
         await d.pilot.resize_terminal(size.width, size.height)
         await d.settle()

@@ -80,7 +80,8 @@ def topic_table(rows: list[dict[str, Any]]) -> Chart:
 class DashboardScreen(ModalScreen[None]):
     BINDINGS = [binding("dashboard.close", "Close dashboard"),
                 binding("dashboard.scroll_down", "Scroll down", show=False),
-                binding("dashboard.scroll_up", "Scroll up", show=False)]
+                binding("dashboard.scroll_up", "Scroll up", show=False),
+                binding("dashboard.first", "Top", show=False), binding("dashboard.last", "Bottom", show=False)]
     DEFAULT_CSS = """
     DashboardScreen { align: center middle; }
     DashboardScreen > VerticalScroll { width: 95%; height: 95%; border: thick $accent; background: $surface; padding: 0 1; }
@@ -188,6 +189,12 @@ class DashboardScreen(ModalScreen[None]):
 
     def action_scroll_up(self) -> None:
         self.query_one(VerticalScroll).scroll_up(animate=False)
+
+    def action_first(self) -> None:
+        self.query_one(VerticalScroll).scroll_home(animate=False)
+
+    def action_last(self) -> None:
+        self.query_one(VerticalScroll).scroll_end(animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -92,7 +92,8 @@ def keys_table(keymap: dict[str, str]) -> Table:
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [binding("help.close", "Close help"),
                 binding("help.scroll_down", "Scroll down", show=False),
-                binding("help.scroll_up", "Scroll up", show=False)]
+                binding("help.scroll_up", "Scroll up", show=False),
+                binding("help.first", "Top", show=False), binding("help.last", "Bottom", show=False)]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll { width: 90%; max-width: 100; height: 90%; border: thick $accent; background: $surface; padding: 0 1; }
@@ -113,3 +114,9 @@ class HelpScreen(ModalScreen[None]):
 
     def action_scroll_up(self) -> None:
         self.query_one(VerticalScroll).scroll_up(animate=False)
+
+    def action_first(self) -> None:
+        self.query_one(VerticalScroll).scroll_home(animate=False)
+
+    def action_last(self) -> None:
+        self.query_one(VerticalScroll).scroll_end(animate=False)
