@@ -62,6 +62,25 @@ async def test_the_readers_place_counts_the_result_set_as_the_list_does(lib, mak
 
 
 @pytest.mark.slow
+async def test_J_on_the_last_paper_and_K_on_the_first_say_so(lib, make):
+    """J on the list's last paper did nothing and said nothing (N says there is no unread paper
+    below): it says this is the last paper, and K on the first says this is the first."""
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        reader = screen(app).query_one("#reader")
+
+        def said() -> str:
+            return " ".join(str(n.message) for n in app._notifications)
+        await pilot.press("G", "enter", "J")
+        await pilot.pause()
+        assert app.focused is reader and reader.paper_index == int(screen(app).results.indices[-1])
+        assert "This is the last paper of the list" in said() and "first" not in said()
+        await pilot.press("escape", "g", "enter", "K")
+        await pilot.pause()
+        assert reader.paper_index == int(screen(app).results.indices[0]) and "This is the first paper of the list" in said()
+
+
+@pytest.mark.slow
 async def test_on_a_narrow_terminal_the_focused_reader_takes_the_whole_width(lib, make):
     """At 80x24 an abstract in half the width is three screens of scrolling: the reader, focused,
     takes the list's room too; triage from there advances to the next paper; esc brings the list back."""

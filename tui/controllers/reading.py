@@ -187,6 +187,18 @@ class Reading:
         elif not self.view.results.move_to_paper(idx):
             self.view.notify("the list changed meanwhile: press again", severity="warning")
 
+    def next_paper(self, step: int) -> None:
+        """J (``step`` 1) or K (-1) in the reader: the next or previous paper of the list, read in
+        place; at the list's end it says so (J on the last paper did nothing, where N says)."""
+        results = self.view.results
+        if not len(results.indices):
+            return
+        at = results.cursor
+        (results.action_cursor_down if step > 0 else results.action_cursor_up)()
+        if results.cursor == at:
+            self.view.notify("This is the last paper of the list" if step > 0 else "This is the first paper of the list",
+                             timeout=3)
+
     def jump_unread(self, step: int) -> None:
         """The next (``step`` 1) or previous (-1) unread paper in the list."""
         results, papers, anns = self.view.results, self.library.corpus.papers, self.library.annotations

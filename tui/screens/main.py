@@ -342,8 +342,8 @@ class MainScreen(Screen[None]):
     def action_open_link(self) -> None: self.sharing.open_link()
     def action_open_reader(self) -> None: self.reading.open_reader()
     def action_reader_back(self) -> None: self.reading.back_to_list()
-    def action_next_paper(self) -> None: self.results.action_cursor_down()  # from the reader: read in place
-    def action_prev_paper(self) -> None: self.results.action_cursor_up()
+    def action_next_paper(self) -> None: self.reading.next_paper(1)  # from the reader: read in place
+    def action_prev_paper(self) -> None: self.reading.next_paper(-1)
     def action_next_unread(self) -> None: self.reading.jump_unread(1)
     def action_likely(self) -> None: self.reading.jump_likely()
     def action_prev_unread(self) -> None: self.reading.jump_unread(-1)
