@@ -230,6 +230,10 @@ class Filters:
             if f.kind == "new":
                 newest = last_batch(self._core.corpus)
                 hit = batches == (newest["n"] if newest else -1)
+                if newest and not f.negated and not hit.any():  # (else "none found" read as an import of none)
+                    n = newest["n"]
+                    q.errors.append(f"new: lists the newest import, batch {n}, and none of its papers is here now "
+                                    "(removed since)" + (f": batch:{n - 1} lists the one before" if n > 1 else ""))
             elif f.kind == "updated":
                 hit = revised > 0
             elif f.kind == "batch":

@@ -75,6 +75,20 @@ def test_a_library_from_before_batches_says_so(daily, tmp_path):
     assert any("bad added filter" in e for e in daily.search.find("added:yesterday").errors)
 
 
+def test_new_says_why_it_lists_none_when_the_newest_imports_papers_are_gone(daily):
+    """After the newest import's papers were removed, `new:` listed none and said nothing, read as
+    an import that brought none: it says its papers are gone and names the batch before."""
+    for day in DAYS[:2]:
+        daily.paper_changes.import_paths([day])
+    newest = ids(daily, "new:")
+    daily.remove(newest)
+    result = daily.search.find("new:")
+    assert len(result) == 0 and result.errors == [
+        "new: lists the newest import, batch 2, and none of its papers is here now (removed since): "
+        "batch:1 lists the one before"]
+    assert not daily.search.find("-new:").errors and len(ids(daily, "batch:1")) == 12
+
+
 def test_a_date_that_is_no_day_is_said_and_lists_no_paper(daily):
     """`added:2026-13` listed no paper and said nothing (exit 0), as if none had arrived that
     month, where `added:garbage` is refused: a month or a day that is none is said so, and the
