@@ -281,7 +281,9 @@ def _others_not_taken(records: list[dict[str, Any]], member: str, source: str) -
     names: dict[str, int] = {}
     for rec in records:
         team = rec.get("team")
-        for name in {t.get("member") for t in team if isinstance(t, dict)} if isinstance(team, list) else ():
+        own = _marks_of(rec)  # (the exporter's entry is the record's own marks: taken, never "also")
+        for name in {t.get("member") for t in team if isinstance(t, dict) and _marks_of(t) != own} \
+                if isinstance(team, list) else ():
             if isinstance(name, str) and name != member and member_problem(name) is None:
                 names[name] = names.get(name, 0) + 1
     if not names:
@@ -290,6 +292,12 @@ def _others_not_taken(records: list[dict[str, Any]], member: str, source: str) -
     return (f"{source}: also holds the marks of {first_few(sorted(names), 4)} (beside its own, on "
             f"{counted(max(names.values()), 'paper')}), which an import does not take: each member's team file "
             f"brings theirs (`papersift --as {first} export --format team`, then import-annotations of that file)")
+
+
+def _marks_of(rec: dict[str, Any]) -> tuple[object, ...]:
+    """A record's marks as a team list entry gives them, to compare (values of any kind: untrusted)."""
+    tags = rec.get("tags")
+    return (rec.get("status"), rec.get("star"), sorted(map(str, tags)) if isinstance(tags, list) else tags, rec.get("note"))
 
 
 class _ReadRecords:

@@ -195,6 +195,25 @@ def test_every_export_format_carries_every_members_marks(lib, fmt, expected, tmp
         assert not any("also holds" in w for w in alone_report.warnings)
 
 
+def test_a_members_own_export_does_not_say_it_also_holds_that_members_marks(lib, tmp_path):
+    """ben's JSON export (`papersift --as ben export`) holds his marks as its own and, in a lab's
+    library, every member's beside them, his among them: its import said it "also holds the
+    marks of ben (beside its own)", which are its own. Only a member whose marks differ is named."""
+    from store.exchange.export import export_text
+    from store.exchange.merge import plan_merge
+    pid = next(iter(lib.corpus)).id
+    ben = Library(lib.folder, member="ben")
+    ben.marks.set_star([pid], 1)
+    Library(lib.folder, member="ana").marks.set_star([pid], 3)
+    ben.refresh()
+    path = tmp_path / "ben.json"
+    path.write_text(export_text(ben.pairs(f"id:{pid}"), "json"))
+    fresh = Library.open(tmp_path / "fresh")
+    _, report = plan_merge(fresh, read_annotation_records(path), "ben.json")
+    said = [w for w in report.warnings if "also holds" in w]
+    assert len(said) == 1 and said[0].startswith("ben.json: also holds the marks of ana (beside its own"), said
+
+
 def test_a_seeded_members_papers_say_their_seed_and_a_forged_seed_reads_as_none(lib):
     """ben marked nothing: his papers went by his seed phrase's papers, and why_assigned says so
     (the phrase is kept with the assignment's undo step); a forged step's seed of the wrong kind
