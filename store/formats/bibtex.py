@@ -266,8 +266,7 @@ def parse_bibtex(text: str, path: Path, name: str) -> Records:
         obj = {
             "abstract": bib_unescape(abstract),
             "title": "" if entry.get("papersift_title") in TITLE_MARKS else bib_unescape(entry.get("title", ""), strip_braces=True),
-            "authors": [name_in_order(bib_unescape(a, strip_braces=True).strip())
-                        for a in re.split(r"\s+and\s+", entry.get("author", "")) if a.strip()],
+            "authors": [_author(a) for a in re.split(r"\s+and\s+", entry.get("author", "")) if a.strip()],
             "id": entry.get("ID", ""),
             "url": entry.get("url", ""),
             "doi": entry.get("doi", ""),
@@ -316,6 +315,14 @@ _KEY_STOP = frozenset("a an the of on in for to and with by from via towards tow
 
 def _ascii_word(word: str) -> str:
     return re.sub(r"[^a-z0-9]", "", unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode().lower())
+
+
+def _author(written: str) -> str:
+    """One name of an ``author`` field in reading order ("Smith, John": John Smith); a name in
+    braces is one as written ("{Google, Inc.}", a body's name)."""
+    braced = written.strip().startswith("{") and written.strip().endswith("}")
+    name = bib_unescape(written, strip_braces=True).strip()
+    return name if braced else name_in_order(name)
 
 
 def citation_key(paper: Paper) -> str:

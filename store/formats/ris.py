@@ -107,7 +107,8 @@ def parse_ris(text: str, path: Path, name: str) -> Records:
             records.no_abstract.append(entry.first("ID") or f"line {entry.line}")
             continue
         derived = entry.first("U1") in [f"title {mark}" for mark in TITLE_MARKS]  # papersift's own export
-        obj = {"abstract": abstract, "title": "" if derived else entry.first("TI", "T1", "CT"), "authors": [name_in_order(a) for a in entry.all("AU", "A1")],
+        obj = {"abstract": abstract, "title": "" if derived else entry.first("TI", "T1", "CT"),
+               "authors": [name_in_order(a) for a in entry.all("AU", "A1")],
                "id": entry.first("ID"), "url": entry.first("UR").split(";")[0].strip(), "doi": entry.first("DO"),
                "venue": entry.first("T2", "JO", "JF", "BT"),
                "year": entry.first("PY", "Y1", "DA"), "keywords": entry.all("KW")}

@@ -99,11 +99,12 @@ def test_names_listed_last_name_first_are_stored_in_order_and_every_export_knows
 
     abstract = "We test how author names written last name first survive an import and every export of a tool."
     bib = tmp_path / "mine.bib"
-    bib.write_text("@article{k, author = {Smith, John and M{\\\"u}ller, Anna and van der Berg, Jr., Jan and Ada Lovelace},"
+    bib.write_text("@article{k, author = {Smith, John and M{\\\"u}ller, Anna and van der Berg, Jr., Jan and Ada Lovelace"
+                   " and {Google, Inc.}},"
                    f" title = {{Names}}, journal = {{J}}, year = {{2024}}, abstract = {{{abstract}}}}}\n")
     ris = tmp_path / "mine.ris"
     ris.write_text(f"TY  - JOUR\nTI  - Names\nAU  - Lee, Ann\nAU  - Ray, B.\nAB  - {abstract}\nER  - \n")
-    assert parse_file(bib)[0].authors == ["John Smith", "Anna Müller", "Jan van der Berg Jr.", "Ada Lovelace"]
+    assert parse_file(bib)[0].authors == ["John Smith", "Anna Müller", "Jan van der Berg Jr.", "Ada Lovelace", "Google, Inc."]
     assert parse_file(ris)[0].authors == ["Ann Lee", "B. Ray"]
     lib = Library(tmp_path / "lib")
     lib.paper_changes.import_paths([bib])
