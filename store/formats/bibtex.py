@@ -17,8 +17,8 @@ from typing import Callable
 from store.choices import TITLE_MARKS
 from store.errors import InputError
 from store.escapes import repair_escapes
-from store.formats.records import Pair, family_name, in_proceedings, name_in_order, team_line, title_of
-from store.formats.raw_record import Records, record_from_obj, web_link
+from store.formats.records import Pair, family_name, in_proceedings, team_line, title_of
+from store.formats.raw_record import Records, name_in_order, record_from_obj, web_link
 from store.latex import plain_text
 from store.titles.kinds import title_mark
 from store.models import Paper

@@ -152,13 +152,27 @@ def _title(obj: dict[str, Any], path: Path, line: int | None, where: str | None)
     return title
 
 
+def name_in_order(name: str) -> str:
+    """A person's name as a bibliography lists it, "Last, First" (BibTeX, RIS, Zotero), in the order
+    the reader and the other formats write it: "Smith, John" -> "John Smith", "Smith, Jr., John" ->
+    "John Smith Jr."; a name without a comma stays as it is. (Kept as listed, the reader showed
+    "Smith, John, Müller, Anna" and CSL-JSON made John a family name.)"""
+    parts = [p.strip() for p in name.split(",")]
+    if len(parts) == 2 and all(parts):
+        return f"{parts[1]} {parts[0]}"
+    if len(parts) == 3 and parts[0] and parts[2]:
+        return " ".join(p for p in (parts[2], parts[0], parts[1]) if p)
+    return name
+
+
 def _authors(obj: dict[str, Any], path: Path, line: int | None, where: str | None) -> list[str]:
-    """The authors: "authors" as a list or one string ("A; B", "A and B"), or CSL-JSON's "author" names."""
+    """The authors: "authors" as a list or one string ("A; B", "A and B"; "Lee, Ann; Ray, Bob", as
+    Zotero's CSV lists them, in reading order), or CSL-JSON's "author" names."""
     authors = obj.get("authors") or []
     if not authors and isinstance(obj.get("author"), list):  # CSL-JSON, as Zotero (and papersift) export it
         authors = [a for a in (_csl_name(a, path, line, where) for a in obj["author"]) if a]
     if isinstance(authors, str):
-        authors = [a.strip() for a in re.split(r";| and ", authors) if a.strip()]
+        authors = [name_in_order(a.strip()) for a in re.split(r";| and ", authors) if a.strip()]
     if not isinstance(authors, list) or not all(isinstance(a, str) for a in authors):
         raise InputError(path, "\"authors\" must be a list of strings or one string", line=line, where=where)
     return [" ".join(a.split()) for a in authors if a.strip()]  # (one line each: a name's newline made an Org heading)

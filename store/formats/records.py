@@ -36,19 +36,6 @@ def in_proceedings(paper: Paper) -> bool:
     return bool(paper.venue) and not paper.venue.casefold().startswith("arxiv")
 
 
-def name_in_order(name: str) -> str:
-    """A person's name as a bibliography lists it, "Last, First" (BibTeX, RIS, Zotero), in the order
-    the reader and the other formats write it: "Smith, John" -> "John Smith", "Smith, Jr., John" ->
-    "John Smith Jr."; a name without a comma stays as it is. (Kept as listed, the reader showed
-    "Smith, John, Müller, Anna" and CSL-JSON made John a family name.)"""
-    parts = [p.strip() for p in name.split(",")]
-    if len(parts) == 2 and all(parts):
-        return f"{parts[1]} {parts[0]}"
-    if len(parts) == 3 and parts[0] and parts[2]:
-        return " ".join(p for p in (parts[2], parts[0], parts[1]) if p)
-    return name
-
-
 NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from store.choices import TITLE_MARKS
 from store.errors import InputError
 from store.escapes import repair_escapes
-from store.formats.records import Pair, in_proceedings, name_in_order, title_of, triage_lines
-from store.formats.raw_record import Records, record_from_obj, text_lines, web_link
+from store.formats.records import Pair, in_proceedings, title_of, triage_lines
+from store.formats.raw_record import Records, name_in_order, record_from_obj, text_lines, web_link
 from store.latex import plain_text
 from store.search.keywords import tags_and_keywords
 from store.titles.kinds import title_mark

@@ -112,7 +112,7 @@ def test_zotero_csv_columns(tmp_path):
     csv_text = ('"Key","Item Type","Publication Year","Author","Title","Publication Title","DOI","Url","Abstract Note"\n'
                 f'"K1","journalArticle","2023","Lee, Ann; Ray, Bob","A Paper","JMLR","10.1/x","","{ABS1}"\n')
     rec, = parse_file(write(tmp_path, "zotero.csv", csv_text))
-    assert (rec.title, rec.authors, rec.url, rec.abstract) == ("A Paper", ["Lee, Ann", "Ray, Bob"], "https://doi.org/10.1/x", ABS1)
+    assert (rec.title, rec.authors, rec.url, rec.abstract) == ("A Paper", ["Ann Lee", "Bob Ray"], "https://doi.org/10.1/x", ABS1)
     assert (rec.venue, rec.year) == ("JMLR", "2023")
 
 
@@ -211,9 +211,9 @@ def test_ris_fields_continuation_lines_and_entries_without_abstract(tmp_path):
     recs = parse_file(write(tmp_path, "refs.ris", RIS))
     assert [r.title for r in recs] == ["A Great Paper", "Second"]
     assert recs[0].abstract == ABS1
-    assert recs[0].authors == ["Lee, Ann", "Ray, Bob"] and recs[0].external_id == "r1"
+    assert recs[0].authors == ["Ann Lee", "Bob Ray"] and recs[0].external_id == "r1"  # (RIS lists them "Lee, Ann")
     assert recs[0].url == "https://doi.org/10.1/xyz" and recs[1].url == "https://a.org/2"
-    assert recs[1].abstract == ABS2 and recs[1].authors == ["Kim, Cho"]
+    assert recs[1].abstract == ABS2 and recs[1].authors == ["Cho Kim"]
     assert recs.no_abstract == ["line 18"]
     # A .txt whose content is RIS is read as RIS (as a dump, every entry became a paragraph of tags).
     assert [r.title for r in parse_file(write(tmp_path, "zotero.txt", RIS))] == ["A Great Paper", "Second"]
