@@ -30,6 +30,7 @@ from store.formats.records import split_triage_lines
 from store.exchange.checks import FIELD_CHECKS, record_problem
 from store.exchange.team_file import TEAM_FORMAT, TEAM_VERSION, is_team_text
 from store.team.members import member_problem
+from store.wording import counted, first_few
 
 _ORG_STATUS = {"UNREAD": "unread", "TOREAD": "to-read", "READ": "read", "SKIPPED": "skipped"}
 _HEX_ID = re.compile(r"[0-9a-f]{12}")
@@ -261,3 +262,30 @@ def _org(text: str) -> list[_Found]:
             note.append(line[2:] if line.startswith("  ") else line)
     close()
     return out
+
+
+def others_not_taken(records: list[dict[str, Any]], member: str, source: str) -> str:
+    """What is said when an export of a lab's library (JSON, JSON Lines: each record's ``team``
+    list, every member's marks beside the exporter's) carries other members' marks, which an
+    import of it does not take (those lists hold no change times to merge by): their team files
+    bring them ("" when there are none)."""
+    names: dict[str, int] = {}
+    for rec in records:
+        team = rec.get("team")
+        own = _marks_of(rec)  # (the exporter's entry is the record's own marks: taken, never "also")
+        for name in {t.get("member") for t in team if isinstance(t, dict) and _marks_of(t) != own} \
+                if isinstance(team, list) else ():
+            if isinstance(name, str) and name != member and member_problem(name) is None:
+                names[name] = names.get(name, 0) + 1
+    if not names:
+        return ""
+    first = sorted(names)[0]
+    return (f"{source}: also holds the marks of {first_few(sorted(names), 4)} (beside its own, on "
+            f"{counted(max(names.values()), 'paper')}), which an import does not take: each member's team file "
+            f"brings theirs (`papersift --as {first} export --format team`, then import-annotations of that file)")
+
+
+def _marks_of(rec: dict[str, Any]) -> tuple[object, ...]:
+    """A record's marks as a team list entry gives them, to compare (values of any kind: untrusted)."""
+    tags = rec.get("tags")
+    return (rec.get("status"), rec.get("star"), sorted(map(str, tags)) if isinstance(tags, list) else tags, rec.get("note"))

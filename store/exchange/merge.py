@@ -20,15 +20,14 @@ from datetime import datetime
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from store.exchange.annotation_files import read_annotation_records  # noqa: F401 (re-exported: tests read with it)
+from store.exchange.annotation_files import others_not_taken, read_annotation_records  # noqa: F401 (re-exported: tests read with it)
 from store.exchange.stamps import Clock, canonical, newest_sound
 from store.exchange.history_states import known_stamps, known_values
 from store.corpus import paper_id
 from store.records import Annotation, RecordKey
 from store.tags import clean_tag, note_problem
 from store.text import normalize
-from store.team.members import member_problem
-from store.wording import counted, first_few
+from store.wording import counted
 
 if TYPE_CHECKING:
     from store.library import Library
@@ -243,7 +242,7 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
     newest = newest_sound([*(v for rec in records if isinstance(rec.get("stamps"), dict) for v in rec["stamps"].values()),
                            *(rec.get(k) for rec in records for k in ("updated", "created"))])
     clock = Clock(written=newest or written)
-    if said := _others_not_taken(records, library.member, source):
+    if said := others_not_taken(records, library.member, source):
         report.warnings.append(said)
     read = _ReadRecords(library, planned)
     for rec in records:
@@ -271,33 +270,6 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
         report.conflicts += [f"{shown}: {c}" for c in conflicts]
     report.warnings += clock.warnings(source)
     return changes, report
-
-
-def _others_not_taken(records: list[dict[str, Any]], member: str, source: str) -> str:
-    """What is said when an export of a lab's library (JSON, JSON Lines: each record's ``team``
-    list, every member's marks beside the exporter's) carries other members' marks, which an
-    import of it does not take (those lists hold no change times to merge by): their team files
-    bring them ("" when there are none)."""
-    names: dict[str, int] = {}
-    for rec in records:
-        team = rec.get("team")
-        own = _marks_of(rec)  # (the exporter's entry is the record's own marks: taken, never "also")
-        for name in {t.get("member") for t in team if isinstance(t, dict) and _marks_of(t) != own} \
-                if isinstance(team, list) else ():
-            if isinstance(name, str) and name != member and member_problem(name) is None:
-                names[name] = names.get(name, 0) + 1
-    if not names:
-        return ""
-    first = sorted(names)[0]
-    return (f"{source}: also holds the marks of {first_few(sorted(names), 4)} (beside its own, on "
-            f"{counted(max(names.values()), 'paper')}), which an import does not take: each member's team file "
-            f"brings theirs (`papersift --as {first} export --format team`, then import-annotations of that file)")
-
-
-def _marks_of(rec: dict[str, Any]) -> tuple[object, ...]:
-    """A record's marks as a team list entry gives them, to compare (values of any kind: untrusted)."""
-    tags = rec.get("tags")
-    return (rec.get("status"), rec.get("star"), sorted(map(str, tags)) if isinstance(tags, list) else tags, rec.get("note"))
 
 
 class _ReadRecords:
@@ -330,6 +302,8 @@ class _ReadRecords:
         self.member_of[key] = (pid, member)
         self.seen[key] = self.seen.get(key, 0) + 1
         theirs = _theirs(rec, pid, report.warnings, self.current(pid, member), clock)
+        if str(rec["id"]) != pid and not _only_marks(theirs):  # a paper merged here into this one
+            return  # (marks taken back on the duplicate take back none of this paper's: it brings none)
         if isinstance(rec.get("stamps"), dict):
             self.fieldwise.add(key)  # (even when none of its stamps is a time: then nothing is its change)
         if key in self.folded:  # a second record of one paper in one file: one record, its newest changes
@@ -354,6 +328,16 @@ class _ReadRecords:
             if idx is not None:
                 report.by_text += 1
         return idx
+
+
+def _only_marks(ann: Annotation) -> bool:
+    """Keep of a record, for a paper merged here into another, only the marks it brings: the
+    change times of what it took back go (taking back marks on the duplicate is no change to the
+    paper kept). False when it brings none."""
+    kept = {k: v for k, v in ann.stamps.items()
+            if (k[1:] in ann.tags if k.startswith("#") else getattr(ann, k, None) not in (None, "unread", 0, ""))}
+    ann.stamps = kept
+    return ann.marked
 
 
 def _fold(first: Annotation, second: Annotation) -> Annotation:

@@ -199,3 +199,42 @@ def test_ones_own_older_export_read_back_changes_nothing(run_cli, tmp_path):
         assert "changed 0" in run_cli("import-annotations", str(tmp_path / f"old.{fmt}")).stdout
     shown = json.loads(run_cli("show", a, "--format", "json").stdout)
     assert (shown["star"], shown["note"]) == (3, "v2") and not shown.get("conflicts")
+
+
+def test_a_cleared_record_of_a_paper_merged_here_into_another_takes_back_none_of_its_marks(tmp_path):
+    """ana split a near-duplicate off in her copy, undid it (her copied marks cleared) and synced:
+    in ben's copy, where the duplicate is merged into the paper kept, her cleared record of the
+    duplicate took back her marks on the kept paper (★★, read, #rl and her note gone). A record
+    that takes marks back, arriving for a paper merged here into another, takes back none of that
+    paper's; one that brings marks still brings them."""
+    from store.corpus import paper_id
+    from store.exchange.import_files import merge_files
+    from store.exchange.team_file import team_text
+    from store.records import Annotation
+    from store.text import normalize
+
+    from .test_dedup import BASE
+    typos = BASE.replace("optical", "opitcal").replace("benchmarks", "benchmakrs").replace("single", "singel")
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "v0.txt").write_text(BASE)
+    (folder / "v1.txt").write_text(typos)
+    lib = Library(tmp_path / "lib", member="ben")
+    lib.paper_changes.import_paths(sorted(folder.iterdir()))
+    kept, dup = lib.corpus.papers[0].id, paper_id(normalize(typos))
+    assert len(lib) == 1 and dup != kept and lib.paper(dup).id == kept
+    early, late = "2026-12-01T10:00:00.000+00:00", "2026-12-02T10:00:00.000+00:00"
+    marks = Annotation(kept, status="read", star=2, tags=["rl"], note="read with the group", member="ana",
+                       stamps={"status": early, "star": early, "note": early, "#rl": early})
+    cleared = Annotation(dup, member="ana", stamps={"status": late, "star": late, "note": late, "#rl": late})
+    both, alone = tmp_path / "ana.jsonl", tmp_path / "ana-later.jsonl"
+    both.write_text(team_text("ana", [marks, cleared]))
+    alone.write_text(team_text("ana", [cleared]))
+    for path in (both, alone):
+        merge_files(lib, [path])
+        got = Library(lib.folder, member="ben").member_annotation(kept, "ana")
+        assert (got.status, got.star, got.tags, got.note) == ("read", 2, ["rl"], "read with the group"), path.name
+    brings = tmp_path / "ana-dup.jsonl"  # (marks made on the duplicate still reach the paper kept)
+    brings.write_text(team_text("ana", [Annotation(dup, star=3, member="ana", stamps={"star": "2026-12-03T10:00:00.000+00:00"})]))
+    merge_files(lib, [brings])
+    assert Library(lib.folder, member="ben").member_annotation(kept, "ana").star == 3
