@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 
 from store.files.nofollow import read_no_link
-from store.corpus import Corpus
+from store.corpus import Corpus, checked_batches, is_batch_number
 from store.versions import CORPUS_FORMAT
 from store.models import Paper
 
@@ -47,8 +47,25 @@ def salvage(path: Path, backup: Corpus | None) -> Salvaged:
     corpus = Corpus([found[pid] for pid in order if pid in found], separate)
     rules = head.get("title_rules", 0) if head is not None else backup.title_rules if backup is not None else 0
     corpus.title_rules = rules if isinstance(rules, int) else 0
+    corpus.batches = _batches(head, backup, corpus)
     lost = len(named) - len(found) if named is not None else 0
     return Salvaged(corpus, whole, from_backup, lost, header_lost=not sound)
+
+
+def _batches(head: dict[str, Any] | None, backup: Corpus | None, corpus: Corpus) -> list[dict[str, Any]]:
+    """The imports the file recorded (``new:`` and ``batch:`` read them; a repair without them
+    left every paper of no import): the header's, else the backup's, with an import since the
+    backup made again from its papers' numbers and times (its file names and counts are gone)."""
+    if head is not None:
+        return checked_batches(head.get("batches"))
+    kept = list(backup.batches) if backup is not None else []
+    known = {b["n"] for b in kept}
+    since: dict[int, list[str]] = {}
+    for paper in corpus:
+        if is_batch_number(paper.batch) and paper.batch not in known:
+            since.setdefault(paper.batch, []).append(paper.added)
+    kept += [{"n": n, "time": min(times), "new": len(times), "revised": 0, "files": []} for n, times in sorted(since.items())]
+    return kept
 
 
 def _header(line: bytes) -> dict[str, Any] | None:

@@ -277,6 +277,8 @@ def test_a_cut_corpus_keeps_its_whole_lines_and_counts_the_papers_no_backup_hold
     assert proc.returncode == 1 and f"{len(cut_ids)} papers could not be recovered" in proc.stdout
     assert "rebuilt corpus.jsonl from" in proc.stdout
     assert list((lib.folder / "backups").glob("corpus.jsonl.*damaged-*"))
+    # the imports the header records are kept (they were dropped: new: and batch: listed nothing)
+    assert back.corpus.batches == lib.corpus.batches and len(back.search.find("new:")) > 0
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
@@ -292,6 +294,11 @@ def test_a_corpus_whose_first_line_is_damaged_keeps_every_whole_paper(tmp_path, 
     assert "first line (which lists its papers) was damaged" in proc.stdout
     assert list((lib.folder / "backups").glob("corpus.jsonl.*damaged-*"))
     assert run_doctor(lib.folder).healthy
+    # the imports: the backup's, and the one since made again from its papers (new: lists it)
+    newest = lib.corpus.batches[-1]
+    assert [b["n"] for b in back.corpus.batches] == [b["n"] for b in lib.corpus.batches]
+    assert {k: back.corpus.batches[-1][k] for k in ("n", "time", "new")} == {k: newest[k] for k in ("n", "time", "new")}
+    assert len(back.search.find("new:")) == newest["new"]
 
 
 def _with_papers_since_the_backup(tmp_path):
