@@ -191,7 +191,9 @@ class Corpus:
         ids, count = header.get("ids"), header.get("count")
         if not isinstance(ids, list) or count != len(ids) or n_lines - 1 != count:
             said = counted(count, "paper") if isinstance(count, int) else "a count of papers"
-            raise CorruptFileError(path, f"expected {said} but found {counted(n_lines - 1, 'line')} (truncated?)")
+            guess = " (cut short?)" if isinstance(count, int) and n_lines - 1 < count else \
+                " (a paper's line broken in two, or lines added?)" if isinstance(count, int) else ""
+            raise CorruptFileError(path, f"expected {said} but found {counted(n_lines - 1, 'line')}{guess}")
         corpus = cls(separate=header.get("separate") or [])
         corpus.papers = PaperList(data, starts[1:], path)
         corpus._by_id = {pid: i for i, pid in enumerate(ids)}

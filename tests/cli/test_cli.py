@@ -843,3 +843,26 @@ def test_import_annotations_reads_an_export_named_after_its_format(fmt, name, ru
     run_cli("import-annotations", str(out), library=other)
     theirs = json.loads(run_cli("list", "--tag", "theirs", "--format", "json", library=other).stdout)
     assert [(p["id"], p["star"]) for p in theirs] == [(pid, 2)]
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_an_export_to_a_dash_goes_to_standard_output_and_plain_lines_show_titles_as_the_app_does(run_cli, tmp_path,
+                                                                                                monkeypatch):
+    """`export -o -` wrote a file named "-" (nothing on standard output); `list --format plain`
+    printed a title's LaTeX as stored (PixArt-$\\alpha$) where the app and `show` render it; a
+    corpus with more lines than papers was said "(truncated?)"."""
+    monkeypatch.chdir(tmp_path)
+    proc = run_cli("export", "--format", "csv", "-o", "-")
+    assert proc.stdout.startswith("id,title,") and not (tmp_path / "-").exists()
+    dump = tmp_path / "latex.txt"
+    dump.write_text("D\n\nPixArt-$\\alpha$: we train a diffusion transformer for text to image synthesis fast and cheaply "
+                    "on a small budget of GPU days while matching the quality of much larger models.\n")
+    library = tmp_path / "latex-lib"
+    run_cli("import", str(dump), library=library)
+    plain = run_cli("list", "--format", "plain", library=library).stdout
+    assert "PixArt-α" in plain and "$" not in plain, plain
+    corpus = library / "corpus.jsonl"
+    lines = corpus.read_bytes().split(b"\n")
+    corpus.write_bytes(b"\n".join([*lines[:2], b"{garbage", *lines[2:]]))
+    said = run_cli("doctor", library=library, check=False).stdout
+    assert "expected 1 paper but found 2 lines (a paper's line broken in two, or lines added?)" in said and "truncated" not in said, said

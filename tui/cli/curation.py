@@ -65,7 +65,8 @@ def retitle(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
         console.print("every paper came with a title of its own: no title to derive", highlight=False)
         return 0
     if done.current:
-        console.print(f"the {counted(done.derived, 'derived title')} are this version's already, and stay as they "
+        made = f"the {counted(done.derived, 'derived title')} " + ("is" if done.derived == 1 else "are")
+        console.print(f"{made} this version's already, and stay as they "
                       "are while the library grows; --again derives them anew against today's papers "
                       "(--again --dry-run shows what would change)", highlight=False, markup=False)
         return 0

@@ -38,7 +38,8 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     p.add_argument("--group-by", choices=MARKDOWN_GROUPS, default="status",
                    help="Markdown grouping: status, tag, venue (and year) or area")
     p.add_argument("--abstracts", action="store_true", help="Markdown: include abstracts")
-    p.add_argument("--output", "-o", metavar="FILE", help="write here (atomically) instead of standard output")
+    p.add_argument("--output", "-o", metavar="FILE", help="write here (atomically) instead of standard output ('-': "
+                   "standard output)")
     p = add("serve", "run the app in a web browser (on this computer only, behind a secret URL)", None, run=serve,
             creates=True)
     p.add_argument("--host", default="127.0.0.1",
@@ -103,7 +104,7 @@ def export(lib: Library, args: argparse.Namespace, opened: Opened | None = None)
 def _write(args: argparse.Namespace, text: str, papers: int) -> int:
     """An export's text to ``--output`` (atomically) or standard output."""
     from store.files.atomic import atomic_write_text
-    if args.output:
+    if args.output and args.output != "-":  # ("-": standard output, as every tool reads it)
         path = Path(args.output).expanduser()
         if not path.parent.is_dir():
             raise PapersiftError(f"{path.parent}: no such folder for the export")

@@ -177,10 +177,12 @@ def _under_table(n_rows: int, total: int, found: int | None, full: int | None, b
 
 
 def _print_plain(rows: list[Row]) -> None:
-    """One tab-separated line a paper: id, status, stars, title, tags."""
+    """One tab-separated line a paper: id, status, stars, title (as the app shows it: PixArt-α, not
+    PixArt-$\\alpha$), tags."""
+    from ..render import plain_title
     for r in rows:
         tag_line = display_safe(" ".join("#" + t for t in r.tags), False)
-        sys.stdout.write(f"{r.id}\t{r.status}\t{r.star}\t{display_safe(r.title, False)}\t{tag_line}\n")
+        sys.stdout.write(f"{r.id}\t{r.status}\t{r.star}\t{display_safe(plain_title(r.title), False)}\t{tag_line}\n")
 
 
 WEAKER_DIVIDER = "── weaker matches: most but not all words ──"  # (the app's list says it so too)
