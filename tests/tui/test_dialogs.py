@@ -394,6 +394,26 @@ async def test_export_choices_say_how_many_papers_and_a_missing_folder_is_offere
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_the_export_destination_takes_the_whole_ending_of_each_format(lib, make, tmp_path):
+    """RIS chosen after CSL-JSON named the file papersift-lib.csl.ris (.json alone was replaced):
+    a format's whole ending gives way to the next one's."""
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        dest = app.screen.query_one("#dest")
+        await pilot.press(*["down"] * 6, "enter")  # CSL-JSON
+        await pilot.pause()
+        assert dest.value.endswith(f"papersift-{lib.name}.csl.json"), dest.value
+        await pilot.press("down", "enter")  # RIS
+        await pilot.pause()
+        assert dest.value.endswith(f"papersift-{lib.name}.ris"), dest.value
+        await pilot.press("up", "up", "enter")  # Org
+        await pilot.pause()
+        assert dest.value.endswith(f"papersift-{lib.name}.org"), dest.value
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_export_dialog_to_file_and_clipboard(lib, make, tmp_path):
     app = make(lib)
     async with app.run_test(size=(120, 40)) as pilot:

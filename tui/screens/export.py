@@ -157,8 +157,12 @@ class ExportScreen(ModalScreen[str | None]):
             dest.value = self._default_path(fmt)
         elif typed.lower() != "clipboard":
             path = Path(typed)
-            if path.suffix.lower() in set(EXTENSIONS.values()) | {".txt", ".markdown"}:
-                dest.value = str(path.with_suffix(EXTENSIONS[fmt]))
+            # The longest ending a format's: .csl.json is CSL-JSON's whole (with .json alone, RIS
+            # after CSL-JSON named the file papersift-lib.csl.ris).
+            ending = next((e for e in sorted({*EXTENSIONS.values(), ".txt", ".markdown"}, key=len, reverse=True)
+                           if path.name.lower().endswith(e) and len(path.name) > len(e)), None)
+            if ending is not None:
+                dest.value = str(path.with_name(path.name[:-len(ending)] + EXTENSIONS[fmt]))
 
     def _pairs(self, scope: str) -> list[Pair]:
         lib = self.library
