@@ -357,6 +357,28 @@ async def test_export_choices_show_the_pick_by_shape_not_only_colour(lib, make):
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_every_scope_of_the_export_dialog_carries_every_members_marks(lib, make, tmp_path):
+    """In a lab's library, the dialog's "current list" and "everything I annotated" exports left
+    out the other members' marks that `papersift export` and the whole library's export carry."""
+    pid = lib.corpus.papers[0].id
+    lib.marks.set_star([pid], 1)
+    Library(lib.folder, member="ana").marks.set_star([pid], 2)
+    lib.refresh()
+    app = make(lib)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for scope in ("list", "annotated", "all"):
+            await pilot.press("x")
+            await pilot.pause()
+            app.screen.query_one(f"#scope-{scope}").value = True
+            app.screen.query_one("#dest").value = str(tmp_path / f"{scope}.md")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert app.screen is screen(app), scope
+            assert "ana ★★" in (tmp_path / f"{scope}.md").read_text(), scope
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_export_choices_say_how_many_papers_and_a_missing_folder_is_offered(lib, make, tmp_path):
     """Each choice of papers shows its count; with nothing marked to read, the dialog starts on the
     current list and says why; a destination in a folder that does not exist asks to create it."""

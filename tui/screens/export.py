@@ -165,11 +165,13 @@ class ExportScreen(ModalScreen[str | None]):
                 dest.value = str(path.with_name(path.name[:-len(ending)] + EXTENSIONS[fmt]))
 
     def _pairs(self, scope: str) -> list[Pair]:
+        """The papers of a scope with their marks, a lab's every member's too (Library.pairs: the
+        current list and "everything I annotated" had left them out)."""
         lib = self.library
         if scope == "list":
             results = self.main_screen.results  # the result set, not the weaker matches below it
-            return [(lib.corpus.papers[int(i)], lib.annotation(lib.corpus.papers[int(i)].id))
-                    for i in results.indices[:results.full]]
+            ids = lib.corpus.ids()
+            return lib.pairs(ids=[ids[int(i)] for i in results.indices[:results.full]])
         if scope == "selection":
             ids = self.main_screen.triage.targets() if self.main_screen.results.selected else []
             return lib.pairs(ids=ids)
@@ -177,7 +179,8 @@ class ExportScreen(ModalScreen[str | None]):
             return lib.pairs("status:to-read")
         if scope == "annotated":  # in library order, parsing only those papers (not all 300k)
             found = sorted(i for i in map(lib.corpus.index_of, lib.annotations) if i is not None)
-            return [(lib.corpus.papers[i], lib.annotation(lib.corpus.papers[i].id)) for i in dict.fromkeys(found)]
+            ids = lib.corpus.ids()
+            return lib.pairs(ids=[ids[i] for i in dict.fromkeys(found)])
         return lib.pairs("")
 
     @on(Button.Pressed, "#run")
