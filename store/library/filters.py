@@ -9,6 +9,7 @@ corpus changes. A new filter: its syntax in :mod:`store.search.query`, its mask 
 
 from __future__ import annotations
 
+import operator
 import threading
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
@@ -239,6 +240,10 @@ class Filters:
             elif f.kind == "batch":
                 assert f.compare is not None
                 hit = (batches > 0) & f.compare[0](batches, f.compare[1])
+                numbers = sorted(b["n"] for b in self._core.corpus.batches)
+                if f.compare[0] is operator.eq and numbers and f.compare[1] not in numbers:  # (else "none found" only)
+                    q.errors.append(f"no import numbered {f.compare[1]} here: the imports are batch:{numbers[0]} to "
+                                    f"batch:{numbers[-1]}")
             else:  # added: compare the date's first characters, as many as were typed (2026-12: a month)
                 assert f.compare is not None
                 op, width = f.compare[0], len(f.value)

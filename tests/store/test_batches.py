@@ -87,6 +87,9 @@ def test_new_says_why_it_lists_none_when_the_newest_imports_papers_are_gone(dail
         "new: lists the newest import, batch 2, and none of its papers is here now (removed since): "
         "batch:1 lists the one before"]
     assert not daily.search.find("-new:").errors and len(ids(daily, "batch:1")) == 12
+    for n in (0, 3, 99):  # (batch:99 said nothing, as if an import had brought none)
+        assert daily.search.find(f"batch:{n}").errors == [f"no import numbered {n} here: the imports are batch:1 to batch:2"]
+    assert not daily.search.find("batch:>=5").errors
 
 
 def test_a_date_that_is_no_day_is_said_and_lists_no_paper(daily):
