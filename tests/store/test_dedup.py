@@ -215,6 +215,7 @@ def test_the_split_says_what_an_undo_takes_back(tmp_path, run_cli):
     lib.marks.set_star([pid], 2)
     said = run_cli("dedup", "--split", pid, library=lib.folder).stdout
     assert "split off 1 paper" in said and "takes back those marks, not the split" in said and "backups/" in said
+    assert "with your marks on the merged paper" in said  # (a colleague's are not copied: it said "the merged paper's")
     assert run_cli("undo", library=lib.folder).stdout.startswith("undone: copy annotation to 1 split paper")
     assert len(Library(lib.folder)) == 2
 

@@ -121,7 +121,7 @@ def dedup(lib: Library, args: argparse.Namespace, opened: Opened) -> int:
         else:
             marked = bool(new) and lib.annotation(new[0].id).marked
             out.console().print(f"split off {counted(len(new), 'paper')}: {', '.join(p.id for p in new)}"
-                                + (" (with the merged paper's marks; `papersift undo` takes back those marks, not "
+                                + (" (with your marks on the merged paper; `papersift undo` takes back those marks, not "
                                    "the split: the corpus as it was is in backups/)" if marked else
                                    " (no undo step: the corpus as it was is in backups/)"))
         return 0
