@@ -191,7 +191,7 @@ class Corpus:
         ids, count = header.get("ids"), header.get("count")
         if not isinstance(ids, list) or count != len(ids) or n_lines - 1 != count:
             said = counted(count, "paper") if isinstance(count, int) else "a count of papers"
-            guess = " (cut short?)" if isinstance(count, int) and n_lines - 1 < count else \
+            guess = " (truncated?)" if isinstance(count, int) and n_lines - 1 < count else \
                 " (a paper's line broken in two, or lines added?)" if isinstance(count, int) else ""
             raise CorruptFileError(path, f"expected {said} but found {counted(n_lines - 1, 'line')}{guess}")
         corpus = cls(separate=header.get("separate") or [])
