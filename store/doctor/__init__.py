@@ -152,7 +152,8 @@ def _rebuild_corpus(path: Path, report: DoctorReport) -> None:
         report.ok.append(f"{path.name}'s first line (which lists its papers) was damaged: every paper of the "
                          "backup that no whole line held is back, so one removed since that backup may be too")
     if found.lost:
-        report.problems.append(f"{counted(found.lost, 'paper')} could not be recovered: in the damaged part of "
+        ids = ", ".join(found.lost_ids[:5]) + (", …" if len(found.lost_ids) > 5 else "")
+        report.problems.append(f"{counted(found.lost, 'paper')} could not be recovered ({ids}): in the damaged part of "
                                f"{path.name} and in no backup (`papersift import` of the files they came from "
                                "brings them back; their annotations are kept)")
 

@@ -7,7 +7,7 @@ lack. Used by :mod:`store.doctor`'s repair."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ class Salvaged:
     from_backup: int  # papers the header names that came from the backup
     lost: int  # papers the header names that neither held
     header_lost: bool = False  # the header was damaged: the backup's papers were all taken
+    lost_ids: list[str] = field(default_factory=list)  # the ids of the papers lost (the header's)
 
 
 def salvage(path: Path, backup: Corpus | None) -> Salvaged:
@@ -48,8 +49,8 @@ def salvage(path: Path, backup: Corpus | None) -> Salvaged:
     rules = head.get("title_rules", 0) if head is not None else backup.title_rules if backup is not None else 0
     corpus.title_rules = rules if isinstance(rules, int) else 0
     corpus.batches = _batches(head, backup, corpus)
-    lost = len(named) - len(found) if named is not None else 0
-    return Salvaged(corpus, whole, from_backup, lost, header_lost=not sound)
+    missing = [pid for pid in named if pid not in found] if named is not None else []
+    return Salvaged(corpus, whole, from_backup, len(missing), header_lost=not sound, lost_ids=missing)
 
 
 def _batches(head: dict[str, Any] | None, backup: Corpus | None, corpus: Corpus) -> list[dict[str, Any]]:

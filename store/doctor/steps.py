@@ -38,9 +38,11 @@ def _check_links(folder: Path, repair: bool, report: DoctorReport) -> None:
         path = folder / name
         if not path.is_symlink():
             continue
+        disposable = name in locations.LIBRARY_CACHES or name == locations.LOCK_FILE
         report.problems.append(f"{name} is a link (to {os.readlink(path)}); papersift does not follow links in a "
-                               f"library folder")
-        if repair and (name in locations.LIBRARY_CACHES or name == locations.LOCK_FILE):  # (both disposable)
+                               "library folder" + ("" if disposable else " (replace it with a copy of what it leads "
+                                                   "to; --repair leaves a library's own file to you)"))
+        if repair and disposable:
             path.unlink()
             report.repaired.append(f"removed the link {name} (papersift makes it again when needed)")
     strays = [b for b in backups_in(folder) if b.is_symlink()]

@@ -102,6 +102,8 @@ def test_a_data_file_that_is_a_link_is_refused_by_name(tmp_path, victim, name, r
     assert any(f"{name} is a link" in p for p in report.problems)
     report = run_doctor(lib.folder, repair=True)  # a data file's link is left for the user, and never read
     assert report.healthy == (name == ".lock") and victim.read_bytes() == before  # (a lock link is removed)
+    if name != ".lock":  # (the repair said two problems and nothing of what to do)
+        assert any(f"{name} is a link" in p and "replace it with a copy of what it leads to" in p for p in report.problems)
     assert not any(b"export PATH" in f.read_bytes() for f in (lib.folder / "backups").glob("*")
                    if f.is_file() and not f.is_symlink()) if (lib.folder / "backups").is_dir() else True
 
