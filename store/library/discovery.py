@@ -291,7 +291,7 @@ class Discovery:
         """Why paper ``row`` ranks where it does: the terms that weigh most for it under ``weights``
         and the ids of the ``wanted`` papers it is closest to."""
         from store.discovery.recommend import closest_marked
-        from store.discovery.similar import explain
+        from store.discovery.reasons import explain
         from store.discovery.content_words import as_written
         sim = self.similarity
         paper = self._core.corpus.papers[row]
@@ -326,7 +326,7 @@ class Discovery:
                 topics = self._topics
                 if topics is None or k is not None:
                     from store.discovery.clusters import kmeans
-                    from store.discovery.similar import topic_labels
+                    from store.discovery.reasons import topic_labels
                     sim = self.similarity
                     n_topics = k or max(2, min(50, int(round(np.sqrt(len(self._core.corpus) / 2)))))
                     vectors = sim.latent if sim.latent is not None else sim.matrix.toarray()
@@ -356,7 +356,7 @@ def _by_tag(core: DiscoveryCore, similarity: Callable[[], Similarity], tag: str,
     first EXPLAINED explained."""
     from store.discovery.content_words import as_written
     from store.discovery.recommend import blended_scores, closest_marked
-    from store.discovery.similar import explain as terms_for
+    from store.discovery.reasons import explain as terms_for
 
     anns = core.annotations  # one snapshot (a worker thread may run this while the UI triages)
     pos, weights, skipped = _tag_marks(core, anns, tag)

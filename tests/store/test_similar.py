@@ -51,7 +51,7 @@ def test_recommend_learns_a_tag_and_explains(tmp_path):
     held = {lib.corpus.papers[i].id for i in idx[len(idx) // 2:]}
     assert sum(r.paper.id in held for r in recs) >= 4  # the area is ~15% of the slice
     assert all(r.because for r in recs) and all(r.like for r in recs)
-    from store.discovery.similar import LABEL_STOP
+    from store.discovery.reasons import LABEL_STOP
     assert not any(t in LABEL_STOP for r in recs for t in r.because)  # "because: them" explains nothing
     assert not any("mine" in lib.annotation(r.paper.id).tags for r in recs)
 
@@ -63,7 +63,7 @@ def test_a_word_found_only_in_a_web_address_is_no_reason(tmp_path):
     import scipy.sparse as sp
 
     from store.discovery.content_words import outside_addresses
-    from store.discovery.similar import explain
+    from store.discovery.reasons import explain
     assert outside_addresses("no address here") is None
     held = outside_addresses("Agents play games (https://github.com/microsoft/SmartPlay); see www.smart.io/x too.")
     assert held is not None and "agents" in held and not {"microsoft", "smartplay", "smart", "github"} & held
@@ -365,7 +365,7 @@ def test_because_names_the_words_the_wanted_papers_share_first():
     import numpy as np
     import scipy.sparse as sp
 
-    from store.discovery.similar import explain
+    from store.discovery.reasons import explain
 
     vocab = ["agents", "planning", "tools", "invoking", "robots"]
     wanted = sp.csr_matrix(np.array([[1, 1, 1, 1, 0], [1, 1, 1, 0, 1]], dtype=float))
@@ -390,7 +390,7 @@ def test_a_word_and_the_compound_holding_it_are_one_reason():
     import numpy as np
     import scipy.sparse as sp
 
-    from store.discovery.similar import explain
+    from store.discovery.reasons import explain
 
     vocab = ["physicsinformed", "physics", "networks", "locomotion"]
     paper = sp.csr_matrix(np.array([[0.9, 0.8, 0.5, 0.4]]))
