@@ -11,7 +11,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual import work
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Sparkline, Static
 
 from store import Library
@@ -21,6 +20,7 @@ from store.wording import bar, counted, share
 
 from ..keymap import binding, key_label
 from ..widgets.footer import Footer
+from .page import ScrollingPage
 
 WIDTH = 30       # the longest bar, in cells
 MIN_BAR = 6      # bars never shrink below this; the labels give way first
@@ -63,7 +63,6 @@ class Chart:
         yield table
 
 
-
 def bars(rows: list[tuple[str, int]], total: int, style: str = "green") -> Chart:
     """A label / bar / count chart, bars scaled to ``total``."""
     return Chart([(label, [(count / total if total else 0.0, style)], [f"{count:,}"]) for label, count in rows])
@@ -77,7 +76,7 @@ def topic_table(rows: list[dict[str, Any]]) -> Chart:
                    [f"{r['papers']:,}", f"{r['triaged']:,}"]) for r in rows])
 
 
-class DashboardScreen(ModalScreen[None]):
+class DashboardScreen(ScrollingPage):
     BINDINGS = [binding("dashboard.close", "Close dashboard"),
                 binding("dashboard.scroll_down", "Scroll down", show=False),
                 binding("dashboard.scroll_up", "Scroll up", show=False),
@@ -183,18 +182,3 @@ class DashboardScreen(ModalScreen[None]):
         MainScreen._show_similar_titles)."""
         for panel in self.query("#by-topic").results(Static):
             panel.update(table)
-
-    def action_scroll_down(self) -> None:
-        self.query_one(VerticalScroll).scroll_down(animate=False)
-
-    def action_scroll_up(self) -> None:
-        self.query_one(VerticalScroll).scroll_up(animate=False)
-
-    def action_first(self) -> None:
-        self.query_one(VerticalScroll).scroll_home(animate=False)
-
-    def action_last(self) -> None:
-        self.query_one(VerticalScroll).scroll_end(animate=False)
-
-    def action_close(self) -> None:
-        self.dismiss(None)

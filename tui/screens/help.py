@@ -9,11 +9,11 @@ from rich.table import Table
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.keys import format_key
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..keymap import REGISTRY, binding, default_keymap
 from ..widgets.footer import Footer
+from .page import ScrollingPage
 
 if TYPE_CHECKING:
     from ..host import KeymapHost
@@ -89,7 +89,7 @@ def keys_table(keymap: dict[str, str]) -> Table:
     return table
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(ScrollingPage):
     BINDINGS = [binding("help.close", "Close help"),
                 binding("help.scroll_down", "Scroll down", show=False),
                 binding("help.scroll_up", "Scroll up", show=False),
@@ -105,18 +105,3 @@ class HelpScreen(ModalScreen[None]):
             yield Static(keys_table(cast("KeymapHost", self.app).current_keymap()))
             yield Static(syntax_table(), id="search-syntax")
         yield Footer()  # this dialog's keys, over the main screen's
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def action_scroll_down(self) -> None:
-        self.query_one(VerticalScroll).scroll_down(animate=False)
-
-    def action_scroll_up(self) -> None:
-        self.query_one(VerticalScroll).scroll_up(animate=False)
-
-    def action_first(self) -> None:
-        self.query_one(VerticalScroll).scroll_home(animate=False)
-
-    def action_last(self) -> None:
-        self.query_one(VerticalScroll).scroll_end(animate=False)
