@@ -61,14 +61,46 @@ class Source:
         return {"file": self.file, "position": self.position}
 
 
+# A merged variant's own fields, as its record gave them (kept so a split paper gets them back),
+# and what a variant may have given the paper it joined (store.ingest.importer.enrich's names).
+VARIANT_FIELDS = ("title", "authors", "external_id", "url", "venue", "year", "keywords", "area")
+GIVEN_NAMES = ("title", "authors", "url", "external_id", "keywords", "area", "venue")
+
+
 @dataclass
 class Variant:
-    """A near-duplicate text merged into a paper (kept so a merge can be split)."""
+    """A near-duplicate text merged into a paper (kept so a merge can be split).
+
+    Attributes:
+        fields: its record's own title, authors, link ... (those it had; see VARIANT_FIELDS),
+            which a split gives the paper it becomes.
+        gave: the fields it filled in the paper it joined (GIVEN_NAMES), which a split takes back.
+    """
 
     id: str
     abstract: str
     similarity: float
     sources: list[Source] = field(default_factory=list)
+    fields: dict[str, Any] = field(default_factory=dict)
+    gave: list[str] = field(default_factory=list)
+
+    def to_record(self) -> dict[str, Any]:
+        rec: dict[str, Any] = {"id": self.id, "abstract": self.abstract, "similarity": self.similarity,
+                               "sources": [s.to_record() for s in self.sources]}
+        if self.fields:
+            rec["fields"] = self.fields
+        if self.gave:
+            rec["gave"] = self.gave
+        return rec
+
+
+def variant_fields(value: Any) -> dict[str, Any]:
+    """A variant's own fields from a corpus record, each of its kind (a forged one reads as none)."""
+    if not isinstance(value, dict):
+        return {}
+    read = {name: _texts(value.get(name)) if name in ("authors", "keywords") else
+            _web_link(value.get(name)) if name == "url" else _text(value.get(name)) for name in VARIANT_FIELDS}
+    return {name: v for name, v in read.items() if v}
 
 
 @dataclass
@@ -148,8 +180,7 @@ class Paper:
         if self.aliases:
             rec["aliases"] = self.aliases
         if self.variants:
-            rec["variants"] = [{"id": v.id, "abstract": v.abstract, "similarity": v.similarity,
-                                "sources": [s.to_record() for s in v.sources]} for v in self.variants]
+            rec["variants"] = [v.to_record() for v in self.variants]
         return rec
 
     @classmethod
@@ -168,6 +199,8 @@ class Paper:
                     abstract=v["abstract"],
                     similarity=float(v.get("similarity", 1.0)),
                     sources=[Source(**s) for s in v.get("sources") or []],
+                    fields=variant_fields(v.get("fields")),
+                    gave=[name for name in _texts(v.get("gave")) if name in GIVEN_NAMES],
                 )
                 for v in rec.get("variants") or []
             ],

@@ -241,7 +241,7 @@ def check_cut_splits(data: dict[str, Any], corpus: Corpus, corpus_path: Path, an
     entry naming the paper they leave), then the corpus. A kill between them leaves annotations
     under ids the corpus still holds as variants: a repair completes the split the user asked for.
     Returns the ids found (the alias check leaves them alone)."""
-    from store.ingest.importer import split_variants
+    from store.ingest.split import split_variants
     from store.library.papers import SPLIT_ACTION, SPLIT_OF  # (the library's own words for a split)
 
     cut: set[str] = set()

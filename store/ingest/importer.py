@@ -10,7 +10,7 @@ with a derived title unless it came with a real one.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import numpy as np
 
@@ -20,12 +20,12 @@ from store.corpus import Corpus
 from store.ingest.dedup import BANDS, Match, is_near_duplicate, shingles
 from store.ingest.merge_prep import KnownRows, MergePrep, fingerprints
 from store.ingest.merge_prep import prepare_merge as prepare_merge  # (an import's two steps, named here together)
-from store.models import Paper, Source, Variant
+from store.models import VARIANT_FIELDS, Paper, Source, Variant
 from store.formats.raw_record import RawRecord
 from store.ingest.summary import ImportSummary
 from store.text import normalize
 from store.titles.library import FIELD_DF, TakenTitles, name_tokens, settle, title_hash
-from store.titles.derive import derive_title, derive_titles
+from store.titles.derive import derive_titles
 
 
 def _add_source(sources: list[Source], src: Source) -> bool:
@@ -136,6 +136,8 @@ class _Merge:
         paper = self.corpus.papers[idx]
         variant = next((v for v in paper.variants if v.id == rid), None)
         added = _add_source(variant.sources if variant else paper.sources, src)
+        if variant:  # (what this listing says of the variant and an earlier one did not: kept for a split)
+            variant.fields = {**own_fields(rec), **variant.fields}
         if variant and added:
             _add_source(paper.sources, src)
         seen_arxiv = rec.external_id and paper.external_id and arxiv_key(rec.external_id) is not None \
@@ -145,7 +147,7 @@ class _Merge:
         else:  # a paper the library held (from any file), or the same arXiv paper from another listing
             summary.known += 1
             summary.sources_added += bool(added and idx < self.before)  # (a file it was not in: saved, for file:)
-        got = _enrich(paper, rec)
+        got = enrich(paper, own_fields(rec))
         if rec.external_id and arxiv_key(rec.external_id) and _more_categories(paper, rec.keywords):
             got.append("keywords")  # a cross-list: its category joins the paper's
         if got:
@@ -184,11 +186,11 @@ class _Merge:
         idx = corpus.index_of(match.key)
         assert idx is not None  # match.key is a paper's id (owner)
         paper = corpus.papers[idx]
+        fields = own_fields(rec)
         paper.variants.append(Variant(id=rid, abstract=rec.abstract, similarity=round(match.jaccard, 3),
-                                      sources=[src]))
+                                      sources=[src], fields=fields, gave=enrich(paper, fields)))
         _add_source(paper.sources, src)
         corpus.add_alias(rid, idx)
-        _enrich(paper, rec)
         self.summary.near += 1
         return True
 
@@ -297,20 +299,28 @@ def _best_match(weighed: Iterable[tuple[int, float, float]], owner: list[str | N
     return best
 
 
-def _enrich(paper: Paper, rec: RawRecord) -> list[str]:
+def own_fields(rec: RawRecord) -> dict[str, Any]:
+    """The fields a record gave of its own (title, authors, link ...: store.models.VARIANT_FIELDS),
+    those it had: what a paper made of it gets, or a variant keeps for a split."""
+    got = {name: getattr(rec, name) for name in VARIANT_FIELDS}
+    return {name: list(v) if isinstance(v, list) else v for name, v in got.items() if v}
+
+
+def enrich(paper: Paper, fields: Mapping[str, Any]) -> list[str]:
     """A real title, authors, link, source id (a BibTeX key, an arXiv id), venue, year, keywords or
-    area arriving for a known paper that lacks them: keep them. Returns what it got (store.ingest.summary.ADDED_NAMES)."""
+    area arriving for a known paper that lacks them (``fields``: :func:`own_fields`): keep them.
+    Returns what it got (store.ingest.summary.ADDED_NAMES)."""
     added = []
-    if rec.title and paper.derived_title:
-        paper.title, paper.derived_title = rec.title, False
+    if fields.get("title") and paper.derived_title:
+        paper.title, paper.derived_title = fields["title"], False
         added.append("title")
     for name in ("authors", "url", "external_id", "keywords", "area"):  # what the paper lacks
-        value = getattr(rec, name)
+        value = fields.get(name)
         if value and not getattr(paper, name):
             setattr(paper, name, list(value) if isinstance(value, list) else value)
             added.append(name)
-    if (rec.venue or rec.year) and not (paper.venue or paper.year):
-        paper.venue, paper.year = rec.venue, rec.year
+    if (fields.get("venue") or fields.get("year")) and not (paper.venue or paper.year):
+        paper.venue, paper.year = fields.get("venue", ""), fields.get("year", "")
         added.append("venue")
     return added
 
@@ -320,31 +330,3 @@ def _more_categories(paper: Paper, keywords: list[str]) -> bool:
     new = [k for k in keywords if k not in paper.keywords]
     paper.keywords.extend(new)
     return bool(new)
-
-
-def split_variants(corpus: Corpus, key: str) -> list[Paper]:
-    """Undo a near-duplicate merge: variants become papers of their own.
-
-    Args:
-        key: a paper id (split all its variants off) or a variant id.
-
-    Returns:
-        The new papers. The pairs are recorded so a re-import does not merge them again.
-    """
-    idx = corpus.index_of(key)
-    if idx is None:
-        return []
-    parent = corpus.papers[idx]
-    chosen = [v for v in parent.variants if v.id == key] or (list(parent.variants) if key == parent.id else [])
-    new = []
-    for v in chosen:
-        parent.variants.remove(v)
-        parent.aliases.remove(v.id)
-        parent.sources = [s for s in parent.sources if not any(s == vs for vs in v.sources)]
-        title = settle([v.abstract], [derive_title(v.abstract)], frozenset(), [p.title for p in corpus])[0]
-        paper = Paper(id=v.id, abstract=v.abstract, title=title, sources=list(v.sources))
-        corpus.separate.add(frozenset((parent.id, v.id)))
-        corpus.add(paper)
-        new.append(paper)
-    corpus.rebuild_lookup()
-    return new

@@ -224,7 +224,7 @@ class PaperChanges:
         corpus. A kill between them leaves annotations under the variants' ids, which the
         doctor finds from that entry and completes by splitting the corpus as asked.
         """
-        from store.ingest.importer import split_variants
+        from store.ingest.split import split_variants
 
         with self._core.lock.held():
             self._core.refresh()

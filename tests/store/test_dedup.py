@@ -235,3 +235,59 @@ def test_a_paper_read_again_from_another_file_is_listed_under_it_too(tmp_path):
     assert [s.file for s in again.corpus.papers[0].sources] == ["day1.txt", "day2.txt"]
     assert len(again.search.find("file:day2")) == 1 and len(again.search.find("file:day1 file:day2")) == 1
     assert not lib.paper_changes.import_paths([second]).changed  # (read again from the same file: nothing new)
+
+
+APPENDED = BASE + " We also show that the method transfers to stereo matching without retraining."
+
+
+def _jsonl(**fields: object) -> str:
+    return json.dumps(fields) + "\n"
+
+
+def test_a_split_paper_gets_back_its_own_title_authors_and_venue(tmp_path):
+    """A near-duplicate merged into a paper read from a dump (no title, no authors) gave it its
+    title, authors, link and venue. Split off, it was rebuilt from its text alone: a derived title,
+    no authors, and the paper it left kept the title and authors of the one split off."""
+    lib = make_lib(tmp_path, {"a.txt": BASE + "\n", "b.jsonl": _jsonl(
+        abstract=APPENDED, title="FlowNet: Unsupervised Flow", authors=["Ann Lee", "Bo Chen"],
+        url="https://example.org/flow", venue="ICML", year="2024", keywords=["optical flow"])})
+    parent = lib.corpus.papers[0]
+    assert len(lib) == 1 and parent.title == "FlowNet: Unsupervised Flow" and parent.authors == ["Ann Lee", "Bo Chen"]
+    new = lib.paper_changes.split(parent.id)
+    again = Library(tmp_path / "lib")
+    split_off, kept = again.corpus.papers[again.corpus.index_of(new[0].id)], again.corpus.papers[0]
+    assert (split_off.title, split_off.derived_title, split_off.authors) == \
+        ("FlowNet: Unsupervised Flow", False, ["Ann Lee", "Bo Chen"])
+    assert (split_off.url, split_off.published, split_off.keywords) == ("https://example.org/flow", "ICML 2024", ["optical flow"])
+    assert kept.derived_title and kept.title != split_off.title  # what it had only from the other, given back
+    assert (kept.authors, kept.url, kept.venue, kept.keywords) == ([], "", "", [])
+
+
+def test_a_split_leaves_the_paper_its_own_fields_and_what_another_variant_holds(tmp_path):
+    """The paper keeps what its own record gave it; a field that the variant split off gave it and a
+    second variant also holds stays, from that variant."""
+    third = APPENDED + " Code is available."
+    lib = make_lib(tmp_path, {
+        "a.jsonl": _jsonl(abstract=BASE, title="Own Title", authors=["Own Author"]),
+        "b.jsonl": _jsonl(abstract=APPENDED, title="Other Title", authors=["Ann Lee"], venue="ICML", year="2024"),
+        "c.jsonl": _jsonl(abstract=third, venue="ICML", year="2024")})
+    assert len(lib) == 1 and len(lib.corpus.papers[0].variants) == 2
+    parent = lib.corpus.papers[0]
+    first = next(v.id for v in parent.variants if v.abstract == APPENDED)
+    new = lib.paper_changes.split(first)
+    kept = Library(tmp_path / "lib").corpus.papers[0]
+    assert (kept.title, kept.authors, kept.published) == ("Own Title", ["Own Author"], "ICML 2024")
+    assert (new[0].title, new[0].authors) == ("Other Title", ["Ann Lee"])
+
+
+def test_a_variant_s_forged_fields_read_as_none(tmp_path):
+    """A corpus file is untrusted: a variant's fields of the wrong kind, or a link that is not a web
+    address, are not given to the paper a split makes of it."""
+    from store.models import Paper
+
+    rec = {"id": "p", "abstract": BASE, "title": "T", "variants": [
+        {"id": "v", "abstract": APPENDED, "fields": {"title": 5, "authors": ["A", 3], "url": "javascript:alert(1)",
+                                                     "venue": ["x"], "bogus": "y"}, "gave": ["title", "nonsense", 7]}]}
+    variant = Paper.from_record(rec).variants[0]
+    assert (variant.fields, variant.gave) == ({"authors": ["A"]}, ["title"])
+    assert Paper.from_record({**rec, "variants": [{**rec["variants"][0], "fields": "x"}]}).variants[0].fields == {}
