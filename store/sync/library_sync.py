@@ -157,12 +157,19 @@ def _prepare(repo: Path, remote: str) -> None:
     if repo.exists() and not repo.is_dir():
         raise SyncError(f"sync: {repo} is a file, where the sync keeps its clone of the repository: refused, nothing "
                         "changed (move it away; the next sync makes the folder)")
+    offered = None
     if (repo / ".git").is_dir() and git(repo, "remote", "get-url", "origin", check=False).stdout.strip() != remote:
-        shutil.rmtree(repo)  # another remote: its clone goes (the library is what counts; it is remade)
+        # Another remote (a mistyped one too): its clone goes, the library is what counts. The papers
+        # offered at the last sync stay known, so the ones removed or archived here stay out at the
+        # next sync, with this remote or the one before.
+        offered = "".join(f"{pid}\n" for pid in sorted(offered_before(repo)))
+        shutil.rmtree(repo)
     if not (repo / ".git").is_dir():
         repo.mkdir(mode=0o700, exist_ok=True)
         git(repo, "init", "--quiet", "-b", BRANCH)
         git(repo, "remote", "add", "origin", remote)
+        if offered:
+            atomic_write_text(repo / ".git" / OFFERED_FILE, offered)
 
 
 def _fetch(repo: Path, remote: str) -> str:

@@ -55,7 +55,8 @@ class SyncReport:
                 for name, n in sorted(self.unsent.items())]
         where = f" (in place of {self.replaced}, remembered until now)" if self.replaced else ""
         if self.kept_out:
-            kept.append(f"{counted(self.kept_out, 'paper')} removed or archived here stay out (the others keep theirs)")
+            kept.append(f"{counted(self.kept_out, 'paper')} removed or archived here "
+                        f"{'stays' if self.kept_out == 1 else 'stay'} out (the others keep theirs)")
         return (f"synced with {self.remote}{where} as {self.member}: " + (self.news() or "nothing new")
                 + (f"; {said} sent" if self.pushed and sent else "") + "".join(f"; {k}" for k in kept))
 

@@ -483,3 +483,29 @@ def test_a_line_separator_pasted_into_a_note_travels_and_stops_no_one(tmp_path):
     shown = subprocess.run(["git", "--git-dir", str(remote), "log", "-p", "main"], capture_output=True,
                            text=True, check=True).stdout
     assert "\u2028" not in shown and "\\u2028" in shown  # (the repository's files hold it escaped)
+
+
+@pytest.mark.slow  # (several processes)
+def test_a_sync_to_another_address_forgets_no_paper_removed_here(tmp_path):
+    """A sync to a mistyped address failed ("nothing changed here") but had already dropped the
+    clone, and with it the list of papers this library took before: the next sync with the lab's
+    address brought back a paper removed here, with a colleague's marks on it."""
+    remote = _bare(tmp_path / "lab.git")
+    ana, ben = tmp_path / "ana", tmp_path / "ben"
+    _ok(_papersift(ana, "ana", "import", str(DATA / "icml_slice.jsonl")))
+    _ok(_papersift(ana, "ana", "sync", str(remote)))
+    _ok(_papersift(ben, "ben", "sync", str(remote)))
+    gone = next(iter(Library(ana).corpus)).id
+    _ok(_papersift(ben, "ben", "star", gone, "3"))
+    _ok(_papersift(ben, "ben", "sync"))
+    _ok(_papersift(ana, "ana", "sync"))
+    _ok(_papersift(ana, "ana", "remove", gone))
+    assert "1 paper removed or archived here stays out" in _ok(_papersift(ana, "ana", "sync"))
+    _ok(_papersift(ben, "ben", "sync"))  # (ben's papers file now offers it: ana's no longer does)
+    assert "1 paper removed or archived here stays out" in _ok(_papersift(ana, "ana", "sync"))
+    typo = _papersift(ana, "ana", "sync", str(tmp_path / "typo.git"))
+    assert typo.returncode == 1 and "no repository at" in typo.stderr
+    said = _ok(_papersift(ana, "ana", "sync"))  # (the lab's address, remembered)
+    assert "arrived" not in said and Library(ana).corpus.index_of(gone) is None, said
+    assert "stays out" in _ok(_papersift(ana, "ana", "sync", str(tmp_path / "lab.git/")))  # (written otherwise)
+    assert Library(ana).corpus.index_of(gone) is None
