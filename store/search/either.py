@@ -25,6 +25,7 @@ class Filter(Protocol):
 class Query(Protocol):
     """What the OR groups change of a query being parsed (store.search.query.Query)."""
 
+    text: str
     words: list[str]
     either: list[list[str]]
     errors: list[str]
@@ -34,7 +35,11 @@ class Query(Protocol):
 
 
 OR_BETWEEN_WORDS = 'OR needs a word or a phrase on each side (diffusion OR "flow matching")'
-OR_NOT_FILTERS = "OR joins words and phrases, not filters: tag:rl dpo lists the rl papers holding dpo"
+
+
+def or_not_filters(asked: str) -> str:
+    """What is said of an OR beside a filter: ``asked`` is the query without that OR."""
+    return f"OR joins words and phrases, not filters: leave it out ({asked})"
 
 
 def too_common(word: str) -> str:
@@ -50,13 +55,16 @@ class Joiner:
         self.phrase: Filter | None = None  # the phrase just read: an alternative if an OR follows it
         self.pending = False               # an OR follows ``last``: the next word or phrase joins it
         self.filter_before = False         # the token just read was a filter (an OR after it: said so)
+        self.at = (0, 0)                   # where the last OR stands in the query (what is said drops it)
 
-    def operator(self) -> None:
-        """An OR (typed whole: the app's word being typed is never one, it may become "ORPO")."""
+    def operator(self, at: tuple[int, int]) -> None:
+        """An OR (typed whole: the app's word being typed is never one, it may become "ORPO"),
+        standing at ``at`` in the query."""
+        self.at = at
         if self.last is None and self.phrase is not None:
             self.last = self._as_term(self.phrase)
         if self.last is None or self.pending:
-            self._refuse(OR_NOT_FILTERS if self.filter_before and not self.pending else OR_BETWEEN_WORDS)
+            self._refuse(self._beside_filter() if self.filter_before and not self.pending else OR_BETWEEN_WORDS)
         self.pending, self.phrase = self.last is not None, None
 
     def words(self, terms: list[str]) -> None:
@@ -78,13 +86,18 @@ class Joiner:
         self.phrase = f if not f.negated else None
         return False
 
-    def other(self, why: str = OR_NOT_FILTERS) -> None:
+    def other(self, why: str | None = None) -> None:
         """A token that is no word (a filter, an id, -word; an empty phrase: ``why`` then says so):
         an OR before it joins nothing."""
         if self.pending:
-            self._refuse(why)
+            self._refuse(why or self._beside_filter())
         self.pending, self.last, self.phrase = False, None, None
-        self.filter_before = why == OR_NOT_FILTERS
+        self.filter_before = why is None
+
+    def _beside_filter(self) -> str:
+        """What is said of the last OR, beside a filter, with the query as it reads without it."""
+        text, (start, end) = self.q.text, self.at
+        return or_not_filters(" ".join(f"{text[:start]} {text[end:]}".split()))
 
     def end(self, done: bool) -> None:
         """The query's end: an OR there joins nothing, unless its next word is still to be typed."""

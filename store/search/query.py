@@ -302,7 +302,7 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
             continue
         tok, said, held = m.group(3), len(q.errors), len(q.filters)
         if tok == "OR" and not typed_here:
-            joiner.operator()
+            joiner.operator(m.span())
             continue
         if _PAPER_ID.fullmatch(tok):
             q.add(Filter("id", tok.lower()))
@@ -327,9 +327,9 @@ class _NoOr:
     """A query without "OR" in it: the tokens need no reading for OR groups (see Joiner)."""
 
     def words(self, terms: list[str]) -> None: ...
-    def other(self, why: str = "") -> None: ...
+    def other(self, why: str | None = None) -> None: ...
     def end(self, done: bool) -> None: ...
-    def operator(self) -> None: ...
+    def operator(self, at: tuple[int, int]) -> None: ...
 
     def joins_phrase(self, f: Filter) -> bool:
         return False

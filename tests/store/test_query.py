@@ -60,7 +60,7 @@ def test_parse_query_similar_and_recommend():
 
 
 def test_or_joins_the_words_and_phrases_beside_it_into_one_group_and_refuses_what_it_cannot_join():
-    from store.search.either import OR_BETWEEN_WORDS, OR_NOT_FILTERS, too_common
+    from store.search.either import OR_BETWEEN_WORDS, or_not_filters, too_common
     from store.search.query import parse_query
 
     q = parse_query("preference RLHF OR dpo OR kto tuning")
@@ -79,7 +79,10 @@ def test_or_joins_the_words_and_phrases_beside_it_into_one_group_and_refuses_wha
         assert q.errors == [OR_BETWEEN_WORDS] and q.refused, text
     for text in ("graph OR tag:rl", "tag:rl OR graph", "graph OR -tree", "status:read OR graph"):
         q = parse_query(text)
-        assert q.errors == [OR_NOT_FILTERS] and q.refused, text
+        assert q.errors == [or_not_filters(text.replace(" OR ", " "))] and q.refused, text
+    # what is said is the query asked without the OR, not one example for every query
+    assert parse_query("kw:bandit  OR regret").errors == ["OR joins words and phrases, not filters: leave it out "
+                                                          "(kw:bandit regret)"]
     q = parse_query("graph OR the")
     assert q.errors == [too_common("the")] and q.refused
     # while typed in the app, the word after a trailing OR is still to come (nothing said yet), and
