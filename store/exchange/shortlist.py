@@ -21,7 +21,7 @@ def team_shortlist(lib: Library, at_least: int, query: str = "", abstracts: bool
     chosen = sorted((pid for pid, n in totals.items() if n >= at_least and (wanted is None or pid in wanted)),
                     key=lambda pid: (-totals[pid], lib.corpus.index_of(pid) or 0))
     lines = [f"# Team shortlist — {lib.name}", "",
-             f"{counted(len(chosen), 'paper')} with {at_least}+ stars from the team (members: {', '.join(lib.team.members())}).", ""]
+             f"{counted(len(chosen), 'paper')} with {at_least}+ stars from the team (members: {', '.join(lib.team.active())}).", ""]
     for pid in chosen:
         paper = lib.paper(pid)
         lines.append(f"## {md_escape(title_of(paper))} — ★{totals[pid]}")

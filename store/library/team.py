@@ -91,6 +91,11 @@ class Team:
         """Everyone with marks or an assignment here, and whoever is triaging now, sorted."""
         return member_names(self._core.member_marks, self._core.assignments, self._core.member)
 
+    def active(self) -> list[str]:
+        """The members who marked a paper here or have a share, sorted: whoever only assigned
+        papers, or is triaging now and has marked nothing yet, is none."""
+        return [m for m in self.members() if m in self._core.member_marks or m in self._core.assignments.values()]
+
     def also_held(self, paper_ids: Iterable[str]) -> str:
         """What else a removal of the papers takes with it in a lab's library, for its question
         and its report (undo brings it all back): "" when nothing, else e.g. " (ana's and ben's
@@ -126,7 +131,7 @@ class Team:
         Raises:
             PapersiftError: ``name`` differs from a member's only in case (``ANA`` for ana).
         """
-        known = [m for m in self.members() if m != name and (m in self._core.member_marks or m in self._core.assignments.values())]
+        known = [m for m in self.active() if m != name]
         if not known or name in self._core.member_marks or name in self._core.assignments.values():
             return None
         same = [m for m in known if m.casefold() == name.casefold()]
@@ -207,7 +212,7 @@ class Team:
         names = [checked_member(m) for m in dict.fromkeys(members)]
         if not names:
             raise PapersiftError("no members to assign to (e.g. --to ana,ben,chen)")
-        known = [m for m in self.members() if m in self._core.member_marks or m in self._core.assignments.values()]
+        known = self.active()
         for name in names:
             _refuse_lookalike(name, names, known, new_members)
         return names

@@ -381,3 +381,19 @@ def test_a_removal_says_the_other_members_marks_and_the_assignment_it_takes_and_
     run_cli("undo", library=lead)
     back = json.loads(run_cli("--as", "ana", "show", pid, "--format", "json", library=lead).stdout)
     assert back["star"] == 2 and back["assigned_to"] == "ana"
+
+
+@pytest.mark.slow  # (several commands)
+def test_the_shortlist_names_as_members_only_those_who_marked_or_have_a_share(run_cli, tmp_path):
+    """Whoever only assigned papers, or runs the export having marked nothing, is no member: the
+    shortlist listed them ("members: ana, ben, chen, lead") where the team screen did not."""
+    folder = tmp_path / "lab"
+    run_cli("--as", "lead", "import", str(DATA / "icml_slice.jsonl"), library=folder)
+    run_cli("--as", "lead", "assign", "--to", "ana,ben,chen", library=folder)
+    first = run_cli("list", "--format", "plain", library=folder).stdout.split("\t")[0]
+    run_cli("--as", "ana", "star", first, "3", library=folder)
+    run_cli("--as", "ben", "star", first, "2", library=folder)
+    shortlist = run_cli("--as", "lead", "export", "--team", "3", library=folder).stdout
+    assert "1 paper with 3+ stars from the team (members: ana, ben, chen)." in shortlist, shortlist
+    team = json.loads(run_cli("--as", "lead", "team", "--format", "json", library=folder).stdout)
+    assert sorted(r["member"] for r in team["members"]) == ["ana", "ben", "chen"]
