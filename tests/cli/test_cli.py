@@ -489,6 +489,12 @@ def test_negated_filters_pass_through_argparse(run_cli):
     assert first not in exported and exported.count("\n") >= 34
     proc = run_cli("search", "robots", "-x", check=False)
     assert proc.returncode == 2 and "unrecognized arguments: -x" in proc.stderr
+    # a query of negations alone (search.md's -status:unread, -transformer): argparse said "the
+    # following arguments are required: query"
+    alone = json.loads(run_cli("search", "-tag:maybe", "--format", "json", "--limit", "100").stdout)
+    assert len(alone) == 34 and first not in {p["id"] for p in alone}
+    proc = run_cli("search", check=False)
+    assert proc.returncode == 2 and "what to search for?" in proc.stderr
 
 
 def test_a_bad_keymap_stops_before_importing(run_cli, tmp_path):

@@ -59,7 +59,7 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
                    help="the order of a list without search words (recommended: from your stars and to-read)")
     p.add_argument("--limit", type=out.count_arg, help="at most this many papers (default: all)")
     p = add("search", "fuzzy, ranked search (any word order, typos forgiven)", run=list_papers)
-    p.add_argument("query", nargs="+", help="words (diffusion OR flow: either), and filters such as status:unread "
+    p.add_argument("query", nargs="*", help="words (diffusion OR flow: either), and filters such as status:unread "
                    "tag:rl -tag:maybe star:>=2 author:peyre file:day2 \"exact phrase\"")
     p.add_argument("--limit", type=out.count_arg, default=20, help="at most this many papers (default 20)")
     p = add("show", "show one paper in full", ("text", "json"), run=show)
