@@ -35,12 +35,17 @@ class FileMerge:
 _Read = tuple[Path, list[dict[str, Any]], datetime]  # a file, its records, when it was written
 
 
-def read_files(paths: list[Path]) -> list[_Read]:
+def read_files(paths: list[Path], strict: bool = True) -> list[_Read]:
     """Every file's records, each checked, and when the file was written (what a change time ahead
     of this machine's clock counts as).
 
+    Args:
+        strict: a file with nothing in it is refused (a person's import: the wrong file, or one
+            cut short); a lab's sync passes False (a member with no marks yet writes an empty one).
+
     Raises:
-        PapersiftError: a path that is no file; InputError: a record that cannot be merged.
+        PapersiftError: a path that is no file, or an empty one; InputError: a record that cannot
+            be merged.
     """
     for path in paths:
         if not path.is_file():
@@ -48,12 +53,23 @@ def read_files(paths: list[Path]) -> list[_Read]:
     read = []
     for path in paths:
         records = read_annotation_records(path)
+        if strict and not records and _blank(path):
+            raise PapersiftError(f"{path}: no annotations found (the file is empty): nothing changed")
         try:
             written = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
         except OSError as exc:
             raise PapersiftError(f"{path}: cannot be read ({exc.strerror or exc})") from None
         read.append((path, records, written))
     return read
+
+
+def _blank(path: Path) -> bool:
+    """Whether a file holds nothing but white space (its first 64 KB read, no further)."""
+    try:
+        with path.open("rb") as f:
+            return not f.read(65_536).strip()
+    except OSError:
+        return False
 
 
 def merge_files(lib: Library, paths: list[Path], dry_run: bool = False, strict: bool = True,
@@ -68,7 +84,7 @@ def merge_files(lib: Library, paths: list[Path], dry_run: bool = False, strict: 
     Raises:
         PapersiftError: a file that cannot be read or merged (nothing is changed).
     """
-    read = read_files(paths)
+    read = read_files(paths, strict)
     changes, merged = _plan(lib, read, strict)
     if dry_run or not changes:
         return merged

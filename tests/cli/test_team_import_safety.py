@@ -186,6 +186,20 @@ def test_several_files_are_one_step_all_or_none(run_cli, lead, tmp_path):
     assert all(ids_of(run_cli, "--query", f"by:{m}", library=lead) == [] for m in ("ana", "ben", "chen"))
 
 
+def test_an_empty_file_is_refused_by_name_and_changes_nothing(run_cli, lead, tmp_path):
+    """An empty file (the wrong one, or one cut short) was read as 0 records, exit 0, where `import`
+    refuses it."""
+    files, _ = _members_files(run_cli, lead, tmp_path)
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    (tmp_path / "blank.jsonl").write_text("\n  \n")
+    before = fingerprint(lead)
+    for name in ("empty.jsonl", "blank.jsonl"):
+        proc = run_cli("import-annotations", str(files[0]), str(tmp_path / name), library=lead, check=False)
+        no_traceback(proc)
+        assert proc.returncode == 1 and f"{name}: no annotations found (the file is empty)" in proc.stderr, proc.stderr
+    assert fingerprint(lead) == before
+
+
 def test_unknown_papers_are_counted_and_a_few_named(run_cli, lead, tmp_path):
     known = ids_of(run_cli, library=lead)[0]
     recs = [{"id": known, "status": "read", "stamps": {"status": "2026-01-01T00:00:00.000+00:00"}}]
