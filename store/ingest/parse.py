@@ -32,26 +32,31 @@ SNIFF_BYTES = 1 << 20  # a big file's start that tells its format
 # a README-like text is refused, said). A README's paragraphs would otherwise become papers.
 NOT_DUMP_NAMES = ("readme", "changelog", "license", "licence", "copying", "contributing", "code_of_conduct")
 OWN_EXPORT_HEADINGS = (b"# Reading list", b"# Team shortlist")  # papersift's Markdown exports
+OWN_ORG_TITLE = b"#+title: papersift reading list"  # its Org export (store.formats.org)
 
 
 def not_a_dump(path: Path) -> bool:
     """Whether a file found in a folder is a README-like file or one of papersift's own Markdown
     exports (its reading list or shortlist: its lines would come back as papers)."""
-    return path.stem.lower().split(".")[0] in NOT_DUMP_NAMES or own_export(path)
+    return path.stem.lower().split(".")[0] in NOT_DUMP_NAMES or own_export(path) is not None
 
 
-def own_export(path: Path) -> bool:
-    """Whether a file is one of papersift's own Markdown exports (its header and count line)."""
-    if path.suffix.lower() not in (".md", ".txt", ".markdown"):
-        return False
+def own_export(path: Path) -> str | None:
+    """Which of papersift's own reading lists a file is ("Markdown": its header and count line;
+    "Org": its title line), else None. Read as a dump, each entry would become a paper."""
+    suffix = path.suffix.lower()
+    if suffix not in (".md", ".txt", ".markdown", ".org"):
+        return None
     try:
         with path.open("rb") as fh:
             head = fh.read(400).lstrip(b"\xef\xbb\xbf")
     except OSError:
-        return False
+        return None
+    if suffix == ".org":
+        return "Org" if head.startswith(OWN_ORG_TITLE) else None
     lines = head.split(b"\n")
-    return (head.startswith(OWN_EXPORT_HEADINGS) and len(lines) > 2
-            and re.match(rb"[\d,]+ papers?, exported \d{4}-\d{2}-\d{2}", lines[2]) is not None)
+    return "Markdown" if (head.startswith(OWN_EXPORT_HEADINGS) and len(lines) > 2
+                          and re.match(rb"[\d,]+ papers?, exported \d{4}-\d{2}-\d{2}", lines[2]) is not None) else None
 
 
 def _folder_files(path: Path) -> tuple[list[Path], list[Path]]:
@@ -93,8 +98,8 @@ def expand_paths(paths: list[Path | str], passed: list[Path] | None = None) -> l
                 passed.extend(skipped)
             files.extend(found)
         elif path.is_file():
-            if own_export(path):  # named, it is still no dump: each bullet would become a paper
-                raise InputError(path, "is a reading list papersift exported (Markdown), not a dump (its papers' "
+            if kind := own_export(path):  # named, it is still no dump: each entry would become a paper
+                raise InputError(path, f"is a reading list papersift exported ({kind}), not a dump (its papers' "
                                        "marks travel as `papersift export --format json`, read back by "
                                        "`papersift import-annotations`)")
             if path.stem.lower().split(".")[0] in NOT_DUMP_NAMES and path.suffix.lower() in (".md", ".markdown", ".txt", ""):

@@ -714,6 +714,7 @@ def test_a_folder_import_passes_over_its_readme_and_papersifts_own_exports(run_c
     run_cli("status", pid, "to-read")
     run_cli("export", "--format", "md", "--status", "to-read", "--output", str(dumps / "reading-list.md"))
     assert (dumps / "reading-list.md").read_text().startswith("# Reading list")
+    run_cli("export", "--format", "org", "--output", str(dumps / "reading-list.org"))  # (a folder's .org is no dump)
     out = json.loads(run_cli("import", str(dumps), "--format", "json").stdout)
     assert (out["new"], out["files"], sorted(out["passed_over"])) == (1, 1, ["README.md", "reading-list.md"])
     line = run_cli("import", str(dumps)).stdout
@@ -722,6 +723,8 @@ def test_a_folder_import_passes_over_its_readme_and_papersifts_own_exports(run_c
     assert named.returncode == 1 and "is a README-like document, not a dump of abstracts" in named.stderr
     named = run_cli("import", str(dumps / "reading-list.md"), check=False)  # named, an export is still no dump
     assert named.returncode == 1 and "is a reading list papersift exported (Markdown), not a dump" in named.stderr
+    named = run_cli("import", str(dumps / "reading-list.org"), check=False)  # (named, each heading became a paper)
+    assert named.returncode == 1 and "is a reading list papersift exported (Org), not a dump" in named.stderr
     assert len(json.loads(run_cli("list", "--format", "json").stdout)) == 36
 
 
