@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from rich.style import Style
 from rich.text import Text
@@ -78,20 +78,31 @@ def numbered_links(abstract_links: list[str], url: str) -> list[str]:
 
 
 def render_abstract(abstract: str, links: list[str] | None = None) -> tuple[Text, list[str]]:
-    """The abstract (or a note) as styled Rich text, and the links it contains (in order).
-    ``links``: the links shown above it, which its own continue (a note's numbered after the
-    abstract's); the list returned is that list, extended."""
+    """The abstract as styled Rich text, and the links it contains (in order). ``links``: the
+    links shown above it, which its own continue; the list returned is that list, extended."""
     # Runs of spaces inside a line as one (299 of ICML's and ICLR's 4,870 abstracts hold some:
     # "by  Wiener-Khinchin"), as plain-text output has them; a line's indentation is kept.
     text = _SPACES.sub(" ", undouble_escapes(display_safe(repair_escapes(abstract))))
     if "\\footnote" in text:  # in brackets, as plain text has it, before math or a link splits it
         text = _FOOTNOTE.sub(r"[\1]", text)
+    return _styled(text, links, text_to_unicode)
+
+
+def render_note(note: str, links: list[str] | None = None) -> tuple[Text, list[str]]:
+    """A person's note as :func:`render_abstract` shows an abstract, but for the text between its
+    math, emphasis and links, which is shown as typed: a brace, a backslash or a run of spaces is
+    the person's own (an abstract's LaTeX outside math, ``\\emph{x}``, is the source's markup)."""
+    return _styled(display_safe(note), links, str)
+
+
+def _styled(text: str, links: list[str] | None, plain: Callable[[str], str]) -> tuple[Text, list[str]]:
+    """``text``'s math, emphasis, code and links styled; ``plain`` makes the text between them."""
     out = Text()
     links = [] if links is None else links
     pos = 0
     for m in _SEGMENT.finditer(text):
         if m.start() > pos:
-            out.append(text_to_unicode(text[pos:m.start()]))
+            out.append(plain(text[pos:m.start()]))
         pos = m.end()
         g = m.groupdict()
         if g["math"]:
@@ -107,7 +118,7 @@ def render_abstract(abstract: str, links: list[str] | None = None) -> tuple[Text
         else:
             _link(out, g, links)
     if pos < len(text):
-        out.append(text_to_unicode(text[pos:]))
+        out.append(plain(text[pos:]))
     return out, links
 
 

@@ -138,6 +138,8 @@ def test_a_cleared_note_is_said_cleared_and_a_format_takes_its_common_names(run_
     pid = json.loads(run_cli("list", "--format", "json").stdout)[0]["id"]
     assert run_cli("note", pid, "read the proof").stdout.strip() == f"{pid} note saved"
     assert run_cli("note", pid, "").stdout.strip() == f"{pid} note cleared"
+    run_cli("note", pid, "unbalanced } brace and \\ backslash, {braces}, $\\alpha$")  # (shown as typed, its math set)
+    assert "unbalanced } brace and \\ backslash, {braces}, α" in run_cli("show", pid).stdout
     for name, starts in (("markdown", "# "), ("Markdown", "# "), ("bib", "@"), ("MD", "# "), ("BibTeX", "@")):
         run_cli("export", "--format", name, "-o", str(tmp_path / f"out-{name}"))
         assert (tmp_path / f"out-{name}").read_text().startswith(starts), name

@@ -197,6 +197,19 @@ async def test_a_note_reads_as_the_abstract_does_latex_typeset_and_its_links_num
         assert screen(app).query_one("#reader").links == ["https://example.org/repo", "https://example.org/proof"]
 
 
+def test_a_note_shows_its_own_braces_backslashes_and_spaces_as_typed():
+    """The reader and `show` put a note through the abstract's LaTeX reading, which dropped what
+    the person typed: "unbalanced } brace and \\ backslash" read "unbalanced brace and backslash",
+    "{braces}" read "braces". Its math and emphasis are still set."""
+    from tui.render import render_note
+
+    typed = "unbalanced } brace and \\ backslash, {braces}, a_b  two spaces, 100% & <b>x</b>"
+    assert render_note(typed)[0].plain == typed
+    text = render_note("see **Table 2**: $\\epsilon$-DP at https://example.org/a_b")[0]
+    assert text.plain == "see Table 2: ϵ-DP at https://example.org/a_b"
+    assert render_note("bell\x07 \x1b[31mred")[0].plain == "bell red"  # (nothing raw to the terminal)
+
+
 def test_reader_renders_real_world_markup_found_in_icml_and_iclr():
     """Cases from the corpora that the reader showed raw: \\href (which also left the rest of its
     passage unconverted: "({\\bf FreeDyG})"), a paper's own \\eg macro, math inside **bold**."""

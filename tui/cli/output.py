@@ -265,11 +265,11 @@ def _print_note(out: Console, note: str, links: list[str]) -> None:
     terminal gets what a note can hold, JSON all of it)."""
     from store.tags import MAX_NOTE_CHARS
 
-    from ..render import render_abstract
+    from ..render import render_note
 
     out.print()
     out.print("[bold]Note[/bold]")
-    out.print(render_abstract(note[:MAX_NOTE_CHARS], links)[0])  # (LaTeX as Unicode, as the abstract; JSON keeps it as typed)
+    out.print(render_note(note[:MAX_NOTE_CHARS], links)[0])  # (its math as Unicode, as the abstract's; JSON keeps it as typed)
     if len(note) > MAX_NOTE_CHARS:
         out.print(f"[dim]… and {len(note) - MAX_NOTE_CHARS:,} more characters (more than a note holds; "
                   "`--format json` prints it whole)[/dim]")

@@ -21,7 +21,7 @@ from store.titles.kinds import EXCERPT_NOTE, is_excerpt, shown_title
 
 from ..compat import QuietlySizedScroll, QuietlySizedStatic
 from ..keymap import binding, key_label
-from ..render import highlight_words, note_start, numbered_links, plain_title, render_abstract
+from ..render import highlight_words, note_start, numbered_links, plain_title, render_abstract, render_note
 
 if TYPE_CHECKING:
     from rich.style import Style
@@ -159,8 +159,8 @@ class Reader(QuietlySizedScroll, can_focus=True):
     def _note(self, note: str, match: Style) -> Text:
         """A note's start: laying out megabytes on every cursor move froze the app."""
         shown = note[:NOTE_PREVIEW_CHARS]
-        # (rendered as the abstract is: $O(n^2)$ reads O(n²); its links are numbered after the abstract's)
-        text = highlight_words(render_abstract(shown, self.links)[0], self.matched, match)
+        # (its math as the abstract's: $O(n^2)$ reads O(n²); its links are numbered after the abstract's)
+        text = highlight_words(render_note(shown, self.links)[0], self.matched, match)
         if len(note) > len(shown):
             text.append(f" … ({len(note) - len(shown):,} more characters; "
                         f"{key_label(self.app, 'main.note')} opens it)", style="dim italic")
