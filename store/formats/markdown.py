@@ -102,7 +102,7 @@ def citation_line(paper: Paper, ann: Annotation) -> str:
     if ann.tags:
         line += " " + " ".join(f"#{t}" for t in ann.tags)
     if ann.note:
-        line += " — " + md_escape(" ".join(ann.note.split()))
+        line += " — " + note_markdown(" ".join(ann.note.split()))  # (the person's Markdown, as the export keeps it)
     return line
 
 

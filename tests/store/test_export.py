@@ -271,10 +271,13 @@ def test_citation_line_names_authors_and_link(tmp_path):
     lib.paper_changes.import_paths([tmp_path / "p.jsonl"])
     paper = lib.corpus.papers[0]
     lib.marks.add_tags([paper.id], ["optim"])
-    lib.marks.set_note(paper.id, "read *before*\nFriday")
+    lib.marks.set_note(paper.id, "read *before*\nFriday: see **Table 2**, $\\epsilon$-DP, https://example.org/a_b <b>x</b>")
     line = citation_line(paper, lib.annotation(paper.id))
+    # the note is the person's own Markdown, as the Markdown export keeps it (it was escaped:
+    # \*\*Table 2\*\*, $\\\\epsilon$, a\\_b); only HTML is escaped
     assert line == (f"- **Keep the Momentum: Conservation Laws** — Sibylle Marcotte et al., ICML 2024 (`{paper.id}`) "
-                    "<https://openreview.net/forum?id=x> #optim — read \\*before\\* Friday")
+                    "<https://openreview.net/forum?id=x> #optim — read *before* Friday: see **Table 2**, "
+                    "$\\epsilon$-DP, https://example.org/a_b \\<b>x\\</b>")
 
 
 def test_export_fresh_library_import_reproduces_everything(lib, tmp_path, seeds_dir):
