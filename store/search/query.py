@@ -310,6 +310,8 @@ def parse_query(text: str, cursor: int | None = None) -> Query:
             # Said wrong and not applied (a warning beside an applied filter, star:<9, is not), the
             # cursor off it: a value still being typed is passed over.
             q.unapplied |= len(q.errors) > said and len(q.filters) == held and not typed_here
+            if typed_here and q.recommend and "stars".startswith(q.recommend):
+                q.recommend = "stars"  # rec:sta, on its way to rec:stars: not a tag "sta" no paper has
         elif tok.startswith("-") and len(tok) > 1 and ":" not in tok and search_tokens(tok):
             q.add(Filter("phrase", tok[1:], negated=True))  # -word: as -"word"
         elif terms := query_terms(tok):

@@ -90,3 +90,13 @@ def test_or_joins_the_words_and_phrases_beside_it_into_one_group_and_refuses_wha
     assert not parse_query("graph OR ", cursor=9).refused and parse_query("graph OR t", cursor=10).either == [["graph", "t"]]
     q = parse_query("graph OR", cursor=8)
     assert not q.refused and not q.either and q.typing == "or"
+
+
+def test_rec_typed_on_its_way_to_stars_is_stars_not_a_tag():
+    """While the cursor is on it, rec:s, rec:sta ... are rec:stars being typed; done (the command
+    line, the cursor elsewhere), rec:sta is the tag it names."""
+    from store.search.query import parse_query
+
+    assert [parse_query(f"rec:{v}", cursor=4 + len(v)).recommend for v in ("s", "sta", "stars")] == ["stars"] * 3
+    assert parse_query("rec:sta").recommend == "sta" and parse_query("rec:sta graph", cursor=13).recommend == "sta"
+    assert parse_query("rec:rl", cursor=6).recommend == "rl"
