@@ -467,3 +467,25 @@ def test_ris_keeps_a_note_whole_and_both_carry_the_abstract_as_the_reader_shows_
     path.write_text(ris)
     back = read_annotation_records(path)
     assert back[0]["note"] == "first line\nsecond line <p> & more\n\nanother paragraph"
+
+
+def test_no_tail_of_an_escape_sequence_reaches_a_text_export(tmp_path):
+    """A hostile record's title, author and venue hold terminal escape sequences. The gate after
+    each writer removed what was left of them, but Markdown's escaping had split a sequence first
+    ("Mallory [31mRed[0m", "Evil[2J Conf"), and the BibTeX key was made of one (`31mred0m_…`)."""
+    lib = Library(tmp_path / "lib")
+    (tmp_path / "evil.jsonl").write_text(json.dumps({
+        "title": "Evil\u001b[2J Title \u001b]0;pwned\u0007", "authors": ["Mallory \u001b[31mRed\u001b[0m"],
+        "venue": "Evil\u001b[2J Conf", "year": "2026",
+        "abstract": "We show that a hostile abstract \u001b[31mcannot\u001b[0m colour a terminal through an export."}) + "\n")
+    lib.paper_changes.import_paths([tmp_path / "evil.jsonl"])
+    lib.marks.set_note(lib.corpus.papers[0].id, "mine \u001b[1mbold\u001b[0m")
+    for fmt in (f for f in FORMATS if f not in ("json", "jsonl", "csl-json")):
+        out = export_text(lib.pairs(""), fmt, abstracts=True)
+        assert "\u001b" not in out and "[31m" not in out and "[2J" not in out and "0;pwned" not in out, (fmt, out)
+        if fmt == "bibtex":
+            assert re.search(r"@\w+\{red_", out), out
+        if fmt == "md":
+            assert "Mallory Red" in out and "Evil Conf" in out and "mine bold" in out
+    for fmt in ("json", "jsonl", "csl-json"):  # (JSON keeps every character, written as an escape)
+        assert "\\u001b[31m" in export_text(lib.pairs(""), fmt) and "\u001b" not in export_text(lib.pairs(""), fmt)
