@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from store import Library, PapersiftError
+from store.wording import counted
 from tui.secret_strength import token_problem
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARDS = frozenset({"", "0.0.0.0", "::"})
 TOKEN_ENV = "PAPERSIFT_SERVE_TOKEN"
+SESSION_QUIT_SECONDS = 10  # at Ctrl+C, how long the open sessions' apps are given to quit (they save)
 
 
 def _read_token_file(path: Path) -> str:
@@ -247,6 +249,7 @@ def make_server(command: str, host: str, port: int, token: str, title: str, bann
         page addressed by the Host it was opened at."""
 
         sessions = 0
+        handlers: set[asyncio.Task[object] | None] = set()  # the open sessions' websocket handlers
 
         def initialize_logging(self) -> None:
             super().initialize_logging()
@@ -266,7 +269,8 @@ def make_server(command: str, host: str, port: int, token: str, title: str, bann
             if self.sessions < max_sessions:
                 return None
             return web.Response(status=503, content_type="text/html", text=(
-                f"<!DOCTYPE html><title>papersift</title><p>papersift serve: {max_sessions} sessions are open "
+                f"<!DOCTYPE html><title>papersift</title><p>papersift serve: {counted(max_sessions, 'session')} "
+                f"{'is' if max_sessions == 1 else 'are'} open "
                 f"already (the most this server runs at once: <code>--max-sessions</code>). Close one of its tabs, "
                 f"then reload this page.</p>\n"))
 
@@ -283,10 +287,16 @@ def make_server(command: str, host: str, port: int, token: str, title: str, bann
             if full := self._full():
                 return full
             self.sessions += 1  # (one event loop: no lock needed)
+            task = asyncio.current_task()
+            self.handlers.add(task)
             try:
                 return await super().handle_websocket(request)
             finally:
                 self.sessions -= 1
+                self.handlers.discard(task)
+
+        async def on_shutdown(self, app: web.Application) -> None:
+            await end_sessions(self.handlers)
 
         async def on_startup(self, app: web.Application) -> None:
             # The banner is papersift's own, with the token in the URL, and printed once the port
@@ -306,6 +316,17 @@ def make_server(command: str, host: str, port: int, token: str, title: str, bann
             app["banner"] = asyncio.get_running_loop().create_task(say_when_listening())
 
     return GuardedServer(command, host=host, port=port, title=title, templates_path=PAGE)
+
+
+async def end_sessions(handlers: set[asyncio.Task[object] | None]) -> None:
+    """At Ctrl+C, the open sessions ended: each handler waited on its browser (a heartbeat every
+    15 s) before its app was told to quit. Cancelled, each tells its app to quit (it saves, as on
+    q) and closes its websocket; waited for at most SESSION_QUIT_SECONDS."""
+    waiting = [task for task in handlers if task is not None and not task.done()]
+    for task in waiting:
+        task.cancel()
+    if waiting:
+        await asyncio.wait(waiting, timeout=SESSION_QUIT_SECONDS)
 
 
 def browser_url(host: str, port: int, token: str) -> str:

@@ -173,6 +173,41 @@ def test_the_secret_from_a_file_or_the_environment_never_reaches_argv_or_the_log
         assert "`ps` shows" not in said
 
 
+@pytest.mark.slow  # (a server, a session)
+def test_ctrl_c_stops_the_server_at_once_with_a_session_open(tmp_path):
+    """Ctrl+C with a browser's session open left the server running, silently, until its
+    websocket's next heartbeat (~15-18 s): the session's app is now told to quit at once."""
+    import signal
+
+    proc, _env, url = start_serve(tmp_path)
+    try:
+        parts = urlsplit(url)
+        base = f"{parts.scheme}://{parts.netloc}"
+        cookie_pair = fetch(url)[1]["Set-Cookie"].split(";")[0]
+
+        async def interrupted_in_a_session() -> float:
+            async with aiohttp.ClientSession() as http:
+                async with http.ws_connect(f"{base}/ws?width=80&height=24", headers={"Cookie": cookie_pair}) as ws:
+                    for _ in range(40):  # (the session's app drawing: it runs)
+                        msg = await asyncio.wait_for(ws.receive(), 15)
+                        if msg.type == aiohttp.WSMsgType.BINARY:
+                            break
+                    proc.send_signal(signal.SIGINT)
+                    start = time.monotonic()
+
+                    async def read_on() -> None:  # (as a browser does: its close answered at once)
+                        while (await ws.receive()).type not in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED,
+                                                                aiohttp.WSMsgType.ERROR):
+                            pass
+                    reading = asyncio.create_task(read_on())
+                    await asyncio.to_thread(proc.wait, 40)
+                    reading.cancel()
+                    return time.monotonic() - start
+        assert asyncio.run(interrupted_in_a_session()) < 8
+    finally:
+        stop(proc)
+
+
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_sessions_are_capped(tmp_path):
     proc, _env, url = start_serve(tmp_path, "--max-sessions", "1")
@@ -187,7 +222,7 @@ def test_sessions_are_capped(tmp_path):
                     await asyncio.sleep(0.3)
                     second = await ws_status(base, cookie_pair, None)
                     status, _, page = await asyncio.to_thread(fetch, f"{base}/", {"Cookie": cookie_pair})
-                    assert "1 sessions are open already" in page and "--max-sessions" in page
+                    assert "1 session is open already" in page and "--max-sessions" in page
                     return second, status
         assert asyncio.run(two()) == (503, 503)
         # closed: room again, once the session's app has ended (its process may take a while on a
