@@ -57,7 +57,7 @@ class Sharing:
     def copy_ids(self) -> None:
         ids = self.triage.targets()
         if ids:
-            self._copy("\n".join(ids), counted(len(ids), "id"))
+            self._copy(" ".join(ids), counted(len(ids), "id"))  # (one line: a paste that is not bracketed runs no key)
 
     def open_link(self) -> None:
         links = self.view.reader.links
