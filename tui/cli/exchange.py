@@ -31,8 +31,9 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
                    help="output format (default: md; team: your marks as a file for your lab, see --as)")
     p.add_argument("--team", type=int, metavar="N",
                    help="a team shortlist: papers the members' stars add up to N or more for, with everyone's marks")
-    p.add_argument("--status", action="append", default=[], choices=STATUSES, help="only this status (repeatable)")
-    p.add_argument("--tag", action="append", default=[], type=out.tag_arg, help="only papers with this tag (repeatable)")
+    p.add_argument("--status", action="append", default=[], choices=STATUSES, help="only this status (repeatable: any of them)")
+    p.add_argument("--tag", action="append", default=[], type=out.tag_arg, help="only papers with this tag (repeatable: "
+                   "papers with all of them)")
     p.add_argument("--star", type=int, choices=range(1, 4), metavar="N", help="only papers with at least N stars")
     p.add_argument("--query", default="", help="only papers matching this search (same syntax as the app)")
     p.add_argument("--group-by", choices=MARKDOWN_GROUPS, default="status",

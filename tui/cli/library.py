@@ -53,7 +53,7 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     p = add("list", "list papers, optionally filtered", run=list_papers)
     p.add_argument("--status", choices=STATUSES, help="only papers with this reading status")
     p.add_argument("--tag", action="append", default=[], type=out.tag_arg,
-                   help="only papers with this tag (again for more)")
+                   help="only papers with this tag (repeatable: papers with all of them)")
     p.add_argument("--query", default="", help="a search query (same syntax as the app)")
     p.add_argument("--sort", choices=LIST_SORTS, default="import",
                    help="the order of a list without search words (recommended: from your stars and to-read)")
