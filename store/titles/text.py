@@ -21,6 +21,7 @@ _EMPTY_PARENS = re.compile(r"\(\s*\)")  # a parenthesis emptied by taking the na
 INLINE_MATH = re.compile(r"\$([^$]{1,120})\$")
 _PLAIN_SPAN = re.compile(r"\$\s*[A-Za-z0-9]+\s*\$")
 CLAUSE_END = re.compile(r"[,.;]")
+_MATH_STAR = "\ue000"  # a math span's "*" while emphasis is dropped (a private-use character no text holds)
 
 
 def _math_as_text(m: re.Match[str]) -> str:
@@ -28,7 +29,9 @@ def _math_as_text(m: re.Match[str]) -> str:
     spaces at its edges: a span may be a misread pair ("$\\textit{$\\underline{G}$raph $...").
     """
     inner = m.group(1)
-    return inner[:len(inner) - len(inner.lstrip())] + _span_text(m.group()) + inner[len(inner.rstrip()):]
+    # (a star in math is kept, as the reader shows it: the markup rule below takes "*" for emphasis,
+    # and $C^*$ read "C^"; it stands in as _MATH_STAR until then)
+    return inner[:len(inner) - len(inner.lstrip())] + _span_text(m.group()).replace("*", _MATH_STAR) + inner[len(inner.rstrip()):]
 
 
 @lru_cache(maxsize=4096)
@@ -47,6 +50,8 @@ def clean_phrase(text: str) -> str:
     if "\\" in text:
         text = _TEXT_CMD.sub(lambda m: m.group(1) or m.group(2) or "", text)
     text = _MARKUP.sub("", text)
+    if _MATH_STAR in text:
+        text = text.replace(_MATH_STAR, "*")
     if "(" in text:
         text = _EMPTY_PARENS.sub("", text)
     text = text.replace("---", "—").replace("--", "–")  # TeX's dashes, as the reader shows them

@@ -11,6 +11,9 @@ def test_a_phrase_reads_as_the_reader_shows_it():
     assert clean_phrase("$\\alpha$-tasks with \\textbf{Foo} and ``domains'' --- fast **bold** ()") == (
         "α-tasks with Foo and “domains” — fast bold")
     assert clean_phrase("a  $k$ -NN  `upsampling'  pages 1--2,") == "a k -NN ‘upsampling’ pages 1–2"
+    # a star in math is kept ("C^-algebraic ML": taken for emphasis); emphasis's stars still go
+    assert clean_phrase("a new direction: $C^*$-algebraic ML, *quickly* and $y^*$") == (
+        "a new direction: C^*-algebraic ML, quickly and y^*")
 
 
 def test_a_phrase_cut_to_its_words_never_ends_inside_a_parenthesis():
