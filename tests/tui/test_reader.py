@@ -210,6 +210,17 @@ def test_a_note_shows_its_own_braces_backslashes_and_spaces_as_typed():
     assert render_note("bell\x07 \x1b[31mred")[0].plain == "bell red"  # (nothing raw to the terminal)
 
 
+def test_an_html_entity_reads_as_its_character_everywhere_an_abstract_is_shown():
+    """ICML's "this bias is ubiquitous&mdash;80% of our personas" showed the entity in the reader,
+    `show` and every export; a lone "&" (R&D, LaTeX's column mark) and an unknown name stay."""
+    from store.latex import plain_text
+    from tui.render import render_abstract
+
+    source = "ubiquitous&mdash;80% of R&D &notation, a & b, &lambda;&#8209;&#x3bb; &bogus; &#27;[31mred"
+    want = "ubiquitous—80% of R&D &notation, a & b, λ\u2011λ &bogus; [31mred"
+    assert render_abstract(source)[0].plain == want and plain_text(source) == want
+
+
 def test_reader_renders_real_world_markup_found_in_icml_and_iclr():
     """Cases from the corpora that the reader showed raw: \\href (which also left the rest of its
     passage unconverted: "({\\bf FreeDyG})"), a paper's own \\eg macro, math inside **bold**."""
