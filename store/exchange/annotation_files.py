@@ -285,6 +285,22 @@ def others_not_taken(records: list[dict[str, Any]], member: str, source: str) ->
             f"brings theirs (`papersift --as {first} export --format team`, then import-annotations of that file)")
 
 
+def exporter_of(records: list[dict[str, Any]]) -> str | None:
+    """Whose marks an export of a lab's library holds: the member whose entry in each paper's
+    ``team`` list is the record's own marks, when the records name one and the same (None: an
+    export of a one-person library has no team lists, and a team file names its member itself)."""
+    if any("member" in rec for rec in records):
+        return None
+    names: set[str] = set()
+    for rec in records:
+        team = rec.get("team")
+        if isinstance(team, list):
+            own = _marks_of(rec)
+            names |= {t["member"] for t in team if isinstance(t, dict) and isinstance(t.get("member"), str)
+                      and _marks_of(t) == own}
+    return next(iter(names)) if len(names) == 1 and member_problem(next(iter(names))) is None else None
+
+
 def _marks_of(rec: dict[str, Any]) -> tuple[object, ...]:
     """A record's marks as a team list entry gives them, to compare (values of any kind: untrusted)."""
     tags = rec.get("tags")

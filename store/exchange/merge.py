@@ -20,10 +20,11 @@ from datetime import datetime
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from store.exchange.annotation_files import others_not_taken, read_annotation_records  # noqa: F401 (re-exported: tests read with it)
+from store.exchange.annotation_files import exporter_of, others_not_taken, read_annotation_records  # noqa: F401 (re-exported: tests read with it)
 from store.exchange.stamps import Clock, canonical, newest_sound
 from store.exchange.history_states import known_stamps, known_values
 from store.corpus import paper_id
+from store.errors import PapersiftError
 from store.records import Annotation, RecordKey
 from store.tags import clean_tag, note_problem
 from store.text import normalize
@@ -242,6 +243,12 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
     newest = newest_sound([*(v for rec in records if isinstance(rec.get("stamps"), dict) for v in rec["stamps"].values()),
                            *(rec.get(k) for rec in records for k in ("updated", "created"))])
     clock = Clock(written=newest or written)
+    exporter = exporter_of(records)  # (a member here: a login name of another machine is no colleague)
+    if exporter is not None and exporter != library.member and (
+            exporter in library.member_marks or exporter in library.assignments.values()):
+        raise PapersiftError(f"{source} holds {exporter}'s marks (each paper's team list names them): merged, they "
+                             f"would become {library.member}'s. To take them as {exporter}'s: papersift --as "
+                             f"{exporter} import-annotations {source}; nothing changed")
     if said := others_not_taken(records, library.member, source):
         report.warnings.append(said)
     read = _ReadRecords(library, planned)

@@ -252,3 +252,23 @@ def test_a_members_own_newer_change_is_no_conflict(run_cli, lead, tmp_path):
     assert ids_of(run_cli, "--query", "star-by:ana", library=lead) == []
     shown = json.loads(run_cli("--as", "ana", "show", pid, "--format", "json", library=lead).stdout)
     assert not shown.get("conflicts"), shown.get("conflicts")
+
+
+@pytest.mark.slow  # (several commands)
+def test_a_colleagues_export_is_not_taken_as_your_marks(run_cli, lead, tmp_path):
+    """ana's JSON export of a lab's library, imported by ben, made her skipped and read papers
+    ben's, with no word said. Its records' team lists name whose marks they are: ben is told, and
+    nothing changes; `--as ana` takes them as hers."""
+    ids = ids_of(run_cli, library=lead)[:3]
+    run_cli("--as", "ben", "star", ids[2], "1", library=lead)  # (a lab: ben is a member here)
+    run_cli("--as", "ana", "status", ids[0], ids[1], "skipped", library=lead)
+    run_cli("--as", "ana", "star", ids[0], "2", library=lead)
+    export = tmp_path / "ana.json"
+    run_cli("--as", "ana", "export", "--format", "json", "--query", "by:ana", "-o", str(export), library=lead)
+    before = fingerprint(lead)
+    proc = run_cli("--as", "ben", "import-annotations", str(export), library=lead, check=False)
+    no_traceback(proc)
+    assert proc.returncode == 1 and "holds ana's marks" in proc.stderr and "--as ana import-annotations" in proc.stderr
+    assert fingerprint(lead) == before and ids_of(run_cli, "--query", "status-by:ben:skipped", library=lead) == []
+    said = run_cli("--as", "ana", "import-annotations", str(export), library=lead).stdout
+    assert "already up to date" in said
