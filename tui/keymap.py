@@ -226,7 +226,27 @@ def load_keymap(user_path: Path | None) -> tuple[dict[str, str], list[str]]:
                         f": key {key!r} is bound to both {other} and {culprit}; keeping the default for {culprit}")
         overrides.pop(culprit, None)
     merged.update(overrides)
+    _toggles_follow(merged, overrides)
     return _joined(merged), problems
+
+
+# A screen's own key closes it too: (the key that opens it, the close action that also takes it).
+TOGGLES = (("app.help", "help.close"), ("app.dashboard", "dashboard.close"), ("app.team", "team.close"),
+           ("main.topics", "topics.close"))
+
+
+def _toggles_follow(merged: dict[str, list[str]], overrides: dict[str, list[str]]) -> None:
+    """Where the user rebound the key that opens a screen (``team = "W"``) and not that screen's
+    close, the close takes the new key in place of the old one (``w`` no longer closes the team
+    screen that ``W`` opened, and ``W`` does)."""
+    defaults = default_keymap()
+    for opener, closer in TOGGLES:
+        if opener in overrides and closer not in overrides:
+            old = set(defaults[opener])
+            ctx = closer.partition(".")[0] + "."
+            taken = {k for a, keys in merged.items() if a.startswith(ctx) and a != closer for k in keys}
+            kept = [k for k in merged[closer] if k not in old]
+            merged[closer] = kept + [k for k in merged[opener] if k not in kept and k not in taken]
 
 
 def _joined(keymap: dict[str, list[str]]) -> dict[str, str]:

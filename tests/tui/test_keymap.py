@@ -100,3 +100,35 @@ def test_every_table_of_the_keymap_has_a_heading_in_help():
     tables = tomllib.loads(default_keymap_path().read_text(encoding="utf-8"))
     assert set(tables) <= set(CONTEXT_NAMES), set(tables) - set(CONTEXT_NAMES)
     assert all(name[0].isupper() for name in CONTEXT_NAMES.values())
+
+
+def test_a_screen_opened_by_a_rebound_key_is_closed_by_it(tmp_path):
+    """`team = "W"` opened the team screen with W, but only the old w closed it (its close action
+    kept the default key): the close takes the new key in place of the old, unless the screen
+    binds that key to another of its actions, or the user set the close themselves."""
+    from tui.keymap import TOGGLES
+
+    keymap = tmp_path / "k.toml"
+    keymap.write_text('[app]\nteam = "W"\nhelp = "f1"\ndashboard = "D"\n[main]\ntopics = "B"\n'
+                      '[dashboard]\nclose = ["escape", "x"]\n')
+    live, problems = load_keymap(keymap)
+    assert not problems and {opener for opener, _ in TOGGLES} == {"app.help", "app.dashboard", "app.team", "main.topics"}
+    assert (live["team.close"], live["help.close"], live["topics.close"]) == ("escape,q,W", "escape,q,f1", "escape,q,B")
+    assert live["dashboard.close"] == "escape,x"  # (the user's own)
+    keymap.write_text('[app]\nteam = "W"\n[team]\nmarks = "W"\n')  # (W is another action's there: not taken)
+    live, problems = load_keymap(keymap)
+    assert not problems and live["app.team"] == "W" and live["team.close"] == "escape,q"
+
+
+async def test_the_rebound_team_key_opens_and_closes_the_team_screen(lib, make):
+    app = make(lib, '[app]\nteam = "W"\n')
+    async with app.run_test() as pilot:
+        await pilot.press("W")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "TeamScreen"
+        await pilot.press("w")  # (the old key: nothing)
+        await pilot.pause()
+        assert type(app.screen).__name__ == "TeamScreen"
+        await pilot.press("W")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "MainScreen"
