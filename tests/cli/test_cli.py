@@ -877,3 +877,15 @@ def test_an_export_to_a_dash_goes_to_standard_output_and_plain_lines_show_titles
     corpus.write_bytes(b"\n".join([*lines[:2], b"{garbage", *lines[2:]]))
     said = run_cli("doctor", library=library, check=False).stdout
     assert "expected 1 paper but found 2 lines (a paper's line broken in two, or lines added?)" in said and "truncated" not in said, said
+
+
+@pytest.mark.slow  # (a few processes)
+def test_an_app_option_before_another_command_is_said_under_that_command(run_cli, tmp_path):
+    """`papersift --keymap K list --query x` was read as `open` with "list" a file to import, and
+    said "papersift open: error: unrecognized arguments: --query=x"."""
+    keymap = tmp_path / "k.toml"
+    keymap.write_text('[main]\nread = "R"\n')
+    proc = run_cli("--keymap", str(keymap), "list", "--query", "x", check=False)
+    assert proc.returncode == 2 and "papersift list: error: unrecognized arguments: --keymap" in proc.stderr
+    proc = run_cli("--fresh", "list", check=False)
+    assert proc.returncode == 2 and "papersift list: error: unrecognized arguments: --fresh" in proc.stderr

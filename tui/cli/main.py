@@ -266,9 +266,27 @@ def with_default_command(argv: list[str], commands: Collection[str]) -> list[str
             continue
         (front if a.startswith(tuple(o + "=" for o in GLOBAL_OPTIONS)) else rest).append(a)
         i += 1
-    if not rest or (rest[0] not in commands and rest[0] not in ("-h", "--help")):
+    later = _command_after_options(rest, commands)
+    if later is not None:  # `--keymap K list ...`: the command named, its options said wrong under its name, not open's
+        rest.remove(later)
+        rest.insert(0, later)
+    elif not rest or (rest[0] not in commands and rest[0] not in ("-h", "--help")):
         rest.insert(0, "open")
     return front + rest
+
+
+_OPEN_VALUED = ("--keymap",)  # the app's options that take a value (`open --help`)
+
+
+def _command_after_options(rest: list[str], commands: Collection[str]) -> str | None:
+    """The command word after the app's options (``--keymap K list``), where one is: not a value
+    an option takes (``--keymap list`` names a keymap file)."""
+    if not rest or not rest[0].startswith("-"):
+        return None
+    for before, a in zip(rest, rest[1:]):
+        if a in commands and a != "open" and before not in _OPEN_VALUED:
+            return a
+    return None
 
 
 def _command_in(argv: list[str]) -> str | None:
