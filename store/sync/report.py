@@ -50,7 +50,7 @@ class SyncReport:
                 + [f"{counted(self.brought, 'paper')} you brought"] * bool(self.brought)
                 + [counted(self.assignments_sent, "assignment")] * bool(self.assignments_sent))
         said = ", ".join(sent[:-1]) + " and " + sent[-1] if len(sent) > 1 else "".join(sent)
-        kept = [f"{name}'s {counted(n, 'marked paper')} here, as they are here, are not in the repository (a sync "
+        kept = [f"the repository lacks {name}'s marks on {counted(n, 'paper')} as they are here (a sync "
                 f"sends its own member's marks only: {name}'s go with papersift --as {name} sync)"
                 for name, n in sorted(self.unsent.items())]
         where = f" (in place of {self.replaced}, remembered until now)" if self.replaced else ""

@@ -173,7 +173,7 @@ def test_marks_from_another_copy_are_said_and_another_members_marks_made_here_to
     assert "as ana: ben: 1 mark taken back" in _ok(_papersift(laptop, "ana", "sync"))
     _ok(_papersift(laptop, "ben", "status", ids[1], "to-read"))
     said = _ok(_papersift(laptop, "ana", "sync"))
-    assert "ben's 1 marked paper here, as they are here, are not in the repository" in said
+    assert "the repository lacks ben's marks on 1 paper as they are here" in said
     assert "papersift --as ben sync" in said
     assert _marks(ben, "ben") == {}  # (not sent by ana's sync)
     _ok(_papersift(laptop, "ben", "sync"))
@@ -332,7 +332,7 @@ def test_the_line_says_what_a_sync_did_that_a_person_would_not_guess(tmp_path):
     assert "not in the repository" not in _ok(_papersift(ana, "ana", "sync"))
     _ok(_papersift(ana, "ben", "status", ids[1], "read"))
     said = _ok(_papersift(ana, "ana", "sync"))
-    assert "ben's 1 marked paper here, as they are here, are not in the repository" in said
+    assert "the repository lacks ben's marks on 1 paper as they are here" in said
     assert "papersift --as ben sync" in said
     said = _ok(_papersift(ana, "ana", "sync", str(second)))
     assert f"synced with {second} (in place of {first}, remembered until now) as ana: " in said
