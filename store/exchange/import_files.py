@@ -52,9 +52,9 @@ def read_files(paths: list[Path], strict: bool = True) -> list[_Read]:
             raise PapersiftError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
     read = []
     for path in paths:
-        records = read_annotation_records(path)
-        if strict and not records and _blank(path):
+        if strict and _blank(path):  # (before a parse, which says it in its format's words)
             raise PapersiftError(f"{path}: no annotations found (the file is empty): nothing changed")
+        records = read_annotation_records(path)
         try:
             written = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
         except OSError as exc:

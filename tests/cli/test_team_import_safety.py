@@ -192,8 +192,9 @@ def test_an_empty_file_is_refused_by_name_and_changes_nothing(run_cli, lead, tmp
     files, _ = _members_files(run_cli, lead, tmp_path)
     (tmp_path / "empty.jsonl").write_bytes(b"")
     (tmp_path / "blank.jsonl").write_text("\n  \n")
+    (tmp_path / "empty.json").write_bytes(b"")  # (said "invalid JSON: Input is a zero-length, empty document")
     before = fingerprint(lead)
-    for name in ("empty.jsonl", "blank.jsonl"):
+    for name in ("empty.jsonl", "blank.jsonl", "empty.json"):
         proc = run_cli("import-annotations", str(files[0]), str(tmp_path / name), library=lead, check=False)
         no_traceback(proc)
         assert proc.returncode == 1 and f"{name}: no annotations found (the file is empty)" in proc.stderr, proc.stderr
