@@ -73,7 +73,7 @@ class PapersiftApp(SerialKeys, PlainQuitHint, App[None]):
         if self.first_start:
             self.notify(f"a new library, with papersift's {counted(len(self.library), 'sample abstract')} "
                         f"(NeurIPS 2026): press {key_label(self, 'main.import_files')} to import your own dump "
-                        f"or folder (or `papersift import FILE`; your first import replaces the sample), "
+                        f"or folder (or papersift import FILE; an import replaces the sample while none of it is marked), "
                         f"{key_label(self, 'app.help')} for every key",
                         timeout=15)
         elif self._told_titles() != TITLE_RULES and self.library.paper_changes.titles_outdated:  # (said: no look at the file)

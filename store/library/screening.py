@@ -29,9 +29,10 @@ FEW = 50        # marks under which no estimate is said (a bound from a few mark
 
 class Estimate(NamedTuple):
     """How far the reader has got: wanted papers found, at most how many are likely still among
-    the unread ones (the stopping test's bound, see :func:`store.discovery.queue.stop_estimate`),
-    the unread count, whether the stopping rule says 95 % are found, and how many papers are
-    marked."""
+    the unmarked ones (the stopping test's bound, see :func:`store.discovery.queue.stop_estimate`),
+    how many are unmarked (``unread``: a starred or tagged paper left unread is marked, though the
+    status counts hold it as unread), whether the stopping rule says 95 % are found, and how many
+    papers are marked."""
 
     found: int
     most_left: int
@@ -44,10 +45,10 @@ class Estimate(NamedTuple):
         if self.marked < FEW <= self.marked + self.unread:  # (a library too small to reach FEW: said as it is)
             return f"{self.found:,} wanted found; mark {FEW - self.marked} more to estimate how many are left"
         if self.most_left >= self.unread > 0 and not self.stop:  # (a bound of every unread paper says nothing)
-            return (f"{self.found:,} wanted found; too few read to bound how many of the {self.unread:,} unread "
+            return (f"{self.found:,} wanted found; too few read to bound how many of the {self.unread:,} unmarked "
                     "are wanted")
-        head = (f"{self.found:,} wanted found; likely at most {self.most_left:,} more among {self.unread:,} unread"
-                if self.most_left else f"{self.found:,} wanted found; likely none left among {self.unread:,} unread")
+        head = (f"{self.found:,} wanted found; likely at most {self.most_left:,} more among {self.unread:,} unmarked"
+                if self.most_left else f"{self.found:,} wanted found; likely none left among {self.unread:,} unmarked")
         return head + (f" · {RECALL:.0%} found by the stopping test: you may stop" if self.stop else "")
 
 

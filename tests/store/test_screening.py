@@ -75,12 +75,12 @@ def test_most_likely_is_the_list_papers_first_in_the_queue(tmp_path):
 def test_the_estimate_in_words(tmp_path):
     assert Estimate(3, 40, 900, False, 12).words() == "3 wanted found; mark 38 more to estimate how many are left"
     # (35 papers, 6 marked: 50 marks cannot be reached, and "mark 44 more" with 29 unread was no advice)
-    assert Estimate(7, 2, 29, False, 6).words() == "7 wanted found; likely at most 2 more among 29 unread"
-    assert Estimate(30, 4, 2100, False, 300).words() == "30 wanted found; likely at most 4 more among 2,100 unread"
+    assert Estimate(7, 2, 29, False, 6).words() == "7 wanted found; likely at most 2 more among 29 unmarked"
+    assert Estimate(30, 4, 2100, False, 300).words() == "30 wanted found; likely at most 4 more among 2,100 unmarked"
     # (the sample with 4 marks: "likely at most 30 more among 30 unread" said nothing)
     assert Estimate(4, 30, 30, False, 5).words() == ("4 wanted found; too few read to bound how many of the 30 "
-                                                     "unread are wanted")
-    assert Estimate(30, 0, 2100, True, 900).words() == ("30 wanted found; likely none left among 2,100 unread · "
+                                                     "unmarked are wanted")
+    assert Estimate(30, 0, 2100, True, 900).words() == ("30 wanted found; likely none left among 2,100 unmarked · "
                                                        "95% found by the stopping test: you may stop")
     lib, areas = _library(tmp_path)
     ids = lib.corpus.ids()

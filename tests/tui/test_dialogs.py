@@ -433,6 +433,17 @@ async def test_the_export_destination_takes_the_whole_ending_of_each_format(lib,
         await pilot.press("up", "up", "enter")  # Org
         await pilot.pause()
         assert dest.value.endswith(f"papersift-{lib.name}.org"), dest.value
+        # a name typed whose ending names another format: said in the dialog, nothing written (it
+        # wrote the Org text to annot.md, "exported 17 papers as Org to annot.md")
+        dest.value = str(tmp_path / "annot.md")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not (tmp_path / "annot.md").exists() and app.screen.query_one("#dest")
+        assert any("annot.md ends as Markdown reading list, and" in n.message for n in app._notifications), [n.message for n in app._notifications]
+        dest.value = str(tmp_path / "annot.txt")  # (an ending no format names: as typed)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert (tmp_path / "annot.txt").read_text().startswith("#+title")
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)

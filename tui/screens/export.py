@@ -204,7 +204,10 @@ class ExportScreen(ModalScreen[str | None]):
             return
         path = Path(dest).expanduser().absolute()  # (a relative name: where the app was started, said and kept so)
         self._choice = (fmt, scope, str(path))
-        if refused := self.confinement.refusal(path):
+        if (named := _format_named(path.name)) is not None and named != fmt:  # (BibTeX written to annot.md)
+            self.notify(f"{path.name} ends as {FORMAT_LABELS[named]}, and {FORMAT_LABELS[fmt]} is chosen: choose "
+                        f"{FORMAT_LABELS[named]}, or end the name with {EXTENSIONS[fmt]}", severity="error")
+        elif refused := self.confinement.refusal(path):
             self.notify(refused, severity="error")
         elif path.is_dir():
             self.notify(f"{path} is a folder: name a file in it", severity="error")
@@ -243,3 +246,15 @@ class ExportScreen(ModalScreen[str | None]):
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _format_named(name: str) -> str | None:
+    """The export format a file's last ending names (``.md``, ``.bib``; ``.markdown`` too), or
+    None (``.txt``, no ending). ``.json`` names JSON and CSL-JSON alike (Zotero reads CSL-JSON
+    from a .json file): None for it when CSL-JSON's own ending is not there either."""
+    suffix = Path(name).suffix.lower()
+    if suffix == ".markdown":
+        return "md"
+    if suffix == ".json":
+        return "csl-json" if name.lower().endswith(EXTENSIONS["csl-json"]) else None
+    return next((fmt for fmt, ext in EXTENSIONS.items() if ext == suffix), None)
