@@ -259,7 +259,7 @@ class LibrarySearch:
             order = order[:limit]
         return SearchResult(indices=order, total=n, matched_terms=matched, errors=q.errors,
                             full=min(full, len(order)) if ranked else None, widened=widened, found=found,
-                            read_as=read_as)
+                            read_as=read_as, sorted=not (ranked or q.similar or q.recommend))
 
     def _together_first(self, words: list[str], either: list[list[str]], order: np.ndarray, keys: np.ndarray,
                         full: int) -> np.ndarray:

@@ -27,6 +27,7 @@ class SearchResult:
     widened: list[str] = field(default_factory=list)  # a compound's other spellings it counted: "sim-to-real (also sim2real)"
     read_as: list[str] = field(default_factory=list)  # a word no paper holds, and the one it was read as: "reinforcment → reinforcement"
     found: int | None = None  # the result set's size before a limit cut it (None: not counted, as for similar:)
+    sorted: bool = False  # in the sort asked for (no words ranked it, no similar: or rec: ordered it)
 
     def __post_init__(self) -> None:
         if self.full is None:

@@ -498,8 +498,11 @@ async def test_sort_cycles_and_persists(lib, make, tmp_path):
         await pilot.press("slash", *"status:unread", "enter", "S")  # a filter alone is sorted: said nothing
         await settle(pilot)
         assert not [n for n in again._notifications if "sort:" in n.message]
+        title = str(screen(again).results.border_title)  # its sort shown, as the whole list's is (it was left out)
+        assert title.endswith(f"· sort: {screen(again).sort}"), title
         await pilot.press("slash", "ctrl+u", *"graph", "enter", "S")  # words rank by match: said
         await settle(pilot)
+        assert "sort:" not in str(screen(again).results.border_title)
         assert [n.message for n in again._notifications if "sort:" in n.message][-1].endswith(
             "(applies to a list without search words: words rank by match)")
         pid = lib.corpus.papers[9].id

@@ -238,7 +238,8 @@ class MainScreen(Screen[None]):
             self._stay_on = None
             if idx is not None:
                 results.move_to_paper(idx)
-        sort = f" · sort: {self.sort}" if not query.strip() and self.sort != "import" else ""  # (the default unsaid: room for "2 selected")
+        # (a filter alone is sorted too, status:to-read; the default unsaid: room for "2 selected")
+        sort = f" · sort: {self.sort}" if result.sorted and self.sort != "import" else ""
         if self.opening is not None:
             self.counts.standing = self.opening.note_after(query, result.found, self.counts.standing)
         self.counts.new_results(result, sort)
