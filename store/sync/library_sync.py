@@ -336,7 +336,9 @@ def _write_own(lib: Library, repo: Path, report: SyncReport, offered: dict[str, 
     # In the library's order (the order they were imported: a day's listing as it came), which only
     # grows at its end as papers arrive: the other libraries import them in that order.
     papers = [p for p in lib.corpus.papers if (p.id in kept or p.id not in others) and p.id not in sample]
-    report.brought = sum(1 for p in papers if p.id not in kept)
+    # (a paper another member offered at the last sync, and no one offers now (removed in their
+    # copy), is offered here again for the others, but was not brought by this member)
+    report.brought = sum(1 for p in papers if p.id not in kept and p.id not in before)
     _write_marks(lib, repo, report)
     (repo / "papers").mkdir(mode=0o700, exist_ok=True)
     (repo / "assignments").mkdir(mode=0o700, exist_ok=True)

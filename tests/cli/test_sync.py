@@ -501,7 +501,9 @@ def test_a_sync_to_another_address_forgets_no_paper_removed_here(tmp_path):
     _ok(_papersift(ana, "ana", "sync"))
     _ok(_papersift(ana, "ana", "remove", gone))
     assert "1 paper removed or archived here stays out" in _ok(_papersift(ana, "ana", "sync"))
-    _ok(_papersift(ben, "ben", "sync"))  # (ben's papers file now offers it: ana's no longer does)
+    # ben's papers file now offers it (ana's no longer does), but ben did not bring it (it said
+    # "1 paper you brought sent")
+    assert "you brought" not in _ok(_papersift(ben, "ben", "sync"))
     assert "1 paper removed or archived here stays out" in _ok(_papersift(ana, "ana", "sync"))
     typo = _papersift(ana, "ana", "sync", str(tmp_path / "typo.git"))
     assert typo.returncode == 1 and "no repository at" in typo.stderr
