@@ -18,9 +18,9 @@ from store.safe_text import display_safe
 from store.search.query import parse_query
 from store.wording import bar, counted, share
 
-from ..keymap import binding, key_label
+from ..keymap import key_label
 from ..widgets.footer import Footer
-from .page import ScrollingPage
+from .page import ScrollingPage, page_bindings
 
 WIDTH = 30       # the longest bar, in cells
 MIN_BAR = 6      # bars never shrink below this; the labels give way first
@@ -77,10 +77,7 @@ def topic_table(rows: list[dict[str, Any]]) -> Chart:
 
 
 class DashboardScreen(ScrollingPage):
-    BINDINGS = [binding("dashboard.close", "Close dashboard"),
-                binding("dashboard.scroll_down", "Scroll down", show=False),
-                binding("dashboard.scroll_up", "Scroll up", show=False),
-                binding("dashboard.first", "Top", show=False), binding("dashboard.last", "Bottom", show=False)]
+    BINDINGS = page_bindings("dashboard", "Close dashboard")
     DEFAULT_CSS = """
     DashboardScreen { align: center middle; }
     DashboardScreen > VerticalScroll { width: 95%; height: 95%; border: thick $accent; background: $surface; padding: 0 1; }

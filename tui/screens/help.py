@@ -11,9 +11,9 @@ from textual.containers import VerticalScroll
 from textual.keys import format_key
 from textual.widgets import Static
 
-from ..keymap import REGISTRY, binding, default_keymap
+from ..keymap import REGISTRY, default_keymap
 from ..widgets.footer import Footer
-from .page import ScrollingPage
+from .page import ScrollingPage, page_bindings
 
 if TYPE_CHECKING:
     from ..host import KeymapHost
@@ -90,10 +90,7 @@ def keys_table(keymap: dict[str, str]) -> Table:
 
 
 class HelpScreen(ScrollingPage):
-    BINDINGS = [binding("help.close", "Close help"),
-                binding("help.scroll_down", "Scroll down", show=False),
-                binding("help.scroll_up", "Scroll up", show=False),
-                binding("help.first", "Top", show=False), binding("help.last", "Bottom", show=False)]
+    BINDINGS = page_bindings("help", "Close help")
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll { width: 90%; max-width: 100; height: 90%; border: thick $accent; background: $surface; padding: 0 1; }
