@@ -14,15 +14,14 @@ import os
 import re
 import sys
 from pathlib import Path
-from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Callable, NoReturn
 
 from store import locations
-from store.choices import STATUSES
 from store.errors import PapersiftError
 
 from . import output as out
-from .mistakes import GLOBAL_OPTIONS, closest, library_option_problem, unknown_command
+from .argv import command_in, value_last, with_default_command
+from .mistakes import closest, library_option_problem, unknown_command
 
 if TYPE_CHECKING:
     from store import Library
@@ -147,10 +146,10 @@ def _parsed_args(argv: list[str], names: list[str]) -> argparse.Namespace:
     """The arguments parsed, a mistake said with its command's usage (argparse's exit 2): a status
     or star without a paper, an option the command does not have (a search's ``-tag:x`` is a
     filter), a search for nothing."""
-    command = _command_in(argv)
+    command = command_in(argv)
     missing_id = None
     if command in ("status", "star"):
-        argv, missing_id = _value_last(argv, command)
+        argv, missing_id = value_last(argv, command)
     parser = build_parser(only=command if command in names else None)
     if missing_id and command is not None:  # (missing_id: a status or star command only)
         subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -166,33 +165,6 @@ def _parsed_args(argv: list[str], names: list[str]) -> argparse.Namespace:
         _command_parser(parser, "search").error("what to search for? give words or filters "
                                                 "(`papersift list` lists every paper)")
     return args
-
-
-def _value_last(argv: list[str], command: str) -> tuple[list[str], str | None]:
-    """`papersift status read ID...` and `papersift star 3 ID` read as naturally as the documented
-    `status ID... read` and `star ID 3`: a status word (or a 0-3 rating) given first moves last.
-
-    Returns:
-        The arguments, and the status (rating) if it was the only one given (no paper id).
-    """
-    start = argv.index(command) + 1
-    positions, i = [], start
-    while i < len(argv):
-        if argv[i] == "--format":
-            i += 2
-            continue
-        if not argv[i].startswith("-"):
-            positions.append(i)
-        i += 1
-    value = STATUSES if command == "status" else ("0", "1", "2", "3")
-    if len(positions) == 1 and argv[positions[0]] in value:
-        return argv, argv[positions[0]]
-    if len(positions) < 2:
-        return argv, None
-    first, last = argv[positions[0]], argv[positions[-1]]
-    if first in value and last not in value:
-        argv = argv[:positions[0]] + argv[positions[0] + 1:] + [first]
-    return argv, None
 
 
 # A negated filter, phrase or word given to `search` after its words (argparse takes it for an option).
@@ -232,67 +204,6 @@ def _option_hint(parser: argparse.ArgumentParser, command: str | None, extra: li
         options += [o for a in subparsers.choices[command]._actions for o in a.option_strings if o.startswith("--")]
     best = closest(typed, options)
     return f" — did you mean '{best}'?" if best else ""
-
-
-_QUERY_OPTIONS = ("--query", "--weights")  # their value may start with "-" (`--query -tag:maybe`)
-
-
-def with_default_command(argv: list[str], commands: Collection[str]) -> list[str]:
-    """The arguments with the global options (``--library``, ``--as``) first and ``open`` named when
-    no command is.
-
-    ``papersift``, ``papersift FILE...``, ``papersift --library DIR`` and
-    ``papersift --keymap K`` all mean ``papersift open ...``; ``--library`` and ``--as`` are
-    accepted anywhere (before a ``--``), since they belong to every command; a
-    ``--query`` value may start with a dash (``--query -tag:maybe``).
-    """
-    front: list[str] = []
-    rest: list[str] = []
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a == "--":
-            rest.extend(argv[i:])
-            break
-        if a in GLOBAL_OPTIONS:
-            if i + 1 == len(argv):
-                return [a]  # no value: let argparse say "expected one argument"
-            front.append(f"{a}={argv[i + 1]}")  # (a name like "-x" is refused by its check, not taken for an option)
-            i += 2
-            continue
-        if a in _QUERY_OPTIONS and i + 1 < len(argv):
-            rest.append(f"{a}={argv[i + 1]}")  # argparse would take `-tag:x` for an option
-            i += 2
-            continue
-        (front if a.startswith(tuple(o + "=" for o in GLOBAL_OPTIONS)) else rest).append(a)
-        i += 1
-    later = _command_after_options(rest, commands)
-    if later is not None:  # `--keymap K list ...`: the command named, its options said wrong under its name, not open's
-        rest.remove(later)
-        rest.insert(0, later)
-    elif not rest or (rest[0] not in commands and rest[0] not in ("-h", "--help")):
-        rest.insert(0, "open")
-    return front + rest
-
-
-_OPEN_VALUED = ("--keymap",)  # the app's options that take a value (`open --help`)
-
-
-def _command_after_options(rest: list[str], commands: Collection[str]) -> str | None:
-    """The command word after the app's options (``--keymap K list``), where one is: not a value
-    an option takes (``--keymap list`` names a keymap file)."""
-    if not rest or not rest[0].startswith("-"):
-        return None
-    for before, a in zip(rest, rest[1:]):
-        if a in commands and a != "open" and before not in _OPEN_VALUED:
-            return a
-    return None
-
-
-def _command_in(argv: list[str]) -> str | None:
-    """The command word of :func:`with_default_command`'s output (after the global options it puts
-    first, each as ``--name=value``)."""
-    return next((a for a in argv if not a.startswith(tuple(o + "=" for o in GLOBAL_OPTIONS))), None)
 
 
 def run(args: argparse.Namespace) -> int:
