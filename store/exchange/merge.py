@@ -244,8 +244,7 @@ def plan_merge(library: Library, records: list[dict[str, Any]], source: str,
                            *(rec.get(k) for rec in records for k in ("updated", "created"))])
     clock = Clock(written=newest or written)
     exporter = exporter_of(records)  # (a member here: a login name of another machine is no colleague)
-    if exporter is not None and exporter != library.member and (
-            exporter in library.member_marks or exporter in library.assignments.values()):
+    if exporter is not None and exporter != library.member and exporter in library.team.active():
         raise PapersiftError(f"{source} holds {exporter}'s marks (each paper's team list names them): merged, they "
                              f"would become {library.member}'s. To take them as {exporter}'s: papersift --as "
                              f"{exporter} import-annotations {source}; nothing changed")
