@@ -1,7 +1,8 @@
 """The import graph a newcomer can follow: no circles anywhere in store/ or tui/, no part of
 store/library/ importing the Library facade (the parts take a LibraryCore; the facade builds them),
-and every module of store/ placed in the store's layers. The contracts import-linter checks in CI
-(pyproject.toml's [tool.importlinter]) say the rest."""
+and every module of store/ placed in the store's layers; modules small and functions simple
+enough to read. The contracts import-linter checks in CI (pyproject.toml's [tool.importlinter])
+say the rest."""
 
 from __future__ import annotations
 
@@ -92,3 +93,28 @@ def test_every_module_of_the_store_has_a_layer():
     here = {p.stem for p in (ROOT / "store").glob("*.py") if p.stem != "__init__"}
     here |= {p.parent.name for p in (ROOT / "store").glob("*/__init__.py")}
     assert sorted(here) == sorted(names)
+
+
+def _sources() -> list[Path]:
+    return sorted(p for package in ("store", "tui") for p in (ROOT / package).rglob("*.py"))
+
+
+def test_every_module_stays_small():
+    """A module a newcomer reads in one sitting: at most 400 lines."""
+    lines = {str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines()) for p in _sources()}
+    big = {name: n for name, n in lines.items() if n > 400}
+    assert big == {}
+
+
+def test_no_block_is_beyond_grade_d_and_few_reach_it():
+    """radon's grades: no function, method or class at E or F (complexity over 30), at most ten at D (21-30)."""
+    from radon.complexity import cc_rank, cc_visit
+
+    graded: dict[str, list[str]] = {}
+    for p in _sources():
+        for block in cc_visit(p.read_text(encoding="utf-8")):  # functions, classes and their methods
+            rank = cc_rank(block.complexity)
+            if rank in "DEF":
+                graded.setdefault(rank, []).append(f"{p.relative_to(ROOT)}:{block.lineno} {block.name} {block.complexity}")
+    assert graded.get("E", []) + graded.get("F", []) == []
+    assert len(graded.get("D", [])) <= 10, graded["D"]

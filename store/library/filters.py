@@ -222,33 +222,42 @@ class Filters:
         given = q.of(*ARRIVAL_KINDS)
         if not given:
             return
-        from store.ingest.batches import last_batch
         batches, added, revised = self._arrivals()
         if not self._core.corpus.batches:
             q.errors.append("no import here is numbered yet: batches are kept from this version of papersift on "
                             "(the next import is batch 1)")
         for f in given:
             if f.kind == "new":
-                newest = last_batch(self._core.corpus)
-                hit = batches == (newest["n"] if newest else -1)
-                if newest and not f.negated and not hit.any():  # (else "none found" read as an import of none)
-                    n = newest["n"]
-                    q.errors.append(f"new: lists the newest import, batch {n}, and none of its papers is here now "
-                                    "(removed since)" + (f": batch:{n - 1} lists the one before" if n > 1 else ""))
+                hit = self._newest(f, batches, q.errors)
             elif f.kind == "updated":
                 hit = revised > 0
             elif f.kind == "batch":
-                assert f.compare is not None
-                hit = (batches > 0) & f.compare[0](batches, f.compare[1])
-                numbers = sorted(b["n"] for b in self._core.corpus.batches)
-                if f.compare[0] is operator.eq and numbers and f.compare[1] not in numbers:  # (else "none found" only)
-                    q.errors.append(f"no import numbered {f.compare[1]} here: the imports are batch:{numbers[0]} to "
-                                    f"batch:{numbers[-1]}")
+                hit = self._numbered(f, batches, q.errors)
             else:  # added: compare the date's first characters, as many as were typed (2026-12: a month)
                 assert f.compare is not None
                 op, width = f.compare[0], len(f.value)
                 hit = np.fromiter((bool(a) and op(a[:width], f.value) for a in added), dtype=bool, count=len(added))
             mask &= ~hit if f.negated else hit
+
+    def _newest(self, f: Filter, batches: np.ndarray, errors: list[str]) -> np.ndarray:
+        """new:, the newest import's papers (and why none, when it has none left)."""
+        from store.ingest.batches import last_batch
+        n = (last_batch(self._core.corpus) or {"n": -1})["n"]  # (batches count from 1)
+        hit: np.ndarray = batches == n
+        if n > 0 and not f.negated and not hit.any():  # (else "none found" read as an import of none)
+            errors.append(f"new: lists the newest import, batch {n}, and none of its papers is here now "
+                          "(removed since)" + (f": batch:{n - 1} lists the one before" if n > 1 else ""))
+        return hit
+
+    def _numbered(self, f: Filter, batches: np.ndarray, errors: list[str]) -> np.ndarray:
+        """batch:N (or a comparison): those imports' papers (and the numbers there are, when N is none)."""
+        assert f.compare is not None
+        hit: np.ndarray = (batches > 0) & f.compare[0](batches, f.compare[1])
+        numbers = sorted(b["n"] for b in self._core.corpus.batches)
+        if f.compare[0] is operator.eq and numbers and f.compare[1] not in numbers:  # (else "none found" only)
+            errors.append(f"no import numbered {f.compare[1]} here: the imports are batch:{numbers[0]} to "
+                          f"batch:{numbers[-1]}")
+        return hit
 
     def _by_topic(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
         if "topic" not in q.kinds:

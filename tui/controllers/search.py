@@ -120,8 +120,12 @@ class Searching:
         if self._seconds > limits.INLINE_SEARCH_SECONDS or self._is_queue(q, query):
             # (the triage queue is fitted again to the marks: in a worker, off the key's path)
             return False
-        return ("phrase" not in q.kinds and not self._big_compound(q) and (not self.needs_model(q, query) or self.library.discovery.similarity_ready)
+        return (not self._slow(q) and (not self.needs_model(q, query) or self.library.discovery.similarity_ready)
                 and self.library.search.filter_tables_ready(q))
+
+    def _slow(self, q: Query) -> bool:
+        """Whether ``q`` scans the papers' text: a phrase, or (in a big library) a compound."""
+        return "phrase" in q.kinds or self._big_compound(q)
 
     def _big_compound(self, q: Query) -> bool:
         return len(self.library) > limits.BIG_LIBRARY and bool(self.library.search.compound_words(q))
@@ -143,16 +147,20 @@ class Searching:
         """Phrase scans, filters whose tables are not built yet, and whatever waits for the
         similarity model."""
         worker = get_current_worker()
-        if len(self.library) > limits.BIG_LIBRARY and ("phrase" in q.kinds or self._big_compound(q)):
+
+        def stale() -> bool:
+            return worker.is_cancelled or query != self.query_text
+
+        if len(self.library) > limits.BIG_LIBRARY and self._slow(q):
             time.sleep(limits.PHRASE_SETTLE)
-            if worker.is_cancelled or query != self.query_text:
+            if stale():
                 return  # typed on: only the query the typing settles on is searched
         if self.needs_model(q, query) and not self.library.discovery.similarity_ready:
             try:
                 self.ensure_model()  # the helper's one build (a big library), not a second one here
             except Exception:
                 pass  # the search below builds it here, or says why it cannot
-            if worker.is_cancelled or query != self.query_text:
+            if stale():
                 return
         t = time.perf_counter()
         try:
@@ -161,9 +169,9 @@ class Searching:
             if not worker.is_cancelled:
                 self.view.app.call_from_thread(self.failed, query, exc)
             return
-        if not ("phrase" in q.kinds or self._big_compound(q)):
+        if not self._slow(q):
             self._seconds = time.perf_counter() - t  # a quick one again: back to inline
-        if worker.is_cancelled or query != self.query_text:
+        if stale():
             return  # the user typed on; this result is stale
         queue = self._is_queue(q, query)
         # the list first; the header's estimate of the queue after it (the stopping test takes
@@ -171,7 +179,7 @@ class Searching:
         self.view.app.call_from_thread(self._show, query, result, None if queue else "")
         if queue:
             screening = self._screening_words(q, query)
-            if not worker.is_cancelled and query == self.query_text:
+            if not stale():
                 self.view.app.call_from_thread(self._say_screening, query, screening)
 
     def _show(self, query: str, result: SearchResult, screening: str | None) -> None:

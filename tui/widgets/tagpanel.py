@@ -198,6 +198,22 @@ class TagPanel(Vertical):
         highlighted = options.highlighted
         options.clear_options()
         counts = self.library.tag_counts()  # once: this runs after every triage key
+        rows, offered = self._tag_rows(typed, counts)
+        options.add_options(rows)
+        body = typed.lstrip("-").strip().lower()
+        title = self.query_one("#all-tags-title", Static)
+        title.display = bool(counts or offered)
+        title.update(Content.assemble(("Tags like ", "bold"), f'"{display_safe(body, False)}"') if body
+                     else Content.assemble(("All tags" if counts else "This paper's keywords, as tags", "bold")))
+        # With the box empty, a row is highlighted only once ↓ / ↑ picked it: enter then adds it.
+        if rows and typed:
+            options.highlighted = 0
+        elif rows and highlighted is not None:
+            options.highlighted = min(highlighted, len(rows) - 1)
+
+    def _tag_rows(self, typed: str, counts: Counter[str]) -> tuple[list[Option], list[str]]:
+        """The list's rows for what is typed: the library's tags that match, then this paper's
+        keywords that are no tag yet (also returned), and a row to make a new tag."""
         ranked = ranked_tags(counts, typed)
         offered = [t for t, _ in ranked_tags(Counter(list(self._keyword_tags)), typed) if t not in counts]
         rows = [Option(tag_prompt(t, str(c)), id=t) for t, c in ranked]
@@ -214,16 +230,7 @@ class TagPanel(Vertical):
             completions = sum(1 for t, _ in ranked if t.startswith(body))
             rows.insert(completions, Option(Content.assemble(("+ new tag ", "dim"), f'"{display_safe(new, False)}"'),
                                             id=NEW_TAG + new))
-        options.add_options(rows)
-        title = self.query_one("#all-tags-title", Static)
-        title.display = bool(counts or offered)
-        title.update(Content.assemble(("Tags like ", "bold"), f'"{display_safe(body, False)}"') if body
-                     else Content.assemble(("All tags" if counts else "This paper's keywords, as tags", "bold")))
-        # With the box empty, a row is highlighted only once ↓ / ↑ picked it: enter then adds it.
-        if rows and typed:
-            options.highlighted = 0
-        elif rows and highlighted is not None:
-            options.highlighted = min(highlighted, len(rows) - 1)
+        return rows, offered
 
     def reset(self) -> None:
         """An empty box and no row picked: how the panel opens."""
