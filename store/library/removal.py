@@ -153,13 +153,7 @@ def _finish_removal(lib: LibraryCore, step: dict[str, Any]) -> str:
 def _finish_restore(lib: LibraryCore, step: dict[str, Any]) -> str:
     """An undo of a removal cut short: its papers back in the corpus, at their places."""
     records = [r for r in step.get("papers") or [] if isinstance(r, dict) and isinstance(r.get("id"), str)]
-    if isinstance(step.get(ARCHIVED), str):
-        unarchive(lib, step[ARCHIVED])
-    places = step.get("places") or []
-    back = [(places[i] if i < len(places) and isinstance(places[i], int) else None, Paper.from_record(rec))
-            for i, rec in enumerate(records) if lib.corpus.index_of(rec["id"]) is None]
-    if back:
-        _save_with(lib, back)
+    _put_back(lib, records, step)
     return (f"an undo of a removal was cut short (the process was stopped); it is finished now: "
             f"{counted(len(records), 'paper')} back with their marks")
 
@@ -310,6 +304,19 @@ def _save_with(lib: LibraryCore, back: list[tuple[int | None, Paper]]) -> None:
     lib.invalidate()
 
 
+def _put_back(lib: LibraryCore, records: list[dict[str, Any]], step: dict[str, Any]) -> list[Paper]:
+    """A removal's papers back in the corpus at the places its ``step`` kept (but those here
+    already, imported again since) and out of the archive it made; returns those put back."""
+    if isinstance(step.get(ARCHIVED), str):  # (its papers are back: no longer in the archive)
+        unarchive(lib, step[ARCHIVED])
+    places = step.get("places") or []
+    back = [(places[i] if i < len(places) and isinstance(places[i], int) else None, Paper.from_record(rec))
+            for i, rec in enumerate(records) if lib.corpus.index_of(rec["id"]) is None]
+    if back:
+        _save_with(lib, back)
+    return [paper for _, paper in back]
+
+
 def redo_corpus(lib: LibraryCore, entry: dict[str, Any], undone: bool) -> str:
     """The corpus side of undoing (``undone``) or redoing a removal: its papers back, or out again.
     Returns what the undo's label should add ("" mostly): that the papers were back already."""
@@ -317,16 +324,10 @@ def redo_corpus(lib: LibraryCore, entry: dict[str, Any], undone: bool) -> str:
     if entry.get("action") != REMOVE_ACTION or not records:
         return ""
     if undone:
-        if isinstance(entry.get(ARCHIVED), str):  # (its papers are back: no longer in the archive)
-            unarchive(lib, entry[ARCHIVED])
-        places = entry.get("places") or []
-        back = [(places[i] if i < len(places) and isinstance(places[i], int) else None, Paper.from_record(rec))
-                for i, rec in enumerate(records) if lib.corpus.index_of(rec["id"]) is None]
-        if back:
-            _save_with(lib, back)
+        back = _put_back(lib, records, entry)
         # A paper an import brought back meanwhile only gets its marks back: not restored, and
         # no longer removed either.
-        brought_back(lib, [paper.id for _, paper in back])
+        brought_back(lib, [paper.id for paper in back])
         lib.removed.difference_update(rec["id"] for rec in records)
         already = len(records) - len(back)
         if already:

@@ -1,4 +1,5 @@
-"""A modal page that scrolls (help, dashboard): the actions its keys run.
+"""A modal page that scrolls (help, dashboard), and one that picks a row (team, topics): the
+actions their keys run.
 
 Each page binds its own keys (its context in keymap.toml: ``help.first``, ``dashboard.first`` ...:
 :func:`page_bindings`); the actions are the same on every page, so they are written here once. The page's text sits in its
@@ -7,11 +8,16 @@ one ``VerticalScroll``; the keys scroll at once, not gliding, so a held key keep
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
+from textual.widgets import OptionList
 
 from ..keymap import binding
+
+_Picked = TypeVar("_Picked")
 
 
 def page_bindings(context: str, close: str) -> list[BindingType]:
@@ -40,3 +46,16 @@ class ScrollingPage(ModalScreen[None]):
 
     def action_last(self) -> None:
         self.query_one(VerticalScroll).scroll_end(animate=False)
+
+
+class PickingPage(ModalScreen[_Picked | None]):
+    """A modal screen whose ``OptionList`` offers rows to pick: close (picking none), down and up."""
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_down(self) -> None:
+        self.query_one(OptionList).action_cursor_down()
+
+    def action_up(self) -> None:
+        self.query_one(OptionList).action_cursor_up()

@@ -7,7 +7,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -17,9 +16,10 @@ from store.wording import counted
 from ..keymap import binding, key_label
 from ..team_view import team_lines
 from ..widgets.footer import Footer
+from .page import PickingPage
 
 
-class TeamScreen(ModalScreen[str | None]):
+class TeamScreen(PickingPage[str]):
     """Dismisses with the search that shows the picked member's papers (None when closed)."""
 
     # (before the list's own enter, which the footer does not show: so that it offers this one)
@@ -93,12 +93,3 @@ class TeamScreen(ModalScreen[str | None]):
         member = self._picked()
         if member is not None:
             self.dismiss(f"by:{member}")
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def action_down(self) -> None:
-        self.query_one(OptionList).action_cursor_down()
-
-    def action_up(self) -> None:
-        self.query_one(OptionList).action_cursor_up()

@@ -12,7 +12,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual import work
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -21,6 +20,7 @@ from store.wording import counted, share
 
 from ..keymap import binding, key_label
 from ..widgets.footer import Footer
+from .page import PickingPage
 
 WIDE_BAR, NARROW_BAR = 20, 8   # bar cells; the narrow bar leaves an 80-column screen room for the labels
 WIDE = 120                     # screens at least this wide get the wide bar
@@ -45,7 +45,7 @@ def topic_prompt(row: dict[str, Any], biggest: int, bar_width: int = WIDE_BAR) -
             + Text(f"  topic:{row['topic']}", style="dim"))
 
 
-class TopicsScreen(ModalScreen[int | None]):
+class TopicsScreen(PickingPage[int]):
     """Dismisses with the chosen topic number (None when closed)."""
 
     # (before the list's own enter, which the footer does not show: so that it offers this one)
@@ -103,17 +103,8 @@ class TopicsScreen(ModalScreen[int | None]):
         assert event.option.id is not None  # every option is made with its topic's id
         self.dismiss(int(event.option.id))
 
-    def action_close(self) -> None:
-        self.dismiss(None)
-
     def action_open(self) -> None:
         self.query_one(OptionList).action_select()
-
-    def action_down(self) -> None:
-        self.query_one(OptionList).action_cursor_down()
-
-    def action_up(self) -> None:
-        self.query_one(OptionList).action_cursor_up()
 
     def action_first(self) -> None:
         self.query_one(OptionList).action_first()
