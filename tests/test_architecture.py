@@ -106,6 +106,16 @@ def test_every_module_stays_small():
     assert big == {}
 
 
+def test_every_class_stays_small():
+    """A class read in one sitting: at most 300 lines (the parts it grows are parts of their own)."""
+    import ast
+
+    big = [f"{p.relative_to(ROOT)}:{node.lineno} {node.name} {node.end_lineno - node.lineno + 1}"
+           for p in _sources() for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+           if isinstance(node, ast.ClassDef) and node.end_lineno is not None and node.end_lineno - node.lineno >= 300]
+    assert big == []
+
+
 def test_no_block_is_beyond_grade_d_and_few_reach_it():
     """radon's grades: no function, method or class at E or F (complexity over 30), at most ten at D (21-30)."""
     from radon.complexity import cc_rank, cc_visit

@@ -36,6 +36,31 @@ from store.wording import counted
 BULK_BACKUP_THRESHOLD = 10  # a change to this many papers at once is preceded by a backup
 
 
+def _usable_folder(folder: Path | str) -> Path:
+    """A library's folder, made (0700) where it is missing; refused when it is a file, cannot be
+    made, or holds other files and no library; its library files checked for links."""
+    path = Path(folder).expanduser()
+    locations.refuse_a_folder_of_other_files(path)
+    try:
+        path.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
+    except OSError as exc:  # a file of that name, a read-only place, ...
+        why = "a file, not a folder" if path.is_file() else exc.strerror or str(exc)
+        raise PapersiftError(f"{path}: cannot be used as a library folder ({why})") from None
+    refuse_links(path, locations.LIBRARY_DATA)  # a shared folder's links never lead us out
+    return path
+
+
+def _migrate_v1(folder: Path, corpus_path: Path, lock: LibraryLock) -> None:
+    """A version-1 library (corpus.json) is converted once, with the old file kept in backups/."""
+    old = folder / locations.CORPUS_FILE_V1
+    if old.exists() and not corpus_path.exists():
+        with lock.held():
+            if old.exists() and not corpus_path.exists():
+                backup_file(old, "migrate-v1")
+                migrate_v1(old, corpus_path)
+                old.unlink()
+
+
 class LibraryCore:
     """A library folder's state: ``corpus.jsonl``, ``annotations.json``, the index cache, backups.
 
@@ -44,21 +69,14 @@ class LibraryCore:
 
     def __init__(self, folder: Path | str, member: str | None = None) -> None:
         self.member = checked_member(member) if member else default_member()  # who is triaging
-        self.folder = Path(folder).expanduser()
-        locations.refuse_a_folder_of_other_files(self.folder)
-        try:
-            self.folder.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
-        except OSError as exc:  # a file of that name, a read-only place, ...
-            why = "a file, not a folder" if self.folder.is_file() else exc.strerror or str(exc)
-            raise PapersiftError(f"{self.folder}: cannot be used as a library folder ({why})") from None
-        refuse_links(self.folder, locations.LIBRARY_DATA)  # a shared folder's links never lead us out
+        self.folder = _usable_folder(folder)
         self.corpus_path = self.folder / locations.CORPUS_FILE
         self.annotations_path = self.folder / locations.ANNOTATIONS_FILE
         self.index_path = self.folder / locations.INDEX_CACHE_FILE
         self.similar_path = self.folder / locations.SIMILAR_CACHE_FILE
         self.drafts = NoteDrafts(self.folder / locations.DRAFTS_FILE)
         self.lock = LibraryLock(self.folder / locations.LOCK_FILE)
-        self._migrate_if_needed()
+        _migrate_v1(self.folder, self.corpus_path, self.lock)
         self.corpus = Corpus.load(self.corpus_path) if self.corpus_path.exists() else Corpus()
         self.store = AnnotationStore(self.annotations_path)
         # Each replaced whole on every change, never edited in place (see install): worker threads read them.
@@ -85,16 +103,6 @@ class LibraryCore:
         self.restored: set[str] = set()  # papers an earlier removal took out that an undo here brought back
         self.index_cache = IndexCache(self.index_path, lambda: self.corpus)
         self._invalidators: list[Callable[[], None]] = []
-
-    def _migrate_if_needed(self) -> None:
-        """A version-1 library (corpus.json) is converted once, with the old file kept in backups/."""
-        old = self.folder / locations.CORPUS_FILE_V1
-        if old.exists() and not self.corpus_path.exists():
-            with self.lock.held():
-                if old.exists() and not self.corpus_path.exists():
-                    backup_file(old, "migrate-v1")
-                    migrate_v1(old, self.corpus_path)
-                    old.unlink()
 
     @property
     def name(self) -> str:

@@ -4,17 +4,18 @@
 :class:`Filters` reads the corpus and annotations of a :class:`~store.library.core.LibraryCore`,
 asks :class:`~store.library.discovery.Discovery` for topic:, and owns the tables its filters build
 (labels, venues and years, the phrase search's folded texts); the search drops them when the
-corpus changes. A new filter: its syntax in :mod:`store.search.query`, its mask here.
+corpus changes; the arrival filters (new:, batch:, added:, updated:) are
+:mod:`store.library.arrivals`. A new filter: its syntax in :mod:`store.search.query`, its mask here.
 """
 
 from __future__ import annotations
 
-import operator
 import threading
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 import numpy as np
 
+from store.library.arrivals import ArrivalFilters
 from store.paper_lines import SOURCE_FILE
 from store.errors import PapersiftError
 from store.records import Annotation
@@ -48,14 +49,14 @@ class Filters:
         self.phrases = PhraseSearch(core)  # "phrase" filters (and the folded texts they keep)
         self._label_index: dict[str, tuple[list[str], list[np.ndarray]]] = {}  # author:, kw:, file: filters
         self._venue_index: tuple[list[str], np.ndarray, np.ndarray] | None = None  # venue: and year: filters
-        self._arrival_table: tuple[np.ndarray, list[str], np.ndarray] | None = None  # new:, batch:, added:
+        self.arrivals = ArrivalFilters(core, self._tables_lock)  # new:, batch:, added:, updated:
 
     def invalidate(self) -> None:
         """Drop the tables (the corpus changed)."""
         self.phrases.invalidate()
         self._label_index = {}
         self._venue_index = None
-        self._arrival_table = None
+        self.arrivals.invalidate()
 
     def _labels(self, field: str) -> tuple[list[str], list[np.ndarray]]:
         """The distinct labels of a field, folded (case and accents dropped), and for each the
@@ -203,61 +204,9 @@ class Filters:
                 hit = of(pid for pid, name in assignments.items() if not f.value or name == f.value)
             mask &= ~hit if f.negated else hit
 
-    def _arrivals(self) -> tuple[np.ndarray, list[str], np.ndarray]:
-        """Each paper's batch, added time and revising batch, from the corpus file's columns (no paper
-        parsed), kept until the corpus changes."""
-        table = self._arrival_table
-        if table is None:
-            with self._tables_lock:
-                table = self._arrival_table
-                if table is None:
-                    papers = self._core.corpus.papers
-                    table = self._arrival_table = (np.asarray(papers.column("batch"), dtype=np.int64),
-                                                   list(papers.column("added")),
-                                                   np.asarray(papers.column("revised"), dtype=np.int64))
-        return table
-
     def _by_arrival(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
-        """new:, batch:, added: and updated: (see store.ingest.batches)."""
-        given = q.of(*ARRIVAL_KINDS)
-        if not given:
-            return
-        batches, added, revised = self._arrivals()
-        if not self._core.corpus.batches:
-            q.errors.append("no import here is numbered yet: batches are kept from this version of papersift on "
-                            "(the next import is batch 1)")
-        for f in given:
-            if f.kind == "new":
-                hit = self._newest(f, batches, q.errors)
-            elif f.kind == "updated":
-                hit = revised > 0
-            elif f.kind == "batch":
-                hit = self._numbered(f, batches, q.errors)
-            else:  # added: compare the date's first characters, as many as were typed (2026-12: a month)
-                assert f.compare is not None
-                op, width = f.compare[0], len(f.value)
-                hit = np.fromiter((bool(a) and op(a[:width], f.value) for a in added), dtype=bool, count=len(added))
-            mask &= ~hit if f.negated else hit
-
-    def _newest(self, f: Filter, batches: np.ndarray, errors: list[str]) -> np.ndarray:
-        """new:, the newest import's papers (and why none, when it has none left)."""
-        from store.ingest.batches import last_batch
-        n = (last_batch(self._core.corpus) or {"n": -1})["n"]  # (batches count from 1)
-        hit: np.ndarray = batches == n
-        if n > 0 and not f.negated and not hit.any():  # (else "none found" read as an import of none)
-            errors.append(f"new: lists the newest import, batch {n}, and none of its papers is here now "
-                          "(removed since)" + (f": batch:{n - 1} lists the one before" if n > 1 else ""))
-        return hit
-
-    def _numbered(self, f: Filter, batches: np.ndarray, errors: list[str]) -> np.ndarray:
-        """batch:N (or a comparison): those imports' papers (and the numbers there are, when N is none)."""
-        assert f.compare is not None
-        hit: np.ndarray = (batches > 0) & f.compare[0](batches, f.compare[1])
-        numbers = sorted(b["n"] for b in self._core.corpus.batches)
-        if f.compare[0] is operator.eq and numbers and f.compare[1] not in numbers:  # (else "none found" only)
-            errors.append(f"no import numbered {f.compare[1]} here: the imports are batch:{numbers[0]} to "
-                          f"batch:{numbers[-1]}")
-        return hit
+        if q.of(*ARRIVAL_KINDS):
+            self.arrivals.narrow(q, mask)
 
     def _by_topic(self, q: Query, anns: Mapping[str, Annotation], mask: np.ndarray) -> None:
         if "topic" not in q.kinds:

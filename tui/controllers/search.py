@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Callable
 
 from textual.worker import get_current_worker
 
+from store.library.search import SORTS
 from store.search.query import Query, parse_query
 
 from .. import limits
@@ -134,6 +135,24 @@ class Searching:
         """Whether this search uses the similarity model (more like this, recommendations, topics)."""
         return bool(q.similar or q.recommend or "topic" in q.kinds
                     or (self.view.sort == "recommended" and not query.strip()))
+
+    def next_sort(self) -> None:
+        """The list's next order (``main.sort``), kept for the next start; said when the list, ranked
+        by its words or by likeness, does not take it."""
+        view = self.view
+        # (the team's stars only where there is a team: alone, they are "star")
+        offered = [s for s in SORTS if s != "team-stars" or len(self.library.team.members()) > 1]
+        view.sort = offered[(offered.index(view.sort) + 1) % len(offered)] if view.sort in offered else offered[0]
+        if hasattr(view.app, "remember_sort"):  # (the app that keeps places; this library's alone)
+            view.app.remember_sort(view.sort)
+        q = parse_query(self.query_text)
+        if q.words:  # (a filter alone, as new: or tag:x, is sorted)
+            view.notify(f"sort: {view.sort} (applies to a list without search words: words rank by match)")
+        elif q.similar or q.recommend:
+            view.notify(f"sort: {view.sort} (applies to a list without {'similar:' if q.similar else 'rec:'}, "
+                        "which orders by likeness)")
+        view.keep_paper_next()  # (the highlighted paper stays highlighted, wherever the new order puts it)
+        self.again()
 
     def again(self) -> None:
         """Search the current query again, in a worker (the library or the sort changed)."""

@@ -22,7 +22,6 @@ from textual.screen import Screen
 
 from store import Library
 from store.library.search import SORTS
-from store.search.query import parse_query
 
 from ..keymap import binding, key_label
 from ..messages import AnnotationsChanged
@@ -300,20 +299,7 @@ class MainScreen(Screen[None]):
         elif self.results.selected:
             self.results.clear_selection()
 
-    def action_sort(self) -> None:
-        # (the team's stars only where there is a team: alone, they are "star")
-        offered = [s for s in SORTS if s != "team-stars" or len(self.library.team.members()) > 1]
-        self.sort = offered[(offered.index(self.sort) + 1) % len(offered)] if self.sort in offered else offered[0]
-        if hasattr(self.app, "remember_sort"):  # (the app that keeps places; this library's alone)
-            self.app.remember_sort(self.sort)
-        q = parse_query(self.search.query_text)
-        if q.words:  # (a filter alone, as new: or tag:x, is sorted)
-            self.notify(f"sort: {self.sort} (applies to a list without search words: words rank by match)")
-        elif q.similar or q.recommend:
-            self.notify(f"sort: {self.sort} (applies to a list without {'similar:' if q.similar else 'rec:'}, "
-                        "which orders by likeness)")
-        self._keep_paper = True  # (the highlighted paper stays highlighted, wherever the new order puts it)
-        self.search.again()
+    def action_sort(self) -> None: self.search.next_sort()
 
     def action_topics(self) -> None:
         from .topics import TopicsScreen
