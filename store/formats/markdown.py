@@ -8,7 +8,7 @@ from collections import defaultdict
 from datetime import datetime, timezone
 
 from store.choices import DERIVED
-from store.formats.records import Pair, team_line, title_of
+from store.formats.records import Pair, team_line, title_of, without_sequences
 from store.latex import plain_text
 from store.models import Paper
 from store.records import Annotation
@@ -86,7 +86,9 @@ def _entry(paper: Paper, ann: Annotation, abstract: bool) -> list[str]:
 
 def citation_line(paper: Paper, ann: Annotation) -> str:
     """One Markdown line to paste in a chat or a doc (the app's Y): title (marked when papersift
-    derived it), authors, venue and year, id, link, tags and note."""
+    derived it), authors, venue and year, id, link, tags and note; no escape sequence (a paste
+    into a terminal would run it)."""
+    paper, ann = without_sequences((paper, ann))
     line = f"- **{md_escape(shown_title(title_of(paper), paper.derived_title))}**"
     if paper.derived_title:
         line += " " + _title_mark(paper)

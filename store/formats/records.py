@@ -8,7 +8,9 @@ area added within version 1: readers of the schema ignore fields they do not kno
 
 from __future__ import annotations
 
+import copy
 import re
+from dataclasses import replace
 
 import orjson
 
@@ -16,10 +18,30 @@ from store.latex import plain_text
 from store.titles.kinds import is_excerpt
 from store.models import Paper
 from store.records import Annotation
+from store.safe_text import ESCAPE_SEQUENCE
 
 RECORD_SCHEMA_VERSION = 1
 
 Pair = tuple[Paper, Annotation]  # what every exporter takes: a paper and its annotation
+
+
+def without_sequences(pair: Pair) -> Pair:
+    """A paper and annotation without terminal escape sequences, whole, before a text format
+    writes them: the gate after the writer removes what is left of one, but a writer's escaping
+    (Markdown's ``\\[``) splits a sequence first, so its tail was written ("[31mRed"), and a
+    BibTeX key was made of it (the app's copied citation line likewise). JSON keeps every
+    character (written as an escape)."""
+    paper, ann = pair
+    texts = (paper.title, paper.abstract, paper.venue, paper.area, *paper.authors, *paper.keywords)
+    if any("\x1b" in t for t in texts):
+        gone = ESCAPE_SEQUENCE.sub
+        paper = replace(paper, title=gone("", paper.title), abstract=gone("", paper.abstract),
+                        venue=gone("", paper.venue), area=gone("", paper.area),
+                        authors=[gone("", a) for a in paper.authors], keywords=[gone("", k) for k in paper.keywords])
+    if "\x1b" in ann.note:
+        ann = copy.copy(ann)
+        ann.note = ESCAPE_SEQUENCE.sub("", ann.note)
+    return paper, ann
 
 
 def title_of(paper: Paper) -> str:

@@ -824,3 +824,27 @@ async def test_u_on_an_unread_paper_says_it_is_already_unread(lib, make):
         await settle(pilot)
         assert [str(n.message) for n in app._notifications].count("already unread") == 1
         assert lib.annotation(pid).status == "unread"
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_copies_carry_no_escape_sequence(tmp_path, make):
+    """A paper's authors and venue, and a note, holding escape sequences: Y copies the citation
+    without them (a paste into a terminal would run them), keeping the words."""
+    row = {"title": "Escapes", "abstract": "An abstract long enough to be a paper of its own here. " * 3,
+           "authors": ["Mal \x1b[5mlory\x1b[0m", "Eve\x1b]0;x\x07"], "venue": "V\x1b[1menue 2024"}
+    (tmp_path / "esc.jsonl").write_text(json.dumps(row) + "\n")
+    lib = Library.open(tmp_path / "lib")
+    lib.paper_changes.import_paths([tmp_path / "esc.jsonl"])
+    pid = next(p.id for p in lib.corpus.papers if p.title == "Escapes")
+    lib.marks.set_note(pid, "note with \x1b[31mred and \x1b]52;c;YQ==\x07 osc")
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await type_search(app, pilot, f"id:{pid}")
+        await pilot.press("enter")
+        assert cur(app)[0] == pid
+        await pilot.press("Y")
+        copied = app.clipboard
+        assert "Mal lory and Eve, Venue 2024" in copied and "note with red and osc" in copied, copied
+        assert not any(c in copied for c in "\x1b\x07\x9b"), repr(copied)
+        await pilot.press("y", "space", "I")
+        assert "\x1b" not in app.clipboard
