@@ -161,6 +161,10 @@ def refuse_if_gone(entry: dict[str, Any], hist: dict[str, Any], present: Callabl
     took = next((e for _, e in sorted(((int(k), e) for k, e in hist.items() if k.isdigit()), reverse=True)
                  if isinstance(e, dict) and any(isinstance(r, dict) and r.get("id") == gone for r in e.get("papers") or [])),
                 None)
+    if took and str(took.get("time", "")) < str(entry.get("time", "")):
+        return  # the step was made after the removal (a process that had not seen it yet): it changed
+        # a record pointing at no paper, which its undo or redo changes as any other; the removal's
+        # undo, older, then puts the paper back with its marks as they were
     who = f" by {took.get('member')}" if took and took.get("member") else ""
     back = (f"`papersift --as {took['member']} undo` brings it back" if took and took.get("member")
             else "an undo of that brings it back")

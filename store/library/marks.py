@@ -64,12 +64,22 @@ class Marks:
             a.tags = [t for t in a.tags if t not in clean]
         return self._core.change(paper_ids, fn, "untag", f"tag -{', -'.join(sorted(clean))}")
 
-    def set_note(self, paper_id: str, note: str) -> int:
+    def set_note(self, paper_id: str, note: str, was: str | None = None) -> int:
+        """Set a paper's note; ``was``: the note the text was written over (the app's editor), and
+        when the note stored is another by now (the command line, or another papersift, saved one
+        meanwhile), nothing is changed.
+
+        Raises:
+            PapersiftError: the note is no text papersift keeps, or it changed since ``was``.
+        """
         note = note.replace("\x00", "").rstrip()  # (a NUL is no text: no file papersift reads may hold one)
         if problem := note_problem(note):
             raise PapersiftError(problem)
 
         def fn(a: Annotation) -> None:
+            if was is not None and a.note != was:  # (read again under the lock: the newest on disk)
+                raise PapersiftError("not saved: this note was changed elsewhere while you edited it (the "
+                                     "command line or another papersift saved the one shown now)")
             a.note = note
         return self._core.change([paper_id], fn, "note", "note")
 

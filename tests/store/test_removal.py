@@ -57,3 +57,20 @@ def test_a_removal_recorded_without_places_comes_back_at_the_end(lib):
     lib.remove([before[2]])
     redo_corpus(lib, {"action": REMOVE_ACTION, "papers": [record]}, undone=True)
     assert _order(lib) == [i for i in before if i != before[2]] + [before[2]]
+
+
+def test_a_mark_made_by_a_process_that_had_not_seen_a_removal_does_not_block_undo(lib):
+    """The app, open, marks a paper the command line removed a moment before (it had not read the
+    removal yet): the mark lands on a record of no paper. Undo takes that mark back, then the
+    removal, whose paper comes back with its marks as they were; nothing is left to block."""
+    pid = lib.corpus.papers[3].id
+    lib.marks.set_status([pid], "read")
+    app = Library.open(lib.folder)  # open before the removal
+    Library.open(lib.folder).remove([pid])
+    assert app.marks.set_status([pid], "to-read") == 1
+    cli = Library.open(lib.folder)
+    assert cli.undo() == "status to-read"
+    cli = Library.open(lib.folder)
+    assert cli.undo() == "remove 1 paper"
+    back = Library.open(lib.folder)
+    assert back.corpus.index_of(pid) == 3 and back.annotation(pid).status == "read"

@@ -153,6 +153,31 @@ async def test_an_unsaved_note_survives_the_app_closing(lib, make):
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_a_note_saved_elsewhere_while_editing_is_not_written_over(lib, make):
+    """The command line saves a note while the app's editor is open on it: the app's save says
+    so and changes nothing, its text kept as a draft; saved again from there, it replaces it."""
+    pid = lib.corpus.papers[0].id
+    lib.marks.set_note(pid, "first")
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("e", *" from the app")
+        await pilot.pause()
+        Library(lib.folder).marks.set_note(pid, "from the command line")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert Library(lib.folder).annotation(pid).note == "from the command line"
+        said = [n.message for n in app._notifications][-1]
+        assert said.startswith("not saved: this note was changed elsewhere") and "kept as a draft" in said, said
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.screen.query_one(TextArea).text == "first from the app"  # the draft, offered back
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert Library(lib.folder).annotation(pid).note == "first from the app"
+        assert [n.message for n in app._notifications][-1] == "note saved"
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_help_screen_shows_live_keymap(lib, make):
     app = make(lib, '[main]\nread = "R"\n')
     async with app.run_test(size=(120, 50)) as pilot:

@@ -295,6 +295,7 @@ class Triage:
                 unsaved[pid] = text  # whatever the drafts file could take: never lost
                 self.view.notify(f"{exc}; the note is kept as a draft (press {key_label(app, 'main.note')} "
                                  "to try again)", severity="error")
+                self.view.repaint()  # (the reader shows the note saved elsewhere)
 
             def landed(_result: object) -> None:
                 keep_draft(None)
@@ -302,6 +303,6 @@ class Triage:
                                  else "no note to save")
                 self.view.repaint()
             assert self.view.writes is not None  # made on mount
-            self.view.writes.submit(lambda: self.library.marks.set_note(pid, text), landed, failed)
+            self.view.writes.submit(lambda: self.library.marks.set_note(pid, text, was=note), landed, failed)
 
         app.push_screen(NoteScreen(plain_title(paper.title), note, draft, keep_draft), saved)
