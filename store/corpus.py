@@ -24,7 +24,7 @@ import numpy as np
 import orjson
 
 from store.files.atomic import atomic_write_chunks
-from store.errors import CorruptFileError, UnknownPaperError
+from store.errors import CorruptFileError, NewerFormatError, UnknownPaperError
 from store.paper_lines import READ_TITLE, PaperList
 from store.versions import CORPUS_FORMAT, CORPUS_VERSION, TITLE_RULES
 from store.models import Paper
@@ -183,9 +183,11 @@ class Corpus:
         if not isinstance(header, dict) or header.get("format") != CORPUS_FORMAT:
             raise CorruptFileError(path, "not a papersift corpus file")
         version = header.get("version")
-        if not isinstance(version, int) or version > CORPUS_VERSION:
-            raise CorruptFileError(path, f"written by a newer papersift (format version {version}; "
-                                         f"this one reads up to {CORPUS_VERSION}); upgrade papersift")
+        if type(version) is int and version > CORPUS_VERSION:
+            raise NewerFormatError(path, version, CORPUS_VERSION)
+        if not isinstance(version, int):
+            raise CorruptFileError(path, f"line 1: the header's format version is {repr(version)[:40]}, "
+                                         "not a number")
         if version < CORPUS_VERSION:
             raise CorruptFileError(path, f"format version {version} needs migrating (papersift does this on open)")
         ids, count = header.get("ids"), header.get("count")

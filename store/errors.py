@@ -59,6 +59,18 @@ class CorruptFileError(PapersiftError):
         )
 
 
+class NewerFormatError(CorruptFileError):
+    """A library file a newer papersift wrote: sound, as far as anyone here can tell, and left
+    alone (no command writes over it, ``doctor --repair`` included) until papersift is upgraded."""
+
+    def __init__(self, path: object, version: int, reads_up_to: int):
+        self.path = str(path)
+        PapersiftError.__init__(
+            self, f"{shown_path(path)}: written by a newer papersift (format version {version}; this one reads up "
+                  f"to {reads_up_to}). papersift will not write over it, nor will `papersift doctor --repair`: "
+                  "upgrade papersift to open this library")
+
+
 class WriteFailedError(PapersiftError, OSError):
     """A file could not be written: a full disk, a read-only folder, a permission taken away.
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from store.errors import CorruptFileError
+from store.errors import CorruptFileError, NewerFormatError
 from store.files.nofollow import read_no_link
 
 ANNOTATIONS_FORMAT = "papersift-annotations"
@@ -223,6 +223,8 @@ def check_annotations_data(path: Path, data: object) -> None:
     if info.get("format") != ANNOTATIONS_FORMAT:
         raise CorruptFileError(path, "not a papersift annotations file")
     version = info.get("version")
-    if not isinstance(version, int) or version > ANNOTATIONS_VERSION:
-        raise CorruptFileError(path, f"written by a newer papersift (format version {version}; "
-                                     f"this one reads up to {ANNOTATIONS_VERSION}); upgrade papersift")
+    if type(version) is int and version > ANNOTATIONS_VERSION:
+        raise NewerFormatError(path, version, ANNOTATIONS_VERSION)
+    if not isinstance(version, int):
+        raise CorruptFileError(path, f"the meta table's format version is {repr(version)[:40]}, "
+                                     "not a number")

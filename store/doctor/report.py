@@ -12,6 +12,7 @@ class DoctorReport:
     ok: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     repaired: list[str] = field(default_factory=list)
+    newer: bool = False  # a newer papersift wrote the library: nothing was checked, nothing is repaired
 
     @property
     def healthy(self) -> bool:

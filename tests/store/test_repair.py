@@ -356,3 +356,35 @@ def test_doctor_names_a_cut_archive_line_and_the_repair_keeps_it(tmp_path):
     assert run_doctor(lib.folder, repair=True).healthy
     assert path.read_bytes() == whole and run_doctor(lib.folder).problems == []
     assert any(b.read_bytes().endswith(b'"pap') for b in (lib.folder / "backups").glob("archive.jsonl*"))
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+@pytest.mark.parametrize("which", ["corpus", "annotations"])
+def test_a_newer_papersifts_library_is_left_alone_by_the_repair(run_cli, which):
+    """A file a newer papersift wrote (a higher format version, a field this one does not know) is
+    refused by every command, and `doctor --repair` says so and changes nothing: it once rebuilt
+    the corpus in this version's format, dropping the field, and advised the repair in a circle."""
+    import json as _json
+
+    folder = run_cli.library
+    run_cli("status", Library.open(folder).corpus.papers[0].id, "read")
+    if which == "corpus":
+        path = folder / "corpus.jsonl"
+        lines = path.read_text().splitlines()
+        header = _json.loads(lines[0])
+        header["version"] += 1
+        lines[0], lines[1] = _json.dumps(header), _json.dumps({**_json.loads(lines[1]), "future_field": 1})
+        path.write_text("\n".join(lines) + "\n")
+    else:
+        Library(folder).store.compact()  # (the journal folded into the snapshot)
+        path = folder / "annotations.json"
+        data = _json.loads(path.read_text())
+        data["meta"]["1"]["version"] += 1
+        path.write_text(_json.dumps(data))
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    for args in (["list"], ["doctor"], ["doctor", "--repair"]):
+        proc = run_cli(*args, check=False)
+        said = proc.stdout + proc.stderr
+        assert proc.returncode == 1 and "written by a newer papersift" in said and "upgrade papersift" in said, said
+        assert "run `papersift doctor --repair`" not in said and "set the damaged file aside" not in said, said
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before

@@ -281,7 +281,7 @@ def doctor(args: argparse.Namespace) -> int:
         c.print(f"library {folder}", markup=False)
         out.print_labelled(c, [("ok       ", report.ok), ("problem  ", report.problems),
                                ("repaired ", report.repaired)])
-        if report.problems and not args.repair:
+        if report.problems and not args.repair and not report.newer:
             c.print("run `papersift doctor --repair` to repair what can be repaired safely", markup=False)
     return 0 if report.healthy else 1
 
