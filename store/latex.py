@@ -37,11 +37,14 @@ _BODY = r"(?:[^$\n\\]|\\[^\n]){1,400}?"
 MATH_SPAN = (r"(?<!\\)\$\$[^$]+\$\$"
              r"|(?<!\\)\$(?!\d)" + _BODY + r"\$"
              r"|(?<!\\)\$(?=\d)" + _BODY + r"(?<!\s)\$")
-_DOUBLED_ESCAPE = re.compile(r"\\\\(?=[$%&#_])")  # "\\$300" in a dump that escaped the escape: "\$300"
+# ("\\{" too: every one in ICML's and ICLR's abstracts is a set's brace, "$\max\\{d_x,d_y\\}$", which TeX
+# reads as a line break and a group)
+_DOUBLED_ESCAPE = re.compile(r"\\\\(?=[$%&#_{}])")  # "\\$300" in a dump that escaped the escape: "\$300"
 
 
 def undouble_escapes(text: str) -> str:
-    r"""``\\$300`` (a dump that escaped TeX's escape once more) as ``\$300``, so it reads $300."""
+    r"""``\\$300`` (a dump that escaped TeX's escape once more) as ``\$300``, so it reads $300;
+    ``\\{`` as ``\{``."""
     return _DOUBLED_ESCAPE.sub(r"\\", text) if "\\\\" in text else text
 
 

@@ -253,8 +253,8 @@ def test_reader_renders_real_world_markup_found_in_icml_and_iclr():
 def test_reader_keeps_money_a_papers_own_macros_and_doubled_escapes():
     """Cases from ICML + ICLR 2024 whose text the reader lost (25 abstracts): escaped dollars taken
     for math ("under \\$50" read "under 50", or ate the text up to the next $), a dump's doubled
-    escapes ("90\\\\%" broke the line; "\\\\$300,000" took the rest of the abstract into math),
-    a paper's own macros dropped with the sentence's subject ("we introduce \\foldflow, a ...")."""
+    escapes ("90\\\\%" and a set's "\\\\{" broke the line; "\\\\$300,000" took the rest of the
+    abstract into math), a paper's own macros dropped with the sentence's subject ("we introduce \\foldflow, a ...")."""
     cases = {
         r"PixArt-$\alpha$ costs \$26,000 (\$320,000 before), about (~675 vs. ~6,250 GPU days), see Fig.~3.":
             "PixArt-α costs $26,000 ($320,000 before), about (~675 vs. ~6,250 GPU days), see Fig. 3.",
@@ -268,6 +268,9 @@ def test_reader_keeps_money_a_papers_own_macros_and_doubled_escapes():
         # reads it), while math that opens on a digit, or "$ x $" with spaces inside, still reads
         r"it costs between $5 and $10 per run of $n$ steps, $5\times$ less; $\sim$10% of $ C_W $":
             "it costs between $5 and $10 per run of n steps, 5× less; ∼10% of C_W",
+        # a set's doubled braces (ICLR, ICML), each once read as a line break
+        r"when $\min \\{ A, B \\} \ll H^2$, exactly $\max\\{d_x,d_y,2\\}$ for $k \in \\{2, 4\\}$":
+            "when min { A, B } ≪ H², exactly max {dₓ,d_y,2} for k ∈ {2, 4}",
     }
     assert_reads_as(cases)
 
