@@ -61,7 +61,7 @@ def _load_checked_corpus(path: Path) -> tuple[Corpus | None, str | None]:
     except CorruptFileError as exc:
         return None, str(exc).split(". papersift will not")[0]
     except OSError as exc:
-        return None, f"{path}: cannot read ({exc})"
+        return None, f"{path}: cannot be read ({exc.strerror or exc})"
     return corpus, None
 
 
@@ -73,7 +73,7 @@ def _check_annotations_file(path: Path) -> str | None:
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return f"{path.name} (or its journal) cannot be read: it is a link"
-        return f"{path}: cannot be read ({exc.strerror or exc})"
+        return f"{exc.filename or path}: cannot be read ({exc.strerror or exc})"  # (or its journal)
     except (KeyError, TypeError, ValueError) as exc:
         return f"{path}: malformed annotation records ({exc!r})"
     return None

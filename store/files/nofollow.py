@@ -5,9 +5,11 @@ without importing one another."""
 
 from __future__ import annotations
 
+import errno
 import io
 import mmap
 import os
+import stat
 from pathlib import Path
 
 MAP_FROM = 16 << 20  # bytes: a file this big is mapped, not read (read_or_map)
@@ -15,9 +17,24 @@ RELEASE_EVERY = 32 << 20  # bytes: a whole-file scan gives back its pages this o
 
 
 def open_no_link(path: Path | str) -> io.BufferedReader:
-    """A library file opened for reading, never through a symbolic link."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC)
-    return io.BufferedReader(io.FileIO(fd, "rb", closefd=True))
+    """A library file opened for reading, never through a symbolic link, and only a file: a
+    folder, a pipe, a socket or a device in its place is refused (OSError naming the path), never
+    waited on (a pipe's open waits for a writer: it is opened without waiting, then refused).
+
+    Raises:
+        OSError: the path cannot be opened, or is no regular file.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            folder = stat.S_ISDIR(mode)
+            raise OSError(errno.EISDIR if folder else errno.EINVAL, "a folder, not a file" if folder
+                          else "not a regular file: a pipe, a socket or a device", str(path))
+        return io.BufferedReader(io.FileIO(fd, "rb", closefd=True))
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def read_no_link(path: Path) -> bytes:

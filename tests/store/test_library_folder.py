@@ -347,3 +347,25 @@ def test_a_whole_file_scan_of_a_mapping_leaves_its_pages_to_the_page_cache(tmp_p
     broken[offset + 5] ^= 1
     with pytest.raises(ValueError, match="CRC-32"):
         reader.check_in("a", broken)
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+@pytest.mark.parametrize("name", ["annotations.json.journal", "annotations.json", "corpus.jsonl"])
+@pytest.mark.parametrize("kind", ["folder", "pipe"])
+def test_a_folder_or_a_pipe_in_place_of_a_library_file_is_named_never_a_traceback_or_a_wait(run_cli, name, kind):
+    """A folder (or a named pipe, whose open waited for a writer for ever) where a library file
+    belongs: every command says which file and exits 1, and doctor names it, in bounded time."""
+    folder = run_cli.library
+    run_cli("status", Library.open(folder).corpus.papers[0].id, "read")
+    (folder / name).unlink(missing_ok=True)
+    if kind == "folder":
+        (folder / name).mkdir()
+    else:
+        os.mkfifo(folder / name)
+    for args in (["list"], ["stats"]):
+        proc = run_cli(*args, check=False)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        assert f"{name}: " in proc.stderr and ("a folder, not a file" in proc.stderr if kind == "folder"
+                                               else "a pipe" in proc.stderr), proc.stderr
+    doctor = run_cli("doctor", check=False)
+    assert doctor.returncode == 1 and "Traceback" not in doctor.stderr and f"{name}: cannot be read" in doctor.stdout

@@ -126,6 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `papersift list | head`: the reader went away; not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:  # a file that cannot be read or written (a folder in its place, no permission)
+        from store.errors import shown_path
+        where = f"{shown_path(exc.filename)}: " if exc.filename is not None else ""
+        out.console(stderr=True).print(f"[bold red]error:[/bold red] {out.escaped(where + (exc.strerror or str(exc)))} "
+                                       "(`papersift doctor` checks the library)")
+        return 1
 
 
 def _not_text(argv: list[str]) -> str | None:
