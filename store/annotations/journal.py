@@ -179,6 +179,19 @@ def read_acked(path: Path) -> int | None:
     return int(text) if text.isdigit() else None
 
 
+def acked_damaged(path: Path) -> bool:
+    """Whether the mark is there but holds no number (damaged, or not papersift's): a journal cut
+    short cannot be told by it until the next change writes it anew."""
+    from store.files.atomic import open_reading
+    try:
+        with open_reading(acked_path_for(path)) as fh:
+            return not fh.read(64).strip().isdigit()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+
+
 def write_acked(path: Path, seq: int) -> None:
     """Record ``seq`` as acknowledged. Not fsynced: the mark may lag after a power cut, which only
     makes the check lenient, never wrong. A failure to write it is not a failed change."""
@@ -188,7 +201,10 @@ def write_acked(path: Path, seq: int) -> None:
     except OSError:
         return
     try:
-        os.pwrite(fd, b"%020d\n" % seq, 0)  # one fixed-size record: never torn into another number
+        record = b"%020d\n" % seq
+        os.pwrite(fd, record, 0)  # one fixed-size record: never torn into another number
+        if os.fstat(fd).st_size > len(record):
+            os.ftruncate(fd, len(record))  # (a longer damaged mark's tail would follow the number)
     except OSError:
         pass
     finally:

@@ -15,8 +15,8 @@ from tinydb.storages import Storage
 
 from store.files.atomic import append_durably, atomic_write_bytes
 from store.annotations.backups import keep_damaged
-from store.annotations.journal import (META, Replay, journal_path_for, judge, read_acked, read_snapshot, replay_journal,
-                                      write_acked)
+from store.annotations.journal import (META, Replay, acked_damaged, acked_path_for, journal_path_for, judge, read_acked,
+                                      read_snapshot, replay_journal, write_acked)
 
 COMPACT_LINES = 500        # journal entries before they are folded into a new snapshot
 COMPACT_BYTES = 4 << 20
@@ -77,6 +77,8 @@ class JournaledJSONStorage(Storage):
             return None
         if sig != self._sig or self._cache is None:
             acked = read_acked(self.path)
+            if acked is None and acked_damaged(self.path):
+                self._keep_damaged_mark()
             for _ in range(20):  # another process may replace the snapshot while we read
                 data = self._read_snapshot() if sig[0] is not None else {}
                 replay = self._replay(data, acked)
@@ -101,6 +103,18 @@ class JournaledJSONStorage(Storage):
             where = f"kept in {kept.parent.name}/{kept.name}" if kept else "could not be copied to backups/"
             self.reports.append(f"{self.journal_path.name}: {verdict}; the changes before it are in effect, "
                                 f"and the journal as found is {where}")
+
+    def _keep_damaged_mark(self) -> None:
+        """The acknowledged-change mark holds no number: kept as found in backups/ and told once (a
+        journal cut short cannot be told by it until the next change, or `doctor --repair`, writes it)."""
+        mark = acked_path_for(self.path)
+        kept, _new = keep_damaged(mark)
+        key = ("mark", kept.name if kept else None)
+        if key not in self._told:
+            self._told.add(key)
+            where = f"kept in {kept.parent.name}/{kept.name}" if kept else "could not be copied to backups/"
+            self.reports.append(f"{mark.name}: the mark of the newest saved change is damaged ({where}): a journal "
+                                "cut short since cannot be told until the next change writes the mark anew")
 
     def take_reports(self) -> list[str]:
         """Damage not yet told, each said once."""

@@ -62,3 +62,25 @@ def test_journal_acked_mark_round_trips(tmp_path):
     assert read_acked(snapshot) == 7 and acked_path_for(snapshot).exists()
     forget_acked(snapshot)
     assert read_acked(snapshot) is None
+
+
+def test_a_damaged_acked_mark_is_told_kept_and_written_whole_again(tmp_path):
+    """A mark holding no number made every journal cut short pass unseen, and silently: it is told
+    (once), kept in backups/, and the next change writes it whole (a longer damaged mark's tail
+    once stayed after the number, so it read as damaged for ever)."""
+    from store.annotations.journal import acked_path_for, read_acked
+    from store.library import Library
+
+    lib = Library.open(tmp_path / "lib")
+    pid = lib.corpus.papers[0].id
+    lib.marks.set_status([pid], "read")
+    mark = acked_path_for(lib.annotations_path)
+    mark.write_bytes(b"garbage" * 8)
+    again = Library(lib.folder)
+    told = again.take_problems()
+    assert any(p.startswith("annotations.json.acked: the mark of the newest saved change is damaged") for p in told)
+    assert [p.name for p in (lib.folder / "backups").iterdir() if p.name.startswith("annotations.json.acked")]
+    assert again.take_problems() == []  # told once
+    again.marks.set_status([pid], "to-read")
+    assert read_acked(lib.annotations_path) is not None and mark.read_bytes().strip().isdigit()
+    assert Library(lib.folder).take_problems() == []
