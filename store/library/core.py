@@ -234,7 +234,7 @@ class LibraryCore:
                                 f"{counted(unsound, 'undo entry', 'undo entries')} (not the kind it writes): passed "
                                 "over by history, undo and redo, and left as found (`papersift doctor` counts them)")
         notices, self.notices = self.notices, []
-        return notices + self.store.storage.take_reports()
+        return notices + self.store.storage.take_reports() + self.drafts.take_reports()
 
     def change(self, paper_ids: Iterable[str], fn: Callable[[Annotation], None], action: str, label: str,
                member: str | None = None) -> int:

@@ -20,6 +20,22 @@ def test_note_drafts_keep_get_drop_and_survive_a_damaged_file(tmp_path):
     assert drafts.count() == 0 and drafts.get("p1") is None  # damaged: no drafts, never a crash
 
 
+def test_a_damaged_drafts_file_is_kept_in_backups_and_told_before_a_draft_replaces_it(tmp_path):
+    """A drafts file papersift cannot read was written over by the next draft, with no copy and no
+    word: its bytes now go to backups/ first, and the library tells it once."""
+    from store import Library
+
+    lib = Library.open(tmp_path / "lib")
+    damaged = b'{"drafts": garbage, "p1": {"text": "a long thought'
+    (lib.folder / "note-drafts.json").write_bytes(damaged)
+    lib.drafts.keep("p2", "new")
+    kept = [p for p in (lib.folder / "backups").iterdir() if p.name.startswith("note-drafts.json")]
+    assert [p.read_bytes() for p in kept] == [damaged]
+    told = lib.take_problems()
+    assert len(told) == 1 and told[0].startswith("note-drafts.json: damaged") and kept[0].name in told[0]
+    assert lib.drafts.get("p2")[0] == "new" and lib.take_problems() == []
+
+
 def test_backups_rotate_but_keep_damaged_copies_once_per_content(tmp_path):
     from store.annotations.backups import KEEP, backup_file, damaged_copies, keep_damaged, list_backups
 
