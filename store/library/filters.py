@@ -107,12 +107,24 @@ class Filters:
         return list(papers_of), [np.fromiter(v, dtype=np.int64, count=len(v)) for v in papers_of.values()]
 
     def _by_label(self, field: str, part: str) -> np.ndarray:
-        """A mask of the papers with a label of ``field`` (see :meth:`_labels`) containing ``part``."""
+        """A mask of the papers with a label of ``field`` (see :meth:`_labels`) containing ``part``;
+        for ``"authors"``, a name of several words ("chelsea finn", quoted) is one author's."""
+        if field == "authors" and " " in part:
+            return self._by_full_name(part)
         labels, papers = self._labels(field)
         hit = np.zeros(len(self._core.corpus), dtype=bool)
         for label, where in zip(labels, papers):
             if part in label:
                 hit[where] = True
+        return hit
+
+    def _by_full_name(self, part: str) -> np.ndarray:
+        """The papers one of whose authors' names holds ``part``, words in order: the papers holding
+        each word (the label table), then those papers' names read."""
+        hit: np.ndarray = np.logical_and.reduce([self._by_label("authors", word) for word in part.split()])
+        papers = self._core.corpus.papers
+        for i in np.flatnonzero(hit):
+            hit[i] = any(part in " ".join(fold_name(name).split()) for name in papers[int(i)].authors)
         return hit
 
     def _venues_and_years(self) -> tuple[list[str], np.ndarray, np.ndarray]:

@@ -335,6 +335,15 @@ def test_author_filter_ignores_case_and_accents(lib, tmp_path):
     assert 0 < len(both) < len(hwang) == len(lib.search.find("author:hwang"))
     assert len(lib.search.find("-author:hwang")) == len(lib.corpus) - len(hwang)
     assert len(lib.search.find("author:hwang transformer")) <= len(hwang)  # combines with words
+    # a full name, quoted: one author's (it found none, and suggested the first name alone)
+    full = lib.search.find('author:"Gabriel Peyré"')
+    assert {lib.corpus.papers[int(i)].title for i in full.indices} == by_peyre and not full.errors
+    assert len(lib.search.find('author:"peyre gabriel"')) == 0
+    named = [a for r in recs for a in r["authors"] if len(a.split()) == 2]
+    first, last = named[0].split()[0], named[1].split()[1]  # two authors' words, each of another's name
+    mixed = lib.search.find(f'author:"{first} {last}"')
+    assert all(any(f"{first} {last}".lower() in a.lower() for a in lib.corpus.papers[int(i)].authors)
+               for i in mixed.indices)
 
 
 def test_papers_by_id_pasted_or_prefixed(lib):
