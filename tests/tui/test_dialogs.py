@@ -195,6 +195,7 @@ async def test_help_screen_shows_live_keymap(lib, make):
         lines = console.export_text().splitlines()
         row = next(l for l in lines if "main.read" in l)
         assert row.split()[0] == "R"
+        assert any(l.split()[:2] == ["ctrl+p", "Commands:"] for l in lines)  # Textual's palette (the footer shows it)
         # In keymap.toml's order (triage keys together), not alphabetical by id.
         ids = [l.split()[-1] for l in lines if l.split() and l.split()[-1].startswith("main.")]
         assert ids[:5] == ["main.search", "main.read", "main.to_read", "main.skipped", "main.unread"]

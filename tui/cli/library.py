@@ -56,7 +56,7 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
                    help="only papers with this tag (repeatable: papers with all of them)")
     p.add_argument("--query", default="", help="a search query (same syntax as the app)")
     p.add_argument("--sort", choices=LIST_SORTS, default="import",
-                   help="the order of a list without search words (recommended: from your stars and to-read)")
+                   help="the order of a list without search words (recommended: the triage queue, learned from every mark)")
     p.add_argument("--limit", type=out.count_arg, help="at most this many papers (default: all)")
     p = add("search", "fuzzy, ranked search (any word order, typos forgiven)", run=list_papers)
     p.add_argument("query", nargs="*", help="words (diffusion OR flow: either), and filters such as status:unread "

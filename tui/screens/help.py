@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, cast
 
 from rich.markup import escape
 from rich.table import Table
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 from textual.keys import format_key
 from textual.widgets import Static
@@ -40,7 +40,7 @@ SEARCH_SYNTAX = (
     ("file:day2  -file:day1", "read from a file whose name holds the text (a duplicate across files: in each)"),
     ("topic:7", "a topic from the topic browser"),
     ("id:3f2a  3f2a9c01d4e7", "papers by id or id prefix; whole ids (from an export, or I) need no id:"),
-    ("similar:ID  rec:stars  rec:TAG", "more like a paper; recommended from your stars or a tag"),
+    ("similar:ID  rec:stars  rec:TAG", "more like a paper; the triage queue (from every mark); like a tag's papers"),
     ("by:ana  star-by:ana:>=2", "a lab's library: what a member triaged, starred (--as NAME says who you are)"),
     ("status-by:ana:to-read  tag-by:ana:rl  note-by:ana", "a member's own status, tags, notes (bare: any)"),
     ("team-star:>=3  split:", "every member's stars summed; starred by one member, skipped by another"),
@@ -83,6 +83,9 @@ def keys_table(keymap: dict[str, str]) -> Table:
         ctx = action_id.split(".")[0]
         if ctx != last_ctx:
             table.add_row(f"[b]{escape(CONTEXT_NAMES.get(ctx, ctx))}[/b]", "", "")
+            if ctx == "app":  # (Textual's own key, which the footer shows too: not in keymap.toml)
+                table.add_row(escape(format_key(App.COMMAND_PALETTE_BINDING)),
+                              "Commands: every action, and the command line's, by name", "(Textual's palette)")
             last_ctx = ctx
         keys = ", ".join(format_key(k) for k in keymap.get(action_id, "").split(",") if k)
         table.add_row(escape(keys), escape(REGISTRY[action_id].description), action_id)
