@@ -118,3 +118,22 @@ async def test_the_recommended_sort_says_when_nothing_is_marked_and_L_says_what_
         assert [int(i) for i in main.results.indices] == list(range(len(lib)))
         await pilot.press("L")
         await until(pilot, lambda: any("nothing to learn from yet" in n.message for n in app._notifications))
+
+
+@pytest.mark.slow  # (a few seconds: the model is built for the list, twice)
+async def test_the_queue_kept_from_the_last_visit_says_how_far_to_read_at_once(tmp_path, make):
+    """Quit in the recommended sort and come back: the list opens as the queue, and its header
+    says how far to read without a key pressed (it said so only after a mark or a sort)."""
+    lib, wanted = _labelled(tmp_path)
+    ids = [p.id for p in lib.corpus]
+    lib.marks.set_status([i for i in ids[:60] if i not in wanted], "skipped")
+    lib.marks.set_status([i for i in ids[:60] if i in wanted], "to-read")
+    app = make(lib)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await _sort_recommended(pilot, screen(app))
+    again = make(Library(lib.folder))
+    async with again.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        assert screen(again).sort == "recommended"
+        await until(pilot, lambda: "wanted found; likely at most" in again.export_screenshot().replace("&#160;", " "))

@@ -262,6 +262,17 @@ class Searching:
             self.view.sort = "import"
             return self.library.search.find("", sort=self.view.sort)
 
+    def estimate_soon(self) -> None:
+        """The header's estimate of how far to read, for the opening list when it is the queue (the
+        recommended sort kept from the last visit), in a worker as a search's is."""
+        q = parse_query("")
+        if self._is_queue(q, ""):
+            def estimate() -> None:
+                words = self._screening_words(q, "")
+                if not get_current_worker().is_cancelled:
+                    self.view.app.call_from_thread(self._say_screening, "", words)
+            self.view.run_in_thread(estimate, group="search")
+
     def resume(self, query: str, paper: str | None) -> None:
         """Put back the search the library was left with, its results staying on ``paper``."""
         self.view.stay_on(paper)

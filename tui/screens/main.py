@@ -143,6 +143,7 @@ class MainScreen(Screen[None]):
             self.counts.standing = note
         self._stay_on = None if self.opening.query else self.opening.paper
         self.show_results("", self.search.opening_list())
+        self.search.estimate_soon()  # (the queue kept from the last visit: how far to read)
         self.opening.shown = True  # from here, another query than the note's drops "312 new since your last visit"
         self.reading.show_now()  # nothing is being typed yet: the first paper at once
         self.set_focus(self.results)
