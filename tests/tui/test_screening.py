@@ -137,3 +137,36 @@ async def test_the_queue_kept_from_the_last_visit_says_how_far_to_read_at_once(t
         await settle(pilot)
         assert screen(again).sort == "recommended"
         await until(pilot, lambda: "wanted found; likely at most" in again.export_screenshot().replace("&#160;", " "))
+
+
+@pytest.mark.slow  # (a few seconds: the model is built for the list)
+async def test_a_list_of_filters_in_the_queues_order_says_why_each_paper_is_recommended(tmp_path, make):
+    """In the recommended sort, a list of filters alone (status:unread, topic:14) is in the queue's
+    order, and the reader says why a paper is recommended there too (it said so only for the whole
+    library); a list ranked by its words does not."""
+    import io
+
+    from rich.console import Console
+
+    lib, wanted = _labelled(tmp_path)
+    ids = [p.id for p in lib.corpus]
+    lib.marks.set_status([i for i in ids[:60] if i not in wanted], "skipped")
+    lib.marks.set_status([i for i in ids[:60] if i in wanted], "to-read")
+    app = make(lib)
+
+    def reader_text() -> str:
+        console = Console(width=300, file=io.StringIO(), record=True)
+        console.print(screen(app).query_one("#reader-body").content)
+        return console.export_text()
+
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await _sort_recommended(pilot, screen(app))
+        await pilot.press("slash", *"status:unread", "enter")
+        await settle(pilot)
+        await until(pilot, lambda: "recommended because:" in reader_text())
+        screen(app).search_box.value = ""
+        await pilot.press("slash", *"policy", "enter")
+        await settle(pilot)
+        assert screen(app).search_box.value == "policy" and len(screen(app).results.indices)
+        assert "recommended because:" not in reader_text()

@@ -61,6 +61,7 @@ class Searching:
         self.cursor: int | None = None  # where the box's cursor stood after the last edit typed in it
         self.typed_at = 0.0  # when the last edit was typed in the box (time.perf_counter)
         self.typing_gap = float("inf")  # seconds between the last two edits typed there
+        self.shown_sorted = False  # the list shown is in the sort asked for (filters alone: no words ranked it)
 
     def in_burst(self) -> bool:
         """Whether keys are coming in a burst in the search box (the last two were typed less than
@@ -206,6 +207,7 @@ class Searching:
         kept until the new one comes)."""
         if screening is not None:
             self.view.counts.screening = screening
+        self.shown_sorted = result.sorted
         self.view.show_results(query, result)
 
     def _say_screening(self, query: str, words: str) -> None:
@@ -307,6 +309,7 @@ class Searching:
         box.cursor_position = len(box.value)
 
     def recommending(self) -> bool:
-        """Whether the list is a recommendation (rec: in the query, or the recommended sort)."""
+        """Whether the list is a recommendation (rec: in the query, or the recommended sort of the
+        whole library or of a list of filters alone, as topic:14)."""
         query = self.query_text.strip()
-        return query.startswith("rec:") or (not query and self.view.sort == "recommended")
+        return query.startswith("rec:") or (self.view.sort == "recommended" and (not query or self.shown_sorted))
