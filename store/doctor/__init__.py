@@ -32,7 +32,7 @@ from store.doctor import steps as doctor_steps
 from store.doctor.report import DoctorReport
 from store.doctor.records import _check_tags, _check_fields, _check_corpus_fields, _check_archive, _check_member_names
 from store.annotations.drafts import NoteDrafts
-from store.errors import CorruptFileError, NewerFormatError, PapersiftError
+from store.errors import CorruptFileError
 from store.annotations.journal import ANN, journal_path_for
 from store.record_fields import is_record
 from store.wording import counted
@@ -215,7 +215,7 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:
     drafts, backups and temporary files."""
     corpus_path = folder / locations.CORPUS_FILE
     ann_path = folder / locations.ANNOTATIONS_FILE
-    newer = _newer_files(corpus_path, ann_path)
+    newer = doctor_steps.newer_files(corpus_path, ann_path)
     if newer:  # a newer papersift's library: what this one takes for damage may be its format
         report.problems += newer
         report.newer = True
@@ -230,21 +230,6 @@ def _run(folder: Path, repair: bool, report: DoctorReport) -> None:
         _check_member_names(ann_path, report)
     _check_archive(folder / locations.ARCHIVE_FILE, repair, report)
     _check_leftovers(folder, corpus_path, ann_path, repair, report)
-
-
-def _newer_files(corpus_path: Path, ann_path: Path) -> list[str]:
-    """The library's files a newer papersift wrote: nothing in such a library is checked or
-    repaired (a repair would rewrite them in this version's format, dropping what it does not know)."""
-    found = []
-    for path, read in ((corpus_path, Corpus.load), (ann_path, lambda p: AnnotationStore(p).load_records())):
-        try:
-            if path.is_file() and not path.is_symlink():
-                read(path)
-        except NewerFormatError as exc:
-            found.append(str(exc))
-        except (PapersiftError, OSError, ValueError, TypeError, KeyError):
-            pass  # (damage: the checks below say it)
-    return found
 
 
 def _check_corpus(corpus_path: Path, repair: bool, report: DoctorReport) -> None:

@@ -15,7 +15,9 @@ from store.annotations.storage import JournaledJSONStorage
 from store.annotations.database import PENDING, sound_entry
 from store.record_fields import is_record
 from store.annotations.journal import ANN, HIST, META, REDO
+from store.annotations.database import AnnotationStore
 from store.corpus import Corpus
+from store.errors import NewerFormatError, PapersiftError
 from store.records import RecordKey
 from store.library.removal import STAGED
 from store.doctor.records import _drop_bad_history
@@ -313,3 +315,18 @@ def check_keys(corpus: Corpus, anns: dict[str, Any], splitting: Container[str], 
         data[ANN] = anns
         storage.write(data)  # a full snapshot; the journal is folded in
         report.repaired.append(f"re-pointed {counted(len(moved), 'annotation')} to their papers")
+
+
+def newer_files(corpus_path: Path, ann_path: Path) -> list[str]:
+    """The library's files a newer papersift wrote: nothing in such a library is checked or
+    repaired (a repair would rewrite them in this version's format, dropping what it does not know)."""
+    found = []
+    for path, read in ((corpus_path, Corpus.load), (ann_path, lambda p: AnnotationStore(p).load_records())):
+        try:
+            if path.is_file() and not path.is_symlink():
+                read(path)
+        except NewerFormatError as exc:
+            found.append(str(exc))
+        except (PapersiftError, OSError, ValueError, TypeError, KeyError):
+            pass  # (damage: the other checks say it)
+    return found
