@@ -13,4 +13,4 @@ CORPUS_FORMAT = "papersift-corpus"
 CORPUS_VERSION = 2
 # The version of store.titles.derive' rules: bump it when they change. A corpus header records the rules its
 # derived titles were made with, and the app says once when `papersift retitle` would give better ones.
-TITLE_RULES = 15
+TITLE_RULES = 16

@@ -14,7 +14,15 @@ from store.latex import plain_text
 
 # Patterns are compiled once here: re's own cache lookups cost more than the matching on short texts.
 _TEXT_CMD = re.compile(r"\\text\w*\{([^{}]*)\}|\\emph\{([^{}]*)\}")
-_MARKUP = re.compile(r"[*$_`{}]|\\[a-zA-Z]+")  # braces too: "{E}fficient {M}arkov" -> "Efficient Markov"
+_MARKUP = re.compile(r"[*$_`{}]")  # braces too: "{E}fficient {M}arkov" -> "Efficient Markov"
+# A command outside math: a paper's own macro reads as its name, as the reader shows it ("we
+# introduce \foldflow, a model": foldflow); TeX's abbreviations as words; markup and references
+# dropped.
+_COMMAND = re.compile(r"\\([a-zA-Z]+)")
+_COMMAND_WORDS = {"eg": "e.g.", "ie": "i.e.", "etal": "et al.", "etc": "etc.", "vs": "vs."}
+_COMMAND_DROPPED = frozenset("cite citep citet citealp ref eqref autoref cref label footnote url href vspace hspace "
+                             "noindent newline linebreak par bf it em rm tt sc sf small large Large centering item "
+                             "emph".split())
 _TEX_QUOTES = re.compile(r"(?:``|'')([^`'\n]{1,80}?)''")
 _TEX_SINGLE = re.compile(r"(?<!`)`([^`'\n]{1,80}?)'(?!')")
 _EMPTY_PARENS = re.compile(r"\(\s*\)")  # a parenthesis emptied by taking the name out of it
@@ -49,6 +57,8 @@ def clean_phrase(text: str) -> str:
         text = INLINE_MATH.sub(_math_as_text, text)
     if "\\" in text:
         text = _TEXT_CMD.sub(lambda m: m.group(1) or m.group(2) or "", text)
+    if "\\" in text:  # (in math left as written, a command is a symbol: dropped)
+        text = _COMMAND.sub("" if "$" in text else _command_as_text, text)
     text = _MARKUP.sub("", text)
     if _MATH_STAR in text:
         text = text.replace(_MATH_STAR, "*")
@@ -56,6 +66,11 @@ def clean_phrase(text: str) -> str:
         text = _EMPTY_PARENS.sub("", text)
     text = text.replace("---", "—").replace("--", "–")  # TeX's dashes, as the reader shows them
     return " ".join(text.split()).strip(" ,;:.").lstrip(")] –—")  # (str.split splits where \s matches)
+
+
+def _command_as_text(m: re.Match[str]) -> str:
+    name = m.group(1)
+    return "" if name in _COMMAND_DROPPED or name.startswith(("text", "math")) else _COMMAND_WORDS.get(name, name)
 
 
 def trim_words(text: str, max_words: int) -> str:

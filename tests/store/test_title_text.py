@@ -14,6 +14,11 @@ def test_a_phrase_reads_as_the_reader_shows_it():
     # a star in math is kept ("C^-algebraic ML": taken for emphasis); emphasis's stars still go
     assert clean_phrase("a new direction: $C^*$-algebraic ML, *quickly* and $y^*$") == (
         "a new direction: C^*-algebraic ML, quickly and y^*")
+    # a paper's own macro reads as its name, as in the reader (ICLR 2024: "we introduce , a video
+    # tokenizer"); TeX's abbreviations as words; references and markup dropped
+    assert clean_phrase("we introduce \\modelname{}, a video tokenizer, \\eg for video \\cite{x}") == (
+        "we introduce modelname, a video tokenizer, e.g. for video x")
+    assert clean_phrase("\\textsc{Self-Defense}: a \\textsc framework") == "Self-Defense: a framework"
 
 
 def test_a_phrase_cut_to_its_words_never_ends_inside_a_parenthesis():
