@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from store.escapes import repair_escapes
+from store.safe_text import ESCAPE_SEQUENCE
 from store.titles.kinds import EXCERPT_START
 from store.titles.claims import claimable, claimed_names
 from store.titles.contribution import contribution_object, own_sentence_object
@@ -48,7 +49,13 @@ WHOLE_SLACK = 6  # a whole phrase a few characters longer is kept whole rather t
 def whole_title(abstract: str) -> str:
     """:func:`derive_title` before it is fitted to a list row: the whole phrase (up to
     WHOLE_TITLE_WORDS words), for a bibliography."""
-    return tidy_end(balanced(gerund(_derive(repair_escapes(abstract))))).rstrip("…").rstrip(" ,;:–—-")
+    return tidy_end(balanced(gerund(_derive(_readable(abstract))))).rstrip("…").rstrip(" ,;:–—-")
+
+
+def _readable(abstract: str) -> str:
+    """The abstract as the reader reads it: its eaten backslashes put back, and no terminal escape
+    sequence (dropped whole: its tail "[41m" was read as words, "41mBadName: 0m")."""
+    return repair_escapes(ESCAPE_SEQUENCE.sub("", abstract) if "\x1b" in abstract else abstract)
 
 
 def derive_title(abstract: str, not_names: frozenset[str] = frozenset()) -> str:
@@ -75,7 +82,7 @@ def derive_titles(abstract: str, not_names: frozenset[str] = frozenset()) -> tup
     (None when no name leads; the title itself when the abstract claims the name, which no library
     takes away): what a library falls back on when the name turns out to be the field's
     (store.titles.library). One pass: the second costs a few clauses, not a derivation."""
-    text = repair_escapes(abstract)
+    text = _readable(abstract)
     named, nameless, claimed = _derive_both(text, not_names)
     title = _fitted(named)
     if _GENERIC_GLOSS.match(title):  # (fitted down to "NAME: a novel approach": what it does, shorter)

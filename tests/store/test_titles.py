@@ -641,3 +641,11 @@ def test_a_title_is_never_cut_after_a_verb_waiting_for_its_object():
     fusion = ("Cross-modal fusion is hard. We propose GeminiFusion, a pixel-wise fusion approach that capitalizes "
               "on aligned cross-modal representations, which adaptively fuses features across modalities.")
     assert not derive_title(fusion).endswith(("capitalizes", "rests", "relies"))
+
+
+def test_an_escape_sequence_in_an_abstract_leaves_nothing_in_its_title():
+    """A forged abstract's escape sequence was cut at its ESC only, and its tail read as words
+    ("41mBadName: 0m"): the title reads the abstract as the reader does."""
+    title = derive_title("\x1b[41mBadName\x1b[0m is a method for learning robust policies from offline data. "
+                         "We show it works well.")
+    assert title.startswith("BadName") and "41m" not in title and "0m" not in title and "\x1b" not in title
