@@ -61,6 +61,13 @@ def a_librarys_own(path: Path) -> bool:
     return folder.name in (BACKUP_DIR, SYNC_DIR) and holds_library(folder.parent)
 
 
+def in_a_library(path: Path) -> bool:
+    """Whether ``path`` is a file in a library's folder (or its exports/): an export written there
+    is private to its owner as the library's files are (doctor checks the folder's modes)."""
+    folder = path.parent
+    return holds_library(folder) or (folder.name == "exports" and holds_library(folder.parent))
+
+
 def library_dir(folder: Path | str | None = None) -> Path:
     """The library folder: the one given (``--library``), else :func:`default_library_dir`."""
     return Path(folder).expanduser() if folder else default_library_dir()

@@ -662,7 +662,8 @@ def test_an_error_names_a_file_with_odd_characters_escaped_not_stripped(run_cli,
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 def test_an_export_gets_the_permissions_of_any_new_file(run_cli, tmp_path):
     """A reading list is made to be handed on: a new export file takes the umask's permissions
-    (not the library's owner-only ones), and an existing one keeps its own."""
+    (not the library's owner-only ones), and an existing one keeps its own; in the library's own
+    folder it is private, as the library's files are (doctor flagged it)."""
     import os
     import stat
     old = os.umask(0o022)
@@ -673,6 +674,11 @@ def test_an_export_gets_the_permissions_of_any_new_file(run_cli, tmp_path):
         out.chmod(0o600)
         run_cli("export", "--format", "md", "--output", str(out))
         assert stat.S_IMODE(out.stat().st_mode) == 0o600
+        inside = run_cli.library / "list.md"  # in the library's folder: private, as its files are
+        run_cli("export", "--format", "md", "--output", str(inside))
+        assert stat.S_IMODE(inside.stat().st_mode) == 0o600
+        doctor = run_cli("doctor")
+        assert "other users can read" not in doctor.stdout
     finally:
         os.umask(old)
     assert stat.S_IMODE((run_cli.library / "corpus.jsonl").stat().st_mode) == 0o600  # the library's own: private

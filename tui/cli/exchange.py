@@ -116,7 +116,10 @@ def _write(args: argparse.Namespace, text: str, papers: int) -> int:
             raise PapersiftError(f"{path}: a library's own file: an export never writes over it (nothing was "
                                  f"written); name another file, e.g. reading-list.md outside the library's folder")
         was_link = path.is_symlink()
-        atomic_write_text(path, text, shared=True)  # a new file renamed over the target: never through a link
+        from store.locations import in_a_library
+        # a new file renamed over the target: never through a link; made to be handed on (the
+        # umask's permissions), but private in a library's folder, as its files are
+        atomic_write_text(path, text, shared=not in_a_library(Path(os.path.abspath(path))))
         through = " (it replaced a link there; what the link led to is unchanged)" if was_link else ""
         out.say(f"exported {counted(papers, 'paper')} to {path}{through}", stderr=True)
     else:

@@ -7,6 +7,7 @@ store's atomic writer; exporting never changes the library.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,7 @@ from store.files.atomic import atomic_write_text
 from store.errors import WriteFailedError
 from store.formats import EXPORTS as FORMATS
 from store.exchange.export import EXTENSIONS, export_text
+from store.locations import in_a_library
 from store.wording import counted
 
 from ..clipboard import copy_text
@@ -230,7 +232,9 @@ class ExportScreen(ModalScreen[str | None]):
                     path.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as exc:
                     raise WriteFailedError(path.parent, exc) from exc
-            atomic_write_text(path, text, shared=True)  # a new file renamed over the target: never through a link
+            # a new file renamed over the target: never through a link; made to be handed on (the
+            # umask's permissions), but private in a library's folder, as its files are
+            atomic_write_text(path, text, shared=not in_a_library(Path(os.path.abspath(path))))
         except WriteFailedError as exc:  # every OSError of the atomic write: it names the file itself
             self.notify(str(exc), severity="error")
             return
