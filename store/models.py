@@ -31,6 +31,21 @@ def _texts(value: Any) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
+def _is_source(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("file"), str) and type(value.get("position")) is int
+
+
+def _is_variant(value: Any) -> bool:
+    return (isinstance(value, dict) and isinstance(value.get("id"), str) and isinstance(value.get("abstract"), str)
+            and isinstance(value.get("similarity", 1.0), (int, float)) and not isinstance(value.get("similarity"), bool)
+            and all(_is_source(s) for s in _list(value.get("sources"))))
+
+
+def _list(value: Any) -> list[Any]:
+    """A list field of a corpus record: the list, else none (a forged ``5`` or ``{}``)."""
+    return value if isinstance(value, list) else []
+
+
 def paper_record_problems(rec: dict[str, Any]) -> list[str]:
     """The fields of a corpus record of the wrong kind (what :meth:`Paper.from_record` reads as none):
     for the doctor, which names them."""
@@ -39,7 +54,13 @@ def paper_record_problems(rec: dict[str, Any]) -> list[str]:
     bad += [name for name in ("authors", "keywords", "aliases") if name in rec and
             (not isinstance(rec[name], list) or not all(isinstance(v, str) for v in rec[name]))]
     bad += [name for name in ("batch", "revised", "version") if name in rec and rec[name] != _count(rec[name])]
+    bad += [name for name, ok in (("sources", _is_source), ("variants", _is_variant), ("versions", _is_version))
+            if rec.get(name) is not None and (not isinstance(rec[name], list) or not all(map(ok, rec[name])))]
     return bad
+
+
+def _is_version(value: Any) -> bool:
+    return isinstance(value, dict)
 
 
 def _web_link(value: Any) -> str:
@@ -191,18 +212,18 @@ class Paper:
             title=_text(rec.get("title")),
             derived_title=bool(rec.get("derived_title", True)),
             authors=_texts(rec.get("authors")),
-            sources=[Source(**s) for s in rec.get("sources") or []],
+            sources=[Source(s["file"], s["position"]) for s in _list(rec.get("sources")) if _is_source(s)],
             aliases=_texts(rec.get("aliases")),
             variants=[
                 Variant(
                     id=v["id"],
                     abstract=v["abstract"],
                     similarity=float(v.get("similarity", 1.0)),
-                    sources=[Source(**s) for s in v.get("sources") or []],
+                    sources=[Source(s["file"], s["position"]) for s in _list(v.get("sources")) if _is_source(s)],
                     fields=variant_fields(v.get("fields")),
                     gave=[name for name in _texts(v.get("gave")) if name in GIVEN_NAMES],
                 )
-                for v in rec.get("variants") or []
+                for v in _list(rec.get("variants")) if _is_variant(v)
             ],
             external_id=_text(rec.get("external_id")),
             url=_web_link(rec.get("url")),
@@ -214,5 +235,5 @@ class Paper:
             added=str(rec.get("added") or ""),
             revised=_count(rec.get("revised")),
             version=_count(rec.get("version")),
-            versions=list(rec.get("versions") or []),
+            versions=[v for v in _list(rec.get("versions")) if _is_version(v)],
         )

@@ -42,7 +42,10 @@ def test_a_link_that_is_no_web_address_is_never_shown_or_exported(run_cli, tmp_p
 
 
 @pytest.mark.parametrize("fields", [{"authors": ["A", 5]}, {"title": 42}, {"abstract": None},
-                                    {"keywords": "x"}, {"venue": 3, "year": [1]}])
+                                    {"keywords": "x"}, {"venue": 3, "year": [1]},
+                                    # (these made the whole paper unreadable: a repair dropped it)
+                                    {"sources": 5}, {"sources": [{"file": 1}]}, {"variants": [{"id": 3}]},
+                                    {"versions": 7}])
 def test_a_field_of_the_wrong_kind_reads_as_none_and_doctor_names_it(run_cli, tmp_path, fields):
     folder = tmp_path / "lib"
     pid = forge(folder, **fields)
@@ -54,6 +57,7 @@ def test_a_field_of_the_wrong_kind_reads_as_none_and_doctor_names_it(run_cli, tm
     assert proc.returncode == 1 and "fields of the wrong kind" in proc.stdout + proc.stderr
     assert run_cli("doctor", "--repair", library=folder, check=False).returncode == 0
     assert run_cli("doctor", library=folder, check=False).returncode == 0
+    assert Library(folder).paper(pid).id == pid  # the paper kept, its other fields with it
 
 
 async def test_the_app_opens_on_a_forged_corpus(tmp_path):
