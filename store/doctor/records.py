@@ -124,23 +124,69 @@ def _unreadable(anns: dict[str, Any]) -> tuple[list[str], list[str], Counter[str
 
 def _reset_unreadable(ann_path: Path, storage: JournaledJSONStorage, data: dict[str, Any], anns: dict[str, Any],
                       bad: list[str], junk: list[str], fields: Counter[str], report: DoctorReport) -> None:
-    """After a backup: the unreadable fields reset to their defaults, the values that are no
-    record taken out."""
+    """After a backup: the unreadable fields, and the values that are no record, put back as the
+    newest backup holding them readable has them; else the fields reset to their defaults and the
+    values taken out."""
+    kept, readable = _readable_in_backups(ann_path, [*bad, *junk])  # (before this repair's own backup is taken)
     storage.compact()
     backup = backup_file(ann_path, "reset-forged-fields")
+    restored: set[str] = set()
     for key in bad:
-        anns[key] = repaired(anns[key])
+        good = {name: kept[key][name] for name in read_fields(anns[key])[1] if name in readable.get(key, ())}
+        anns[key] = {**repaired(anns[key]), **good}
+        if good:
+            restored.add(key)
     for key in junk:
-        del anns[key]
+        if key in kept:
+            anns[key] = kept[key]
+            restored.add(key)
+        else:
+            del anns[key]
     data[ANN] = anns
     storage.write(data)
-    done = [f"reset {', '.join(sorted(fields))} of {counted(len(bad), 'annotation')} in {ann_path.name} to their "
-            "defaults (the rest of each kept)"] if bad else []
+    was = f" (the file as it was: {locations.BACKUP_DIR}/{backup.name if backup else '-'})"
+    back = [key for key in bad if key in restored]
+    if bad:  # (a line for each problem said: the report is whole when each has its repair)
+        report.repaired.append(f"reset {', '.join(sorted(fields))} of {counted(len(bad), 'annotation')} in "
+                               f"{ann_path.name}, the rest of each kept: " + (
+                                   f"{len(back):,} as the newest backup holding it readable has it, the others to "
+                                   "their defaults" if back and len(back) < len(bad) else
+                                   "as the newest backup holding them readable has them" if back else
+                                   "to their defaults") + was)
     if junk:
-        done.append(f"took {counted(len(junk), 'value')} that {'is' if len(junk) == 1 else 'are'} no annotation "
-                    f"record out of {ann_path.name}")
-    report.repaired.append(" and ".join(done) + f" (the file as it was: {locations.BACKUP_DIR}/"
-                           f"{backup.name if backup else '-'})")
+        gone = [key for key in junk if key not in restored]
+        done = [f"{len(junk) - len(gone):,} put back from the newest backup holding it"] if len(gone) < len(junk) else []
+        done += [f"{len(gone):,} taken out of {ann_path.name}"] if gone else []
+        report.repaired.append(f"{counted(len(junk), 'value')} that {'is' if len(junk) == 1 else 'are'} no annotation "
+                               f"record: {', '.join(done)}{was}")
+
+
+def _readable_in_backups(ann_path: Path, keys: list[str]) -> tuple[dict[str, dict[str, Any]], dict[str, set[str]]]:
+    """For each record key, the record in the newest backup of the annotations that holds it as one
+    (as papersift reads it), and the names of its fields that were readable there: a forged or
+    damaged value is put back as the user last had it, not reset."""
+    import orjson
+
+    from store.annotations.backups import list_backups
+
+    found: dict[str, dict[str, Any]] = {}
+    readable: dict[str, set[str]] = {}
+    for backup in list_backups(ann_path):
+        if ".damaged-" in backup.name or len(found) == len(keys):
+            continue
+        try:
+            data = orjson.loads(backup.read_bytes())
+        except (OSError, ValueError):
+            continue
+        table = data.get(ANN) if isinstance(data, dict) else None
+        if not isinstance(table, dict):
+            continue
+        for key in keys:
+            rec = table.get(key)
+            if key not in found and isinstance(rec, dict) and is_record(rec):
+                found[key] = repaired(rec)  # (whole, as papersift reads it: for a value that is no record)
+                readable[key] = {name for name in read_fields(rec)[0] if name in rec} - set(read_fields(rec)[1])
+    return found, readable
 
 
 def _check_corpus_fields(path: Path, corpus: Corpus, repair: bool, report: DoctorReport) -> None:

@@ -147,6 +147,36 @@ def test_doctor_names_them_and_repair_resets_the_fields(tmp_path, run_cli, case,
     assert "cannot read" not in proc.stderr
 
 
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+def test_the_repair_puts_back_what_the_newest_backup_holds_readable(tmp_path, run_cli):
+    """A status that is no status, and a record replaced by a list, where a backup (a tag rename's)
+    holds them as the user had them: the repair puts those back (it reset them to their defaults,
+    and dropped the record, though the backup held both)."""
+    from store import Library
+
+    folder = tmp_path / "lib"
+    lib = Library.open(folder)
+    a, b, c = (p.id for p in lib.corpus.papers[:3])
+    lib.marks.set_status([a, b, c], "read")
+    lib.marks.set_star([a, b, c], 3)
+    lib.marks.add_tags([a], ["x"])
+    lib.marks.rename_tag("x", "y")  # (a backup of the annotations, the journal folded in)
+    lib.store.compact()  # (the rename's own journal line folded too: the snapshot holds every record)
+    path = folder / "annotations.json"
+    data = json.loads(path.read_bytes())
+    data[ANN][str(RecordKey(a).doc_id)]["status"] = "bogus"
+    data[ANN][str(RecordKey(b).doc_id)] = [1, 2]
+    path.write_text(json.dumps(data))
+    proc = run_cli("doctor", "--repair", library=folder, check=False)
+    assert proc.returncode == 0, proc.stdout
+    assert "reset status of 1 annotation in annotations.json, the rest of each kept: as the newest backup" in proc.stdout
+    assert "1 value that is no annotation record: 1 put back from the newest backup holding it" in proc.stdout
+    back = Library(folder)
+    assert [(back.annotation(p).status, back.annotation(p).star) for p in (a, b, c)] == [("read", 3)] * 3
+    assert back.annotation(a).tags == ["y"]
+    assert run_cli("doctor", library=folder, check=False).returncode == 0
+
+
 HISTORY_FORGERIES = [
     ("entry-int", 5),
     ("entry-str", "undo" + CLEAR),
