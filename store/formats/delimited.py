@@ -26,7 +26,10 @@ def parse_csv(text: str, path: Path, name: str, delimiter: str | None = None) ->
     if delimiter is None:
         first = text.split("\n", 1)[0]
         delimiter = max([",", ";", "\t"], key=first.count)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    # strict: a quote that does not close a field ("Unclosed title,"an abstract",A) is an error
+    # naming its line, not a row read with its columns shifted; a TSV's cells are rarely quoted,
+    # and one that starts with a quote ("Attention" is all you need) stays readable there
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=delimiter != "\t")
     try:
         header = next(reader)
     except StopIteration:

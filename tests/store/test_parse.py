@@ -106,6 +106,12 @@ def test_csv_columns_quoting_and_errors(tmp_path):
         parse_file(write(tmp_path, "y.csv", "title,summaryx\nA,B\n"))
     with pytest.raises(InputError, match=r"z.csv, line 3.*3 fields"):
         parse_file(write(tmp_path, "z.csv", f"title,abstract\nA,{ABS1}\nB,{ABS2},extra\n"))
+    # a quote that does not close its field: said with its line (it was read with the columns shifted,
+    # the title "Unclosed title,an abstract" and the abstract the rest)
+    with pytest.raises(InputError, match=r"q.csv, line 3.*invalid CSV"):
+        parse_file(write(tmp_path, "q.csv", f'title,abstract,authors\nA,"{ABS1}",Ann\n"Unclosed title,"{ABS2}",B\n'))
+    tsv = parse_file(write(tmp_path, "t.tsv", f'title\tabstract\n"Attention" is all you need\t{ABS1}\n'))
+    assert tsv[0].abstract.startswith(ABS1[:20])  # (a TSV's cell that starts with a quote stays readable)
 
 
 def test_zotero_csv_columns(tmp_path):
