@@ -81,8 +81,10 @@ def replay_journal(journal_path: Path, data: dict[str, dict[str, Any]], loads: C
         raw = b""
     end = raw.rfind(b"\n") + 1
     seq, lines, length, newest, damage = base, 0, 0, None, None
-    unread: list[int] = []  # lines that are no entry: each a change lost (its bytes kept by the caller)
+    unread: list[int] = []  # lines that are no entry: each a change lost, or stray bytes (kept by the caller)
     after = 0  # whole changes read past them
+    skipped = 0  # changes the numbers of the entries after them skip: the changes those lines held
+    last_entry = 0  # the line of the last whole change
     offset = 0
     for lineno, line in enumerate(raw[:end].split(b"\n")[:-1], start=1):
         offset += len(line) + 1
@@ -101,12 +103,17 @@ def replay_journal(journal_path: Path, data: dict[str, dict[str, Any]], loads: C
         if number > seq:
             _apply(data, changes)
             seq = number
+        skipped += max(0, number - before - 1)
+        last_entry = lineno
         newest = number
         lines += 1
         after += bool(unread)
         length = offset  # (appends go after the last whole change read)
     if unread and damage is None:
-        damage = _unread_said(unread, after)
+        trailing = sum(1 for no in unread if no > last_entry)
+        # the lines after the last whole change held saved changes only as far as the mark says
+        tail = None if trailing and acked is None else max(0, (acked or 0) - seq) if trailing else 0
+        damage = _unread_said(unread, after, None if tail is None else skipped + tail)
     if damage is None and newest is not None and newest < base:
         damage = f"the journal ends at change {newest}, before the snapshot's change {base}"
     if damage is None and acked is not None and acked > seq:
@@ -127,11 +134,18 @@ def _apply(data: dict[str, dict[str, Any]], changes: dict[str, Any]) -> None:
                 target[key] = record
 
 
-def _unread_said(unread: list[int], after: int) -> str:
-    """The damage of lines that are no entry: which (up to five), and the whole changes read past them."""
+def _unread_said(unread: list[int], after: int, lost: int | None) -> str:
+    """The damage of lines that are no entry: which (up to five), how many saved changes they held
+    (None: cannot be told, no mark of the newest saved change), and the whole changes read past them."""
     one = len(unread) == 1
     where = f"{'line' if one else 'lines'} {', '.join(map(str, unread[:5]))}{'' if len(unread) <= 5 else ', …'}"
-    what = "is no journal entry (its change is lost" if one else "are no journal entries (their changes are lost"
+    what = "is no journal entry" if one else "are no journal entries"
+    if lost is None:
+        what += " (its change is lost" if one else " (their changes are lost"
+    elif lost:
+        what += f" ({lost} saved change{'s' if lost != 1 else ''} lost"
+    else:
+        what += " (no saved change is missing: stray bytes"
     past = (f"; the {after} whole {'change' if after == 1 else 'changes'} after {'it' if one else 'them'} "
             f"{'is' if after == 1 else 'are'} in effect" if after else "")
     return f"{where} {what}{past})"

@@ -310,7 +310,7 @@ def test_a_damaged_journal_line_is_kept_told_and_repaired(lib):
     _journal(lib).write_bytes(damaged)
     opened = Library(lib.folder)
     problems = opened.take_problems()
-    assert len(problems) == 1 and "annotations.json.journal: line 2 is no journal entry (its change is lost; " \
+    assert len(problems) == 1 and "annotations.json.journal: line 2 is no journal entry (1 saved change lost; " \
                                   "the 1 whole change after it is in effect)" in problems[0]
     assert "backups/annotations.json.journal." in problems[0] and opened.take_problems() == []
     assert opened.annotation(b).status == "read" and opened.annotation(c).status == "unread"

@@ -39,7 +39,16 @@ def test_journal_replays_in_sequence_and_stops_at_damage(tmp_path):
     replay = replay_journal(path, data, json.loads)
     assert replay.seq == 4 and replay.lines == 3 and replay.lost == 1
     assert data == {"_default": {"1": {"status": "skipped"}, "2": {"status": "read"}}}
-    assert "line 2 is no journal entry (its change is lost; the 2 whole changes after it are in effect)" in replay.damage
+    assert "line 2 is no journal entry (1 saved change lost; the 2 whole changes after it are in effect)" in replay.damage
+    # stray bytes that held no change: the numbers around them run on, or the mark says the last
+    # whole change was the newest saved (it said "its change is lost")
+    path = _journal(tmp_path, [_line(1, "1", {"status": "read"}), b"stray\n", _line(2, "2", {"status": "read"})])
+    assert "line 2 is no journal entry (no saved change is missing: stray bytes; the 1 whole change after it is in " \
+           "effect)" in replay_journal(path, {}, json.loads).damage
+    path = _journal(tmp_path, [_line(1, "1", {"status": "read"}), b"stray\n"])
+    assert "line 2 is no journal entry (no saved change is missing: stray bytes)" in replay_journal(
+        path, {}, json.loads, acked=1).damage
+    assert "(1 saved change lost)" in replay_journal(path, {}, json.loads, acked=2).damage
 
 
 def test_journal_torn_tail_and_a_saved_change_missing(tmp_path):
