@@ -40,11 +40,9 @@ _STATUS_ORDER = {"to-read": 0, "unread": 1, "read": 2, "skipped": 3}
 
 
 class LibrarySearch:
-    """search(), filters and sort orders: the part of :class:`~store.library.Library` that finds papers.
-
-    It owns the tables its filters build (``_label_index``, ``_venue_index``) and its phrase search
-    (:class:`~store.search.phrase_search.PhraseSearch`); the Library drops them (:meth:`invalidate`)
-    when its corpus changes."""
+    """find(), rankings and sort orders: the part of :class:`~store.library.Library` that finds papers,
+    with its :class:`~store.library.filters.Filters` (which own the filters' tables); the Library
+    drops what both keep (:meth:`invalidate`) when its corpus changes."""
 
     def __init__(self, core: SearchCore, discovery: Discovery) -> None:
         self._core = core
@@ -212,45 +210,20 @@ class LibrarySearch:
         n = len(self._core.corpus)
         if q.unknown_filters or q.refused or q.unapplied:  # a filter not applied as written, an OR joining nothing: no paper
             return SearchResult(indices=np.arange(0, dtype=np.int64), total=n, errors=q.errors, found=0)
-        full = 0
-        read_as: list[str] = []  # (a word no paper holds, and what it was read as)
-        widened: list[str] = []  # what a compound counted besides its own spelling
         # One snapshot of the annotations for the whole search: the app searches in a worker thread
         # while its UI thread triages, and a change installs a new mapping (never edits this one).
         anns = self._core.annotations
         mask = self.filters.mask(q, anns)
+        matched, full, widened, read_as = set[str](), 0, list[str](), list[str]()  # (see _by_words)
         if q.similar or q.recommend:
             order = self._ordering(q)
             if mask is not None:
                 order = order[mask[order]]
-            matched = set()
         elif q.words:
-            words = q.words
-            table = self.acronym_table()  # (learned first: an acronym's papers apart come with the compounds')
-            known = self._acronym_words(q)  # (once a search: the compounds and the notes read it)
-            apart = self._apart(q, known)
-            extra = self._annotation_matches(words, anns)
-            acronym_terms: set[str] = set()
-            learned = self._acronyms[1] if self._acronyms is not None else acronyms.Learned(table, {}, {})
-            spelled = _spelled_out(self._core.index, learned, words, extra, acronym_terms, self._meant_memo, q.typing)
-            ranking = self._core.index.rank(words, mask, extra=extra, typing=q.typing, apart=apart, either=q.either)
-            ranking.matched_terms |= acronym_terms  # (highlighted too: "LLM" where "large language model" was typed)
-            widened = [*(f"{acronyms.shown(w, a, learned.written)} (also {' '.join(table[a])})" for w, a in known.items()), *spelled,
-                       *widened_notes({w: hit for w, hit in apart.items() if w not in known}, self._core.index.vocabulary)]
-            order, matched, full = ranking.order, ranking.matched_terms, ranking.full
-            vocabulary = self._core.index.vocabulary
-            content = content_words(words)
-            read_as = [f"{w} → {r}" for w in content if w != q.typing and (r := vocabulary.read_as(w))]
-            order = self._together_first(words, q.either, order, ranking.score, full)
-            # store.search.quick.weaker_kept's rule, in numpy (a one-letter query matches most of a 300k library)
-            assert ranking.present is not None  # rank() sets it
-            rest = ranking.present[full:]
-            kept = np.flatnonzero(rest * 2 > ranking.need) if full else np.arange(len(rest))
-            order = np.concatenate([order[:full], order[full:][kept[:WEAKER_SHOWN]]])
+            order, matched, full, widened, read_as = self._by_words(q, mask, anns)
         else:
             order = np.flatnonzero(mask) if mask is not None else np.arange(n)
             order = self._sorted(order, sort, anns)
-            matched = set()
         if "phrase" in q.kinds:  # (lit where its words stand together, as a compound's are)
             matched = matched | phrase_runs(q.values("phrase"))
         ranked = bool(q.words) and not (q.similar or q.recommend)
@@ -261,11 +234,38 @@ class LibrarySearch:
                             full=min(full, len(order)) if ranked else None, widened=widened, found=found,
                             read_as=read_as, sorted=not (ranked or q.similar or q.recommend))
 
+    def _by_words(self, q: Query, mask: np.ndarray | None,
+                  anns: Mapping[str, Annotation]) -> tuple[np.ndarray, set[str], int, list[str], list[str]]:
+        """The papers holding the query's words, ranked: their order, the terms matched, how many hold
+        every word, what was counted besides the words, and the words read as others."""
+        vocabulary = self._core.index.vocabulary
+        # a word no paper holds, read as the one it stands for ("reinforcment"), counts as that word
+        read = {w: r for w in content_words(q.words) if w != q.typing and (r := vocabulary.read_as(w))}
+        words = [read.get(w, w) for w in q.words] if read else q.words
+        table = self.acronym_table()  # (learned first: an acronym's papers apart come with the compounds')
+        known = self._acronym_words(q)  # (once a search: the compounds and the notes read it)
+        apart = self._apart(q, known)
+        extra = self._annotation_matches(words, anns)
+        acronym_terms: set[str] = set()
+        learned = self._acronyms[1] if self._acronyms is not None else acronyms.Learned(table, {}, {})
+        spelled = _spelled_out(self._core.index, learned, words, extra, acronym_terms, self._meant_memo, q.typing)
+        ranking = self._core.index.rank(words, mask, extra=extra, typing=q.typing, apart=apart, either=q.either)
+        ranking.matched_terms |= acronym_terms  # (highlighted too: "LLM" where "large language model" was typed)
+        widened = [*(f"{acronyms.shown(w, a, learned.written)} (also {' '.join(table[a])})" for w, a in known.items()),
+                   *spelled, *widened_notes({w: hit for w, hit in apart.items() if w not in known}, vocabulary)]
+        full = ranking.full
+        order = self._together_first(words, q.either, ranking.order, ranking.score, full)
+        # store.search.quick.weaker_kept's rule, in numpy (a one-letter query matches most of a 300k library)
+        assert ranking.present is not None  # rank() sets it
+        rest = ranking.present[full:]
+        kept = np.flatnonzero(rest * 2 > ranking.need) if full else np.arange(len(rest))
+        order = np.concatenate([order[:full], order[full:][kept[:WEAKER_SHOWN]]])
+        return order, ranking.matched_terms, full, widened, [f"{w} → {r}" for w, r in read.items()]
+
     def _together_first(self, words: list[str], either: list[list[str]], order: np.ndarray, keys: np.ndarray,
                         full: int) -> np.ndarray:
-        """``order`` with the first papers of its result set (``full`` long) reordered by how
-        close together each holds the query's words (store.search.proximity; an OR group's words
-        stand for one another)."""
+        """``order`` with the first papers of its result set (``full`` long) reordered by how close together
+        each holds the query's words (store.search.proximity; an OR group's words stand for one another)."""
         top = min(full, proximity.PROXIMITY_DEPTH)
         groups = proximity.word_groups(words, self._core.index.vocabulary.forms, either)
         if top < 2 or len(groups) < 2:

@@ -220,8 +220,11 @@ def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage]
                        offsets)
     if any(_parts_meet(vocab, reader, w, c) for w in words if (c := joined_compound(w, vocab)) is not None):
         return None  # a word written together whose parts may stand apart in a paper: the full path reads them
-    if acronyms.involves([vocab.read_as(w) or w for w in words], table):
-        return None  # misspelled words spelling out an acronym ("reinforcment learning"): the full path counts it
+    # a word no paper holds, read as the one it stands for ("reinforcment"), counts as that word
+    read = {w: r for w in content_words(words) if (r := vocab.read_as(w))}
+    words = [read.get(w, w) for w in words] if read else words
+    if acronyms.involves(words, table):
+        return None  # words spelling out an acronym ("reinforcment learning"): the full path counts it
     texts = [(pid, a) for pid, a in annotations.items() if a.tags or a.note]
     extra: dict[str, list[int]] = {}
     if texts:
@@ -242,7 +245,7 @@ def _search(reader: PackReader, words: list[str], annotations: dict[str, Triage]
         pid = read_item(reader, "ids", d)
         rows.append(Row(pid, read_item(reader, "titles", d), bool(reader.read("derived", d, d + 1)[0]),
                         annotations.get(pid)))
-    return Found(rows, n_docs, full, [f"{w} → {r}" for w in content_words(words) if (r := vocab.read_as(w))])
+    return Found(rows, n_docs, full, [f"{w} → {r}" for w, r in read.items()])
 
 
 def _together_first(vocab: Vocabulary, reader: PackReader, corpus: tuple[Path, bytes], words: list[str],

@@ -854,3 +854,21 @@ def test_words_joined_by_or_find_the_papers_holding_either(icml_lib):
     held = [sum(bool(full(w) & {int(i)}) for w in ("diffusion OR flow", "sampling", "model"))
             for i in weaker.indices[weaker.found:]]
     assert held and set(held) == {2}
+
+
+def test_a_misspelled_word_ranks_exactly_as_the_word_it_is_read_as(tmp_path):
+    """ICLR 2024: "offline reinforcment learning" found the same papers as the word spelled right,
+    but ranked its best one 13th (2nd spelled right): the ranking and the words-together order read
+    the typed word, not the one it was read as. Both paths (the app's and the one-shot search's)."""
+    from store.search.quick import quick_search
+
+    lib = Library.open(tmp_path / "lib", seed_if_new=False)
+    lib.paper_changes.import_paths([DATA / "iclr_slice.jsonl"])
+    right = lib.search.find("offline reinforcement learning")
+    wrong = lib.search.find("offline reinforcment learning")
+    assert wrong.read_as == ["reinforcment → reinforcement"] and len(right) > 3
+    assert wrong.indices.tolist() == right.indices.tolist()
+    # (the one-shot path: words that spell out no acronym, which it leaves to the full path)
+    right, quick = lib.search.find("offline reinforcement policy"), quick_search(lib.folder, "offline reinforcment policy", None)
+    assert quick is not None and quick.read_as == ["reinforcment → reinforcement"]
+    assert [r.id for r in quick.rows] == [lib.corpus.papers[int(i)].id for i in right.indices]
