@@ -16,6 +16,9 @@ this file and running that test.
 - ``RadioSet._selected``: the keyboard highlight of a radio set starts on its first button,
   not the one picked; a dialog that offers the last choice again starts on it. See
   :class:`PickedRadioSet`.
+- ``TextArea._on_paste``: a pasted text goes into the note editor cleaned of escape sequences
+  and control characters, which the editor would draw to the terminal as they are. See
+  :class:`SafeTextArea`.
 - ``App._keymap``: the live keymap (Textual has ``set_keymap`` but no getter).
   See :func:`live_keymap`.
 - ``Widget._size_updated``: a layout pass that changes a widget's size sets its virtual size as a
@@ -44,7 +47,9 @@ from textual.app import App
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Input, RadioButton, RadioSet, Static
+from textual.widgets import Footer, Input, RadioButton, RadioSet, Static, TextArea
+
+from store.safe_text import export_safe
 
 class ImmediateInput(Input):
     """An Input that calls :meth:`value_changed_now` from inside Input's own value watcher, and
@@ -69,12 +74,27 @@ class ImmediateInput(Input):
 
     def paste_text(self, text: str) -> None:
         """A paste, every line of it (Input's own keeps the first): here, the lines joined by spaces."""
-        line = " ".join(text.split())
+        line = " ".join(export_safe(text).split())  # (no escape sequence drawn in the box)
         if line:
             if self.selection.is_empty:
                 self.insert_text_at_cursor(line)
             else:
                 self.replace(line, *self.selection)
+
+
+class SafeTextArea(TextArea):
+    """A TextArea that draws no escape sequence or control character: a TextArea draws its text to
+    the terminal as it is, so an ESC in it ran (a window title set, the text that followed drawn
+    into it). Its text is given cleaned (:func:`safe_text`), and a paste is cleaned on the way in."""
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        event.text = safe_text(event.text)
+        await super()._on_paste(event)
+
+
+def safe_text(text: str) -> str:
+    """Text as an editor may draw it: no escape sequence, no control character but tab and newline."""
+    return export_safe(text)
 
 
 class PlainQuitHint(App[None]):

@@ -16,6 +16,13 @@ def test_input_still_has_the_private_watcher_and_paste_handler():
     assert callable(getattr(Input, "_on_paste", None)), "Input._on_paste is gone (tui.compat.ImmediateInput)"
 
 
+def test_text_area_still_has_the_private_paste_handler():
+    from textual.widgets import TextArea
+    assert inspect.iscoroutinefunction(getattr(TextArea, "_on_paste", None)), \
+        "TextArea._on_paste is gone (tui.compat.SafeTextArea)"
+    assert list(inspect.signature(TextArea._on_paste).parameters) == ["self", "event"]
+
+
 def test_footer_still_sets_bindings_ready_in_bindings_changed():
     source = inspect.getsource(Footer.bindings_changed)
     assert "_bindings_ready" in source, "Footer.bindings_changed no longer sets _bindings_ready (CoalescedFooter)"

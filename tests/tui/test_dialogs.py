@@ -153,6 +153,26 @@ async def test_an_unsaved_note_survives_the_app_closing(lib, make):
 
 
 @pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
+async def test_the_note_editor_draws_no_escape_sequence(lib, make):
+    """A note holding escape sequences (saved by the command line, or a colleague's): the editor
+    drew them to the terminal as they were (a window title set to the note's text); it shows the
+    note cleaned, and a paste holding them goes in clean."""
+    from textual import events
+
+    pid = lib.corpus.papers[0].id
+    lib.marks.set_note(pid, "plain \x1b]0;PWNED\x07 after \x1b[5mblink")
+    app = make(lib)
+    async with app.run_test() as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        area = app.screen.query_one(TextArea)
+        assert area.text == "plain  after blink"
+        area.post_message(events.Paste("\x1b[31mred\x1b[0m\x07 pasted"))
+        await pilot.pause()
+        assert "\x1b" not in area.text and "\x07" not in area.text and "red pasted" in area.text
+
+
+@pytest.mark.slow  # (over 0.8 s: the fast tier stays under 90 s)
 async def test_a_note_saved_elsewhere_while_editing_is_not_written_over(lib, make):
     """The command line saves a note while the app's editor is open on it: the app's save says
     so and changes nothing, its text kept as a draft; saved again from there, it replaces it."""

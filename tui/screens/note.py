@@ -18,6 +18,7 @@ from textual.widgets import Label, TextArea
 
 from store.safe_text import display_safe
 
+from ..compat import SafeTextArea, safe_text
 from ..keymap import TypingKeys, binding, key_label
 from ..widgets.footer import Footer
 from .confirm import ConfirmScreen
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 DRAFT_DELAY = 0.5  # seconds of no typing before the draft is written
 
 
-class NoteArea(TypingKeys, TextArea):
+class NoteArea(TypingKeys, SafeTextArea):
     """The note's text box: every key that types is the note's, "+" and "/" too."""
 
 
@@ -68,7 +69,7 @@ class NoteScreen(ModalScreen[str | None]):
                                       (f"{key_label(self.app, 'note.save')} save · "
                                        f"{key_label(self.app, 'note.cancel')} cancel", "dim")))
             yield Label(Text(display_safe(self.title_text, False)), id="note-title")
-            text = self.draft if self.draft is not None else self.original
+            text = safe_text(self.draft if self.draft is not None else self.original)  # (drawn as it is)
             yield NoteArea(text, id="note-text", soft_wrap=True, show_line_numbers=False)
         yield Footer()  # this dialog's keys, over the main screen's
 
