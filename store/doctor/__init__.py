@@ -86,17 +86,20 @@ def _journal_damage(ann_path: Path) -> tuple[list[str], JournaledJSONStorage]:
     return storage.take_reports(), storage
 
 
-def _repair_journal(ann_path: Path, storage: JournaledJSONStorage, report: DoctorReport) -> None:
+def _repair_journal(ann_path: Path, storage: JournaledJSONStorage, report: DoctorReport,
+                    journal_kept: bool) -> None:
     """Fold what the journal holds whole into the snapshot (the journal as found is already in
-    backups/, its damaged lines' changes with it) and start the acknowledged-change mark again."""
+    backups/ when it was damaged, its damaged lines' changes with it) and start the
+    acknowledged-change mark again."""
     data = storage.read()
     if data is None:
         return
     journal = journal_path_for(ann_path)
     entries, lost = storage._journal_lines, storage.journal_lost
     storage.write(data)  # (the snapshot with every whole change; the journal emptied; the mark anew)
-    report.repaired.append(f"folded {journal.name}'s {counted(entries, 'whole change')} into {ann_path.name} "
-                           f"(the file as found is in {locations.BACKUP_DIR}/)")
+    report.repaired.append(f"folded {journal.name}'s {counted(entries, 'whole change')} into {ann_path.name} and "
+                           "wrote the mark of the newest saved change anew"
+                           + (f" (the journal as found is in {locations.BACKUP_DIR}/)" if journal_kept else ""))
     if lost:  # (said as a problem: the repair could not bring them back)
         report.problems.append(f"{counted(lost, 'change')} in damaged lines of {journal.name} could not be "
                                f"recovered (their bytes are in {locations.BACKUP_DIR}/)")
@@ -272,7 +275,7 @@ def _check_annotations(ann_path: Path, repair: bool, report: DoctorReport) -> No
         report.problems += damage
         if repair:
             assert storage is not None  # read when the snapshot is sound
-            _repair_journal(ann_path, storage, report)
+            _repair_journal(ann_path, storage, report, any(d.startswith(journal.name) for d in damage))
     else:
         report.problems.append(problem)
         if repair:

@@ -90,6 +90,13 @@ def test_a_damaged_acked_mark_is_told_kept_and_written_whole_again(tmp_path):
     assert any(p.startswith("annotations.json.acked: the mark of the newest saved change is damaged") for p in told)
     assert [p.name for p in (lib.folder / "backups").iterdir() if p.name.startswith("annotations.json.acked")]
     assert again.take_problems() == []  # told once
+    from store.doctor import run_doctor
+    report = run_doctor(lib.folder, repair=True)  # (the journal itself is whole: no copy of it is claimed)
+    assert any("wrote the mark of the newest saved change anew" in r for r in report.repaired), report.repaired
+    assert not any("journal as found" in r or "file as found" in r for r in report.repaired), report.repaired
+    assert report.healthy and mark.read_bytes().strip().isdigit()
+    mark.write_bytes(b"garbage" * 8)
+    again = Library(lib.folder)
     again.marks.set_status([pid], "to-read")
     assert read_acked(lib.annotations_path) is not None and mark.read_bytes().strip().isdigit()
     assert Library(lib.folder).take_problems() == []
