@@ -895,3 +895,21 @@ def test_an_app_option_before_another_command_is_said_under_that_command(run_cli
     assert proc.returncode == 2 and "papersift list: error: unrecognized arguments: --keymap" in proc.stderr
     proc = run_cli("--fresh", "list", check=False)
     assert proc.returncode == 2 and "papersift list: error: unrecognized arguments: --fresh" in proc.stderr
+
+
+def test_the_quit_line_does_not_count_marks_another_process_removed_with_their_paper(lib, capsys):
+    """The app starred and tagged a paper that the command line then removed: the line the app
+    printed on quitting said "stars lowered on 1 paper · tags taken off 1 paper"."""
+    from store import Library
+    from store.annotations.session import snapshot
+    from tui.cli.library import _say_what_the_session_kept
+
+    ids = [p.id for p in lib.corpus]
+    lib.marks.bump_star([ids[1]], 2)  # (an earlier sitting's marks)
+    lib.marks.add_tags([ids[1]], ["keepme"])
+    opened = snapshot(lib.annotations)
+    lib.marks.set_status([ids[0], ids[1]], "read")
+    Library(lib.folder).remove([ids[1]])
+    _say_what_the_session_kept(lib, opened, [])
+    said = capsys.readouterr().err
+    assert "this session: 1 paper marked (1 read); saved in" in said and "stars" not in said, said

@@ -311,9 +311,12 @@ def _say_what_the_session_kept(lib: Library, opened_with: Snapshot, imported: li
     from store.annotations.session import session_line, snapshot
     try:
         lib.refresh()  # as saved, another terminal's changes included
+        lib.refresh_corpus()  # (and its removals)
     except PapersiftError:
         return  # the app has already said what is wrong with the file
-    line = session_line(opened_with, snapshot(lib.annotations), only=lib.touched, removed=lib.removed,
+    # a paper another process removed took its marks with it: not this session's doing
+    mine = {pid for pid in lib.touched if pid in lib.removed or lib.corpus.index_of(pid) is not None}
+    line = session_line(opened_with, snapshot(lib.annotations), only=mine, removed=lib.removed,
                         imported=imported, restored=lib.restored)
     if line:
         out.say(f"{line}; saved in {lib.folder}", stderr=True)
