@@ -258,7 +258,8 @@ def _check_corpus(corpus_path: Path, repair: bool, report: DoctorReport) -> None
         fixed.title_rules = corpus.title_rules  # the titles are still the ones it had
         fixed.save(corpus_path)
         report.repaired.append(f"rebuilt {corpus_path.name}'s header from its {counted(len(papers), 'paper')}")
-    elif repair and not corpus_path.is_symlink():  # (a link is said by the folder's check: left for you)
+    elif repair and not corpus_path.is_symlink() and not doctor_steps.not_files(corpus_path, report=report):
+        # (a link is said by the folder's check, left for you; so is a folder or a pipe)
         _rebuild_corpus(corpus_path, report)
 
 
@@ -279,7 +280,8 @@ def _check_annotations(ann_path: Path, repair: bool, report: DoctorReport) -> No
     else:
         report.problems.append(problem)
         if repair:
-            _rebuild_annotations(ann_path, report)
+            if not doctor_steps.not_files(ann_path, journal, report=report):
+                _rebuild_annotations(ann_path, report)
     kept = damaged_copies(journal)
     if kept:
         report.ok.append(f"{counted(len(kept), 'damaged journal')} kept as found, not in effect: "

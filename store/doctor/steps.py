@@ -330,3 +330,14 @@ def newer_files(corpus_path: Path, ann_path: Path) -> list[str]:
         except (PapersiftError, OSError, ValueError, TypeError, KeyError):
             pass  # (damage: the other checks say it)
     return found
+
+
+def not_files(*paths: Path, report: DoctorReport) -> bool:
+    """Whether one of ``paths`` is a folder, a pipe or a device, not a file: no repair rewrites what
+    stands beside it (it did, the sound file "kept as damaged"), and none removes what papersift did
+    not write. Said, for you to move away."""
+    odd = [p for p in paths if p.exists() and not p.is_symlink() and not p.is_file()]
+    for p in odd:
+        report.problems.append(f"{p.name} is {'a folder' if p.is_dir() else 'a pipe or a device'}, not a file: "
+                               "the repair leaves it (move it out of the library folder, then repair again)")
+    return bool(odd)

@@ -369,3 +369,10 @@ def test_a_folder_or_a_pipe_in_place_of_a_library_file_is_named_never_a_tracebac
                                                else "a pipe" in proc.stderr), proc.stderr
     doctor = run_cli("doctor", check=False)
     assert doctor.returncode == 1 and "Traceback" not in doctor.stderr and f"{name}: cannot be read" in doctor.stdout
+    # the repair leaves it, says so, and rewrites nothing beside it (it said "could not repair: Is a
+    # directory" and kept the sound annotations.json "as damaged")
+    files = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    repair = run_cli("doctor", "--repair", check=False)
+    assert repair.returncode == 1 and f"{name} is a " in repair.stdout and "the repair leaves it" in repair.stdout
+    assert "could not repair" not in repair.stdout and not list((folder / "backups").glob("*damaged*"))
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == files
