@@ -41,6 +41,11 @@ def _is_variant(value: Any) -> bool:
             and all(_is_source(s) for s in _list(value.get("sources"))))
 
 
+def _sources(value: Any) -> list[Source]:
+    """A record's sources: those with a file name and a position (a forged one is passed over)."""
+    return [Source(s["file"], s["position"]) for s in _list(value) if _is_source(s)]
+
+
 def _list(value: Any) -> list[Any]:
     """A list field of a corpus record: the list, else none (a forged ``5`` or ``{}``)."""
     return value if isinstance(value, list) else []
@@ -212,14 +217,14 @@ class Paper:
             title=_text(rec.get("title")),
             derived_title=bool(rec.get("derived_title", True)),
             authors=_texts(rec.get("authors")),
-            sources=[Source(s["file"], s["position"]) for s in _list(rec.get("sources")) if _is_source(s)],
+            sources=_sources(rec.get("sources")),
             aliases=_texts(rec.get("aliases")),
             variants=[
                 Variant(
                     id=v["id"],
                     abstract=v["abstract"],
                     similarity=float(v.get("similarity", 1.0)),
-                    sources=[Source(s["file"], s["position"]) for s in _list(v.get("sources")) if _is_source(s)],
+                    sources=_sources(v.get("sources")),
                     fields=variant_fields(v.get("fields")),
                     gave=[name for name in _texts(v.get("gave")) if name in GIVEN_NAMES],
                 )

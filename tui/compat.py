@@ -51,6 +51,7 @@ from textual.widgets import Footer, Input, RadioButton, RadioSet, Static, TextAr
 
 from store.safe_text import export_safe
 
+
 class ImmediateInput(Input):
     """An Input that calls :meth:`value_changed_now` from inside Input's own value watcher, and
     hands a whole multi-line paste to :meth:`paste_text`."""
@@ -85,16 +86,12 @@ class ImmediateInput(Input):
 class SafeTextArea(TextArea):
     """A TextArea that draws no escape sequence or control character: a TextArea draws its text to
     the terminal as it is, so an ESC in it ran (a window title set, the text that followed drawn
-    into it). Its text is given cleaned (:func:`safe_text`), and a paste is cleaned on the way in."""
+    into it). Its text is given cleaned (``store.safe_text.export_safe``), and a paste is cleaned on
+    the way in."""
 
     async def _on_paste(self, event: events.Paste) -> None:
-        event.text = safe_text(event.text)
+        event.text = export_safe(event.text)
         await super()._on_paste(event)
-
-
-def safe_text(text: str) -> str:
-    """Text as an editor may draw it: no escape sequence, no control character but tab and newline."""
-    return export_safe(text)
 
 
 class PlainQuitHint(App[None]):

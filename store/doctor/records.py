@@ -185,7 +185,8 @@ def _readable_in_backups(ann_path: Path, keys: list[str]) -> tuple[dict[str, dic
             rec = table.get(key)
             if key not in found and isinstance(rec, dict) and is_record(rec):
                 found[key] = repaired(rec)  # (whole, as papersift reads it: for a value that is no record)
-                readable[key] = {name for name in read_fields(rec)[0] if name in rec} - set(read_fields(rec)[1])
+                fields, wrong = read_fields(rec)
+                readable[key] = {name for name in fields if name in rec} - set(wrong)
     return found, readable
 
 

@@ -16,9 +16,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, TextArea
 
-from store.safe_text import display_safe
+from store.safe_text import display_safe, export_safe
 
-from ..compat import SafeTextArea, safe_text
+from ..compat import SafeTextArea
 from ..keymap import TypingKeys, binding, key_label
 from ..widgets.footer import Footer
 from .confirm import ConfirmScreen
@@ -69,7 +69,7 @@ class NoteScreen(ModalScreen[str | None]):
                                       (f"{key_label(self.app, 'note.save')} save · "
                                        f"{key_label(self.app, 'note.cancel')} cancel", "dim")))
             yield Label(Text(display_safe(self.title_text, False)), id="note-title")
-            text = safe_text(self.draft if self.draft is not None else self.original)  # (drawn as it is)
+            text = export_safe(self.draft if self.draft is not None else self.original)  # (drawn as it is)
             yield NoteArea(text, id="note-text", soft_wrap=True, show_line_numbers=False)
         yield Footer()  # this dialog's keys, over the main screen's
 
